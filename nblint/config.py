@@ -1,0 +1,236 @@
+"""Configuration: ``[tool.nblint]`` in ``pyproject.toml`` or a ``nblint.toml``.
+
+The configuration for a checked file is found by walking up from the file's
+folder to the first ``nblint.toml``, or ``pyproject.toml`` with a ``[tool.nblint]``
+table (``--config FILE`` overrides the search).  Keys::
+
+    [tool.nblint]                 # in nblint.toml: top level, no [tool.nblint]
+    target = "label"              # the class column
+    model = "bernoulli"           # bernoulli | multinomial | complement | gaussian | categorical
+    select = ["NB1", "NB2"]       # codes or prefixes; "ALL" by default
+    ignore = ["NB104"]
+    fail-on = "warning"           # info | warning | error
+    encoding = "utf-8"            # of CSV/TSV files
+
+    [tool.nblint.per-file-settings."data/train_*.csv"]
+    target = "y"                  # target and/or model for files matching the glob
+    model = "categorical"
+
+    [tool.nblint.per-file-ignores]
+    "data/legacy/*.csv" = ["NB105"]
+
+    [tool.nblint.NB104]           # a rule's options (see `nblint rule NB104`)
+    vif-threshold = 5.0
+
+Globs are matched against the file's path relative to the config file's folder
+(``*`` crosses folders; a glob without ``/`` also matches the file name alone).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import tomllib
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from nblint.engine import MODELS, load_rules, select_rules, validate_codes
+from nblint.errors import ConfigError
+from nblint.findings import Severity
+
+TOP_KEYS = {"target", "model", "select", "ignore", "fail-on", "encoding", "per-file-settings", "per-file-ignores"}
+PER_FILE_KEYS = {"target", "model"}
+
+
+@dataclass
+class Settings:
+    """Resolved settings for one checked file."""
+
+    target: str | None = None
+    model: str | None = None
+    select: list[str] = field(default_factory=lambda: ["ALL"])
+    ignore: list[str] = field(default_factory=list)
+    fail_on: Severity = Severity.WARNING
+    encoding: str = "utf-8"
+    per_file_settings: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    per_file_ignores: list[tuple[str, list[str]]] = field(default_factory=list)
+    rule_options: dict[str, dict[str, Any]] = field(default_factory=dict)
+    root: str = "."
+    source: str | None = None  # the config file these came from
+
+    def for_file(self, path: str) -> "Settings":
+        """Apply the per-file settings whose glob matches ``path``."""
+        resolved = replace(self)
+        for pattern, values in self.per_file_settings:
+            if _matches(pattern, path, self.root):
+                resolved = replace(resolved, **values)
+        return resolved
+
+    def ignored_for(self, path: str) -> list[str]:
+        codes: list[str] = []
+        for pattern, ignore in self.per_file_ignores:
+            if _matches(pattern, path, self.root):
+                codes += ignore
+        return codes
+
+    def enabled_codes(self, path: str) -> list[str]:
+        return select_rules(load_rules(), self.select, self.ignore + self.ignored_for(path))
+
+
+def _matches(pattern: str, path: str, root: str) -> bool:
+    if path in ("-", "<dataframe>"):
+        return False
+    relative = os.path.relpath(os.path.abspath(path), os.path.abspath(root)).replace(os.sep, "/")
+    if fnmatch.fnmatch(relative, pattern):
+        return True
+    return "/" not in pattern and fnmatch.fnmatch(os.path.basename(path), pattern)
+
+
+def find_config(start: str) -> str | None:
+    """The nearest ``nblint.toml`` or ``pyproject.toml`` with ``[tool.nblint]`` above ``start``."""
+    folder = os.path.abspath(start if os.path.isdir(start) else os.path.dirname(start) or ".")
+    while True:
+        candidate = os.path.join(folder, "nblint.toml")
+        if os.path.isfile(candidate):
+            return candidate
+        candidate = os.path.join(folder, "pyproject.toml")
+        if os.path.isfile(candidate) and _has_tool_table(candidate):
+            return candidate
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+
+
+def _has_tool_table(path: str) -> bool:
+    try:
+        with open(path, "rb") as handle:
+            return "nblint" in tomllib.load(handle).get("tool", {})
+    except (OSError, tomllib.TOMLDecodeError):
+        return False
+
+
+def load_config(path: str) -> Settings:
+    """Read and validate one config file.
+
+    Raises
+    ------
+    ConfigError
+        Naming the file and the offending key.
+    """
+    try:
+        with open(path, "rb") as handle:
+            data = tomllib.load(handle)
+    except OSError as exc:
+        raise ConfigError(f"cannot read config: {exc.strerror or exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"invalid TOML: {exc}") from None
+    if os.path.basename(path) == "pyproject.toml":
+        table = data.get("tool", {}).get("nblint", {})
+        prefix = "tool.nblint"
+    else:
+        table = data
+        prefix = ""
+    return parse_settings(table, root=os.path.dirname(os.path.abspath(path)), prefix=prefix, source=path)
+
+
+def parse_settings(table: dict[str, Any], root: str = ".", prefix: str = "", source: str | None = None) -> Settings:
+    """Validate a config table into :class:`Settings` (keys as in the module docstring)."""
+    rules = load_rules()
+
+    def key(name: str) -> str:
+        return f"{prefix}.{name}" if prefix else name
+
+    settings = Settings(root=root, source=source)
+    for name, value in table.items():
+        if name in rules:
+            settings.rule_options[name] = _rule_options(rules[name], value, key(name))
+        elif name not in TOP_KEYS:
+            hint = " (rule codes are upper case, e.g. NB104)" if name.upper() in rules else ""
+            raise ConfigError(f"unknown key {key(name)!r}{hint}")
+    settings.target = _string(table, "target", key, settings.target)
+    settings.model = _model(table.get("model"), key("model"))
+    settings.encoding = _string(table, "encoding", key, settings.encoding)
+    for name in ("select", "ignore"):
+        if name in table:
+            codes = _string_list(table[name], key(name))
+            try:
+                validate_codes(codes, rules, key(name))
+            except ValueError as exc:
+                raise ConfigError(str(exc)) from None
+            setattr(settings, name, codes)
+    if "fail-on" in table:
+        try:
+            settings.fail_on = Severity.parse(table["fail-on"])
+        except ValueError as exc:
+            raise ConfigError(f"{key('fail-on')}: {exc}") from None
+    for pattern, values in _table(table, "per-file-settings", key).items():
+        where = key(f'per-file-settings."{pattern}"')
+        if not isinstance(values, dict):
+            raise ConfigError(f"{where} must be a table")
+        unknown = set(values) - PER_FILE_KEYS
+        if unknown:
+            raise ConfigError(f"unknown key {where + '.' + sorted(unknown)[0]!r} (allowed: target, model)")
+        resolved = {}
+        if "target" in values:
+            resolved["target"] = _string(values, "target", lambda n: f"{where}.{n}", None)
+        if "model" in values:
+            resolved["model"] = _model(values["model"], f"{where}.model")
+        settings.per_file_settings.append((pattern, resolved))
+    for pattern, codes in _table(table, "per-file-ignores", key).items():
+        where = key(f'per-file-ignores."{pattern}"')
+        codes = _string_list(codes, where)
+        try:
+            validate_codes(codes, rules, where)
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
+        settings.per_file_ignores.append((pattern, codes))
+    return settings
+
+
+def _rule_options(rule, value, where: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where} must be a table of options")
+    known = {opt.name: opt for opt in rule.options}
+    resolved = {}
+    for name, raw in value.items():
+        if name not in known:
+            allowed = ", ".join(known) or "none"
+            raise ConfigError(f"unknown option {where + '.' + name!r} (options of {rule.code}: {allowed})")
+        try:
+            resolved[name] = known[name].coerce(raw)
+        except ValueError as exc:
+            raise ConfigError(f"{where}.{name}: {exc}") from None
+    return resolved
+
+
+def _string(table, name, key, default):
+    if name not in table:
+        return default
+    value = table[name]
+    if not isinstance(value, str) or not value:
+        raise ConfigError(f"{key(name)} must be a non-empty string, got {value!r}")
+    return value
+
+
+def _model(value, where: str) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or value.lower() not in MODELS:
+        raise ConfigError(f"{where} must be one of {', '.join(MODELS)}, got {value!r}")
+    return value.lower()
+
+
+def _string_list(value, where: str) -> list[str]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{where} must be a list of rule codes")
+    return value
+
+
+def _table(table, name, key) -> dict:
+    value = table.get(name, {})
+    if not isinstance(value, dict):
+        raise ConfigError(f"{key(name)} must be a table")
+    return value

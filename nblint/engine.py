@@ -1,0 +1,266 @@
+"""The rule engine: rule metadata, rule packs, selection, and running rules on a table.
+
+A rule is a small class: metadata (``code``, ``name``, ``severity``, ``options``),
+a docstring in fixed sections, and :meth:`Rule.check` yielding findings.  Rule
+packs are Python packages registered under the ``nblint.rules`` entry point
+group; every module in a pack is scanned for :class:`Rule` subclasses.  The
+built-in pack (``nblint_rules``, the repository's ``rules/`` folder) is loaded
+the same way, so adding a rule is adding one module (and its case file).
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+import re
+import textwrap
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from nblint.findings import Finding, Severity
+
+ENTRY_POINT_GROUP = "nblint.rules"
+CODE_PATTERN = re.compile(r"^NB[1-9]\d\d$")
+DOC_SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead")
+MODELS = ("bernoulli", "multinomial", "complement", "gaussian", "categorical")
+
+
+@dataclass(frozen=True)
+class Option:
+    """A rule option: its kebab-case name, default, type and one-line meaning."""
+
+    name: str
+    default: Any
+    doc: str
+
+    def coerce(self, value: Any) -> Any:
+        """Check and convert a configured value to the default's type."""
+        kind = type(self.default)
+        if kind is bool:
+            if isinstance(value, bool):
+                return value
+        elif kind in (int, float):
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                return kind(value) if kind is float or float(value).is_integer() else _bad(self, value)
+        elif isinstance(value, kind):
+            return value
+        return _bad(self, value)
+
+
+def _bad(option: Option, value: Any):
+    raise ValueError(f"expected {type(option.default).__name__}, got {value!r}")
+
+
+class Rule:
+    """Base class of every rule.  Subclasses set the class attributes and ``check``.
+
+    The class docstring is the rule's documentation: a one-line summary, then the
+    sections ``## What it does``, ``## Why is this bad?``, ``## Example`` and
+    ``## Use instead``.  ``nblint rule CODE`` prints it with the options.
+    """
+
+    code: ClassVar[str] = ""
+    name: ClassVar[str] = ""
+    severity: ClassVar[Severity] = Severity.WARNING
+    options: ClassVar[tuple[Option, ...]] = ()
+    #: The rule needs ``--target`` (skipped without one).
+    needs_target: ClassVar[bool] = False
+
+    def __init__(self, settings: dict[str, Any] | None = None):
+        self.settings = {opt.name: opt.default for opt in self.options} | dict(settings or {})
+
+    def check(self, ctx) -> Iterable[Finding]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    # ---------------------------------------------------------------- helpers
+
+    def finding(self, ctx, message: str, *, columns=(), rows=(), evidence=None, fix: str = "",
+                severity: Severity | None = None, line: int | None = None) -> Finding:
+        """Build a finding of this rule for the table in ``ctx``."""
+        return Finding(
+            code=self.code,
+            name=self.name,
+            severity=severity or self.severity,
+            message=message,
+            path=ctx.path,
+            columns=list(columns),
+            rows=list(rows),
+            line=line,
+            evidence=_jsonable(evidence or {}),
+            fix=fix,
+        )
+
+    @classmethod
+    def summary(cls) -> str:
+        doc = inspect.getdoc(cls) or ""
+        return doc.strip().splitlines()[0] if doc.strip() else ""
+
+    @classmethod
+    def documentation(cls) -> str:
+        """The full documentation: header, docstring sections and options."""
+        doc = inspect.getdoc(cls) or ""
+        lines = [f"# {cls.name} ({cls.code})", "", f"Default severity: {cls.severity}."]
+        if cls.needs_target:
+            lines.append("Needs a target column (--target or `target` in the config).")
+        lines += ["", doc.strip(), "", "## Options", ""]
+        if cls.options:
+            for opt in cls.options:
+                lines.append(f"- `{opt.name}` (default: `{_toml(opt.default)}`): {opt.doc}")
+            lines += ["", "Set them in the config, for example:", "", "```toml", f"[tool.nblint.{cls.code}]"]
+            lines += [f"{opt.name} = {_toml(opt.default)}" for opt in cls.options] + ["```"]
+        else:
+            lines.append("None.")
+        return "\n".join(lines) + "\n"
+
+    @classmethod
+    def doc_sections(cls) -> dict[str, str]:
+        """The docstring's ``## Section`` bodies, by title."""
+        doc = inspect.getdoc(cls) or ""
+        parts = re.split(r"^## (.+)$", doc, flags=re.M)
+        return {parts[i].strip(): parts[i + 1].strip() for i in range(1, len(parts) - 1, 2)}
+
+
+def _toml(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"'
+    return repr(value)
+
+
+def _jsonable(value: Any) -> Any:
+    """Evidence as plain JSON types, floats rounded for stable, readable output."""
+    import math
+
+    import numpy as np
+
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        value = float(value)
+        if math.isinf(value):
+            return "inf" if value > 0 else "-inf"
+        if math.isnan(value):
+            return None
+        return float(f"{value:.6g}")
+    return value
+
+
+# --------------------------------------------------------------------------- packs
+
+
+def load_rules() -> dict[str, type[Rule]]:
+    """Every rule of every installed pack, by code (validated: codes unique and well formed)."""
+    global _RULES
+    if _RULES is None:
+        rules: dict[str, type[Rule]] = {}
+        for package in _pack_modules():
+            for rule in _rules_in_package(package):
+                if not CODE_PATTERN.match(rule.code):
+                    raise RuntimeError(f"rule {rule.__qualname__} has a malformed code {rule.code!r}")
+                other = rules.get(rule.code)
+                if other is not None and other is not rule:
+                    raise RuntimeError(f"rule code {rule.code} is defined twice ({other.__module__}, {rule.__module__})")
+                rules[rule.code] = rule
+        _RULES = dict(sorted(rules.items()))
+    return _RULES
+
+
+_RULES: dict[str, type[Rule]] | None = None
+
+
+def _pack_modules() -> list[str]:
+    from importlib.metadata import entry_points
+
+    names = [ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)]
+    if "nblint_rules" not in names:
+        # Running from a source tree that was not installed: the built-in pack is still ours.
+        names.insert(0, "nblint_rules")
+    return sorted(set(names), key=names.index)
+
+
+def _rules_in_package(package_name: str) -> Iterator[type[Rule]]:
+    package = importlib.import_module(package_name)
+    modules = [package]
+    if hasattr(package, "__path__"):
+        for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+            modules.append(importlib.import_module(info.name))
+    for module in modules:
+        for _, obj in inspect.getmembers(module, inspect.isclass):
+            if issubclass(obj, Rule) and obj is not Rule and obj.__module__ == module.__name__ and obj.code:
+                yield obj
+
+
+def select_rules(rules: dict[str, type[Rule]], select: Iterable[str] | None, ignore: Iterable[str] | None) -> list[str]:
+    """Codes enabled by ``select`` and not removed by ``ignore`` (prefixes, ruff-style).
+
+    ``NB1`` selects every NB1xx rule, ``ALL`` every rule; the longest matching
+    prefix wins when a code matches both lists.
+    """
+    select = list(select) if select else ["ALL"]
+    ignore = list(ignore or [])
+    chosen = []
+    for code in rules:
+        s = _match_len(code, select)
+        i = _match_len(code, ignore)
+        if s >= 0 and s >= i:
+            chosen.append(code)
+    return chosen
+
+
+def _match_len(code: str, prefixes: list[str]) -> int:
+    best = -1
+    for prefix in prefixes:
+        prefix = prefix.strip().upper()
+        if prefix == "ALL":
+            best = max(best, 0)
+        elif code.startswith(prefix):
+            best = max(best, len(prefix))
+    return best
+
+
+def validate_codes(prefixes: Iterable[str], rules: dict[str, type[Rule]], what: str) -> None:
+    """Reject selectors that match no rule (a typo should not silently select nothing)."""
+    for prefix in prefixes:
+        p = prefix.strip().upper()
+        if p != "ALL" and not any(code.startswith(p) for code in rules):
+            raise ValueError(f"{what}: {prefix!r} matches no rule")
+
+
+# --------------------------------------------------------------------------- running
+
+
+def run_rules(ctx, codes: list[str], rule_options: dict[str, dict[str, Any]]) -> list[Finding]:
+    """Run the chosen rules on one table context and return sorted findings."""
+    rules = load_rules()
+    findings: list[Finding] = []
+    for code in codes:
+        rule_cls = rules[code]
+        if rule_cls.needs_target and ctx.target is None:
+            continue
+        findings.extend(rule_cls(rule_options.get(code)).check(ctx))
+    findings.sort(key=Finding.sort_key)
+    return findings
+
+
+def resolved_options(overrides: dict[str, dict[str, Any]] | None = None) -> dict[str, dict[str, Any]]:
+    """Every rule's options with defaults filled in and overrides applied."""
+    overrides = overrides or {}
+    return {code: {o.name: o.default for o in rule.options} | overrides.get(code, {}) for code, rule in load_rules().items()}
+
+
+def describe(rule: type[Rule]) -> str:
+    """One line for ``nblint rules``."""
+    return f"{rule.code}  {rule.name:<28} {str(rule.severity):<8} {rule.summary()}"
+
+
+def wrap(text: str, width: int = 88) -> str:
+    return "\n".join(textwrap.fill(p, width) for p in text.split("\n"))

@@ -1,0 +1,15 @@
+"""Errors that end the linting of one input (exit code 2), never the whole run."""
+
+from __future__ import annotations
+
+
+class NblintError(Exception):
+    """Base class: an error the user can fix, reported as one line without a traceback."""
+
+
+class InputError(NblintError):
+    """An input file cannot be read as a table (missing, empty, ragged, bad bytes...)."""
+
+
+class ConfigError(NblintError):
+    """A configuration file or option is invalid; the message names the key."""

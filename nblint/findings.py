@@ -1,0 +1,80 @@
+"""The finding record every rule yields and every reporter renders."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class Severity(enum.IntEnum):
+    """Ordered severities; ``--fail-on`` compares against these."""
+
+    INFO = 1
+    WARNING = 2
+    ERROR = 3
+
+    @classmethod
+    def parse(cls, text: str) -> "Severity":
+        try:
+            return cls[str(text).upper()]
+        except KeyError:
+            raise ValueError(f"unknown severity {text!r} (expected info, warning or error)") from None
+
+    def __str__(self) -> str:
+        return self.name.lower()
+
+
+@dataclass
+class Finding:
+    """One problem found in one input.
+
+    Attributes
+    ----------
+    code, name : str
+        The rule's stable code (``NB101``) and its kebab-case name.
+    severity : Severity
+    message : str
+        What is wrong, with the numbers.
+    path : str
+        The input file (``<dataframe>`` for the API, ``-`` for stdin).
+    columns : list of str
+        The columns involved; for a group rule exactly the group's members.
+    rows : list of int
+        A few example row numbers (1-based data rows) where rows are the point.
+    line : int or None
+        1-based line in the file where a line is meaningful (configs).
+    evidence : dict
+        The numbers behind the message (JSON-serialisable).
+    fix : str
+        What to do instead.
+    """
+
+    code: str
+    name: str
+    severity: Severity
+    message: str
+    path: str = ""
+    columns: list[str] = field(default_factory=list)
+    rows: list[int] = field(default_factory=list)
+    line: int | None = None
+    evidence: dict[str, Any] = field(default_factory=dict)
+    fix: str = ""
+
+    def sort_key(self):
+        """Sort by file, line and code; a stable sort keeps each rule's own (table) order."""
+        return (self.path, self.line or 0, self.code)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "name": self.name,
+            "severity": str(self.severity),
+            "path": self.path,
+            "columns": list(self.columns),
+            "rows": list(self.rows),
+            "line": self.line,
+            "message": self.message,
+            "evidence": self.evidence,
+            "fix": self.fix,
+        }

@@ -1,0 +1,490 @@
+"""The table profile: sufficient statistics gathered in one pass and merged.
+
+A :class:`TableProfile` is built from each chunk of rows independently
+(:meth:`TableProfile.from_chunk`) and combined with :meth:`TableProfile.merge`.
+Merging is associative, so the same code serves a DataFrame in memory, a CSV
+read in chunks and partitions computed elsewhere.  Everything a rule needs
+comes from here; rules never read rows (a second pass, through
+:meth:`nblint.analyses.TableContext.scan`, is kept for per-row results).
+
+What is gathered
+----------------
+Let ``c`` index the classes of the target (plus one last slot, ``c = C``, for
+rows whose target is missing or for every row when no target is given), ``j``
+the feature columns.
+
+* per class and numeric column: count of non-missing values ``n_cj``, mean
+  ``mu_cj`` and centred sum of squares ``M2_cj`` (merged with Chan et al.'s
+  pairwise update, which is exact in exact arithmetic and stable in floats);
+* per numeric column: missing count, min, max, whether every value is whole,
+  whether every value is 0 or 1;
+* per discrete column (up to :data:`DISTINCT_CAP` distinct values): the
+  contingency table ``N[level, c]``; 0/1 columns need none, their table is
+  ``(n_cj - S_cj, S_cj)`` with ``S_cj`` the class sums;
+* the Gram block for the numeric columns that are complete: column means and
+  the centred co-moment matrix ``M = sum_r (x_r - mu)(x_r - mu)^T`` (for VIF),
+  and for the 0/1 columns among them the exact integer co-occurrence counts
+  ``O_ij = #{r : x_ri = x_rj = 1}`` (for one-hot detection, which must be exact).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from nblint.errors import InputError
+from nblint.readers import Chunk, TableSource
+
+#: Distinct values kept per column before it is marked "many" (continuous, identifiers).
+DISTINCT_CAP = 1000
+#: Widest integer range counted with a direct bincount instead of a sort.
+_BINCOUNT_RANGE = 1 << 16
+
+
+# --------------------------------------------------------------------------- level tables
+
+
+@dataclass
+class Levels:
+    """A contingency table of one discrete column: ``table[i, c]`` rows with level ``keys[i]`` in class slot ``c``."""
+
+    keys: tuple
+    table: np.ndarray  # (L, C+1) int64
+
+    @property
+    def totals(self) -> np.ndarray:
+        return self.table.sum(axis=1)
+
+
+def _merge_levels(a: Levels | None, b: Levels | None) -> Levels | None:
+    """Union two level tables with the same class slots; None (too many levels) absorbs."""
+    if a is None or b is None:
+        return None
+    keys = tuple(sorted(set(a.keys) | set(b.keys), key=_sort_key))
+    if len(keys) > DISTINCT_CAP:
+        return None
+    index = {k: i for i, k in enumerate(keys)}
+    table = np.zeros((len(keys), a.table.shape[1]), dtype=np.int64)
+    table[[index[k] for k in a.keys]] += a.table
+    table[[index[k] for k in b.keys]] += b.table
+    return Levels(keys, table)
+
+
+def _sort_key(value):
+    """Numbers before strings, each in natural order: a canonical, deterministic order."""
+    if isinstance(value, str):
+        return (1, 0.0, value)
+    return (0, float(value), "")
+
+
+# --------------------------------------------------------------------------- statistics blocks
+
+
+@dataclass
+class NumericStats:
+    """Column-wise statistics of the numeric feature columns, as arrays over columns."""
+
+    names: tuple[str, ...]
+    integer_dtype: np.ndarray  # (p,) bool
+    n_missing: np.ndarray  # (p,) int64
+    minimum: np.ndarray  # (p,) float, NaN when all missing
+    maximum: np.ndarray  # (p,)
+    integral: np.ndarray  # (p,) bool: every non-missing value is whole
+    zero_one: np.ndarray  # (p,) bool: every non-missing value is 0 or 1
+    class_n: np.ndarray  # (C+1, p) int64
+    class_mean: np.ndarray  # (C+1, p)
+    class_m2: np.ndarray  # (C+1, p)
+    levels: list  # per column: Levels | None; unused (None) where zero_one
+
+
+@dataclass
+class TextStats:
+    """Statistics of one text column."""
+
+    n_missing: int
+    levels: Levels | None  # None: more than DISTINCT_CAP levels
+
+
+@dataclass
+class Gram:
+    """Centred co-moments of the complete numeric columns, and exact 0/1 co-occurrences.
+
+    Attributes
+    ----------
+    names : tuple of str
+        Numeric feature columns with no missing value, in table order.
+    n : int
+        Rows.
+    mean : ndarray (q,)
+    comoment : ndarray (q, q)
+        ``M = sum_r (x_r - mean)(x_r - mean)^T``.
+    binary : tuple of str
+        The 0/1 columns among ``names``.
+    cooccurrence : ndarray (b, b) int64
+        ``O_ij`` = rows where both 0/1 columns are 1 (diagonal: the column's count of ones).
+    """
+
+    names: tuple[str, ...]
+    n: int
+    mean: np.ndarray
+    comoment: np.ndarray
+    binary: tuple[str, ...]
+    cooccurrence: np.ndarray
+
+
+# --------------------------------------------------------------------------- the profile
+
+
+@dataclass
+class TableProfile:
+    """Mergeable sufficient statistics of one table (see the module docstring)."""
+
+    names: tuple[str, ...]
+    target: str | None
+    n_rows: int
+    classes: tuple  # sorted class labels (float for a numeric target, str for text)
+    class_count: np.ndarray  # (C,) int64
+    target_missing: int
+    numeric: NumericStats
+    text: dict[str, TextStats]
+    gram: Gram
+    kinds: dict[str, str] = field(default_factory=dict)  # column -> "numeric" | "text"
+
+    # ---------------------------------------------------------------- building
+
+    @classmethod
+    def from_source(cls, source: TableSource, target: str | None = None) -> "TableProfile":
+        """Profile a whole source, chunk by chunk, merging as it goes."""
+        if target is not None and target not in source.names:
+            raise InputError(f"target column {target!r} not found (columns: {_preview(source.names)})")
+        profile = None
+        for chunk in source.chunks():
+            part = cls.from_chunk(chunk, target)
+            profile = part if profile is None else profile.merge(part)
+        if profile is None:
+            raise InputError("no data rows")
+        return profile
+
+    @classmethod
+    def from_chunk(cls, chunk: Chunk, target: str | None = None) -> "TableProfile":
+        """Profile one chunk of rows."""
+        n = chunk.n_rows
+        classes, y, class_count, target_missing = _encode_target(chunk, target)
+        slots = len(classes) + 1
+        numeric_idx = [i for i, (name, col) in enumerate(zip(chunk.names, chunk.columns)) if col.kind == "numeric" and name != target]
+        text_idx = [i for i, (name, col) in enumerate(zip(chunk.names, chunk.columns)) if col.kind == "text" and name != target]
+        kinds = {chunk.names[i]: "numeric" for i in numeric_idx} | {chunk.names[i]: "text" for i in text_idx}
+
+        numeric, gram = _profile_numeric(chunk, numeric_idx, y, slots)
+        text = {}
+        for i in text_idx:
+            col = chunk.columns[i]
+            present = col.values >= 0
+            levels = None
+            if len(col.labels) <= DISTINCT_CAP:
+                table = _bincount2(col.values[present], y[present], len(col.labels), slots)
+                used = table.sum(axis=1) > 0
+                keys = [col.labels[k] for k in np.flatnonzero(used)]
+                order = sorted(range(len(keys)), key=lambda k: keys[k])
+                levels = Levels(tuple(keys[k] for k in order), table[used][order])
+            text[chunk.names[i]] = TextStats(int(n - present.sum()), levels)
+        return cls(chunk.names, target, n, classes, class_count, target_missing, numeric, text, gram, kinds)
+
+    # ---------------------------------------------------------------- merging
+
+    def merge(self, other: "TableProfile") -> "TableProfile":
+        """Combine the profiles of two disjoint sets of rows of the same table."""
+        if self.names != other.names or self.target != other.target:
+            raise ValueError("cannot merge profiles of different tables")
+        for name, kind in self.kinds.items():
+            if other.kinds.get(name) != kind:
+                raise InputError(f"column {name!r} is numeric in one part of the table and text in another")
+        classes = tuple(sorted(set(self.classes) | set(other.classes), key=_sort_key))
+        a_slots, b_slots = _slot_map(self.classes, classes), _slot_map(other.classes, classes)
+        a_num, b_num = _remap_numeric(self.numeric, a_slots, len(classes)), _remap_numeric(other.numeric, b_slots, len(classes))
+        class_count = np.zeros(len(classes), dtype=np.int64)
+        class_count[a_slots[:-1]] += self.class_count
+        class_count[b_slots[:-1]] += other.class_count
+        text = {}
+        for name, a in self.text.items():
+            b = other.text[name]
+            text[name] = TextStats(
+                a.n_missing + b.n_missing,
+                _merge_levels(_remap_levels(a.levels, a_slots, len(classes)), _remap_levels(b.levels, b_slots, len(classes))),
+            )
+        return TableProfile(
+            self.names,
+            self.target,
+            self.n_rows + other.n_rows,
+            classes,
+            class_count,
+            self.target_missing + other.target_missing,
+            _merge_numeric(a_num, b_num),
+            text,
+            _merge_gram(self.gram, other.gram),
+            dict(self.kinds),
+        )
+
+    # ---------------------------------------------------------------- views
+
+    @property
+    def features(self) -> tuple[str, ...]:
+        """Every column but the target, in table order."""
+        return tuple(n for n in self.names if n != self.target)
+
+    def levels(self, name: str) -> Levels | None:
+        """The contingency table of a discrete column (0/1 columns included), or None."""
+        if name in self.text:
+            return self.text[name].levels
+        j = self.numeric.names.index(name)
+        if self.numeric.zero_one[j]:
+            return _zero_one_levels(self.numeric, j)
+        return self.numeric.levels[j]
+
+    def n_missing(self, name: str) -> int:
+        if name in self.text:
+            return self.text[name].n_missing
+        return int(self.numeric.n_missing[self.numeric.names.index(name)])
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _preview(names, limit: int = 8) -> str:
+    shown = ", ".join(names[:limit])
+    return shown + (f", ... ({len(names)} in all)" if len(names) > limit else "")
+
+
+def _encode_target(chunk: Chunk, target: str | None):
+    """Class labels (sorted), per-row slot index (C for missing) and class counts."""
+    n = chunk.n_rows
+    if target is None:
+        return (), np.zeros(n, dtype=np.int64), np.zeros(0, dtype=np.int64), 0
+    col = chunk.column(target)
+    if col.kind == "text":
+        codes = col.values
+        present = codes >= 0
+        used = np.flatnonzero(np.bincount(codes[present], minlength=len(col.labels)))
+        labels = [col.labels[k] for k in used]
+        order = np.argsort(np.array(labels, dtype=object), kind="stable") if labels else np.zeros(0, dtype=np.int64)
+        classes = tuple(labels[k] for k in order)
+        local = np.full(len(col.labels), -1, dtype=np.int64)
+        local[used[order]] = np.arange(len(classes))
+        y = np.where(present, local[np.where(present, codes, 0)], len(classes))
+    else:
+        values = col.as_float()
+        present = ~np.isnan(values)
+        uniques, inverse = np.unique(values[present], return_inverse=True)
+        classes = tuple(float(u) for u in uniques)
+        y = np.full(n, len(classes), dtype=np.int64)
+        y[present] = inverse
+    class_count = np.bincount(y, minlength=len(classes) + 1)[: len(classes)].astype(np.int64)
+    return classes, y.astype(np.int64), class_count, int(n - present.sum())
+
+
+def _bincount2(codes: np.ndarray, y: np.ndarray, n_codes: int, slots: int) -> np.ndarray:
+    """Contingency table ``N[code, slot]`` by one bincount over the pair index."""
+    flat = np.bincount(codes * slots + y, minlength=n_codes * slots)
+    return flat.reshape(n_codes, slots).astype(np.int64)
+
+
+def _numeric_matrix(chunk: Chunk, idx: list[int]):
+    """Stack the numeric columns into one Fortran-ordered float64 matrix (NaN = missing)."""
+    n = chunk.n_rows
+    X = np.empty((n, len(idx)), dtype=np.float64, order="F")
+    integer = np.zeros(len(idx), dtype=bool)
+    for k, i in enumerate(idx):
+        col = chunk.columns[i]
+        X[:, k] = col.values
+        if col.missing is not None:
+            X[col.missing, k] = np.nan
+        integer[k] = col.integer_dtype
+    return X, integer
+
+
+def _profile_numeric(chunk: Chunk, idx: list[int], y: np.ndarray, slots: int):
+    names = tuple(chunk.names[i] for i in idx)
+    n, p = chunk.n_rows, len(idx)
+    X, integer = _numeric_matrix(chunk, idx)
+    missing = np.isnan(X)
+    any_missing = missing.any(axis=0)
+    n_missing = missing.sum(axis=0).astype(np.int64)
+
+    # Class one-hot design Y (n x (C+1)): every per-class sum below is one GEMM.
+    Y = np.zeros((n, slots), dtype=np.float64)
+    Y[np.arange(n), y] = 1.0
+    X0 = np.where(missing, 0.0, X) if any_missing.any() else X
+    present = (~missing).astype(np.float64) if any_missing.any() else None
+    class_n = (Y.sum(axis=0)[:, None] * np.ones((1, p))) if present is None else Y.T @ present
+    class_sum = Y.T @ X0
+    with np.errstate(invalid="ignore", divide="ignore"):
+        class_mean = np.where(class_n > 0, class_sum / np.maximum(class_n, 1), 0.0)
+    deviation = X0 - class_mean[y]
+    if present is not None:
+        deviation *= present
+    class_m2 = Y.T @ (deviation * deviation)
+
+    with np.errstate(invalid="ignore"):
+        minimum = np.fmin.reduce(X, axis=0) if n else np.full(p, np.nan)
+        maximum = np.fmax.reduce(X, axis=0) if n else np.full(p, np.nan)
+    integral = integer.copy()
+    for k in np.flatnonzero(~integer):
+        integral[k] = bool(np.all(X0[:, k] == np.floor(X0[:, k])))
+    zero_one = integral & ~(minimum < 0) & ~(maximum > 1)
+
+    levels: list = []
+    for k in range(p):
+        if zero_one[k]:
+            levels.append(None)
+            continue
+        levels.append(_numeric_levels(X[:, k], missing[:, k], y, slots, integral[k], minimum[k], maximum[k]))
+
+    numeric = NumericStats(
+        names, integer, n_missing, minimum, maximum, integral, zero_one,
+        np.rint(class_n).astype(np.int64), class_mean, class_m2, levels,
+    )
+    gram = _chunk_gram(X, names, ~any_missing, zero_one)
+    return numeric, gram
+
+
+def _numeric_levels(x, missing, y, slots, integral, lo, hi) -> Levels | None:
+    if not np.isfinite(lo):
+        return Levels((), np.zeros((0, slots), dtype=np.int64))
+    keep = ~missing
+    values, classes = (x[keep], y[keep]) if missing.any() else (x, y)
+    if integral and hi - lo < _BINCOUNT_RANGE:
+        offset = (values - lo).astype(np.int64)
+        table = _bincount2(offset, classes, int(hi - lo) + 1, slots)
+        used = np.flatnonzero(table.sum(axis=1))
+        if len(used) > DISTINCT_CAP:
+            return None
+        return Levels(tuple(float(lo + u) for u in used), table[used])
+    uniques, inverse = np.unique(values, return_inverse=True)
+    if len(uniques) > DISTINCT_CAP:
+        return None
+    return Levels(tuple(float(u) for u in uniques), _bincount2(inverse, classes, len(uniques), slots))
+
+
+def _chunk_gram(X: np.ndarray, names, complete: np.ndarray, zero_one: np.ndarray) -> Gram:
+    """Co-moments of the complete columns; exact co-occurrences of the 0/1 ones among them."""
+    n = X.shape[0]
+    q_idx = np.flatnonzero(complete)
+    b_mask = zero_one[q_idx]
+    b_idx, z_idx = q_idx[b_mask], q_idx[~b_mask]
+    q = len(q_idx)
+    mean = np.empty(q)
+    comoment = np.empty((q, q))
+    # 0/1 block: float32 products of 0/1 values are exact integers while n < 2**24,
+    # so one SGEMM gives the exact counts O = B^T B.
+    if len(b_idx):
+        B = X[:, b_idx].astype(np.float32)
+        cooc = np.rint(B.T @ B).astype(np.int64)
+        ones = np.diag(cooc).astype(np.float64)
+        b_mean = ones / n
+    else:
+        B = np.zeros((n, 0), dtype=np.float32)
+        cooc = np.zeros((0, 0), dtype=np.int64)
+        ones = b_mean = np.zeros(0)
+    Z = X[:, z_idx]
+    z_mean = Z.mean(axis=0) if len(z_idx) else np.zeros(0)
+    Zc = Z - z_mean
+    bpos, zpos = np.flatnonzero(b_mask), np.flatnonzero(~b_mask)
+    mean[bpos], mean[zpos] = b_mean, z_mean
+    # M_bb = O - s s^T / n is exact up to one rounding; M_bz = B^T Zc because Zc sums to 0.
+    comoment[np.ix_(bpos, bpos)] = cooc - np.outer(ones, ones) / n
+    comoment[np.ix_(zpos, zpos)] = Zc.T @ Zc
+    cross = B.T.astype(np.float64) @ Zc if len(z_idx) and len(b_idx) else np.zeros((len(b_idx), len(z_idx)))
+    comoment[np.ix_(bpos, zpos)] = cross
+    comoment[np.ix_(zpos, bpos)] = cross.T
+    names_q = tuple(names[i] for i in q_idx)
+    return Gram(names_q, n, mean, comoment, tuple(names[i] for i in b_idx), cooc)
+
+
+def _merge_gram(a: Gram, b: Gram) -> Gram:
+    """Chan et al.'s pairwise update of means and co-moments, over the columns complete in both."""
+    names = tuple(nm for nm in a.names if nm in set(b.names))
+    ia = [a.names.index(nm) for nm in names]
+    ib = [b.names.index(nm) for nm in names]
+    n = a.n + b.n
+    delta = b.mean[ib] - a.mean[ia]
+    mean = a.mean[ia] + delta * (b.n / n) if n else a.mean[ia]
+    comoment = a.comoment[np.ix_(ia, ia)] + b.comoment[np.ix_(ib, ib)]
+    if n:
+        comoment += np.outer(delta, delta) * (a.n * b.n / n)
+    binary = tuple(nm for nm in a.binary if nm in set(b.binary) and nm in set(names))
+    ja = [a.binary.index(nm) for nm in binary]
+    jb = [b.binary.index(nm) for nm in binary]
+    cooc = a.cooccurrence[np.ix_(ja, ja)] + b.cooccurrence[np.ix_(jb, jb)]
+    return Gram(names, n, mean, comoment, binary, cooc)
+
+
+def _slot_map(old: tuple, new: tuple) -> np.ndarray:
+    """Index of each old class slot (and the trailing missing-target slot) in the new classes."""
+    index = {c: i for i, c in enumerate(new)}
+    return np.array([index[c] for c in old] + [len(new)], dtype=np.int64)
+
+
+def _remap_rows(arr: np.ndarray, slots: np.ndarray, n_classes: int) -> np.ndarray:
+    out = np.zeros((n_classes + 1,) + arr.shape[1:], dtype=arr.dtype)
+    out[slots] = arr
+    return out
+
+
+def _remap_levels(levels: Levels | None, slots, n_classes) -> Levels | None:
+    if levels is None:
+        return None
+    return Levels(levels.keys, _remap_rows(levels.table.T, slots, n_classes).T)
+
+
+def _remap_numeric(s: NumericStats, slots, n_classes) -> NumericStats:
+    return NumericStats(
+        s.names, s.integer_dtype, s.n_missing, s.minimum, s.maximum, s.integral, s.zero_one,
+        _remap_rows(s.class_n, slots, n_classes), _remap_rows(s.class_mean, slots, n_classes),
+        _remap_rows(s.class_m2, slots, n_classes), [_remap_levels(lv, slots, n_classes) for lv in s.levels],
+    )
+
+
+def _zero_one_levels(s: NumericStats, j: int) -> Levels:
+    """The contingency table of a 0/1 column, from its class counts and class sums."""
+    ones = np.rint(s.class_mean[:, j] * s.class_n[:, j]).astype(np.int64)
+    zeros = s.class_n[:, j] - ones
+    keys, rows = [], []
+    for key, row in ((0.0, zeros), (1.0, ones)):
+        if row.sum():
+            keys.append(key)
+            rows.append(row)
+    table = np.array(rows, dtype=np.int64).reshape(len(rows), s.class_n.shape[0])
+    return Levels(tuple(keys), table)
+
+
+def _merge_numeric(a: NumericStats, b: NumericStats) -> NumericStats:
+    n_a, n_b = a.class_n, b.class_n
+    n = n_a + n_b
+    delta = b.class_mean - a.class_mean
+    with np.errstate(invalid="ignore", divide="ignore"):
+        weight_b = np.where(n > 0, n_b / np.maximum(n, 1), 0.0)
+        mean = a.class_mean + delta * weight_b
+        m2 = a.class_m2 + b.class_m2 + delta * delta * np.where(n > 0, n_a * n_b / np.maximum(n, 1), 0.0)
+    zero_one = a.zero_one & b.zero_one
+    levels = []
+    for j in range(len(a.names)):
+        if zero_one[j]:
+            levels.append(None)
+            continue
+        la = _zero_one_levels(a, j) if a.zero_one[j] else a.levels[j]
+        lb = _zero_one_levels(b, j) if b.zero_one[j] else b.levels[j]
+        levels.append(_merge_levels(la, lb))
+    return NumericStats(
+        a.names,
+        a.integer_dtype & b.integer_dtype,
+        a.n_missing + b.n_missing,
+        np.fmin(a.minimum, b.minimum),
+        np.fmax(a.maximum, b.maximum),
+        a.integral & b.integral,
+        zero_one,
+        n,
+        mean,
+        m2,
+        levels,
+    )

@@ -1,0 +1,132 @@
+"""Lint a run of paths: expand folders, resolve each file's settings, collect results.
+
+Exit status of a run (documented in the README): 2 if any input or config could
+not be read (the other files are still linted and reported), else 1 if any
+finding is at or above its file's ``fail-on`` severity, else 0.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+
+from nblint.analyses import TableContext
+from nblint.config import Settings, find_config, load_config
+from nblint.engine import resolved_options, run_rules
+from nblint.errors import ConfigError, NblintError
+from nblint.findings import Finding, Severity
+from nblint.profile import TableProfile
+from nblint.readers import TableSource, is_table_path, read_table
+
+#: Folders never descended into when a directory is checked.
+SKIP_DIRS = {".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__pycache__", ".tox", ".mypy_cache", ".pytest_cache"}
+
+
+@dataclass
+class FileResult:
+    """What one input produced: findings, or an error line."""
+
+    path: str
+    findings: list[Finding] = field(default_factory=list)
+    error: str | None = None
+    fail_on: Severity = Severity.WARNING
+
+
+@dataclass
+class RunResult:
+    files: list[FileResult]
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def findings(self) -> list[Finding]:
+        return [f for r in self.files for f in r.findings]
+
+    @property
+    def errors(self) -> list[FileResult]:
+        return [r for r in self.files if r.error]
+
+    def exit_code(self, exit_zero: bool = False) -> int:
+        if self.errors:
+            return 2
+        if exit_zero:
+            return 0
+        failing = any(f.severity >= r.fail_on for r in self.files for f in r.findings)
+        return 1 if failing else 0
+
+
+@dataclass
+class Overrides:
+    """Command-line settings; None means "not given" (the config decides)."""
+
+    target: str | None = None
+    model: str | None = None
+    select: list[str] | None = None
+    ignore: list[str] | None = None
+    fail_on: Severity | None = None
+    encoding: str | None = None
+    config: str | None = None
+
+
+def expand_paths(paths: list[str]) -> tuple[list[str], list[str]]:
+    """Files to lint (folders walked in sorted order) and warnings for empty folders."""
+    files, warnings = [], []
+    for path in paths:
+        if path != "-" and os.path.isdir(path):
+            found = []
+            for folder, dirs, names in os.walk(path):
+                dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
+                found += [os.path.join(folder, n) for n in sorted(names) if is_table_path(n)]
+            if not found:
+                warnings.append(f"{path}: warning: no tables found in this folder")
+            files += found
+        else:
+            files.append(path)
+    return files, warnings
+
+
+def settings_for(path: str, overrides: Overrides, cache: dict) -> Settings:
+    """The settings of one file: its config (found or given), per-file globs, then the command line."""
+    config_path = overrides.config or find_config(path if path != "-" else os.getcwd())
+    if config_path is None:
+        base = Settings()
+    else:
+        if config_path not in cache:
+            try:
+                cache[config_path] = load_config(config_path)
+            except ConfigError as exc:
+                cache[config_path] = ConfigError(f"{config_path}: error: {exc}")
+        base = cache[config_path]
+        if isinstance(base, ConfigError):
+            raise base
+    resolved = base.for_file(path)
+    changes = {k: v for k, v in vars(overrides).items() if v is not None and k != "config"}
+    return replace(resolved, **changes)
+
+
+def lint_source(source: TableSource, settings: Settings, codes: list[str]) -> list[Finding]:
+    """Profile one table and run the enabled rules on it."""
+    profile = TableProfile.from_source(source, settings.target)
+    ctx = TableContext(source, profile, settings.model, resolved_options(settings.rule_options))
+    return run_rules(ctx, codes, ctx.rule_options)
+
+
+def lint_paths(paths: list[str], overrides: Overrides | None = None, stdin=None) -> RunResult:
+    """Lint every path; an unreadable one becomes an error result and the run goes on."""
+    overrides = overrides or Overrides()
+    files, warnings = expand_paths(paths)
+    cache: dict = {}
+    results = []
+    for path in files:
+        try:
+            settings = settings_for(path, overrides, cache)
+        except ConfigError as exc:
+            results.append(FileResult(path, error=str(exc)))
+            continue
+        try:
+            source = read_table(path, encoding=settings.encoding, stdin=stdin)
+            findings = lint_source(source, settings, settings.enabled_codes(path))
+        except NblintError as exc:
+            results.append(FileResult(path, error=f"{path}: error: {exc}", fail_on=settings.fail_on))
+            continue
+        results.append(FileResult(path, findings, fail_on=settings.fail_on))
+    return RunResult(results, warnings)

@@ -1,0 +1,63 @@
+from nblint.engine import Rule
+from nblint.findings import Severity
+
+from . import COLLAPSE_FIX, fmt_columns
+
+
+class OneHotGroup(Rule):
+    """0/1 columns that sum to exactly one on every row: a one-hot encoded variable.
+
+    ## What it does
+    Finds sets of two or more 0/1 columns where every row has exactly one column
+    set. The search uses the values only (exact co-occurrence counts: the columns
+    are pairwise exclusive and their counts add up to the number of rows), so it
+    works whatever the columns are called and wherever they are in the table.
+    Names (``color_red``, ``x0_red``, ``color=red``, ``color[T.red]``) only rank
+    candidates and label the likely source variable.
+
+    ## Why is this bad?
+    A Naive Bayes model that reads the K bits as K independent features (Bernoulli,
+    Gaussian, Multinomial, or CategoricalNB over the bits) uses a product of
+    Bernoullis instead of one categorical distribution: each observed level picks
+    up an extra factor prod_{k != j} (1 - theta_k) per class, which over-counts the
+    evidence, makes posteriors over-confident and can flip the predicted class
+    (Williams, eqs. 1-3). For linear models the group is perfectly collinear with
+    the intercept: every member's variance inflation factor is infinite.
+
+    ## Example
+    ```
+    color_red,color_green,color_blue,label
+    1,0,0,spam
+    0,0,1,ham
+    ```
+
+    ## Use instead
+    One categorical column (``color``) with ordinal codes for CategoricalNB, or drop
+    one level for a linear model with an intercept.
+    """
+
+    code = "NB101"
+    name = "one-hot-group"
+    severity = Severity.WARNING
+
+    def check(self, ctx):
+        structure = ctx.structure
+        for group in structure.onehot:
+            variable = f" (likely variable {group.stem!r})" if group.stem else ""
+            message = (
+                f"columns {fmt_columns(group.members)} form a one-hot group{variable}, K={len(group.members)}: "
+                f"every one of the {group.n_rows} rows sums to exactly 1, so each column is 1 minus the others "
+                "(VIF infinite with an intercept)"
+            )
+            evidence = {
+                "k": len(group.members),
+                "variable": group.stem,
+                "row_sum": 1,
+                "rows_summing_to_one": group.n_rows,
+                "n_rows": group.n_rows,
+                "level_counts": dict(zip(group.members, group.counts)),
+                "vif": float("inf"),
+            }
+            if structure.capped:
+                evidence["search_capped"] = True
+            yield self.finding(ctx, message, columns=group.members, evidence=evidence, fix=COLLAPSE_FIX)

@@ -1,0 +1,75 @@
+from nblint.engine import Option, Rule
+from nblint.findings import Severity
+
+from . import COLLAPSE_FIX, fmt_columns
+
+
+class DummyGroup(Rule):
+    """Mutually exclusive 0/1 columns with a dropped reference level (drop-first dummies).
+
+    ## What it does
+    Finds sets of two or more 0/1 columns of which at most one is set on any row and
+    that leave some rows all zero: a categorical variable dummy-coded with one level
+    (the reference) dropped, as ``pandas.get_dummies(drop_first=True)`` or
+    ``OneHotEncoder(drop="first")`` write it. Flags are exclusive by chance too, so
+    a set is only reported with evidence that it is one variable: the names share a
+    stem, an integer or text column in the same table decodes it, or independence
+    would have predicted many co-occurrences (``min-evidence``) and none happened.
+
+    ## Why is this bad?
+    Naive Bayes over the K-1 bits treats them as independent features: the same
+    product-of-Bernoullis mistake as a full one-hot group (over-counted evidence,
+    over-confident posteriors), and the reference level is never modelled as a value
+    of its own: it is only "all bits off".
+
+    ## Example
+    ```
+    size_M,size_L,label     # size_S was dropped
+    0,0,a
+    1,0,b
+    0,1,a
+    ```
+
+    ## Use instead
+    One categorical column with every level, including the reference, given to
+    CategoricalNB as ordinal codes.
+    """
+
+    code = "NB102"
+    name = "dummy-group"
+    severity = Severity.WARNING
+    options = (
+        Option("min-evidence", 10.0,
+               "Co-occurrences that independent columns would show, summed over pairs, before an exclusive "
+               "set with unrelated names counts as one variable. 10 means a chance of about exp(-10) = 4.5e-5."),
+    )
+
+    def check(self, ctx):
+        for group in ctx.structure.dummy:
+            variable = f" (likely variable {group.stem!r})" if group.stem else ""
+            reference = group.reference_count
+            why = []
+            if "shared_name_stem" in group.evidence:
+                why.append("names share a stem")
+            if "decoded_by" in group.evidence:
+                why.append(f"column {group.evidence['decoded_by']!r} decodes it")
+            if "expected_cooccurrences_if_independent" in group.evidence:
+                why.append(
+                    f"independent columns would co-occur about "
+                    f"{group.evidence['expected_cooccurrences_if_independent']:.0f} times, none do"
+                )
+            message = (
+                f"columns {fmt_columns(group.members)} look like a drop-first dummy group{variable}: "
+                f"at most one is set on any row and {reference} of {group.n_rows} rows have none "
+                f"(the dropped reference level); {'; '.join(why)}"
+            )
+            evidence = {
+                "k": len(group.members),
+                "levels": group.n_levels,
+                "variable": group.stem,
+                "reference_rows": reference,
+                "n_rows": group.n_rows,
+                "level_counts": dict(zip(group.members, group.counts)),
+                **{k: v for k, v in group.evidence.items() if k != "reference_rows"},
+            }
+            yield self.finding(ctx, message, columns=group.members, evidence=evidence, fix=COLLAPSE_FIX)

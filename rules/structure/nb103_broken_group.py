@@ -1,0 +1,70 @@
+from nblint.engine import Option, Rule
+from nblint.findings import Severity
+
+from . import fmt_columns
+
+
+class BrokenGroup(Rule):
+    """A one-hot group that does not sum to one on a few rows (a data error).
+
+    ## What it does
+    Finds 0/1 columns that behave as a one-hot group on most rows (nearly exclusive,
+    counts adding up to about the number of rows) but where some rows have no column
+    set or two or more set. It reports how many rows sum to 0 and to 2+, with example
+    row numbers (1-based data rows).
+
+    ## Why is this bad?
+    Rows with no level or two levels of a categorical variable are almost always
+    errors: a missing category written as all zeros, a join that duplicated flags, a
+    level added to one source and not another. Any model, Naive Bayes or not, reads
+    them as impossible combinations, and collapsing the group to one column fails on
+    exactly these rows.
+
+    ## Example
+    ```
+    pay_card,pay_cash,pay_voucher
+    1,0,0
+    0,0,0     <- no level
+    0,1,1     <- two levels
+    ```
+
+    ## Use instead
+    Fix the rows at the source, or make the missing state an explicit level
+    (``pay_unknown``) so the group sums to one again.
+    """
+
+    code = "NB103"
+    name = "broken-group"
+    severity = Severity.ERROR
+    options = (
+        Option("max-violation-share", 0.05,
+               "Largest share of rows not summing to one for the set to still count as a group with errors "
+               "(more than that and it is not one variable)."),
+    )
+
+    def check(self, ctx):
+        for group in ctx.structure.broken:
+            variable = f" (likely variable {group.stem!r})" if group.stem else ""
+            parts = []
+            if group.rows_zero:
+                parts.append(f"{group.rows_zero} rows have no column set")
+            if group.rows_multi:
+                parts.append(f"{group.rows_multi} rows have two or more")
+            share = group.violations / group.n_rows
+            message = (
+                f"columns {fmt_columns(group.members)} are a one-hot group{variable} on "
+                f"{group.n_rows - group.violations} of {group.n_rows} rows but {' and '.join(parts)} "
+                f"({share:.2%}); e.g. rows {', '.join(map(str, group.examples))}"
+            )
+            evidence = {
+                "k": len(group.members),
+                "variable": group.stem,
+                "rows_summing_to_zero": group.rows_zero,
+                "rows_summing_to_two_or_more": group.rows_multi,
+                "rows_summing_to_one": group.n_rows - group.violations,
+                "n_rows": group.n_rows,
+                "violation_share": share,
+                "level_counts": dict(zip(group.members, group.counts)),
+            }
+            fix = "Correct the listed rows at the source, or add an explicit level for the missing state."
+            yield self.finding(ctx, message, columns=group.members, rows=group.examples, evidence=evidence, fix=fix)

@@ -1,0 +1,114 @@
+import math
+
+from nblint.engine import Option, Rule
+from nblint.findings import Severity
+
+from . import fmt_columns
+
+
+class CollinearColumns(Rule):
+    """Columns that are (nearly) linear combinations of others: VIF over the threshold.
+
+    ## What it does
+    Computes every numeric column's variance inflation factor in closed form,
+    ``VIF_j = [R^{-1}]_jj`` from the correlation matrix (one pass over the data, no
+    regression per column; equal to statsmodels' ``variance_inflation_factor`` with
+    a constant column). Exact dependencies are found first: one level of each
+    one-hot group is left out (its dependency is NB101's finding), then a pivoted
+    Cholesky factorisation with tolerance ``1/VIF <= 1e-10`` finds columns that are
+    exact linear combinations of others (VIF infinite, with the combination).
+    Reports columns over ``vif-threshold`` that a one-hot or dummy group, a code
+    column of a group or an identical copy (NB105) does not already explain.
+
+    ## Why is this bad?
+    Naive Bayes assumes features independent given the class. Two features that
+    carry the same signal are counted twice: their evidence is multiplied in,
+    posteriors become over-confident, and the model's ranking of features is
+    meaningless. A column that is the sum of others (``total = a + b + c``) is the
+    extreme case.
+
+    ## Example
+    ```
+    a,b,c,total
+    1,2,0,3
+    0,5,1,6
+    ```
+
+    ## Use instead
+    Drop the derived column (keep ``a, b, c`` or ``total``), or combine the
+    correlated columns into one feature.
+    """
+
+    code = "NB104"
+    name = "collinear-columns"
+    severity = Severity.WARNING
+    options = (
+        Option("vif-threshold", 10.0, "Report columns whose variance inflation factor exceeds this (10 is the usual rule of thumb)."),
+    )
+
+    def check(self, ctx):
+        threshold = self.settings["vif-threshold"]
+        vif = ctx.vif
+        structure = ctx.structure
+        explained = {m for g in structure.groups for m in g.members}
+        explained |= set(structure.code_columns)
+        explained |= {c for cols in structure.identical for c in cols}
+        explained |= {m for g in structure.broken for m in g.members}
+        mentioned: set[str] = set()
+        gram = ctx.profile.gram
+        for column in sorted(vif.vif, key=lambda c: ctx.table_order[c]):
+            value = vif.vif[column]
+            if column in explained or column in mentioned or column in vif.dropped or not value > threshold:
+                continue
+            if math.isinf(value):
+                combo = vif.dependencies.get(column, {})
+                involved = sorted([column, *combo], key=lambda c: ctx.table_order[c])
+                mentioned.update(involved)
+                mean = {name: gram.mean[gram.names.index(name)] for name in involved}
+                # column = sum_k coef_k * x_k + intercept; written solved for the last column
+                # in table order, which reads naturally ("total = a + b + c").
+                solved, terms, intercept = _solve_for(involved[-1], column, combo, mean)
+                terms = dict(sorted(terms.items(), key=lambda kv: ctx.table_order[kv[0]]))
+                message = (
+                    f"columns {fmt_columns(involved)} are exactly linearly dependent "
+                    f"({_formula(solved, terms, intercept)}): each has an infinite VIF"
+                )
+                evidence = {"vif": value, "solved_for": solved, "combination": terms, "intercept": intercept,
+                            "rank_tolerance": vif.tolerance, "threshold": threshold}
+                fix = f"Drop {solved!r} (or another column of the combination): it adds no information."
+                yield self.finding(ctx, message, columns=involved, evidence=evidence, fix=fix)
+            else:
+                partners = vif.partners(column)
+                r2 = 1.0 - 1.0 / value
+                message = (
+                    f"column {column!r} has VIF {value:.1f} (threshold {threshold:g}): the other columns explain "
+                    f"{r2:.1%} of its variance, mostly {fmt_columns(partners)}"
+                )
+                evidence = {"vif": value, "r_squared": r2, "threshold": threshold, "partners": partners}
+                fix = f"Drop {column!r} or one of {fmt_columns(partners)}, or combine them into one feature."
+                yield self.finding(ctx, message, columns=[column] + partners, evidence=evidence, fix=fix)
+
+
+def _solve_for(target, column, combo, mean):
+    """Rewrite ``column = sum_k combo_k x_k + b`` as ``target = ...`` (target in the equation)."""
+    intercept = mean[column] - sum(coef * mean[name] for name, coef in combo.items())
+    if target == column:
+        return column, dict(combo), intercept
+    pivot = combo[target]
+    terms = {column: 1.0 / pivot}
+    terms.update({name: -coef / pivot for name, coef in combo.items() if name != target})
+    return target, terms, -intercept / pivot
+
+
+def _formula(column, combo, intercept) -> str:
+    text = ""
+    for name, coef in combo.items():
+        magnitude = abs(coef)
+        term = name if math.isclose(magnitude, 1.0, rel_tol=1e-9) else f"{magnitude:.4g}*{name}"
+        if not text:
+            text = ("-" if coef < 0 else "") + term
+        else:
+            text += f" {'-' if coef < 0 else '+'} {term}"
+    if abs(intercept) > 1e-9 * (1 + max((abs(c) for c in combo.values()), default=0)):
+        text += f" {'-' if intercept < 0 else '+'} {abs(intercept):.4g}"
+    return f"{column} = {text}"

@@ -1,0 +1,53 @@
+from nblint.engine import Rule
+from nblint.findings import Severity
+
+from . import fmt_columns
+
+
+class DuplicateInformation(Rule):
+    """Columns that repeat each other: identical columns, or a code column next to its own group.
+
+    ## What it does
+    Finds sets of columns whose values are identical on every row (decided exactly
+    from co-occurrence counts for 0/1 columns, and by a 64-bit hash of the whole
+    column for others), and columns that carry the same information as a one-hot or
+    dummy group: an integer or text code column whose every value maps to exactly
+    one member of the group and back (``color`` beside ``color_red``,
+    ``color_green``, ...), verified row by row.
+
+    ## Why is this bad?
+    Naive Bayes multiplies in every feature as independent evidence. A copy of a
+    column, or a variable given both as codes and as indicators, is counted twice:
+    its influence on the posterior is squared and the model is over-confident.
+
+    ## Example
+    ```
+    color,color_red,color_green,label
+    0,1,0,a
+    1,0,1,b
+    ```
+
+    ## Use instead
+    Keep one representation: the code column for CategoricalNB, or drop the copy.
+    """
+
+    code = "NB105"
+    name = "duplicate-information"
+    severity = Severity.WARNING
+
+    def check(self, ctx):
+        structure = ctx.structure
+        for columns in structure.identical:
+            message = f"columns {fmt_columns(columns)} are identical on every row: the same information counted {len(columns)} times"
+            evidence = {"identical": columns, "n_rows": ctx.n_rows}
+            fix = f"Keep {columns[0]!r} and drop {fmt_columns(columns[1:])}."
+            yield self.finding(ctx, message, columns=columns, evidence=evidence, fix=fix)
+        for column, group in sorted(structure.code_columns.items(), key=lambda kv: ctx.table_order[kv[0]]):
+            what = "one-hot" if group.kind == "one-hot" else "dummy"
+            message = (
+                f"column {column!r} carries the same information as the {what} group {fmt_columns(group.members)}: "
+                f"each of its {group.n_levels} values maps to exactly one level of the group"
+            )
+            evidence = {"code_column": column, "group": group.members, "group_kind": group.kind, "levels": group.n_levels}
+            fix = f"Keep {column!r} (as a categorical feature) and drop the indicator columns, or the reverse."
+            yield self.finding(ctx, message, columns=[column] + group.members, evidence=evidence, fix=fix)

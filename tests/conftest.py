@@ -1,0 +1,25 @@
+import io
+import textwrap
+
+import pandas as pd
+import pytest
+
+
+def read_csv_text(text: str) -> pd.DataFrame:
+    return pd.read_csv(io.StringIO(textwrap.dedent(text)))
+
+
+@pytest.fixture
+def write(tmp_path):
+    """Write text (or bytes) to a file in tmp_path and return its path as str."""
+
+    def _write(name: str, content) -> str:
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(textwrap.dedent(content))
+        return str(path)
+
+    return _write
