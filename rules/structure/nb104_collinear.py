@@ -92,6 +92,9 @@ class CollinearColumns(Rule):
 def _solve_for(target, column, combo, mean):
     """Rewrite ``column = sum_k combo_k x_k + b`` as ``target = ...`` (target in the equation)."""
     intercept = mean[column] - sum(coef * mean[name] for name, coef in combo.items())
+    # Rounding noise from the means is not an intercept.
+    if abs(intercept) <= 1e-9 * max(1.0, *(abs(m) for m in mean.values())):
+        intercept = 0.0
     if target == column:
         return column, dict(combo), intercept
     pivot = combo[target]
@@ -109,6 +112,6 @@ def _formula(column, combo, intercept) -> str:
             text = ("-" if coef < 0 else "") + term
         else:
             text += f" {'-' if coef < 0 else '+'} {term}"
-    if abs(intercept) > 1e-9 * (1 + max((abs(c) for c in combo.values()), default=0)):
+    if intercept:
         text += f" {'-' if intercept < 0 else '+'} {abs(intercept):.4g}"
     return f"{column} = {text}"

@@ -1,0 +1,46 @@
+"""Table generators shared by the tests (seeded; no hidden randomness)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+
+def onehot(codes: np.ndarray, k: int, names: list[str]) -> pd.DataFrame:
+    return pd.DataFrame({names[j]: (codes == j).astype(int) for j in range(k)})
+
+
+def mixed_table(seed: int, n: int = 300) -> tuple[pd.DataFrame, dict]:
+    """A table with every structure NB1xx knows, with meaningless names, shuffled.
+
+    Returns the frame and the truth: the one-hot group(s), the dummy group, the
+    identical pair and the exact linear combination.
+    """
+    rng = np.random.default_rng(seed)
+    names = iter(rng.permutation([f"v{i:02d}" for i in range(40)]).tolist())
+    y = rng.integers(0, 3, n)
+    parts, truth = [], {"onehot": [], "dummy": []}
+    for k in (3, 5):
+        codes = rng.integers(0, k, n)
+        cols = [next(names) for _ in range(k)]
+        parts.append(onehot(codes, k, cols))
+        truth["onehot"].append(set(cols))
+    codes = rng.integers(0, 4, n)
+    cols = [next(names) for _ in range(4)]
+    parts.append(onehot(codes, 4, cols).iloc[:, 1:])  # drop the first level
+    truth["dummy"].append(set(cols[1:]))
+    a, b, s = next(names), next(names), next(names)
+    x1, x2 = rng.normal(size=n), rng.normal(size=n)
+    parts.append(pd.DataFrame({a: x1, b: x2, s: x1 + x2}))
+    truth["combination"] = {a, b, s}
+    c, d = next(names), next(names)
+    z = rng.normal(size=n)
+    parts.append(pd.DataFrame({c: z, d: z}))
+    truth["identical"] = {c, d}
+    for _ in range(3):
+        parts.append(pd.DataFrame({next(names): (rng.random(n) < 0.5).astype(int)}))
+    parts.append(pd.DataFrame({next(names): rng.choice(["p", "q", "r"], n)}))
+    frame = pd.concat(parts, axis=1)
+    frame = frame[rng.permutation(frame.columns)]
+    frame["target"] = y
+    return frame, truth

@@ -1,0 +1,34 @@
+"""Golden outputs of the CLI on the bundled examples (set NBLINT_UPDATE_GOLDEN=1 to rewrite)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from nblint.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLDEN = Path(__file__).parent / "golden"
+
+CASES = {
+    "customers.txt": ["check", "examples/customers.csv", "--target", "churned"],
+    "customers.json": ["check", "examples/customers.csv", "--target", "churned", "--format", "json"],
+    "clean.txt": ["check", "examples/clean.csv", "--target", "label"],
+    "both.json": ["check", "examples", "--format", "json", "--select", "NB10", "--ignore", "NB105"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_golden_output(name, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    first = CliRunner().invoke(main, CASES[name])
+    second = CliRunner().invoke(main, CASES[name])
+    assert first.exit_code in (0, 1) and first.stderr == ""
+    assert first.stdout == second.stdout  # deterministic, byte for byte
+    path = GOLDEN / name
+    if os.environ.get("NBLINT_UPDATE_GOLDEN"):
+        path.write_text(first.stdout)
+    assert first.stdout == path.read_text()

@@ -1,0 +1,72 @@
+"""The profile merges: chunked profiling gives the same findings as profiling whole."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from nblint.analyses import TableContext
+from nblint.engine import load_rules, resolved_options, run_rules
+from nblint.profile import TableProfile
+from nblint.readers import DataFrameSource
+from tables import mixed_table
+
+
+def findings_json(frame, chunk_rows, target="target"):
+    source = DataFrameSource(frame, chunk_rows=chunk_rows)
+    profile = TableProfile.from_source(source, target)
+    ctx = TableContext(source, profile, None, resolved_options())
+    return [f.to_dict() for f in run_rules(ctx, list(load_rules()), ctx.rule_options)]
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), chunk_rows=st.integers(1, 120))
+def test_chunked_profile_gives_the_same_findings_as_whole(seed, chunk_rows):
+    frame, _ = mixed_table(seed, n=240)
+    whole = findings_json(frame, chunk_rows=len(frame))
+    chunked = findings_json(frame, chunk_rows=chunk_rows)
+    assert chunked == whole
+    assert {f["code"] for f in whole} >= {"NB101", "NB102", "NB104", "NB105"}
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    values=st.lists(st.tuples(st.integers(0, 3), st.floats(-1e6, 1e6, allow_nan=False), st.sampled_from(["a", "b", None]),
+                              st.sampled_from(["u", "v", "w"])), min_size=2, max_size=60),
+    cut=st.integers(1, 59),
+)
+def test_merge_equals_whole_statistics(values, cut):
+    frame = pd.DataFrame(values, columns=["k", "x", "t", "y"])
+    cut = min(cut, len(frame) - 1)
+    whole = TableProfile.from_source(DataFrameSource(frame, chunk_rows=len(frame)), "y")
+    first = TableProfile.from_source(DataFrameSource(frame.iloc[:cut].reset_index(drop=True)), "y")
+    second = TableProfile.from_source(DataFrameSource(frame.iloc[cut:].reset_index(drop=True)), "y")
+    for merged in (first.merge(second), second.merge(first)):
+        assert merged.classes == whole.classes
+        np.testing.assert_array_equal(merged.class_count, whole.class_count)
+        np.testing.assert_array_equal(merged.numeric.class_n, whole.numeric.class_n)
+        np.testing.assert_allclose(merged.numeric.class_mean, whole.numeric.class_mean, rtol=1e-9, atol=1e-6)
+        np.testing.assert_allclose(merged.numeric.class_m2, whole.numeric.class_m2, rtol=1e-9, atol=1e-3)
+        for column in ("k", "t"):
+            a, b = merged.levels(column), whole.levels(column)
+            assert a.keys == b.keys
+            np.testing.assert_array_equal(a.table, b.table)
+        assert merged.n_missing("t") == whole.n_missing("t")
+        np.testing.assert_allclose(merged.gram.comoment, whole.gram.comoment, rtol=1e-9, atol=1e-3)
+
+
+def test_class_labels_are_sorted_whatever_the_chunk_order():
+    frame = pd.DataFrame({"x": [1.0, 2.0, 3.0, 4.0], "y": ["zeta", "alpha", "mid", "alpha"]})
+    profile = TableProfile.from_source(DataFrameSource(frame, chunk_rows=1), "y")
+    assert profile.classes == ("alpha", "mid", "zeta")
+    assert profile.class_count.tolist() == [2, 1, 1]
+
+
+def test_missing_target_rows_are_counted_but_not_classed():
+    frame = pd.DataFrame({"x": [1.0, 2.0, 3.0], "y": ["a", None, "b"]})
+    profile = TableProfile.from_source(DataFrameSource(frame), "y")
+    assert profile.target_missing == 1
+    assert profile.class_count.tolist() == [1, 1]
+    assert profile.levels("x").totals.sum() == 3
