@@ -290,40 +290,51 @@ def _bincount2(codes: np.ndarray, y: np.ndarray, n_codes: int, slots: int) -> np
 
 
 def _numeric_matrix(chunk: Chunk, idx: list[int]):
-    """Stack the numeric columns into one Fortran-ordered float64 matrix (NaN = missing)."""
+    """Stack the numeric columns into one Fortran-ordered float64 matrix (NaN = missing).
+
+    Also returns which columns were integers by type, and which may hold NaN at all
+    (float columns, and integer columns that came with a missing mask): the others
+    skip every missing-value pass.
+    """
     n = chunk.n_rows
     X = np.empty((n, len(idx)), dtype=np.float64, order="F")
     integer = np.zeros(len(idx), dtype=bool)
+    may_miss = np.zeros(len(idx), dtype=bool)
     for k, i in enumerate(idx):
         col = chunk.columns[i]
         X[:, k] = col.values
         if col.missing is not None:
             X[col.missing, k] = np.nan
         integer[k] = col.integer_dtype
-    return X, integer
+        may_miss[k] = col.missing is not None or col.values.dtype.kind == "f"
+    return X, integer, may_miss
 
 
 def _profile_numeric(chunk: Chunk, idx: list[int], y: np.ndarray, slots: int):
     names = tuple(chunk.names[i] for i in idx)
     n, p = chunk.n_rows, len(idx)
-    X, integer = _numeric_matrix(chunk, idx)
-    missing = np.isnan(X)
-    any_missing = missing.any(axis=0)
-    n_missing = missing.sum(axis=0).astype(np.int64)
+    X, integer, may_miss = _numeric_matrix(chunk, idx)
+    n_missing = np.zeros(p, dtype=np.int64)
+    check = np.flatnonzero(may_miss)
+    if len(check):
+        n_missing[check] = np.isnan(X[:, check]).sum(axis=0)
+    gappy = np.flatnonzero(n_missing)  # columns with at least one missing value here
 
     # Class one-hot design Y (n x (C+1)): every per-class sum below is one GEMM.
     Y = np.zeros((n, slots), dtype=np.float64)
     Y[np.arange(n), y] = 1.0
-    X0 = np.where(missing, 0.0, X) if any_missing.any() else X
-    present = (~missing).astype(np.float64) if any_missing.any() else None
-    class_n = (Y.sum(axis=0)[:, None] * np.ones((1, p))) if present is None else Y.T @ present
+    slot_rows = Y.sum(axis=0)
+    X0 = X
+    class_n = np.repeat(slot_rows[:, None], p, axis=1)
+    if len(gappy):
+        X0 = X.copy(order="F")
+        sub = X0[:, gappy]
+        present = ~np.isnan(sub)
+        X0[:, gappy] = np.where(present, sub, 0.0)
+        class_n[:, gappy] = Y.T @ present
     class_sum = Y.T @ X0
     with np.errstate(invalid="ignore", divide="ignore"):
         class_mean = np.where(class_n > 0, class_sum / np.maximum(class_n, 1), 0.0)
-    deviation = X0 - class_mean[y]
-    if present is not None:
-        deviation *= present
-    class_m2 = Y.T @ (deviation * deviation)
 
     with np.errstate(invalid="ignore"):
         minimum = np.fmin.reduce(X, axis=0) if n else np.full(p, np.nan)
@@ -333,26 +344,38 @@ def _profile_numeric(chunk: Chunk, idx: list[int], y: np.ndarray, slots: int):
         integral[k] = bool(np.all(X0[:, k] == np.floor(X0[:, k])))
     zero_one = integral & ~(minimum < 0) & ~(maximum > 1)
 
+    # Within-class sums of squares: for 0/1 values x^2 = x, so M2 = S - S^2 / n exactly
+    # enough from the sums; other columns are centred on their class means first.
+    class_m2 = np.empty_like(class_sum)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        class_m2[:, zero_one] = np.maximum(class_sum[:, zero_one] - class_sum[:, zero_one] ** 2 / np.maximum(class_n[:, zero_one], 1), 0.0)
+    other = np.flatnonzero(~zero_one)
+    if len(other):
+        deviation = X0[:, other] - class_mean[y][:, other]
+        gappy_other = np.flatnonzero(n_missing[other])
+        if len(gappy_other):
+            deviation[:, gappy_other] *= ~np.isnan(X[:, other[gappy_other]])
+        class_m2[:, other] = Y.T @ (deviation * deviation)
+
     levels: list = []
     for k in range(p):
         if zero_one[k]:
             levels.append(None)
             continue
-        levels.append(_numeric_levels(X[:, k], missing[:, k], y, slots, integral[k], minimum[k], maximum[k]))
+        levels.append(_numeric_levels(X[:, k], np.isnan(X[:, k]) if n_missing[k] else None, y, slots, integral[k], minimum[k], maximum[k]))
 
     numeric = NumericStats(
         names, integer, n_missing, minimum, maximum, integral, zero_one,
         np.rint(class_n).astype(np.int64), class_mean, class_m2, levels,
     )
-    gram = _chunk_gram(X, names, ~any_missing, zero_one)
+    gram = _chunk_gram(X, names, n_missing == 0, zero_one)
     return numeric, gram
 
 
 def _numeric_levels(x, missing, y, slots, integral, lo, hi) -> Levels | None:
     if not np.isfinite(lo):
         return Levels((), np.zeros((0, slots), dtype=np.int64))
-    keep = ~missing
-    values, classes = (x[keep], y[keep]) if missing.any() else (x, y)
+    values, classes = (x[~missing], y[~missing]) if missing is not None else (x, y)
     if integral and hi - lo < _BINCOUNT_RANGE:
         offset = (values - lo).astype(np.int64)
         table = _bincount2(offset, classes, int(hi - lo) + 1, slots)
@@ -374,7 +397,7 @@ def _chunk_gram(X: np.ndarray, names, complete: np.ndarray, zero_one: np.ndarray
     b_idx, z_idx = q_idx[b_mask], q_idx[~b_mask]
     q = len(q_idx)
     mean = np.empty(q)
-    comoment = np.empty((q, q))
+    comoment = np.empty((q, q)) if len(z_idx) else None
     # 0/1 block: float32 products of 0/1 values are exact integers while n < 2**24,
     # so one SGEMM gives the exact counts O = B^T B.
     if len(b_idx):
@@ -389,32 +412,49 @@ def _chunk_gram(X: np.ndarray, names, complete: np.ndarray, zero_one: np.ndarray
     Z = X[:, z_idx]
     z_mean = Z.mean(axis=0) if len(z_idx) else np.zeros(0)
     Zc = Z - z_mean
-    bpos, zpos = np.flatnonzero(b_mask), np.flatnonzero(~b_mask)
-    mean[bpos], mean[zpos] = b_mean, z_mean
     # M_bb = O - s s^T / n is exact up to one rounding; M_bz = B^T Zc because Zc sums to 0.
-    comoment[np.ix_(bpos, bpos)] = cooc - np.outer(ones, ones) / n
-    comoment[np.ix_(zpos, zpos)] = Zc.T @ Zc
-    cross = B.T.astype(np.float64) @ Zc if len(z_idx) and len(b_idx) else np.zeros((len(b_idx), len(z_idx)))
-    comoment[np.ix_(bpos, zpos)] = cross
-    comoment[np.ix_(zpos, bpos)] = cross.T
+    m_bb = cooc - np.outer(ones, ones) / n
+    if not len(z_idx):
+        mean, comoment = b_mean, m_bb  # all complete columns are 0/1 (wide indicator tables)
+    else:
+        bpos, zpos = np.flatnonzero(b_mask), np.flatnonzero(~b_mask)
+        mean[bpos], mean[zpos] = b_mean, z_mean
+        comoment[np.ix_(bpos, bpos)] = m_bb
+        comoment[np.ix_(zpos, zpos)] = Zc.T @ Zc
+        cross = B.T.astype(np.float64) @ Zc if len(b_idx) else np.zeros((0, len(z_idx)))
+        comoment[np.ix_(bpos, zpos)] = cross
+        comoment[np.ix_(zpos, bpos)] = cross.T
     names_q = tuple(names[i] for i in q_idx)
     return Gram(names_q, n, mean, comoment, tuple(names[i] for i in b_idx), cooc)
 
 
 def _merge_gram(a: Gram, b: Gram) -> Gram:
     """Chan et al.'s pairwise update of means and co-moments, over the columns complete in both."""
-    names = tuple(nm for nm in a.names if nm in set(b.names))
-    ia = [a.names.index(nm) for nm in names]
-    ib = [b.names.index(nm) for nm in names]
     n = a.n + b.n
+    if a.names == b.names and a.binary == b.binary:
+        # The common case (every chunk has the same complete columns): no re-indexing.
+        delta = b.mean - a.mean
+        mean = a.mean + delta * (b.n / n) if n else a.mean.copy()
+        comoment = a.comoment + b.comoment
+        if n:
+            comoment += np.outer(delta, delta) * (a.n * b.n / n)
+        return Gram(a.names, n, mean, comoment, a.binary, a.cooccurrence + b.cooccurrence)
+    in_b = {nm: i for i, nm in enumerate(b.names)}
+    in_a = {nm: i for i, nm in enumerate(a.names)}
+    names = tuple(nm for nm in a.names if nm in in_b)
+    ia = [in_a[nm] for nm in names]
+    ib = [in_b[nm] for nm in names]
     delta = b.mean[ib] - a.mean[ia]
     mean = a.mean[ia] + delta * (b.n / n) if n else a.mean[ia]
     comoment = a.comoment[np.ix_(ia, ia)] + b.comoment[np.ix_(ib, ib)]
     if n:
         comoment += np.outer(delta, delta) * (a.n * b.n / n)
-    binary = tuple(nm for nm in a.binary if nm in set(b.binary) and nm in set(names))
-    ja = [a.binary.index(nm) for nm in binary]
-    jb = [b.binary.index(nm) for nm in binary]
+    bin_a = {nm: i for i, nm in enumerate(a.binary)}
+    bin_b = {nm: i for i, nm in enumerate(b.binary)}
+    kept = set(names)
+    binary = tuple(nm for nm in a.binary if nm in bin_b and nm in kept)
+    ja = [bin_a[nm] for nm in binary]
+    jb = [bin_b[nm] for nm in binary]
     cooc = a.cooccurrence[np.ix_(ja, ja)] + b.cooccurrence[np.ix_(jb, jb)]
     return Gram(names, n, mean, comoment, binary, cooc)
 

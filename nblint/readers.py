@@ -27,9 +27,9 @@ import numpy as np
 
 from nblint.errors import InputError
 
-#: Largest number of cells (rows x columns) in one chunk.  4M float64 cells is
-#: 32 MiB, small enough to stay in cache-friendly buffers and to bound memory.
-CHUNK_CELLS = 1 << 22
+#: Largest number of cells (rows x columns) in one chunk.  8M float64 cells is
+#: 64 MiB: large enough for efficient matrix products, small enough to bound memory.
+CHUNK_CELLS = 1 << 23
 #: Rows per chunk are clamped to this range whatever the width of the table.
 MIN_CHUNK_ROWS, MAX_CHUNK_ROWS = 1024, 1 << 17
 

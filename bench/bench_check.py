@@ -1,0 +1,171 @@
+"""Benchmark: `nblint check` against reading the same CSV with pandas (pyarrow engine).
+
+Generates (seeded, once, cached under bench/out/) two tables:
+
+* ``long``: 1,000,000 rows x 52 columns: 8 one-hot groups of 3-10 levels, 4 independent
+  binary columns, 4 count columns, 4 Gaussian columns and a 4-class target;
+* ``wide``: 100,000 rows x 2,000 binary columns (200 one-hot groups x 10 levels) and a
+  4-class target.
+
+For each table it measures, in separate fresh processes so that both pay the same start-up
+and page-fault costs: ``pandas.read_csv(path, engine="pyarrow")`` alone, and
+``nblint check PATH --target y --format json``. It prints the median wall time of
+``--repeat`` runs of each, their ratio, each process's peak resident memory, and whether
+every generated group was found (NB101 with exactly the generated members).
+
+    python bench/bench_check.py              # both tables, 3 repeats
+    python bench/bench_check.py --rows 100000 --repeat 1 --tables long   # quick look
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+OUT = Path(__file__).resolve().parent / "out"
+LONG_GROUP_SIZES = (3, 4, 5, 6, 7, 8, 9, 10)
+
+
+def make_long(path: Path, n: int, seed: int = 0) -> list[list[str]]:
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 4, n)
+    columns: dict[str, np.ndarray] = {}
+    groups = []
+    for g, k in enumerate(LONG_GROUP_SIZES):
+        # level probabilities depend on the class, so the groups carry signal
+        probs = rng.dirichlet(np.ones(k), size=4)
+        u = rng.random(n)
+        codes = (u[:, None] > np.cumsum(probs[y], axis=1)).sum(axis=1)
+        names = [f"g{g}_l{j}" for j in range(k)]
+        for j, name in enumerate(names):
+            columns[name] = (codes == j).astype(np.int8)
+        groups.append(names)
+    for j in range(4):
+        columns[f"flag{j}"] = (rng.random(n) < 0.3 + 0.1 * j).astype(np.int8)
+    for j in range(4):
+        columns[f"count{j}"] = rng.poisson(1.0 + y + j)
+    for j in range(4):
+        columns[f"gauss{j}"] = np.round(rng.normal(y * 0.5, 1.0 + j), 4)
+    columns["y"] = y
+    # shuffle the column order so that nothing depends on group members being adjacent
+    order = rng.permutation(list(columns))
+    table = pa.table({name: columns[name] for name in order})
+    pacsv.write_csv(table, path)
+    return groups
+
+
+def make_wide(path: Path, n: int, n_groups: int = 200, k: int = 10, seed: int = 1) -> list[list[str]]:
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 4, n)
+    columns, groups = {}, []
+    for g in range(n_groups):
+        codes = rng.integers(0, k, n)
+        names = [f"w{g}_{j}" for j in range(k)]
+        for j, name in enumerate(names):
+            columns[name] = (codes == j).astype(np.int8)
+        groups.append(names)
+    columns["y"] = y
+    pacsv.write_csv(pa.table(columns), path)
+    return groups
+
+
+def run_measured(argv: list[str]) -> tuple[float, float, str]:
+    """Run a command in a fresh process: wall seconds, peak RSS (MiB), stdout."""
+    start = time.perf_counter()
+    proc = subprocess.run(
+        [sys.executable, "-c", _WRAPPER, *argv], capture_output=True, text=True, check=False
+    )
+    wall = time.perf_counter() - start
+    if proc.returncode not in (0, 1):
+        raise RuntimeError(f"{argv} failed: {proc.stderr[-2000:]}")
+    stdout, _, peak = proc.stdout.rpartition("\n__PEAK_KIB__ ")
+    return wall, float(peak) / 1024.0, stdout
+
+
+# Runs either the read alone or the CLI in-process, then prints its own peak RSS.
+_WRAPPER = r"""
+import resource, sys
+mode, path = sys.argv[1], sys.argv[2]
+code = 0
+if mode == "read":
+    import pandas as pd
+    pd.read_csv(path, engine="pyarrow")
+else:
+    from nblint.cli import main
+    try:
+        main(["check", path, "--target", "y", "--format", "json"], standalone_mode=False)
+    except SystemExit as exc:
+        code = exc.code or 0
+print("\n__PEAK_KIB__", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, flush=True)
+sys.exit(0 if code in (0, 1) else code)
+"""
+
+
+def bench(name: str, path: Path, groups: list[list[str]], repeat: int) -> dict:
+    reads, checks = [], []
+    for _ in range(repeat):
+        reads.append(run_measured(["read", str(path)]))
+        checks.append(run_measured(["check", str(path)]))
+    findings = json.loads(checks[-1][2])
+    found = {frozenset(f["columns"]) for f in findings if f["code"] == "NB101"}
+    expected = {frozenset(g) for g in groups}
+    read_t = statistics.median(r[0] for r in reads)
+    check_t = statistics.median(c[0] for c in checks)
+    return {
+        "table": name,
+        "size_mb": path.stat().st_size / 1e6,
+        "read_s": read_t,
+        "check_s": check_t,
+        "ratio": check_t / read_t,
+        "read_peak_mib": max(r[1] for r in reads),
+        "check_peak_mib": max(c[1] for c in checks),
+        "groups_found": f"{len(found & expected)}/{len(expected)}",
+        "other_findings": sorted({f["code"] for f in findings} - {"NB101"}),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rows", type=int, default=1_000_000, help="rows of the long table")
+    parser.add_argument("--wide-rows", type=int, default=100_000, help="rows of the wide table")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--tables", default="long,wide")
+    args = parser.parse_args()
+    OUT.mkdir(exist_ok=True)
+    results = []
+    for name in args.tables.split(","):
+        rows = args.rows if name == "long" else args.wide_rows
+        path = OUT / f"{name}_{rows}.csv"
+        meta = path.with_suffix(".groups.json")
+        if not path.exists() or not meta.exists():
+            groups = (make_long if name == "long" else make_wide)(path, rows)
+            meta.write_text(json.dumps(groups))
+        groups = json.loads(meta.read_text())
+        results.append(bench(name, path, groups, args.repeat))
+    header = f"{'table':<6} {'MB':>7} {'read s':>8} {'check s':>8} {'ratio':>6} {'read MiB':>9} {'check MiB':>10} {'groups':>8}  other"
+    print(header)
+    for r in results:
+        print(
+            f"{r['table']:<6} {r['size_mb']:>7.0f} {r['read_s']:>8.2f} {r['check_s']:>8.2f} {r['ratio']:>6.2f} "
+            f"{r['read_peak_mib']:>9.0f} {r['check_peak_mib']:>10.0f} {r['groups_found']:>8}  {','.join(r['other_findings'])}"
+        )
+    print(f"(medians of {args.repeat} runs, each in a fresh process; cpus={os.cpu_count()})")
+
+
+if __name__ == "__main__":
+    main()
