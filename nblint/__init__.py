@@ -24,8 +24,9 @@ def check(data, target=None, model=None, **kwargs):
     model : {"bernoulli", "multinomial", "complement", "gaussian", "categorical"}, optional
         The Naive Bayes event model the table is meant for.
     **kwargs
-        ``select``, ``ignore`` (lists of codes or prefixes) and ``options``
-        (a mapping ``{"NB104": {"vif-threshold": 5}}``).
+        ``select``, ``ignore`` (lists of codes or prefixes), ``options``
+        (a mapping ``{"NB104": {"vif-threshold": 5}}``) and ``alpha`` (the
+        model's smoothing, when known).
 
     Returns
     -------

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from nblint.kinds import ColumnKind, infer_kinds
 from nblint.profile import TableProfile
 from nblint.readers import Chunk, TableSource
 from nblint.structure import (
@@ -88,11 +89,14 @@ class TableContext:
         Resolved options per rule code, ``{"NB104": {"vif-threshold": 10.0}}``.
     """
 
-    def __init__(self, source: TableSource, profile: TableProfile, model: str | None = None, rule_options: dict | None = None):
+    def __init__(self, source: TableSource, profile: TableProfile, model: str | None = None,
+                 rule_options: dict | None = None, alpha: float | None = None):
         self.source = source
         self.profile = profile
         self.model = model
         self.rule_options = rule_options or {}
+        #: The smoothing the model uses, when known (config ``alpha`` or a pipeline); None: unknown.
+        self.alpha = alpha
 
     # ---------------------------------------------------------------- basics
 
@@ -126,6 +130,15 @@ class TableContext:
     def group_search(self) -> GroupSearch:
         gram = self.profile.gram
         return find_onehot_groups(gram.binary, gram.cooccurrence, gram.n, self.table_order)
+
+    @cached_property
+    def kinds(self) -> dict[str, ColumnKind]:
+        """Every column's kind and recommended event model (see :mod:`nblint.kinds`)."""
+        return infer_kinds(self.profile, self.structure.groups, self.structure.code_columns)
+
+    def features_of_kind(self, *kinds: str) -> list[str]:
+        """Feature columns of the given kinds, in table order."""
+        return [c for c, k in self.kinds.items() if k.kind in kinds]
 
     @cached_property
     def vif(self) -> VifResult:

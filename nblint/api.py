@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 
-from nblint.config import Settings, parse_settings
+from nblint.config import parse_settings
 from nblint.engine import load_rules, select_rules
 from nblint.errors import ConfigError
 from nblint.findings import Finding
@@ -49,9 +49,9 @@ class Report:
         return render_json(self.findings)
 
 
-def check(data, target=None, model=None, select=None, ignore=None, options=None) -> Report:
+def check(data, target=None, model=None, select=None, ignore=None, options=None, alpha=None) -> Report:
     """Lint ``data`` (a pandas DataFrame or a path); see :func:`nblint.check`."""
-    table = {"target": target, "model": model, "select": select, "ignore": ignore}
+    table = {"target": target, "model": model, "select": select, "ignore": ignore, "alpha": alpha}
     table = {k: v for k, v in table.items() if v is not None}
     for code, values in (options or {}).items():
         table[code] = values

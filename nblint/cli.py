@@ -72,6 +72,37 @@ def check(paths, target, model, select, ignore, output_format, config, fail_on, 
     sys.exit(result.exit_code())
 
 
+@main.command()
+@click.argument("path")
+@click.option("--target", "-t", help="The class column.")
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--config", type=click.Path(dir_okay=False), help="Use this config file instead of searching for one.")
+@click.option("--encoding", help="Text encoding of CSV/TSV inputs (default: utf-8).")
+def columns(path, target, output_format, config, encoding):
+    """Print each column's kind, the event model nblint recommends for it, and why."""
+    import json
+
+    from nblint.errors import NblintError
+    from nblint.runner import Overrides, table_context
+
+    try:
+        ctx = table_context(path, Overrides(target=target, config=config, encoding=encoding))
+    except NblintError as exc:
+        click.echo(f"{path}: error: {exc}", err=True)
+        sys.exit(2)
+    kinds = list(ctx.kinds.values())
+    if output_format == "json":
+        click.echo(json.dumps([k.to_dict() for k in kinds], indent=2, ensure_ascii=False))
+        return
+    width = max([len("column")] + [len(k.column) for k in kinds])
+    click.echo(f"{'column':<{width}}  {'kind':<12}  {'model':<11}  why")
+    for k in kinds:
+        click.echo(f"{k.column:<{width}}  {k.kind:<12}  {k.model or '-':<11}  {k.why}")
+    mixed = sorted({k.model for k in kinds if k.model})
+    if len(mixed) > 1:
+        click.echo(f"\nMixed kinds: no single event model fits every column ({', '.join(mixed)}); see NB308.")
+
+
 @main.command("rules")
 def list_rules():
     """List every rule: code, name, default severity and summary."""

@@ -7,6 +7,7 @@ table (``--config FILE`` overrides the search).  Keys::
     [tool.nblint]                 # in nblint.toml: top level, no [tool.nblint]
     target = "label"              # the class column
     model = "bernoulli"           # bernoulli | multinomial | complement | gaussian | categorical
+    alpha = 1.0                   # the model's smoothing, when known (0 = none: zero counts veto)
     select = ["NB1", "NB2"]       # codes or prefixes; "ALL" by default
     ignore = ["NB104"]
     fail-on = "warning"           # info | warning | error
@@ -38,7 +39,7 @@ from nblint.engine import MODELS, load_rules, select_rules, validate_codes
 from nblint.errors import ConfigError
 from nblint.findings import Severity
 
-TOP_KEYS = {"target", "model", "select", "ignore", "fail-on", "encoding", "per-file-settings", "per-file-ignores"}
+TOP_KEYS = {"target", "model", "alpha", "select", "ignore", "fail-on", "encoding", "per-file-settings", "per-file-ignores"}
 PER_FILE_KEYS = {"target", "model"}
 
 
@@ -48,6 +49,7 @@ class Settings:
 
     target: str | None = None
     model: str | None = None
+    alpha: float | None = None
     select: list[str] = field(default_factory=lambda: ["ALL"])
     ignore: list[str] = field(default_factory=list)
     fail_on: Severity = Severity.WARNING
@@ -151,6 +153,11 @@ def parse_settings(table: dict[str, Any], root: str = ".", prefix: str = "", sou
     settings.target = _string(table, "target", key, settings.target)
     settings.model = _model(table.get("model"), key("model"))
     settings.encoding = _string(table, "encoding", key, settings.encoding)
+    if "alpha" in table:
+        alpha = table["alpha"]
+        if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or alpha < 0:
+            raise ConfigError(f"{key('alpha')} must be a number >= 0, got {alpha!r}")
+        settings.alpha = float(alpha)
     for name in ("select", "ignore"):
         if name in table:
             codes = _string_list(table[name], key(name))

@@ -78,6 +78,59 @@ def _sort_key(value):
     return (0, float(value), "")
 
 
+# --------------------------------------------------------------------------- distinct-count sketch
+
+#: Hashes kept by the distinct-value sketch (K-minimum-values): relative error about 1/sqrt(K).
+SKETCH_SIZE = 1024
+
+
+def value_hashes(keys) -> np.ndarray:
+    """64-bit hashes of level keys (floats or strings), equal for equal values in any chunk."""
+    import pandas as pd
+
+    keys = list(keys)
+    if keys and isinstance(keys[0], str):
+        return pd.util.hash_array(np.array(keys, dtype=object))
+    bits = np.asarray(keys, dtype=np.float64).view(np.uint64)
+    with np.errstate(over="ignore"):
+        h = bits ^ (bits >> np.uint64(31))
+        h = h * np.uint64(0x9E3779B97F4A7C15)
+        h ^= h >> np.uint64(29)
+        h = h * np.uint64(0xBF58476D1CE4E5B9)
+        h ^= h >> np.uint64(32)
+    return h
+
+
+def _smallest(hashes: np.ndarray) -> np.ndarray:
+    return np.unique(hashes)[:SKETCH_SIZE]
+
+
+def sketch_of(levels: "Levels | None", sketch: np.ndarray | None) -> np.ndarray | None:
+    """The sketch of a column: from its exact levels when it has them."""
+    if levels is not None:
+        return _smallest(value_hashes(levels.keys))
+    return sketch
+
+
+def estimate_distinct(sketch: np.ndarray) -> float:
+    """Distinct values behind a K-minimum-values sketch (exact when fewer than K were seen)."""
+    if len(sketch) < SKETCH_SIZE:
+        return float(len(sketch))
+    kth = float(sketch[-1]) / 2.0**64
+    return (SKETCH_SIZE - 1) / kth
+
+
+def _merge_distinct(la, sa, lb, sb):
+    """Merge (levels, sketch) pairs: exact levels while they fit, else the sketch."""
+    levels = _merge_levels(la, lb)
+    if levels is not None:
+        return levels, None
+    a, b = sketch_of(la, sa), sketch_of(lb, sb)
+    if a is None or b is None:
+        return None, None
+    return None, _smallest(np.concatenate([a, b]))
+
+
 # --------------------------------------------------------------------------- statistics blocks
 
 
@@ -96,6 +149,8 @@ class NumericStats:
     class_mean: np.ndarray  # (C+1, p)
     class_m2: np.ndarray  # (C+1, p)
     levels: list  # per column: Levels | None; unused (None) where zero_one
+    #: per column: distinct-value sketch once the levels overflow (integral columns only)
+    sketches: list = field(default_factory=list)
 
 
 @dataclass
@@ -104,6 +159,7 @@ class TextStats:
 
     n_missing: int
     levels: Levels | None  # None: more than DISTINCT_CAP levels
+    sketch: np.ndarray | None = None  # distinct-value sketch when levels is None
 
 
 @dataclass
@@ -181,14 +237,16 @@ class TableProfile:
         for i in text_idx:
             col = chunk.columns[i]
             present = col.values >= 0
-            levels = None
-            if len(col.labels) <= DISTINCT_CAP:
+            levels, sketch = None, None
+            if len(col.labels) > DISTINCT_CAP:
+                sketch = _smallest(value_hashes(col.labels))
+            else:
                 table = _bincount2(col.values[present], y[present], len(col.labels), slots)
                 used = table.sum(axis=1) > 0
                 keys = [col.labels[k] for k in np.flatnonzero(used)]
                 order = sorted(range(len(keys)), key=lambda k: keys[k])
                 levels = Levels(tuple(keys[k] for k in order), table[used][order])
-            text[chunk.names[i]] = TextStats(int(n - present.sum()), levels)
+            text[chunk.names[i]] = TextStats(int(n - present.sum()), levels, sketch)
         return cls(chunk.names, target, n, classes, class_count, target_missing, numeric, text, gram, kinds)
 
     # ---------------------------------------------------------------- merging
@@ -209,10 +267,11 @@ class TableProfile:
         text = {}
         for name, a in self.text.items():
             b = other.text[name]
-            text[name] = TextStats(
-                a.n_missing + b.n_missing,
-                _merge_levels(_remap_levels(a.levels, a_slots, len(classes)), _remap_levels(b.levels, b_slots, len(classes))),
+            levels, sketch = _merge_distinct(
+                _remap_levels(a.levels, a_slots, len(classes)), a.sketch,
+                _remap_levels(b.levels, b_slots, len(classes)), b.sketch,
             )
+            text[name] = TextStats(a.n_missing + b.n_missing, levels, sketch)
         return TableProfile(
             self.names,
             self.target,
@@ -241,6 +300,14 @@ class TableProfile:
         if self.numeric.zero_one[j]:
             return _zero_one_levels(self.numeric, j)
         return self.numeric.levels[j]
+
+    def n_distinct(self, name: str) -> float | None:
+        """Distinct non-missing values: exact up to the cap, else estimated; None if unknown."""
+        levels = self.levels(name)
+        if levels is not None:
+            return float(len(levels.keys))
+        sketch = self.text[name].sketch if name in self.text else self.numeric.sketches[self.numeric.names.index(name)]
+        return None if sketch is None else estimate_distinct(sketch)
 
     def n_missing(self, name: str) -> int:
         if name in self.text:
@@ -358,35 +425,45 @@ def _profile_numeric(chunk: Chunk, idx: list[int], y: np.ndarray, slots: int):
         class_m2[:, other] = Y.T @ (deviation * deviation)
 
     levels: list = []
+    sketches: list = []
     for k in range(p):
         if zero_one[k]:
             levels.append(None)
+            sketches.append(None)
             continue
-        levels.append(_numeric_levels(X[:, k], np.isnan(X[:, k]) if n_missing[k] else None, y, slots, integral[k], minimum[k], maximum[k]))
+        lv, sk = _numeric_levels(X[:, k], np.isnan(X[:, k]) if n_missing[k] else None, y, slots, integral[k], minimum[k], maximum[k])
+        levels.append(lv)
+        sketches.append(sk)
 
     numeric = NumericStats(
         names, integer, n_missing, minimum, maximum, integral, zero_one,
-        np.rint(class_n).astype(np.int64), class_mean, class_m2, levels,
+        np.rint(class_n).astype(np.int64), class_mean, class_m2, levels, sketches,
     )
     gram = _chunk_gram(X, names, n_missing == 0, zero_one)
     return numeric, gram
 
 
-def _numeric_levels(x, missing, y, slots, integral, lo, hi) -> Levels | None:
+def _numeric_levels(x, missing, y, slots, integral, lo, hi) -> tuple[Levels | None, np.ndarray | None]:
+    """Exact levels (up to the cap) and, past it, a distinct sketch for integral columns."""
     if not np.isfinite(lo):
-        return Levels((), np.zeros((0, slots), dtype=np.int64))
+        return Levels((), np.zeros((0, slots), dtype=np.int64)), None
     values, classes = (x[~missing], y[~missing]) if missing is not None else (x, y)
     if integral and hi - lo < _BINCOUNT_RANGE:
         offset = (values - lo).astype(np.int64)
         table = _bincount2(offset, classes, int(hi - lo) + 1, slots)
         used = np.flatnonzero(table.sum(axis=1))
         if len(used) > DISTINCT_CAP:
-            return None
-        return Levels(tuple(float(lo + u) for u in used), table[used])
+            return None, _smallest(value_hashes(lo + used))
+        return Levels(tuple(float(lo + u) for u in used), table[used]), None
+    if not integral:
+        # A continuous column: stop at the cap without sorting the whole chunk.
+        head = np.unique(values[: 4 * DISTINCT_CAP])
+        if len(head) > DISTINCT_CAP:
+            return None, None
     uniques, inverse = np.unique(values, return_inverse=True)
     if len(uniques) > DISTINCT_CAP:
-        return None
-    return Levels(tuple(float(u) for u in uniques), _bincount2(inverse, classes, len(uniques), slots))
+        return None, _smallest(value_hashes(uniques)) if integral else None
+    return Levels(tuple(float(u) for u in uniques), _bincount2(inverse, classes, len(uniques), slots)), None
 
 
 def _chunk_gram(X: np.ndarray, names, complete: np.ndarray, zero_one: np.ndarray) -> Gram:
@@ -482,6 +559,7 @@ def _remap_numeric(s: NumericStats, slots, n_classes) -> NumericStats:
         s.names, s.integer_dtype, s.n_missing, s.minimum, s.maximum, s.integral, s.zero_one,
         _remap_rows(s.class_n, slots, n_classes), _remap_rows(s.class_mean, slots, n_classes),
         _remap_rows(s.class_m2, slots, n_classes), [_remap_levels(lv, slots, n_classes) for lv in s.levels],
+        s.sketches,
     )
 
 
@@ -507,24 +585,29 @@ def _merge_numeric(a: NumericStats, b: NumericStats) -> NumericStats:
         mean = a.class_mean + delta * weight_b
         m2 = a.class_m2 + b.class_m2 + delta * delta * np.where(n > 0, n_a * n_b / np.maximum(n, 1), 0.0)
     zero_one = a.zero_one & b.zero_one
-    levels = []
+    levels, sketches = [], []
+    integral = a.integral & b.integral
     for j in range(len(a.names)):
         if zero_one[j]:
             levels.append(None)
+            sketches.append(None)
             continue
         la = _zero_one_levels(a, j) if a.zero_one[j] else a.levels[j]
         lb = _zero_one_levels(b, j) if b.zero_one[j] else b.levels[j]
-        levels.append(_merge_levels(la, lb))
+        lv, sk = _merge_distinct(la, a.sketches[j], lb, b.sketches[j])
+        levels.append(lv)
+        sketches.append(sk if integral[j] else None)
     return NumericStats(
         a.names,
         a.integer_dtype & b.integer_dtype,
         a.n_missing + b.n_missing,
         np.fmin(a.minimum, b.minimum),
         np.fmax(a.maximum, b.maximum),
-        a.integral & b.integral,
+        integral,
         zero_one,
         n,
         mean,
         m2,
         levels,
+        sketches,
     )

@@ -60,6 +60,7 @@ class Overrides:
 
     target: str | None = None
     model: str | None = None
+    alpha: float | None = None
     select: list[str] | None = None
     ignore: list[str] | None = None
     fail_on: Severity | None = None
@@ -103,11 +104,22 @@ def settings_for(path: str, overrides: Overrides, cache: dict) -> Settings:
     return replace(resolved, **changes)
 
 
+def make_context(source: TableSource, settings: Settings) -> TableContext:
+    """Profile one table (one pass) and wrap it in the context the rules share."""
+    profile = TableProfile.from_source(source, settings.target)
+    return TableContext(source, profile, settings.model, resolved_options(settings.rule_options), settings.alpha)
+
+
 def lint_source(source: TableSource, settings: Settings, codes: list[str]) -> list[Finding]:
     """Profile one table and run the enabled rules on it."""
-    profile = TableProfile.from_source(source, settings.target)
-    ctx = TableContext(source, profile, settings.model, resolved_options(settings.rule_options))
+    ctx = make_context(source, settings)
     return run_rules(ctx, codes, ctx.rule_options)
+
+
+def table_context(path: str, overrides: Overrides) -> TableContext:
+    """The analysis context of one table file, with its settings resolved (for `nblint columns`)."""
+    settings = settings_for(path, overrides, {})
+    return make_context(read_table(path, encoding=settings.encoding), settings)
 
 
 def lint_paths(paths: list[str], overrides: Overrides | None = None, stdin=None) -> RunResult:

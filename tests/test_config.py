@@ -19,7 +19,7 @@ def codes(result):
 
 
 def test_pyproject_found_by_walking_up(tmp_path, write):
-    write("pyproject.toml", '[tool.nblint]\ntarget = "y"\nignore = ["NB102"]\n')
+    write("pyproject.toml", '[tool.nblint]\ntarget = "y"\nselect = ["NB1"]\nignore = ["NB102"]\n')
     path = write("data/deep/t.csv", TABLE)
     result = run("check", path, "--format", "json")
     assert codes(result) == ["NB101"]

@@ -62,3 +62,12 @@ def test_readme_config_block_is_valid(tmp_path):
 def test_module_entry_point_prints_version():
     out = subprocess.run([sys.executable, "-m", "nblint", "--version"], capture_output=True, text=True, check=True)
     assert "nblint" in out.stdout
+
+
+def test_readme_columns_output_is_what_nblint_prints(monkeypatch):
+    block = next(b for b in blocks("text") if b.startswith("$ nblint columns"))
+    command, *expected = block.splitlines()
+    monkeypatch.chdir(ROOT)
+    result = CliRunner().invoke(main, command.split()[2:])
+    assert result.exit_code == 0
+    assert result.stdout.splitlines() == expected

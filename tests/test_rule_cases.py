@@ -3,7 +3,8 @@
 A case gives a table (CSV text, optionally with its data rows repeated ``repeat``
 times and ``append`` rows added), the target/model/options, and whether the rule
 must fire (``fail``) or stay silent (``pass``); a failing case may also name the
-finding's exact ``columns``, example ``rows`` and a ``message_contains`` string.
+finding's exact ``columns``, example ``rows``, ``severity`` and a ``message_contains``
+string.  ``alpha`` is the model's known smoothing (as in the config).
 """
 
 from __future__ import annotations
@@ -37,7 +38,8 @@ def build_table(case) -> pd.DataFrame:
 def test_rule_case(code, case):
     frame = build_table(case)
     options = {code: case["options"]} if "options" in case else None
-    report = nblint.check(frame, target=case.get("target", "y"), model=case.get("model"), select=[code], options=options)
+    report = nblint.check(frame, target=case.get("target", "y"), model=case.get("model"), alpha=case.get("alpha"),
+                          select=[code], options=options)
     findings = [f for f in report if f.code == code]
     if case["expect"] == "pass":
         assert findings == [], [f.message for f in findings]
@@ -48,5 +50,7 @@ def test_rule_case(code, case):
         assert any(f.columns == case["columns"] for f in findings), [f.columns for f in findings]
     if "rows" in case:
         assert any(f.rows == case["rows"] for f in findings), [f.rows for f in findings]
+    if "severity" in case:
+        assert {str(f.severity) for f in findings} == {case["severity"]}
     if "message_contains" in case:
         assert any(case["message_contains"] in f.message for f in findings), [f.message for f in findings]

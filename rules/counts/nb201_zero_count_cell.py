@@ -1,0 +1,106 @@
+import numpy as np
+
+from nblint.engine import Option, Rule
+from nblint.findings import Severity
+
+from . import DISCRETE_KINDS, class_table, fmt_class, fmt_value, separating_levels, zero_upper_bound
+
+
+class ZeroCountCell(Rule):
+    """A feature value never seen with a class: its estimated probability is zero.
+
+    ## What it does
+    For every discrete feature, finds the (value, class) cells with no row. What a
+    cell is follows the event model that reads the column (the declared model, or
+    with none declared the one ``nblint columns`` recommends for it): a level of a
+    categorical column (Categorical); the 1 or the 0 of a 0/1 column, or of a column
+    binarised at 0 (Bernoulli); a feature whose total count is zero in a class
+    (Multinomial, Complement). Gaussian features have no cells (see NB205). Each cell
+    comes with the class size and an exact one-sided 95% upper bound on the true
+    probability (Clopper-Pearson via statsmodels; about 3/n, the rule of three).
+    Levels seen in one class only are NB202's finding and are left out here.
+
+    ## Why is this bad?
+    Without smoothing, a zero estimate vetoes the class: any row with that value gets
+    posterior 0 for the class, whatever the other features say. With Laplace or
+    Lidstone smoothing the estimate is alpha / (n_c + alpha K) instead, which for small
+    classes is still driven by alpha rather than by data. The finding is an error when
+    the smoothing is known to be off (``alpha = 0`` in the config or a pipeline).
+
+    ## Example
+    ```
+    weather,label
+    rain,stay
+    sun,go
+    rain,stay     # weather=sun never seen with stay
+    ```
+
+    ## Use instead
+    Keep smoothing on (alpha = 1 is Laplace), collect more rows for small classes, or
+    merge rare levels so every level is seen with every class.
+    """
+
+    code = "NB201"
+    name = "zero-count-cell"
+    severity = Severity.WARNING
+    needs_target = True
+    options = (
+        Option("max-cells", 20, "Most zero cells listed in one finding's evidence (the count is always complete)."),
+        Option("separation-min-rows", 5, "Levels seen in one class with at least this many rows are left to NB202 (keep equal to NB202's min-rows)."),
+    )
+
+    def check(self, ctx):
+        classes = ctx.profile.classes
+        class_rows = ctx.profile.class_count
+        severity = Severity.ERROR if ctx.alpha == 0 else self.severity
+        for column in ctx.features_of_kind(*DISCRETE_KINDS):
+            cells = self._zero_cells(ctx, column)
+            if not cells:
+                continue
+            shown = cells[: self.settings["max-cells"]]
+            described = [
+                {"value": fmt_value(v), "class": fmt_value(classes[c]), "class_rows": int(class_rows[c]),
+                 "upper_95": zero_upper_bound(int(class_rows[c])), "rule_of_three": 3 / int(class_rows[c])}
+                for v, c in shown
+            ]
+            first = described[0]
+            more = f" and {len(cells) - 1} more" if len(cells) > 1 else ""
+            message = (
+                f"column {column!r}: value {first['value']} never seen with class {fmt_class(classes[shown[0][1]])} "
+                f"({first['class_rows']} rows; true probability may still be up to {first['upper_95']:.1%}){more}"
+            )
+            if ctx.alpha == 0:
+                message += "; with alpha = 0 each such cell vetoes its class"
+            evidence = {"zero_cells": len(cells), "cells": described, "alpha": ctx.alpha, "model": ctx.model}
+            fix = "Keep smoothing on (alpha > 0), collect more rows for the small classes, or merge rare levels."
+            yield self.finding(ctx, message, columns=[column], evidence=evidence, fix=fix, severity=severity)
+
+    def _zero_cells(self, ctx, column) -> list[tuple[object, int]]:
+        profile = ctx.profile
+        n_classes = len(profile.classes)
+        present = profile.class_count > 0
+        model = ctx.model or ctx.kinds[column].model
+        if model == "gaussian":
+            return []
+        if model in ("multinomial", "complement"):
+            if column in profile.text:
+                return []
+            j = profile.numeric.names.index(column)
+            totals = profile.numeric.class_mean[:n_classes, j] * profile.numeric.class_n[:n_classes, j]
+            return [("any count > 0", c) for c in np.flatnonzero((np.abs(totals) < 0.5) & present)]
+        table = class_table(ctx, column)
+        if table is None:
+            return []
+        keys, counts = table
+        if model == "bernoulli" and column not in profile.text:
+            # Bernoulli reads x > 0 as 1 (scikit-learn's binarize=0.0): cells of that split.
+            positive = np.array([float(k) > 0 for k in keys])
+            counts = np.vstack([counts[~positive].sum(axis=0), counts[positive].sum(axis=0)])
+            keys = (0.0, 1.0)
+        separated = {key for key, _, _ in separating_levels(ctx, column, self.settings["separation-min-rows"])}
+        cells = []
+        for key, row in zip(keys, counts):
+            if key in separated:
+                continue
+            cells += [(key, int(c)) for c in np.flatnonzero((row == 0) & present)]
+        return cells

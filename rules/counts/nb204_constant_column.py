@@ -1,0 +1,44 @@
+from nblint.engine import Rule
+from nblint.findings import Severity
+
+
+class ConstantColumn(Rule):
+    """A column with one value on every row, or no value at all.
+
+    ## What it does
+    Finds feature columns whose non-missing values are all the same, and columns with
+    every value missing.
+
+    ## Why is this bad?
+    A constant feature has the same likelihood under every class, so it cannot change a
+    prediction; it only costs time and, for Gaussian NB, has zero variance. An
+    all-missing column is usually a broken join or export.
+
+    ## Example
+    ```
+    country,age,label
+    FR,31,a
+    FR,45,b
+    ```
+
+    ## Use instead
+    Drop the column, or fix the step that should have filled it.
+    """
+
+    code = "NB204"
+    name = "constant-column"
+    severity = Severity.WARNING
+
+    def check(self, ctx):
+        for column in ctx.features_of_kind("constant"):
+            levels = ctx.profile.levels(column)
+            if ctx.profile.n_missing(column) == ctx.n_rows:
+                message = f"column {column!r} is missing on every one of the {ctx.n_rows} rows"
+                evidence = {"missing": ctx.n_rows}
+            else:
+                value = levels.keys[0] if levels is not None and levels.keys else None
+                shown = int(value) if isinstance(value, float) and value.is_integer() else value
+                missing = ctx.profile.n_missing(column)
+                message = f"column {column!r} has the same value ({shown}) on every row" + (f" that has one ({missing} missing)" if missing else "")
+                evidence = {"value": shown, "missing": missing}
+            yield self.finding(ctx, message, columns=[column], evidence=evidence, fix=f"Drop {column!r}: it cannot change a prediction.")

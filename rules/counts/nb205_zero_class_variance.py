@@ -1,0 +1,78 @@
+import numpy as np
+
+from nblint.engine import Rule
+from nblint.findings import Severity
+
+from . import fmt_class
+
+
+class ZeroClassVariance(Rule):
+    """A numeric feature with no variance inside a class, or a class with fewer than 2 rows.
+
+    ## What it does
+    For features a Gaussian event model reads (continuous columns; every numeric
+    feature when the declared model is Gaussian), finds classes in which the column
+    takes a single value, and classes with fewer than two rows, where a variance
+    cannot be estimated at all.
+
+    ## Why is this bad?
+    Gaussian NB divides by each class's variance. With a variance of zero the density
+    is a spike: infinite at the one value and zero elsewhere, so a single feature
+    vetoes or decides the class. scikit-learn adds ``var_smoothing`` times the largest
+    feature variance to avoid dividing by zero, which hides the problem behind an
+    arbitrary tiny variance.
+
+    ## Example
+    ```
+    dose,label
+    5.0,treated
+    5.0,treated
+    1.2,control
+    3.4,control
+    ```
+
+    ## Use instead
+    Treat the column as categorical (it is a fixed setting within the class), collect
+    more rows for the class, or drop the column.
+    """
+
+    code = "NB205"
+    name = "zero-class-variance"
+    severity = Severity.WARNING
+    needs_target = True
+
+    def check(self, ctx):
+        if ctx.model not in (None, "gaussian"):
+            return
+        profile = ctx.profile
+        numeric = profile.numeric
+        n_classes = len(profile.classes)
+        kinds = ("continuous",) if ctx.model is None else ("continuous", "count", "binary", "group-member", "categorical")
+        for column in ctx.features_of_kind(*kinds):
+            if column in profile.text:
+                continue
+            j = numeric.names.index(column)
+            n_c = numeric.class_n[:n_classes, j]
+            m2 = numeric.class_m2[:n_classes, j]
+            scale = max(float(np.nanmax(np.abs([numeric.minimum[j], numeric.maximum[j]]))), 1.0)
+            flat = [c for c in range(n_classes) if n_c[c] >= 2 and m2[c] <= (1e-12 * scale) ** 2 * n_c[c]]
+            tiny = [c for c in range(n_classes) if 0 < n_c[c] < 2]
+            if not flat and not tiny:
+                continue
+            parts = []
+            if flat:
+                c = flat[0]
+                value = numeric.class_mean[c, j]
+                parts.append(f"in class {fmt_class(profile.classes[c])} every one of its {int(n_c[c])} values is {value:g}"
+                             + (f" ({len(flat) - 1} more classes alike)" if len(flat) > 1 else ""))
+            if tiny:
+                parts.append(f"class{'es' if len(tiny) > 1 else ''} {', '.join(fmt_class(profile.classes[c]) for c in tiny)} "
+                             "ha" + ("ve" if len(tiny) > 1 else "s") + " fewer than 2 values, so no variance can be estimated")
+            message = f"column {column!r}: " + "; ".join(parts)
+            evidence = {
+                "zero_variance_classes": [str(profile.classes[c]) for c in flat],
+                "classes_with_fewer_than_2_rows": [str(profile.classes[c]) for c in tiny],
+                "class_rows": {str(profile.classes[c]): int(n_c[c]) for c in range(n_classes)},
+            }
+            fix = f"Treat {column!r} as categorical, collect more rows for these classes, or drop it."
+            yield self.finding(ctx, message, columns=[column], evidence=evidence, fix=fix)

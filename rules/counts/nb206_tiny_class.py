@@ -1,0 +1,62 @@
+from nblint.engine import Option, Rule
+from nblint.findings import Severity
+
+from . import fmt_class
+
+
+class TinyClass(Rule):
+    """Classes with too few rows, a target with missing values, or a single class.
+
+    ## What it does
+    Checks the target column: classes with fewer than ``min-class-rows`` rows, rows
+    whose target is missing, and a target with only one class (an error: there is
+    nothing to classify).
+
+    ## Why is this bad?
+    Every per-class estimate of a small class rests on a handful of rows: zero cells
+    are near certain, variances are unreliable and the class prior is noisy. Rows with
+    no label are silently dropped by some tools and rejected by others. A single class
+    makes every posterior 1.
+
+    ## Example
+    ```
+    x,label
+    1.0,a
+    2.0,a
+    3.0,b      # class b has one row
+    ```
+
+    ## Use instead
+    Collect more rows for small classes or merge them, drop or label the rows with no
+    target, and check that the right column is the target.
+    """
+
+    code = "NB206"
+    name = "tiny-class"
+    severity = Severity.WARNING
+    needs_target = True
+    options = (Option("min-class-rows", 10, "Classes with fewer rows than this are reported."),)
+
+    def check(self, ctx):
+        profile = ctx.profile
+        target = profile.target
+        classes, counts = profile.classes, profile.class_count
+        if len(classes) == 1:
+            message = f"target {target!r} has a single class ({fmt_class(classes[0])}): there is nothing to classify"
+            yield self.finding(ctx, message, columns=[target], evidence={"classes": 1},
+                               fix="Check that the right column is the target, and that the data was not filtered to one class.",
+                               severity=Severity.ERROR)
+        minimum = self.settings["min-class-rows"]
+        small = [(label, int(n)) for label, n in zip(classes, counts) if n < minimum]
+        if small and len(classes) > 1:
+            listed = ", ".join(f"{fmt_class(label)} ({n} rows)" for label, n in small)
+            message = f"target {target!r}: {len(small)} class{'es' if len(small) > 1 else ''} with fewer than {minimum} rows: {listed}"
+            evidence = {"small_classes": {str(label): n for label, n in small}, "min_class_rows": minimum,
+                        "class_rows": {str(label): int(n) for label, n in zip(classes, counts)}}
+            yield self.finding(ctx, message, columns=[target], evidence=evidence,
+                               fix="Collect more rows for these classes or merge them with related ones.")
+        if profile.target_missing:
+            share = profile.target_missing / ctx.n_rows
+            message = f"target {target!r} is missing on {profile.target_missing} rows ({share:.1%})"
+            yield self.finding(ctx, message, columns=[target], evidence={"missing": profile.target_missing, "share": share},
+                               fix="Label these rows or drop them before training.")

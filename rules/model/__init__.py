@@ -1,0 +1,37 @@
+"""NB3xx: the declared Naive Bayes event model against what the columns are."""
+
+from __future__ import annotations
+
+#: scikit-learn's class for each event model, for messages.
+ESTIMATOR = {
+    "bernoulli": "BernoulliNB",
+    "multinomial": "MultinomialNB",
+    "complement": "ComplementNB",
+    "gaussian": "GaussianNB",
+    "categorical": "CategoricalNB",
+}
+
+
+def fmt_columns(columns, limit: int = 6) -> str:
+    columns = list(columns)
+    shown = ", ".join(columns[:limit])
+    return shown + (f", ... ({len(columns)} columns)" if len(columns) > limit else "")
+
+
+def fmt_number(x: float) -> str:
+    return f"{int(x)}" if float(x).is_integer() else f"{x:.4g}"
+
+
+def value_range(ctx, column) -> str:
+    """``min..max`` of a numeric column, or the number of levels of a text one."""
+    profile = ctx.profile
+    if column in profile.text:
+        n = profile.n_distinct(column)
+        return f"{n:.0f} text values" if n is not None else "many text values"
+    j = profile.numeric.names.index(column)
+    return f"{fmt_number(profile.numeric.minimum[j])}..{fmt_number(profile.numeric.maximum[j])}"
+
+
+def recommendation(ctx, column) -> str:
+    kind = ctx.kinds[column]
+    return f"{column}: {kind.model or 'drop'} ({kind.kind})"

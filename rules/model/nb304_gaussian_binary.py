@@ -1,0 +1,49 @@
+from nblint.engine import Rule
+from nblint.findings import Severity
+
+from . import fmt_columns
+
+
+class GaussianOnBinary(Rule):
+    """Gaussian NB declared over 0/1 columns or one-hot/dummy members.
+
+    ## What it does
+    With ``model = gaussian``, reports binary features and members of one-hot or dummy
+    groups.
+
+    ## Why is this bad?
+    A normal density fitted to values that are only ever 0 or 1 puts probability mass
+    on values that cannot occur and gets the likelihood of the two that do wrong,
+    especially when a class has nearly all 0s (a tiny variance makes the rare 1 a
+    near-impossible outlier). Group members are also dependent, so their evidence is
+    over-counted (NB101).
+
+    ## Example
+    ```
+    is_member,age,label     # model = "gaussian"
+    1,31.5,a
+    0,45.2,b
+    ```
+
+    ## Use instead
+    Mix event models: Bernoulli for flags, Categorical for collapsed groups, Gaussian
+    for measurements (one model per column type, summing the log likelihoods).
+    """
+
+    code = "NB304"
+    name = "gaussian-binary"
+    severity = Severity.WARNING
+
+    def check(self, ctx):
+        if ctx.model != "gaussian":
+            return
+        binary = ctx.features_of_kind("binary")
+        if binary:
+            message = f"{len(binary)} binary column(s) {fmt_columns(binary)} under GaussianNB: a normal density over two values misstates both"
+            yield self.finding(ctx, message, columns=binary, evidence={"binary": binary},
+                               fix="Read 0/1 columns with the Bernoulli event model.")
+        for group in ctx.structure.groups:
+            message = (f"group {group.label!r} ({fmt_columns(group.members)}) under GaussianNB: "
+                       "its bits are dependent and each gets a normal density (nblint impact measures the cost)")
+            yield self.finding(ctx, message, columns=group.members, evidence={"group": group.members, "kind": group.kind},
+                               fix="Collapse the group into one categorical column for CategoricalNB.")

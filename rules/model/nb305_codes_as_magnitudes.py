@@ -1,0 +1,43 @@
+from nblint.engine import Rule
+from nblint.findings import Severity
+
+from . import ESTIMATOR, value_range
+
+
+class CodesAsMagnitudes(Rule):
+    """Gaussian, Multinomial or Complement NB over categorical codes: codes read as magnitudes.
+
+    ## What it does
+    With ``model = gaussian``, ``multinomial`` or ``complement``, reports categorical
+    features: integer codes, and text columns (which would need codes to be fed).
+
+    ## Why is this bad?
+    Category 3 is not three times category 1. A Gaussian model fits a mean and variance
+    to arbitrary labels; a multinomial model treats code 4 as four occurrences of the
+    feature. The result depends on how the levels happened to be numbered.
+
+    ## Example
+    ```
+    region_code,income,label    # model = "gaussian"
+    3,52000.0,a
+    1,31000.0,b
+    ```
+
+    ## Use instead
+    CategoricalNB over the codes (OrdinalEncoder), alone or combined with the other
+    event models column by column.
+    """
+
+    code = "NB305"
+    name = "codes-as-magnitudes"
+    severity = Severity.ERROR
+
+    def check(self, ctx):
+        if ctx.model not in ("gaussian", "multinomial", "complement"):
+            return
+        for column in ctx.features_of_kind("categorical"):
+            how = "text that would need codes" if column in ctx.profile.text else "integer codes"
+            message = (f"column {column!r} is categorical ({how}, {value_range(ctx, column)}): "
+                       f"{ESTIMATOR[ctx.model]} would read the codes as magnitudes")
+            yield self.finding(ctx, message, columns=[column], evidence={"kind": "categorical", "why": ctx.kinds[column].why},
+                               fix=f"Read {column!r} with CategoricalNB (ordinal codes).")

@@ -1,0 +1,64 @@
+from nblint.engine import Option, Rule
+from nblint.findings import Severity
+
+from . import fmt_columns, value_range
+
+
+class CategoricalMisuse(Rule):
+    """Categorical NB over continuous or high-cardinality columns, negative or fractional codes, or one-hot bits.
+
+    ## What it does
+    With ``model = categorical``, reports: continuous features (every distinct value
+    becomes a category); features with more than ``max-levels`` levels; negative or
+    non-integer numeric values (CategoricalNB needs codes 0..K-1); and one-hot or dummy
+    group members.
+
+    ## Why is this bad?
+    A category per measured value gives each one a handful of rows and every new value
+    at prediction time is unseen. scikit-learn's CategoricalNB rejects negative values
+    and truncates fractional ones. And CategoricalNB over one-hot bits is exactly the
+    product of Bernoullis of BernoulliNB: each bit is its own two-level variable, so the
+    one-hot mistake is still there (Williams, eq. 3).
+
+    ## Example
+    ```
+    price,color_red,color_blue,label    # model = "categorical"
+    19.99,1,0,a
+    5.49,0,1,b
+    ```
+
+    ## Use instead
+    Bin continuous columns, merge rare levels, encode with OrdinalEncoder, and collapse
+    one-hot groups into one code column.
+    """
+
+    code = "NB306"
+    name = "categorical-misuse"
+    severity = Severity.ERROR
+    options = (Option("max-levels", 50, "More levels than this make a column high-cardinality for CategoricalNB."),)
+
+    def check(self, ctx):
+        if ctx.model != "categorical":
+            return
+        profile = ctx.profile
+        numeric = profile.numeric
+        for column in profile.features:
+            kind = ctx.kinds[column]
+            problem = None
+            if kind.kind == "continuous":
+                problem = f"is continuous ({value_range(ctx, column)}): every distinct value would become a category"
+            elif kind.kind in ("categorical", "count") and kind.n_distinct and kind.n_distinct > self.settings["max-levels"]:
+                problem = f"has {kind.n_distinct:.0f} levels (more than {self.settings['max-levels']}): most are rare and unseen at prediction time"
+            elif column not in profile.text and kind.kind not in ("constant", "identifier", "group-member"):
+                j = numeric.names.index(column)
+                if numeric.minimum[j] < 0:
+                    problem = f"has negative codes ({value_range(ctx, column)}): CategoricalNB needs codes 0..K-1"
+            if problem:
+                yield self.finding(ctx, f"column {column!r} {problem}", columns=[column],
+                                   evidence={"kind": kind.kind, "range": value_range(ctx, column)},
+                                   fix=f"Bin or re-encode {column!r} with OrdinalEncoder (merging rare levels).")
+        for group in ctx.structure.groups:
+            message = (f"group {group.label!r} ({fmt_columns(group.members)}) under CategoricalNB as separate bits: "
+                       "that is the product-of-Bernoullis model, not one categorical variable (nblint impact measures the cost)")
+            yield self.finding(ctx, message, columns=group.members, evidence={"group": group.members, "kind": group.kind},
+                               fix="Collapse the group into one code column (pandas.from_dummies + OrdinalEncoder).")

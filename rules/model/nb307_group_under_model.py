@@ -1,0 +1,48 @@
+from nblint.engine import Rule
+from nblint.findings import Severity
+
+from . import ESTIMATOR, fmt_columns
+
+
+class GroupUnderModel(Rule):
+    """A one-hot or dummy group under a declared model that reads its bits as separate features.
+
+    ## What it does
+    With a Bernoulli, Multinomial or Complement model declared, reports every one-hot
+    (NB101) or dummy (NB102) group in the table: as long as the group is given as bits,
+    the model reads them as separate features. (Under Gaussian and Categorical models
+    the same groups are NB304's and NB306's findings.) ``nblint impact`` (NB401)
+    measures what the mistake costs on this table.
+
+    ## Why is this bad?
+    The product of Bernoullis replaces the categorical likelihood theta_j of the observed
+    level by theta_j times prod_{k != j}(1 - theta_k) (Williams, eqs. 1-3): the evidence
+    of one variable is counted several times, posteriors become over-confident and some
+    predictions flip.
+
+    ## Example
+    ```
+    color_red,color_green,color_blue,label    # model = "bernoulli"
+    1,0,0,a
+    ```
+
+    ## Use instead
+    Collapse the group to one column and read it with CategoricalNB (combined with the
+    other columns' own event models).
+    """
+
+    code = "NB307"
+    name = "group-under-model"
+    severity = Severity.ERROR
+
+    def check(self, ctx):
+        if ctx.model not in ("bernoulli", "multinomial", "complement"):
+            return  # gaussian: NB304, categorical: NB306 report the groups
+        for group in ctx.structure.groups:
+            source = "NB101" if group.kind == "one-hot" else "NB102"
+            message = (f"{group.kind} group {group.label!r} ({fmt_columns(group.members)}) is read by {ESTIMATOR[ctx.model]} as "
+                       f"{len(group.members)} separate features: a product of Bernoullis that over-counts one variable "
+                       f"(see {source}; nblint impact measures the cost)")
+            yield self.finding(ctx, message, columns=group.members,
+                               evidence={"group": group.members, "kind": group.kind, "model": ctx.model, "see": [source, "NB401"]},
+                               fix="Collapse the group into one code column and read it with CategoricalNB.")

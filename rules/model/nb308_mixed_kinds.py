@@ -1,0 +1,47 @@
+from nblint.engine import Rule
+from nblint.findings import Severity
+
+from . import ESTIMATOR, recommendation
+
+
+class MixedKinds(Rule):
+    """One declared model over columns of different kinds: each kind wants its own event model.
+
+    ## What it does
+    With a model declared, reports (as information) tables whose feature columns call for
+    more than one event model, and lists the model nblint recommends per column (see
+    ``nblint columns``).
+
+    ## Why is this bad?
+    A single scikit-learn Naive Bayes class applies one event model to every column.
+    Flags, codes, counts and measurements each have their own likelihood; forcing one
+    model over all of them mis-reads most columns. Naive Bayes factorises over features,
+    so the per-column models can be fitted separately and their log likelihoods summed.
+
+    ## Example
+    ```
+    is_member,region_code,visits,income,label   # model = "gaussian"
+    ```
+
+    ## Use instead
+    A ColumnTransformer-style split: BernoulliNB on flags, CategoricalNB on codes and
+    collapsed groups, MultinomialNB on counts, GaussianNB on measurements, combining
+    their joint log likelihoods (plus the class prior once).
+    """
+
+    code = "NB308"
+    name = "mixed-kinds"
+    severity = Severity.INFO
+
+    def check(self, ctx):
+        if ctx.model is None:
+            return
+        features = [c for c in ctx.profile.features if ctx.kinds[c].model]
+        wanted = sorted({ctx.kinds[c].model for c in features})
+        if len(wanted) < 2:
+            return
+        per_model = {m: [c for c in features if ctx.kinds[c].model == m] for m in wanted}
+        summary = "; ".join(f"{m}: {len(cols)}" for m, cols in per_model.items())
+        message = f"{ESTIMATOR[ctx.model]} is declared for every column, but the columns call for {len(wanted)} event models ({summary})"
+        fix = "Use one event model per column kind: " + ", ".join(recommendation(ctx, c) for c in features)
+        yield self.finding(ctx, message, columns=features, evidence={"declared": ctx.model, "recommended": per_model}, fix=fix)
