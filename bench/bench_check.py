@@ -7,11 +7,13 @@ Generates (seeded, once, cached under bench/out/) two tables:
 * ``wide``: 100,000 rows x 2,000 binary columns (200 one-hot groups x 10 levels) and a
   4-class target.
 
-For each table it measures, in separate fresh processes so that both pay the same start-up
-and page-fault costs: ``pandas.read_csv(path, engine="pyarrow")`` alone, and
-``nblint check PATH --target y --format json``. It prints the median wall time of
-``--repeat`` runs of each, their ratio, each process's peak resident memory, and whether
-every generated group was found (NB101 with exactly the generated members).
+For each table it measures, in separate fresh processes so that all pay the same start-up
+and page-fault costs: ``pandas.read_csv(path, engine="pyarrow")`` alone,
+``nblint check PATH --target y --format json``, and the same with ``--ignore NB401``
+(the difference is the impact stage's cost). It prints the median wall time of
+``--repeat`` runs of each, the ratio of check to read, the impact stage's time and its
+ratio to the read, each process's peak resident memory, and whether every generated
+group was found (NB101 with exactly the generated members).
 
     python bench/bench_check.py              # both tables, 3 repeats
     python bench/bench_check.py --rows 100000 --repeat 1 --tables long   # quick look
@@ -107,8 +109,9 @@ if mode == "read":
     pd.read_csv(path, engine="pyarrow")
 else:
     from nblint.cli import main
+    extra = ["--ignore", "NB401"] if mode == "check-no-impact" else []
     try:
-        main(["check", path, "--target", "y", "--format", "json"], standalone_mode=False)
+        main(["check", path, "--target", "y", "--format", "json", *extra], standalone_mode=False)
     except SystemExit as exc:
         code = exc.code or 0
 print("\n__PEAK_KIB__", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, flush=True)
@@ -117,10 +120,11 @@ sys.exit(0 if code in (0, 1) else code)
 
 
 def bench(name: str, path: Path, groups: list[list[str]], repeat: int) -> dict:
-    reads, checks = [], []
+    reads, checks, no_impact = [], [], []
     for _ in range(repeat):
         reads.append(run_measured(["read", str(path)]))
         checks.append(run_measured(["check", str(path)]))
+        no_impact.append(run_measured(["check-no-impact", str(path)]))
     findings = json.loads(checks[-1][2])
     found = {frozenset(f["columns"]) for f in findings if f["code"] == "NB101"}
     expected = {frozenset(g) for g in groups}
@@ -132,6 +136,8 @@ def bench(name: str, path: Path, groups: list[list[str]], repeat: int) -> dict:
         "read_s": read_t,
         "check_s": check_t,
         "ratio": check_t / read_t,
+        # The impact stage (NB401's extra passes) against the read alone.
+        "impact_s": check_t - statistics.median(c[0] for c in no_impact),
         "read_peak_mib": max(r[1] for r in reads),
         "check_peak_mib": max(c[1] for c in checks),
         "groups_found": f"{len(found & expected)}/{len(expected)}",
@@ -157,11 +163,13 @@ def main() -> None:
             meta.write_text(json.dumps(groups))
         groups = json.loads(meta.read_text())
         results.append(bench(name, path, groups, args.repeat))
-    header = f"{'table':<6} {'MB':>7} {'read s':>8} {'check s':>8} {'ratio':>6} {'read MiB':>9} {'check MiB':>10} {'groups':>8}  other"
+    header = (f"{'table':<6} {'MB':>7} {'read s':>8} {'check s':>8} {'ratio':>6} {'impact s':>9} {'/read':>6} "
+              f"{'read MiB':>9} {'check MiB':>10} {'groups':>8}  other")
     print(header)
     for r in results:
         print(
             f"{r['table']:<6} {r['size_mb']:>7.0f} {r['read_s']:>8.2f} {r['check_s']:>8.2f} {r['ratio']:>6.2f} "
+            f"{r['impact_s']:>9.2f} {r['impact_s'] / r['read_s']:>6.2f} "
             f"{r['read_peak_mib']:>9.0f} {r['check_peak_mib']:>10.0f} {r['groups_found']:>8}  {','.join(r['other_findings'])}"
         )
     print(f"(medians of {args.repeat} runs, each in a fresh process; cpus={os.cpu_count()})")

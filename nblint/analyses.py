@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from nblint.hashing import mix64
 from nblint.kinds import ColumnKind, infer_kinds
 from nblint.profile import TableProfile
 from nblint.readers import Chunk, TableSource
@@ -139,6 +140,19 @@ class TableContext:
     def features_of_kind(self, *kinds: str) -> list[str]:
         """Feature columns of the given kinds, in table order."""
         return [c for c, k in self.kinds.items() if k.kind in kinds]
+
+    @cached_property
+    def impact(self):
+        """CAT against PoB on this table (:mod:`nblint.impact`), with NB401's options."""
+        from nblint.impact import ImpactSettings, measure_impact
+
+        options = self.rule_options["NB401"]
+        settings = ImpactSettings(
+            alpha=self.alpha if self.alpha is not None else float(options["alpha"]),
+            folds=int(options["folds"]),
+            seed=int(options["seed"]),
+        )
+        return measure_impact(self, settings)
 
     @cached_property
     def vif(self) -> VifResult:
@@ -381,22 +395,10 @@ class TableContext:
                 stacked = np.column_stack([col.as_float(), level.astype(np.float64)])
                 pairs.update((a, int(b)) for a, b in np.unique(stacked, axis=0).tolist())
         if hashes:
-            weights = _mix(np.arange(chunk.row_offset, chunk.row_offset + chunk.n_rows, dtype=np.uint64) + np.uint64(0x9E3779B97F4A7C15))
+            weights = mix64(np.arange(chunk.row_offset, chunk.row_offset + chunk.n_rows, dtype=np.uint64) + np.uint64(0x9E3779B97F4A7C15))
             for column in hashes:
                 with np.errstate(over="ignore"):
-                    hashes[column] = np.uint64(hashes[column] + np.sum(_mix(_value_hash(values[column]) ^ weights), dtype=np.uint64))
-
-
-def _mix(x: np.ndarray) -> np.ndarray:
-    """splitmix64's finaliser: a cheap 64-bit hash, vectorised (wrapping arithmetic)."""
-    with np.errstate(over="ignore"):
-        x = x.astype(np.uint64, copy=True)
-        x ^= x >> np.uint64(30)
-        x *= np.uint64(0xBF58476D1CE4E5B9)
-        x ^= x >> np.uint64(27)
-        x *= np.uint64(0x94D049BB133111EB)
-        x ^= x >> np.uint64(31)
-    return x
+                    hashes[column] = np.uint64(hashes[column] + np.sum(mix64(_value_hash(values[column]) ^ weights), dtype=np.uint64))
 
 
 def _value_hash(col) -> np.ndarray:
@@ -409,4 +411,4 @@ def _value_hash(col) -> np.ndarray:
     values = col.as_float()
     bits = values.view(np.uint64).copy()
     bits[np.isnan(values)] = np.uint64(0x7FF8000000000001)  # one canonical NaN
-    return _mix(bits)
+    return mix64(bits)

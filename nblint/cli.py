@@ -103,6 +103,55 @@ def columns(path, target, output_format, config, encoding):
         click.echo(f"\nMixed kinds: no single event model fits every column ({', '.join(mixed)}); see NB308.")
 
 
+@main.command()
+@click.argument("path")
+@click.option("--target", "-t", help="The class column (or `target` in the config).")
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--alpha", type=click.FloatRange(min=0.0), help="Smoothing of both models (default: NB401's alpha option, 1).")
+@click.option("--folds", type=click.IntRange(min=2), help="Cross-validation folds (default 5).")
+@click.option("--seed", type=int, help="Seed of the fold assignment (default 0).")
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Also draw the comparison to this PNG (needs nblint[plot]).")
+@click.option("--config", type=click.Path(dir_okay=False), help="Use this config file instead of searching for one.")
+@click.option("--encoding", help="Text encoding of CSV/TSV inputs (default: utf-8).")
+def impact(path, target, output_format, alpha, folds, seed, plot_path, config, encoding):
+    """Measure what reading one-hot/dummy groups as independent bits costs (NB401, in full)."""
+    import json
+
+    from nblint import impact as impact_mod
+    from nblint.errors import NblintError
+    from nblint.runner import Overrides, table_context
+
+    if plot_path:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            raise click.UsageError("--plot needs matplotlib: pip install 'nblint[plot]'") from None
+    try:
+        ctx = table_context(path, Overrides(target=target, config=config, encoding=encoding))
+        if ctx.target is None:
+            raise click.UsageError("impact needs a target: --target COLUMN (or `target` in the config)")
+        options = ctx.rule_options["NB401"]
+        settings = impact_mod.ImpactSettings(
+            alpha=alpha if alpha is not None else (ctx.alpha if ctx.alpha is not None else float(options["alpha"])),
+            folds=folds or int(options["folds"]),
+            seed=seed if seed is not None else int(options["seed"]),
+        )
+        result = impact_mod.measure_impact(ctx, settings)
+    except NblintError as exc:
+        click.echo(f"{path}: error: {exc}", err=True)
+        sys.exit(2)
+    if result is None:
+        click.echo(f"{path}: no one-hot or dummy groups found (or fewer than two classes): nothing to measure")
+        return
+    if output_format == "json":
+        click.echo(json.dumps(impact_mod.to_json(result, path), indent=2, ensure_ascii=False))
+    else:
+        click.echo(impact_mod.render_text(result, path), nl=False)
+    if plot_path:
+        impact_mod.plot(result, plot_path, f"{path}: one-hot groups read as bits (PoB) vs collapsed (CAT)")
+        click.echo(f"wrote {plot_path}", err=True)
+
+
 @main.command("rules")
 def list_rules():
     """List every rule: code, name, default severity and summary."""

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from nblint.errors import InputError
+from nblint.hashing import mix64
 from nblint.readers import Chunk, TableSource
 
 #: Distinct values kept per column before it is marked "many" (continuous, identifiers).
@@ -91,14 +92,7 @@ def value_hashes(keys) -> np.ndarray:
     keys = list(keys)
     if keys and isinstance(keys[0], str):
         return pd.util.hash_array(np.array(keys, dtype=object))
-    bits = np.asarray(keys, dtype=np.float64).view(np.uint64)
-    with np.errstate(over="ignore"):
-        h = bits ^ (bits >> np.uint64(31))
-        h = h * np.uint64(0x9E3779B97F4A7C15)
-        h ^= h >> np.uint64(29)
-        h = h * np.uint64(0xBF58476D1CE4E5B9)
-        h ^= h >> np.uint64(32)
-    return h
+    return mix64(np.asarray(keys, dtype=np.float64).view(np.uint64))
 
 
 def _smallest(hashes: np.ndarray) -> np.ndarray:

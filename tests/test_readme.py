@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -45,8 +46,11 @@ def test_readme_python_snippet_runs(monkeypatch):
     snippet = blocks("python")[0]
     namespace: dict = {}
     exec(compile(snippet, "README.md", "exec"), namespace)
-    assert len(namespace["report"]) == 5
-    assert list(namespace["frame"]["code"]) == ["NB101", "NB101", "NB102", "NB104", "NB105"]
+    cli = CliRunner().invoke(main, ["check", "examples/customers.csv", "--target", "churned", "--format", "json"])
+    expected = [f["code"] for f in json.loads(cli.stdout)]
+    assert len(namespace["report"]) == len(expected) > 0
+    assert list(namespace["frame"]["code"]) == expected
+    assert json.loads(namespace["text"]) == [dict(f, path="<dataframe>") for f in json.loads(cli.stdout)]
 
 
 def test_readme_config_block_is_valid(tmp_path):
@@ -66,6 +70,15 @@ def test_module_entry_point_prints_version():
 
 def test_readme_columns_output_is_what_nblint_prints(monkeypatch):
     block = next(b for b in blocks("text") if b.startswith("$ nblint columns"))
+    command, *expected = block.splitlines()
+    monkeypatch.chdir(ROOT)
+    result = CliRunner().invoke(main, command.split()[2:])
+    assert result.exit_code == 0
+    assert result.stdout.splitlines() == expected
+
+
+def test_readme_impact_output_is_what_nblint_prints(monkeypatch):
+    block = next(b for b in blocks("text") if b.startswith("$ nblint impact"))
     command, *expected = block.splitlines()
     monkeypatch.chdir(ROOT)
     result = CliRunner().invoke(main, command.split()[2:])

@@ -1,0 +1,187 @@
+"""NB401 / nblint impact: CAT against PoB, checked against scikit-learn as the oracle."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.naive_bayes import CategoricalNB, GaussianNB
+
+from nblint.analyses import TableContext
+from nblint.cli import main
+from nblint.engine import resolved_options
+from nblint.impact import ImpactSettings, _folds, measure_impact
+from nblint.profile import TableProfile
+from nblint.readers import DataFrameSource
+
+
+def make_table(seed: int, n: int = 300, with_gaussian: bool = True):
+    """Two groups (one-hot K=4, dummy with 3 bits), a code column, maybe a measurement."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 3, n)
+    a = np.where(rng.random(n) < 0.5, y % 4, rng.integers(0, 4, n))  # one-hot, related to y
+    b = rng.integers(0, 4, n)  # dummy: level 3 is the dropped reference
+    frame = pd.DataFrame({f"a{k}": (a == k).astype(int) for k in range(4)})
+    for k in range(3):
+        frame[f"b{k}"] = (b == k).astype(int)
+    frame["code"] = rng.integers(0, 3, n) + (y == 2)
+    if with_gaussian:
+        frame["x"] = rng.normal(y * 0.7, 1.0, n)
+    frame["y"] = y
+    codes = {"a": a, "b": np.where(b < 3, b, 3)}
+    return frame, codes
+
+
+def ours(frame, alpha=1.0, folds=5, seed=0, chunk_rows=None):
+    source = DataFrameSource(frame, chunk_rows=chunk_rows)
+    ctx = TableContext(source, TableProfile.from_source(source, "y"), None, resolved_options())
+    return measure_impact(ctx, ImpactSettings(alpha=alpha, folds=folds, seed=seed))
+
+
+def sklearn_posteriors(train, test, y_train, gauss_train, gauss_test, alpha):
+    """CategoricalNB over the discrete columns plus GaussianNB, summed with the prior once."""
+    n_levels = np.maximum(train.max(axis=0), test.max(axis=0)) + 1
+    cat = CategoricalNB(alpha=alpha, force_alpha=True, min_categories=n_levels).fit(train, y_train)
+    joint = cat.predict_joint_log_proba(test)
+    if gauss_train is not None:
+        gnb = GaussianNB().fit(gauss_train, y_train)
+        joint = joint + gnb.predict_joint_log_proba(gauss_test) - np.log(gnb.class_prior_)
+    joint -= joint.max(axis=1, keepdims=True)
+    p = np.exp(joint)
+    return p / p.sum(axis=1, keepdims=True)
+
+
+def compare(cat, pob, y):
+    cat_max, pob_max = cat.max(axis=1), pob.max(axis=1)
+    rows = np.arange(len(y))
+    return {
+        "map_differs_share": np.mean(cat.argmax(1) != pob.argmax(1)),
+        "pob_more_confident_share": np.mean(pob_max - cat_max > 1e-12),
+        "excess_mean": np.mean(pob_max - cat_max),
+        "cat_log_loss": -np.log(cat[rows, y]).mean(),
+        "pob_log_loss": -np.log(pob[rows, y]).mean(),
+        "cat_accuracy": np.mean(cat.argmax(1) == y),
+        "pob_accuracy": np.mean(pob.argmax(1) == y),
+    }
+
+
+def designs(frame, codes):
+    """Feature matrices of CAT and of each PoB variant, as the impact definition says."""
+    bits_a = frame[[f"a{k}" for k in range(4)]].to_numpy()
+    bits_b = frame[[f"b{k}" for k in range(3)]].to_numpy()
+    code = frame[["code"]].to_numpy() - frame["code"].min()
+    cat = np.column_stack([codes["a"], codes["b"], code])
+    return {
+        "table": (cat, np.column_stack([bits_a, bits_b, code])),
+        "a0+a1+a2+...": (cat, np.column_stack([bits_a, codes["b"], code])),
+        "b0+b1+b2": (cat, np.column_stack([codes["a"], bits_b, code])),
+    }
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 10_000), alpha=st.sampled_from([1.0, 0.5, 0.01]), with_gaussian=st.booleans())
+def test_in_sample_comparison_equals_sklearn(seed, alpha, with_gaussian):
+    frame, codes = make_table(seed, with_gaussian=with_gaussian)
+    result = ours(frame, alpha=alpha)
+    y = frame["y"].to_numpy()
+    g = frame[["x"]].to_numpy() if with_gaussian else None
+    by_label = {"table": result.table, **{r["group"]: r for r in result.groups}}
+    assert set(by_label) == {"table", "a0+a1+a2+...", "b0+b1+b2"}
+    for label, (cat_x, pob_x) in designs(frame, codes).items():
+        cat = sklearn_posteriors(cat_x, cat_x, y, g, g, alpha)
+        pob = sklearn_posteriors(pob_x, pob_x, y, g, g, alpha)
+        expected = compare(cat, pob, y)
+        got = by_label[label]
+        for key in ("map_differs_share", "pob_more_confident_share", "excess_mean"):
+            assert got[key] == pytest.approx(expected[key], abs=1e-9), (label, key)
+        assert got["cat"]["in_sample"]["log_loss"] == pytest.approx(expected["cat_log_loss"], abs=1e-9)
+        assert got["pob"]["in_sample"]["log_loss"] == pytest.approx(expected["pob_log_loss"], abs=1e-9)
+        assert got["pob"]["in_sample"]["accuracy"] == pytest.approx(expected["pob_accuracy"], abs=1e-12)
+
+
+def test_cross_validation_equals_sklearn_fold_by_fold():
+    frame, codes = make_table(7, n=400)
+    result = ours(frame, folds=4, seed=3)
+    y = frame["y"].to_numpy()
+    fold = _folds(np.arange(len(frame), dtype=np.int64), 4, 3)
+    g = frame[["x"]].to_numpy()
+    for label, (cat_x, pob_x) in designs(frame, codes).items():
+        cat = np.zeros((len(y), 3))
+        pob = np.zeros((len(y), 3))
+        for f in range(4):
+            train, test = fold != f, fold == f
+            cat[test] = sklearn_posteriors(cat_x[train], cat_x[test], y[train], g[train], g[test], 1.0)
+            pob[test] = sklearn_posteriors(pob_x[train], pob_x[test], y[train], g[train], g[test], 1.0)
+        expected = compare(cat, pob, y)
+        got = result.table if label == "table" else next(r for r in result.groups if r["group"] == label)
+        assert got["cat"]["cross_validated"]["log_loss"] == pytest.approx(expected["cat_log_loss"], rel=1e-9)
+        assert got["pob"]["cross_validated"]["log_loss"] == pytest.approx(expected["pob_log_loss"], rel=1e-9)
+        assert got["cat"]["cross_validated"]["accuracy"] == pytest.approx(expected["cat_accuracy"])
+
+
+def test_chunking_does_not_change_the_measurement():
+    frame, _ = make_table(11, n=500)
+    whole, chunked = ours(frame), ours(frame, chunk_rows=37)
+    for a, b in zip([whole.table, *whole.groups], [chunked.table, *chunked.groups]):
+        # Row counts are exact; sums of floats differ only in summation order.
+        for key in ("rows", "map_differs_share", "pob_more_confident_share", "flipped_rows"):
+            assert a[key] == b[key]
+        assert a["excess_mean"] == pytest.approx(b["excess_mean"], rel=1e-9, abs=1e-15)
+        assert a["excess_p95"] == pytest.approx(b["excess_p95"], abs=1e-4)
+        for model in ("cat", "pob"):
+            for where in ("in_sample", "cross_validated"):
+                assert a[model][where]["log_loss"] == pytest.approx(b[model][where]["log_loss"], rel=1e-9)
+                assert a[model][where]["accuracy"] == b[model][where]["accuracy"]
+
+
+def test_alpha_zero_gives_no_nan():
+    frame, _ = make_table(5, n=60)
+    result = ours(frame, alpha=0.0)
+    for row in [result.table, *result.groups]:
+        assert not np.isnan(row["map_differs_share"]) and not np.isnan(row["excess_mean"])
+        assert row["cat"]["in_sample"]["log_loss"] is not None
+
+
+def test_eq13_share_is_reported_per_group():
+    frame, _ = make_table(3)
+    for row in ours(frame).groups:
+        assert 0.0 <= row["eq13_guaranteed_more_extreme_share"] <= 1.0
+
+
+def test_impact_command_text_json_and_plot(tmp_path, monkeypatch):
+    frame, _ = make_table(1)
+    path = tmp_path / "t.csv"
+    frame.to_csv(path, index=False)
+    runner = CliRunner()
+    text = runner.invoke(main, ["impact", str(path), "--target", "y"])
+    assert text.exit_code == 0, text.output
+    assert "all groups" in text.stdout and "a0+a1+a2+..." in text.stdout
+    out = runner.invoke(main, ["impact", str(path), "--target", "y", "--format", "json", "--plot", str(tmp_path / "f.png")])
+    data = json.loads(out.stdout)
+    assert {g["group"] for g in data["groups"]} == {"a0+a1+a2+...", "b0+b1+b2"}
+    assert (tmp_path / "f.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    none = runner.invoke(main, ["impact", "examples/clean.csv", "--target", "label"])
+    assert "no one-hot or dummy groups" in none.stdout
+    no_target = runner.invoke(main, ["impact", str(path)])
+    assert no_target.exit_code == 2
+
+
+def test_plot_without_matplotlib_says_how_to_get_it(tmp_path):
+    frame, _ = make_table(1)
+    path = tmp_path / "t.csv"
+    frame.to_csv(path, index=False)
+    code = (
+        "import sys; sys.modules['matplotlib'] = None\n"
+        "from nblint.cli import main\n"
+        f"main(['impact', {str(path)!r}, '--target', 'y', '--plot', {str(tmp_path / 'f.png')!r}])\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert "pip install 'nblint[plot]'" in proc.stderr
