@@ -91,6 +91,59 @@ def check(paths, target, model, select, ignore, output_format, output, exit_zero
     sys.exit(result.exit_code(exit_zero=exit_zero))
 
 
+@main.command()
+@click.argument("path")
+@click.option("--target", "-t", help="The class column (default: from the config).")
+@click.option("--model", "-m", type=click.Choice(MODELS, case_sensitive=False), help="The Naive Bayes event model in use.")
+@click.option("--select", help="Comma-separated rule codes or prefixes to include as checks (default: the config's).")
+@click.option("--ignore", help="Comma-separated rule codes or prefixes to leave out.")
+@click.option("--output", "-o", "output", type=click.Path(dir_okay=False, writable=True),
+              help="Write the YAML schema to this file instead of standard output.")
+@click.option("--config", type=click.Path(dir_okay=False), help="Use this config file instead of searching for one.")
+@click.option("--encoding", help="Text encoding of a CSV/TSV input (default: utf-8).")
+def schema(path, target, model, select, ignore, output, config, encoding):
+    """Write a pandera schema (YAML) for the table at PATH.
+
+    Column dtypes and nullability, the one-hot groups found as nblint_sum_to_one
+    checks, and each enabled rule as its nblint_* dataframe check with the target,
+    model and options as statistics (rules below error severity warn). Load it
+    with nblint.pandera.load_schema. Exit status 2 when the table cannot be read.
+    """
+    from nblint.errors import ConfigError, NblintError
+    from nblint.runner import Overrides, settings_for
+
+    rules = load_rules()
+    for what, codes in (("--select", _codes(select)), ("--ignore", _codes(ignore))):
+        try:
+            validate_codes(codes or [], rules, what)
+        except ValueError as exc:
+            raise click.UsageError(str(exc)) from None
+    overrides = Overrides(target=target, model=model.lower() if model else None, select=_codes(select),
+                          ignore=_codes(ignore), encoding=encoding, config=config)
+    try:
+        settings = settings_for(path, overrides, {})
+    except ConfigError as exc:
+        click.echo(str(exc), err=True)
+        sys.exit(2)
+    import nblint.pandera as nbpa
+
+    try:
+        table_schema = nbpa.schema_for_table(path, settings, settings.enabled_codes(path))
+    except NblintError as exc:
+        click.echo(f"{path}: error: {exc}", err=True)
+        sys.exit(2)
+    text = nbpa.schema_yaml(table_schema, path)
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        with open(output, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+    except OSError as exc:
+        click.echo(f"{output}: error: cannot write the schema: {exc.strerror or exc}", err=True)
+        sys.exit(2)
+
+
 @main.command("rules")
 def list_rules():
     """List every rule: code, name, default severity and summary."""
