@@ -18,6 +18,26 @@ def _codes(value: str | None) -> list[str] | None:
     return [v.strip() for v in value.split(",") if v.strip()]
 
 
+def _validate_selectors(select: str | None, ignore: str | None) -> None:
+    """Reject --select/--ignore values that match no rule (a usage error, exit 2)."""
+    rules = load_rules()
+    for what, codes in (("--select", _codes(select)), ("--ignore", _codes(ignore))):
+        try:
+            validate_codes(codes or [], rules, what)
+        except ValueError as exc:
+            raise click.UsageError(str(exc)) from None
+
+
+def _write(output: str, text: str, what: str) -> None:
+    """Write ``text`` to the file ``output``; exit 2 with one error line if that fails."""
+    try:
+        with open(output, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+    except OSError as exc:
+        click.echo(f"{output}: error: cannot write the {what}: {exc.strerror or exc}", err=True)
+        sys.exit(2)
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", prog_name="nblint")
 def main() -> None:
@@ -50,12 +70,7 @@ def check(paths, target, model, select, ignore, output_format, output, exit_zero
     from nblint.runner import Overrides, lint_paths
     from nblint.terminal import Progress, color_enabled, is_interactive
 
-    rules = load_rules()
-    for what, codes in (("--select", _codes(select)), ("--ignore", _codes(ignore))):
-        try:
-            validate_codes(codes or [], rules, what)
-        except ValueError as exc:
-            raise click.UsageError(str(exc)) from None
+    _validate_selectors(select, ignore)
     overrides = Overrides(
         target=target,
         model=model.lower() if model else None,
@@ -77,12 +92,7 @@ def check(paths, target, model, select, ignore, output_format, output, exit_zero
     if output is None:
         click.echo(report, nl=False, color=use_color)
     else:
-        try:
-            with open(output, "w", encoding="utf-8", newline="\n") as handle:
-                handle.write(report)
-        except OSError as exc:
-            click.echo(f"{output}: error: cannot write the report: {exc.strerror or exc}", err=True)
-            sys.exit(2)
+        _write(output, report, "report")
     seen = set()
     for message in result.warnings + [r.error for r in result.errors]:
         if message not in seen:
@@ -112,12 +122,7 @@ def schema(path, target, model, select, ignore, output, config, encoding):
     from nblint.errors import ConfigError, NblintError
     from nblint.runner import Overrides, settings_for
 
-    rules = load_rules()
-    for what, codes in (("--select", _codes(select)), ("--ignore", _codes(ignore))):
-        try:
-            validate_codes(codes or [], rules, what)
-        except ValueError as exc:
-            raise click.UsageError(str(exc)) from None
+    _validate_selectors(select, ignore)
     overrides = Overrides(target=target, model=model.lower() if model else None, select=_codes(select),
                           ignore=_codes(ignore), encoding=encoding, config=config)
     try:
@@ -135,13 +140,8 @@ def schema(path, target, model, select, ignore, output, config, encoding):
     text = nbpa.schema_yaml(table_schema, path)
     if output is None:
         click.echo(text, nl=False)
-        return
-    try:
-        with open(output, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-    except OSError as exc:
-        click.echo(f"{output}: error: cannot write the schema: {exc.strerror or exc}", err=True)
-        sys.exit(2)
+    else:
+        _write(output, text, "schema")
 
 
 @main.command("rules")

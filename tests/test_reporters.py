@@ -62,7 +62,7 @@ def test_sarif_driver_lists_every_rule_with_its_documentation(examples):
     driver = json.loads(examples("--format", "sarif", "--select", "NB101").stdout)["runs"][0]["tool"]["driver"]
     rules = load_rules()
     assert [r["id"] for r in driver["rules"]] == list(rules)  # every rule, whatever was selected
-    for descriptor, rule in zip(driver["rules"], rules.values()):
+    for descriptor, rule in zip(driver["rules"], rules.values(), strict=True):
         assert descriptor["name"] == rule.name
         assert descriptor["shortDescription"]["text"] == rule.summary()
         assert descriptor["fullDescription"]["text"]
@@ -141,7 +141,8 @@ def test_junit_one_testcase_per_file_and_a_failure_per_finding(examples):
     assert list(cases) == ["examples/customers.csv", "examples/clean.csv"]
     assert suite.get("tests") == "2" and suite.get("failures") == "1" and suite.get("errors") == "0"
     failures = cases["examples/customers.csv"].findall("failure")
-    assert [f.get("type") for f in failures] == ["NB101", "NB101", "NB102", "NB104", "NB105"]
+    codes = [f["code"] for f in json.loads(examples("--format", "json").stdout) if f["path"] == "examples/customers.csv"]
+    assert [f.get("type") for f in failures] == codes and codes[:2] == ["NB101", "NB101"]
     assert failures[0].get("message").startswith("NB101 one-hot-group: columns plan_basic")
     assert "fix: Collapse the group" in failures[0].text
     assert list(cases["examples/clean.csv"]) == []
