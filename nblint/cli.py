@@ -9,12 +9,33 @@ import click
 from nblint import __version__
 from nblint.engine import MODELS, describe, load_rules, validate_codes
 from nblint.findings import Severity
+from nblint.reporters import FORMATS
 
 
 def _codes(value: str | None) -> list[str] | None:
     if value is None:
         return None
     return [v.strip() for v in value.split(",") if v.strip()]
+
+
+def _validate_selectors(select: str | None, ignore: str | None) -> None:
+    """Reject --select/--ignore values that match no rule (a usage error, exit 2)."""
+    rules = load_rules()
+    for what, codes in (("--select", _codes(select)), ("--ignore", _codes(ignore))):
+        try:
+            validate_codes(codes or [], rules, what)
+        except ValueError as exc:
+            raise click.UsageError(str(exc)) from None
+
+
+def _write(output: str, text: str, what: str) -> None:
+    """Write ``text`` to the file ``output``; exit 2 with one error line if that fails."""
+    try:
+        with open(output, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+    except OSError as exc:
+        click.echo(f"{output}: error: cannot write the {what}: {exc.strerror or exc}", err=True)
+        sys.exit(2)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -29,24 +50,27 @@ def main() -> None:
 @click.option("--model", "-m", type=click.Choice(MODELS, case_sensitive=False), help="The Naive Bayes event model in use.")
 @click.option("--select", help="Comma-separated rule codes or prefixes to enable (default: all).")
 @click.option("--ignore", help="Comma-separated rule codes or prefixes to disable.")
-@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--format", "output_format", type=click.Choice(FORMATS), default="text", show_default=True,
+              help="text for people; json; sarif (GitHub code scanning); github (Actions annotations); junit (XML).")
+@click.option("--output", "-o", "output", type=click.Path(dir_okay=False, writable=True),
+              help="Write the report to this file instead of standard output.")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings (still 2 when an input cannot be read).")
+@click.option("--color/--no-color", "color", default=None,
+              help="Colour the text report (default: only on a terminal, never under CI or pre-commit).")
 @click.option("--config", type=click.Path(dir_okay=False), help="Use this config file instead of searching for one.")
 @click.option("--fail-on", type=click.Choice(["info", "warning", "error"]), help="Lowest severity that makes the exit code 1 (default: warning).")
 @click.option("--encoding", help="Text encoding of CSV/TSV inputs (default: utf-8).")
-def check(paths, target, model, select, ignore, output_format, config, fail_on, encoding):
+def check(paths, target, model, select, ignore, output_format, output, exit_zero, color, config, fail_on, encoding):
     """Lint tables (CSV, TSV, gzip CSV, Parquet; - for CSV on stdin) and folders of them.
 
     Exit status: 0 when nothing is at or above the fail level, 1 when something is,
     2 when an input or config could not be read (the other inputs are still linted).
     """
+    from nblint.reporters import render
     from nblint.runner import Overrides, lint_paths
+    from nblint.terminal import Progress, color_enabled, is_interactive
 
-    rules = load_rules()
-    for what, codes in (("--select", _codes(select)), ("--ignore", _codes(ignore))):
-        try:
-            validate_codes(codes or [], rules, what)
-        except ValueError as exc:
-            raise click.UsageError(str(exc)) from None
+    _validate_selectors(select, ignore)
     overrides = Overrides(
         target=target,
         model=model.lower() if model else None,
@@ -56,20 +80,68 @@ def check(paths, target, model, select, ignore, output_format, config, fail_on, 
         encoding=encoding,
         config=config,
     )
-    result = lint_paths(list(paths), overrides)
-    from nblint.reporters import render_json, render_text
-
-    findings = result.findings
-    if output_format == "json":
-        click.echo(render_json(findings), nl=False)
+    stderr = click.get_text_stream("stderr")
+    progress = Progress(stderr, enabled=is_interactive(stderr))
+    try:
+        result = lint_paths(list(paths), overrides, progress=progress)
+    finally:
+        progress.clear()
+    stdout = click.get_text_stream("stdout")
+    use_color = output is None and output_format == "text" and color_enabled(color, stdout)
+    report = render(result, output_format, color=use_color)
+    if output is None:
+        click.echo(report, nl=False, color=use_color)
     else:
-        click.echo(render_text(findings, len(result.files)), nl=False)
+        _write(output, report, "report")
     seen = set()
     for message in result.warnings + [r.error for r in result.errors]:
         if message not in seen:
             seen.add(message)
             click.echo(message, err=True)
-    sys.exit(result.exit_code())
+    sys.exit(result.exit_code(exit_zero=exit_zero))
+
+
+@main.command()
+@click.argument("path")
+@click.option("--target", "-t", help="The class column (default: from the config).")
+@click.option("--model", "-m", type=click.Choice(MODELS, case_sensitive=False), help="The Naive Bayes event model in use.")
+@click.option("--select", help="Comma-separated rule codes or prefixes to include as checks (default: the config's).")
+@click.option("--ignore", help="Comma-separated rule codes or prefixes to leave out.")
+@click.option("--output", "-o", "output", type=click.Path(dir_okay=False, writable=True),
+              help="Write the YAML schema to this file instead of standard output.")
+@click.option("--config", type=click.Path(dir_okay=False), help="Use this config file instead of searching for one.")
+@click.option("--encoding", help="Text encoding of a CSV/TSV input (default: utf-8).")
+def schema(path, target, model, select, ignore, output, config, encoding):
+    """Write a pandera schema (YAML) for the table at PATH.
+
+    Column dtypes and nullability, the one-hot groups found as nblint_sum_to_one
+    checks, and each enabled rule as its nblint_* dataframe check with the target,
+    model and options as statistics (rules below error severity warn). Load it
+    with nblint.pandera.load_schema. Exit status 2 when the table cannot be read.
+    """
+    from nblint.errors import ConfigError, NblintError
+    from nblint.runner import Overrides, settings_for
+
+    _validate_selectors(select, ignore)
+    overrides = Overrides(target=target, model=model.lower() if model else None, select=_codes(select),
+                          ignore=_codes(ignore), encoding=encoding, config=config)
+    try:
+        settings = settings_for(path, overrides, {})
+    except ConfigError as exc:
+        click.echo(str(exc), err=True)
+        sys.exit(2)
+    import nblint.pandera as nbpa
+
+    try:
+        table_schema = nbpa.schema_for_table(path, settings, settings.enabled_codes(path))
+    except NblintError as exc:
+        click.echo(f"{path}: error: {exc}", err=True)
+        sys.exit(2)
+    text = nbpa.schema_yaml(table_schema, path)
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        _write(output, text, "schema")
 
 
 @main.command()

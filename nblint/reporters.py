@@ -1,21 +1,73 @@
-"""Render findings: ruff-like text lines, or a deterministic JSON array."""
+"""Render findings: text (optionally coloured), JSON, SARIF 2.1.0, GitHub annotations, JUnit XML.
+
+Every renderer is deterministic: the same findings give the same bytes (no
+timestamps, absolute paths or hash-ordered collections).  The run-level
+renderers take a :class:`~nblint.runner.RunResult`, so that files without
+findings (JUnit test cases) and files that could not be read (SARIF
+notifications, GitHub error annotations, JUnit errors) are reported too.
+"""
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
+import re
+import urllib.parse
+import xml.etree.ElementTree as ET
 from collections import Counter
 
-from nblint.findings import Finding
+from nblint.findings import Finding, Severity
+
+FORMATS = ("text", "json", "sarif", "github", "junit")
+
+SARIF_SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
+SARIF_LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+GITHUB_COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
+_SEVERITY_COLORS = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.INFO: "cyan"}
 
 
-def render_text(findings: list[Finding], n_files: int) -> str:
-    """One line per finding, ``path: CODE [severity] message``, then a summary line."""
-    lines = [f"{f.path}: {f.code} [{f.severity}] {f.message}" for f in findings]
-    lines.append(summary_line(findings, n_files))
+# --------------------------------------------------------------------------- text and JSON
+
+
+def render_text(findings: list[Finding], n_files: int, color: bool = False) -> str:
+    """One line per finding, ``path[:line]: CODE [severity] message``, then a summary line.
+
+    Parameters
+    ----------
+    findings : list of Finding
+    n_files : int
+        How many inputs the run checked (for the summary).
+    color : bool, default False
+        Colour the code and severity with ANSI escapes (for a terminal).
+
+    Returns
+    -------
+    str
+    """
+    lines = [_text_line(f, color) for f in findings]
+    summary = summary_line(findings, n_files)
+    lines.append(_style(summary, color, bold=True))
     return "\n".join(lines) + "\n"
 
 
+def _text_line(f: Finding, color: bool) -> str:
+    where = f.path if f.line is None else f"{f.path}:{f.line}"
+    code = _style(f.code, color, bold=True, fg=_SEVERITY_COLORS[f.severity])
+    severity = _style(f"[{f.severity}]", color, fg=_SEVERITY_COLORS[f.severity])
+    return f"{_style(where, color, bold=True)}: {code} {severity} {f.message}"
+
+
+def _style(text: str, color: bool, **styles) -> str:
+    if not color:
+        return text
+    import click
+
+    return click.style(text, **styles)
+
+
 def summary_line(findings: list[Finding], n_files: int) -> str:
+    """``All checks passed (N files).`` or ``Found N findings (...) in N files.``"""
     files = f"{n_files} file" + ("" if n_files == 1 else "s")
     if not findings:
         return f"All checks passed ({files})."
@@ -30,5 +82,313 @@ def render_json(findings: list[Finding]) -> str:
     return json.dumps([f.to_dict() for f in findings], indent=2, ensure_ascii=False, sort_keys=False) + "\n"
 
 
-RENDERERS = {"text": render_text, "json": lambda findings, n_files: render_json(findings)}
+# --------------------------------------------------------------------------- SARIF
 
+
+def sarif_log(result) -> dict:
+    """The run as a SARIF 2.1.0 log (a dict), in the subset GitHub code scanning ingests.
+
+    ``tool.driver.rules`` lists every installed rule (id, name, short and full
+    description, help text and markdown, default level), so that a code-scanning
+    alert can show the rule's documentation whatever was selected.  Each finding
+    is a result with ``ruleId``/``ruleIndex``, ``level``, ``message`` and one
+    location: the file (relative URIs against ``%SRCROOT%``) with a region
+    (``startLine`` is the finding's line for configs, else 1: the header row that
+    names the columns), and for tables one logical location per column involved.
+    Inputs that could not be read are ``toolExecutionNotifications`` of the
+    invocation, whose ``executionSuccessful`` is then false.
+
+    Parameters
+    ----------
+    result : nblint.runner.RunResult
+
+    Returns
+    -------
+    dict
+    """
+    from nblint import __version__
+    from nblint.engine import load_rules
+
+    rules = load_rules()
+    index = {code: i for i, code in enumerate(rules)}
+    descriptors = [_sarif_rule(rule) for rule in rules.values()]
+    results = [_sarif_result(f, index.get(f.code)) for f in result.findings]
+    notifications = [
+        {
+            "level": "error",
+            "message": {"text": r.error},
+            "locations": [{"physicalLocation": {"artifactLocation": _artifact(r.path)}}],
+        }
+        for r in result.errors
+    ]
+    invocation = {"executionSuccessful": not notifications}
+    if notifications:
+        invocation["toolExecutionNotifications"] = notifications
+    run = {
+        "tool": {
+            "driver": {
+                "name": "nblint",
+                "version": __version__,
+                "semanticVersion": __version__,
+                "rules": descriptors,
+            }
+        },
+        "invocations": [invocation],
+        "columnKind": "unicodeCodePoints",
+        "results": results,
+    }
+    return {"$schema": SARIF_SCHEMA_URI, "version": "2.1.0", "runs": [run]}
+
+
+def render_sarif(result) -> str:
+    """:func:`sarif_log` as indented JSON text."""
+    return json.dumps(sarif_log(result), indent=2, ensure_ascii=False) + "\n"
+
+
+def _sarif_rule(rule) -> dict:
+    sections = rule.doc_sections()
+    documentation = rule.documentation()
+    return {
+        "id": rule.code,
+        "name": rule.name,
+        "shortDescription": {"text": rule.summary()},
+        "fullDescription": {"text": _plain(sections.get("What it does", rule.summary()))},
+        "help": {"text": _plain(documentation), "markdown": documentation},
+        "defaultConfiguration": {"level": SARIF_LEVELS[rule.severity]},
+        "properties": {"tags": ["nblint", "naive-bayes", "data-quality"]},
+    }
+
+
+def _plain(markdown: str) -> str:
+    """Markdown as plain text: heading marks and fences dropped, wrapped paragraphs joined.
+
+    Code blocks and list items keep their own lines.
+    """
+    blocks: list[str] = []
+    paragraph: list[str] = []
+    code: list[str] | None = None
+
+    def flush():
+        if paragraph:
+            blocks.append(" ".join(paragraph))
+            paragraph.clear()
+
+    for line in markdown.strip().splitlines():
+        if line.startswith("```"):
+            flush()
+            if code is None:
+                code = []
+            else:
+                blocks.append("\n".join(code))
+                code = None
+        elif code is not None:
+            code.append(line)
+        elif not line.strip():
+            flush()
+        elif line.startswith("#"):
+            flush()
+            blocks.append(line.lstrip("#").strip())
+        elif line.startswith("- "):
+            flush()
+            blocks.append(line)
+        else:
+            paragraph.append(line.strip())
+    flush()
+    if code:
+        blocks.append("\n".join(code))
+    return "\n\n".join(blocks)
+
+
+def _sarif_result(f: Finding, rule_index: int | None) -> dict:
+    region = {"startLine": f.line or 1}
+    column = getattr(f, "column", None)
+    if column:
+        region["startColumn"] = column
+    location: dict = {"physicalLocation": {"artifactLocation": _artifact(f.path), "region": region}}
+    if f.columns:
+        location["logicalLocations"] = [{"name": c, "kind": "member"} for c in f.columns]
+    text = f.message if not f.fix else f"{f.message}\nFix: {f.fix}"
+    result = {"ruleId": f.code}
+    if rule_index is not None:
+        result["ruleIndex"] = rule_index
+    result.update(
+        {
+            "level": SARIF_LEVELS[f.severity],
+            "message": {"text": text},
+            "locations": [location],
+            "partialFingerprints": {"nblintFinding/v1": _fingerprint(f)},
+            "properties": {"columns": list(f.columns), "rows": list(f.rows), "evidence": f.evidence},
+        }
+    )
+    return result
+
+
+def _fingerprint(f: Finding) -> str:
+    """Stable across runs while the same rule flags the same columns of the same file."""
+    key = "\0".join([f.code, f.path, str(f.line or 0), *f.columns])
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
+
+
+def _artifact(path: str) -> dict:
+    """A SARIF artifactLocation: relative URI against %SRCROOT% where possible."""
+    if path in ("-", "<dataframe>"):
+        return {"uri": urllib.parse.quote(path, safe="")}
+    if os.path.isabs(path):
+        relative = os.path.relpath(path)
+        if relative.startswith(".."):
+            return {"uri": _file_uri(path)}
+        path = relative
+    uri = urllib.parse.quote(path.replace(os.sep, "/"), safe="/")
+    return {"uri": uri, "uriBaseId": "%SRCROOT%"}
+
+
+def _file_uri(path: str) -> str:
+    from pathlib import Path
+
+    return Path(path).as_uri()
+
+
+# --------------------------------------------------------------------------- GitHub Actions
+
+
+def render_github(result) -> str:
+    """GitHub Actions workflow commands, one per finding (and per unreadable input).
+
+    ``::warning file=PATH,line=N,col=N,title=CODE name::message`` (``error`` and
+    ``notice`` for the other severities), with the workflow-command escaping:
+    ``%``, CR and LF in the message, and additionally ``:`` and ``,`` in the
+    properties.  ``line`` appears for findings that have one (configs); a
+    table finding annotates the file.
+
+    Parameters
+    ----------
+    result : nblint.runner.RunResult
+
+    Returns
+    -------
+    str
+    """
+    lines = []
+    for f in result.findings:
+        properties = [("file", f.path)]
+        if f.line:
+            properties.append(("line", str(f.line)))
+            column = getattr(f, "column", None)
+            if column:
+                properties.append(("col", str(column)))
+        properties.append(("title", f"{f.code} {f.name}"))
+        message = f.message if not f.fix else f"{f.message}\nFix: {f.fix}"
+        lines.append(_workflow_command(GITHUB_COMMANDS[f.severity], properties, message))
+    for r in result.errors:
+        lines.append(_workflow_command("error", [("file", r.path), ("title", "nblint")], r.error))
+    return "".join(line + "\n" for line in lines)
+
+
+def escape_data(value: str) -> str:
+    """Escape a workflow command's message (``%``, CR, LF)."""
+    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(value: str) -> str:
+    """Escape a workflow command's property value (``%``, CR, LF, ``:`` and ``,``)."""
+    return escape_data(value).replace(":", "%3A").replace(",", "%2C")
+
+
+def _workflow_command(command: str, properties: list[tuple[str, str]], message: str) -> str:
+    props = ",".join(f"{key}={escape_property(value)}" for key, value in properties)
+    return f"::{command} {props}::{escape_data(message)}"
+
+
+# --------------------------------------------------------------------------- JUnit XML
+
+
+def render_junit(result) -> str:
+    """JUnit XML: one test case per input file, one ``<failure>`` per failing finding.
+
+    A finding fails its test case when its severity is at or above the file's
+    fail level (``--fail-on``), exactly as it counts for the exit code; findings
+    below it are listed in the test case's ``<system-out>``.  An input that
+    could not be read is an ``<error>``.
+
+    Parameters
+    ----------
+    result : nblint.runner.RunResult
+
+    Returns
+    -------
+    str
+    """
+    cases = []
+    n_failed = n_errors = 0
+    for r in result.files:
+        case = ET.Element("testcase", {"classname": "nblint", "name": _xml(r.path), "file": _xml(r.path)})
+        if r.error:
+            n_errors += 1
+            ET.SubElement(case, "error", {"type": "InputError", "message": _xml(r.error)}).text = _xml(r.error)
+        failing = [f for f in r.findings if f.severity >= r.fail_on]
+        passing = [f for f in r.findings if f.severity < r.fail_on]
+        for f in failing:
+            failure = ET.SubElement(case, "failure", {"type": f.code, "message": _xml(f"{f.code} {f.name}: {f.message}")})
+            failure.text = _xml(_junit_details(f))
+        if failing:
+            n_failed += 1
+        if passing:
+            ET.SubElement(case, "system-out").text = _xml(
+                "\n".join(f"{f.code} [{f.severity}] {f.message}" for f in passing)
+            )
+        cases.append(case)
+    counts = {"tests": str(len(result.files)), "failures": str(n_failed), "errors": str(n_errors)}
+    root = ET.Element("testsuites", {"name": "nblint", **counts})
+    suite = ET.SubElement(root, "testsuite", {"name": "nblint", **counts, "skipped": "0"})
+    suite.extend(cases)
+    ET.indent(root, space="  ")
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def _junit_details(f: Finding) -> str:
+    lines = [f"{f.path}{'' if f.line is None else f':{f.line}'}: {f.code} [{f.severity}] {f.message}"]
+    if f.columns:
+        lines.append(f"columns: {', '.join(f.columns)}")
+    if f.rows:
+        lines.append(f"rows: {', '.join(map(str, f.rows))}")
+    if f.fix:
+        lines.append(f"fix: {f.fix}")
+    return "\n".join(lines)
+
+
+_XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def _xml(text: str) -> str:
+    """Drop the characters XML 1.0 cannot carry (ElementTree escapes the rest)."""
+    return _XML_INVALID.sub("\ufffd", text)
+
+
+# --------------------------------------------------------------------------- dispatch
+
+
+def render(result, output_format: str, color: bool = False) -> str:
+    """Render a run in one of :data:`FORMATS`.
+
+    Parameters
+    ----------
+    result : nblint.runner.RunResult
+    output_format : str
+    color : bool, default False
+        Only the text format is ever coloured.
+
+    Returns
+    -------
+    str
+    """
+    if output_format == "text":
+        return render_text(result.findings, len(result.files), color=color)
+    if output_format == "json":
+        return render_json(result.findings)
+    if output_format == "sarif":
+        return render_sarif(result)
+    if output_format == "github":
+        return render_github(result)
+    if output_format == "junit":
+        return render_junit(result)
+    raise ValueError(f"unknown output format {output_format!r} (expected one of {', '.join(FORMATS)})")

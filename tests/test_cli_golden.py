@@ -19,6 +19,11 @@ CASES = {
     "clean.txt": ["check", "examples/clean.csv", "--target", "label"],
     "both.json": ["check", "examples", "--format", "json", "--select", "NB10", "--ignore", "NB105"],
 }
+# Every output format on the same fixture set: the two bundled examples.
+EXAMPLES = ["check", "examples/customers.csv", "examples/clean.csv"]
+for _name, _format in [("examples.txt", "text"), ("examples.json", "json"), ("examples.sarif", "sarif"),
+                       ("examples.github.txt", "github"), ("examples.junit.xml", "junit")]:
+    CASES[_name] = [*EXAMPLES, "--format", _format]
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

@@ -84,3 +84,29 @@ def test_readme_impact_output_is_what_nblint_prints(monkeypatch):
     result = CliRunner().invoke(main, command.split()[2:])
     assert result.exit_code == 0
     assert result.stdout.splitlines() == expected
+
+
+def test_readme_integration_snippets_are_the_tested_example_files():
+    """The pre-commit, pandera and workflow snippets are copies of files the tests use."""
+    for name in ("pre-commit-config.yaml", "github-workflow.yml"):
+        assert (ROOT / "examples" / name).read_text() in blocks("yaml")
+    assert (ROOT / "examples" / "schema.py").read_text() in blocks("python")
+
+
+def test_workflow_snippet_commands_run(tmp_path, monkeypatch):
+    import json
+    import shlex
+    import shutil
+
+    import yaml
+
+    workflow = yaml.safe_load((ROOT / "examples" / "github-workflow.yml").read_text())
+    commands = [step["run"] for step in workflow["jobs"]["nblint"]["steps"] if step.get("run", "").startswith("nblint ")]
+    assert len(commands) == 3
+    shutil.copytree(ROOT / "examples", tmp_path / "data", ignore=shutil.ignore_patterns("*.py", "*.yaml", "*.yml"))
+    monkeypatch.chdir(tmp_path)
+    codes = [CliRunner().invoke(main, shlex.split(command, comments=True)[1:]).exit_code for command in commands]
+    assert codes == [0, 0, 1]  # --exit-zero for the reports; the annotations fail the job on findings
+    sarif = json.loads((tmp_path / "nblint.sarif").read_text())
+    assert sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "data/customers.csv"
+    assert (tmp_path / "nblint-junit.xml").read_text().startswith('<?xml version="1.0" encoding="utf-8"?>')

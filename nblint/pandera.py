@@ -1,0 +1,409 @@
+"""nblint's table rules as pandera checks, and pandera schemas written for a table.
+
+Importing this module registers, with :func:`pandera.extensions.register_check_method`,
+one dataframe check per installed table rule and one row-level structure check:
+
+* ``nblint_nb101``, ``nblint_nb102``, ... (:func:`check_name` of each rule code):
+  runs that rule on the validated frame.  Statistics: ``target``, ``model`` and
+  the rule's options in snake case (``vif_threshold`` for NB104's
+  ``vif-threshold``), all optional.  When the rule finds something the check
+  fails with an ordinary :class:`pandera.errors.SchemaError` whose ``check.name``
+  is the check name (:func:`rule_code` maps it back to the code) and whose
+  message is ``CODE name: <the finding's message>``.  With pandera's
+  ``raise_warning=True`` the same text is a :class:`pandera.errors.SchemaWarning`
+  instead and validation goes on.
+* ``nblint_sum_to_one(columns=[...])``: the columns of a one-hot group sum to
+  exactly one on every row.  A vectorised row check, so pandera's failure cases
+  are the rows that break the group (NB103's finding).
+
+They are used like pandera's own checks, in a ``DataFrameSchema``::
+
+    import nblint.pandera  # registers the checks
+    import pandera.pandas as pa
+
+    schema = pa.DataFrameSchema(checks=[pa.Check.nblint_nb101(target="y", model="bernoulli")])
+
+or in a ``DataFrameModel``'s ``Config`` (``nblint_nb101 = {"target": "y"}``), and
+they round-trip through ``schema.to_yaml()`` / ``DataFrameSchema.from_yaml``.
+pandera resolves a check by its registered name when it reads YAML, so a schema
+that uses these checks must be loaded after ``import nblint.pandera`` — pandera
+refuses it otherwise (``AttributeError``, "Make sure any custom checks have been
+registered") — which :func:`load_schema` guarantees.
+
+Backends: pandas DataFrames (pandera's pandas API) and polars DataFrames and
+LazyFrames (``pandera.polars``).  Under polars, pandera turns any exception
+raised by a check into a ``check_error``, so a failing rule check is reported as
+pandera's "Error while executing check function" whose text carries the
+finding; ``raise_warning`` and ``nblint_sum_to_one`` behave as under pandas.
+"""
+
+from __future__ import annotations
+
+import inspect
+import warnings
+from typing import Any
+
+import pandas as pd
+import pandera.pandas as pa
+from pandera.api.checks import Check
+from pandera.errors import SchemaDefinitionError, SchemaError, SchemaWarning
+from pandera.extensions import register_check_method
+
+from nblint import __version__
+from nblint.config import parse_settings
+from nblint.engine import load_rules
+from nblint.errors import ConfigError, NblintError
+from nblint.findings import Severity
+
+__all__ = [
+    "SUM_TO_ONE",
+    "check_name",
+    "load_schema",
+    "register",
+    "rule_code",
+    "schema_for_table",
+    "read_frame",
+    "schema_yaml",
+    "table_rules",
+]
+
+CHECK_PREFIX = "nblint_"
+#: The row-level structure check: a one-hot group's columns sum to one.
+SUM_TO_ONE = "nblint_sum_to_one"
+#: The rule whose finding a row failing :data:`SUM_TO_ONE` is (a broken one-hot group).
+SUM_TO_ONE_CODE = "NB103"
+#: Every registered rule check takes these statistics before the rule's own options.
+COMMON_STATISTICS = ("target", "model")
+
+
+def check_name(code: str) -> str:
+    """The pandera check name of a rule: ``NB101`` -> ``nblint_nb101``."""
+    return CHECK_PREFIX + code.lower()
+
+
+def rule_code(check: Any) -> str | None:
+    """The rule code behind a pandera check, its name, or a :class:`SchemaError` raised by it.
+
+    Parameters
+    ----------
+    check : pandera.Check or str or pandera.errors.SchemaError
+
+    Returns
+    -------
+    str or None
+        ``"NB101"`` for ``nblint_nb101``, ``"NB103"`` for ``nblint_sum_to_one``,
+        None for a check that is not nblint's.
+    """
+    if isinstance(check, SchemaError):
+        check = check.check
+    name = check if isinstance(check, str) else getattr(check, "name", None)
+    if not isinstance(name, str) or not name.startswith(CHECK_PREFIX):
+        return None
+    if name == SUM_TO_ONE:
+        return SUM_TO_ONE_CODE
+    code = name[len(CHECK_PREFIX):].upper()
+    return code if code in load_rules() else None
+
+
+def table_rules() -> dict:
+    """The installed rules that read tables, by code.
+
+    A rule reads tables unless it declares an ``inputs`` attribute without
+    ``"table"`` (a pipeline-config rule), so packs need no second registry.
+    """
+    return {code: rule for code, rule in load_rules().items() if "table" in getattr(rule, "inputs", ("table",))}
+
+
+def _option_statistic(option_name: str) -> str:
+    return option_name.replace("-", "_")
+
+
+class _Context:
+    """Links a registered check's function to the :class:`~pandera.Check` built around it.
+
+    pandera passes the extra keyword arguments of a registered check method on
+    to the check function; this one carries the Check itself, so the function
+    can read the Check's ``raise_warning`` (which pandera may set after
+    construction, as ``from_yaml`` does) and attach the Check to the error it
+    raises.  Contexts compare equal, so checks still compare by statistics and
+    options (a schema equals its YAML round trip).
+    """
+
+    __slots__ = ("check",)
+
+    def __init__(self) -> None:
+        self.check = None
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Context)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return "<nblint check context>"
+
+
+def _with_context(factory):
+    """Wrap pandera's factory for a registered check so each Check gets a :class:`_Context`."""
+
+    def make(*args, **kwargs):
+        context = _Context()
+        check = factory(*args, nblint_context=context, **kwargs)
+        context.check = check
+        return check
+
+    make.__wrapped__ = factory
+    make.__doc__ = getattr(factory, "__doc__", None)
+    return make
+
+
+def _make_rule_check(rule):
+    """The check function for one rule, with the signature pandera reads statistics from."""
+    options = {_option_statistic(opt.name): opt for opt in rule.options}
+    statistics = [*COMMON_STATISTICS, *options]
+
+    def rule_check(data, **kwargs):
+        context = kwargs.pop("nblint_context", None)
+        return _run_rule(rule, options, data, kwargs, context)
+
+    name = check_name(rule.code)
+    rule_check.__name__ = rule_check.__qualname__ = name
+    rule_check.__doc__ = f"{rule.code} {rule.name}: {rule.summary()}"
+    parameters = [inspect.Parameter("data", inspect.Parameter.POSITIONAL_ONLY)]
+    parameters += [inspect.Parameter(s, inspect.Parameter.KEYWORD_ONLY, default=None) for s in statistics]
+    parameters.append(inspect.Parameter("nblint_context", inspect.Parameter.KEYWORD_ONLY, default=None))
+    rule_check.__signature__ = inspect.Signature(parameters)
+    return rule_check, statistics
+
+
+def register() -> list[str]:
+    """Register every table rule (and :data:`SUM_TO_ONE`) as a pandera check method.
+
+    Safe to call again: checks already registered are kept, rules of packs
+    installed since are added.  Runs on import of this module.
+
+    Returns
+    -------
+    list of str
+        The nblint check names now registered.
+    """
+    registry = Check.REGISTERED_CUSTOM_CHECKS
+    names = []
+    for rule in table_rules().values():
+        name = check_name(rule.code)
+        names.append(name)
+        if name in registry:
+            continue
+        function, statistics = _make_rule_check(rule)
+        register_check_method(function, statistics=statistics, supported_types=pd.DataFrame)
+        registry[name] = _with_context(registry[name])
+    if SUM_TO_ONE not in registry:
+        register_check_method(_sum_to_one, statistics=["columns"], supported_types=pd.DataFrame)
+    names.append(SUM_TO_ONE)
+    return names
+
+
+# --------------------------------------------------------------------------- running a rule
+
+
+def _source(data):
+    """An nblint table source for what pandera hands a dataframe check."""
+    from nblint.readers import ArrowSource, DataFrameSource
+
+    if isinstance(data, pd.DataFrame):
+        return DataFrameSource(data)
+    lazyframe = getattr(data, "lazyframe", None)  # pandera.api.polars.types.PolarsData
+    if lazyframe is not None:
+        return ArrowSource("<dataframe>", lazyframe.collect().to_arrow())
+    raise SchemaDefinitionError(
+        f"nblint checks validate pandas or polars data frames, not {type(data).__name__}"
+    )
+
+
+def _settings(rule, options: dict, statistics: dict):
+    table: dict[str, Any] = {k: statistics[k] for k in COMMON_STATISTICS if statistics.get(k) is not None}
+    given = {opt.name: statistics[s] for s, opt in options.items() if statistics.get(s) is not None}
+    if given:
+        table[rule.code] = given
+    try:
+        settings = parse_settings(table)
+    except ConfigError as exc:
+        raise SchemaDefinitionError(f"{check_name(rule.code)}: {exc}") from None
+    if rule.needs_target and settings.target is None:
+        raise SchemaDefinitionError(f"{check_name(rule.code)}: {rule.code} needs the target column: pass target=...")
+    return settings
+
+
+def _run_rule(rule, options: dict, data, statistics: dict, context: _Context | None):
+    from nblint.runner import lint_source
+
+    settings = _settings(rule, options, statistics)
+    check = context.check if context is not None else None
+    try:
+        findings = lint_source(_source(data), settings, [rule.code])
+    except NblintError as exc:
+        message = f"{rule.code} {rule.name}: cannot check the table: {exc}"
+        raise SchemaError(None, data, message, failure_cases=_failure_cases([message]), check=check) from None
+    if not findings:
+        return True
+    lines = [f"{f.code} {f.name}: {f.message}" for f in findings]
+    message = "\n".join(lines)
+    if check is not None and check.raise_warning:
+        warnings.warn(message, SchemaWarning, stacklevel=2)
+        return True
+    raise SchemaError(None, data, message, failure_cases=_failure_cases(lines), check=check)
+
+
+def _failure_cases(lines: list[str]) -> pd.DataFrame:
+    """One failure case per finding, in the shape pandera's pandas backend collects."""
+    return pd.DataFrame({"index": [None] * len(lines), "failure_case": lines})
+
+
+def _sum_to_one(data, *, columns):
+    """True on the rows where the 0/1 columns ``columns`` sum to exactly one."""
+    columns = list(columns)
+    lazyframe = getattr(data, "lazyframe", None)
+    if lazyframe is not None:
+        import polars as pl
+
+        return lazyframe.select((pl.sum_horizontal([pl.col(c) for c in columns]) == 1).alias(SUM_TO_ONE))
+    return data[columns].sum(axis=1) == 1
+
+
+_sum_to_one.__name__ = _sum_to_one.__qualname__ = SUM_TO_ONE
+
+
+# --------------------------------------------------------------------------- schemas
+
+
+def schema_for_table(path: str, settings, codes: list[str]) -> pa.DataFrameSchema:
+    """A pandera schema for the table at ``path``.
+
+    Columns get the dtype and nullability pandas reads them with; each one-hot
+    group nblint finds becomes a :data:`SUM_TO_ONE` check; each enabled table
+    rule becomes its dataframe check with the file's target, model and resolved
+    options as statistics.  Rules below error severity are written with
+    ``raise_warning=True``, so the schema validates the table it was written
+    for and fails when the data gets worse (a broken group, an error-level
+    finding); rules that need a target are left out when there is none.
+
+    Parameters
+    ----------
+    path : str
+        A CSV/TSV/gzip CSV/Parquet file.
+    settings : nblint.config.Settings
+        The file's resolved settings (target, model, rule options, encoding).
+    codes : list of str
+        The enabled rule codes.
+
+    Returns
+    -------
+    pandera.pandas.DataFrameSchema
+
+    Raises
+    ------
+    nblint.errors.NblintError
+        When the file cannot be read as a table.
+    """
+    from nblint.analyses import TableContext
+    from nblint.engine import resolved_options
+    from nblint.profile import TableProfile
+    from nblint.readers import read_table
+
+    source = read_table(path, encoding=settings.encoding)
+    profile = TableProfile.from_source(source, settings.target)
+    context = TableContext(source, profile, settings.model, resolved_options(settings.rule_options))
+    frame = read_frame(path, encoding=settings.encoding)
+    columns = {
+        name: pa.Column(frame[name].dtype, nullable=bool(frame[name].isna().any()))
+        for name in source.names
+    }
+    checks = [Check.nblint_sum_to_one(columns=list(group.members)) for group in context.structure.onehot]
+    rules = table_rules()
+    for code in codes:
+        rule = rules.get(code)
+        if rule is None or (rule.needs_target and settings.target is None):
+            continue
+        statistics: dict[str, Any] = {}
+        if settings.target is not None:
+            statistics["target"] = settings.target
+        if settings.model is not None:
+            statistics["model"] = settings.model
+        for option in rule.options:
+            statistics[_option_statistic(option.name)] = context.option(code, option.name)
+        factory = getattr(Check, check_name(code))
+        checks.append(factory(**statistics, raise_warning=rule.severity < Severity.ERROR))
+    return pa.DataFrameSchema(columns, checks=checks, name=_schema_name(path))
+
+
+def read_frame(path: str, encoding: str = "utf-8") -> pd.DataFrame:
+    """Read a table with pandas the way a user validating it would.
+
+    ``pandas.read_csv`` (tab-separated for ``.tsv``/``.tab``, gzip by suffix)
+    or ``pandas.read_parquet``: the dtypes a written schema expects are the
+    ones this gives.
+
+    Parameters
+    ----------
+    path : str
+    encoding : str, default "utf-8"
+
+    Returns
+    -------
+    pandas.DataFrame
+    """
+    lower = path.lower()
+    if lower.endswith((".parquet", ".pq")):
+        return pd.read_parquet(path)
+    separator = "\t" if lower.endswith((".tsv", ".tab", ".tsv.gz", ".tab.gz")) else ","
+    return pd.read_csv(path, sep=separator, encoding=encoding)
+
+
+def _schema_name(path: str) -> str:
+    import os
+
+    name = os.path.basename(path)
+    for suffix in (".gz", ".csv", ".tsv", ".tab", ".parquet", ".pq"):
+        if name.lower().endswith(suffix):
+            name = name[: -len(suffix)]
+    return name
+
+
+SCHEMA_HEADER = (
+    "# pandera DataFrameSchema written by nblint {version} for {path}.\n"
+    "# It uses nblint's registered checks (nblint_*): load it with\n"
+    "#   nblint.pandera.load_schema(\"schema.yaml\")\n"
+    "# or `import nblint.pandera` before pandera's from_yaml.\n"
+)
+
+
+def schema_yaml(schema: pa.DataFrameSchema, path: str) -> str:
+    """The schema as YAML text with a header saying how to load it (deterministic)."""
+    return SCHEMA_HEADER.format(version=__version__, path=path.replace("\\", "/")) + schema.to_yaml()
+
+
+def load_schema(source) -> pa.DataFrameSchema:
+    """Read a pandera schema (YAML file or text) that uses nblint's checks.
+
+    Registers the checks first, which pandera needs to resolve them: without
+    that, pandera's ``from_yaml`` refuses the schema with an ``AttributeError``.
+
+    Parameters
+    ----------
+    source : str or os.PathLike
+        A path to a YAML file, or YAML text.
+
+    Returns
+    -------
+    pandera.pandas.DataFrameSchema
+    """
+    import os
+    from pathlib import Path
+
+    register()
+    if isinstance(source, os.PathLike) or (isinstance(source, str) and "\n" not in source and os.path.exists(source)):
+        source = Path(source)
+    return pa.DataFrameSchema.from_yaml(source)
+
+
+register()
