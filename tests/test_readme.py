@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from nblint.cli import main
@@ -68,20 +69,12 @@ def test_module_entry_point_prints_version():
     assert "nblint" in out.stdout
 
 
-def test_readme_columns_output_is_what_nblint_prints(monkeypatch):
-    block = next(b for b in blocks("text") if b.startswith("$ nblint columns"))
-    command, *expected = block.splitlines()
+@pytest.mark.parametrize("command", ["nblint columns", "nblint impact"])
+def test_readme_command_output_is_what_nblint_prints(command, monkeypatch):
+    block = next(b for b in blocks("text") if b.startswith(f"$ {command}"))
+    line, *expected = block.splitlines()
     monkeypatch.chdir(ROOT)
-    result = CliRunner().invoke(main, command.split()[2:])
-    assert result.exit_code == 0
-    assert result.stdout.splitlines() == expected
-
-
-def test_readme_impact_output_is_what_nblint_prints(monkeypatch):
-    block = next(b for b in blocks("text") if b.startswith("$ nblint impact"))
-    command, *expected = block.splitlines()
-    monkeypatch.chdir(ROOT)
-    result = CliRunner().invoke(main, command.split()[2:])
+    result = CliRunner().invoke(main, line.split()[2:])
     assert result.exit_code == 0
     assert result.stdout.splitlines() == expected
 
