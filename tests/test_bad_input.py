@@ -131,3 +131,30 @@ def test_inputs_are_never_modified(write):
     run("check", path, "--target", "y")
     after = (hashlib.sha256(open(path, "rb").read()).hexdigest(), os.stat(path).st_mtime_ns)
     assert before == after
+
+
+def test_every_format_gives_the_same_findings(tmp_path):
+    import json
+
+    import pandas as pd
+
+    from pathlib import Path
+
+    frame = pd.read_csv(Path(__file__).resolve().parent.parent / "examples" / "customers.csv")
+    paths = {
+        "csv": tmp_path / "t.csv",
+        "tsv": tmp_path / "t.tsv",
+        "gz": tmp_path / "t.csv.gz",
+        "parquet": tmp_path / "t.parquet",
+    }
+    frame.to_csv(paths["csv"], index=False)
+    frame.to_csv(paths["tsv"], index=False, sep="\t")
+    frame.to_csv(paths["gz"], index=False, compression="gzip")
+    frame.to_parquet(paths["parquet"], index=False)
+    outputs = {}
+    for kind, path in paths.items():
+        result = run("check", str(path), "--target", "churned", "--format", "json")
+        assert result.exit_code == 1, result.output
+        outputs[kind] = [{k: v for k, v in f.items() if k != "path"} for f in json.loads(result.stdout)]
+    assert outputs["csv"] == outputs["tsv"] == outputs["gz"] == outputs["parquet"]
+    assert {f["code"] for f in outputs["csv"]} >= {"NB101", "NB102", "NB104", "NB105", "NB401"}
