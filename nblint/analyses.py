@@ -88,6 +88,9 @@ class TableContext:
         Resolved options per rule code, ``{"NB104": {"vif-threshold": 10.0}}``.
     """
 
+    #: Only rules with ``applies_to = "table"`` run on this context.
+    applies_to = "table"
+
     def __init__(self, source: TableSource, profile: TableProfile, model: str | None = None, rule_options: dict | None = None):
         self.source = source
         self.profile = profile
