@@ -9,8 +9,8 @@ from nblint.findings import Finding
 
 
 def render_text(findings: list[Finding], n_files: int) -> str:
-    """One line per finding, ``path: CODE [severity] message``, then a summary line."""
-    lines = [f"{f.path}: {f.code} [{f.severity}] {f.message}" for f in findings]
+    """One line per finding, ``path: CODE [severity] message`` (``path:line: ...`` in configs), then a summary line."""
+    lines = [f"{f.path}{'' if f.line is None else f':{f.line}'}: {f.code} [{f.severity}] {f.message}" for f in findings]
     lines.append(summary_line(findings, n_files))
     return "\n".join(lines) + "\n"
 

@@ -3,6 +3,14 @@
 Exit status of a run (documented in the README): 2 if any input or config could
 not be read (the other files are still linted and reported), else 1 if any
 finding is at or above its file's ``fail-on`` severity, else 0.
+
+Tables and pipeline configs are linted in one run.  Configs are read first,
+because they can say how a table is meant to be used: the data file an nblint
+spec names is linted too (right after the spec, with the spec's target), and a
+table's declared model is, in order of precedence: ``--model``; the model of
+the spec naming the table; the one Naive Bayes model of the run's pipeline
+configs, when they agree on one; the nblint configuration (per-file settings,
+then ``model``).
 """
 
 from __future__ import annotations
@@ -15,6 +23,7 @@ from nblint.config import Settings, find_config, load_config
 from nblint.engine import resolved_options, run_rules
 from nblint.errors import ConfigError, NblintError
 from nblint.findings import Finding, Severity
+from nblint.pipelines import ConfigFile, PipelineSpec, is_config_path, lint_specs, read_config
 from nblint.profile import TableProfile
 from nblint.readers import TableSource, is_table_path, read_table
 
@@ -75,9 +84,9 @@ def expand_paths(paths: list[str]) -> tuple[list[str], list[str]]:
             found = []
             for folder, dirs, names in os.walk(path):
                 dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
-                found += [os.path.join(folder, n) for n in sorted(names) if is_table_path(n)]
+                found += [os.path.join(folder, n) for n in sorted(names) if is_table_path(n) or is_config_path(n)]
             if not found:
-                warnings.append(f"{path}: warning: no tables found in this folder")
+                warnings.append(f"{path}: warning: no tables or pipeline configs found in this folder")
             files += found
         else:
             files.append(path)
@@ -111,22 +120,76 @@ def lint_source(source: TableSource, settings: Settings, codes: list[str]) -> li
 
 
 def lint_paths(paths: list[str], overrides: Overrides | None = None, stdin=None) -> RunResult:
-    """Lint every path; an unreadable one becomes an error result and the run goes on."""
+    """Lint every path; an unreadable one becomes an error result and the run goes on.
+
+    Files that are not pipeline configs (an unrelated YAML or Python file) are
+    skipped silently and not counted.
+    """
     overrides = overrides or Overrides()
     files, warnings = expand_paths(paths)
+    configs = {path: _read_config(path) for path in files if is_config_path(path)}
+    files, named = _with_named_data(files, configs)
+    models = {spec.model for c in configs.values() if isinstance(c, ConfigFile) for spec in c.specs if spec.model}
+    run_model = models.pop() if len(models) == 1 else None
     cache: dict = {}
     results = []
     for path in files:
+        config = configs.get(path)
+        if path in configs and config is None:
+            continue
         try:
             settings = settings_for(path, overrides, cache)
         except ConfigError as exc:
             results.append(FileResult(path, error=str(exc)))
             continue
+        if path in configs:
+            results.append(_config_result(path, config, settings))
+            continue
+        spec = named.get(_key(path))
+        model = spec.model if spec is not None else run_model
+        if overrides.model is None and model:
+            settings = replace(settings, model=model)
+        if overrides.target is None and spec is not None and spec.target:
+            settings = replace(settings, target=spec.target)
         try:
             source = read_table(path, encoding=settings.encoding, stdin=stdin)
             findings = lint_source(source, settings, settings.enabled_codes(path))
         except NblintError as exc:
-            results.append(FileResult(path, error=f"{path}: error: {exc}", fail_on=settings.fail_on))
+            named_by = f" (named by {spec.path}, line {spec.data_line})" if spec is not None else ""
+            results.append(FileResult(path, error=f"{path}: error: {exc}{named_by}", fail_on=settings.fail_on))
             continue
         results.append(FileResult(path, findings, fail_on=settings.fail_on))
     return RunResult(results, warnings)
+
+
+def _read_config(path: str) -> ConfigFile | NblintError | None:
+    try:
+        return read_config(path)
+    except NblintError as exc:
+        return exc
+
+
+def _config_result(path: str, config: ConfigFile | NblintError, settings: Settings) -> FileResult:
+    if isinstance(config, NblintError):
+        return FileResult(path, error=f"{path}: error: {config}", fail_on=settings.fail_on)
+    codes = settings.enabled_codes(path)
+    return FileResult(path, lint_specs(config.specs, codes, settings.rule_options, config), fail_on=settings.fail_on)
+
+
+def _key(path: str) -> str:
+    return path if path == "-" else os.path.abspath(path)
+
+
+def _with_named_data(files: list[str], configs: dict) -> tuple[list[str], dict[str, PipelineSpec]]:
+    """The run's files with each data file a spec names added after the spec (once), and who names what."""
+    present = {_key(path) for path in files}
+    out, named = [], {}
+    for path in files:
+        out.append(path)
+        config = configs.get(path)
+        for data_path, spec in config.data_paths() if isinstance(config, ConfigFile) else ():
+            named.setdefault(_key(data_path), spec)
+            if _key(data_path) not in present:
+                present.add(_key(data_path))
+                out.append(data_path)
+    return out, named
