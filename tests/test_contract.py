@@ -39,6 +39,11 @@ def test_rule_contract(code):
     spec = yaml.safe_load((CASES / f"{code}.yaml").read_text())
     expects = {case["expect"] for case in spec["cases"]}
     assert expects == {"pass", "fail"}, f"{code} needs at least one passing and one failing case"
+    if rule.applies_to == "pipeline":
+        covered = {(case["form"], case["expect"]) for case in spec["cases"]}
+        for form in ("hydra", "spec", "python"):
+            assert {(form, "pass"), (form, "fail")} <= covered, f"{code} needs a passing and a failing {form} case"
+        assert all("line" in case for case in spec["cases"] if case["expect"] == "fail"), f"{code}: say the line"
 
 
 @pytest.mark.parametrize("code", list(RULES))
