@@ -3,11 +3,15 @@
 Objects are inspected by class and ``get_params(deep=False)`` only; scikit-learn
 is never imported by nblint.  A user subclass is read as the first scikit-learn
 or imbalanced-learn class in its method resolution order, so
-``class MyNB(BernoulliNB)`` is still a BernoulliNB.
+``class MyNB(BernoulliNB)`` is still a BernoulliNB.  ``get_params`` reports every
+parameter; those still at the default of the class's ``__init__`` are left out,
+as a config would not write them (a rule can then tell "left at the default"
+from "chosen").
 """
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 from nblint.pipelines import catalog
@@ -44,8 +48,10 @@ class _LiveReader:
                 call = Call(_target(type(obj)))
                 self.memo[id(obj)] = call
                 self.calls.append(call)
+                defaults = _defaults(type(obj))
                 for name, value in obj.get_params(deep=False).items():
-                    call.params[name] = self.value(value)
+                    if not _is_default(value, defaults.get(name, inspect.Parameter.empty)):
+                        call.params[name] = self.value(value)
             return self.memo[id(obj)]
         if obj is None or isinstance(obj, (str, bool, int, float)):
             return obj
@@ -66,3 +72,17 @@ def _target(cls: type) -> str:
         if catalog.is_known(name):
             return name
     return f"{cls.__module__}.{cls.__qualname__}"
+
+
+def _defaults(cls: type) -> dict[str, Any]:
+    try:
+        parameters = inspect.signature(cls.__init__).parameters.values()
+    except (TypeError, ValueError):
+        return {}
+    return {p.name: p.default for p in parameters}
+
+
+def _is_default(value: Any, default: Any) -> bool:
+    """Whether ``value`` is the default (compared only for plain values: no array comparisons)."""
+    plain = (str, bool, int, float, type(None))
+    return isinstance(value, plain) and isinstance(default, plain) and type(value) is type(default) and value == default
