@@ -191,6 +191,7 @@ def test_hostile_yaml_is_refused_and_nothing_runs(tmp_path, write, tag, with_tar
         ("bad.py", "from sklearn.naive_bayes import BernoulliNB\nclf = BernoulliNB(alpha=0\n", "Python syntax error at line 2"),
         ("spec.yaml", "model: BernoulliNB\nencoder:\n  color: OneHotEncoder\n", "unknown key 'encoder' in the nblint spec at line 2"),
         ("spec2.yaml", "model: BernoulliNB\nencoders: [OneHotEncoder]\n", "'encoders' in the nblint spec at line 2 must be a mapping"),
+        ("spec3.yaml", "model: GaussianNB\nencoders:\n  x: {class: 3}\n", "an encoder in the nblint spec at line 3 must be"),
         ("latin1.yaml", "_target_: sklearn.naive_bayes.BernoulliNB\n# caf\u00e9\n".encode("latin-1"), "not UTF-8 text (byte 0xe9 at line 2)"),
     ],
 )
@@ -368,6 +369,32 @@ def test_yaml_anchors_are_read_once_and_recursive_ones_refused(write):
     looped = write("loop.yaml", "_target_: sklearn.naive_bayes.BernoulliNB\nalpha: &a [*a]\n")
     result = run("check", looped)
     assert result.exit_code == 2 and "contains itself" in result.stderr
+
+
+def test_spec_encoder_chains_and_passthrough(write):
+    spec = read_config(write("spec.yaml", """\
+        model: GaussianNB
+        encoders:
+          age: passthrough
+          income: [SimpleImputer, passthrough, {class: StandardScaler, with_mean: false}]
+        """)).specs[0]
+    (encoders, model) = spec.steps
+    assert [[(s.cls, s.columns) for s in branch] for branch in encoders.branches] == [
+        [], [("SimpleImputer", ("income",)), ("StandardScaler", ("income",))], []]  # the last: unlisted columns
+    assert encoders.branches[1][1].params["with_mean"].value is False and model.cls == "GaussianNB"
+
+
+def test_python_calls_in_with_statements_and_nested_targets(write):
+    path = write("train.py", """\
+        import pandas as pd
+        from sklearn.naive_bayes import BernoulliNB, ComplementNB
+
+        with ComplementNB(class_prior=[0.5, 0.5]) as unused:
+            pass
+        a, (b, c) = 1, pd.get_dummies(df)
+        BernoulliNB().fit(c)
+        """)
+    assert [(f["code"], f["line"]) for f in json_findings(path)] == [("NB509", 4), ("NB501", 6)]
 
 
 def test_python_follows_names_fit_and_cross_validation(write):

@@ -44,8 +44,10 @@ def flows_into(steps: Iterable[Step]) -> list[Flow]:
 
 def _through(steps: tuple[Step, ...], flows: list[Flow]) -> list[Flow]:
     for step in steps:
-        if step.parallel:
+        if step.parallel and step.branches:
             flows = [f for branch in step.branches for f in _through(branch, flows)]
+        elif step.parallel:  # branches nblint cannot see (a variable, all dropped)
+            flows = [Flow(OPAQUE, step)]
         else:
             flows = [transfer(step, f) for f in flows]
         flows = _distinct(flows)

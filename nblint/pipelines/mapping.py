@@ -134,7 +134,7 @@ def _nblint_spec(document: dict, path: str) -> list[PipelineSpec]:
     for column, encoder in encoders.items():
         mark = _key_mark(encoders, column, document.marks["encoders"])
         chain = encoder if isinstance(encoder, list) else [encoder]
-        item_marks = getattr(encoder, "marks", None) or [mark] * len(chain)
+        item_marks = list(getattr(encoder, "marks", [])) if isinstance(encoder, list) else [mark]
         calls = [_encoder(reader, item, item_mark) for item, item_mark in zip(chain, item_marks)]
         transformer = calls[0] if len(calls) == 1 else Call("sklearn.pipeline.Pipeline", {"steps": calls}, mark)
         transformers.append([str(column), transformer, [str(column)]])
@@ -163,8 +163,10 @@ def _string(document: dict, key: str) -> str | None:
     return value
 
 
-def _encoder(reader: _HydraReader, item: Any, mark: Mark) -> Call:
-    """One encoder of the spec: a class name, or a mapping with ``class`` (or ``_target_``) and parameters."""
+def _encoder(reader: _HydraReader, item: Any, mark: Mark) -> Call | str:
+    """One encoder of the spec: a class name (or ``passthrough``), or a mapping with ``class`` (or ``_target_``)."""
+    if item in ("passthrough", "drop"):
+        return item
     if isinstance(item, str):
         return Call(item.strip(), mark=mark)
     if isinstance(item, dict) and isinstance(item.get("_target_"), str):

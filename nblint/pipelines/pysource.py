@@ -117,7 +117,7 @@ class _ModuleReader:
         # Every call of the statement's own expressions (nested statements come after, in order).
         for _, field in ast.iter_fields(stmt):
             for node in field if isinstance(field, list) else [field]:
-                if isinstance(node, ast.expr):
+                if isinstance(node, (ast.expr, ast.withitem, ast.arguments, ast.keyword)):
                     for inner in ast.walk(node):
                         if isinstance(inner, ast.Call):
                             self.expr(inner)
@@ -227,6 +227,8 @@ class _ModuleReader:
                 source = _argument(node, 0, "data")
                 return tuple(chain + (value,) for chain in (self.data_of(source) if source else None) or ((),))
             func = node.func
+            if isinstance(func, ast.Attribute) and func.attr in FIT_METHODS:
+                return None  # model.fit(X) is the fitted model, not data
             if isinstance(func, ast.Attribute) and func.attr in TRANSFORM_METHODS:
                 receiver = self.expr(func.value)
                 if isinstance(receiver, Call):

@@ -2,6 +2,8 @@ from nblint.engine import Option, Rule
 from nblint.findings import Severity
 from nblint.pipelines.flow import is_number
 
+from . import literal
+
 #: Below this, scikit-learn raises alpha when force_alpha=False.
 SKLEARN_ALPHA_FLOOR = 1e-10
 
@@ -75,16 +77,17 @@ class SmoothingDisabled(Rule):
             return
         force_alpha = estimator.value("force_alpha", True)
         shown = f"alpha={alpha!r}" if not isinstance(alpha, list) else f"alpha (a list, smallest {smallest!r})"
-        if force_alpha is False and smallest < SKLEARN_ALPHA_FLOOR:
+        if smallest < 0:
+            effect = "a negative alpha is not smoothing at all, and scikit-learn refuses it when fitting"
+        elif force_alpha is False and smallest < SKLEARN_ALPHA_FLOOR:
             effect = "scikit-learn raises it to 1e-10 (force_alpha=False), which is still no smoothing in practice"
         elif smallest == 0:
             effect = "smoothing is off"
         else:
             effect = f"smoothing is negligible (below min-alpha={threshold:g})"
-        message = (
-            f"{estimator.label()} has {shown}: {effect}, so a feature value never seen with a class in training "
-            "gives that class probability 0 (or nearly) and vetoes it"
-        )
-        evidence = {"model": estimator.cls, "alpha": smallest, "force_alpha": force_alpha, "min_alpha": threshold}
+        consequence = ("" if smallest < 0 else ", so a feature value never seen with a class in training gives that "
+                       "class probability 0 (or nearly) and vetoes it")
+        message = f"{estimator.label()} has {shown}: {effect}{consequence}"
+        evidence = {"model": estimator.cls, "alpha": smallest, "force_alpha": literal(force_alpha), "min_alpha": threshold}
         yield self.finding(ctx, message, line=estimator.line_of("alpha"), evidence=evidence,
                            fix="Use alpha=1.0 (Laplace) or tune alpha over a range such as 0.01 to 1.")
