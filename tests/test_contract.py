@@ -66,3 +66,25 @@ def test_rules_command_lists_every_rule():
 
 def test_unknown_rule_is_a_usage_error():
     assert CliRunner().invoke(main, ["rule", "NB999"]).exit_code == 2
+
+
+PIPELINE_RULES = [code for code, rule in RULES.items() if rule.applies_to == "pipeline"]
+FENCE_SUFFIX = {"yaml": ".yaml", "python": ".py"}
+
+
+@pytest.mark.parametrize("code", PIPELINE_RULES)
+def test_pipeline_rule_examples_are_true(code, tmp_path):
+    """The documented Example makes the rule fire; the Use instead does not."""
+    import json
+    import re
+
+    from nblint.pipelines import read_config
+
+    sections = RULES[code].doc_sections()
+    for title, fires in (("Example", True), ("Use instead", False)):
+        language, text = re.match(r"```(\w+)\n(.*?)```", sections[title], flags=re.S).groups()
+        path = tmp_path / f"{title.replace(' ', '_')}{FENCE_SUFFIX[language]}"
+        path.write_text(text)
+        assert read_config(str(path)) is not None, f"{code} {title} is not read as a pipeline config"
+        result = CliRunner().invoke(main, ["check", str(path), "--select", code, "--format", "json"])
+        assert bool(json.loads(result.stdout)) is fires, f"{code} {title}: {result.stdout}"

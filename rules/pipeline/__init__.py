@@ -1,11 +1,16 @@
 """NB5xx: pipeline configs -- how the steps of a pipeline feed its Naive Bayes model.
 
-These rules set ``applies_to = "pipeline"``: they get a
-:class:`nblint.pipelines.PipelineContext` (the pipeline's steps, its final Naive
-Bayes estimator, and the kinds of values reaching it) and report at the line of
-the offending class or parameter.
+These rules derive from :class:`PipelineRule` (``applies_to = "pipeline"``): they
+get a :class:`nblint.pipelines.PipelineContext` (the pipeline's steps, its final
+Naive Bayes estimator, and the kinds of values reaching it) and report at the
+line of the offending class or parameter.
 """
 
+from collections.abc import Iterable, Iterator
+from typing import ClassVar
+
+from nblint.engine import Rule
+from nblint.findings import Finding, Severity
 from nblint.pipelines.spec import Step
 
 JSON_SCALARS = (str, int, float, bool, type(None))
@@ -34,11 +39,6 @@ def step_evidence(step: Step, estimator: Step, **extra) -> dict:
     return {"step": step.cls, "step_line": step.line, "model": estimator.cls, "model_line": estimator.line, **extra}
 
 
-def param_text(step: Step, name: str) -> str:
-    """``drop='first'`` as the config wrote it, for messages."""
-    return f"{name}={step.value(name)!r}"
-
-
 def literal(value):
     """A parameter value for evidence: JSON values as they are, anything else (an expression) as its text."""
     if isinstance(value, list):
@@ -46,3 +46,34 @@ def literal(value):
     if isinstance(value, dict):
         return {str(k): literal(v) for k, v in value.items()}
     return value if isinstance(value, JSON_SCALARS) else str(value)
+
+
+class PipelineRule(Rule):
+    """Base of the NB5xx rules: runs :meth:`check_model` on pipelines ending in one of ``models``.
+
+    Subclasses set ``models`` (nblint model names; empty means every Naive Bayes
+    model) and implement :meth:`check_model`.
+    """
+
+    applies_to = "pipeline"
+    models: ClassVar[frozenset[str]] = frozenset()
+
+    def check(self, ctx) -> Iterable[Finding]:
+        if ctx.estimator is not None and (not self.models or ctx.model in self.models):
+            yield from self.check_model(ctx, ctx.estimator)
+
+    def check_model(self, ctx, estimator: Step) -> Iterable[Finding]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    @staticmethod
+    def origins(ctx, *kinds: str) -> Iterator[Step]:
+        """The steps that last decided the values reaching the model, on the routes whose values are of ``kinds``."""
+        for flow in ctx.flows:
+            if flow.kind in kinds:
+                yield flow.origin
+
+    def step_finding(self, ctx, step: Step, message: str, *, fix: str, line: int | None = None,
+                     severity: Severity | None = None, **evidence) -> Finding:
+        """A finding about ``step`` feeding the model: its columns, at ``line`` (default: the step's)."""
+        return self.finding(ctx, message, columns=step.columns or (), line=line or step.line, severity=severity,
+                            evidence=step_evidence(step, ctx.estimator, **evidence), fix=fix)

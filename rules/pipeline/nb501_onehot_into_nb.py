@@ -1,8 +1,7 @@
-from nblint.engine import Rule
 from nblint.findings import Severity
 from nblint.pipelines.flow import ONEHOT
 
-from . import ORDINAL_FIX, inputs, step_evidence
+from . import ORDINAL_FIX, PipelineRule, inputs
 
 #: How each model reads K one-hot bits of one variable.
 READS_BITS_AS = {
@@ -19,7 +18,7 @@ READS_BITS_AS = {
 }
 
 
-class OneHotIntoNaiveBayes(Rule):
+class OneHotIntoNaiveBayes(PipelineRule):
     """A one-hot encoder feeds a Naive Bayes model: one variable becomes K features read as independent.
 
     ## What it does
@@ -65,20 +64,12 @@ class OneHotIntoNaiveBayes(Rule):
     code = "NB501"
     name = "onehot-into-nb"
     severity = Severity.WARNING
-    applies_to = "pipeline"
 
-    def check(self, ctx):
-        estimator = ctx.estimator
-        if estimator is None:
-            return
-        for flow in ctx.flows:
-            if flow.kind != ONEHOT:
-                continue
-            step = flow.origin
+    def check_model(self, ctx, estimator):
+        severity = Severity.INFO if ctx.model in ("multinomial", "complement") else None
+        for step in self.origins(ctx, ONEHOT):
             message = (
                 f"{step.label()} one-hot encodes {inputs(step)} for {estimator.label()}, which reads the bits as "
                 f"{READS_BITS_AS[ctx.model]}"
             )
-            severity = Severity.INFO if ctx.model in ("multinomial", "complement") else None
-            yield self.finding(ctx, message, columns=step.columns or (), line=step.line, severity=severity,
-                               evidence=step_evidence(step, estimator), fix=ORDINAL_FIX)
+            yield self.step_finding(ctx, step, message, severity=severity, fix=ORDINAL_FIX)

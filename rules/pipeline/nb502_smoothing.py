@@ -1,14 +1,14 @@
-from nblint.engine import Option, Rule
+from nblint.engine import Option
 from nblint.findings import Severity
 from nblint.pipelines.flow import is_number
 
-from . import literal
+from . import PipelineRule, literal
 
 #: Below this, scikit-learn raises alpha when force_alpha=False.
 SKLEARN_ALPHA_FLOOR = 1e-10
 
 
-class SmoothingDisabled(Rule):
+class SmoothingDisabled(PipelineRule):
     """Smoothing is off or negligible: alpha=0 or tiny, or var_smoothing=0.
 
     ## What it does
@@ -47,15 +47,11 @@ class SmoothingDisabled(Rule):
     code = "NB502"
     name = "smoothing-disabled"
     severity = Severity.WARNING
-    applies_to = "pipeline"
     options = (
         Option("min-alpha", 1e-3, "Report a positive alpha below this: an unseen pair then weighs under a thousandth of a pair seen once."),
     )
 
-    def check(self, ctx):
-        estimator = ctx.estimator
-        if estimator is None:
-            return
+    def check_model(self, ctx, estimator):
         if ctx.model == "gaussian":
             smoothing = estimator.value("var_smoothing")
             if is_number(smoothing) and smoothing <= 0:

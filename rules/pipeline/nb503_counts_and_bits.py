@@ -1,14 +1,13 @@
-from nblint.engine import Rule
 from nblint.findings import Severity
 from nblint.pipelines.catalog import VECTORIZERS
 from nblint.pipelines.flow import BINARY, COUNTS, WEIGHTS
 
-from . import inputs, step_evidence
+from . import PipelineRule, inputs
 
 COUNTING_STEPS = VECTORIZERS | {"TfidfTransformer"}
 
 
-class CountsAndBitsMismatch(Rule):
+class CountsAndBitsMismatch(PipelineRule):
     """Counts fed to BernoulliNB, or presence bits fed to MultinomialNB/ComplementNB where counts were meant.
 
     ## What it does
@@ -40,6 +39,10 @@ class CountsAndBitsMismatch(Rule):
 
     ## Use instead
     ```python
+    from sklearn.feature_extraction.text import CountVectorizer
+    from sklearn.naive_bayes import BernoulliNB, MultinomialNB
+    from sklearn.pipeline import make_pipeline
+
     model = make_pipeline(CountVectorizer(binary=True), BernoulliNB())
     # or keep the counts for the model built on them:
     model = make_pipeline(CountVectorizer(), MultinomialNB())
@@ -49,29 +52,27 @@ class CountsAndBitsMismatch(Rule):
     code = "NB503"
     name = "counts-bits-mismatch"
     severity = Severity.WARNING
-    applies_to = "pipeline"
+    models = frozenset({"bernoulli", "multinomial", "complement"})
 
-    def check(self, ctx):
-        estimator = ctx.estimator
-        if estimator is None:
+    def check_model(self, ctx, estimator):
+        if ctx.model == "bernoulli":
+            for kind in (COUNTS, WEIGHTS):
+                for step in self.origins(ctx, kind):
+                    if step.cls in COUNTING_STEPS:
+                        yield from self._counts_into_bernoulli(ctx, step, "counts" if kind == COUNTS else "weights",
+                                                               estimator)
             return
-        for flow in ctx.flows:
-            step = flow.origin
-            if step is None or step.cls not in COUNTING_STEPS:
-                continue
-            if ctx.model == "bernoulli" and flow.kind in (COUNTS, WEIGHTS):
-                yield from self._counts_into_bernoulli(ctx, step, flow.kind, estimator)
-            elif ctx.model in ("multinomial", "complement") and flow.kind == BINARY:
+        for step in self.origins(ctx, BINARY):
+            if step.cls in COUNTING_STEPS:
                 message = (
                     f"{step.label()} has binary=True, so {estimator.label()} sees only whether each term occurs in "
                     f"{inputs(step)}, not how often: the term frequencies this model is built on are thrown away"
                 )
-                yield self.finding(ctx, message, columns=step.columns or (), line=step.line_of("binary"),
-                                   severity=Severity.INFO, evidence=step_evidence(step, estimator, binary=True),
-                                   fix="Drop binary=True to give the model counts, or use BernoulliNB for presence bits.")
+                yield self.step_finding(ctx, step, message, line=step.line_of("binary"), severity=Severity.INFO,
+                                        binary=True,
+                                        fix="Drop binary=True to give the model counts, or use BernoulliNB for presence bits.")
 
-    def _counts_into_bernoulli(self, ctx, step, kind, estimator):
-        what = "counts" if kind == COUNTS else "weights"
+    def _counts_into_bernoulli(self, ctx, step, what, estimator):
         if "binarize" in estimator.params and estimator.value("binarize") is None:
             message = (
                 f"{estimator.label()} has binarize=None (input taken to be 0/1 already) but {step.label()} "
@@ -88,6 +89,5 @@ class CountsAndBitsMismatch(Rule):
             line = step.line
         else:  # an explicit threshold is a decision
             return
-        yield self.finding(ctx, message, columns=step.columns or (), line=line,
-                           evidence=step_evidence(step, estimator, produces=what, binarize=estimator.value("binarize", 0.0)),
-                           fix=f"Set binary=True on {step.cls} for BernoulliNB, or use MultinomialNB to keep the {what}.")
+        yield self.step_finding(ctx, step, message, line=line, produces=what, binarize=estimator.value("binarize", 0.0),
+                                fix=f"Set binary=True on {step.cls} for BernoulliNB, or use MultinomialNB to keep the {what}.")

@@ -1,8 +1,7 @@
-from nblint.engine import Rule
 from nblint.findings import Severity
 from nblint.pipelines.flow import SIGNED
 
-from . import inputs, step_evidence
+from . import PipelineRule, inputs
 
 #: The parameter that makes each step produce negative values (the finding points at it when written).
 SIGN_PARAMS = {
@@ -20,7 +19,7 @@ NEEDS = {
 }
 
 
-class NegativeValuesIntoCountModel(Rule):
+class NegativeValuesIntoCountModel(PipelineRule):
     """A step that can produce negative values feeds MultinomialNB, ComplementNB or CategoricalNB.
 
     ## What it does
@@ -51,8 +50,9 @@ class NegativeValuesIntoCountModel(Rule):
 
     ## Use instead
     ```python
-    from sklearn.naive_bayes import GaussianNB
-    from sklearn.preprocessing import MinMaxScaler
+    from sklearn.naive_bayes import GaussianNB, MultinomialNB
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import MinMaxScaler, StandardScaler
 
     model = make_pipeline(StandardScaler(), GaussianNB())  # real-valued features
     model = make_pipeline(MinMaxScaler(), MultinomialNB())  # or keep them non-negative
@@ -62,23 +62,15 @@ class NegativeValuesIntoCountModel(Rule):
     code = "NB504"
     name = "negative-into-count-model"
     severity = Severity.ERROR
-    applies_to = "pipeline"
+    models = frozenset(NEEDS)
 
-    def check(self, ctx):
-        estimator = ctx.estimator
-        if estimator is None or ctx.model not in NEEDS:
-            return
-        for flow in ctx.flows:
-            if flow.kind != SIGNED:
-                continue
-            step = flow.origin
+    def check_model(self, ctx, estimator):
+        for step in self.origins(ctx, SIGNED):
             message = (
                 f"{step.label()} can turn {inputs(step)} into negative values, which reach {estimator.label()}: it "
                 f"needs {NEEDS[ctx.model]}, and scikit-learn refuses negative input when fitting"
             )
             param = SIGN_PARAMS.get(step.cls)
-            line = step.line_of(param) if param else step.line
             keep = f"alternate_sign=False on {step.cls}" if param == "alternate_sign" else "MinMaxScaler, KBinsDiscretizer"
-            fix = f"Use GaussianNB for real-valued features, or keep the values non-negative ({keep})."
-            yield self.finding(ctx, message, columns=step.columns or (), line=line,
-                               evidence=step_evidence(step, estimator), fix=fix)
+            yield self.step_finding(ctx, step, message, line=step.line_of(param) if param else step.line,
+                                    fix=f"Use GaussianNB for real-valued features, or keep the values non-negative ({keep}).")

@@ -1,9 +1,8 @@
-from nblint.engine import Rule
 from nblint.findings import Severity
 from nblint.pipelines.catalog import ORDINAL_ENCODERS
 from nblint.pipelines.flow import ORDINAL
 
-from . import ORDINAL_FIX, inputs, step_evidence
+from . import ORDINAL_FIX, PipelineRule, inputs
 
 #: How each model misreads arbitrary category codes 0, 1, 2, ...
 READS_CODES_AS = {
@@ -18,7 +17,7 @@ READS_CODES_AS = {
 }
 
 
-class CodesReadAsNumbers(Rule):
+class CodesReadAsNumbers(PipelineRule):
     """OrdinalEncoder or LabelEncoder codes feed a model that reads them as numbers (GaussianNB, MultinomialNB...).
 
     ## What it does
@@ -53,18 +52,13 @@ class CodesReadAsNumbers(Rule):
     code = "NB505"
     name = "codes-read-as-numbers"
     severity = Severity.WARNING
-    applies_to = "pipeline"
+    models = frozenset(READS_CODES_AS)
 
-    def check(self, ctx):
-        estimator = ctx.estimator
-        if estimator is None or ctx.model not in READS_CODES_AS:
-            return
-        for flow in ctx.flows:
-            step = flow.origin
-            if flow.kind == ORDINAL and step.cls in ORDINAL_ENCODERS:
+    def check_model(self, ctx, estimator):
+        for step in self.origins(ctx, ORDINAL):
+            if step.cls in ORDINAL_ENCODERS:
                 message = (
                     f"{step.label()} turns {inputs(step)} into arbitrary integer codes for {estimator.label()}, "
                     f"which reads them as {READS_CODES_AS[ctx.model]}"
                 )
-                yield self.finding(ctx, message, columns=step.columns or (), line=step.line,
-                                   evidence=step_evidence(step, estimator), fix=ORDINAL_FIX)
+                yield self.step_finding(ctx, step, message, fix=ORDINAL_FIX)

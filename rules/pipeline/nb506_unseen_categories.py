@@ -1,14 +1,13 @@
-from nblint.engine import Rule
 from nblint.findings import Severity
 from nblint.pipelines.flow import DUMMY, ONEHOT, SIGNED, is_number
 
-from . import inputs, literal, step_evidence
+from . import PipelineRule, inputs, literal
 
 PLAN = ("OrdinalEncoder(handle_unknown='use_encoded_value', unknown_value=U) with CategoricalNB(min_categories=M), "
         "M > U and U at least the number of categories seen")
 
 
-class UnseenCategoriesUnplanned(Rule):
+class UnseenCategoriesUnplanned(PipelineRule):
     """CategoricalNB with no plan for categories unseen in training: predict raises on the first new value.
 
     ## What it does
@@ -47,6 +46,10 @@ class UnseenCategoriesUnplanned(Rule):
 
     ## Use instead
     ```python
+    from sklearn.naive_bayes import CategoricalNB
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import OrdinalEncoder
+
     model = make_pipeline(
         OrdinalEncoder(handle_unknown="use_encoded_value", unknown_value=50),
         CategoricalNB(min_categories=51),
@@ -57,25 +60,25 @@ class UnseenCategoriesUnplanned(Rule):
     code = "NB506"
     name = "unseen-categories-unplanned"
     severity = Severity.WARNING
-    applies_to = "pipeline"
+    models = frozenset({"categorical"})
 
-    def check(self, ctx):
-        estimator = ctx.estimator
-        if estimator is None or ctx.model != "categorical":
-            return
+    def check_model(self, ctx, estimator):
         min_categories = estimator.value("min_categories")
+        fix = f"Reserve a code for unseen categories: {PLAN}."
         for flow in ctx.flows:
             step = flow.origin
             # One-hot bits are NB501/NB507's finding and negative values NB504's.
             if flow.kind in (ONEHOT, DUMMY, SIGNED) or (step is not None and step.cls == "KBinsDiscretizer"):
                 continue
             found = self._problem(step, estimator, min_categories)
-            if found is not None:
-                message, line = found
-                evidence = step_evidence(step, estimator) if step is not None else {"model": estimator.cls}
-                yield self.finding(ctx, message, columns=(step.columns or ()) if step else (), line=line,
-                                   evidence=evidence | {"min_categories": literal(min_categories)},
-                                   fix=f"Reserve a code for unseen categories: {PLAN}.")
+            if found is None:
+                continue
+            message, line = found
+            if step is None:
+                evidence = {"model": estimator.cls, "min_categories": literal(min_categories)}
+                yield self.finding(ctx, message, line=line, evidence=evidence, fix=fix)
+            else:
+                yield self.step_finding(ctx, step, message, line=line, min_categories=literal(min_categories), fix=fix)
 
     @staticmethod
     def _problem(step, estimator, min_categories):

@@ -1,14 +1,13 @@
-from nblint.engine import Rule
 from nblint.findings import Severity
 from nblint.pipelines.flow import DUMMY
 
-from . import ORDINAL_FIX, inputs, literal, step_evidence
+from . import ORDINAL_FIX, PipelineRule, inputs, literal
 
 #: The parameter that drops a level, per encoder.
 DROP_PARAMS = {"OneHotEncoder": "drop", "get_dummies": "drop_first", "FunctionTransformer": "kw_args"}
 
 
-class DroppedReferenceLevel(Rule):
+class DroppedReferenceLevel(PipelineRule):
     """A one-hot encoder that drops a level (drop='first', drop_first=True) feeds a Naive Bayes model.
 
     ## What it does
@@ -28,44 +27,31 @@ class DroppedReferenceLevel(Rule):
 
     ## Example
     ```yaml
-    _target_: sklearn.pipeline.make_pipeline
-    _args_:
-      - _target_: sklearn.preprocessing.OneHotEncoder
-        drop: first
-      - _target_: sklearn.naive_bayes.BernoulliNB
+    model: BernoulliNB
+    encoders:
+      plan: {class: OneHotEncoder, drop: first}
     ```
 
     ## Use instead
     ```yaml
-    _target_: sklearn.pipeline.make_pipeline
-    _args_:
-      - _target_: sklearn.preprocessing.OrdinalEncoder
-        handle_unknown: use_encoded_value
-        unknown_value: 20
-      - _target_: sklearn.naive_bayes.CategoricalNB
-        min_categories: 21
+    model: CategoricalNB
+    params: {min_categories: 11}
+    encoders:
+      plan: {class: OrdinalEncoder, handle_unknown: use_encoded_value, unknown_value: 10}
     ```
     """
 
     code = "NB507"
     name = "dropped-reference-level"
     severity = Severity.WARNING
-    applies_to = "pipeline"
 
-    def check(self, ctx):
-        estimator = ctx.estimator
-        if estimator is None:
-            return
-        for flow in ctx.flows:
-            if flow.kind != DUMMY:
-                continue
-            step = flow.origin
+    def check_model(self, ctx, estimator):
+        for step in self.origins(ctx, DUMMY):
             param = DROP_PARAMS.get(step.cls, "drop")
+            value = literal(step.value(param))
             message = (
-                f"{step.label()} drops a reference level of {inputs(step)} ({param}={literal(step.value(param))!r}) "
+                f"{step.label()} drops a reference level of {inputs(step)} ({param}={value!r}) "
                 f"for {estimator.label()}: the remaining bits are still one variable read as independent evidence, "
                 "and the dropped level exists only as 'no bit set'"
             )
-            yield self.finding(ctx, message, columns=step.columns or (), line=step.line_of(param),
-                               evidence=step_evidence(step, estimator, **{param: literal(step.value(param))}),
-                               fix=ORDINAL_FIX)
+            yield self.step_finding(ctx, step, message, line=step.line_of(param), fix=ORDINAL_FIX, **{param: value})

@@ -1,11 +1,14 @@
-from nblint.engine import Rule
 from nblint.findings import Severity
 from nblint.pipelines.flow import DUMMY, ONEHOT
 
-from . import of_columns, step_evidence
+from . import PipelineRule, of_columns
 
 
-class UnknownAsAllZeroBits(Rule):
+FIX = ("Encode with OrdinalEncoder(handle_unknown='use_encoded_value') for CategoricalNB with min_categories, "
+       "or give unseen values a trained bucket (handle_unknown='infrequent_if_exist' with min_frequency).")
+
+
+class UnknownAsAllZeroBits(PipelineRule):
     """OneHotEncoder(handle_unknown='ignore') feeds BernoulliNB: an unseen category becomes 'every level absent'.
 
     ## What it does
@@ -34,9 +37,13 @@ class UnknownAsAllZeroBits(Rule):
 
     ## Use instead
     ```python
-    from sklearn.naive_bayes import CategoricalNB
-    from sklearn.preprocessing import OrdinalEncoder
+    from sklearn.naive_bayes import BernoulliNB, CategoricalNB
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import OneHotEncoder, OrdinalEncoder
 
+    # Unseen values go to the infrequent bucket, which training filled:
+    model = make_pipeline(OneHotEncoder(handle_unknown="infrequent_if_exist", min_frequency=10), BernoulliNB())
+    # better still, one categorical feature with a reserved unknown code:
     model = make_pipeline(
         OrdinalEncoder(handle_unknown="use_encoded_value", unknown_value=50),
         CategoricalNB(min_categories=51),
@@ -47,15 +54,11 @@ class UnknownAsAllZeroBits(Rule):
     code = "NB508"
     name = "unknown-as-all-zero-bits"
     severity = Severity.WARNING
-    applies_to = "pipeline"
+    models = frozenset({"bernoulli"})
 
-    def check(self, ctx):
-        estimator = ctx.estimator
-        if estimator is None or ctx.model != "bernoulli":
-            return
-        for flow in ctx.flows:
-            step = flow.origin
-            if flow.kind not in (ONEHOT, DUMMY) or step.cls != "OneHotEncoder" or not _all_zero_for_unknown(step):
+    def check_model(self, ctx, estimator):
+        for step in self.origins(ctx, ONEHOT, DUMMY):
+            if step.cls != "OneHotEncoder" or not _all_zero_for_unknown(step):
                 continue
             handle_unknown = step.value("handle_unknown")
             message = (
@@ -63,11 +66,9 @@ class UnknownAsAllZeroBits(Rule):
                 f"training becomes all-zero bits, which {estimator.label()} scores as 'every level absent', "
                 "a state it never saw"
             )
-            yield self.finding(ctx, message, columns=step.columns or (), line=step.line_of("handle_unknown"),
-                               evidence=step_evidence(step, estimator, handle_unknown=handle_unknown),
-                               fix=("Encode with OrdinalEncoder(handle_unknown='use_encoded_value') for CategoricalNB "
-                                    "with min_categories, or give unseen values a trained bucket "
-                                    "(handle_unknown='infrequent_if_exist' with min_frequency)."))
+            yield self.step_finding(ctx, step, message, line=step.line_of("handle_unknown"),
+                                    handle_unknown=handle_unknown,
+                                    fix=FIX)
 
 
 def _all_zero_for_unknown(step) -> bool:

@@ -1,15 +1,16 @@
 import math
 
-from nblint.engine import Rule
 from nblint.findings import Severity
 from nblint.pipelines.flow import is_number
+
+from . import PipelineRule
 
 #: The prior parameter of each model.
 PRIOR_PARAM = {"gaussian": "priors"}
 TOLERANCE = 1e-6
 
 
-class InvalidPriors(Rule):
+class InvalidPriors(PipelineRule):
     """Class priors that do not sum to 1, contain a zero, or are given to ComplementNB, which ignores them.
 
     ## What it does
@@ -43,12 +44,8 @@ class InvalidPriors(Rule):
     code = "NB509"
     name = "invalid-priors"
     severity = Severity.WARNING
-    applies_to = "pipeline"
 
-    def check(self, ctx):
-        estimator = ctx.estimator
-        if estimator is None:
-            return
+    def check_model(self, ctx, estimator):
         name = PRIOR_PARAM.get(ctx.model, "class_prior")
         priors = estimator.value(name)
         if priors is None:
