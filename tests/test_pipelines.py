@@ -215,10 +215,15 @@ def test_unrelated_files_are_skipped_silently(tmp_path, write):
     write("repo/pyproject.toml", '[project]\nname = "x"\n[tool.nblint]\nmodel = "bernoulli"\n')
     write("repo/scripts/plot.py", "import numpy as np\nprint(np.arange(3)\n")
     write("repo/scripts/metrics.py", "from sklearn.metrics import accuracy_score\nprint(accuracy_score([1], [1]))\n")
+    write("repo/nblint.toml", 'model = "bernoulli"\n')
     result = run("check", str(tmp_path / "repo"))
     assert result.exit_code == 0 and result.stderr == ""
     # Only metrics.py builds something from scikit-learn: it is checked (and clean).
     assert result.stdout == "All checks passed (1 file).\n"
+    # pre-commit names files one by one, nblint's own configuration files included.
+    named = sorted(str(p) for p in (tmp_path / "repo").rglob("*") if p.is_file())
+    result = run("check", *named)
+    assert result.exit_code == 0 and result.stderr == "" and result.stdout == "All checks passed (1 file).\n"
 
 
 def test_output_is_deterministic(tmp_path, write):

@@ -1,8 +1,9 @@
 """Config files: which files are pipeline configs, reading them, and running the pipeline rules.
 
 A file is read as a pipeline config by its suffix (``.yaml``, ``.yml``, ``.json``,
-``.toml``, ``.py``; nblint's own ``pyproject.toml`` and ``nblint.toml`` never)
-and only when its bytes hint at one: ``_target_``, a ``model`` key or a
+``.toml``, ``.py``; nblint's own ``pyproject.toml`` and ``nblint.toml`` never are,
+even when named on the command line, as pre-commit does) and only when its bytes
+hint at one: ``_target_``, a ``model`` key or a
 ``!!python/`` tag for YAML/JSON/TOML, ``sklearn`` or ``imblearn`` for Python.
 Everything else -- and a file that parses but builds no scikit-learn object --
 is skipped silently, so a pre-commit hook over every YAML and Python file of a
@@ -34,8 +35,8 @@ _SUPPRESSION = re.compile(r"#\s*nblint:\s*ignore\b(?:\[(?P<codes>[^\]]*)\])?", r
 
 
 def is_config_path(path: str) -> bool:
-    """Whether ``path`` may be a pipeline config (by suffix; nblint's own config files excluded)."""
-    return path.lower().endswith(CONFIG_SUFFIXES) and os.path.basename(path) not in NBLINT_CONFIG_NAMES
+    """Whether ``path`` has the suffix of a pipeline config (and so is never read as a table)."""
+    return path.lower().endswith(CONFIG_SUFFIXES)
 
 
 @dataclass
@@ -74,6 +75,8 @@ def read_config(path: str) -> ConfigFile | None:
     InputError
         When the file cannot be read, is not UTF-8, or is malformed (with the line).
     """
+    if os.path.basename(path) in NBLINT_CONFIG_NAMES:
+        return None
     try:
         with open(path, "rb") as handle:
             raw = handle.read()
