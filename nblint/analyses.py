@@ -88,9 +88,6 @@ class TableContext:
         Resolved options per rule code, ``{"NB104": {"vif-threshold": 10.0}}``.
     """
 
-    #: Only rules with ``applies_to = "table"`` run on this context.
-    applies_to = "table"
-
     def __init__(self, source: TableSource, profile: TableProfile, model: str | None = None, rule_options: dict | None = None):
         self.source = source
         self.profile = profile
@@ -98,6 +95,9 @@ class TableContext:
         self.rule_options = rule_options or {}
 
     # ---------------------------------------------------------------- basics
+
+    #: Only rules with ``applies_to = "table"`` run on this context.
+    applies_to = "table"
 
     @property
     def path(self) -> str:

@@ -7,7 +7,8 @@ A pipeline rule's case gives a ``config`` text and its ``form`` (``hydra`` or
 checked with ``nblint check --format json``.  Either says whether the rule must
 fire (``fail``) or stay silent (``pass``); a failing case may also name the
 finding's exact ``columns``, example ``rows``, config ``line`` (the JSON ``line``,
-required for config cases) and a ``message_contains`` string.
+required for config cases), the ``severity`` of every finding, and a
+``message_contains`` string.
 """
 
 from __future__ import annotations
@@ -76,5 +77,7 @@ def test_rule_case(code, case, tmp_path):
     for key in ("columns", "rows", "line"):
         if key in case:
             assert any(f[key] == case[key] for f in findings), [f[key] for f in findings]
+    if "severity" in case:
+        assert {f["severity"] for f in findings} == {case["severity"]}
     if "message_contains" in case:
         assert any(case["message_contains"] in f["message"] for f in findings), [f["message"] for f in findings]
