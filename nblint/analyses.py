@@ -96,8 +96,8 @@ class TableContext:
 
     # ---------------------------------------------------------------- basics
 
-    #: Only rules with ``applies_to = "table"`` run on this context.
-    applies_to = "table"
+    #: What this context holds: the rules whose ``inputs`` include it run on it.
+    input = "table"
 
     @property
     def path(self) -> str:

@@ -39,7 +39,7 @@ def test_rule_contract(code):
     spec = yaml.safe_load((CASES / f"{code}.yaml").read_text())
     expects = {case["expect"] for case in spec["cases"]}
     assert expects == {"pass", "fail"}, f"{code} needs at least one passing and one failing case"
-    if rule.applies_to == "pipeline":
+    if "pipeline" in rule.inputs:
         covered = {(case["form"], case["expect"]) for case in spec["cases"]}
         for form in ("hydra", "spec", "python"):
             assert {(form, "pass"), (form, "fail")} <= covered, f"{code} needs a passing and a failing {form} case"
@@ -68,7 +68,7 @@ def test_unknown_rule_is_a_usage_error():
     assert CliRunner().invoke(main, ["rule", "NB999"]).exit_code == 2
 
 
-PIPELINE_RULES = [code for code, rule in RULES.items() if rule.applies_to == "pipeline"]
+PIPELINE_RULES = [code for code, rule in RULES.items() if "pipeline" in rule.inputs]
 FENCE_SUFFIX = {"yaml": ".yaml", "python": ".py"}
 
 

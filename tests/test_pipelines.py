@@ -238,6 +238,8 @@ def test_output_is_deterministic(tmp_path, write):
 # --------------------------------------------------------------------------- configs with their data
 
 TABLE = "color_red,color_blue,size,label\n1,0,3,a\n0,1,5,b\n1,0,2,b\n0,1,7,a\n"
+#: The table rule these tests expect (NB101: the color_* group) and the pipeline rules.
+SELECT = "NB101,NB5"
 
 
 @pytest.fixture
@@ -261,7 +263,7 @@ def test_config_and_table_given_together(write, declared):
                                     "  - _target_: sklearn.preprocessing.OneHotEncoder\n"
                                     "  - _target_: sklearn.naive_bayes.BernoulliNB\n")
     data = write("data.csv", TABLE)
-    findings = json_findings(config, data)
+    findings = json_findings(config, data, "--select", SELECT)
     assert [(f["path"], f["code"]) for f in findings] == [(config, "NB501"), (data, "NB101")]
     assert declared == [("data.csv", "bernoulli", None)]
 
@@ -285,13 +287,13 @@ def test_spec_naming_its_data(tmp_path, write, declared):
     write("data/train.csv", TABLE)
     spec = write("configs/nb.yaml", "model: categorical\nparams: {min_categories: 9}\n"
                                     "data: ../data/train.csv\ntarget: label\n")
-    findings = json_findings(spec)
+    findings = json_findings(spec, "--select", SELECT)
     data_path = os.path.normpath(str(tmp_path / "configs" / "../data/train.csv"))
     assert [(f["path"], f["code"]) for f in findings] == [(data_path, "NB101")]
     assert declared == [("train.csv", "categorical", "label")]
     # Named on the command line as well, the table is checked once.
     declared.clear()
-    assert json_findings(spec, data_path) == findings
+    assert json_findings(spec, data_path, "--select", SELECT) == findings
     assert len(declared) == 1
 
 
@@ -346,7 +348,7 @@ def test_check_pipeline_with_its_training_data():
 
     X = pd.DataFrame({"color_red": [1, 0, 1, 0], "color_blue": [0, 1, 0, 1], "size": [3, 5, 2, 7]})
     y = pd.Series(["a", "b", "b", "a"], name="label")
-    report = nblint.check_pipeline(GaussianNB(var_smoothing=0), X, y)
+    report = nblint.check_pipeline(GaussianNB(var_smoothing=0), X, y, select=SELECT.split(","))
     assert report.codes() == ["NB502", "NB101"]
     assert [f.path for f in report] == ["<pipeline>", "<dataframe>"]
     with pytest.raises(TypeError, match="scikit-learn estimator"):

@@ -10,7 +10,7 @@ from nblint.pipelines.spec import PipelineSpec, Step
 
 
 class PipelineContext:
-    """The context :class:`~nblint.engine.Rule` subclasses with ``applies_to = "pipeline"`` receive.
+    """The context :class:`~nblint.engine.Rule` subclasses with ``inputs = ("pipeline",)`` receive.
 
     Parameters
     ----------
@@ -19,7 +19,7 @@ class PipelineContext:
         Resolved options per rule code.
     """
 
-    applies_to = "pipeline"
+    input = "pipeline"
 
     def __init__(self, spec: PipelineSpec, rule_options: dict | None = None):
         self.spec = spec

@@ -1,6 +1,6 @@
 """NB5xx: pipeline configs -- how the steps of a pipeline feed its Naive Bayes model.
 
-These rules derive from :class:`PipelineRule` (``applies_to = "pipeline"``): they
+These rules derive from :class:`PipelineRule` (``inputs = ("pipeline",)``): they
 get a :class:`nblint.pipelines.PipelineContext` (the pipeline's steps, its final
 Naive Bayes estimator, and the kinds of values reaching it) and report at the
 line of the offending class or parameter.
@@ -55,7 +55,7 @@ class PipelineRule(Rule):
     model) and implement :meth:`check_model`.
     """
 
-    applies_to = "pipeline"
+    inputs = ("pipeline",)
     models: ClassVar[frozenset[str]] = frozenset()
 
     def check(self, ctx) -> Iterable[Finding]:
