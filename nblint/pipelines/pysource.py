@@ -56,7 +56,8 @@ def read_python(text: str, path: str) -> list[PipelineSpec] | None:
         raise InputError(f"Python syntax error{where}: {exc.msg}") from None
     except (ValueError, RecursionError) as exc:
         raise InputError(f"Python source cannot be parsed: {exc}") from None
-    reader = _ModuleReader()
+    # Data preparation can only be followed where the source mentions it.
+    reader = _ModuleReader(tracks_data="get_dummies" in text or "transform" in text)
     reader.statements(tree.body)
     if not any(call.target.split(".", 1)[0] in catalog.LIBRARIES for call in reader.calls):
         return None
@@ -65,6 +66,11 @@ def read_python(text: str, path: str) -> list[PipelineSpec] | None:
 
 def _mark(node: ast.AST) -> Mark:
     return node.lineno, node.col_offset + 1
+
+
+def _unknown(node: ast.expr) -> Expr:
+    """A value computed at run time, shown as its source text."""
+    return Expr(lambda: ast.unparse(node))
 
 
 def _union(*chain_sets: Chains | None) -> Chains | None:
@@ -80,7 +86,8 @@ def _union(*chain_sets: Chains | None) -> Chains | None:
 
 
 class _ModuleReader:
-    def __init__(self):
+    def __init__(self, tracks_data: bool = True):
+        self.tracks_data = tracks_data
         self.imports: dict[str, str] = {}   # local name -> dotted origin
         self.star: list[str] = []           # modules imported with *
         self.env: dict[str, Any] = {}       # name (or dotted attribute) -> value bound to it
@@ -131,7 +138,7 @@ class _ModuleReader:
     def bind(self, target: ast.expr, value: Any, data: Chains | None) -> None:
         if isinstance(target, (ast.Tuple, ast.List)):
             for element in target.elts:
-                self.bind(element, Expr(ast.unparse(element)), data)
+                self.bind(element, _unknown(element), data)
             return
         name = self._dotted_text(target)
         if name is None:
@@ -171,7 +178,7 @@ class _ModuleReader:
             if key not in self.memo:
                 self.memo[key] = self._call(node)
             return self.memo[key]
-        return Expr(ast.unparse(node))
+        return _unknown(node)
 
     def _reference(self, node: ast.Name | ast.Attribute) -> Any:
         text = self._dotted_text(node)
@@ -180,7 +187,7 @@ class _ModuleReader:
         dotted = self.resolve(node)
         if dotted in CONSTANTS:
             return CONSTANTS[dotted]
-        return Expr(dotted or ast.unparse(node))
+        return Expr(dotted) if dotted else _unknown(node)
 
     def _call(self, node: ast.Call) -> Any:
         dotted = self.resolve(node.func)
@@ -210,7 +217,7 @@ class _ModuleReader:
             self._link(receiver, _argument(node, 0, "X"))
             if isinstance(receiver, Call):
                 return receiver  # fit returns the estimator itself
-        return Expr(ast.unparse(node))
+        return _unknown(node)
 
     def _link(self, estimator: Any, data_node: ast.expr | None) -> None:
         """Record that ``estimator`` is fitted on the data ``data_node`` holds."""
@@ -221,6 +228,8 @@ class _ModuleReader:
 
     def data_of(self, node: ast.expr) -> Chains | None:
         """The data preparation the value of ``node`` went through (get_dummies, fitted transformers)."""
+        if not self.tracks_data:
+            return None
         if isinstance(node, ast.Call):
             value = self.expr(node)
             if isinstance(value, Call) and value.cls == "get_dummies":

@@ -13,7 +13,7 @@ the columns each step sees where the config says, and the final estimator.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,14 +24,28 @@ Mark = tuple[int | None, int | None]
 NO_MARK: Mark = (None, None)
 
 
-@dataclass(frozen=True)
 class Expr:
-    """A parameter value that is not a literal (a variable, an interpolation, an expression)."""
+    """A parameter value that is not a literal (a variable, an interpolation, an expression).
 
-    text: str
+    ``source`` is its text, or a callable giving the text when it is first asked
+    for (unparsing every expression of a large Python file up front is slow).
+    """
+
+    __slots__ = ("_source",)
+
+    def __init__(self, source: str | Callable[[], str]):
+        self._source = source
+
+    @property
+    def text(self) -> str:
+        if callable(self._source):
+            self._source = self._source()
+        return self._source
 
     def __repr__(self) -> str:
         return self.text
+
+    __str__ = __repr__
 
 
 @dataclass(eq=False)
@@ -246,7 +260,7 @@ def _calls_in(values) -> Iterator[Call]:
 
 def _root_pipelines(call: Call) -> Iterator[list[Step]]:
     role = call.role
-    if role == "pipeline" or role == "nb":
+    if role in ("pipeline", "nb"):
         yield _feeder_steps(call) + _as_steps(call, None, None)
     elif role == "meta":
         inner = _wrapped(call)
@@ -272,7 +286,7 @@ def _wrapped(call: Call) -> Call | None:
 
 def _feeder_steps(call: Call) -> list[Step]:
     """The data preparation a Python source applies before fitting ``call``, as steps."""
-    chains = [[s for c in chain for s in _as_steps(c, None, _columns(c.params.get("columns")))] for chain in call.feeders]
+    chains = [[step for c in chain for step in _as_steps(c, None, None)] for chain in call.feeders]
     if not chains:
         return []
     if len(chains) == 1:
@@ -305,7 +319,7 @@ def _as_steps(value: Any, name: str | None, columns: tuple[str, ...] | None) -> 
 
 def _step(call: Call, name: str | None, columns: tuple[str, ...] | None) -> Step:
     params = {key: Param(key, value, *call.marks.get(key, NO_MARK)) for key, value in call.params.items()}
-    if call.cls == "get_dummies" and columns is None:
+    if call.cls == "get_dummies" and columns is None:  # get_dummies(df, columns=[...]) names what it encodes
         columns = _columns(call.params.get("columns"))
     return Step(call.cls, call.target, params, call.mark[0], call.mark[1], name, columns, known=call.known)
 
