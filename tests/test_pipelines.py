@@ -206,6 +206,17 @@ def test_malformed_config_is_one_error_line_with_the_line(write, name, content, 
     assert f"{good}:2: NB502" in result.stdout
 
 
+@pytest.mark.parametrize("name, text", [
+    ("deep.yaml", "_target_: sklearn.naive_bayes.BernoulliNB\nalpha: " + "[" * 3000 + "]" * 3000 + "\n"),
+    ("deep.json", '{"_target_": "sklearn.naive_bayes.BernoulliNB", "alpha": ' + "[" * 3000 + "]" * 3000 + "}\n"),
+    ("deep.py", "from sklearn.naive_bayes import BernoulliNB\nx = " + "-" * 3000 + "1\n"),
+])
+def test_deeply_nested_configs_are_an_error_not_a_crash(write, name, text):
+    path = write(name, text)
+    result = run("check", path)
+    assert result.exit_code == 2 and result.stderr == f"{path}: error: nested too deeply to read\n"
+
+
 def test_unrelated_files_are_skipped_silently(tmp_path, write):
     write("repo/k8s/service.yaml", "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n")
     write("repo/chart/templates/deploy.yaml", "metadata:\n  name: {{ .Values.name }}\n  bad: [\n")

@@ -94,10 +94,13 @@ def read_config(path: str) -> ConfigFile | None:
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
         raise InputError(f"not UTF-8 text (byte 0x{raw[exc.start]:02x} at line {line})") from None
-    if python:
-        specs = read_python(text, path)
-    else:
-        specs = read_mapping_config(read_documents(text, os.path.splitext(path.lower())[1]), path)
+    try:
+        if python:
+            specs = read_python(text, path)
+        else:
+            specs = read_mapping_config(read_documents(text, os.path.splitext(path.lower())[1]), path)
+    except RecursionError:
+        raise InputError("nested too deeply to read") from None
     if specs is None:
         return None
     return ConfigFile(path, specs, _suppressions(text))

@@ -54,7 +54,7 @@ def read_python(text: str, path: str) -> list[PipelineSpec] | None:
     except SyntaxError as exc:
         where = f" at line {exc.lineno}, column {exc.offset}" if exc.lineno else ""
         raise InputError(f"Python syntax error{where}: {exc.msg}") from None
-    except (ValueError, RecursionError) as exc:
+    except ValueError as exc:  # a null byte
         raise InputError(f"Python source cannot be parsed: {exc}") from None
     # Data preparation can only be followed where the source mentions it.
     reader = _ModuleReader(tracks_data="get_dummies" in text or "transform" in text)

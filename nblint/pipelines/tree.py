@@ -147,8 +147,6 @@ def _read_json(text: str):
         json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
-    except RecursionError:
-        raise InputError("invalid JSON: nested too deeply") from None
     reader = _JsonReader(text)
     return reader.value(reader.skip(0))[0]
 
