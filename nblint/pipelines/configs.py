@@ -9,6 +9,10 @@ Everything else -- and a file that parses but builds no scikit-learn object --
 is skipped silently, so a pre-commit hook over every YAML and Python file of a
 repository stays quiet.  A file that hints at a config but cannot be parsed is
 an error naming the line.
+
+Suppression comments (``# nblint: ignore``, ``# nblint: ignore[NB501, NB5]``) are
+found by their text on each line, the way ``# noqa`` usually is, so the same
+words inside a string on that line count too.
 """
 
 from __future__ import annotations
@@ -61,6 +65,7 @@ class ConfigFile:
         return [(os.path.normpath(os.path.join(folder, spec.data)), spec) for spec in self.specs if spec.data]
 
     def suppressed(self, finding: Finding) -> bool:
+        """Whether a ``# nblint: ignore`` comment on the finding's line covers its code."""
         if finding.line not in self.suppressions:
             return False
         codes = self.suppressions[finding.line]
@@ -69,6 +74,16 @@ class ConfigFile:
 
 def read_config(path: str) -> ConfigFile | None:
     """Read one config file; None when it is not a pipeline config.
+
+    Parameters
+    ----------
+    path : str
+        A ``.yaml``/``.yml``, ``.json``, ``.toml`` or ``.py`` file (opened read-only).
+
+    Returns
+    -------
+    ConfigFile or None
+        Its pipelines and suppression comments; None for a file to skip silently.
 
     Raises
     ------
@@ -119,7 +134,24 @@ def _suppressions(text: str) -> dict[int, frozenset[str] | None]:
 
 def lint_specs(specs: list[PipelineSpec], codes: list[str], rule_options: dict | None = None,
                config: ConfigFile | None = None) -> list[Finding]:
-    """Run the enabled pipeline rules on every spec; identical findings once, suppressed ones left out."""
+    """Run the enabled pipeline rules on every spec; identical findings once, suppressed ones left out.
+
+    Parameters
+    ----------
+    specs : list of PipelineSpec
+        The pipelines of one file (or one live object).
+    codes : list of str
+        The enabled rule codes (table rules among them are not run).
+    rule_options : dict, optional
+        Configured options per rule code; defaults fill the rest.
+    config : ConfigFile, optional
+        The file the specs come from, for its ``# nblint: ignore`` comments.
+
+    Returns
+    -------
+    list of Finding
+        Sorted by path, line and code.
+    """
     options = resolved_options(rule_options)
     findings: list[Finding] = []
     seen = set()

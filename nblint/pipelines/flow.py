@@ -38,7 +38,18 @@ class Flow:
 
 
 def flows_into(steps: Iterable[Step]) -> list[Flow]:
-    """The distinct flows at the end of ``steps`` (the input is :data:`RAW`)."""
+    """The distinct flows at the end of ``steps``.
+
+    Parameters
+    ----------
+    steps : iterable of Step
+        A pipeline's steps before its final estimator; the input is :data:`RAW`.
+
+    Returns
+    -------
+    list of Flow
+        One per distinct (kind, deciding step), in route order.
+    """
     return _through(tuple(steps), [Flow(RAW)])
 
 

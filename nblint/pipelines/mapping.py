@@ -40,7 +40,25 @@ SPEC_KEYS = ("model", "params", "encoders", "data", "target")
 
 
 def read_mapping_config(documents: list, path: str) -> list[PipelineSpec] | None:
-    """The pipelines in parsed documents, or None when no document is a pipeline config."""
+    """The pipelines in parsed documents, or None when no document is a pipeline config.
+
+    Parameters
+    ----------
+    documents : list
+        Documents read by :func:`nblint.pipelines.tree.read_documents` (with positions).
+    path : str
+        The file, for the specs.
+
+    Returns
+    -------
+    list of PipelineSpec or None
+        None when no document has a recognised ``_target_`` or is an nblint spec.
+
+    Raises
+    ------
+    InputError
+        For an nblint spec with an unknown key or a value of the wrong kind (with its line).
+    """
     specs: list[PipelineSpec] = []
     recognised = False
     for document in documents:

@@ -44,6 +44,17 @@ Chains = tuple[tuple[Call, ...], ...]
 def read_python(text: str, path: str) -> list[PipelineSpec] | None:
     """The pipelines a Python source builds, or None when it calls nothing from scikit-learn or imblearn.
 
+    Parameters
+    ----------
+    text : str
+        The source.
+    path : str
+        Its file, for messages and the specs.
+
+    Returns
+    -------
+    list of PipelineSpec or None
+
     Raises
     ------
     InputError

@@ -231,6 +231,21 @@ def build_specs(calls: list[Call], path: str, form: str, *, data: str | None = N
                 data_line: int | None = None) -> list[PipelineSpec]:
     """The pipelines among ``calls`` (every call a reader found, in source order).
 
+    Parameters
+    ----------
+    calls : list of Call
+        Every call the reader found, in source order.
+    path, form : str
+        The file and the form it was written in (see :class:`PipelineSpec`).
+    data, target, data_line : optional
+        What an nblint spec says about its training table.
+
+    Returns
+    -------
+    list of PipelineSpec
+
+    Notes
+    -----
     A call nested in another call's parameters belongs to that call; each call
     that is not nested is a root: a Pipeline (or make_pipeline) gives one spec,
     a Naive Bayes estimator on its own gives a one-step spec, a meta-estimator

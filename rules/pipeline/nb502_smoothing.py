@@ -26,7 +26,7 @@ class SmoothingDisabled(PipelineRule):
     cell). A tiny alpha is nearly the same veto. In scikit-learn, ``force_alpha``
     (True by default since 1.4) keeps the value as given, so ``alpha=0`` means no
     smoothing at all and a divide-by-zero warning; with ``force_alpha=False`` an
-    alpha under 1e-10 is silently raised to 1e-10, which still vetoes in practice.
+    alpha under 1e-10 is raised to 1e-10 with a warning, which still vetoes in practice.
     For GaussianNB, ``var_smoothing`` adds a share of the largest feature variance
     to every variance; at 0, a feature that is constant within a class gets a zero
     variance and its likelihood becomes infinite or undefined.
