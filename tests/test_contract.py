@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 
 import pytest
@@ -10,6 +12,7 @@ from click.testing import CliRunner
 
 from nblint.cli import main
 from nblint.engine import CODE_PATTERN, DOC_SECTIONS, load_rules
+from nblint.pipelines import read_config
 
 CASES = Path(__file__).parent / "rule_cases"
 RULES = load_rules()
@@ -75,11 +78,6 @@ FENCE_SUFFIX = {"yaml": ".yaml", "python": ".py"}
 @pytest.mark.parametrize("code", PIPELINE_RULES)
 def test_pipeline_rule_examples_are_true(code, tmp_path):
     """The documented Example makes the rule fire; the Use instead does not."""
-    import json
-    import re
-
-    from nblint.pipelines import read_config
-
     sections = RULES[code].doc_sections()
     for title, fires in (("Example", True), ("Use instead", False)):
         language, text = re.match(r"```(\w+)\n(.*?)```", sections[title], flags=re.S).groups()
