@@ -101,6 +101,9 @@ class TableContext:
 
     # ---------------------------------------------------------------- basics
 
+    #: What this context holds: the rules whose ``inputs`` include it run on it.
+    input = "table"
+
     @property
     def path(self) -> str:
         return self.source.path

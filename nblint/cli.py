@@ -61,7 +61,12 @@ def main() -> None:
 @click.option("--fail-on", type=click.Choice(["info", "warning", "error"]), help="Lowest severity that makes the exit code 1 (default: warning).")
 @click.option("--encoding", help="Text encoding of CSV/TSV inputs (default: utf-8).")
 def check(paths, target, model, select, ignore, output_format, output, exit_zero, color, config, fail_on, encoding):
-    """Lint tables (CSV, TSV, gzip CSV, Parquet; - for CSV on stdin) and folders of them.
+    """Lint tables (CSV, TSV, gzip CSV, Parquet; - for CSV on stdin), pipeline configs
+    (YAML, JSON, TOML, Python) and folders of them.
+
+    Files that are not pipeline configs are skipped silently. A table checked
+    with a pipeline config takes the config's Naive Bayes model unless --model
+    is given.
 
     Exit status: 0 when nothing is at or above the fail level, 1 when something is,
     2 when an input or config could not be read (the other inputs are still linted).

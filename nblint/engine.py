@@ -1,7 +1,10 @@
 """The rule engine: rule metadata, rule packs, selection, and running rules on a table.
 
-A rule is a small class: metadata (``code``, ``name``, ``severity``, ``options``),
-a docstring in fixed sections, and :meth:`Rule.check` yielding findings.  Rule
+A rule is a small class: metadata (``code``, ``name``, ``severity``, ``options``,
+``inputs``), a docstring in fixed sections, and :meth:`Rule.check` yielding
+findings.  A rule reads tables (the default, ``inputs = ("table",)``: its ``check``
+gets a :class:`nblint.analyses.TableContext`) or pipeline configs (``inputs =
+("pipeline",)``: a :class:`nblint.pipelines.PipelineContext`).  Rule
 packs are Python packages registered under the ``nblint.rules`` entry point
 group; every module in a pack is scanned for :class:`Rule` subclasses.  The
 built-in pack (``nblint_rules``, the repository's ``rules/`` folder) is loaded
@@ -25,6 +28,8 @@ ENTRY_POINT_GROUP = "nblint.rules"
 CODE_PATTERN = re.compile(r"^NB[1-9]\d\d$")
 DOC_SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead")
 MODELS = ("bernoulli", "multinomial", "complement", "gaussian", "categorical")
+#: The kinds of input a rule can read, and how ``nblint rule CODE`` describes each.
+INPUTS = {"table": "tables", "pipeline": "pipeline configs (YAML, JSON, TOML, Python) and live pipelines"}
 
 
 @dataclass(frozen=True)
@@ -67,6 +72,8 @@ class Rule:
     options: ClassVar[tuple[Option, ...]] = ()
     #: The rule needs ``--target`` (skipped without one).
     needs_target: ClassVar[bool] = False
+    #: What the rule reads: keys of :data:`INPUTS`; a context runs the rules whose inputs include its own.
+    inputs: ClassVar[tuple[str, ...]] = ("table",)
 
     def __init__(self, settings: dict[str, Any] | None = None):
         self.settings = {opt.name: opt.default for opt in self.options} | dict(settings or {})
@@ -101,7 +108,7 @@ class Rule:
     def documentation(cls) -> str:
         """The full documentation: header, docstring sections and options."""
         doc = inspect.getdoc(cls) or ""
-        lines = [f"# {cls.name} ({cls.code})", "", f"Default severity: {cls.severity}."]
+        lines = [f"# {cls.name} ({cls.code})", "", f"Default severity: {cls.severity}.", f"Reads {' and '.join(INPUTS[i] for i in cls.inputs)}."]
         if cls.needs_target:
             lines.append("Needs a target column (--target or `target` in the config).")
         lines += ["", doc.strip(), "", "## Options", ""]
@@ -166,6 +173,8 @@ def load_rules() -> dict[str, type[Rule]]:
             for rule in _rules_in_package(package):
                 if not CODE_PATTERN.match(rule.code):
                     raise RuntimeError(f"rule {rule.__qualname__} has a malformed code {rule.code!r}")
+                if not rule.inputs or not set(rule.inputs) <= set(INPUTS):
+                    raise RuntimeError(f"rule {rule.code} reads {rule.inputs!r} (expected some of {', '.join(INPUTS)})")
                 other = rules.get(rule.code)
                 if other is not None and other is not rule:
                     raise RuntimeError(f"rule code {rule.code} is defined twice ({other.__module__}, {rule.__module__})")
@@ -239,12 +248,12 @@ def validate_codes(prefixes: Iterable[str], rules: dict[str, type[Rule]], what: 
 
 
 def run_rules(ctx, codes: list[str], rule_options: dict[str, dict[str, Any]]) -> list[Finding]:
-    """Run the chosen rules on one table context and return sorted findings."""
+    """Run the chosen rules that read what ``ctx`` holds (``ctx.input``: a table or a pipeline); sorted findings."""
     rules = load_rules()
     findings: list[Finding] = []
     for code in codes:
         rule_cls = rules[code]
-        if rule_cls.needs_target and ctx.target is None:
+        if ctx.input not in rule_cls.inputs or (rule_cls.needs_target and ctx.target is None):
             continue
         findings.extend(rule_cls(rule_options.get(code)).check(ctx))
     findings.sort(key=Finding.sort_key)

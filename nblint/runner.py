@@ -3,6 +3,14 @@
 Exit status of a run (documented in the README): 2 if any input or config could
 not be read (the other files are still linted and reported), else 1 if any
 finding is at or above its file's ``fail-on`` severity, else 0.
+
+Tables and pipeline configs are linted in one run.  Configs are read first,
+because they can say how a table is meant to be used: the data file an nblint
+spec names is linted too (right after the spec, with the spec's target), and a
+table's declared model is, in order of precedence: ``--model``; the model of
+the spec naming the table; the one Naive Bayes model of the run's pipeline
+configs, when they agree on one; the nblint configuration (per-file settings,
+then ``model``).
 """
 
 from __future__ import annotations
@@ -15,17 +23,9 @@ from nblint.config import Settings, find_config, load_config
 from nblint.engine import resolved_options, run_rules
 from nblint.errors import ConfigError, NblintError
 from nblint.findings import Finding, Severity
+from nblint.pipelines import ConfigFile, PipelineSpec, is_config_path, lint_specs, read_config
 from nblint.profile import TableProfile
 from nblint.readers import TableSource, is_table_path, read_table
-
-#: Suffixes of the pipeline-config kinds nblint reads (DESIGN sec. 6), also
-#: matched by the pre-commit hook's ``files`` pattern.
-CONFIG_SUFFIXES = (".yaml", ".yml", ".json", ".toml", ".py")
-
-
-def is_config_path(path: str) -> bool:
-    """Whether ``path`` names a pipeline config by its suffix."""
-    return path.lower().endswith(CONFIG_SUFFIXES)
 
 #: Folders never descended into when a directory is checked.
 SKIP_DIRS = {".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__pycache__", ".tox", ".mypy_cache", ".pytest_cache"}
@@ -85,9 +85,9 @@ def expand_paths(paths: list[str]) -> tuple[list[str], list[str]]:
             found = []
             for folder, dirs, names in os.walk(path):
                 dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
-                found += [os.path.join(folder, n) for n in sorted(names) if is_table_path(n)]
+                found += [os.path.join(folder, n) for n in sorted(names) if is_table_path(n) or is_config_path(n)]
             if not found:
-                warnings.append(f"{path}: warning: no tables found in this folder")
+                warnings.append(f"{path}: warning: no tables or pipeline configs found in this folder")
             files += found
         else:
             files.append(path)
@@ -134,13 +134,17 @@ def table_context(path: str, overrides: Overrides) -> TableContext:
 def lint_paths(paths: list[str], overrides: Overrides | None = None, stdin=None, progress=None) -> RunResult:
     """Lint every path; an unreadable one becomes an error result and the run goes on.
 
-    Each file is linted on its own (no rule sees two files), so splitting the
-    paths over several processes, as pre-commit does, gives the same findings.
+    Files that are not pipeline configs (an unrelated YAML or Python file) are
+    skipped silently and not counted.  No rule sees two files, but a table takes
+    its declared model (and smoothing) from the pipeline configs of the same run:
+    ``--model``, else the spec that names the table, else the one model every
+    config of the run agrees on, else the nblint config.  Where pre-commit splits
+    files over processes, declare the model in ``[tool.nblint]`` to keep it fixed.
 
     Parameters
     ----------
     paths : list of str
-        Files, folders (walked for tables) or ``-`` (CSV on stdin).
+        Files, folders (walked for tables and configs) or ``-`` (CSV on stdin).
     overrides : Overrides, optional
         Command-line settings.
     stdin : binary file, optional
@@ -154,28 +158,73 @@ def lint_paths(paths: list[str], overrides: Overrides | None = None, stdin=None,
     """
     overrides = overrides or Overrides()
     files, warnings = expand_paths(paths)
+    configs = {path: _read_config(path) for path in files if is_config_path(path)}
+    files, named = _with_named_data(files, configs)
+    specs = [spec for c in configs.values() if isinstance(c, ConfigFile) for spec in c.specs if spec.model]
+    run_spec = specs[0] if len({(spec.model, spec.alpha) for spec in specs}) == 1 else None
     cache: dict = {}
     results = []
     for number, path in enumerate(files, 1):
         if progress is not None:
             progress(number, len(files), path)
-        if not is_table_path(path) and is_config_path(path):
-            # A pipeline config kind (YAML/JSON/TOML/Python): nblint's config
-            # reader decides whether it holds a Naive Bayes pipeline.  Until
-            # one is installed, such a file has nothing nblint checks, so a
-            # pre-commit hook that passes every changed config stays green.
-            results.append(FileResult(path))
+        config = configs.get(path)
+        if path in configs and config is None:
             continue
         try:
             settings = settings_for(path, overrides, cache)
         except ConfigError as exc:
             results.append(FileResult(path, error=str(exc)))
             continue
+        if path in configs:
+            results.append(_config_result(path, config, settings))
+            continue
+        spec = named.get(_key(path))
+        declared = spec if spec is not None else run_spec
+        if overrides.model is None and declared is not None and declared.model:
+            settings = replace(settings, model=declared.model)
+            if overrides.alpha is None and declared.alpha is not None:
+                settings = replace(settings, alpha=declared.alpha)
+        if overrides.target is None and spec is not None and spec.target:
+            settings = replace(settings, target=spec.target)
         try:
             source = read_table(path, encoding=settings.encoding, stdin=stdin)
             findings = lint_source(source, settings, settings.enabled_codes(path))
         except NblintError as exc:
-            results.append(FileResult(path, error=f"{path}: error: {exc}", fail_on=settings.fail_on))
+            named_by = f" (named by {spec.path}, line {spec.data_line})" if spec is not None else ""
+            results.append(FileResult(path, error=f"{path}: error: {exc}{named_by}", fail_on=settings.fail_on))
             continue
         results.append(FileResult(path, findings, fail_on=settings.fail_on))
     return RunResult(results, warnings)
+
+
+def _read_config(path: str) -> ConfigFile | NblintError | None:
+    try:
+        return read_config(path)
+    except NblintError as exc:
+        return exc
+
+
+def _config_result(path: str, config: ConfigFile | NblintError, settings: Settings) -> FileResult:
+    if isinstance(config, NblintError):
+        return FileResult(path, error=f"{path}: error: {config}", fail_on=settings.fail_on)
+    codes = settings.enabled_codes(path)
+    return FileResult(path, lint_specs(config.specs, codes, settings.rule_options, config), fail_on=settings.fail_on)
+
+
+def _key(path: str) -> str:
+    return path if path == "-" else os.path.abspath(path)
+
+
+def _with_named_data(files: list[str], configs: dict) -> tuple[list[str], dict[str, PipelineSpec]]:
+    """The run's files with each data file a spec names added after the spec (once), and who names what."""
+    present = {_key(path) for path in files}
+    out, named = [], {}
+    for path in files:
+        out.append(path)
+        config = configs.get(path)
+        for data_path, spec in config.data_paths() if isinstance(config, ConfigFile) else ():
+            named.setdefault(_key(data_path), spec)
+            if _key(data_path) not in present:
+                present.add(_key(data_path))
+                out.append(data_path)
+    return out, named

@@ -122,7 +122,7 @@ def test_directory_checks_tables_and_warns_when_empty(tmp_path, write):
     empty.mkdir()
     result = run("check", str(empty))
     assert result.exit_code == 0
-    assert "no tables found" in result.stderr
+    assert "no tables or pipeline configs found" in result.stderr
 
 
 def test_inputs_are_never_modified(write):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 
 import pytest
@@ -10,6 +12,7 @@ from click.testing import CliRunner
 
 from nblint.cli import main
 from nblint.engine import CODE_PATTERN, DOC_SECTIONS, load_rules
+from nblint.pipelines import read_config
 
 CASES = Path(__file__).parent / "rule_cases"
 RULES = load_rules()
@@ -39,6 +42,11 @@ def test_rule_contract(code):
     spec = yaml.safe_load((CASES / f"{code}.yaml").read_text())
     expects = {case["expect"] for case in spec["cases"]}
     assert expects == {"pass", "fail"}, f"{code} needs at least one passing and one failing case"
+    if "pipeline" in rule.inputs:
+        covered = {(case["form"], case["expect"]) for case in spec["cases"]}
+        for form in ("hydra", "spec", "python"):
+            assert {(form, "pass"), (form, "fail")} <= covered, f"{code} needs a passing and a failing {form} case"
+        assert all("line" in case for case in spec["cases"] if case["expect"] == "fail"), f"{code}: say the line"
 
 
 @pytest.mark.parametrize("code", list(RULES))
@@ -61,3 +69,20 @@ def test_rules_command_lists_every_rule():
 
 def test_unknown_rule_is_a_usage_error():
     assert CliRunner().invoke(main, ["rule", "NB999"]).exit_code == 2
+
+
+PIPELINE_RULES = [code for code, rule in RULES.items() if "pipeline" in rule.inputs]
+FENCE_SUFFIX = {"yaml": ".yaml", "python": ".py"}
+
+
+@pytest.mark.parametrize("code", PIPELINE_RULES)
+def test_pipeline_rule_examples_are_true(code, tmp_path):
+    """The documented Example makes the rule fire; the Use instead does not."""
+    sections = RULES[code].doc_sections()
+    for title, fires in (("Example", True), ("Use instead", False)):
+        language, text = re.match(r"```(\w+)\n(.*?)```", sections[title], flags=re.S).groups()
+        path = tmp_path / f"{title.replace(' ', '_')}{FENCE_SUFFIX[language]}"
+        path.write_text(text)
+        assert read_config(str(path)) is not None, f"{code} {title} is not read as a pipeline config"
+        result = CliRunner().invoke(main, ["check", str(path), "--select", code, "--format", "json"])
+        assert bool(json.loads(result.stdout)) is fires, f"{code} {title}: {result.stdout}"

@@ -355,7 +355,7 @@ def test_alpha_zero_categorical_is_the_small_alpha_limit(table, seed):
 @SETTINGS
 @given(table=bit_tables())
 def test_alpha_zero_bernoulli_is_the_small_alpha_limit(table):
-    """Oracle: each bit as a two-level CategoricalNB feature at alpha = 1e-13.
+    """Oracle: each bit as a two-level CategoricalNB feature as alpha shrinks to 1e-13.
 
     The smoothing formula is the same ((N_cd + a) / (N_c + 2a)), but
     CategoricalNB takes the log of each probability directly, whereas
@@ -365,11 +365,16 @@ def test_alpha_zero_bernoulli_is_the_small_alpha_limit(table):
     count = nbm.class_counts(y, n_classes)
     model = nbm.NaiveBayes(nbm.log_class_prior(count), [
         nbm.BernoulliComponent.from_counts(nbm.bernoulli_counts(B, y, n_classes), count, 0.0)])
-    sk = _quiet_sklearn(sk_categorical(1e-13, 2), B, y)
     every_pattern = np.array(np.meshgrid(*[[0, 1]] * B.shape[1])).reshape(B.shape[1], -1).T
     got = model.predict_proba([every_pattern])
     assert np.all(np.isfinite(got))
-    np.testing.assert_allclose(got, sk.predict_proba(every_pattern), atol=1e-6, rtol=0)
+    # At a finite alpha a vetoed class keeps mass of order alpha / (the winner's
+    # likelihood), which can be ~1e-6 at alpha = 1e-13: so test convergence, the
+    # gap shrinking in proportion to alpha, not closeness at one alpha.
+    gaps = [np.abs(got - _quiet_sklearn(sk_categorical(a, 2), B, y).predict_proba(every_pattern)).max()
+            for a in (1e-12, 1e-13)]
+    assert gaps[1] <= 1e-9 or gaps[1] <= gaps[0] / 5, gaps
+    assert gaps[1] <= 1e-4, gaps
 
 
 def test_alpha_zero_level_unseen_by_every_class():

@@ -1,31 +1,42 @@
 """Every rule's case file (tests/rule_cases/CODE.yaml) run by one parametrised test.
 
-A case gives a table (CSV text, optionally with its data rows repeated ``repeat``
-times and ``append`` rows added), the target/model/options, and whether the rule
-must fire (``fail``) or stay silent (``pass``); a failing case may also name the
-finding's exact ``columns``, example ``rows``, ``severity`` and a ``message_contains``
-string.  ``alpha`` is the model's known smoothing (as in the config).
+A table rule's case gives a table (CSV text, optionally with its data rows
+repeated ``repeat`` times and ``append`` rows added) and the target/model/options.
+A pipeline rule's case gives a ``config`` text and its ``form`` (``hydra`` or
+``spec`` YAML, ``python``, ``json``, ``toml``); it is written to a file and
+checked with ``nblint check --format json``.  Either says whether the rule must
+fire (``fail``) or stay silent (``pass``); a failing case may also name the
+finding's exact ``columns``, example ``rows``, config ``line`` (the JSON ``line``,
+required for config cases), the ``severity`` of every finding, and a
+``message_contains`` string.  ``alpha`` is the model's known smoothing (as in the
+config).
 """
 
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 
 import pandas as pd
 import pytest
 import yaml
+from click.testing import CliRunner
 
 import nblint
+from nblint.cli import main
+from nblint.pipelines import read_config
 
 CASE_DIR = Path(__file__).parent / "rule_cases"
+SUFFIX = {"hydra": ".yaml", "spec": ".yaml", "python": ".py", "json": ".json", "toml": ".toml"}
 
 
 def load_cases():
     for path in sorted(CASE_DIR.glob("NB*.yaml")):
         spec = yaml.safe_load(path.read_text())
         for case in spec["cases"]:
-            yield pytest.param(spec["rule"], case, id=f"{spec['rule']}-{case['name']}")
+            form = f"{case['form']}-" if "form" in case else ""
+            yield pytest.param(spec["rule"], case, id=f"{spec['rule']}-{form}{case['name']}")
 
 
 def build_table(case) -> pd.DataFrame:
@@ -34,23 +45,41 @@ def build_table(case) -> pd.DataFrame:
     return pd.read_csv(io.StringIO("\n".join([header, *rows]) + "\n"))
 
 
-@pytest.mark.parametrize("code, case", list(load_cases()))
-def test_rule_case(code, case):
+def table_findings(code, case) -> list[dict]:
     frame = build_table(case)
     options = {code: case["options"]} if "options" in case else None
     report = nblint.check(frame, target=case.get("target", "y"), model=case.get("model"), alpha=case.get("alpha"),
                           select=[code], options=options)
-    findings = [f for f in report if f.code == code]
+    return [f.to_dict() for f in report]
+
+
+def config_findings(code, case, folder: Path) -> list[dict]:
+    """Write the case's config (and its rule options as nblint.toml) and lint it through the CLI."""
+    path = folder / f"pipeline{SUFFIX[case['form']]}"
+    path.write_text(case["config"])
+    if "options" in case:
+        values = "".join(f"{name} = {json.dumps(value)}\n" for name, value in case["options"].items())
+        (folder / "nblint.toml").write_text(f"[{code}]\n{values}")
+    config = read_config(str(path))
+    assert config is not None and config.specs, "the case is not read as a pipeline config"
+    result = CliRunner().invoke(main, ["check", str(path), "--select", code, "--format", "json"])
+    assert result.exit_code in (0, 1) and result.stderr == "", result.output
+    return json.loads(result.stdout)
+
+
+@pytest.mark.parametrize("code, case", list(load_cases()))
+def test_rule_case(code, case, tmp_path):
+    findings = config_findings(code, case, tmp_path) if "config" in case else table_findings(code, case)
+    findings = [f for f in findings if f["code"] == code]
     if case["expect"] == "pass":
-        assert findings == [], [f.message for f in findings]
+        assert findings == [], [f["message"] for f in findings]
         return
     assert case["expect"] == "fail"
     assert findings, f"{code} did not fire"
-    if "columns" in case:
-        assert any(f.columns == case["columns"] for f in findings), [f.columns for f in findings]
-    if "rows" in case:
-        assert any(f.rows == case["rows"] for f in findings), [f.rows for f in findings]
+    for key in ("columns", "rows", "line"):
+        if key in case:
+            assert any(f[key] == case[key] for f in findings), [f[key] for f in findings]
     if "severity" in case:
-        assert {str(f.severity) for f in findings} == {case["severity"]}
+        assert {f["severity"] for f in findings} == {case["severity"]}
     if "message_contains" in case:
-        assert any(case["message_contains"] in f.message for f in findings), [f.message for f in findings]
+        assert any(case["message_contains"] in f["message"] for f in findings), [f["message"] for f in findings]

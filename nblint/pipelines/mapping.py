@@ -1,0 +1,194 @@
+"""Interpret YAML, JSON and TOML documents: Hydra/OmegaConf ``_target_`` nodes, or the nblint spec.
+
+Hydra style
+    Any mapping with a ``_target_`` naming a class, at any depth, is a call;
+    its other keys are the parameters (``_partial_``, ``_recursive_`` and
+    ``_convert_`` are ignored, ``_args_`` are positional arguments).  A
+    Pipeline's ``steps`` may be ``[name, node]`` pairs, bare nodes, or a mapping
+    of name to node; a ColumnTransformer's ``transformers`` are
+    ``[name, node, columns]`` triples.  ``${...}`` interpolations are values
+    nblint cannot know.
+
+nblint spec
+    A top-level mapping whose ``model`` is a string naming a Naive Bayes model
+    (``BernoulliNB``, ``sklearn.naive_bayes.BernoulliNB`` or ``bernoulli``)::
+
+        model: CategoricalNB
+        params: {alpha: 1.0, min_categories: 12}
+        encoders:                    # column -> encoder (a class name, a mapping
+          month: OrdinalEncoder      #   with `class` and parameters, or a list
+          city:                      #   of those applied in order)
+            class: OrdinalEncoder
+            handle_unknown: use_encoded_value
+            unknown_value: 11
+        data: train.csv              # optional, relative to this file
+        target: label                # optional
+
+    Columns the spec does not list reach the model unchanged.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nblint.errors import InputError
+from nblint.pipelines import catalog
+from nblint.pipelines.spec import Call, Expr, Mark, PipelineSpec, build_specs
+
+HYDRA_KEYS = frozenset({"_target_", "_partial_", "_recursive_", "_convert_", "_args_"})
+SPEC_KEYS = ("model", "params", "encoders", "data", "target")
+
+
+def read_mapping_config(documents: list, path: str) -> list[PipelineSpec] | None:
+    """The pipelines in parsed documents, or None when no document is a pipeline config.
+
+    Parameters
+    ----------
+    documents : list
+        Documents read by :func:`nblint.pipelines.tree.read_documents` (with positions).
+    path : str
+        The file, for the specs.
+
+    Returns
+    -------
+    list of PipelineSpec or None
+        None when no document has a recognised ``_target_`` or is an nblint spec.
+
+    Raises
+    ------
+    InputError
+        For an nblint spec with an unknown key or a value of the wrong kind (with its line).
+    """
+    specs: list[PipelineSpec] = []
+    recognised = False
+    for document in documents:
+        if is_nblint_spec(document):
+            specs += _nblint_spec(document, path)
+            recognised = True
+        else:
+            reader = _HydraReader()
+            reader.value(document, getattr(document, "mark", (1, 1)))
+            if any(call.known for call in reader.calls):
+                specs += build_specs(reader.calls, path, "hydra")
+                recognised = True
+    return specs if recognised else None
+
+
+def is_nblint_spec(document: Any) -> bool:
+    """A top-level mapping whose ``model`` is a string naming a Naive Bayes model."""
+    model = document.get("model") if isinstance(document, dict) else None
+    return isinstance(model, str) and catalog.model_class(model) is not None
+
+
+class _HydraReader:
+    """Turns every ``_target_`` mapping into a :class:`Call` (each mapping once, however often aliased)."""
+
+    def __init__(self):
+        self.calls: list[Call] = []
+        self.memo: dict[int, Any] = {}
+        self.active: set[int] = set()
+
+    def value(self, value: Any, mark: Mark) -> Any:
+        if isinstance(value, (dict, list)):
+            key = id(value)
+            if key in self.memo:
+                return self.memo[key]
+            if key in self.active:
+                raise InputError(f"a YAML alias contains itself at line {mark[0]}")
+            self.active.add(key)
+            if isinstance(value, dict):
+                result = self.call(value) if isinstance(value.get("_target_"), str) else {
+                    k: self.value(v, _key_mark(value, k, mark)) for k, v in value.items()}
+            else:
+                marks = getattr(value, "marks", [])
+                result = [self.value(v, marks[i] if i < len(marks) else mark) for i, v in enumerate(value)]
+            self.active.discard(key)
+            self.memo[key] = result
+            return result
+        if isinstance(value, str) and "${" in value:
+            return Expr(value)
+        return value
+
+    def call(self, node: dict, target_key: str = "_target_") -> Call:
+        """The call a mapping stands for: the class under ``target_key``, the other keys its parameters."""
+        call = Call(node[target_key].strip(), mark=_key_mark(node, target_key, getattr(node, "mark", (None, None))))
+        self.calls.append(call)
+        args = node.get("_args_")
+        if isinstance(args, list):
+            marks = list(getattr(args, "marks", [])) + [call.mark] * len(args)
+            call.bind_positional([(self.value(v, marks[i]), marks[i]) for i, v in enumerate(args)])
+        self.fill(call, node, HYDRA_KEYS | {target_key})
+        steps = call.params.get("steps")
+        if call.role == "pipeline" and isinstance(steps, dict):
+            call.params["steps"] = [[str(name), step] for name, step in steps.items()]
+        return call
+
+    def fill(self, call: Call, mapping: dict, skip: frozenset = frozenset()) -> None:
+        """Add the keys of ``mapping`` (except ``skip``) to the parameters of ``call``, with their positions."""
+        for key, value in mapping.items():
+            if key not in skip:
+                mark = _key_mark(mapping, key, call.mark)
+                call.params[str(key)] = self.value(value, mark)
+                call.marks[str(key)] = mark
+
+
+def _key_mark(mapping: dict, key: Any, fallback: Mark) -> Mark:
+    return getattr(mapping, "marks", {}).get(key, fallback)
+
+
+# --------------------------------------------------------------------------- the nblint spec
+
+
+def _nblint_spec(document: dict, path: str) -> list[PipelineSpec]:
+    for key in document:
+        if key not in SPEC_KEYS:
+            raise InputError(f"unknown key {key!r} in the nblint spec at line {_key_mark(document, key, (None, None))[0]} "
+                             f"(allowed: {', '.join(SPEC_KEYS)})")
+    reader = _HydraReader()
+    model = Call(f"sklearn.naive_bayes.{catalog.model_class(document['model'])}", mark=document.marks["model"])
+    reader.fill(model, _section(document, "params"))
+    transformers = []
+    encoders = _section(document, "encoders")
+    for column, encoder in encoders.items():
+        mark = _key_mark(encoders, column, document.marks["encoders"])
+        chain = encoder if isinstance(encoder, list) else [encoder]
+        item_marks = list(getattr(encoder, "marks", [])) if isinstance(encoder, list) else [mark]
+        calls = [_encoder(reader, item, item_mark) for item, item_mark in zip(chain, item_marks)]
+        transformer = calls[0] if len(calls) == 1 else Call("sklearn.pipeline.Pipeline", {"steps": calls}, mark)
+        transformers.append([str(column), transformer, [str(column)]])
+    steps: list = []
+    if transformers:
+        encoders_call = Call("sklearn.compose.ColumnTransformer", {"transformers": transformers, "remainder": "passthrough"},
+                             document.marks["encoders"])
+        steps.append(["encoders", encoders_call])
+    steps.append(["model", model])
+    pipeline = Call("sklearn.pipeline.Pipeline", {"steps": steps}, document.mark)
+    return build_specs([pipeline], path, "spec", data=_string(document, "data"), target=_string(document, "target"),
+                       data_line=_key_mark(document, "data", (None, None))[0])
+
+
+def _section(document: dict, key: str) -> dict:
+    value = document.get(key, {})
+    if not isinstance(value, dict):
+        raise InputError(f"'{key}' in the nblint spec at line {document.marks[key][0]} must be a mapping")
+    return value
+
+
+def _string(document: dict, key: str) -> str | None:
+    value = document.get(key)
+    if value is not None and (not isinstance(value, str) or not value):
+        raise InputError(f"'{key}' in the nblint spec at line {document.marks[key][0]} must be a non-empty string")
+    return value
+
+
+def _encoder(reader: _HydraReader, item: Any, mark: Mark) -> Call | str:
+    """One encoder of the spec: a class name (or ``passthrough``), or a mapping with ``class`` (or ``_target_``)."""
+    if item in ("passthrough", "drop"):
+        return item
+    if isinstance(item, str):
+        return Call(item.strip(), mark=mark)
+    if isinstance(item, dict) and isinstance(item.get("_target_"), str):
+        return reader.call(item)
+    if isinstance(item, dict) and isinstance(item.get("class"), str):
+        return reader.call(item, "class")
+    raise InputError(f"an encoder in the nblint spec at line {mark[0]} must be a class name or a mapping with 'class'")

@@ -1,0 +1,393 @@
+"""The one shape every pipeline config is normalised to: :class:`PipelineSpec`.
+
+Each reader (YAML/JSON/TOML in the Hydra style or as an nblint spec, Python
+source, a live scikit-learn object) produces :class:`Call` records: a callable
+named by its dotted target, its parameters (literal values, nested calls, or an
+:class:`Expr` where the value is not a literal) and the source positions of the
+call and of each parameter.  :func:`build_specs` then turns the calls into
+pipelines: steps in order (``Pipeline``/``make_pipeline`` flattened, a
+``ColumnTransformer`` or ``FeatureUnion`` as one step with parallel branches,
+a meta-estimator such as ``GridSearchCV`` unwrapped to the estimator it tunes),
+the columns each step sees where the config says, and the final estimator.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from nblint.pipelines import catalog
+
+#: A 1-based (line, column) source position; (None, None) where unknown (live objects).
+Mark = tuple[int | None, int | None]
+NO_MARK: Mark = (None, None)
+
+
+class Expr:
+    """A parameter value that is not a literal (a variable, an interpolation, an expression).
+
+    ``source`` is its text, or a callable giving the text when it is first asked
+    for (unparsing every expression of a large Python file up front is slow).
+    """
+
+    __slots__ = ("_source",)
+
+    def __init__(self, source: str | Callable[[], str]):
+        self._source = source
+
+    @property
+    def text(self) -> str:
+        if callable(self._source):
+            self._source = self._source()
+        return self._source
+
+    def __repr__(self) -> str:
+        return self.text
+
+    __str__ = __repr__
+
+
+@dataclass(eq=False)
+class Call:
+    """A call of a class or function named in a config, as read (before interpretation).
+
+    Attributes
+    ----------
+    target : str
+        The callable as written or resolved (``sklearn.preprocessing.OneHotEncoder``,
+        ``OneHotEncoder``, ``pandas.get_dummies``).
+    params : dict
+        Parameter name -> value: a literal, a list or dict of values, a nested
+        :class:`Call`, or an :class:`Expr`.
+    mark : Mark
+        Position of the call (the ``_target_`` key, the call expression...).
+    marks : dict
+        Parameter name -> position of the parameter.
+    feeders : tuple of tuple of Call
+        Data preparation applied to the input before this call (Python sources:
+        ``X = pd.get_dummies(df)`` followed by ``model.fit(X, y)``); parallel
+        chains, each in the order applied.
+    """
+
+    target: str
+    params: dict[str, Any] = field(default_factory=dict)
+    mark: Mark = NO_MARK
+    marks: dict[str, Mark] = field(default_factory=dict)
+    feeders: tuple[tuple["Call", ...], ...] = ()
+
+    @property
+    def cls(self) -> str:
+        return catalog.short_name(self.target)
+
+    @property
+    def known(self) -> bool:
+        return catalog.is_known(self.target)
+
+    @property
+    def role(self) -> str:
+        return catalog.role(self.cls) if self.known else "other"
+
+    def bind_positional(self, args: list[tuple[Any, Mark]]) -> None:
+        """Set the parameters that positional arguments stand for (``make_pipeline(a, b)``, ``Pipeline(steps)``).
+
+        Arguments of callables nblint has no names for are kept as ``arg0``, ``arg1``...
+        """
+        if not args:
+            return
+        variadic = catalog.VARIADIC.get(self.cls)
+        if variadic is not None:
+            self.params[variadic] = [value for value, _ in args]
+            self.marks[variadic] = args[0][1]
+            return
+        names = catalog.positional_names(self.cls)
+        for index, (value, mark) in enumerate(args):
+            name = names[index] if index < len(names) else f"arg{index}"
+            self.params[name] = value
+            self.marks[name] = mark
+
+
+@dataclass(eq=False)
+class Param:
+    """One parameter of a step: its value and the 1-based source line and column."""
+
+    name: str
+    value: Any
+    line: int | None = None
+    column: int | None = None
+
+
+@dataclass(eq=False)
+class Step:
+    """One step of a pipeline.
+
+    Attributes
+    ----------
+    cls : str
+        Short class or function name (``OneHotEncoder``); ``<unknown>`` for a step
+        the config does not name (an interpolation, a variable).
+    target : str
+        The callable as written.
+    params : dict of str to Param
+    line, column : int or None
+        1-based position of the class in the source.
+    name : str or None
+        The step's name in its Pipeline or ColumnTransformer.
+    columns : tuple of str or None
+        The columns this step sees, where the config says (ColumnTransformer
+        column lists, nblint spec encoders, ``get_dummies(columns=...)``).
+    branches : tuple of tuple of Step
+        For a ColumnTransformer or FeatureUnion: its parallel sub-pipelines; an
+        empty branch passes its columns through unchanged.
+    known : bool
+        Whether the class comes from scikit-learn, imbalanced-learn or pandas.
+    """
+
+    cls: str
+    target: str
+    params: dict[str, Param] = field(default_factory=dict)
+    line: int | None = None
+    column: int | None = None
+    name: str | None = None
+    columns: tuple[str, ...] | None = None
+    branches: tuple[tuple["Step", ...], ...] = ()
+    known: bool = True
+
+    def value(self, name: str, default: Any = None) -> Any:
+        """The parameter's value, or ``default`` when the config does not set it."""
+        param = self.params.get(name)
+        return default if param is None else param.value
+
+    def line_of(self, name: str) -> int | None:
+        """The line of parameter ``name``, or of the class when the parameter is not written."""
+        param = self.params.get(name)
+        return param.line if param is not None and param.line is not None else self.line
+
+    @property
+    def parallel(self) -> bool:
+        return self.cls in catalog.COLUMN_TRANSFORMERS or self.cls in catalog.UNIONS or bool(self.branches)
+
+    def label(self) -> str:
+        """``OneHotEncoder (line 7)``, or with the step name where there is no line."""
+        if self.line is not None:
+            return f"{self.cls} (line {self.line})"
+        return f"{self.cls} (step {self.name!r})" if self.name else self.cls
+
+
+@dataclass(eq=False)
+class PipelineSpec:
+    """A pipeline read from a config: steps in order and the final estimator.
+
+    Attributes
+    ----------
+    path : str
+        The config file (``<pipeline>`` for a live object).
+    form : str
+        ``hydra``, ``spec`` (the nblint spec), ``python`` or ``live``.
+    steps : tuple of Step
+        In order, the final estimator last.
+    estimator : Step or None
+        The final estimator (None when the pipeline ends in a transformer).
+    data, target : str or None
+        The data file and class column an nblint spec names (``data`` as written).
+    data_line : int or None
+        The line of ``data:``.
+    """
+
+    path: str
+    form: str
+    steps: tuple[Step, ...]
+    estimator: Step | None
+    data: str | None = None
+    target: str | None = None
+    data_line: int | None = None
+
+    @property
+    def model(self) -> str | None:
+        """The nblint model name of the final estimator (``bernoulli``...), None if it is not Naive Bayes."""
+        return catalog.NB_MODELS.get(self.estimator.cls) if self.estimator is not None else None
+
+    @property
+    def alpha(self) -> float | None:
+        """The final estimator's smoothing: its literal ``alpha``, or scikit-learn's default 1.0.
+
+        None when the model has no ``alpha`` (GaussianNB) or sets it to something
+        that is not a number written in the config.
+        """
+        if self.model is None or self.model == "gaussian":
+            return None
+        value = self.estimator.value("alpha", 1.0)
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return None
+        return float(value)
+
+    @property
+    def preprocessing(self) -> tuple[Step, ...]:
+        """The steps before the final estimator."""
+        return self.steps[:-1] if self.estimator is not None else self.steps
+
+    def walk(self) -> Iterator[Step]:
+        """Every step, depth first, branches in order."""
+        yield from _walk(self.steps)
+
+
+def _walk(steps) -> Iterator[Step]:
+    for step in steps:
+        yield step
+        for branch in step.branches:
+            yield from _walk(branch)
+
+
+# --------------------------------------------------------------------------- building
+
+
+def build_specs(calls: list[Call], path: str, form: str, *, data: str | None = None, target: str | None = None,
+                data_line: int | None = None) -> list[PipelineSpec]:
+    """The pipelines among ``calls`` (every call a reader found, in source order).
+
+    Parameters
+    ----------
+    calls : list of Call
+        Every call the reader found, in source order.
+    path, form : str
+        The file and the form it was written in (see :class:`PipelineSpec`).
+    data, target, data_line : optional
+        What an nblint spec says about its training table.
+
+    Returns
+    -------
+    list of PipelineSpec
+
+    Notes
+    -----
+    A call nested in another call's parameters belongs to that call; each call
+    that is not nested is a root: a Pipeline (or make_pipeline) gives one spec,
+    a Naive Bayes estimator on its own gives a one-step spec, a meta-estimator
+    gives the spec of what it wraps, and any other call is searched for
+    pipelines and Naive Bayes estimators among its parameters.
+    """
+    nested = {id(inner) for call in calls for inner in _calls_in(call.params.values())}
+    specs: list[PipelineSpec] = []
+    for call in calls:
+        if id(call) not in nested:
+            for steps in _root_pipelines(call):
+                estimator = steps[-1] if steps and _is_estimator(steps[-1]) else None
+                specs.append(PipelineSpec(path, form, tuple(steps), estimator, data, target, data_line))
+    return specs
+
+
+def _calls_in(values) -> Iterator[Call]:
+    """The calls directly inside ``values`` (through lists and dicts, not through other calls)."""
+    for value in values:
+        if isinstance(value, Call):
+            yield value
+        elif isinstance(value, dict):
+            yield from _calls_in(value.values())
+        elif isinstance(value, (list, tuple)):
+            yield from _calls_in(value)
+
+
+def _root_pipelines(call: Call) -> Iterator[list[Step]]:
+    role = call.role
+    if role in ("pipeline", "nb"):
+        yield _feeder_steps(call) + _as_steps(call, None, None)
+    elif role == "meta":
+        inner = _wrapped(call)
+        if inner is not None:
+            inner = Call(inner.target, inner.params, inner.mark, inner.marks, call.feeders + inner.feeders)
+            yield from _root_pipelines(inner)
+    elif role == "other":
+        for inner in _calls_in(call.params.values()):
+            yield from _root_pipelines(inner)
+
+
+def _is_estimator(step: Step) -> bool:
+    return not step.parallel and not (step.known and step.cls in catalog.TRANSFORMERS) and step.cls != "<unknown>"
+
+
+def _wrapped(call: Call) -> Call | None:
+    for name in catalog.WRAPPED_PARAMS:
+        value = call.params.get(name)
+        if isinstance(value, Call):
+            return value
+    return None
+
+
+def _feeder_steps(call: Call) -> list[Step]:
+    """The data preparation a Python source applies before fitting ``call``, as steps."""
+    chains = [[step for c in chain for step in _as_steps(c, None, None)] for chain in call.feeders]
+    if not chains:
+        return []
+    if len(chains) == 1:
+        return chains[0]
+    return [Step("<data>", "<data>", branches=tuple(tuple(chain) for chain in chains))]
+
+
+def _as_steps(value: Any, name: str | None, columns: tuple[str, ...] | None) -> list[Step]:
+    """The steps one pipeline item stands for (a nested pipeline is flattened)."""
+    if isinstance(value, Call):
+        role = value.role
+        if role == "pipeline":
+            items = value.params.get("steps")
+            steps = []
+            for item in items if isinstance(items, list) else []:
+                item_name, item_value = _named(item)
+                steps += _as_steps(item_value, item_name, columns)
+            return steps
+        if role == "meta" and _wrapped(value) is not None:
+            return _as_steps(_wrapped(value), name, columns)
+        step = _step(value, name, columns)
+        if role in ("columns", "union"):
+            step.branches = tuple(_branches(value, columns))
+        return [step]
+    if value is None or value in ("passthrough", "drop"):
+        return []
+    # An interpolation, a variable or an unrecognised value: a step nblint cannot see into.
+    return [Step("<unknown>", str(value), name=name, columns=columns, known=False)]
+
+
+def _step(call: Call, name: str | None, columns: tuple[str, ...] | None) -> Step:
+    params = {key: Param(key, value, *call.marks.get(key, NO_MARK)) for key, value in call.params.items()}
+    if call.cls == "get_dummies" and columns is None:  # get_dummies(df, columns=[...]) names what it encodes
+        columns = _columns(call.params.get("columns"))
+    return Step(call.cls, call.target, params, call.mark[0], call.mark[1], name, columns, known=call.known)
+
+
+def _named(item: Any) -> tuple[str | None, Any]:
+    """A Pipeline item: ``(name, estimator)`` or a bare estimator (make_pipeline)."""
+    if isinstance(item, (list, tuple)) and len(item) == 2 and isinstance(item[0], str):
+        return item[0], item[1]
+    return None, item
+
+
+def _branches(call: Call, columns: tuple[str, ...] | None) -> Iterator[tuple[Step, ...]]:
+    """The parallel branches of a ColumnTransformer or FeatureUnion (dropped ones left out)."""
+    cls = call.cls
+    items = call.params.get("transformer_list" if cls in catalog.UNIONS else "transformers")
+    for item in items if isinstance(items, list) else []:
+        name, transformer, branch_columns = None, item, columns
+        if isinstance(item, dict):  # {name: ..., transformer: ..., columns: ...}
+            name, transformer = item.get("name"), item.get("transformer")
+            branch_columns = _columns(item.get("columns"))
+        elif isinstance(item, (list, tuple)):
+            if cls == "ColumnTransformer" and len(item) == 3:
+                name, transformer, branch_columns = item[0], item[1], _columns(item[2])
+            elif cls == "make_column_transformer" and len(item) == 2:
+                transformer, branch_columns = item[0], _columns(item[1])
+            else:
+                name, transformer = _named(item)
+        if transformer == "drop":
+            continue
+        yield tuple(_as_steps(transformer, name if isinstance(name, str) else None, branch_columns))
+    remainder = call.params.get("remainder", "drop")
+    if cls in catalog.COLUMN_TRANSFORMERS and remainder != "drop":
+        yield tuple(_as_steps(remainder, "remainder", None))
+
+
+def _columns(value: Any) -> tuple[str, ...] | None:
+    """A column selection as names, where it is literal (a name, or a list of names or positions)."""
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, (list, tuple)) and all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in value):
+        return tuple(str(v) for v in value)
+    return None

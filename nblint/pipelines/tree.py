@@ -1,0 +1,271 @@
+"""Read YAML, JSON and TOML into plain values that remember where each key and item was written.
+
+Mappings become :class:`PosDict` and sequences :class:`PosList`: ordinary dicts
+and lists with a ``mark`` (their own 1-based line and column) and ``marks`` (of
+each key, or each item).  Nothing is executed or unpickled:
+
+* YAML goes through a subclass of PyYAML's safe loader (the C one when
+  available).  A tag the safe loader does not know, such as
+  ``!!python/object/apply:os.system``, is refused with an error naming the tag
+  and its line; no constructor for it exists, so nothing runs.
+* JSON is first checked by :func:`json.loads` (its error messages carry the
+  line), then read again by a small reader that records positions.
+* TOML is read by :mod:`tomllib`, which reports no positions: lines are found
+  by scanning the text for each key in document order.  A key is looked for
+  forward from the previous key's line, so the line is right for ordinary
+  layouts; a key repeated inside a multi-line array or string can be placed on
+  an earlier occurrence of the same name.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import json
+import json.decoder
+import json.scanner
+import re
+import tomllib
+from collections.abc import Hashable
+
+import yaml
+
+from nblint.errors import InputError
+from nblint.pipelines.spec import NO_MARK, Mark
+
+
+class PosDict(dict):
+    """A mapping with the position of the mapping (``mark``) and of each key (``marks``)."""
+
+    def __init__(self, mark: Mark = NO_MARK):
+        super().__init__()
+        self.mark = mark
+        self.marks: dict = {}
+
+
+class PosList(list):
+    """A sequence with the position of the sequence (``mark``) and of each item (``marks``)."""
+
+    def __init__(self, mark: Mark = NO_MARK):
+        super().__init__()
+        self.mark = mark
+        self.marks: list[Mark] = []
+
+
+def read_documents(text: str, suffix: str) -> list:
+    """The documents of a ``.yaml``/``.yml``, ``.json`` or ``.toml`` text, with positions.
+
+    Raises
+    ------
+    InputError
+        One line naming the problem and its line (malformed text, a refused YAML tag).
+    """
+    if suffix in (".yaml", ".yml"):
+        return _read_yaml(text)
+    if suffix == ".json":
+        return [_read_json(text)]
+    return [_read_toml(text)]
+
+
+# --------------------------------------------------------------------------- YAML
+
+
+class UnsafeTag(yaml.YAMLError):
+    """A tag the safe loader has no constructor for (``!!python/...`` and any local tag)."""
+
+    def __init__(self, tag: str, mark):
+        super().__init__(tag)
+        self.tag = tag
+        self.mark = mark
+
+
+class _PositionLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+    """PyYAML's safe loader, building :class:`PosDict`/:class:`PosList` and refusing unknown tags."""
+
+    def construct_undefined(self, node):
+        raise UnsafeTag(node.tag, node.start_mark)
+
+
+def _yaml_mark(node) -> Mark:
+    return node.start_mark.line + 1, node.start_mark.column + 1
+
+
+def _construct_mapping(loader, node):
+    data = PosDict(_yaml_mark(node))
+    yield data
+    loader.flatten_mapping(node)
+    for key_node, value_node in node.value:
+        key = loader.construct_object(key_node, deep=True)
+        if not isinstance(key, Hashable):
+            raise UnsafeTag("an unhashable key", key_node.start_mark)
+        data[key] = loader.construct_object(value_node)
+        data.marks[key] = _yaml_mark(key_node)
+
+
+def _construct_sequence(loader, node):
+    data = PosList(_yaml_mark(node))
+    yield data
+    for child in node.value:
+        data.append(loader.construct_object(child))
+        data.marks.append(_yaml_mark(child))
+
+
+_PositionLoader.add_constructor("tag:yaml.org,2002:map", _construct_mapping)
+_PositionLoader.add_constructor("tag:yaml.org,2002:seq", _construct_sequence)
+_PositionLoader.add_constructor(None, _PositionLoader.construct_undefined)
+
+
+def _read_yaml(text: str) -> list:
+    try:
+        return list(yaml.load_all(text, Loader=_PositionLoader))
+    except UnsafeTag as exc:
+        where = f"line {exc.mark.line + 1}"
+        if exc.tag == "an unhashable key":
+            raise InputError(f"invalid YAML at {where}: a mapping key must be a plain value") from None
+        raise InputError(
+            f"refused YAML tag {exc.tag!r} at {where}: nblint reads configs with a safe loader and never "
+            "constructs Python objects from them"
+        ) from None
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+        problem = " ".join(str(exc.problem or exc.context or "malformed").split())
+        raise InputError(f"invalid YAML{where}: {problem}") from None
+    except yaml.YAMLError as exc:
+        raise InputError(f"invalid YAML: {' '.join(str(exc).split())}") from None
+
+
+# --------------------------------------------------------------------------- JSON
+
+_WHITESPACE = re.compile(r"[ \t\n\r]*")
+_CONSTANTS = {"null": None, "true": True, "false": False, "NaN": float("nan"),
+              "Infinity": float("inf"), "-Infinity": float("-inf")}
+
+
+def _read_json(text: str):
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
+    reader = _JsonReader(text)
+    return reader.value(reader.skip(0))[0]
+
+
+class _JsonReader:
+    """Re-reads JSON already validated by :func:`json.loads`, recording each key's and item's position."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def mark(self, index: int) -> Mark:
+        line = bisect.bisect_right(self.line_starts, index)
+        return line, index - self.line_starts[line - 1] + 1
+
+    def skip(self, index: int) -> int:
+        return _WHITESPACE.match(self.text, index).end()
+
+    def value(self, i: int):
+        """The value starting at ``i`` and the index after it."""
+        s = self.text
+        char = s[i]
+        if char == "{":
+            return self.object(i)
+        if char == "[":
+            return self.array(i)
+        if char == '"':
+            return json.decoder.scanstring(s, i + 1)
+        for literal, constant in _CONSTANTS.items():
+            if s.startswith(literal, i):
+                return constant, i + len(literal)
+        number = json.scanner.NUMBER_RE.match(s, i)
+        integer, fraction, exponent = number.groups()
+        if fraction or exponent:
+            return float(integer + (fraction or "") + (exponent or "")), number.end()
+        return int(integer), number.end()
+
+    def object(self, i: int):
+        data = PosDict(self.mark(i))
+        i = self.skip(i + 1)
+        while self.text[i] != "}":
+            key_mark = self.mark(i)
+            key, i = json.decoder.scanstring(self.text, i + 1)
+            i = self.skip(self.skip(i) + 1)  # past the colon
+            data[key], i = self.value(i)
+            data.marks[key] = key_mark
+            i = self.skip(i)
+            if self.text[i] == ",":
+                i = self.skip(i + 1)
+        return data, i + 1
+
+    def array(self, i: int):
+        data = PosList(self.mark(i))
+        i = self.skip(i + 1)
+        while self.text[i] != "]":
+            data.marks.append(self.mark(i))
+            item, i = self.value(i)
+            data.append(item)
+            i = self.skip(i)
+            if self.text[i] == ",":
+                i = self.skip(i + 1)
+        return data, i + 1
+
+
+# --------------------------------------------------------------------------- TOML
+
+
+def _read_toml(text: str):
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(f"invalid TOML: {' '.join(str(exc).split())}") from None
+    return _TomlPositions(text.splitlines()).convert(data, (1, 1))
+
+
+@functools.lru_cache(maxsize=512)
+def _toml_key_pattern(key: str) -> re.Pattern:
+    quoted = "|".join(re.escape(q + key + q) for q in ('"', "'"))
+    bare = re.escape(key) + "|" if re.fullmatch(r"[A-Za-z0-9_-]+", key) else ""
+    return re.compile(rf"(?:^|[\s{{,\[.])(?P<key>{bare}{quoted})\s*(?:=|\]|\.)")
+
+
+class _TomlPositions:
+    """Finds the line of each key by scanning forward from the end of the previous key found."""
+
+    def __init__(self, lines: list[str]):
+        self.lines = lines
+        self.cursor = (0, 0)  # (line index, column) where the next search starts
+
+    def find(self, key: str, fallback: Mark) -> Mark:
+        pattern = _toml_key_pattern(key)
+        line, column = self.cursor
+        # Forward from the cursor, then (a key tomllib reordered) from the top.
+        for index, start in [(line, column)] + [(i, 0) for i in range(line + 1, len(self.lines))] + \
+                [(i, 0) for i in range(0, line + 1)]:
+            text = self.lines[index]
+            if text.lstrip().startswith("#"):
+                continue
+            match = pattern.search(text, start)
+            if match:
+                self.cursor = (index, match.end("key"))
+                return index + 1, match.start("key") + 1
+        return fallback
+
+    def convert(self, value, mark: Mark):
+        if isinstance(value, dict):
+            data = PosDict(mark)
+            for key, item in value.items():
+                key_mark = self.find(key, mark)
+                data[key] = self.convert(item, key_mark)
+                data.marks[key] = key_mark
+            return data
+        if isinstance(value, list):
+            # An item has no position of its own: a table's is that of its first key.
+            data = PosList(mark)
+            for item in value:
+                converted = self.convert(item, mark)
+                data.append(converted)
+                first_key = next(iter(converted.marks.values()), mark) if isinstance(converted, PosDict) else mark
+                data.marks.append(first_key)
+            return data
+        return value

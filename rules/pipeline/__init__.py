@@ -1,0 +1,79 @@
+"""NB5xx: pipeline configs -- how the steps of a pipeline feed its Naive Bayes model.
+
+These rules derive from :class:`PipelineRule` (``inputs = ("pipeline",)``): they
+get a :class:`nblint.pipelines.PipelineContext` (the pipeline's steps, its final
+Naive Bayes estimator, and the kinds of values reaching it) and report at the
+line of the offending class or parameter.
+"""
+
+from collections.abc import Iterable, Iterator
+from typing import ClassVar
+
+from nblint.engine import Rule
+from nblint.findings import Finding, Severity
+from nblint.pipelines.spec import Step
+
+JSON_SCALARS = (str, int, float, bool, type(None))
+
+ORDINAL_FIX = (
+    "Encode the column with OrdinalEncoder and use CategoricalNB: one categorical distribution per "
+    "variable (plan for unseen categories, see NB506)."
+)
+
+
+def inputs(step: Step) -> str:
+    """``column 'a'``, ``columns 'a', 'b'`` where the config says which columns the step sees, else ``its input``."""
+    if not step.columns:
+        return "its input"
+    noun = "column" if len(step.columns) == 1 else "columns"
+    return f"{noun} {', '.join(map(repr, step.columns))}"
+
+
+def of_columns(step: Step) -> str:
+    """`` of column 'a'`` where the config says which columns the step sees, else nothing."""
+    return f" of {inputs(step)}" if step.columns else ""
+
+
+def step_evidence(step: Step, estimator: Step, **extra) -> dict:
+    """The evidence of a finding about ``step`` feeding ``estimator``: the classes and their lines."""
+    return {"step": step.cls, "step_line": step.line, "model": estimator.cls, "model_line": estimator.line, **extra}
+
+
+def literal(value):
+    """A parameter value for evidence: JSON values as they are, anything else (an expression) as its text."""
+    if isinstance(value, list):
+        return [literal(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): literal(v) for k, v in value.items()}
+    return value if isinstance(value, JSON_SCALARS) else str(value)
+
+
+class PipelineRule(Rule):
+    """Base of the NB5xx rules: runs :meth:`check_model` on pipelines ending in one of ``models``.
+
+    Subclasses set ``models`` (nblint model names; empty means every Naive Bayes
+    model) and implement :meth:`check_model`.
+    """
+
+    inputs = ("pipeline",)
+    models: ClassVar[frozenset[str]] = frozenset()
+
+    def check(self, ctx) -> Iterable[Finding]:
+        if ctx.estimator is not None and (not self.models or ctx.model in self.models):
+            yield from self.check_model(ctx, ctx.estimator)
+
+    def check_model(self, ctx, estimator: Step) -> Iterable[Finding]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    @staticmethod
+    def origins(ctx, *kinds: str) -> Iterator[Step]:
+        """The steps that last decided the values reaching the model, on the routes whose values are of ``kinds``."""
+        for flow in ctx.flows:
+            if flow.kind in kinds:
+                yield flow.origin
+
+    def step_finding(self, ctx, step: Step, message: str, *, fix: str, line: int | None = None,
+                     severity: Severity | None = None, **evidence) -> Finding:
+        """A finding about ``step`` feeding the model: its columns, at ``line`` (default: the step's)."""
+        return self.finding(ctx, message, columns=step.columns or (), line=line or step.line, severity=severity,
+                            evidence=step_evidence(step, ctx.estimator, **evidence), fix=fix)

@@ -1,0 +1,89 @@
+from nblint.engine import Option
+from nblint.findings import Severity
+from nblint.pipelines.flow import is_number
+
+from . import PipelineRule, literal
+
+#: Below this, scikit-learn raises alpha when force_alpha=False.
+SKLEARN_ALPHA_FLOOR = 1e-10
+
+
+class SmoothingDisabled(PipelineRule):
+    """Smoothing is off or negligible: alpha=0 or tiny, or var_smoothing=0.
+
+    ## What it does
+    Reads the smoothing parameter of the pipeline's Naive Bayes model: ``alpha``
+    of BernoulliNB, MultinomialNB, ComplementNB and CategoricalNB (a number or a
+    per-feature list, whose smallest value counts), and ``var_smoothing`` of
+    GaussianNB. Reports ``alpha`` of 0 or below ``min-alpha``, and a
+    ``var_smoothing`` of 0, at the parameter's line.
+
+    ## Why is this bad?
+    With additive (Lidstone) smoothing every (feature value, class) pair gets
+    ``alpha`` pseudo-counts. Without them, a value never seen with a class in
+    training has probability 0 for that class: its log-probability is minus
+    infinity and it vetoes the class whatever the other features say (a zero-count
+    cell). A tiny alpha is nearly the same veto. In scikit-learn, ``force_alpha``
+    (True by default since 1.4) keeps the value as given, so ``alpha=0`` means no
+    smoothing at all and a divide-by-zero warning; with ``force_alpha=False`` an
+    alpha under 1e-10 is raised to 1e-10 with a warning, which still vetoes in practice.
+    For GaussianNB, ``var_smoothing`` adds a share of the largest feature variance
+    to every variance; at 0, a feature that is constant within a class gets a zero
+    variance and its likelihood becomes infinite or undefined.
+
+    ## Example
+    ```yaml
+    _target_: sklearn.naive_bayes.MultinomialNB
+    alpha: 0
+    ```
+
+    ## Use instead
+    ```yaml
+    _target_: sklearn.naive_bayes.MultinomialNB
+    alpha: 1.0   # or tune it, e.g. over 0.01 .. 1
+    ```
+    """
+
+    code = "NB502"
+    name = "smoothing-disabled"
+    severity = Severity.WARNING
+    options = (
+        Option("min-alpha", 1e-3, "Report a positive alpha below this: an unseen pair then weighs under a thousandth of a pair seen once."),
+    )
+
+    def check_model(self, ctx, estimator):
+        if ctx.model == "gaussian":
+            smoothing = estimator.value("var_smoothing")
+            if is_number(smoothing) and smoothing <= 0:
+                message = (
+                    f"{estimator.label()} has var_smoothing={smoothing!r}: a feature that is constant within a class "
+                    "gets a variance of 0, and its likelihood becomes infinite or undefined"
+                )
+                yield self.finding(ctx, message, line=estimator.line_of("var_smoothing"),
+                                   evidence={"model": estimator.cls, "var_smoothing": smoothing},
+                                   fix="Keep the default var_smoothing=1e-9 (or a larger value).")
+            return
+        alpha = estimator.value("alpha", 1.0)
+        values = alpha if isinstance(alpha, list) else [alpha]
+        if not values or not all(is_number(v) for v in values):
+            return
+        smallest = min(values)
+        threshold = self.settings["min-alpha"]
+        if smallest >= threshold:
+            return
+        force_alpha = estimator.value("force_alpha", True)
+        shown = f"alpha={alpha!r}" if not isinstance(alpha, list) else f"alpha (a list, smallest {smallest!r})"
+        if smallest < 0:
+            effect = "a negative alpha is not smoothing at all, and scikit-learn refuses it when fitting"
+        elif force_alpha is False and smallest < SKLEARN_ALPHA_FLOOR:
+            effect = "scikit-learn raises it to 1e-10 (force_alpha=False), which is still no smoothing in practice"
+        elif smallest == 0:
+            effect = "smoothing is off"
+        else:
+            effect = f"smoothing is negligible (below min-alpha={threshold:g})"
+        consequence = ("" if smallest < 0 else ", so a feature value never seen with a class in training gives that "
+                       "class probability 0 (or nearly) and vetoes it")
+        message = f"{estimator.label()} has {shown}: {effect}{consequence}"
+        evidence = {"model": estimator.cls, "alpha": smallest, "force_alpha": literal(force_alpha), "min_alpha": threshold}
+        yield self.finding(ctx, message, line=estimator.line_of("alpha"), evidence=evidence,
+                           fix="Use alpha=1.0 (Laplace) or tune alpha over a range such as 0.01 to 1.")

@@ -1,0 +1,76 @@
+from nblint.findings import Severity
+from nblint.pipelines.flow import SIGNED
+
+from . import PipelineRule, inputs
+
+#: The parameter that makes each step produce negative values (the finding points at it when written).
+SIGN_PARAMS = {
+    "StandardScaler": "with_mean",
+    "RobustScaler": "with_centering",
+    "HashingVectorizer": "alternate_sign",
+    "FeatureHasher": "alternate_sign",
+    "MinMaxScaler": "feature_range",
+    "QuantileTransformer": "output_distribution",
+}
+NEEDS = {
+    "multinomial": "non-negative counts",
+    "complement": "non-negative counts",
+    "categorical": "non-negative integer category codes",
+}
+
+
+class NegativeValuesIntoCountModel(PipelineRule):
+    """A step that can produce negative values feeds MultinomialNB, ComplementNB or CategoricalNB.
+
+    ## What it does
+    Follows every route into the pipeline's Naive Bayes estimator and reports the
+    last step that makes the values signed: centring scalers (``StandardScaler``,
+    ``RobustScaler``), projections (``PCA``, ``TruncatedSVD``, ``FastICA``,
+    random projections...), ``PowerTransformer``, ``QuantileTransformer`` with a
+    normal output, ``MinMaxScaler`` with a negative lower bound, and the hashing
+    vectorizers, which flip the sign of half the features unless
+    ``alternate_sign=False``. A later step that makes values non-negative again
+    (``MinMaxScaler``, ``KBinsDiscretizer``, an encoder...) clears the route.
+
+    ## Why is this bad?
+    MultinomialNB and ComplementNB model counts and CategoricalNB models category
+    indices; none has a meaning for a negative value, and scikit-learn refuses
+    negative input when fitting ("Negative values in data passed to ..."). The
+    pipeline fails on its first fit, or, if the negatives are clipped away
+    elsewhere, silently models something else than the data.
+
+    ## Example
+    ```python
+    from sklearn.naive_bayes import MultinomialNB
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    model = make_pipeline(StandardScaler(), MultinomialNB())
+    ```
+
+    ## Use instead
+    ```python
+    from sklearn.naive_bayes import GaussianNB, MultinomialNB
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import MinMaxScaler, StandardScaler
+
+    model = make_pipeline(StandardScaler(), GaussianNB())  # real-valued features
+    model = make_pipeline(MinMaxScaler(), MultinomialNB())  # or keep them non-negative
+    ```
+    """
+
+    code = "NB504"
+    name = "negative-into-count-model"
+    severity = Severity.ERROR
+    models = frozenset(NEEDS)
+
+    def check_model(self, ctx, estimator):
+        for step in self.origins(ctx, SIGNED):
+            message = (
+                f"{step.label()} can turn {inputs(step)} into negative values, which reach {estimator.label()}: it "
+                f"needs {NEEDS[ctx.model]}, and scikit-learn refuses negative input when fitting"
+            )
+            param = SIGN_PARAMS.get(step.cls)
+            keep = f"alternate_sign=False on {step.cls}" if param == "alternate_sign" else "MinMaxScaler, KBinsDiscretizer"
+            yield self.step_finding(ctx, step, message, line=step.line_of(param) if param else step.line,
+                                    fix=f"Use GaussianNB for real-valued features, or keep the values non-negative ({keep}).")

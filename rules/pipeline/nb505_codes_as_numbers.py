@@ -1,0 +1,64 @@
+from nblint.findings import Severity
+from nblint.pipelines.catalog import ORDINAL_ENCODERS
+from nblint.pipelines.flow import ORDINAL
+
+from . import ORDINAL_FIX, PipelineRule, inputs
+
+#: How each model misreads arbitrary category codes 0, 1, 2, ...
+READS_CODES_AS = {
+    "gaussian": "one bell curve per class over the codes: the alphabetical order and equal spacing of the codes "
+                "become a distance between categories that means nothing",
+    "multinomial": "counts: the category with code 2 weighs twice the one with code 1 and the one with code 0 "
+                   "contributes nothing",
+    "complement": "counts: the category with code 2 weighs twice the one with code 1 and the one with code 0 "
+                  "contributes nothing",
+    "bernoulli": "bits after its default binarize=0.0: the category with code 0 becomes 0 and every other "
+                 "category becomes the same 1",
+}
+
+
+class CodesReadAsNumbers(PipelineRule):
+    """OrdinalEncoder or LabelEncoder codes feed a model that reads them as numbers (GaussianNB, MultinomialNB...).
+
+    ## What it does
+    Reports an ``OrdinalEncoder`` or ``LabelEncoder`` whose integer codes reach
+    GaussianNB, MultinomialNB, ComplementNB or BernoulliNB, at the encoder's line.
+    CategoricalNB is the model these codes are for.
+
+    ## Why is this bad?
+    The codes are labels: 0, 1, 2 follow the sorted order of the categories, not
+    any quantity. GaussianNB fits a normal curve over them, as if "blue" (0) were
+    closer to "green" (1) than to "red" (2); MultinomialNB and ComplementNB read
+    them as counts, so one category weighs twice another and code 0 weighs
+    nothing; BernoulliNB binarizes them at 0, merging every category but the first.
+    Each model then learns from the accident of alphabetical order.
+
+    ## Example
+    ```yaml
+    model: GaussianNB
+    encoders:
+      color: OrdinalEncoder
+    ```
+
+    ## Use instead
+    ```yaml
+    model: CategoricalNB
+    params: {min_categories: 9}
+    encoders:
+      color: {class: OrdinalEncoder, handle_unknown: use_encoded_value, unknown_value: 8}
+    ```
+    """
+
+    code = "NB505"
+    name = "codes-read-as-numbers"
+    severity = Severity.WARNING
+    models = frozenset(READS_CODES_AS)
+
+    def check_model(self, ctx, estimator):
+        for step in self.origins(ctx, ORDINAL):
+            if step.cls in ORDINAL_ENCODERS:
+                message = (
+                    f"{step.label()} turns {inputs(step)} into arbitrary integer codes for {estimator.label()}, "
+                    f"which reads them as {READS_CODES_AS[ctx.model]}"
+                )
+                yield self.step_finding(ctx, step, message, fix=ORDINAL_FIX)

@@ -1,0 +1,122 @@
+from nblint.findings import Severity
+from nblint.pipelines.flow import DUMMY, ONEHOT, SIGNED, is_number
+
+from . import PipelineRule, inputs, literal
+
+PLAN = ("OrdinalEncoder(handle_unknown='use_encoded_value', unknown_value=U) with CategoricalNB(min_categories=M), "
+        "M > U and U at least the number of categories seen")
+
+
+class UnseenCategoriesUnplanned(PipelineRule):
+    """CategoricalNB with no plan for categories unseen in training: predict raises on the first new value.
+
+    ## What it does
+    For a CategoricalNB model, looks at what produces its codes on each route:
+
+    * ``OrdinalEncoder`` with the default ``handle_unknown='error'``, or
+      ``LabelEncoder`` (which has no such option): reported at the encoder;
+    * ``OrdinalEncoder(handle_unknown='use_encoded_value')`` with an
+      ``unknown_value`` that is negative or NaN, or not below CategoricalNB's
+      ``min_categories``: reported at ``unknown_value``, or at the model when
+      ``min_categories`` is missing;
+    * codes from elsewhere (the raw input, an unknown step) with no
+      ``min_categories``: reported at the model.
+
+    ``KBinsDiscretizer(encode='ordinal')`` is a plan in itself (values outside the
+    training range fall into the end bins), and one-hot bits are NB501's concern.
+
+    ## Why is this bad?
+    CategoricalNB sizes each feature's table from the largest code seen in
+    training. A category that first appears in production makes the pipeline
+    fail: OrdinalEncoder raises on it by default; a code beyond the table makes
+    CategoricalNB fail with an index error; a negative code (``unknown_value=-1``)
+    is refused as a negative value; NaN is refused as missing. The consistent plan is
+    to reserve a code for "unknown" that the model has a (smoothed) slot for:
+    ``min_categories`` makes the table large enough and ``alpha`` gives the slot
+    its pseudo-counts.
+
+    ## Example
+    ```python
+    from sklearn.naive_bayes import CategoricalNB
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import OrdinalEncoder
+
+    model = make_pipeline(OrdinalEncoder(), CategoricalNB())
+    ```
+
+    ## Use instead
+    ```python
+    from sklearn.naive_bayes import CategoricalNB
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import OrdinalEncoder
+
+    model = make_pipeline(
+        OrdinalEncoder(handle_unknown="use_encoded_value", unknown_value=50),
+        CategoricalNB(min_categories=51),
+    )
+    ```
+    """
+
+    code = "NB506"
+    name = "unseen-categories-unplanned"
+    severity = Severity.WARNING
+    models = frozenset({"categorical"})
+
+    def check_model(self, ctx, estimator):
+        min_categories = estimator.value("min_categories")
+        fix = f"Reserve a code for unseen categories: {PLAN}."
+        for flow in ctx.flows:
+            step = flow.origin
+            # One-hot bits are NB501/NB507's finding and negative values NB504's.
+            if flow.kind in (ONEHOT, DUMMY, SIGNED) or (step is not None and step.cls == "KBinsDiscretizer"):
+                continue
+            found = self._problem(step, estimator, min_categories)
+            if found is None:
+                continue
+            message, line = found
+            if step is None:
+                evidence = {"model": estimator.cls, "min_categories": literal(min_categories)}
+                yield self.finding(ctx, message, line=line, evidence=evidence, fix=fix)
+            else:
+                yield self.step_finding(ctx, step, message, line=line, min_categories=literal(min_categories), fix=fix)
+
+    @staticmethod
+    def _problem(step, estimator, min_categories):
+        """The message and line of the route's problem, or None when the route has a plan."""
+        model = estimator.label()
+        if step is not None and step.cls == "LabelEncoder":
+            return (f"{step.label()} encodes {inputs(step)} for {model} but has no way to handle a category unseen "
+                    "in training: transform raises on it (LabelEncoder is meant for the target)"), step.line
+        if step is not None and step.cls == "OrdinalEncoder":
+            if step.value("handle_unknown", "error") == "error":
+                return (f"{step.label()} encodes {inputs(step)} for {model} with handle_unknown='error' (the "
+                        "default): the first category unseen in training makes predict raise"), step.line_of("handle_unknown")
+            if step.value("handle_unknown") != "use_encoded_value":
+                return None
+            unknown = step.value("unknown_value")
+            if not is_number(unknown) or unknown < 0:
+                return (f"{step.label()} gives unseen categories unknown_value={unknown!r}, which {model} cannot "
+                        "take (it refuses negative and missing codes)"), step.line_of("unknown_value")
+            if min_categories is None:
+                return (f"{step.label()} gives unseen categories code {unknown!r}, but {model} has no "
+                        f"min_categories: unless training happened to contain more than {unknown!r} categories, "
+                        "that code is outside its table and predict fails"), estimator.line
+            if _covers(min_categories, unknown) is False:
+                return (f"{step.label()} gives unseen categories code {unknown!r}, but {model} reserves only "
+                        f"min_categories={literal(min_categories)!r} codes: code {unknown!r} is outside its table"), \
+                    step.line_of("unknown_value")
+            return None
+        if min_categories is None:
+            source = f"the codes {step.label()} produces" if step is not None else "its input"
+            return (f"{model} takes {source} with no min_categories and no encoder reserving a code for unseen "
+                    "categories: a category code not seen in training makes predict fail"), estimator.line
+        return None
+
+
+def _covers(min_categories, unknown) -> bool | None:
+    """Whether every feature's table has room for code ``unknown`` (None when it cannot be told)."""
+    values = min_categories if isinstance(min_categories, list) else [min_categories]
+    if not values or not all(is_number(v) for v in values):
+        return None
+    return all(v > unknown for v in values)
+

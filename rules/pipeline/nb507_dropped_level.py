@@ -1,0 +1,57 @@
+from nblint.findings import Severity
+from nblint.pipelines.flow import DUMMY
+
+from . import ORDINAL_FIX, PipelineRule, inputs, literal
+
+#: The parameter that drops a level, per encoder.
+DROP_PARAMS = {"OneHotEncoder": "drop", "get_dummies": "drop_first", "FunctionTransformer": "kw_args"}
+
+
+class DroppedReferenceLevel(PipelineRule):
+    """A one-hot encoder that drops a level (drop='first', drop_first=True) feeds a Naive Bayes model.
+
+    ## What it does
+    Reports ``OneHotEncoder(drop=...)`` (``'first'`` or a list; ``'if_binary'``
+    and two-level categories that become one proper bit are fine) and
+    ``pandas.get_dummies(drop_first=True)`` whose bits reach the pipeline's
+    Naive Bayes estimator, at the line of the ``drop`` parameter.
+
+    ## Why is this bad?
+    Dropping a level is a fix for linear models, where K one-hot columns are
+    collinear with the intercept. Naive Bayes has no intercept to collide with,
+    and the K-1 remaining bits are still one variable read as K-1 independent
+    pieces of evidence (the product-of-Bernoullis problem of NB501). Worse, the
+    dropped reference level is no longer a value of its own: it is modelled only
+    as "none of the other bits is set", an absence that every other level's bit
+    also scores, so the reference category's evidence is smeared over the others.
+
+    ## Example
+    ```yaml
+    model: BernoulliNB
+    encoders:
+      plan: {class: OneHotEncoder, drop: first}
+    ```
+
+    ## Use instead
+    ```yaml
+    model: CategoricalNB
+    params: {min_categories: 11}
+    encoders:
+      plan: {class: OrdinalEncoder, handle_unknown: use_encoded_value, unknown_value: 10}
+    ```
+    """
+
+    code = "NB507"
+    name = "dropped-reference-level"
+    severity = Severity.WARNING
+
+    def check_model(self, ctx, estimator):
+        for step in self.origins(ctx, DUMMY):
+            param = DROP_PARAMS.get(step.cls, "drop")
+            value = literal(step.value(param))
+            message = (
+                f"{step.label()} drops a reference level of {inputs(step)} ({param}={value!r}) "
+                f"for {estimator.label()}: the remaining bits are still one variable read as independent evidence, "
+                "and the dropped level exists only as 'no bit set'"
+            )
+            yield self.step_finding(ctx, step, message, line=step.line_of(param), fix=ORDINAL_FIX, **{param: value})

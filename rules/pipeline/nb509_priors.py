@@ -1,0 +1,74 @@
+import math
+
+from nblint.findings import Severity
+from nblint.pipelines.flow import is_number
+
+from . import PipelineRule
+
+#: The prior parameter of each model.
+PRIOR_PARAM = {"gaussian": "priors"}
+TOLERANCE = 1e-6
+
+
+class InvalidPriors(PipelineRule):
+    """Class priors that do not sum to 1, contain a zero, or are given to ComplementNB, which ignores them.
+
+    ## What it does
+    Reads ``class_prior`` (``priors`` for GaussianNB) of the pipeline's Naive
+    Bayes model when it is a literal list, and reports it at its line when the
+    values do not sum to 1, when one is zero or negative, or when the model is
+    ComplementNB.
+
+    ## Why is this bad?
+    GaussianNB refuses priors that do not sum to 1 when fitting. The discrete
+    models use the logarithms of the given values as they are, without
+    normalising: only their ratios matter, so a list that does not sum to 1 is
+    usually a typo that silently shifts every decision towards some classes. A
+    prior of 0 makes its class impossible to predict whatever the evidence.
+    ComplementNB does not use ``class_prior`` at all (its decision rule has no
+    prior term), so the setting only looks as if it did something.
+
+    ## Example
+    ```yaml
+    _target_: sklearn.naive_bayes.MultinomialNB
+    class_prior: [0.3, 0.6]
+    ```
+
+    ## Use instead
+    ```yaml
+    _target_: sklearn.naive_bayes.MultinomialNB
+    class_prior: [0.333, 0.667]
+    ```
+    """
+
+    code = "NB509"
+    name = "invalid-priors"
+    severity = Severity.WARNING
+
+    def check_model(self, ctx, estimator):
+        name = PRIOR_PARAM.get(ctx.model, "class_prior")
+        priors = estimator.value(name)
+        if priors is None:
+            return
+        line = estimator.line_of(name)
+        if ctx.model == "complement":
+            message = (f"{estimator.label()} is given {name}, which ComplementNB ignores: its decision rule has "
+                       "no prior term, so the setting has no effect")
+            yield self.finding(ctx, message, line=line, evidence={"model": estimator.cls},
+                               fix=f"Remove {name}, or use MultinomialNB if the priors matter.")
+            return
+        if not isinstance(priors, list) or not priors or not all(is_number(p) for p in priors):
+            return
+        total = math.fsum(priors)
+        evidence = {"model": estimator.cls, name: priors, "sum": total}
+        if min(priors) <= 0:
+            message = (f"{estimator.label()} has {name} with a value of {min(priors)!r}: a class with prior 0 (or "
+                       "less) can never be predicted, whatever the evidence")
+            yield self.finding(ctx, message, line=line, evidence=evidence,
+                               fix="Give every class a positive prior (or leave the priors to the data).")
+        elif abs(total - 1.0) > TOLERANCE:
+            consequence = ("GaussianNB refuses it when fitting" if ctx.model == "gaussian" else
+                           "scikit-learn uses the values as given, so the ratios between classes are what this list says")
+            message = f"{estimator.label()} has {name} summing to {total:.6g}, not 1: {consequence}"
+            yield self.finding(ctx, message, line=line, evidence=evidence,
+                               fix=f"Make {name} sum to 1 (divide each value by {total:.6g}).")

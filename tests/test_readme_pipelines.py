@@ -1,0 +1,63 @@
+"""The README's pipeline-config section stays true: its spec, output, suppressions and API snippet."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from nblint.cli import main
+from nblint.engine import load_rules
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text()
+
+
+def block(language: str, containing: str) -> str:
+    """The one fenced block of ``language`` in the README that contains ``containing``."""
+    (found,) = [b for b in re.findall(rf"```{language}\n(.*?)```", README, flags=re.S) if containing in b]
+    return found
+
+
+def test_readme_lists_every_rule_with_its_name():
+    for code, rule in load_rules().items():
+        assert f"| {code} | {rule.name} |" in README, code
+
+
+def test_readme_spec_is_checked_with_its_data(tmp_path, monkeypatch):
+    spec, shown = block("yaml", "data: examples/customers.csv"), block("text", "pipeline.yaml:")
+    assert spec.startswith("model: ")
+    (tmp_path / "pipeline.yaml").write_text(spec)
+    (tmp_path / "examples").mkdir()
+    (tmp_path / "examples" / "customers.csv").write_bytes((ROOT / "examples" / "customers.csv").read_bytes())
+    monkeypatch.chdir(tmp_path)
+    for args in (["pipeline.yaml"], ["pipeline.yaml", "examples/customers.csv"]):
+        result = CliRunner().invoke(main, ["check", *args])
+        assert result.exit_code == 1 and result.stderr == ""
+        assert result.stdout == shown
+
+
+def test_readme_suppressions(tmp_path, monkeypatch):
+    suppressed, per_file = block("yaml", "# nblint: ignore[NB501]"), block("toml", "per-file-ignores]\n\"configs")
+    assert "# nblint: ignore\n" in suppressed
+    unsuppressed = re.sub(r"\s*# nblint: ignore.*", "", suppressed)
+    (tmp_path / "pyproject.toml").write_text(per_file)
+    for name, text in (("suppressed.yaml", suppressed), ("plain.yaml", unsuppressed),
+                       ("configs/legacy/old.yaml", unsuppressed)):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["check", "suppressed.yaml", "plain.yaml", "configs"])
+    assert result.stderr == ""
+    assert [line.split(" [")[0] for line in result.stdout.splitlines()[:-1]] == [
+        "plain.yaml:3: NB501", "plain.yaml:5: NB502"]
+
+
+def test_readme_live_pipeline_snippet(capsys):
+    snippet = block("python", "check_pipeline")
+    namespace: dict = {}
+    exec(compile(snippet, "README.md", "exec"), namespace)
+    printed = capsys.readouterr().out.strip()
+    assert printed == "['NB501', 'NB508']"
+    assert f"print(report.codes())                  # {printed}" in snippet
