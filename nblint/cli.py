@@ -33,7 +33,8 @@ def main() -> None:
 @click.option("--config", type=click.Path(dir_okay=False), help="Use this config file instead of searching for one.")
 @click.option("--fail-on", type=click.Choice(["info", "warning", "error"]), help="Lowest severity that makes the exit code 1 (default: warning).")
 @click.option("--encoding", help="Text encoding of CSV/TSV inputs (default: utf-8).")
-def check(paths, target, model, select, ignore, output_format, config, fail_on, encoding):
+@click.option("--jobs", "-j", type=click.IntRange(min=1), help="Chunks profiled in parallel (default: every core). Output is the same for every value.")
+def check(paths, target, model, select, ignore, output_format, config, fail_on, encoding, jobs):
     """Lint tables (CSV, TSV, gzip CSV, Parquet; - for CSV on stdin) and folders of them.
 
     Exit status: 0 when nothing is at or above the fail level, 1 when something is,
@@ -56,7 +57,7 @@ def check(paths, target, model, select, ignore, output_format, config, fail_on, 
         encoding=encoding,
         config=config,
     )
-    result = lint_paths(list(paths), overrides)
+    result = lint_paths(list(paths), overrides, jobs=jobs)
     from nblint.reporters import render_json, render_text
 
     findings = result.findings

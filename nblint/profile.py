@@ -29,13 +29,15 @@ the feature columns.
 
 from __future__ import annotations
 
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from nblint.errors import InputError
 from nblint.hashing import mix64
-from nblint.readers import Chunk, TableSource
+from nblint.readers import Chunk, TableSource, TypesWidened
 
 #: Distinct values kept per column before it is marked "many" (continuous, identifiers).
 DISTINCT_CAP = 1000
@@ -204,14 +206,28 @@ class TableProfile:
     # ---------------------------------------------------------------- building
 
     @classmethod
-    def from_source(cls, source: TableSource, target: str | None = None) -> "TableProfile":
-        """Profile a whole source, chunk by chunk, merging as it goes."""
+    def from_source(cls, source: TableSource, target: str | None = None, jobs: int = 1) -> "TableProfile":
+        """Profile a whole source, chunk by chunk, merging as it goes.
+
+        Parameters
+        ----------
+        source : TableSource
+        target : str, optional
+        jobs : int
+            Chunks profiled at once, on as many threads (numpy's and pyarrow's
+            kernels release the GIL).  The chunks and the order of the merges are
+            the same for every ``jobs``, so the profile is too, bit for bit.
+        """
         if target is not None and target not in source.names:
             raise InputError(f"target column {target!r} not found (columns: {_preview(source.names)})")
-        profile = None
-        for chunk in source.chunks():
-            part = cls.from_chunk(chunk, target)
-            profile = part if profile is None else profile.merge(part)
+        while True:
+            try:
+                profile = None
+                for part in _chunk_profiles(cls, source, target, jobs):
+                    profile = part if profile is None else profile.merge(part)
+                break
+            except TypesWidened:
+                continue  # a CSV column's type was widened mid-file: profile again from the start
         if profile is None:
             raise InputError("no data rows")
         return profile
@@ -315,6 +331,30 @@ class TableProfile:
 def _preview(names, limit: int = 8) -> str:
     shown = ", ".join(names[:limit])
     return shown + (f", ... ({len(names)} in all)" if len(names) > limit else "")
+
+def _chunk_profiles(cls, source: TableSource, target: str | None, jobs: int):
+    """The profile of each chunk, in chunk order, computed ``jobs`` at a time.
+
+    At most ``2 * jobs`` chunks are in flight, so memory stays bounded by a few
+    chunks however long the table is.
+    """
+    if jobs <= 1:
+        for chunk in source.chunks():
+            yield cls.from_chunk(chunk, target)
+        return
+    with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="nblint-profile") as pool:
+        in_flight: deque = deque()
+        try:
+            for chunk in source.chunks():
+                in_flight.append(pool.submit(cls.from_chunk, chunk, target))
+                if len(in_flight) >= 2 * jobs:
+                    yield in_flight.popleft().result()
+            while in_flight:
+                yield in_flight.popleft().result()
+        finally:
+            for future in in_flight:
+                future.cancel()
+
 
 
 def _encode_target(chunk: Chunk, target: str | None):

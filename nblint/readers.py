@@ -8,19 +8,32 @@ only:
   cast; ``integer_dtype`` remembers that they were whole numbers by type);
 * ``text``: int64 codes into a list of string labels, -1 for missing.
 
+Files are streamed, never loaded whole: CSV/TSV/gzip CSV through pyarrow's
+streaming CSV reader (:class:`CsvSource`), Parquet by row groups
+(:class:`ParquetSource`), and every pass over the table reads the file again.
+Rows are regrouped into chunks of a fixed number of rows, so the chunk
+boundaries (and therefore every merged statistic) do not depend on how the
+bytes happened to be split.  Standard input is spooled to a temporary file
+first, so that it too can be read more than once.
+
 Files are opened read-only and never written.  Nothing is executed or
 unpickled: CSV is parsed by pyarrow's CSV reader and Parquet by pyarrow.
 """
 
 from __future__ import annotations
 
+import codecs
 import csv
 import gzip
 import io
 import os
+import re
+import shutil
 import sys
+import tempfile
+import weakref
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -203,8 +216,269 @@ def is_table_path(path: str) -> bool:
     return path == "-" or path.lower().endswith(TABLE_SUFFIXES)
 
 
+class StreamSource(TableSource):
+    """A table on disk, read again from the file on every pass.
+
+    Subclasses yield pyarrow record batches of any size (:meth:`_batches`);
+    this class regroups them into chunks of exactly ``chunk_rows`` rows (the
+    last one shorter), so the chunk boundaries are those of the in-memory
+    path whatever the reader's block size.  Memory is bounded by a few chunks,
+    whatever the number of rows.
+
+    Attributes
+    ----------
+    size_bytes : int
+        Bytes of the file on disk (compressed bytes for gzip), for progress.
+    on_progress : callable or None
+        Called after every chunk as ``on_progress(pass_number, bytes_read, rows_read)``.
+    passes : int
+        Passes started so far (1 for the profile, more for verifications and impact).
+    """
+
+    size_bytes: int = 0
+
+    def __init__(self, path: str, names: Sequence[str], n_rows: int | None, chunk_rows: int | None = None):
+        super().__init__(path, names, n_rows or 0, chunk_rows)
+        self.n_rows = n_rows  # None until a first pass has counted them (CSV)
+        self.on_progress: Callable[[int, int, int], None] | None = None
+        self.passes = 0
+
+    def chunks(self, columns: Sequence[str] | None = None) -> Iterator[Chunk]:
+        import pyarrow as pa
+
+        names = tuple(columns) if columns is not None else self.names
+        self.passes += 1
+        pass_number = self.passes
+        offset = 0
+        pending: list = []
+        pending_rows = 0
+        for batch in self._batches(names):
+            pending.append(batch)
+            pending_rows += batch.num_rows
+            while pending_rows >= self.chunk_rows:
+                table = pa.Table.from_batches(pending)
+                yield self._chunk(names, table.slice(0, self.chunk_rows), offset)
+                offset += self.chunk_rows
+                rest = table.slice(self.chunk_rows)
+                pending, pending_rows = rest.to_batches(), rest.num_rows
+                self._report(pass_number, offset)
+        if pending_rows:
+            yield self._chunk(names, pa.Table.from_batches(pending), offset)
+            offset += pending_rows
+        self._report(pass_number, offset)
+        if columns is None:
+            self.n_rows = offset
+
+    def _chunk(self, names, table, offset: int) -> Chunk:
+        columns = tuple(arrow_column_data(table.column(i)) for i in range(len(names)))
+        return Chunk(names, columns, offset, table.num_rows)
+
+    def _report(self, pass_number: int, rows: int) -> None:
+        if self.on_progress is not None:
+            self.on_progress(pass_number, self._bytes_read(), rows)
+
+    def _batches(self, names: tuple[str, ...]) -> Iterator:  # pragma: no cover
+        raise NotImplementedError
+
+    def _bytes_read(self) -> int:
+        return 0
+
+
+class TypesWidened(Exception):
+    """A CSV column held a value its inferred type cannot: the pass must start again.
+
+    Raised by :meth:`CsvSource.chunks` after it has widened the column's type;
+    :meth:`nblint.profile.TableProfile.from_source` restarts the profile.  The
+    whole-file reader infers each column's type from every value; the streaming
+    reader infers it from the first block, so a later value that does not fit
+    (``1.5`` in a column of integers, ``abc`` in a column that was empty so far)
+    widens that column to the type the whole-file reader would have chosen.
+    """
+
+
+class CsvSource(StreamSource):
+    """A CSV/TSV (optionally gzip-compressed) file, streamed by :func:`pyarrow.csv.open_csv`.
+
+    Parameters
+    ----------
+    path : str
+        The file to read (``display`` is shown in messages instead, e.g. ``-``).
+    delimiter, encoding : str
+    display : str, optional
+    keep : object, optional
+        Kept alive with the source (the spooled copy of standard input).
+    """
+
+    #: Bytes parsed per block by the streaming reader: large blocks amortise the
+    #: per-block overhead; memory holds a few of them.
+    BLOCK_SIZE = 1 << 23
+
+    def __init__(self, path: str, delimiter: str = ",", encoding: str = "utf-8", display: str | None = None,
+                 chunk_rows: int | None = None, keep=None):
+        self.file = path
+        self.delimiter = delimiter
+        self.encoding = encoding
+        self.codec = _codec(encoding)
+        self.gz = path.lower().endswith(".gz")
+        self.size_bytes = os.path.getsize(path)
+        self._keep = keep
+        self._raw = None
+        #: Column name -> pyarrow type: fixed after a widening and after the first full pass.
+        self.types: dict = {}
+        display = display or path
+        reader = self._open(None)
+        names = reader.schema.names
+        reader.close()
+        super().__init__(display, names, None, chunk_rows)
+
+    def _open(self, names):
+        import pyarrow as pa
+        import pyarrow.csv as pacsv
+
+        self._raw = pa.OSFile(self.file, "rb")
+        stream = pa.CompressedInputStream(self._raw, "gzip") if self.gz else self._raw
+        convert = pacsv.ConvertOptions(
+            include_columns=list(names) if names is not None else None,
+            column_types={k: v for k, v in self.types.items() if names is None or k in names},
+        )
+        with self._errors():
+            return pacsv.open_csv(
+                stream,
+                read_options=pacsv.ReadOptions(encoding=self.codec, block_size=self.BLOCK_SIZE),
+                parse_options=pacsv.ParseOptions(delimiter=self.delimiter),
+                convert_options=convert,
+            )
+
+    def _bytes_read(self) -> int:
+        try:
+            return self._raw.tell() if self._raw is not None else 0
+        except Exception:  # a closed file: the pass is over
+            return self.size_bytes
+
+    def _batches(self, names):
+        reader = self._open(names)
+        rows = 0
+        try:
+            while True:
+                with self._errors():
+                    try:
+                        batch = reader.read_next_batch()
+                    except StopIteration:
+                        break
+                _check_utf8(batch, self.encoding, rows)
+                rows += batch.num_rows
+                yield batch
+        finally:
+            reader.close()
+        if names == self.names:
+            # The first full pass fixes every column's type for the passes after it.
+            self.types = {field.name: field.type for field in reader.schema}
+
+    def _errors(self):
+        return _CsvErrors(self)
+
+    def _widen(self, message: str) -> bool:
+        """Widen the column named in a conversion error; False when it is not one."""
+        found = _CONVERSION_ERROR.search(message)
+        if not found or "UTF8" in message:
+            return False
+        column = self.names[int(found.group("column"))]
+        wider = _wider_type(found.group("type"), found.group("value"))
+        if wider is None:
+            return False
+        self.types[column] = wider
+        return True
+
+
+class _CsvErrors:
+    """Turn pyarrow's CSV errors into one-line :class:`InputError` s (or a restart)."""
+
+    def __init__(self, source: CsvSource):
+        self.source = source
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, exc, tb):
+        import pyarrow as pa
+
+        if exc is None or isinstance(exc, (StopIteration, GeneratorExit, InputError, TypesWidened)):
+            return False
+        s = self.source
+        if isinstance(exc, pa.ArrowInvalid):
+            message = str(exc)
+            if s._widen(message):
+                raise TypesWidened(message) from None
+            if s.gz and ("gzip" in message.lower() or "compress" in message.lower() or "zlib" in message.lower()):
+                raise InputError(f"not a readable gzip file ({_first_line(exc)})") from None
+            raise InputError(_explain_csv_error(message, s.file, s.delimiter, s.encoding)) from None
+        if isinstance(exc, (OSError, EOFError, zlib.error)):
+            what = "gzip file" if s.gz else "file"
+            raise InputError(f"not a readable {what} ({_first_line(exc)})") from None
+        if isinstance(exc, (UnicodeDecodeError, ValueError)):
+            raise InputError(f"cannot decode as {s.encoding}: {_first_line(exc)}") from None
+        return False
+
+
+_CONVERSION_ERROR = re.compile(r"In CSV column #(?P<column>\d+): CSV conversion error to (?P<type>[\w\[\], ]+?): invalid value '(?P<value>.*)'")
+
+
+def _wider_type(current: str, value: str):
+    """The narrowest of int64, float64, string holding both the column so far and ``value``."""
+    import pyarrow as pa
+
+    def fits(kind) -> bool:
+        try:
+            pa.array([value]).cast(kind)
+            return True
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+            return False
+
+    ladder = {"null": [pa.int64(), pa.float64()], "int64": [pa.float64()]}.get(current, [])
+    for kind in ladder:
+        if fits(kind):
+            return kind
+    return pa.string()
+
+
+class ParquetSource(StreamSource):
+    """A Parquet file, read one row group at a time."""
+
+    def __init__(self, path: str, chunk_rows: int | None = None):
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        self.size_bytes = os.path.getsize(path)
+        try:
+            self.file = pq.ParquetFile(path)
+        except (pa.ArrowException, OSError) as exc:
+            raise InputError(f"not a readable Parquet file ({_first_line(exc)})") from None
+        if self.file.metadata.num_rows == 0:
+            raise InputError("no data rows")
+        self._done_groups = 0
+        super().__init__(path, self.file.schema_arrow.names, self.file.metadata.num_rows, chunk_rows)
+
+    def _batches(self, names):
+        import pyarrow as pa
+
+        metadata = self.file.metadata
+        try:
+            for group in range(self.file.num_row_groups):
+                table = self.file.read_row_group(group, columns=list(names))
+                self._done_groups = sum(metadata.row_group(g).total_byte_size for g in range(group + 1))
+                yield from table.to_batches()
+        except (pa.ArrowException, OSError) as exc:
+            raise InputError(f"not a readable Parquet file ({_first_line(exc)})") from None
+
+    def _bytes_read(self) -> int:
+        total = sum(self.file.metadata.row_group(g).total_byte_size for g in range(self.file.num_row_groups))
+        return int(self.size_bytes * self._done_groups / max(total, 1))
+
+
 def read_table(path: str, *, encoding: str = "utf-8", stdin=None) -> TableSource:
-    """Read a CSV/TSV/gzip CSV/Parquet file (or ``-`` for CSV on stdin).
+    """Open a CSV/TSV/gzip CSV/Parquet file (or ``-`` for CSV on stdin) for streaming.
+
+    The header (or Parquet schema) is read now; rows are read on each pass.
 
     Raises
     ------
@@ -220,73 +494,42 @@ def read_table(path: str, *, encoding: str = "utf-8", stdin=None) -> TableSource
         if os.path.getsize(path) == 0:
             raise InputError("file is empty")
     if lower.endswith((".parquet", ".pq")):
-        return ArrowSource(path, _read_parquet(path))
-    if path == "-":
-        data = (stdin or sys.stdin.buffer).read()
-        if not data:
-            raise InputError("no data on standard input")
-        raw = data
-    else:
-        raw = None
+        return ParquetSource(path)
+    _codec(encoding)
     delimiter = "\t" if lower.endswith((".tsv", ".tab", ".tsv.gz", ".tab.gz")) else ","
-    table = _read_csv(path, raw, delimiter, encoding)
-    return ArrowSource(path, table)
+    if path == "-":
+        spool = spool_stdin(stdin or sys.stdin.buffer)
+        return CsvSource(spool.name, delimiter, encoding, display="-", keep=spool)
+    return CsvSource(path, delimiter, encoding)
 
 
-def _read_parquet(path: str):
-    import pyarrow as pa
-    import pyarrow.parquet as pq
+def spool_stdin(stream) -> "tempfile._TemporaryFileWrapper":
+    """Copy standard input to a temporary file (deleted with the returned object)."""
+    spool = tempfile.NamedTemporaryFile(prefix="nblint-stdin-", suffix=".csv")
+    weakref.finalize(spool, spool.close)
+    shutil.copyfileobj(stream, spool, 1 << 20)
+    spool.flush()
+    if spool.tell() == 0:
+        raise InputError("no data on standard input")
+    return spool
 
+
+def _codec(encoding: str) -> str:
+    """pyarrow's name for an encoding (``utf8``), checking that Python knows it."""
     try:
-        table = pq.read_table(path)
-    except (pa.ArrowException, OSError) as exc:
-        raise InputError(f"not a readable Parquet file ({_first_line(exc)})") from None
-    if table.num_rows == 0:
-        raise InputError("no data rows")
-    return table
-
-
-def _read_csv(path: str, raw: bytes | None, delimiter: str, encoding: str):
-    import pyarrow as pa
-    import pyarrow.csv as pacsv
-
-    try:
-        codec = "utf8" if encoding.lower().replace("_", "-") in ("utf-8", "utf8") else encoding
-        "".encode(encoding)
+        codecs.lookup(encoding)
     except LookupError:
         raise InputError(f"unknown encoding {encoding!r}") from None
-    gz = path.lower().endswith(".gz")
-    # pyarrow reads the file itself (multi-threaded, and it undoes gzip by the suffix).
-    source = io.BytesIO(raw) if raw is not None else path
-    try:
-        table = pacsv.read_csv(
-            source,
-            read_options=pacsv.ReadOptions(encoding=codec),
-            parse_options=pacsv.ParseOptions(delimiter=delimiter),
-        )
-    except pa.ArrowInvalid as exc:
-        message = str(exc)
-        if gz and ("gzip" in message.lower() or "compress" in message.lower() or "zlib" in message.lower()):
-            raise InputError(f"not a readable gzip file ({_first_line(exc)})") from None
-        raise InputError(_explain_csv_error(message, path, raw, delimiter, encoding)) from None
-    except (OSError, EOFError, zlib.error) as exc:
-        what = "gzip file" if gz else "file"
-        raise InputError(f"not a readable {what} ({_first_line(exc)})") from None
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise InputError(f"cannot decode as {encoding}: {_first_line(exc)}") from None
-    if table.num_rows == 0:
-        raise InputError("no data rows (header only)")
-    _check_utf8(table, encoding)
-    return table
+    return "utf8" if encoding.lower().replace("_", "-") in ("utf-8", "utf8") else encoding
 
 
-def _check_utf8(table, encoding: str) -> None:
+def _check_utf8(batch, encoding: str, rows_before: int = 0) -> None:
     """pyarrow keeps undecodable bytes as a binary column; make that an error."""
     import pyarrow as pa
 
-    for name, column in zip(table.column_names, table.columns):
+    for name, column in zip(batch.schema.names, batch.columns):
         if pa.types.is_binary(column.type) or pa.types.is_large_binary(column.type):
-            for row, value in enumerate(column.to_pylist(), start=1):
+            for row, value in enumerate(column.to_pylist(), start=rows_before + 1):
                 if value is None:
                     continue
                 try:
@@ -298,11 +541,11 @@ def _check_utf8(table, encoding: str) -> None:
                     ) from None
 
 
-def _explain_csv_error(message: str, path: str, raw: bytes | None, delimiter: str, encoding: str) -> str:
+def _explain_csv_error(message: str, path: str, delimiter: str, encoding: str) -> str:
     if "Empty CSV file" in message:
         return "file is empty"
     if "Expected" in message and "columns" in message:
-        located = _locate_ragged_row(path, raw, delimiter, encoding)
+        located = _locate_ragged_row(path, delimiter, encoding)
         if located:
             row, got, expected = located
             return f"ragged rows: data row {row} has {got} fields, the header has {expected}"
@@ -312,19 +555,17 @@ def _explain_csv_error(message: str, path: str, raw: bytes | None, delimiter: st
     return _first_line(message)
 
 
-def _locate_ragged_row(path: str, raw: bytes | None, delimiter: str, encoding: str):
-    """Find the first data row whose field count differs from the header's (error path only)."""
-    if raw is None:
-        opener = gzip.open if path.lower().endswith(".gz") else open
-        with opener(path, "rb") as handle:
-            raw = handle.read()
-    reader = csv.reader(io.StringIO(raw.decode(encoding, "replace")), delimiter=delimiter)
-    header = next(reader, None)
-    if header is None:
-        return None
-    for row_number, fields in enumerate(reader, start=1):
-        if fields and len(fields) != len(header):
-            return row_number, len(fields), len(header)
+def _locate_ragged_row(path: str, delimiter: str, encoding: str):
+    """Find the first data row whose field count differs from the header's (error path only, streamed)."""
+    opener = gzip.open if path.lower().endswith(".gz") else open
+    with opener(path, "rt", encoding=encoding, errors="replace", newline="") as handle:
+        reader = csv.reader(handle, delimiter=delimiter)
+        header = next(reader, None)
+        if header is None:
+            return None
+        for row_number, fields in enumerate(reader, start=1):
+            if fields and len(fields) != len(header):
+                return row_number, len(fields), len(header)
     return None
 
 

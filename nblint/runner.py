@@ -8,6 +8,7 @@ finding is at or above its file's ``fail-on`` severity, else 0.
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass, field, replace
 
 from nblint.analyses import TableContext
@@ -16,7 +17,8 @@ from nblint.engine import resolved_options, run_rules
 from nblint.errors import ConfigError, NblintError
 from nblint.findings import Finding, Severity
 from nblint.profile import TableProfile
-from nblint.readers import TableSource, is_table_path, read_table
+from nblint.readers import StreamSource, TableSource, is_table_path, read_table
+from nblint.term import ProgressBar, is_interactive
 
 #: Folders never descended into when a directory is checked.
 SKIP_DIRS = {".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__pycache__", ".tox", ".mypy_cache", ".pytest_cache"}
@@ -104,26 +106,49 @@ def settings_for(path: str, overrides: Overrides, cache: dict) -> Settings:
     return replace(resolved, **changes)
 
 
-def make_context(source: TableSource, settings: Settings) -> TableContext:
-    """Profile one table (one pass) and wrap it in the context the rules share."""
-    profile = TableProfile.from_source(source, settings.target)
+def default_jobs() -> int:
+    """Every core this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return os.cpu_count() or 1
+
+
+def make_context(source: TableSource, settings: Settings, jobs: int | None = None) -> TableContext:
+    """Profile one table (one pass, ``jobs`` chunks at a time) and wrap it in the context the rules share."""
+    profile = TableProfile.from_source(source, settings.target, jobs or default_jobs())
     return TableContext(source, profile, settings.model, resolved_options(settings.rule_options), settings.alpha)
 
 
-def lint_source(source: TableSource, settings: Settings, codes: list[str]) -> list[Finding]:
+def lint_source(source: TableSource, settings: Settings, codes: list[str], jobs: int | None = None) -> list[Finding]:
     """Profile one table and run the enabled rules on it."""
-    ctx = make_context(source, settings)
+    ctx = make_context(source, settings, jobs)
     return run_rules(ctx, codes, ctx.rule_options)
 
 
-def table_context(path: str, overrides: Overrides) -> TableContext:
+def show_progress(source: TableSource, stream=None) -> ProgressBar | None:
+    """Attach a progress bar on ``stream`` (stderr) to a file source, when a person watches it."""
+    stream = stream if stream is not None else sys.stderr
+    if not isinstance(source, StreamSource) or not is_interactive(stream):
+        return None
+    bar = ProgressBar(source.path, source.size_bytes, stream)
+    source.on_progress = bar.update
+    return bar
+
+
+def table_context(path: str, overrides: Overrides, jobs: int | None = None) -> TableContext:
     """The analysis context of one table file, with its settings resolved (for `nblint columns`)."""
     settings = settings_for(path, overrides, {})
-    return make_context(read_table(path, encoding=settings.encoding), settings)
+    return make_context(read_table(path, encoding=settings.encoding), settings, jobs)
 
 
-def lint_paths(paths: list[str], overrides: Overrides | None = None, stdin=None) -> RunResult:
-    """Lint every path; an unreadable one becomes an error result and the run goes on."""
+def lint_paths(paths: list[str], overrides: Overrides | None = None, stdin=None, jobs: int | None = None,
+               progress: bool = True) -> RunResult:
+    """Lint every path; an unreadable one becomes an error result and the run goes on.
+
+    ``jobs`` chunks are profiled at once (default: every core); ``progress``
+    allows a progress bar on stderr when it is a terminal (see :mod:`nblint.term`).
+    """
     overrides = overrides or Overrides()
     files, warnings = expand_paths(paths)
     cache: dict = {}
@@ -134,11 +159,16 @@ def lint_paths(paths: list[str], overrides: Overrides | None = None, stdin=None)
         except ConfigError as exc:
             results.append(FileResult(path, error=str(exc)))
             continue
+        bar = None
         try:
             source = read_table(path, encoding=settings.encoding, stdin=stdin)
-            findings = lint_source(source, settings, settings.enabled_codes(path))
+            bar = show_progress(source) if progress else None
+            findings = lint_source(source, settings, settings.enabled_codes(path), jobs)
         except NblintError as exc:
             results.append(FileResult(path, error=f"{path}: error: {exc}", fail_on=settings.fail_on))
             continue
+        finally:
+            if bar is not None:
+                bar.close()
         results.append(FileResult(path, findings, fail_on=settings.fail_on))
     return RunResult(results, warnings)
