@@ -116,7 +116,9 @@ def default_jobs() -> int:
 
 def make_context(source: TableSource, settings: Settings, jobs: int | None = None) -> TableContext:
     """Profile one table (one pass, ``jobs`` chunks at a time) and wrap it in the context the rules share."""
-    profile = TableProfile.from_source(source, settings.target, jobs or default_jobs())
+    jobs = jobs or default_jobs()
+    source.jobs = jobs  # a CSV source also parses that many blocks at once
+    profile = TableProfile.from_source(source, settings.target, jobs)
     return TableContext(source, profile, settings.model, resolved_options(settings.rule_options), settings.alpha)
 
 

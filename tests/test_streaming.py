@@ -30,6 +30,12 @@ def without_path(found):
     return [{k: v for k, v in f.items() if k != "path"} for f in found]
 
 
+def small_blocks(monkeypatch, size):
+    """Make both CSV readers (streamed for gzip, blocks for plain UTF-8) cut the file small."""
+    monkeypatch.setattr(CsvSource, "BLOCK_SIZE", size)
+    monkeypatch.setattr(CsvSource, "PARSE_BLOCK", size)
+
+
 @pytest.fixture
 def table_csv(tmp_path):
     frame, _ = mixed_table(3, n=600)
@@ -42,7 +48,7 @@ def table_csv(tmp_path):
 def test_streamed_csv_equals_the_table_read_whole(table_csv, monkeypatch, chunk_rows):
     # Tiny blocks: the streaming reader sees the file in many pieces, and the chunks
     # it regroups them into straddle the block boundaries.
-    monkeypatch.setattr(CsvSource, "BLOCK_SIZE", 2048)
+    small_blocks(monkeypatch, 2048)
     whole = ArrowSource(table_csv, pacsv.read_csv(table_csv), chunk_rows=chunk_rows)
     streamed = CsvSource(table_csv, chunk_rows=chunk_rows)
     expected = findings(whole)
@@ -51,7 +57,8 @@ def test_streamed_csv_equals_the_table_read_whole(table_csv, monkeypatch, chunk_
     assert streamed.passes >= 2  # the verification pass read the file again
 
 
-def test_chunk_boundaries_do_not_change_findings(table_csv):
+def test_chunk_and_block_boundaries_do_not_change_findings(table_csv, monkeypatch):
+    small_blocks(monkeypatch, 3000)
     results = [findings(CsvSource(table_csv, chunk_rows=rows)) for rows in (50, 128, 600)]
     assert results[0] == results[1] == results[2]
 
@@ -69,8 +76,9 @@ def test_gzip_tsv_and_parquet_stream_like_csv(table_csv, tmp_path):
     assert without_path(findings(parquet)) == expected
 
 
-def test_a_type_that_changes_mid_file_is_widened_as_the_whole_file_read_would(tmp_path, monkeypatch):
-    monkeypatch.setattr(CsvSource, "BLOCK_SIZE", 1024)
+@pytest.mark.parametrize("name", ["late.csv", "late.csv.gz"])
+def test_a_type_that_changes_mid_file_is_widened_as_the_whole_file_read_would(tmp_path, monkeypatch, name):
+    small_blocks(monkeypatch, 1024)
     rng = np.random.default_rng(0)
     n = 2000
     frame = pd.DataFrame({
@@ -80,16 +88,17 @@ def test_a_type_that_changes_mid_file_is_widened_as_the_whole_file_read_would(tm
     })
     frame.loc[n - 3, "late_float"] = "2.5"
     frame.loc[n - 2, "late_text"] = "word"
-    path = tmp_path / "late.csv"
+    path = tmp_path / name
     frame.to_csv(path, index=False)
     streamed = CsvSource(str(path), chunk_rows=256)
+    streamed.jobs = 2
     got = findings(streamed, "y")
     assert {str(v) for v in streamed.types.values()} >= {"double", "string"}
     assert got == findings(ArrowSource(str(path), pacsv.read_csv(path), chunk_rows=256), "y")
 
 
 def test_ragged_row_deep_in_the_file_is_one_error_line(tmp_path, monkeypatch):
-    monkeypatch.setattr(CsvSource, "BLOCK_SIZE", 1024)
+    small_blocks(monkeypatch, 1024)
     rows = ["a,b,y"] + [f"{i % 2},{1 - i % 2},x" for i in range(3000)]
     rows[2500] += ",extra"
     path = tmp_path / "ragged.csv"
