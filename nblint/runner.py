@@ -118,8 +118,10 @@ def make_context(source: TableSource, settings: Settings, jobs: int | None = Non
     """Profile one table (one pass, ``jobs`` chunks at a time) and wrap it in the context the rules share."""
     jobs = jobs or default_jobs()
     source.jobs = jobs  # a CSV source also parses that many blocks at once
-    profile = TableProfile.from_source(source, settings.target, jobs)
-    return TableContext(source, profile, settings.model, resolved_options(settings.rule_options), settings.alpha)
+    options = resolved_options(settings.rule_options)
+    wide = options.get("NB106", {}).get("wide-columns")
+    profile = TableProfile.from_source(source, settings.target, jobs, wide)
+    return TableContext(source, profile, settings.model, options, settings.alpha)
 
 
 def lint_source(source: TableSource, settings: Settings, codes: list[str], jobs: int | None = None) -> list[Finding]:
