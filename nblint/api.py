@@ -6,6 +6,7 @@ import json
 import os
 
 from nblint.config import parse_settings
+from nblint.dask_engine import DaskSource, is_dask_frame
 from nblint.engine import load_rules, select_rules
 from nblint.errors import ConfigError
 from nblint.findings import Finding
@@ -50,7 +51,7 @@ class Report:
 
 
 def check(data, target=None, model=None, select=None, ignore=None, options=None, alpha=None) -> Report:
-    """Lint ``data`` (a pandas DataFrame or a path); see :func:`nblint.check`."""
+    """Lint ``data`` (a pandas or Dask DataFrame, or a path); see :func:`nblint.check`."""
     table = {"target": target, "model": model, "select": select, "ignore": ignore, "alpha": alpha}
     table = {k: v for k, v in table.items() if v is not None}
     for code, values in (options or {}).items():
@@ -61,6 +62,8 @@ def check(data, target=None, model=None, select=None, ignore=None, options=None,
         raise ValueError(str(exc)) from None
     if isinstance(data, (str, os.PathLike)):
         source = read_table(os.fspath(data), encoding=settings.encoding)
+    elif is_dask_frame(data):
+        source = DaskSource(data)  # profiled on the cluster (the current distributed client, if any)
     else:
         source = DataFrameSource(data)
     codes = select_rules(load_rules(), settings.select, settings.ignore)

@@ -34,7 +34,10 @@ def main() -> None:
 @click.option("--fail-on", type=click.Choice(["info", "warning", "error"]), help="Lowest severity that makes the exit code 1 (default: warning).")
 @click.option("--encoding", help="Text encoding of CSV/TSV inputs (default: utf-8).")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), help="Chunks profiled in parallel (default: every core). Output is the same for every value.")
-def check(paths, target, model, select, ignore, output_format, config, fail_on, encoding, jobs):
+@click.option("--engine", type=click.Choice(["local", "dask"]), default="local", show_default=True,
+              help="dask: read each path (file, glob or Parquet folder) with Dask and profile its partitions on the cluster.")
+@click.option("--scheduler", metavar="ADDRESS", help="With --engine dask: the Dask scheduler to use (e.g. tcp://host:8786; default: local).")
+def check(paths, target, model, select, ignore, output_format, config, fail_on, encoding, jobs, engine, scheduler):
     """Lint tables (CSV, TSV, gzip CSV, Parquet; - for CSV on stdin) and folders of them.
 
     Exit status: 0 when nothing is at or above the fail level, 1 when something is,
@@ -57,7 +60,15 @@ def check(paths, target, model, select, ignore, output_format, config, fail_on, 
         encoding=encoding,
         config=config,
     )
-    result = lint_paths(list(paths), overrides, jobs=jobs)
+    if scheduler and engine != "dask":
+        raise click.UsageError("--scheduler needs --engine dask")
+    from nblint.errors import ConfigError
+
+    try:
+        result = lint_paths(list(paths), overrides, jobs=jobs, engine=engine, scheduler=scheduler)
+    except ConfigError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
     from nblint.reporters import render_json, render_text
 
     findings = result.findings

@@ -120,7 +120,10 @@ def make_context(source: TableSource, settings: Settings, jobs: int | None = Non
     source.jobs = jobs  # a CSV source also parses that many blocks at once
     options = resolved_options(settings.rule_options)
     wide = options.get("NB106", {}).get("wide-columns")
-    profile = TableProfile.from_source(source, settings.target, jobs, wide)
+    if hasattr(source, "compute_profile"):  # a Dask source profiles its partitions on the cluster
+        profile = source.compute_profile(settings.target, wide)
+    else:
+        profile = TableProfile.from_source(source, settings.target, jobs, wide)
     return TableContext(source, profile, settings.model, options, settings.alpha)
 
 
@@ -147,13 +150,18 @@ def table_context(path: str, overrides: Overrides, jobs: int | None = None) -> T
 
 
 def lint_paths(paths: list[str], overrides: Overrides | None = None, stdin=None, jobs: int | None = None,
-               progress: bool = True) -> RunResult:
+               progress: bool = True, engine: str = "local", scheduler: str | None = None) -> RunResult:
     """Lint every path; an unreadable one becomes an error result and the run goes on.
 
     ``jobs`` chunks are profiled at once (default: every core); ``progress``
     allows a progress bar on stderr when it is a terminal (see :mod:`nblint.term`).
+    With ``engine="dask"`` each path (a file, a glob or a Parquet folder) is one
+    table read by Dask and profiled on the cluster at ``scheduler`` (default:
+    Dask's local scheduler).
     """
     overrides = overrides or Overrides()
+    if engine == "dask":
+        return _lint_paths_dask(paths, overrides, scheduler)
     files, warnings = expand_paths(paths)
     cache: dict = {}
     results = []
@@ -176,3 +184,39 @@ def lint_paths(paths: list[str], overrides: Overrides | None = None, stdin=None,
                 bar.close()
         results.append(FileResult(path, findings, fail_on=settings.fail_on))
     return RunResult(results, warnings)
+
+
+def _lint_paths_dask(paths: list[str], overrides: Overrides, scheduler: str | None) -> RunResult:
+    """:func:`lint_paths` with each path read as one Dask DataFrame."""
+    from nblint.dask_engine import DaskSource, read_dask
+
+    client = None
+    if scheduler:
+        try:
+            from distributed import Client
+        except ImportError:
+            raise ConfigError('--scheduler needs distributed: pip install "nblint[dask]"') from None
+        try:
+            client = Client(scheduler, timeout="10s")
+        except OSError as exc:
+            raise ConfigError(f"cannot connect to the Dask scheduler at {scheduler}: {exc}") from None
+    cache: dict = {}
+    results = []
+    try:
+        for path in paths:
+            try:
+                settings = settings_for(path, overrides, cache)
+            except ConfigError as exc:
+                results.append(FileResult(path, error=str(exc)))
+                continue
+            try:
+                source = DaskSource(read_dask(path, encoding=settings.encoding), path, client)
+                findings = lint_source(source, settings, settings.enabled_codes(path))
+            except NblintError as exc:
+                results.append(FileResult(path, error=f"{path}: error: {exc}", fail_on=settings.fail_on))
+                continue
+            results.append(FileResult(path, findings, fail_on=settings.fail_on))
+    finally:
+        if client is not None:
+            client.close()
+    return RunResult(results, [])
