@@ -37,7 +37,7 @@ import numpy as np
 
 from nblint.errors import InputError
 from nblint.hashing import mix64
-from nblint.readers import Chunk, TableSource, TypesWidened
+from nblint.readers import Chunk, Names, TableSource, TypesWidened
 
 #: Distinct values kept per column before it is marked "many" (continuous, identifiers).
 DISTINCT_CAP = 1000
@@ -154,6 +154,9 @@ class NumericStats:
     #: per column: distinct-value sketch once the levels overflow (integral columns only)
     sketches: list = field(default_factory=list)
 
+    def __post_init__(self):
+        self.names = Names(self.names)  # look-ups by name in O(1)
+
 
 @dataclass
 class TextStats:
@@ -199,6 +202,9 @@ class Gram:
     cooccurrence: "np.ndarray | object"
     wide: bool = False
     sparse_rows: list = field(default_factory=list)
+
+    def __post_init__(self):
+        self.names, self.binary = Names(self.names), Names(self.binary)  # look-ups by name in O(1)
 
     def diagonal(self) -> np.ndarray:
         """Each 0/1 column's count of ones, ``O_ii``."""

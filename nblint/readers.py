@@ -53,6 +53,31 @@ MIN_CHUNK_ROWS, MAX_CHUNK_ROWS = 1024, 1 << 17
 TABLE_SUFFIXES = (".csv", ".tsv", ".tab", ".csv.gz", ".tsv.gz", ".parquet", ".pq")
 
 
+class Names(tuple):
+    """A tuple of column names whose ``index`` is a dictionary look-up.
+
+    Rules and analyses look columns up by name; on a 20,000-column table a linear
+    ``tuple.index`` per look-up makes every per-column loop quadratic.
+    """
+
+    def index(self, name, *args):  # noqa: D102 - tuple.index, in O(1)
+        if args:
+            return super().index(name, *args)
+        try:
+            positions = self.__dict__["_positions"]
+        except KeyError:
+            positions = self.__dict__["_positions"] = {}
+            for i, n in enumerate(self):
+                positions.setdefault(n, i)
+        try:
+            return positions[name]
+        except (KeyError, TypeError):
+            return super().index(name)
+
+    def __reduce__(self):
+        return (Names, (tuple(self),))
+
+
 @dataclass(frozen=True)
 class ColumnData:
     """One column of one chunk, in one of the two representations.
@@ -85,6 +110,10 @@ class Chunk:
     row_offset: int
     n_rows: int
 
+    def __post_init__(self):
+        if not isinstance(self.names, Names):
+            object.__setattr__(self, "names", Names(self.names))
+
     def column(self, name: str) -> ColumnData:
         return self.columns[self.names.index(name)]
 
@@ -111,7 +140,7 @@ class TableSource:
 
     def __init__(self, path: str, names: Sequence[str], n_rows: int, chunk_rows: int | None = None):
         self.path = path
-        self.names = tuple(names)
+        self.names = Names(names)
         self.n_rows = int(n_rows)
         self.chunk_rows = int(chunk_rows or chunk_rows_for(len(self.names)))
         duplicated = sorted({n for n in self.names if self.names.count(n) > 1})
@@ -341,13 +370,29 @@ class CsvSource(StreamSource):
         self._raw = None
         self._spill = None  # tempfile holding the parsed rows, once a full pass completed
         self._spill_progress = (0, 1)
+        self._consumed: int | None = None  # bytes of parsed blocks handed on (block reader)
         #: Column name -> pyarrow type: fixed after a widening and after the first full pass.
         self.types: dict = {}
         display = display or path
-        reader = self._open(None)
-        names = reader.schema.names
-        reader.close()
-        super().__init__(display, names, None, chunk_rows)
+        super().__init__(display, self._header(), None, chunk_rows)
+
+    def _header(self) -> list[str]:
+        """The column names, from the first line alone (pyarrow would parse a whole block)."""
+        opener = gzip.open if self.gz else open
+        encoding = "utf-8-sig" if self.codec == "utf8" else self.encoding
+        try:
+            with opener(self.file, "rt", encoding=encoding, newline="") as handle:
+                header = next(csv.reader(handle, delimiter=self.delimiter), None)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise InputError(f"not a readable {'gzip file' if self.gz else 'file'} ({_first_line(exc)})") from None
+        except UnicodeDecodeError:
+            raise InputError(f"bytes not valid in {self.encoding} in the header; "
+                             "pass --encoding (for example --encoding latin-1)") from None
+        except csv.Error as exc:
+            raise InputError(f"unreadable header ({_first_line(exc)})") from None
+        if not header:
+            raise InputError("file is empty")
+        return header
 
     def _open(self, names):
         import pyarrow as pa
@@ -399,7 +444,8 @@ class CsvSource(StreamSource):
         import pyarrow as pa
 
         wanted = [self.names.index(n) for n in names]
-        reader = pa.ipc.open_file(pa.memory_map(self._spill.name), options=pa.ipc.IpcReadOptions(included_fields=sorted(wanted)))
+        # Plain reads, not a memory map: mapped pages would count as resident memory, growing with the rows.
+        reader = pa.ipc.open_file(pa.OSFile(self._spill.name), options=pa.ipc.IpcReadOptions(included_fields=sorted(wanted)))
         for i in range(reader.num_record_batches):
             self._spill_progress = (i + 1, reader.num_record_batches)
             yield reader.get_batch(i)
@@ -408,6 +454,8 @@ class CsvSource(StreamSource):
         if self._spill is not None:
             done, total = self._spill_progress
             return self.size_bytes * done // max(total, 1)
+        if self._consumed is not None:
+            return self._consumed
         try:
             return self._raw.tell() if self._raw is not None else 0
         except Exception:  # a closed file: the pass is over
@@ -442,33 +490,38 @@ class CsvSource(StreamSource):
         self._raw = handle = open(self.file, "rb")
         try:
             header = handle.readline()
-            blocks = _line_blocks(handle, self.PARSE_BLOCK)
+            # Wide rows: a block holds at least a chunk's worth of rows (the header's length per row).
+            blocks = _line_blocks(handle, max(self.PARSE_BLOCK, len(header) * self.chunk_rows))
             first = next(blocks, None)
             if first is None:
                 return
             table = parse(header + first, {k: v for k, v in self.types.items() if k in names})
             types = {field.name: field.type for field in table.schema}
             rows = 0
+            self._consumed = len(header)
 
-            def emit(table):
+            def emit(table, size: int):
                 nonlocal rows
                 _check_utf8(table, self.encoding, rows)
                 rows += table.num_rows
+                self._consumed += size  # progress counts the bytes handed on, not those read ahead
                 return table.to_batches()
 
-            yield from emit(table)
+            yield from emit(table, len(first))
             jobs = max(1, self.jobs)
             with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="nblint-parse") as pool:
                 in_flight: deque = deque()
                 try:
                     for block in blocks:
-                        in_flight.append(pool.submit(parse, header + block, types))
+                        in_flight.append((pool.submit(parse, header + block, types), len(block)))
                         if len(in_flight) > jobs:
-                            yield from emit(in_flight.popleft().result())
+                            future, size = in_flight.popleft()
+                            yield from emit(future.result(), size)
                     while in_flight:
-                        yield from emit(in_flight.popleft().result())
+                        future, size = in_flight.popleft()
+                        yield from emit(future.result(), size)
                 finally:
-                    for future in in_flight:
+                    for future, _ in in_flight:
                         future.cancel()
             if names == self.names:
                 self.types = types

@@ -230,8 +230,9 @@ def find_onehot_groups_sparse(binary: tuple[str, ...], cooccurrence, n_rows: int
     rows: it branches on the uncovered kept row with the fewest admissible columns
     (pairwise exclusive with the chosen ones), dropping a branch as soon as a kept
     row cannot be covered; once every kept row is covered it falls back to every
-    admissible column.  A found set is verified exactly: pairwise exclusive
-    (``O_jk = 0``) with counts adding up to ``n``.  :data:`SEARCH_BUDGET` bounds the nodes.
+    admissible column.  A found set is exact by construction: pairwise exclusive
+    (``O_jk = 0``) with counts adding up to ``n``.  :data:`SEARCH_BUDGET` bounds the
+    nodes, shared equally among the starting columns.
     """
     b = len(binary)
     counts = np.asarray(cooccurrence.diagonal(), dtype=np.int64) if b else np.zeros(0, dtype=np.int64)
@@ -255,8 +256,10 @@ def find_onehot_groups_sparse(binary: tuple[str, ...], cooccurrence, n_rows: int
         if total + int(counts[allowed].sum()) < n_rows:
             return None
         branch = None
+        in_cover = np.zeros(b, dtype=bool)
+        in_cover[chosen] = True
         for cols in rows:
-            if np.isin(cols, chosen).any():
+            if in_cover[cols].any():
                 continue
             options = cols[allowed[cols]]
             if not len(options):
@@ -279,13 +282,21 @@ def find_onehot_groups_sparse(binary: tuple[str, ...], cooccurrence, n_rows: int
         return None
 
     groups: list[Group] = []
-    for i in sorted(rows[0].tolist(), key=lambda k: table_order[binary[k]]):
-        if assigned[i] or not usable[i]:
+    starts = [i for i in sorted(rows[0].tolist(), key=lambda k: table_order[binary[k]]) if usable[i]]
+    shared, capped = budget[0], False
+    for position, i in enumerate(starts):
+        if assigned[i]:
             continue
+        # Each start gets an equal share of what is left, so that a start among chance-exclusive
+        # rare columns (a bag of words) cannot use up the search of the starts after it.
+        budget[0] = shared // (len(starts) - position)
         allowed = usable & ~assigned
         allowed[partners(i)] = False
         allowed[i] = False
+        share = budget[0]
         found = cover([i], int(counts[i]), allowed)
+        capped |= budget[0] <= 0 and not found
+        shared -= share - budget[0]
         if found:
             members = sorted(found, key=lambda k: table_order[binary[k]])
             assigned[members] = True
@@ -293,7 +304,8 @@ def find_onehot_groups_sparse(binary: tuple[str, ...], cooccurrence, n_rows: int
             groups.append(Group("one-hot", names, [int(counts[k]) for k in members], n_rows, name_stem(names),
                                 {"row_sum": 1, "rows_summing_to_one": n_rows}))
     groups.sort(key=lambda g: table_order[g.members[0]])
-    return GroupSearch(groups, budget, capped=budget[0] <= 0)
+    budget[0] = shared if not capped else 0
+    return GroupSearch(groups, budget, capped=capped)
 
 
 def _exact_cover(chosen, total, candidates, counts, exclusive, n_rows, budget):
