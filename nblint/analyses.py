@@ -290,15 +290,22 @@ class TableContext:
         profile = self.profile
         pairs = []
         members = {m for g in groups for m in g.members}
-        for group in groups:
-            signature = sorted(group.counts + ([self.n_rows - sum(group.counts)] if group.kind == "dummy" or sum(group.counts) < self.n_rows else []))
-            for column in profile.features:
-                if column in members or profile.n_missing(column):
-                    continue
-                levels = profile.levels(column)
-                if levels is None or len(levels.keys) != len(signature):
-                    continue
-                if sorted(levels.totals.tolist()) == signature:
+        signatures = [
+            sorted(group.counts + ([self.n_rows - sum(group.counts)] if group.kind == "dummy" or sum(group.counts) < self.n_rows else []))
+            for group in groups
+        ]
+        sizes = {len(signature) for signature in signatures}
+        # Each column's level counts once (not once per group: wide tables have thousands of columns).
+        column_counts = {}
+        for column in profile.features:
+            if column in members or profile.n_missing(column):
+                continue
+            levels = profile.levels(column)
+            if levels is not None and len(levels.keys) in sizes:
+                column_counts[column] = sorted(levels.totals.tolist())
+        for group, signature in zip(groups, signatures):
+            for column, counts in column_counts.items():
+                if counts == signature:
                     pairs.append((column, group))
         return pairs
 

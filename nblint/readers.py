@@ -34,7 +34,7 @@ import tempfile
 import weakref
 import zlib
 from collections.abc import Callable, Iterator, Sequence
-from collections import deque
+from collections import Counter, deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -143,7 +143,7 @@ class TableSource:
         self.names = Names(names)
         self.n_rows = int(n_rows)
         self.chunk_rows = int(chunk_rows or chunk_rows_for(len(self.names)))
-        duplicated = sorted({n for n in self.names if self.names.count(n) > 1})
+        duplicated = sorted(n for n, count in Counter(self.names).items() if count > 1)
         if duplicated:
             raise InputError(f"duplicate column names: {', '.join(map(repr, duplicated))}")
 

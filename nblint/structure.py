@@ -241,6 +241,7 @@ def find_onehot_groups_sparse(binary: tuple[str, ...], cooccurrence, n_rows: int
         return GroupSearch([], budget)  # a row with no 0/1 column set: no group covers it
     usable = (counts > 0) & (counts < n_rows)
     indptr, indices = cooccurrence.indptr, cooccurrence.indices
+    position = np.array([table_order[name] for name in binary], dtype=np.int64)
     rows = [np.asarray(cols, dtype=np.int64) for _, _, cols in sparse_rows]
     assigned = np.zeros(b, dtype=bool)
 
@@ -267,8 +268,11 @@ def find_onehot_groups_sparse(binary: tuple[str, ...], cooccurrence, n_rows: int
             if branch is None or len(options) < len(branch):
                 branch = options
         if branch is None:
+            # Every kept row is covered: any admissible column may come next, larger counts first.
             branch = np.flatnonzero(allowed)
-        order = sorted(branch.tolist(), key=lambda j: (-_prefix_affinity(binary[chosen[0]], binary[j]), -counts[j], table_order[binary[j]]))
+            order = branch[np.lexsort((position[branch], -counts[branch]))].tolist()
+        else:
+            order = sorted(branch.tolist(), key=lambda j: (-_prefix_affinity(binary[chosen[0]], binary[j]), -counts[j], position[j]))
         allowed = allowed.copy()
         for j in order:
             if total + counts[j] <= n_rows:
@@ -284,12 +288,12 @@ def find_onehot_groups_sparse(binary: tuple[str, ...], cooccurrence, n_rows: int
     groups: list[Group] = []
     starts = [i for i in sorted(rows[0].tolist(), key=lambda k: table_order[binary[k]]) if usable[i]]
     shared, capped = budget[0], False
-    for position, i in enumerate(starts):
+    for started, i in enumerate(starts):
         if assigned[i]:
             continue
         # Each start gets an equal share of what is left, so that a start among chance-exclusive
         # rare columns (a bag of words) cannot use up the search of the starts after it.
-        budget[0] = shared // (len(starts) - position)
+        budget[0] = shared // (len(starts) - started)
         allowed = usable & ~assigned
         allowed[partners(i)] = False
         allowed[i] = False
