@@ -18,7 +18,8 @@ from nblint.errors import ConfigError, NblintError
 from nblint.findings import Finding, Severity
 from nblint.profile import TableProfile
 from nblint.readers import StreamSource, TableSource, is_table_path, read_table
-from nblint.term import ProgressBar, is_interactive
+from nblint.progress import ProgressBar
+from nblint.terminal import is_interactive
 
 #: Folders never descended into when a directory is checked.
 SKIP_DIRS = {".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__pycache__", ".tox", ".mypy_cache", ".pytest_cache"}
@@ -154,7 +155,7 @@ def lint_paths(paths: list[str], overrides: Overrides | None = None, stdin=None,
     """Lint every path; an unreadable one becomes an error result and the run goes on.
 
     ``jobs`` chunks are profiled at once (default: every core); ``progress``
-    allows a progress bar on stderr when it is a terminal (see :mod:`nblint.term`).
+    allows a progress bar on stderr when a person watches it (:func:`nblint.terminal.is_interactive`).
     With ``engine="dask"`` each path (a file, a glob or a Parquet folder) is one
     table read by Dask and profiled on the cluster at ``scheduler`` (default:
     Dask's local scheduler).

@@ -16,7 +16,8 @@ from nblint.cli import main
 from nblint.engine import load_rules, resolved_options, run_rules
 from nblint.profile import TableProfile
 from nblint.readers import ArrowSource, CsvSource, ParquetSource, read_table
-from nblint.term import ProgressBar, is_interactive
+from nblint.progress import ProgressBar
+from nblint.terminal import is_interactive
 from tables import mixed_table
 
 

@@ -1,37 +1,12 @@
-"""The terminal: whether a person is watching, and a progress bar for long reads.
+"""A progress bar for long reads, drawn on stderr when a person watches it.
 
-:func:`is_interactive` is the one place that decides whether nblint may draw
-on a stream (a progress bar now, colour later): only on a terminal, and never
-under pre-commit or CI, which set ``PRE_COMMIT``, ``CI`` or ``GITHUB_ACTIONS``.
+Whether anyone watches is decided in one place, :func:`nblint.terminal.is_interactive`
+(a terminal, and none of ``PRE_COMMIT``, ``CI``, ``GITHUB_ACTIONS`` set).
 """
 
 from __future__ import annotations
 
-import os
 import time
-
-#: Environment variables that mean "no person is watching this stream".
-NON_INTERACTIVE_ENV = ("PRE_COMMIT", "CI", "GITHUB_ACTIONS")
-
-
-def is_interactive(stream, environ=None) -> bool:
-    """Whether ``stream`` is a terminal a person watches (not CI, pre-commit or a pipe).
-
-    Parameters
-    ----------
-    stream : file-like
-        The stream to draw on (e.g. ``sys.stderr``).
-    environ : mapping, optional
-        The environment (default ``os.environ``).
-    """
-    environ = os.environ if environ is None else environ
-    if any(environ.get(name) for name in NON_INTERACTIVE_ENV):
-        return False
-    isatty = getattr(stream, "isatty", None)
-    try:
-        return bool(isatty and isatty())
-    except ValueError:  # a closed stream
-        return False
 
 
 class ProgressBar:
