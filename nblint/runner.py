@@ -161,63 +161,57 @@ def lint_paths(paths: list[str], overrides: Overrides | None = None, stdin=None,
     Dask's local scheduler).
     """
     overrides = overrides or Overrides()
-    if engine == "dask":
-        return _lint_paths_dask(paths, overrides, scheduler)
-    files, warnings = expand_paths(paths)
-    cache: dict = {}
-    results = []
-    for path in files:
-        try:
-            settings = settings_for(path, overrides, cache)
-        except ConfigError as exc:
-            results.append(FileResult(path, error=str(exc)))
-            continue
-        bar = None
-        try:
-            source = read_table(path, encoding=settings.encoding, stdin=stdin)
-            bar = show_progress(source) if progress else None
-            findings = lint_source(source, settings, settings.enabled_codes(path), jobs)
-        except NblintError as exc:
-            results.append(FileResult(path, error=f"{path}: error: {exc}", fail_on=settings.fail_on))
-            continue
-        finally:
-            if bar is not None:
-                bar.close()
-        results.append(FileResult(path, findings, fail_on=settings.fail_on))
-    return RunResult(results, warnings)
-
-
-def _lint_paths_dask(paths: list[str], overrides: Overrides, scheduler: str | None) -> RunResult:
-    """:func:`lint_paths` with each path read as one Dask DataFrame."""
-    from nblint.dask_engine import DaskSource, read_dask
-
     client = None
-    if scheduler:
-        try:
-            from distributed import Client
-        except ImportError:
-            raise ConfigError('--scheduler needs distributed: pip install "nblint[dask]"') from None
-        try:
-            client = Client(scheduler, timeout="10s")
-        except OSError as exc:
-            raise ConfigError(f"cannot connect to the Dask scheduler at {scheduler}: {exc}") from None
+    if engine == "dask":
+        from nblint.dask_engine import DaskSource, read_dask
+
+        files, warnings = list(paths), []  # each path (a file, a glob, a folder) is one table
+        client = _dask_client(scheduler)
+
+        def open_source(path: str, settings: Settings) -> TableSource:
+            return DaskSource(read_dask(path, encoding=settings.encoding), path, client)
+    else:
+        files, warnings = expand_paths(paths)
+
+        def open_source(path: str, settings: Settings) -> TableSource:
+            return read_table(path, encoding=settings.encoding, stdin=stdin)
+
     cache: dict = {}
     results = []
     try:
-        for path in paths:
+        for path in files:
             try:
                 settings = settings_for(path, overrides, cache)
             except ConfigError as exc:
                 results.append(FileResult(path, error=str(exc)))
                 continue
+            bar = None
             try:
-                source = DaskSource(read_dask(path, encoding=settings.encoding), path, client)
-                findings = lint_source(source, settings, settings.enabled_codes(path))
+                source = open_source(path, settings)
+                bar = show_progress(source) if progress else None
+                findings = lint_source(source, settings, settings.enabled_codes(path), jobs)
             except NblintError as exc:
                 results.append(FileResult(path, error=f"{path}: error: {exc}", fail_on=settings.fail_on))
                 continue
+            finally:
+                if bar is not None:
+                    bar.close()
             results.append(FileResult(path, findings, fail_on=settings.fail_on))
     finally:
         if client is not None:
             client.close()
-    return RunResult(results, [])
+    return RunResult(results, warnings)
+
+
+def _dask_client(scheduler: str | None):
+    """A ``distributed.Client`` of the scheduler at ``scheduler``; None: Dask's default scheduler."""
+    if not scheduler:
+        return None
+    try:
+        from distributed import Client
+    except ImportError:
+        raise ConfigError('--scheduler needs distributed: pip install "nblint[dask]"') from None
+    try:
+        return Client(scheduler, timeout="10s")
+    except OSError as exc:
+        raise ConfigError(f"cannot connect to the Dask scheduler at {scheduler}: {exc}") from None

@@ -199,12 +199,17 @@ def find_onehot_groups(binary: tuple[str, ...], cooccurrence: np.ndarray, n_rows
         candidates.sort(key=lambda j: (-_prefix_affinity(binary[i], binary[j]), -counts[j], table_order[binary[j]]))
         found = _exact_cover([i], int(counts[i]), candidates, counts, exclusive, n_rows, budget)
         if found:
-            members = sorted(found, key=lambda k: table_order[binary[k]])
-            assigned[members] = True
-            names = [binary[k] for k in members]
-            groups.append(Group("one-hot", names, [int(counts[k]) for k in members], n_rows, name_stem(names),
-                                {"row_sum": 1, "rows_summing_to_one": n_rows}))
+            groups.append(_onehot_group(found, binary, counts, n_rows, table_order))
+            assigned[found] = True
     return GroupSearch(groups, budget, capped=budget[0] <= 0)
+
+
+def _onehot_group(found: list[int], binary, counts: np.ndarray, n_rows: int, table_order: dict[str, int]) -> Group:
+    """The :class:`Group` of an exact cover (indices into ``binary``), members in table order."""
+    members = sorted(found, key=lambda k: table_order[binary[k]])
+    names = [binary[k] for k in members]
+    return Group("one-hot", names, [int(counts[k]) for k in members], n_rows, name_stem(names),
+                 {"row_sum": 1, "rows_summing_to_one": n_rows})
 
 
 def find_onehot_groups_sparse(binary: tuple[str, ...], cooccurrence, n_rows: int, table_order: dict[str, int],
@@ -302,11 +307,8 @@ def find_onehot_groups_sparse(binary: tuple[str, ...], cooccurrence, n_rows: int
         capped |= budget[0] <= 0 and not found
         shared -= share - budget[0]
         if found:
-            members = sorted(found, key=lambda k: table_order[binary[k]])
-            assigned[members] = True
-            names = [binary[k] for k in members]
-            groups.append(Group("one-hot", names, [int(counts[k]) for k in members], n_rows, name_stem(names),
-                                {"row_sum": 1, "rows_summing_to_one": n_rows}))
+            groups.append(_onehot_group(found, binary, counts, n_rows, table_order))
+            assigned[found] = True
     groups.sort(key=lambda g: table_order[g.members[0]])
     budget[0] = shared if not capped else 0
     return GroupSearch(groups, budget, capped=capped)
