@@ -319,16 +319,7 @@ class TableContext:
         hash of the whole column in :meth:`row_checks`.
         """
         profile, gram, numeric = self.profile, self.profile.gram, self.profile.numeric
-        exact: list[list[str]] = _identical_sparse(gram) if gram.wide else []
-        O = gram.cooccurrence
-        seen: set[int] = set()
-        for i in range(0 if gram.wide else len(gram.binary)):
-            if i in seen:
-                continue
-            same = np.flatnonzero((O[i] == O[i, i]) & (np.diag(O) == O[i, i]))
-            if len(same) > 1:
-                seen.update(same.tolist())
-                exact.append([gram.binary[k] for k in same])
+        exact = _identical_sparse(gram) if gram.wide else _identical_dense(gram)
         binary = set(gram.binary)
         complete = {name: j for j, name in enumerate(gram.names)}
         keys: dict[tuple, list[str]] = {}
@@ -446,6 +437,21 @@ def _value_hash(col) -> np.ndarray:
     bits = values.view(np.uint64).copy()
     bits[np.isnan(values)] = np.uint64(0x7FF8000000000001)  # one canonical NaN
     return mix64(bits)
+
+
+def _identical_dense(gram) -> list[list[str]]:
+    """Sets of identical 0/1 columns from the co-occurrence matrix: ``O_ij = O_ii = O_jj``."""
+    exact: list[list[str]] = []
+    O = gram.cooccurrence
+    seen: set[int] = set()
+    for i in range(len(gram.binary)):
+        if i in seen:
+            continue
+        same = np.flatnonzero((O[i] == O[i, i]) & (np.diag(O) == O[i, i]))
+        if len(same) > 1:
+            seen.update(same.tolist())
+            exact.append([gram.binary[k] for k in same])
+    return exact
 
 
 def _identical_sparse(gram) -> list[list[str]]:
