@@ -18,8 +18,9 @@ def check(data, target=None, model=None, **kwargs):
 
     Parameters
     ----------
-    data : pandas.DataFrame or str or os.PathLike
-        The table, or the path of a CSV/TSV/Parquet file.
+    data : pandas.DataFrame, dask.dataframe.DataFrame, str or os.PathLike
+        The table, or the path of a CSV/TSV/Parquet file.  A Dask DataFrame is
+        profiled partition by partition on its cluster (``nblint[dask]``).
     target : str, optional
         Name of the class column.
     model : {"bernoulli", "multinomial", "complement", "gaussian", "categorical"}, optional

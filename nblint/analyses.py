@@ -17,14 +17,16 @@ import numpy as np
 
 from nblint.hashing import mix64
 from nblint.kinds import ColumnKind, infer_kinds
-from nblint.profile import TableProfile
+from nblint.profile import WIDE_BINARY, TableProfile
 from nblint.readers import Chunk, TableSource
 from nblint.structure import (
     Group,
+    SEARCH_BUDGET,
     GroupSearch,
     VifResult,
     exclusivity_evidence,
     find_onehot_groups,
+    find_onehot_groups_sparse,
     maximal_cliques,
     name_stem,
     variance_inflation,
@@ -133,7 +135,30 @@ class TableContext:
     @cached_property
     def group_search(self) -> GroupSearch:
         gram = self.profile.gram
+        if gram.wide:
+            return find_onehot_groups_sparse(gram.binary, gram.cooccurrence, gram.n, self.table_order, gram.sparse_rows)
         return find_onehot_groups(gram.binary, gram.cooccurrence, gram.n, self.table_order)
+
+    @cached_property
+    def limits(self) -> list[str]:
+        """What was not checked, or checked only in part, on this table (reported by NB106)."""
+        gram = self.profile.gram
+        notes = []
+        if gram.wide:
+            notes.append(
+                f"wide table: {len(gram.binary)} complete 0/1 columns (more than {self.wide_binary}): one-hot groups "
+                "and identical 0/1 columns are found exactly from sparse co-occurrence counts; dummy and broken "
+                "groups (NB102, NB103) are not searched, and VIF (NB104) covers the "
+                f"{len(gram.names)} other complete numeric columns only"
+            )
+        if self.group_search.capped or self.structure.capped:
+            notes.append(f"group search stopped at its budget of {SEARCH_BUDGET} nodes; some groups may be missing")
+        return notes
+
+    @property
+    def wide_binary(self) -> int:
+        """More complete 0/1 columns than this make the table wide (NB106's ``wide-columns``)."""
+        return int(self.rule_options.get("NB106", {}).get("wide-columns", WIDE_BINARY))
 
     @cached_property
     def kinds(self) -> dict[str, ColumnKind]:
@@ -241,6 +266,8 @@ class TableContext:
         """
         gram = self.profile.gram
         n = gram.n
+        if gram.wide:
+            return  # the near-exclusivity graph of a wide table is dense: not searched (see `limits`)
         in_group = {m for g in search.onehot for m in g.members}
         idx = [i for i, name in enumerate(gram.binary) if name not in in_group]
         if len(idx) < 2 or n == 0:
@@ -266,15 +293,22 @@ class TableContext:
         profile = self.profile
         pairs = []
         members = {m for g in groups for m in g.members}
-        for group in groups:
-            signature = sorted(group.counts + ([self.n_rows - sum(group.counts)] if group.kind == "dummy" or sum(group.counts) < self.n_rows else []))
-            for column in profile.features:
-                if column in members or profile.n_missing(column):
-                    continue
-                levels = profile.levels(column)
-                if levels is None or len(levels.keys) != len(signature):
-                    continue
-                if sorted(levels.totals.tolist()) == signature:
+        signatures = [
+            sorted(group.counts + ([self.n_rows - sum(group.counts)] if group.kind == "dummy" or sum(group.counts) < self.n_rows else []))
+            for group in groups
+        ]
+        sizes = {len(signature) for signature in signatures}
+        # Each column's level counts once (not once per group: wide tables have thousands of columns).
+        column_counts = {}
+        for column in profile.features:
+            if column in members or profile.n_missing(column):
+                continue
+            levels = profile.levels(column)
+            if levels is not None and len(levels.keys) in sizes:
+                column_counts[column] = sorted(levels.totals.tolist())
+        for group, signature in zip(groups, signatures):
+            for column, counts in column_counts.items():
+                if counts == signature:
                     pairs.append((column, group))
         return pairs
 
@@ -288,16 +322,7 @@ class TableContext:
         hash of the whole column in :meth:`row_checks`.
         """
         profile, gram, numeric = self.profile, self.profile.gram, self.profile.numeric
-        exact: list[list[str]] = []
-        O = gram.cooccurrence
-        seen: set[int] = set()
-        for i in range(len(gram.binary)):
-            if i in seen:
-                continue
-            same = np.flatnonzero((O[i] == O[i, i]) & (np.diag(O) == O[i, i]))
-            if len(same) > 1:
-                seen.update(same.tolist())
-                exact.append([gram.binary[k] for k in same])
+        exact = _identical_sparse(gram) if gram.wide else _identical_dense(gram)
         binary = set(gram.binary)
         complete = {name: j for j, name in enumerate(gram.names)}
         keys: dict[tuple, list[str]] = {}
@@ -415,3 +440,38 @@ def _value_hash(col) -> np.ndarray:
     bits = values.view(np.uint64).copy()
     bits[np.isnan(values)] = np.uint64(0x7FF8000000000001)  # one canonical NaN
     return mix64(bits)
+
+
+def _identical_dense(gram) -> list[list[str]]:
+    """Sets of identical 0/1 columns from the co-occurrence matrix: ``O_ij = O_ii = O_jj``."""
+    exact: list[list[str]] = []
+    O = gram.cooccurrence
+    seen: set[int] = set()
+    for i in range(len(gram.binary)):
+        if i in seen:
+            continue
+        same = np.flatnonzero((O[i] == O[i, i]) & (np.diag(O) == O[i, i]))
+        if len(same) > 1:
+            seen.update(same.tolist())
+            exact.append([gram.binary[k] for k in same])
+    return exact
+
+
+def _identical_sparse(gram) -> list[list[str]]:
+    """Sets of identical 0/1 columns from sparse co-occurrences: ``O_ij = O_ii = O_jj``.
+
+    Columns with no ones are identical to each other; they share no stored pair.
+    """
+    O = gram.cooccurrence.tocoo()
+    ones = gram.diagonal()
+    same = (O.row < O.col) & (O.data == ones[O.row]) & (O.data == ones[O.col])
+    first = np.arange(len(gram.binary))
+    for i, j in sorted(zip(O.row[same].tolist(), O.col[same].tolist())):
+        first[j] = min(first[j], first[i])
+    empty = np.flatnonzero(ones == 0)
+    if len(empty) > 1:
+        first[empty] = empty[0]
+    sets: dict[int, list[str]] = {}
+    for k, root in enumerate(first.tolist()):
+        sets.setdefault(root, []).append(gram.binary[k])
+    return [cols for cols in sets.values() if len(cols) > 1]

@@ -8,6 +8,7 @@ import os
 from dataclasses import replace
 
 from nblint.config import Settings, parse_settings
+from nblint.dask_engine import DaskSource, is_dask_frame
 from nblint.engine import load_rules, select_rules
 from nblint.errors import ConfigError
 from nblint.findings import Finding
@@ -52,10 +53,12 @@ class Report:
 
 
 def check(data, target=None, model=None, select=None, ignore=None, options=None, alpha=None) -> Report:
-    """Lint ``data`` (a pandas DataFrame or a path); see :func:`nblint.check`."""
+    """Lint ``data`` (a pandas or Dask DataFrame, or a path); see :func:`nblint.check`."""
     settings = _settings(target=target, model=model, select=select, ignore=ignore, options=options, alpha=alpha)
     if isinstance(data, (str, os.PathLike)):
         source = read_table(os.fspath(data), encoding=settings.encoding)
+    elif is_dask_frame(data):
+        source = DaskSource(data)  # profiled on the cluster (the current distributed client, if any)
     else:
         source = DataFrameSource(data)
     return Report(lint_source(source, settings, _codes(settings)), source.path)

@@ -60,7 +60,12 @@ def main() -> None:
 @click.option("--config", type=click.Path(dir_okay=False), help="Use this config file instead of searching for one.")
 @click.option("--fail-on", type=click.Choice(["info", "warning", "error"]), help="Lowest severity that makes the exit code 1 (default: warning).")
 @click.option("--encoding", help="Text encoding of CSV/TSV inputs (default: utf-8).")
-def check(paths, target, model, select, ignore, output_format, output, exit_zero, color, config, fail_on, encoding):
+@click.option("--jobs", "-j", type=click.IntRange(min=1), help="Chunks profiled in parallel (default: every core). Output is the same for every value.")
+@click.option("--engine", type=click.Choice(["local", "dask"]), default="local", show_default=True,
+              help="dask: read each path (file, glob or Parquet folder) with Dask and profile its partitions on the cluster.")
+@click.option("--scheduler", metavar="ADDRESS", help="With --engine dask: the Dask scheduler to use (e.g. tcp://host:8786; default: local).")
+def check(paths, target, model, select, ignore, output_format, output, exit_zero, color, config, fail_on, encoding,
+          jobs, engine, scheduler):
     """Lint tables (CSV, TSV, gzip CSV, Parquet; - for CSV on stdin), pipeline configs
     (YAML, JSON, TOML, Python) and folders of them.
 
@@ -85,10 +90,17 @@ def check(paths, target, model, select, ignore, output_format, output, exit_zero
         encoding=encoding,
         config=config,
     )
+    if scheduler and engine != "dask":
+        raise click.UsageError("--scheduler needs --engine dask")
+    from nblint.errors import ConfigError
+
     stderr = click.get_text_stream("stderr")
     progress = Progress(stderr, enabled=is_interactive(stderr))
     try:
-        result = lint_paths(list(paths), overrides, progress=progress)
+        result = lint_paths(list(paths), overrides, progress=progress, jobs=jobs, engine=engine, scheduler=scheduler)
+    except ConfigError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
     finally:
         progress.clear()
     stdout = click.get_text_stream("stdout")

@@ -29,16 +29,24 @@ the feature columns.
 
 from __future__ import annotations
 
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from nblint.errors import InputError
 from nblint.hashing import mix64
-from nblint.readers import Chunk, TableSource
+from nblint.readers import Chunk, Names, TableSource, TypesWidened
 
 #: Distinct values kept per column before it is marked "many" (continuous, identifiers).
 DISTINCT_CAP = 1000
+#: More complete 0/1 columns than this make a table *wide*: their co-occurrences are
+#: kept as a sparse matrix and they stay out of the co-moment (VIF) matrix, whose
+#: dense (b x b) float64 form would need 8 b^2 bytes (3.2 GB at b = 20,000).
+WIDE_BINARY = 4096
+#: Rows with the fewest ones (in the 0/1 block) kept for the wide group search.
+SPARSE_ROWS = 32
 #: Widest integer range counted with a direct bincount instead of a sort.
 _BINCOUNT_RANGE = 1 << 16
 
@@ -146,6 +154,9 @@ class NumericStats:
     #: per column: distinct-value sketch once the levels overflow (integral columns only)
     sketches: list = field(default_factory=list)
 
+    def __post_init__(self):
+        self.names = Names(self.names)  # look-ups by name in O(1)
+
 
 @dataclass
 class TextStats:
@@ -171,8 +182,16 @@ class Gram:
         ``M = sum_r (x_r - mean)(x_r - mean)^T``.
     binary : tuple of str
         The 0/1 columns among ``names``.
-    cooccurrence : ndarray (b, b) int64
+    cooccurrence : ndarray (b, b) int64, or scipy.sparse CSR matrix when ``wide``
         ``O_ij`` = rows where both 0/1 columns are 1 (diagonal: the column's count of ones).
+    wide : bool
+        More than ``wide_binary`` 0/1 columns: ``cooccurrence`` is sparse (only pairs
+        that share a row are stored), ``names``/``mean``/``comoment`` cover the
+        other complete columns only, and ``sparse_rows`` is kept.
+    sparse_rows : list of (ones, row, columns)
+        The :data:`SPARSE_ROWS` rows with the fewest ones in the 0/1 block (ties: first
+        rows), with the indices into ``binary`` of their ones.  Every one-hot group has
+        exactly one member set on each of them: the wide group search starts there.
     """
 
     names: tuple[str, ...]
@@ -180,7 +199,18 @@ class Gram:
     mean: np.ndarray
     comoment: np.ndarray
     binary: tuple[str, ...]
-    cooccurrence: np.ndarray
+    cooccurrence: "np.ndarray | object"
+    wide: bool = False
+    sparse_rows: list = field(default_factory=list)
+
+    def __post_init__(self):
+        self.names, self.binary = Names(self.names), Names(self.binary)  # look-ups by name in O(1)
+
+    def diagonal(self) -> np.ndarray:
+        """Each 0/1 column's count of ones, ``O_ii``."""
+        if self.wide:
+            return np.asarray(self.cooccurrence.diagonal(), dtype=np.int64)
+        return np.diag(self.cooccurrence).astype(np.int64) if len(self.binary) else np.zeros(0, dtype=np.int64)
 
 
 # --------------------------------------------------------------------------- the profile
@@ -204,21 +234,39 @@ class TableProfile:
     # ---------------------------------------------------------------- building
 
     @classmethod
-    def from_source(cls, source: TableSource, target: str | None = None) -> "TableProfile":
-        """Profile a whole source, chunk by chunk, merging as it goes."""
+    def from_source(cls, source: TableSource, target: str | None = None, jobs: int = 1,
+                    wide_binary: int | None = None) -> "TableProfile":
+        """Profile a whole source, chunk by chunk, merging as it goes.
+
+        Parameters
+        ----------
+        source : TableSource
+        target : str, optional
+        jobs : int
+            Chunks profiled at once, on as many threads (numpy's and pyarrow's
+            kernels release the GIL).  The chunks and the order of the merges are
+            the same for every ``jobs``, so the profile is too, bit for bit.
+        wide_binary : int, optional
+            More complete 0/1 columns than this make the table *wide* (default
+            :data:`WIDE_BINARY`): see :class:`Gram`.
+        """
         if target is not None and target not in source.names:
             raise InputError(f"target column {target!r} not found (columns: {_preview(source.names)})")
-        profile = None
-        for chunk in source.chunks():
-            part = cls.from_chunk(chunk, target)
-            profile = part if profile is None else profile.merge(part)
+        while True:
+            try:
+                profile = None
+                for part in _chunk_profiles(cls, source, target, jobs, wide_binary):
+                    profile = part if profile is None else profile.merge(part)
+                break
+            except TypesWidened:
+                continue  # a CSV column's type was widened mid-file: profile again from the start
         if profile is None:
             raise InputError("no data rows")
         return profile
 
     @classmethod
-    def from_chunk(cls, chunk: Chunk, target: str | None = None) -> "TableProfile":
-        """Profile one chunk of rows."""
+    def from_chunk(cls, chunk: Chunk, target: str | None = None, wide_binary: int | None = None) -> "TableProfile":
+        """Profile one chunk of rows (``wide_binary``: see :meth:`from_source`)."""
         n = chunk.n_rows
         classes, y, class_count, target_missing = _encode_target(chunk, target)
         slots = len(classes) + 1
@@ -226,7 +274,7 @@ class TableProfile:
         text_idx = [i for i, (name, col) in enumerate(zip(chunk.names, chunk.columns)) if col.kind == "text" and name != target]
         kinds = {chunk.names[i]: "numeric" for i in numeric_idx} | {chunk.names[i]: "text" for i in text_idx}
 
-        numeric, gram = _profile_numeric(chunk, numeric_idx, y, slots)
+        numeric, gram = _profile_numeric(chunk, numeric_idx, y, slots, wide_binary)
         text = {}
         for i in text_idx:
             col = chunk.columns[i]
@@ -316,6 +364,30 @@ def _preview(names, limit: int = 8) -> str:
     shown = ", ".join(names[:limit])
     return shown + (f", ... ({len(names)} in all)" if len(names) > limit else "")
 
+def _chunk_profiles(cls, source: TableSource, target: str | None, jobs: int, wide_binary: int | None = None):
+    """The profile of each chunk, in chunk order, computed ``jobs`` at a time.
+
+    At most ``jobs + 1`` chunks are in flight, so memory stays bounded by a few
+    chunks however long the table is.
+    """
+    if jobs <= 1:
+        for chunk in source.chunks():
+            yield cls.from_chunk(chunk, target, wide_binary)
+        return
+    with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="nblint-profile") as pool:
+        in_flight: deque = deque()
+        try:
+            for chunk in source.chunks():
+                in_flight.append(pool.submit(cls.from_chunk, chunk, target, wide_binary))
+                if len(in_flight) > jobs:
+                    yield in_flight.popleft().result()
+            while in_flight:
+                yield in_flight.popleft().result()
+        finally:
+            for future in in_flight:
+                future.cancel()
+
+
 
 def _encode_target(chunk: Chunk, target: str | None):
     """Class labels (sorted), per-row slot index (C for missing) and class counts."""
@@ -371,7 +443,7 @@ def _numeric_matrix(chunk: Chunk, idx: list[int]):
     return X, integer, may_miss
 
 
-def _profile_numeric(chunk: Chunk, idx: list[int], y: np.ndarray, slots: int):
+def _profile_numeric(chunk: Chunk, idx: list[int], y: np.ndarray, slots: int, wide_binary: int | None = None):
     names = tuple(chunk.names[i] for i in idx)
     n, p = chunk.n_rows, len(idx)
     X, integer, may_miss = _numeric_matrix(chunk, idx)
@@ -433,7 +505,7 @@ def _profile_numeric(chunk: Chunk, idx: list[int], y: np.ndarray, slots: int):
         names, integer, n_missing, minimum, maximum, integral, zero_one,
         np.rint(class_n).astype(np.int64), class_mean, class_m2, levels, sketches,
     )
-    gram = _chunk_gram(X, names, n_missing == 0, zero_one)
+    gram = _chunk_gram(X, names, n_missing == 0, zero_one, chunk.row_offset, WIDE_BINARY if wide_binary is None else wide_binary)
     return numeric, gram
 
 
@@ -460,21 +532,20 @@ def _numeric_levels(x, missing, y, slots, integral, lo, hi) -> tuple[Levels | No
     return Levels(tuple(float(u) for u in uniques), _bincount2(inverse, classes, len(uniques), slots)), None
 
 
-def _chunk_gram(X: np.ndarray, names, complete: np.ndarray, zero_one: np.ndarray) -> Gram:
+def _chunk_gram(X: np.ndarray, names, complete: np.ndarray, zero_one: np.ndarray, row_offset: int = 0,
+                wide_binary: int = WIDE_BINARY) -> Gram:
     """Co-moments of the complete columns; exact co-occurrences of the 0/1 ones among them."""
     n = X.shape[0]
     q_idx = np.flatnonzero(complete)
     b_mask = zero_one[q_idx]
     b_idx, z_idx = q_idx[b_mask], q_idx[~b_mask]
-    q = len(q_idx)
+    wide = len(b_idx) > wide_binary
+    q = len(z_idx) if wide else len(q_idx)
     mean = np.empty(q)
     comoment = np.empty((q, q)) if len(z_idx) else None
-    # 0/1 block: float32 products of 0/1 values are exact integers while n < 2**24,
-    # so one SGEMM gives the exact counts O = B^T B.
+    sparse_rows: list = []
     if len(b_idx):
-        B = X[:, b_idx].astype(np.float32)
-        cooc = np.rint(B.T @ B).astype(np.int64)
-        ones = np.diag(cooc).astype(np.float64)
+        cooc, ones, B, sparse_rows = _cooccurrence(X[:, b_idx], wide, row_offset)
         b_mean = ones / n
     else:
         B = np.zeros((n, 0), dtype=np.float32)
@@ -483,6 +554,10 @@ def _chunk_gram(X: np.ndarray, names, complete: np.ndarray, zero_one: np.ndarray
     Z = X[:, z_idx]
     z_mean = Z.mean(axis=0) if len(z_idx) else np.zeros(0)
     Zc = Z - z_mean
+    binary = tuple(names[i] for i in b_idx)
+    if wide:
+        comoment = Zc.T @ Zc
+        return Gram(tuple(names[i] for i in z_idx), n, z_mean, comoment, binary, cooc, True, sparse_rows)
     # M_bb = O - s s^T / n is exact up to one rounding; M_bz = B^T Zc because Zc sums to 0.
     m_bb = cooc - np.outer(ones, ones) / n
     if not len(z_idx):
@@ -492,24 +567,67 @@ def _chunk_gram(X: np.ndarray, names, complete: np.ndarray, zero_one: np.ndarray
         mean[bpos], mean[zpos] = b_mean, z_mean
         comoment[np.ix_(bpos, bpos)] = m_bb
         comoment[np.ix_(zpos, zpos)] = Zc.T @ Zc
-        cross = B.T.astype(np.float64) @ Zc if len(b_idx) else np.zeros((0, len(z_idx)))
+        cross = B.T @ Zc if len(b_idx) else np.zeros((0, len(z_idx)))
         comoment[np.ix_(bpos, zpos)] = cross
         comoment[np.ix_(zpos, bpos)] = cross.T
     names_q = tuple(names[i] for i in q_idx)
-    return Gram(names_q, n, mean, comoment, tuple(names[i] for i in b_idx), cooc)
+    return Gram(names_q, n, mean, comoment, binary, cooc)
+
+
+def _cooccurrence(bits: np.ndarray, wide: bool, row_offset: int):
+    """Exact co-occurrence counts ``O = B^T B`` of a block of 0/1 columns.
+
+    Dense 0/1 blocks use one SGEMM (float32 products of 0/1 values are exact
+    integers while n < 2**24).  Sparse ones use a sparse product, whose cost is
+    ``sum_r m_r^2`` (``m_r`` ones in row r) instead of ``n b^2``; it is taken
+    when that is clearly cheaper, and always for a wide block, whose result stays
+    sparse.  Both give the same integers.
+
+    Returns
+    -------
+    (O, ones, B, sparse_rows)
+        ``O`` (dense int64, or CSR when ``wide``), the column counts of ones, the
+        block as a float64 matrix for the cross-moments (None when ``wide``), and
+        (for ``wide``) the chunk's :data:`SPARSE_ROWS` rows with the fewest ones.
+    """
+    from scipy import sparse
+
+    n, b = bits.shape
+    rows, cols = np.nonzero(bits)
+    row_ones = np.bincount(rows, minlength=n)
+    sparse_product = wide or float(np.dot(row_ones, row_ones)) * 250 < float(n) * b * b
+    if not sparse_product:
+        B32 = bits.astype(np.float32)
+        cooc = np.rint(B32.T @ B32).astype(np.int64)
+        return cooc, np.diag(cooc).astype(np.float64), bits, []
+    B = sparse.csr_matrix((np.ones(len(rows), dtype=np.int64), (rows, cols)), shape=(n, b))
+    O = (B.T.tocsr() @ B).tocsr()
+    O.sort_indices()
+    ones = np.asarray(O.diagonal(), dtype=np.float64)
+    if not wide:
+        return O.toarray(), ones, bits, []
+    order = np.lexsort((np.arange(n), row_ones))[:SPARSE_ROWS]
+    sparse_rows = [(int(row_ones[r]), row_offset + int(r), B.indices[B.indptr[r]:B.indptr[r + 1]].copy()) for r in order]
+    return O, ones, None, sparse_rows
+
+
+def _merge_sparse_rows(a: list, b: list) -> list:
+    """The :data:`SPARSE_ROWS` rows with the fewest ones of two parts (ties: the first rows)."""
+    return sorted(a + b, key=lambda item: (item[0], item[1]))[:SPARSE_ROWS]
 
 
 def _merge_gram(a: Gram, b: Gram) -> Gram:
     """Chan et al.'s pairwise update of means and co-moments, over the columns complete in both."""
     n = a.n + b.n
-    if a.names == b.names and a.binary == b.binary:
+    if a.names == b.names and a.binary == b.binary and a.wide == b.wide:
         # The common case (every chunk has the same complete columns): no re-indexing.
         delta = b.mean - a.mean
         mean = a.mean + delta * (b.n / n) if n else a.mean.copy()
         comoment = a.comoment + b.comoment
         if n:
             comoment += np.outer(delta, delta) * (a.n * b.n / n)
-        return Gram(a.names, n, mean, comoment, a.binary, a.cooccurrence + b.cooccurrence)
+        return Gram(a.names, n, mean, comoment, a.binary, a.cooccurrence + b.cooccurrence, a.wide,
+                    _merge_sparse_rows(a.sparse_rows, b.sparse_rows) if a.wide else [])
     in_b = {nm: i for i, nm in enumerate(b.names)}
     in_a = {nm: i for i, nm in enumerate(a.names)}
     names = tuple(nm for nm in a.names if nm in in_b)
@@ -522,12 +640,39 @@ def _merge_gram(a: Gram, b: Gram) -> Gram:
         comoment += np.outer(delta, delta) * (a.n * b.n / n)
     bin_a = {nm: i for i, nm in enumerate(a.binary)}
     bin_b = {nm: i for i, nm in enumerate(b.binary)}
-    kept = set(names)
-    binary = tuple(nm for nm in a.binary if nm in bin_b and nm in kept)
+    binary = tuple(nm for nm in a.binary if nm in bin_b)
     ja = [bin_a[nm] for nm in binary]
     jb = [bin_b[nm] for nm in binary]
+    wide = a.wide or b.wide
+    if wide:
+        # Rows of the sparsest-rows sample are re-indexed to the common 0/1 columns.
+        from scipy import sparse
+
+        cooc = sparse.csr_matrix(_take(a.cooccurrence, ja)) + sparse.csr_matrix(_take(b.cooccurrence, jb))
+        rows = []
+        for part, index in ((a, ja), (b, jb)):
+            position = np.full(len(part.binary), -1)
+            position[index] = np.arange(len(index))
+            for ones, row, cols in part.sparse_rows:
+                kept = position[cols]
+                rows.append((ones, row, kept[kept >= 0]))
+        # A column dropped from one part may have been set on a row: count what is left.
+        rows = _merge_sparse_rows([(len(c), r, c) for _, r, c in rows], [])
+        if not (a.wide and b.wide):
+            # A dense part kept its 0/1 columns in the co-moments; a wide table does not.
+            keep = [i for i, nm in enumerate(names) if nm not in bin_a and nm not in bin_b]
+            names = tuple(names[i] for i in keep)
+            mean, comoment = mean[keep], comoment[np.ix_(keep, keep)]
+        return Gram(names, n, mean, comoment, binary, cooc.tocsr(), True, rows)
     cooc = a.cooccurrence[np.ix_(ja, ja)] + b.cooccurrence[np.ix_(jb, jb)]
     return Gram(names, n, mean, comoment, binary, cooc)
+
+
+def _take(matrix, index):
+    """Rows and columns ``index`` of a dense or sparse square matrix."""
+    if isinstance(matrix, np.ndarray):
+        return matrix[np.ix_(index, index)]
+    return matrix[index][:, index]
 
 
 def _slot_map(old: tuple, new: tuple) -> np.ndarray:

@@ -8,32 +8,75 @@ only:
   cast; ``integer_dtype`` remembers that they were whole numbers by type);
 * ``text``: int64 codes into a list of string labels, -1 for missing.
 
+Files are streamed, never loaded whole: CSV/TSV/gzip CSV through pyarrow's
+streaming CSV reader (:class:`CsvSource`), Parquet by row groups
+(:class:`ParquetSource`), and every pass over the table reads the file again.
+Rows are regrouped into chunks of a fixed number of rows, so the chunk
+boundaries (and therefore every merged statistic) do not depend on how the
+bytes happened to be split.  Standard input is spooled to a temporary file
+first, so that it too can be read more than once.
+
 Files are opened read-only and never written.  Nothing is executed or
 unpickled: CSV is parsed by pyarrow's CSV reader and Parquet by pyarrow.
 """
 
 from __future__ import annotations
 
+import codecs
 import csv
 import gzip
 import io
 import os
+import re
+import shutil
 import sys
+import tempfile
+import weakref
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from collections import Counter, deque
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 
 from nblint.errors import InputError
 
-#: Largest number of cells (rows x columns) in one chunk.  8M float64 cells is
-#: 64 MiB: large enough for efficient matrix products, small enough to bound memory.
-CHUNK_CELLS = 1 << 23
-#: Rows per chunk are clamped to this range whatever the width of the table.
-MIN_CHUNK_ROWS, MAX_CHUNK_ROWS = 1024, 1 << 17
+#: Largest number of cells (rows x columns) in one chunk.  2M float64 cells is
+#: 16 MiB: large enough for efficient matrix products, small enough to bound memory
+#: (measured on the 1M x 52 bench table: peak 525 MiB at 2M cells, 800 MiB at 8M,
+#: same output).
+CHUNK_CELLS = 1 << 21
+#: Rows per chunk are clamped to this range whatever the width of the table (256 rows
+#: of a 20,000-column table are 41 MB as float64; 1024 were 164 MB, times the chunks in flight).
+MIN_CHUNK_ROWS, MAX_CHUNK_ROWS = 256, 1 << 17
 
 TABLE_SUFFIXES = (".csv", ".tsv", ".tab", ".csv.gz", ".tsv.gz", ".parquet", ".pq")
+
+
+class Names(tuple):
+    """A tuple of column names whose ``index`` is a dictionary look-up.
+
+    Rules and analyses look columns up by name; on a 20,000-column table a linear
+    ``tuple.index`` per look-up makes every per-column loop quadratic.
+    """
+
+    def index(self, name, *args):  # noqa: D102 - tuple.index, in O(1)
+        if args:
+            return super().index(name, *args)
+        try:
+            positions = self.__dict__["_positions"]
+        except KeyError:
+            positions = self.__dict__["_positions"] = {}
+            for i, n in enumerate(self):
+                positions.setdefault(n, i)
+        try:
+            return positions[name]
+        except (KeyError, TypeError):
+            return super().index(name)
+
+    def __reduce__(self):
+        return (Names, (tuple(self),))
 
 
 @dataclass(frozen=True)
@@ -68,6 +111,10 @@ class Chunk:
     row_offset: int
     n_rows: int
 
+    def __post_init__(self):
+        if not isinstance(self.names, Names):
+            object.__setattr__(self, "names", Names(self.names))
+
     def column(self, name: str) -> ColumnData:
         return self.columns[self.names.index(name)]
 
@@ -94,10 +141,10 @@ class TableSource:
 
     def __init__(self, path: str, names: Sequence[str], n_rows: int, chunk_rows: int | None = None):
         self.path = path
-        self.names = tuple(names)
+        self.names = Names(names)
         self.n_rows = int(n_rows)
         self.chunk_rows = int(chunk_rows or chunk_rows_for(len(self.names)))
-        duplicated = sorted({n for n in self.names if self.names.count(n) > 1})
+        duplicated = sorted(n for n, count in Counter(self.names).items() if count > 1)
         if duplicated:
             raise InputError(f"duplicate column names: {', '.join(map(repr, duplicated))}")
 
@@ -203,8 +250,425 @@ def is_table_path(path: str) -> bool:
     return path == "-" or path.lower().endswith(TABLE_SUFFIXES)
 
 
+class StreamSource(TableSource):
+    """A table on disk, read again from the file on every pass.
+
+    Subclasses yield pyarrow record batches of any size (:meth:`_batches`);
+    this class regroups them into chunks of exactly ``chunk_rows`` rows (the
+    last one shorter), so the chunk boundaries are those of the in-memory
+    path whatever the reader's block size.  Memory is bounded by a few chunks,
+    whatever the number of rows.
+
+    Attributes
+    ----------
+    size_bytes : int
+        Bytes of the file on disk (compressed bytes for gzip), for progress.
+    on_progress : callable or None
+        Called after every chunk as ``on_progress(pass_number, bytes_read, rows_read)``.
+    passes : int
+        Passes started so far (1 for the profile, more for verifications and impact).
+    """
+
+    size_bytes: int = 0
+
+    def __init__(self, path: str, names: Sequence[str], n_rows: int | None, chunk_rows: int | None = None):
+        super().__init__(path, names, n_rows or 0, chunk_rows)
+        self.n_rows = n_rows  # None until a first pass has counted them (CSV)
+        self.on_progress: Callable[[int, int, int], None] | None = None
+        self.passes = 0
+
+    def chunks(self, columns: Sequence[str] | None = None) -> Iterator[Chunk]:
+        names = tuple(columns) if columns is not None else self.names
+        self.passes += 1
+        pass_number = self.passes
+        rows = 0
+        for table in self._tables(names):
+            yield Chunk(names, tuple(arrow_column_data(table.column(n)) for n in names), rows, table.num_rows)
+            rows += table.num_rows
+            self._report(pass_number, rows)
+        self._report(pass_number, rows)
+        if columns is None:
+            self.n_rows = rows
+
+    def _tables(self, names: tuple[str, ...]) -> Iterator:
+        """The rows as pyarrow tables of exactly ``chunk_rows`` rows (the last one shorter)."""
+        yield from regroup(self._batches(names), self.chunk_rows)
+
+    def _report(self, pass_number: int, rows: int) -> None:
+        if self.on_progress is not None:
+            self.on_progress(pass_number, self._bytes_read(), rows)
+
+    def _batches(self, names: tuple[str, ...]) -> Iterator:  # pragma: no cover
+        raise NotImplementedError
+
+    def _bytes_read(self) -> int:
+        return 0
+
+
+def regroup(batches, chunk_rows: int) -> Iterator:
+    """Regroup record batches of any sizes into tables of ``chunk_rows`` rows (the last one shorter)."""
+    import pyarrow as pa
+
+    pending: list = []
+    pending_rows = 0
+    for batch in batches:
+        pending.append(batch)
+        pending_rows += batch.num_rows
+        while pending_rows >= chunk_rows:
+            table = pa.Table.from_batches(pending)
+            yield table.slice(0, chunk_rows)
+            rest = table.slice(chunk_rows)
+            pending, pending_rows = rest.to_batches(), rest.num_rows
+    if pending_rows:
+        yield pa.Table.from_batches(pending)
+
+
+class TypesWidened(Exception):
+    """A CSV column held a value its inferred type cannot: the pass must start again.
+
+    Raised by :meth:`CsvSource.chunks` after it has widened the column's type;
+    :meth:`nblint.profile.TableProfile.from_source` restarts the profile.  The
+    whole-file reader infers each column's type from every value; the streaming
+    reader infers it from the first block, so a later value that does not fit
+    (``1.5`` in a column of integers, ``abc`` in a column that was empty so far)
+    widens that column to the type the whole-file reader would have chosen.
+    """
+
+
+class CsvSource(StreamSource):
+    """A CSV/TSV (optionally gzip-compressed) file, streamed by :func:`pyarrow.csv.open_csv`.
+
+    Parameters
+    ----------
+    path : str
+        The file to read (``display`` is shown in messages instead, e.g. ``-``).
+    delimiter, encoding : str
+    display : str, optional
+    keep : object, optional
+        Kept alive with the source (the spooled copy of standard input).
+    """
+
+    #: Bytes parsed per block by the streaming reader (pyarrow's default; measured
+    #: faster than 8 MiB blocks, which leave less room to overlap reading and parsing).
+    BLOCK_SIZE = 1 << 20
+    #: Bytes of an uncompressed UTF-8 file parsed at once by the block reader.
+    PARSE_BLOCK = 1 << 22
+    #: Blocks parsed at once (set from ``--jobs`` by the runner).
+    jobs = 1
+    #: Keep the parsed rows of the first pass in a temporary Arrow IPC file
+    #: (LZ4-compressed) so that later passes need not parse the CSV again.
+    SPILL = True
+
+    def __init__(self, path: str, delimiter: str = ",", encoding: str = "utf-8", display: str | None = None,
+                 chunk_rows: int | None = None, keep=None):
+        self.file = path
+        self.delimiter = delimiter
+        self.encoding = encoding
+        self.codec = _codec(encoding)
+        self.gz = path.lower().endswith(".gz")
+        self.size_bytes = os.path.getsize(path)
+        self._keep = keep
+        self._raw = None
+        self._spill = None  # tempfile holding the parsed rows, once a full pass completed
+        self._spill_progress = (0, 1)
+        self._consumed: int | None = None  # bytes of parsed blocks handed on (block reader)
+        #: Column name -> pyarrow type: fixed after a widening and after the first full pass.
+        self.types: dict = {}
+        display = display or path
+        super().__init__(display, self._header(), None, chunk_rows)
+
+    def _header(self) -> list[str]:
+        """The column names, from the first line alone (pyarrow would parse a whole block)."""
+        opener = gzip.open if self.gz else open
+        encoding = "utf-8-sig" if self.codec == "utf8" else self.encoding
+        try:
+            with opener(self.file, "rt", encoding=encoding, newline="") as handle:
+                header = next(csv.reader(handle, delimiter=self.delimiter), None)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise InputError(f"not a readable {'gzip file' if self.gz else 'file'} ({_first_line(exc)})") from None
+        except UnicodeDecodeError:
+            raise InputError(f"bytes not valid in {self.encoding} in the header; "
+                             "pass --encoding (for example --encoding latin-1)") from None
+        except csv.Error as exc:
+            raise InputError(f"unreadable header ({_first_line(exc)})") from None
+        if not header:
+            raise InputError("file is empty")
+        return header
+
+    def _open(self, names):
+        import pyarrow as pa
+        import pyarrow.csv as pacsv
+
+        self._raw = pa.OSFile(self.file, "rb")
+        stream = pa.CompressedInputStream(self._raw, "gzip") if self.gz else self._raw
+        convert = pacsv.ConvertOptions(
+            include_columns=list(names) if names is not None else None,
+            column_types={k: v for k, v in self.types.items() if names is None or k in names},
+        )
+        with self._errors():
+            return pacsv.open_csv(
+                stream,
+                read_options=pacsv.ReadOptions(encoding=self.codec, block_size=self.BLOCK_SIZE),
+                parse_options=pacsv.ParseOptions(delimiter=self.delimiter),
+                convert_options=convert,
+            )
+
+    def _tables(self, names):
+        """Parse the CSV (first pass, spilling the parsed rows) or read the spill (later passes)."""
+        import pyarrow as pa
+
+        if self._spill is not None:
+            yield from regroup(self._spilled_batches(names), self.chunk_rows)
+            return
+        spilling = self.SPILL and names == self.names
+        if not spilling:
+            yield from super()._tables(names)
+            return
+        spill = tempfile.NamedTemporaryFile(prefix="nblint-spill-", suffix=".arrow")
+        weakref.finalize(spill, spill.close)
+        writer = None
+        try:
+            for table in super()._tables(names):
+                if writer is None:
+                    writer = pa.ipc.new_file(spill, table.schema, options=pa.ipc.IpcWriteOptions(compression="lz4"))
+                writer.write_table(table)
+                yield table
+            if writer is not None:
+                writer.close()
+                spill.flush()
+                self._spill = spill
+        finally:
+            if self._spill is None:
+                spill.close()
+
+    def _spilled_batches(self, names):
+        import pyarrow as pa
+
+        wanted = [self.names.index(n) for n in names]
+        # Plain reads, not a memory map: mapped pages would count as resident memory, growing with the rows.
+        reader = pa.ipc.open_file(pa.OSFile(self._spill.name), options=pa.ipc.IpcReadOptions(included_fields=sorted(wanted)))
+        for i in range(reader.num_record_batches):
+            self._spill_progress = (i + 1, reader.num_record_batches)
+            yield reader.get_batch(i)
+
+    def _bytes_read(self) -> int:
+        if self._spill is not None:
+            done, total = self._spill_progress
+            return self.size_bytes * done // max(total, 1)
+        if self._consumed is not None:
+            return self._consumed
+        try:
+            return self._raw.tell() if self._raw is not None else 0
+        except Exception:  # a closed file: the pass is over
+            return self.size_bytes
+
+    def _batches(self, names):
+        if self.gz or self.codec != "utf8":
+            return self._streamed_batches(names)
+        return self._block_batches(names)
+
+    def _block_batches(self, names):
+        """Parse an uncompressed UTF-8 file in blocks cut at line ends, ``jobs`` blocks at a time.
+
+        pyarrow's CSV reader assumes no newline inside a quoted value unless told
+        otherwise (``newlines_in_values``), so a block cut just after a newline
+        holds whole rows.  The first block's inferred types are fixed for the
+        rest; a later value that does not fit widens its column (:class:`TypesWidened`).
+        Measured faster than the streaming reader, even on one thread: each block
+        is parsed and converted in one go.
+        """
+        import pyarrow.csv as pacsv
+
+        parse_options = pacsv.ParseOptions(delimiter=self.delimiter)
+        read_options = pacsv.ReadOptions(encoding="utf8", use_threads=False)
+
+        def parse(block: bytes, types: dict):
+            convert = pacsv.ConvertOptions(include_columns=list(names), column_types=types)
+            with self._errors():
+                return pacsv.read_csv(io.BytesIO(block), read_options=read_options,
+                                      parse_options=parse_options, convert_options=convert)
+
+        self._raw = handle = open(self.file, "rb")
+        try:
+            header = handle.readline()
+            # Wide rows: a block holds at least a chunk's worth of rows (the header's length per row).
+            blocks = _line_blocks(handle, max(self.PARSE_BLOCK, len(header) * self.chunk_rows))
+            first = next(blocks, None)
+            if first is None:
+                return
+            table = parse(header + first, {k: v for k, v in self.types.items() if k in names})
+            types = {field.name: field.type for field in table.schema}
+            rows = 0
+            self._consumed = len(header)
+
+            def emit(table, size: int):
+                nonlocal rows
+                _check_utf8(table, self.encoding, rows)
+                rows += table.num_rows
+                self._consumed += size  # progress counts the bytes handed on, not those read ahead
+                return table.to_batches()
+
+            yield from emit(table, len(first))
+            jobs = max(1, self.jobs)
+            with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="nblint-parse") as pool:
+                in_flight: deque = deque()
+                try:
+                    for block in blocks:
+                        in_flight.append((pool.submit(parse, header + block, types), len(block)))
+                        if len(in_flight) > jobs:
+                            future, size = in_flight.popleft()
+                            yield from emit(future.result(), size)
+                    while in_flight:
+                        future, size = in_flight.popleft()
+                        yield from emit(future.result(), size)
+                finally:
+                    for future, _ in in_flight:
+                        future.cancel()
+            if names == self.names:
+                self.types = types
+        finally:
+            handle.close()
+
+    def _streamed_batches(self, names):
+        reader = self._open(names)
+        rows = 0
+        try:
+            while True:
+                with self._errors():
+                    try:
+                        batch = reader.read_next_batch()
+                    except StopIteration:
+                        break
+                _check_utf8(batch, self.encoding, rows)
+                rows += batch.num_rows
+                yield batch
+        finally:
+            reader.close()
+        if names == self.names:
+            # The first full pass fixes every column's type for the passes after it.
+            self.types = {field.name: field.type for field in reader.schema}
+
+    def _errors(self):
+        return _CsvErrors(self)
+
+    def _widen(self, message: str) -> bool:
+        """Widen the column named in a conversion error; False when it is not one."""
+        found = _CONVERSION_ERROR.search(message)
+        if not found or "UTF8" in message:
+            return False
+        column = self.names[int(found.group("column"))]
+        wider = _wider_type(found.group("type"), found.group("value"))
+        if wider is None:
+            return False
+        self.types[column] = wider
+        return True
+
+
+def _line_blocks(handle, size: int) -> Iterator[bytes]:
+    """Read ``handle`` in blocks of about ``size`` bytes, each ending at a line end."""
+    carry = b""
+    while True:
+        data = handle.read(size)
+        if not data:
+            break
+        buffer = carry + data
+        cut = buffer.rfind(b"\n") + 1
+        block, carry = buffer[:cut], buffer[cut:]
+        if block:
+            yield block
+    if carry.strip():
+        yield carry
+
+
+class _CsvErrors:
+    """Turn pyarrow's CSV errors into one-line :class:`InputError` s (or a restart)."""
+
+    def __init__(self, source: CsvSource):
+        self.source = source
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, exc, tb):
+        import pyarrow as pa
+
+        if exc is None or isinstance(exc, (StopIteration, GeneratorExit, InputError, TypesWidened)):
+            return False
+        s = self.source
+        if isinstance(exc, pa.ArrowInvalid):
+            message = str(exc)
+            if s._widen(message):
+                raise TypesWidened(message) from None
+            if s.gz and ("gzip" in message.lower() or "compress" in message.lower() or "zlib" in message.lower()):
+                raise InputError(f"not a readable gzip file ({_first_line(exc)})") from None
+            raise InputError(_explain_csv_error(message, s.file, s.delimiter, s.encoding)) from None
+        if isinstance(exc, (OSError, EOFError, zlib.error)):
+            what = "gzip file" if s.gz else "file"
+            raise InputError(f"not a readable {what} ({_first_line(exc)})") from None
+        if isinstance(exc, (UnicodeDecodeError, ValueError)):
+            raise InputError(f"cannot decode as {s.encoding}: {_first_line(exc)}") from None
+        return False
+
+
+_CONVERSION_ERROR = re.compile(r"In CSV column #(?P<column>\d+): (?:Row #\d+: )?CSV conversion error to (?P<type>[\w\[\], ]+?): invalid value '(?P<value>.*)'")
+
+
+def _wider_type(current: str, value: str):
+    """The narrowest of int64, float64, string holding both the column so far and ``value``."""
+    import pyarrow as pa
+
+    def fits(kind) -> bool:
+        try:
+            pa.array([value]).cast(kind)
+            return True
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+            return False
+
+    ladder = {"null": [pa.int64(), pa.float64()], "int64": [pa.float64()]}.get(current, [])
+    for kind in ladder:
+        if fits(kind):
+            return kind
+    return pa.string()
+
+
+class ParquetSource(StreamSource):
+    """A Parquet file, read one row group at a time."""
+
+    def __init__(self, path: str, chunk_rows: int | None = None):
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        self.size_bytes = os.path.getsize(path)
+        try:
+            self.file = pq.ParquetFile(path)
+        except (pa.ArrowException, OSError) as exc:
+            raise InputError(f"not a readable Parquet file ({_first_line(exc)})") from None
+        if self.file.metadata.num_rows == 0:
+            raise InputError("no data rows")
+        self._done_groups = 0
+        super().__init__(path, self.file.schema_arrow.names, self.file.metadata.num_rows, chunk_rows)
+
+    def _batches(self, names):
+        import pyarrow as pa
+
+        metadata = self.file.metadata
+        try:
+            for group in range(self.file.num_row_groups):
+                table = self.file.read_row_group(group, columns=list(names))
+                self._done_groups = sum(metadata.row_group(g).total_byte_size for g in range(group + 1))
+                yield from table.to_batches()
+        except (pa.ArrowException, OSError) as exc:
+            raise InputError(f"not a readable Parquet file ({_first_line(exc)})") from None
+
+    def _bytes_read(self) -> int:
+        total = sum(self.file.metadata.row_group(g).total_byte_size for g in range(self.file.num_row_groups))
+        return int(self.size_bytes * self._done_groups / max(total, 1))
+
+
 def read_table(path: str, *, encoding: str = "utf-8", stdin=None) -> TableSource:
-    """Read a CSV/TSV/gzip CSV/Parquet file (or ``-`` for CSV on stdin).
+    """Open a CSV/TSV/gzip CSV/Parquet file (or ``-`` for CSV on stdin) for streaming.
+
+    The header (or Parquet schema) is read now; rows are read on each pass.
 
     Raises
     ------
@@ -220,73 +684,42 @@ def read_table(path: str, *, encoding: str = "utf-8", stdin=None) -> TableSource
         if os.path.getsize(path) == 0:
             raise InputError("file is empty")
     if lower.endswith((".parquet", ".pq")):
-        return ArrowSource(path, _read_parquet(path))
-    if path == "-":
-        data = (stdin or sys.stdin.buffer).read()
-        if not data:
-            raise InputError("no data on standard input")
-        raw = data
-    else:
-        raw = None
+        return ParquetSource(path)
+    _codec(encoding)
     delimiter = "\t" if lower.endswith((".tsv", ".tab", ".tsv.gz", ".tab.gz")) else ","
-    table = _read_csv(path, raw, delimiter, encoding)
-    return ArrowSource(path, table)
+    if path == "-":
+        spool = spool_stdin(stdin or sys.stdin.buffer)
+        return CsvSource(spool.name, delimiter, encoding, display="-", keep=spool)
+    return CsvSource(path, delimiter, encoding)
 
 
-def _read_parquet(path: str):
-    import pyarrow as pa
-    import pyarrow.parquet as pq
+def spool_stdin(stream) -> "tempfile._TemporaryFileWrapper":
+    """Copy standard input to a temporary file (deleted with the returned object)."""
+    spool = tempfile.NamedTemporaryFile(prefix="nblint-stdin-", suffix=".csv")
+    weakref.finalize(spool, spool.close)
+    shutil.copyfileobj(stream, spool, 1 << 20)
+    spool.flush()
+    if spool.tell() == 0:
+        raise InputError("no data on standard input")
+    return spool
 
+
+def _codec(encoding: str) -> str:
+    """pyarrow's name for an encoding (``utf8``), checking that Python knows it."""
     try:
-        table = pq.read_table(path)
-    except (pa.ArrowException, OSError) as exc:
-        raise InputError(f"not a readable Parquet file ({_first_line(exc)})") from None
-    if table.num_rows == 0:
-        raise InputError("no data rows")
-    return table
-
-
-def _read_csv(path: str, raw: bytes | None, delimiter: str, encoding: str):
-    import pyarrow as pa
-    import pyarrow.csv as pacsv
-
-    try:
-        codec = "utf8" if encoding.lower().replace("_", "-") in ("utf-8", "utf8") else encoding
-        "".encode(encoding)
+        codecs.lookup(encoding)
     except LookupError:
         raise InputError(f"unknown encoding {encoding!r}") from None
-    gz = path.lower().endswith(".gz")
-    # pyarrow reads the file itself (multi-threaded, and it undoes gzip by the suffix).
-    source = io.BytesIO(raw) if raw is not None else path
-    try:
-        table = pacsv.read_csv(
-            source,
-            read_options=pacsv.ReadOptions(encoding=codec),
-            parse_options=pacsv.ParseOptions(delimiter=delimiter),
-        )
-    except pa.ArrowInvalid as exc:
-        message = str(exc)
-        if gz and ("gzip" in message.lower() or "compress" in message.lower() or "zlib" in message.lower()):
-            raise InputError(f"not a readable gzip file ({_first_line(exc)})") from None
-        raise InputError(_explain_csv_error(message, path, raw, delimiter, encoding)) from None
-    except (OSError, EOFError, zlib.error) as exc:
-        what = "gzip file" if gz else "file"
-        raise InputError(f"not a readable {what} ({_first_line(exc)})") from None
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise InputError(f"cannot decode as {encoding}: {_first_line(exc)}") from None
-    if table.num_rows == 0:
-        raise InputError("no data rows (header only)")
-    _check_utf8(table, encoding)
-    return table
+    return "utf8" if encoding.lower().replace("_", "-") in ("utf-8", "utf8") else encoding
 
 
-def _check_utf8(table, encoding: str) -> None:
+def _check_utf8(batch, encoding: str, rows_before: int = 0) -> None:
     """pyarrow keeps undecodable bytes as a binary column; make that an error."""
     import pyarrow as pa
 
-    for name, column in zip(table.column_names, table.columns):
+    for name, column in zip(batch.schema.names, batch.columns):
         if pa.types.is_binary(column.type) or pa.types.is_large_binary(column.type):
-            for row, value in enumerate(column.to_pylist(), start=1):
+            for row, value in enumerate(column.to_pylist(), start=rows_before + 1):
                 if value is None:
                     continue
                 try:
@@ -298,11 +731,11 @@ def _check_utf8(table, encoding: str) -> None:
                     ) from None
 
 
-def _explain_csv_error(message: str, path: str, raw: bytes | None, delimiter: str, encoding: str) -> str:
+def _explain_csv_error(message: str, path: str, delimiter: str, encoding: str) -> str:
     if "Empty CSV file" in message:
         return "file is empty"
     if "Expected" in message and "columns" in message:
-        located = _locate_ragged_row(path, raw, delimiter, encoding)
+        located = _locate_ragged_row(path, delimiter, encoding)
         if located:
             row, got, expected = located
             return f"ragged rows: data row {row} has {got} fields, the header has {expected}"
@@ -312,19 +745,17 @@ def _explain_csv_error(message: str, path: str, raw: bytes | None, delimiter: st
     return _first_line(message)
 
 
-def _locate_ragged_row(path: str, raw: bytes | None, delimiter: str, encoding: str):
-    """Find the first data row whose field count differs from the header's (error path only)."""
-    if raw is None:
-        opener = gzip.open if path.lower().endswith(".gz") else open
-        with opener(path, "rb") as handle:
-            raw = handle.read()
-    reader = csv.reader(io.StringIO(raw.decode(encoding, "replace")), delimiter=delimiter)
-    header = next(reader, None)
-    if header is None:
-        return None
-    for row_number, fields in enumerate(reader, start=1):
-        if fields and len(fields) != len(header):
-            return row_number, len(fields), len(header)
+def _locate_ragged_row(path: str, delimiter: str, encoding: str):
+    """Find the first data row whose field count differs from the header's (error path only, streamed)."""
+    opener = gzip.open if path.lower().endswith(".gz") else open
+    with opener(path, "rt", encoding=encoding, errors="replace", newline="") as handle:
+        reader = csv.reader(handle, delimiter=delimiter)
+        header = next(reader, None)
+        if header is None:
+            return None
+        for row_number, fields in enumerate(reader, start=1):
+            if fields and len(fields) != len(header):
+                return row_number, len(fields), len(header)
     return None
 
 

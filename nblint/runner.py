@@ -16,6 +16,7 @@ then ``model``).
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass, field, replace
 
 from nblint.analyses import TableContext
@@ -25,7 +26,9 @@ from nblint.errors import ConfigError, NblintError
 from nblint.findings import Finding, Severity
 from nblint.pipelines import ConfigFile, PipelineSpec, is_config_path, lint_specs, read_config
 from nblint.profile import TableProfile
-from nblint.readers import TableSource, is_table_path, read_table
+from nblint.readers import StreamSource, TableSource, is_table_path, read_table
+from nblint.progress import ProgressBar
+from nblint.terminal import is_interactive
 
 #: Folders never descended into when a directory is checked.
 SKIP_DIRS = {".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__pycache__", ".tox", ".mypy_cache", ".pytest_cache"}
@@ -113,25 +116,52 @@ def settings_for(path: str, overrides: Overrides, cache: dict) -> Settings:
     return replace(resolved, **changes)
 
 
-def make_context(source: TableSource, settings: Settings) -> TableContext:
-    """Profile one table (one pass) and wrap it in the context the rules share."""
-    profile = TableProfile.from_source(source, settings.target)
-    return TableContext(source, profile, settings.model, resolved_options(settings.rule_options), settings.alpha)
+def default_jobs() -> int:
+    """Every core this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return os.cpu_count() or 1
 
 
-def lint_source(source: TableSource, settings: Settings, codes: list[str]) -> list[Finding]:
+def make_context(source: TableSource, settings: Settings, jobs: int | None = None) -> TableContext:
+    """Profile one table (one pass, ``jobs`` chunks at a time) and wrap it in the context the rules share."""
+    jobs = jobs or default_jobs()
+    source.jobs = jobs  # a CSV source also parses that many blocks at once
+    options = resolved_options(settings.rule_options)
+    wide = options.get("NB106", {}).get("wide-columns")
+    if hasattr(source, "compute_profile"):  # a Dask source profiles its partitions on the cluster
+        profile = source.compute_profile(settings.target, wide)
+    else:
+        profile = TableProfile.from_source(source, settings.target, jobs, wide)
+    return TableContext(source, profile, settings.model, options, settings.alpha)
+
+
+def lint_source(source: TableSource, settings: Settings, codes: list[str], jobs: int | None = None) -> list[Finding]:
     """Profile one table and run the enabled rules on it."""
-    ctx = make_context(source, settings)
+    ctx = make_context(source, settings, jobs)
     return run_rules(ctx, codes, ctx.rule_options)
 
 
-def table_context(path: str, overrides: Overrides) -> TableContext:
+def show_progress(source: TableSource, stream=None) -> ProgressBar | None:
+    """Attach a progress bar on ``stream`` (stderr) to a file source, when a person watches it."""
+    stream = stream if stream is not None else sys.stderr
+    if not isinstance(source, StreamSource) or not is_interactive(stream):
+        return None
+    bar = ProgressBar(source.path, source.size_bytes, stream)
+    source.on_progress = bar.update
+    return bar
+
+
+def table_context(path: str, overrides: Overrides, jobs: int | None = None) -> TableContext:
     """The analysis context of one table file, with its settings resolved (for `nblint columns`)."""
     settings = settings_for(path, overrides, {})
-    return make_context(read_table(path, encoding=settings.encoding), settings)
+    return make_context(read_table(path, encoding=settings.encoding), settings, jobs)
 
 
-def lint_paths(paths: list[str], overrides: Overrides | None = None, stdin=None, progress=None) -> RunResult:
+def lint_paths(paths: list[str], overrides: Overrides | None = None, stdin=None, progress=None,
+               jobs: int | None = None, bars: bool = True, engine: str = "local",
+               scheduler: str | None = None) -> RunResult:
     """Lint every path; an unreadable one becomes an error result and the run goes on.
 
     Files that are not pipeline configs (an unrelated YAML or Python file) are
@@ -144,56 +174,88 @@ def lint_paths(paths: list[str], overrides: Overrides | None = None, stdin=None,
     Parameters
     ----------
     paths : list of str
-        Files, folders (walked for tables and configs) or ``-`` (CSV on stdin).
+        Files, folders (walked for tables and configs) or ``-`` (CSV on stdin);
+        with ``engine="dask"``, each a file, a glob or a Parquet folder read as one table.
     overrides : Overrides, optional
         Command-line settings.
     stdin : binary file, optional
         Read for ``-`` instead of ``sys.stdin.buffer``.
     progress : callable, optional
         Called as ``progress(i, n, path)`` before file ``i`` (1-based) of ``n``.
+    jobs : int, optional
+        Chunks profiled at once (default: every core).
+    bars : bool, default True
+        Allow a progress bar on stderr when a person watches it
+        (:func:`nblint.terminal.is_interactive`).
+    engine : {"local", "dask"}
+    scheduler : str, optional
+        The Dask scheduler's address (default: Dask's local scheduler).
 
     Returns
     -------
     RunResult
     """
     overrides = overrides or Overrides()
-    files, warnings = expand_paths(paths)
-    configs = {path: _read_config(path) for path in files if is_config_path(path)}
+    client = None
+    if engine == "dask":
+        from nblint.dask_engine import DaskSource, read_dask
+
+        files, warnings, configs = list(paths), [], {}  # each path (a file, a glob, a folder) is one table
+        client = _dask_client(scheduler)
+
+        def open_source(path: str, settings: Settings) -> TableSource:
+            return DaskSource(read_dask(path, encoding=settings.encoding), path, client)
+    else:
+        files, warnings = expand_paths(paths)
+        configs = {path: _read_config(path) for path in files if is_config_path(path)}
+
+        def open_source(path: str, settings: Settings) -> TableSource:
+            return read_table(path, encoding=settings.encoding, stdin=stdin)
+
     files, named = _with_named_data(files, configs)
     specs = [spec for c in configs.values() if isinstance(c, ConfigFile) for spec in c.specs if spec.model]
     run_spec = specs[0] if len({(spec.model, spec.alpha) for spec in specs}) == 1 else None
     cache: dict = {}
     results = []
-    for number, path in enumerate(files, 1):
-        if progress is not None:
-            progress(number, len(files), path)
-        config = configs.get(path)
-        if path in configs and config is None:
-            continue
-        try:
-            settings = settings_for(path, overrides, cache)
-        except ConfigError as exc:
-            results.append(FileResult(path, error=str(exc)))
-            continue
-        if path in configs:
-            results.append(_config_result(path, config, settings))
-            continue
-        spec = named.get(_key(path))
-        declared = spec if spec is not None else run_spec
-        if overrides.model is None and declared is not None and declared.model:
-            settings = replace(settings, model=declared.model)
-            if overrides.alpha is None and declared.alpha is not None:
-                settings = replace(settings, alpha=declared.alpha)
-        if overrides.target is None and spec is not None and spec.target:
-            settings = replace(settings, target=spec.target)
-        try:
-            source = read_table(path, encoding=settings.encoding, stdin=stdin)
-            findings = lint_source(source, settings, settings.enabled_codes(path))
-        except NblintError as exc:
-            named_by = f" (named by {spec.path}, line {spec.data_line})" if spec is not None else ""
-            results.append(FileResult(path, error=f"{path}: error: {exc}{named_by}", fail_on=settings.fail_on))
-            continue
-        results.append(FileResult(path, findings, fail_on=settings.fail_on))
+    try:
+        for number, path in enumerate(files, 1):
+            if progress is not None:
+                progress(number, len(files), path)
+            config = configs.get(path)
+            if path in configs and config is None:
+                continue
+            try:
+                settings = settings_for(path, overrides, cache)
+            except ConfigError as exc:
+                results.append(FileResult(path, error=str(exc)))
+                continue
+            if path in configs:
+                results.append(_config_result(path, config, settings))
+                continue
+            spec = named.get(_key(path))
+            declared = spec if spec is not None else run_spec
+            if overrides.model is None and declared is not None and declared.model:
+                settings = replace(settings, model=declared.model)
+                if overrides.alpha is None and declared.alpha is not None:
+                    settings = replace(settings, alpha=declared.alpha)
+            if overrides.target is None and spec is not None and spec.target:
+                settings = replace(settings, target=spec.target)
+            bar = None
+            try:
+                source = open_source(path, settings)
+                bar = show_progress(source) if bars else None
+                findings = lint_source(source, settings, settings.enabled_codes(path), jobs)
+            except NblintError as exc:
+                named_by = f" (named by {spec.path}, line {spec.data_line})" if spec is not None else ""
+                results.append(FileResult(path, error=f"{path}: error: {exc}{named_by}", fail_on=settings.fail_on))
+                continue
+            finally:
+                if bar is not None:
+                    bar.close()
+            results.append(FileResult(path, findings, fail_on=settings.fail_on))
+    finally:
+        if client is not None:
+            client.close()
     return RunResult(results, warnings)
 
 
@@ -228,3 +290,17 @@ def _with_named_data(files: list[str], configs: dict) -> tuple[list[str], dict[s
                 present.add(_key(data_path))
                 out.append(data_path)
     return out, named
+
+
+def _dask_client(scheduler: str | None):
+    """A ``distributed.Client`` of the scheduler at ``scheduler``; None: Dask's default scheduler."""
+    if not scheduler:
+        return None
+    try:
+        from distributed import Client
+    except ImportError:
+        raise ConfigError('--scheduler needs distributed: pip install "nblint[dask]"') from None
+    try:
+        return Client(scheduler, timeout="10s")
+    except OSError as exc:
+        raise ConfigError(f"cannot connect to the Dask scheduler at {scheduler}: {exc}") from None

@@ -199,12 +199,119 @@ def find_onehot_groups(binary: tuple[str, ...], cooccurrence: np.ndarray, n_rows
         candidates.sort(key=lambda j: (-_prefix_affinity(binary[i], binary[j]), -counts[j], table_order[binary[j]]))
         found = _exact_cover([i], int(counts[i]), candidates, counts, exclusive, n_rows, budget)
         if found:
-            members = sorted(found, key=lambda k: table_order[binary[k]])
-            assigned[members] = True
-            names = [binary[k] for k in members]
-            groups.append(Group("one-hot", names, [int(counts[k]) for k in members], n_rows, name_stem(names),
-                                {"row_sum": 1, "rows_summing_to_one": n_rows}))
+            groups.append(_onehot_group(found, binary, counts, n_rows, table_order))
+            assigned[found] = True
     return GroupSearch(groups, budget, capped=budget[0] <= 0)
+
+
+def _onehot_group(found: list[int], binary, counts: np.ndarray, n_rows: int, table_order: dict[str, int]) -> Group:
+    """The :class:`Group` of an exact cover (indices into ``binary``), members in table order."""
+    members = sorted(found, key=lambda k: table_order[binary[k]])
+    names = [binary[k] for k in members]
+    return Group("one-hot", names, [int(counts[k]) for k in members], n_rows, name_stem(names),
+                 {"row_sum": 1, "rows_summing_to_one": n_rows})
+
+
+def find_onehot_groups_sparse(binary: tuple[str, ...], cooccurrence, n_rows: int, table_order: dict[str, int],
+                              sparse_rows: list) -> GroupSearch:
+    """:func:`find_onehot_groups` for wide tables, from sparse co-occurrences.
+
+    Parameters
+    ----------
+    binary, n_rows, table_order
+        As in :func:`find_onehot_groups`.
+    cooccurrence : scipy.sparse CSR matrix (b, b)
+        Exact co-occurrence counts; only pairs that share a row are stored, so the
+        exclusivity graph (dense for a bag of words: most pairs never meet) is never built.
+    sparse_rows : list of (ones, row, columns)
+        Rows with the fewest ones (:attr:`nblint.profile.Gram.sparse_rows`).
+
+    Notes
+    -----
+    Every one-hot group has exactly one member set on every row.  So a row with
+    no 0/1 column set rules out every group at once, and otherwise each group has
+    one member among the few columns set on the sparsest row: those are the only
+    starting points.  The search is Knuth's exact cover (Algorithm X) on the kept
+    rows: it branches on the uncovered kept row with the fewest admissible columns
+    (pairwise exclusive with the chosen ones), dropping a branch as soon as a kept
+    row cannot be covered; once every kept row is covered it falls back to every
+    admissible column.  A found set is exact by construction: pairwise exclusive
+    (``O_jk = 0``) with counts adding up to ``n``.  :data:`SEARCH_BUDGET` bounds the
+    nodes, shared equally among the starting columns.
+    """
+    b = len(binary)
+    counts = np.asarray(cooccurrence.diagonal(), dtype=np.int64) if b else np.zeros(0, dtype=np.int64)
+    budget = [SEARCH_BUDGET]
+    if not b or not sparse_rows or sparse_rows[0][0] == 0:
+        return GroupSearch([], budget)  # a row with no 0/1 column set: no group covers it
+    usable = (counts > 0) & (counts < n_rows)
+    indptr, indices = cooccurrence.indptr, cooccurrence.indices
+    position = np.array([table_order[name] for name in binary], dtype=np.int64)
+    rows = [np.asarray(cols, dtype=np.int64) for _, _, cols in sparse_rows]
+    assigned = np.zeros(b, dtype=bool)
+
+    def partners(j: int) -> np.ndarray:
+        return indices[indptr[j]:indptr[j + 1]]
+
+    def cover(chosen: list[int], total: int, allowed: np.ndarray):
+        if total == n_rows:
+            return list(chosen) if len(chosen) >= 2 else None
+        if budget[0] <= 0:
+            return None
+        budget[0] -= 1
+        if total + int(counts[allowed].sum()) < n_rows:
+            return None
+        branch = None
+        in_cover = np.zeros(b, dtype=bool)
+        in_cover[chosen] = True
+        for cols in rows:
+            if in_cover[cols].any():
+                continue
+            options = cols[allowed[cols]]
+            if not len(options):
+                return None  # this row can no longer be covered
+            if branch is None or len(options) < len(branch):
+                branch = options
+        if branch is None:
+            # Every kept row is covered: any admissible column may come next, larger counts first.
+            branch = np.flatnonzero(allowed)
+            order = branch[np.lexsort((position[branch], -counts[branch]))].tolist()
+        else:
+            order = sorted(branch.tolist(), key=lambda j: (-_prefix_affinity(binary[chosen[0]], binary[j]), -counts[j], position[j]))
+        allowed = allowed.copy()
+        for j in order:
+            if total + counts[j] <= n_rows:
+                narrowed = allowed.copy()
+                narrowed[partners(j)] = False
+                narrowed[j] = False
+                found = cover(chosen + [j], total + int(counts[j]), narrowed)
+                if found or budget[0] <= 0:
+                    return found
+            allowed[j] = False  # every cover with j was tried
+        return None
+
+    groups: list[Group] = []
+    starts = [i for i in sorted(rows[0].tolist(), key=lambda k: table_order[binary[k]]) if usable[i]]
+    shared, capped = budget[0], False
+    for started, i in enumerate(starts):
+        if assigned[i]:
+            continue
+        # Each start gets an equal share of what is left, so that a start among chance-exclusive
+        # rare columns (a bag of words) cannot use up the search of the starts after it.
+        budget[0] = shared // (len(starts) - started)
+        allowed = usable & ~assigned
+        allowed[partners(i)] = False
+        allowed[i] = False
+        share = budget[0]
+        found = cover([i], int(counts[i]), allowed)
+        capped |= budget[0] <= 0 and not found
+        shared -= share - budget[0]
+        if found:
+            groups.append(_onehot_group(found, binary, counts, n_rows, table_order))
+            assigned[found] = True
+    groups.sort(key=lambda g: table_order[g.members[0]])
+    budget[0] = shared if not capped else 0
+    return GroupSearch(groups, budget, capped=capped)
 
 
 def _exact_cover(chosen, total, candidates, counts, exclusive, n_rows, budget):

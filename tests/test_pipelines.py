@@ -261,9 +261,9 @@ def declared(monkeypatch):
     seen = []
     original = nblint.runner.lint_source
 
-    def spy(source, settings, codes):
+    def spy(source, settings, codes, jobs=None):
         seen.append((os.path.basename(source.path), settings.model, settings.target))
-        return original(source, settings, codes)
+        return original(source, settings, codes, jobs)
 
     monkeypatch.setattr(nblint.runner, "lint_source", spy)
     return seen

@@ -103,3 +103,20 @@ def test_workflow_snippet_commands_run(tmp_path, monkeypatch):
     sarif = json.loads((tmp_path / "nblint.sarif").read_text())
     assert sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "data/customers.csv"
     assert (tmp_path / "nblint-junit.xml").read_text().startswith('<?xml version="1.0" encoding="utf-8"?>')
+
+
+def test_readme_dask_snippets_run_on_a_local_cluster(monkeypatch):
+    import pytest
+
+    distributed = pytest.importorskip("distributed")
+    monkeypatch.chdir(ROOT)
+    command = next(line for b in blocks("bash") for line in b.splitlines() if "--engine dask" in line)
+    snippet = next(b for b in blocks("python") if "Client(address)" in b)
+    local = CliRunner().invoke(main, ["check", "examples/customers.csv", "--target", "churned"])
+    with distributed.LocalCluster(n_workers=2, processes=False, dashboard_address=None) as cluster:
+        argv = command.replace("tcp://scheduler:8786", cluster.scheduler_address).split()[1:]
+        result = CliRunner().invoke(main, argv)
+        assert result.exit_code == 1 and result.stdout == local.stdout
+        namespace = {"address": cluster.scheduler_address}
+        exec(compile(snippet, "README.md", "exec"), namespace)
+    assert str(namespace["report"]).replace("<dask>", "examples/customers.csv") == local.stdout.rstrip("\n")

@@ -1,0 +1,134 @@
+"""Run nblint on a Dask DataFrame: profiles computed per partition on the cluster, merged by a tree reduce.
+
+The profile is the only pass that touches every column of every row, and it
+merges (:meth:`nblint.profile.TableProfile.merge`), so each partition is
+profiled where it lives and only the profiles, a few kilobytes to megabytes
+each, travel: pairs are merged on the workers, level by level, in a fixed
+order, and the client receives one profile.  The passes after it (verifying
+candidate groups, NB401's two impact passes) need a few columns of each row
+in order; they bring one partition at a time to the client, restricted to
+those columns, so the client holds one partition at most.
+
+Needs the ``dask`` extra: ``pip install "nblint[dask]"``.
+"""
+
+from __future__ import annotations
+
+import glob as globmod
+from collections.abc import Iterator, Sequence
+
+from nblint.errors import InputError
+from nblint.readers import Chunk, DataFrameSource, TableSource
+
+
+def is_dask_frame(data) -> bool:
+    """Whether ``data`` is a ``dask.dataframe.DataFrame`` (without importing dask when it is not loaded)."""
+    import sys
+
+    if "dask.dataframe" not in sys.modules:
+        return False
+    import dask.dataframe as dd
+
+    return isinstance(data, dd.DataFrame)
+
+
+def read_dask(path: str, *, encoding: str = "utf-8"):
+    """A Dask DataFrame over a Parquet/CSV/TSV path or glob (one partition per file or block)."""
+    try:
+        import dask.dataframe as dd
+    except ImportError:
+        raise InputError('--engine dask needs dask: pip install "nblint[dask]"') from None
+    lower = path.lower()
+    if "://" not in path and not globmod.glob(path):
+        raise InputError("file not found")
+    try:
+        if lower.endswith((".parquet", ".pq")) or lower.endswith("/"):
+            return dd.read_parquet(path)
+        delimiter = "\t" if lower.endswith((".tsv", ".tab", ".tsv.gz", ".tab.gz")) else ","
+        compression = "gzip" if lower.endswith(".gz") else None
+        return dd.read_csv(path, sep=delimiter, encoding=encoding, compression=compression,
+                           blocksize=None if compression else "64MB", dtype_backend="numpy_nullable")
+    except (OSError, ValueError) as exc:
+        raise InputError(f"cannot read with dask: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
+
+
+class DaskSource(TableSource):
+    """A ``dask.dataframe.DataFrame``: profiled on its cluster, re-read partition by partition.
+
+    Parameters
+    ----------
+    frame : dask.dataframe.DataFrame
+    path : str
+        Display name in findings.
+    client : distributed.Client, optional
+        Where to compute (default: the current client, or dask's local scheduler).
+    """
+
+    def __init__(self, frame, path: str = "<dask>", client=None, chunk_rows: int | None = None):
+        self.frame = frame
+        self.client = client
+        lengths = self._compute(frame.map_partitions(len))
+        self.lengths = [int(n) for n in lengths]
+        super().__init__(path, [str(c) for c in frame.columns], sum(self.lengths), chunk_rows)
+
+    def _compute(self, collection):
+        if self.client is not None:
+            return self.client.compute(collection).result()
+        return collection.compute()
+
+    def compute_profile(self, target: str | None, wide_binary: int | None = None):
+        """The table's profile: one per partition on the workers, merged pairwise up a fixed tree."""
+        import dask
+
+        from nblint.profile import TableProfile
+
+        if target is not None and target not in self.names:
+            raise InputError(f"target column {target!r} not found")
+        parts = self.frame.to_delayed()
+        offsets = [sum(self.lengths[:i]) for i in range(len(self.lengths))]
+        level = [dask.delayed(_partition_profile)(part, offset, target, self.chunk_rows, wide_binary)
+                 for part, offset, n in zip(parts, offsets, self.lengths) if n]
+        if not level:
+            raise InputError("no data rows")
+        while len(level) > 1:
+            merged = [dask.delayed(_merge)(level[i], level[i + 1]) for i in range(0, len(level) - 1, 2)]
+            level = merged + ([level[-1]] if len(level) % 2 else [])
+        profile = self._compute(level[0])
+        return profile
+
+    def chunks(self, columns: Sequence[str] | None = None) -> Iterator[Chunk]:
+        """The rows in order, one partition at a time on the client, in chunks."""
+        names = list(columns) if columns is not None else list(self.names)
+        offset = 0
+        selected = self.frame[names]
+        for i, n in enumerate(self.lengths):
+            if not n:
+                continue
+            part = self._compute(selected.get_partition(i)).reset_index(drop=True)
+            for chunk in DataFrameSource(part, self.path, self.chunk_rows).chunks(names):
+                yield Chunk(chunk.names, chunk.columns, offset + chunk.row_offset, chunk.n_rows)
+            offset += n
+
+
+def _partition_profile(frame, offset: int, target, chunk_rows: int, wide_binary):
+    """Profile one partition (runs on a worker); row numbers count from the table's first row."""
+    from nblint.profile import TableProfile
+
+    source = _OffsetSource(frame.reset_index(drop=True), offset, chunk_rows)
+    return TableProfile.from_source(source, target, 1, wide_binary)
+
+
+def _merge(a, b):
+    return a.merge(b)
+
+
+class _OffsetSource(DataFrameSource):
+    """A partition whose first row is row ``offset`` of the whole table."""
+
+    def __init__(self, frame, offset: int, chunk_rows: int):
+        super().__init__(frame, "<partition>", chunk_rows)
+        self.offset = offset
+
+    def chunks(self, columns=None):
+        for chunk in super().chunks(columns):
+            yield Chunk(chunk.names, chunk.columns, self.offset + chunk.row_offset, chunk.n_rows)

@@ -1,0 +1,50 @@
+from nblint.engine import Option, Rule
+from nblint.findings import Severity
+from nblint.profile import WIDE_BINARY
+
+
+class ChecksLimited(Rule):
+    """Structure checks that were capped or skipped on this table, and why.
+
+    ## What it does
+    Reports, as information, what the structure rules (NB101-NB105) did not check
+    in full on this table. A *wide* table (more complete 0/1 columns than
+    ``wide-columns``, typically a bag-of-words table) is profiled without a dense
+    columns x columns matrix: its one-hot groups and identical 0/1 columns are still
+    found exactly, from sparse co-occurrence counts, but dummy and broken groups are
+    not searched and the VIF covers the other numeric columns only. A group search
+    that ran out of its node budget is reported here too.
+
+    ## Why is this bad?
+    A clean report means nothing was found among what was checked. Without this
+    note, "no NB102 findings" on a 20,000-column table would read as "no dummy
+    groups", when they were not looked for.
+
+    ## Example
+    ```
+    w0,w1,...,w19999,label     (20,000 sparse 0/1 word columns)
+    ```
+
+    ## Use instead
+    Check the 0/1 columns that matter on their own (``--select`` with a config
+    listing them, or a narrower table), or raise ``wide-columns`` when the
+    machine has memory for the dense ``8 b^2``-byte matrices.
+    """
+
+    code = "NB106"
+    name = "checks-limited"
+    severity = Severity.INFO
+    options = (
+        Option("wide-columns", WIDE_BINARY,
+               "More complete 0/1 columns than this make the table wide: sparse co-occurrences, no dummy/broken "
+               "group search, VIF over the other columns only."),
+    )
+
+    def check(self, ctx):
+        for note in ctx.limits:
+            yield self.finding(ctx, note, evidence={
+                "binary_columns": len(ctx.profile.gram.binary),
+                "wide": ctx.profile.gram.wide,
+                "wide_columns": ctx.wide_binary,
+                "vif_columns": len(ctx.profile.gram.names),
+            })

@@ -1,0 +1,50 @@
+"""The Dask engine: per-partition profiles merged on a LocalCluster give the pandas path's findings."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+import nblint
+from nblint.cli import main
+from tables import mixed_table
+
+dd = pytest.importorskip("dask.dataframe")
+distributed = pytest.importorskip("distributed")
+
+
+@pytest.fixture(scope="module")
+def client():
+    with distributed.LocalCluster(n_workers=3, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
+        with distributed.Client(cluster) as client:
+            yield client
+
+
+def test_dask_frame_on_a_local_cluster_gives_the_pandas_findings(client):
+    frame, _ = mixed_table(7, n=900)
+    expected = nblint.check(frame, target="target").to_json()
+    ddf = dd.from_pandas(frame, npartitions=5)
+    assert ddf.npartitions == 5
+    got = nblint.check(ddf, target="target")
+    assert got.to_json().replace('"<dask>"', '"<dataframe>"') == expected
+    assert {"NB101", "NB102", "NB104", "NB105", "NB401"} <= set(got.codes())
+
+
+def test_engine_dask_reads_a_glob_of_parquet_files_on_a_scheduler(client, tmp_path):
+    frame, _ = mixed_table(8, n=600)
+    for i, start in enumerate(range(0, 600, 200)):
+        frame.iloc[start:start + 200].to_parquet(tmp_path / f"part{i}.parquet")
+    frame.to_parquet(tmp_path / "whole.parquet")
+    local = CliRunner().invoke(main, ["check", str(tmp_path / "whole.parquet"), "--target", "target", "--format", "json"])
+    pattern = str(tmp_path / "part*.parquet")
+    result = CliRunner().invoke(main, ["check", pattern, "--target", "target", "--format", "json",
+                                       "--engine", "dask", "--scheduler", client.scheduler.address])
+    assert result.exit_code == local.exit_code == 1, result.output
+    assert result.stdout.replace(pattern, "PATH") == local.stdout.replace(str(tmp_path / "whole.parquet"), "PATH")
+
+
+def test_engine_dask_missing_path_is_one_error_line(tmp_path):
+    missing = str(tmp_path / "nope*.csv")
+    result = CliRunner().invoke(main, ["check", missing, "--engine", "dask"])
+    assert result.exit_code == 2
+    assert result.stderr.strip() == f"{missing}: error: file not found"

@@ -1,0 +1,167 @@
+"""Streaming reads: the same findings as the table read whole, whatever the blocks, chunks or jobs."""
+
+from __future__ import annotations
+
+import gzip
+import io
+
+import numpy as np
+import pandas as pd
+import pyarrow.csv as pacsv
+import pytest
+from click.testing import CliRunner
+
+from nblint.analyses import TableContext
+from nblint.cli import main
+from nblint.engine import load_rules, resolved_options, run_rules
+from nblint.profile import TableProfile
+from nblint.readers import ArrowSource, CsvSource, ParquetSource, read_table
+from nblint.progress import ProgressBar
+from nblint.terminal import is_interactive
+from tables import mixed_table
+
+
+def findings(source, target="target", jobs=1):
+    profile = TableProfile.from_source(source, target, jobs)
+    ctx = TableContext(source, profile, None, resolved_options())
+    return [f.to_dict() for f in run_rules(ctx, list(load_rules()), ctx.rule_options)]
+
+
+def without_path(found):
+    return [{k: v for k, v in f.items() if k != "path"} for f in found]
+
+
+def small_blocks(monkeypatch, size):
+    """Make both CSV readers (streamed for gzip, blocks for plain UTF-8) cut the file small."""
+    monkeypatch.setattr(CsvSource, "BLOCK_SIZE", size)
+    monkeypatch.setattr(CsvSource, "PARSE_BLOCK", size)
+
+
+@pytest.fixture
+def table_csv(tmp_path):
+    frame, _ = mixed_table(3, n=600)
+    path = tmp_path / "t.csv"
+    frame.to_csv(path, index=False)
+    return str(path)
+
+
+@pytest.mark.parametrize("chunk_rows", [37, 600])
+def test_streamed_csv_equals_the_table_read_whole(table_csv, monkeypatch, chunk_rows):
+    # Tiny blocks: the streaming reader sees the file in many pieces, and the chunks
+    # it regroups them into straddle the block boundaries.
+    small_blocks(monkeypatch, 2048)
+    whole = ArrowSource(table_csv, pacsv.read_csv(table_csv), chunk_rows=chunk_rows)
+    streamed = CsvSource(table_csv, chunk_rows=chunk_rows)
+    expected = findings(whole)
+    assert findings(streamed) == expected
+    assert {f["code"] for f in expected} >= {"NB101", "NB102", "NB104", "NB105"}
+    assert streamed.passes >= 2  # the verification pass read the file again
+
+
+def test_chunk_and_block_boundaries_do_not_change_findings(table_csv, monkeypatch):
+    small_blocks(monkeypatch, 3000)
+    results = [findings(CsvSource(table_csv, chunk_rows=rows)) for rows in (50, 128, 600)]
+    assert results[0] == results[1] == results[2]
+
+
+def test_gzip_tsv_and_parquet_stream_like_csv(table_csv, tmp_path):
+    frame = pd.read_csv(table_csv)
+    gz = tmp_path / "t.tsv.gz"
+    gz.write_bytes(gzip.compress(frame.to_csv(sep="\t", index=False).encode()))
+    pq = tmp_path / "t.parquet"
+    frame.to_parquet(pq, row_group_size=97)
+    expected = without_path(findings(read_table(table_csv)))
+    assert without_path(findings(read_table(str(gz)))) == expected
+    parquet = read_table(str(pq))
+    assert isinstance(parquet, ParquetSource)
+    assert without_path(findings(parquet)) == expected
+
+
+@pytest.mark.parametrize("name", ["late.csv", "late.csv.gz"])
+def test_a_type_that_changes_mid_file_is_widened_as_the_whole_file_read_would(tmp_path, monkeypatch, name):
+    small_blocks(monkeypatch, 1024)
+    rng = np.random.default_rng(0)
+    n = 2000
+    frame = pd.DataFrame({
+        "late_float": rng.integers(0, 5, n).astype(str),
+        "late_text": [""] * n,
+        "y": rng.integers(0, 2, n),
+    })
+    frame.loc[n - 3, "late_float"] = "2.5"
+    frame.loc[n - 2, "late_text"] = "word"
+    path = tmp_path / name
+    frame.to_csv(path, index=False)
+    streamed = CsvSource(str(path), chunk_rows=256)
+    streamed.jobs = 2
+    got = findings(streamed, "y")
+    assert {str(v) for v in streamed.types.values()} >= {"double", "string"}
+    assert got == findings(ArrowSource(str(path), pacsv.read_csv(path), chunk_rows=256), "y")
+
+
+def test_ragged_row_deep_in_the_file_is_one_error_line(tmp_path, monkeypatch):
+    small_blocks(monkeypatch, 1024)
+    rows = ["a,b,y"] + [f"{i % 2},{1 - i % 2},x" for i in range(3000)]
+    rows[2500] += ",extra"
+    path = tmp_path / "ragged.csv"
+    path.write_text("\n".join(rows) + "\n")
+    result = CliRunner().invoke(main, ["check", str(path), "--target", "y"])
+    assert result.exit_code == 2
+    assert result.stderr.strip() == f"{path}: error: ragged rows: data row 2500 has 4 fields, the header has 3"
+
+
+def test_stdin_is_spooled_and_read_twice():
+    frame, _ = mixed_table(5, n=200)
+    text = frame.to_csv(index=False)
+    result = CliRunner().invoke(main, ["check", "-", "--target", "target", "--format", "json"], input=text)
+    assert result.exit_code == 1, result.output
+    source = read_table("-", stdin=io.BytesIO(text.encode()))
+    assert without_path(findings(source)) == [
+        {k: v for k, v in f.items() if k != "path"} for f in __import__("json").loads(result.stdout)
+    ]
+
+
+def test_json_output_is_byte_identical_for_one_and_two_jobs(table_csv):
+    outputs = [
+        CliRunner().invoke(main, ["check", table_csv, "--target", "target", "--format", "json", "--jobs", jobs])
+        for jobs in ("1", "2")
+    ]
+    assert outputs[0].exit_code == outputs[1].exit_code == 1
+    assert outputs[0].stdout == outputs[1].stdout
+
+
+def test_profiles_from_one_and_three_threads_are_equal_bit_for_bit(table_csv):
+    one = TableProfile.from_source(CsvSource(table_csv, chunk_rows=40), "target", jobs=1)
+    three = TableProfile.from_source(CsvSource(table_csv, chunk_rows=40), "target", jobs=3)
+    np.testing.assert_array_equal(one.gram.comoment, three.gram.comoment)
+    np.testing.assert_array_equal(one.numeric.class_m2, three.numeric.class_m2)
+
+
+class _Tty(io.StringIO):
+    def isatty(self):
+        return True
+
+
+@pytest.mark.parametrize("env, tty, expected", [
+    ({}, True, True),
+    ({}, False, False),
+    ({"CI": "true"}, True, False),
+    ({"GITHUB_ACTIONS": "true"}, True, False),
+    ({"PRE_COMMIT": "1"}, True, False),
+])
+def test_progress_only_on_a_terminal_outside_ci_and_pre_commit(env, tty, expected):
+    assert is_interactive(_Tty() if tty else io.StringIO(), env) is expected
+
+
+def test_progress_bar_shows_share_rate_and_eta_after_its_delay():
+    now = [0.0]
+    stream = _Tty()
+    bar = ProgressBar("big.csv", 4_000_000, stream, delay=1.0, clock=lambda: now[0])
+    bar.update(1, 500_000, 10)
+    assert stream.getvalue() == ""  # short reads draw nothing
+    now[0] = 2.0
+    bar.update(1, 1_000_000, 20_000)
+    line = stream.getvalue()
+    assert "big.csv pass 1" in line and " 25%" in line and "1.0 MB/4.0 MB" in line
+    assert "500.0 kB/s" in line and "ETA 0:06" in line and "20,000 rows" in line
+    bar.close()
+    assert stream.getvalue().endswith("\r\x1b[K")

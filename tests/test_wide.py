@@ -1,0 +1,79 @@
+"""Wide tables: sparse co-occurrences find the same groups as the dense path, and say what they skip."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import scipy.sparse
+
+import nblint
+from nblint.analyses import TableContext
+from nblint.engine import resolved_options
+from nblint.profile import TableProfile
+from nblint.readers import DataFrameSource
+from tables import mixed_table, onehot
+
+
+def bag_of_words(seed: int = 0, n: int = 400, words: int = 300) -> tuple[pd.DataFrame, dict]:
+    """Sparse 0/1 word columns (about 2% ones), two one-hot groups and a duplicated word, shuffled."""
+    rng = np.random.default_rng(seed)
+    bits = (rng.random((n, words)) < 0.02).astype(np.int8)
+    frame = pd.DataFrame(bits, columns=[f"w{j:03d}" for j in range(words)])
+    frame["w_copy"] = frame["w007"]
+    groups = []
+    for g, k in enumerate((3, 4)):
+        names = [f"g{g}_{j}" for j in range(k)]
+        frame = pd.concat([frame, onehot(rng.integers(0, k, n), k, names)], axis=1)
+        groups.append(names)
+    frame = frame[rng.permutation(frame.columns)]
+    frame["y"] = rng.integers(0, 2, n)
+    return frame, {"groups": groups, "identical": ["w007", "w_copy"]}
+
+
+def test_wide_profile_keeps_sparse_cooccurrences_and_no_dense_binary_block():
+    frame, _ = bag_of_words()
+    profile = TableProfile.from_source(DataFrameSource(frame, chunk_rows=64), "y", wide_binary=100)
+    gram = profile.gram
+    assert gram.wide and scipy.sparse.issparse(gram.cooccurrence)
+    assert len(gram.binary) == 308 and gram.comoment.shape == (0, 0)
+    dense = TableProfile.from_source(DataFrameSource(frame, chunk_rows=64), "y").gram
+    assert not dense.wide
+    np.testing.assert_array_equal(gram.cooccurrence.toarray(), dense.cooccurrence)
+    ones = frame[list(gram.binary)].to_numpy().sum(axis=1)
+    assert [(count, row) for count, row, _ in gram.sparse_rows] == sorted(zip(ones.tolist(), range(len(ones))))[:32]
+
+
+def test_wide_search_finds_the_groups_and_duplicates_among_sparse_words():
+    frame, truth = bag_of_words()
+    wide = nblint.check(frame, target="y", select=["NB101", "NB105", "NB106"], options={"NB106": {"wide-columns": 100}})
+    groups = [sorted(f.columns) for f in wide if f.code == "NB101"]
+    assert sorted(groups) == sorted(sorted(g) for g in truth["groups"])
+    assert any(sorted(f.columns) == truth["identical"] for f in wide if f.code == "NB105")
+    notes = [f for f in wide if f.code == "NB106"]
+    assert len(notes) == 1 and notes[0].evidence["wide"] and notes[0].evidence["binary_columns"] == 308
+    assert "not searched" in notes[0].message
+    # The dense search starts from every column, and rare words exclusive by chance
+    # exhaust its budget; the wide search starts from the sparsest row's columns only.
+    dense = nblint.check(frame, target="y", select=["NB106"])
+    assert [f.message for f in dense] == ["group search stopped at its budget of 200000 nodes; some groups may be missing"]
+
+
+def test_wide_and_dense_give_the_same_groups_and_duplicates_on_a_mixed_table():
+    frame, truth = mixed_table(4, n=300)
+    select = ["NB101", "NB105"]
+    wide = nblint.check(frame, target="target", select=select + ["NB106"], options={"NB106": {"wide-columns": 5}})
+    dense = nblint.check(frame, target="target", select=select)
+    assert [f.to_dict() for f in wide if f.code != "NB106"] == [f.to_dict() for f in dense]
+    assert {frozenset(f.columns) for f in dense if f.code == "NB101"} == {frozenset(g) for g in truth["onehot"]}
+
+
+def test_a_row_with_no_bits_rules_out_every_group_in_wide_tables():
+    frame, _ = bag_of_words()
+    words = [c for c in frame.columns if c.startswith("w")]
+    frame = frame[words + ["y"]].copy()
+    frame.loc[5, words] = 0
+    source = DataFrameSource(frame)
+    profile = TableProfile.from_source(source, "y", wide_binary=100)
+    assert profile.gram.sparse_rows[0][:2] == (0, 5)
+    ctx = TableContext(source, profile, None, resolved_options({"NB106": {"wide-columns": 100}}))
+    assert ctx.group_search.onehot == []
