@@ -35,6 +35,8 @@ from nblint.hashing import mix64
 
 #: Resolution of the streamed histogram of excess confidence (percentiles exact to this).
 EXCESS_BINS = 20_000
+#: Encoded rows kept from the first pass for the cross-validation pass, at most (bytes).
+ENCODED_CACHE_BYTES = 512 * 2**20
 
 
 @dataclass
@@ -260,6 +262,11 @@ class RowInputs:
     categorical: list[np.ndarray]
     gaussian: np.ndarray
 
+    @property
+    def nbytes(self) -> int:
+        arrays = [self.y, self.rows, self.gaussian, *self.group_codes, *self.categorical]
+        return sum(a.nbytes for a in arrays)
+
 
 def encode_chunk(chunk, design: Design, target: str) -> RowInputs:
     """Encode one chunk (rows with a missing target are dropped)."""
@@ -283,7 +290,7 @@ def encode_chunk(chunk, design: Design, target: str) -> RowInputs:
         code = np.full(int(keep.sum()), group.n_levels - 1, dtype=np.int64)
         for k, member in enumerate(group.members):
             code[cols[member].values[keep] == 1] = k
-        group_codes.append(code)
+        group_codes.append(_compact(code))
     categorical = []
     for column in design.categorical:
         col = cols[column]
@@ -291,12 +298,18 @@ def encode_chunk(chunk, design: Design, target: str) -> RowInputs:
         if col.kind == "text":
             index = {k: i for i, k in enumerate(keys)}
             lookup = np.array([index[label] for label in col.labels] + [0], dtype=np.int64)
-            categorical.append(lookup[col.values[keep]])
+            categorical.append(_compact(lookup[col.values[keep]]))
         else:
-            categorical.append(_level_index(np.array(keys, dtype=np.float64), col.values[keep]))
+            categorical.append(_compact(_level_index(np.array(keys, dtype=np.float64), col.values[keep])))
     gaussian = (np.column_stack([cols[c].as_float()[keep] for c in design.gaussian])
                 if design.gaussian else np.zeros((int(keep.sum()), 0)))
     return RowInputs(y[keep], rows, group_codes, categorical, gaussian)
+
+
+def _compact(codes: np.ndarray) -> np.ndarray:
+    """Level codes in the smallest integer type that holds them (they are kept between passes)."""
+    top = int(codes.max()) if len(codes) else 0
+    return codes.astype(np.int8 if top < 2**7 else np.int16 if top < 2**15 else np.int32, copy=False)
 
 
 def _level_index(keys: np.ndarray, values: np.ndarray) -> np.ndarray:
@@ -482,18 +495,25 @@ def measure_impact(ctx, settings: ImpactSettings | None = None) -> ImpactResult 
     stride = max(1, -(-n_rows // max(settings.plot_points, 1)))
     points = []
 
-    # Pass 1: in-sample scores, and each fold's statistics.
+    # Pass 1: in-sample scores, and each fold's statistics.  The encoded rows are
+    # kept for pass 2 while they fit in ENCODED_CACHE_BYTES (they are compact codes);
+    # past that pass 2 reads and encodes the rows again, so memory stays bounded.
+    kept: list[RowInputs] | None = []
+    kept_bytes = 0
     for chunk in ctx.scan(columns):
         inputs = encode_chunk(chunk, design, ctx.target)
         if not len(inputs.y):
             continue
         _score(full, inputs, table, per_group, in_sample=True, points=points, stride=stride)
         fold_counts.add(inputs, _folds(inputs.rows, k, settings.seed))
+        if kept is not None:
+            kept_bytes += inputs.nbytes
+            kept = kept + [inputs] if kept_bytes <= ENCODED_CACHE_BYTES else None
 
     # Pass 2: k-fold cross-validation (fit on the other folds, score this one).
     fold_models = [fit(totals.minus(fold_counts.counts(f)), design, settings, overall_var) for f in range(k)]
-    for chunk in ctx.scan(columns):
-        inputs = encode_chunk(chunk, design, ctx.target)
+    again = kept if kept is not None else (encode_chunk(c, design, ctx.target) for c in ctx.scan(columns))
+    for inputs in again:
         if not len(inputs.y):
             continue
         folds = _folds(inputs.rows, k, settings.seed)
