@@ -9,7 +9,7 @@ extra chunked pass over the candidates only (:meth:`TableContext.row_checks`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
@@ -65,17 +65,10 @@ class Structure:
     #: Sets of columns identical in every row.
     identical: list[list[str]]
     capped: bool = False
-    notes: list[str] = field(default_factory=list)
 
     @property
     def groups(self) -> list[Group]:
         return self.onehot + self.dummy
-
-    def group_of(self, column: str) -> Group | None:
-        for group in self.groups:
-            if column in group.members:
-                return group
-        return None
 
 
 class TableContext:
@@ -192,7 +185,6 @@ class TableContext:
         """Groups, broken groups, code columns and identical columns, verified."""
         search = self.group_search
         n = self.n_rows
-        gram = self.profile.gram
         max_share = float(self.option("NB103", "max-violation-share"))
         min_evidence = float(self.option("NB102", "min-evidence"))
 
@@ -244,11 +236,8 @@ class TableContext:
             if 0 < bad <= max_share * n:
                 broken.append(BrokenGroup(members, counts, n, zero, multi, examples, name_stem(members)))
 
-        notes = []
-        if search.budget[0] <= 0:
-            notes.append("group search stopped at its budget; some groups may be missing")
         identical = sorted(identical_exact + checks["identical"], key=lambda cols: self.table_order[cols[0]])
-        return Structure(search.onehot, dummy, broken, code_columns, identical, search.budget[0] <= 0, notes)
+        return Structure(search.onehot, dummy, broken, code_columns, identical, search.budget[0] <= 0)
 
     def _near_groups(self, search: GroupSearch, max_share: float):
         """Maximal sets of 0/1 columns (outside one-hot groups) that are nearly exclusive.

@@ -80,8 +80,6 @@ class DaskSource(TableSource):
         """The table's profile: one per partition on the workers, merged pairwise up a fixed tree."""
         import dask
 
-        from nblint.profile import TableProfile
-
         if target is not None and target not in self.names:
             raise InputError(f"target column {target!r} not found")
         parts = self.frame.to_delayed()

@@ -17,7 +17,6 @@ import importlib
 import inspect
 import pkgutil
 import re
-import textwrap
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -270,6 +269,3 @@ def describe(rule: type[Rule]) -> str:
     """One line for ``nblint rules``."""
     return f"{rule.code}  {rule.name:<28} {str(rule.severity):<8} {rule.summary()}"
 
-
-def wrap(text: str, width: int = 88) -> str:
-    return "\n".join(textwrap.fill(p, width) for p in text.split("\n"))
