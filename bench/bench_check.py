@@ -2,7 +2,7 @@
 
 Generates (seeded, once, cached under bench/out/) two tables:
 
-* ``long``: 1,000,000 rows x 52 columns: 8 one-hot groups of 3-10 levels, 4 independent
+* ``long``: 1,000,000 rows x 65 columns: 8 one-hot groups (52 bits) of 3-10 levels, 4 independent
   binary columns, 4 count columns, 4 Gaussian columns and a 4-class target;
 * ``wide``: 100,000 rows x 2,000 binary columns (200 one-hot groups x 10 levels) and a
   4-class target.
@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -37,23 +36,15 @@ OUT = Path(__file__).resolve().parent / "out"
 LONG_GROUP_SIZES = (3, 4, 5, 6, 7, 8, 9, 10)
 
 
-def make_long(path: Path, n: int, seed: int = 0) -> list[list[str]]:
-    import pyarrow as pa
-    import pyarrow.csv as pacsv
-
-    rng = np.random.default_rng(seed)
+def long_columns(rng: np.random.Generator, n: int, probs: list[np.ndarray]) -> dict[str, np.ndarray]:
+    """``n`` rows of the long shape: one-hot groups whose level probabilities ``probs[g][y]``
+    depend on the class (so the groups carry signal), flags, counts, Gaussians and ``y``."""
     y = rng.integers(0, 4, n)
     columns: dict[str, np.ndarray] = {}
-    groups = []
     for g, k in enumerate(LONG_GROUP_SIZES):
-        # level probabilities depend on the class, so the groups carry signal
-        probs = rng.dirichlet(np.ones(k), size=4)
-        u = rng.random(n)
-        codes = (u[:, None] > np.cumsum(probs[y], axis=1)).sum(axis=1)
-        names = [f"g{g}_l{j}" for j in range(k)]
-        for j, name in enumerate(names):
-            columns[name] = (codes == j).astype(np.int8)
-        groups.append(names)
+        codes = (rng.random(n)[:, None] > np.cumsum(probs[g][y], axis=1)).sum(axis=1)
+        for j in range(k):
+            columns[f"g{g}_l{j}"] = (codes == j).astype(np.int8)
     for j in range(4):
         columns[f"flag{j}"] = (rng.random(n) < 0.3 + 0.1 * j).astype(np.int8)
     for j in range(4):
@@ -61,10 +52,20 @@ def make_long(path: Path, n: int, seed: int = 0) -> list[list[str]]:
     for j in range(4):
         columns[f"gauss{j}"] = np.round(rng.normal(y * 0.5, 1.0 + j), 4)
     columns["y"] = y
+    return columns
+
+
+def make_long(path: Path, n: int, seed: int = 0) -> list[list[str]]:
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    rng = np.random.default_rng(seed)
+    probs = [rng.dirichlet(np.ones(k), size=4) for k in LONG_GROUP_SIZES]
+    columns = long_columns(rng, n, probs)
+    groups = [[f"g{g}_l{j}" for j in range(k)] for g, k in enumerate(LONG_GROUP_SIZES)]
     # shuffle the column order so that nothing depends on group members being adjacent
     order = rng.permutation(list(columns))
-    table = pa.table({name: columns[name] for name in order})
-    pacsv.write_csv(table, path)
+    pacsv.write_csv(pa.table({name: columns[name] for name in order}), path)
     return groups
 
 

@@ -2,7 +2,7 @@
 
 Generates (seeded, cached under bench/out/) the ``long`` shape of ``bench_check.py``
 (8 one-hot groups of 3-10 levels, 4 flags, 4 counts, 4 Gaussian columns, a 4-class
-target: 52 columns) at 1M and at 10M rows, written to disk 1M rows at a time, so the
+target: 65 columns) at 1M and at 10M rows, written to disk 1M rows at a time, so the
 10M-row CSV (about 1.5 GB) is never held in memory by this script either.
 
 It then runs, each in a fresh process, ``nblint check PATH --target y --format json``
@@ -28,8 +28,11 @@ from pathlib import Path
 
 import numpy as np
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_check import LONG_GROUP_SIZES, long_columns  # noqa: E402  (the one generator of the long shape)
+
 OUT = Path(__file__).resolve().parent / "out"
-GROUP_SIZES = (3, 4, 5, 6, 7, 8, 9, 10)
+GROUP_SIZES = LONG_GROUP_SIZES
 PIECE = 1_000_000
 
 
@@ -37,20 +40,7 @@ def long_piece(n: int, seed: int, order: list[str], probs: list[np.ndarray]):
     """``n`` rows of the long table; the level probabilities and column order are fixed."""
     import pyarrow as pa
 
-    rng = np.random.default_rng(seed)
-    y = rng.integers(0, 4, n)
-    columns: dict[str, np.ndarray] = {}
-    for g, k in enumerate(GROUP_SIZES):
-        codes = (rng.random(n)[:, None] > np.cumsum(probs[g][y], axis=1)).sum(axis=1)
-        for j in range(k):
-            columns[f"g{g}_l{j}"] = (codes == j).astype(np.int8)
-    for j in range(4):
-        columns[f"flag{j}"] = (rng.random(n) < 0.3 + 0.1 * j).astype(np.int8)
-    for j in range(4):
-        columns[f"count{j}"] = rng.poisson(1.0 + y + j)
-    for j in range(4):
-        columns[f"gauss{j}"] = np.round(rng.normal(y * 0.5, 1.0 + j), 4)
-    columns["y"] = y
+    columns = long_columns(np.random.default_rng(seed), n, probs)
     return pa.table({name: columns[name] for name in order})
 
 

@@ -44,7 +44,7 @@ from nblint.errors import InputError
 
 #: Largest number of cells (rows x columns) in one chunk.  2M float64 cells is
 #: 16 MiB: large enough for efficient matrix products, small enough to bound memory
-#: (measured on the 1M x 52 bench table: peak 525 MiB at 2M cells, 800 MiB at 8M,
+#: (measured on the 1M x 65 bench table: peak 525 MiB at 2M cells, 800 MiB at 8M,
 #: same output).
 CHUNK_CELLS = 1 << 21
 #: Rows per chunk are clamped to this range whatever the width of the table (256 rows
