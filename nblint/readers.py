@@ -61,19 +61,28 @@ class Names(tuple):
     ``tuple.index`` per look-up makes every per-column loop quadratic.
     """
 
+    def _positions(self) -> dict:
+        try:
+            return self.__dict__["_by_name"]
+        except KeyError:
+            positions = self.__dict__["_by_name"] = {}
+            for i, n in enumerate(self):
+                positions.setdefault(n, i)
+            return positions
+
     def index(self, name, *args):  # noqa: D102 - tuple.index, in O(1)
         if args:
             return super().index(name, *args)
         try:
-            positions = self.__dict__["_positions"]
-        except KeyError:
-            positions = self.__dict__["_positions"] = {}
-            for i, n in enumerate(self):
-                positions.setdefault(n, i)
-        try:
-            return positions[name]
+            return self._positions()[name]
         except (KeyError, TypeError):
             return super().index(name)
+
+    def __contains__(self, name) -> bool:  # ``in``, in O(1) too
+        try:
+            return name in self._positions()
+        except TypeError:
+            return super().__contains__(name)
 
     def __reduce__(self):
         return (Names, (tuple(self),))
@@ -353,11 +362,18 @@ class CsvSource(StreamSource):
     BLOCK_SIZE = 1 << 20
     #: Bytes of an uncompressed UTF-8 file parsed at once by the block reader.
     PARSE_BLOCK = 1 << 22
+    #: Rows a parsed block holds at least (estimated from the header's length).
+    BLOCK_ROWS = 1024
     #: Blocks parsed at once (set from ``--jobs`` by the runner).
     jobs = 1
     #: Keep the parsed rows of the first pass in a temporary Arrow IPC file
     #: (LZ4-compressed) so that later passes need not parse the CSV again.
     SPILL = True
+    #: Rows per record batch of the spill, at least: LZ4 compresses each column's
+    #: buffer of a batch apart, and short buffers (a chunk of a 2,000-column table
+    #: has ~1,000 rows) cost more in per-buffer set-up than in compression (measured
+    #: 8x slower to write and read at one such chunk per batch than at eight).
+    SPILL_BATCH_ROWS = 8192
 
     def __init__(self, path: str, delimiter: str = ",", encoding: str = "utf-8", display: str | None = None,
                  chunk_rows: int | None = None, keep=None):
@@ -426,18 +442,31 @@ class CsvSource(StreamSource):
             return
         spill = tempfile.NamedTemporaryFile(prefix="nblint-spill-", suffix=".arrow")
         weakref.finalize(spill, spill.close)
-        writer = None
+        writer = sink = None
+        pending: list = []  # chunks not yet written: the spill's record batches hold several
+
+        def write():
+            writer.write_table(pa.concat_tables(pending).combine_chunks())
+            pending.clear()
+
         try:
             for table in super()._tables(names):
                 if writer is None:
-                    writer = pa.ipc.new_file(spill, table.schema, options=pa.ipc.IpcWriteOptions(compression="lz4"))
-                writer.write_table(table)
+                    # Through a native file: a Python file object would take one call per buffer.
+                    sink = pa.OSFile(spill.name, "wb")
+                    writer = pa.ipc.new_file(sink, table.schema, options=pa.ipc.IpcWriteOptions(compression="lz4"))
+                pending.append(table)
+                if sum(t.num_rows for t in pending) >= self.SPILL_BATCH_ROWS:
+                    write()
                 yield table
             if writer is not None:
+                if pending:
+                    write()
                 writer.close()
-                spill.flush()
                 self._spill = spill
         finally:
+            if sink is not None:
+                sink.close()
             if self._spill is None:
                 spill.close()
 
@@ -477,29 +506,32 @@ class CsvSource(StreamSource):
         Measured faster than the streaming reader, even on one thread: each block
         is parsed and converted in one go.
         """
+        import pyarrow as pa
         import pyarrow.csv as pacsv
 
         parse_options = pacsv.ParseOptions(delimiter=self.delimiter)
-        read_options = pacsv.ReadOptions(encoding="utf8", use_threads=False)
+        # The names are given, so a block needs no header line of its own.
+        read_options = pacsv.ReadOptions(encoding="utf8", use_threads=False, column_names=list(self.names))
 
-        def parse(block: bytes, types: dict):
+        def parse(block, types: dict):
             convert = pacsv.ConvertOptions(include_columns=list(names), column_types=types)
             with self._errors():
-                return pacsv.read_csv(io.BytesIO(block), read_options=read_options,
+                return pacsv.read_csv(pa.BufferReader(block), read_options=read_options,
                                       parse_options=parse_options, convert_options=convert)
 
-        self._raw = handle = open(self.file, "rb")
+        with open(self.file, "rb") as handle:
+            start = len(handle.readline())
+        # Wide rows: a block holds at least BLOCK_ROWS rows (taking the header's length per
+        # row), so that per-column costs are paid per thousand rows at least.
+        blocks = _line_blocks(self.file, start, max(self.PARSE_BLOCK, start * self.BLOCK_ROWS))
         try:
-            header = handle.readline()
-            # Wide rows: a block holds at least a chunk's worth of rows (the header's length per row).
-            blocks = _line_blocks(handle, max(self.PARSE_BLOCK, len(header) * self.chunk_rows))
             first = next(blocks, None)
             if first is None:
                 return
-            table = parse(header + first, {k: v for k, v in self.types.items() if k in names})
+            table = _narrow_zero_one(parse(first, {k: v for k, v in self.types.items() if k in names}), self.types)
             types = {field.name: field.type for field in table.schema}
             rows = 0
-            self._consumed = len(header)
+            self._consumed = start
 
             def emit(table, size: int):
                 nonlocal rows
@@ -508,13 +540,13 @@ class CsvSource(StreamSource):
                 self._consumed += size  # progress counts the bytes handed on, not those read ahead
                 return table.to_batches()
 
-            yield from emit(table, len(first))
+            yield from emit(table, first.size)
             jobs = max(1, self.jobs)
             with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="nblint-parse") as pool:
                 in_flight: deque = deque()
                 try:
                     for block in blocks:
-                        in_flight.append((pool.submit(parse, header + block, types), len(block)))
+                        in_flight.append((pool.submit(parse, block, types), block.size))
                         if len(in_flight) > jobs:
                             future, size = in_flight.popleft()
                             yield from emit(future.result(), size)
@@ -527,7 +559,7 @@ class CsvSource(StreamSource):
             if names == self.names:
                 self.types = types
         finally:
-            handle.close()
+            blocks.close()
 
     def _streamed_batches(self, names):
         reader = self._open(names)
@@ -564,20 +596,48 @@ class CsvSource(StreamSource):
         return True
 
 
-def _line_blocks(handle, size: int) -> Iterator[bytes]:
-    """Read ``handle`` in blocks of about ``size`` bytes, each ending at a line end."""
-    carry = b""
-    while True:
-        data = handle.read(size)
-        if not data:
-            break
-        buffer = carry + data
-        cut = buffer.rfind(b"\n") + 1
-        block, carry = buffer[:cut], buffer[cut:]
-        if block:
-            yield block
-    if carry.strip():
-        yield carry
+def _line_blocks(path: str, start: int, size: int) -> Iterator:
+    """The bytes of ``path`` from offset ``start`` in blocks of about ``size`` bytes.
+
+    Each block ends at a line end (the last at the end of the file) and is a
+    pyarrow buffer read straight from the file: no copy passes through Python
+    bytes objects, which would hold a block's size several times over.  The next
+    block is read from where the last one was cut.
+    """
+    import pyarrow as pa
+
+    with pa.OSFile(path) as handle:
+        total = handle.size()
+        position = start
+        while position < total:
+            want = size
+            while True:
+                handle.seek(position)
+                buffer = handle.read_buffer(min(want, total - position))
+                if position + buffer.size >= total:
+                    cut = buffer.size
+                    break
+                cut = _last_newline(buffer) + 1
+                if cut:
+                    break
+                want *= 2  # a line longer than the block: read more of it
+            block = buffer.slice(0, cut)
+            position += cut
+            if position < total or bytes(block).strip():  # (a last block of blank space holds no row)
+                yield block
+
+
+def _last_newline(buffer, window: int = 1 << 16) -> int:
+    """Index of the last ``\\n`` in ``buffer`` (-1: none), looking back a window at a time."""
+    view = memoryview(buffer)
+    end = len(view)
+    while end > 0:
+        begin = max(0, end - window)
+        found = bytes(view[begin:end]).rfind(b"\n")
+        if found >= 0:
+            return begin + found
+        end = begin
+    return -1
 
 
 class _CsvErrors:
@@ -613,6 +673,30 @@ class _CsvErrors:
 _CONVERSION_ERROR = re.compile(r"In CSV column #(?P<column>\d+): (?:Row #\d+: )?CSV conversion error to (?P<type>[\w\[\], ]+?): invalid value '(?P<value>.*)'")
 
 
+def _narrow_zero_one(table, fixed: dict):
+    """``table`` with its inferred int64 columns that hold only 0 and 1 cast to int8.
+
+    0/1 indicator columns are most of a one-hot table's cells: int8 makes every
+    later step (regrouping blocks into chunks, the spill, conversion to numpy)
+    move an eighth of the bytes.  The values are unchanged, and the type is fixed
+    for the rest of the file like any inferred type; a later value past int8's
+    range widens the column to int64 (:func:`_wider_type`) and restarts the pass.
+    Columns whose type is already ``fixed`` are left alone.
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    fields, columns = list(table.schema), table.columns
+    for i, field in enumerate(fields):
+        if field.name in fixed or field.type != pa.int64():
+            continue
+        bounds = pc.min_max(columns[i])
+        low, high = bounds["min"].as_py(), bounds["max"].as_py()
+        if low is not None and 0 <= low and high <= 1:
+            fields[i], columns[i] = field.with_type(pa.int8()), columns[i].cast(pa.int8())
+    return pa.Table.from_arrays(columns, schema=pa.schema(fields))
+
+
 def _wider_type(current: str, value: str):
     """The narrowest of int64, float64, string holding both the column so far and ``value``."""
     import pyarrow as pa
@@ -624,7 +708,7 @@ def _wider_type(current: str, value: str):
         except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
             return False
 
-    ladder = {"null": [pa.int64(), pa.float64()], "int64": [pa.float64()]}.get(current, [])
+    ladder = {"null": [pa.int64(), pa.float64()], "int8": [pa.int64(), pa.float64()], "int64": [pa.float64()]}.get(current, [])
     for kind in ladder:
         if fits(kind):
             return kind

@@ -10,12 +10,14 @@ import pandas as pd
 import pyarrow.csv as pacsv
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from nblint.analyses import TableContext
 from nblint.cli import main
 from nblint.engine import load_rules, resolved_options, run_rules
 from nblint.profile import TableProfile
-from nblint.readers import ArrowSource, CsvSource, ParquetSource, read_table
+from nblint.readers import ArrowSource, CsvSource, ParquetSource, _line_blocks, read_table
 from nblint.progress import ProgressBar
 from nblint.terminal import is_interactive
 from tables import mixed_table
@@ -75,6 +77,47 @@ def test_gzip_tsv_and_parquet_stream_like_csv(table_csv, tmp_path):
     parquet = read_table(str(pq))
     assert isinstance(parquet, ParquetSource)
     assert without_path(findings(parquet)) == expected
+
+
+def test_zero_one_columns_are_read_as_int8_and_widened_when_a_later_value_does_not_fit(tmp_path, monkeypatch):
+    small_blocks(monkeypatch, 1024)
+    rng = np.random.default_rng(1)
+    n = 3000
+    frame = pd.DataFrame({
+        "flag": rng.integers(0, 2, n),
+        "grows": rng.integers(0, 2, n),  # 0/1 in the first block, then a count that fits int8
+        "overflows": rng.integers(0, 2, n),  # then a value past int8's range: widened, pass restarted
+        "y": rng.integers(0, 2, n),
+    })
+    frame.loc[n - 10, "grows"] = 7
+    frame.loc[n - 5, "overflows"] = 300
+    path = tmp_path / "narrow.csv"
+    frame.to_csv(path, index=False)
+    streamed = CsvSource(str(path), chunk_rows=256)
+    got = findings(streamed, "y")
+    assert {name: str(kind) for name, kind in streamed.types.items()} == {
+        "flag": "int8", "grows": "int8", "overflows": "int64", "y": "int8"}
+    assert got == findings(ArrowSource(str(path), pacsv.read_csv(path), chunk_rows=256), "y")
+    chunks = list(streamed.chunks(["grows", "overflows"]))
+    np.testing.assert_array_equal(np.concatenate([c.columns[0].values for c in chunks]), frame["grows"])
+    np.testing.assert_array_equal(np.concatenate([c.columns[1].values for c in chunks]), frame["overflows"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    lines=st.lists(st.binary(min_size=0, max_size=40).map(lambda b: b.replace(b"\n", b"")), max_size=30),
+    size=st.integers(1, 64),
+    final_newline=st.booleans(),
+    start=st.integers(0, 5),
+)
+def test_line_blocks_cut_at_line_ends_and_lose_no_byte(tmp_path_factory, lines, size, final_newline, start):
+    data = b"\n".join(lines) + (b"\n" if final_newline and lines else b"")
+    path = tmp_path_factory.mktemp("blocks") / "f.csv"
+    path.write_bytes(b"h" * start + data)
+    blocks = [bytes(b) for b in _line_blocks(str(path), start, size)]
+    assert all(block.endswith(b"\n") for block in blocks[:-1])
+    joined = b"".join(blocks)
+    assert data.startswith(joined) and not data[len(joined):].strip()  # only a blank tail is dropped
 
 
 @pytest.mark.parametrize("name", ["late.csv", "late.csv.gz"])
