@@ -171,6 +171,12 @@ class TextStats:
 class Gram:
     """Centred co-moments of the complete numeric columns, and exact 0/1 co-occurrences.
 
+    The 0/1 block of the co-moments is not stored: it follows exactly from the
+    integer counts, ``M_bb = O - s s^T / n`` (``s`` the counts of ones), so merging
+    two parts adds integers there, and only the ``(q, z)`` columns of the other
+    complete columns take Chan et al.'s pairwise update.  :attr:`comoment`
+    assembles the whole matrix when it is asked for.
+
     Attributes
     ----------
     names : tuple of str
@@ -178,8 +184,9 @@ class Gram:
     n : int
         Rows.
     mean : ndarray (q,)
-    comoment : ndarray (q, q)
-        ``M = sum_r (x_r - mean)(x_r - mean)^T``.
+    moments : ndarray (q, z)
+        The columns of ``M = sum_r (x_r - mean)(x_r - mean)^T`` that belong to the
+        ``z`` columns of ``names`` that are not 0/1 (in ``names`` order).
     binary : tuple of str
         The 0/1 columns among ``names``.
     cooccurrence : ndarray (b, b) int64, or scipy.sparse CSR matrix when ``wide``
@@ -197,7 +204,7 @@ class Gram:
     names: tuple[str, ...]
     n: int
     mean: np.ndarray
-    comoment: np.ndarray
+    moments: np.ndarray
     binary: tuple[str, ...]
     cooccurrence: "np.ndarray | object"
     wide: bool = False
@@ -205,6 +212,29 @@ class Gram:
 
     def __post_init__(self):
         self.names, self.binary = Names(self.names), Names(self.binary)  # look-ups by name in O(1)
+        self._comoment = None
+
+    @property
+    def positions(self) -> tuple[np.ndarray, np.ndarray]:
+        """Positions in ``names`` of the 0/1 columns (none when wide) and of the others."""
+        is_binary = np.array([not self.wide and name in self.binary for name in self.names], dtype=bool)
+        return np.flatnonzero(is_binary), np.flatnonzero(~is_binary)
+
+    @property
+    def comoment(self) -> np.ndarray:
+        """``M = sum_r (x_r - mean)(x_r - mean)^T`` over ``names`` (q, q), assembled once."""
+        if self._comoment is None:
+            bpos, zpos = self.positions
+            q = len(self.names)
+            M = np.empty((q, q))
+            M[:, zpos] = self.moments
+            M[zpos, :] = self.moments.T
+            if len(bpos):
+                ones = np.diag(self.cooccurrence).astype(np.float64)
+                # Exact integers minus one rounded product: as exact as the data allow.
+                M[np.ix_(bpos, bpos)] = self.cooccurrence - np.outer(ones, ones) / max(self.n, 1)
+            self._comoment = M
+        return self._comoment
 
     def diagonal(self) -> np.ndarray:
         """Each 0/1 column's count of ones, ``O_ii``."""
@@ -256,7 +286,8 @@ class TableProfile:
             try:
                 profile = None
                 for part in _chunk_profiles(cls, source, target, jobs, wide_binary):
-                    profile = part if profile is None else profile.merge(part)
+                    # The running profile is ours alone: merging may reuse its arrays.
+                    profile = part if profile is None else profile.merge(part, in_place=True)
                 break
             except TypesWidened:
                 continue  # a CSV column's type was widened mid-file: profile again from the start
@@ -293,8 +324,12 @@ class TableProfile:
 
     # ---------------------------------------------------------------- merging
 
-    def merge(self, other: "TableProfile") -> "TableProfile":
-        """Combine the profiles of two disjoint sets of rows of the same table."""
+    def merge(self, other: "TableProfile", in_place: bool = False) -> "TableProfile":
+        """Combine the profiles of two disjoint sets of rows of the same table.
+
+        With ``in_place`` the result may share (and has changed) this profile's
+        largest arrays: for a running total that nobody else holds.
+        """
         if self.names != other.names or self.target != other.target:
             raise ValueError("cannot merge profiles of different tables")
         for name, kind in self.kinds.items():
@@ -323,7 +358,7 @@ class TableProfile:
             self.target_missing + other.target_missing,
             _merge_numeric(a_num, b_num),
             text,
-            _merge_gram(self.gram, other.gram),
+            _merge_gram(self.gram, other.gram, in_place),
             dict(self.kinds),
         )
 
@@ -540,38 +575,30 @@ def _chunk_gram(X: np.ndarray, names, complete: np.ndarray, zero_one: np.ndarray
     b_mask = zero_one[q_idx]
     b_idx, z_idx = q_idx[b_mask], q_idx[~b_mask]
     wide = len(b_idx) > wide_binary
-    q = len(z_idx) if wide else len(q_idx)
-    mean = np.empty(q)
-    comoment = np.empty((q, q)) if len(z_idx) else None
+    # Take the 0/1 block without a copy when it is all of X (an indicator table).
+    bits = X if len(b_idx) == X.shape[1] else X[:, b_idx]
     sparse_rows: list = []
     if len(b_idx):
-        cooc, ones, B, sparse_rows = _cooccurrence(X[:, b_idx], wide, row_offset)
-        b_mean = ones / n
+        cooc, sparse_rows = _cooccurrence(bits, wide, row_offset)
+        ones = (cooc.diagonal() if wide else np.diag(cooc)).astype(np.float64)
     else:
-        B = np.zeros((n, 0), dtype=np.float32)
         cooc = np.zeros((0, 0), dtype=np.int64)
-        ones = b_mean = np.zeros(0)
+        ones = np.zeros(0)
     Z = X[:, z_idx]
     z_mean = Z.mean(axis=0) if len(z_idx) else np.zeros(0)
     Zc = Z - z_mean
     binary = tuple(names[i] for i in b_idx)
     if wide:
-        comoment = Zc.T @ Zc
-        return Gram(tuple(names[i] for i in z_idx), n, z_mean, comoment, binary, cooc, True, sparse_rows)
-    # M_bb = O - s s^T / n is exact up to one rounding; M_bz = B^T Zc because Zc sums to 0.
-    m_bb = cooc - np.outer(ones, ones) / n
-    if not len(z_idx):
-        mean, comoment = b_mean, m_bb  # all complete columns are 0/1 (wide indicator tables)
-    else:
-        bpos, zpos = np.flatnonzero(b_mask), np.flatnonzero(~b_mask)
-        mean[bpos], mean[zpos] = b_mean, z_mean
-        comoment[np.ix_(bpos, bpos)] = m_bb
-        comoment[np.ix_(zpos, zpos)] = Zc.T @ Zc
-        cross = B.T @ Zc if len(b_idx) else np.zeros((0, len(z_idx)))
-        comoment[np.ix_(bpos, zpos)] = cross
-        comoment[np.ix_(zpos, bpos)] = cross.T
-    names_q = tuple(names[i] for i in q_idx)
-    return Gram(names_q, n, mean, comoment, binary, cooc)
+        return Gram(tuple(names[i] for i in z_idx), n, z_mean, Zc.T @ Zc, binary, cooc, True, sparse_rows)
+    # M_bz = B^T Zc because Zc sums to 0; M_zz = Zc^T Zc; M_bb is left to the counts.
+    bpos, zpos = np.flatnonzero(b_mask), np.flatnonzero(~b_mask)
+    mean = np.empty(len(q_idx))
+    mean[bpos], mean[zpos] = ones / n, z_mean
+    moments = np.empty((len(q_idx), len(z_idx)))
+    moments[zpos] = Zc.T @ Zc
+    if len(b_idx):
+        moments[bpos] = bits.T @ Zc
+    return Gram(tuple(names[i] for i in q_idx), n, mean, moments, binary, cooc)
 
 
 def _cooccurrence(bits: np.ndarray, wide: bool, row_offset: int):
@@ -585,30 +612,27 @@ def _cooccurrence(bits: np.ndarray, wide: bool, row_offset: int):
 
     Returns
     -------
-    (O, ones, B, sparse_rows)
-        ``O`` (dense int64, or CSR when ``wide``), the column counts of ones, the
-        block as a float64 matrix for the cross-moments (None when ``wide``), and
-        (for ``wide``) the chunk's :data:`SPARSE_ROWS` rows with the fewest ones.
+    (O, sparse_rows)
+        ``O`` (dense int64, or CSR when ``wide``) and (for ``wide``) the chunk's
+        :data:`SPARSE_ROWS` rows with the fewest ones.
     """
     from scipy import sparse
 
     n, b = bits.shape
-    rows, cols = np.nonzero(bits)
-    row_ones = np.bincount(rows, minlength=n)
-    sparse_product = wide or float(np.dot(row_ones, row_ones)) * 250 < float(n) * b * b
-    if not sparse_product:
-        B32 = bits.astype(np.float32)
-        cooc = np.rint(B32.T @ B32).astype(np.int64)
-        return cooc, np.diag(cooc).astype(np.float64), bits, []
+    B32 = bits.astype(np.float32)
+    row_ones = B32.sum(axis=1, dtype=np.float64)
+    if not wide and float(np.dot(row_ones, row_ones)) * 250 >= float(n) * b * b:
+        # float32 sums of 0/1 products are exact integers: no rounding needed.
+        return (B32.T @ B32).astype(np.int64), []
+    rows, cols = np.nonzero(B32)
     B = sparse.csr_matrix((np.ones(len(rows), dtype=np.int64), (rows, cols)), shape=(n, b))
     O = (B.T.tocsr() @ B).tocsr()
     O.sort_indices()
-    ones = np.asarray(O.diagonal(), dtype=np.float64)
     if not wide:
-        return O.toarray(), ones, bits, []
+        return O.toarray(), []
     order = np.lexsort((np.arange(n), row_ones))[:SPARSE_ROWS]
     sparse_rows = [(int(row_ones[r]), row_offset + int(r), B.indices[B.indptr[r]:B.indptr[r + 1]].copy()) for r in order]
-    return O, ones, None, sparse_rows
+    return O, sparse_rows
 
 
 def _merge_sparse_rows(a: list, b: list) -> list:
@@ -616,18 +640,33 @@ def _merge_sparse_rows(a: list, b: list) -> list:
     return sorted(a + b, key=lambda item: (item[0], item[1]))[:SPARSE_ROWS]
 
 
-def _merge_gram(a: Gram, b: Gram) -> Gram:
-    """Chan et al.'s pairwise update of means and co-moments, over the columns complete in both."""
+def _merge_gram(a: Gram, b: Gram, in_place: bool = False) -> Gram:
+    """Merge the Gram blocks of two disjoint sets of rows.
+
+    Co-occurrence counts add; the ``(q, z)`` co-moment columns take Chan et al.'s
+    pairwise update.  ``in_place`` lets the result reuse (and change) ``a``'s
+    count matrix, sparing a fresh ``(b, b)`` array per merge while a table is
+    profiled chunk after chunk.
+    """
     n = a.n + b.n
     if a.names == b.names and a.binary == b.binary and a.wide == b.wide:
         # The common case (every chunk has the same complete columns): no re-indexing.
         delta = b.mean - a.mean
         mean = a.mean + delta * (b.n / n) if n else a.mean.copy()
-        comoment = a.comoment + b.comoment
+        moments = a.moments + b.moments
         if n:
-            comoment += np.outer(delta, delta) * (a.n * b.n / n)
-        return Gram(a.names, n, mean, comoment, a.binary, a.cooccurrence + b.cooccurrence, a.wide,
+            _, zpos = a.positions
+            moments += np.outer(delta, delta[zpos]) * (a.n * b.n / n)
+        if in_place and not a.wide:
+            a.cooccurrence += b.cooccurrence
+            cooc = a.cooccurrence
+        else:
+            cooc = a.cooccurrence + b.cooccurrence
+        return Gram(a.names, n, mean, moments, a.binary, cooc, a.wide,
                     _merge_sparse_rows(a.sparse_rows, b.sparse_rows) if a.wide else [])
+    # Different complete or 0/1 columns in the two parts (rare: a column with a
+    # missing value, or a value other than 0/1, in one part only): merge the whole
+    # co-moment matrices over the columns complete in both, then split again.
     in_b = {nm: i for i, nm in enumerate(b.names)}
     in_a = {nm: i for i, nm in enumerate(a.names)}
     names = tuple(nm for nm in a.names if nm in in_b)
@@ -658,14 +697,16 @@ def _merge_gram(a: Gram, b: Gram) -> Gram:
                 rows.append((ones, row, kept[kept >= 0]))
         # A column dropped from one part may have been set on a row: count what is left.
         rows = _merge_sparse_rows([(len(c), r, c) for _, r, c in rows], [])
-        if not (a.wide and b.wide):
-            # A dense part kept its 0/1 columns in the co-moments; a wide table does not.
-            keep = [i for i, nm in enumerate(names) if nm not in bin_a and nm not in bin_b]
-            names = tuple(names[i] for i in keep)
-            mean, comoment = mean[keep], comoment[np.ix_(keep, keep)]
+        # A dense part kept its 0/1 columns among the co-moments; a wide table does not.
+        keep = [i for i, nm in enumerate(names) if nm not in bin_a and nm not in bin_b]
+        names = tuple(names[i] for i in keep)
+        mean, comoment = mean[keep], comoment[np.ix_(keep, keep)]
         return Gram(names, n, mean, comoment, binary, cooc.tocsr(), True, rows)
     cooc = a.cooccurrence[np.ix_(ja, ja)] + b.cooccurrence[np.ix_(jb, jb)]
-    return Gram(names, n, mean, comoment, binary, cooc)
+    merged = Gram(names, n, mean, np.zeros((len(names), 0)), binary, cooc)
+    _, zpos = merged.positions
+    merged.moments = comoment[:, zpos]
+    return merged
 
 
 def _take(matrix, index):

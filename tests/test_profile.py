@@ -34,11 +34,13 @@ def test_chunked_profile_gives_the_same_findings_as_whole(seed, chunk_rows):
 @settings(max_examples=25, deadline=None)
 @given(
     values=st.lists(st.tuples(st.integers(0, 3), st.floats(-1e6, 1e6, allow_nan=False), st.sampled_from(["a", "b", None]),
-                              st.sampled_from(["u", "v", "w"])), min_size=2, max_size=60),
+                              st.integers(0, 1), st.integers(0, 1), st.sampled_from(["u", "v", "w"])), min_size=2, max_size=60),
     cut=st.integers(1, 59),
 )
 def test_merge_equals_whole_statistics(values, cut):
-    frame = pd.DataFrame(values, columns=["k", "x", "t", "y"])
+    # k is 0/1 in one part and not in the other at times (the merge re-splits the
+    # Gram); b0 and b1 are 0/1 throughout (their co-moments come from the counts).
+    frame = pd.DataFrame(values, columns=["k", "x", "t", "b0", "b1", "y"])
     cut = min(cut, len(frame) - 1)
     whole = TableProfile.from_source(DataFrameSource(frame, chunk_rows=len(frame)), "y")
     first = TableProfile.from_source(DataFrameSource(frame.iloc[:cut].reset_index(drop=True)), "y")
@@ -55,6 +57,26 @@ def test_merge_equals_whole_statistics(values, cut):
             np.testing.assert_array_equal(a.table, b.table)
         assert merged.n_missing("t") == whole.n_missing("t")
         np.testing.assert_allclose(merged.gram.comoment, whole.gram.comoment, rtol=1e-9, atol=1e-3)
+        assert merged.gram.binary == whole.gram.binary
+        np.testing.assert_array_equal(merged.gram.cooccurrence, whole.gram.cooccurrence)
+    # A merge that is not in place leaves both parts as they were.
+    np.testing.assert_array_equal(first.merge(second).gram.cooccurrence, merged.gram.cooccurrence)
+
+
+def test_in_place_merge_of_a_running_total_equals_plain_merges():
+    rng = np.random.default_rng(3)
+    frame = pd.DataFrame({f"b{j}": rng.integers(0, 2, 300) for j in range(5)} | {"y": rng.integers(0, 3, 300)})
+    parts = [TableProfile.from_source(DataFrameSource(frame.iloc[i:i + 50].reset_index(drop=True)), "y") for i in range(0, 300, 50)]
+    plain = parts[0]
+    for part in parts[1:]:
+        plain = plain.merge(part)
+    first = parts[0].gram.cooccurrence.copy()
+    running = parts[0]
+    for part in parts[1:]:
+        running = running.merge(part, in_place=True)
+    np.testing.assert_array_equal(running.gram.cooccurrence, plain.gram.cooccurrence)
+    np.testing.assert_array_equal(plain.gram.cooccurrence, frame.drop(columns="y").T.values @ frame.drop(columns="y").values)
+    assert not np.array_equal(parts[0].gram.cooccurrence, first)  # the running total's first part was reused
 
 
 def test_class_labels_are_sorted_whatever_the_chunk_order():
