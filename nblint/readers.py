@@ -42,14 +42,16 @@ import numpy as np
 
 from nblint.errors import InputError
 
-#: Largest number of cells (rows x columns) in one chunk.  2M float64 cells is
-#: 16 MiB: large enough for efficient matrix products, small enough to bound memory
-#: (measured on the 1M x 65 bench table: peak 525 MiB at 2M cells, 800 MiB at 8M,
-#: same output).
-CHUNK_CELLS = 1 << 21
+#: Cells (rows x columns) in one chunk of a table that is not wide.  1M float64
+#: cells are 8 MiB: large enough for efficient matrix products, small enough to
+#: bound memory (measured on the 1M x 65 bench table, --jobs 2: peak 269 MiB at 1M
+#: cells, 321 MiB at 2M, same output).
+CHUNK_CELLS = 1 << 20
 #: Rows per chunk are clamped to this range whatever the width of the table (256 rows
 #: of a 20,000-column table are 41 MB as float64; 1024 were 164 MB, times the chunks in flight).
 MIN_CHUNK_ROWS, MAX_CHUNK_ROWS = 256, 1 << 17
+#: Wide tables: rows per chunk wanted, and the cells a chunk may then take.
+WIDE_CHUNK_ROWS, WIDE_CHUNK_CELLS = 4096, 1 << 23
 
 TABLE_SUFFIXES = (".csv", ".tsv", ".tab", ".csv.gz", ".tsv.gz", ".parquet", ".pq")
 
@@ -129,8 +131,14 @@ class Chunk:
 
 
 def chunk_rows_for(n_columns: int) -> int:
-    """Rows per chunk for a table of ``n_columns`` columns (deterministic)."""
-    rows = CHUNK_CELLS // max(n_columns, 1)
+    """Rows per chunk for a table of ``n_columns`` columns (deterministic).
+
+    ``CHUNK_CELLS`` cells, but at least ``WIDE_CHUNK_ROWS`` rows while that stays
+    within ``WIDE_CHUNK_CELLS``: a chunk costs some Python work per column, which
+    a 2,000-column table should pay per 4,096 rows rather than per 1,048.
+    """
+    columns = max(n_columns, 1)
+    rows = max(CHUNK_CELLS // columns, min(WIDE_CHUNK_ROWS, WIDE_CHUNK_CELLS // columns))
     return int(min(MAX_CHUNK_ROWS, max(MIN_CHUNK_ROWS, rows)))
 
 
