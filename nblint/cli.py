@@ -40,8 +40,12 @@ def _write(output: str, text: str, what: str) -> None:
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", prog_name="nblint")
-def main() -> None:
+@click.pass_context
+def main(ctx: click.Context) -> None:
     """nblint: lint tables and pipeline configs fed to Naive Bayes."""
+    from nblint.runner import one_blas_thread
+
+    ctx.with_resource(one_blas_thread())  # for every command (impact, columns: not through lint_source)
 
 
 @main.command()
