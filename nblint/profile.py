@@ -189,8 +189,10 @@ class Gram:
         ``z`` columns of ``names`` that are not 0/1 (in ``names`` order).
     binary : tuple of str
         The 0/1 columns among ``names``.
-    cooccurrence : ndarray (b, b) int64, or scipy.sparse CSR matrix when ``wide``
-        ``O_ij`` = rows where both 0/1 columns are 1 (diagonal: the column's count of ones).
+    counts : ndarray (b, b) int64, or scipy.sparse CSR matrix when ``wide``
+        ``O_ij`` = rows where both 0/1 columns are 1 (diagonal: the column's count of
+        ones), for ``i <= j`` only when dense (zeros below the diagonal: the products
+        are symmetric, so half of them are computed and added); all of them when wide.
     wide : bool
         More than ``wide_binary`` 0/1 columns: ``cooccurrence`` is sparse (only pairs
         that share a row are stored), ``names``/``mean``/``comoment`` cover the
@@ -206,13 +208,24 @@ class Gram:
     mean: np.ndarray
     moments: np.ndarray
     binary: tuple[str, ...]
-    cooccurrence: "np.ndarray | object"
+    counts: "np.ndarray | object"
     wide: bool = False
     sparse_rows: list = field(default_factory=list)
 
     def __post_init__(self):
         self.names, self.binary = Names(self.names), Names(self.binary)  # look-ups by name in O(1)
         self._comoment = None
+        self._cooccurrence = None
+
+    @property
+    def cooccurrence(self) -> "np.ndarray | object":
+        """The symmetric co-occurrence counts ``O`` (dense int64, or CSR when wide), built once."""
+        if self.wide:
+            return self.counts
+        if self._cooccurrence is None:
+            upper = self.counts
+            self._cooccurrence = upper + upper.T - np.diag(np.diag(upper))
+        return self._cooccurrence
 
     @property
     def positions(self) -> tuple[np.ndarray, np.ndarray]:
@@ -230,7 +243,7 @@ class Gram:
             M[:, zpos] = self.moments
             M[zpos, :] = self.moments.T
             if len(bpos):
-                ones = np.diag(self.cooccurrence).astype(np.float64)
+                ones = self.diagonal().astype(np.float64)
                 # Exact integers minus one rounded product: as exact as the data allow.
                 M[np.ix_(bpos, bpos)] = self.cooccurrence - np.outer(ones, ones) / max(self.n, 1)
             self._comoment = M
@@ -239,8 +252,8 @@ class Gram:
     def diagonal(self) -> np.ndarray:
         """Each 0/1 column's count of ones, ``O_ii``."""
         if self.wide:
-            return np.asarray(self.cooccurrence.diagonal(), dtype=np.int64)
-        return np.diag(self.cooccurrence).astype(np.int64) if len(self.binary) else np.zeros(0, dtype=np.int64)
+            return np.asarray(self.counts.diagonal(), dtype=np.int64)
+        return np.diag(self.counts).astype(np.int64) if len(self.binary) else np.zeros(0, dtype=np.int64)
 
 
 # --------------------------------------------------------------------------- the profile
@@ -580,7 +593,7 @@ def _chunk_gram(X: np.ndarray, names, complete: np.ndarray, zero_one: np.ndarray
     sparse_rows: list = []
     if len(b_idx):
         cooc, sparse_rows = _cooccurrence(bits, wide, row_offset)
-        ones = (cooc.diagonal() if wide else np.diag(cooc)).astype(np.float64)
+        ones = np.asarray(cooc.diagonal(), dtype=np.float64)
     else:
         cooc = np.zeros((0, 0), dtype=np.int64)
         ones = np.zeros(0)
@@ -604,32 +617,34 @@ def _chunk_gram(X: np.ndarray, names, complete: np.ndarray, zero_one: np.ndarray
 def _cooccurrence(bits: np.ndarray, wide: bool, row_offset: int):
     """Exact co-occurrence counts ``O = B^T B`` of a block of 0/1 columns.
 
-    Dense 0/1 blocks use one SGEMM (float32 products of 0/1 values are exact
-    integers while n < 2**24).  Sparse ones use a sparse product, whose cost is
-    ``sum_r m_r^2`` (``m_r`` ones in row r) instead of ``n b^2``; it is taken
-    when that is clearly cheaper, and always for a wide block, whose result stays
-    sparse.  Both give the same integers.
+    Dense 0/1 blocks use one SSYRK, the upper triangle of ``B^T B`` (half a
+    matrix product; float32 sums of 0/1 products are exact integers while
+    n < 2**24).  Sparse ones use a sparse product, whose cost is ``sum_r m_r^2``
+    (``m_r`` ones in row r) instead of ``n b^2``; it is taken when that is
+    clearly cheaper, and always for a wide block, whose result stays sparse.
+    Both give the same integers.
 
     Returns
     -------
     (O, sparse_rows)
-        ``O`` (dense int64, or CSR when ``wide``) and (for ``wide``) the chunk's
-        :data:`SPARSE_ROWS` rows with the fewest ones.
+        ``O`` (dense int64 upper triangle, or all of it as CSR when ``wide``) and
+        (for ``wide``) the chunk's :data:`SPARSE_ROWS` rows with the fewest ones.
     """
     from scipy import sparse
+    from scipy.linalg.blas import ssyrk
 
     n, b = bits.shape
-    B32 = bits.astype(np.float32)
+    B32 = bits.astype(np.float32, order="F")
     row_ones = B32.sum(axis=1, dtype=np.float64)
     if not wide and float(np.dot(row_ones, row_ones)) * 250 >= float(n) * b * b:
-        # float32 sums of 0/1 products are exact integers: no rounding needed.
-        return (B32.T @ B32).astype(np.int64), []
+        # (B32.T is C-ordered (b, n): SSYRK computes it times its transpose without a copy.)
+        return ssyrk(1.0, B32.T, trans=0, lower=0).astype(np.int64), []
     rows, cols = np.nonzero(B32)
     B = sparse.csr_matrix((np.ones(len(rows), dtype=np.int64), (rows, cols)), shape=(n, b))
     O = (B.T.tocsr() @ B).tocsr()
     O.sort_indices()
     if not wide:
-        return O.toarray(), []
+        return np.triu(O.toarray()), []
     order = np.lexsort((np.arange(n), row_ones))[:SPARSE_ROWS]
     sparse_rows = [(int(row_ones[r]), row_offset + int(r), B.indices[B.indptr[r]:B.indptr[r + 1]].copy()) for r in order]
     return O, sparse_rows
@@ -658,10 +673,11 @@ def _merge_gram(a: Gram, b: Gram, in_place: bool = False) -> Gram:
             _, zpos = a.positions
             moments += np.outer(delta, delta[zpos]) * (a.n * b.n / n)
         if in_place and not a.wide:
-            a.cooccurrence += b.cooccurrence
-            cooc = a.cooccurrence
+            a.counts += b.counts
+            a._cooccurrence = a._comoment = None  # (built from the counts before this merge)
+            cooc = a.counts
         else:
-            cooc = a.cooccurrence + b.cooccurrence
+            cooc = a.counts + b.counts
         return Gram(a.names, n, mean, moments, a.binary, cooc, a.wide,
                     _merge_sparse_rows(a.sparse_rows, b.sparse_rows) if a.wide else [])
     # Different complete or 0/1 columns in the two parts (rare: a column with a
@@ -702,7 +718,8 @@ def _merge_gram(a: Gram, b: Gram, in_place: bool = False) -> Gram:
         names = tuple(names[i] for i in keep)
         mean, comoment = mean[keep], comoment[np.ix_(keep, keep)]
         return Gram(names, n, mean, comoment, binary, cooc.tocsr(), True, rows)
-    cooc = a.cooccurrence[np.ix_(ja, ja)] + b.cooccurrence[np.ix_(jb, jb)]
+    # (the kept 0/1 columns stay in order: the upper triangle of the sum is the counts)
+    cooc = np.triu(a.cooccurrence[np.ix_(ja, ja)] + b.cooccurrence[np.ix_(jb, jb)])
     merged = Gram(names, n, mean, np.zeros((len(names), 0)), binary, cooc)
     _, zpos = merged.positions
     merged.moments = comoment[:, zpos]
