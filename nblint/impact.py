@@ -214,6 +214,11 @@ class LevelTable:
         """``self - other``: swapping one encoding of a group for another is adding this."""
         return LevelTable(self.finite - other.finite, self.vetoes - other.vetoes)
 
+    @classmethod
+    def side_by_side(cls, tables: list["LevelTable"]) -> "LevelTable":
+        """One table holding the levels of ``tables``, one table after the other."""
+        return cls(np.concatenate([t.finite for t in tables], axis=1), np.concatenate([t.vetoes for t in tables], axis=1))
+
 
 @dataclass
 class Models:
@@ -227,14 +232,13 @@ class Models:
     exact_zero: bool  # alpha == 0: vetoes possible, posteriors need the limit rule
 
     def __post_init__(self):
+        # The groups' tables side by side, group g's levels from column level_offset[g]:
+        # one gather per class then fetches every group's term for a window of rows.
+        self.level_offset = np.cumsum([0] + [t.finite.shape[1] for t in self.group_cat[:-1]])
+        self.cat_levels = LevelTable.side_by_side(self.group_cat)
         # PoB minus CAT per group: the change of reading that one group as bits (eq. 1's
-        # likelihood over eq. 2's, in logs).  The groups' tables sit side by side, group
-        # g's levels from column swap_offset[g], so one gather per class fetches every
-        # group's change for a window of rows.
-        swaps = [p.difference(c) for p, c in zip(self.group_pob, self.group_cat)]
-        self.swap = LevelTable(np.concatenate([s.finite for s in swaps], axis=1),
-                               np.concatenate([s.vetoes for s in swaps], axis=1))
-        self.swap_offset = np.cumsum([0] + [s.finite.shape[1] for s in swaps[:-1]])
+        # likelihood over eq. 2's, in logs).
+        self.swap = LevelTable.side_by_side([p.difference(c) for p, c in zip(self.group_pob, self.group_cat)])
 
 
 def fit(counts: Counts, design: Design, settings: ImpactSettings, overall_var: np.ndarray | None) -> Models:
@@ -347,8 +351,9 @@ def _level_index(keys: np.ndarray, values: np.ndarray) -> np.ndarray:
     return np.searchsorted(keys, values)
 
 
-def _loglik(models: Models, inputs: RowInputs):
-    """CAT's log likelihood of the rows, class-major (finite (C, n), vetoes or None).
+def _other_features(models: Models, inputs: RowInputs):
+    """Log likelihood of the rows under the features both models read alike (categorical
+    and Gaussian columns), class-major: finite (C, n), and vetoes (C, n) or None.
 
     Vetoes exist only with alpha = 0; otherwise they are never built.
     """
@@ -359,8 +364,6 @@ def _loglik(models: Models, inputs: RowInputs):
         table.add_to(finite, vetoes, codes)
     if models.gaussian is not None:
         finite += models.gaussian.log_likelihood(inputs.gaussian).finite.T
-    for table, codes in zip(models.group_cat, inputs.group_codes):
-        table.add_to(finite, vetoes, codes)
     return finite, vetoes
 
 
@@ -370,72 +373,81 @@ CAT, POB, FIRST_GROUP = 0, 1, 2
 
 
 def _log_likelihoods(models: Models, inputs: RowInputs):
-    """Every model's log likelihood of the rows, class-major (finite (C, G + 2, n), vetoes or None).
+    """Every model's log likelihood of the rows, class-major: finite (C, G + 2, n), vetoes or None.
 
     Model m is indexed as in :data:`CAT`, :data:`POB` and :data:`FIRST_GROUP`.
     """
-    finite, vetoes = _loglik(models, inputs)
-    # Position of each row's level in the side-by-side swap table, per group: (G, n).
-    codes = inputs.group_codes + models.swap_offset[:, None]
-    finite = _add_swaps(finite, models.swap.finite, codes)
-    return finite, None if vetoes is None else _add_swaps(vetoes, models.swap.vetoes, codes)
+    finite, vetoes = _other_features(models, inputs)
+    # Position of each row's level in the side-by-side group tables, per group: (G, n).
+    codes = inputs.group_codes + models.level_offset[:, None]
+    finite = _every_model(finite, models.cat_levels.finite, models.swap.finite, codes)
+    return finite, None if vetoes is None else _every_model(vetoes, models.cat_levels.vetoes, models.swap.vetoes, codes)
 
 
-def _add_swaps(cat: np.ndarray, swap: np.ndarray, codes: np.ndarray) -> np.ndarray:
-    """CAT's (C, n) values turned into every model's (C, G + 2, n) by adding group swaps.
+def _every_model(base: np.ndarray, cat: np.ndarray, swap: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """Every model's (C, G + 2, n) values from those of the other features, ``base`` (C, n, overwritten).
 
-    ``swap`` is the side-by-side (C, sum K_g) table and ``codes`` the rows' positions
-    in it, (G, n).  PoB adds every group's swap, one group after the other, so each
-    row's sum rounds the same way whatever the window.
+    ``cat`` and ``swap`` are side-by-side (C, sum K_g) tables, ``codes`` the rows'
+    positions in them, (G, n).  CAT adds each group's categorical term (eq. 2), PoB
+    every group's swap on top of CAT, the variant of group g only g's swap.  Terms
+    are added one group after the other, so each row's sum rounds the same way
+    whatever the window.
     """
-    C, n = cat.shape
+    C, n = base.shape
     G = len(codes)
-    out = np.empty((C, FIRST_GROUP + G, n), dtype=cat.dtype)
+    out = np.empty((C, FIRST_GROUP + G, n), dtype=base.dtype)
+    terms = out[:, FIRST_GROUP:]
+    # Codes are always in range; mode="clip" only lets take() write straight into out.
     for c in range(C):
-        out[c, FIRST_GROUP:] = swap[c].take(codes)
-    out[:, CAT] = cat
-    out[:, POB] = cat
+        cat[c].take(codes, out=terms[c], mode="clip")
     for g in range(G):
-        out[:, POB] += out[:, FIRST_GROUP + g]
-    out[:, FIRST_GROUP:] += cat[:, None, :]
+        base += terms[:, g]
+    for c in range(C):
+        swap[c].take(codes, out=terms[c], mode="clip")
+    out[:, CAT] = base
+    out[:, POB] = base
+    for g in range(G):
+        out[:, POB] += terms[:, g]
+    terms += base[:, None, :]
     return out
 
 
-def _log_posterior(models: Models, finite: np.ndarray, vetoes: np.ndarray | None) -> np.ndarray:
-    """Log posteriors from class-major log likelihoods (C, ...), overwriting ``finite``.
+def _log_posterior(models: Models, finite: np.ndarray, vetoes: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """Log posteriors from class-major log likelihoods (C, ...), and each row's largest one.
 
-    The log-softmax over classes of ``log pi_c + log p(x | c)`` (eqs. 2 and 3).  With
-    alpha = 0, in the alpha -> 0+ limit of :func:`nbmath.log_posterior`: only allowed
-    classes (finite prior) with the fewest vetoes keep mass.  Rows without vetoes come
-    out exactly as from the plain log-softmax, as they would without the limit rule.
+    The log-softmax over classes of ``log pi_c + log p(x | c)`` (eqs. 2 and 3), in
+    place of ``finite``.  With alpha = 0 vetoes are possible, and
+    :func:`nbmath.log_posterior` takes the alpha -> 0+ limit instead.
     """
-    prior = models.log_prior.reshape((-1,) + (1,) * (finite.ndim - 1))
-    score = finite
-    score += prior
     if vetoes is not None:
-        vetoes[~np.isfinite(models.log_prior)] = np.iinfo(np.int64).max
-        score[vetoes != vetoes.min(axis=0)] = -np.inf
+        C = len(finite)
+        loglik = nbmath.LogLikelihood(finite.reshape(C, -1).T, vetoes.reshape(C, -1).T)
+        log_post = nbmath.log_posterior(models.log_prior, loglik).T.reshape(finite.shape)
+        return log_post, log_post.max(axis=0)
+    score = finite
+    score += models.log_prior.reshape((-1,) + (1,) * (finite.ndim - 1))
     score -= score.max(axis=0)
     # Sum over classes one class at a time: the same rounding for any number of rows.
     total = np.exp(score[0])
     for c in range(1, len(score)):
         total += np.exp(score[c])
-    score -= np.log(total)
-    return score
+    log_total = np.log(total)
+    score -= log_total
+    # The top class's log posterior is (m - m) - log(total) = -log(total) exactly, and
+    # rounding is monotone, so no other class's is larger.
+    return score, -log_total
 
 
-def _argmax_max(log_post: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Arg-max and max over the (few) classes of a class-major (C, ...) array, in C vector steps.
+def _argmax(log_post: np.ndarray, top: np.ndarray) -> np.ndarray:
+    """The predicted class: the lowest class index whose log posterior is the top one.
 
-    Ties go to the lowest class index, as with ``argmax``.
+    As ``argmax`` over the (few) classes of a class-major (C, ...) array, in one
+    vector step per class.
     """
-    best = log_post[0].copy()
-    index = np.zeros(log_post.shape[1:], dtype=np.int64)
-    for c in range(1, log_post.shape[0]):
-        better = log_post[c] > best
-        index[better] = c
-        np.maximum(best, log_post[c], out=best)
-    return index, best
+    index = np.zeros(top.shape, dtype=np.int64)
+    for c in range(len(log_post) - 1, 0, -1):
+        index[log_post[c] == top] = c
+    return index
 
 
 @dataclass
@@ -450,8 +462,8 @@ class _Posteriors:
 
 def _posteriors(models: Models, inputs: RowInputs) -> _Posteriors:
     """Score a window of rows with CAT, PoB and every group's variant at once."""
-    log_post = _log_posterior(models, *_log_likelihoods(models, inputs))
-    argmax, top = _argmax_max(log_post)
+    log_post, top = _log_posterior(models, *_log_likelihoods(models, inputs))
+    argmax = _argmax(log_post, top)
     at_y = np.take_along_axis(log_post, inputs.y[None, None, :], axis=0)[0]
     return _Posteriors(argmax, np.exp(top), -at_y.sum(axis=1), (argmax == inputs.y).sum(axis=1))
 
