@@ -445,7 +445,7 @@ def _argmax(log_post: np.ndarray, top: np.ndarray) -> np.ndarray:
     vector step per class.
     """
     index = np.zeros(top.shape, dtype=np.int64)
-    for c in range(len(log_post) - 1, 0, -1):
+    for c in reversed(range(len(log_post))):  # down to class 0: the lowest tied class is written last
         index[log_post[c] == top] = c
     return index
 

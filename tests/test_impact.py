@@ -275,3 +275,26 @@ def test_windows_chunks_and_the_cache_do_not_change_the_measurement(monkeypatch,
                 for where in ("in_sample", "cross_validated"):
                     assert a[model][where]["accuracy"] == b[model][where]["accuracy"]
                     assert a[model][where]["log_loss"] == pytest.approx(b[model][where]["log_loss"], rel=1e-12)
+
+
+def test_excess_histogram_counts_every_row_once(monkeypatch):
+    """Bins wait and are counted in flushes: after windows of every size, each row is
+    counted once, in its own variant's histogram."""
+    monkeypatch.setattr(impact, "EXCESS_BINS", 50)  # a flush every 101 rows
+    rng = np.random.default_rng(0)
+    comparisons = impact.Comparisons(["table", "a", "b"], [[], [], []])
+    bins, start = [], 0
+    for n in rng.integers(1, 40, 30):
+        top = rng.random((4, n))  # CAT, then the three variants
+        post = impact._Posteriors(rng.integers(0, 3, (4, n)), top, np.zeros(4), np.zeros(4, dtype=np.int64))
+        comparisons.add_in_sample(post, np.arange(start, start + n))
+        bins.append(np.rint((top[1:] - top[0] + 1.0) * 50).astype(np.int64))
+        start += n
+    comparisons.results()
+    expected = [np.bincount(b, minlength=101) for b in np.concatenate(bins, axis=1)]
+    assert np.array_equal(comparisons.excess_hist, expected)
+
+
+def test_argmax_ties_go_to_the_lowest_class():
+    log_post = np.log(np.random.default_rng(1).integers(1, 4, (4, 3, 200)) / 4)  # many exact ties
+    assert np.array_equal(impact._argmax(log_post, log_post.max(axis=0)), log_post.argmax(axis=0))
