@@ -416,14 +416,14 @@ def _log_posterior(models: Models, finite: np.ndarray, vetoes: np.ndarray | None
     """Log posteriors from class-major log likelihoods (C, ...), and each row's largest one.
 
     The log-softmax over classes of ``log pi_c + log p(x | c)`` (eqs. 2 and 3), in
-    place of ``finite``.  With alpha = 0 vetoes are possible, and
-    :func:`nbmath.log_posterior` takes the alpha -> 0+ limit instead.
+    place of ``finite``.  With alpha = 0, rows where a class is vetoed take the
+    alpha -> 0+ limit of :func:`nbmath.log_posterior`; in the other rows the limit
+    changes nothing.
     """
     if vetoes is not None:
-        C = len(finite)
-        loglik = nbmath.LogLikelihood(finite.reshape(C, -1).T, vetoes.reshape(C, -1).T)
-        log_post = nbmath.log_posterior(models.log_prior, loglik).T.reshape(finite.shape)
-        return log_post, log_post.max(axis=0)
+        limit = vetoes.any(axis=0)
+        loglik = nbmath.LogLikelihood(finite[:, limit].T, vetoes[:, limit].T)
+        limit_post = nbmath.log_posterior(models.log_prior, loglik).T
     score = finite
     score += models.log_prior.reshape((-1,) + (1,) * (finite.ndim - 1))
     score -= score.max(axis=0)
@@ -435,7 +435,11 @@ def _log_posterior(models: Models, finite: np.ndarray, vetoes: np.ndarray | None
     score -= log_total
     # The top class's log posterior is (m - m) - log(total) = -log(total) exactly, and
     # rounding is monotone, so no other class's is larger.
-    return score, -log_total
+    top = -log_total
+    if vetoes is not None:
+        score[:, limit] = limit_post
+        top[limit] = limit_post.max(axis=0)
+    return score, top
 
 
 def _argmax(log_post: np.ndarray, top: np.ndarray) -> np.ndarray:
