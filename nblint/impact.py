@@ -21,7 +21,8 @@ Everything is fitted from count tables (:mod:`nblint.nbmath`), so it streams: on
 pass over the rows scores the in-sample models and gathers per-fold count tables,
 a second scores k-fold cross-validation (fold = a hash of the row number, so it
 does not depend on chunking), each fold's training counts being the total minus
-the fold's own.
+the fold's own.  Rows are scored in windows cut from the row stream, not from the
+chunks, with CAT, PoB and every group's variant at once.
 """
 
 from __future__ import annotations
@@ -634,10 +635,14 @@ def measure_impact(ctx, settings: ImpactSettings | None = None) -> ImpactResult 
         fold_counts.add(window, _folds(window.rows, k, settings.seed))
         if kept is not None:
             kept_bytes += window.nbytes
-            kept = kept + [window] if kept_bytes <= ENCODED_CACHE_BYTES else None
+            if kept_bytes <= ENCODED_CACHE_BYTES:
+                kept.append(window)
+            else:
+                kept = None
 
     # Pass 2: k-fold cross-validation (fit on the other folds, score this one).  Each
-    # fold's rows are regrouped into full windows of their own.
+    # fold's rows are regrouped into full windows of their own (so at most k windows
+    # of encoded rows wait at a time).
     fold_models = [fit(totals.minus(fold_counts.counts(f)), design, settings, overall_var) for f in range(k)]
     by_fold = [_Regrouper(size) for _ in range(k)]
     for window in kept if kept is not None else windows():
@@ -668,7 +673,7 @@ def _window_rows(design: Design) -> int:
     """Rows scored at once: as many as fit :data:`SCORE_CELLS`.
 
     A row takes C * (G + 2) cells of log posteriors and about one per encoded
-    feature (group codes, categorical codes, Gaussian values and their deviations).
+    feature.
     """
     C, G = len(design.classes), len(design.groups)
     per_row = C * (FIRST_GROUP + G) + G + len(design.categorical) + len(design.gaussian)
