@@ -21,11 +21,13 @@ Everything is fitted from count tables (:mod:`nblint.nbmath`), so it streams: on
 pass over the rows scores the in-sample models and gathers per-fold count tables,
 a second scores k-fold cross-validation (fold = a hash of the row number, so it
 does not depend on chunking), each fold's training counts being the total minus
-the fold's own.
+the fold's own.  Rows are scored in windows cut from the row stream, not from the
+chunks, with CAT, PoB and every group's variant at once.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -213,6 +215,11 @@ class LevelTable:
         """``self - other``: swapping one encoding of a group for another is adding this."""
         return LevelTable(self.finite - other.finite, self.vetoes - other.vetoes)
 
+    @classmethod
+    def side_by_side(cls, tables: list["LevelTable"]) -> "LevelTable":
+        """One table holding the levels of ``tables``, one table after the other."""
+        return cls(np.concatenate([t.finite for t in tables], axis=1), np.concatenate([t.vetoes for t in tables], axis=1))
+
 
 @dataclass
 class Models:
@@ -226,8 +233,13 @@ class Models:
     exact_zero: bool  # alpha == 0: vetoes possible, posteriors need the limit rule
 
     def __post_init__(self):
-        # PoB minus CAT per group: the change of reading that one group as bits.
-        self.swap = [p.difference(c) for p, c in zip(self.group_pob, self.group_cat)]
+        # The groups' tables side by side, group g's levels from column level_offset[g]:
+        # one gather per class then fetches every group's term for a window of rows.
+        self.level_offset = np.cumsum([0] + [t.finite.shape[1] for t in self.group_cat[:-1]])
+        self.cat_levels = LevelTable.side_by_side(self.group_cat)
+        # PoB minus CAT per group: the change of reading that one group as bits (eq. 1's
+        # likelihood over eq. 2's, in logs).
+        self.swap = LevelTable.side_by_side([p.difference(c) for p, c in zip(self.group_pob, self.group_cat)])
 
 
 def fit(counts: Counts, design: Design, settings: ImpactSettings, overall_var: np.ndarray | None) -> Models:
@@ -254,18 +266,36 @@ def fit(counts: Counts, design: Design, settings: ImpactSettings, overall_var: n
 
 @dataclass
 class RowInputs:
-    """One chunk's rows, encoded for the components."""
+    """Encoded rows (a chunk, a window of rows, or a subset of one), ready for the components."""
 
     y: np.ndarray  # class index, rows with a target only
     rows: np.ndarray  # global 0-based row numbers
-    group_codes: list[np.ndarray]
+    group_codes: np.ndarray  # (G, n): level code of each group
     categorical: list[np.ndarray]
     gaussian: np.ndarray
 
+    def __len__(self) -> int:
+        return len(self.y)
+
     @property
     def nbytes(self) -> int:
-        arrays = [self.y, self.rows, self.gaussian, *self.group_codes, *self.categorical]
+        arrays = [self.y, self.rows, self.gaussian, self.group_codes, *self.categorical]
         return sum(a.nbytes for a in arrays)
+
+    def take(self, index: slice | np.ndarray) -> "RowInputs":
+        """The rows at ``index`` (a slice or positions)."""
+        return RowInputs(self.y[index], self.rows[index], self.group_codes[:, index],
+                         [codes[index] for codes in self.categorical], self.gaussian[index])
+
+    @classmethod
+    def concatenate(cls, parts: list["RowInputs"]) -> "RowInputs":
+        """The rows of ``parts``, one after the other."""
+        if len(parts) == 1:
+            return parts[0]
+        return cls(np.concatenate([p.y for p in parts]), np.concatenate([p.rows for p in parts]),
+                   np.concatenate([p.group_codes for p in parts], axis=1),
+                   [np.concatenate(column) for column in zip(*(p.categorical for p in parts))],
+                   np.concatenate([p.gaussian for p in parts]))
 
 
 def encode_chunk(chunk, design: Design, target: str) -> RowInputs:
@@ -283,14 +313,13 @@ def encode_chunk(chunk, design: Design, target: str) -> RowInputs:
         y = np.where(~np.isnan(values) & (keys[pos] == values), pos, -1) if len(keys) else np.full(len(values), -1)
     keep = y >= 0
     rows = np.arange(chunk.row_offset, chunk.row_offset + chunk.n_rows)[keep]
-    group_codes = []
-    for group in design.groups:
+    group_codes = np.empty((len(design.groups), int(keep.sum())), dtype=np.int64)
+    for code, group in zip(group_codes, design.groups):
         # The collapsed variable: the level whose bit is set; for a dummy group the
         # all-zero rows are the reference level, the last code.
-        code = np.full(int(keep.sum()), group.n_levels - 1, dtype=np.int64)
+        code[:] = group.n_levels - 1
         for k, member in enumerate(group.members):
             code[cols[member].values[keep] == 1] = k
-        group_codes.append(_compact(code))
     categorical = []
     for column in design.categorical:
         col = cols[column]
@@ -303,12 +332,12 @@ def encode_chunk(chunk, design: Design, target: str) -> RowInputs:
             categorical.append(_compact(_level_index(np.array(keys, dtype=np.float64), col.values[keep])))
     gaussian = (np.column_stack([cols[c].as_float()[keep] for c in design.gaussian])
                 if design.gaussian else np.zeros((int(keep.sum()), 0)))
-    return RowInputs(y[keep], rows, group_codes, categorical, gaussian)
+    return RowInputs(y[keep], rows, _compact(group_codes), categorical, gaussian)
 
 
 def _compact(codes: np.ndarray) -> np.ndarray:
     """Level codes in the smallest integer type that holds them (they are kept between passes)."""
-    top = int(codes.max()) if len(codes) else 0
+    top = int(codes.max()) if codes.size else 0
     return codes.astype(np.int8 if top < 2**7 else np.int16 if top < 2**15 else np.int32, copy=False)
 
 
@@ -323,142 +352,234 @@ def _level_index(keys: np.ndarray, values: np.ndarray) -> np.ndarray:
     return np.searchsorted(keys, values)
 
 
-def _loglik(models: Models, inputs: RowInputs, rows: np.ndarray | slice):
-    """CAT's log likelihood of the given rows, class-major (finite (C, n), vetoes or None).
+def _other_features(models: Models, inputs: RowInputs):
+    """Log likelihood of the rows under the features both models read alike (categorical
+    and Gaussian columns), class-major: finite (C, n), and vetoes (C, n) or None.
 
     Vetoes exist only with alpha = 0; otherwise they are never built.
     """
-    y = inputs.y[rows]
     C = len(models.log_prior)
-    finite = np.zeros((C, len(y)))
-    vetoes = np.zeros((C, len(y)), dtype=np.int64) if models.exact_zero else None
+    finite = np.zeros((C, len(inputs)))
+    vetoes = np.zeros((C, len(inputs)), dtype=np.int64) if models.exact_zero else None
     for table, codes in zip(models.categorical, inputs.categorical):
-        table.add_to(finite, vetoes, codes[rows])
+        table.add_to(finite, vetoes, codes)
     if models.gaussian is not None:
-        finite += models.gaussian.log_likelihood(inputs.gaussian[rows]).finite.T
-    for table, codes in zip(models.group_cat, inputs.group_codes):
-        table.add_to(finite, vetoes, codes[rows])
+        finite += models.gaussian.log_likelihood(inputs.gaussian).finite.T
     return finite, vetoes
 
 
-def _posterior(models: Models, finite: np.ndarray, vetoes: np.ndarray | None) -> np.ndarray:
-    """Log posteriors (C, n); a plain log-softmax unless alpha = 0 made vetoes possible."""
-    if vetoes is not None and vetoes.any():
-        return nbmath.log_posterior(models.log_prior, nbmath.LogLikelihood(finite.T, vetoes.T)).T
-    score = finite + models.log_prior[:, None]
+#: Models scored together on each row: CAT, PoB (every group as bits), then one
+#: variant per group g (only g as bits), at index ``FIRST_GROUP + g``.
+CAT, POB, FIRST_GROUP = 0, 1, 2
+
+
+def _log_likelihoods(models: Models, inputs: RowInputs):
+    """Every model's log likelihood of the rows, class-major: finite (C, G + 2, n), vetoes or None.
+
+    Model m is indexed as in :data:`CAT`, :data:`POB` and :data:`FIRST_GROUP`.
+    """
+    finite, vetoes = _other_features(models, inputs)
+    # Position of each row's level in the side-by-side group tables, per group: (G, n).
+    codes = inputs.group_codes + models.level_offset[:, None]
+    finite = _every_model(finite, models.cat_levels.finite, models.swap.finite, codes)
+    return finite, None if vetoes is None else _every_model(vetoes, models.cat_levels.vetoes, models.swap.vetoes, codes)
+
+
+def _every_model(base: np.ndarray, cat: np.ndarray, swap: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """Every model's (C, G + 2, n) values from those of the other features, ``base`` (C, n, overwritten).
+
+    ``cat`` and ``swap`` are side-by-side (C, sum K_g) tables, ``codes`` the rows'
+    positions in them, (G, n).  CAT adds each group's categorical term (eq. 2), PoB
+    every group's swap on top of CAT, the variant of group g only g's swap.  Terms
+    are added one group after the other, so each row's sum rounds the same way
+    whatever the window.
+    """
+    C, n = base.shape
+    G = len(codes)
+    out = np.empty((C, FIRST_GROUP + G, n), dtype=base.dtype)
+    terms = out[:, FIRST_GROUP:]
+    # Codes are always in range; mode="clip" only lets take() write straight into out.
+    for c in range(C):
+        cat[c].take(codes, out=terms[c], mode="clip")
+    for g in range(G):
+        base += terms[:, g]
+    for c in range(C):
+        swap[c].take(codes, out=terms[c], mode="clip")
+    out[:, CAT] = base
+    out[:, POB] = base
+    for g in range(G):
+        out[:, POB] += terms[:, g]
+    terms += base[:, None, :]
+    return out
+
+
+def _log_posterior(models: Models, finite: np.ndarray, vetoes: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """Log posteriors from class-major log likelihoods (C, ...), and each row's largest one.
+
+    The log-softmax over classes of ``log pi_c + log p(x | c)`` (eqs. 2 and 3), in
+    place of ``finite``.  With alpha = 0, rows where a class is vetoed take the
+    alpha -> 0+ limit of :func:`nbmath.log_posterior`; in the other rows the limit
+    changes nothing.
+    """
+    if vetoes is not None:
+        limit = vetoes.any(axis=0)
+        loglik = nbmath.LogLikelihood(finite[:, limit].T, vetoes[:, limit].T)
+        limit_post = nbmath.log_posterior(models.log_prior, loglik).T
+    score = finite
+    score += models.log_prior.reshape((-1,) + (1,) * (finite.ndim - 1))
     score -= score.max(axis=0)
-    score -= np.log(np.exp(score).sum(axis=0))
-    return score
+    # Sum over classes one class at a time: the same rounding for any number of rows.
+    total = np.exp(score[0])
+    for c in range(1, len(score)):
+        total += np.exp(score[c])
+    log_total = np.log(total)
+    score -= log_total
+    # The top class's log posterior is (m - m) - log(total) = -log(total) exactly, and
+    # rounding is monotone, so no other class's is larger.
+    top = -log_total
+    if vetoes is not None:
+        score[:, limit] = limit_post
+        top[limit] = limit_post.max(axis=0)
+    return score, top
+
+
+def _argmax(log_post: np.ndarray, top: np.ndarray) -> np.ndarray:
+    """The predicted class: the lowest class index whose log posterior is the top one.
+
+    As ``argmax`` over the (few) classes of a class-major (C, ...) array, in one
+    vector step per class.
+    """
+    index = np.zeros(top.shape, dtype=np.int64)
+    for c in reversed(range(len(log_post))):  # down to class 0: the lowest tied class is written last
+        index[log_post[c] == top] = c
+    return index
+
+
+@dataclass
+class _Posteriors:
+    """Every model's posteriors on a window of rows, reduced over the classes."""
+
+    argmax: np.ndarray  # (M, n) predicted class
+    max: np.ndarray  # (M, n) its posterior probability
+    log_loss: np.ndarray  # (M,) sum over the rows of -log p(y | x)
+    correct: np.ndarray  # (M,) rows whose predicted class is y
+
+
+def _posteriors(models: Models, inputs: RowInputs) -> _Posteriors:
+    """Score a window of rows with CAT, PoB and every group's variant at once."""
+    log_post, top = _log_posterior(models, *_log_likelihoods(models, inputs))
+    argmax = _argmax(log_post, top)
+    at_y = np.take_along_axis(log_post, inputs.y[None, None, :], axis=0)[0]
+    return _Posteriors(argmax, np.exp(top), -at_y.sum(axis=1), (argmax == inputs.y).sum(axis=1))
 
 
 # --------------------------------------------------------------------------- accumulators
 
 
-@dataclass
-class _Summary:
-    """CAT's posteriors for one chunk (C, n), reduced once and shared by every comparison."""
-
-    log_post: np.ndarray
-    argmax: np.ndarray
-    max: np.ndarray
-
-    @classmethod
-    def of(cls, log_post: np.ndarray) -> "_Summary":
-        argmax, top = _argmax_max(log_post)
-        return cls(log_post, argmax, np.exp(top))
-
-
-def _argmax_max(log_post: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Arg-max and max over the (few) classes of a class-major (C, n) array, in C vector steps.
-
-    Ties go to the lowest class index, as with ``argmax``.
-    """
-    best = log_post[0].copy()
-    index = np.zeros(log_post.shape[1], dtype=np.int64)
-    for c in range(1, log_post.shape[0]):
-        better = log_post[c] > best
-        index[better] = c
-        np.maximum(best, log_post[c], out=best)
-    return index, best
-
-
-@dataclass
 class Scores:
-    """Streaming log-loss and accuracy of one model."""
+    """Streaming log-loss and accuracy of every model (indexed as in :data:`CAT`)."""
 
-    rows: int = 0
-    log_loss_sum: float = 0.0
-    correct: int = 0
+    def __init__(self, n_models: int):
+        self.rows = 0
+        self.log_loss_sum = np.zeros(n_models)
+        self.correct = np.zeros(n_models, dtype=np.int64)
 
-    def add(self, log_post: np.ndarray, y: np.ndarray, argmax: np.ndarray | None = None) -> None:
-        """Add rows scored by class-major log posteriors (C, n)."""
-        self.rows += len(y)
-        self.log_loss_sum += float(-log_post[y, np.arange(len(y))].sum())
-        self.correct += int(((_argmax_max(log_post)[0] if argmax is None else argmax) == y).sum())
+    def add(self, post: _Posteriors) -> None:
+        self.rows += post.argmax.shape[1]
+        self.log_loss_sum += post.log_loss
+        self.correct += post.correct
 
-    def add_summary(self, summary: _Summary, y: np.ndarray) -> None:
-        self.add(summary.log_post, y, summary.argmax)
-
-    def result(self) -> dict:
+    def result(self, model: int) -> dict:
         if not self.rows:
             return {"log_loss": None, "accuracy": None}
-        return {"log_loss": self.log_loss_sum / self.rows, "accuracy": self.correct / self.rows}
+        return {"log_loss": float(self.log_loss_sum[model]) / self.rows,
+                "accuracy": int(self.correct[model]) / self.rows}
 
 
-@dataclass
-class Comparison:
-    """CAT against a product-of-Bernoullis variant, accumulated over rows."""
+#: Integer type of an excess-confidence bin index (0 .. 2 * EXCESS_BINS).
+_BIN = np.min_scalar_type(2 * EXCESS_BINS)
 
-    label: str
-    columns: list[str]
-    rows: int = 0
-    map_differs: int = 0
-    pob_more_confident: int = 0
-    excess_sum: float = 0.0
-    excess_hist: np.ndarray = field(default_factory=lambda: np.zeros(2 * EXCESS_BINS + 1, dtype=np.int64))
-    cat_in: Scores = field(default_factory=Scores)
-    pob_in: Scores = field(default_factory=Scores)
-    cat_cv: Scores = field(default_factory=Scores)
-    pob_cv: Scores = field(default_factory=Scores)
-    example_rows: list[int] = field(default_factory=list)
-    extra: dict = field(default_factory=dict)
 
-    def add_in_sample(self, cat: "_Summary", pob: "_Summary", y: np.ndarray, rows: np.ndarray) -> None:
-        self.cat_in.add_summary(cat, y)
-        self.pob_in.add_summary(pob, y)
-        pob_max = pob.max
-        flipped = cat.argmax != pob.argmax
-        excess = pob_max - cat.max
-        self.rows += len(y)
-        self.map_differs += int(flipped.sum())
+class Comparisons:
+    """CAT against each product-of-Bernoullis variant, accumulated over rows.
+
+    Variant v is model ``POB + v``: v = 0 reads every group as bits (the table-level
+    comparison), v = 1 + g only group g.
+    """
+
+    def __init__(self, labels: list[str], columns: list[list[str]]):
+        V = len(labels)
+        self.labels, self.columns = labels, columns
+        self.rows = 0
+        self.map_differs = np.zeros(V, dtype=np.int64)
+        self.pob_more_confident = np.zeros(V, dtype=np.int64)
+        self.excess_sum = np.zeros(V)
+        self.excess_hist = np.zeros((V, 2 * EXCESS_BINS + 1), dtype=np.int64)
+        self.pending_bins: list[np.ndarray] = []  # (V, n) bin indices not yet in excess_hist
+        self.pending_rows = 0
+        self.in_sample = Scores(POB + V)
+        self.cross_validated = Scores(POB + V)
+        self.example_rows: list[list[int]] = [[] for _ in range(V)]
+        self.extra: list[dict] = [{} for _ in range(V)]
+
+    def add_in_sample(self, post: _Posteriors, rows: np.ndarray) -> None:
+        self.in_sample.add(post)
+        flipped = post.argmax[POB:] != post.argmax[CAT]
+        excess = post.max[POB:] - post.max[CAT]
+        self.rows += len(rows)
+        self.map_differs += flipped.sum(axis=1)
         # "Higher" beyond rounding: equal maxima (e.g. a group with no effect) are not counted.
-        self.pob_more_confident += int((excess > 1e-12).sum())
-        self.excess_sum += float(excess.sum())
+        self.pob_more_confident += (excess > 1e-12).sum(axis=1)
+        self.excess_sum += excess.sum(axis=1)
         index = np.clip(np.rint((excess + 1.0) * EXCESS_BINS).astype(np.int64), 0, 2 * EXCESS_BINS)
-        self.excess_hist += np.bincount(index, minlength=2 * EXCESS_BINS + 1)
-        room = 5 - len(self.example_rows)
-        if room > 0:
-            self.example_rows += [int(r) + 1 for r in rows[flipped][:room]]
+        self.pending_bins.append(index.astype(_BIN))
+        self.pending_rows += len(rows)
+        if self.pending_rows >= self.excess_hist.shape[1]:
+            self._flush_bins()
+        for v in np.flatnonzero(flipped.any(axis=1)):
+            room = 5 - len(self.example_rows[v])
+            if room > 0:
+                self.example_rows[v] += [int(r) + 1 for r in rows[flipped[v]][:room]]
 
-    def percentile(self, q: float) -> float:
-        cumulative = np.cumsum(self.excess_hist)
+    def _flush_bins(self) -> None:
+        """Count the pending bin indices into the histograms.
+
+        A bincount costs O(rows + bins); waiting until at least ``bins`` rows are
+        pending keeps that O(rows) overall.  One bincount per variant rather than one
+        over ``variant * bins + bin`` keeps the indices in 16 bits until then.
+        """
+        if not self.pending_rows:
+            return
+        pending = np.concatenate(self.pending_bins, axis=1)
+        for hist, index in zip(self.excess_hist, pending):
+            hist += np.bincount(index, minlength=len(hist))
+        self.pending_bins, self.pending_rows = [], 0
+
+    def percentile(self, v: int, q: float) -> float:
+        cumulative = np.cumsum(self.excess_hist[v])
         k = int(np.searchsorted(cumulative, q * cumulative[-1]))
         return k / EXCESS_BINS - 1.0
 
-    def result(self) -> dict:
+    def results(self) -> list[dict]:
+        """One result per variant, in variant order."""
+        self._flush_bins()
+        return [self._result(v) for v in range(len(self.labels))]
+
+    def _result(self, v: int) -> dict:
         rows = max(self.rows, 1)
         return {
-            "group": self.label,
-            "columns": self.columns,
+            "group": self.labels[v],
+            "columns": self.columns[v],
             "rows": self.rows,
-            "map_differs_share": self.map_differs / rows,
-            "pob_more_confident_share": self.pob_more_confident / rows,
-            "excess_mean": self.excess_sum / rows,
-            "excess_p95": self.percentile(0.95) if self.rows else 0.0,
-            "cat": {"in_sample": self.cat_in.result(), "cross_validated": self.cat_cv.result()},
-            "pob": {"in_sample": self.pob_in.result(), "cross_validated": self.pob_cv.result()},
-            "flipped_rows": self.example_rows,
-            **self.extra,
+            "map_differs_share": int(self.map_differs[v]) / rows,
+            "pob_more_confident_share": int(self.pob_more_confident[v]) / rows,
+            "excess_mean": float(self.excess_sum[v]) / rows,
+            "excess_p95": self.percentile(v, 0.95) if self.rows else 0.0,
+            "cat": {"in_sample": self.in_sample.result(CAT), "cross_validated": self.cross_validated.result(CAT)},
+            "pob": {"in_sample": self.in_sample.result(POB + v),
+                    "cross_validated": self.cross_validated.result(POB + v)},
+            "flipped_rows": self.example_rows[v],
+            **self.extra[v],
         }
 
 
@@ -487,90 +608,115 @@ def measure_impact(ctx, settings: ImpactSettings | None = None) -> ImpactResult 
     overall_var = _overall_variance(totals)
     full = fit(totals, design, settings, overall_var)
     k = max(2, int(settings.folds))
-    table = Comparison("table", [m for g in design.groups for m in g.members])
-    per_group = [Comparison(g.label, list(g.members)) for g in design.groups]
+    comparisons = Comparisons(["table"] + [g.label for g in design.groups],
+                              [[m for g in design.groups for m in g.members]] + [list(g.members) for g in design.groups])
     fold_counts = _FoldCounts(totals, k)
     columns = design.columns + [ctx.target]
     n_rows = ctx.profile.n_rows
     stride = max(1, -(-n_rows // max(settings.plot_points, 1)))
     points = []
+    size = _window_rows(design)
 
-    # Pass 1: in-sample scores, and each fold's statistics.  The encoded rows are
+    def windows():
+        """The table's encoded rows in windows of ``size`` rows, whatever the chunking."""
+        return _regroup((encode_chunk(chunk, design, ctx.target) for chunk in ctx.scan(columns)), size)
+
+    # Pass 1: in-sample scores, and each fold's statistics.  The encoded windows are
     # kept for pass 2 while they fit in ENCODED_CACHE_BYTES (they are compact codes);
     # past that pass 2 reads and encodes the rows again, so memory stays bounded.
     kept: list[RowInputs] | None = []
     kept_bytes = 0
-    for chunk in ctx.scan(columns):
-        inputs = encode_chunk(chunk, design, ctx.target)
-        if not len(inputs.y):
-            continue
-        _score(full, inputs, table, per_group, in_sample=True, points=points, stride=stride)
-        fold_counts.add(inputs, _folds(inputs.rows, k, settings.seed))
+    for window in windows():
+        post = _posteriors(full, window)
+        comparisons.add_in_sample(post, window.rows)
+        keep = window.rows % stride == 0
+        points.append(np.column_stack([post.max[CAT][keep], post.max[POB][keep],
+                                       post.argmax[CAT][keep] != post.argmax[POB][keep]]))
+        fold_counts.add(window, _folds(window.rows, k, settings.seed))
         if kept is not None:
-            kept_bytes += inputs.nbytes
-            kept = kept + [inputs] if kept_bytes <= ENCODED_CACHE_BYTES else None
+            kept_bytes += window.nbytes
+            if kept_bytes <= ENCODED_CACHE_BYTES:
+                kept.append(window)
+            else:
+                kept = None
 
-    # Pass 2: k-fold cross-validation (fit on the other folds, score this one).
+    # Pass 2: k-fold cross-validation (fit on the other folds, score this one).  Each
+    # fold's rows are regrouped into full windows of their own (so at most k windows
+    # of encoded rows wait at a time).
     fold_models = [fit(totals.minus(fold_counts.counts(f)), design, settings, overall_var) for f in range(k)]
-    again = kept if kept is not None else (encode_chunk(c, design, ctx.target) for c in ctx.scan(columns))
-    for inputs in again:
-        if not len(inputs.y):
-            continue
-        folds = _folds(inputs.rows, k, settings.seed)
-        for f in range(k):
-            select = np.flatnonzero(folds == f)
-            if len(select):
-                _score(fold_models[f], inputs, table, per_group, in_sample=False, select=select)
+    by_fold = [_Regrouper(size) for _ in range(k)]
+    for window in kept if kept is not None else windows():
+        folds = _folds(window.rows, k, settings.seed)
+        for f, regrouper in enumerate(by_fold):
+            for part in regrouper.add(window.take(np.flatnonzero(folds == f))):
+                comparisons.cross_validated.add(_posteriors(fold_models[f], part))
+    for f, regrouper in enumerate(by_fold):
+        for part in regrouper.rest():
+            comparisons.cross_validated.add(_posteriors(fold_models[f], part))
 
-    for comparison, group, counts in zip(per_group, design.groups, totals.group_counts):
-        comparison.extra["eq13_guaranteed_more_extreme_share"] = _eq13_share(counts, settings.alpha)
-        comparison.extra["kind"] = group.kind
-        comparison.extra["levels"] = group.n_levels
+    for extra, group, counts in zip(comparisons.extra[1:], design.groups, totals.group_counts):
+        extra["eq13_guaranteed_more_extreme_share"] = _eq13_share(counts, settings.alpha)
+        extra["kind"] = group.kind
+        extra["levels"] = group.n_levels
     notes = [f"{c} left out ({why})" for c, why in design.left_out.items()]
-    plot = np.array(points, dtype=np.float64).reshape(-1, 3)
-    return ImpactResult(table.result(), [c.result() for c in per_group], design, settings, plot, notes)
+    plot = np.concatenate(points) if points else np.zeros((0, 3))
+    table, *per_group = comparisons.results()
+    return ImpactResult(table, per_group, design, settings, plot, notes)
 
 
-#: Rows scored at a time: (C, n) work arrays then stay in cache.
-SCORE_ROWS = 1 << 15
+#: Float cells of the work arrays of one window (2**21 float64, 16 MiB): every
+#: model's class-major log posteriors, (C, G + 2, n), and the encoded inputs.
+SCORE_CELLS = 1 << 21
 
 
-def _score(models, inputs, table, per_group, in_sample, select=None, points=None, stride=1):
-    """Score rows (all of the chunk, or the ``select`` indices) in cache-sized windows."""
-    n = len(inputs.y) if select is None else len(select)
-    for start in range(0, n, SCORE_ROWS):
-        window = slice(start, min(n, start + SCORE_ROWS))
-        rows = window if select is None else select[window]
-        _score_rows(models, inputs, rows, table, per_group, in_sample, points, stride)
+def _window_rows(design: Design) -> int:
+    """Rows scored at once: as many as fit :data:`SCORE_CELLS`.
+
+    A row takes C * (G + 2) cells of log posteriors and about one per encoded
+    feature.
+    """
+    C, G = len(design.classes), len(design.groups)
+    per_row = C * (FIRST_GROUP + G) + G + len(design.categorical) + len(design.gaussian)
+    return max(1, SCORE_CELLS // per_row)
 
 
-def _score_rows(models, inputs, rows, table, per_group, in_sample, points, stride):
-    cat_f, cat_v = _loglik(models, inputs, rows)
-    y = inputs.y[rows]
-    cat_sum = _Summary.of(_posterior(models, cat_f, cat_v))
-    # PoB (all groups as bits) = CAT + every group's swap; each group's own variant = CAT + its swap.
-    pob_f = cat_f.copy()
-    pob_v = None if cat_v is None else cat_v.copy()
-    variants = []
-    for swap, codes in zip(models.swap, inputs.group_codes):
-        f = cat_f.copy()
-        v = None if cat_v is None else cat_v.copy()
-        swap.add_to(f, v, codes[rows])
-        swap.add_to(pob_f, pob_v, codes[rows])
-        variants.append((f, v))
-    comparisons = [(table, pob_f, pob_v)] + [(c, f, v) for c, (f, v) in zip(per_group, variants)]
-    row_numbers = inputs.rows[rows]
-    for comparison, f, v in comparisons:
-        summary = _Summary.of(_posterior(models, f, v))
-        if in_sample:
-            comparison.add_in_sample(cat_sum, summary, y, row_numbers)
-        else:
-            comparison.cat_cv.add_summary(cat_sum, y)
-            comparison.pob_cv.add_summary(summary, y)
-        if points is not None and comparison is table:
-            keep = row_numbers % stride == 0
-            flipped = cat_sum.argmax != summary.argmax
-            points.extend(zip(cat_sum.max[keep], summary.max[keep], flipped[keep]))
+class _Regrouper:
+    """Encoded rows taken in pieces of any size, handed on in windows of ``size`` rows.
+
+    Window boundaries depend only on the rows' order, not on how they arrive, so
+    everything summed window by window is the same for any chunking.
+    """
+
+    def __init__(self, size: int):
+        self.size = size
+        self.parts: list[RowInputs] = []
+        self.n = 0
+
+    def add(self, inputs: RowInputs) -> Iterator[RowInputs]:
+        """Take ``inputs``; yield every window they complete."""
+        start = 0
+        while self.n + len(inputs) - start >= self.size:
+            end = start + self.size - self.n
+            self.parts.append(inputs.take(slice(start, end)))
+            yield RowInputs.concatenate(self.parts)
+            self.parts, self.n, start = [], 0, end
+        if start < len(inputs):
+            self.parts.append(inputs.take(slice(start, None)))
+            self.n += len(inputs) - start
+
+    def rest(self) -> Iterator[RowInputs]:
+        """Yield the last, shorter window, if rows are left."""
+        if self.n:
+            yield RowInputs.concatenate(self.parts)
+            self.parts, self.n = [], 0
+
+
+def _regroup(stream: Iterable[RowInputs], size: int) -> Iterator[RowInputs]:
+    """The rows of ``stream`` in windows of ``size`` rows (the last may be shorter)."""
+    regrouper = _Regrouper(size)
+    for inputs in stream:
+        yield from regrouper.add(inputs)
+    yield from regrouper.rest()
 
 
 def _folds(rows: np.ndarray, k: int, seed: int) -> np.ndarray:
@@ -596,7 +742,7 @@ class _FoldCounts:
         k, C = self.k, self.C
         cell = folds * C + inputs.y  # (fold, class) of each row
         self.classes += np.bincount(cell, minlength=k * C).reshape(k, C)
-        for acc, codes in zip(self.groups + self.categorical, inputs.group_codes + inputs.categorical):
+        for acc, codes in zip(self.groups + self.categorical, [*inputs.group_codes, *inputs.categorical]):
             K = acc.shape[2]
             acc += np.bincount(cell * K + codes, minlength=k * C * K).reshape(k, C, K)
         if inputs.gaussian.shape[1]:

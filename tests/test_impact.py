@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.naive_bayes import CategoricalNB, GaussianNB
 
+from nblint import impact, nbmath
 from nblint.analyses import TableContext
 from nblint.cli import main
 from nblint.engine import resolved_options
@@ -185,3 +186,115 @@ def test_plot_without_matplotlib_says_how_to_get_it(tmp_path):
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert proc.returncode == 2
     assert "pip install 'nblint[plot]'" in proc.stderr
+
+
+# --------------------------------------------------------------------------- the scoring machinery
+
+
+def limit_posteriors(x, y, alpha):
+    """Posteriors of a Naive Bayes reading every column of ``x`` as categorical, by nbmath.
+
+    Unlike scikit-learn it takes alpha = 0 as the alpha -> 0+ limit (a 0/1 column as a
+    two-level categorical is exactly the Bernoulli feature of PoB).
+    """
+    C = y.max() + 1
+    components = [nbmath.CategoricalComponent.from_counts(
+        np.array([np.bincount(column[y == c], minlength=column.max() + 1) for c in range(C)]), alpha) for column in x.T]
+    return nbmath.NaiveBayes(nbmath.log_class_prior(np.bincount(y)), components).predict_proba(list(x.T))
+
+
+def first_flips(cat, pob):
+    """1-based numbers of the first five rows whose predicted class differs."""
+    return [int(r) + 1 for r in np.flatnonzero(cat.argmax(1) != pob.argmax(1))[:5]]
+
+
+def test_alpha_zero_equals_the_limit_model_row_by_row():
+    frame, codes = make_table(3, n=500, with_gaussian=False)
+    result = ours(frame, alpha=0.0)
+    y = frame["y"].to_numpy()
+    by_label = {"table": result.table, **{r["group"]: r for r in result.groups}}
+    for label, (cat_x, pob_x) in designs(frame, codes).items():
+        cat, pob = limit_posteriors(cat_x, y, 0.0), limit_posteriors(pob_x, y, 0.0)
+        expected = compare(cat, pob, y)
+        got = by_label[label]
+        for key in ("map_differs_share", "pob_more_confident_share", "excess_mean"):
+            assert got[key] == pytest.approx(expected[key], abs=1e-9), (label, key)
+        assert got["cat"]["in_sample"]["log_loss"] == pytest.approx(expected["cat_log_loss"], rel=1e-9)
+        assert got["pob"]["in_sample"]["log_loss"] == pytest.approx(expected["pob_log_loss"], rel=1e-9)
+        assert got["flipped_rows"] == first_flips(cat, pob)
+
+
+def test_example_rows_and_p95_across_many_windows(monkeypatch):
+    """Tiny windows across chunks: the first five flips in row order, and the
+    excess histogram flushed many times on the way, equal scikit-learn's."""
+    monkeypatch.setattr(impact, "SCORE_CELLS", 97)  # windows of 6 rows here (16 cells a row)
+    monkeypatch.setattr(impact, "EXCESS_BINS", 50)  # a histogram flush every 101 rows
+    frame, codes = make_table(3, n=500)
+    result = ours(frame, chunk_rows=37)
+    y = frame["y"].to_numpy()
+    g = frame[["x"]].to_numpy()
+    by_label = {"table": result.table, **{r["group"]: r for r in result.groups}}
+    lengths = set()
+    for label, (cat_x, pob_x) in designs(frame, codes).items():
+        cat, pob = sklearn_posteriors(cat_x, cat_x, y, g, g, 1.0), sklearn_posteriors(pob_x, pob_x, y, g, g, 1.0)
+        assert by_label[label]["flipped_rows"] == first_flips(cat, pob)
+        lengths.add(len(by_label[label]["flipped_rows"]))
+        bins = np.rint((pob.max(1) - cat.max(1) + 1.0) * 50).astype(np.int64)
+        p95 = int(np.searchsorted(np.cumsum(np.bincount(bins)), 0.95 * len(y))) / 50 - 1.0
+        assert by_label[label]["excess_p95"] == p95
+    assert 5 in lengths and lengths - {0, 5}  # some variants run out of room, some never fill it
+
+
+@pytest.mark.parametrize("alpha", [1.0, 0.0])
+def test_windows_chunks_and_the_cache_do_not_change_the_measurement(monkeypatch, alpha):
+    """Windows are cut from the row stream, not from chunks: for one window size the
+    result is the same to the last bit for any chunking, with or without the cache of
+    encoded rows; any window size gives the same counts and row values."""
+    monkeypatch.setattr(impact, "EXCESS_BINS", 50)
+    # No Gaussian column: the profile is then exact, so chunking cannot change the models.
+    frame, _ = make_table(3, n=500, with_gaussian=False)
+
+    def run(cells, chunk_rows=None, cache_bytes=impact.ENCODED_CACHE_BYTES):
+        monkeypatch.setattr(impact, "SCORE_CELLS", cells)
+        monkeypatch.setattr(impact, "ENCODED_CACHE_BYTES", cache_bytes)
+        result = ours(frame, alpha=alpha, chunk_rows=chunk_rows)
+        return [result.table, *result.groups], result.plot_points
+
+    reference, points = run(impact.SCORE_CELLS)
+    for cells in (1, 97, impact.SCORE_CELLS):  # windows of 1 row, 6 rows, every row
+        rows, row_points = run(cells)
+        for chunk_rows, cache_bytes in [(7, impact.ENCODED_CACHE_BYTES), (37, 0), (None, 0)]:
+            assert run(cells, chunk_rows, cache_bytes)[0] == rows, (cells, chunk_rows, cache_bytes)
+        # Each row's posteriors do not depend on its window; only sums of floats do.
+        assert np.array_equal(row_points, points)
+        for a, b in zip(reference, rows):
+            for key in ("rows", "map_differs_share", "pob_more_confident_share", "excess_p95", "flipped_rows"):
+                assert a[key] == b[key], (cells, a["group"], key)
+            assert a["excess_mean"] == pytest.approx(b["excess_mean"], rel=1e-12, abs=1e-15)
+            for model in ("cat", "pob"):
+                for where in ("in_sample", "cross_validated"):
+                    assert a[model][where]["accuracy"] == b[model][where]["accuracy"]
+                    assert a[model][where]["log_loss"] == pytest.approx(b[model][where]["log_loss"], rel=1e-12)
+
+
+def test_excess_histogram_counts_every_row_once(monkeypatch):
+    """Bins wait and are counted in flushes: after windows of every size, each row is
+    counted once, in its own variant's histogram."""
+    monkeypatch.setattr(impact, "EXCESS_BINS", 50)  # a flush every 101 rows
+    rng = np.random.default_rng(0)
+    comparisons = impact.Comparisons(["table", "a", "b"], [[], [], []])
+    bins, start = [], 0
+    for n in rng.integers(1, 40, 30):
+        top = rng.random((4, n))  # CAT, then the three variants
+        post = impact._Posteriors(rng.integers(0, 3, (4, n)), top, np.zeros(4), np.zeros(4, dtype=np.int64))
+        comparisons.add_in_sample(post, np.arange(start, start + n))
+        bins.append(np.rint((top[1:] - top[0] + 1.0) * 50).astype(np.int64))
+        start += n
+    comparisons.results()
+    expected = [np.bincount(b, minlength=101) for b in np.concatenate(bins, axis=1)]
+    assert np.array_equal(comparisons.excess_hist, expected)
+
+
+def test_argmax_ties_go_to_the_lowest_class():
+    log_post = np.log(np.random.default_rng(1).integers(1, 4, (4, 3, 200)) / 4)  # many exact ties
+    assert np.array_equal(impact._argmax(log_post, log_post.max(axis=0)), log_post.argmax(axis=0))
