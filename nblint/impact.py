@@ -34,11 +34,15 @@ import numpy as np
 
 from nblint import nbmath
 from nblint.hashing import mix64
+from nblint.parallel import ordered_map
 
 #: Resolution of the streamed histogram of excess confidence (percentiles exact to this).
 EXCESS_BINS = 20_000
 #: Encoded rows kept from the first pass for the cross-validation pass, at most (bytes).
-ENCODED_CACHE_BYTES = 512 * 2**20
+#: A table whose encoded rows would not fit keeps none (its pass 2 reads the rows
+#: again), so memory never grows with the rows: the 1M x 65 bench table keeps
+#: 64 MiB, the 10M one nothing.
+ENCODED_CACHE_BYTES = 256 * 2**20
 
 
 @dataclass
@@ -622,12 +626,16 @@ def measure_impact(ctx, settings: ImpactSettings | None = None) -> ImpactResult 
         return _regroup((encode_chunk(chunk, design, ctx.target) for chunk in ctx.scan(columns)), size)
 
     # Pass 1: in-sample scores, and each fold's statistics.  The encoded windows are
-    # kept for pass 2 while they fit in ENCODED_CACHE_BYTES (they are compact codes);
-    # past that pass 2 reads and encodes the rows again, so memory stays bounded.
+    # kept for pass 2 when all of them fit in ENCODED_CACHE_BYTES (they are compact
+    # codes; the first window tells their size); else pass 2 reads and encodes the
+    # rows again, so memory stays bounded.
+    # Windows are scored ``jobs`` at a time and their results added in row order.
+    jobs = getattr(ctx.source, "jobs", 1)
     kept: list[RowInputs] | None = []
     kept_bytes = 0
-    for window in windows():
-        post = _posteriors(full, window)
+    for window, post in ordered_map(lambda window: (window, _posteriors(full, window)), windows(), jobs, "nblint-impact"):
+        if kept is not None and not kept and window.nbytes / max(len(window), 1) * n_rows > ENCODED_CACHE_BYTES:
+            kept = None
         comparisons.add_in_sample(post, window.rows)
         keep = window.rows % stride == 0
         points.append(np.column_stack([post.max[CAT][keep], post.max[POB][keep],
@@ -644,15 +652,19 @@ def measure_impact(ctx, settings: ImpactSettings | None = None) -> ImpactResult 
     # fold's rows are regrouped into full windows of their own (so at most k windows
     # of encoded rows wait at a time).
     fold_models = [fit(totals.minus(fold_counts.counts(f)), design, settings, overall_var) for f in range(k)]
-    by_fold = [_Regrouper(size) for _ in range(k)]
-    for window in kept if kept is not None else windows():
-        folds = _folds(window.rows, k, settings.seed)
+    def fold_windows() -> Iterator[tuple[int, RowInputs]]:
+        by_fold = [_Regrouper(size) for _ in range(k)]
+        for window in kept if kept is not None else windows():
+            folds = _folds(window.rows, k, settings.seed)
+            for f, regrouper in enumerate(by_fold):
+                for part in regrouper.add(window.take(np.flatnonzero(folds == f))):
+                    yield f, part
         for f, regrouper in enumerate(by_fold):
-            for part in regrouper.add(window.take(np.flatnonzero(folds == f))):
-                comparisons.cross_validated.add(_posteriors(fold_models[f], part))
-    for f, regrouper in enumerate(by_fold):
-        for part in regrouper.rest():
-            comparisons.cross_validated.add(_posteriors(fold_models[f], part))
+            for part in regrouper.rest():
+                yield f, part
+
+    for post in ordered_map(lambda item: _posteriors(fold_models[item[0]], item[1]), fold_windows(), jobs, "nblint-impact"):
+        comparisons.cross_validated.add(post)
 
     for extra, group, counts in zip(comparisons.extra[1:], design.groups, totals.group_counts):
         extra["eq13_guaranteed_more_extreme_share"] = _eq13_share(counts, settings.alpha)
@@ -664,9 +676,11 @@ def measure_impact(ctx, settings: ImpactSettings | None = None) -> ImpactResult 
     return ImpactResult(table, per_group, design, settings, plot, notes)
 
 
-#: Float cells of the work arrays of one window (2**21 float64, 16 MiB): every
+#: Float cells of the work arrays of one window (2**20 float64, 8 MiB): every
 #: model's class-major log posteriors, (C, G + 2, n), and the encoded inputs.
-SCORE_CELLS = 1 << 21
+#: ``jobs + 1`` windows are in flight (measured on the 1M x 65 bench table with
+#: --jobs 2: peak 335-342 MiB at 2**20 cells, 346-376 MiB at 2**21, same speed).
+SCORE_CELLS = 1 << 20
 
 
 def _window_rows(design: Design) -> int:

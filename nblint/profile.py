@@ -29,14 +29,13 @@ the feature columns.
 
 from __future__ import annotations
 
-from collections import deque
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from nblint.errors import InputError
 from nblint.hashing import mix64
+from nblint.parallel import ordered_map
 from nblint.readers import Chunk, Names, TableSource, TypesWidened
 
 #: Distinct values kept per column before it is marked "many" (continuous, identifiers).
@@ -413,28 +412,8 @@ def _preview(names, limit: int = 8) -> str:
     return shown + (f", ... ({len(names)} in all)" if len(names) > limit else "")
 
 def _chunk_profiles(cls, source: TableSource, target: str | None, jobs: int, wide_binary: int | None = None):
-    """The profile of each chunk, in chunk order, computed ``jobs`` at a time.
-
-    At most ``jobs + 1`` chunks are in flight, so memory stays bounded by a few
-    chunks however long the table is.
-    """
-    if jobs <= 1:
-        for chunk in source.chunks():
-            yield cls.from_chunk(chunk, target, wide_binary)
-        return
-    with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="nblint-profile") as pool:
-        in_flight: deque = deque()
-        try:
-            for chunk in source.chunks():
-                in_flight.append(pool.submit(cls.from_chunk, chunk, target, wide_binary))
-                if len(in_flight) > jobs:
-                    yield in_flight.popleft().result()
-            while in_flight:
-                yield in_flight.popleft().result()
-        finally:
-            for future in in_flight:
-                future.cancel()
-
+    """The profile of each chunk, in chunk order, computed ``jobs`` at a time (a few chunks in flight)."""
+    return ordered_map(lambda chunk: cls.from_chunk(chunk, target, wide_binary), source.chunks(), jobs, "nblint-profile")
 
 
 def _encode_target(chunk: Chunk, target: str | None):

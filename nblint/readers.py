@@ -287,6 +287,9 @@ class StreamSource(TableSource):
     """
 
     size_bytes: int = 0
+    #: Threads that read (parse, decompress) at once, set from ``--jobs`` by the runner:
+    #: with 1, nblint computes on one thread in all.
+    jobs: int = 1
 
     def __init__(self, path: str, names: Sequence[str], n_rows: int | None, chunk_rows: int | None = None):
         super().__init__(path, names, n_rows or 0, chunk_rows)
@@ -372,8 +375,6 @@ class CsvSource(StreamSource):
     PARSE_BLOCK = 1 << 22
     #: Rows a parsed block holds at least (estimated from the header's length).
     BLOCK_ROWS = 1024
-    #: Blocks parsed at once (set from ``--jobs`` by the runner).
-    jobs = 1
     #: Keep the parsed rows of the first pass in a temporary Arrow IPC file
     #: (LZ4-compressed) so that later passes need not parse the CSV again.
     SPILL = True
@@ -432,7 +433,7 @@ class CsvSource(StreamSource):
         with self._errors():
             return pacsv.open_csv(
                 stream,
-                read_options=pacsv.ReadOptions(encoding=self.codec, block_size=self.BLOCK_SIZE),
+                read_options=pacsv.ReadOptions(encoding=self.codec, block_size=self.BLOCK_SIZE, use_threads=self.jobs > 1),
                 parse_options=pacsv.ParseOptions(delimiter=self.delimiter),
                 convert_options=convert,
             )
@@ -483,7 +484,8 @@ class CsvSource(StreamSource):
 
         wanted = [self.names.index(n) for n in names]
         # Plain reads, not a memory map: mapped pages would count as resident memory, growing with the rows.
-        reader = pa.ipc.open_file(pa.OSFile(self._spill.name), options=pa.ipc.IpcReadOptions(included_fields=sorted(wanted)))
+        options = pa.ipc.IpcReadOptions(included_fields=sorted(wanted), use_threads=self.jobs > 1)
+        reader = pa.ipc.open_file(pa.OSFile(self._spill.name), options=options)
         for i in range(reader.num_record_batches):
             self._spill_progress = (i + 1, reader.num_record_batches)
             yield reader.get_batch(i)
@@ -550,20 +552,24 @@ class CsvSource(StreamSource):
 
             yield from emit(table, first.size)
             jobs = max(1, self.jobs)
-            with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="nblint-parse") as pool:
-                in_flight: deque = deque()
-                try:
-                    for block in blocks:
-                        in_flight.append((pool.submit(parse, block, types), block.size))
-                        if len(in_flight) > jobs:
+            if jobs == 1:  # one thread in all: parse here, between the chunks' profiles
+                for block in blocks:
+                    yield from emit(parse(block, types), block.size)
+            else:
+                with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="nblint-parse") as pool:
+                    in_flight: deque = deque()
+                    try:
+                        for block in blocks:
+                            in_flight.append((pool.submit(parse, block, types), block.size))
+                            if len(in_flight) > jobs:
+                                future, size = in_flight.popleft()
+                                yield from emit(future.result(), size)
+                        while in_flight:
                             future, size = in_flight.popleft()
                             yield from emit(future.result(), size)
-                    while in_flight:
-                        future, size = in_flight.popleft()
-                        yield from emit(future.result(), size)
-                finally:
-                    for future, _ in in_flight:
-                        future.cancel()
+                    finally:
+                        for future, _ in in_flight:
+                            future.cancel()
             if names == self.names:
                 self.types = types
         finally:
@@ -746,7 +752,7 @@ class ParquetSource(StreamSource):
         metadata = self.file.metadata
         try:
             for group in range(self.file.num_row_groups):
-                table = self.file.read_row_group(group, columns=list(names))
+                table = self.file.read_row_group(group, columns=list(names), use_threads=self.jobs > 1)
                 self._done_groups = sum(metadata.row_group(g).total_byte_size for g in range(group + 1))
                 yield from table.to_batches()
         except (pa.ArrowException, OSError) as exc:

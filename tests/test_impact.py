@@ -40,8 +40,9 @@ def make_table(seed: int, n: int = 300, with_gaussian: bool = True):
     return frame, codes
 
 
-def ours(frame, alpha=1.0, folds=5, seed=0, chunk_rows=None):
+def ours(frame, alpha=1.0, folds=5, seed=0, chunk_rows=None, jobs=1):
     source = DataFrameSource(frame, chunk_rows=chunk_rows)
+    source.jobs = jobs  # windows scored at once, on threads
     ctx = TableContext(source, TableProfile.from_source(source, "y"), None, resolved_options())
     return measure_impact(ctx, ImpactSettings(alpha=alpha, folds=folds, seed=seed))
 
@@ -275,6 +276,15 @@ def test_windows_chunks_and_the_cache_do_not_change_the_measurement(monkeypatch,
                 for where in ("in_sample", "cross_validated"):
                     assert a[model][where]["accuracy"] == b[model][where]["accuracy"]
                     assert a[model][where]["log_loss"] == pytest.approx(b[model][where]["log_loss"], rel=1e-12)
+
+
+@pytest.mark.parametrize("alpha", [1.0, 0.0])
+def test_scoring_windows_on_threads_gives_the_same_bits(monkeypatch, alpha):
+    monkeypatch.setattr(impact, "SCORE_CELLS", 97)  # many small windows, several in flight
+    frame, _ = make_table(3, n=500)
+    one, three = ours(frame, alpha=alpha, chunk_rows=37), ours(frame, alpha=alpha, chunk_rows=37, jobs=3)
+    assert [three.table, *three.groups] == [one.table, *one.groups]
+    assert np.array_equal(three.plot_points, one.plot_points)
 
 
 def test_excess_histogram_counts_every_row_once(monkeypatch):

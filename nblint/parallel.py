@@ -1,0 +1,36 @@
+"""Work spread over threads, with results in their input order (so output is deterministic)."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def ordered_map(function: Callable[[T], R], items: Iterable[T], jobs: int, name: str = "nblint") -> Iterator[R]:
+    """``function(item)`` for each item, in the items' order, computed ``jobs`` at a time.
+
+    numpy's and pyarrow's kernels release the GIL, so threads share the cores.  At
+    most ``jobs + 1`` items are in flight, so memory stays bounded by a few items
+    however many there are; ``jobs <= 1`` computes each item here, on this thread.
+    """
+    if jobs <= 1:
+        for item in items:
+            yield function(item)
+        return
+    with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix=name) as pool:
+        in_flight: deque = deque()
+        try:
+            for item in items:
+                in_flight.append(pool.submit(function, item))
+                if len(in_flight) > jobs:
+                    yield in_flight.popleft().result()
+            while in_flight:
+                yield in_flight.popleft().result()
+        finally:
+            for future in in_flight:
+                future.cancel()
