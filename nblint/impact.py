@@ -630,7 +630,7 @@ def measure_impact(ctx, settings: ImpactSettings | None = None) -> ImpactResult 
     # codes; the first window tells their size); else pass 2 reads and encodes the
     # rows again, so memory stays bounded.
     # Windows are scored ``jobs`` at a time and their results added in row order.
-    jobs = getattr(ctx.source, "jobs", 1)
+    jobs = ctx.source.jobs
     kept: list[RowInputs] | None = []
     kept_bytes = 0
     for window, post in ordered_map(lambda window: (window, _posteriors(full, window)), windows(), jobs, "nblint-impact"):

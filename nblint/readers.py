@@ -156,6 +156,10 @@ class TableSource:
         Rows per chunk; by default :func:`chunk_rows_for` the width.
     """
 
+    #: Threads that work at once (reading, profiling, scoring), set from ``--jobs``
+    #: by the runner: with 1, nblint computes on one thread in all.
+    jobs: int = 1
+
     def __init__(self, path: str, names: Sequence[str], n_rows: int, chunk_rows: int | None = None):
         self.path = path
         self.names = Names(names)
@@ -287,9 +291,6 @@ class StreamSource(TableSource):
     """
 
     size_bytes: int = 0
-    #: Threads that read (parse, decompress) at once, set from ``--jobs`` by the runner:
-    #: with 1, nblint computes on one thread in all.
-    jobs: int = 1
 
     def __init__(self, path: str, names: Sequence[str], n_rows: int | None, chunk_rows: int | None = None):
         super().__init__(path, names, n_rows or 0, chunk_rows)
