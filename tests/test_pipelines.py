@@ -217,6 +217,26 @@ def test_deeply_nested_configs_are_an_error_not_a_crash(write, name, text):
     assert result.exit_code == 2 and result.stderr == f"{path}: error: nested too deeply to read\n"
 
 
+def _laughs(levels: int) -> str:
+    """A YAML 'billion laughs': each level is nine aliases of the one before (9**levels values)."""
+    lines = ["_target_: sklearn.naive_bayes.BernoulliNB", "a0: &a0 [1, 2, 3, 4, 5, 6, 7, 8, 9]"]
+    lines += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]" for i in range(1, levels + 1)]
+    return "\n".join(lines) + "\n"
+
+
+def test_yaml_alias_expansion_is_refused_before_loading(write):
+    path = write("laughs.yaml", _laughs(9))
+    result = run("check", path)
+    assert result.exit_code == 2
+    assert result.stderr == f"{path}: error: YAML aliases expand to more than 1,000,000 values\n"
+
+
+def test_a_few_yaml_aliases_are_read(write):
+    path = write("aliases.yaml", _laughs(2) + "alpha: 0\n")
+    result = run("check", path)
+    assert result.exit_code == 1 and "NB502" in result.stdout, result.output
+
+
 def test_unrelated_files_are_skipped_silently(tmp_path, write):
     write("repo/k8s/service.yaml", "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n")
     write("repo/chart/templates/deploy.yaml", "metadata:\n  name: {{ .Values.name }}\n  bad: [\n")

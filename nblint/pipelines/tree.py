@@ -115,8 +115,61 @@ _PositionLoader.add_constructor("tag:yaml.org,2002:seq", _construct_sequence)
 _PositionLoader.add_constructor(None, _PositionLoader.construct_undefined)
 
 
+# A pipeline config is a few levels deep; these bounds are far above any real one and far
+# below what makes a parser recurse out of stack or an alias "billion laughs" explode.
+MAX_DEPTH = 200
+MAX_EXPANDED_NODES = 1_000_000
+
+
+def _check_yaml_shape(text: str) -> None:
+    """Refuse YAML nested too deeply, or whose aliases expand past :data:`MAX_EXPANDED_NODES`.
+
+    The check walks the parser's event stream, which is flat (no recursion), so it runs
+    before the composer and constructor, which recurse and expand aliases.  Each anchored
+    node's expanded size is recorded when it ends, and each alias adds that size again:
+    the total is the number of nodes the loaded document would have.
+    """
+    depth = 0
+    total = 0  # nodes of the loaded documents so far, each alias counted at its expanded size
+    opened: list[tuple[str | None, int]] = []  # (anchor, total at its start) of each open collection
+    expanded: dict[str, int] = {}
+    try:
+        for event in yaml.parse(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+            depth, total = _count_event(event, depth, total, opened, expanded)
+    except yaml.YAMLError as exc:
+        # PyYAML >= 6.0.3 stops at its own depth limit (it may look ahead past ours).
+        if "nesting depth" in str(exc):
+            raise InputError("nested too deeply to read") from None
+        raise
+
+
+def _count_event(event, depth: int, total: int, opened: list, expanded: dict) -> tuple[int, int]:
+    """One event of :func:`_check_yaml_shape`'s walk: the new depth and node total."""
+    if isinstance(event, yaml.CollectionStartEvent):
+        depth += 1
+        if depth > MAX_DEPTH:
+            raise InputError("nested too deeply to read")
+        opened.append((event.anchor, total))
+        total += 1
+    elif isinstance(event, yaml.CollectionEndEvent):
+        depth -= 1
+        anchor, start = opened.pop()
+        if anchor is not None:
+            expanded[anchor] = total - start
+    elif isinstance(event, yaml.ScalarEvent):
+        total += 1
+        if event.anchor is not None:
+            expanded[event.anchor] = 1
+    elif isinstance(event, yaml.AliasEvent):
+        total += expanded.get(event.anchor, 1)
+    if total > MAX_EXPANDED_NODES:
+        raise InputError(f"YAML aliases expand to more than {MAX_EXPANDED_NODES:,} values")
+    return depth, total
+
+
 def _read_yaml(text: str) -> list:
     try:
+        _check_yaml_shape(text)
         return list(yaml.load_all(text, Loader=_PositionLoader))
     except UnsafeTag as exc:
         where = f"line {exc.mark.line + 1}"
