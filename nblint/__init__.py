@@ -27,8 +27,9 @@ def check(data, target=None, model=None, **kwargs):
         The Naive Bayes event model the table is meant for.
     **kwargs
         ``select``, ``ignore`` (lists of codes or prefixes), ``options``
-        (a mapping ``{"NB104": {"vif-threshold": 5}}``) and ``alpha`` (the
-        model's smoothing, when known).
+        (a mapping ``{"NB104": {"vif-threshold": 5}}``), ``alpha`` (the
+        model's smoothing, when known) and ``kinds`` (declared column kinds,
+        ``{"season": "categorical", "pixel_*": "count"}``: they win over inference).
 
     Returns
     -------

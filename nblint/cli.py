@@ -188,9 +188,9 @@ def columns(path, target, output_format, config, encoding):
         click.echo(json.dumps([k.to_dict() for k in kinds], indent=2, ensure_ascii=False))
         return
     width = max([len("column")] + [len(k.column) for k in kinds])
-    click.echo(f"{'column':<{width}}  {'kind':<12}  {'model':<11}  why")
+    click.echo(f"{'column':<{width}}  {'kind':<12}  {'model':<11}  {'status':<9}  why")
     for k in kinds:
-        click.echo(f"{k.column:<{width}}  {k.kind:<12}  {k.model or '-':<11}  {k.why}")
+        click.echo(f"{k.column:<{width}}  {k.kind:<12}  {k.model or '-':<11}  {k.status:<9}  {k.why}")
     mixed = sorted({k.model for k in kinds if k.model})
     if len(mixed) > 1:
         click.echo(f"\nMixed kinds: no single event model fits every column ({', '.join(mixed)}); see NB308.")
@@ -223,11 +223,10 @@ def impact(path, target, output_format, alpha, folds, seed, plot_path, config, e
         ctx = table_context(path, Overrides(target=target, config=config, encoding=encoding))
         if ctx.target is None:
             raise click.UsageError("impact needs a target: --target COLUMN (or `target` in the config)")
-        options = ctx.rule_options["NB401"]
         settings = impact_mod.ImpactSettings(
-            alpha=alpha if alpha is not None else (ctx.alpha if ctx.alpha is not None else float(options["alpha"])),
-            folds=folds or int(options["folds"]),
-            seed=seed if seed is not None else int(options["seed"]),
+            alpha=alpha if alpha is not None else (ctx.alpha if ctx.alpha is not None else float(ctx.setting("alpha"))),
+            folds=folds or int(ctx.setting("folds")),
+            seed=seed if seed is not None else int(ctx.setting("seed")),
         )
         result = impact_mod.measure_impact(ctx, settings)
     except NblintError as exc:

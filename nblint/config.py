@@ -13,6 +13,10 @@ table (``--config FILE`` overrides the search).  Keys::
     fail-on = "warning"           # info | warning | error
     encoding = "utf-8"            # of CSV/TSV files
 
+    [tool.nblint.columns]         # declared kinds win over inference (names or globs)
+    season = "categorical"        # binary | categorical | count | continuous | identifier | constant
+    "pixel_*" = "count"
+
     [tool.nblint.per-file-settings."data/train_*.csv"]
     target = "y"                  # target and/or model for files matching the glob
     model = "categorical"
@@ -39,7 +43,8 @@ from nblint.engine import MODELS, load_rules, select_rules, validate_codes
 from nblint.errors import ConfigError
 from nblint.findings import Severity
 
-TOP_KEYS = {"target", "model", "alpha", "select", "ignore", "fail-on", "encoding", "per-file-settings", "per-file-ignores"}
+TOP_KEYS = {"target", "model", "alpha", "select", "ignore", "fail-on", "encoding", "columns", "per-file-settings",
+            "per-file-ignores"}
 PER_FILE_KEYS = {"target", "model"}
 
 
@@ -57,6 +62,8 @@ class Settings:
     per_file_settings: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     per_file_ignores: list[tuple[str, list[str]]] = field(default_factory=list)
     rule_options: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: Declared column kinds: column name or glob -> kind (``[tool.nblint.columns]``).
+    kinds: dict[str, str] = field(default_factory=dict)
     root: str = "."
     source: str | None = None  # the config file these came from
 
@@ -171,6 +178,7 @@ def parse_settings(table: dict[str, Any], root: str = ".", prefix: str = "", sou
             settings.fail_on = Severity.parse(table["fail-on"])
         except ValueError as exc:
             raise ConfigError(f"{key('fail-on')}: {exc}") from None
+    settings.kinds = parse_kinds(_table(table, "columns", key), key("columns"))
     for pattern, values in _table(table, "per-file-settings", key).items():
         where = key(f'per-file-settings."{pattern}"')
         if not isinstance(values, dict):
@@ -193,6 +201,18 @@ def parse_settings(table: dict[str, Any], root: str = ".", prefix: str = "", sou
             raise ConfigError(str(exc)) from None
         settings.per_file_ignores.append((pattern, codes))
     return settings
+
+
+def parse_kinds(table: dict, where: str) -> dict[str, str]:
+    """Declared kinds: column name or glob -> one of the declarable kinds."""
+    from nblint.structure.kinds import DECLARABLE
+
+    kinds = {}
+    for column, kind in table.items():
+        if not isinstance(kind, str) or kind.lower() not in DECLARABLE:
+            raise ConfigError(f"{where}.{column!r} must be one of {', '.join(DECLARABLE)}, got {kind!r}")
+        kinds[str(column)] = kind.lower()
+    return kinds
 
 
 def _rule_options(rule, value, where: str) -> dict[str, Any]:

@@ -38,6 +38,8 @@ class Option:
     name: str
     default: Any
     doc: str
+    #: An analysis setting as well: rules and analyses read it as ``ctx.setting(name)``, whichever rule declares it.
+    shared: bool = False
 
     def coerce(self, value: Any) -> Any:
         """Check and convert a configured value to the default's type."""
@@ -263,6 +265,24 @@ def resolved_options(overrides: dict[str, dict[str, Any]] | None = None) -> dict
     """Every rule's options with defaults filled in and overrides applied."""
     overrides = overrides or {}
     return {code: {o.name: o.default for o in rule.options} | overrides.get(code, {}) for code, rule in load_rules().items()}
+
+
+def shared_settings(rule_options: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The analysis settings: every shared option's resolved value, by name.
+
+    A shared option is declared by exactly one rule (the one whose finding it shapes
+    most) and read by the analyses and other rules through ``ctx.setting(name)``,
+    so that no code outside a rule names a rule code, and two rules never need two
+    options kept equal by hand.
+    """
+    settings: dict[str, Any] = {}
+    for code, rule in load_rules().items():
+        for option in rule.options:
+            if option.shared:
+                if option.name in settings:
+                    raise RuntimeError(f"shared option {option.name!r} is declared twice (again by {code})")
+                settings[option.name] = rule_options.get(code, {}).get(option.name, option.default)
+    return settings
 
 
 def describe(rule: type[Rule]) -> str:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 
 from nblint.analyses import TableContext
 from nblint.config import Settings, find_config, load_config
-from nblint.engine import resolved_options, run_rules
+from nblint.engine import resolved_options, run_rules, shared_settings
 from nblint.errors import ConfigError, NblintError
 from nblint.findings import Finding, Severity
 from nblint.pipelines import ConfigFile, PipelineSpec, is_config_path, lint_specs, read_config
@@ -130,12 +130,12 @@ def make_context(source: TableSource, settings: Settings, jobs: int | None = Non
     jobs = jobs or default_jobs()
     source.jobs = jobs  # a CSV source also parses that many blocks at once
     options = resolved_options(settings.rule_options)
-    wide = options.get("NB106", {}).get("wide-columns")
+    wide = shared_settings(options)["wide-columns"]
     if hasattr(source, "compute_profile"):  # a Dask source profiles its partitions on the cluster
         profile = source.compute_profile(settings.target, wide)
     else:
         profile = TableProfile.from_source(source, settings.target, jobs, wide)
-    return TableContext(source, profile, settings.model, options, settings.alpha)
+    return TableContext(source, profile, settings.model, options, settings.alpha, settings.kinds)
 
 
 @contextmanager

@@ -62,6 +62,7 @@ def test_readme_config_block_is_valid(tmp_path):
     settings = load_config(str(tmp_path / "pyproject.toml"))
     assert settings.target == "churned"
     assert settings.rule_options["NB104"]["vif-threshold"] == 5.0
+    assert settings.kinds == {"season": "categorical", "pixel_*": "count"}
 
 
 def test_module_entry_point_prints_version():
