@@ -289,14 +289,14 @@ def declared(monkeypatch):
     return seen
 
 
-def test_config_and_table_given_together(write, declared):
+def test_a_pipeline_config_that_does_not_name_the_table_leaves_it_alone(write, declared):
     config = write("pipeline.yaml", "_target_: sklearn.pipeline.make_pipeline\n_args_:\n"
                                     "  - _target_: sklearn.preprocessing.OneHotEncoder\n"
                                     "  - _target_: sklearn.naive_bayes.BernoulliNB\n")
     data = write("data.csv", TABLE)
     findings = json_findings(config, data, "--select", SELECT)
     assert [(f["path"], f["code"]) for f in findings] == [(config, "NB501"), (data, "NB101")]
-    assert declared == [("data.csv", "bernoulli", None)]
+    assert declared == [("data.csv", None, None)]  # tests/test_precedence.py: every order and grouping
 
 
 def test_command_line_model_wins(write, declared):
@@ -304,14 +304,6 @@ def test_command_line_model_wins(write, declared):
     data = write("data.csv", TABLE)
     run("check", data, config, "--model", "categorical")
     assert declared == [("data.csv", "categorical", None)]
-
-
-def test_configs_that_disagree_declare_no_model(write, declared):
-    first = write("a.yaml", "_target_: sklearn.naive_bayes.GaussianNB\n")
-    second = write("b.py", "from sklearn.naive_bayes import BernoulliNB\nclf = BernoulliNB()\n")
-    data = write("data.csv", TABLE)
-    run("check", first, second, data)
-    assert declared == [("data.csv", None, None)]
 
 
 def test_spec_naming_its_data(tmp_path, write, declared):
