@@ -288,6 +288,20 @@ def resolved_options(overrides: dict[str, dict[str, Any]] | None = None) -> dict
     return {code: {o.name: o.default for o in rule.options} | overrides.get(code, {}) for code, rule in load_rules().items()}
 
 
+def rule_record(rule: type[Rule]) -> dict[str, Any]:
+    """A rule as data, for ``nblint rules --format json``."""
+    return {
+        "code": rule.code,
+        "name": rule.name,
+        "severity": str(rule.severity),
+        "summary": rule.summary(),
+        "inputs": list(rule.inputs),
+        "needs_target": rule.needs_target,
+        "options": [{"name": opt.name, "default": opt.default, "doc": opt.doc} for opt in rule.options],
+        "documentation": rule.documentation(),
+    }
+
+
 def describe(rule: type[Rule]) -> str:
     """One line for ``nblint rules``."""
     return f"{rule.code}  {rule.name:<28} {str(rule.severity):<8} {rule.summary()}"
