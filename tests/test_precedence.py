@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
 
 import pytest
 from click.testing import CliRunner
@@ -22,22 +21,6 @@ TABLE = "a,b,n,x,y\n1,0,3,0.5,p\n0,1,5,1.25,q\n1,0,2,2.5,p\n0,1,7,0.75,q\n1,0,1,
 #: A pipeline that does not name the table: BernoulliNB without smoothing.
 UNRELATED_YAML = "_target_: sklearn.naive_bayes.BernoulliNB\nalpha: 0\n"
 UNRELATED_PY = "from sklearn.naive_bayes import MultinomialNB\nclf = MultinomialNB(alpha=0.5)\n"
-
-
-@pytest.fixture
-def declared(monkeypatch):
-    """The (table, target, model, alpha) each table is linted with."""
-    import nblint.runner
-
-    seen = []
-    original = nblint.runner.lint_source
-
-    def spy(source, settings, codes, jobs=None):
-        seen.append((os.path.basename(source.path), settings.target, settings.model, settings.alpha))
-        return original(source, settings, codes, jobs)
-
-    monkeypatch.setattr(nblint.runner, "lint_source", spy)
-    return seen
 
 
 def groupings(paths: list[str]):
