@@ -29,6 +29,9 @@ table (``--config FILE`` overrides the search).  Keys::
 
 Globs are matched against the file's path relative to the config file's folder
 (``*`` crosses folders; a glob without ``/`` also matches the file name alone).
+Keys and rule options may be written in kebab-case or snake_case (``fail-on`` or
+``fail_on``, ``vif-threshold`` or ``vif_threshold``); a model may be named by its
+class (``BernoulliNB``).
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ import tomllib
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from nblint.engine import MODELS, load_rules, select_rules, validate_codes
+from nblint.engine import load_rules, model_choices, parse_model, select_rules, validate_codes
 from nblint.errors import ConfigError
 from nblint.findings import Severity
 
@@ -151,6 +154,7 @@ def parse_settings(table: dict[str, Any], root: str = ".", prefix: str = "", sou
         return f"{prefix}.{name}" if prefix else name
 
     settings = Settings(root=root, source=source)
+    table = kebab_keys(table, TOP_KEYS, prefix)
     for name, value in table.items():
         if name in rules:
             settings.rule_options[name] = _rule_options(rules[name], value, key(name))
@@ -183,6 +187,7 @@ def parse_settings(table: dict[str, Any], root: str = ".", prefix: str = "", sou
         where = key(f'per-file-settings."{pattern}"')
         if not isinstance(values, dict):
             raise ConfigError(f"{where} must be a table")
+        values = kebab_keys(values, PER_FILE_KEYS, where)
         unknown = set(values) - PER_FILE_KEYS
         if unknown:
             raise ConfigError(f"unknown key {where + '.' + sorted(unknown)[0]!r} (allowed: target, model)")
@@ -220,7 +225,7 @@ def _rule_options(rule, value, where: str) -> dict[str, Any]:
         raise ConfigError(f"{where} must be a table of options")
     known = {opt.name: opt for opt in rule.options}
     resolved = {}
-    for name, raw in value.items():
+    for name, raw in kebab_keys(value, known, where).items():
         if name not in known:
             allowed = ", ".join(known) or "none"
             raise ConfigError(f"unknown option {where + '.' + name!r} (options of {rule.code}: {allowed})")
@@ -240,12 +245,33 @@ def _string(table, name, key, default):
     return value
 
 
+def kebab_keys(table: dict[str, Any], known, where: str = "") -> dict[str, Any]:
+    """``table`` with the snake_case spelling of each ``known`` (kebab-case) key written in kebab-case.
+
+    Other keys are left as written, so that an error about them quotes them as written.
+
+    Raises
+    ------
+    ConfigError
+        When one key is given in both spellings.
+    """
+    out: dict[str, Any] = {}
+    for name, value in table.items():
+        kebab = name.replace("_", "-") if isinstance(name, str) else name
+        key = kebab if kebab in known else name
+        if key in out:
+            raise ConfigError(f"{(where + '.') if where else ''}{key} is given twice, in kebab-case and snake_case")
+        out[key] = value
+    return out
+
+
 def _model(value, where: str) -> str | None:
     if value is None:
         return None
-    if not isinstance(value, str) or value.lower() not in MODELS:
-        raise ConfigError(f"{where} must be one of {', '.join(MODELS)}, got {value!r}")
-    return value.lower()
+    model = parse_model(value) if isinstance(value, str) else None
+    if model is None:
+        raise ConfigError(f"{where} must be one of {model_choices()}, got {value!r}")
+    return model
 
 
 def _string_list(value, where: str) -> list[str]:

@@ -27,6 +27,9 @@ ENTRY_POINT_GROUP = "nblint.rules"
 CODE_PATTERN = re.compile(r"^NB[1-9]\d\d$")
 DOC_SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead")
 MODELS = ("bernoulli", "multinomial", "complement", "gaussian", "categorical")
+#: The scikit-learn class of each event model: a model may be named either way, everywhere.
+MODEL_CLASSES = {"bernoulli": "BernoulliNB", "multinomial": "MultinomialNB", "complement": "ComplementNB",
+                 "gaussian": "GaussianNB", "categorical": "CategoricalNB"}
 #: The kinds of input a rule can read, and how ``nblint rule CODE`` describes each.
 INPUTS = {"table": "tables", "pipeline": "pipeline configs (YAML, JSON, TOML, Python) and live pipelines"}
 
@@ -53,6 +56,26 @@ class Option:
         elif isinstance(value, kind):
             return value
         return _bad(self, value)
+
+
+def parse_model(name: str) -> str | None:
+    """The event model a name means, or None.
+
+    ``bernoulli``, ``BernoulliNB`` and ``sklearn.naive_bayes.BernoulliNB`` (in
+    any case) all mean ``bernoulli``: the CLI, the configuration, the nblint
+    spec, the API and the pandera checks accept every spelling.
+    """
+    text = name.strip()
+    if "." in text:  # a dotted class path names the class
+        cls = text.rsplit(".", 1)[-1].lower()
+        return next((model for model, c in MODEL_CLASSES.items() if c.lower() == cls), None)
+    text = text.lower()
+    return next((model for model, c in MODEL_CLASSES.items() if text in (model, c.lower())), None)
+
+
+def model_choices() -> str:
+    """The accepted model names, for error messages and help."""
+    return f"{', '.join(MODELS)} (or the class: {', '.join(MODEL_CLASSES.values())})"
 
 
 def _bad(option: Option, value: Any):
@@ -283,6 +306,20 @@ def shared_settings(rule_options: dict[str, dict[str, Any]]) -> dict[str, Any]:
                     raise RuntimeError(f"shared option {option.name!r} is declared twice (again by {code})")
                 settings[option.name] = rule_options.get(code, {}).get(option.name, option.default)
     return settings
+
+
+def rule_record(rule: type[Rule]) -> dict[str, Any]:
+    """A rule as data, for ``nblint rules --format json``."""
+    return {
+        "code": rule.code,
+        "name": rule.name,
+        "severity": str(rule.severity),
+        "summary": rule.summary(),
+        "inputs": list(rule.inputs),
+        "needs_target": rule.needs_target,
+        "options": [{"name": opt.name, "default": opt.default, "doc": opt.doc} for opt in rule.options],
+        "documentation": rule.documentation(),
+    }
 
 
 def describe(rule: type[Rule]) -> str:

@@ -147,6 +147,8 @@ def _with_context(factory):
     """Wrap pandera's factory for a registered check so each Check gets a :class:`_Context`."""
 
     def make(*args, **kwargs):
+        # Options may be spelt as in the configuration (``vif-threshold``, e.g. in a YAML schema).
+        kwargs = {key.replace("-", "_"): value for key, value in kwargs.items()}
         context = _Context()
         check = factory(*args, nblint_context=context, **kwargs)
         context.check = check

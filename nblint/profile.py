@@ -37,6 +37,7 @@ from nblint.errors import InputError
 from nblint.hashing import mix64
 from nblint.parallel import ordered_map
 from nblint.readers import Chunk, Names, TableSource, TypesWidened
+from nblint.suggest import missing_column
 
 #: Distinct values kept per column before it is marked "many" (continuous, identifiers).
 DISTINCT_CAP = 1000
@@ -293,7 +294,7 @@ class TableProfile:
             :data:`WIDE_BINARY`): see :class:`Gram`.
         """
         if target is not None and target not in source.names:
-            raise InputError(f"target column {target!r} not found (columns: {_preview(source.names)})")
+            raise InputError(missing_column("target column", target, list(source.names)))
         while True:
             try:
                 profile = None
@@ -406,10 +407,6 @@ class TableProfile:
 
 # --------------------------------------------------------------------------- helpers
 
-
-def _preview(names, limit: int = 8) -> str:
-    shown = ", ".join(names[:limit])
-    return shown + (f", ... ({len(names)} in all)" if len(names) > limit else "")
 
 def _chunk_profiles(cls, source: TableSource, target: str | None, jobs: int, wide_binary: int | None = None):
     """The profile of each chunk, in chunk order, computed ``jobs`` at a time (a few chunks in flight)."""

@@ -50,8 +50,26 @@ def test_readme_suppressions(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(main, ["check", "suppressed.yaml", "plain.yaml", "configs"])
     assert result.stderr == ""
-    assert [line.split(" [")[0] for line in result.stdout.splitlines()[:-1]] == [
+    findings = [line for line in result.stdout.splitlines()[:-1] if not line.startswith("  help: ")]
+    assert [line.split(" [")[0] for line in findings] == [
         "plain.yaml:3: NB501", "plain.yaml:5: NB502"]
+
+
+def test_readme_noqa_snippet(tmp_path, monkeypatch):
+    suppressed = block("python", "# noqa: NB501")
+    (tmp_path / "quiet.py").write_text(suppressed)
+    (tmp_path / "plain.py").write_text(re.sub(r"\s*# noqa.*", "", suppressed))
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["check", "quiet.py", "plain.py", "--format", "concise"])
+    assert [line.split(" [")[0] for line in result.stdout.splitlines()[:-1]] == [
+        "plain.py:6: NB501", "plain.py:7: NB502"]
+
+
+def test_readme_tables_only_files_pattern_is_the_data_hook():
+    import yaml
+
+    manifest = {hook["id"]: hook for hook in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())}
+    assert f"`files: {manifest['nblint-data']['files']}`" in README
 
 
 def test_readme_live_pipeline_snippet(capsys):

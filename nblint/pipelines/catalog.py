@@ -8,19 +8,13 @@ nblint knows, as Hydra configs sometimes do).
 
 from __future__ import annotations
 
+from nblint.engine import MODEL_CLASSES, parse_model
+
 #: Top-level packages whose classes nblint recognises in a config (and, from pandas, ``get_dummies``).
 LIBRARIES = ("sklearn", "imblearn")
 
 #: The Naive Bayes estimators and the nblint model name each one declares.
-NB_MODELS = {
-    "BernoulliNB": "bernoulli",
-    "MultinomialNB": "multinomial",
-    "ComplementNB": "complement",
-    "GaussianNB": "gaussian",
-    "CategoricalNB": "categorical",
-}
-#: nblint model name -> class name (the nblint spec accepts either).
-MODEL_CLASSES = {model: cls for cls, model in NB_MODELS.items()}
+NB_MODELS = {cls: model for model, cls in MODEL_CLASSES.items()}
 
 #: Composites: a sequence of steps, parallel branches over columns, parallel branches over all columns.
 PIPELINES = frozenset({"Pipeline", "make_pipeline"})
@@ -143,7 +137,5 @@ def positional_names(cls: str) -> tuple[str, ...]:
 
 def model_class(name: str) -> str | None:
     """The NB class a spec's ``model`` names: a class (short or dotted) or an nblint model name."""
-    cls = short_name(name)
-    if cls in NB_MODELS:
-        return cls
-    return MODEL_CLASSES.get(name.strip().lower())
+    model = parse_model(name)
+    return MODEL_CLASSES[model] if model else None

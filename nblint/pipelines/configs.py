@@ -10,9 +10,11 @@ is skipped silently, so a pre-commit hook over every YAML and Python file of a
 repository stays quiet.  A file that hints at a config but cannot be parsed is
 an error naming the line.
 
-Suppression comments (``# nblint: ignore``, ``# nblint: ignore[NB501, NB5]``) are
-found by their text on each line, the way ``# noqa`` usually is, so the same
-words inside a string on that line count too.
+Suppression comments are found by their text on each line, the way ``# noqa``
+usually is, so the same words inside a string on that line count too: nblint's
+own ``# nblint: ignore`` (every code) and ``# nblint: ignore[NB501, NB5]``, and
+ruff's ``# noqa`` (every code) and ``# noqa: NB501, NB507`` (codes separated by
+commas or spaces; other tools' codes in the list are ignored).
 """
 
 from __future__ import annotations
@@ -35,7 +37,11 @@ CONFIG_SUFFIXES = (".yaml", ".yml", ".json", ".toml", ".py")
 NBLINT_CONFIG_NAMES = frozenset({"pyproject.toml", "nblint.toml"})
 _MAPPING_HINT = re.compile(rb"_target_|(?:^|[{,])\s*[\"']?model[\"']?\s*[:=]|!!?python/", re.M)
 _PYTHON_HINT = re.compile(rb"sklearn|imblearn")
-_SUPPRESSION = re.compile(r"#\s*nblint:\s*ignore\b(?:\[(?P<codes>[^\]]*)\])?", re.I)
+_SUPPRESSION = re.compile(
+    r"#\s*(?:nblint:\s*ignore\b(?:\[(?P<codes>[^\]]*)\])?"  # nblint: ignore[NB501, NB5]
+    r"|noqa\b(?::\s*(?P<noqa>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?)",  # noqa: NB501 NB502 (ruff's form)
+    re.I,
+)
 
 
 def is_config_path(path: str) -> bool:
@@ -122,13 +128,24 @@ def read_config(path: str) -> ConfigFile | None:
 
 
 def _suppressions(text: str) -> dict[int, frozenset[str] | None]:
-    """``# nblint: ignore`` (every code) and ``# nblint: ignore[NB501, NB507]`` comments, by line."""
+    """Suppression comments by line: the codes (or prefixes) each line ignores, None for every code.
+
+    ``# nblint: ignore`` and a bare ``# noqa`` ignore every code; ``# nblint:
+    ignore[NB501, NB5]`` and ``# noqa: NB501`` the codes they list.  Several
+    comments on one line add up.
+    """
     found: dict[int, frozenset[str] | None] = {}
     for number, line in enumerate(text.splitlines(), 1):
-        match = _SUPPRESSION.search(line)
-        if match:
-            codes = match.group("codes")
-            found[number] = None if codes is None else frozenset(c.strip().upper() for c in codes.split(",") if c.strip())
+        codes: set[str] = set()
+        for match in _SUPPRESSION.finditer(line):
+            listed = match.group("codes") if match.group("codes") is not None else match.group("noqa")
+            if listed is None:
+                found[number] = None
+                break
+            codes.update(c.upper() for c in re.split(r"[\s,]+", listed) if c)
+        else:
+            if codes:
+                found[number] = frozenset(codes)
     return found
 
 
