@@ -27,10 +27,9 @@ from math import exp, lgamma
 
 import numpy as np
 
-#: Kinds whose levels are scanned for single-class levels.
-LEVEL_KINDS = ("binary", "group-member", "categorical", "count")
-#: Count columns with more levels than this are magnitudes: not scanned level by level.
-MAX_SCANNED_LEVELS = 20
+#: Kinds whose levels are scanned for single-class levels (counts and measurements are
+#: magnitudes: a value of theirs that goes with one class is a threshold, NB208's matter).
+LEVEL_KINDS = ("binary", "group-member", "categorical")
 #: Average rows per level a column needs before its levels can be said to decide the target.
 MIN_ROWS_PER_LEVEL = 10
 
@@ -79,15 +78,8 @@ def one_class_chance(rows: int, class_rows) -> float:
 
 
 def scanned_columns(profile, kinds) -> list[str]:
-    """Columns whose levels are scanned: discrete kinds, counts only with few levels."""
-    columns = []
-    for column, kind in kinds.items():
-        if kind.kind not in LEVEL_KINDS or profile.levels(column) is None:
-            continue
-        if kind.kind == "count" and len(profile.levels(column).keys) > MAX_SCANNED_LEVELS:
-            continue
-        columns.append(column)
-    return columns
+    """Columns whose levels are scanned: binary, group members and categorical codes."""
+    return [column for column, kind in kinds.items() if kind.kind in LEVEL_KINDS and profile.levels(column) is not None]
 
 
 def single_class_levels(profile, columns, min_rows: int, max_chance: float) -> list[SingleClassLevel]:

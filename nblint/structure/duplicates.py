@@ -11,14 +11,17 @@ from __future__ import annotations
 import numpy as np
 
 
-def identical_binary_dense(binary, cooccurrence: np.ndarray) -> list[list[str]]:
-    """Sets of identical 0/1 columns from the co-occurrence matrix: ``O_ij = O_ii = O_jj``."""
+def identical_binary_dense(binary, cooccurrence: np.ndarray, n_rows: int) -> list[list[str]]:
+    """Sets of identical 0/1 columns from the co-occurrence matrix: ``O_ij = O_ii = O_jj``.
+
+    Constant columns (no ones, or all ones) are NB204's finding, not duplicates.
+    """
     exact: list[list[str]] = []
     O = cooccurrence
     seen: set[int] = set()
     for i in range(len(binary)):
-        if i in seen:
-            continue
+        if i in seen or O[i, i] in (0, n_rows):
+            continue  # a constant column (NB204's), not a duplicate
         same = np.flatnonzero((O[i] == O[i, i]) & (np.diag(O) == O[i, i]))
         if len(same) > 1:
             seen.update(same.tolist())
@@ -26,22 +29,21 @@ def identical_binary_dense(binary, cooccurrence: np.ndarray) -> list[list[str]]:
     return exact
 
 
-def identical_binary_sparse(binary, cooccurrence, ones: np.ndarray) -> list[list[str]]:
+def identical_binary_sparse(binary, cooccurrence, ones: np.ndarray, n_rows: int) -> list[list[str]]:
     """Sets of identical 0/1 columns from sparse co-occurrences: ``O_ij = O_ii = O_jj``.
 
-    Columns with no ones are identical to each other; they share no stored pair.
+    Constant columns (no ones, or all ones) are NB204's finding, not duplicates.
     """
     O = cooccurrence.tocoo()
     same = (O.row < O.col) & (O.data == ones[O.row]) & (O.data == ones[O.col])
     first = np.arange(len(binary))
     for i, j in sorted(zip(O.row[same].tolist(), O.col[same].tolist())):
         first[j] = min(first[j], first[i])
-    empty = np.flatnonzero(ones == 0)
-    if len(empty) > 1:
-        first[empty] = empty[0]
+    constant = (ones == 0) | (ones == n_rows)
     sets: dict[int, list[str]] = {}
     for k, root in enumerate(first.tolist()):
-        sets.setdefault(root, []).append(binary[k])
+        if not constant[k]:
+            sets.setdefault(root, []).append(binary[k])
     return [cols for cols in sets.values() if len(cols) > 1]
 
 
@@ -54,8 +56,8 @@ def identical_candidates(profile) -> tuple[list[list[str]], list[list[str]]]:
     agree (missing count, range, level counts).
     """
     gram, numeric = profile.gram, profile.numeric
-    exact = (identical_binary_sparse(gram.binary, gram.cooccurrence, gram.diagonal()) if gram.wide
-             else identical_binary_dense(gram.binary, gram.cooccurrence))
+    exact = (identical_binary_sparse(gram.binary, gram.cooccurrence, gram.diagonal(), gram.n) if gram.wide
+             else identical_binary_dense(gram.binary, gram.cooccurrence, gram.n))
     binary = set(gram.binary)
     complete = {name: j for j, name in enumerate(gram.names)}
     keys: dict[tuple, list[str]] = {}
@@ -69,6 +71,8 @@ def identical_candidates(profile) -> tuple[list[list[str]], list[list[str]]]:
             j = numeric.names.index(column)
             if numeric.n_missing[j] == profile.n_rows:
                 continue  # all missing: a constant column, not a duplicate
+            if numeric.minimum[j] == numeric.maximum[j]:
+                continue  # constant: NB204's finding, not a duplicate
             key = ("numeric", int(numeric.n_missing[j]), float(numeric.minimum[j]), float(numeric.maximum[j]))
         keys.setdefault(key, []).append(column)
     candidates = []

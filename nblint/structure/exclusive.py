@@ -28,7 +28,7 @@ import numpy as np
 
 from nblint.structure.budget import Budget
 from nblint.structure.groups import exclusivity_evidence, member_evidence
-from nblint.structure.names import informative_stem
+from nblint.structure.names import informative_stem, stem_ties
 
 #: Family-wise chance, over the columns tried, of letting one chance-exclusive column into a set.
 MEMBER_FALSE_ALARM = 0.05
@@ -124,21 +124,15 @@ def dummy_sets(names, cooccurrence: np.ndarray, n_rows: int, all_names, budget: 
     order = sorted(range(b), key=lambda i: names[i])
     threshold = member_threshold(int(exclusive.any(axis=1).sum()), min_evidence)
     all_names = list(all_names)
-    stems: dict[tuple[int, int], bool] = {}
-
-    def tied(i: int, j: int) -> bool:
-        key = (min(i, j), max(i, j))
-        if key not in stems:
-            stems[key] = informative_stem([names[i], names[j]], all_names) is not None
-        return stems[key]
 
     def prune(members: list[int]) -> list[int]:
         """Drop, weakest first, members neither tied by name nor supported by the evidence."""
         members = list(members)
         while len(members) >= 2:
             total = int(counts[members].sum())
+            tied = stem_ties([names[k] for k in members], all_names)
             weak = [(member_evidence(int(counts[k]), total - int(counts[k]), n_rows), names[k], k)
-                    for k in members if not any(tied(k, other) for other in members if other != k)]
+                    for k in members if names[k] not in tied]
             weak = [w for w in weak if w[0] < threshold]
             if not weak:
                 break

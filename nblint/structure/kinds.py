@@ -192,7 +192,10 @@ def _kind(profile, column: str, group, scale: float | None) -> ColumnKind:
     if not numeric.integral[j]:
         return ColumnKind(column, "continuous", "gaussian", _continuous_why(profile, j), n_distinct)
     if n_distinct is None or (present >= 20 and n_distinct >= IDENTIFIER_SHARE * present):
-        if n_distinct is not None:
+        # Row numbers and keys fill their range; measurements (a floor area, an income)
+        # are as distinct but spread over a range far wider than the rows.
+        span = float(numeric.maximum[j] - numeric.minimum[j] + 1)
+        if n_distinct is not None and (n_distinct >= 0.5 * span or _CODE_HINT.search(column)):
             return ColumnKind(column, "identifier", None, "whole numbers, a different one on (nearly) every row: an identifier", n_distinct)
         return ColumnKind(column, "continuous", "gaussian", "whole numbers with many values: a measurement", n_distinct)
     kind, alternative, why = _integer_kind(profile, column, j, n_distinct, scale)
@@ -246,7 +249,7 @@ def _integer_kind(profile, column: str, j: int, n_distinct: float, scale: float 
     named_code, named_count = bool(_CODE_HINT.search(column)), bool(_COUNT_HINT.search(column))
     if len(keys) == support and totals.max() <= FLAT_RATIO * totals.min():
         return "categorical", "count", f"{k} integer levels {lo:.0f}..{hi:.0f}, all about equally frequent: codes of a design"
-    if len(keys) < 0.75 * support and k <= 20 and not _falls_from(freq, lo):
+    if k <= 20 and _holes_in_the_middle(freq) and not _heaped(keys, totals):
         return "categorical", "count", f"integer codes with gaps ({k} of {support} values in {lo:.0f}..{hi:.0f} used)"
     if lo <= 1 and _falls_from(freq, lo) and not named_code:
         return "count", None, f"non-negative whole numbers ({k} values) whose frequencies fall away from the smallest: counts"
@@ -259,6 +262,28 @@ def _integer_kind(profile, column: str, j: int, n_distinct: float, scale: float 
     if (lo == 0 and k >= 8) or k > 12:
         return "count", "categorical", f"{k} whole-number values {lo:.0f}..{hi:.0f}"
     return "categorical", "count", f"a small set of integer values ({k}, {lo:.0f}..{hi:.0f})"
+
+
+def _holes_in_the_middle(freq: np.ndarray) -> bool:
+    """Unused values inside the central 90% of the rows: codes skip values, magnitudes thin out at the tails.
+
+    A count or a measurement has its unused values in its sparse tails (nobody with one
+    or two years of schooling); codes of a category leave holes anywhere (1, 2, 5, 9).
+    """
+    cumulative = np.cumsum(freq) / freq.sum()
+    first = int(np.searchsorted(cumulative, 0.05))
+    last = int(np.searchsorted(cumulative, 0.95))
+    central = freq[first:last + 1]
+    return bool((central == 0).sum() >= max(1, 0.25 * len(central)))
+
+
+def _heaped(keys: np.ndarray, totals: np.ndarray) -> bool:
+    """Most rows on fives and tens (0, 5, 10, 20, 40 cigarettes a day): a magnitude reported roughly."""
+    positive = keys > 0
+    if positive.sum() < 3:
+        return False
+    on_fives = (keys % 5 == 0) & positive
+    return float(totals[on_fives].sum() / totals[positive].sum()) >= 0.75
 
 
 def _falls_from(freq: np.ndarray, lo: float, slack: float = 0.05) -> bool:

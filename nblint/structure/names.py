@@ -67,36 +67,43 @@ def name_stem(names, period_dummies: bool = True) -> str | None:
     return stem or None
 
 
-def stem_share(stem: str, names) -> float:
-    """Share of ``names`` that carry ``stem`` (followed by a separator or a digit)."""
-    names = list(names)
-    if not names:
-        return 0.0
-    pattern = re.compile(re.escape(stem) + r"(\[T\.|\[|=|_|\.|:|\s|-|\d)")
-    return sum(1 for n in names if pattern.match(n)) / len(names)
-
-
 def group_stem(members, all_names) -> str | None:
-    """The stem that labels a group: a separator stem, or a letters + digits one that tells the group apart."""
+    """The stem that labels a group: a separator stem, or a letters + digits one that names the group."""
     return name_stem(members, period_dummies=False) or informative_stem(members, all_names)
 
 
-def informative_stem(members, all_names, max_share: float = 0.5) -> str | None:
-    """The members' shared stem, when it is a name and not a numbering.
+def stem_family(stem: str, names) -> int:
+    """How many of ``names`` carry ``stem`` (followed by a separator or a digit)."""
+    pattern = re.compile(re.escape(stem) + r"(\[T\.|\[|=|_|\.|:|\s|-|\d)")
+    return sum(1 for n in names if pattern.match(n))
 
-    Level names after the stem (``size_M``, ``color=red``) make the stem a variable's
-    name.  Numbers after it (``c0, c1, ...``, ``q1, q2, ...``) are a numbering; it
-    names a variable only when it tells the members apart from most of the table's
-    columns (``y81, y82`` beside ``wage, educ``), not when most columns carry it, as
-    in an anonymised table.
+
+def informative_stem(members, all_names) -> str | None:
+    """The members' shared stem, when it names them and not a larger family of columns.
+
+    ``color_red, color_green`` beside ``age, income``: the stem ``color`` is carried by
+    the members (and at most one other column, a ``color_code`` say), so it names their
+    variable.  ``pixel_3_0, pixel_7_0`` among 64 ``pixel_*`` columns, or ``c0, c1`` of
+    an anonymised table: the stem names a family of columns, and says nothing about
+    which of them form a variable.
     """
+    members = list(members)
     stem = name_stem(members)
-    if stem is None:
-        return None
-    numbered = all(level.isdigit() for level in level_names(members, stem))
-    if numbered and stem_share(stem, all_names) >= max_share:
+    if stem is None or stem_family(stem, all_names) > len(members) + 1:
         return None
     return stem
+
+
+def stem_ties(members, all_names) -> set:
+    """Members that share with at least one other member a stem that names them (see :func:`informative_stem`)."""
+    members = list(members)
+    tied: set = set()
+    stems = {name_stem([a, b]) for i, a in enumerate(members) for b in members[i + 1:]} - {None}
+    for stem in stems:
+        carriers = [m for m in members if stem_family(stem, [m])]
+        if len(carriers) >= 2 and stem_family(stem, all_names) <= len(carriers) + 1:
+            tied.update(carriers)
+    return tied
 
 
 def level_names(members, stem: str | None) -> list[str]:

@@ -102,16 +102,16 @@ def find_onehot_groups(binary, cooccurrence: np.ndarray, n_rows: int, table_orde
         if budget.exhausted:
             break
     groups = [_group(cover, alternatives, why, binary, counts, n_rows, table_order)
-              for cover, alternatives, why in choose_covers(covers, binary)]
+              for cover, alternatives, why in choose_covers(covers, binary, list(table_order))]
     groups.sort(key=lambda g: table_order[g.members[0]])
     return GroupSearch(groups, capped=budget.exhausted)
 
 
-def choose_covers(covers, names) -> list[tuple[tuple[int, ...], list[tuple[int, ...]], str | None]]:
+def choose_covers(covers, names, all_names) -> list[tuple[tuple[int, ...], list[tuple[int, ...]], str | None]]:
     """Disjoint covers, preferred in an order that does not depend on column order.
 
-    Preference: members sharing a name stem that tells them apart from the other
-    columns, then more members (a union of two levels, or a coarser variable, gives
+    Preference: members sharing a name stem that names them (not a larger family of
+    columns, see :func:`~nblint.structure.names.informative_stem`), then more members (a union of two levels, or a coarser variable, gives
     way to the finer split), then the sorted member names.
 
     Returns
@@ -124,7 +124,7 @@ def choose_covers(covers, names) -> list[tuple[tuple[int, ...], list[tuple[int, 
 
     def preference(cover):
         members = [names[k] for k in cover]
-        return (informative_stem(members, names) is None, -len(cover), sorted(members))
+        return (informative_stem(members, all_names) is None, -len(cover), sorted(members))
 
     ranked = sorted(set(covers), key=preference)
     chosen: list[tuple[int, ...]] = []
