@@ -34,7 +34,7 @@ import argparse
 import fnmatch
 import sys
 import time
-from collections import Counter, defaultdict
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
