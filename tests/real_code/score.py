@@ -18,6 +18,8 @@ Either way works; the sha256 check below tells whether the text is the labelled 
 
 * With the search tool's ``read_file`` (repo, path, commit from the entry): write exactly the
   text it returns, paging with ``offset`` until ``next_offset`` is absent, to ``<id>.<ext>``.
+  The index keeps one version per file; where it answers that the file is stored but not at
+  that commit, use git instead (the labelled copies were taken from git snapshots).
 * Where the network allows: ``git clone https://github.com/<repo>`` then
   ``git -C <clone> show <commit>:<path> > <folder>/<id>.<ext>``.
 
