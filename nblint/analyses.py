@@ -21,7 +21,7 @@ import numpy as np
 from nblint import leakage
 from nblint.engine import shared_settings
 from nblint.hashing import mix64
-from nblint.profile import WIDE_BINARY, TableProfile
+from nblint.profile import WIDE_BINARY, TableProfile, class_slots
 from nblint.readers import Chunk, TableSource
 from nblint.structure import (
     Budget,
@@ -204,8 +204,20 @@ class TableContext:
         """Columns from which the target can be read on (nearly) every row (:mod:`nblint.leakage`)."""
         if self.target is None:
             return {}
-        found = leakage.deciding_columns(self.profile, self.kinds, float(self.setting("decides-share")))
-        return {d.column: d for d in found}
+        share = float(self.setting("decides-share"))
+        found = {d.column: d for d in leakage.deciding_columns(self.profile, self.kinds, share)}
+        candidates = [c for c in leakage.threshold_candidates(self.profile, self.kinds) if c not in found]
+        if candidates:
+            # Measurements with too many values for a contingency table: one pass over them alone.
+            scan = leakage.ThresholdScan(self.profile, candidates)
+            for chunk in self.scan(candidates + [self.target]):
+                slots = class_slots(chunk, self.target, self.profile.classes)
+                scan.add({c: chunk.column(c).as_float() for c in candidates}, slots)
+            class_rows = self.profile.class_count[:2]
+            for d in scan.results():
+                if leakage.decides(d, class_rows, share):
+                    found[d.column] = d
+        return dict(sorted(found.items(), key=lambda kv: self.table_order[kv[0]]))
 
     @cached_property
     def single_class_levels(self) -> dict[str, list[leakage.SingleClassLevel]]:

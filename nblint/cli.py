@@ -267,7 +267,7 @@ def columns(path, target, output_format, config, encoding):
     except NblintError as exc:
         click.echo(f"{path}: error: {exc}", err=True)
         sys.exit(2)
-    kinds = list(ctx.kinds.values())
+    kinds = [ctx.kinds[name] for name in ctx.source.names]  # as the table has them (the profile sorts by name)
     if output_format == "json":
         click.echo(json.dumps([k.to_dict() for k in kinds], indent=2, ensure_ascii=False))
         return

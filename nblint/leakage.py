@@ -15,9 +15,14 @@ Both are claims about chance, so both carry it:
   needs several rows per level; the threshold reading does not (an ID range per
   class is a leak too).
 
-Everything is computed from the profile's contingency tables (columns with up to
-:data:`nblint.profile.DISTINCT_CAP` distinct values); many-valued measurements are
-never scanned value by value.
+Both readings come from the profile's contingency tables (columns with up to
+:data:`nblint.profile.DISTINCT_CAP` distinct values); the level reading is for
+discrete columns only (a measurement whose values happen to repeat per group, a
+team's payroll, is not a relabelling of the class).  A measurement with more
+distinct values than that is a threshold candidate when the two classes' means lie
+far apart in within-class standard deviations; one pass over the candidates then
+histograms each class's values (:class:`ThresholdScan`), and the best cut between
+histogram bins gives a lower bound on the share of rows a threshold decides.
 """
 
 from __future__ import annotations
@@ -32,6 +37,11 @@ import numpy as np
 LEVEL_KINDS = ("binary", "group-member", "categorical")
 #: Average rows per level a column needs before its levels can be said to decide the target.
 MIN_ROWS_PER_LEVEL = 10
+#: Standardised distance between two classes' means that makes a measurement a threshold candidate
+#: (a cut that decides 99% of rows needs the classes far apart).
+CANDIDATE_SEPARATION = 1.5
+#: Bins of the per-class histograms a threshold is searched over.
+HISTOGRAM_BINS = 1024
 
 
 @dataclass(frozen=True)
@@ -119,7 +129,6 @@ def deciding_columns(profile, kinds, min_share: float) -> list[DecidingColumn]:
         return []
     class_rows = profile.class_count[:n_classes].astype(np.int64)
     n = int(class_rows.sum())
-    allowed_errors = min((1 - min_share) * n, 0.1 * (n - int(class_rows.max())))
     found = []
     for column, kind in kinds.items():
         if kind.kind in ("target", "constant") or profile.n_missing(column):
@@ -131,13 +140,69 @@ def deciding_columns(profile, kinds, min_share: float) -> list[DecidingColumn]:
         best = None
         if column not in profile.text and n_classes == 2:
             best = _best_threshold(levels.keys, table, column)
-        if len(levels.keys) * MIN_ROWS_PER_LEVEL <= n and kind.kind != "identifier":
+        if len(levels.keys) * MIN_ROWS_PER_LEVEL <= n and kind.kind in LEVEL_KINDS:
             errors = int(n - table.max(axis=1).sum())
             if best is None or errors < best.errors:
                 best = DecidingColumn(column, 1 - errors / n, "levels", errors=errors)
-        if best is not None and best.errors <= allowed_errors:
+        if best is not None and decides(best, class_rows, min_share):
             found.append(best)
     return found
+
+
+def decides(found: DecidingColumn, class_rows, min_share: float) -> bool:
+    """At most ``1 - min_share`` of the rows wrong, and at most a tenth of the smaller classes' rows."""
+    n = int(np.sum(class_rows))
+    return found.errors <= min((1 - min_share) * n, 0.1 * (n - int(np.max(class_rows))))
+
+
+def threshold_candidates(profile, kinds) -> list[str]:
+    """Measurements without a contingency table whose two classes' means lie far apart (two-class targets)."""
+    numeric = profile.numeric
+    if len(profile.classes) != 2:
+        return []
+    found = []
+    for column, kind in kinds.items():
+        if column in profile.text or kind.kind in ("target", "constant") or profile.levels(column) is not None:
+            continue
+        j = numeric.names.index(column)
+        n_c, mean, m2 = numeric.class_n[:2, j], numeric.class_mean[:2, j], numeric.class_m2[:2, j]
+        if min(n_c) < 2 or profile.n_missing(column):
+            continue
+        pooled = np.sqrt(m2.sum() / (n_c.sum() - 2))
+        if pooled > 0 and abs(mean[1] - mean[0]) / pooled >= CANDIDATE_SEPARATION:
+            found.append(column)
+    return found
+
+
+class ThresholdScan:
+    """Per-class histograms of threshold candidates over fixed bins, filled chunk by chunk (mergeable)."""
+
+    def __init__(self, profile, columns):
+        numeric = profile.numeric
+        self.columns = list(columns)
+        self.edges = {c: np.linspace(numeric.minimum[numeric.names.index(c)], numeric.maximum[numeric.names.index(c)],
+                                     HISTOGRAM_BINS + 1) for c in self.columns}
+        self.counts = {c: np.zeros((HISTOGRAM_BINS, 2), dtype=np.int64) for c in self.columns}
+
+    def add(self, values: dict, classes: np.ndarray) -> None:
+        """Count one chunk: ``values`` column -> float array, ``classes`` the class slot of each row (2: none)."""
+        for column in self.columns:
+            x = values[column]
+            bins = np.clip(np.searchsorted(self.edges[column], x, side="right") - 1, 0, HISTOGRAM_BINS - 1)
+            for c in (0, 1):
+                self.counts[column][:, c] += np.bincount(bins[classes == c], minlength=HISTOGRAM_BINS)
+
+    def results(self) -> list[DecidingColumn]:
+        """The best cut between bins of each candidate (a lower bound on the best threshold's share)."""
+        found = []
+        for column in self.columns:
+            table = self.counts[column]
+            used = table.sum(axis=1) > 0
+            edges = self.edges[column]
+            # A cut after bin i sits at its upper edge: the reported threshold is that edge.
+            best = _best_threshold(edges[1:][used], table[used], column)
+            found.append(best)
+        return found
 
 
 def _best_threshold(keys, table: np.ndarray, column: str) -> DecidingColumn:

@@ -310,7 +310,13 @@ class TableProfile:
 
     @classmethod
     def from_chunk(cls, chunk: Chunk, target: str | None = None, wide_binary: int | None = None) -> "TableProfile":
-        """Profile one chunk of rows (``wide_binary``: see :meth:`from_source`)."""
+        """Profile one chunk of rows (``wide_binary``: see :meth:`from_source`).
+
+        Columns are profiled in name order, whatever their order in the table: every
+        sum, matrix factorisation and search below then sees the same columns in the
+        same order, so findings do not depend on column order, to the last bit.
+        """
+        chunk = _in_name_order(chunk)
         n = chunk.n_rows
         classes, y, class_count, target_missing = _encode_target(chunk, target)
         slots = len(classes) + 1
@@ -408,6 +414,14 @@ class TableProfile:
 # --------------------------------------------------------------------------- helpers
 
 
+def _in_name_order(chunk: Chunk) -> Chunk:
+    """The chunk with its columns sorted by name (stable, so repeated names keep their order)."""
+    order = sorted(range(len(chunk.names)), key=lambda i: chunk.names[i])
+    if order == list(range(len(order))):
+        return chunk
+    return Chunk(tuple(chunk.names[i] for i in order), tuple(chunk.columns[i] for i in order), chunk.row_offset, chunk.n_rows)
+
+
 def _chunk_profiles(cls, source: TableSource, target: str | None, jobs: int, wide_binary: int | None = None):
     """The profile of each chunk, in chunk order, computed ``jobs`` at a time (a few chunks in flight)."""
     return ordered_map(lambda chunk: cls.from_chunk(chunk, target, wide_binary), source.chunks(), jobs, "nblint-profile")
@@ -438,6 +452,14 @@ def _encode_target(chunk: Chunk, target: str | None):
         y[present] = inverse
     class_count = np.bincount(y, minlength=len(classes) + 1)[: len(classes)].astype(np.int64)
     return classes, y.astype(np.int64), class_count, int(n - present.sum())
+
+
+def class_slots(chunk: Chunk, target: str, classes: tuple) -> np.ndarray:
+    """Each row's index into the table's ``classes`` (``len(classes)`` where the target is missing)."""
+    local, y, _, _ = _encode_target(chunk, target)
+    index = {label: k for k, label in enumerate(classes)}
+    slots = np.array([index[label] for label in local] + [len(classes)], dtype=np.int64)
+    return slots[y]
 
 
 def _bincount2(codes: np.ndarray, y: np.ndarray, n_codes: int, slots: int) -> np.ndarray:

@@ -5,8 +5,8 @@ packages (the ``test`` extra) and holds hand-written expectations for each; its 
 (``python tests/real_tables/score.py``) prints the numbers these floors read. A table
 whose data package is missing is skipped.
 
-Floors that nblint does not meet yet are marked ``xfail(strict=False)`` with the reason
-"issue 11": the structure rework removes the marks as it meets them.
+Patterns that nblint does not meet yet are marked ``xfail(strict=False)`` with the reason
+"issue 11", table by table, each with the reason in a comment.
 """
 
 from __future__ import annotations
@@ -19,44 +19,24 @@ from hypothesis import strategies as st
 
 from real_tables import build, expectations, score
 
-ISSUE_11 = "issue 11: floors met by the structure rework"
+ISSUE_11 = "issue 11: not met yet (see the comment on the set naming this table)"
 
 AVAILABLE = [i for i, e in build.ENTRIES.items() if e.available()]
 WRITTEN = [i for i in AVAILABLE if build.ENTRIES[i].copy_of is None]
 
-#: Floors of issue 11 (dummy groups) and of this corpus (the others).
+#: Floors of issue 11 (dummy groups) and of this corpus (the others), met on this corpus.
 DUMMY_RECALL, DUMMY_PRECISION = 0.85, 0.95
 ONEHOT_RECALL, ONEHOT_PRECISION = 0.95, 0.95
-KIND_ACCURACY = 0.90
+#: Kinds: by the reading nblint puts first, and strictly (an ambiguous kind counted wrong).
+KIND_ACCURACY, KIND_ACCURACY_STRICT = 0.90, 0.80
 
-#: Tables whose must / must-not patterns or column-order invariance fail on the code this
-#: corpus was written against (measured; see the scorer's per-table miss list).
-MUST_FAILS_TODAY = {
-    "affairs", "affairs__anon", "injury", "injury__anon", "oj", "oj__anon", "smarket", "smarket__anon",
-}
-MUST_NOT_FAILS_TODAY = {
-    "affairs", "affairs__anon", "alcohol", "alcohol__anon", "anes96", "anes96__anon", "anes96_onehot_encoder",
-    "anes96_onehot_encoder_drop_first", "anes96_onehot_encoder_drop_first__anon", "card", "card__anon",
-    "cps1985_drop_first", "cps1985_drop_first__anon", "cps1985_onehot_encoder_drop_first",
-    "cps1985_onehot_encoder_drop_first__anon", "digits", "digits__anon", "doctorvisits_drop_first",
-    "doctorvisits_drop_first__anon", "fair_onehot_encoder_drop_first", "fair_onehot_encoder_drop_first__anon",
-    "islr_wage_get_dummies", "loanapp", "loanapp__anon", "mlb1", "mlb1__anon", "mpg", "mpg__anon",
-    "mpg_drop_first", "mpg_drop_first__anon", "mpg_get_dummies", "mroz", "mroz__anon", "penguins",
-    "penguins__anon", "penguins_drop_first", "penguins_drop_first__anon", "penguins_get_dummies",
-    "penguins_onehot_encoder", "penguins_onehot_encoder_drop_first",
-    "penguins_onehot_encoder_drop_first__anon", "wage1", "wage1__anon",
-}
-ORDER_FAILS_TODAY = {
-    "affairs", "alcohol", "anes96_onehot_encoder", "anes96_onehot_encoder_drop_first", "beauty",
-    "birthwt_drop_first", "birthwt_get_dummies", "caravan_drop_first", "caravan_get_dummies", "card",
-    "cars_drop_first", "cars_get_dummies", "chile_drop_first", "chile_get_dummies", "cps1985_drop_first",
-    "cps1985_get_dummies", "cps1985_onehot_encoder", "cps1985_onehot_encoder_drop_first", "digits",
-    "doctorvisits_drop_first", "fair_onehot_encoder", "fair_onehot_encoder_drop_first", "fertil1", "htv",
-    "injury", "islr_wage_drop_first", "islr_wage_get_dummies", "loanapp", "mlb1", "mpg_drop_first",
-    "mpg_get_dummies", "oj", "oj_get_dummies", "penguins_drop_first", "penguins_get_dummies",
-    "penguins_onehot_encoder", "penguins_onehot_encoder_drop_first", "riders", "riders_get_dummies", "wage1",
-    "wagepan",
-}
+#: Tables whose must / must-not patterns nblint does not meet yet (measured; the scorer's
+#: per-table miss list says why): two code columns that recode each other without a group
+#: between them (oj), and a get_dummies group whose all-zero rows are missing values that
+#: nothing in the table tells from a dropped reference level (chile).
+MUST_FAILS_TODAY = {"oj", "oj__anon", "chile_get_dummies"}
+MUST_NOT_FAILS_TODAY = {"chile_get_dummies"}
+ORDER_FAILS_TODAY: set[str] = set()
 
 
 def _xfail_if(ids: set[str], table_id: str):
@@ -111,15 +91,14 @@ def test_the_scorer_lints_as_the_public_api_does():
         if table_id not in AVAILABLE:
             continue
         table = build.build(table_id)
-        findings, kinds = score.lint(table.frame, table.target, table.model)
+        findings, kinds, ambiguous = score.lint(table.frame, table.target, table.model)
         assert findings == score.findings_only(table.frame, table.target, table.model)
-        assert set(kinds) == set(table.frame.columns)
+        assert set(kinds) == set(table.frame.columns) and ambiguous <= set(kinds)
 
 
 # ------------------------------------------------------------------ floors
 
 
-@pytest.mark.xfail(strict=False, reason=ISSUE_11)
 def test_dummy_groups_floor(corpus):
     precision, recall = corpus.group_rates("dummy")
     assert recall.value >= DUMMY_RECALL and precision.value >= DUMMY_PRECISION, (precision, recall)
@@ -130,16 +109,14 @@ def test_onehot_groups_floor(corpus):
     assert recall.value >= ONEHOT_RECALL and precision.value >= ONEHOT_PRECISION, (precision, recall)
 
 
-@pytest.mark.xfail(strict=False, reason=ISSUE_11)
 def test_clean_tables_get_no_warning(corpus):
     loud = {s.id: s.loud_on_clean for s in corpus.scores if s.loud_on_clean}
     assert loud == {}
 
 
-@pytest.mark.xfail(strict=False, reason=ISSUE_11)
 def test_kind_accuracy_floor(corpus):
-    accuracy = corpus.kind_accuracy()
-    assert accuracy.value >= KIND_ACCURACY, accuracy
+    primary, strict = corpus.kind_accuracy(primary=True), corpus.kind_accuracy()
+    assert primary.value >= KIND_ACCURACY and strict.value >= KIND_ACCURACY_STRICT, (primary, strict)
 
 
 def test_nblint_lints_every_table(corpus):

@@ -39,8 +39,11 @@ import numpy as np
 DECLARABLE = ("binary", "categorical", "count", "continuous", "identifier", "constant")
 #: Non-negative integer columns with more distinct values than this are magnitudes, never codes.
 MAX_CODE_LEVELS = 50
-#: Whole numbers reaching this value with more than MAX_CODE_LEVELS values are measurements.
-WIDE_INTEGER = 1000
+#: Whole numbers with many values whose smallest value is at least this share of the largest
+#: sit far from zero: a measurement on an integer grid (an IQ, a length in mm), not a count.
+OFFSET_SHARE = 0.05
+#: A shared 0..H scale with H at least this has too many ordered steps to be codes.
+SCALE_OF_COUNTS = 10
 #: Text columns with more distinct values than this are high-cardinality.
 HIGH_CARDINALITY = 50
 #: Share of distinct values among the non-missing rows that makes a column an identifier.
@@ -234,12 +237,16 @@ def _integer_kind(profile, column: str, j: int, n_distinct: float, scale: float 
         if k <= 12:
             return "categorical", "continuous", f"whole numbers including negatives with {k} values: codes"
         return "continuous", None, "whole numbers including negatives: a measurement, not counts"
+    offset = lo > 0 and lo >= OFFSET_SHARE * hi
     if k > MAX_CODE_LEVELS:
-        if hi >= WIDE_INTEGER:
-            return "continuous", None, f"whole numbers with {k} values up to {hi:.0f}: a measurement"
-        return "count", None, f"non-negative whole numbers with {k} values: a count feature"
+        if offset:
+            return "continuous", None, f"whole numbers with {k} values in {lo:.0f}..{hi:.0f}, far from 0: a measurement"
+        return "count", None, f"non-negative whole numbers with {k} values from {lo:.0f}: a count feature"
     if scale is not None and lo == 0 and hi <= scale:
-        return "count", None, f"on the same 0..{scale:.0f} scale as {SCALE_FAMILY} or more other columns: counts or intensities"
+        why = f"on the same 0..{scale:.0f} scale as {SCALE_FAMILY} or more other columns"
+        if scale >= SCALE_OF_COUNTS:
+            return "count", None, f"{why}: counts or intensities"
+        return "categorical", "count", f"{why}: a handful of ordered codes (or counts)"
     levels = profile.levels(column)
     keys = np.array(levels.keys, dtype=np.float64)
     totals = levels.totals.astype(np.float64)
@@ -253,6 +260,8 @@ def _integer_kind(profile, column: str, j: int, n_distinct: float, scale: float 
         return "categorical", "count", f"integer codes with gaps ({k} of {support} values in {lo:.0f}..{hi:.0f} used)"
     if lo <= 1 and _falls_from(freq, lo) and not named_code:
         return "count", None, f"non-negative whole numbers ({k} values) whose frequencies fall away from the smallest: counts"
+    if k > 20 and offset:
+        return "continuous", "count", f"whole numbers with {k} values in {lo:.0f}..{hi:.0f}, far from 0: a measurement"
     if k >= 5 and _unimodal(freq) and not named_code:
         return "count", "categorical", f"whole numbers ({k} values) with smooth, single-peaked frequencies: a magnitude"
     if named_code and not named_count:

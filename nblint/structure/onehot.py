@@ -63,9 +63,14 @@ def find_onehot_groups(binary, cooccurrence: np.ndarray, n_rows: int, table_orde
     -----
     A cover is a clique of the exclusivity graph whose counts add up to ``n``.  The
     search visits columns by name, extending each clique only with columns after
-    its last member (so each cover is found once), and prunes a branch as soon as
-    the counts left cannot reach ``n``.  In real tables a column's exclusive partners
-    are almost always its own group's other levels and the search ends at once.
+    its last member (so each cover is found once).  Every other 0/1 column constrains
+    it: in an exact cover ``C`` each row has exactly one member set, so for every
+    column ``k`` the rows where ``k`` is set split over the members,
+    ``sum_{c in C} O_ck = s_k``.  A branch is pruned as soon as some column is
+    over-covered by the members chosen, or can no longer be covered by the
+    candidates left (``partial_k + sum_{j in P} O_jk < s_k``).  That prunes nested
+    codings (a subtype's levels beside its main type's), whose exclusive sets are
+    many, to the covers alone.
     """
     binary = list(binary)
     b = len(binary)
@@ -79,32 +84,85 @@ def find_onehot_groups(binary, cooccurrence: np.ndarray, n_rows: int, table_orde
     rank = np.empty(b, dtype=np.int64)
     rank[order] = np.arange(b)
     covers: list[tuple[int, ...]] = []
+    # Rows of each usable column the cover must split; a column set on every row (or none) says nothing.
+    O = cooccurrence.astype(np.int64)[:, usable]
+    target = counts[usable]
 
-    def extend(chosen: list[int], total: int, candidates: list[int]) -> None:
+    def extend(chosen: list[int], total: int, covered: np.ndarray, candidates: list[int]) -> None:
         if total == n_rows:
             if len(chosen) >= 2:
                 covers.append(tuple(chosen))
             return
         if not budget.spend() or total + int(counts[candidates].sum()) < n_rows:
             return
+        supply = O[candidates].sum(axis=0) if candidates else np.zeros(len(target), dtype=np.int64)
+        if (covered > target).any() or (covered + supply < target).any():
+            return
         for pos, j in enumerate(candidates):
             if total + counts[j] <= n_rows:
                 rest = [k for k in candidates[pos + 1:] if exclusive[j, k]]
-                extend(chosen + [j], total + int(counts[j]), rest)
+                extend(chosen + [j], total + int(counts[j]), covered + O[j], rest)
             if budget.exhausted:
                 return
 
-    for i in order:
-        if not usable[i]:
-            continue
-        later = np.flatnonzero(exclusive[i] & (rank > rank[i]))
-        extend([i], int(counts[i]), sorted(later.tolist(), key=lambda j: rank[j]))
-        if budget.exhausted:
-            break
+    def search(allowed: np.ndarray) -> None:
+        for i in order:
+            if not allowed[i]:
+                continue
+            later = np.flatnonzero(exclusive[i] & allowed & (rank > rank[i]))
+            extend([i], int(counts[i]), O[i].copy(), sorted(later.tolist(), key=lambda j: rank[j]))
+            if budget.exhausted:
+                return
+
+    # A column that is exactly the union of finer exclusive columns (weekend = sat + sun, a main
+    # type = its subtypes) doubles the covers for every such column.  Covers of the finer columns
+    # are searched first without them, then covers among what is left; each union then stands
+    # for the mixed covers it would make.
+    parts = union_parts(cooccurrence.astype(np.int64), counts, usable)
+    unions = np.array([bool(parts[i]) for i in range(b)], dtype=bool)
+    search(usable & ~unions)
+    taken = np.zeros(b, dtype=bool)
+    for cover in covers:
+        taken[list(cover)] = True
+    search(usable & ~taken)
+    mixed = [_mixed(cover, parts) for cover in covers]
+    candidates = covers + [m for m in mixed if m is not None]
     groups = [_group(cover, alternatives, why, binary, counts, n_rows, table_order)
-              for cover, alternatives, why in choose_covers(covers, binary, list(table_order))]
+              for cover, alternatives, why in choose_covers(candidates, binary, list(table_order))]
     groups.sort(key=lambda g: table_order[g.members[0]])
     return GroupSearch(groups, capped=budget.exhausted)
+
+
+def union_parts(O: np.ndarray, counts: np.ndarray, usable: np.ndarray) -> list[tuple[int, ...]]:
+    """For each column, the finer exclusive columns it is exactly the union of (empty when none).
+
+    Column ``d`` lies within ``c`` when ``O_cd = s_d < s_c``.  ``c`` is their union when the
+    outermost such columns are pairwise exclusive and their counts add up to ``s_c``.
+    """
+    b = len(counts)
+    inside = (O == counts[None, :]) & (counts[None, :] < counts[:, None]) & usable[:, None] & usable[None, :]
+    np.fill_diagonal(inside, False)
+    parts: list[tuple[int, ...]] = []
+    for c in range(b):
+        within = np.flatnonzero(inside[c])
+        if len(within) < 2:
+            parts.append(())
+            continue
+        # Keep the outermost: drop columns that lie within another column of the set.
+        outer = [d for d in within if not inside[within, d].any()]
+        pairs = O[np.ix_(outer, outer)]
+        exclusive = (pairs - np.diag(np.diag(pairs))).sum() == 0
+        parts.append(tuple(outer) if len(outer) >= 2 and exclusive and counts[outer].sum() == counts[c] else ())
+    return parts
+
+
+def _mixed(cover, parts) -> tuple[int, ...] | None:
+    """The cover with one union column standing in for its parts, if it contains all the parts of one."""
+    members = set(cover)
+    for union, within in enumerate(parts):
+        if within and members.issuperset(within):
+            return tuple(sorted((members - set(within)) | {union}))
+    return None
 
 
 def choose_covers(covers, names, all_names) -> list[tuple[tuple[int, ...], list[tuple[int, ...]], str | None]]:
