@@ -102,6 +102,12 @@ TRANSFORMERS = (ONEHOT_ENCODERS | ORDINAL_ENCODERS | VECTORIZERS | PASS_THROUGH 
 KNOWN_NAMES = (frozenset(NB_MODELS) | PIPELINES | COLUMN_TRANSFORMERS | UNIONS | META_ESTIMATORS | TRANSFORMERS)
 
 
+#: Names of variables that have two levels (a tie-breaker where the code does not say how many
+#: levels a column has): a column with such a name, or dummy columns named by such levels.
+TWO_LEVEL_VARIABLES = frozenset({"sex", "gender"})
+TWO_LEVEL_VALUES = frozenset({"male", "female", "m", "f", "yes", "no", "y", "n", "true", "false"})
+
+
 def short_name(target: str) -> str:
     """The class or function name of a dotted target (``sklearn.naive_bayes.BernoulliNB`` -> ``BernoulliNB``)."""
     return target.rsplit(".", 1)[-1].strip()

@@ -1,18 +1,22 @@
 """Config files: which files are pipeline configs, reading them, and running the pipeline rules.
 
 A file is read as a pipeline config by its suffix (``.yaml``, ``.yml``, ``.json``,
-``.toml``, ``.py``; nblint's own ``pyproject.toml`` and ``nblint.toml`` never are,
-even when named on the command line, as pre-commit does) and only when its bytes
-hint at one: ``_target_``, a ``model`` key or a
-``!!python/`` tag for YAML/JSON/TOML, ``sklearn`` or ``imblearn`` for Python.
-Everything else -- and a file that parses but builds no scikit-learn object --
-is skipped silently, so a pre-commit hook over every YAML and Python file of a
-repository stays quiet.  A file that hints at a config but cannot be parsed is
-an error naming the line.
+``.toml``, ``.py``, ``.ipynb``; nblint's own ``pyproject.toml`` and ``nblint.toml``
+never are, even when named on the command line, as pre-commit does) and only
+when its bytes hint at one: ``_target_``, a ``model`` key or a
+``!!python/`` tag for YAML/JSON/TOML, ``sklearn`` or ``imblearn`` for Python
+and notebooks.  Everything else -- and a file that parses but builds no
+scikit-learn object -- is skipped silently, so a pre-commit hook over every
+YAML, Python and notebook file of a repository stays quiet.  A file that hints
+at a config but cannot be parsed is an error naming the line; a ``.ipynb`` file
+is always a notebook, so one that is not JSON, or not a notebook, is an error.
 
-Suppression comments (``# nblint: ignore``, ``# nblint: ignore[NB501, NB5]``) are
-found by their text on each line, the way ``# noqa`` usually is, so the same
-words inside a string on that line count too.
+Notebook findings are located by cell and line within the cell
+(:mod:`nblint.pipelines.notebook`).
+
+Suppression comments (``# nblint: ignore``, ``# nblint: ignore[NB501, NB5]``,
+``# noqa: NB501`` and a bare ``# noqa``) are found by their text on each line, the
+way ``# noqa`` usually is, so the same words inside a string on that line count too.
 """
 
 from __future__ import annotations
@@ -26,16 +30,18 @@ from nblint.errors import InputError
 from nblint.findings import Finding
 from nblint.pipelines.context import PipelineContext
 from nblint.pipelines.mapping import read_mapping_config
-from nblint.pipelines.pysource import read_python
-from nblint.pipelines.spec import PipelineSpec
+from nblint.pipelines.notebook import CellMap, file_lines, load_cells, read_notebook
+from nblint.pipelines.pysource import read_module, read_python
+from nblint.pipelines.spec import Note, PipelineSpec
 from nblint.pipelines.tree import read_documents
 
-CONFIG_SUFFIXES = (".yaml", ".yml", ".json", ".toml", ".py")
+CONFIG_SUFFIXES = (".yaml", ".yml", ".json", ".toml", ".py", ".ipynb")
 #: nblint's own configuration files, never pipeline configs.
 NBLINT_CONFIG_NAMES = frozenset({"pyproject.toml", "nblint.toml"})
 _MAPPING_HINT = re.compile(rb"_target_|(?:^|[{,])\s*[\"']?model[\"']?\s*[:=]|!!?python/", re.M)
 _PYTHON_HINT = re.compile(rb"sklearn|imblearn")
 _SUPPRESSION = re.compile(r"#\s*nblint:\s*ignore\b(?:\[(?P<codes>[^\]]*)\])?", re.I)
+_NOQA = re.compile(r"#\s*noqa\b(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?", re.I)
 
 
 def is_config_path(path: str) -> bool:
@@ -53,11 +59,15 @@ class ConfigFile:
     specs : list of PipelineSpec
     suppressions : dict
         1-based line -> the codes (or prefixes) ignored on it; None means every code.
+    cells : CellMap or None
+        For a notebook: where each line of its joined code cells is (lines in
+        specs and suppressions are lines of that joined text).
     """
 
     path: str
     specs: list[PipelineSpec]
     suppressions: dict[int, frozenset[str] | None] = field(default_factory=dict)
+    cells: CellMap | None = None
 
     def data_paths(self) -> list[tuple[str, PipelineSpec]]:
         """The data files the specs name, relative to the config's folder, with the spec naming each."""
@@ -101,6 +111,8 @@ def read_config(path: str) -> ConfigFile | None:
         raise InputError("is a directory") from None
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror or exc}") from None
+    if path.lower().endswith(".ipynb"):
+        return _read_notebook(raw, path)
     python = path.lower().endswith(".py")
     if not (_PYTHON_HINT if python else _MAPPING_HINT).search(raw):
         return None
@@ -121,15 +133,68 @@ def read_config(path: str) -> ConfigFile | None:
     return ConfigFile(path, specs, _suppressions(text))
 
 
+def _read_notebook(raw: bytes, path: str) -> ConfigFile | None:
+    """A notebook's code cells as one Python source; None when it uses no scikit-learn (or is not Python)."""
+    cells = load_cells(raw)
+    if cells is None or not _PYTHON_HINT.search(raw):
+        return None
+    notebook = read_notebook(cells, path)
+    notes = []
+    if notebook.unreadable:
+        described = "; ".join(f"cell {cell}: {why.reason} at line {why.line}" for cell, why in notebook.unreadable)
+        first_cell, first = notebook.unreadable[0]
+        start = notebook.cells.starts[notebook.cells.cells.index(first_cell)]
+        count = len(notebook.unreadable)
+        notes.append(Note(start + first.line - 1, (
+            f"{count} code cell{'s' if count > 1 else ''} could not be read as Python 3 ({described}): "
+            "what they do is not followed, so pipelines built or fitted there are not checked")))
+    try:
+        specs = read_module(notebook.tree, path, notebook.text, "notebook", notes, notebook.runs)
+    except RecursionError:
+        raise InputError("nested too deeply to read") from None
+    if specs is None:
+        if not notes:
+            return None
+        specs = [PipelineSpec(path, "notebook", (), None, notes=tuple(notes))]
+    for spec in specs:
+        for step in spec.walk():
+            if step.line is not None:
+                step.place = notebook.cells.describe(step.line)
+    notebook.cells.file_lines = file_lines(raw, notebook.cells)
+    return ConfigFile(path, specs, _suppressions(notebook.text), notebook.cells)
+
+
 def _suppressions(text: str) -> dict[int, frozenset[str] | None]:
-    """``# nblint: ignore`` (every code) and ``# nblint: ignore[NB501, NB507]`` comments, by line."""
+    """Suppression comments by line: the codes (or prefixes) each ignores, None for every code.
+
+    ``# nblint: ignore`` and a bare ``# noqa`` ignore every code; ``# nblint: ignore[NB501, NB5]``
+    and ``# noqa: NB501, NB507`` the codes listed (other tools' codes in a ``noqa`` list match
+    no nblint code).
+    """
     found: dict[int, frozenset[str] | None] = {}
     for number, line in enumerate(text.splitlines(), 1):
-        match = _SUPPRESSION.search(line)
+        if "#" not in line:
+            continue
+        match = _SUPPRESSION.search(line) or _NOQA.search(line)
         if match:
             codes = match.group("codes")
-            found[number] = None if codes is None else frozenset(c.strip().upper() for c in codes.split(",") if c.strip())
+            found[number] = None if codes is None else frozenset(
+                c.strip().upper() for c in re.split(r"[\s,]+", codes) if c.strip())
     return found
+
+
+def _in_cells(finding: Finding, cells: CellMap) -> Finding:
+    """A finding on a line of a notebook's joined code, located by cell and line within the cell instead."""
+    if finding.line is None:
+        return finding
+    finding.cell, finding.line = cells.locate(finding.line)
+    finding.file_line = cells.file_lines.get((finding.cell, finding.line))
+    for key in ("step_line", "model_line"):
+        value = finding.evidence.get(key)
+        if isinstance(value, int):
+            cell, finding.evidence[key] = cells.locate(value)
+            finding.evidence[key.replace("_line", "_cell")] = cell
+    return finding
 
 
 def lint_specs(specs: list[PipelineSpec], codes: list[str], rule_options: dict | None = None,
@@ -160,6 +225,6 @@ def lint_specs(specs: list[PipelineSpec], codes: list[str], rule_options: dict |
             key = (finding.code, finding.line, finding.message)
             if key not in seen and not (config is not None and config.suppressed(finding)):
                 seen.add(key)
-                findings.append(finding)
+                findings.append(finding if config is None or config.cells is None else _in_cells(finding, config.cells))
     findings.sort(key=Finding.sort_key)
     return findings

@@ -122,7 +122,22 @@ def _at_most_two_levels(categories) -> bool:
 
 
 def _get_dummies(step: Step, incoming: Flow) -> str:
-    return DUMMY if step.value("drop_first") is True else ONEHOT
+    """``drop_first=True``, or level columns dropped by name afterwards (``dropped``), leave K-1 bits.
+
+    With two levels that is one proper bit; how many levels a column has is not
+    written in code, so the names decide (``Sex``; dummies ``male``/``female``).
+    """
+    dropped = step.value("dropped")
+    if step.value("drop_first") is not True and not dropped:
+        return ONEHOT
+    return BINARY if _two_level_names(step.columns, dropped) else DUMMY
+
+
+def _two_level_names(columns, dropped) -> bool:
+    if columns and all(str(c).lower() in catalog.TWO_LEVEL_VARIABLES for c in columns):
+        return True
+    levels = [str(name).rsplit("_", 1)[-1].lower() for name in dropped or ()]
+    return bool(levels) and all(level in catalog.TWO_LEVEL_VALUES for level in levels)
 
 
 def _function_transformer(step: Step, incoming: Flow) -> str | None:

@@ -106,7 +106,7 @@ class _HydraReader:
             self.memo[key] = result
             return result
         if isinstance(value, str) and "${" in value:
-            return Expr(value)
+            return Expr(value, mark)
         return value
 
     def call(self, node: dict, target_key: str = "_target_") -> Call:

@@ -4,75 +4,128 @@ The module is read statement by statement, in source order (function and
 class bodies, branches and loops included, each once).  What is followed:
 
 * imports (``from sklearn.naive_bayes import BernoulliNB as B``,
-  ``import sklearn.preprocessing as pre``, ``import pandas as pd``, and
-  ``from sklearn.pipeline import *`` for the names nblint knows);
+  ``import sklearn.naive_bayes as nb``, ``from sklearn import naive_bayes``,
+  ``import pandas as pd``, and ``from sklearn.naive_bayes import *``);
 * calls of scikit-learn and imbalanced-learn callables, with keyword and
   positional arguments (positional ones for the callables whose parameters
   nblint names: ``Pipeline(steps)``, ``make_pipeline(*steps)``,
-  ``ColumnTransformer(transformers)``, ``make_column_transformer(*pairs)``...);
-* literal argument values (numbers, strings, lists, tuples, dicts, ``None``,
-  ``np.nan``), and names bound earlier by ``name = ...`` (also ``self.x = ...``);
-* data preparation: ``X = pd.get_dummies(df)`` or ``X = encoder.fit_transform(df)``
-  (and anything computed from ``X``, such as ``train_test_split(X, y)``) feeds
-  the estimator or pipeline later fitted on it (``model.fit(X_train, y)``,
-  ``cross_val_score(model, X, y)``).
+  ``GridSearchCV(estimator, param_grid)``...); a subclass of a class nblint
+  knows (``class MyNB(MultinomialNB)``) is read as that class;
+* literal values (numbers, strings, lists, tuples, dicts, ``None``, ``np.nan``,
+  ``np.linspace``/``np.arange``/``range`` of literal numbers), names bound
+  earlier (also ``self.x = ...``), items of known lists and dicts (``models["nb"]``);
+* loops: a loop variable takes each item of a list, dict, ``.items()``,
+  ``zip``/``enumerate`` written in the source
+  (:class:`~nblint.pipelines.spec.OneOf`), so models kept in lists, dicts and
+  tuples are fitted, searched and cross-validated one by one;
+* functions and classes of the same source: a call is read with its arguments
+  bound to the parameters (``train(GaussianNB(), X, y)``, ``Trainer(model).fit(X)``),
+  a few levels deep;
+* ``model.set_params(alpha=0)``, ``pipe.set_params(clf__alpha=0)`` and
+  ``model.alpha = 0`` change the estimator's parameters;
+* data preparation (:mod:`nblint.pipelines.pydata`): what the data a model is
+  fitted on (``model.fit(X, y)``, ``cross_val_score(model, X, y)``) went through.
 
 Anything else (a value computed at run time) is an :class:`~nblint.pipelines.spec.Expr`
-whose parameters nblint does not guess.
+whose value nblint does not guess.  What cannot be followed at all -- a Python 2
+source, a star import from a module of the project that may define a
+scikit-learn name used here -- becomes a :class:`~nblint.pipelines.spec.Note`,
+reported by NB510.
 """
 
 from __future__ import annotations
 
 import ast
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from nblint.errors import InputError
 from nblint.pipelines import catalog
-from nblint.pipelines.spec import Call, Expr, Mark, PipelineSpec, build_specs
+from nblint.pipelines.params import resolve_param
+from nblint.pipelines.pydata import FIT_METHODS, DataTracking, argument, union
+from nblint.pipelines.pyparse import parse_source
+from nblint.pipelines.pyvalues import (UNKNOWN, Instance, calls_in, concatenated, enumerated, items_of,
+                                       method_items, number_range, one_of, subscript, unpack, zipped)
+from nblint.pipelines.spec import Call, Expr, Mark, Note, OneOf, PipelineSpec, build_specs
+from nblint.pipelines.tree import PosDict
 
-FIT_METHODS = frozenset({"fit", "partial_fit"})
-TRANSFORM_METHODS = frozenset({"fit_transform", "transform"})
 CV_FUNCTIONS = frozenset({"cross_val_score", "cross_validate", "cross_val_predict", "learning_curve",
                           "validation_curve", "permutation_test_score"})
+SPLIT_FUNCTIONS = frozenset({"train_test_split"})
 CONSTANTS = {"numpy.nan": math.nan, "numpy.NaN": math.nan, "numpy.inf": math.inf, "math.nan": math.nan,
              "math.inf": math.inf}
-
-Chains = tuple[tuple[Call, ...], ...]
+RANGES = frozenset({"builtins.range", "numpy.arange", "numpy.linspace", "numpy.logspace"})
+SEQUENCES = frozenset({"numpy.array", "numpy.asarray", "builtins.list", "builtins.tuple", "builtins.sorted"})
+BUILTINS = frozenset({"range", "list", "tuple", "sorted", "zip", "enumerate", "dict", "float"})
+#: scikit-learn's modules, for ``from sklearn import *`` followed by ``naive_bayes.GaussianNB()``.
+SKLEARN_MODULES = frozenset({"naive_bayes", "preprocessing", "pipeline", "compose", "model_selection",
+                             "feature_extraction", "decomposition", "feature_selection", "impute", "calibration",
+                             "multiclass", "ensemble", "linear_model", "kernel_approximation", "random_projection"})
+#: How deep calls of the source's own functions are followed, and how many calls in all.
+MAX_DEPTH = 4
+MAX_INLINED = 400
+#: The most alternatives one call is expanded into (one per model of a list it is given).
+MAX_ALTERNATIVES = 16
 
 
 def read_python(text: str, path: str) -> list[PipelineSpec] | None:
     """The pipelines a Python source builds, or None when it calls nothing from scikit-learn or imblearn.
 
+    Raises
+    ------
+    InputError
+        On a syntax error (with its line and column), except in Python 2 code:
+        that is a note (NB510), since nblint reads Python 3 only.
+    """
+    parsed = parse_source(text, path)
+    if parsed.tree is None:
+        problem = parsed.unreadable
+        if problem.python2:
+            note = Note(problem.line, "this file is Python 2 (Python 3 refuses its syntax at line "
+                                      f"{problem.line}): nblint reads Python 3 only, so its pipelines are not checked")
+            return [PipelineSpec(path, "python", (), None, notes=(note,))]
+        where = f" at line {problem.line}, column {problem.column}"
+        raise InputError(f"Python syntax error{where}: {problem.message}")
+    return read_module(parsed.tree, path, text)
+
+
+def read_module(tree: ast.Module, path: str, text: str, form: str = "python",
+                notes: list[Note] | None = None, runs: list[tuple[str, int]] = ()) -> list[PipelineSpec] | None:
+    """The pipelines of a parsed module (a script, or a notebook's cells joined), with what was not followed.
+
     Parameters
     ----------
-    text : str
-        The source.
-    path : str
-        Its file, for messages and the specs.
+    tree : ast.Module
+    path, text : str
+        The file and its source (the text says whether data preparation is worth following).
+    form : str
+        The spec's form (``python`` or ``notebook``).
+    notes : list of Note, optional
+        What the caller could not follow already (unreadable notebook cells).
+    runs : list of (str, int)
+        Scripts run into the namespace (``%run helpers.py``), with their lines.
 
     Returns
     -------
     list of PipelineSpec or None
-
-    Raises
-    ------
-    InputError
-        On a syntax error, with its line and column.
+        None when the module calls nothing from scikit-learn or imbalanced-learn.
     """
+    reader = _ModuleReader(tree, tracks_data="get_dummies" in text or "transform" in text)
+    reader.foreign += [(f"%run {script}", line) for script, line in runs]
     try:
-        tree = ast.parse(text, filename=path)
-    except SyntaxError as exc:
-        where = f" at line {exc.lineno}, column {exc.offset}" if exc.lineno else ""
-        raise InputError(f"Python syntax error{where}: {exc.msg}") from None
-    except ValueError as exc:  # a null byte
-        raise InputError(f"Python source cannot be parsed: {exc}") from None
-    # Data preparation can only be followed where the source mentions it.
-    reader = _ModuleReader(tracks_data="get_dummies" in text or "transform" in text)
-    reader.statements(tree.body)
+        reader.statements(tree.body)
+    except RecursionError:
+        raise InputError("nested too deeply to read") from None
     if not any(call.target.split(".", 1)[0] in catalog.LIBRARIES for call in reader.calls):
         return None
-    return build_specs(reader.calls, path, "python")
+    reader.features_only(reader.calls)
+    specs = build_specs(reader.calls, path, form)
+    all_notes = tuple(notes or ()) + tuple(reader.notes)
+    if all_notes:
+        specs.append(PipelineSpec(path, form, (), None, notes=all_notes))
+    return specs
 
 
 def _mark(node: ast.AST) -> Mark:
@@ -84,27 +137,59 @@ def _unknown(node: ast.expr) -> Expr:
     return Expr(lambda: ast.unparse(node))
 
 
-def _union(*chain_sets: Chains | None) -> Chains | None:
-    """Chains of data preparation from several sources, each once, in order."""
-    seen, out = set(), []
-    for chains in chain_sets:
-        for chain in chains or ():
-            key = tuple(map(id, chain))
-            if key not in seen:
-                seen.add(key)
-                out.append(chain)
-    return tuple(out) or None
+def _with(value: Any, old: Any, new: Any, depth: int = 0) -> Any:
+    """``value`` with ``old`` (found by identity, inside lists, tuples and dicts) replaced by ``new``."""
+    if value is old:
+        return new
+    if depth > 3:
+        return value
+    if isinstance(value, list):
+        return [_with(v, old, new, depth + 1) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_with(v, old, new, depth + 1) for v in value)
+    return value
 
 
-class _ModuleReader:
-    def __init__(self, tracks_data: bool = True):
+def _choice(value: Any, depth: int = 0) -> OneOf | None:
+    """The first OneOf of estimators inside ``value`` (a step list holding a loop's model, say)."""
+    if isinstance(value, OneOf) and calls_in(value):
+        return value
+    if depth < 3 and isinstance(value, (list, tuple)):
+        for item in value:
+            found = _choice(item, depth + 1)
+            if found is not None:
+                return found
+    return None
+
+
+class _ModuleReader(DataTracking):
+    def __init__(self, tree: ast.Module, tracks_data: bool = True):
+        self.tree = tree
         self.tracks_data = tracks_data
         self.imports: dict[str, str] = {}   # local name -> dotted origin
-        self.star: list[str] = []           # modules imported with *
+        self.star: list[str] = []           # scikit-learn/imblearn modules imported with *
+        self.foreign: list[tuple[str, int]] = []  # other modules imported with * (or %run), with their lines
         self.env: dict[str, Any] = {}       # name (or dotted attribute) -> value bound to it
-        self.data: dict[str, Chains] = {}   # name -> the data preparation it holds
-        self.memo: dict[int, Any] = {}      # id(ast.Call) -> its value, so each call is read once
+        self.data: dict[str, Any] = {}      # name -> the data preparation it holds
+        self.memo: dict[tuple[int, int], Any] = {}  # (id(node), frame) -> its value, so each is read once per frame
+        self.call_data: dict[tuple[int, int], Any] = {}  # the same, for the data a source function returns
         self.calls: list[Call] = []
+        self.notes: list[Note] = []
+        self.noted: set[str] = set()
+        self.functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
+        self.classes: set[str] = set()
+        self.class_name: str | None = None  # the class whose body is being read
+        self.frame = 0                      # 0: the module; n: the n-th call of a source function read
+        self.frames = 0
+        self.stack: list[ast.AST] = []
+        self.returns: list[list[tuple[Any, Any]]] = []
+        self.inlined = 0
+        self.targets: set[str] = set()
+        self.selected: dict[str, tuple[str, ...]] = {}
+        self.uses: dict = {}
+        self.series_uses: set[int] = set()
+        self._column_references = None
+        self._locals: dict[int, set[str]] = {}
 
     # ---------------------------------------------------------------- statements
 
@@ -113,31 +198,30 @@ class _ModuleReader:
             self.statement(stmt)
 
     def statement(self, stmt: ast.stmt) -> None:
-        if isinstance(stmt, ast.Import):
-            for alias in stmt.names:
-                if alias.asname:
-                    self.imports[alias.asname] = alias.name
-                else:
-                    self.imports[alias.name.split(".")[0]] = alias.name.split(".")[0]
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            self.import_(stmt)
             return
-        if isinstance(stmt, ast.ImportFrom):
-            if stmt.module and not stmt.level:
-                for alias in stmt.names:
-                    if alias.name == "*":
-                        self.star.append(stmt.module)
-                    else:
-                        self.imports[alias.asname or alias.name] = f"{stmt.module}.{alias.name}"
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            self.define(stmt)
+            return
+        if isinstance(stmt, ast.ClassDef):
+            self.define_class(stmt)
             return
         if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
-            value, data = self.expr(stmt.value), self.data_of(stmt.value)
             for target in stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]:
-                self.bind(target, value, data)
+                self.assign(target, stmt.value)
+        elif isinstance(stmt, (ast.For, ast.AsyncFor)):
+            self.bind(stmt.target, self.iterate(stmt.iter), None)
+        elif isinstance(stmt, ast.Return) and stmt.value is not None and self.returns:
+            self.returns[-1].append((self.expr(stmt.value), self.data_of(stmt.value)))
+        elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+            self._in_place(stmt.value)
         # Every call of the statement's own expressions (nested statements come after, in order).
         for _, field in ast.iter_fields(stmt):
             for node in field if isinstance(field, list) else [field]:
                 if isinstance(node, (ast.expr, ast.withitem, ast.arguments, ast.keyword)):
                     for inner in ast.walk(node):
-                        if isinstance(inner, ast.Call):
+                        if isinstance(inner, (ast.Call, ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
                             self.expr(inner)
         for name in ("body", "orelse", "finalbody", "handlers", "cases"):
             for child in getattr(stmt, name, None) or []:
@@ -146,11 +230,118 @@ class _ModuleReader:
                 else:  # an except handler or a match case
                     self.statements(child.body)
 
-    def bind(self, target: ast.expr, value: Any, data: Chains | None) -> None:
-        if isinstance(target, (ast.Tuple, ast.List)):
-            for element in target.elts:
-                self.bind(element, _unknown(element), data)
+    def import_(self, stmt: ast.Import | ast.ImportFrom) -> None:
+        if isinstance(stmt, ast.Import):
+            for alias in stmt.names:
+                if alias.asname:
+                    self.imports[alias.asname] = alias.name
+                else:
+                    self.imports[alias.name.split(".")[0]] = alias.name.split(".")[0]
             return
+        module = ("." * stmt.level) + (stmt.module or "")
+        for alias in stmt.names:
+            if alias.name != "*":
+                if not stmt.level:
+                    self.imports[alias.asname or alias.name] = f"{stmt.module}.{alias.name}"
+            elif not stmt.level and module.split(".")[0] in catalog.LIBRARIES:
+                self.star.append(module)
+            else:
+                self.foreign.append((f"from {module} import *", stmt.lineno))
+
+    def define(self, stmt: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        """Register a function (or method) and read its body once, its parameters unknown, its names its own."""
+        name = f"{self.class_name}.{stmt.name}" if self.class_name else stmt.name
+        self.functions[name] = stmt
+        outer_class, self.class_name = self.class_name, None
+        for node in [*stmt.decorator_list, *stmt.args.defaults, *(d for d in stmt.args.kw_defaults if d is not None)]:
+            self.expr(node)
+        with self.scoped(self.local_names(stmt)):
+            for parameter in self.local_names(stmt):
+                self.env.pop(parameter, None)
+                self.data.pop(parameter, None)
+            self.returns.append([])  # returns read now belong to no call
+            try:
+                self.statements(stmt.body)
+            finally:
+                self.returns.pop()
+        self.class_name = outer_class
+
+    def define_class(self, stmt: ast.ClassDef) -> None:
+        for base in stmt.bases:
+            dotted = self.resolve(base)
+            if dotted and catalog.is_known(dotted) and catalog.short_name(dotted) in catalog.KNOWN_NAMES:
+                self.imports[stmt.name] = dotted  # class MyNB(MultinomialNB): read as a MultinomialNB
+        if stmt.name not in self.imports:
+            self.classes.add(stmt.name)
+        for node in [*stmt.decorator_list, *stmt.bases, *(k.value for k in stmt.keywords)]:
+            self.expr(node)
+        outer, self.class_name = self.class_name, stmt.name
+        try:
+            self.statements(stmt.body)
+        finally:
+            self.class_name = outer
+
+    def local_names(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+        """The parameters and the names a function assigns (minus ``global`` ones): its own scope."""
+        key = id(function)
+        if key not in self._locals:
+            arguments = function.args
+            names = {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]}
+            names |= {a.arg for a in (arguments.vararg, arguments.kwarg) if a is not None}
+            declared = set()
+            for node in ast.walk(function):
+                if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                    names.add(node.id)
+                elif isinstance(node, (ast.Global, ast.Nonlocal)):
+                    declared.update(node.names)
+            self._locals[key] = names - declared
+        return self._locals[key]
+
+    @contextmanager
+    def scoped(self, names: set[str]) -> Iterator[None]:
+        """Give ``names`` back their values afterwards (a function's or a comprehension's own names)."""
+        missing = object()
+        saved = {n: (self.env.get(n, missing), self.data.get(n, missing), self.selected.get(n, missing)) for n in names}
+        try:
+            yield
+        finally:
+            for name, values in saved.items():
+                for table, value in zip((self.env, self.data, self.selected), values):
+                    if value is missing:
+                        table.pop(name, None)
+                    else:
+                        table[name] = value
+
+    def assign(self, target: ast.expr, node: ast.expr) -> None:
+        """``target = node``; ``X, y = a, b`` pairs each name with its own expression."""
+        pairs = isinstance(target, (ast.Tuple, ast.List)) and isinstance(node, (ast.Tuple, ast.List))
+        if pairs and len(target.elts) == len(node.elts) and not any(isinstance(e, ast.Starred) for e in node.elts):
+            for element, part in zip(target.elts, node.elts):
+                self.assign(element, part)
+            return
+        self.bind(target, self.expr(node), self.data_of(node), node)
+
+    def bind(self, target: ast.expr, value: Any, data: Any, node: ast.expr | None = None) -> None:
+        if isinstance(target, (ast.Tuple, ast.List)):
+            parts = unpack(value, len(target.elts))
+            for index, element in enumerate(target.elts):
+                self.bind(element, parts[index] if parts is not None else _unknown(element), data)
+            return
+        if isinstance(target, ast.Starred):
+            self.bind(target.value, _unknown(target), data)
+            return
+        if isinstance(target, ast.Subscript):
+            self.assign_columns(target, data)
+            return
+        if isinstance(target, ast.Attribute):
+            base = self.expr(target.value)
+            if isinstance(base, Instance):
+                base.attrs[target.attr] = value
+                base.data[target.attr] = data
+                return
+            for call in calls_in(base):  # model.alpha = 0
+                call.params[target.attr] = value
+                call.marks[target.attr] = _mark(target)
         name = self._dotted_text(target)
         if name is None:
             return
@@ -160,11 +351,48 @@ class _ModuleReader:
             self.env[name] = value
         if data:
             self.data[name] = data
+        if isinstance(target, ast.Name):
+            if node is not None:
+                self.remember_selection(name, node)
+            else:
+                self.selected.pop(name, None)
+
+    def iterate(self, node: ast.expr) -> Any:
+        """What a loop variable over ``node`` takes in turn (a OneOf), or unknown."""
+        items = None
+        if isinstance(node, ast.Call):
+            func = node.func
+            args = [self.expr(a) for a in node.args]
+            if isinstance(func, ast.Attribute) and func.attr in ("items", "values", "keys") and not args:
+                items = method_items(self.expr(func.value), func.attr)
+            elif self._builtin(func) == "zip":
+                items = zipped(args)
+            elif self._builtin(func) == "enumerate" and args:
+                items = enumerated(args[0], args[1] if len(args) > 1 else 0)
+            else:
+                items = items_of(self.expr(node))
+        else:
+            items = items_of(self.expr(node))
+        return one_of(items) if items else _unknown(node)
+
+    def _in_place(self, node: ast.Call) -> None:
+        """``df.drop([...], axis=1, inplace=True)`` changes the frame it is called on."""
+        func = node.func
+        inplace = any(k.arg == "inplace" and isinstance(k.value, ast.Constant) and k.value.value is True
+                      for k in node.keywords)
+        if inplace and isinstance(func, ast.Attribute) and func.attr == "drop":
+            name = self._dotted_text(func.value)
+            if name is not None and name in self.data:
+                chains = self.dropped(self.data[name], node)
+                if chains:
+                    self.data[name] = chains
+                else:
+                    self.data.pop(name)
 
     # ---------------------------------------------------------------- expressions
 
     def expr(self, node: ast.expr) -> Any:
-        """The value of an expression: a literal, a :class:`Call`, a list/dict of those, or an :class:`Expr`."""
+        """The value of an expression: a literal, a :class:`Call`, a list/dict of those, a OneOf, or an :class:`Expr`."""
         if isinstance(node, ast.Constant):
             return node.value
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
@@ -181,17 +409,36 @@ class _ModuleReader:
             return items
         elif isinstance(node, ast.Dict):
             if all(isinstance(k, ast.Constant) for k in node.keys):
-                return {k.value: self.expr(v) for k, v in zip(node.keys, node.values)}
+                found = PosDict(_mark(node))
+                for key, value in zip(node.keys, node.values):
+                    found[key.value] = self.expr(value)
+                    found.marks[key.value] = _mark(key)
+                return found
         elif isinstance(node, (ast.Name, ast.Attribute)):
             return self._reference(node)
-        elif isinstance(node, ast.Call):
-            key = id(node)
+        elif isinstance(node, ast.Subscript):
+            # An estimator kept in a list or dict (models["nb"]); a literal picked from a container is left
+            # unknown, since such containers are often overwritten at run time (best = search.best_params_).
+            found = subscript(self.expr(node.value), self.expr(node.slice))
+            if calls_in(found) or isinstance(found, Instance):
+                return found
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            joined = concatenated(self.expr(node.left), self.expr(node.right))
+            if joined is not None:
+                return joined
+        elif isinstance(node, (ast.Call, ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+            key = (id(node), self.frame)
             if key not in self.memo:
-                self.memo[key] = self._call(node)
+                self.memo[key] = UNKNOWN  # a call reached again while being read
+                self.memo[key] = self._call(node) if isinstance(node, ast.Call) else self._comprehension(node)
             return self.memo[key]
         return _unknown(node)
 
     def _reference(self, node: ast.Name | ast.Attribute) -> Any:
+        if isinstance(node, ast.Attribute):
+            base = self.expr(node.value)
+            if isinstance(base, Instance):
+                return base.attrs.get(node.attr, _unknown(node))
         text = self._dotted_text(node)
         if text is not None and text in self.env:
             return self.env[text]
@@ -200,65 +447,175 @@ class _ModuleReader:
             return CONSTANTS[dotted]
         return Expr(dotted) if dotted else _unknown(node)
 
+    def _comprehension(self, node) -> Any:
+        """``[make_pipeline(enc, m) for m in models]``: the element read with each generator's items."""
+        names = {n.id for gen in node.generators for n in ast.walk(gen.target) if isinstance(n, ast.Name)}
+        with self.scoped(names):
+            for generator in node.generators:
+                self.bind(generator.target, self.iterate(generator.iter), None)
+            value = self.expr(node.value if isinstance(node, ast.DictComp) else node.elt)
+        calls = calls_in(value)
+        return calls if calls else _unknown(node)
+
     def _call(self, node: ast.Call) -> Any:
         dotted = self.resolve(node.func)
         if dotted is not None and catalog.is_known(dotted) and "." in dotted:
-            short = catalog.short_name(dotted)
-            call = Call(dotted, mark=_mark(node))
-            self.calls.append(call)
-            args = []
-            for arg in node.args:
-                if isinstance(arg, ast.Starred) and isinstance(self.expr(arg.value), list):
-                    args += [(value, _mark(arg)) for value in self.expr(arg.value)]
-                else:
-                    args.append((self.expr(arg), _mark(arg)))
-            call.bind_positional(args)
+            return self._library_call(node, dotted)
+        builtin = self._builtin(node.func)
+        name = dotted or (f"builtins.{builtin}" if builtin else None)
+        if name in RANGES:
+            args = [self.expr(a) for a in node.args]
+            values = number_range(name, args, {k.arg: self.expr(k.value) for k in node.keywords if k.arg})
+            return values if values is not None else _unknown(node)
+        if name in SEQUENCES and len(node.args) == 1:
+            value = self.expr(node.args[0])
+            return list(value) if isinstance(value, (list, tuple)) else _unknown(node)
+        if builtin == "dict" and not node.args:
+            found = PosDict(_mark(node))
             for keyword in node.keywords:
                 if keyword.arg is not None:
-                    call.params[keyword.arg] = self.expr(keyword.value)
-                    call.marks[keyword.arg] = _mark(keyword)
-            if short in CV_FUNCTIONS:
-                self._link(call.params.get("estimator", call.params.get("arg0")), _argument(node, 1, "X"))
-            return call
-        if dotted == "builtins.float" or (isinstance(node.func, ast.Name) and node.func.id == "float"):
-            if node.args and isinstance(node.args[0], ast.Constant) and str(node.args[0].value).lower() in ("nan", "inf"):
+                    found[keyword.arg] = self.expr(keyword.value)
+                    found.marks[keyword.arg] = _mark(keyword)
+            return found
+        if builtin == "float" and node.args and isinstance(node.args[0], ast.Constant):
+            if str(node.args[0].value).strip().lower() in ("nan", "inf"):
                 return float(node.args[0].value)
-        if isinstance(node.func, ast.Attribute) and node.func.attr in FIT_METHODS:
-            receiver = self.expr(node.func.value)
-            self._link(receiver, _argument(node, 0, "X"))
-            if isinstance(receiver, Call):
-                return receiver  # fit returns the estimator itself
+        if isinstance(node.func, ast.Attribute):
+            return self._method_call(node, node.func)
+        if isinstance(node.func, ast.Name) and dotted is None:
+            return self._source_call(node, node.func.id)
         return _unknown(node)
 
-    def _link(self, estimator: Any, data_node: ast.expr | None) -> None:
-        """Record that ``estimator`` is fitted on the data ``data_node`` holds."""
-        if isinstance(estimator, Call) and data_node is not None:
-            chains = self.data_of(data_node)
-            if chains:
-                estimator.feeders = _union(estimator.feeders, chains)
+    def _library_call(self, node: ast.Call, dotted: str) -> Any:
+        """A call of a scikit-learn (or imblearn, pandas.get_dummies) callable: one Call, or one per model it is given."""
+        args = []
+        for arg in node.args:
+            if isinstance(arg, ast.Starred) and isinstance(self.expr(arg.value), list):
+                args += [(value, _mark(arg)) for value in self.expr(arg.value)]
+            else:
+                args.append((self.expr(arg), _mark(arg)))
+        keywords = [(k.arg, self.expr(k.value), _mark(k)) for k in node.keywords if k.arg is not None]
+        choice = next((c for c in (_choice(v) for v in [a for a, _ in args] + [v for _, v, _ in keywords])
+                       if c is not None), None)
+        if choice is None:
+            return self._make_call(node, dotted, args, keywords)
+        made = []
+        for item in choice.items[:MAX_ALTERNATIVES]:
+            made.append(self._make_call(node, dotted, [(_with(v, choice, item), m) for v, m in args],
+                                        [(k, _with(v, choice, item), m) for k, v, m in keywords]))
+        return one_of(made)
 
-    def data_of(self, node: ast.expr) -> Chains | None:
-        """The data preparation the value of ``node`` went through (get_dummies, fitted transformers)."""
-        if not self.tracks_data:
-            return None
-        if isinstance(node, ast.Call):
-            value = self.expr(node)
-            if isinstance(value, Call) and value.cls == "get_dummies":
-                source = _argument(node, 0, "data")
-                return tuple(chain + (value,) for chain in (self.data_of(source) if source else None) or ((),))
-            func = node.func
-            if isinstance(func, ast.Attribute) and func.attr in FIT_METHODS:
-                return None  # model.fit(X) is the fitted model, not data
-            if isinstance(func, ast.Attribute) and func.attr in TRANSFORM_METHODS:
-                receiver = self.expr(func.value)
-                if isinstance(receiver, Call):
-                    source = _argument(node, 0, "X")
-                    return tuple(chain + (receiver,) for chain in (self.data_of(source) if source else None) or ((),))
-        elif isinstance(node, (ast.Name, ast.Attribute)):
-            text = self._dotted_text(node)
-            if text in self.data:
-                return self.data[text]
-        return _union(*(self.data_of(child) for child in ast.iter_child_nodes(node) if isinstance(child, ast.expr)))
+    def _make_call(self, node: ast.Call, dotted: str, args: list, keywords: list) -> Call:
+        call = Call(dotted, mark=_mark(node))
+        self.calls.append(call)
+        call.bind_positional(args)
+        for name, value, mark in keywords:
+            call.params[name] = value
+            call.marks[name] = mark
+        short = catalog.short_name(dotted)
+        if short in CV_FUNCTIONS:
+            self._link(call.params.get("estimator", call.params.get("arg0")), argument(node, 1, "X"))
+            self.note_target(argument(node, 2, "y"))
+        elif short in SPLIT_FUNCTIONS and len(node.args) >= 2:
+            self.note_target(node.args[-1])
+        return call
+
+    def _method_call(self, node: ast.Call, func: ast.Attribute) -> Any:
+        receiver = self.expr(func.value)
+        if isinstance(receiver, Instance):
+            method = self.functions.get(f"{receiver.cls}.{func.attr}")
+            return self.inline(method, node, receiver) if method is not None else _unknown(node)
+        if func.attr in FIT_METHODS:
+            self._link(receiver, argument(node, 0, "X"))
+            self.note_target(argument(node, 1, "y"))
+            return receiver if calls_in(receiver) else _unknown(node)
+        if func.attr == "set_params":
+            for call in calls_in(receiver):
+                for keyword in node.keywords:
+                    found = resolve_param(call, keyword.arg) if keyword.arg else None
+                    if found is not None:
+                        target, name = found
+                        target.params[name] = self.expr(keyword.value)
+                        target.marks[name] = _mark(keyword)
+            return receiver
+        return _unknown(node)
+
+    def _source_call(self, node: ast.Call, name: str) -> Any:
+        """A call of a function or class defined in the source, or of a name nblint cannot trace."""
+        if name in self.env:
+            return _unknown(node)
+        if name in self.classes:
+            instance = Instance(name)
+            init = self.functions.get(f"{name}.__init__")
+            if init is not None:
+                self.inline(init, node, instance)
+            return instance
+        if name in self.functions:
+            return self.inline(self.functions[name], node)
+        if name in catalog.KNOWN_NAMES and self.foreign and name not in self.noted:
+            self.noted.add(name)
+            source, line = self.foreign[0]
+            self.notes.append(Note(node.lineno, (
+                f"{name} (line {node.lineno}) is not imported from scikit-learn here; it may come from "
+                f"`{source}` (line {line}), which nblint does not read, so what it builds is not checked")))
+        return _unknown(node)
+
+    def inline(self, function, node: ast.Call, instance: Instance | None = None) -> Any:
+        """Read a source function's body for this call, its parameters bound to the call's arguments.
+
+        Returns the value it returns (an estimator among several returns); the data
+        it returns is kept for :meth:`data_of`.  ``instance`` is bound to the first
+        parameter (``self``) of a method.
+        """
+        if function in self.stack or len(self.stack) >= MAX_DEPTH or self.inlined >= MAX_INLINED:
+            return _unknown(node)
+        self.inlined += 1
+        arguments = function.args
+        positional = [a.arg for a in [*arguments.posonlyargs, *arguments.args]]
+        bound: dict[str, tuple[Any, Any]] = {}
+        if instance is not None and positional:
+            bound[positional.pop(0)] = (instance, None)
+        given = [a for a in node.args if not isinstance(a, ast.Starred)]
+        for parameter, arg in zip(positional, given):
+            bound[parameter] = (self.expr(arg), self.data_of(arg))
+        accepted = set(positional) | {a.arg for a in arguments.kwonlyargs}
+        for keyword in node.keywords:
+            if keyword.arg in accepted:
+                bound[keyword.arg] = (self.expr(keyword.value), self.data_of(keyword.value))
+        outer = self.frame
+        with self.scoped(self.local_names(function)):
+            for name in self.local_names(function):
+                self.env.pop(name, None)
+                self.data.pop(name, None)
+            for name, (value, data) in bound.items():
+                if not isinstance(value, Expr):
+                    self.env[name] = value
+                if data:
+                    self.data[name] = data
+            self.frames += 1
+            self.frame = self.frames
+            self.stack.append(function)
+            self.returns.append([])
+            try:
+                self.statements(function.body)
+            finally:
+                returned = self.returns.pop()
+                self.stack.pop()
+                self.frame = outer
+        self.call_data[(id(node), outer)] = union(*(data for _, data in returned))
+        values = [value for value, _ in returned]
+        estimators = [v for v in values if calls_in(v) or isinstance(v, Instance)]
+        return estimators[0] if estimators else values[0] if values else _unknown(node)
+
+    def _link(self, estimator: Any, data_node: ast.expr | None) -> None:
+        """Record that ``estimator`` (or each model a OneOf stands for) is fitted on the data ``data_node`` holds."""
+        if data_node is None:
+            return
+        chains = None
+        for call in calls_in(estimator):
+            chains = chains if chains is not None else self.data_of(data_node)
+            if chains:
+                call.feeders = union(call.feeders, chains)
 
     # ---------------------------------------------------------------- names
 
@@ -268,12 +625,19 @@ class _ModuleReader:
             if node.id in self.imports:
                 return self.imports[node.id]
             for module in self.star:
-                if module.split(".")[0] in catalog.LIBRARIES and node.id in catalog.KNOWN_NAMES:
+                if node.id in catalog.KNOWN_NAMES or (module == "sklearn" and node.id in SKLEARN_MODULES):
                     return f"{module}.{node.id}"
             return None
         if isinstance(node, ast.Attribute):
             base = self.resolve(node.value)
             return f"{base}.{node.attr}" if base else None
+        return None
+
+    def _builtin(self, func: ast.expr) -> str | None:
+        """The builtin a call's function names (``zip``, ``range``...), unless the source rebinds the name."""
+        if isinstance(func, ast.Name) and func.id in BUILTINS and func.id not in self.imports \
+                and func.id not in self.functions and func.id not in self.env:
+            return func.id
         return None
 
     @staticmethod
@@ -285,10 +649,3 @@ class _ModuleReader:
             base = _ModuleReader._dotted_text(node.value)
             return f"{base}.{node.attr}" if base else None
         return None
-
-
-def _argument(node: ast.Call, index: int, keyword: str) -> ast.expr | None:
-    """The argument at ``index`` or passed as ``keyword``."""
-    if len(node.args) > index and not isinstance(node.args[index], ast.Starred):
-        return node.args[index]
-    return next((k.value for k in node.keywords if k.arg == keyword), None)
