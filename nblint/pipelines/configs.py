@@ -31,6 +31,7 @@ from nblint.findings import Finding
 from nblint.pipelines.context import PipelineContext
 from nblint.pipelines.mapping import read_mapping_config
 from nblint.pipelines.notebook import CellMap, file_lines, load_cells, read_notebook
+from nblint.pipelines.pyparse import imports_library
 from nblint.pipelines.pysource import read_module, read_python
 from nblint.pipelines.spec import Note, PipelineSpec
 from nblint.pipelines.tree import read_documents
@@ -153,7 +154,7 @@ def _read_notebook(raw: bytes, path: str) -> ConfigFile | None:
     except RecursionError:
         raise InputError("nested too deeply to read") from None
     if specs is None:
-        if not notes:
+        if not notes or not imports_library(notebook.text):
             return None
         specs = [PipelineSpec(path, "notebook", (), None, notes=tuple(notes))]
     for spec in specs:

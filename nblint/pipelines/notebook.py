@@ -155,10 +155,17 @@ def file_lines(raw: bytes, cells: CellMap) -> dict[tuple[int, int], int]:
     """
     from nblint.pipelines.tree import read_documents
 
-    document = read_documents(raw.decode("utf-8-sig"), ".json")[0]
-    all_cells = document.get("cells")
-    if not isinstance(all_cells, list):
-        all_cells = [c for sheet in document.get("worksheets", []) for c in sheet.get("cells", [])]
+    try:
+        document = read_documents(raw.decode("utf-8-sig"), ".json")[0]
+        all_cells = document.get("cells")
+        if not isinstance(all_cells, list):
+            all_cells = [c for sheet in document.get("worksheets", []) for c in sheet.get("cells", [])]
+        return _source_lines(all_cells, cells)
+    except (UnicodeDecodeError, InputError, LookupError, AttributeError, TypeError):
+        return {}  # a notebook not written as UTF-8 JSON text: findings keep their cell, not a file line
+
+
+def _source_lines(all_cells: list, cells: CellMap) -> dict[tuple[int, int], int]:
     found = {}
     for number in cells.cells:
         cell = all_cells[number - 1]

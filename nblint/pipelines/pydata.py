@@ -285,7 +285,7 @@ class DataTracking:
 
     @property
     def column_references(self) -> set[str]:
-        """Every string the source uses as a column (``df["a"]``, ``df[["a", "b"]]``, ``df.loc[:, "a"]``)."""
+        """Every name the source uses as a column (``df["a"]``, ``df[["a", "b"]]``, ``df.loc[:, "a"]``, ``df.a``)."""
         if self._column_references is None:
             found = set()
             for node in ast.walk(self.tree):
@@ -293,6 +293,9 @@ class DataTracking:
                     for inner in ast.walk(node.slice):
                         if isinstance(inner, ast.Constant) and isinstance(inner.value, str):
                             found.add(inner.value)
+                elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                        and node.value.id not in self.imports:
+                    found.add(node.attr)
             self._column_references = found
         return self._column_references
 

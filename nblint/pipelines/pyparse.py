@@ -49,6 +49,14 @@ _PY2_MESSAGES = ("Missing parentheses in call to 'print'", "Missing parentheses 
                  "multiple exception types must be parenthesized", "leading zeros in decimal integer literals")
 
 
+_LIBRARY_IMPORT = re.compile(r"^\s*(?:from|import)\s+(?:sklearn|imblearn)\b", re.M)
+
+
+def imports_library(text: str) -> bool:
+    """Whether ``text`` has an import line of scikit-learn or imbalanced-learn (read without parsing)."""
+    return bool(_LIBRARY_IMPORT.search(text))
+
+
 @dataclass
 class Unreadable:
     """A source (or notebook cell) that is not Python 3: where, and why."""

@@ -45,7 +45,7 @@ from nblint.errors import InputError
 from nblint.pipelines import catalog
 from nblint.pipelines.params import resolve_param
 from nblint.pipelines.pydata import FIT_METHODS, DataTracking, argument, union
-from nblint.pipelines.pyparse import parse_source
+from nblint.pipelines.pyparse import imports_library, parse_source
 from nblint.pipelines.pyvalues import (UNKNOWN, Instance, calls_in, concatenated, enumerated, items_of,
                                        method_items, number_range, one_of, subscript, unpack, zipped)
 from nblint.pipelines.spec import Call, Expr, Mark, Note, OneOf, PipelineSpec, build_specs
@@ -83,6 +83,8 @@ def read_python(text: str, path: str) -> list[PipelineSpec] | None:
     if parsed.tree is None:
         problem = parsed.unreadable
         if problem.python2:
+            if not imports_library(text):
+                return None
             note = Note(problem.line, "this file is Python 2 (Python 3 refuses its syntax at line "
                                       f"{problem.line}): nblint reads Python 3 only, so its pipelines are not checked")
             return [PipelineSpec(path, "python", (), None, notes=(note,))]
