@@ -9,7 +9,11 @@ nblint knows, as Hydra configs sometimes do).
 from __future__ import annotations
 
 #: Top-level packages whose classes nblint recognises in a config (and, from pandas, ``get_dummies``).
-LIBRARIES = ("sklearn", "imblearn")
+#: category_encoders' OneHotEncoder and OrdinalEncoder encode as scikit-learn's do (one-hot bits,
+#: integer codes); its other encoders are steps nblint does not see into, and its own handling of
+#: unknown categories is not modelled (THIRD_PARTY).
+LIBRARIES = ("sklearn", "imblearn", "category_encoders")
+THIRD_PARTY = ("category_encoders",)
 
 #: The Naive Bayes estimators and the nblint model name each one declares.
 NB_MODELS = {

@@ -4,8 +4,8 @@ A file is read as a pipeline config by its suffix (``.yaml``, ``.yml``, ``.json`
 ``.toml``, ``.py``, ``.ipynb``; nblint's own ``pyproject.toml`` and ``nblint.toml``
 never are, even when named on the command line, as pre-commit does) and only
 when its bytes hint at one: ``_target_``, a ``model`` key or a
-``!!python/`` tag for YAML/JSON/TOML, ``sklearn`` or ``imblearn`` for Python
-and notebooks.  Everything else -- and a file that parses but builds no
+``!!python/`` tag for YAML/JSON/TOML, ``sklearn``, ``imblearn`` or the name of a
+Naive Bayes class for Python and notebooks.  Everything else -- and a file that parses but builds no
 scikit-learn object -- is skipped silently, so a pre-commit hook over every
 YAML, Python and notebook file of a repository stays quiet.  A file that hints
 at a config but cannot be parsed is an error naming the line; a ``.ipynb`` file
@@ -40,7 +40,10 @@ CONFIG_SUFFIXES = (".yaml", ".yml", ".json", ".toml", ".py", ".ipynb")
 #: nblint's own configuration files, never pipeline configs.
 NBLINT_CONFIG_NAMES = frozenset({"pyproject.toml", "nblint.toml"})
 _MAPPING_HINT = re.compile(rb"_target_|(?:^|[{,])\s*[\"']?model[\"']?\s*[:=]|!!?python/", re.M)
-_PYTHON_HINT = re.compile(rb"sklearn|imblearn")
+#: The libraries whose names make a Python file or notebook worth parsing (plain substring
+#: tests: much faster than a regular expression over a notebook's embedded images).
+_PYTHON_HINTS = (b"sklearn", b"imblearn", b"GaussianNB", b"MultinomialNB", b"BernoulliNB", b"ComplementNB",
+                 b"CategoricalNB")
 _SUPPRESSION = re.compile(r"#\s*nblint:\s*ignore\b(?:\[(?P<codes>[^\]]*)\])?", re.I)
 _NOQA = re.compile(r"#\s*noqa\b(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?", re.I)
 
@@ -115,7 +118,7 @@ def read_config(path: str) -> ConfigFile | None:
     if path.lower().endswith(".ipynb"):
         return _read_notebook(raw, path)
     python = path.lower().endswith(".py")
-    if not (_PYTHON_HINT if python else _MAPPING_HINT).search(raw):
+    if not (_mentions_library(raw) if python else _MAPPING_HINT.search(raw)):
         return None
     try:
         text = raw.decode("utf-8-sig")
@@ -134,10 +137,14 @@ def read_config(path: str) -> ConfigFile | None:
     return ConfigFile(path, specs, _suppressions(text))
 
 
+def _mentions_library(raw: bytes) -> bool:
+    return any(hint in raw for hint in _PYTHON_HINTS)
+
+
 def _read_notebook(raw: bytes, path: str) -> ConfigFile | None:
     """A notebook's code cells as one Python source; None when it uses no scikit-learn (or is not Python)."""
     cells = load_cells(raw)
-    if cells is None or not _PYTHON_HINT.search(raw):
+    if cells is None or not _mentions_library(raw):
         return None
     notebook = read_notebook(cells, path)
     notes = []

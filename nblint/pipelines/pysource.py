@@ -44,6 +44,7 @@ from typing import Any
 from nblint.errors import InputError
 from nblint.pipelines import catalog
 from nblint.pipelines.params import resolve_param
+from nblint.pipelines.flow import FITTED_LEVELS
 from nblint.pipelines.pydata import FIT_METHODS, DataTracking, argument, union
 from nblint.pipelines.pyparse import imports_library, parse_source
 from nblint.pipelines.pyvalues import (UNKNOWN, Instance, calls_in, concatenated, enumerated, items_of,
@@ -63,6 +64,8 @@ BUILTINS = frozenset({"range", "list", "tuple", "sorted", "zip", "enumerate", "d
 SKLEARN_MODULES = frozenset({"naive_bayes", "preprocessing", "pipeline", "compose", "model_selection",
                              "feature_extraction", "decomposition", "feature_selection", "impute", "calibration",
                              "multiclass", "ensemble", "linear_model", "kernel_approximation", "random_projection"})
+#: Conventional aliases, read as such where the source uses them without importing them.
+CONVENTIONAL = {"np": "numpy", "pd": "pandas"}
 #: How deep calls of the source's own functions are followed, and how many calls in all.
 MAX_DEPTH = 4
 MAX_INLINED = 400
@@ -114,16 +117,18 @@ def read_module(tree: ast.Module, path: str, text: str, form: str = "python",
     list of PipelineSpec or None
         None when the module calls nothing from scikit-learn or imbalanced-learn.
     """
-    reader = _ModuleReader(tree, tracks_data="get_dummies" in text or "transform" in text)
+    reader = _ModuleReader(tree, tracks_data="get_dummies" in text or "transform" in text or ".apply(" in text)
     reader.foreign += [(f"%run {script}", line) for script, line in runs]
     try:
         reader.statements(tree.body)
     except RecursionError:
         raise InputError("nested too deeply to read") from None
-    if not any(call.target.split(".", 1)[0] in catalog.LIBRARIES for call in reader.calls):
+    if not any(call.known and not call.target.startswith("pandas.") for call in reader.calls):
         return None
-    reader.features_only(reader.calls)
-    specs = build_specs(reader.calls, path, form)
+    for call in reader.calls:
+        if call.feeders:
+            call.feeders = reader.fitted_on(call.feeders)
+    specs = build_specs(reader.calls, path, form, skip=reader.unused())
     all_notes = tuple(notes or ()) + tuple(reader.notes)
     if all_notes:
         specs.append(PipelineSpec(path, form, (), None, notes=all_notes))
@@ -187,11 +192,20 @@ class _ModuleReader(DataTracking):
         self.returns: list[list[tuple[Any, Any]]] = []
         self.inlined = 0
         self.targets: set[str] = set()
-        self.selected: dict[str, tuple[str, ...]] = {}
+        self.chosen: dict[str, tuple[str, ...]] = {}  # name -> the columns it holds (y = df["label"])
         self.uses: dict = {}
         self.series_uses: set[int] = set()
+        self.base_of: dict[int, Call] = {}
+        self.call_parts: dict = {}
         self._column_references = None
         self._locals: dict[int, set[str]] = {}
+        # What is used: a model bound to a name the source never reads, or built in a bare expression,
+        # and never fitted, has no effect in a source that fits models (see unused()).
+        self.trains = False
+        self.fitted: set[int] = set()
+        self.bound: list[tuple[str, list[Call]]] = []
+        self.bare: list[Call] = []
+        self.created: dict[int, Call] = {}
 
     # ---------------------------------------------------------------- statements
 
@@ -215,9 +229,15 @@ class _ModuleReader(DataTracking):
         elif isinstance(stmt, (ast.For, ast.AsyncFor)):
             self.bind(stmt.target, self.iterate(stmt.iter), None)
         elif isinstance(stmt, ast.Return) and stmt.value is not None and self.returns:
-            self.returns[-1].append((self.expr(stmt.value), self.data_of(stmt.value)))
+            parts = None
+            if isinstance(stmt.value, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in stmt.value.elts):
+                parts = [(self.data_of(e), e) for e in stmt.value.elts]
+            self.returns[-1].append((self.expr(stmt.value), self.data_of(stmt.value), parts))
         elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
             self._in_place(stmt.value)
+            made = self.expr(stmt.value)
+            if self.created.get(id(stmt.value)) is made:
+                self.bare.append(made)  # GaussianNB(priors=None) on its own: built, never kept
         # Every call of the statement's own expressions (nested statements come after, in order).
         for _, field in ast.iter_fields(stmt):
             for node in field if isinstance(field, list) else [field]:
@@ -303,23 +323,31 @@ class _ModuleReader(DataTracking):
     def scoped(self, names: set[str]) -> Iterator[None]:
         """Give ``names`` back their values afterwards (a function's or a comprehension's own names)."""
         missing = object()
-        saved = {n: (self.env.get(n, missing), self.data.get(n, missing), self.selected.get(n, missing)) for n in names}
+        saved = {n: (self.env.get(n, missing), self.data.get(n, missing), self.chosen.get(n, missing)) for n in names}
         try:
             yield
         finally:
             for name, values in saved.items():
-                for table, value in zip((self.env, self.data, self.selected), values):
+                for table, value in zip((self.env, self.data, self.chosen), values):
                     if value is missing:
                         table.pop(name, None)
                     else:
                         table[name] = value
 
     def assign(self, target: ast.expr, node: ast.expr) -> None:
-        """``target = node``; ``X, y = a, b`` pairs each name with its own expression."""
-        pairs = isinstance(target, (ast.Tuple, ast.List)) and isinstance(node, (ast.Tuple, ast.List))
-        if pairs and len(target.elts) == len(node.elts) and not any(isinstance(e, ast.Starred) for e in node.elts):
+        """``target = node``; ``X, y = a, b`` pairs each name with its own expression, and a split or a
+        function returning a tuple gives each name its own part."""
+        unpacking = isinstance(target, (ast.Tuple, ast.List)) and not any(isinstance(e, ast.Starred) for e in target.elts)
+        if unpacking and isinstance(node, (ast.Tuple, ast.List)) and len(target.elts) == len(node.elts) \
+                and not any(isinstance(e, ast.Starred) for e in node.elts):
             for element, part in zip(target.elts, node.elts):
                 self.assign(element, part)
+            return
+        parts = self.parts_of(node) if unpacking else None
+        if parts is not None and len(parts) == len(target.elts):
+            values = unpack(self.expr(node), len(parts))
+            for index, (element, (data, source)) in enumerate(zip(target.elts, parts)):
+                self.bind(element, values[index] if values is not None else _unknown(element), data, source)
             return
         self.bind(target, self.expr(node), self.data_of(node), node)
 
@@ -354,16 +382,20 @@ class _ModuleReader(DataTracking):
         if data:
             self.data[name] = data
         if isinstance(target, ast.Name):
-            if node is not None:
-                self.remember_selection(name, node)
-            else:
-                self.selected.pop(name, None)
+            self.remember_selection(name, node)
+            calls = calls_in(value)
+            if calls and node is not None:
+                self.bound.append((name, calls))
 
     def iterate(self, node: ast.expr) -> Any:
         """What a loop variable over ``node`` takes in turn (a OneOf), or unknown."""
         items = None
         if isinstance(node, ast.Call):
             func = node.func
+            dotted = self.resolve(func) or ""
+            if node.args and (self._builtin(func) in ("list", "sorted", "tuple") or dotted.split(".")[0] == "tqdm"
+                              or isinstance(func, ast.Name) and func.id in ("reversed", "iter") and func.id not in self.env):
+                return self.iterate(node.args[0])  # the same items, in a list or behind a progress bar
             args = [self.expr(a) for a in node.args]
             if isinstance(func, ast.Attribute) and func.attr in ("items", "values", "keys") and not args:
                 items = method_items(self.expr(func.value), func.attr)
@@ -514,10 +546,12 @@ class _ModuleReader(DataTracking):
         for name, value, mark in keywords:
             call.params[name] = value
             call.marks[name] = mark
+        self.created[id(node)] = call
         short = catalog.short_name(dotted)
         if short in CV_FUNCTIONS:
-            self._link(call.params.get("estimator", call.params.get("arg0")), argument(node, 1, "X"))
+            self.trains = True
             self.note_target(argument(node, 2, "y"))
+            self._link(call.params.get("estimator", call.params.get("arg0")), argument(node, 1, "X"))
         elif short in SPLIT_FUNCTIONS and len(node.args) >= 2:
             self.note_target(node.args[-1])
         return call
@@ -528,8 +562,14 @@ class _ModuleReader(DataTracking):
             method = self.functions.get(f"{receiver.cls}.{func.attr}")
             return self.inline(method, node, receiver) if method is not None else _unknown(node)
         if func.attr in FIT_METHODS:
-            self._link(receiver, argument(node, 0, "X"))
+            self.trains = True
             self.note_target(argument(node, 1, "y"))
+            self._link(receiver, argument(node, 0, "X"))
+            for call in calls_in(receiver):
+                if call.cls in catalog.ORDINAL_ENCODERS and node.args:  # le.fit(["n", "y"]): its categories
+                    levels = self.expr(node.args[0])
+                    if isinstance(levels, list) and all(isinstance(v, (str, int, float)) for v in levels):
+                        call.params[FITTED_LEVELS] = list(dict.fromkeys(levels))
             return receiver if calls_in(receiver) else _unknown(node)
         if func.attr == "set_params":
             for call in calls_in(receiver):
@@ -543,7 +583,12 @@ class _ModuleReader(DataTracking):
         return _unknown(node)
 
     def _source_call(self, node: ast.Call, name: str) -> Any:
-        """A call of a function or class defined in the source, or of a name nblint cannot trace."""
+        """A call of a function or class defined in the source, or of a name nblint cannot trace.
+
+        A scikit-learn class name that is neither imported nor defined (an exercise
+        snippet run where the environment provides it) is read as that class, unless
+        the source star-imports a module of its own, which may define it (NB510).
+        """
         if name in self.env:
             return _unknown(node)
         if name in self.classes:
@@ -554,7 +599,9 @@ class _ModuleReader(DataTracking):
             return instance
         if name in self.functions:
             return self.inline(self.functions[name], node)
-        if name in catalog.KNOWN_NAMES and self.foreign and name not in self.noted:
+        if name in catalog.KNOWN_NAMES and not self.foreign:
+            return self._library_call(node, name)
+        if name in catalog.KNOWN_NAMES and name not in self.noted:
             self.noted.add(name)
             source, line = self.foreign[0]
             self.notes.append(Note(node.lineno, (
@@ -585,6 +632,7 @@ class _ModuleReader(DataTracking):
             if keyword.arg in accepted:
                 bound[keyword.arg] = (self.expr(keyword.value), self.data_of(keyword.value))
         outer = self.frame
+        returned: list = []
         with self.scoped(self.local_names(function)):
             for name in self.local_names(function):
                 self.env.pop(name, None)
@@ -604,8 +652,13 @@ class _ModuleReader(DataTracking):
                 returned = self.returns.pop()
                 self.stack.pop()
                 self.frame = outer
-        self.call_data[(id(node), outer)] = union(*(data for _, data in returned))
-        values = [value for value, _ in returned]
+        self.call_data[(id(node), outer)] = union(*(data for _, data, _ in returned))
+        shapes = {len(parts) for _, _, parts in returned if parts is not None}
+        if returned and len(shapes) == 1 and all(parts is not None for _, _, parts in returned):
+            size = shapes.pop()
+            self.call_parts[(id(node), outer)] = [
+                (union(*(parts[i][0] for _, _, parts in returned)), returned[0][2][i][1]) for i in range(size)]
+        values = [value for value, _, _ in returned]
         estimators = [v for v in values if calls_in(v) or isinstance(v, Instance)]
         return estimators[0] if estimators else values[0] if values else _unknown(node)
 
@@ -615,9 +668,19 @@ class _ModuleReader(DataTracking):
             return
         chains = None
         for call in calls_in(estimator):
+            self.fitted.add(id(call))
             chains = chains if chains is not None else self.data_of(data_node)
             if chains:
                 call.feeders = union(call.feeders, chains)
+
+    def unused(self) -> set[int]:
+        """The models (ids) that have no effect: in a source that fits models, those built and never fitted,
+        and either bound only to names the source never reads or built in a bare expression."""
+        if not self.trains:
+            return set()  # a source that only builds pipelines: every one of them is what it is for
+        read = {n.id for n in ast.walk(self.tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        candidates = [c for name, calls in self.bound if name not in read for c in calls] + self.bare
+        return {id(c) for c in candidates if id(c) not in self.fitted}
 
     # ---------------------------------------------------------------- names
 
@@ -626,6 +689,8 @@ class _ModuleReader(DataTracking):
         if isinstance(node, ast.Name):
             if node.id in self.imports:
                 return self.imports[node.id]
+            if node.id in CONVENTIONAL and node.id not in self.env and node.id not in self.functions:
+                return CONVENTIONAL[node.id]  # np and pd used without an import (a snippet)
             for module in self.star:
                 if node.id in catalog.KNOWN_NAMES or (module == "sklearn" and node.id in SKLEARN_MODULES):
                     return f"{module}.{node.id}"

@@ -285,7 +285,7 @@ def _walk(steps) -> Iterator[Step]:
 
 
 def build_specs(calls: list[Call], path: str, form: str, *, data: str | None = None, target: str | None = None,
-                data_line: int | None = None) -> list[PipelineSpec]:
+                data_line: int | None = None, skip: set[int] = frozenset()) -> list[PipelineSpec]:
     """The pipelines among ``calls`` (every call a reader found, in source order).
 
     Parameters
@@ -296,6 +296,9 @@ def build_specs(calls: list[Call], path: str, form: str, *, data: str | None = N
         The file and the form it was written in (see :class:`PipelineSpec`).
     data, target, data_line : optional
         What an nblint spec says about its training table.
+    skip : set of int
+        ``id`` of calls that have no effect (a model a script builds and never uses):
+        not roots of a spec.
 
     Returns
     -------
@@ -312,7 +315,7 @@ def build_specs(calls: list[Call], path: str, form: str, *, data: str | None = N
     nested = {id(inner) for call in calls for inner in _calls_in(call.params.values())}
     specs: list[PipelineSpec] = []
     for call in calls:
-        if id(call) not in nested:
+        if id(call) not in nested and id(call) not in skip:
             for steps in _root_pipelines(call):
                 estimator = steps[-1] if steps and _is_estimator(steps[-1]) else None
                 specs.append(PipelineSpec(path, form, tuple(steps), estimator, data, target, data_line))
@@ -415,6 +418,8 @@ def _step(call: Call, name: str | None, columns: tuple[str, ...] | None, overrid
         columns = call.columns
     if call.cls == "get_dummies" and columns is None:  # get_dummies(df, columns=[...]) names what it encodes
         columns = _columns(call.params.get("columns"))
+    if columns is None and call.target.startswith(catalog.THIRD_PARTY):  # category_encoders: cols=[...]
+        columns = _columns(call.params.get("cols"))
     return Step(call.cls, call.target, params, call.mark[0], call.mark[1], name, columns, known=call.known)
 
 

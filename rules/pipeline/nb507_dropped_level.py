@@ -1,5 +1,5 @@
 from nblint.findings import Severity
-from nblint.pipelines.flow import DUMMY
+from nblint.pipelines.flow import DROPPED_LEVELS, DUMMY
 
 from . import ORDINAL_FIX, PipelineRule, inputs, literal
 
@@ -52,13 +52,15 @@ class DroppedReferenceLevel(PipelineRule):
 
     def check_model(self, ctx, estimator):
         for step in self.origins(ctx, DUMMY):
-            param = "dropped" if step.value("dropped") else DROP_PARAMS.get(step.cls, "drop")
+            by_name = bool(step.value(DROPPED_LEVELS))
+            param = DROPPED_LEVELS if by_name else DROP_PARAMS.get(step.cls, "drop")
             value = literal(step.value(param))
             how = (f"level column{'s' if len(value) > 1 else ''} {', '.join(map(repr, value))} dropped by name "
-                   f"at line {step.line_of(param)}" if param == "dropped" else f"{param}={value!r}")
+                   f"at line {step.line_of(param)}" if by_name else f"{param}={value!r}")
             message = (
                 f"{step.label()} drops a reference level of {inputs(step)} ({how}) "
                 f"for {estimator.label()}: the remaining bits are still one variable read as independent evidence, "
                 "and the dropped level exists only as 'no bit set'"
             )
-            yield self.step_finding(ctx, step, message, line=step.line_of(param), fix=ORDINAL_FIX, **{param: value})
+            evidence = {"dropped_levels" if by_name else param: value}
+            yield self.step_finding(ctx, step, message, line=step.line_of(param), fix=ORDINAL_FIX, **evidence)
