@@ -128,7 +128,8 @@ def read_module(tree: ast.Module, path: str, text: str, form: str = "python",
     for call in reader.calls:
         if call.feeders:
             call.feeders = reader.fitted_on(call.feeders)
-    specs = build_specs(reader.calls, path, form, skip=reader.unused())
+    # What could not be read (an unreadable notebook cell) may use a model: nothing is taken as unused then.
+    specs = build_specs(reader.calls, path, form, skip=set() if notes else reader.unused())
     all_notes = tuple(notes or ()) + tuple(reader.notes)
     if all_notes:
         specs.append(PipelineSpec(path, form, (), None, notes=all_notes))
