@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from nblint.pipelines.spec import Call, Expr, OneOf
+from nblint.pipelines.spec import Call, Expr, Mark, OneOf
 
 #: Longest range or sequence spelled out as candidate values; longer ones keep their ends.
 MAX_ITEMS = 1000
@@ -169,3 +169,13 @@ def concatenated(left: Any, right: Any) -> list | None:
 
 
 UNKNOWN = Expr("<unknown>")
+
+
+def mark(node) -> Mark:
+    """The 1-based (line, column) of an :mod:`ast` node."""
+    return node.lineno, node.col_offset + 1
+
+
+def unknown(node) -> Expr:
+    """A value computed at run time, shown as its source text (unparsed only when asked for)."""
+    return Expr(lambda: __import__("ast").unparse(node))
