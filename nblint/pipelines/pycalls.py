@@ -24,7 +24,8 @@ from nblint.pipelines import catalog
 from nblint.pipelines.flow import FITTED_LEVELS
 from nblint.pipelines.params import resolve_param
 from nblint.pipelines.pydata import FIT_METHODS, argument, union
-from nblint.pipelines.pyvalues import Instance, calls_in, mark as _mark, number_range, one_of, unknown as _unknown
+from nblint.pipelines.pyvalues import (Instance, calls_in, enumerated, mark as _mark, number_range, one_of,
+                                       unknown as _unknown, zipped)
 from nblint.pipelines.spec import Call, Expr, Note, OneOf
 from nblint.pipelines.tree import PosDict
 
@@ -81,6 +82,10 @@ class CallReading:
         if name in SEQUENCES and len(node.args) == 1:
             value = self.expr(node.args[0])
             return list(value) if isinstance(value, (list, tuple)) else _unknown(node)
+        if builtin in ("zip", "enumerate") and node.args:  # models = zip(names, classifiers), walked later
+            args = [self.expr(a) for a in node.args]
+            pairs = zipped(args) if builtin == "zip" else enumerated(args[0], args[1] if len(args) > 1 else 0)
+            return pairs if pairs is not None else _unknown(node)
         if builtin == "dict" and not node.args:
             found = PosDict(_mark(node))
             for keyword in node.keywords:
@@ -257,4 +262,5 @@ class CallReading:
             return set()  # a source that only builds pipelines: every one of them is what it is for
         read = {n.id for n in ast.walk(self.tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
         candidates = [c for name, calls in self.bound if name not in read for c in calls] + self.bare
-        return {id(c) for c in candidates if id(c) not in self.fitted}
+        # Only estimators: a call such as cross_val_score(model, X, y) is itself a use of the model.
+        return {id(c) for c in candidates if id(c) not in self.fitted and c.role in ("nb", "pipeline", "meta")}

@@ -171,7 +171,7 @@ class ColumnTracking:
         if existing and columns:  # the old contents of these columns are replaced
             existing = tuple(c for c in existing if not (c and c[-1].columns and same_names(c[-1])
                                                          and set(c[-1].columns) <= set(columns))) or None
-        if data and columns:
+        if data:
             data = tuple(self._written(chain, columns) for chain in data if chain)
         chains = _union(existing, data)
         if chains:
@@ -179,14 +179,15 @@ class ColumnTracking:
         else:
             self.data.pop(name, None)
 
-    def _written(self, chain: tuple[Call, ...], columns: tuple[str, ...]) -> tuple[Call, ...]:
-        """A chain whose output is written into ``columns``: its last use now lives there."""
+    def _written(self, chain: tuple[Call, ...], columns: tuple[str, ...] | None) -> tuple[Call, ...]:
+        """A chain whose output is written into ``columns``: its last use now lives there (or, where the
+        source does not say which columns those are, in columns it does not name)."""
         last = chain[-1]
         if not same_names(last):
             # One-hot output that fits in the columns written: one bit per column written.
-            return chain[:-1] + (self.marked(last, ONE_COLUMN, True),) if len(columns) == 1 else chain
+            return chain[:-1] + (self.marked(last, ONE_COLUMN, True),) if columns and len(columns) == 1 else chain
         base = self.base_of.get(id(last), last)
-        return chain[:-1] + (self.use(base, columns),)
+        return chain[:-1] + (self.use(base, columns) if columns else base,)
 
     # ---------------------------------------------------------------- dropping
 

@@ -143,7 +143,7 @@ class DataTracking(ColumnTracking):
             # A transformer nblint cannot identify: what comes out is unknown, not the input unchanged.
             opaque = Call(f"<{ast.unparse(receiver_node)}>", mark=(node.lineno, node.col_offset + 1))
             return self._then(chains, [opaque])
-        columns = self.column_names(source) if source is not None else None
+        columns = self.column_names(unwrapped(source)) if source is not None else None
         return self._then(chains, [self.use(r, columns) for r in receivers])
 
     @staticmethod

@@ -416,7 +416,7 @@ class _ModuleReader(CallReading, DataTracking):
         elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
             joined = concatenated(self.expr(node.left), self.expr(node.right))
             if joined is not None:
-                return joined
+                return joined  # [0] + alphas, col + "_enc" (also for each name a loop takes)
         elif isinstance(node, (ast.Call, ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
             key = (id(node), self.frame)
             if key not in self.memo:

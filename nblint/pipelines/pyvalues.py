@@ -161,10 +161,18 @@ def calls_in(value: Any) -> list[Call]:
     return []
 
 
-def concatenated(left: Any, right: Any) -> list | None:
-    """``[0] + list(values)``: two known sequences joined."""
+def concatenated(left: Any, right: Any) -> Any:
+    """``[0] + list(values)`` or ``col + "_enc"``: two known sequences or strings joined (None if unknown).
+
+    A string joined with a loop's names gives the names the loop takes, each joined.
+    """
     if is_sequence(left) and is_sequence(right):
         return list(left) + list(right)
+    if isinstance(left, str) and isinstance(right, str):
+        return left + right
+    for one, other, first in ((left, right, True), (right, left, False)):
+        if isinstance(one, OneOf) and isinstance(other, str) and all(isinstance(v, str) for v in one.items):
+            return OneOf([v + other if first else other + v for v in one.items])
     return None
 
 
