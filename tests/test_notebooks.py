@@ -170,9 +170,10 @@ def test_an_unreadable_cell_is_said_and_the_others_are_read(write):
     ))
     found = findings(path)
     assert [(f["code"], f["cell"], f["line"], f["severity"]) for f in found] == [
-        ("NB510", 2, 1, "info"), ("NB502", 4, 1, "warning")]
-    assert "cell 2: syntax error" in found[0]["message"] and "cell 3: Python 2 syntax at line 1" in found[0]["message"]
-    assert run("check", path).exit_code == 1  # the NB502 warning; the info alone would pass
+        ("NB510", 2, 1, "info"), ("NB510", 3, 1, "info"), ("NB502", 4, 1, "warning")]
+    assert found[0]["message"].startswith("1 code cell could not be read as Python 3 (cell 2: syntax error")
+    assert found[1]["message"].startswith("the notebook is Python 2 (cell 3): nblint read those cells with")
+    assert run("check", path).exit_code == 1  # the NB502 warning; the infos alone would pass
 
 
 def test_nbformat_3_worksheets(write):
@@ -264,7 +265,7 @@ def test_read_config_gives_specs_with_cells(analysis):
 # --------------------------------------------------------------------------- Python 2 and star imports (scripts too)
 
 
-def test_python_2_script_is_an_info_not_a_parse_error(write):
+def test_python_2_script_is_read_with_its_statements_set_aside_and_said(write):
     path = write("legacy.py", """\
         from sklearn.naive_bayes import MultinomialNB
         from sklearn.feature_extraction.text import CountVectorizer
@@ -273,11 +274,22 @@ def test_python_2_script_is_an_info_not_a_parse_error(write):
             clf = MultinomialNB(alpha=0).fit(X, y)
         except ValueError, e:
             print "failed:", e
+            raise RuntimeError, "no model"
         """)
+    result = run("check", path, "--format", "json")
+    assert result.exit_code == 1 and result.stderr == ""
+    found = json.loads(result.stdout)
+    assert [(f["code"], f["severity"], f["line"]) for f in found] == [("NB502", "warning", 5), ("NB510", "info", 6)]
+    assert "set aside (print, exec, old except/raise forms at lines 6, 7, 8)" in found[1]["message"]
+
+
+def test_python_2_that_stays_unreadable_is_an_info_not_a_parse_error(write):
+    path = write("older.py", "from sklearn.naive_bayes import MultinomialNB\nclf = MultinomialNB(alpha=0)\nx = `clf`\n")
     result = run("check", path, "--format", "json")
     assert result.exit_code == 0 and result.stderr == ""
     (finding,) = json.loads(result.stdout)
-    assert (finding["code"], finding["severity"], finding["line"]) == ("NB510", "info", 6)
+    assert (finding["code"], finding["severity"], finding["line"]) == ("NB510", "info", 3)
+    assert "its pipelines are not checked" in finding["message"]
 
 
 def test_a_python_3_syntax_error_is_still_an_error(write):

@@ -148,6 +148,13 @@ def _read_notebook(raw: bytes, path: str) -> ConfigFile | None:
         return None
     notebook = read_notebook(cells, path)
     notes = []
+    if notebook.python2:
+        first_cell, first = notebook.python2[0]
+        cells = ", ".join(str(cell) for cell, _ in notebook.python2)
+        notes.append(Note(notebook.cells.starts[notebook.cells.cells.index(first_cell)] + first.line - 1, (
+            f"the notebook is Python 2 (cell{'s' if len(notebook.python2) > 1 else ''} {cells}): nblint read "
+            "those cells with their Python 2 statements set aside (print, exec, old except/raise forms), so what "
+            "it checked assumes the rest means the same in Python 3")))
     if notebook.unreadable:
         described = "; ".join(f"cell {cell}: {why.reason} at line {why.line}" for cell, why in notebook.unreadable)
         first_cell, first = notebook.unreadable[0]

@@ -8,9 +8,9 @@ as they do when the notebook is run top to bottom; :class:`CellMap` takes a line
 of that text back to its cell and line.  Cells are numbered 1, 2, ... counting
 every cell, markdown and raw ones included, as they appear in the notebook.
 
-Each cell is parsed on its own (IPython syntax blanked, see
-:mod:`nblint.pipelines.pyparse`), so one cell that is not Python 3 -- a Python 2
-``print x``, a half-written line -- is reported as not followed and the others
+Each cell is parsed on its own (IPython syntax blanked, Python 2 statements set
+aside, see :mod:`nblint.pipelines.pyparse`), so one cell that is still not
+Python 3 -- a half-written line -- is reported as not followed and the others
 are still read.  A notebook whose kernel is not Python is skipped.
 """
 
@@ -71,6 +71,7 @@ class Notebook:
     cells: CellMap
     runs: list[tuple[str, int]]
     unreadable: list[tuple[int, Unreadable]]  # (cell number, why), lines within the cell
+    python2: list[tuple[int, Unreadable]]     # cells read with their Python 2 statements set aside
 
 
 def load_cells(raw: bytes) -> list[Cell] | None:
@@ -124,7 +125,7 @@ def _python_kernel(metadata) -> bool:
 
 def read_notebook(cells: list[Cell], path: str) -> Notebook:
     """Join the code cells into one module: each parsed alone, line numbers shifted to the joined text."""
-    texts, body, runs, unreadable = [], [], [], []
+    texts, body, runs, unreadable, python2 = [], [], [], [], []
     cell_map = CellMap()
     line = 1
     for cell in cells:
@@ -137,13 +138,15 @@ def read_notebook(cells: list[Cell], path: str) -> Notebook:
         if parsed.tree is not None:
             ast.increment_lineno(parsed.tree, offset)
             body += parsed.tree.body
+            if parsed.python2:
+                python2.append((cell.number, parsed.unreadable))
         elif source.strip():
             unreadable.append((cell.number, parsed.unreadable))
         runs += [(script, at + offset) for script, at in parsed.runs]
         texts.append(source)
         line += source.count("\n") + 1
     tree = ast.Module(body=body, type_ignores=[])
-    return Notebook("\n".join(texts) + "\n", tree, cell_map, runs, unreadable)
+    return Notebook("\n".join(texts) + "\n", tree, cell_map, runs, unreadable, python2)
 
 
 def file_lines(raw: bytes, cells: CellMap) -> dict[tuple[int, int], int]:

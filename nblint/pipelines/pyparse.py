@@ -18,8 +18,11 @@ valid Python that happens to contain such text (in a string, say) is read as is.
 
 Python 2 is recognised by what Python 3 refuses in it (``print x``,
 ``exec code``, ``except E, e:``, ``raise E, "text"``, ``0777``, backticks,
-``<>``, ``ur"..."``): such a source is not guessed at, it is reported as not
-followed (NB510).
+``<>``, ``ur"..."``).  Its statements that cannot build or feed a model are then
+set aside line for line -- ``print`` and ``exec`` statements become ``pass``,
+``except E, e:`` reads as ``except E as e:``, ``raise E, "text"`` as ``raise E``
+-- and the source is read if that is enough; either way NB510 says so, and a
+source still refused is reported as not followed, never guessed at.
 """
 
 from __future__ import annotations
@@ -47,6 +50,10 @@ _PY2_LINE = re.compile(
 )
 _PY2_MESSAGES = ("Missing parentheses in call to 'print'", "Missing parentheses in call to 'exec'",
                  "multiple exception types must be parenthesized", "leading zeros in decimal integer literals")
+# Python 2 statements set aside (see the module docstring), each matched on a whole line.
+_PY2_STATEMENT = re.compile(r"^(?P<indent>[ \t]*)(?:print\b(?!\s*\()(?!\s*=)|exec\s+[\"'\w]).*$")
+_PY2_EXCEPT = re.compile(r"^(?P<head>[ \t]*except\s+[^,:]+?)\s*,\s*(?P<name>\w+)\s*:")
+_PY2_RAISE = re.compile(r"^(?P<head>[ \t]*raise\s+[\w.]+)\s*,.*$")
 
 
 _LIBRARY_IMPORT = re.compile(r"^\s*(?:from|import)\s+(?:sklearn|imblearn)\b", re.M)
@@ -79,6 +86,7 @@ class Parsed:
     tree: ast.Module | None
     runs: list[tuple[str, int]]
     unreadable: Unreadable | None = None
+    python2: list[int] | None = None  # the Python 2 lines set aside, where that made the source readable
 
 
 def parse_source(text: str, path: str, ipython: bool = False) -> Parsed:
@@ -109,7 +117,28 @@ def parse_source(text: str, path: str, ipython: bool = False) -> Parsed:
             first = exc
         except ValueError as exc:
             return Parsed(None, runs, Unreadable(1, 1, str(exc), False))
-    return Parsed(None, runs, _unreadable(first, text))
+    problem = _unreadable(first, text)
+    if problem.python2:
+        python3, changed = set_aside_python2(text)
+        try:
+            return Parsed(ast.parse(python3, filename=path), runs, problem, changed)
+        except (SyntaxError, ValueError):
+            pass
+    return Parsed(None, runs, problem)
+
+
+def set_aside_python2(text: str) -> tuple[str, list[int]]:
+    """``text`` with its Python 2 statements set aside line for line, and the 1-based lines changed."""
+    lines = text.split("\n")
+    changed = []
+    for index, line in enumerate(lines):
+        new = _PY2_STATEMENT.sub(lambda m: m.group("indent") + "pass", line)
+        new = _PY2_EXCEPT.sub(lambda m: f"{m.group('head')} as {m.group('name')}:", new)
+        new = _PY2_RAISE.sub(lambda m: m.group("head"), new)
+        if new != line:
+            lines[index] = new
+            changed.append(index + 1)
+    return "\n".join(lines), changed
 
 
 def _unreadable(exc: SyntaxError, text: str) -> Unreadable:

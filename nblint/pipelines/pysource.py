@@ -73,8 +73,8 @@ def read_python(text: str, path: str) -> list[PipelineSpec] | None:
         that is a note (NB510), since nblint reads Python 3 only.
     """
     parsed = parse_source(text, path)
+    problem = parsed.unreadable
     if parsed.tree is None:
-        problem = parsed.unreadable
         if problem.python2:
             if not imports_library(text):
                 return None
@@ -83,7 +83,18 @@ def read_python(text: str, path: str) -> list[PipelineSpec] | None:
             return [PipelineSpec(path, "python", (), None, notes=(note,))]
         where = f" at line {problem.line}, column {problem.column}"
         raise InputError(f"Python syntax error{where}: {problem.message}")
-    return read_module(parsed.tree, path, text)
+    notes = []
+    if parsed.python2:
+        notes.append(Note(problem.line, (
+            f"this file is Python 2 (Python 3 refuses its syntax at line {problem.line}): nblint read it with its "
+            f"Python 2 statements set aside (print, exec, old except/raise forms at {_lines(parsed.python2)}), "
+            "so what it checked assumes the rest means the same in Python 3")))
+    return read_module(parsed.tree, path, text, notes=notes)
+
+
+def _lines(numbers: list[int]) -> str:
+    shown = ", ".join(map(str, numbers[:5]))
+    return f"line{'s' if len(numbers) > 1 else ''} {shown}{', ...' if len(numbers) > 5 else ''}"
 
 
 def read_module(tree: ast.Module, path: str, text: str, form: str = "python",

@@ -11,10 +11,12 @@ class NotFollowed(PipelineRule):
     Reports, at severity info, what nblint could not read where a pipeline is
     built or fed, so that a quiet run is not mistaken for a clean one:
 
-    - a Python 2 source (``print x``, ``except E, e:``): nblint reads Python 3
-      only and checks nothing in it;
-    - notebook cells that are not Python 3 (Python 2, or a half-written cell):
-      the other cells are read, these are not;
+    - a Python 2 source or notebook cell (``print x``, ``except E, e:``): its
+      Python 2 statements (``print``, ``exec``, the old ``except``/``raise``
+      forms) are set aside line for line and the rest is read as Python 3, which
+      this says; a source still refused after that is not checked at all;
+    - notebook cells that are not Python 3 (a half-written cell): the other
+      cells are read, these are not;
     - a scikit-learn name (``MultinomialNB``, ``OneHotEncoder``...) used but not
       imported from scikit-learn, in a source that star-imports a module of its
       own project (``from utils import *``) or ``%run``s a script: the name
