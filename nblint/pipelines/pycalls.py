@@ -207,12 +207,14 @@ class CallReading:
         if instance is not None and positional:
             bound[positional.pop(0)] = (instance, None)
         given = [a for a in node.args if not isinstance(a, ast.Starred)]
-        for parameter, arg in zip(positional, given):
-            bound[parameter] = (self.expr(arg), self.data_of(arg))
+        passed = list(zip(positional, given))
         accepted = set(positional) | {a.arg for a in arguments.kwonlyargs}
-        for keyword in node.keywords:
-            if keyword.arg in accepted:
-                bound[keyword.arg] = (self.expr(keyword.value), self.data_of(keyword.value))
+        passed += [(k.arg, k.value) for k in node.keywords if k.arg in accepted]
+        for parameter, arg in passed:
+            bound[parameter] = (self.expr(arg), self.data_of(arg))
+        # A frame passed by name and changed in place (df[col] = ..., df.drop(..., inplace=True)) is the
+        # caller's frame changed: those changes go back to the caller's name.
+        aliases = {parameter: arg.id for parameter, arg in passed if isinstance(arg, ast.Name)}
         outer = self.frame
         returned: list = []
         with self.scoped(self.local_names(function)):
@@ -228,12 +230,20 @@ class CallReading:
             self.frame = self.frames
             self.stack.append(function)
             self.returns.append([])
+            self.aliases.append((aliases, {}))
             try:
                 self.statements(function.body)
             finally:
                 returned = self.returns.pop()
+                changed = self.aliases.pop()[1]
                 self.stack.pop()
                 self.frame = outer
+        for name, data in changed.items():
+            if data:
+                self.data[name] = data
+            else:
+                self.data.pop(name, None)
+            self.changed_in_place(name)
         self.call_data[(id(node), outer)] = union(*(data for _, data, _ in returned))
         shapes = {len(parts) for _, _, parts in returned if parts is not None}
         if returned and len(shapes) == 1 and all(parts is not None for _, _, parts in returned):
@@ -243,6 +253,16 @@ class CallReading:
         values = [value for value, _, _ in returned]
         estimators = [v for v in values if calls_in(v) or isinstance(v, Instance)]
         return estimators[0] if estimators else values[0] if values else _unknown(node)
+
+    def changed_in_place(self, name: str) -> None:
+        """Note that the frame ``name`` holds was changed in place (for the caller, if it passed it in)."""
+        if self.aliases and name in self.aliases[-1][0]:
+            self.aliases[-1][1][self.aliases[-1][0][name]] = self.data.get(name)
+
+    def rebound(self, name: str) -> None:
+        """``name`` now holds another object: changes to it are no longer the caller's."""
+        if self.aliases:
+            self.aliases[-1][0].pop(name, None)
 
     def _link(self, estimator: Any, data_node: ast.expr | None) -> None:
         """Record that ``estimator`` (or each model a OneOf stands for) is fitted on the data ``data_node`` holds."""

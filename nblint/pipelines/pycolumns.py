@@ -69,6 +69,7 @@ class ColumnTracking:
     series_uses: set
     base_of: dict
     _column_references: set | None
+    changed_in_place: Any  # (name) -> None, from the reader: a frame passed into a function changed there
 
     def use(self, call: Call, columns: tuple[str, ...] | None, series: bool = False) -> Call:
         """The call as applied to ``columns``: the same parameters, the columns of this use (one object per use)."""
@@ -178,6 +179,7 @@ class ColumnTracking:
             self.data[name] = chains
         else:
             self.data.pop(name, None)
+        self.changed_in_place(name)
 
     def _written(self, chain: tuple[Call, ...], columns: tuple[str, ...] | None) -> tuple[Call, ...]:
         """A chain whose output is written into ``columns``: its last use now lives there (or, where the

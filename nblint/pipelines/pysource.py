@@ -174,6 +174,7 @@ class _ModuleReader(CallReading, DataTracking):
         self.bound: list[tuple[str, list[Call]]] = []
         self.bare: list[Call] = []
         self.created: dict[int, Call] = {}
+        self.aliases: list[tuple[dict[str, str], dict[str, Any]]] = []  # per source call: parameter -> caller's name
 
     # ---------------------------------------------------------------- statements
 
@@ -343,6 +344,7 @@ class _ModuleReader(CallReading, DataTracking):
         name = self._dotted_text(target)
         if name is None:
             return
+        self.rebound(name)
         self.env.pop(name, None)
         self.data.pop(name, None)
         if not isinstance(value, Expr):
@@ -390,6 +392,7 @@ class _ModuleReader(CallReading, DataTracking):
                     self.data[name] = chains
                 else:
                     self.data.pop(name)
+                self.changed_in_place(name)
 
     # ---------------------------------------------------------------- expressions
 
