@@ -14,9 +14,11 @@ is always a notebook, so one that is not JSON, or not a notebook, is an error.
 Notebook findings are located by cell and line within the cell
 (:mod:`nblint.pipelines.notebook`).
 
-Suppression comments (``# nblint: ignore``, ``# nblint: ignore[NB501, NB5]``,
-``# noqa: NB501`` and a bare ``# noqa``) are found by their text on each line, the
-way ``# noqa`` usually is, so the same words inside a string on that line count too.
+Suppression comments are found by their text on each line, the way ``# noqa``
+usually is, so the same words inside a string on that line count too: nblint's
+own ``# nblint: ignore`` (every code) and ``# nblint: ignore[NB501, NB5]``, and
+ruff's ``# noqa`` (every code) and ``# noqa: NB501, NB507`` (codes separated by
+commas or spaces; other tools' codes in the list are ignored).
 """
 
 from __future__ import annotations
@@ -44,8 +46,11 @@ _MAPPING_HINT = re.compile(rb"_target_|(?:^|[{,])\s*[\"']?model[\"']?\s*[:=]|!!?
 #: tests: much faster than a regular expression over a notebook's embedded images).
 _PYTHON_HINTS = (b"sklearn", b"imblearn", b"GaussianNB", b"MultinomialNB", b"BernoulliNB", b"ComplementNB",
                  b"CategoricalNB")
-_SUPPRESSION = re.compile(r"#\s*nblint:\s*ignore\b(?:\[(?P<codes>[^\]]*)\])?", re.I)
-_NOQA = re.compile(r"#\s*noqa\b(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?", re.I)
+_SUPPRESSION = re.compile(
+    r"#\s*(?:nblint:\s*ignore\b(?:\[(?P<codes>[^\]]*)\])?"  # nblint: ignore[NB501, NB5]
+    r"|noqa\b(?::\s*(?P<noqa>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?)",  # noqa: NB501 NB502 (ruff's form)
+    re.I,
+)
 
 
 def is_config_path(path: str) -> bool:
@@ -180,21 +185,24 @@ def _read_notebook(raw: bytes, path: str) -> ConfigFile | None:
 
 
 def _suppressions(text: str) -> dict[int, frozenset[str] | None]:
-    """Suppression comments by line: the codes (or prefixes) each ignores, None for every code.
+    """Suppression comments by line: the codes (or prefixes) each line ignores, None for every code.
 
-    ``# nblint: ignore`` and a bare ``# noqa`` ignore every code; ``# nblint: ignore[NB501, NB5]``
-    and ``# noqa: NB501, NB507`` the codes listed (other tools' codes in a ``noqa`` list match
-    no nblint code).
+    ``# nblint: ignore`` and a bare ``# noqa`` ignore every code; ``# nblint:
+    ignore[NB501, NB5]`` and ``# noqa: NB501`` the codes they list.  Several
+    comments on one line add up.
     """
     found: dict[int, frozenset[str] | None] = {}
     for number, line in enumerate(text.splitlines(), 1):
-        if "#" not in line:
-            continue
-        match = _SUPPRESSION.search(line) or _NOQA.search(line)
-        if match:
-            codes = match.group("codes")
-            found[number] = None if codes is None else frozenset(
-                c.strip().upper() for c in re.split(r"[\s,]+", codes) if c.strip())
+        codes: set[str] = set()
+        for match in _SUPPRESSION.finditer(line):
+            listed = match.group("codes") if match.group("codes") is not None else match.group("noqa")
+            if listed is None:
+                found[number] = None
+                break
+            codes.update(c.upper() for c in re.split(r"[\s,]+", listed) if c)
+        else:
+            if codes:
+                found[number] = frozenset(codes)
     return found
 
 
