@@ -65,7 +65,7 @@ def render_text(findings: list[Finding], n_files: int, color: bool = False, n_un
 
 
 def _text_line(f: Finding, color: bool) -> str:
-    where = f.path if f.line is None else f"{f.path}:{f.line}"
+    where = f.location()
     code = _style(f.code, color, bold=True, fg=_SEVERITY_COLORS[f.severity])
     severity = _style(f"[{f.severity}]", color, fg=_SEVERITY_COLORS[f.severity])
     return f"{_style(where, color, bold=True)}: {code} {severity} {f.message}"
@@ -166,7 +166,9 @@ def sarif_log(result) -> dict:
     is a result with ``ruleId``/``ruleIndex``, ``level``, ``message`` and one
     location: the file (relative URIs against ``%SRCROOT%``) with a region
     (``startLine`` is the finding's line for configs, else 1: the header row that
-    names the columns), and for tables one logical location per column involved.
+    names the columns; for a notebook, the line of the ``.ipynb`` file where the
+    source line is written, with ``cell`` and ``cellLine`` in the result's
+    properties), and for tables one logical location per column involved.
     Inputs that could not be read are ``toolExecutionNotifications`` of the
     invocation, whose ``executionSuccessful`` is then false.
 
@@ -272,7 +274,9 @@ def _plain(markdown: str) -> str:
 
 
 def _sarif_result(f: Finding, rule_index: int | None) -> dict:
-    region = {"startLine": f.line or 1}
+    # A notebook finding's region is the line of the .ipynb file itself; its cell and line within
+    # the cell are properties (SARIF has no notion of cells).
+    region = {"startLine": (f.file_line if f.cell is not None else f.line) or 1}
     column = getattr(f, "column", None)
     if column:
         region["startColumn"] = column
@@ -289,7 +293,8 @@ def _sarif_result(f: Finding, rule_index: int | None) -> dict:
             "message": {"text": text},
             "locations": [location],
             "partialFingerprints": {"nblintFinding/v1": _fingerprint(f)},
-            "properties": {"columns": list(f.columns), "rows": list(f.rows), "evidence": f.evidence},
+            "properties": {"columns": list(f.columns), "rows": list(f.rows), "evidence": f.evidence,
+                           **({"cell": f.cell, "cellLine": f.line} if f.cell is not None else {})},
         }
     )
     return result
@@ -330,7 +335,9 @@ def render_github(result) -> str:
     ``notice`` for the other severities), with the workflow-command escaping:
     ``%``, CR and LF in the message, and additionally ``:`` and ``,`` in the
     properties.  ``line`` appears for findings that have one (configs); a
-    table finding annotates the file.
+    table finding annotates the file.  A notebook finding's ``line`` is the line
+    of the ``.ipynb`` file where its source line is written, and its title says
+    the cell and the line within the cell.
 
     Parameters
     ----------
@@ -343,12 +350,14 @@ def render_github(result) -> str:
     lines = []
     for f in result.findings:
         properties = [("file", f.path)]
-        if f.line:
-            properties.append(("line", str(f.line)))
+        line = f.file_line if f.cell is not None else f.line
+        if line:
+            properties.append(("line", str(line)))
             column = getattr(f, "column", None)
-            if column:
+            if column and f.cell is None:
                 properties.append(("col", str(column)))
-        properties.append(("title", f"{f.code} {f.name}"))
+        cell = f" (cell {f.cell}, line {f.line})" if f.cell is not None else ""
+        properties.append(("title", f"{f.code} {f.name}{cell}"))
         message = f.message if not f.fix else f"{f.message}\nFix: {f.fix}"
         lines.append(_workflow_command(GITHUB_COMMANDS[f.severity], properties, message))
     for r in result.errors:
@@ -418,7 +427,7 @@ def render_junit(result) -> str:
 
 
 def _junit_details(f: Finding) -> str:
-    lines = [f"{f.path}{'' if f.line is None else f':{f.line}'}: {f.code} [{f.severity}] {f.message}"]
+    lines = [f"{f.location()}: {f.code} [{f.severity}] {f.message}"]
     if f.columns:
         lines.append(f"columns: {', '.join(f.columns)}")
     if f.rows:

@@ -11,6 +11,7 @@ and its dependencies into its own environment once, which takes a while.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -63,6 +64,7 @@ def test_hooks_take_their_settings_from_the_config_and_may_run_in_parallel():
         ("conf/pipeline.json", True, False),
         ("pyproject.toml", True, False),
         ("train.py", True, False),
+        ("notebooks/Analysis.ipynb", True, False),
         ("README.md", False, False),
         ("data/train.csv.bak", False, False),
         ("data/notes.txt", False, False),
@@ -155,6 +157,12 @@ def _passes_a_clean_table_and_fails_a_one_hot_group(repo: Path, home: Path) -> N
     rows = ["a_x,a_y,a_z,label"] + [",".join(["1" if i % 3 == k else "0" for k in range(3)] + [str(i % 2)])
                                     for i in range(12)]
     (repo / "data" / "onehot.csv").write_text("\n".join(rows) + "\n")
+    # A notebook whose second cell one-hot encodes for BernoulliNB: the hook checks notebooks too.
+    cells = ["from sklearn.naive_bayes import BernoulliNB\nfrom sklearn.preprocessing import OneHotEncoder",
+             "from sklearn.pipeline import make_pipeline\nmodel = make_pipeline(OneHotEncoder(), BernoulliNB())"]
+    notebook = {"cells": [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None, "source": c}
+                          for c in cells], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    (repo / "train.ipynb").write_text(json.dumps(notebook))
     subprocess.run([*GIT, "-C", str(repo), "add", "-A"], check=True)
     failing = _pre_commit(repo, home)
     assert failing.returncode == 1, failing.stdout + failing.stderr
@@ -162,6 +170,7 @@ def _passes_a_clean_table_and_fails_a_one_hot_group(repo: Path, home: Path) -> N
     # The finding, uncoloured although the hook ran in a pseudo-terminal, with its fix under it.
     assert "\ndata/onehot.csv: NB101 [warning] columns a_x, a_y, a_z form a one-hot group" in failing.stdout
     assert "\n  help: Collapse the group into one categorical column" in failing.stdout
+    assert "\ntrain.ipynb:cell 2:2: NB501 [warning] OneHotEncoder (cell 2, line 2) one-hot encodes" in failing.stdout
     assert "data/clean.csv" not in failing.stdout  # clean files stay quiet
 
 

@@ -38,6 +38,16 @@ def test_readme_spec_is_checked_with_its_data(tmp_path, monkeypatch):
         assert result.stdout == shown
 
 
+def test_readme_python_flows_snippet(tmp_path, monkeypatch):
+    """The 'How Python code is followed' example gives exactly the output shown under it."""
+    source, shown = block("python", 'read_csv("titanic.csv")'), block("text", "titanic.py:")
+    (tmp_path / "titanic.py").write_text(source)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["check", "titanic.py"])
+    assert result.exit_code == 1 and result.stderr == ""
+    assert result.stdout == shown
+
+
 def test_readme_suppressions(tmp_path, monkeypatch):
     suppressed, per_file = block("yaml", "# nblint: ignore[NB501]"), block("toml", "per-file-ignores]\n\"configs")
     assert "# nblint: ignore\n" in suppressed

@@ -169,16 +169,12 @@ def scored(corpus):
     return out, kinds
 
 
-@pytest.mark.xfail(strict=False, reason="main before issue 12: two NB506 false alarms where an encoder fitted on train+test "
-                                        "and a sentinel code are the plan for unseen values (precision 0.90)")
 def test_precision_floor(scored):
     out, kinds = scored
     counts = out.counts(kinds)
     assert counts["precision"] >= 0.95, score_mod.report(out, kinds)
 
 
-@pytest.mark.xfail(strict=False, reason="main before issue 12: notebooks are not read and several real data flows "
-                                        "are not followed (recall 0.41 on the corpus)")
 def test_recall_floor(scored):
     out, kinds = scored
     counts = out.counts(kinds)

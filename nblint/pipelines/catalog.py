@@ -11,7 +11,11 @@ from __future__ import annotations
 from nblint.engine import MODEL_CLASSES, parse_model
 
 #: Top-level packages whose classes nblint recognises in a config (and, from pandas, ``get_dummies``).
-LIBRARIES = ("sklearn", "imblearn")
+#: category_encoders' OneHotEncoder and OrdinalEncoder encode as scikit-learn's do (one-hot bits,
+#: integer codes); its other encoders are steps nblint does not see into, and its own handling of
+#: unknown categories is not modelled (THIRD_PARTY).
+LIBRARIES = ("sklearn", "imblearn", "category_encoders")
+THIRD_PARTY = ("category_encoders",)
 
 #: The Naive Bayes estimators and the nblint model name each one declares.
 NB_MODELS = {cls: model for model, cls in MODEL_CLASSES.items()}
@@ -94,6 +98,12 @@ OTHER_TRANSFORMERS = frozenset({"KBinsDiscretizer", "Binarizer", "TfidfTransform
 TRANSFORMERS = (ONEHOT_ENCODERS | ORDINAL_ENCODERS | VECTORIZERS | PASS_THROUGH | SIGNED_OUTPUT | NONNEG_OUTPUT
                 | OTHER_TRANSFORMERS)
 KNOWN_NAMES = (frozenset(NB_MODELS) | PIPELINES | COLUMN_TRANSFORMERS | UNIONS | META_ESTIMATORS | TRANSFORMERS)
+
+
+#: Names of variables that have two levels (a tie-breaker where the code does not say how many
+#: levels a column has): a column with such a name, or dummy columns named by such levels.
+TWO_LEVEL_VARIABLES = frozenset({"sex", "gender"})
+TWO_LEVEL_VALUES = frozenset({"male", "female", "m", "f", "yes", "no", "y", "n", "true", "false"})
 
 
 def short_name(target: str) -> str:
