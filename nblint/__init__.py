@@ -13,18 +13,28 @@ __version__ = "0.1.0"
 __all__ = ["__version__", "check", "check_pipeline"]
 
 
-def check(data, target=None, model=None, **kwargs):
-    """Lint a table and return a :class:`~nblint.report.Report`.
+def check(data, y=None, *, target=None, model=None, feature_names=None, **kwargs):
+    """Lint a table and return a :class:`~nblint.api.Report`.
 
     Parameters
     ----------
-    data : pandas.DataFrame, dask.dataframe.DataFrame, str or os.PathLike
-        The table, or the path of a CSV/TSV/Parquet file.  A Dask DataFrame is
-        profiled partition by partition on its cluster (``nblint[dask]``).
+    data : table, array, sparse matrix or path
+        A pandas DataFrame, a polars DataFrame or LazyFrame (collected, read
+        through Arrow), a pyarrow Table or RecordBatch, a dict of equally long
+        arrays, a 2-D numpy array or ``scipy.sparse`` matrix (read without
+        densifying it), a Dask DataFrame (profiled partition by partition on its
+        cluster, ``nblint[dask]``), or the path of a CSV/TSV/Parquet file.
+        Anything else raises ``TypeError``.
+    y : array-like, optional
+        The class of each row, scikit-learn style: ``nblint.check(X, y)``. It
+        becomes the target column, named ``target``, else after the Series,
+        else ``y``. (A string is read as ``target``.)
     target : str, optional
-        Name of the class column.
+        Without ``y``: the name of the class column of ``data``.
     model : {"bernoulli", "multinomial", "complement", "gaussian", "categorical"}, optional
         The Naive Bayes event model the table is meant for.
+    feature_names : sequence of str, optional
+        Column names of a numpy array or sparse matrix (default ``x0`` .. ``x{p-1}``).
     **kwargs
         ``select``, ``ignore`` (lists of codes or prefixes), ``options``
         (a mapping ``{"NB104": {"vif-threshold": 5}}``) and ``alpha`` (the
@@ -33,11 +43,12 @@ def check(data, target=None, model=None, **kwargs):
     Returns
     -------
     Report
-        The findings, with ``to_frame()`` and ``to_json()``.
+        The findings, with ``to_frame()``, ``to_json()``, ``to_html(path)`` and an
+        HTML view in notebooks.
     """
     from nblint.api import check as _check
 
-    return _check(data, target=target, model=model, **kwargs)
+    return _check(data, y, target=target, model=model, feature_names=feature_names, **kwargs)
 
 
 def check_pipeline(pipeline, X=None, y=None, **kwargs):

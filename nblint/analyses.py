@@ -144,6 +144,7 @@ class TableContext:
                 "groups (NB102, NB103) are not searched, and VIF (NB104) covers the "
                 f"{len(gram.names)} other complete numeric columns only"
             )
+        notes.extend(self.source.limits)
         if self.group_search.capped or self.structure.capped:
             notes.append(f"group search stopped at its budget of {SEARCH_BUDGET} nodes; some groups may be missing")
         return notes
@@ -326,12 +327,16 @@ class TableContext:
                 if numeric.n_missing[j] == profile.n_rows:
                     continue  # all missing: a constant column, not a duplicate
                 key = ("numeric", int(numeric.n_missing[j]), float(numeric.minimum[j]), float(numeric.maximum[j]))
+                if numeric.fingerprints is not None:  # (sparse input) as good as the hash pass: no pass needed
+                    key = ("fingerprint", int(numeric.fingerprints[j]))
             keys.setdefault(key, []).append(column)
         candidates = []
-        for cols in keys.values():
+        for key, cols in keys.items():
             if len(cols) < 2:
                 continue
-            if all(c in complete for c in cols):
+            if key[0] == "fingerprint":
+                exact.append(cols)
+            elif all(c in complete for c in cols):
                 # Keep only pairs whose centred co-moments say "the same column".
                 idx = [complete[c] for c in cols]
                 M = gram.comoment[np.ix_(idx, idx)]

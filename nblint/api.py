@@ -8,11 +8,11 @@ import os
 from dataclasses import replace
 
 from nblint.config import Settings, parse_settings
-from nblint.dask_engine import DaskSource, is_dask_frame
 from nblint.engine import load_rules, select_rules
 from nblint.errors import ConfigError
 from nblint.findings import Finding
-from nblint.readers import DataFrameSource, read_table
+from nblint.inputs import table_source
+from nblint.readers import DataFrameSource
 from nblint.reporters import render_json, render_text
 from nblint.runner import lint_source
 
@@ -52,15 +52,14 @@ class Report:
         return render_json(self.findings)
 
 
-def check(data, target=None, model=None, select=None, ignore=None, options=None, alpha=None) -> Report:
-    """Lint ``data`` (a pandas or Dask DataFrame, or a path); see :func:`nblint.check`."""
-    settings = _settings(target=target, model=model, select=select, ignore=ignore, options=options, alpha=alpha)
-    if isinstance(data, (str, os.PathLike)):
-        source = read_table(os.fspath(data), encoding=settings.encoding)
-    elif is_dask_frame(data):
-        source = DaskSource(data)  # profiled on the cluster (the current distributed client, if any)
-    else:
-        source = DataFrameSource(data)
+def check(data, y=None, *, target=None, model=None, feature_names=None, select=None, ignore=None, options=None,
+          alpha=None) -> Report:
+    """Lint ``data`` (and the classes ``y``); see :func:`nblint.check`."""
+    if isinstance(y, str):  # check(df, "label"): the class column's name, as before y existed
+        y, target = None, y if target is None else target
+    settings = _settings(model=model, select=select, ignore=ignore, options=options, alpha=alpha)
+    source, target = table_source(data, y, target=target, feature_names=feature_names, encoding=settings.encoding)
+    settings = replace(settings, target=target)
     return Report(lint_source(source, settings, _codes(settings)), source.path)
 
 

@@ -152,6 +152,8 @@ class NumericStats:
     levels: list  # per column: Levels | None; unused (None) where zero_one
     #: per column: distinct-value sketch once the levels overflow (integral columns only)
     sketches: list = field(default_factory=list)
+    #: per column: a 64-bit fingerprint of its values (sparse inputs only; see :mod:`nblint.sparse`)
+    fingerprints: np.ndarray | None = None
 
     def __post_init__(self):
         self.names = Names(self.names)  # look-ups by name in O(1)
@@ -310,6 +312,10 @@ class TableProfile:
     @classmethod
     def from_chunk(cls, chunk: Chunk, target: str | None = None, wide_binary: int | None = None) -> "TableProfile":
         """Profile one chunk of rows (``wide_binary``: see :meth:`from_source`)."""
+        if chunk.sparse is not None:
+            from nblint.sparse import profile_block
+
+            return profile_block(cls, chunk, target, wide_binary)
         n = chunk.n_rows
         classes, y, class_count, target_missing = _encode_target(chunk, target)
         slots = len(classes) + 1
@@ -735,7 +741,7 @@ def _remap_numeric(s: NumericStats, slots, n_classes) -> NumericStats:
         s.names, s.integer_dtype, s.n_missing, s.minimum, s.maximum, s.integral, s.zero_one,
         _remap_rows(s.class_n, slots, n_classes), _remap_rows(s.class_mean, slots, n_classes),
         _remap_rows(s.class_m2, slots, n_classes), [_remap_levels(lv, slots, n_classes) for lv in s.levels],
-        s.sketches,
+        s.sketches, s.fingerprints,
     )
 
 
@@ -786,4 +792,5 @@ def _merge_numeric(a: NumericStats, b: NumericStats) -> NumericStats:
         m2,
         levels,
         sketches,
+        None if a.fingerprints is None or b.fingerprints is None else a.fingerprints + b.fingerprints,
     )
