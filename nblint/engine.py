@@ -28,7 +28,8 @@ CODE_PATTERN = re.compile(r"^NB[1-9]\d\d$")
 DOC_SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead")
 MODELS = ("bernoulli", "multinomial", "complement", "gaussian", "categorical")
 #: The kinds of input a rule can read, and how ``nblint rule CODE`` describes each.
-INPUTS = {"table": "tables", "pipeline": "pipeline configs (YAML, JSON, TOML, Python) and live pipelines"}
+INPUTS = {"table": "tables", "pipeline": "pipeline configs (YAML, JSON, TOML, Python) and live pipelines",
+          "live": "live pipelines given with their training data (nblint.check_pipeline)"}
 
 
 @dataclass(frozen=True)

@@ -55,7 +55,7 @@ def test_readme_suppressions(tmp_path, monkeypatch):
 
 
 def test_readme_live_pipeline_snippet(capsys):
-    snippet = block("python", "check_pipeline")
+    snippet = block("python", "report = nblint.check_pipeline(pipe)")
     namespace: dict = {}
     exec(compile(snippet, "README.md", "exec"), namespace)
     printed = capsys.readouterr().out.strip()
