@@ -50,6 +50,28 @@ class Report:
     def to_json(self) -> str:
         return render_json(self.findings)
 
+    def _summary(self) -> str:
+        from nblint.reporters import summary_line
+
+        return summary_line(self.findings, 1)
+
+    def _repr_html_(self) -> str:
+        """The notebook view: a compact table, severity in colour, each finding's fix."""
+        from nblint.html import notebook_html
+
+        return notebook_html(self.findings, self._summary())
+
+    def to_html(self, path=None) -> str:
+        """The report as one self-contained HTML page with pictures; written to ``path`` if given."""
+        from nblint.html import render_html
+        from nblint.runner import FileResult, RunResult
+
+        text = render_html(RunResult([FileResult(self.path, self.findings)]))
+        if path is not None:
+            with open(os.fspath(path), "w", encoding="utf-8", newline="\n") as handle:
+                handle.write(text)
+        return text
+
 
 def check(data, y=None, *, target=None, model=None, feature_names=None, select=None, ignore=None, options=None,
           alpha=None) -> Report:

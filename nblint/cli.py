@@ -55,7 +55,8 @@ def main(ctx: click.Context) -> None:
 @click.option("--select", help="Comma-separated rule codes or prefixes to enable (default: all).")
 @click.option("--ignore", help="Comma-separated rule codes or prefixes to disable.")
 @click.option("--format", "output_format", type=click.Choice(FORMATS), default="text", show_default=True,
-              help="text for people; json; sarif (GitHub code scanning); github (Actions annotations); junit (XML).")
+              help="text for people; json; sarif (GitHub code scanning); github (Actions annotations); junit (XML); "
+                   "html (one self-contained page with pictures; use --output).")
 @click.option("--output", "-o", "output", type=click.Path(dir_okay=False, writable=True),
               help="Write the report to this file instead of standard output.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings (still 2 when an input cannot be read).")

@@ -84,8 +84,8 @@ class Rule:
     # ---------------------------------------------------------------- helpers
 
     def finding(self, ctx, message: str, *, columns=(), rows=(), evidence=None, fix: str = "",
-                severity: Severity | None = None, line: int | None = None) -> Finding:
-        """Build a finding of this rule for the table in ``ctx``."""
+                severity: Severity | None = None, line: int | None = None, figure: dict | None = None) -> Finding:
+        """Build a finding of this rule for the table in ``ctx`` (``figure``: see :class:`Finding`)."""
         return Finding(
             code=self.code,
             name=self.name,
@@ -97,6 +97,7 @@ class Rule:
             line=line,
             evidence=_jsonable(evidence or {}),
             fix=fix,
+            figure=figure,
         )
 
     @classmethod

@@ -48,6 +48,9 @@ class Finding:
         The numbers behind the message (JSON-serialisable).
     fix : str
         What to do instead.
+    figure : dict or None
+        The data behind the finding's picture in the HTML report (:mod:`nblint.html`):
+        not part of :meth:`to_dict`, so JSON and the other formats never change with it.
     """
 
     code: str
@@ -60,6 +63,7 @@ class Finding:
     line: int | None = None
     evidence: dict[str, Any] = field(default_factory=dict)
     fix: str = ""
+    figure: dict[str, Any] | None = field(default=None, repr=False, compare=False)
 
     def sort_key(self):
         """Sort by file, line and code; a stable sort keeps each rule's own (table) order."""

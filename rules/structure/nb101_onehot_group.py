@@ -1,4 +1,5 @@
 from nblint.engine import Rule
+from nblint.figures import group_pattern
 from nblint.findings import Severity
 
 from . import COLLAPSE_FIX, fmt_columns
@@ -60,4 +61,5 @@ class OneHotGroup(Rule):
             }
             if structure.capped:
                 evidence["search_capped"] = True
-            yield self.finding(ctx, message, columns=group.members, evidence=evidence, fix=COLLAPSE_FIX)
+            figure = group_pattern(ctx, group.members, {1: group.n_rows})
+            yield self.finding(ctx, message, columns=group.members, evidence=evidence, fix=COLLAPSE_FIX, figure=figure)

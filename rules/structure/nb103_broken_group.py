@@ -1,4 +1,5 @@
 from nblint.engine import Option, Rule
+from nblint.figures import group_pattern
 from nblint.findings import Severity
 
 from . import fmt_columns
@@ -67,4 +68,6 @@ class BrokenGroup(Rule):
                 "level_counts": dict(zip(group.members, group.counts)),
             }
             fix = "Correct the listed rows at the source, or add an explicit level for the missing state."
-            yield self.finding(ctx, message, columns=group.members, rows=group.examples, evidence=evidence, fix=fix)
+            sums = {0: group.rows_zero, 1: group.n_rows - group.violations, "2+": group.rows_multi}
+            yield self.finding(ctx, message, columns=group.members, rows=group.examples, evidence=evidence, fix=fix,
+                               figure=group_pattern(ctx, group.members, sums))
