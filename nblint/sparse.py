@@ -38,8 +38,9 @@ import numpy as np
 from nblint.hashing import mix64
 from nblint.readers import Chunk, ColumnData, TableSource, chunk_rows_for
 
-#: Stored entries in one row block of the profile pass (about 64 MB of work arrays).
-CHUNK_ENTRIES = 1 << 22
+#: Stored entries in one row block of the profile pass (about 100 MB of work arrays;
+#: ``jobs + 1`` blocks are in flight).
+CHUNK_ENTRIES = 1 << 21
 #: Sparse blocks wider than this keep no co-moments for their non-0/1 columns (VIF).
 MOMENT_COLUMNS = 4096
 #: Weight of row r in the fingerprints: a pseudo-random 64-bit number.
@@ -51,12 +52,14 @@ class SparseBlock:
     """Rows ``[row_offset, row_offset + n)`` of the sparse feature columns, as CSR.
 
     ``matrix`` has sorted indices and no stored zeros; ``integer_dtype`` says the
-    matrix holds integers (or booleans) by type.
+    matrix holds integers (or booleans) by type; ``binary`` marks the columns that
+    hold only 0 and 1 in the whole matrix (not just in these rows).
     """
 
     names: tuple[str, ...]
     matrix: object  # scipy.sparse.csr_matrix (n, p)
     integer_dtype: bool
+    binary: np.ndarray  # (p,) bool
 
 
 class SparseSource(TableSource):
@@ -87,6 +90,10 @@ class SparseSource(TableSource):
             csr.sum_duplicates()
             csr.eliminate_zeros()
         self.matrix = csr
+        # Columns with a stored value other than 1 (NaN included) are not 0/1 anywhere: one
+        # pass over the entries, so that no row block counts co-occurrences for them.
+        other = (csr.data != 1) & (csr.data != 0)
+        self.binary = np.bincount(csr.indices[other], minlength=csr.shape[1]) == 0
         self.features = tuple(names)
         self.y = y
         self.target = target
@@ -122,7 +129,8 @@ class SparseSource(TableSource):
         for offset in range(0, self.n_rows, self.block_rows):
             length = min(self.block_rows, self.n_rows - offset)
             columns = (self._target_slice(offset, length),) if self.target is not None else ()
-            block = SparseBlock(self.features, self.matrix[offset:offset + length], self.matrix.dtype.kind in "biu")
+            block = SparseBlock(self.features, self.matrix[offset:offset + length], self.matrix.dtype.kind in "biu",
+                                self.binary)
             yield Chunk(dense_names, columns, offset, length, sparse=block)
 
     def _target_slice(self, offset: int, length: int) -> ColumnData:
@@ -198,7 +206,7 @@ def profile_block(cls, chunk: Chunk, target: str | None, wide_binary: int | None
         block.names, np.full(p, block.integer_dtype), n_missing, minimum, maximum, integral, zero_one,
         class_n, class_mean, class_m2, levels, sketches, _fingerprints(values, cols, rows + chunk.row_offset, p),
     )
-    gram = _gram(X, block.names, n_missing == 0, zero_one, chunk.row_offset,
+    gram = _gram(X, block.names, n_missing == 0, zero_one & block.binary, chunk.row_offset,
                  P.WIDE_BINARY if wide_binary is None else wide_binary)
     names = tuple(block.names) + tuple(chunk.names)
     kinds = {name: "numeric" for name in block.names}
@@ -265,7 +273,12 @@ def _fingerprints(values, cols, rows, p: int) -> np.ndarray:
 
 
 def _gram(X, names, complete: np.ndarray, zero_one: np.ndarray, row_offset: int, wide_binary: int):
-    """:func:`nblint.profile._chunk_gram` from sparse columns (never densified)."""
+    """:func:`nblint.profile._chunk_gram` from sparse columns (never densified).
+
+    ``zero_one`` marks the columns that are 0/1 in the whole matrix: a column that is
+    0/1 in these rows only takes the co-moments, as it does once the dense path has
+    merged its blocks, and a word counted twice somewhere never fills the co-occurrences.
+    """
     from scipy import sparse
 
     from nblint import profile as P
