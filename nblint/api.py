@@ -1,4 +1,4 @@
-"""The Python API: lint a DataFrame (or a path), or a live scikit-learn pipeline, and get a :class:`Report`."""
+"""The Python API: lint a table (any kind :mod:`nblint.inputs` accepts), or a live scikit-learn pipeline, and get a :class:`Report`."""
 
 from __future__ import annotations
 
@@ -114,7 +114,7 @@ def check_pipeline(pipeline, X=None, y=None, *, target=None, select=None, ignore
 def _is_matrix(X) -> bool:
     from nblint.inputs import is_sparse
 
-    return is_sparse(X) or hasattr(X, "ndim") and hasattr(X, "shape") and not hasattr(X, "columns")
+    return is_sparse(X) or (hasattr(X, "ndim") and hasattr(X, "shape") and not hasattr(X, "columns"))
 
 
 def _width(X) -> int:

@@ -1,4 +1,4 @@
-"""Render findings: text (optionally coloured), JSON, SARIF 2.1.0, GitHub annotations, JUnit XML.
+"""Render findings: text (optionally coloured), JSON, SARIF 2.1.0, GitHub annotations, JUnit XML (and HTML: :mod:`nblint.html`).
 
 Every renderer is deterministic: the same findings give the same bytes (no
 timestamps, absolute paths or hash-ordered collections).  The run-level
