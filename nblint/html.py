@@ -32,10 +32,9 @@ MAX_COLUMNS = 6
 _COLOURS = {Severity.ERROR: ("#c53030", "#fff5f5"), Severity.WARNING: ("#b7791f", "#fffff0"),
             Severity.INFO: ("#2b6cb0", "#ebf8ff")}
 
-CSS = """
-body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:1.5rem;color:#1a202c;max-width:1200px}
-h1{font-size:1.4rem;margin:0 0 .3rem}h2{font-size:1.1rem;margin:1.6rem 0 .4rem;word-break:break-all}
-.summary{margin:.2rem 0 1rem;color:#4a5568}.error-line{color:#c53030;font-family:monospace}
+#: The findings table's style (the notebook view uses only this).
+TABLE_CSS = """
+.summary{margin:.2rem 0 1rem;color:#4a5568}
 table.nblint{border-collapse:collapse;width:100%;font-size:13px}
 table.nblint th{text-align:left;border-bottom:2px solid #cbd5e0;padding:4px 6px}
 table.nblint td{border-bottom:1px solid #e2e8f0;padding:4px 6px;vertical-align:top}
@@ -43,6 +42,12 @@ table.nblint td{border-bottom:1px solid #e2e8f0;padding:4px 6px;vertical-align:t
 .sev{display:inline-block;border-radius:3px;padding:0 6px;font-size:11px;font-weight:600;color:#fff}
 .cols{font-family:monospace;font-size:12px;min-width:150px;max-width:240px;overflow-wrap:anywhere}
 .fix{color:#2f855a;margin-top:3px}.fix::before{content:"Fix: ";font-weight:600}
+"""
+#: The page's own style, and its pictures'.
+CSS = TABLE_CSS + """
+body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:1.5rem;color:#1a202c;max-width:1200px}
+h1{font-size:1.4rem;margin:0 0 .3rem}h2{font-size:1.1rem;margin:1.6rem 0 .4rem;word-break:break-all}
+.error-line{color:#c53030;font-family:monospace}
 figure{margin:4px 0 8px;display:flex;flex-wrap:wrap;gap:18px;align-items:flex-start}
 figcaption{font-size:12px;color:#4a5568;flex-basis:100%}
 """
@@ -77,7 +82,7 @@ def page(title: str, summary: str, body: str) -> str:
 
 def notebook_html(findings: list[Finding], summary: str) -> str:
     """The compact view of :meth:`nblint.api.Report._repr_html_`: the table, no pictures."""
-    style = f"<style>{CSS.split('figure')[0]}</style>"  # the table's rules only, not the page's
+    style = f"<style>{TABLE_CSS}</style>"  # the table's rules only, not the page's (a notebook has its own)
     table = findings_table(findings, pictures=False) if findings else ""
     return f'<div class="nblint-report">{style}<p class="summary">{escape(summary)}</p>{table}</div>'
 

@@ -115,12 +115,12 @@ class SparseSource(TableSource):
             yield from self._blocks()
             return
         names = tuple(columns)
-        wanted = [self.features.index(n) for n in names if n != self.target]
+        wanted = [self.names.index(n) for n in names if n != self.target]  # (features come first in names)
+        position = {self.features[j]: k for k, j in enumerate(wanted)}
         rows = chunk_rows_for(len(names))
         for offset in range(0, self.n_rows, rows):
             length = min(rows, self.n_rows - offset)
             dense = self.matrix[offset:offset + length][:, wanted].toarray() if wanted else None
-            position = {self.features[j]: k for k, j in enumerate(wanted)}
             yield Chunk(names, tuple(self._target_slice(offset, length) if n == self.target
                                      else self._dense_column(dense[:, position[n]]) for n in names), offset, length)
 
