@@ -108,7 +108,7 @@ class SparseSource(TableSource):
             return []
         return [f"sparse input of {len(self.features)} columns (more than {MOMENT_COLUMNS}): VIF (NB104) is not "
                 "computed for its columns that are not 0/1, whose dense co-moment matrix would need "
-                f"{8 * len(self.features) ** 2 / 2**30:.0f} GiB"]
+                f"{8 * len(self.features) ** 2 / 2**30:.1f} GiB"]
 
     def chunks(self, columns: Sequence[str] | None = None) -> Iterator[Chunk]:
         if columns is None:  # the profile pass: row blocks as they are
