@@ -1,8 +1,10 @@
 """nblint: a data-quality linter for tables and pipeline configs fed to Naive Bayes.
 
-The public Python API is :func:`check`, which lints a pandas DataFrame (or a
-path) and returns a :class:`~nblint.report.Report`, and :func:`check_pipeline`,
-which lints a live scikit-learn pipeline.  Heavy modules are imported lazily so
+The public Python API is :func:`check`, which lints a table (a pandas, polars or
+Dask DataFrame, a pyarrow Table, a numpy array or scipy.sparse matrix with its
+classes, a dict of arrays, or a path) and returns a :class:`~nblint.api.Report`,
+and :func:`check_pipeline`, which lints a live scikit-learn pipeline and what its
+model receives.  Heavy modules are imported lazily so
 that ``import nblint`` stays cheap (it never imports pandera or scikit-learn).
 """
 
@@ -13,19 +15,29 @@ __version__ = "0.1.0"
 __all__ = ["__version__", "check", "check_pipeline"]
 
 
-def check(data, target=None, model=None, **kwargs):
-    """Lint a table and return a :class:`~nblint.report.Report`.
+def check(data, y=None, *, target=None, model=None, feature_names=None, **kwargs):
+    """Lint a table and return a :class:`~nblint.api.Report`.
 
     Parameters
     ----------
-    data : pandas.DataFrame, dask.dataframe.DataFrame, str or os.PathLike
-        The table, or the path of a CSV/TSV/Parquet file.  A Dask DataFrame is
-        profiled partition by partition on its cluster (``nblint[dask]``).
+    data : table, array, sparse matrix or path
+        A pandas DataFrame, a polars DataFrame or LazyFrame (collected, read
+        through Arrow), a pyarrow Table or RecordBatch, a dict of equally long
+        arrays, a 2-D numpy array or ``scipy.sparse`` matrix (read without
+        densifying it), a Dask DataFrame (profiled partition by partition on its
+        cluster, ``nblint[dask]``), or the path of a CSV/TSV/Parquet file.
+        Anything else raises ``TypeError``.
+    y : array-like, optional
+        The class of each row, scikit-learn style: ``nblint.check(X, y)``. It
+        becomes the target column, named ``target``, else after the Series,
+        else ``y``. (A string is read as ``target``.)
     target : str, optional
-        Name of the class column.
+        Without ``y``: the name of the class column of ``data``.
     model : {"bernoulli", "multinomial", "complement", "gaussian", "categorical"}, optional
         The Naive Bayes event model the table is meant for, or its class name
         (``"BernoulliNB"``).
+    feature_names : sequence of str, optional
+        Column names of a numpy array or sparse matrix (default ``x0`` .. ``x{p-1}``).
     **kwargs
         ``select``, ``ignore`` (lists of codes or prefixes), ``options``
         (a mapping ``{"NB104": {"vif-threshold": 5}}``, ``vif_threshold`` too), ``alpha`` (the
@@ -35,33 +47,41 @@ def check(data, target=None, model=None, **kwargs):
     Returns
     -------
     Report
-        The findings, with ``to_frame()`` and ``to_json()``.
+        The findings, with ``to_frame()``, ``to_json()``, ``to_html(path)`` and an
+        HTML view in notebooks.
     """
     from nblint.api import check as _check
 
-    return _check(data, target=target, model=model, **kwargs)
+    return _check(data, y, target=target, model=model, feature_names=feature_names, **kwargs)
 
 
 def check_pipeline(pipeline, X=None, y=None, **kwargs):
-    """Lint a live scikit-learn pipeline (or estimator), and its training data if given.
+    """Lint a live scikit-learn pipeline (or estimator), and what its model receives from ``X``.
 
-    The pipeline is inspected by class and ``get_params()``, never fitted or
-    called; nblint does not import scikit-learn.  The NB5xx rules report on it
-    (findings have ``path`` ``<pipeline>`` and no line).  With ``X``, the table
-    rules also run on ``X`` (with ``y`` as the target), with the pipeline's
-    Naive Bayes model as the declared model.
+    The pipeline is inspected by class and ``get_params()``; the NB5xx rules
+    report on it (findings have ``path`` ``<pipeline>`` and no line). With ``X``,
+    the table rules run on the table the final estimator receives, under the
+    event model it declares (BernoulliNB: ``bernoulli``) and its ``alpha``:
+
+    * a fitted pipeline: ``X`` through every step but the last (``transform``
+      only, never ``fit``), column names from ``get_feature_names_out`` where the
+      steps have it (a fitted search is read through ``best_estimator_``);
+    * an estimator alone, or steps that do not change ``X``: ``X`` as given;
+    * an unfitted pipeline whose steps would change ``X``: no table rule runs, and
+      NB511 (info) names the steps nblint could not apply.
 
     Parameters
     ----------
     pipeline : sklearn.pipeline.Pipeline or estimator
         Any object with ``get_params``: a Pipeline, a meta-estimator such as
         GridSearchCV, or a Naive Bayes estimator on its own.
-    X : pandas.DataFrame or array-like, optional
-        The training features.
-    y : pandas.Series or array-like, optional
-        The training classes (a target column named after the Series, else ``y``).
+    X : table or array, optional
+        The training features, of any kind :func:`check` accepts.
+    y : array-like, optional
+        The training classes (a target column named ``target``, else after the
+        Series, else ``y``).
     **kwargs
-        ``select``, ``ignore`` and ``options``, as for :func:`check`.
+        ``target``, ``select``, ``ignore`` and ``options``, as for :func:`check`.
 
     Returns
     -------

@@ -162,6 +162,7 @@ class TableContext:
                 "groups (NB102, NB103) are not searched, and VIF (NB104) covers the "
                 f"{len(gram.names)} other complete numeric columns only"
             )
+        notes.extend(self.source.limits)
         if self.structure.capped:
             notes.append(f"group search stopped at its budget of {Budget().left} nodes; some groups may be missing")
         return notes

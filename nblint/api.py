@@ -1,4 +1,4 @@
-"""The Python API: lint a DataFrame (or a path), or a live scikit-learn pipeline, and get a :class:`Report`."""
+"""The Python API: lint a table (any kind :mod:`nblint.inputs` accepts), or a live scikit-learn pipeline, and get a :class:`Report`."""
 
 from __future__ import annotations
 
@@ -8,11 +8,10 @@ import os
 from dataclasses import replace
 
 from nblint.config import Settings, parse_settings
-from nblint.dask_engine import DaskSource, is_dask_frame
-from nblint.engine import load_rules, select_rules
+from nblint.engine import load_rules, resolved_options, select_rules
 from nblint.errors import ConfigError
 from nblint.findings import Finding
-from nblint.readers import DataFrameSource, read_table
+from nblint.inputs import table_source
 from nblint.reporters import render_json, render_text
 from nblint.runner import lint_source
 
@@ -51,36 +50,78 @@ class Report:
     def to_json(self) -> str:
         return render_json(self.findings)
 
+    def _summary(self) -> str:
+        from nblint.reporters import summary_line
 
-def check(data, target=None, model=None, select=None, ignore=None, options=None, alpha=None, kinds=None) -> Report:
-    """Lint ``data`` (a pandas or Dask DataFrame, or a path); see :func:`nblint.check`."""
-    settings = _settings(target=target, model=model, select=select, ignore=ignore, options=options, alpha=alpha,
-                         columns=kinds)
-    if isinstance(data, (str, os.PathLike)):
-        source = read_table(os.fspath(data), encoding=settings.encoding)
-    elif is_dask_frame(data):
-        source = DaskSource(data)  # profiled on the cluster (the current distributed client, if any)
-    else:
-        source = DataFrameSource(data)
+        return summary_line(self.findings, 1)
+
+    def _repr_html_(self) -> str:
+        """The notebook view: a compact table, severity in colour, each finding's fix."""
+        from nblint.html import notebook_html
+
+        return notebook_html(self.findings, self._summary())
+
+    def to_html(self, path=None) -> str:
+        """The report as one self-contained HTML page with pictures; written to ``path`` if given."""
+        from nblint.html import render_html
+        from nblint.runner import FileResult, RunResult
+
+        text = render_html(RunResult([FileResult(self.path, self.findings)]))
+        if path is not None:
+            with open(os.fspath(path), "w", encoding="utf-8", newline="\n") as handle:
+                handle.write(text)
+        return text
+
+
+def check(data, y=None, *, target=None, model=None, feature_names=None, select=None, ignore=None, options=None,
+          alpha=None, kinds=None) -> Report:
+    """Lint ``data`` (and the classes ``y``); see :func:`nblint.check`."""
+    if isinstance(y, str):  # check(df, "label"): the class column's name, as before y existed
+        y, target = None, y if target is None else target
+    settings = _settings(model=model, select=select, ignore=ignore, options=options, alpha=alpha, columns=kinds)
+    source, target = table_source(data, y, target=target, feature_names=feature_names, encoding=settings.encoding)
+    settings = replace(settings, target=target)
     return Report(lint_source(source, settings, _codes(settings)), source.path)
 
 
-def check_pipeline(pipeline, X=None, y=None, select=None, ignore=None, options=None) -> Report:
-    """Lint a live scikit-learn pipeline (and optionally its data); see :func:`nblint.check_pipeline`."""
+def check_pipeline(pipeline, X=None, y=None, *, target=None, select=None, ignore=None, options=None) -> Report:
+    """Lint a live scikit-learn pipeline and what its model receives; see :func:`nblint.check_pipeline`."""
+    from nblint.engine import run_rules
     from nblint.pipelines import lint_specs
+    from nblint.pipelines.context import LiveContext
     from nblint.pipelines.live import calls_from_object
     from nblint.pipelines.spec import build_specs
+    from nblint.pipelines.transform import model_input
 
     settings = _settings(select=select, ignore=ignore, options=options)
     codes = _codes(settings)
     specs = build_specs(calls_from_object(pipeline), "<pipeline>", "live")
     findings = lint_specs(specs, codes, settings.rule_options)
-    if X is not None:
-        frame, target = _training_table(X, y)
-        models = {spec.model for spec in specs if spec.model}
-        settings = replace(settings, target=target, model=models.pop() if len(models) == 1 else None)
-        findings += lint_source(DataFrameSource(frame), settings, codes)
-    return Report(findings, "<pipeline>")
+    if X is None:
+        return Report(findings, "<pipeline>")
+    received = model_input(pipeline, X)
+    declared = [spec for spec in specs if spec.model]
+    spec = declared[0] if len({(s.model, s.alpha) for s in declared}) == 1 else None
+    if not received.fitted:
+        context = LiveContext(specs[0] if specs else None, received.steps, _width(X), resolved_options(settings.rule_options))
+        return Report(findings + run_rules(context, codes, context.rule_options), "<pipeline>")
+    names = received.names if _is_matrix(received.X) else None
+    source, target = table_source(received.X, y, target=target, feature_names=names)
+    settings = replace(settings, target=target, model=spec.model if spec else None, alpha=spec.alpha if spec else None)
+    return Report(findings + lint_source(source, settings, codes), "<pipeline>")
+
+
+def _is_matrix(X) -> bool:
+    from nblint.inputs import is_sparse
+
+    return is_sparse(X) or (hasattr(X, "ndim") and hasattr(X, "shape") and not hasattr(X, "columns"))
+
+
+def _width(X) -> int:
+    shape = getattr(X, "shape", None)
+    if shape is not None and len(shape) == 2:
+        return int(shape[1])
+    return len(getattr(X, "columns", X))
 
 
 def _settings(**values) -> Settings:
@@ -95,17 +136,3 @@ def _settings(**values) -> Settings:
 
 def _codes(settings: Settings) -> list[str]:
     return select_rules(load_rules(), settings.select, settings.ignore)
-
-
-def _training_table(X, y):
-    """``X`` as a DataFrame with ``y`` added as the target column (named after ``y`` if it can be)."""
-    import pandas as pd
-
-    frame = X.copy() if isinstance(X, pd.DataFrame) else pd.DataFrame(X).rename(columns=lambda c: f"x{c}")
-    if y is None:
-        return frame, None
-    target = y.name if isinstance(getattr(y, "name", None), str) and y.name not in frame.columns else "y"
-    if target in frame.columns:
-        raise ValueError(f"X already has a column {target!r}; pass y as a pandas Series with another name")
-    frame[target] = pd.Series(y).to_numpy() if not isinstance(y, pd.Series) else y.to_numpy()
-    return frame, target

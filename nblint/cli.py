@@ -127,7 +127,8 @@ def main(ctx: click.Context) -> None:
 @click.option("--extend-ignore", help="Codes or prefixes to disable in addition to the ignore in force.")
 @click.option("--format", "output_format", type=click.Choice(FORMATS), default="text", show_default=True,
               help="text for people (each finding with its fix); concise (one line per finding); json; "
-                   "sarif (GitHub code scanning); github (Actions annotations); junit (XML).")
+                   "sarif (GitHub code scanning); github (Actions annotations); junit (XML); "
+                   "html (one self-contained page with pictures; use --output).")
 @click.option("--output", "-o", "output", type=click.Path(dir_okay=False, writable=True),
               help="Write the report to this file instead of standard output.")
 @click.option("--statistics", is_flag=True, help="Print how many findings each rule made instead of the findings (text or json).")

@@ -31,7 +31,8 @@ MODELS = ("bernoulli", "multinomial", "complement", "gaussian", "categorical")
 MODEL_CLASSES = {"bernoulli": "BernoulliNB", "multinomial": "MultinomialNB", "complement": "ComplementNB",
                  "gaussian": "GaussianNB", "categorical": "CategoricalNB"}
 #: The kinds of input a rule can read, and how ``nblint rule CODE`` describes each.
-INPUTS = {"table": "tables", "pipeline": "pipeline configs (YAML, JSON, TOML, Python) and live pipelines"}
+INPUTS = {"table": "tables", "pipeline": "pipeline configs (YAML, JSON, TOML, Python) and live pipelines",
+          "live": "live pipelines given with their training data (nblint.check_pipeline)"}
 
 
 @dataclass(frozen=True)
@@ -108,8 +109,8 @@ class Rule:
     # ---------------------------------------------------------------- helpers
 
     def finding(self, ctx, message: str, *, columns=(), rows=(), evidence=None, fix: str = "",
-                severity: Severity | None = None, line: int | None = None) -> Finding:
-        """Build a finding of this rule for the table in ``ctx``."""
+                severity: Severity | None = None, line: int | None = None, figure: dict | None = None) -> Finding:
+        """Build a finding of this rule for the table in ``ctx`` (``figure``: see :class:`Finding`)."""
         return Finding(
             code=self.code,
             name=self.name,
@@ -121,6 +122,7 @@ class Rule:
             line=line,
             evidence=_jsonable(evidence or {}),
             fix=fix,
+            figure=figure,
         )
 
     @classmethod

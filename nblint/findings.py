@@ -54,6 +54,9 @@ class Finding:
         The numbers behind the message (JSON-serialisable).
     fix : str
         What to do instead.
+    figure : dict or None
+        The data behind the finding's picture in the HTML report (:mod:`nblint.html`):
+        not part of :meth:`to_dict`, so JSON and the other formats never change with it.
     """
 
     code: str
@@ -68,6 +71,7 @@ class Finding:
     fix: str = ""
     cell: int | None = None
     file_line: int | None = None
+    figure: dict[str, Any] | None = field(default=None, repr=False, compare=False)
 
     def sort_key(self):
         """Sort by file, (cell,) line and code; a stable sort keeps each rule's own (table) order."""

@@ -153,6 +153,8 @@ class NumericStats:
     levels: list  # per column: Levels | None; unused (None) where zero_one
     #: per column: distinct-value sketch once the levels overflow (integral columns only)
     sketches: list = field(default_factory=list)
+    #: per column: a 64-bit fingerprint of its values (sparse inputs only; see :mod:`nblint.sparse`)
+    fingerprints: np.ndarray | None = None
 
     def __post_init__(self):
         self.names = Names(self.names)  # look-ups by name in O(1)
@@ -316,6 +318,10 @@ class TableProfile:
         sum, matrix factorisation and search below then sees the same columns in the
         same order, so findings do not depend on column order, to the last bit.
         """
+        if chunk.sparse is not None:
+            from nblint.sparse import in_name_order, profile_block
+
+            return profile_block(cls, in_name_order(chunk), target, wide_binary)
         chunk = _in_name_order(chunk)
         n = chunk.n_rows
         classes, y, class_count, target_missing = _encode_target(chunk, target)
@@ -754,7 +760,7 @@ def _remap_numeric(s: NumericStats, slots, n_classes) -> NumericStats:
         s.names, s.integer_dtype, s.n_missing, s.minimum, s.maximum, s.integral, s.zero_one,
         _remap_rows(s.class_n, slots, n_classes), _remap_rows(s.class_mean, slots, n_classes),
         _remap_rows(s.class_m2, slots, n_classes), [_remap_levels(lv, slots, n_classes) for lv in s.levels],
-        s.sketches,
+        s.sketches, s.fingerprints,
     )
 
 
@@ -805,4 +811,5 @@ def _merge_numeric(a: NumericStats, b: NumericStats) -> NumericStats:
         m2,
         levels,
         sketches,
+        None if a.fingerprints is None or b.fingerprints is None else a.fingerprints + b.fingerprints,
     )

@@ -121,6 +121,8 @@ class Chunk:
     columns: tuple[ColumnData, ...]
     row_offset: int
     n_rows: int
+    #: Feature columns held as a sparse row block (:class:`nblint.sparse.SparseBlock`), before ``names``.
+    sparse: object = None
 
     def __post_init__(self):
         if not isinstance(self.names, Names):
@@ -159,6 +161,8 @@ class TableSource:
     #: Threads that work at once (reading, profiling, scoring), set from ``--jobs``
     #: by the runner: with 1, nblint computes on one thread in all.
     jobs: int = 1
+    #: What the profile of this source leaves out, as sentences (reported by NB106).
+    limits: tuple[str, ...] = ()
 
     def __init__(self, path: str, names: Sequence[str], n_rows: int, chunk_rows: int | None = None):
         self.path = path

@@ -1,4 +1,4 @@
-"""Render findings: text (optionally coloured), JSON, SARIF 2.1.0, GitHub annotations, JUnit XML, statistics.
+"""Render findings: text (optionally coloured), JSON, SARIF 2.1.0, GitHub annotations, JUnit XML, statistics (and HTML: :mod:`nblint.html`).
 
 Every renderer is deterministic: the same findings give the same bytes (no
 timestamps, absolute paths or hash-ordered collections).  The run-level
@@ -19,7 +19,7 @@ from collections import Counter
 
 from nblint.findings import Finding, Severity
 
-FORMATS = ("text", "concise", "json", "sarif", "github", "junit")
+FORMATS = ("text", "concise", "json", "sarif", "github", "junit", "html")
 
 SARIF_SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 SARIF_LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
@@ -477,4 +477,8 @@ def render(result, output_format: str, color: bool = False, quiet: bool = False)
         return render_github(result)
     if output_format == "junit":
         return render_junit(result)
+    if output_format == "html":
+        from nblint.html import render_html
+
+        return render_html(result)
     raise ValueError(f"unknown output format {output_format!r} (expected one of {', '.join(FORMATS)})")

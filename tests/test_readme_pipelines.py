@@ -83,7 +83,7 @@ def test_readme_tables_only_files_pattern_is_the_data_hook():
 
 
 def test_readme_live_pipeline_snippet(capsys):
-    snippet = block("python", "check_pipeline")
+    snippet = block("python", "report = nblint.check_pipeline(pipe)")
     namespace: dict = {}
     exec(compile(snippet, "README.md", "exec"), namespace)
     printed = capsys.readouterr().out.strip()

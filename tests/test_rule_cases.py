@@ -6,7 +6,9 @@ A pipeline rule's case gives a ``config`` text and its ``form`` (``hydra`` or
 ``spec`` YAML, ``python``, ``json``, ``toml``), or for the ``notebook`` form its
 ``cells`` (each a code cell's text, or ``{markdown: text}``), written as an
 nbformat 4 notebook; it is written to a file and checked with
-``nblint check --format json`` (a notebook case may name the finding's ``cell``).  Either says whether the rule must
+``nblint check --format json`` (a notebook case may name the finding's ``cell``).
+A live rule's case gives ``live`` Python code defining ``pipe``, ``X`` and ``y``
+(test data), checked with ``nblint.check_pipeline``. Either says whether the rule must
 fire (``fail``) or stay silent (``pass``); a failing case may also name the
 finding's exact ``columns``, example ``rows``, config ``line`` (the JSON ``line``,
 required for config cases), the ``severity`` of every finding, and a
@@ -81,10 +83,21 @@ def config_findings(code, case, folder: Path) -> list[dict]:
     return json.loads(result.stdout)
 
 
+def live_findings(code, case) -> list[dict]:
+    pytest.importorskip("sklearn")
+    namespace = {"pd": pd}
+    exec(case["live"], namespace)
+    report = nblint.check_pipeline(namespace["pipe"], namespace["X"], namespace["y"], select=[code])
+    return [f.to_dict() for f in report]
+
+
 @pytest.mark.parametrize("code, case", list(load_cases()))
 def test_rule_case(code, case, tmp_path):
     configured = "config" in case or "cells" in case
-    findings = config_findings(code, case, tmp_path) if configured else table_findings(code, case)
+    if "live" in case:
+        findings = live_findings(code, case)
+    else:
+        findings = config_findings(code, case, tmp_path) if configured else table_findings(code, case)
     findings = [f for f in findings if f["code"] == code]
     if case["expect"] == "pass":
         assert findings == [], [f["message"] for f in findings]

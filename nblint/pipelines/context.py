@@ -46,3 +46,18 @@ class PipelineContext:
 
     def option(self, code: str, name: str) -> Any:
         return self.rule_options[code][name]
+
+
+class LiveContext(PipelineContext):
+    """A live pipeline given with its training data that nblint could not transform (``check_pipeline``).
+
+    Rules with ``inputs = ("live",)`` receive it. ``steps`` names the steps that
+    would change the table, ``n_columns`` is the width of the table as given.
+    """
+
+    input = "live"
+
+    def __init__(self, spec: PipelineSpec, steps: list[str], n_columns: int, rule_options: dict | None = None):
+        super().__init__(spec, rule_options)
+        self.steps = steps
+        self.n_columns = n_columns

@@ -74,12 +74,16 @@ def identical_candidates(profile) -> tuple[list[list[str]], list[list[str]]]:
             if numeric.minimum[j] == numeric.maximum[j]:
                 continue  # constant: NB204's finding, not a duplicate
             key = ("numeric", int(numeric.n_missing[j]), float(numeric.minimum[j]), float(numeric.maximum[j]))
+            if numeric.fingerprints is not None:  # (sparse input) as good as the hash pass: no pass needed
+                key = ("fingerprint", int(numeric.fingerprints[j]))
         keys.setdefault(key, []).append(column)
     candidates = []
-    for cols in keys.values():
+    for key, cols in keys.items():
         if len(cols) < 2:
             continue
-        if all(c in complete for c in cols):
+        if key[0] == "fingerprint":
+            exact.append(cols)
+        elif all(c in complete for c in cols):
             # Keep only pairs whose centred co-moments say "the same column".
             idx = [complete[c] for c in cols]
             M = gram.comoment[np.ix_(idx, idx)]

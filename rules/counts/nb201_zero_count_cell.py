@@ -1,6 +1,7 @@
 import numpy as np
 
 from nblint.engine import Option, Rule
+from nblint.figures import contingency
 from nblint.findings import Severity
 
 from . import DISCRETE_KINDS, class_table, fmt_class, fmt_value, zero_upper_bound
@@ -61,7 +62,7 @@ class ZeroCountCell(Rule):
         for column in ctx.features_of_kind(*DISCRETE_KINDS):
             if column in ctx.deciding_columns:
                 continue  # its zero cells are the leak NB208 reports
-            cells = self._zero_cells(ctx, column)
+            cells, table = self._zero_cells(ctx, column)
             if not cells:
                 continue
             severity = Severity.ERROR if ctx.alpha == 0 and not ctx.kinds[column].ambiguous else Severity.INFO
@@ -82,25 +83,33 @@ class ZeroCountCell(Rule):
             evidence = {"zero_cells": len(cells), "cells": described, "alpha": ctx.alpha, "model": ctx.model,
                         "kind": ctx.kinds[column].kind, "ambiguous_kind": ctx.kinds[column].ambiguous}
             fix = "Keep smoothing on (alpha > 0), collect more rows for the small classes, or merge rare levels."
-            yield self.finding(ctx, message, columns=[column], evidence=evidence, fix=fix, severity=severity)
+            keys, counts = table
+            index = {key: i for i, key in enumerate(keys)}
+            labels = ["total count" if k == "any count > 0" else fmt_value(k) for k in keys]
+            figure = contingency(column, labels, [fmt_value(c) for c in classes], counts,
+                                 [(index[v], c) for v, c in cells])
+            yield self.finding(ctx, message, columns=[column], evidence=evidence, fix=fix, severity=severity,
+                               figure=figure)
 
-    def _zero_cells(self, ctx, column) -> list[tuple[object, int]]:
+    def _zero_cells(self, ctx, column) -> tuple[list[tuple[object, int]], tuple | None]:
+        """The zero (value, class) cells, and the table they are cells of: (keys, counts[key, class])."""
         profile = ctx.profile
         n_classes = len(profile.classes)
         # Classes too small to say anything are NB206's finding, not a source of zero cells.
         counted = profile.class_count[:n_classes] >= ctx.setting("min-class-rows")
         model = ctx.model or ctx.kinds[column].model
         if model == "gaussian" or not counted.any():
-            return []
+            return [], None
         if model in ("multinomial", "complement"):
             if column in profile.text:
-                return []
+                return [], None
             j = profile.numeric.names.index(column)
             totals = profile.numeric.class_mean[:n_classes, j] * profile.numeric.class_n[:n_classes, j]
-            return [("any count > 0", c) for c in np.flatnonzero((np.abs(totals) < 0.5) & counted)]
+            cells = [("any count > 0", c) for c in np.flatnonzero((np.abs(totals) < 0.5) & counted)]
+            return cells, (("any count > 0",), np.rint(totals)[None, :])
         table = class_table(ctx, column)
         if table is None:
-            return []
+            return [], None
         keys, counts = table
         if model == "bernoulli" and column not in profile.text:
             # Bernoulli reads x > 0 as 1 (scikit-learn's binarize=0.0): cells of that split,
@@ -115,4 +124,4 @@ class ZeroCountCell(Rule):
             if key in separated or row.sum() == 0:
                 continue
             cells += [(key, int(c)) for c in np.flatnonzero((row == 0) & counted)]
-        return cells
+        return cells, (keys, counts)

@@ -1,4 +1,5 @@
 from nblint.engine import Option, Rule
+from nblint.figures import impact_scatter
 from nblint.findings import Severity
 
 
@@ -69,6 +70,7 @@ class OneHotImpact(Rule):
         if result is None:
             return
         table = {k: v for k, v in result.table.items() if k not in ("columns",)}
+        figure = impact_scatter(result)  # one picture of the table, shared by its groups' findings
         for group in result.groups:
             severity = self._severity(group)
             if ctx.model is None and severity is Severity.ERROR:
@@ -93,7 +95,7 @@ class OneHotImpact(Rule):
             fix = (f"Collapse {group['group']!r} into one code column (pandas.from_dummies, then OrdinalEncoder) "
                    "and read it with CategoricalNB.")
             yield self.finding(ctx, message, columns=group["columns"], rows=group["flipped_rows"], evidence=evidence,
-                               fix=fix, severity=severity)
+                               fix=fix, severity=severity, figure=figure)
 
     def _severity(self, group) -> Severity:
         flips = group["map_differs_share"]

@@ -1,4 +1,5 @@
 from nblint.engine import Rule
+from nblint.figures import group_pattern
 from nblint.findings import Severity
 
 from . import COLLAPSE_FIX, fmt_columns
@@ -69,4 +70,5 @@ class OneHotGroup(Rule):
                 evidence.update({k: group.evidence[k] for k in ("ambiguous", "alternatives", "chosen_by")})
                 message += (f"; ambiguous: {fmt_columns(group.evidence['alternatives'][0])} also sum to one on every "
                             f"row (chosen by {group.evidence['chosen_by']})")
-            yield self.finding(ctx, message, columns=group.members, evidence=evidence, fix=COLLAPSE_FIX)
+            figure = group_pattern(ctx, group.members, {1: group.n_rows})
+            yield self.finding(ctx, message, columns=group.members, evidence=evidence, fix=COLLAPSE_FIX, figure=figure)

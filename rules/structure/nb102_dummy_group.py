@@ -1,4 +1,5 @@
 from nblint.engine import Option, Rule
+from nblint.figures import group_pattern
 from nblint.findings import Severity
 
 from . import COLLAPSE_FIX, fmt_columns
@@ -86,4 +87,5 @@ class DummyGroup(Rule):
                 "level_counts": dict(zip(group.members, group.counts)),
                 **{k: v for k, v in group.evidence.items() if k != "reference_rows"},
             }
-            yield self.finding(ctx, message, columns=group.members, evidence=evidence, fix=COLLAPSE_FIX)
+            figure = group_pattern(ctx, group.members, {0: reference, 1: group.n_rows - reference})
+            yield self.finding(ctx, message, columns=group.members, evidence=evidence, fix=COLLAPSE_FIX, figure=figure)

@@ -1,4 +1,5 @@
 from nblint.engine import Option, Rule
+from nblint.figures import group_pattern
 from nblint.findings import Severity
 
 from . import fmt_columns
@@ -77,5 +78,6 @@ class BrokenGroup(Rule):
             fix = "Correct the listed rows at the source, or add an explicit level for the missing state."
             evidence["names_enumerate_every_level"] = group.complete_names
             severity = Severity.ERROR if group.complete_names else self.severity
+            sums = {0: group.rows_zero, 1: group.n_rows - group.violations, "2+": group.rows_multi}
             yield self.finding(ctx, message, columns=group.members, rows=group.examples, evidence=evidence, fix=fix,
-                               severity=severity)
+                               severity=severity, figure=group_pattern(ctx, group.members, sums))

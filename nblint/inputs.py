@@ -1,0 +1,222 @@
+"""What the Python API accepts as a table, and how each kind becomes a :class:`~nblint.readers.TableSource`.
+
+Accepted: a path (CSV, TSV, Parquet), a pandas, polars (DataFrame or LazyFrame,
+collected) or Dask DataFrame, a pyarrow Table or RecordBatch, a dict of equally
+long arrays, and the scikit-learn pair ``(X, y)`` with ``X`` a 2-D numpy array or a
+``scipy.sparse`` matrix (feature names optional: ``x0 .. x{p-1}``). ``y``, the classes,
+may come with any in-memory table; it becomes the target column.
+
+Types are recognised by the module that defines them (``polars``, ``pyarrow``,
+``scipy.sparse``), so nblint imports those libraries only when it is given such an
+object. polars frames are read through Arrow; sparse matrices are never densified
+(:mod:`nblint.sparse`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+import numpy as np
+
+from nblint.readers import ArrowSource, ColumnData, DataFrameSource, TableSource, arrow_column_data, series_column_data
+
+ACCEPTED = ("a pandas, polars (DataFrame or LazyFrame) or Dask DataFrame, a pyarrow Table or RecordBatch, "
+            "a 2-D numpy array or scipy.sparse matrix (with y), a dict of arrays, or the path of a "
+            "CSV/TSV/Parquet file")
+
+
+def _defined_in(obj, package: str, *names: str) -> bool:
+    """Whether ``obj``'s class (or a base) is one of ``names`` from ``package`` (checked without importing it)."""
+    for klass in type(obj).__mro__:
+        module = klass.__module__ or ""
+        if (module == package or module.startswith(package + ".")) and (not names or klass.__name__ in names):
+            return True
+    return False
+
+
+def is_sparse(obj) -> bool:
+    return _defined_in(obj, "scipy.sparse") and hasattr(obj, "tocsr")
+
+
+def table_source(data, y=None, *, target: str | None = None, feature_names: Sequence[str] | None = None,
+                 encoding: str = "utf-8") -> tuple[TableSource, str | None]:
+    """The source to lint for ``data`` (and ``y``), and the name of its target column.
+
+    Parameters
+    ----------
+    data
+        Any of :data:`ACCEPTED`.
+    y : array-like, optional
+        The class of each row (a pandas/polars Series, a pyarrow or numpy array, a list).
+    target : str, optional
+        Without ``y``: the class column of ``data``. With ``y``: the name to give it
+        (default: the Series' name, else ``y``).
+    feature_names : sequence of str, optional
+        Column names of a numpy array or sparse matrix (default ``x0`` .. ``x{p-1}``).
+
+    Raises
+    ------
+    TypeError
+        When ``data`` is none of the accepted kinds.
+    ValueError
+        When ``y`` or ``feature_names`` does not fit ``data``.
+    """
+    from nblint.dask_engine import DaskSource, is_dask_frame
+
+    if isinstance(data, (str, os.PathLike)):
+        if y is not None:
+            raise ValueError("y goes with an in-memory table; for a file, name its class column with target=")
+        _no_names(feature_names, "a file")
+        from nblint.readers import read_table
+
+        return read_table(os.fspath(data), encoding=encoding), target
+    if is_dask_frame(data):
+        if y is not None:
+            raise ValueError("y cannot be joined to a Dask DataFrame; add it as a column and pass target=")
+        _no_names(feature_names, "a Dask DataFrame")
+        return DaskSource(data), target  # profiled on the cluster (the current distributed client, if any)
+    if is_sparse(data) or isinstance(data, np.ndarray):
+        return _matrix_source(data, y, target, feature_names)
+    _no_names(feature_names, f"a {type(data).__name__}, which names its columns")
+    source = _frame_source(data)
+    if y is None:
+        return source, target
+    name = _target_name(y, target, source.names)
+    return WithTarget(source, name, _column_of(y, source.n_rows)), name
+
+
+def _frame_source(data) -> TableSource:
+    import pandas as pd
+
+    if isinstance(data, pd.DataFrame):
+        return DataFrameSource(data)
+    if _defined_in(data, "polars", "LazyFrame"):
+        data = data.collect()
+    if _defined_in(data, "polars", "DataFrame"):
+        return ArrowSource("<dataframe>", data.to_arrow())
+    if _defined_in(data, "pyarrow", "RecordBatch"):
+        import pyarrow as pa
+
+        data = pa.Table.from_batches([data])
+    if _defined_in(data, "pyarrow", "Table"):
+        return ArrowSource("<dataframe>", data)
+    if isinstance(data, dict):
+        return _dict_source(data)
+    raise TypeError(f"cannot lint a {type(data).__module__}.{type(data).__qualname__}; expected {ACCEPTED}")
+
+
+def _dict_source(data: dict) -> TableSource:
+    import pandas as pd
+
+    lengths = {str(k): len(v) if hasattr(v, "__len__") else None for k, v in data.items()}
+    if any(length is None for length in lengths.values()):
+        bad = next(k for k, length in lengths.items() if length is None)
+        raise TypeError(f"a dict of arrays: column {bad!r} is not an array")
+    if len(set(lengths.values())) > 1:
+        shown = ", ".join(f"{k}: {length}" for k, length in lengths.items())
+        raise ValueError(f"a dict of arrays: columns have different lengths ({shown})")
+    columns = {str(k): _as_1d(v, str(k)) for k, v in data.items()}
+    return DataFrameSource(pd.DataFrame(columns))
+
+
+def _as_1d(values, name: str):
+    if _defined_in(values, "polars") or _defined_in(values, "pyarrow"):
+        values = values.to_pandas()
+    array = values if hasattr(values, "dtype") and getattr(values, "ndim", 1) == 1 else np.asarray(values)
+    if getattr(array, "ndim", 1) != 1:
+        raise ValueError(f"a dict of arrays: column {name!r} is not 1-D (shape {np.shape(values)})")
+    return array
+
+
+def _matrix_source(X, y, target, feature_names) -> tuple[TableSource, str | None]:
+    if X.ndim != 2:
+        raise ValueError(f"X must be 2-D (rows x features), got an array of shape {X.shape}")
+    n, p = X.shape
+    names = _feature_names(feature_names, p)
+    name = _target_name(y, target, names) if y is not None else None
+    if name is None and target is not None:
+        raise ValueError("a numpy array or sparse matrix has no column to be the target: pass the classes as y")
+    column = _column_of(y, n) if y is not None else None
+    if is_sparse(X):
+        from nblint.sparse import SparseSource
+
+        return SparseSource(X, names, name, column), name
+    source = ArraySource(X, names)
+    return (WithTarget(source, name, column), name) if column is not None else (source, None)
+
+
+def _feature_names(feature_names, p: int) -> tuple[str, ...]:
+    if feature_names is None:
+        return tuple(f"x{j}" for j in range(p))
+    names = tuple(str(name) for name in feature_names)
+    if len(names) != p:
+        raise ValueError(f"feature_names has {len(names)} names for {p} columns")
+    return names
+
+
+def _no_names(feature_names, what: str) -> None:
+    if feature_names is not None:
+        raise ValueError(f"feature_names is for numpy arrays and sparse matrices, not for {what}")
+
+
+def _target_name(y, target: str | None, names) -> str:
+    """``target`` if given, else the Series' own name, else ``y`` (never a feature's name)."""
+    own = getattr(y, "name", None)
+    name = target if target is not None else own if isinstance(own, str) and own and own not in names else "y"
+    if name in names:
+        raise ValueError(f"X already has a column {name!r}; name the classes otherwise (target=...)")
+    return name
+
+
+def _column_of(y, n_rows: int) -> ColumnData:
+    """The classes ``y`` as one whole column of ``n_rows`` values."""
+    import pandas as pd
+
+    if _defined_in(y, "polars"):
+        y = y.to_arrow()
+    if _defined_in(y, "pyarrow"):
+        column = arrow_column_data(y)
+    else:
+        values = y if isinstance(y, pd.Series) else pd.Series(np.asarray(y) if not isinstance(y, list) else y)
+        if values.ndim != 1 or (isinstance(y, np.ndarray) and y.ndim != 1):
+            raise ValueError(f"y must be 1-D (one class per row), got shape {np.shape(y)}")
+        column = series_column_data(values.reset_index(drop=True))
+    if len(column.values) != n_rows:
+        raise ValueError(f"y has {len(column.values)} values for {n_rows} rows")
+    return column
+
+
+class ArraySource(TableSource):
+    """A 2-D numpy array (rows x features), column by column."""
+
+    def __init__(self, X: np.ndarray, names: Sequence[str], path: str = "<array>"):
+        self.X = X
+        super().__init__(path, names, X.shape[0])
+
+    def _column(self, name, offset, length):
+        values = self.X[offset:offset + length, self.names.index(name)]
+        kind = values.dtype.kind
+        if kind in "biu":
+            return ColumnData("numeric", values, None, True)
+        if kind == "f":
+            values = values.astype(np.float64)
+            return ColumnData("numeric", np.where(np.isinf(values), np.nan, values))
+        import pandas as pd
+
+        return series_column_data(pd.Series(values, dtype=object if kind == "O" else None))
+
+
+class WithTarget(TableSource):
+    """An in-memory source with the classes ``y`` added as its last column, ``name``."""
+
+    def __init__(self, inner: TableSource, name: str, y: ColumnData):
+        self.inner, self.target, self.y = inner, name, y
+        super().__init__(inner.path, tuple(inner.names) + (name,), inner.n_rows, inner.chunk_rows)
+
+    def _column(self, name, offset, length):
+        if name == self.target:
+            from nblint.sparse import slice_column
+
+            return slice_column(self.y, offset, length)
+        return self.inner._column(name, offset, length)
