@@ -211,6 +211,7 @@ def impact(path, target, output_format, alpha, folds, seed, plot_path, config, e
     import json
 
     from nblint import impact as impact_mod
+    from nblint import reporters
     from nblint.errors import NblintError
     from nblint.runner import Overrides, table_context
 
@@ -237,11 +238,11 @@ def impact(path, target, output_format, alpha, folds, seed, plot_path, config, e
         click.echo(f"{path}: no one-hot or dummy groups found (or fewer than two classes): nothing to measure")
         return
     if output_format == "json":
-        click.echo(json.dumps(impact_mod.to_json(result, path), indent=2, ensure_ascii=False))
+        click.echo(json.dumps(reporters.impact_json(result, path), indent=2, ensure_ascii=False))
     else:
-        click.echo(impact_mod.render_text(result, path), nl=False)
+        click.echo(reporters.render_impact_text(result, path), nl=False)
     if plot_path:
-        impact_mod.plot(result, plot_path, f"{path}: one-hot groups read as bits (PoB) vs collapsed (CAT)")
+        reporters.plot_impact(result, plot_path, f"{path}: one-hot groups read as bits (PoB) vs collapsed (CAT)")
         click.echo(f"wrote {plot_path}", err=True)
 
 
