@@ -8,8 +8,10 @@ The module has four parts.
 
 1. Sufficient statistics of a chunk of rows (class counts, (class, level)
    count tables, counts of set bits, per-class Gaussian moments) and how two
-   chunks merge.  Everything below is fitted from these statistics, never from
-   raw rows, so tables can be streamed in chunks and the count tables added.
+   chunks merge (counts add; moments take Chan et al.'s update,
+   :func:`merge_moments`, the one implementation the profile, NB401 and
+   :class:`nblint.MixedNB` share).  Everything below is fitted from these
+   statistics, never from raw rows, so tables can be streamed in chunks.
 2. Parameters from statistics, with scikit-learn's conventions (scikit-learn is
    the test oracle, it is not imported here): class log prior, Lidstone-smoothed
    categorical and Bernoulli parameters, Gaussian moments with ``var_smoothing``.
@@ -20,7 +22,7 @@ The module has four parts.
    (the same group as Bernoulli bits), every other component being shared::
 
        shared = [CategoricalComponent.from_counts(n_colour, alpha),
-                 GaussianComponent.from_moments(g_count, g_mean, g_var)]
+                 GaussianComponent.from_moments(g_moments)]
        cat = NaiveBayes(log_prior, [*shared,
                                     CategoricalComponent.from_counts(n_group, alpha)])
        pob = cat.with_component(2, BernoulliComponent.from_counts(
@@ -75,9 +77,9 @@ __all__ = [
     "class_counts",
     "categorical_counts",
     "bernoulli_counts",
-    "GaussianMoments",
+    "Moments",
     "gaussian_moments",
-    "merge_gaussian_moments",
+    "merge_moments",
     "pooled_variance",
     # parameters from statistics
     "log_class_prior",
@@ -223,23 +225,34 @@ def bernoulli_counts(bits, y, n_classes: int) -> np.ndarray:
     return ones
 
 
-class GaussianMoments(NamedTuple):
-    """Per-class count, mean and population variance of real features.
+class Moments(NamedTuple):
+    """Count, mean and centred second moments of real variables (per class, or overall).
 
     Attributes
     ----------
-    count : ndarray, shape (C,)
-    mean : ndarray, shape (C, D)
-    var : ndarray, shape (C, D)
-        Population variance (divisor ``count``); 0 for an empty class.
+    n : ndarray
+        Values counted, broadcastable against ``mean`` (one count per class and
+        variable where values may be missing).
+    mean : ndarray
+    m2 : ndarray
+        Sums of squared deviations from the mean, ``M2 = sum_r (x_r - mean)**2``
+        (same shape as ``mean``), or centred co-moments
+        ``M[i, k] = sum_r (x_ri - mean_i)(x_rk - mean_k)`` between every variable i
+        and some of them, k (see :func:`merge_moments`).
     """
 
-    count: np.ndarray
+    n: np.ndarray
     mean: np.ndarray
-    var: np.ndarray
+    m2: np.ndarray
+
+    @property
+    def var(self) -> np.ndarray:
+        """Population variance ``M2 / n`` (0 where nothing was counted)."""
+        n = np.asarray(self.n)
+        return np.where(n > 0, self.m2 / np.maximum(n, 1), 0.0)
 
 
-def gaussian_moments(X, y, n_classes: int) -> GaussianMoments:
+def gaussian_moments(X, y, n_classes: int) -> Moments:
     """Per-class moments of a block of real features.
 
     Parameters
@@ -250,9 +263,9 @@ def gaussian_moments(X, y, n_classes: int) -> GaussianMoments:
 
     Returns
     -------
-    GaussianMoments
-        Empty classes get mean 0 and variance 0.  Merge chunks with
-        :func:`merge_gaussian_moments`.
+    Moments
+        ``n``, ``mean`` and ``m2`` of shape (C, D).  Empty classes get count 0,
+        mean 0 and M2 0.  Chunks merge with :func:`merge_moments`.
     """
     y = _as_class_codes(y, n_classes)
     X = np.asarray(X, dtype=float)
@@ -260,66 +273,77 @@ def gaussian_moments(X, y, n_classes: int) -> GaussianMoments:
         raise ValueError("X must be 2-D with one row per class code")
     count = np.bincount(y, minlength=n_classes).astype(float)
     mean = np.zeros((n_classes, X.shape[1]))
-    var = np.zeros((n_classes, X.shape[1]))
+    m2 = np.zeros((n_classes, X.shape[1]))
     for c in range(n_classes):
         rows = X[y == c]
         if rows.shape[0]:
             mean[c] = rows.mean(axis=0)
-            var[c] = rows.var(axis=0)
-    return GaussianMoments(count, mean, var)
+            m2[c] = ((rows - mean[c]) ** 2).sum(axis=0)
+    return Moments(np.repeat(count[:, None], X.shape[1], axis=1), mean, m2)
 
 
-def merge_gaussian_moments(a: GaussianMoments, b: GaussianMoments) -> GaussianMoments:
-    """Moments of the union of two disjoint chunks (pairwise update).
+def merge_moments(a: Moments, b: Moments, columns=None) -> Moments:
+    """Moments of the union of two disjoint sets of rows: Chan et al.'s pairwise update.
 
     With ``n = n_a + n_b`` and ``delta = mean_b - mean_a``::
 
         mean = mean_a + delta * n_b / n
-        n * var = n_a * var_a + n_b * var_b + delta**2 * n_a * n_b / n
+        M2   = M2_a + M2_b + delta delta^T * n_a n_b / n
+
+    (T. F. Chan, G. H. Golub, R. J. LeVeque, "Updating formulae and a pairwise
+    algorithm for computing sample variances", 1979).  Exact in exact arithmetic
+    and stable in floats, so chunks, partitions and folds merge in any order.
+    Read with ``n_b < 0`` and ``M2_b`` negated it takes ``b``'s rows *out* of
+    ``a`` (the rows of a fold's complement, from the totals).
 
     Parameters
     ----------
-    a, b : GaussianMoments
-        Same C and D.
+    a, b : Moments
+        Same shapes.  Where ``n`` is 0 the result keeps ``a``'s mean and M2 is
+        the sum.
+    columns : index, optional
+        When given, ``m2`` holds co-moments between every variable and the
+        variables ``columns`` (shape ``(q, len(columns))``; ``slice(None)`` for the
+        whole ``(q, q)`` matrix), and the correction is the outer product
+        ``delta delta[columns]^T``.  Otherwise ``m2`` is per variable.
 
     Returns
     -------
-    GaussianMoments
+    Moments
     """
-    n_a = np.asarray(a.count, float)[:, None]
-    n_b = np.asarray(b.count, float)[:, None]
-    n = n_a + n_b
-    safe_n = np.where(n > 0, n, 1.0)
+    n = a.n + b.n
+    with np.errstate(invalid="ignore", divide="ignore"):
+        safe_n = np.where(n != 0, n, 1)
+        share_b = np.where(n != 0, b.n / safe_n, 0.0)  # n_b / n
+        weight = np.where(n != 0, a.n * b.n / safe_n, 0.0)  # n_a n_b / n
     delta = b.mean - a.mean
-    mean = np.where(n > 0, a.mean + delta * n_b / safe_n, 0.0)
-    sum_sq = n_a * a.var + n_b * b.var + delta**2 * n_a * n_b / safe_n
-    var = np.where(n > 0, sum_sq / safe_n, 0.0)
-    return GaussianMoments(n[:, 0], mean, var)
+    mean = a.mean + delta * share_b
+    cross = delta * delta if columns is None else np.outer(delta, delta[columns])
+    return Moments(n, mean, a.m2 + b.m2 + cross * weight)
 
 
-def pooled_variance(moments: GaussianMoments) -> np.ndarray:
+def pooled_variance(moments: Moments) -> np.ndarray:
     """Variance of each feature over all rows, from per-class moments.
 
-    Law of total variance: within-class part plus between-class part.
+    Law of total variance: the within-class sums of squares plus the
+    between-class part, over the total count.
 
     Parameters
     ----------
-    moments : GaussianMoments
+    moments : Moments
+        Per class: ``n``, ``mean`` and ``m2`` of shape (C, D).
 
     Returns
     -------
     ndarray, shape (D,)
         Equal (up to rounding) to ``X.var(axis=0)`` over the rows that gave
-        the moments.
+        the moments; 0 for a feature with no values.
     """
-    count = np.asarray(moments.count, float)[:, None]
-    total = count.sum()
-    if total <= 0:
-        raise ValueError("no rows: the overall variance is undefined")
-    overall_mean = (count * moments.mean).sum(axis=0) / total
-    within = (count * moments.var).sum(axis=0)
-    between = (count * (moments.mean - overall_mean) ** 2).sum(axis=0)
-    return (within + between) / total
+    n = np.broadcast_to(np.asarray(moments.n, dtype=float), np.shape(moments.mean))
+    total = n.sum(axis=0)
+    overall_mean = (n * moments.mean).sum(axis=0) / np.maximum(total, 1)
+    m2 = np.sum(moments.m2, axis=0) + (n * (moments.mean - overall_mean) ** 2).sum(axis=0)
+    return m2 / np.maximum(total, 1)
 
 
 # ---------------------------------------------------------------------------
@@ -718,19 +742,18 @@ class GaussianComponent:
     @classmethod
     def from_moments(
         cls,
-        class_count,
-        mean,
-        var,
+        moments: Moments,
         *,
         var_smoothing: float = 1e-9,
         overall_var=None,
     ) -> GaussianComponent:
-        """Fit from per-class count, mean and population variance.
+        """Fit from per-class moments (count, mean, M2; see :func:`gaussian_moments`).
 
         Parameters
         ----------
-        class_count : array_like, shape (C,)
-        mean, var : array_like, shape (C, D)
+        moments : Moments
+            ``mean`` and ``m2`` of shape (C, D), ``n`` broadcastable to them.
+            The class variances are the population variances ``M2 / n``.
         var_smoothing : float, default 1e-9
             As in ``GaussianNB``: ``var_smoothing * max_d overall_var[d]`` is
             added to every class variance.
@@ -743,14 +766,16 @@ class GaussianComponent:
         ValueError
             If a smoothed variance of a class with rows is not positive.
         """
-        class_count = _as_counts(class_count, "class_count", 1)
-        mean = np.asarray(mean, dtype=float)
-        var = np.asarray(var, dtype=float)
-        if mean.ndim != 2 or mean.shape != var.shape or mean.shape[0] != class_count.shape[0]:
-            raise ValueError("mean and var must be (C, D) with C = len(class_count)")
-        empty = class_count == 0
+        mean = np.asarray(moments.mean, dtype=float)
+        if mean.ndim != 2 or np.shape(moments.m2) != mean.shape:
+            raise ValueError("mean and m2 must be (C, D)")
+        n = np.broadcast_to(np.asarray(moments.n, dtype=float), mean.shape)
+        if np.any(n < 0) or not np.all(np.isfinite(n)):
+            raise ValueError("counts must be finite and non-negative")
+        var = moments.var
+        empty = ~np.any(n > 0, axis=1) if mean.shape[1] else np.zeros(mean.shape[0], dtype=bool)
         if overall_var is None:
-            overall_var = pooled_variance(GaussianMoments(class_count, mean, var))
+            overall_var = pooled_variance(moments)
         smoothed = var + gaussian_epsilon(overall_var, var_smoothing)
         if not np.all(smoothed[~empty] > 0):
             raise ValueError(

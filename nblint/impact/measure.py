@@ -18,7 +18,7 @@ import numpy as np
 from nblint import nbmath
 from nblint.impact.design import Design, RowInputs, encode_chunk, make_design
 from nblint.impact.scoring import CAT, FIRST_GROUP, POB, Posteriors, fit, posteriors
-from nblint.impact.statistics import FoldCounts, fold_of, overall_variance, profile_counts
+from nblint.impact.statistics import FoldCounts, fold_of, profile_counts
 from nblint.parallel import ordered_map
 
 #: Resolution of the streamed histogram of excess confidence (percentiles exact to this).
@@ -170,7 +170,7 @@ def measure_impact(ctx, settings: ImpactSettings | None = None) -> ImpactResult 
         return None
     design = make_design(ctx)
     totals = profile_counts(ctx, design)
-    overall_var = overall_variance(totals)
+    overall_var = nbmath.pooled_variance(totals.moments)
     full = fit(totals, design, settings.alpha, settings.var_smoothing, overall_var)
     k = max(2, int(settings.folds))
     comparisons = Comparisons(["table"] + [g.label for g in design.groups],

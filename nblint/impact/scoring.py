@@ -106,9 +106,7 @@ def fit(counts: Counts, design: Design, alpha: float, var_smoothing: float, over
     categorical = [LevelTable.categorical(nbmath.CategoricalComponent.from_counts(t, alpha)) for t in counts.categorical]
     gaussian = None
     if design.gaussian:
-        var = np.where(counts.gauss_n > 0, counts.gauss_m2 / np.maximum(counts.gauss_n, 1), 0.0)
-        gaussian = nbmath.GaussianComponent.from_moments(
-            counts.class_count, counts.gauss_mean, var, var_smoothing=var_smoothing, overall_var=overall_var)
+        gaussian = nbmath.GaussianComponent.from_moments(counts.moments, var_smoothing=var_smoothing, overall_var=overall_var)
     return Models(nbmath.log_class_prior(counts.class_count), cat, pob, categorical, gaussian, alpha == 0)
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from nblint import nbmath
 from nblint.hashing import mix64
 from nblint.impact.design import Design, RowInputs
 
@@ -31,19 +32,21 @@ class Counts:
     def minus(self, part: "Counts") -> "Counts":
         """The statistics of the rows of ``self`` not in ``part`` (exact for counts).
 
-        Gaussian moments are taken apart by inverting Chan's pairwise update.
+        Gaussian moments are taken apart by Chan's pairwise update read backwards
+        (:func:`nbmath.merge_moments` with the part's count and M2 negated).
         """
-        n = self.gauss_n - part.gauss_n
-        with np.errstate(invalid="ignore", divide="ignore"):
-            mean = np.where(n > 0, (self.gauss_n * self.gauss_mean - part.gauss_n * part.gauss_mean) / np.maximum(n, 1), 0.0)
-            m2 = self.gauss_m2 - part.gauss_m2 - np.where(
-                n > 0, part.gauss_n * n / np.maximum(self.gauss_n, 1) * (part.gauss_mean - mean) ** 2, 0.0)
+        n, mean, m2 = nbmath.merge_moments(self.moments, nbmath.Moments(-part.gauss_n, part.gauss_mean, -part.gauss_m2))
         return Counts(
             self.class_count - part.class_count,
             [a - b for a, b in zip(self.group_counts, part.group_counts)],
             [a - b for a, b in zip(self.categorical, part.categorical)],
             n, mean, np.maximum(m2, 0.0),
         )
+
+    @property
+    def moments(self) -> nbmath.Moments:
+        """The Gaussian features' per-class moments."""
+        return nbmath.Moments(self.gauss_n, self.gauss_mean, self.gauss_m2)
 
 
 def profile_counts(ctx, design: Design) -> Counts:
@@ -109,15 +112,3 @@ class FoldCounts:
         m2 = np.maximum(self.sumsq[f] - n * mean_dev**2, 0.0)
         return Counts(self.classes[f], [g[f] for g in self.groups], [c[f] for c in self.categorical],
                       n, self.shift + mean_dev, m2)
-
-
-def overall_variance(counts: Counts) -> np.ndarray:
-    """Each Gaussian feature's variance over all rows (GaussianNB's var_smoothing scale)."""
-    if counts.gauss_n.size == 0:
-        return np.zeros(0)
-    n = counts.gauss_n.sum(axis=0)
-    mean = (counts.gauss_n * counts.gauss_mean).sum(axis=0) / np.maximum(n, 1)
-    m2 = counts.gauss_m2.sum(axis=0) + (counts.gauss_n * (counts.gauss_mean - mean) ** 2).sum(axis=0)
-    return m2 / np.maximum(n, 1)
-
-
