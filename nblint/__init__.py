@@ -4,13 +4,29 @@ The public Python API is :func:`check`, which lints a pandas DataFrame (or a
 path) and returns a :class:`~nblint.report.Report`, and :func:`check_pipeline`,
 which lints a live scikit-learn pipeline.  Heavy modules are imported lazily so
 that ``import nblint`` stays cheap (it never imports pandera or scikit-learn).
+:class:`~nblint.mixednb.MixedNB` (a Naive Bayes with an event model per column)
+and :class:`~nblint.collapse.CollapseGroups` are scikit-learn estimators, loaded
+on first use (``pip install 'nblint[sklearn]'``).
 """
 
 from __future__ import annotations
 
 __version__ = "0.1.0"
 
-__all__ = ["__version__", "check", "check_pipeline"]
+__all__ = ["__version__", "check", "check_pipeline", "MixedNB", "CollapseGroups"]
+
+
+def __getattr__(name: str):
+    """``MixedNB`` and ``CollapseGroups`` import scikit-learn, so only when asked for."""
+    if name == "MixedNB":
+        from nblint.mixednb import MixedNB
+
+        return MixedNB
+    if name == "CollapseGroups":
+        from nblint.collapse import CollapseGroups
+
+        return CollapseGroups
+    raise AttributeError(f"module 'nblint' has no attribute {name!r}")
 
 
 def check(data, target=None, model=None, **kwargs):

@@ -77,6 +77,8 @@ __all__ = [
     "class_counts",
     "categorical_counts",
     "bernoulli_counts",
+    "multinomial_counts",
+    "MISSING",
     "Moments",
     "gaussian_moments",
     "merge_moments",
@@ -92,6 +94,7 @@ __all__ = [
     "Component",
     "CategoricalComponent",
     "BernoulliComponent",
+    "MultinomialComponent",
     "GaussianComponent",
     "NaiveBayes",
     "log_posterior",
@@ -180,7 +183,7 @@ def categorical_counts(codes, y, n_classes: int, n_levels: int) -> np.ndarray:
     Parameters
     ----------
     codes : array_like of int, shape (n,)
-        Level codes in ``0 .. n_levels - 1``.
+        Level codes in ``0 .. n_levels - 1``; rows with :data:`MISSING` are not counted.
     y : array_like of int, shape (n,)
         Class codes in ``0 .. n_classes - 1``.
     n_classes, n_levels : int
@@ -195,7 +198,8 @@ def categorical_counts(codes, y, n_classes: int, n_levels: int) -> np.ndarray:
     codes = _as_level_codes(codes, n_levels)
     if codes.shape != y.shape:
         raise ValueError("codes and y must have the same length")
-    flat = np.bincount(y * n_levels + codes, minlength=n_classes * n_levels)
+    seen = codes != MISSING
+    flat = np.bincount(y[seen] * n_levels + codes[seen], minlength=n_classes * n_levels)
     return flat.reshape(n_classes, n_levels).astype(float)
 
 
@@ -220,9 +224,51 @@ def bernoulli_counts(bits, y, n_classes: int) -> np.ndarray:
     bits = _as_bits(bits)
     if bits.shape[0] != y.shape[0]:
         raise ValueError("bits and y must have the same number of rows")
-    ones = np.zeros((n_classes, bits.shape[1]))
-    np.add.at(ones, y, bits)
-    return ones
+    return _class_sums(bits, y, n_classes)
+
+
+def _class_sums(X, y: np.ndarray, n_classes: int) -> np.ndarray:
+    """``sum_{r : y_r = c} X_r`` for every class, (C, D): one (sparse) product, ``Y^T X``."""
+    from scipy import sparse
+
+    onehot = sparse.csr_matrix((np.ones(len(y)), (y, np.arange(len(y)))), shape=(n_classes, len(y)))
+    return np.asarray((onehot @ X).toarray() if sparse.issparse(X) else onehot @ X, dtype=float).reshape(n_classes, X.shape[1])
+
+
+def multinomial_counts(X, y, n_classes: int) -> np.ndarray:
+    """Total count of each feature in each class (MultinomialNB's ``feature_count_``).
+
+    Parameters
+    ----------
+    X : array_like or scipy.sparse matrix, shape (n, D)
+        Non-negative counts (or frequencies such as tf-idf).
+    y : array_like of int, shape (n,)
+    n_classes : int
+
+    Returns
+    -------
+    ndarray of float, shape (C, D)
+        ``N_cd = sum_{r in c} x_rd``.  Tables add.
+    """
+    y = _as_class_codes(y, n_classes)
+    X = _as_counts_block(X)
+    if X.shape[0] != y.shape[0]:
+        raise ValueError("X and y must have the same number of rows")
+    return _class_sums(X, y, n_classes)
+
+
+def _as_counts_block(X):
+    if _is_sparse(X):
+        X = X.tocsr().astype(float)
+        values = X.data
+    else:
+        X = np.asarray(X, dtype=float)
+        if X.ndim != 2:
+            raise ValueError(f"counts must be 2-D (n, D), got shape {X.shape}")
+        values = X
+    if not np.all(np.isfinite(values)) or np.any(values < 0):
+        raise ValueError("counts must be finite and non-negative")
+    return X
 
 
 class Moments(NamedTuple):
@@ -562,8 +608,9 @@ class LogLikelihood:
     ----------
     finite : ndarray of float, shape (n, C)
         Always finite.
-    vetoes : ndarray of int, shape (n, C)
-        Number of factors fitted from a zero count at alpha = 0.
+    vetoes : ndarray, shape (n, C)
+        Number of factors fitted from a zero count at alpha = 0 (whole numbers;
+        a multinomial block counts each such factor once per occurrence).
     """
 
     finite: np.ndarray
@@ -593,6 +640,12 @@ class Component(Protocol):
     def log_likelihood(self, x) -> LogLikelihood: ...
 
 
+#: Level code of a value that is missing, or was never seen in training: the
+#: feature then gives no evidence on that row (its factor is summed out, which
+#: leaves 1 for every class), so it cannot veto a class.
+MISSING = -1
+
+
 def _as_level_codes(codes, n_levels: int) -> np.ndarray:
     codes = np.asarray(codes)
     if codes.ndim != 1:
@@ -601,15 +654,20 @@ def _as_level_codes(codes, n_levels: int) -> np.ndarray:
         return codes.astype(np.intp)
     if not np.issubdtype(codes.dtype, np.integer):
         raise ValueError("level codes must be integers")
-    if codes.min() < 0 or codes.max() >= n_levels:
+    if codes.min() < MISSING or codes.max() >= n_levels:
         raise ValueError(
-            f"level codes must lie in 0..{n_levels - 1}; pad the count table "
-            "with zero columns for levels unseen in training"
+            f"level codes must lie in 0..{n_levels - 1} (or {MISSING}: missing); pad the "
+            "count table with zero columns for levels unseen in training"
         )
     return codes
 
 
-def _as_bits(bits) -> np.ndarray:
+def _as_bits(bits):
+    if _is_sparse(bits):
+        bits = bits.tocsr().astype(float)
+        if not np.all((bits.data == 0) | (bits.data == 1)):
+            raise ValueError("bits must be 0 or 1")
+        return bits
     bits = np.asarray(bits)
     if bits.ndim != 2:
         raise ValueError(f"bits must be 2-D (n, D), got shape {bits.shape}")
@@ -617,6 +675,12 @@ def _as_bits(bits) -> np.ndarray:
     if not np.all((bits == 0) | (bits == 1)):
         raise ValueError("bits must be 0 or 1")
     return bits
+
+
+def _is_sparse(x) -> bool:
+    from scipy import sparse
+
+    return sparse.issparse(x)
 
 
 @dataclass(frozen=True)
@@ -650,20 +714,24 @@ class CategoricalComponent:
         return self.log_theta.shape[1]
 
     def log_likelihood(self, codes) -> LogLikelihood:
-        """``log theta[c, x_r]`` for every row r and class c.
+        """``log theta[c, x_r]`` for every row r and class c (0 where ``x_r`` is missing).
 
         Parameters
         ----------
         codes : array_like of int, shape (n,)
+            Level codes, :data:`MISSING` for a value missing or unseen in training.
 
         Returns
         -------
         LogLikelihood
         """
         codes = _as_level_codes(codes, self.n_levels)
-        return LogLikelihood(
-            self.log_lead[:, codes].T.copy(), self.vetoed[:, codes].T.astype(np.int64)
-        )
+        finite = self.log_lead[:, codes].T.copy()
+        vetoes = self.vetoed[:, codes].T.astype(np.int64)
+        missing = codes == MISSING
+        finite[missing] = 0.0  # no evidence: the factor sums to 1 over the levels
+        vetoes[missing] = 0
+        return LogLikelihood(finite, vetoes)
 
 
 @dataclass(frozen=True)
@@ -705,7 +773,7 @@ class BernoulliComponent:
 
         Parameters
         ----------
-        bits : array_like, shape (n, D), values 0/1
+        bits : array_like or scipy.sparse matrix, shape (n, D), values 0/1
 
         Returns
         -------
@@ -714,10 +782,72 @@ class BernoulliComponent:
         bits = _as_bits(bits)
         if bits.shape[1] != self.n_bits:
             raise ValueError(f"expected {self.n_bits} bits per row, got {bits.shape[1]}")
-        unset = 1.0 - bits
-        finite = bits @ self.lead_p.T + unset @ self.lead_1mp.T
-        vetoes = bits @ self.vetoed_p.T.astype(float) + unset @ self.vetoed_1mp.T.astype(float)
-        return LogLikelihood(finite, np.rint(vetoes).astype(np.int64))
+        # Every bit off, then each set bit swaps its "off" factor for its "on" one:
+        # a product with the set bits only, so a sparse block stays sparse.
+        finite = bits @ (self.lead_p - self.lead_1mp).T + self.lead_1mp.sum(axis=1)
+        vetoes = (bits @ (self.vetoed_p.astype(float) - self.vetoed_1mp).T
+                  + self.vetoed_1mp.sum(axis=1))
+        return LogLikelihood(np.asarray(finite), np.rint(np.asarray(vetoes)).astype(np.int64))
+
+
+@dataclass(frozen=True)
+class MultinomialComponent:
+    """A block of D counts drawn from one multinomial per class (``MultinomialNB``).
+
+    ``p(x | c) ~ prod_d theta_cd ** x_d`` with ``theta_cd = (N_cd + alpha) /
+    (N_c + alpha D)``, ``N_cd`` the class's total count of feature d and ``N_c =
+    sum_d N_cd``; the multinomial coefficient is the same for every class and
+    cancels in the posterior, so it is left out (as scikit-learn does).
+
+    Attributes
+    ----------
+    log_theta : ndarray, shape (C, D)
+        ``-inf`` for zero counts at alpha = 0.
+    log_lead : ndarray, shape (C, D)
+        Finite version for the alpha -> 0+ limit (``theta ~ alpha / N_c`` there,
+        so a count x_d of a vetoed feature contributes x_d vetoes).
+    vetoed : ndarray of bool, shape (C, D)
+    """
+
+    log_theta: np.ndarray
+    log_lead: np.ndarray
+    vetoed: np.ndarray
+
+    @classmethod
+    def from_counts(cls, feature_count, alpha: float = 1.0) -> MultinomialComponent:
+        """Fit from per-class feature totals (:func:`multinomial_counts`).
+
+        Equal to ``MultinomialNB(alpha=alpha, force_alpha=True).feature_log_prob_``.
+        """
+        counts = _as_counts(feature_count, "feature_count", 2)
+        alpha = _check_alpha(alpha)
+        if counts.shape[1] < 1:
+            raise ValueError("a multinomial block needs at least one feature")
+        return cls(*_lidstone(counts, counts.sum(axis=1, keepdims=True), alpha, counts.shape[1]))
+
+    @property
+    def n_classes(self) -> int:
+        return self.log_theta.shape[0]
+
+    def log_likelihood(self, X) -> LogLikelihood:
+        """``sum_d x_d log theta_cd`` per row and class (a sparse ``X`` stays sparse).
+
+        Parameters
+        ----------
+        X : array_like or scipy.sparse matrix, shape (n, D), non-negative
+
+        Returns
+        -------
+        LogLikelihood
+            With alpha = 0, ``vetoes`` sums the counts of vetoed features (the
+            power of alpha as alpha -> 0+).
+        """
+        X = _as_counts_block(X)
+        if X.shape[1] != self.log_theta.shape[1]:
+            raise ValueError(f"expected {self.log_theta.shape[1]} features per row, got {X.shape[1]}")
+        finite = np.asarray(X @ self.log_lead.T)
+        vetoes = np.asarray(X @ self.vetoed.T.astype(float))
+        return LogLikelihood(finite, vetoes)
 
 
 @dataclass(frozen=True)

@@ -223,9 +223,17 @@ class Posteriors:
     correct: np.ndarray  # (M,) rows whose predicted class is y
 
 
+def log_posteriors(models: Models, inputs: RowInputs) -> tuple[np.ndarray, np.ndarray]:
+    """Every model's log posteriors of a window of rows, (C, G + 2, n), and each row's largest, (G + 2, n).
+
+    Model m is indexed as in :data:`CAT`, :data:`POB` and :data:`FIRST_GROUP`.
+    """
+    return _log_posterior(models, *_log_likelihoods(models, inputs))
+
+
 def posteriors(models: Models, inputs: RowInputs) -> Posteriors:
     """Score a window of rows with CAT, PoB and every group's variant at once."""
-    log_post, top = _log_posterior(models, *_log_likelihoods(models, inputs))
+    log_post, top = log_posteriors(models, inputs)
     predicted = argmax(log_post, top)
     at_y = np.take_along_axis(log_post, inputs.y[None, None, :], axis=0)[0]
     return Posteriors(predicted, np.exp(top), -at_y.sum(axis=1), (predicted == inputs.y).sum(axis=1))

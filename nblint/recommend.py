@@ -1,0 +1,115 @@
+"""The Naive Bayes nblint recommends for a table: one event model per feature, groups collapsed.
+
+Read from the analyses context, never re-inferred here: the column kinds
+(:attr:`TableContext.kinds`, where declared kinds win) and the one-hot/dummy
+groups (:attr:`TableContext.structure`).  Each group becomes one categorical
+feature (the collapsed variable, whose level is the member that is set; for a
+dummy group the all-zero rows are the reference level), and every other column
+takes the event model of its kind (:data:`nblint.kinds.MODEL_FOR_KIND`), with two
+refinements a fitted model needs:
+
+* a binary column whose values are not 0 and 1 (``yes``/``no``, 1/2) is a
+  two-level categorical feature, which is exactly a Bernoulli one with the same
+  alpha, without asking which value means "on";
+* a column with missing values is left out unless it is categorical (a missing
+  level gives no evidence), since the Bernoulli, multinomial and Gaussian parts
+  cannot take them.
+
+:class:`nblint.MixedNB` with ``kinds="auto"`` fits exactly these features, and
+``nblint columns --pipeline`` prints them as code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: Event models a feature can have, in the order they are listed.
+MODELS = ("categorical", "bernoulli", "multinomial", "gaussian")
+
+
+@dataclass(frozen=True)
+class Feature:
+    """One feature of the mixed model.
+
+    Attributes
+    ----------
+    model : {"categorical", "bernoulli", "multinomial", "gaussian"}
+    columns : tuple of str
+        One column, or the members of a group (in table order).
+    group : {"one-hot", "dummy"} or None
+        For a group collapsed into one categorical feature.
+    label : str
+        The column's name, or the group's label.
+    """
+
+    model: str
+    columns: tuple[str, ...]
+    group: str | None = None
+    label: str = ""
+
+
+def recommended_features(ctx) -> tuple[list[Feature], dict[str, str]]:
+    """The features of the recommended model, and the columns left out with why.
+
+    Parameters
+    ----------
+    ctx : nblint.analyses.TableContext
+
+    Returns
+    -------
+    features : list of Feature
+        In table order of each feature's first column.
+    left_out : dict
+        Column -> reason, in table order.
+    """
+    profile = ctx.profile
+    order = ctx.table_order
+    features: list[Feature] = []
+    in_group = set()
+    for group in ctx.structure.groups:
+        members = tuple(sorted(group.members, key=order.__getitem__))
+        in_group.update(members)
+        features.append(Feature("categorical", members, group.kind, group.label))
+    left_out = {}
+    for column in profile.features:
+        if column in in_group:
+            continue
+        kind = ctx.kinds[column]
+        model = kind.model
+        if model is None:
+            left_out[column] = kind.kind
+            continue
+        if model == "bernoulli" and not _zero_one(profile, column):
+            model = "categorical"
+        if profile.n_missing(column) and model != "categorical":
+            left_out[column] = "missing values"
+            continue
+        features.append(Feature(model, (column,), None, column))
+    features.sort(key=lambda f: order[f.columns[0]])
+    return features, dict(sorted(left_out.items(), key=lambda item: order[item[0]]))
+
+
+def _zero_one(profile, column: str) -> bool:
+    """Every value of the column is 0 or 1 (a numeric column)."""
+    if column in profile.text:
+        return False
+    numeric = profile.numeric
+    return bool(numeric.zero_one[numeric.names.index(column)])
+
+
+def frame_context(frame, target: str | None = None):
+    """The analyses context of an in-memory pandas DataFrame (one thread, default settings).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        Column names must be strings.
+    target : str, optional
+        The class column, one of ``frame``'s.
+    """
+    from nblint.config import parse_settings
+    from nblint.readers import DataFrameSource
+    from nblint.runner import make_context
+
+    settings = parse_settings({"target": target} if target is not None else {})
+    return make_context(DataFrameSource(frame), settings, jobs=1)
