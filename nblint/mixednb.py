@@ -42,6 +42,7 @@ try:  # scikit-learn >= 1.6
 except ImportError:  # pragma: no cover - older scikit-learn
 
     def validate_data(estimator, X, y="no_validation", **kwargs):
+        kwargs["force_all_finite"] = kwargs.pop("ensure_all_finite", True)
         return estimator._validate_data(X, y, **kwargs)
 
 
@@ -81,6 +82,12 @@ class MixedNB(ClassifierMixin, BaseEstimator):
     var_smoothing : float, default 1e-9
         As in ``GaussianNB``: this share of the largest variance of the Gaussian
         columns is added to every class variance.
+
+    Notes
+    -----
+    A missing value (NaN, None) in a categorical column, like a level never seen
+    in training, gives no evidence on that row (its factor is summed out); the
+    Bernoulli, multinomial and Gaussian columns must be complete.
 
     Attributes
     ----------
@@ -154,7 +161,7 @@ class MixedNB(ClassifierMixin, BaseEstimator):
         return self._partial_fit(X, y, np.unique(classes) if first else self.classes_)
 
     def _validate(self, X, y, reset: bool):
-        X, y = validate_data(self, X, y, reset=reset, dtype=None, accept_sparse="csr")
+        X, y = validate_data(self, X, y, reset=reset, dtype=None, accept_sparse="csr", ensure_all_finite=False)
         check_classification_targets(y)
         return X, y
 
@@ -214,11 +221,11 @@ class MixedNB(ClassifierMixin, BaseEstimator):
             codes = self._codes(i, feature, X, grow=True)
             self.category_count_[i] += nbmath.categorical_counts(codes, y, C, self.category_count_[i].shape[1])
         if plan.bernoulli:
-            self.bernoulli_count_ += nbmath.bernoulli_counts(_block(X, plan.bernoulli), y, C)
+            self.bernoulli_count_ += nbmath.bernoulli_counts(_numeric(X, plan.bernoulli, "Bernoulli"), y, C)
         if plan.multinomial:
-            self.feature_count_ += nbmath.multinomial_counts(_block(X, plan.multinomial), y, C)
+            self.feature_count_ += nbmath.multinomial_counts(_numeric(X, plan.multinomial, "multinomial"), y, C)
         if plan.gaussian:
-            batch = nbmath.gaussian_moments(_dense(_block(X, plan.gaussian)), y, C)
+            batch = nbmath.gaussian_moments(_dense(_numeric(X, plan.gaussian, "Gaussian")), y, C)
             self._moments = nbmath.merge_moments(self._moments, batch)
 
     def _codes(self, i: int, feature: Feature, X, grow: bool) -> np.ndarray:
@@ -226,7 +233,9 @@ class MixedNB(ClassifierMixin, BaseEstimator):
         if feature.group:
             return _group_codes(_dense(_block(X, self._plan.positions(feature))), feature.group)
         values = _dense(_block(X, self._plan.positions(feature)))[:, 0]
-        uniques, inverse = np.unique(values, return_inverse=True)
+        codes = np.full(len(values), nbmath.MISSING, dtype=np.int64)
+        present = ~_isna(values)
+        uniques, inverse = np.unique(values[present], return_inverse=True)
         index = self._level_index[i]
         if grow:
             new = [value for value in uniques.tolist() if value not in index]
@@ -237,7 +246,8 @@ class MixedNB(ClassifierMixin, BaseEstimator):
                 counts = self.category_count_[i]
                 self.category_count_[i] = np.pad(counts, ((0, 0), (0, len(index) - counts.shape[1])))
         lookup = np.array([index.get(value, nbmath.MISSING) for value in uniques.tolist()], dtype=np.int64)
-        return lookup[inverse.reshape(-1)]
+        codes[present] = lookup[inverse.reshape(-1)]
+        return codes
 
     def _fit_model(self) -> nbmath.NaiveBayes:
         alpha, plan = float(self.alpha), self._plan
@@ -260,16 +270,16 @@ class MixedNB(ClassifierMixin, BaseEstimator):
         plan = self._plan
         inputs = [self._codes(i, f, X, grow=False) for i, f in enumerate(plan.categorical)]
         if plan.bernoulli:
-            inputs.append(_block(X, plan.bernoulli))
+            inputs.append(_numeric(X, plan.bernoulli, "Bernoulli"))
         if plan.multinomial:
-            inputs.append(_block(X, plan.multinomial))
+            inputs.append(_numeric(X, plan.multinomial, "multinomial"))
         if plan.gaussian:
-            inputs.append(_dense(_block(X, plan.gaussian)))
+            inputs.append(_dense(_numeric(X, plan.gaussian, "Gaussian")))
         return inputs
 
     def _joint(self, X) -> nbmath.LogLikelihood:
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=None, accept_sparse="csr")
+        X = validate_data(self, X, reset=False, dtype=None, accept_sparse="csr", ensure_all_finite=False)
         model = self._model
         if isinstance(model, ValueError):
             raise ValueError(f"the rows seen so far give no model: {model}")
@@ -301,6 +311,7 @@ class MixedNB(ClassifierMixin, BaseEstimator):
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = True
         tags.input_tags.string = True  # text columns are categorical features
+        tags.input_tags.allow_nan = True  # in categorical columns: no evidence
         return tags
 
     def _more_tags(self):  # pragma: no cover - scikit-learn < 1.6
@@ -392,6 +403,31 @@ def _inferred(X, y, names: list[str], rest: list[int]) -> tuple[list[Feature], d
 def _block(X, positions: list[int]):
     """Columns ``positions`` of ``X`` (sparse stays sparse)."""
     return X[:, positions]
+
+
+def _numeric(X, positions: list[int], model: str):
+    """A block of a numeric event model: finite numbers (ValueError naming the model if not)."""
+    block = _block(X, positions)
+    values = block.data if sparse.issparse(block) else block
+    try:
+        finite = np.all(np.isfinite(np.asarray(values, dtype=float)))
+    except (TypeError, ValueError):
+        raise ValueError(f"the {model} columns must hold numbers") from None
+    if not finite:
+        raise ValueError(f"Input contains NaN or inf in the {model} columns: only categorical columns may "
+                         "have missing values (impute them, or declare the column categorical or 'drop')")
+    return block
+
+
+def _isna(values: np.ndarray) -> np.ndarray:
+    """Missing values of one column: NaN, None, pandas' NA."""
+    if values.dtype == object:
+        import pandas as pd
+
+        return np.asarray(pd.isna(values), dtype=bool)
+    if values.dtype.kind == "f":
+        return np.isnan(values)
+    return np.zeros(len(values), dtype=bool)
 
 
 def _dense(block) -> np.ndarray:

@@ -113,3 +113,50 @@ def frame_context(frame, target: str | None = None):
 
     settings = parse_settings({"target": target} if target is not None else {})
     return make_context(DataFrameSource(frame), settings, jobs=1)
+
+
+#: scikit-learn's class for a table whose every feature has one event model (no group).
+_SKLEARN_CLASS = {"bernoulli": "BernoulliNB", "multinomial": "MultinomialNB", "gaussian": "GaussianNB"}
+
+
+def pipeline_code(ctx, path: str) -> str:
+    """Python code that builds and fits the recommended model on the table at ``path``.
+
+    Plain scikit-learn when every feature is Bernoulli, multinomial or Gaussian
+    alike; otherwise :class:`nblint.MixedNB` with every column's kind written out
+    (so the code does not depend on nblint inferring them again).
+    """
+    features, left_out = recommended_features(ctx)
+    target = ctx.target
+    lower = path.lower()
+    if lower.endswith((".parquet", ".pq")):
+        read = f"pd.read_parquet({path!r})"
+    else:
+        sep = ", sep='\\t'" if lower.endswith((".tsv", ".tsv.gz")) else ""
+        read = f"pd.read_csv({path!r}{sep})"
+    lines = [f"# The Naive Bayes nblint recommends for {path} (nblint columns --pipeline).",
+             "import pandas as pd"]
+    models = {f.model for f in features}
+    single = len(models) == 1 and not any(f.group for f in features) and next(iter(models)) in _SKLEARN_CLASS
+    if single:
+        cls = _SKLEARN_CLASS[next(iter(models))]
+        lines += [f"from sklearn.naive_bayes import {cls}", "", f"table = {read}",
+                  f"columns = {[c for f in features for c in f.columns]!r}",
+                  f"model = {cls}()", f"model.fit(table[columns], table[{target!r}])"]
+        if left_out:
+            lines.append(f"# left out: {', '.join(f'{c} ({why})' for c, why in left_out.items())}")
+        return "\n".join(lines) + "\n"
+    lines += ["from nblint import MixedNB", "", f"table = {read}",
+              f"X, y = table.drop(columns=[{target!r}]), table[{target!r}]", "model = MixedNB(kinds={"]
+    entries = [(ctx.table_order[f.columns[0]], _kind_line(f)) for f in features]
+    entries += [(ctx.table_order[c], f"    {c!r}: 'drop',  # {why}") for c, why in left_out.items()]
+    lines += [line for _, line in sorted(entries)]
+    lines += ["})", "model.fit(X, y)"]
+    return "\n".join(lines) + "\n"
+
+
+def _kind_line(feature: Feature) -> str:
+    if feature.group:
+        return (f"    {feature.columns!r}: {feature.group!r},  # one categorical feature, "
+                f"not {len(feature.columns)} independent bits")
+    return f"    {feature.columns[0]!r}: {feature.model!r},"

@@ -221,6 +221,20 @@ def test_unseen_categories_give_no_evidence_and_veto_no_class():
         MixedNB(kinds={("a0", "a1"): "one-hot", "a1": "bernoulli"}).fit(frame, y)
 
 
+def test_missing_categorical_values_give_no_evidence():
+    frame, y = mixed_table(6)
+    frame = frame.drop(columns=["n_visits"])
+    alpha = 1.0
+    with_gaps = frame.copy()
+    with_gaps.loc[:9, "city"] = None
+    kinds = {"city": "categorical", "x": "drop"}
+    model = MixedNB(kinds=kinds, alpha=alpha).fit(with_gaps, y)
+    no_city = MixedNB(kinds={**kinds, "city": "drop"}, alpha=alpha).fit(frame, y)
+    np.testing.assert_allclose(model.predict_proba(with_gaps.head(10)), no_city.predict_proba(frame.head(10)), atol=1e-12)
+    with pytest.raises(ValueError, match="NaN"):
+        MixedNB(kinds={"x": "gaussian"}).fit(frame.assign(x=np.nan), y)
+
+
 def test_alpha_zero_is_the_limit_of_small_alpha():
     frame, y = mixed_table(3, n=60)
     kinds = {**MIXED_KINDS, "x": "drop"}
