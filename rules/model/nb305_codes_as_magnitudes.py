@@ -24,8 +24,8 @@ class CodesAsMagnitudes(Rule):
     ```
 
     ## Use instead
-    CategoricalNB over the codes (OrdinalEncoder), alone or combined with the other
-    event models column by column.
+    ``nblint.MixedNB``, which reads the codes as a categorical feature and every other
+    column with its own event model; or CategoricalNB over the codes (OrdinalEncoder).
     """
 
     code = "NB305"
@@ -40,4 +40,5 @@ class CodesAsMagnitudes(Rule):
             message = (f"column {column!r} is categorical ({how}, {value_range(ctx, column)}): "
                        f"{ESTIMATOR[ctx.model]} would read the codes as magnitudes")
             yield self.finding(ctx, message, columns=[column], evidence={"kind": "categorical", "why": ctx.kinds[column].why},
-                               fix=f"Read {column!r} with CategoricalNB (ordinal codes).")
+                               fix=f"Read {column!r} as a categorical feature: fit nblint.MixedNB (it infers that; "
+                                   f"declare it with kinds={{{column!r}: 'categorical'}}), or CategoricalNB over ordinal codes.")
