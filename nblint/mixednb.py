@@ -10,8 +10,10 @@ product over features of
   dummy groups collapsed into one variable (a level never seen in training, or a
   group row with no or several bits set, gives no evidence rather than vetoing
   a class);
-* Bernoulli likelihoods for 0/1 columns;
-* one multinomial over a block of count columns (kept sparse when given sparse);
+* Bernoulli likelihoods for 0/1 columns (a value other than 0 or 1 at prediction
+  time gives no evidence);
+* one multinomial over a block of counts of one kind, such as words (kept sparse
+  when given sparse);
 * normal densities for continuous columns,
 
 times the class prior, with one Lidstone ``alpha`` for the discrete parts.  Every
@@ -63,7 +65,8 @@ class MixedNB(ClassifierMixin, BaseEstimator):
         Which event model reads each column.  ``"auto"``: nblint's own inference
         (the kinds of ``nblint columns``, one-hot/dummy groups found from the
         values and collapsed into one categorical feature; identifiers and
-        constant columns left out).  One of ``"categorical"``, ``"bernoulli"``,
+        constant columns left out; a dense count column on its own, categorical
+        or Gaussian: see :mod:`nblint.recommend`).  One of ``"categorical"``, ``"bernoulli"``,
         ``"multinomial"``, ``"gaussian"``: that model for every column.  A dict
         declares columns (by name, or by position for arrays without names):
         ``{"colour": "categorical", "n_visits": "multinomial", "id": "drop",
@@ -270,7 +273,11 @@ class MixedNB(ClassifierMixin, BaseEstimator):
         plan = self._plan
         inputs = [self._codes(i, f, X, grow=False) for i, f in enumerate(plan.categorical)]
         if plan.bernoulli:
-            inputs.append(_numeric(X, plan.bernoulli, "Bernoulli"))
+            bits = _numeric(X, plan.bernoulli, "Bernoulli")
+            if not sparse.issparse(bits):  # a value other than 0/1, never seen in training: no evidence
+                bits = np.asarray(bits, dtype=float)
+                bits = np.where((bits == 0) | (bits == 1), bits, np.nan)
+            inputs.append(bits)
         if plan.multinomial:
             inputs.append(_numeric(X, plan.multinomial, "multinomial"))
         if plan.gaussian:

@@ -774,11 +774,16 @@ class BernoulliComponent:
         Parameters
         ----------
         bits : array_like or scipy.sparse matrix, shape (n, D), values 0/1
+            NaN (dense only) for a missing bit, which gives no evidence.
 
         Returns
         -------
         LogLikelihood
         """
+        missing = None
+        if not _is_sparse(bits) and np.isnan(np.asarray(bits, dtype=float)).any():
+            missing = np.isnan(np.asarray(bits, dtype=float))
+            bits = np.where(missing, 0.0, bits)
         bits = _as_bits(bits)
         if bits.shape[1] != self.n_bits:
             raise ValueError(f"expected {self.n_bits} bits per row, got {bits.shape[1]}")
@@ -787,6 +792,9 @@ class BernoulliComponent:
         finite = bits @ (self.lead_p - self.lead_1mp).T + self.lead_1mp.sum(axis=1)
         vetoes = (bits @ (self.vetoed_p.astype(float) - self.vetoed_1mp).T
                   + self.vetoed_1mp.sum(axis=1))
+        if missing is not None:  # a missing bit gives no evidence: take its "off" factor out again
+            finite = finite - missing @ self.lead_1mp.T
+            vetoes = vetoes - missing @ self.vetoed_1mp.T.astype(float)
         return LogLikelihood(np.asarray(finite), np.rint(np.asarray(vetoes)).astype(np.int64))
 
 

@@ -162,14 +162,14 @@ def test_auto_finds_groups_and_kinds_as_nblint_does():
     model = MixedNB().fit(frame, y)
     assert [(f.model, f.columns, f.group) for f in model.features_] == [
         ("categorical", ("a0", "a1", "a2", "a3"), "one-hot"), ("categorical", ("b0", "b1", "b2"), "dummy"),
-        ("bernoulli", ("flag",), None), ("categorical", ("city",), None), ("multinomial", ("n_visits",), None),
+        ("bernoulli", ("flag",), None), ("categorical", ("city",), None), ("categorical", ("n_visits",), None),
         ("gaussian", ("x",), None)]
-    declared = MixedNB(kinds=MIXED_KINDS).fit(frame, y)
+    declared = MixedNB(kinds={**MIXED_KINDS, "n_visits": "categorical"}).fit(frame, y)
     np.testing.assert_array_equal(model.predict_proba(frame), declared.predict_proba(frame))
     # Declared kinds win over the inference; the others are still inferred.
-    partly = MixedNB(kinds={"n_visits": "categorical", "x": "drop"}).fit(frame, y)
+    partly = MixedNB(kinds={"n_visits": "multinomial", "x": "drop"}).fit(frame, y)
     models = {f.columns: f.model for f in partly.features_}
-    assert models[("n_visits",)] == "categorical" and ("x",) not in models and partly.left_out_ == {"x": "declared drop"}
+    assert models[("n_visits",)] == "multinomial" and ("x",) not in models and partly.left_out_ == {"x": "declared drop"}
     assert models[("a0", "a1", "a2", "a3")] == "categorical"
 
 
@@ -233,6 +233,24 @@ def test_missing_categorical_values_give_no_evidence():
     np.testing.assert_allclose(model.predict_proba(with_gaps.head(10)), no_city.predict_proba(frame.head(10)), atol=1e-12)
     with pytest.raises(ValueError, match="NaN"):
         MixedNB(kinds={"x": "gaussian"}).fit(frame.assign(x=np.nan), y)
+
+
+def test_a_bernoulli_value_never_seen_gives_no_evidence():
+    """Like BernoulliNB's binarising would not: a 2 in a 0/1 column is unknown, not 'on'."""
+    frame, y = mixed_table(7)
+    kinds = {**MIXED_KINDS, "x": "drop", "n_visits": "drop"}
+    new = frame.head(10).assign(flag=2)
+    proba = MixedNB(kinds=kinds).fit(frame, y).predict_proba(new)
+    expected = MixedNB(kinds={**kinds, "flag": "drop"}).fit(frame, y).predict_proba(new)
+    np.testing.assert_allclose(proba, expected, rtol=0, atol=1e-12)
+
+
+def test_counts_on_their_own_are_categorical_or_gaussian():
+    """A dense count column is not lumped into one multinomial with unrelated counts."""
+    frame, y = mixed_table(8)
+    frame["weight_lb"] = np.random.default_rng(0).integers(90, 250, len(frame))  # whole numbers, many values
+    models = {f.columns[0]: f.model for f in MixedNB().fit(frame, y).features_}
+    assert models["n_visits"] == "categorical" and models["weight_lb"] == "gaussian"
 
 
 def test_alpha_zero_is_the_limit_of_small_alpha():
