@@ -175,8 +175,10 @@ def one_kind_tables(n: int, rng: np.random.Generator):
     bits = (rng.random((n, 20)) < 0.2 + 0.1 * shift).astype(np.float64)
     counts = rng.poisson(1.0 + shift, (n, 20)).astype(np.float64)
     gaussian = rng.normal(size=(n, 10)) + shift
-    words = sparse.random(n, 10_000, density=0.001, format="csr", random_state=0, dtype=np.float64)
-    words.data = np.ceil(words.data * 3)
+    per_row = 10  # words per row, out of 10,000
+    words = sparse.csr_matrix((rng.integers(1, 4, n * per_row).astype(np.float64), rng.integers(0, 10_000, n * per_row),
+                               np.arange(0, n * per_row + 1, per_row)), shape=(n, 10_000))
+    words.sum_duplicates()
     return [
         ("categorical 10 cols", "categorical", CategoricalNB(), categorical, y),
         ("bernoulli 20 cols", "bernoulli", BernoulliNB(), bits, y),

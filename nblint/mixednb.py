@@ -236,10 +236,12 @@ class MixedNB(ClassifierMixin, BaseEstimator):
         if feature.group:
             return _group_codes(_dense(_block(X, self._plan.positions(feature))), feature.group)
         values = _dense(_block(X, self._plan.positions(feature)))[:, 0]
+        index = self._level_index[i]
+        if not grow and values.dtype.kind in "iuf" and all(type(k) in (int, float) for k in index):
+            return _known_codes(values, index)
         codes = np.full(len(values), nbmath.MISSING, dtype=np.int64)
         present = ~_isna(values)
         uniques, inverse = np.unique(values[present], return_inverse=True)
-        index = self._level_index[i]
         if grow:
             new = [value for value in uniques.tolist() if value not in index]
             if new:
@@ -408,7 +410,9 @@ def _inferred(X, y, names: list[str], rest: list[int]) -> tuple[list[Feature], d
 
 
 def _block(X, positions: list[int]):
-    """Columns ``positions`` of ``X`` (sparse stays sparse)."""
+    """Columns ``positions`` of ``X`` (sparse stays sparse; all of them in order: ``X`` itself, no copy)."""
+    if len(positions) == X.shape[1] and positions == list(range(X.shape[1])):
+        return X
     return X[:, positions]
 
 
@@ -446,6 +450,17 @@ def _dense(block) -> np.ndarray:
         except (TypeError, ValueError):
             return block
     return block
+
+
+def _known_codes(values: np.ndarray, index: dict) -> np.ndarray:
+    """Codes of numeric values by binary search among the known levels (no sort of the rows)."""
+    keys = np.array(list(index), dtype=float)
+    order = np.argsort(keys)
+    keys, codes_of = keys[order], np.array(list(index.values()), dtype=np.int64)[order]
+    if not len(keys):
+        return np.full(len(values), nbmath.MISSING, dtype=np.int64)
+    position = np.minimum(np.searchsorted(keys, values), len(keys) - 1)
+    return np.where(keys[position] == values, codes_of[position], nbmath.MISSING)
 
 
 def _group_codes(bits: np.ndarray, kind: str) -> np.ndarray:

@@ -259,7 +259,7 @@ def multinomial_counts(X, y, n_classes: int) -> np.ndarray:
 
 def _as_counts_block(X):
     if _is_sparse(X):
-        X = X.tocsr().astype(float)
+        X = X.tocsr().astype(float, copy=False)
         values = X.data
     else:
         X = np.asarray(X, dtype=float)
@@ -595,6 +595,10 @@ def gaussian_log_density(X, mean, var) -> np.ndarray:
 # ---------------------------------------------------------------------------
 
 
+#: :attr:`LogLikelihood.vetoes` of a log likelihood with no vetoed factor.
+NO_VETOES = np.int64(0)
+
+
 @dataclass(frozen=True)
 class LogLikelihood:
     """Per-row, per-class log likelihood, split for the alpha -> 0+ limit.
@@ -608,9 +612,11 @@ class LogLikelihood:
     ----------
     finite : ndarray of float, shape (n, C)
         Always finite.
-    vetoes : ndarray, shape (n, C)
+    vetoes : ndarray, shape (n, C), or 0
         Number of factors fitted from a zero count at alpha = 0 (whole numbers;
-        a multinomial block counts each such factor once per occurrence).
+        a multinomial block counts each such factor once per occurrence); the
+        scalar 0 when no factor can be vetoed (every alpha > 0), which spares
+        building and adding arrays of zeros.
     """
 
     finite: np.ndarray
@@ -664,7 +670,7 @@ def _as_level_codes(codes, n_levels: int) -> np.ndarray:
 
 def _as_bits(bits):
     if _is_sparse(bits):
-        bits = bits.tocsr().astype(float)
+        bits = bits.tocsr().astype(float, copy=False)
         if not np.all((bits.data == 0) | (bits.data == 1)):
             raise ValueError("bits must be 0 or 1")
         return bits
@@ -727,9 +733,11 @@ class CategoricalComponent:
         """
         codes = _as_level_codes(codes, self.n_levels)
         finite = self.log_lead[:, codes].T.copy()
-        vetoes = self.vetoed[:, codes].T.astype(np.int64)
         missing = codes == MISSING
         finite[missing] = 0.0  # no evidence: the factor sums to 1 over the levels
+        if not self.vetoed.any():
+            return LogLikelihood(finite, NO_VETOES)
+        vetoes = self.vetoed[:, codes].T.astype(np.int64)
         vetoes[missing] = 0
         return LogLikelihood(finite, vetoes)
 
@@ -790,10 +798,13 @@ class BernoulliComponent:
         # Every bit off, then each set bit swaps its "off" factor for its "on" one:
         # a product with the set bits only, so a sparse block stays sparse.
         finite = bits @ (self.lead_p - self.lead_1mp).T + self.lead_1mp.sum(axis=1)
-        vetoes = (bits @ (self.vetoed_p.astype(float) - self.vetoed_1mp).T
-                  + self.vetoed_1mp.sum(axis=1))
         if missing is not None:  # a missing bit gives no evidence: take its "off" factor out again
             finite = finite - missing @ self.lead_1mp.T
+        if not (self.vetoed_p.any() or self.vetoed_1mp.any()):
+            return LogLikelihood(np.asarray(finite), NO_VETOES)
+        vetoes = (bits @ (self.vetoed_p.astype(float) - self.vetoed_1mp).T
+                  + self.vetoed_1mp.sum(axis=1))
+        if missing is not None:
             vetoes = vetoes - missing @ self.vetoed_1mp.T.astype(float)
         return LogLikelihood(np.asarray(finite), np.rint(np.asarray(vetoes)).astype(np.int64))
 
@@ -854,8 +865,9 @@ class MultinomialComponent:
         if X.shape[1] != self.log_theta.shape[1]:
             raise ValueError(f"expected {self.log_theta.shape[1]} features per row, got {X.shape[1]}")
         finite = np.asarray(X @ self.log_lead.T)
-        vetoes = np.asarray(X @ self.vetoed.T.astype(float))
-        return LogLikelihood(finite, vetoes)
+        if not self.vetoed.any():
+            return LogLikelihood(finite, NO_VETOES)
+        return LogLikelihood(finite, np.asarray(X @ self.vetoed.T.astype(float)))
 
 
 @dataclass(frozen=True)
@@ -945,7 +957,7 @@ class GaussianComponent:
             raise ValueError(f"X must be (n, {self.mean.shape[1]})")
         finite = gaussian_log_density(X, self.mean, self.var)
         finite[:, self.empty] = 0.0
-        return LogLikelihood(finite, np.zeros(finite.shape, dtype=np.int64))
+        return LogLikelihood(finite, NO_VETOES)
 
 
 def log_posterior(log_prior, loglik: LogLikelihood) -> np.ndarray:
@@ -973,12 +985,25 @@ def log_posterior(log_prior, loglik: LogLikelihood) -> np.ndarray:
         raise ValueError("every class has zero prior")
     if loglik.finite.shape[0] == 0:
         return np.empty((0, log_prior.shape[0]))
+    if np.ndim(loglik.vetoes) == 0 and loglik.vetoes == 0:  # nothing vetoed: the plain softmax
+        score = log_prior + loglik.finite
+        return score - _logsumexp_rows(score)
     # vetoes of excluded classes are irrelevant: make them lose every contest
     vetoes = np.where(allowed, loglik.vetoes, np.iinfo(np.int64).max)
     fewest = vetoes.min(axis=1, keepdims=True)
     keeps_mass = vetoes == fewest
     score = np.where(keeps_mass, log_prior + loglik.finite, -np.inf)
-    return score - logsumexp(score, axis=1, keepdims=True)
+    return score - _logsumexp_rows(score)
+
+
+def _logsumexp_rows(score: np.ndarray) -> np.ndarray:
+    """``log sum_c exp(score[r, c])`` per row, (n, 1), shifted by the row's largest term.
+
+    Every row has a finite term here (an allowed class), so the shift is finite.
+    scipy's ``logsumexp`` gives the same but took 1 s of 1.5 on a million rows.
+    """
+    top = score.max(axis=1, keepdims=True)
+    return top + np.log(np.exp(score - top).sum(axis=1, keepdims=True))
 
 
 class NaiveBayes:
