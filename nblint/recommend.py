@@ -21,7 +21,9 @@ refinements a fitted model needs:
   alpha, without asking which value means "on";
 * a column with missing values is left out unless it is categorical (a missing
   level gives no evidence), since the Bernoulli, multinomial and Gaussian parts
-  cannot take them.
+  cannot take them;
+* a code column that carries the same variable as a group (NB105) is left out,
+  the group read in its place: reading both counts that variable twice.
 
 :class:`nblint.MixedNB` with ``kinds="auto"`` fits exactly these features, and
 ``nblint columns --pipeline`` prints them as code.
@@ -81,8 +83,10 @@ def recommended_features(ctx) -> tuple[list[Feature], dict[str, str]]:
         in_group.update(members)
         features.append(Feature("categorical", members, group.kind, group.label))
     left_out = {}
+    for column, group in ctx.structure.code_columns.items():
+        left_out[column] = f"the same variable as the group {group.label!r} (NB105)"
     for column in profile.features:
-        if column in in_group:
+        if column in in_group or column in left_out:
             continue
         kind = ctx.kinds[column]
         model = kind.model
