@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import re
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -141,3 +144,39 @@ def test_columns_pipeline_for_one_kind_is_plain_scikit_learn(tmp_path):
     assert type(pickle.loads((tmp_path / "model.pkl").read_bytes())).__name__ == "GaussianNB"
     no_target = run("columns", path, "--pipeline")
     assert no_target.exit_code == 2
+
+
+# --------------------------------------------------------------------------- the README's section
+
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text()
+
+
+def readme_block(language: str, containing: str) -> str:
+    return next(b for b in re.findall(rf"```{language}\n(.*?)```", README, flags=re.S) if containing in b)
+
+
+def test_readme_mixednb_snippet_runs(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    namespace: dict = {}
+    exec(compile(readme_block("python", "MixedNB().fit"), "README.md", "exec"), namespace)
+    assert namespace["proba"].shape == (400, 2)
+    assert {f.columns[0]: f.model for f in namespace["declared"].features_}["support_calls"] == "multinomial"
+    assert namespace["pipeline"].steps[0][1].groups_ == [((0, 1, 2), "one-hot")]
+
+
+def test_readme_pipeline_and_fix_output_is_what_nblint_prints(tmp_path, monkeypatch):
+    block = readme_block("text", "$ nblint columns examples/customers.csv --target churned --pipeline")
+    line, *expected = block.splitlines()
+    monkeypatch.chdir(ROOT)
+    assert run(*line.split()[2:]).stdout.splitlines() == expected
+    (tmp_path / "examples").mkdir()
+    shutil.copy(ROOT / "examples" / "customers.csv", tmp_path / "examples")
+    monkeypatch.chdir(tmp_path)
+    line, *expected = readme_block("text", "$ nblint fix").splitlines()
+    result = run(*line.split()[2:])
+    assert result.exit_code == 0 and result.stdout.splitlines() == expected
+    restore = re.search(r"`(nblint fix \S+ --restore .*?)`", README).group(1)
+    assert run(*restore.split()[1:]).exit_code == 0
+    pd.testing.assert_frame_equal(pd.read_csv("back.csv"), pd.read_csv("examples/customers.csv"))
