@@ -86,7 +86,6 @@ __all__ = [
     # parameters from statistics
     "log_class_prior",
     "categorical_log_theta",
-    "bernoulli_log_theta",
     "gaussian_epsilon",
     "gaussian_log_density",
     # model
@@ -108,9 +107,6 @@ __all__ = [
     "guaranteed_more_extreme",
     "categorical_posterior",
     "pob_posterior",
-    # evaluation
-    "log_loss",
-    "accuracy",
 ]
 
 
@@ -519,31 +515,6 @@ def _bernoulli_smoothed(ones, class_count, alpha: float) -> tuple[_Smoothed, _Sm
     return on, off
 
 
-def bernoulli_log_theta(ones, class_count, alpha: float) -> tuple[np.ndarray, np.ndarray]:
-    """Smoothed log P(bit = 1 | y) and log P(bit = 0 | y) of Bernoulli bits.
-
-    ``p_cd = (N_cd + alpha) / (N_c + 2 * alpha)``; ``1 - p_cd`` is computed as
-    ``(N_c - N_cd + alpha) / (N_c + 2 * alpha)``, not as ``log1p(-p)``, so it
-    keeps full precision.
-
-    Parameters
-    ----------
-    ones : array_like, shape (C, D)
-        ``N_cd`` = rows of class c with bit d set.
-    class_count : array_like, shape (C,)
-        ``N_c``.
-    alpha : float >= 0
-
-    Returns
-    -------
-    log_p, log_1mp : ndarray, shape (C, D)
-        ``log_p`` equals ``BernoulliNB(alpha=alpha, force_alpha=True,
-        binarize=None).feature_log_prob_``.
-    """
-    on, off = _bernoulli_smoothed(ones, class_count, alpha)
-    return on.log_theta, off.log_theta
-
-
 def gaussian_epsilon(overall_var, var_smoothing: float) -> float:
     """Variance floor added to every class variance, as in GaussianNB.
 
@@ -764,7 +735,13 @@ class BernoulliComponent:
 
     @classmethod
     def from_counts(cls, ones, class_count, alpha: float = 1.0) -> BernoulliComponent:
-        """Fit from set-bit counts; see :func:`bernoulli_log_theta`."""
+        """Fit from set-bit counts ``N_cd`` and class sizes ``N_c``.
+
+        ``p_cd = (N_cd + alpha) / (N_c + 2 alpha)``, and ``1 - p_cd`` is computed as
+        ``(N_c - N_cd + alpha) / (N_c + 2 alpha)`` (not ``log1p(-p)``), so it keeps
+        full precision.  ``log_p`` equals ``BernoulliNB(alpha=alpha, force_alpha=True,
+        binarize=None).feature_log_prob_``.
+        """
         on, off = _bernoulli_smoothed(ones, class_count, alpha)
         return cls(on.log_theta, off.log_theta, on.log_lead, off.log_lead, on.vetoed, off.vetoed)
 
@@ -1268,40 +1245,3 @@ def pob_posterior(pi, theta) -> np.ndarray:
     """
     log_pi, log_theta = _pi_theta(pi, theta)
     return _normalise_over_classes(log_pi + log_theta + log_q_minus_j(theta))
-
-
-# ---------------------------------------------------------------------------
-# evaluation helpers
-# ---------------------------------------------------------------------------
-
-
-def log_loss(log_proba, y) -> float:
-    """Mean negative log posterior of the true class.
-
-    Parameters
-    ----------
-    log_proba : array_like, shape (n, C)
-        Log posteriors, e.g. from :meth:`NaiveBayes.predict_log_proba`.
-    y : array_like of int, shape (n,)
-        True class codes.
-
-    Returns
-    -------
-    float
-        ``inf`` if some row gives its true class probability 0 (possible with
-        alpha = 0); no clipping is applied.
-    """
-    log_proba = np.asarray(log_proba, dtype=float)
-    y = _as_class_codes(y, log_proba.shape[1])
-    if y.shape[0] != log_proba.shape[0] or y.shape[0] == 0:
-        raise ValueError("need one true class per row and at least one row")
-    return float(-log_proba[np.arange(y.shape[0]), y].mean())
-
-
-def accuracy(log_proba, y) -> float:
-    """Share of rows whose MAP class (argmax, first on ties) is the true class."""
-    log_proba = np.asarray(log_proba, dtype=float)
-    y = _as_class_codes(y, log_proba.shape[1])
-    if y.shape[0] != log_proba.shape[0] or y.shape[0] == 0:
-        raise ValueError("need one true class per row and at least one row")
-    return float((log_proba.argmax(axis=1) == y).mean())
