@@ -6,13 +6,29 @@ classes, a dict of arrays, or a path) and returns a :class:`~nblint.api.Report`,
 and :func:`check_pipeline`, which lints a live scikit-learn pipeline and what its
 model receives.  Heavy modules are imported lazily so
 that ``import nblint`` stays cheap (it never imports pandera or scikit-learn).
+:class:`~nblint.mixednb.MixedNB` (a Naive Bayes with an event model per column)
+and :class:`~nblint.collapse.CollapseGroups` are scikit-learn estimators, loaded
+on first use (``pip install 'nblint[sklearn]'``).
 """
 
 from __future__ import annotations
 
 __version__ = "0.1.0"
 
-__all__ = ["__version__", "check", "check_pipeline"]
+__all__ = ["__version__", "check", "check_pipeline", "MixedNB", "CollapseGroups"]
+
+
+def __getattr__(name: str):
+    """``MixedNB`` and ``CollapseGroups`` import scikit-learn, so only when asked for."""
+    if name == "MixedNB":
+        from nblint.mixednb import MixedNB
+
+        return MixedNB
+    if name == "CollapseGroups":
+        from nblint.collapse import CollapseGroups
+
+        return CollapseGroups
+    raise AttributeError(f"module 'nblint' has no attribute {name!r}")
 
 
 def check(data, y=None, *, target=None, model=None, feature_names=None, **kwargs):

@@ -134,7 +134,13 @@ class TableContext:
 
     @cached_property
     def table_order(self) -> dict[str, int]:
+        """Column -> position in the profile, which is in name order (findings list columns so)."""
         return {name: i for i, name in enumerate(self.profile.names)}
+
+    @cached_property
+    def source_order(self) -> dict[str, int]:
+        """Column -> position in the table as given: for what is written back to the user (``nblint fix``)."""
+        return {name: i for i, name in enumerate(self.source.names)}
 
     def scan(self, columns) -> "list[Chunk] | Any":
         """Iterate the table again, in chunks, restricted to ``columns`` (second pass)."""

@@ -256,7 +256,8 @@ def schema(path, target, model, select, ignore, output, config, encoding):
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--config", type=click.Path(dir_okay=False), help="Use this config file instead of searching for one.")
 @click.option("--encoding", help="Text encoding of CSV/TSV inputs (default: utf-8).")
-def columns(path, target, output_format, config, encoding):
+@click.option("--pipeline", is_flag=True, help="Print scikit-learn code that builds the recommended model (needs a target).")
+def columns(path, target, output_format, config, encoding, pipeline):
     """Print each column's kind, the event model nblint recommends for it, and why."""
     import json
 
@@ -268,6 +269,13 @@ def columns(path, target, output_format, config, encoding):
     except NblintError as exc:
         click.echo(f"{path}: error: {exc}", err=True)
         sys.exit(2)
+    if pipeline:
+        from nblint.recommend import pipeline_code
+
+        if ctx.target is None:
+            raise click.UsageError("--pipeline needs a target: --target COLUMN (or `target` in the config)")
+        click.echo(pipeline_code(ctx, path), nl=False)
+        return
     kinds = [ctx.kinds[name] for name in ctx.source.names]  # as the table has them (the profile sorts by name)
     if output_format == "json":
         click.echo(json.dumps([k.to_dict() for k in kinds], indent=2, ensure_ascii=False))
@@ -296,6 +304,7 @@ def impact(path, target, output_format, alpha, folds, seed, plot_path, config, e
     import json
 
     from nblint import impact as impact_mod
+    from nblint import reporters
     from nblint.errors import NblintError
     from nblint.runner import Overrides, table_context
 
@@ -325,16 +334,60 @@ def impact(path, target, output_format, alpha, folds, seed, plot_path, config, e
         click.echo(f"{path}: no one-hot or dummy groups found (or fewer than two classes): nothing to measure")
         return
     if output_format == "json":
-        click.echo(json.dumps(impact_mod.to_json(result, path), indent=2, ensure_ascii=False))
+        click.echo(json.dumps(reporters.impact_json(result, path), indent=2, ensure_ascii=False))
     else:
-        click.echo(impact_mod.render_text(result, path), nl=False)
+        click.echo(reporters.render_impact_text(result, path), nl=False)
     if plot_path:
         try:
-            impact_mod.plot(result, plot_path, f"{path}: one-hot groups read as bits (PoB) vs collapsed (CAT)")
+            reporters.plot_impact(result, plot_path, f"{path}: one-hot groups read as bits (PoB) vs collapsed (CAT)")
         except OSError as exc:
             click.echo(f"{plot_path}: error: cannot write the plot: {exc.strerror or exc}", err=True)
             sys.exit(2)
         click.echo(f"wrote {plot_path}", err=True)
+
+
+@main.command()
+@click.argument("path")
+@click.option("--output", "-o", "output", required=True, type=click.Path(dir_okay=False),
+              help="The table to write (.parquet, .pq, .csv, .tsv); its mapping goes beside it (<stem>.mapping.json).")
+@click.option("--restore", "mapping", type=click.Path(dir_okay=False),
+              help="Undo: write PATH (a table nblint fix wrote) with the groups of this mapping file as bits again.")
+@click.option("--config", type=click.Path(dir_okay=False), help="Use this config file instead of searching for one.")
+@click.option("--encoding", help="Text encoding of a CSV/TSV input (default: utf-8).")
+def fix(path, output, mapping, config, encoding):
+    """Write the table at PATH with its one-hot/dummy groups collapsed into categorical columns.
+
+    Each group becomes one text column (its level on every row), at the place of
+    its first member; a mapping file beside the output records how to undo it
+    (--restore). The input is never written: an output naming it is refused.
+    """
+    from nblint import fix as fix_mod
+    from nblint.errors import NblintError
+    from nblint.runner import Overrides, table_context
+
+    try:
+        fix_mod.output_format(output)
+        written = [output] if mapping else [output, fix_mod.mapping_path(output)]
+        fix_mod.check_outputs([path] + ([mapping] if mapping else []), written)
+        if mapping:
+            restored = fix_mod.restore(fix_mod.read_arrow(path), fix_mod.read_mapping(mapping))
+            fix_mod.write_tables([restored], output)
+            click.echo(f"wrote {output}", err=True)
+            return
+        ctx = table_context(path, Overrides(config=config, encoding=encoding))
+        groups = fix_mod.write_fixed(ctx, output)
+    except NblintError as exc:
+        click.echo(f"{path}: error: {exc}", err=True)
+        sys.exit(2)
+    except OSError as exc:
+        click.echo(f"{output}: error: cannot write: {exc.strerror or exc}", err=True)
+        sys.exit(2)
+    if not groups:
+        click.echo(f"{path}: no one-hot or dummy groups found: nothing to collapse, nothing written")
+        return
+    for group in groups:
+        click.echo(f"{path}: {group['kind']} group of {len(group['members'])} columns -> {group['column']!r}")
+    click.echo(f"wrote {output} and {fix_mod.mapping_path(output)}")
 
 
 @main.command("rules")

@@ -8,8 +8,10 @@ The module has four parts.
 
 1. Sufficient statistics of a chunk of rows (class counts, (class, level)
    count tables, counts of set bits, per-class Gaussian moments) and how two
-   chunks merge.  Everything below is fitted from these statistics, never from
-   raw rows, so tables can be streamed in chunks and the count tables added.
+   chunks merge (counts add; moments take Chan et al.'s update,
+   :func:`merge_moments`, the one implementation the profile, NB401 and
+   :class:`nblint.MixedNB` share).  Everything below is fitted from these
+   statistics, never from raw rows, so tables can be streamed in chunks.
 2. Parameters from statistics, with scikit-learn's conventions (scikit-learn is
    the test oracle, it is not imported here): class log prior, Lidstone-smoothed
    categorical and Bernoulli parameters, Gaussian moments with ``var_smoothing``.
@@ -20,7 +22,7 @@ The module has four parts.
    (the same group as Bernoulli bits), every other component being shared::
 
        shared = [CategoricalComponent.from_counts(n_colour, alpha),
-                 GaussianComponent.from_moments(g_count, g_mean, g_var)]
+                 GaussianComponent.from_moments(g_moments)]
        cat = NaiveBayes(log_prior, [*shared,
                                     CategoricalComponent.from_counts(n_group, alpha)])
        pob = cat.with_component(2, BernoulliComponent.from_counts(
@@ -75,14 +77,15 @@ __all__ = [
     "class_counts",
     "categorical_counts",
     "bernoulli_counts",
-    "GaussianMoments",
+    "multinomial_counts",
+    "MISSING",
+    "Moments",
     "gaussian_moments",
-    "merge_gaussian_moments",
+    "merge_moments",
     "pooled_variance",
     # parameters from statistics
     "log_class_prior",
     "categorical_log_theta",
-    "bernoulli_log_theta",
     "gaussian_epsilon",
     "gaussian_log_density",
     # model
@@ -90,6 +93,7 @@ __all__ = [
     "Component",
     "CategoricalComponent",
     "BernoulliComponent",
+    "MultinomialComponent",
     "GaussianComponent",
     "NaiveBayes",
     "log_posterior",
@@ -103,9 +107,6 @@ __all__ = [
     "guaranteed_more_extreme",
     "categorical_posterior",
     "pob_posterior",
-    # evaluation
-    "log_loss",
-    "accuracy",
 ]
 
 
@@ -178,7 +179,7 @@ def categorical_counts(codes, y, n_classes: int, n_levels: int) -> np.ndarray:
     Parameters
     ----------
     codes : array_like of int, shape (n,)
-        Level codes in ``0 .. n_levels - 1``.
+        Level codes in ``0 .. n_levels - 1``; rows with :data:`MISSING` are not counted.
     y : array_like of int, shape (n,)
         Class codes in ``0 .. n_classes - 1``.
     n_classes, n_levels : int
@@ -193,7 +194,8 @@ def categorical_counts(codes, y, n_classes: int, n_levels: int) -> np.ndarray:
     codes = _as_level_codes(codes, n_levels)
     if codes.shape != y.shape:
         raise ValueError("codes and y must have the same length")
-    flat = np.bincount(y * n_levels + codes, minlength=n_classes * n_levels)
+    seen = codes != MISSING
+    flat = np.bincount(y[seen] * n_levels + codes[seen], minlength=n_classes * n_levels)
     return flat.reshape(n_classes, n_levels).astype(float)
 
 
@@ -218,28 +220,81 @@ def bernoulli_counts(bits, y, n_classes: int) -> np.ndarray:
     bits = _as_bits(bits)
     if bits.shape[0] != y.shape[0]:
         raise ValueError("bits and y must have the same number of rows")
-    ones = np.zeros((n_classes, bits.shape[1]))
-    np.add.at(ones, y, bits)
-    return ones
+    return _class_sums(bits, y, n_classes)
 
 
-class GaussianMoments(NamedTuple):
-    """Per-class count, mean and population variance of real features.
+def _class_sums(X, y: np.ndarray, n_classes: int) -> np.ndarray:
+    """``sum_{r : y_r = c} X_r`` for every class, (C, D): one (sparse) product, ``Y^T X``."""
+    from scipy import sparse
+
+    onehot = sparse.csr_matrix((np.ones(len(y)), (y, np.arange(len(y)))), shape=(n_classes, len(y)))
+    return np.asarray((onehot @ X).toarray() if sparse.issparse(X) else onehot @ X, dtype=float).reshape(n_classes, X.shape[1])
+
+
+def multinomial_counts(X, y, n_classes: int) -> np.ndarray:
+    """Total count of each feature in each class (MultinomialNB's ``feature_count_``).
+
+    Parameters
+    ----------
+    X : array_like or scipy.sparse matrix, shape (n, D)
+        Non-negative counts (or frequencies such as tf-idf).
+    y : array_like of int, shape (n,)
+    n_classes : int
+
+    Returns
+    -------
+    ndarray of float, shape (C, D)
+        ``N_cd = sum_{r in c} x_rd``.  Tables add.
+    """
+    y = _as_class_codes(y, n_classes)
+    X = _as_counts_block(X)
+    if X.shape[0] != y.shape[0]:
+        raise ValueError("X and y must have the same number of rows")
+    return _class_sums(X, y, n_classes)
+
+
+def _as_counts_block(X):
+    if _is_sparse(X):
+        X = X.tocsr().astype(float, copy=False)
+        values = X.data
+    else:
+        X = np.asarray(X, dtype=float)
+        if X.ndim != 2:
+            raise ValueError(f"counts must be 2-D (n, D), got shape {X.shape}")
+        values = X
+    if not np.all(np.isfinite(values)) or np.any(values < 0):
+        raise ValueError("counts must be finite and non-negative")
+    return X
+
+
+class Moments(NamedTuple):
+    """Count, mean and centred second moments of real variables (per class, or overall).
 
     Attributes
     ----------
-    count : ndarray, shape (C,)
-    mean : ndarray, shape (C, D)
-    var : ndarray, shape (C, D)
-        Population variance (divisor ``count``); 0 for an empty class.
+    n : ndarray
+        Values counted, broadcastable against ``mean`` (one count per class and
+        variable where values may be missing).
+    mean : ndarray
+    m2 : ndarray
+        Sums of squared deviations from the mean, ``M2 = sum_r (x_r - mean)**2``
+        (same shape as ``mean``), or centred co-moments
+        ``M[i, k] = sum_r (x_ri - mean_i)(x_rk - mean_k)`` between every variable i
+        and some of them, k (see :func:`merge_moments`).
     """
 
-    count: np.ndarray
+    n: np.ndarray
     mean: np.ndarray
-    var: np.ndarray
+    m2: np.ndarray
+
+    @property
+    def var(self) -> np.ndarray:
+        """Population variance ``M2 / n`` (0 where nothing was counted)."""
+        n = np.asarray(self.n)
+        return np.where(n > 0, self.m2 / np.maximum(n, 1), 0.0)
 
 
-def gaussian_moments(X, y, n_classes: int) -> GaussianMoments:
+def gaussian_moments(X, y, n_classes: int) -> Moments:
     """Per-class moments of a block of real features.
 
     Parameters
@@ -250,9 +305,9 @@ def gaussian_moments(X, y, n_classes: int) -> GaussianMoments:
 
     Returns
     -------
-    GaussianMoments
-        Empty classes get mean 0 and variance 0.  Merge chunks with
-        :func:`merge_gaussian_moments`.
+    Moments
+        ``n``, ``mean`` and ``m2`` of shape (C, D).  Empty classes get count 0,
+        mean 0 and M2 0.  Chunks merge with :func:`merge_moments`.
     """
     y = _as_class_codes(y, n_classes)
     X = np.asarray(X, dtype=float)
@@ -260,66 +315,77 @@ def gaussian_moments(X, y, n_classes: int) -> GaussianMoments:
         raise ValueError("X must be 2-D with one row per class code")
     count = np.bincount(y, minlength=n_classes).astype(float)
     mean = np.zeros((n_classes, X.shape[1]))
-    var = np.zeros((n_classes, X.shape[1]))
+    m2 = np.zeros((n_classes, X.shape[1]))
     for c in range(n_classes):
         rows = X[y == c]
         if rows.shape[0]:
             mean[c] = rows.mean(axis=0)
-            var[c] = rows.var(axis=0)
-    return GaussianMoments(count, mean, var)
+            m2[c] = ((rows - mean[c]) ** 2).sum(axis=0)
+    return Moments(np.repeat(count[:, None], X.shape[1], axis=1), mean, m2)
 
 
-def merge_gaussian_moments(a: GaussianMoments, b: GaussianMoments) -> GaussianMoments:
-    """Moments of the union of two disjoint chunks (pairwise update).
+def merge_moments(a: Moments, b: Moments, columns=None) -> Moments:
+    """Moments of the union of two disjoint sets of rows: Chan et al.'s pairwise update.
 
     With ``n = n_a + n_b`` and ``delta = mean_b - mean_a``::
 
         mean = mean_a + delta * n_b / n
-        n * var = n_a * var_a + n_b * var_b + delta**2 * n_a * n_b / n
+        M2   = M2_a + M2_b + delta delta^T * n_a n_b / n
+
+    (T. F. Chan, G. H. Golub, R. J. LeVeque, "Updating formulae and a pairwise
+    algorithm for computing sample variances", 1979).  Exact in exact arithmetic
+    and stable in floats, so chunks, partitions and folds merge in any order.
+    Read with ``n_b < 0`` and ``M2_b`` negated it takes ``b``'s rows *out* of
+    ``a`` (the rows of a fold's complement, from the totals).
 
     Parameters
     ----------
-    a, b : GaussianMoments
-        Same C and D.
+    a, b : Moments
+        Same shapes.  Where ``n`` is 0 the result keeps ``a``'s mean and M2 is
+        the sum.
+    columns : index, optional
+        When given, ``m2`` holds co-moments between every variable and the
+        variables ``columns`` (shape ``(q, len(columns))``; ``slice(None)`` for the
+        whole ``(q, q)`` matrix), and the correction is the outer product
+        ``delta delta[columns]^T``.  Otherwise ``m2`` is per variable.
 
     Returns
     -------
-    GaussianMoments
+    Moments
     """
-    n_a = np.asarray(a.count, float)[:, None]
-    n_b = np.asarray(b.count, float)[:, None]
-    n = n_a + n_b
-    safe_n = np.where(n > 0, n, 1.0)
+    n = a.n + b.n
+    with np.errstate(invalid="ignore", divide="ignore"):
+        safe_n = np.where(n != 0, n, 1)
+        share_b = np.where(n != 0, b.n / safe_n, 0.0)  # n_b / n
+        weight = np.where(n != 0, a.n * b.n / safe_n, 0.0)  # n_a n_b / n
     delta = b.mean - a.mean
-    mean = np.where(n > 0, a.mean + delta * n_b / safe_n, 0.0)
-    sum_sq = n_a * a.var + n_b * b.var + delta**2 * n_a * n_b / safe_n
-    var = np.where(n > 0, sum_sq / safe_n, 0.0)
-    return GaussianMoments(n[:, 0], mean, var)
+    mean = a.mean + delta * share_b
+    cross = delta * delta if columns is None else np.outer(delta, delta[columns])
+    return Moments(n, mean, a.m2 + b.m2 + cross * weight)
 
 
-def pooled_variance(moments: GaussianMoments) -> np.ndarray:
+def pooled_variance(moments: Moments) -> np.ndarray:
     """Variance of each feature over all rows, from per-class moments.
 
-    Law of total variance: within-class part plus between-class part.
+    Law of total variance: the within-class sums of squares plus the
+    between-class part, over the total count.
 
     Parameters
     ----------
-    moments : GaussianMoments
+    moments : Moments
+        Per class: ``n``, ``mean`` and ``m2`` of shape (C, D).
 
     Returns
     -------
     ndarray, shape (D,)
         Equal (up to rounding) to ``X.var(axis=0)`` over the rows that gave
-        the moments.
+        the moments; 0 for a feature with no values.
     """
-    count = np.asarray(moments.count, float)[:, None]
-    total = count.sum()
-    if total <= 0:
-        raise ValueError("no rows: the overall variance is undefined")
-    overall_mean = (count * moments.mean).sum(axis=0) / total
-    within = (count * moments.var).sum(axis=0)
-    between = (count * (moments.mean - overall_mean) ** 2).sum(axis=0)
-    return (within + between) / total
+    n = np.broadcast_to(np.asarray(moments.n, dtype=float), np.shape(moments.mean))
+    total = n.sum(axis=0)
+    overall_mean = (n * moments.mean).sum(axis=0) / np.maximum(total, 1)
+    m2 = np.sum(moments.m2, axis=0) + (n * (moments.mean - overall_mean) ** 2).sum(axis=0)
+    return m2 / np.maximum(total, 1)
 
 
 # ---------------------------------------------------------------------------
@@ -449,31 +515,6 @@ def _bernoulli_smoothed(ones, class_count, alpha: float) -> tuple[_Smoothed, _Sm
     return on, off
 
 
-def bernoulli_log_theta(ones, class_count, alpha: float) -> tuple[np.ndarray, np.ndarray]:
-    """Smoothed log P(bit = 1 | y) and log P(bit = 0 | y) of Bernoulli bits.
-
-    ``p_cd = (N_cd + alpha) / (N_c + 2 * alpha)``; ``1 - p_cd`` is computed as
-    ``(N_c - N_cd + alpha) / (N_c + 2 * alpha)``, not as ``log1p(-p)``, so it
-    keeps full precision.
-
-    Parameters
-    ----------
-    ones : array_like, shape (C, D)
-        ``N_cd`` = rows of class c with bit d set.
-    class_count : array_like, shape (C,)
-        ``N_c``.
-    alpha : float >= 0
-
-    Returns
-    -------
-    log_p, log_1mp : ndarray, shape (C, D)
-        ``log_p`` equals ``BernoulliNB(alpha=alpha, force_alpha=True,
-        binarize=None).feature_log_prob_``.
-    """
-    on, off = _bernoulli_smoothed(ones, class_count, alpha)
-    return on.log_theta, off.log_theta
-
-
 def gaussian_epsilon(overall_var, var_smoothing: float) -> float:
     """Variance floor added to every class variance, as in GaussianNB.
 
@@ -525,6 +566,10 @@ def gaussian_log_density(X, mean, var) -> np.ndarray:
 # ---------------------------------------------------------------------------
 
 
+#: :attr:`LogLikelihood.vetoes` of a log likelihood with no vetoed factor.
+NO_VETOES = np.int64(0)
+
+
 @dataclass(frozen=True)
 class LogLikelihood:
     """Per-row, per-class log likelihood, split for the alpha -> 0+ limit.
@@ -538,8 +583,11 @@ class LogLikelihood:
     ----------
     finite : ndarray of float, shape (n, C)
         Always finite.
-    vetoes : ndarray of int, shape (n, C)
-        Number of factors fitted from a zero count at alpha = 0.
+    vetoes : ndarray, shape (n, C), or 0
+        Number of factors fitted from a zero count at alpha = 0 (whole numbers;
+        a multinomial block counts each such factor once per occurrence); the
+        scalar 0 when no factor can be vetoed (every alpha > 0), which spares
+        building and adding arrays of zeros.
     """
 
     finite: np.ndarray
@@ -569,6 +617,12 @@ class Component(Protocol):
     def log_likelihood(self, x) -> LogLikelihood: ...
 
 
+#: Level code of a value that is missing, or was never seen in training: the
+#: feature then gives no evidence on that row (its factor is summed out, which
+#: leaves 1 for every class), so it cannot veto a class.
+MISSING = -1
+
+
 def _as_level_codes(codes, n_levels: int) -> np.ndarray:
     codes = np.asarray(codes)
     if codes.ndim != 1:
@@ -577,15 +631,20 @@ def _as_level_codes(codes, n_levels: int) -> np.ndarray:
         return codes.astype(np.intp)
     if not np.issubdtype(codes.dtype, np.integer):
         raise ValueError("level codes must be integers")
-    if codes.min() < 0 or codes.max() >= n_levels:
+    if codes.min() < MISSING or codes.max() >= n_levels:
         raise ValueError(
-            f"level codes must lie in 0..{n_levels - 1}; pad the count table "
-            "with zero columns for levels unseen in training"
+            f"level codes must lie in 0..{n_levels - 1} (or {MISSING}: missing); pad the "
+            "count table with zero columns for levels unseen in training"
         )
     return codes
 
 
-def _as_bits(bits) -> np.ndarray:
+def _as_bits(bits):
+    if _is_sparse(bits):
+        bits = bits.tocsr().astype(float, copy=False)
+        if not np.all((bits.data == 0) | (bits.data == 1)):
+            raise ValueError("bits must be 0 or 1")
+        return bits
     bits = np.asarray(bits)
     if bits.ndim != 2:
         raise ValueError(f"bits must be 2-D (n, D), got shape {bits.shape}")
@@ -593,6 +652,12 @@ def _as_bits(bits) -> np.ndarray:
     if not np.all((bits == 0) | (bits == 1)):
         raise ValueError("bits must be 0 or 1")
     return bits
+
+
+def _is_sparse(x) -> bool:
+    from scipy import sparse
+
+    return sparse.issparse(x)
 
 
 @dataclass(frozen=True)
@@ -626,20 +691,26 @@ class CategoricalComponent:
         return self.log_theta.shape[1]
 
     def log_likelihood(self, codes) -> LogLikelihood:
-        """``log theta[c, x_r]`` for every row r and class c.
+        """``log theta[c, x_r]`` for every row r and class c (0 where ``x_r`` is missing).
 
         Parameters
         ----------
         codes : array_like of int, shape (n,)
+            Level codes, :data:`MISSING` for a value missing or unseen in training.
 
         Returns
         -------
         LogLikelihood
         """
         codes = _as_level_codes(codes, self.n_levels)
-        return LogLikelihood(
-            self.log_lead[:, codes].T.copy(), self.vetoed[:, codes].T.astype(np.int64)
-        )
+        finite = self.log_lead[:, codes].T.copy()
+        missing = codes == MISSING
+        finite[missing] = 0.0  # no evidence: the factor sums to 1 over the levels
+        if not self.vetoed.any():
+            return LogLikelihood(finite, NO_VETOES)
+        vetoes = self.vetoed[:, codes].T.astype(np.int64)
+        vetoes[missing] = 0
+        return LogLikelihood(finite, vetoes)
 
 
 @dataclass(frozen=True)
@@ -664,7 +735,13 @@ class BernoulliComponent:
 
     @classmethod
     def from_counts(cls, ones, class_count, alpha: float = 1.0) -> BernoulliComponent:
-        """Fit from set-bit counts; see :func:`bernoulli_log_theta`."""
+        """Fit from set-bit counts ``N_cd`` and class sizes ``N_c``.
+
+        ``p_cd = (N_cd + alpha) / (N_c + 2 alpha)``, and ``1 - p_cd`` is computed as
+        ``(N_c - N_cd + alpha) / (N_c + 2 alpha)`` (not ``log1p(-p)``), so it keeps
+        full precision.  ``log_p`` equals ``BernoulliNB(alpha=alpha, force_alpha=True,
+        binarize=None).feature_log_prob_``.
+        """
         on, off = _bernoulli_smoothed(ones, class_count, alpha)
         return cls(on.log_theta, off.log_theta, on.log_lead, off.log_lead, on.vetoed, off.vetoed)
 
@@ -681,19 +758,93 @@ class BernoulliComponent:
 
         Parameters
         ----------
-        bits : array_like, shape (n, D), values 0/1
+        bits : array_like or scipy.sparse matrix, shape (n, D), values 0/1
+            NaN (dense only) for a missing bit, which gives no evidence.
 
         Returns
         -------
         LogLikelihood
         """
+        missing = None
+        if not _is_sparse(bits) and np.isnan(np.asarray(bits, dtype=float)).any():
+            missing = np.isnan(np.asarray(bits, dtype=float))
+            bits = np.where(missing, 0.0, bits)
         bits = _as_bits(bits)
         if bits.shape[1] != self.n_bits:
             raise ValueError(f"expected {self.n_bits} bits per row, got {bits.shape[1]}")
-        unset = 1.0 - bits
-        finite = bits @ self.lead_p.T + unset @ self.lead_1mp.T
-        vetoes = bits @ self.vetoed_p.T.astype(float) + unset @ self.vetoed_1mp.T.astype(float)
-        return LogLikelihood(finite, np.rint(vetoes).astype(np.int64))
+        # Every bit off, then each set bit swaps its "off" factor for its "on" one:
+        # a product with the set bits only, so a sparse block stays sparse.
+        finite = bits @ (self.lead_p - self.lead_1mp).T + self.lead_1mp.sum(axis=1)
+        if missing is not None:  # a missing bit gives no evidence: take its "off" factor out again
+            finite = finite - missing @ self.lead_1mp.T
+        if not (self.vetoed_p.any() or self.vetoed_1mp.any()):
+            return LogLikelihood(np.asarray(finite), NO_VETOES)
+        vetoes = (bits @ (self.vetoed_p.astype(float) - self.vetoed_1mp).T
+                  + self.vetoed_1mp.sum(axis=1))
+        if missing is not None:
+            vetoes = vetoes - missing @ self.vetoed_1mp.T.astype(float)
+        return LogLikelihood(np.asarray(finite), np.rint(np.asarray(vetoes)).astype(np.int64))
+
+
+@dataclass(frozen=True)
+class MultinomialComponent:
+    """A block of D counts drawn from one multinomial per class (``MultinomialNB``).
+
+    ``p(x | c) ~ prod_d theta_cd ** x_d`` with ``theta_cd = (N_cd + alpha) /
+    (N_c + alpha D)``, ``N_cd`` the class's total count of feature d and ``N_c =
+    sum_d N_cd``; the multinomial coefficient is the same for every class and
+    cancels in the posterior, so it is left out (as scikit-learn does).
+
+    Attributes
+    ----------
+    log_theta : ndarray, shape (C, D)
+        ``-inf`` for zero counts at alpha = 0.
+    log_lead : ndarray, shape (C, D)
+        Finite version for the alpha -> 0+ limit (``theta ~ alpha / N_c`` there,
+        so a count x_d of a vetoed feature contributes x_d vetoes).
+    vetoed : ndarray of bool, shape (C, D)
+    """
+
+    log_theta: np.ndarray
+    log_lead: np.ndarray
+    vetoed: np.ndarray
+
+    @classmethod
+    def from_counts(cls, feature_count, alpha: float = 1.0) -> MultinomialComponent:
+        """Fit from per-class feature totals (:func:`multinomial_counts`).
+
+        Equal to ``MultinomialNB(alpha=alpha, force_alpha=True).feature_log_prob_``.
+        """
+        counts = _as_counts(feature_count, "feature_count", 2)
+        alpha = _check_alpha(alpha)
+        if counts.shape[1] < 1:
+            raise ValueError("a multinomial block needs at least one feature")
+        return cls(*_lidstone(counts, counts.sum(axis=1, keepdims=True), alpha, counts.shape[1]))
+
+    @property
+    def n_classes(self) -> int:
+        return self.log_theta.shape[0]
+
+    def log_likelihood(self, X) -> LogLikelihood:
+        """``sum_d x_d log theta_cd`` per row and class (a sparse ``X`` stays sparse).
+
+        Parameters
+        ----------
+        X : array_like or scipy.sparse matrix, shape (n, D), non-negative
+
+        Returns
+        -------
+        LogLikelihood
+            With alpha = 0, ``vetoes`` sums the counts of vetoed features (the
+            power of alpha as alpha -> 0+).
+        """
+        X = _as_counts_block(X)
+        if X.shape[1] != self.log_theta.shape[1]:
+            raise ValueError(f"expected {self.log_theta.shape[1]} features per row, got {X.shape[1]}")
+        finite = np.asarray(X @ self.log_lead.T)
+        if not self.vetoed.any():
+            return LogLikelihood(finite, NO_VETOES)
+        return LogLikelihood(finite, np.asarray(X @ self.vetoed.T.astype(float)))
 
 
 @dataclass(frozen=True)
@@ -718,19 +869,18 @@ class GaussianComponent:
     @classmethod
     def from_moments(
         cls,
-        class_count,
-        mean,
-        var,
+        moments: Moments,
         *,
         var_smoothing: float = 1e-9,
         overall_var=None,
     ) -> GaussianComponent:
-        """Fit from per-class count, mean and population variance.
+        """Fit from per-class moments (count, mean, M2; see :func:`gaussian_moments`).
 
         Parameters
         ----------
-        class_count : array_like, shape (C,)
-        mean, var : array_like, shape (C, D)
+        moments : Moments
+            ``mean`` and ``m2`` of shape (C, D), ``n`` broadcastable to them.
+            The class variances are the population variances ``M2 / n``.
         var_smoothing : float, default 1e-9
             As in ``GaussianNB``: ``var_smoothing * max_d overall_var[d]`` is
             added to every class variance.
@@ -743,14 +893,16 @@ class GaussianComponent:
         ValueError
             If a smoothed variance of a class with rows is not positive.
         """
-        class_count = _as_counts(class_count, "class_count", 1)
-        mean = np.asarray(mean, dtype=float)
-        var = np.asarray(var, dtype=float)
-        if mean.ndim != 2 or mean.shape != var.shape or mean.shape[0] != class_count.shape[0]:
-            raise ValueError("mean and var must be (C, D) with C = len(class_count)")
-        empty = class_count == 0
+        mean = np.asarray(moments.mean, dtype=float)
+        if mean.ndim != 2 or np.shape(moments.m2) != mean.shape:
+            raise ValueError("mean and m2 must be (C, D)")
+        n = np.broadcast_to(np.asarray(moments.n, dtype=float), mean.shape)
+        if np.any(n < 0) or not np.all(np.isfinite(n)):
+            raise ValueError("counts must be finite and non-negative")
+        var = moments.var
+        empty = ~np.any(n > 0, axis=1) if mean.shape[1] else np.zeros(mean.shape[0], dtype=bool)
         if overall_var is None:
-            overall_var = pooled_variance(GaussianMoments(class_count, mean, var))
+            overall_var = pooled_variance(moments)
         smoothed = var + gaussian_epsilon(overall_var, var_smoothing)
         if not np.all(smoothed[~empty] > 0):
             raise ValueError(
@@ -782,7 +934,7 @@ class GaussianComponent:
             raise ValueError(f"X must be (n, {self.mean.shape[1]})")
         finite = gaussian_log_density(X, self.mean, self.var)
         finite[:, self.empty] = 0.0
-        return LogLikelihood(finite, np.zeros(finite.shape, dtype=np.int64))
+        return LogLikelihood(finite, NO_VETOES)
 
 
 def log_posterior(log_prior, loglik: LogLikelihood) -> np.ndarray:
@@ -810,12 +962,25 @@ def log_posterior(log_prior, loglik: LogLikelihood) -> np.ndarray:
         raise ValueError("every class has zero prior")
     if loglik.finite.shape[0] == 0:
         return np.empty((0, log_prior.shape[0]))
+    if np.ndim(loglik.vetoes) == 0 and loglik.vetoes == 0:  # nothing vetoed: the plain softmax
+        score = log_prior + loglik.finite
+        return score - _logsumexp_rows(score)
     # vetoes of excluded classes are irrelevant: make them lose every contest
     vetoes = np.where(allowed, loglik.vetoes, np.iinfo(np.int64).max)
     fewest = vetoes.min(axis=1, keepdims=True)
     keeps_mass = vetoes == fewest
     score = np.where(keeps_mass, log_prior + loglik.finite, -np.inf)
-    return score - logsumexp(score, axis=1, keepdims=True)
+    return score - _logsumexp_rows(score)
+
+
+def _logsumexp_rows(score: np.ndarray) -> np.ndarray:
+    """``log sum_c exp(score[r, c])`` per row, (n, 1), shifted by the row's largest term.
+
+    Every row has a finite term here (an allowed class), so the shift is finite.
+    scipy's ``logsumexp`` gives the same but took 1 s of 1.5 on a million rows.
+    """
+    top = score.max(axis=1, keepdims=True)
+    return top + np.log(np.exp(score - top).sum(axis=1, keepdims=True))
 
 
 class NaiveBayes:
@@ -1080,40 +1245,3 @@ def pob_posterior(pi, theta) -> np.ndarray:
     """
     log_pi, log_theta = _pi_theta(pi, theta)
     return _normalise_over_classes(log_pi + log_theta + log_q_minus_j(theta))
-
-
-# ---------------------------------------------------------------------------
-# evaluation helpers
-# ---------------------------------------------------------------------------
-
-
-def log_loss(log_proba, y) -> float:
-    """Mean negative log posterior of the true class.
-
-    Parameters
-    ----------
-    log_proba : array_like, shape (n, C)
-        Log posteriors, e.g. from :meth:`NaiveBayes.predict_log_proba`.
-    y : array_like of int, shape (n,)
-        True class codes.
-
-    Returns
-    -------
-    float
-        ``inf`` if some row gives its true class probability 0 (possible with
-        alpha = 0); no clipping is applied.
-    """
-    log_proba = np.asarray(log_proba, dtype=float)
-    y = _as_class_codes(y, log_proba.shape[1])
-    if y.shape[0] != log_proba.shape[0] or y.shape[0] == 0:
-        raise ValueError("need one true class per row and at least one row")
-    return float(-log_proba[np.arange(y.shape[0]), y].mean())
-
-
-def accuracy(log_proba, y) -> float:
-    """Share of rows whose MAP class (argmax, first on ties) is the true class."""
-    log_proba = np.asarray(log_proba, dtype=float)
-    y = _as_class_codes(y, log_proba.shape[1])
-    if y.shape[0] != log_proba.shape[0] or y.shape[0] == 0:
-        raise ValueError("need one true class per row and at least one row")
-    return float((log_proba.argmax(axis=1) == y).mean())

@@ -35,6 +35,7 @@ import numpy as np
 
 from nblint.errors import InputError
 from nblint.hashing import mix64
+from nblint.nbmath import Moments, merge_moments
 from nblint.parallel import ordered_map
 from nblint.readers import Chunk, Names, TableSource, TypesWidened
 from nblint.suggest import missing_column
@@ -670,12 +671,8 @@ def _merge_gram(a: Gram, b: Gram, in_place: bool = False) -> Gram:
     n = a.n + b.n
     if a.names == b.names and a.binary == b.binary and a.wide == b.wide:
         # The common case (every chunk has the same complete columns): no re-indexing.
-        delta = b.mean - a.mean
-        mean = a.mean + delta * (b.n / n) if n else a.mean.copy()
-        moments = a.moments + b.moments
-        if n:
-            _, zpos = a.positions
-            moments += np.outer(delta, delta[zpos]) * (a.n * b.n / n)
+        _, zpos = a.positions
+        _, mean, moments = merge_moments(Moments(a.n, a.mean, a.moments), Moments(b.n, b.mean, b.moments), zpos)
         if in_place and not a.wide:
             a.counts += b.counts
             a._cooccurrence = a._comoment = None  # (built from the counts before this merge)
@@ -692,11 +689,8 @@ def _merge_gram(a: Gram, b: Gram, in_place: bool = False) -> Gram:
     names = tuple(nm for nm in a.names if nm in in_b)
     ia = [in_a[nm] for nm in names]
     ib = [in_b[nm] for nm in names]
-    delta = b.mean[ib] - a.mean[ia]
-    mean = a.mean[ia] + delta * (b.n / n) if n else a.mean[ia]
-    comoment = a.comoment[np.ix_(ia, ia)] + b.comoment[np.ix_(ib, ib)]
-    if n:
-        comoment += np.outer(delta, delta) * (a.n * b.n / n)
+    _, mean, comoment = merge_moments(Moments(a.n, a.mean[ia], a.comoment[np.ix_(ia, ia)]),
+                                      Moments(b.n, b.mean[ib], b.comoment[np.ix_(ib, ib)]), slice(None))
     bin_a = {nm: i for i, nm in enumerate(a.binary)}
     bin_b = {nm: i for i, nm in enumerate(b.binary)}
     binary = tuple(nm for nm in a.binary if nm in bin_b)
@@ -778,13 +772,7 @@ def _zero_one_levels(s: NumericStats, j: int) -> Levels:
 
 
 def _merge_numeric(a: NumericStats, b: NumericStats) -> NumericStats:
-    n_a, n_b = a.class_n, b.class_n
-    n = n_a + n_b
-    delta = b.class_mean - a.class_mean
-    with np.errstate(invalid="ignore", divide="ignore"):
-        weight_b = np.where(n > 0, n_b / np.maximum(n, 1), 0.0)
-        mean = a.class_mean + delta * weight_b
-        m2 = a.class_m2 + b.class_m2 + delta * delta * np.where(n > 0, n_a * n_b / np.maximum(n, 1), 0.0)
+    n, mean, m2 = merge_moments(Moments(a.class_n, a.class_mean, a.class_m2), Moments(b.class_n, b.class_mean, b.class_m2))
     zero_one = a.zero_one & b.zero_one
     levels, sketches = [], []
     integral = a.integral & b.integral

@@ -387,7 +387,7 @@ def test_impact_seeds_warn_about_nothing(at_root):
 
 def test_folds_are_the_wrapping_uint64_hash_for_every_seed():
     from nblint.hashing import mix64
-    from nblint.impact import _folds
+    from nblint.impact.statistics import fold_of as _folds
 
     rows = np.arange(10_000, dtype=np.int64)
     for seed in (0, 1, 2, 7, 2**63 + 5):

@@ -14,11 +14,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.naive_bayes import CategoricalNB, GaussianNB
 
-from nblint import impact, nbmath
+from nblint import nbmath
+from nblint.impact import measure, scoring
 from nblint.analyses import TableContext
 from nblint.cli import main
 from nblint.engine import resolved_options
-from nblint.impact import ImpactSettings, _folds, measure_impact
+from nblint.impact import ImpactSettings, measure_impact
+from nblint.impact.statistics import fold_of
 from nblint.profile import TableProfile
 from nblint.readers import DataFrameSource
 
@@ -112,7 +114,7 @@ def test_cross_validation_equals_sklearn_fold_by_fold():
     frame, codes = make_table(7, n=400)
     result = ours(frame, folds=4, seed=3)
     y = frame["y"].to_numpy()
-    fold = _folds(np.arange(len(frame), dtype=np.int64), 4, 3)
+    fold = fold_of(np.arange(len(frame), dtype=np.int64), 4, 3)
     g = frame[["x"]].to_numpy()
     for label, (cat_x, pob_x) in designs(frame, codes).items():
         cat = np.zeros((len(y), 3))
@@ -228,8 +230,8 @@ def test_alpha_zero_equals_the_limit_model_row_by_row():
 def test_example_rows_and_p95_across_many_windows(monkeypatch):
     """Tiny windows across chunks: the first five flips in row order, and the
     excess histogram flushed many times on the way, equal scikit-learn's."""
-    monkeypatch.setattr(impact, "SCORE_CELLS", 97)  # windows of 6 rows here (16 cells a row)
-    monkeypatch.setattr(impact, "EXCESS_BINS", 50)  # a histogram flush every 101 rows
+    monkeypatch.setattr(measure, "SCORE_CELLS", 97)  # windows of 6 rows here (16 cells a row)
+    monkeypatch.setattr(measure, "EXCESS_BINS", 50)  # a histogram flush every 101 rows
     frame, codes = make_table(3, n=500)
     result = ours(frame, chunk_rows=37)
     y = frame["y"].to_numpy()
@@ -251,20 +253,20 @@ def test_windows_chunks_and_the_cache_do_not_change_the_measurement(monkeypatch,
     """Windows are cut from the row stream, not from chunks: for one window size the
     result is the same to the last bit for any chunking, with or without the cache of
     encoded rows; any window size gives the same counts and row values."""
-    monkeypatch.setattr(impact, "EXCESS_BINS", 50)
+    monkeypatch.setattr(measure, "EXCESS_BINS", 50)
     # No Gaussian column: the profile is then exact, so chunking cannot change the models.
     frame, _ = make_table(3, n=500, with_gaussian=False)
 
-    def run(cells, chunk_rows=None, cache_bytes=impact.ENCODED_CACHE_BYTES):
-        monkeypatch.setattr(impact, "SCORE_CELLS", cells)
-        monkeypatch.setattr(impact, "ENCODED_CACHE_BYTES", cache_bytes)
+    def run(cells, chunk_rows=None, cache_bytes=measure.ENCODED_CACHE_BYTES):
+        monkeypatch.setattr(measure, "SCORE_CELLS", cells)
+        monkeypatch.setattr(measure, "ENCODED_CACHE_BYTES", cache_bytes)
         result = ours(frame, alpha=alpha, chunk_rows=chunk_rows)
         return [result.table, *result.groups], result.plot_points
 
-    reference, points = run(impact.SCORE_CELLS)
-    for cells in (1, 97, impact.SCORE_CELLS):  # windows of 1 row, 6 rows, every row
+    reference, points = run(measure.SCORE_CELLS)
+    for cells in (1, 97, measure.SCORE_CELLS):  # windows of 1 row, 6 rows, every row
         rows, row_points = run(cells)
-        for chunk_rows, cache_bytes in [(7, impact.ENCODED_CACHE_BYTES), (37, 0), (None, 0)]:
+        for chunk_rows, cache_bytes in [(7, measure.ENCODED_CACHE_BYTES), (37, 0), (None, 0)]:
             assert run(cells, chunk_rows, cache_bytes)[0] == rows, (cells, chunk_rows, cache_bytes)
         # Each row's posteriors do not depend on its window; only sums of floats do.
         assert np.array_equal(row_points, points)
@@ -280,7 +282,7 @@ def test_windows_chunks_and_the_cache_do_not_change_the_measurement(monkeypatch,
 
 @pytest.mark.parametrize("alpha", [1.0, 0.0])
 def test_scoring_windows_on_threads_gives_the_same_bits(monkeypatch, alpha):
-    monkeypatch.setattr(impact, "SCORE_CELLS", 97)  # many small windows, several in flight
+    monkeypatch.setattr(measure, "SCORE_CELLS", 97)  # many small windows, several in flight
     frame, _ = make_table(3, n=500)
     one, three = ours(frame, alpha=alpha, chunk_rows=37), ours(frame, alpha=alpha, chunk_rows=37, jobs=3)
     assert [three.table, *three.groups] == [one.table, *one.groups]
@@ -290,13 +292,13 @@ def test_scoring_windows_on_threads_gives_the_same_bits(monkeypatch, alpha):
 def test_excess_histogram_counts_every_row_once(monkeypatch):
     """Bins wait and are counted in flushes: after windows of every size, each row is
     counted once, in its own variant's histogram."""
-    monkeypatch.setattr(impact, "EXCESS_BINS", 50)  # a flush every 101 rows
+    monkeypatch.setattr(measure, "EXCESS_BINS", 50)  # a flush every 101 rows
     rng = np.random.default_rng(0)
-    comparisons = impact.Comparisons(["table", "a", "b"], [[], [], []])
+    comparisons = measure.Comparisons(["table", "a", "b"], [[], [], []])
     bins, start = [], 0
     for n in rng.integers(1, 40, 30):
         top = rng.random((4, n))  # CAT, then the three variants
-        post = impact._Posteriors(rng.integers(0, 3, (4, n)), top, np.zeros(4), np.zeros(4, dtype=np.int64))
+        post = scoring.Posteriors(rng.integers(0, 3, (4, n)), top, np.zeros(4), np.zeros(4, dtype=np.int64))
         comparisons.add_in_sample(post, np.arange(start, start + n))
         bins.append(np.rint((top[1:] - top[0] + 1.0) * 50).astype(np.int64))
         start += n
@@ -307,4 +309,4 @@ def test_excess_histogram_counts_every_row_once(monkeypatch):
 
 def test_argmax_ties_go_to_the_lowest_class():
     log_post = np.log(np.random.default_rng(1).integers(1, 4, (4, 3, 200)) / 4)  # many exact ties
-    assert np.array_equal(impact._argmax(log_post, log_post.max(axis=0)), log_post.argmax(axis=0))
+    assert np.array_equal(scoring.argmax(log_post, log_post.max(axis=0)), log_post.argmax(axis=0))

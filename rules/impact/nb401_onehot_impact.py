@@ -48,8 +48,9 @@ class OneHotImpact(Rule):
     ```
 
     ## Use instead
-    Collapse the group into one code column (``pandas.from_dummies`` then
-    ``OrdinalEncoder``) and read it with CategoricalNB.
+    ``nblint.MixedNB``, which reads the group as one categorical feature (the model
+    "CAT" measured here, with the same maths), or ``nblint fix`` to write the table
+    with the group collapsed for CategoricalNB (``CollapseGroups`` in a pipeline).
     """
 
     code = "NB401"
@@ -92,8 +93,8 @@ class OneHotImpact(Rule):
             evidence["alpha"] = result.settings.alpha
             evidence["folds"] = result.settings.folds
             evidence["left_out"] = result.design.left_out
-            fix = (f"Collapse {group['group']!r} into one code column (pandas.from_dummies, then OrdinalEncoder) "
-                   "and read it with CategoricalNB.")
+            fix = (f"Read {group['group']!r} as one categorical feature: fit nblint.MixedNB (the collapsed model "
+                   "measured here), or run `nblint fix` to write the table with the group collapsed for CategoricalNB.")
             yield self.finding(ctx, message, columns=group["columns"], rows=group["flipped_rows"], evidence=evidence,
                                fix=fix, severity=severity, figure=figure)
 

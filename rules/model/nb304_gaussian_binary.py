@@ -1,7 +1,7 @@
 from nblint.engine import Rule
 from nblint.findings import Severity
 
-from . import fmt_columns
+from . import GROUP_FIX, fmt_columns
 
 
 class GaussianOnBinary(Rule):
@@ -31,7 +31,8 @@ class GaussianOnBinary(Rule):
 
     ## Use instead
     Mix event models: Bernoulli for flags, Categorical for collapsed groups, Gaussian
-    for measurements (one model per column type, summing the log likelihoods).
+    for measurements. ``nblint.MixedNB`` is that model (``nblint columns --pipeline``
+    prints the code for a table).
     """
 
     code = "NB304"
@@ -50,4 +51,4 @@ class GaussianOnBinary(Rule):
             message = (f"group {group.label!r} ({fmt_columns(group.members)}) under GaussianNB: "
                        "its bits are dependent and each gets a normal density (nblint impact measures the cost)")
             yield self.finding(ctx, message, columns=group.members, evidence={"group": group.members, "kind": group.kind},
-                               fix="Collapse the group into one categorical column for CategoricalNB.")
+                               fix=GROUP_FIX)

@@ -30,8 +30,8 @@ class CodesAsMagnitudes(Rule):
     ```
 
     ## Use instead
-    CategoricalNB over the codes (OrdinalEncoder), alone or combined with the other
-    event models column by column.
+    ``nblint.MixedNB``, which reads the codes as a categorical feature and every other
+    column with its own event model; or CategoricalNB over the codes (OrdinalEncoder).
     """
 
     code = "NB305"
@@ -55,5 +55,6 @@ class CodesAsMagnitudes(Rule):
             yield self.finding(ctx, message, columns=[column], severity=severity,
                                evidence={"kind": "categorical", "why": kind.why, "alternative": kind.alternative,
                                          "declared": kind.declared},
-                               fix=f"Read {column!r} with CategoricalNB (ordinal codes), or declare its kind in "
-                                   "[tool.nblint.columns].")
+                               fix=f"Read {column!r} as a categorical feature: fit nblint.MixedNB (it infers that; "
+                                   f"declare it with kinds={{{column!r}: 'categorical'}}), or CategoricalNB over ordinal codes; "
+                                   "declare its kind in [tool.nblint.columns] if nblint reads it wrong.")

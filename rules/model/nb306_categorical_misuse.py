@@ -1,7 +1,7 @@
 from nblint.engine import Option, Rule
 from nblint.findings import Severity
 
-from . import fmt_columns, value_range
+from . import GROUP_FIX, fmt_columns, value_range
 
 
 class CategoricalMisuse(Rule):
@@ -34,7 +34,8 @@ class CategoricalMisuse(Rule):
 
     ## Use instead
     Bin continuous columns, merge rare levels, encode with OrdinalEncoder, and collapse
-    one-hot groups into one code column.
+    one-hot groups into one code column (``nblint fix``, or ``CollapseGroups`` in the
+    pipeline), or fit ``nblint.MixedNB``, which reads each column with its own model.
     """
 
     code = "NB306"
@@ -66,5 +67,5 @@ class CategoricalMisuse(Rule):
             message = (f"group {group.label!r} ({fmt_columns(group.members)}) under CategoricalNB as separate bits: "
                        "that is the product-of-Bernoullis model, not one categorical variable (nblint impact measures the cost)")
             yield self.finding(ctx, message, columns=group.members, evidence={"group": group.members, "kind": group.kind},
-                               fix="Collapse the group into one code column (pandas.from_dummies + OrdinalEncoder).",
+                               fix=GROUP_FIX,
                                severity=self.severity if group.kind == "one-hot" else Severity.WARNING)

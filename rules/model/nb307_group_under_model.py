@@ -1,7 +1,7 @@
 from nblint.engine import Rule
 from nblint.findings import Severity
 
-from . import ESTIMATOR, fmt_columns
+from . import ESTIMATOR, GROUP_FIX, fmt_columns
 
 
 class GroupUnderModel(Rule):
@@ -32,8 +32,9 @@ class GroupUnderModel(Rule):
     ```
 
     ## Use instead
-    Collapse the group to one column and read it with CategoricalNB (combined with the
-    other columns' own event models).
+    ``nblint.MixedNB``: the group collapsed into one categorical feature, the other
+    columns under their own event models; or ``nblint fix`` (``CollapseGroups`` in a
+    pipeline) to collapse the group for CategoricalNB.
     """
 
     code = "NB307"
@@ -52,4 +53,4 @@ class GroupUnderModel(Rule):
             severity = self.severity if group.kind == "one-hot" else Severity.WARNING
             yield self.finding(ctx, message, columns=group.members, severity=severity,
                                evidence={"group": group.members, "kind": group.kind, "model": ctx.model, "see": [source, "NB401"]},
-                               fix="Collapse the group into one code column and read it with CategoricalNB.")
+                               fix=GROUP_FIX)

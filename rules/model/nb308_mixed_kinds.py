@@ -27,9 +27,9 @@ class MixedKinds(Rule):
     ```
 
     ## Use instead
-    A ColumnTransformer-style split: BernoulliNB on flags, CategoricalNB on codes and
-    collapsed groups, MultinomialNB on counts, GaussianNB on measurements, combining
-    their joint log likelihoods (plus the class prior once).
+    ``nblint.MixedNB``: one Naive Bayes reading flags as Bernoulli, codes and collapsed
+    groups as categorical, counts as multinomial and measurements as Gaussian, each
+    column with its own model; ``nblint columns --pipeline`` prints the code.
     """
 
     code = "NB308"
@@ -46,5 +46,6 @@ class MixedKinds(Rule):
         per_model = {m: [c for c in features if ctx.kinds[c].model == m] for m in wanted}
         summary = "; ".join(f"{m}: {len(cols)}" for m, cols in per_model.items())
         message = f"{ESTIMATOR[ctx.model]} is declared for every column, but the columns call for {len(wanted)} event models ({summary})"
-        fix = "Use one event model per column kind: " + ", ".join(recommendation(ctx, c) for c in features)
+        fix = ("Fit nblint.MixedNB, which reads each column with its own event model (`nblint columns --pipeline` "
+               "prints the code): " + ", ".join(recommendation(ctx, c) for c in features))
         yield self.finding(ctx, message, columns=features, evidence={"declared": ctx.model, "recommended": per_model}, fix=fix)

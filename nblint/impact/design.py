@@ -1,0 +1,159 @@
+"""NB401's model design: which columns feed which component, and rows encoded for it.
+
+Both models of the measurement read the same columns: each one-hot/dummy group
+(as level codes for CAT, as bits for PoB), every other discrete column as a
+categorical feature and every continuous one as a Gaussian feature.  A
+:class:`Design` records that decision, made once from the profile and the
+column kinds; :func:`encode_chunk` turns a chunk of rows into the compact codes
+and values the scoring kernel reads.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass
+class GroupFeature:
+    """A group as the models see it: CAT level codes and PoB bits."""
+
+    label: str
+    kind: str  # "one-hot" | "dummy"
+    members: list[str]
+
+    @property
+    def n_levels(self) -> int:
+        return len(self.members) + (self.kind == "dummy")
+
+
+@dataclass
+class Design:
+    """Which columns feed which component, and how values become level indices."""
+
+    classes: tuple
+    groups: list[GroupFeature]
+    categorical: list[str]
+    level_keys: dict[str, tuple]
+    gaussian: list[str]
+    left_out: dict[str, str]
+
+    @property
+    def columns(self) -> list[str]:
+        cols = [m for g in self.groups for m in g.members] + self.categorical + self.gaussian
+        return cols
+
+
+def make_design(ctx) -> Design:
+    """Decide, from the profile and the column kinds, how each column enters both models."""
+    profile = ctx.profile
+    groups = [GroupFeature(g.label, g.kind, list(g.members)) for g in ctx.structure.groups]
+    in_group = {m for g in groups for m in g.members}
+    categorical, gaussian, left_out, keys = [], [], {}, {}
+    for column in profile.features:
+        if column in in_group:
+            continue
+        kind = ctx.kinds[column]
+        if kind.kind in ("identifier", "constant"):
+            left_out[column] = kind.kind
+        elif profile.n_missing(column):
+            left_out[column] = "missing values"
+        elif kind.kind == "continuous" or profile.levels(column) is None:
+            if column in profile.text:
+                left_out[column] = "too many text values"
+            else:
+                gaussian.append(column)
+        else:
+            categorical.append(column)
+            keys[column] = profile.levels(column).keys
+    return Design(profile.classes, groups, categorical, keys, gaussian, left_out)
+
+
+@dataclass
+class RowInputs:
+    """Encoded rows (a chunk, a window of rows, or a subset of one), ready for the components."""
+
+    y: np.ndarray  # class index, rows with a target only
+    rows: np.ndarray  # global 0-based row numbers
+    group_codes: np.ndarray  # (G, n): level code of each group
+    categorical: list[np.ndarray]
+    gaussian: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.y)
+
+    @property
+    def nbytes(self) -> int:
+        arrays = [self.y, self.rows, self.gaussian, self.group_codes, *self.categorical]
+        return sum(a.nbytes for a in arrays)
+
+    def take(self, index: slice | np.ndarray) -> "RowInputs":
+        """The rows at ``index`` (a slice or positions)."""
+        return RowInputs(self.y[index], self.rows[index], self.group_codes[:, index],
+                         [codes[index] for codes in self.categorical], self.gaussian[index])
+
+    @classmethod
+    def concatenate(cls, parts: list["RowInputs"]) -> "RowInputs":
+        """The rows of ``parts``, one after the other."""
+        if len(parts) == 1:
+            return parts[0]
+        return cls(np.concatenate([p.y for p in parts]), np.concatenate([p.rows for p in parts]),
+                   np.concatenate([p.group_codes for p in parts], axis=1),
+                   [np.concatenate(column) for column in zip(*(p.categorical for p in parts))],
+                   np.concatenate([p.gaussian for p in parts]))
+
+
+def encode_chunk(chunk, design: Design, target: str) -> RowInputs:
+    """Encode one chunk (rows with a missing target are dropped)."""
+    cols = dict(zip(chunk.names, chunk.columns))
+    class_index = {c: i for i, c in enumerate(design.classes)}
+    tcol = cols[target]
+    if tcol.kind == "text":
+        lookup = np.array([class_index.get(label, -1) for label in tcol.labels] + [-1], dtype=np.int64)
+        y = lookup[tcol.values]
+    else:
+        values = tcol.as_float()
+        keys = np.array(design.classes, dtype=np.float64)
+        pos = np.clip(np.searchsorted(keys, values), 0, max(len(keys) - 1, 0))
+        y = np.where(~np.isnan(values) & (keys[pos] == values), pos, -1) if len(keys) else np.full(len(values), -1)
+    keep = y >= 0
+    rows = np.arange(chunk.row_offset, chunk.row_offset + chunk.n_rows)[keep]
+    group_codes = np.empty((len(design.groups), int(keep.sum())), dtype=np.int64)
+    for code, group in zip(group_codes, design.groups):
+        # The collapsed variable: the level whose bit is set; for a dummy group the
+        # all-zero rows are the reference level, the last code.
+        code[:] = group.n_levels - 1
+        for k, member in enumerate(group.members):
+            code[cols[member].values[keep] == 1] = k
+    categorical = []
+    for column in design.categorical:
+        col = cols[column]
+        keys = design.level_keys[column]
+        if col.kind == "text":
+            index = {k: i for i, k in enumerate(keys)}
+            lookup = np.array([index[label] for label in col.labels] + [0], dtype=np.int64)
+            categorical.append(_compact(lookup[col.values[keep]]))
+        else:
+            categorical.append(_compact(_level_index(np.array(keys, dtype=np.float64), col.values[keep])))
+    gaussian = (np.column_stack([cols[c].as_float()[keep] for c in design.gaussian])
+                if design.gaussian else np.zeros((int(keep.sum()), 0)))
+    return RowInputs(y[keep], rows, _compact(group_codes), categorical, gaussian)
+
+
+def _compact(codes: np.ndarray) -> np.ndarray:
+    """Level codes in the smallest integer type that holds them (they are kept between passes)."""
+    top = int(codes.max()) if codes.size else 0
+    return codes.astype(np.int8 if top < 2**7 else np.int16 if top < 2**15 else np.int32, copy=False)
+
+
+def _level_index(keys: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Index of each value among the sorted level keys (every value is a key)."""
+    lo, hi = keys[0], keys[-1]
+    if np.all(keys == np.floor(keys)) and hi - lo < 1 << 16:
+        # Whole-number levels: one lookup array over lo..hi beats a binary search.
+        lookup = np.zeros(int(hi - lo) + 1, dtype=np.int64)
+        lookup[(keys - lo).astype(np.int64)] = np.arange(len(keys))
+        return lookup[(values - lo).astype(np.int64)]
+    return np.searchsorted(keys, values)
+

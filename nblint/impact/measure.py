@@ -1,0 +1,319 @@
+"""The measurement: both models fitted and compared on the table's rows, in two passes.
+
+Pass 1 scores the in-sample models (fitted from the profile's statistics) and
+gathers each fold's statistics; pass 2 scores k-fold cross-validation, each
+fold's model fitted from the totals minus the fold's own.  Rows are scored in
+windows cut from the row stream, not from the chunks, so every sum is the same
+for any chunking; the accumulators here (:class:`Scores`, :class:`Comparisons`)
+stream the comparison DESIGN.md section 5 defines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from nblint import nbmath
+from nblint.impact.design import Design, RowInputs, encode_chunk, make_design
+from nblint.impact.scoring import CAT, FIRST_GROUP, POB, Posteriors, fit, posteriors
+from nblint.impact.statistics import FoldCounts, fold_of, profile_counts
+from nblint.parallel import ordered_map
+
+#: Resolution of the streamed histogram of excess confidence (percentiles exact to this).
+EXCESS_BINS = 20_000
+#: Encoded rows kept from the first pass for the cross-validation pass, at most (bytes).
+#: A table whose encoded rows would not fit keeps none (its pass 2 reads the rows
+#: again), so memory never grows with the rows: the 1M x 65 bench table keeps
+#: 64 MiB, the 10M one nothing.
+ENCODED_CACHE_BYTES = 256 * 2**20
+
+
+@dataclass
+class ImpactSettings:
+    """Knobs of the impact measurement (NB401's options)."""
+
+    alpha: float = 1.0
+    folds: int = 5
+    seed: int = 0
+    var_smoothing: float = 1e-9
+    plot_points: int = 20_000
+
+
+class Scores:
+    """Streaming log-loss and accuracy of every model (indexed as in :data:`CAT`)."""
+
+    def __init__(self, n_models: int):
+        self.rows = 0
+        self.log_loss_sum = np.zeros(n_models)
+        self.correct = np.zeros(n_models, dtype=np.int64)
+
+    def add(self, post: Posteriors) -> None:
+        self.rows += post.argmax.shape[1]
+        self.log_loss_sum += post.log_loss
+        self.correct += post.correct
+
+    def result(self, model: int) -> dict:
+        if not self.rows:
+            return {"log_loss": None, "accuracy": None}
+        return {"log_loss": float(self.log_loss_sum[model]) / self.rows,
+                "accuracy": int(self.correct[model]) / self.rows}
+
+
+#: Integer type of an excess-confidence bin index (0 .. 2 * EXCESS_BINS).
+_BIN = np.min_scalar_type(2 * EXCESS_BINS)
+
+
+class Comparisons:
+    """CAT against each product-of-Bernoullis variant, accumulated over rows.
+
+    Variant v is model ``POB + v``: v = 0 reads every group as bits (the table-level
+    comparison), v = 1 + g only group g.
+    """
+
+    def __init__(self, labels: list[str], columns: list[list[str]]):
+        V = len(labels)
+        self.labels, self.columns = labels, columns
+        self.rows = 0
+        self.map_differs = np.zeros(V, dtype=np.int64)
+        self.pob_more_confident = np.zeros(V, dtype=np.int64)
+        self.excess_sum = np.zeros(V)
+        self.excess_hist = np.zeros((V, 2 * EXCESS_BINS + 1), dtype=np.int64)
+        self.pending_bins: list[np.ndarray] = []  # (V, n) bin indices not yet in excess_hist
+        self.pending_rows = 0
+        self.in_sample = Scores(POB + V)
+        self.cross_validated = Scores(POB + V)
+        self.example_rows: list[list[int]] = [[] for _ in range(V)]
+        self.extra: list[dict] = [{} for _ in range(V)]
+
+    def add_in_sample(self, post: Posteriors, rows: np.ndarray) -> None:
+        self.in_sample.add(post)
+        flipped = post.argmax[POB:] != post.argmax[CAT]
+        excess = post.max[POB:] - post.max[CAT]
+        self.rows += len(rows)
+        self.map_differs += flipped.sum(axis=1)
+        # "Higher" beyond rounding: equal maxima (e.g. a group with no effect) are not counted.
+        self.pob_more_confident += (excess > 1e-12).sum(axis=1)
+        self.excess_sum += excess.sum(axis=1)
+        index = np.clip(np.rint((excess + 1.0) * EXCESS_BINS).astype(np.int64), 0, 2 * EXCESS_BINS)
+        self.pending_bins.append(index.astype(_BIN))
+        self.pending_rows += len(rows)
+        if self.pending_rows >= self.excess_hist.shape[1]:
+            self._flush_bins()
+        for v in np.flatnonzero(flipped.any(axis=1)):
+            room = 5 - len(self.example_rows[v])
+            if room > 0:
+                self.example_rows[v] += [int(r) + 1 for r in rows[flipped[v]][:room]]
+
+    def _flush_bins(self) -> None:
+        """Count the pending bin indices into the histograms.
+
+        A bincount costs O(rows + bins); waiting until at least ``bins`` rows are
+        pending keeps that O(rows) overall.  One bincount per variant rather than one
+        over ``variant * bins + bin`` keeps the indices in 16 bits until then.
+        """
+        if not self.pending_rows:
+            return
+        pending = np.concatenate(self.pending_bins, axis=1)
+        for hist, index in zip(self.excess_hist, pending):
+            hist += np.bincount(index, minlength=len(hist))
+        self.pending_bins, self.pending_rows = [], 0
+
+    def percentile(self, v: int, q: float) -> float:
+        cumulative = np.cumsum(self.excess_hist[v])
+        k = int(np.searchsorted(cumulative, q * cumulative[-1]))
+        return k / EXCESS_BINS - 1.0
+
+    def results(self) -> list[dict]:
+        """One result per variant, in variant order."""
+        self._flush_bins()
+        return [self._result(v) for v in range(len(self.labels))]
+
+    def _result(self, v: int) -> dict:
+        rows = max(self.rows, 1)
+        return {
+            "group": self.labels[v],
+            "columns": self.columns[v],
+            "rows": self.rows,
+            "map_differs_share": int(self.map_differs[v]) / rows,
+            "pob_more_confident_share": int(self.pob_more_confident[v]) / rows,
+            "excess_mean": float(self.excess_sum[v]) / rows,
+            "excess_p95": self.percentile(v, 0.95) if self.rows else 0.0,
+            "cat": {"in_sample": self.in_sample.result(CAT), "cross_validated": self.cross_validated.result(CAT)},
+            "pob": {"in_sample": self.in_sample.result(POB + v),
+                    "cross_validated": self.cross_validated.result(POB + v)},
+            "flipped_rows": self.example_rows[v],
+            **self.extra[v],
+        }
+
+
+@dataclass
+class ImpactResult:
+    """The table-level comparison, one per group, and what went into the models."""
+
+    table: dict
+    groups: list[dict]
+    design: Design
+    settings: ImpactSettings
+    plot_points: np.ndarray  # (n, 3): CAT max posterior, PoB max posterior, flipped
+    notes: list[str] = field(default_factory=list)
+
+
+# --------------------------------------------------------------------------- the measurement
+
+
+def measure_impact(ctx, settings: ImpactSettings | None = None) -> ImpactResult | None:
+    """Fit CAT and PoB and compare them on the table's rows (None without groups or target)."""
+    settings = settings or ImpactSettings()
+    if ctx.target is None or not ctx.structure.groups or len(ctx.profile.classes) < 2:
+        return None
+    design = make_design(ctx)
+    totals = profile_counts(ctx, design)
+    overall_var = nbmath.pooled_variance(totals.moments)
+    full = fit(totals, design, settings.alpha, settings.var_smoothing, overall_var)
+    k = max(2, int(settings.folds))
+    comparisons = Comparisons(["table"] + [g.label for g in design.groups],
+                              [[m for g in design.groups for m in g.members]] + [list(g.members) for g in design.groups])
+    fold_counts = FoldCounts(totals, k)
+    columns = design.columns + [ctx.target]
+    n_rows = ctx.profile.n_rows
+    stride = max(1, -(-n_rows // max(settings.plot_points, 1)))
+    points = []
+    size = _window_rows(design)
+
+    def windows():
+        """The table's encoded rows in windows of ``size`` rows, whatever the chunking."""
+        return _regroup((encode_chunk(chunk, design, ctx.target) for chunk in ctx.scan(columns)), size)
+
+    # Pass 1: in-sample scores, and each fold's statistics.  The encoded windows are
+    # kept for pass 2 when all of them fit in ENCODED_CACHE_BYTES (they are compact
+    # codes; the first window tells their size); else pass 2 reads and encodes the
+    # rows again, so memory stays bounded.
+    # Windows are scored ``jobs`` at a time and their results added in row order.
+    jobs = ctx.source.jobs
+    kept: list[RowInputs] | None = []
+    kept_bytes = 0
+    for window, post in ordered_map(lambda window: (window, posteriors(full, window)), windows(), jobs, "nblint-impact"):
+        if kept is not None and not kept and window.nbytes / max(len(window), 1) * n_rows > ENCODED_CACHE_BYTES:
+            kept = None
+        comparisons.add_in_sample(post, window.rows)
+        keep = window.rows % stride == 0
+        points.append(np.column_stack([post.max[CAT][keep], post.max[POB][keep],
+                                       post.argmax[CAT][keep] != post.argmax[POB][keep]]))
+        fold_counts.add(window, fold_of(window.rows, k, settings.seed))
+        if kept is not None:
+            kept_bytes += window.nbytes
+            if kept_bytes <= ENCODED_CACHE_BYTES:
+                kept.append(window)
+            else:
+                kept = None
+
+    # Pass 2: k-fold cross-validation (fit on the other folds, score this one).  Each
+    # fold's rows are regrouped into full windows of their own (so at most k windows
+    # of encoded rows wait at a time).
+    fold_models = [fit(totals.minus(fold_counts.counts(f)), design, settings.alpha, settings.var_smoothing, overall_var) for f in range(k)]
+    def fold_windows() -> Iterator[tuple[int, RowInputs]]:
+        by_fold = [_Regrouper(size) for _ in range(k)]
+        for window in kept if kept is not None else windows():
+            folds = fold_of(window.rows, k, settings.seed)
+            for f, regrouper in enumerate(by_fold):
+                for part in regrouper.add(window.take(np.flatnonzero(folds == f))):
+                    yield f, part
+        for f, regrouper in enumerate(by_fold):
+            for part in regrouper.rest():
+                yield f, part
+
+    for post in ordered_map(lambda item: posteriors(fold_models[item[0]], item[1]), fold_windows(), jobs, "nblint-impact"):
+        comparisons.cross_validated.add(post)
+
+    for extra, group, counts in zip(comparisons.extra[1:], design.groups, totals.group_counts):
+        extra["eq13_guaranteed_more_extreme_share"] = _eq13_share(counts, settings.alpha)
+        extra["kind"] = group.kind
+        extra["levels"] = group.n_levels
+    notes = [f"{c} left out ({why})" for c, why in design.left_out.items()]
+    plot = np.concatenate(points) if points else np.zeros((0, 3))
+    table, *per_group = comparisons.results()
+    return ImpactResult(table, per_group, design, settings, plot, notes)
+
+
+#: Float cells of the work arrays of one window (2**20 float64, 8 MiB): every
+#: model's class-major log posteriors, (C, G + 2, n), and the encoded inputs.
+#: ``jobs + 1`` windows are in flight (measured on the 1M x 65 bench table with
+#: --jobs 2: peak 335-342 MiB at 2**20 cells, 346-376 MiB at 2**21, same speed).
+SCORE_CELLS = 1 << 20
+
+
+def _window_rows(design: Design) -> int:
+    """Rows scored at once: as many as fit :data:`SCORE_CELLS`.
+
+    A row takes C * (G + 2) cells of log posteriors and about one per encoded
+    feature.
+    """
+    C, G = len(design.classes), len(design.groups)
+    per_row = C * (FIRST_GROUP + G) + G + len(design.categorical) + len(design.gaussian)
+    return max(1, SCORE_CELLS // per_row)
+
+
+class _Regrouper:
+    """Encoded rows taken in pieces of any size, handed on in windows of ``size`` rows.
+
+    Window boundaries depend only on the rows' order, not on how they arrive, so
+    everything summed window by window is the same for any chunking.
+    """
+
+    def __init__(self, size: int):
+        self.size = size
+        self.parts: list[RowInputs] = []
+        self.n = 0
+
+    def add(self, inputs: RowInputs) -> Iterator[RowInputs]:
+        """Take ``inputs``; yield every window they complete."""
+        start = 0
+        while self.n + len(inputs) - start >= self.size:
+            end = start + self.size - self.n
+            self.parts.append(inputs.take(slice(start, end)))
+            yield RowInputs.concatenate(self.parts)
+            self.parts, self.n, start = [], 0, end
+        if start < len(inputs):
+            self.parts.append(inputs.take(slice(start, None)))
+            self.n += len(inputs) - start
+
+    def rest(self) -> Iterator[RowInputs]:
+        """Yield the last, shorter window, if rows are left."""
+        if self.n:
+            yield RowInputs.concatenate(self.parts)
+            self.parts, self.n = [], 0
+
+
+def _regroup(stream: Iterable[RowInputs], size: int) -> Iterator[RowInputs]:
+    """The rows of ``stream`` in windows of ``size`` rows (the last may be shorter)."""
+    regrouper = _Regrouper(size)
+    for inputs in stream:
+        yield from regrouper.add(inputs)
+    yield from regrouper.rest()
+
+
+
+def _eq13_share(table: np.ndarray, alpha: float) -> float:
+    """Share of (level, class pair) cases where eq. 13 guarantees PoB's ratio is more extreme.
+
+    For the observed level j and classes c, d with theta_jc > theta_jd, eq. 13 says
+    the PoB ratio f_j(theta_c) / f_j(theta_d) exceeds theta_jc / theta_jd whenever
+    theta_jc > ((K - 2 + theta_jd) / (K - 1)) ** (K - 1).
+    """
+    theta = np.exp(nbmath.categorical_log_theta(table, alpha))  # (C, K)
+    C, K = theta.shape
+    if K < 2 or C < 2:
+        return 0.0
+    hits = total = 0
+    for c in range(C):
+        for d in range(C):
+            if c == d:
+                continue
+            larger = theta[c] > theta[d]
+            total += int(larger.sum())
+            hits += int((nbmath.guaranteed_more_extreme(theta[c], theta[d], K) & larger).sum())
+    return hits / total if total else 0.0
+
+

@@ -1,0 +1,118 @@
+"""Sufficient statistics of NB401's models: all rows, and each cross-validation fold.
+
+Everything the models need is a count table or a set of per-class moments, so
+the statistics of the rows outside a fold are the totals minus the fold's own
+(:meth:`Counts.minus`).  The totals come from the profile; each fold's are
+gathered in the first pass over the rows (:class:`FoldCounts`), the fold of a row
+being a hash of its row number, so it does not depend on chunking.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from nblint import nbmath
+from nblint.hashing import mix64
+from nblint.impact.design import Design, RowInputs
+
+
+@dataclass
+class Counts:
+    """Sufficient statistics of the rows of one set (all rows, or one fold)."""
+
+    class_count: np.ndarray  # (C,)
+    group_counts: list[np.ndarray]  # per group (C, K_g): rows of class c at level k
+    categorical: list[np.ndarray]  # per categorical column (C, K)
+    gauss_n: np.ndarray  # (C, D)
+    gauss_mean: np.ndarray  # (C, D)
+    gauss_m2: np.ndarray  # (C, D)
+
+    def minus(self, part: "Counts") -> "Counts":
+        """The statistics of the rows of ``self`` not in ``part`` (exact for counts).
+
+        Gaussian moments are taken apart by Chan's pairwise update read backwards
+        (:func:`nbmath.merge_moments` with the part's count and M2 negated).
+        """
+        n, mean, m2 = nbmath.merge_moments(self.moments, nbmath.Moments(-part.gauss_n, part.gauss_mean, -part.gauss_m2))
+        return Counts(
+            self.class_count - part.class_count,
+            [a - b for a, b in zip(self.group_counts, part.group_counts)],
+            [a - b for a, b in zip(self.categorical, part.categorical)],
+            n, mean, np.maximum(m2, 0.0),
+        )
+
+    @property
+    def moments(self) -> nbmath.Moments:
+        """The Gaussian features' per-class moments."""
+        return nbmath.Moments(self.gauss_n, self.gauss_mean, self.gauss_m2)
+
+
+def profile_counts(ctx, design: Design) -> Counts:
+    """All-rows statistics, straight from the profile (no pass over the rows)."""
+    profile = ctx.profile
+    C = len(profile.classes)
+    numeric = profile.numeric
+    group_counts = []
+    for group in design.groups:
+        table = np.zeros((C, group.n_levels), dtype=np.int64)
+        for k, member in enumerate(group.members):
+            j = numeric.names.index(member)
+            table[:, k] = np.rint(numeric.class_mean[:C, j] * numeric.class_n[:C, j]).astype(np.int64)
+        if group.kind == "dummy":
+            table[:, -1] = profile.class_count - table[:, :-1].sum(axis=1)
+        group_counts.append(table)
+    categorical = [profile.levels(c).table[:, :C].T.astype(np.int64) for c in design.categorical]
+    idx = [numeric.names.index(c) for c in design.gaussian]
+    return Counts(
+        profile.class_count.astype(np.int64), group_counts, categorical,
+        numeric.class_n[:C][:, idx].astype(np.float64), numeric.class_mean[:C][:, idx], numeric.class_m2[:C][:, idx],
+    )
+
+
+def fold_of(rows: np.ndarray, k: int, seed: int) -> np.ndarray:
+    """Fold of each row: a hash of its global row number (independent of chunking)."""
+    # The seed shifts the row numbers by seed times the golden-ratio constant, modulo 2**64:
+    # computed on Python integers, whose product does not overflow (numpy's uint64 scalars
+    # would warn about the wrap for every seed past 1).
+    offset = np.uint64(seed * 0x9E3779B97F4A7C15 % 2**64)
+    return (mix64(rows.astype(np.uint64) + offset) % np.uint64(k)).astype(np.int64)
+
+
+class FoldCounts:
+    """Per-fold statistics, gathered with one bincount per feature over ``fold * C + y``."""
+
+    def __init__(self, like: Counts, k: int):
+        C, D = like.gauss_n.shape
+        self.k, self.C = k, C
+        self.classes = np.zeros((k, C), dtype=np.int64)
+        self.groups = [np.zeros((k,) + t.shape, dtype=np.int64) for t in like.group_counts]
+        self.categorical = [np.zeros((k,) + t.shape, dtype=np.int64) for t in like.categorical]
+        self.n = np.zeros((k, C, D))
+        self.sum = np.zeros((k, C, D))
+        self.sumsq = np.zeros((k, C, D))
+        self.shift = like.gauss_mean  # all-rows class means: deviations from them subtract stably
+
+    def add(self, inputs: RowInputs, folds: np.ndarray) -> None:
+        k, C = self.k, self.C
+        cell = folds * C + inputs.y  # (fold, class) of each row
+        self.classes += np.bincount(cell, minlength=k * C).reshape(k, C)
+        for acc, codes in zip(self.groups + self.categorical, [*inputs.group_codes, *inputs.categorical]):
+            K = acc.shape[2]
+            acc += np.bincount(cell * K + codes, minlength=k * C * K).reshape(k, C, K)
+        if inputs.gaussian.shape[1]:
+            dev = inputs.gaussian - self.shift[inputs.y]
+            self.n += np.bincount(cell, minlength=k * C).reshape(k, C)[:, :, None]
+            for d in range(dev.shape[1]):
+                self.sum[:, :, d] += np.bincount(cell, weights=dev[:, d], minlength=k * C).reshape(k, C)
+                self.sumsq[:, :, d] += np.bincount(cell, weights=dev[:, d] ** 2, minlength=k * C).reshape(k, C)
+
+    def counts(self, f: int) -> Counts:
+        """Fold ``f``'s statistics."""
+        n = self.n[f]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mean_dev = np.where(n > 0, self.sum[f] / np.maximum(n, 1), 0.0)
+        m2 = np.maximum(self.sumsq[f] - n * mean_dev**2, 0.0)
+        return Counts(self.classes[f], [g[f] for g in self.groups], [c[f] for c in self.categorical],
+                      n, self.shift + mean_dev, m2)

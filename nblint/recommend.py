@@ -1,0 +1,184 @@
+"""The Naive Bayes nblint recommends for a table: one event model per feature, groups collapsed.
+
+Read from the analyses context, never re-inferred here: the column kinds
+(:attr:`TableContext.kinds`, where declared kinds win) and the one-hot/dummy
+groups (:attr:`TableContext.structure`).  Each group becomes one categorical
+feature (the collapsed variable, whose level is the member that is set; for a
+dummy group the all-zero rows are the reference level), and every other column
+takes the event model of its kind (:data:`nblint.structure.kinds.MODEL_FOR_KIND`), with three
+refinements a fitted model needs:
+
+* a count column is a categorical feature when it has at most
+  :data:`COUNT_LEVELS` values, else a Gaussian one, not part of a
+  multinomial: one multinomial over a table's unrelated counts (ages, weights,
+  visits) compares their proportions within each row, which means nothing across
+  such columns, and the largest numbers swamp the rest.  On the real-data corpus
+  that block made MixedNB's cross-validated log-loss up to 40 times worse
+  (``bench/bench_mixednb.py``).  A multinomial is the model for counts of one kind,
+  such as words: a sparse ``X``, or columns declared ``multinomial``;
+* a binary column whose values are not 0 and 1 (``yes``/``no``, 1/2) is a
+  two-level categorical feature, which is exactly a Bernoulli one with the same
+  alpha, without asking which value means "on";
+* a column with missing values is left out unless it is categorical (a missing
+  level gives no evidence), since the Bernoulli, multinomial and Gaussian parts
+  cannot take them;
+* a code column that carries the same variable as a group (NB105) is left out,
+  the group read in its place: reading both counts that variable twice.
+
+:class:`nblint.MixedNB` with ``kinds="auto"`` fits exactly these features, and
+``nblint columns --pipeline`` prints them as code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: A count column with at most this many values is read as categorical (each value its own level).
+COUNT_LEVELS = 20
+
+
+#: Event models a feature can have, in the order they are listed.
+MODELS = ("categorical", "bernoulli", "multinomial", "gaussian")
+
+
+@dataclass(frozen=True)
+class Feature:
+    """One feature of the mixed model.
+
+    Attributes
+    ----------
+    model : {"categorical", "bernoulli", "multinomial", "gaussian"}
+    columns : tuple of str
+        One column, or the members of a group (in table order).
+    group : {"one-hot", "dummy"} or None
+        For a group collapsed into one categorical feature.
+    label : str
+        The column's name, or the group's label.
+    """
+
+    model: str
+    columns: tuple[str, ...]
+    group: str | None = None
+    label: str = ""
+
+
+def recommended_features(ctx) -> tuple[list[Feature], dict[str, str]]:
+    """The features of the recommended model, and the columns left out with why.
+
+    Parameters
+    ----------
+    ctx : nblint.analyses.TableContext
+
+    Returns
+    -------
+    features : list of Feature
+        In table order of each feature's first column.
+    left_out : dict
+        Column -> reason, in table order.
+    """
+    profile = ctx.profile
+    order = ctx.source_order
+    features: list[Feature] = []
+    in_group = set()
+    for group in ctx.structure.groups:
+        members = tuple(sorted(group.members, key=order.__getitem__))
+        in_group.update(members)
+        features.append(Feature("categorical", members, group.kind, group.label))
+    left_out = {}
+    for column, group in ctx.structure.code_columns.items():
+        left_out[column] = f"the same variable as the group {group.label!r} (NB105)"
+    for column in profile.features:
+        if column in in_group or column in left_out:
+            continue
+        kind = ctx.kinds[column]
+        model = kind.model
+        if model is None:
+            left_out[column] = kind.kind
+            continue
+        if model == "bernoulli" and not _zero_one(profile, column):
+            model = "categorical"
+        if model == "multinomial":
+            few = kind.n_distinct is not None and kind.n_distinct <= COUNT_LEVELS
+            model = "categorical" if few else "gaussian"
+        if profile.n_missing(column) and model != "categorical":
+            left_out[column] = "missing values"
+            continue
+        features.append(Feature(model, (column,), None, column))
+    features.sort(key=lambda f: order[f.columns[0]])
+    return features, dict(sorted(left_out.items(), key=lambda item: order[item[0]]))
+
+
+def _zero_one(profile, column: str) -> bool:
+    """Every value of the column is 0 or 1 (a numeric column)."""
+    if column in profile.text:
+        return False
+    numeric = profile.numeric
+    return bool(numeric.zero_one[numeric.names.index(column)])
+
+
+def frame_context(frame, target: str | None = None):
+    """The analyses context of an in-memory pandas DataFrame (one thread, default settings).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        Column names must be strings.
+    target : str, optional
+        The class column, one of ``frame``'s.
+    """
+    from nblint.config import parse_settings
+    from nblint.readers import DataFrameSource
+    from nblint.runner import make_context
+
+    settings = parse_settings({"target": target} if target is not None else {})
+    return make_context(DataFrameSource(frame), settings, jobs=1)
+
+
+#: scikit-learn's class for a table whose every feature has one event model (no group).
+_SKLEARN_CLASS = {"bernoulli": "BernoulliNB", "multinomial": "MultinomialNB", "gaussian": "GaussianNB"}
+
+
+def pipeline_code(ctx, path: str) -> str:
+    """Python code that builds and fits the recommended model on the table at ``path``.
+
+    Plain scikit-learn when every feature is Bernoulli, multinomial or Gaussian
+    alike; otherwise :class:`nblint.MixedNB` with every column's kind written out
+    (so the code does not depend on nblint inferring them again).
+    """
+    features, left_out = recommended_features(ctx)
+    target = ctx.target
+    lower = path.lower()
+    if lower.endswith((".parquet", ".pq")):
+        read = f"pd.read_parquet({path!r})"
+    else:
+        sep = ", sep='\\t'" if lower.endswith((".tsv", ".tsv.gz")) else ""
+        read = f"pd.read_csv({path!r}{sep})"
+    lines = [f"# The Naive Bayes nblint recommends for {path} (nblint columns --pipeline).",
+             "import pandas as pd"]
+    models = {f.model for f in features}
+    single = len(models) == 1 and not any(f.group for f in features) and next(iter(models)) in _SKLEARN_CLASS
+    if single:
+        cls = _SKLEARN_CLASS[next(iter(models))]
+        lines += [f"from sklearn.naive_bayes import {cls}", "", f"table = {read}",
+                  f"columns = {[c for f in features for c in f.columns]!r}",
+                  f"model = {cls}()", f"model.fit(table[columns], table[{target!r}])"]
+        if left_out:
+            lines.append(f"# left out: {', '.join(f'{c} ({why})' for c, why in left_out.items())}")
+        return "\n".join(lines) + "\n"
+    lines += ["from nblint import MixedNB", "", f"table = {read}",
+              f"X, y = table.drop(columns=[{target!r}]), table[{target!r}]", "model = MixedNB(kinds={"]
+    entries = [(ctx.source_order[f.columns[0]], _kind_line(f, ctx.kinds)) for f in features]
+    entries += [(ctx.source_order[c], f"    {c!r}: 'drop',  # {why}") for c, why in left_out.items()]
+    lines += [line for _, line in sorted(entries)]
+    lines += ["})", "model.fit(X, y)"]
+    return "\n".join(lines) + "\n"
+
+
+def _kind_line(feature: Feature, kinds) -> str:
+    if feature.group:
+        return (f"    {feature.columns!r}: {feature.group!r},  # one categorical feature, "
+                f"not {len(feature.columns)} independent bits")
+    line = f"    {feature.columns[0]!r}: {feature.model!r},"
+    if kinds[feature.columns[0]].kind == "count":
+        line += "  # counts, on their own: not one multinomial with unrelated counts"
+    return line

@@ -1,0 +1,334 @@
+"""MixedNB and CollapseGroups: scikit-learn's contract, its Naive Bayes classes as oracles, NB401's maths."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import sparse
+from sklearn.naive_bayes import BernoulliNB, CategoricalNB, GaussianNB, MultinomialNB
+from sklearn.pipeline import make_pipeline
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from nblint import CollapseGroups, MixedNB, nbmath
+from nblint.analyses import TableContext
+from nblint.engine import resolved_options
+from nblint.impact import design as impact_design
+from nblint.impact import scoring
+from nblint.impact.statistics import profile_counts
+from nblint.profile import TableProfile
+from nblint.readers import DataFrameSource
+
+SETTINGS = settings(max_examples=25, deadline=None)
+ALPHAS = st.sampled_from([1.0, 0.5, 1e-3, 2.0])
+
+
+@parametrize_with_checks([MixedNB(), MixedNB(kinds="categorical"), MixedNB(alpha=0.0), CollapseGroups()])
+def test_scikit_learn_contract(estimator, check):
+    check(estimator)
+
+
+def test_import_nblint_does_not_import_sklearn():
+    code = "import sys, nblint; assert 'sklearn' not in sys.modules; nblint.MixedNB; assert 'sklearn' in sys.modules"
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# --------------------------------------------------------------------------- one kind: scikit-learn's classes
+
+
+def rows_and_classes(draw, n_classes_max=4):
+    n_classes = draw(st.integers(2, n_classes_max))
+    n = draw(st.integers(n_classes, 60))
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    y = np.concatenate([np.arange(n_classes), rng.integers(0, n_classes, n - n_classes)])  # every class seen
+    return rng, y
+
+
+@st.composite
+def tables(draw, kind):
+    rng, y = rows_and_classes(draw)
+    n, D = len(y), draw(st.integers(1, 5))
+    if kind == "categorical":
+        # Every code 0..K-1 present in each column: the levels CategoricalNB assumes.
+        levels = [min(draw(st.integers(1, 5)), n) for _ in range(D)]
+        X = np.column_stack([rng.permutation(np.concatenate([np.arange(K), rng.integers(0, K, n - K)])) for K in levels])
+    elif kind == "bernoulli":
+        X = (rng.random((n, D)) < rng.random(D)).astype(float)
+    elif kind == "multinomial":
+        X = rng.poisson(rng.random(D) * 4, (n, D)).astype(float)
+    else:
+        X = rng.normal(size=(n, D)) * rng.uniform(0.1, 10, D) + y[:, None]
+    prior = draw(st.sampled_from(["fit", "uniform", "given"]))
+    return X, y, prior
+
+
+def prior_params(prior, y):
+    C = len(np.unique(y))
+    if prior == "uniform":
+        return {"fit_prior": False}
+    if prior == "given":
+        p = np.arange(1, C + 1, dtype=float)
+        return {"class_prior": p / p.sum()}
+    return {}
+
+
+def assert_same_posteriors(ours, theirs, X):
+    np.testing.assert_allclose(ours.predict_joint_log_proba(X), theirs.predict_joint_log_proba(X), rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(ours.predict_proba(X), theirs.predict_proba(X), rtol=0, atol=1e-9)
+    np.testing.assert_allclose(ours.predict_log_proba(X), theirs.predict_log_proba(X), rtol=1e-9, atol=1e-9)
+
+
+@SETTINGS
+@given(table=tables("categorical"), alpha=ALPHAS)
+def test_categorical_table_equals_categorical_nb(table, alpha):
+    X, y, prior = table
+    sk = CategoricalNB(alpha=alpha, force_alpha=True, **prior_params(prior, y)).fit(X, y)
+    ours = MixedNB(kinds="categorical", alpha=alpha, **prior_params(prior, y)).fit(X, y)
+    assert_same_posteriors(ours, sk, X)
+
+
+@SETTINGS
+@given(table=tables("bernoulli"), alpha=ALPHAS, as_sparse=st.booleans())
+def test_bernoulli_table_equals_bernoulli_nb(table, alpha, as_sparse):
+    X, y, prior = table
+    X = sparse.csr_matrix(X) if as_sparse else X
+    sk = BernoulliNB(alpha=alpha, force_alpha=True, **prior_params(prior, y)).fit(X, y)
+    ours = MixedNB(kinds="bernoulli", alpha=alpha, **prior_params(prior, y)).fit(X, y)
+    assert_same_posteriors(ours, sk, X)
+
+
+@SETTINGS
+@given(table=tables("multinomial"), alpha=ALPHAS, as_sparse=st.booleans())
+def test_count_table_equals_multinomial_nb(table, alpha, as_sparse):
+    X, y, prior = table
+    X = sparse.csr_matrix(X) if as_sparse else X
+    sk = MultinomialNB(alpha=alpha, force_alpha=True, **prior_params(prior, y)).fit(X, y)
+    ours = MixedNB(kinds="multinomial", alpha=alpha, **prior_params(prior, y)).fit(X, y)
+    assert_same_posteriors(ours, sk, X)
+    if as_sparse:  # a sparse matrix is read as counts without being told
+        assert_same_posteriors(MixedNB(alpha=alpha, **prior_params(prior, y)).fit(X, y), sk, X)
+
+
+@SETTINGS
+@given(table=tables("gaussian"), var_smoothing=st.sampled_from([1e-9, 1e-3, 0.5]))
+def test_continuous_table_equals_gaussian_nb(table, var_smoothing):
+    X, y, prior = table
+    params = {"priors": prior_params(prior, y)["class_prior"]} if prior == "given" else {}
+    sk = GaussianNB(var_smoothing=var_smoothing, **params).fit(X, y)
+    ours = MixedNB(kinds="gaussian", var_smoothing=var_smoothing, fit_prior=prior != "uniform",
+                   class_prior=params.get("priors")).fit(X, y)
+    if prior == "uniform":  # GaussianNB has no uniform prior: compare the likelihoods
+        np.testing.assert_allclose(ours.predict_joint_log_proba(X) - ours.class_log_prior_,
+                                   sk.predict_joint_log_proba(X) - np.log(sk.class_prior_), rtol=1e-9, atol=1e-9)
+        return
+    np.testing.assert_allclose(ours.theta_, sk.theta_, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(ours.var_, sk.var_, rtol=1e-9)
+    X_new = X + np.random.default_rng(0).normal(size=X.shape) * X.std(axis=0)
+    for rows in (X, X_new):
+        assert_same_posteriors(ours, sk, rows)
+
+
+# --------------------------------------------------------------------------- a mixed table
+
+
+def mixed_table(seed: int, n: int = 300):
+    """A one-hot group, a dummy group, a flag, text codes, a count and a measurement."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 3, n)
+    a = np.where(rng.random(n) < 0.5, y % 4, rng.integers(0, 4, n))
+    b = rng.integers(0, 4, n)
+    frame = pd.DataFrame({f"a{k}": (a == k).astype(int) for k in range(4)})
+    for k in range(3):
+        frame[f"b{k}"] = (b == k).astype(int)
+    frame["flag"] = (rng.random(n) < 0.3 + 0.2 * (y == 1)).astype(int)
+    frame["city"] = rng.choice(["Oslo", "Lima", "Pune", "Kyiv"], n)
+    frame["n_visits"] = rng.poisson(1 + y, n)
+    frame["x"] = rng.normal(y * 0.7, 1.0, n)
+    return frame, y
+
+
+MIXED_KINDS = {("a0", "a1", "a2", "a3"): "one-hot", ("b0", "b1", "b2"): "dummy", "flag": "bernoulli",
+               "city": "categorical", "n_visits": "multinomial", "x": "gaussian"}
+
+
+def test_auto_finds_groups_and_kinds_as_nblint_does():
+    frame, y = mixed_table(0)
+    model = MixedNB().fit(frame, y)
+    assert [(f.model, f.columns, f.group) for f in model.features_] == [
+        ("categorical", ("a0", "a1", "a2", "a3"), "one-hot"), ("categorical", ("b0", "b1", "b2"), "dummy"),
+        ("bernoulli", ("flag",), None), ("categorical", ("city",), None), ("categorical", ("n_visits",), None),
+        ("gaussian", ("x",), None)]
+    declared = MixedNB(kinds={**MIXED_KINDS, "n_visits": "categorical"}).fit(frame, y)
+    np.testing.assert_array_equal(model.predict_proba(frame), declared.predict_proba(frame))
+    # Declared kinds win over the inference; the others are still inferred.
+    partly = MixedNB(kinds={"n_visits": "multinomial", "x": "drop"}).fit(frame, y)
+    models = {f.columns: f.model for f in partly.features_}
+    assert models[("n_visits",)] == "multinomial" and ("x",) not in models and partly.left_out_ == {"x": "declared drop"}
+    assert models[("a0", "a1", "a2", "a3")] == "categorical"
+
+
+def test_mixed_model_is_the_product_of_scikit_learn_models():
+    """Each part equals its scikit-learn class: the joint log likelihoods add, with the prior once."""
+    frame, y = mixed_table(1)
+    ours = MixedNB(kinds=MIXED_KINDS, alpha=0.5).fit(frame, y)
+    a = frame[["a0", "a1", "a2", "a3"]].to_numpy().argmax(axis=1)
+    bits_b = frame[["b0", "b1", "b2"]].to_numpy()
+    b = np.where(bits_b.any(axis=1), bits_b.argmax(axis=1), 3)
+    city = np.unique(frame["city"], return_inverse=True)[1]
+    parts = [
+        (CategoricalNB(alpha=0.5, force_alpha=True), np.column_stack([a, b, city])),
+        (BernoulliNB(alpha=0.5, force_alpha=True), frame[["flag"]].to_numpy()),
+        (MultinomialNB(alpha=0.5, force_alpha=True), frame[["n_visits"]].to_numpy()),
+        (GaussianNB(), frame[["x"]].to_numpy()),
+    ]
+    joint = sum(model.fit(X, y).predict_joint_log_proba(X) for model, X in parts) - 3 * parts[0][0].class_log_prior_
+    np.testing.assert_allclose(ours.predict_joint_log_proba(frame), joint, rtol=1e-9)
+
+
+@given(seed=st.integers(0, 1000), cuts=st.lists(st.integers(1, 299), max_size=4), alpha=st.sampled_from([1.0, 0.0]))
+@SETTINGS
+def test_partial_fit_in_batches_is_one_fit(seed, cuts, alpha):
+    frame, y = mixed_table(seed)
+    whole = MixedNB(kinds=MIXED_KINDS, alpha=alpha).fit(frame, y)
+    batched = MixedNB(kinds=MIXED_KINDS, alpha=alpha)
+    for part in np.split(np.arange(len(y)), sorted(set(cuts))):
+        batched.partial_fit(frame.iloc[part], y[part], classes=[0, 1, 2])
+    np.testing.assert_allclose(batched.predict_proba(frame), whole.predict_proba(frame), rtol=0, atol=1e-12)
+
+
+def test_unseen_categories_give_no_evidence_and_veto_no_class():
+    """A level never seen, or a group row that is no level, is left out of that row's product."""
+    frame, y = mixed_table(2)
+    kinds = {**MIXED_KINDS, "x": "drop", "n_visits": "drop"}
+    no_city = {**kinds, "city": "drop"}
+    no_city_no_a = {k: v for k, v in no_city.items() if k != ("a0", "a1", "a2", "a3")} | dict.fromkeys(["a0", "a1", "a2", "a3"], "drop")
+    new = frame.head(20).assign(city="Quito")  # a level never seen
+    new.loc[new.index[:3], ["a0", "a1"]] = 1  # rows that are no level of the one-hot group either
+    for alpha in (1.0, 0.0):
+        proba = MixedNB(kinds=kinds, alpha=alpha).fit(frame, y).predict_proba(new)
+        assert np.all(proba > 0) and np.allclose(proba.sum(axis=1), 1)
+        expected = MixedNB(kinds=no_city, alpha=alpha).fit(frame, y).predict_proba(new)
+        np.testing.assert_allclose(proba[3:], expected[3:], rtol=0, atol=1e-12)
+        expected = MixedNB(kinds=no_city_no_a, alpha=alpha).fit(frame, y).predict_proba(new)
+        np.testing.assert_allclose(proba[:3], expected[:3], rtol=0, atol=1e-12)
+    with pytest.raises(ValueError, match="twice"):
+        MixedNB(kinds={("a0", "a1"): "one-hot", "a1": "bernoulli"}).fit(frame, y)
+
+
+def test_missing_categorical_values_give_no_evidence():
+    frame, y = mixed_table(6)
+    frame = frame.drop(columns=["n_visits"])
+    alpha = 1.0
+    with_gaps = frame.copy()
+    with_gaps.loc[:9, "city"] = None
+    kinds = {"city": "categorical", "x": "drop"}
+    model = MixedNB(kinds=kinds, alpha=alpha).fit(with_gaps, y)
+    no_city = MixedNB(kinds={**kinds, "city": "drop"}, alpha=alpha).fit(frame, y)
+    np.testing.assert_allclose(model.predict_proba(with_gaps.head(10)), no_city.predict_proba(frame.head(10)), atol=1e-12)
+    with pytest.raises(ValueError, match="NaN"):
+        MixedNB(kinds={"x": "gaussian"}).fit(frame.assign(x=np.nan), y)
+
+
+def test_a_bernoulli_value_never_seen_gives_no_evidence():
+    """Like BernoulliNB's binarising would not: a 2 in a 0/1 column is unknown, not 'on'."""
+    frame, y = mixed_table(7)
+    kinds = {**MIXED_KINDS, "x": "drop", "n_visits": "drop"}
+    new = frame.head(10).assign(flag=2)
+    proba = MixedNB(kinds=kinds).fit(frame, y).predict_proba(new)
+    expected = MixedNB(kinds={**kinds, "flag": "drop"}).fit(frame, y).predict_proba(new)
+    np.testing.assert_allclose(proba, expected, rtol=0, atol=1e-12)
+
+
+def test_counts_on_their_own_are_categorical_or_gaussian():
+    """A dense count column is not lumped into one multinomial with unrelated counts."""
+    frame, y = mixed_table(8)
+    frame["weight_lb"] = np.random.default_rng(0).integers(90, 250, len(frame))  # whole numbers, many values
+    models = {f.columns[0]: f.model for f in MixedNB().fit(frame, y).features_}
+    assert models["n_visits"] == "categorical" and models["weight_lb"] == "gaussian"
+
+
+def test_alpha_zero_is_the_limit_of_small_alpha():
+    frame, y = mixed_table(3, n=60)
+    kinds = {**MIXED_KINDS, "x": "drop"}
+    limit = MixedNB(kinds=kinds, alpha=0.0).fit(frame, y).predict_proba(frame)
+    near = MixedNB(kinds=kinds, alpha=1e-9).fit(frame, y).predict_proba(frame)
+    assert not np.isnan(limit).any()
+    np.testing.assert_allclose(limit, near, atol=1e-6)
+
+
+def test_sparse_count_blocks_stay_sparse(monkeypatch):
+    seen = []
+    original = nbmath.MultinomialComponent.log_likelihood
+
+    def spy(self, X):
+        seen.append(sparse.issparse(X))
+        return original(self, X)
+
+    monkeypatch.setattr(nbmath.MultinomialComponent, "log_likelihood", spy)
+    rng = np.random.default_rng(0)
+    X = sparse.random(200, 5000, density=0.002, format="csr", random_state=1) * 5
+    X.data = np.ceil(X.data)
+    y = rng.integers(0, 2, 200)
+    model = MixedNB().fit(X, y)
+    proba = model.predict_proba(X)
+    assert seen == [True] and model.features_[0].model == "multinomial"
+    np.testing.assert_allclose(proba, MultinomialNB().fit(X, y).predict_proba(X), atol=1e-9)
+
+
+# --------------------------------------------------------------------------- NB401's model CAT
+
+
+def test_posteriors_equal_nb401_cat_model():
+    """MixedNB (kinds inferred) and NB401's CAT give the same posterior on every row."""
+    rng = np.random.default_rng(4)
+    n = 400
+    y = rng.integers(0, 3, n)
+    a = np.where(rng.random(n) < 0.5, y % 4, rng.integers(0, 4, n))
+    b = rng.integers(0, 4, n)
+    frame = pd.DataFrame({f"a{k}": (a == k).astype(int) for k in range(4)})
+    for k in range(3):
+        frame[f"b{k}"] = (b == k).astype(int)
+    frame["code"] = rng.integers(0, 3, n) + (y == 2)
+    frame["city"] = rng.choice(["Oslo", "Lima", "Pune"], n)
+    frame["x"] = rng.normal(y * 0.7, 1.0, n)
+    frame["y"] = y
+    source = DataFrameSource(frame, chunk_rows=128)
+    ctx = TableContext(source, TableProfile.from_source(source, "y"), None, resolved_options())
+    for alpha in (1.0, 0.3):
+        design = impact_design.make_design(ctx)
+        totals = profile_counts(ctx, design)
+        models = scoring.fit(totals, design, alpha, 1e-9, nbmath.pooled_variance(totals.moments))
+        rows = impact_design.RowInputs.concatenate(
+            [impact_design.encode_chunk(chunk, design, "y") for chunk in ctx.scan(design.columns + ["y"])])
+        cat = scoring.log_posteriors(models, rows)[0][:, scoring.CAT, :].T
+        X = frame.drop(columns="y")
+        ours = MixedNB(alpha=alpha).fit(X, y)
+        assert {f.columns for f in ours.features_ if f.model == "categorical"} == {
+            ("a0", "a1", "a2", "a3"), ("b0", "b1", "b2"), ("code",), ("city",)}
+        np.testing.assert_allclose(ours.predict_log_proba(X), cat, rtol=0, atol=1e-12)
+
+
+# --------------------------------------------------------------------------- CollapseGroups
+
+
+def test_collapse_groups_feeds_categorical_nb_and_inverts():
+    frame, y = mixed_table(5)
+    bits = frame[["a0", "a1", "a2", "a3", "b0", "b1", "b2", "flag"]]
+    collapse = CollapseGroups().fit(bits)
+    assert collapse.groups_ == [((0, 1, 2, 3), "one-hot"), ((4, 5, 6), "dummy")]
+    codes = collapse.transform(bits)
+    assert list(collapse.get_feature_names_out()) == ["a0+a1+a2+a3", "b0+b1+b2", "flag"]
+    np.testing.assert_array_equal(collapse.inverse_transform(codes), bits.to_numpy())
+    pipeline = make_pipeline(CollapseGroups(), CategoricalNB()).fit(bits, y)
+    ours = MixedNB(kinds={("a0", "a1", "a2", "a3"): "one-hot", ("b0", "b1", "b2"): "dummy", "flag": "categorical"})
+    np.testing.assert_allclose(pipeline.predict_proba(bits), ours.fit(bits, y).predict_proba(bits), atol=1e-12)
+    broken = bits.copy()
+    broken.loc[4, ["a0", "a1"]] = 1  # row 5 has two bits of the one-hot group set
+    with pytest.raises(ValueError, match=r"rows \[5\]"):
+        collapse.transform(broken)
