@@ -190,6 +190,8 @@ class TableContext:
     @cached_property
     def impact(self):
         """CAT against PoB on this table (:mod:`nblint.impact`), with the impact settings."""
+        if self.target is None or not self.structure.groups or len(self.profile.classes) < 2:
+            return None  # nothing to measure (as measure_impact would say), and nothing to import for it
         from nblint.impact import ImpactSettings, measure_impact
 
         settings = ImpactSettings(

@@ -54,6 +54,8 @@ class CollinearColumns(Rule):
     def check(self, ctx):
         threshold = self.settings["vif-threshold"]
         vif = ctx.vif
+        if not vif.may_exceed(threshold):
+            return
         structure = ctx.structure
         explained = {m for g in structure.groups for m in g.members}
         explained |= set(structure.code_columns)
