@@ -108,6 +108,16 @@ class FoldCounts:
                 self.sum[:, :, d] += np.bincount(cell, weights=dev[:, d], minlength=k * C).reshape(k, C)
                 self.sumsq[:, :, d] += np.bincount(cell, weights=dev[:, d] ** 2, minlength=k * C).reshape(k, C)
 
+    def merge(self, other: "FoldCounts") -> None:
+        """Add the statistics of later rows (gathered apart, e.g. one window's): in row order,
+        each float sum is the one adding those rows here would have made."""
+        self.classes += other.classes
+        for acc, part in zip(self.groups + self.categorical, other.groups + other.categorical):
+            acc += part
+        self.n += other.n
+        self.sum += other.sum
+        self.sumsq += other.sumsq
+
     def counts(self, f: int) -> Counts:
         """Fold ``f``'s statistics."""
         n = self.n[f]
