@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from nblint.impact.design import RowInputs
-from nblint.impact.measure import EXCESS_BINS, WindowScores
+from nblint.impact.measure import EXCESS_BINS, WindowScores, histogram_percentile
 from nblint.impact.scoring import posteriors
 
 
@@ -37,27 +37,25 @@ def impact_passes(source, plan, comparisons, fold_counts, points: list) -> None:
     rows = [n for n, _ in sizes]  # rows with a target, per partition
     starts = np.concatenate([[0], np.cumsum(rows)]).astype(np.int64)
 
-    # Pass 1: the in-sample windows, and their histograms summed on the workers.
-    tasks, histograms = [], []
+    # Pass 1: the in-sample windows.  Their integer parts (excess histograms, fold
+    # counts) are summed on the workers; the client gets each window's float sums.
+    tasks, histograms, counts = [], [], []
     for begin in range(0, int(starts[-1]), plan.size):
         pieces = _pieces(encoded, starts, begin, min(begin + plan.size, int(starts[-1])))
-        result, histogram = dask.delayed(_in_sample_window, nout=2)(plan, *pieces)
+        result, histogram, fold_part = dask.delayed(_in_sample_window, nout=3)(plan, *pieces)
         tasks.append(result)
         histograms.append(histogram)
+        counts.append(fold_part)
     if not tasks:
         return
-    while len(histograms) > 1:
-        pairs = [dask.delayed(np.add)(histograms[i], histograms[i + 1]) for i in range(0, len(histograms) - 1, 2)]
-        histograms = pairs + ([histograms[-1]] if len(histograms) % 2 else [])
-    *results, histogram = source._compute_all(tasks + [dask.delayed(_sparse)(h) for h in histograms])
-    for result in results:
+    p95 = dask.delayed(_percentiles)(_tree(np.add, histograms), 0.95)
+    *results, p95, fold_total = source._compute_all(tasks + [p95, _tree(_add_counts, counts)])
+    fold_counts.add_counts(fold_total)
+    for result, sums in results:
         comparisons.add_window(result)
         points.append(result.points)
-        fold_counts.merge(result.folds)
-    shape, index, counts = histogram
-    dense = np.zeros(shape, dtype=np.int64)
-    dense.flat[index] = counts
-    comparisons.excess_hist += dense
+        fold_counts.add_sums(*sums)
+    comparisons.p95 = p95
 
     # Pass 2: each fold's rows in windows of their own, scored by the fold's model.
     fold_models = plan.fold_models(fold_counts)
@@ -85,6 +83,16 @@ def impact_passes(source, plan, comparisons, fold_counts, points: list) -> None:
         order.append(((window, f, j), scores))
     for _, scores in sorted(order, key=lambda item: item[0]):
         comparisons.cross_validated.add(scores)
+
+
+def _tree(add, parts: list):
+    """``parts`` summed pairwise, level by level, on the workers (one delayed result)."""
+    import dask
+
+    while len(parts) > 1:
+        pairs = [dask.delayed(add)(parts[i], parts[i + 1]) for i in range(0, len(parts) - 1, 2)]
+        parts = pairs + ([parts[-1]] if len(parts) % 2 else [])
+    return parts[0]
 
 
 def _pieces(encoded: list, starts: np.ndarray, begin: int, end: int) -> list:
@@ -122,17 +130,22 @@ def _take(encoded: RowInputs, a: int, b: int) -> RowInputs:
 
 
 def _in_sample_window(plan, *pieces: RowInputs):
-    """Score one window; its sums, and the histogram of its rows' excess-confidence bins."""
+    """Score one window: (its sums with its fold statistics' float sums), the histogram of
+    its rows' excess-confidence bins, and its fold counts (the integer parts)."""
     result = plan.in_sample(RowInputs.concatenate(list(pieces)))
     histogram = np.stack([np.bincount(bins, minlength=2 * EXCESS_BINS + 1) for bins in result.bins])
-    result.bins = None
-    return result, histogram
+    folds = result.folds
+    result.bins = result.folds = None
+    return (result, (folds.sum, folds.sumsq)), histogram, folds
 
 
-def _sparse(histogram: np.ndarray) -> tuple:
-    """A histogram as (shape, positions of its non-zero cells, their counts): what the client needs."""
-    index = np.flatnonzero(histogram)
-    return histogram.shape, index, histogram.flat[index]
+def _add_counts(a, b):
+    a.add_counts(b)
+    return a
+
+
+def _percentiles(histogram: np.ndarray, q: float) -> list[float]:
+    return [histogram_percentile(h, q) for h in histogram]
 
 
 def _fold_rows(encoded: RowInputs, plan, fold: int, a: int, b: int) -> tuple[RowInputs, int]:

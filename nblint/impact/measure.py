@@ -61,6 +61,13 @@ class Scores:
                 "accuracy": int(self.correct[model]) / self.rows}
 
 
+def histogram_percentile(histogram: np.ndarray, q: float) -> float:
+    """The ``q`` quantile of the excess confidence from its histogram (exact to a bin)."""
+    cumulative = np.cumsum(histogram)
+    k = int(np.searchsorted(cumulative, q * cumulative[-1]))
+    return k / EXCESS_BINS - 1.0
+
+
 #: Integer type of an excess-confidence bin index (0 .. 2 * EXCESS_BINS).
 _BIN = np.min_scalar_type(2 * EXCESS_BINS)
 
@@ -85,6 +92,8 @@ class Comparisons:
         self.in_sample = Scores(POB + V)
         self.cross_validated = Scores(POB + V)
         self.example_rows: list[list[int]] = [[] for _ in range(V)]
+        #: Each variant's 95th percentile of excess, when the histograms were summed elsewhere.
+        self.p95: list[float] | None = None
         self.extra: list[dict] = [{} for _ in range(V)]
 
     def add_window(self, window: "InSample") -> None:
@@ -119,9 +128,7 @@ class Comparisons:
         self.pending_bins, self.pending_rows = [], 0
 
     def percentile(self, v: int, q: float) -> float:
-        cumulative = np.cumsum(self.excess_hist[v])
-        k = int(np.searchsorted(cumulative, q * cumulative[-1]))
-        return k / EXCESS_BINS - 1.0
+        return histogram_percentile(self.excess_hist[v], q)
 
     def results(self) -> list[dict]:
         """One result per variant, in variant order."""
@@ -137,7 +144,7 @@ class Comparisons:
             "map_differs_share": int(self.map_differs[v]) / rows,
             "pob_more_confident_share": int(self.pob_more_confident[v]) / rows,
             "excess_mean": float(self.excess_sum[v]) / rows,
-            "excess_p95": self.percentile(v, 0.95) if self.rows else 0.0,
+            "excess_p95": (self.p95[v] if self.p95 is not None else self.percentile(v, 0.95)) if self.rows else 0.0,
             "cat": {"in_sample": self.in_sample.result(CAT), "cross_validated": self.cross_validated.result(CAT)},
             "pob": {"in_sample": self.in_sample.result(POB + v),
                     "cross_validated": self.cross_validated.result(POB + v)},
