@@ -12,7 +12,7 @@ makes one extra chunked pass over the candidates only (:meth:`TableContext.row_c
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -33,7 +33,7 @@ from nblint.structure import (
     name_stem,
     variance_inflation,
 )
-from nblint.structure.duplicates import code_column_candidates, identical_candidates
+from nblint.structure.duplicates import code_column_candidates, identical_candidates, recode_candidates
 from nblint.structure.exclusive import dummy_sets, near_sets
 from nblint.structure.groups import expected_cooccurrences
 from nblint.structure.kinds import ColumnKind, infer_kinds
@@ -74,6 +74,8 @@ class Structure:
     #: Sets of columns identical in every row.
     identical: list[list[str]]
     capped: bool = False
+    #: Pairs of discrete columns whose values map one to one (one recodes the other), not identical.
+    recodes: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def groups(self) -> list[Group]:
@@ -293,7 +295,10 @@ class TableContext:
 
         code_candidates = code_column_candidates(self.profile, search.onehot + dummy_candidates)
         identical_exact, identical_pending = identical_candidates(self.profile)
-        checks = self.row_checks([(m, c) for m, c, _ in broken_candidates], code_candidates, identical_pending)
+        in_groups = {m for g in search.onehot + dummy_candidates for m in g.members} | {c for c, _ in code_candidates}
+        recode_pending = recode_candidates(self.profile, in_groups)
+        checks = self.row_checks([(m, c) for m, c, _ in broken_candidates], code_candidates, identical_pending,
+                                 recode_pending)
 
         code_columns: dict[str, Group] = {}
         for (column, group), ok in sorted(zip(code_candidates, checks["decodes"]), key=lambda item: item[0][0]):
@@ -327,11 +332,14 @@ class TableContext:
                                           complete))
 
         identical = sorted(identical_exact + checks["identical"], key=lambda cols: self.table_order[cols[0]])
+        same = {frozenset(cols) for cols in identical}
+        recodes = [pair for pair, ok in zip(recode_pending, checks["recodes"])
+                   if ok and not any(set(pair) <= s for s in same)]
         dummy.sort(key=lambda g: self.table_order[g.members[0]])
         broken.sort(key=lambda g: self.table_order[g.members[0]])
-        return Structure(search.onehot, dummy, broken, code_columns, identical, self.budget.exhausted)
+        return Structure(search.onehot, dummy, broken, code_columns, identical, self.budget.exhausted, recodes)
 
-    def row_checks(self, broken_candidates, code_candidates, identical_candidates) -> dict:
+    def row_checks(self, broken_candidates, code_candidates, identical_candidates, recode_candidates=()) -> dict:
         """One chunked pass computing every per-row verification at once.
 
         Returns
@@ -340,18 +348,23 @@ class TableContext:
             ``row_sums``: (rows summing to 0, rows summing to 2+, example rows) per
             broken candidate; ``decodes``: per (code column, group) pair, whether the
             column and the group determine each other row by row; ``identical``:
-            lists of columns whose values agree on every row.
+            lists of columns whose values agree on every row; ``recodes``: per pair
+            of columns, whether their values map one to one.
         """
         row_sums = [[0, 0, []] for _ in broken_candidates]
         # For each code candidate: observed (code level, group level) pairs.
         pair_tables: list[set] = [set() for _ in code_candidates]
         hashes = {c: np.uint64(0) for cols in identical_candidates for c in cols}
+        recode_tables: list[set] = [set() for _ in recode_candidates]
         needed = sorted({m for members, _ in broken_candidates for m in members}
                         | {c for c, _ in code_candidates} | {m for _, g in code_candidates for m in g.members}
-                        | set(hashes), key=lambda c: self.table_order[c])
+                        | set(hashes) | {c for pair in recode_candidates for c in pair}, key=lambda c: self.table_order[c])
         if needed:
             for chunk in self.scan(needed):
                 self._check_chunk(chunk, broken_candidates, row_sums, code_candidates, pair_tables, hashes)
+                values = {name: col for name, col in zip(chunk.names, chunk.columns)}
+                for (a, b), seen in zip(recode_candidates, recode_tables):
+                    seen.update(zip(_labels(values[a]), _labels(values[b])))
         decodes = []
         for pairs in pair_tables:
             codes = [a for a, _ in pairs]
@@ -363,7 +376,8 @@ class TableContext:
             for c in cols:
                 by_hash.setdefault(int(hashes[c]), []).append(c)
             identical += [group for group in by_hash.values() if len(group) > 1]
-        return {"row_sums": [tuple(r) for r in row_sums], "decodes": decodes, "identical": identical}
+        recodes = [len({a for a, _ in seen}) == len(seen) == len({b for _, b in seen}) for seen in recode_tables]
+        return {"row_sums": [tuple(r) for r in row_sums], "decodes": decodes, "identical": identical, "recodes": recodes}
 
     def _check_chunk(self, chunk: Chunk, broken_candidates, row_sums, code_candidates, pair_tables, hashes):
         values = {name: col for name, col in zip(chunk.names, chunk.columns)}
@@ -395,6 +409,13 @@ class TableContext:
             for column in hashes:
                 with np.errstate(over="ignore"):
                     hashes[column] = np.uint64(hashes[column] + np.sum(mix64(_value_hash(values[column]) ^ weights), dtype=np.uint64))
+
+
+def _labels(col) -> list:
+    """The distinct values of one chunk's column, as a list aligned with its rows (labels for text)."""
+    if col.kind == "text":
+        return [col.labels[k] if k >= 0 else None for k in col.values.tolist()]
+    return col.as_float().tolist()
 
 
 def _value_hash(col) -> np.ndarray:

@@ -13,7 +13,10 @@ class DuplicateInformation(Rule):
     column for others), and columns that carry the same information as a one-hot or
     dummy group: an integer or text code column whose every value maps to exactly
     one member of the group and back (``color`` beside ``color_red``,
-    ``color_green``, ...), verified row by row.
+    ``color_green``, ...), verified row by row; and pairs of discrete columns (three
+    or more levels) whose values map one to one, one a recoding of the other
+    (``STORE`` 0..4 beside ``StoreID`` 1, 2, 3, 4, 7), found from equal level counts
+    and verified row by row.
 
     ## Why is this bad?
     Naive Bayes multiplies in every feature as independent evidence. A copy of a
@@ -55,3 +58,10 @@ class DuplicateInformation(Rule):
             evidence = {"code_column": column, "group": group.members, "group_kind": group.kind, "levels": group.n_levels}
             fix = f"Keep {column!r} (as a categorical feature) and drop the indicator columns, or the reverse."
             yield self.finding(ctx, message, columns=[column] + group.members, evidence=evidence, fix=fix)
+        for a, b in structure.recodes:
+            levels = len(ctx.profile.levels(a).keys)
+            message = (f"columns {a!r} and {b!r} carry the same information: each of the {levels} values of one goes "
+                       "with exactly one value of the other (one recodes the other)")
+            evidence = {"recoded": [a, b], "levels": levels}
+            fix = f"Keep one of {a!r} and {b!r}: read together, the variable is counted twice."
+            yield self.finding(ctx, message, columns=[a, b], evidence=evidence, fix=fix)
