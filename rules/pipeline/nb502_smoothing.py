@@ -36,6 +36,10 @@ class SmoothingDisabled(PipelineRule):
     to every variance; at 0, a feature that is constant within a class gets a zero
     variance and its likelihood becomes infinite or undefined.
 
+    ## Severity
+    A warning: with smoothing off, a value never seen with a class vetoes that class;
+    whether such values occur depends on the data.
+
     ## Example
     ```yaml
     _target_: sklearn.naive_bayes.MultinomialNB

@@ -39,6 +39,10 @@ class NegativeValuesIntoCountModel(PipelineRule):
     pipeline fails on its first fit, or, if the negatives are clipped away
     elsewhere, silently models something else than the data.
 
+    ## Severity
+    An error: scikit-learn refuses negative input to these models, so ``fit`` or
+    ``predict`` fails on it.
+
     ## Example
     ```python
     from sklearn.naive_bayes import MultinomialNB

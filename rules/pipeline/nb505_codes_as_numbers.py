@@ -36,6 +36,10 @@ class CodesReadAsNumbers(PipelineRule):
     nothing; BernoulliNB binarizes them at 0, merging every category but the first.
     Each model then learns from the accident of alphabetical order.
 
+    ## Severity
+    A warning: the model runs, but what it learns depends on how the levels happened
+    to be numbered.
+
     ## Example
     ```yaml
     model: GaussianNB

@@ -41,6 +41,10 @@ class UnseenCategoriesUnplanned(PipelineRule):
     ``min_categories`` makes the table large enough and ``alpha`` gives the slot
     its pseudo-counts.
 
+    ## Severity
+    A warning: prediction fails (or vetoes a class) only when a category unseen in
+    training arrives, which the code cannot tell.
+
     ## Example
     ```python
     from sklearn.naive_bayes import CategoricalNB

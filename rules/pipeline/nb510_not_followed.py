@@ -33,6 +33,9 @@ class NotFollowed(PipelineRule):
     look, or what to make explicit, instead of nblint guessing what the code
     means.
 
+    ## Severity
+    Always ``info``: it says what nblint could not follow, not what is wrong.
+
     ## Example
     ```python
     from sklearn.model_selection import cross_val_score
