@@ -58,7 +58,7 @@ class DuplicateInformation(Rule):
             evidence = {"code_column": column, "group": group.members, "group_kind": group.kind, "levels": group.n_levels}
             fix = f"Keep {column!r} (as a categorical feature) and drop the indicator columns, or the reverse."
             yield self.finding(ctx, message, columns=[column] + group.members, evidence=evidence, fix=fix)
-        for a, b in structure.recodes:
+        for a, b in ctx.recodes:
             levels = len(ctx.profile.levels(a).keys)
             message = (f"columns {a!r} and {b!r} carry the same information: each of the {levels} values of one goes "
                        "with exactly one value of the other (one recodes the other)")
