@@ -13,3 +13,9 @@ class InputError(NblintError):
 
 class ConfigError(NblintError):
     """A configuration file or option is invalid; the message names the key."""
+
+
+def first_line(exc) -> str:
+    """The first line of an exception's message (or of a message), for a one-line error."""
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__

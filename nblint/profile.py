@@ -36,7 +36,7 @@ import numpy as np
 from nblint.errors import InputError
 from nblint.hashing import mix64
 from nblint.parallel import ordered_map
-from nblint.readers import Chunk, Names, TableSource, TypesWidened
+from nblint.readers import Chunk, Names, TableSource
 
 #: Distinct values kept per column before it is marked "many" (continuous, identifiers).
 DISTINCT_CAP = 1000
@@ -294,15 +294,17 @@ class TableProfile:
         """
         if target is not None and target not in source.names:
             raise InputError(f"target column {target!r} not found (columns: {_preview(source.names)})")
-        while True:
-            try:
-                profile = None
-                for part in _chunk_profiles(cls, source, target, jobs, wide_binary):
-                    # The running profile is ours alone: merging may reuse its arrays.
-                    profile = part if profile is None else profile.merge(part, in_place=True)
-                break
-            except TypesWidened:
-                continue  # a CSV column's type was widened mid-file: profile again from the start
+
+        def fold(chunks) -> "TableProfile | None":
+            profile = None
+            for part in ordered_map(lambda chunk: cls.from_chunk(chunk, target, wide_binary), chunks, jobs, "nblint-profile"):
+                # The running profile is ours alone: merging may reuse its arrays.
+                profile = part if profile is None else profile.merge(part, in_place=True)
+            return profile
+
+        # A CSV source may restart the pass when a column's type widens mid-file: each
+        # attempt folds from scratch (the restart protocol of TableSource.settled_pass).
+        profile = source.settled_pass(fold)
         if profile is None:
             raise InputError("no data rows")
         return profile
@@ -410,11 +412,6 @@ class TableProfile:
 def _preview(names, limit: int = 8) -> str:
     shown = ", ".join(names[:limit])
     return shown + (f", ... ({len(names)} in all)" if len(names) > limit else "")
-
-def _chunk_profiles(cls, source: TableSource, target: str | None, jobs: int, wide_binary: int | None = None):
-    """The profile of each chunk, in chunk order, computed ``jobs`` at a time (a few chunks in flight)."""
-    return ordered_map(lambda chunk: cls.from_chunk(chunk, target, wide_binary), source.chunks(), jobs, "nblint-profile")
-
 
 def _encode_target(chunk: Chunk, target: str | None):
     """Class labels (sorted), per-row slot index (C for missing) and class counts."""

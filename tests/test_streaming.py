@@ -17,7 +17,8 @@ from nblint.analyses import TableContext
 from nblint.cli import main
 from nblint.engine import load_rules, resolved_options, run_rules
 from nblint.profile import TableProfile
-from nblint.readers import ArrowSource, CsvSource, ParquetSource, _line_blocks, read_table
+from nblint.readers import ArrowSource, CsvSource, ParquetSource, read_table
+from nblint.readers.csvblocks import line_blocks as _line_blocks
 from nblint.progress import ProgressBar
 from nblint.terminal import is_interactive
 from tables import mixed_table
