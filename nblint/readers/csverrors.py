@@ -87,11 +87,14 @@ def locate_ragged_row(path: str, delimiter: str, encoding: str, gz: bool = False
     opener = gzip.open if gz else open
     with opener(path, "rt", encoding=encoding, errors="replace", newline="") as handle:
         reader = csv.reader(handle, delimiter=delimiter)
-        header = next(reader, None)
-        if header is None:
+        try:
+            header = next(reader, None)
+            if header is None:
+                return None
+            for row_number, fields in enumerate(reader, start=1):
+                if fields and len(fields) != len(header):
+                    return row_number, len(fields), len(header)
+        except csv.Error:  # (a field past the csv module's size limit: no row number then)
             return None
-        for row_number, fields in enumerate(reader, start=1):
-            if fields and len(fields) != len(header):
-                return row_number, len(fields), len(header)
     return None
 

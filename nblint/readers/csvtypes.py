@@ -56,3 +56,19 @@ def wider_type(current: str, value: str):
             return kind
     return pa.string()
 
+
+
+def unify(a, b):
+    """The narrowest type holding the values of types ``a`` and ``b``: up the ladder null, int8, int64, float64; else text."""
+    import pyarrow as pa
+
+    if a == b:
+        return a
+    ladder = [pa.null(), pa.int8(), pa.int64(), pa.float64()]
+    if a == pa.null():
+        return b
+    if b == pa.null():
+        return a
+    if a in ladder and b in ladder:
+        return max(a, b, key=ladder.index)
+    return pa.string()
