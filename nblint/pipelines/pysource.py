@@ -67,6 +67,8 @@ def read_python(text: str, path: str) -> list[PipelineSpec] | None:
         raise InputError(f"Python syntax error{where}: {exc.msg}") from None
     except ValueError as exc:  # a null byte
         raise InputError(f"Python source cannot be parsed: {exc}") from None
+    except (RecursionError, MemoryError):  # CPython's parser stops at its own depth limit with either
+        raise InputError("nested too deeply to read") from None
     # Data preparation can only be followed where the source mentions it.
     reader = _ModuleReader(tracks_data="get_dummies" in text or "transform" in text)
     reader.statements(tree.body)
