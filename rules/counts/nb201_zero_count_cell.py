@@ -45,8 +45,8 @@ class ZeroCountCell(Rule):
     severity = Severity.WARNING
     needs_target = True
     options = (
-        Option("max-cells", 20, "Most zero cells listed in one finding's evidence (the count is always complete)."),
-        Option("separation-min-rows", 5, "Levels seen in one class with at least this many rows are left to NB202 (keep equal to NB202's min-rows)."),
+        Option("max-cells", 20, "Most zero cells listed in one finding's evidence (the count is always complete).", minimum=0),
+        Option("separation-min-rows", 5, "Levels seen in one class with at least this many rows are left to NB202 (keep equal to NB202's min-rows).", minimum=1),
     )
 
     def check(self, ctx):

@@ -35,7 +35,7 @@ class SingleClassLevel(Rule):
     name = "single-class-level"
     severity = Severity.WARNING
     needs_target = True
-    options = (Option("min-rows", 5, "Rows a level needs before its single class counts as separation."),)
+    options = (Option("min-rows", 5, "Rows a level needs before its single class counts as separation.", minimum=1),)
 
     def check(self, ctx):
         classes = ctx.profile.classes

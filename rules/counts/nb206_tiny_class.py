@@ -35,7 +35,7 @@ class TinyClass(Rule):
     name = "tiny-class"
     severity = Severity.WARNING
     needs_target = True
-    options = (Option("min-class-rows", 10, "Classes with fewer rows than this are reported."),)
+    options = (Option("min-class-rows", 10, "Classes with fewer rows than this are reported.", minimum=0),)
 
     def check(self, ctx):
         profile = ctx.profile

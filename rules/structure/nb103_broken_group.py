@@ -39,7 +39,7 @@ class BrokenGroup(Rule):
     options = (
         Option("max-violation-share", 0.05,
                "Largest share of rows not summing to one for the set to still count as a group with errors "
-               "(more than that and it is not one variable)."),
+               "(more than that and it is not one variable).", minimum=0, maximum=1),
     )
 
     def check(self, ctx):
