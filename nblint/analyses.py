@@ -146,7 +146,8 @@ class TableContext:
             )
         if self.group_search.capped or self.structure.capped:
             notes.append(f"group search stopped at its budget of {SEARCH_BUDGET} nodes; some groups may be missing")
-        return notes
+        notes += [f"column {name!r} not checked: it holds {why}" for name, why in self.source.skipped.items()]
+        return notes + list(self.profile.limits)
 
     @property
     def wide_binary(self) -> int:

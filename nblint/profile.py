@@ -272,6 +272,8 @@ class TableProfile:
     text: dict[str, TextStats]
     gram: Gram
     kinds: dict[str, str] = field(default_factory=dict)  # column -> "numeric" | "text"
+    #: What the profile left out to stay within its memory budget (reported by NB106).
+    limits: tuple[str, ...] = ()
 
     # ---------------------------------------------------------------- building
 
@@ -292,6 +294,8 @@ class TableProfile:
             More complete 0/1 columns than this make the table *wide* (default
             :data:`WIDE_BINARY`): see :class:`Gram`.
         """
+        if target is not None and target in source.skipped:
+            raise InputError(f"target column {target!r} cannot be read: it holds {source.skipped[target]}")
         if target is not None and target not in source.names:
             raise InputError(f"target column {target!r} not found (columns: {_preview(source.names)})")
 
@@ -374,6 +378,7 @@ class TableProfile:
             text,
             _merge_gram(self.gram, other.gram, in_place),
             dict(self.kinds),
+            tuple(dict.fromkeys(self.limits + other.limits)),
         )
 
     # ---------------------------------------------------------------- views

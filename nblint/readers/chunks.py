@@ -157,6 +157,8 @@ class TableSource:
 
     def __init__(self, path: str, names: Sequence[str], n_rows: int, chunk_rows: int | None = None):
         self.path = path
+        #: Columns left out, and why (nested values: lists, structs, maps); NB106 lists them.
+        self.skipped: dict[str, str] = getattr(self, "skipped", {})
         self.names = Names(names)
         self.n_rows = int(n_rows)
         self.chunk_rows = int(chunk_rows or chunk_rows_for(len(self.names)))

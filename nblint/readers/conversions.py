@@ -31,8 +31,7 @@ def arrow_column_data(array) -> ColumnData:
         array = array.combine_chunks()
     encoded = pc.dictionary_encode(array)
     codes = pc.fill_null(encoded.indices, -1).to_numpy(zero_copy_only=False).astype(np.int64)
-    labels = tuple(_label(v) for v in encoded.dictionary.to_pylist())
-    return ColumnData("text", codes, labels)
+    return _text_column(codes, [_label(v) for v in encoded.dictionary.to_pylist()])
 
 
 def series_column_data(series) -> ColumnData:
@@ -46,7 +45,37 @@ def series_column_data(series) -> ColumnData:
         values = series.to_numpy(dtype=np.float64, na_value=np.nan)
         return ColumnData("numeric", _finite_or_nan(values), None, integer)
     codes, uniques = pd.factorize(series, use_na_sentinel=True)
-    return ColumnData("text", np.asarray(codes, dtype=np.int64), tuple(_label(v) for v in uniques))
+    return _text_column(np.asarray(codes, dtype=np.int64), [_label(v) for v in uniques])
+
+
+def nested_arrow_type(kind) -> bool:
+    """Whether a pyarrow type holds nested values (lists, structs, maps): not a feature nblint reads."""
+    import pyarrow as pa
+
+    if pa.types.is_dictionary(kind):
+        kind = kind.value_type
+    return pa.types.is_nested(kind)
+
+
+def nested_values(series) -> str | None:
+    """The type name of the first nested value (a list, dict, set, tuple, array) in an object Series, or None."""
+    from pandas.api import types as ptypes
+
+    if series.dtype != object or ptypes.infer_dtype(series, skipna=True) not in ("mixed", "mixed-integer", "unknown-array"):
+        return None
+    for value in series:
+        if isinstance(value, (list, tuple, dict, set, frozenset, np.ndarray)):
+            return type(value).__name__
+    return None
+
+
+def _text_column(codes: np.ndarray, labels: list[str]) -> ColumnData:
+    """A text column; values that print alike (``1`` and ``'1'``) are one level, as they are in a CSV of them."""
+    unique = dict.fromkeys(labels)
+    if len(unique) < len(labels):
+        position = {label: i for i, label in enumerate(unique)}
+        codes = np.array([position[label] for label in labels] + [-1], dtype=np.int64)[codes]
+    return ColumnData("text", codes, tuple(unique))
 
 
 def _finite_or_nan(values: np.ndarray) -> np.ndarray:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 
 from nblint.errors import InputError, first_line
+from nblint.readers.conversions import nested_arrow_type
 from nblint.readers.sources import StreamSource
 
 
@@ -23,7 +24,9 @@ class ParquetSource(StreamSource):
         if self.file.metadata.num_rows == 0:
             raise InputError("no data rows")
         self._done_groups = 0
-        super().__init__(path, self.file.schema_arrow.names, self.file.metadata.num_rows, chunk_rows)
+        schema = self.file.schema_arrow
+        self.skipped = {f.name: f"nested values ({f.type})" for f in schema if nested_arrow_type(f.type)}
+        super().__init__(path, [n for n in schema.names if n not in self.skipped], self.file.metadata.num_rows, chunk_rows)
 
     def _batches(self, names):
         import pyarrow as pa

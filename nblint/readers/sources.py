@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TypeVar
 
 from nblint.readers.chunks import Chunk, Restart, TableSource
-from nblint.readers.conversions import arrow_column_data, series_column_data
+from nblint.readers.conversions import arrow_column_data, nested_arrow_type, nested_values, series_column_data
 
 R = TypeVar("R")
 
@@ -21,7 +21,8 @@ class ArrowSource(TableSource):
 
     def __init__(self, path: str, table, chunk_rows: int | None = None):
         self.table = table
-        super().__init__(path, table.column_names, table.num_rows, chunk_rows)
+        self.skipped = {f.name: f"nested values ({f.type})" for f in table.schema if nested_arrow_type(f.type)}
+        super().__init__(path, [n for n in table.column_names if n not in self.skipped], table.num_rows, chunk_rows)
 
     def _column(self, name, offset, length):
         return arrow_column_data(self.table.column(self.names.index(name)).slice(offset, length))
@@ -32,10 +33,14 @@ class DataFrameSource(TableSource):
 
     def __init__(self, frame, path: str = "<dataframe>", chunk_rows: int | None = None):
         self.frame = frame
-        super().__init__(path, [str(c) for c in frame.columns], len(frame), chunk_rows)
+        names = [str(c) for c in frame.columns]
+        nested = {i: nested_values(frame.iloc[:, i]) if dtype == object else None for i, dtype in enumerate(frame.dtypes)}
+        self.skipped = {names[i]: f"nested values ({kind}s)" for i, kind in nested.items() if kind}
+        self._positions = [i for i in range(len(names)) if not nested[i]]  # column positions in the frame
+        super().__init__(path, [names[i] for i in self._positions], len(frame), chunk_rows)
 
     def _column(self, name, offset, length):
-        series = self.frame.iloc[offset : offset + length, self.names.index(name)]
+        series = self.frame.iloc[offset : offset + length, self._positions[self.names.index(name)]]
         return series_column_data(series)
 
 
