@@ -28,6 +28,24 @@ def _validate_selectors(select: str | None, ignore: str | None) -> None:
             raise click.UsageError(str(exc)) from None
 
 
+def _refuse_output_over_input(output: str | None, paths) -> None:
+    """A usage error when ``--output`` names one of the inputs: writing the report would overwrite it."""
+    import os
+
+    if output is None or not os.path.exists(output):
+        return
+    from nblint.pipelines import is_config_path
+    from nblint.readers import is_table_path
+
+    for path in paths:
+        if path == "-" or not os.path.exists(path):
+            continue
+        inside = os.path.isdir(path) and (is_table_path(output) or is_config_path(output)) and \
+            os.path.realpath(output).startswith(os.path.join(os.path.realpath(path), ""))
+        if inside or os.path.samefile(output, path):
+            raise click.UsageError(f"--output {output} is an input of this run: writing the report would overwrite it")
+
+
 def _write(output: str, text: str, what: str) -> None:
     """Write ``text`` to the file ``output``; exit 2 with one error line if that fails."""
     try:
@@ -38,14 +56,37 @@ def _write(output: str, text: str, what: str) -> None:
         sys.exit(2)
 
 
+#: Most threads --jobs may ask for: each holds a chunk in flight, so this bounds memory too.
+MAX_JOBS = 256
+
+
+class _FiniteFloat(click.ParamType):
+    """A finite number at least ``minimum`` (click's FloatRange lets nan through: every comparison with it is false)."""
+
+    name = "float"
+
+    def __init__(self, minimum: float):
+        self.minimum = minimum
+
+    def convert(self, value, param, ctx):
+        import math
+
+        number = click.FLOAT.convert(value, param, ctx)
+        if not math.isfinite(number) or number < self.minimum:
+            self.fail(f"{value!r} is not a finite number >= {self.minimum:g}", param, ctx)
+        return number
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", prog_name="nblint")
 @click.pass_context
 def main(ctx: click.Context) -> None:
     """nblint: lint tables and pipeline configs fed to Naive Bayes."""
+    from nblint.interrupts import exit_on_signals
     from nblint.runner import one_blas_thread
 
     ctx.with_resource(one_blas_thread())  # for every command (impact, columns: not through lint_source)
+    ctx.with_resource(exit_on_signals())  # SIGINT/SIGTERM: temp files removed, exit 130/143
 
 
 @main.command()
@@ -64,7 +105,7 @@ def main(ctx: click.Context) -> None:
 @click.option("--config", type=click.Path(dir_okay=False), help="Use this config file instead of searching for one.")
 @click.option("--fail-on", type=click.Choice(["info", "warning", "error"]), help="Lowest severity that makes the exit code 1 (default: warning).")
 @click.option("--encoding", help="Text encoding of CSV/TSV inputs (default: utf-8).")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), help="Chunks profiled in parallel (default: every core). Output is the same for every value.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1, max=MAX_JOBS), help="Chunks profiled in parallel (default: every core). Output is the same for every value.")
 @click.option("--engine", type=click.Choice(["local", "dask"]), default="local", show_default=True,
               help="dask: read each path (file, glob or Parquet folder) with Dask and profile its partitions on the cluster.")
 @click.option("--scheduler", metavar="ADDRESS", help="With --engine dask: the Dask scheduler to use (e.g. tcp://host:8786; default: local).")
@@ -85,6 +126,7 @@ def check(paths, target, model, select, ignore, output_format, output, exit_zero
     from nblint.terminal import Progress, color_enabled, is_interactive
 
     _validate_selectors(select, ignore)
+    _refuse_output_over_input(output, paths)
     overrides = Overrides(
         target=target,
         model=model.lower() if model else None,
@@ -144,6 +186,7 @@ def schema(path, target, model, select, ignore, output, config, encoding):
     from nblint.runner import Overrides, settings_for
 
     _validate_selectors(select, ignore)
+    _refuse_output_over_input(output, [path])
     overrides = Overrides(target=target, model=model.lower() if model else None, select=_codes(select),
                           ignore=_codes(ignore), encoding=encoding, config=config)
     try:
@@ -200,9 +243,9 @@ def columns(path, target, output_format, config, encoding):
 @click.argument("path")
 @click.option("--target", "-t", help="The class column (or `target` in the config).")
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@click.option("--alpha", type=click.FloatRange(min=0.0), help="Smoothing of both models (default: NB401's alpha option, 1).")
+@click.option("--alpha", type=_FiniteFloat(0.0), help="Smoothing of both models (default: NB401's alpha option, 1).")
 @click.option("--folds", type=click.IntRange(min=2), help="Cross-validation folds (default 5).")
-@click.option("--seed", type=int, help="Seed of the fold assignment (default 0).")
+@click.option("--seed", type=click.IntRange(min=0, max=2**63 - 1), help="Seed of the fold assignment (default 0).")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Also draw the comparison to this PNG (needs nblint[plot]).")
 @click.option("--config", type=click.Path(dir_okay=False), help="Use this config file instead of searching for one.")
 @click.option("--encoding", help="Text encoding of CSV/TSV inputs (default: utf-8).")
