@@ -208,8 +208,14 @@ class LevelTable:
     def add_to(self, finite: np.ndarray, vetoes: np.ndarray | None, codes: np.ndarray) -> None:
         """Add each row's log likelihood (class-major, (C, n)) into the accumulators.
 
-        One 1-D gather per class is much faster than a 2-D gather over a short axis.
+        One 1-D gather per class is much faster than a 2-D gather over a short axis;
+        over many classes (:data:`LOOP_CLASSES`) the one 2-D gather is.
         """
+        if self.finite.shape[0] > LOOP_CLASSES:
+            finite += self.finite[:, codes]
+            if vetoes is not None:
+                vetoes += self.vetoes[:, codes]
+            return
         for c in range(self.finite.shape[0]):
             finite[c] += self.finite[c].take(codes)
             if vetoes is not None:
@@ -372,6 +378,22 @@ def _other_features(models: Models, inputs: RowInputs):
     return finite, vetoes
 
 
+#: Up to this many classes, per-class loops of 1-D gathers and sums (fastest for few
+#: classes); over it, one 2-D operation (a loop over 10,000 classes is all overhead).
+LOOP_CLASSES = 64
+
+
+def _gather_each(table: np.ndarray, codes: np.ndarray, out: np.ndarray) -> None:
+    """``out[c] = table[c][codes]`` for each class c, one 1-D take per class."""
+    for c in range(table.shape[0]):
+        table[c].take(codes, out=out[c], mode="clip")
+
+
+def _gather_many(table: np.ndarray, codes: np.ndarray, out: np.ndarray) -> None:
+    """``out = table[:, codes]`` in one gather."""
+    out[...] = table[:, codes]
+
+
 #: Models scored together on each row: CAT, PoB (every group as bits), then one
 #: variant per group g (only g as bits), at index ``FIRST_GROUP + g``.
 CAT, POB, FIRST_GROUP = 0, 1, 2
@@ -403,12 +425,11 @@ def _every_model(base: np.ndarray, cat: np.ndarray, swap: np.ndarray, codes: np.
     out = np.empty((C, FIRST_GROUP + G, n), dtype=base.dtype)
     terms = out[:, FIRST_GROUP:]
     # Codes are always in range; mode="clip" only lets take() write straight into out.
-    for c in range(C):
-        cat[c].take(codes, out=terms[c], mode="clip")
+    gather = _gather_many if C > LOOP_CLASSES else _gather_each
+    gather(cat, codes, terms)
     for g in range(G):
         base += terms[:, g]
-    for c in range(C):
-        swap[c].take(codes, out=terms[c], mode="clip")
+    gather(swap, codes, terms)
     out[:, CAT] = base
     out[:, POB] = base
     for g in range(G):
@@ -433,9 +454,12 @@ def _log_posterior(models: Models, finite: np.ndarray, vetoes: np.ndarray | None
     score += models.log_prior.reshape((-1,) + (1,) * (finite.ndim - 1))
     score -= score.max(axis=0)
     # Sum over classes one class at a time: the same rounding for any number of rows.
-    total = np.exp(score[0])
-    for c in range(1, len(score)):
-        total += np.exp(score[c])
+    if len(score) > LOOP_CLASSES:
+        total = np.exp(score).sum(axis=0)  # (an outer-axis sum: also class after class)
+    else:
+        total = np.exp(score[0])
+        for c in range(1, len(score)):
+            total += np.exp(score[c])
     log_total = np.log(total)
     score -= log_total
     # The top class's log posterior is (m - m) - log(total) = -log(total) exactly, and
@@ -453,6 +477,8 @@ def _argmax(log_post: np.ndarray, top: np.ndarray) -> np.ndarray:
     As ``argmax`` over the (few) classes of a class-major (C, ...) array, in one
     vector step per class.
     """
+    if len(log_post) > LOOP_CLASSES:
+        return np.argmax(log_post == top, axis=0)  # (the first, lowest, class at the top)
     index = np.zeros(top.shape, dtype=np.int64)
     for c in reversed(range(len(log_post))):  # down to class 0: the lowest tied class is written last
         index[log_post[c] == top] = c
@@ -623,10 +649,24 @@ def measure_impact(ctx, settings: ImpactSettings | None = None) -> ImpactResult 
     stride = max(1, -(-n_rows // max(settings.plot_points, 1)))
     points = []
     size = _window_rows(design)
+    share = score_share(design, n_rows)
+    # With a sample, the fold statistics (of every row) are gathered in windows of
+    # their own: a many-class window of ``size`` rows is a few dozen rows.
+    count_size = size if share is None else max(size, SCORE_CELLS // (len(design.columns) + 2))
 
     def windows():
-        """The table's encoded rows in windows of ``size`` rows, whatever the chunking."""
-        return _regroup((encode_chunk(chunk, design, ctx.target) for chunk in ctx.scan(columns)), size)
+        """The table's encoded rows in windows of ``count_size`` rows, whatever the chunking."""
+        return _regroup((encode_chunk(chunk, design, ctx.target) for chunk in ctx.scan(columns)), count_size)
+
+    def scored(window: RowInputs) -> RowInputs:
+        """The rows of ``window`` that are scored: all, or the sample's."""
+        return window if share is None else window.take(np.flatnonzero(_in_sample(window.rows, share)))
+
+    def counted() -> Iterator[RowInputs]:
+        """Pass 1's windows, each one's fold statistics gathered (every row) as it goes by."""
+        for window in windows():
+            fold_counts.add(window, _folds(window.rows, k, settings.seed))
+            yield window if share is None else scored(window)
 
     # Pass 1: in-sample scores, and each fold's statistics.  The encoded windows are
     # kept for pass 2 when all of them fit in ENCODED_CACHE_BYTES (they are compact
@@ -636,14 +676,15 @@ def measure_impact(ctx, settings: ImpactSettings | None = None) -> ImpactResult 
     jobs = ctx.source.jobs
     kept: list[RowInputs] | None = []
     kept_bytes = 0
-    for window, post in ordered_map(lambda window: (window, _posteriors(full, window)), windows(), jobs, "nblint-impact"):
-        if kept is not None and not kept and window.nbytes / max(len(window), 1) * n_rows > ENCODED_CACHE_BYTES:
+    to_score = counted() if share is None else _regroup(counted(), size)
+    scored_rows = n_rows if share is None else max(1, int(share * n_rows))
+    for window, post in ordered_map(lambda window: (window, _posteriors(full, window)), to_score, jobs, "nblint-impact"):
+        if kept is not None and not kept and window.nbytes / max(len(window), 1) * scored_rows > ENCODED_CACHE_BYTES:
             kept = None
         comparisons.add_in_sample(post, window.rows)
         keep = window.rows % stride == 0
         points.append(np.column_stack([post.max[CAT][keep], post.max[POB][keep],
                                        post.argmax[CAT][keep] != post.argmax[POB][keep]]))
-        fold_counts.add(window, _folds(window.rows, k, settings.seed))
         if kept is not None:
             kept_bytes += window.nbytes
             if kept_bytes <= ENCODED_CACHE_BYTES:
@@ -657,7 +698,7 @@ def measure_impact(ctx, settings: ImpactSettings | None = None) -> ImpactResult 
     fold_models = [fit(totals.minus(fold_counts.counts(f)), design, settings, overall_var) for f in range(k)]
     def fold_windows() -> Iterator[tuple[int, RowInputs]]:
         by_fold = [_Regrouper(size) for _ in range(k)]
-        for window in kept if kept is not None else windows():
+        for window in kept if kept is not None else map(scored, windows()):
             folds = _folds(window.rows, k, settings.seed)
             for f, regrouper in enumerate(by_fold):
                 for part in regrouper.add(window.take(np.flatnonzero(folds == f))):
@@ -674,6 +715,8 @@ def measure_impact(ctx, settings: ImpactSettings | None = None) -> ImpactResult 
         extra["kind"] = group.kind
         extra["levels"] = group.n_levels
     notes = [f"{c} left out ({why})" for c, why in design.left_out.items()]
+    if share is not None:
+        notes.append(sample_note(design, n_rows, comparisons.rows))
     plot = np.concatenate(points) if points else np.zeros((0, 3))
     table, *per_group = comparisons.results()
     return ImpactResult(table, per_group, design, settings, plot, notes)
@@ -684,6 +727,50 @@ def measure_impact(ctx, settings: ImpactSettings | None = None) -> ImpactResult 
 #: ``jobs + 1`` windows are in flight (measured on the 1M x 65 bench table with
 #: --jobs 2: peak 335-342 MiB at 2**20 cells, 346-376 MiB at 2**21, same speed).
 SCORE_CELLS = 1 << 20
+
+
+#: Targets with more classes than this may be scored on a sample of rows (below);
+#: ordinary targets are always scored on every row.
+MANY_CLASSES = 100
+#: Class-term evaluations both passes may take on a many-class target: rows x classes x
+#: (features + models) x 2.  Beyond it, a fixed sample of rows is scored (10,000
+#: classes over 100,000 rows would be about 3e10, minutes of scoring).
+IMPACT_WORK = 1e9
+
+
+def score_share(design: Design, n_rows: int) -> float | None:
+    """The share of rows scored (a sample within :data:`IMPACT_WORK`), or None: every row.
+
+    The cost of scoring is linear in rows x classes x terms; with at most
+    :data:`MANY_CLASSES` classes it is the table's own size and every row is scored.
+    """
+    C, G = len(design.classes), len(design.groups)
+    work = 2.0 * n_rows * C * (2 * G + FIRST_GROUP + len(design.categorical) + len(design.gaussian))
+    if C <= MANY_CLASSES or work <= IMPACT_WORK:
+        return None
+    return IMPACT_WORK / work
+
+
+def sample_note(design: Design, n_rows: int, scored: int | None = None) -> str:
+    """What the sample leaves out, in words (for NB106 and the impact report)."""
+    share = score_share(design, n_rows)
+    scored = int(round(share * n_rows)) if scored is None else scored
+    return (f"NB401/impact scored a fixed sample of about {scored:,} of {n_rows:,} rows: scoring every row against "
+            f"{len(design.classes):,} classes would take more than {IMPACT_WORK:.0e} class-term evaluations "
+            "(the models are still fitted on every row)")
+
+
+def impact_limit(ctx) -> str | None:
+    """NB106's note when the impact measurement of this table scores a sample (None: every row)."""
+    if ctx.target is None or len(ctx.profile.classes) <= MANY_CLASSES or not ctx.structure.groups:
+        return None
+    design = make_design(ctx)
+    return sample_note(design, ctx.profile.n_rows) if score_share(design, ctx.profile.n_rows) else None
+
+
+def _in_sample(rows: np.ndarray, share: float) -> np.ndarray:
+    """Whether each row (by its global number, so whatever the chunking) is in the sample."""
+    return (mix64(rows.astype(np.uint64) ^ np.uint64(0x5DEECE66D)) >> np.uint64(11)) < np.uint64(int(share * 2**53))
 
 
 def _window_rows(design: Design) -> int:
@@ -814,19 +901,23 @@ def _eq13_share(table: np.ndarray, alpha: float) -> float:
     For the observed level j and classes c, d with theta_jc > theta_jd, eq. 13 says
     the PoB ratio f_j(theta_c) / f_j(theta_d) exceeds theta_jc / theta_jd whenever
     theta_jc > ((K - 2 + theta_jd) / (K - 1)) ** (K - 1).
+
+    That threshold, the centre optimum Q*(theta_jd) of eq. 8, is at least theta_jd
+    (Q^{-j} >= theta_j), so every guaranteed pair is a pair with theta_jc > theta_jd,
+    and both counts are, for each d, how many classes lie above a threshold: a
+    search in the sorted column, O(K C log C) instead of a loop over C^2 pairs
+    (10,000 classes: 10^8 pairs).
     """
     theta = np.exp(nbmath.categorical_log_theta(table, alpha))  # (C, K)
     C, K = theta.shape
     if K < 2 or C < 2:
         return 0.0
     hits = total = 0
-    for c in range(C):
-        for d in range(C):
-            if c == d:
-                continue
-            larger = theta[c] > theta[d]
-            total += int(larger.sum())
-            hits += int((nbmath.guaranteed_more_extreme(theta[c], theta[d], K) & larger).sum())
+    for j in range(K):
+        ordered = np.sort(theta[:, j])
+        above = lambda threshold: int((C - np.searchsorted(ordered, threshold, side="right")).sum())  # noqa: E731
+        total += above(theta[:, j])
+        hits += above(nbmath.q_minus_j_at_centre(theta[:, j], K))
     return hits / total if total else 0.0
 
 
