@@ -147,6 +147,9 @@ class TableContext:
         if self.group_search.capped or self.structure.capped:
             notes.append(f"group search stopped at its budget of {SEARCH_BUDGET} nodes; some groups may be missing")
         notes += [f"column {name!r} not checked: it holds {why}" for name, why in self.source.skipped.items()]
+        from nblint.impact import impact_limit
+
+        notes += [note for note in [impact_limit(self)] if note]
         return notes + list(self.profile.limits)
 
     @property

@@ -88,3 +88,70 @@ def disk_budget(folder: str | None = None) -> int:
     except (OSError, AttributeError):  # pragma: no cover - not POSIX
         return 1 << 34
     return int(DISK_FRACTION * stats.f_bavail * stats.f_frsize)
+
+
+#: Bytes one exact level of one column takes in a profile, before its per-class counts
+#: (its key in a tuple, its index entry during a merge).
+LEVEL_BYTES = 64
+#: The fewest distinct values a column keeps exactly, whatever the budget.
+MIN_LEVELS = 16
+
+
+@dataclass(frozen=True)
+class ProfileCaps:
+    """How much of each structure one table's profile may hold within a memory budget.
+
+    Each structure may take ``share`` bytes (half the budget; tables that strain one
+    rarely strain another).  The byte counts per item include the copies a merge
+    makes and the chunks in flight.
+
+    Parameters
+    ----------
+    share : int
+        Bytes each structure may take.
+    n_columns : int
+        Columns of the table.
+    distinct : int
+        Distinct values kept per column when memory is no constraint.
+    """
+
+    share: int
+    n_columns: int
+    distinct: int
+
+    @classmethod
+    def for_table(cls, budget: "Budget | None", n_columns: int, distinct: int) -> "ProfileCaps":
+        budget = budget or Budget.default()
+        return cls(budget.memory // 2, n_columns, distinct)
+
+    def levels(self, slots: int) -> int:
+        """Distinct values kept exactly per column, with ``slots`` class slots per level."""
+        per_column = self.share // (max(self.n_columns, 1) * (LEVEL_BYTES + 8 * slots))
+        return int(min(self.distinct, max(MIN_LEVELS, per_column)))
+
+    @property
+    def comoment_columns(self) -> int:
+        """Complete continuous columns whose co-moment matrix (8 bytes a cell, about 4 copies) is kept."""
+        return math.isqrt(self.share // 32)
+
+    @property
+    def cooccurrences(self) -> int:
+        """Co-occurrence counts of 0/1 columns kept (sparse: about 40 bytes a count with its index and copies)."""
+        return self.share // 40
+
+    @property
+    def class_cells(self) -> int:
+        """Class slots x numeric columns of per-class statistics (about 10 arrays of 8 bytes a cell)."""
+        return self.share // 80
+
+    def describe(self, size: float) -> str:
+        """``size`` bytes against the budget, in words."""
+        return f"{_bytes(size)}, over the memory budget's {_bytes(self.share)} for it"
+
+
+def _bytes(size: float) -> str:
+    for unit in ("B", "kB", "MB", "GB", "TB"):
+        if size < 1000 or unit == "TB":
+            return f"{size:.3g} {unit}"
+        size /= 1000
+    return f"{size:.3g} TB"  # pragma: no cover

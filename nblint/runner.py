@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
 from nblint.analyses import TableContext
+from nblint.budget import Budget
 from nblint.config import Settings, find_config, load_config
 from nblint.engine import resolved_options, run_rules
 from nblint.errors import ConfigError, NblintError
@@ -134,7 +135,7 @@ def make_context(source: TableSource, settings: Settings, jobs: int | None = Non
     if hasattr(source, "compute_profile"):  # a Dask source profiles its partitions on the cluster
         profile = source.compute_profile(settings.target, wide)
     else:
-        profile = TableProfile.from_source(source, settings.target, jobs, wide)
+        profile = TableProfile.from_source(source, settings.target, jobs, wide, Budget.default(settings.memory_budget))
     return TableContext(source, profile, settings.model, options, settings.alpha)
 
 

@@ -69,6 +69,8 @@ class CsvSource(StreamSource):
     #: has ~1,000 rows) cost more in per-buffer set-up than in compression (measured
     #: 8x slower to write and read at one such chunk per batch than at eight).
     SPILL_BATCH_ROWS = 8192
+    #: ... and at most this many cells (a batch of 8,192 rows of 50,000 columns would be 3 GB).
+    SPILL_BATCH_CELLS = 1 << 24
 
     def __init__(self, path: str, delimiter: str = ",", encoding: str = "utf-8", display: str | None = None,
                  chunk_rows: int | None = None, keep=None):
@@ -131,7 +133,8 @@ class CsvSource(StreamSource):
         if not (self.SPILL and names == self.names):
             yield from super()._tables(names)
             return
-        spill = SpillWriter(self.SPILL_BATCH_ROWS)
+        rows = min(self.SPILL_BATCH_ROWS, max(self.chunk_rows, self.SPILL_BATCH_CELLS // max(len(self.names), 1)))
+        spill = SpillWriter(rows)
         try:
             for table in super()._tables(names):
                 spill.add(table)
@@ -170,7 +173,10 @@ class CsvSource(StreamSource):
         import pyarrow.csv as pacsv
 
         # The names are given, so a block needs no header line of its own.
-        read_options = pacsv.ReadOptions(encoding=self.codec, use_threads=False, column_names=list(self.names))
+        # One pyarrow block per block of ours: with pyarrow's 1 MiB default a 64 MiB block of a
+        # 50,000-column table became 64 pieces of every column (3 million small arrays).
+        read_options = pacsv.ReadOptions(encoding=self.codec, use_threads=False, column_names=list(self.names),
+                                         block_size=max(self.MAX_PARSE_BLOCK, 1 << 20))
         # Only a block that holds a quote can hold a line end inside a value.
         parse_options = {quoted: pacsv.ParseOptions(delimiter=self.delimiter, newlines_in_values=quoted)
                          for quoted in (False, True)}
