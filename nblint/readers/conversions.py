@@ -48,13 +48,22 @@ def series_column_data(series) -> ColumnData:
     return _text_column(np.asarray(codes, dtype=np.int64), [_label(v) for v in uniques])
 
 
-def nested_arrow_type(kind) -> bool:
-    """Whether a pyarrow type holds nested values (lists, structs, maps): not a feature nblint reads."""
+def nested_arrow_type(kind) -> str | None:
+    """What nested values a pyarrow type holds (``"lists"``, ``"structs"``, ``"maps"``), or None: a flat type.
+
+    A nested column is not a feature nblint reads.
+    """
     import pyarrow as pa
 
     if pa.types.is_dictionary(kind):
         kind = kind.value_type
-    return pa.types.is_nested(kind)
+    if not pa.types.is_nested(kind):
+        return None
+    if pa.types.is_map(kind):
+        return "maps"
+    if pa.types.is_struct(kind):
+        return "structs"
+    return "unions" if pa.types.is_union(kind) else "lists"
 
 
 def nested_values(series) -> str | None:

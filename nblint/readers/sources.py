@@ -21,7 +21,7 @@ class ArrowSource(TableSource):
 
     def __init__(self, path: str, table, chunk_rows: int | None = None):
         self.table = table
-        self.skipped = {f.name: f"nested values ({f.type})" for f in table.schema if nested_arrow_type(f.type)}
+        self.skipped = {f.name: f"nested values ({nested_arrow_type(f.type)})" for f in table.schema if nested_arrow_type(f.type)}
         super().__init__(path, [n for n in table.column_names if n not in self.skipped], table.num_rows, chunk_rows)
 
     def _column(self, name, offset, length):
