@@ -1,20 +1,29 @@
-"""Benchmark: `nblint check DIR` on a repository-like folder of 1,000 YAML and Python files.
+"""Benchmark: `nblint check DIR` on a repository-like folder of 1,000 YAML, Python and notebook files.
 
 Generates (seeded, rewritten on every run, under bench/out/configs/) a tree of
-``--files`` files (default 1,000), half YAML and half Python, spread over nested
-folders. Most are not pipeline configs -- Kubernetes/compose/CI-style YAML,
-Hydra configs for other libraries, numpy/pandas scripts, scripts that use only
-scikit-learn metrics -- and ``--share`` of them (default 10%) are: Hydra YAML
-pipelines and Python sources building scikit-learn pipelines, each with a known
-number of findings.
+``--files`` files (default 1,000), a third each YAML, Python and Jupyter
+notebooks (``--kinds`` chooses), spread over nested folders. Most are not
+pipeline configs -- Kubernetes/compose/CI-style YAML, Hydra configs for other
+libraries, numpy/pandas scripts, scripts that use only scikit-learn metrics,
+plotting notebooks with their outputs (a PNG in some) -- and ``--share`` of
+them (default 10%) are: Hydra YAML pipelines, Python sources and notebooks
+building, searching and fitting scikit-learn models (in loops, functions,
+across cells), each with a known number of findings.
 
-It then runs ``nblint check DIR --format json`` ``--repeat`` times, each in a fresh
-process, and prints the median wall time, the number of findings (and whether it
-is the number expected), and, for scale, the median time of a fresh process that
-only imports nblint's command line.
+It then runs, paired and alternating, ``--repeat`` times each in a fresh process:
+
+* ``nblint check DIR --format json``;
+* the floor: a process that imports nblint's command line, reads every file,
+  ``json.loads`` each notebook and ``ast.parse`` each Python file (what any
+  reader of these files must do);
+
+and prints the medians (min-max) of both, their ratio, the number of findings
+(and whether it is the number expected), and the median start-up of a process
+that only imports nblint's command line.
 
     python bench/bench_configs.py                 # 1,000 files, 5 runs
     python bench/bench_configs.py --files 5000 --repeat 3
+    python bench/bench_configs.py --kinds yaml,py # the earlier YAML/Python tree
 """
 
 from __future__ import annotations
@@ -62,7 +71,44 @@ PIPELINE_PY = [
 ]
 
 
-def generate(root: Path, n_files: int, share: float, seed: int = 0) -> int:
+# Notebooks: lists of code cells ("md:" starts a markdown cell). Real notebooks carry their outputs.
+UNRELATED_NB = [
+    ["md:# Exploration {i}", "import pandas as pd\nimport matplotlib.pyplot as plt\n%matplotlib inline",
+     "df = pd.read_csv('data_{i}.csv')\ndf.describe()", "df.plot(kind='hist', bins={n}0)\nplt.show()"],
+    ["import numpy as np\n!pip install -q seaborn", "x = np.linspace(0, {n}, 100)\ny = np.sin(x)",
+     "md:Results", "%%time\nsum(y ** 2)"],
+]
+PIPELINE_NB = [
+    (["md:# Churn {i}", "import pandas as pd\nfrom sklearn.naive_bayes import BernoulliNB, GaussianNB",
+      "df = pd.read_csv('churn_{i}.csv')\nX = pd.get_dummies(df.drop(columns='churned'))",
+      "models = {{'g': GaussianNB(), 'b': BernoulliNB(alpha=0)}}\nfor name, m in models.items():\n    m.fit(X, df.churned)"],
+     3),  # NB501 for each of the two models, NB502 for BernoulliNB
+    (["import pandas as pd\nfrom sklearn.preprocessing import LabelEncoder\nfrom sklearn.naive_bayes import GaussianNB",
+      "def train(model, X, y):\n    model.fit(X, y)\n    return model",
+      "df = pd.read_csv('adult_{i}.csv')\nfor c in ['race', 'sex']:\n    df[c] = LabelEncoder().fit_transform(df[c])",
+      "md:Fit", "train(GaussianNB(), df.drop(columns='income'), df.income)"], 1),  # NB505
+]
+PNG_OUTPUT = {"output_type": "display_data", "metadata": {},
+              "data": {"image/png": "iVBORw0KGgo" + "A" * 40_000, "text/plain": ["<Figure size 640x480>"]}}
+
+
+def notebook_text(cells: list[str], values: dict, rng: random.Random) -> str:
+    """An nbformat 4 notebook of ``cells``, laid out as Jupyter writes it, some code cells with a plot output."""
+    out = []
+    for number, text in enumerate(cells, 1):
+        text = text.format(**values)
+        if text.startswith("md:"):
+            out.append({"cell_type": "markdown", "metadata": {}, "source": text[3:].splitlines(keepends=True)})
+            continue
+        outputs = [PNG_OUTPUT] if rng.random() < 0.2 else []
+        out.append({"cell_type": "code", "execution_count": number, "metadata": {}, "outputs": outputs,
+                    "source": text.splitlines(keepends=True)})
+    document = {"cells": out, "metadata": {"kernelspec": {"language": "python", "name": "python3"}},
+                "nbformat": 4, "nbformat_minor": 5}
+    return json.dumps(document, indent=1) + "\n"
+
+
+def generate(root: Path, n_files: int, share: float, kinds: list[str], seed: int = 0) -> int:
     """Write the tree; return the number of findings nblint should report."""
     rng = random.Random(seed)
     shutil.rmtree(root, ignore_errors=True)
@@ -70,15 +116,39 @@ def generate(root: Path, n_files: int, share: float, seed: int = 0) -> int:
     for i in range(n_files):
         folder = root / f"pkg{i % 10}" / f"sub{i % 7}"
         folder.mkdir(parents=True, exist_ok=True)
-        python = i % 2 == 1
+        kind = kinds[i % len(kinds)]
         values = {"i": i, "n": 1 + rng.randrange(9)}
-        if rng.random() < share:
-            template, findings = rng.choice(PIPELINE_PY if python else PIPELINE_YAML)
-            expected += findings
+        pipeline = rng.random() < share
+        if kind == "ipynb":
+            if pipeline:
+                cells, findings = rng.choice(PIPELINE_NB)
+                expected += findings
+            else:
+                cells = rng.choice(UNRELATED_NB)
+            text = notebook_text(cells, values, rng)
         else:
-            template = rng.choice(UNRELATED_PY if python else UNRELATED_YAML)
-        (folder / f"file{i:05d}{'.py' if python else '.yaml'}").write_text(template.format(**values))
+            python = kind == "py"
+            if pipeline:
+                template, findings = rng.choice(PIPELINE_PY if python else PIPELINE_YAML)
+                expected += findings
+            else:
+                template = rng.choice(UNRELATED_PY if python else UNRELATED_YAML)
+            text = template.format(**values)
+        (folder / f"file{i:05d}.{kind}").write_text(text)
     return expected
+
+
+FLOOR = """
+import ast, json, os, sys
+import nblint.cli, nblint.runner
+for folder, _, names in os.walk(sys.argv[1]):
+    for name in sorted(names):
+        raw = open(os.path.join(folder, name), "rb").read()
+        if name.endswith(".ipynb"):
+            json.loads(raw)
+        elif name.endswith(".py"):
+            ast.parse(raw)
+"""
 
 
 def timed(command: list[str]) -> tuple[float, subprocess.CompletedProcess]:
@@ -92,21 +162,29 @@ def main() -> None:
     parser.add_argument("--files", type=int, default=1000)
     parser.add_argument("--share", type=float, default=0.1, help="share of files that are pipeline configs")
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--kinds", default="yaml,py,ipynb", help="file kinds, in rotation (yaml, py, ipynb)")
     args = parser.parse_args()
 
-    expected = generate(OUT, args.files, args.share)
-    runs, startup = [], []
+    kinds = args.kinds.split(",")
+    expected = generate(OUT, args.files, args.share, kinds)
+    size = sum(p.stat().st_size for p in OUT.rglob("*") if p.is_file())
+    runs, floors, startup = [], [], []
     for _ in range(args.repeat):
         seconds, done = timed([*NBLINT, "check", str(OUT), "--format", "json"])
         if done.returncode not in (0, 1) or done.stderr:
             sys.exit(f"nblint failed ({done.returncode}): {done.stderr}")
         runs.append(seconds)
         findings = json.loads(done.stdout)
+        floors.append(timed([sys.executable, "-c", FLOOR, str(OUT)])[0])
         startup.append(timed([sys.executable, "-c", "import nblint.cli, nblint.runner"])[0])
     configs = len({f["path"] for f in findings})
-    print(f"{args.files} files ({args.share:.0%} pipeline configs) in {OUT}")
+    ratios = [run / floor for run, floor in zip(runs, floors)]
+    print(f"{args.files} files ({', '.join(kinds)}; {args.share:.0%} build pipelines; {size / 1e6:.1f} MB) in {OUT}")
     print(f"nblint check DIR: median {statistics.median(runs):.2f} s over {args.repeat} runs "
           f"(min {min(runs):.2f}, max {max(runs):.2f})")
+    print(f"  floor (read every file, json.loads notebooks, ast.parse Python): median {statistics.median(floors):.2f} s "
+          f"(min {min(floors):.2f}, max {max(floors):.2f})")
+    print(f"  check / floor, paired: median {statistics.median(ratios):.2f}x (min {min(ratios):.2f}, max {max(ratios):.2f})")
     print(f"  findings: {len(findings)} in {configs} files (expected {expected}: "
           f"{'ok' if len(findings) == expected else 'MISMATCH'})")
     print(f"  start-up alone (import nblint.cli, nblint.runner): median {statistics.median(startup):.2f} s")

@@ -24,11 +24,13 @@ def check(data, target=None, model=None, **kwargs):
     target : str, optional
         Name of the class column.
     model : {"bernoulli", "multinomial", "complement", "gaussian", "categorical"}, optional
-        The Naive Bayes event model the table is meant for.
+        The Naive Bayes event model the table is meant for, or its class name
+        (``"BernoulliNB"``).
     **kwargs
         ``select``, ``ignore`` (lists of codes or prefixes), ``options``
-        (a mapping ``{"NB104": {"vif-threshold": 5}}``) and ``alpha`` (the
-        model's smoothing, when known).
+        (a mapping ``{"NB104": {"vif-threshold": 5}}``, ``vif_threshold`` too), ``alpha`` (the
+        model's smoothing, when known) and ``kinds`` (declared column kinds,
+        ``{"season": "categorical", "pixel_*": "count"}``: they win over inference).
 
     Returns
     -------

@@ -1,10 +1,13 @@
 """Analyses shared by the rules: computed once per table, on first use, then cached.
 
 A :class:`TableContext` wraps one table's profile.  Rules ask it for the
-structure of the table (groups, VIF, duplicates) and never read rows.  Where a
-per-row result is needed (example rows of a broken group, verifying that a code
-column decodes a group, that two columns are identical), the context makes one
-extra chunked pass over the candidates only (:meth:`TableContext.row_checks`).
+structure of the table (groups, VIF, duplicates, kinds, separations) and never
+read rows.  The algorithms are pure functions of the profile in
+:mod:`nblint.structure` and :mod:`nblint.leakage`; the context only caches their
+results and feeds them the settings the rules declared (``ctx.setting(name)``).
+Where a per-row result is needed (example rows of a broken group, verifying that
+a code column decodes a group, that two columns are identical), the context
+makes one extra chunked pass over the candidates only (:meth:`TableContext.row_checks`).
 """
 
 from __future__ import annotations
@@ -15,22 +18,26 @@ from typing import Any
 
 import numpy as np
 
+from nblint import leakage
+from nblint.engine import shared_settings
 from nblint.hashing import mix64
-from nblint.kinds import ColumnKind, infer_kinds
-from nblint.profile import WIDE_BINARY, TableProfile
+from nblint.profile import WIDE_BINARY, TableProfile, class_slots
 from nblint.readers import Chunk, TableSource
 from nblint.structure import (
+    Budget,
     Group,
-    SEARCH_BUDGET,
     GroupSearch,
     VifResult,
-    exclusivity_evidence,
     find_onehot_groups,
     find_onehot_groups_sparse,
-    maximal_cliques,
     name_stem,
     variance_inflation,
 )
+from nblint.structure.duplicates import code_column_candidates, identical_candidates
+from nblint.structure.exclusive import dummy_sets, near_sets
+from nblint.structure.groups import expected_cooccurrences
+from nblint.structure.kinds import ColumnKind, infer_kinds
+from nblint.structure.names import group_stem, names_say_complete
 
 #: How many example row numbers a finding carries.
 EXAMPLE_ROWS = 5
@@ -47,6 +54,8 @@ class BrokenGroup:
     rows_multi: int
     examples: list[int]
     stem: str | None
+    #: The names enumerate every level (``smoker_yes``/``smoker_no``): the breakage is certain.
+    complete_names: bool = False
 
     @property
     def violations(self) -> int:
@@ -83,16 +92,24 @@ class TableContext:
         The declared Naive Bayes event model.
     rule_options : dict
         Resolved options per rule code, ``{"NB104": {"vif-threshold": 10.0}}``.
+    alpha : float or None
+        The smoothing the model uses, when known.
+    kinds : dict or None
+        Declared column kinds: column name or glob -> kind (they win over inference).
     """
 
     def __init__(self, source: TableSource, profile: TableProfile, model: str | None = None,
-                 rule_options: dict | None = None, alpha: float | None = None):
+                 rule_options: dict | None = None, alpha: float | None = None, kinds: dict | None = None):
         self.source = source
         self.profile = profile
         self.model = model
         self.rule_options = rule_options or {}
         #: The smoothing the model uses, when known (config ``alpha`` or a pipeline); None: unknown.
         self.alpha = alpha
+        self.declared_kinds = dict(kinds or {})
+        self.settings = shared_settings(self.rule_options)
+        #: One search budget for every combinatorial search over this table.
+        self.budget = Budget()
 
     # ---------------------------------------------------------------- basics
 
@@ -111,9 +128,9 @@ class TableContext:
     def n_rows(self) -> int:
         return self.profile.n_rows
 
-    def option(self, code: str, name: str) -> Any:
-        """A rule option's resolved value (analyses read the options of the rule they serve)."""
-        return self.rule_options[code][name]
+    def setting(self, name: str) -> Any:
+        """An analysis setting: a shared rule option's resolved value (see :func:`nblint.engine.shared_settings`)."""
+        return self.settings[name]
 
     @cached_property
     def table_order(self) -> dict[str, int]:
@@ -129,8 +146,9 @@ class TableContext:
     def group_search(self) -> GroupSearch:
         gram = self.profile.gram
         if gram.wide:
-            return find_onehot_groups_sparse(gram.binary, gram.cooccurrence, gram.n, self.table_order, gram.sparse_rows)
-        return find_onehot_groups(gram.binary, gram.cooccurrence, gram.n, self.table_order)
+            return find_onehot_groups_sparse(gram.binary, gram.cooccurrence, gram.n, self.table_order,
+                                             gram.sparse_rows, self.budget)
+        return find_onehot_groups(gram.binary, gram.cooccurrence, gram.n, self.table_order, self.budget)
 
     @cached_property
     def limits(self) -> list[str]:
@@ -144,8 +162,8 @@ class TableContext:
                 "groups (NB102, NB103) are not searched, and VIF (NB104) covers the "
                 f"{len(gram.names)} other complete numeric columns only"
             )
-        if self.group_search.capped or self.structure.capped:
-            notes.append(f"group search stopped at its budget of {SEARCH_BUDGET} nodes; some groups may be missing")
+        if self.structure.capped:
+            notes.append(f"group search stopped at its budget of {Budget().left} nodes; some groups may be missing")
         notes += [f"column {name!r} not checked: it holds {why}" for name, why in self.source.skipped.items()]
         from nblint.impact import impact_limit
 
@@ -154,13 +172,13 @@ class TableContext:
 
     @property
     def wide_binary(self) -> int:
-        """More complete 0/1 columns than this make the table wide (NB106's ``wide-columns``)."""
-        return int(self.rule_options.get("NB106", {}).get("wide-columns", WIDE_BINARY))
+        """More complete 0/1 columns than this make the table wide (the ``wide-columns`` setting)."""
+        return int(self.settings.get("wide-columns", WIDE_BINARY))
 
     @cached_property
     def kinds(self) -> dict[str, ColumnKind]:
-        """Every column's kind and recommended event model (see :mod:`nblint.kinds`)."""
-        return infer_kinds(self.profile, self.structure.groups, self.structure.code_columns)
+        """Every column's kind and recommended event model (see :mod:`nblint.structure.kinds`)."""
+        return infer_kinds(self.profile, self.structure.groups, self.structure.code_columns, self.declared_kinds)
 
     def features_of_kind(self, *kinds: str) -> list[str]:
         """Feature columns of the given kinds, in table order."""
@@ -168,14 +186,13 @@ class TableContext:
 
     @cached_property
     def impact(self):
-        """CAT against PoB on this table (:mod:`nblint.impact`), with NB401's options."""
+        """CAT against PoB on this table (:mod:`nblint.impact`), with the impact settings."""
         from nblint.impact import ImpactSettings, measure_impact
 
-        options = self.rule_options["NB401"]
         settings = ImpactSettings(
-            alpha=self.alpha if self.alpha is not None else float(options["alpha"]),
-            folds=int(options["folds"]),
-            seed=int(options["seed"]),
+            alpha=self.alpha if self.alpha is not None else float(self.setting("alpha")),
+            folds=int(self.setting("folds")),
+            seed=int(self.setting("seed")),
         )
         return measure_impact(self, settings)
 
@@ -184,177 +201,132 @@ class TableContext:
         gram = self.profile.gram
         return variance_inflation(gram.names, gram.comoment, self.group_search.onehot)
 
+    # ---------------------------------------------------------------- class association
+
+    @cached_property
+    def deciding_columns(self) -> dict[str, leakage.DecidingColumn]:
+        """Columns from which the target can be read on (nearly) every row (:mod:`nblint.leakage`)."""
+        if self.target is None:
+            return {}
+        share = float(self.setting("decides-share"))
+        found = {d.column: d for d in leakage.deciding_columns(self.profile, self.kinds, share)}
+        candidates = [c for c in leakage.threshold_candidates(self.profile, self.kinds) if c not in found]
+        if candidates:
+            # Measurements with too many values for a contingency table: one pass over them alone.
+            scan = leakage.ThresholdScan(self.profile, candidates)
+            for chunk in self.scan(candidates + [self.target]):
+                slots = class_slots(chunk, self.target, self.profile.classes)
+                scan.add({c: chunk.column(c).as_float() for c in candidates}, slots)
+            class_rows = self.profile.class_count[:2]
+            for d in scan.results():
+                if leakage.decides(d, class_rows, share):
+                    found[d.column] = d
+        return dict(sorted(found.items(), key=lambda kv: self.table_order[kv[0]]))
+
+    @cached_property
+    def single_class_levels(self) -> dict[str, list[leakage.SingleClassLevel]]:
+        """Levels seen in one class only, beyond chance, per column (columns that decide the target left out)."""
+        if self.target is None:
+            return {}
+        columns = [c for c in leakage.scanned_columns(self.profile, self.kinds) if c not in self.deciding_columns]
+        found: dict[str, list[leakage.SingleClassLevel]] = {}
+        for level in leakage.single_class_levels(self.profile, columns, int(self.setting("separation-min-rows")),
+                                                 float(self.setting("separation-max-chance"))):
+            found.setdefault(level.column, []).append(level)
+        return found
+
+    # ---------------------------------------------------------------- groups, verified
+
     @cached_property
     def structure(self) -> Structure:
-        """Groups, broken groups, code columns and identical columns, verified."""
+        """Groups, broken groups, code columns and identical columns, verified.
+
+        Order of the search: exact one-hot groups; then sets that sum to one on nearly
+        every row with a few overlaps (broken groups); then exclusive sets (drop-first
+        dummy groups, whatever the share of the reference level).  An exclusive set is
+        kept as a dummy group when its exclusivity is beyond chance (``min-evidence``
+        nats), its names share a telling stem, or a column of the table decodes it;
+        when the names say no level can be missing (``smoker_yes``/``smoker_no``), its
+        all-zero rows are breakage instead.
+        """
+        gram = self.profile.gram
         search = self.group_search
         n = self.n_rows
-        max_share = float(self.option("NB103", "max-violation-share"))
-        min_evidence = float(self.option("NB102", "min-evidence"))
+        max_share = float(self.setting("max-violation-share"))
+        min_evidence = float(self.setting("min-evidence"))
+        names = list(self.profile.names)
 
-        # Sets of leftover 0/1 columns that are nearly one variable: either exclusive
-        # (a dummy group, or a one-hot group with a few all-zero rows) or overlapping
-        # on a few rows (a one-hot group with errors).
-        broken_candidates: list[tuple[list[str], list[int]]] = []
+        broken_candidates: list[tuple[list[str], list[int], bool]] = []
         dummy_candidates: list[Group] = []
-        for members, counts, overlap in self._near_groups(search, max_share):
-            zero_rows = n - sum(counts)
-            if overlap == 0 and not (0 < zero_rows <= max_share * n and zero_rows * 2 <= min(counts)):
-                dummy_candidates.append(Group("dummy", members, counts, n, name_stem(members)))
-            else:
-                broken_candidates.append((members, counts))
+        if not gram.wide:
+            in_group = {m for g in search.onehot for m in g.members}
+            idx = [i for i, name in enumerate(gram.binary) if name not in in_group]
+            leftover = [gram.binary[i] for i in idx]
+            O = gram.cooccurrence[np.ix_(idx, idx)] if idx else np.zeros((0, 0), dtype=np.int64)
+            ones = {name: int(O[k, k]) for k, name in enumerate(leftover)}
+            near = near_sets(leftover, O, n, max_share, self.budget)
+            claimed = {k for s in near for k in s.members}
+            for s in near:
+                members = sorted((leftover[k] for k in s.members), key=self.table_order.get)
+                broken_candidates.append((members, [ones[m] for m in members], False))
+            rest = [k for k in range(len(leftover)) if k not in claimed]
+            sub = O[np.ix_(rest, rest)]
+            for s in dummy_sets([leftover[k] for k in rest], sub, n, names, self.budget, min_evidence):
+                members = sorted((leftover[rest[k]] for k in s.members), key=self.table_order.get)
+                counts = [ones[m] for m in members]
+                if names_say_complete(members, name_stem(members)):
+                    broken_candidates.append((members, counts, True))
+                    continue
+                evidence = {"exclusivity_evidence": round(s.evidence, 3),
+                            "expected_cooccurrences_if_independent": round(expected_cooccurrences(counts, n), 3)}
+                if s.stem:
+                    evidence["shared_name_stem"] = s.stem
+                if s.alternatives:
+                    evidence["ambiguous"] = True
+                    evidence["alternatives"] = [sorted((leftover[rest[k]] for k in alt), key=self.table_order.get)
+                                                for alt in s.alternatives]
+                    evidence["chosen_by"] = s.chosen_by
+                dummy_candidates.append(Group("dummy", members, counts, n, group_stem(members, names), evidence))
 
-        code_candidates = self._code_column_candidates(search.onehot + dummy_candidates)
-        identical_exact, identical_candidates = self._identical_candidates()
-        checks = self.row_checks(broken_candidates, code_candidates, identical_candidates)
+        code_candidates = code_column_candidates(self.profile, search.onehot + dummy_candidates)
+        identical_exact, identical_pending = identical_candidates(self.profile)
+        checks = self.row_checks([(m, c) for m, c, _ in broken_candidates], code_candidates, identical_pending)
 
         code_columns: dict[str, Group] = {}
-        for (column, group), ok in zip(code_candidates, checks["decodes"]):
+        for (column, group), ok in sorted(zip(code_candidates, checks["decodes"]), key=lambda item: item[0][0]):
             if ok and column not in code_columns:
                 code_columns[column] = group
-        decoded = {id(g) for g in code_columns.values()}
 
         dummy: list[Group] = []
         for cand in dummy_candidates:
-            evidence = exclusivity_evidence(cand.counts, n)
-            reasons = {}
-            if evidence >= min_evidence:
-                reasons["expected_cooccurrences_if_independent"] = round(evidence, 3)
-            if cand.stem:
-                reasons["shared_name_stem"] = cand.stem
-            if id(cand) in decoded:
-                reasons["decoded_by"] = next(c for c, g in code_columns.items() if g is cand)
-            if reasons:
-                dummy.append(Group("dummy", cand.members, cand.counts, n, cand.stem,
-                                   {"reference_rows": n - sum(cand.counts), **reasons}))
-                for column, group in list(code_columns.items()):
-                    if group is cand:
-                        code_columns[column] = dummy[-1]
+            decoded_by = sorted(c for c, g in code_columns.items() if g is cand)
+            strong = cand.evidence["exclusivity_evidence"] >= min_evidence
+            if not (strong or "shared_name_stem" in cand.evidence or decoded_by):
+                continue
+            evidence = {"reference_rows": n - sum(cand.counts), **cand.evidence}
+            if not strong:
+                evidence.pop("exclusivity_evidence")
+            if decoded_by:
+                evidence["decoded_by"] = decoded_by[0]
+            group = Group("dummy", cand.members, cand.counts, n, cand.stem, evidence)
+            dummy.append(group)
+            for column in decoded_by:
+                code_columns[column] = group
         kept = {id(g) for g in search.onehot} | {id(g) for g in dummy}
         code_columns = {c: g for c, g in code_columns.items() if id(g) in kept}
 
         broken = []
-        for (members, counts), result in zip(broken_candidates, checks["row_sums"]):
+        for (members, counts, complete), result in zip(broken_candidates, checks["row_sums"]):
             zero, multi, examples = result
             bad = zero + multi
-            if 0 < bad <= max_share * n:
-                broken.append(BrokenGroup(members, counts, n, zero, multi, examples, name_stem(members)))
+            if bad and (complete or bad <= max_share * n):
+                broken.append(BrokenGroup(members, counts, n, zero, multi, examples, group_stem(members, self.profile.names),
+                                          complete))
 
         identical = sorted(identical_exact + checks["identical"], key=lambda cols: self.table_order[cols[0]])
-        return Structure(search.onehot, dummy, broken, code_columns, identical, search.budget[0] <= 0)
-
-    def _near_groups(self, search: GroupSearch, max_share: float):
-        """Maximal sets of 0/1 columns (outside one-hot groups) that are nearly exclusive.
-
-        Two columns are "near" when no row has both, or when the rows that have both
-        are few (at most ``max_share`` of the rows) and at most half of what
-        independent columns would share.  Maximal cliques of that graph are kept
-        when they are exclusive, or when, overlaps counted twice, they still cover
-        nearly every row (``sum s - 2 sum O_kl >= (1 - max_share) n``, a lower bound
-        on the rows summing to exactly one).
-
-        Yields
-        ------
-        (members, counts, overlap)
-        """
-        gram = self.profile.gram
-        n = gram.n
-        if gram.wide:
-            return  # the near-exclusivity graph of a wide table is dense: not searched (see `limits`)
-        in_group = {m for g in search.onehot for m in g.members}
-        idx = [i for i, name in enumerate(gram.binary) if name not in in_group]
-        if len(idx) < 2 or n == 0:
-            return
-        O = gram.cooccurrence[np.ix_(idx, idx)]
-        s = np.diag(O).astype(np.float64)
-        usable = (s > 0) & (s < n)
-        expected = np.outer(s, s) / n
-        near = ((O == 0) | ((O <= max_share * n) & (O <= 0.5 * expected))) & usable[:, None] & usable[None, :]
-        np.fill_diagonal(near, False)
-        names = [gram.binary[i] for i in idx]
-        order = sorted(range(len(idx)), key=lambda k: self.table_order[names[k]])
-        for clique in maximal_cliques(near, order, search.budget):
-            pairs = O[np.ix_(clique, clique)]
-            overlap = int((pairs.sum() - np.trace(pairs)) // 2)
-            total = int(s[clique].sum())
-            if overlap and total - 2 * overlap < (1 - max_share) * n:
-                continue
-            yield [names[k] for k in clique], [int(s[k]) for k in clique], overlap
-
-    def _code_column_candidates(self, groups: list[Group]):
-        """Discrete columns whose level counts equal a group's level counts (to verify)."""
-        profile = self.profile
-        pairs = []
-        members = {m for g in groups for m in g.members}
-        signatures = [
-            sorted(group.counts + ([self.n_rows - sum(group.counts)] if group.kind == "dummy" or sum(group.counts) < self.n_rows else []))
-            for group in groups
-        ]
-        sizes = {len(signature) for signature in signatures}
-        # Each column's level counts once (not once per group: wide tables have thousands of columns).
-        column_counts = {}
-        for column in profile.features:
-            if column in members or profile.n_missing(column):
-                continue
-            levels = profile.levels(column)
-            if levels is not None and len(levels.keys) in sizes:
-                column_counts[column] = sorted(levels.totals.tolist())
-        for group, signature in zip(groups, signatures):
-            for column, counts in column_counts.items():
-                if counts == signature:
-                    pairs.append((column, group))
-        return pairs
-
-    def _identical_candidates(self) -> tuple[list[list[str]], list[list[str]]]:
-        """Columns identical in every row: exact sets, and candidate sets to verify.
-
-        Complete 0/1 columns are decided exactly by their co-occurrence counts
-        (``O_ij = O_ii = O_jj``).  Complete numeric columns are candidates when their
-        means and co-moments agree (correlation one, same mean and variance); other
-        columns when cheap profile keys agree.  Candidates are verified by a 64-bit
-        hash of the whole column in :meth:`row_checks`.
-        """
-        profile, gram, numeric = self.profile, self.profile.gram, self.profile.numeric
-        exact = _identical_sparse(gram) if gram.wide else _identical_dense(gram)
-        binary = set(gram.binary)
-        complete = {name: j for j, name in enumerate(gram.names)}
-        keys: dict[tuple, list[str]] = {}
-        for column in profile.features:
-            if column in binary:
-                continue
-            if column in profile.text:
-                levels = profile.text[column].levels
-                key = ("text", profile.n_missing(column), None if levels is None else (levels.keys, tuple(levels.totals)))
-            else:
-                j = numeric.names.index(column)
-                if numeric.n_missing[j] == profile.n_rows:
-                    continue  # all missing: a constant column, not a duplicate
-                key = ("numeric", int(numeric.n_missing[j]), float(numeric.minimum[j]), float(numeric.maximum[j]))
-            keys.setdefault(key, []).append(column)
-        candidates = []
-        for cols in keys.values():
-            if len(cols) < 2:
-                continue
-            if all(c in complete for c in cols):
-                # Keep only pairs whose centred co-moments say "the same column".
-                idx = [complete[c] for c in cols]
-                M = gram.comoment[np.ix_(idx, idx)]
-                d = np.sqrt(np.abs(np.diag(M)))
-                scale = np.outer(d, d) + 1e-300
-                mean = gram.mean[idx]
-                close = (np.abs(M - np.diag(M)[:, None]) <= 1e-9 * scale) & (np.abs(M - np.diag(M)[None, :]) <= 1e-9 * scale)
-                close &= np.abs(mean[:, None] - mean[None, :]) <= 1e-12 * (1 + np.abs(mean[:, None]))
-                taken: set[int] = set()
-                for a in range(len(cols)):
-                    if a in taken:
-                        continue
-                    partners = [b for b in np.flatnonzero(close[a]) if b >= a and b not in taken]
-                    taken.update(partners)
-                    if len(partners) > 1:
-                        candidates.append([cols[b] for b in partners])
-            else:
-                candidates.append(cols)
-        return exact, candidates
+        dummy.sort(key=lambda g: self.table_order[g.members[0]])
+        broken.sort(key=lambda g: self.table_order[g.members[0]])
+        return Structure(search.onehot, dummy, broken, code_columns, identical, self.budget.exhausted)
 
     def row_checks(self, broken_candidates, code_candidates, identical_candidates) -> dict:
         """One chunked pass computing every per-row verification at once.
@@ -433,38 +405,3 @@ def _value_hash(col) -> np.ndarray:
     bits = values.view(np.uint64).copy()
     bits[np.isnan(values)] = np.uint64(0x7FF8000000000001)  # one canonical NaN
     return mix64(bits)
-
-
-def _identical_dense(gram) -> list[list[str]]:
-    """Sets of identical 0/1 columns from the co-occurrence matrix: ``O_ij = O_ii = O_jj``."""
-    exact: list[list[str]] = []
-    O = gram.cooccurrence
-    seen: set[int] = set()
-    for i in range(len(gram.binary)):
-        if i in seen:
-            continue
-        same = np.flatnonzero((O[i] == O[i, i]) & (np.diag(O) == O[i, i]))
-        if len(same) > 1:
-            seen.update(same.tolist())
-            exact.append([gram.binary[k] for k in same])
-    return exact
-
-
-def _identical_sparse(gram) -> list[list[str]]:
-    """Sets of identical 0/1 columns from sparse co-occurrences: ``O_ij = O_ii = O_jj``.
-
-    Columns with no ones are identical to each other; they share no stored pair.
-    """
-    O = gram.cooccurrence.tocoo()
-    ones = gram.diagonal()
-    same = (O.row < O.col) & (O.data == ones[O.row]) & (O.data == ones[O.col])
-    first = np.arange(len(gram.binary))
-    for i, j in sorted(zip(O.row[same].tolist(), O.col[same].tolist())):
-        first[j] = min(first[j], first[i])
-    empty = np.flatnonzero(ones == 0)
-    if len(empty) > 1:
-        first[empty] = empty[0]
-    sets: dict[int, list[str]] = {}
-    for k, root in enumerate(first.tolist()):
-        sets.setdefault(root, []).append(gram.binary[k])
-    return [cols for cols in sets.values() if len(cols) > 1]

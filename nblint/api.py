@@ -52,9 +52,10 @@ class Report:
         return render_json(self.findings)
 
 
-def check(data, target=None, model=None, select=None, ignore=None, options=None, alpha=None) -> Report:
+def check(data, target=None, model=None, select=None, ignore=None, options=None, alpha=None, kinds=None) -> Report:
     """Lint ``data`` (a pandas or Dask DataFrame, or a path); see :func:`nblint.check`."""
-    settings = _settings(target=target, model=model, select=select, ignore=ignore, options=options, alpha=alpha)
+    settings = _settings(target=target, model=model, select=select, ignore=ignore, options=options, alpha=alpha,
+                         columns=kinds)
     if isinstance(data, (str, os.PathLike)):
         source = read_table(os.fspath(data), encoding=settings.encoding)
     elif is_dask_frame(data):

@@ -2,14 +2,81 @@
 
 from __future__ import annotations
 
+import os
 import sys
+from contextlib import contextmanager
 
 import click
 
 from nblint import __version__
-from nblint.engine import MODELS, describe, load_rules, validate_codes
+from nblint.engine import describe, load_rules, model_choices, parse_model, rule_record, validate_codes
 from nblint.findings import Severity
 from nblint.reporters import FORMATS
+
+
+class _UsageError(click.UsageError):
+    """A usage error shown as one line, ``nblint check: error: problem``, exit 2."""
+
+    def show(self, file=None) -> None:
+        command = self.ctx.command_path if self.ctx is not None else "nblint"
+        click.echo(f"{command}: error: {self.format_message()}", file=file or click.get_text_stream("stderr"))
+
+
+@contextmanager
+def _one_line_usage_errors():
+    try:
+        yield
+    except _UsageError:
+        raise
+    except click.UsageError as exc:
+        raise _UsageError(exc.format_message(), exc.ctx) from None
+
+
+class _Command(click.Command):
+    """A command whose long options may also be spelt in snake_case (``--fail_on``)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        names = {name for param in self.get_params(ctx) if isinstance(param, click.Option)
+                 for name in (*param.opts, *param.secondary_opts) if name.startswith("--")}
+        spelt = []
+        for index, arg in enumerate(args):
+            if arg == "--":  # what follows is arguments, never options
+                spelt += args[index:]
+                break
+            name, equals, value = arg.partition("=")
+            kebab = name.replace("_", "-")
+            spelt.append(kebab + equals + value if name.startswith("--") and kebab in names else arg)
+        return super().parse_args(ctx, spelt)
+
+
+class _Group(click.Group):
+    """nblint's commands: snake_case long options accepted, usage errors on one line."""
+
+    command_class = _Command
+
+    def make_context(self, *args, **kwargs) -> click.Context:
+        with _one_line_usage_errors():
+            return super().make_context(*args, **kwargs)
+
+    def invoke(self, ctx: click.Context):
+        with _one_line_usage_errors():
+            return super().invoke(ctx)
+
+
+class _Model(click.ParamType):
+    """A Naive Bayes model: ``bernoulli`` or its class, ``BernoulliNB`` (any case)."""
+
+    name = "model"
+
+    def convert(self, value, param, ctx):
+        model = parse_model(value) if isinstance(value, str) else None
+        if model is None:
+            self.fail(f"{value!r} is not one of {model_choices()}", param, ctx)
+        return model
+
+
+MODEL = _Model()
+MODEL_HELP = "The Naive Bayes event model in use: bernoulli, multinomial, complement, gaussian, categorical, or its class (BernoulliNB...)."
 
 
 def _codes(value: str | None) -> list[str] | None:
@@ -18,10 +85,11 @@ def _codes(value: str | None) -> list[str] | None:
     return [v.strip() for v in value.split(",") if v.strip()]
 
 
-def _validate_selectors(select: str | None, ignore: str | None) -> None:
-    """Reject --select/--ignore values that match no rule (a usage error, exit 2)."""
+def _validate_selectors(**selectors: str | None) -> None:
+    """Reject --select/--ignore/... values that match no rule (a usage error, exit 2)."""
     rules = load_rules()
-    for what, codes in (("--select", _codes(select)), ("--ignore", _codes(ignore))):
+    for option, value in selectors.items():
+        what, codes = "--" + option.replace("_", "-"), _codes(value)
         try:
             validate_codes(codes or [], rules, what)
         except ValueError as exc:
@@ -56,10 +124,6 @@ def _write(output: str, text: str, what: str) -> None:
         sys.exit(2)
 
 
-#: Most threads --jobs may ask for: each holds a chunk in flight, so this bounds memory too.
-MAX_JOBS = 256
-
-
 class _FiniteFloat(click.ParamType):
     """A finite number at least ``minimum`` (click's FloatRange lets nan through: every comparison with it is false)."""
 
@@ -77,7 +141,7 @@ class _FiniteFloat(click.ParamType):
         return number
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group("nblint", cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", prog_name="nblint")
 @click.pass_context
 def main(ctx: click.Context) -> None:
@@ -90,74 +154,90 @@ def main(ctx: click.Context) -> None:
 
 
 @main.command()
-@click.argument("paths", nargs=-1, required=True)
+@click.argument("paths", nargs=-1)
 @click.option("--target", "-t", help="The class column.")
-@click.option("--model", "-m", type=click.Choice(MODELS, case_sensitive=False), help="The Naive Bayes event model in use.")
+@click.option("--model", "-m", type=MODEL, metavar="MODEL", help=MODEL_HELP)
+@click.option("--alpha", type=_FiniteFloat(0.0), help="The model's smoothing (0 = none: a zero count vetoes a class).")
 @click.option("--select", help="Comma-separated rule codes or prefixes to enable (default: all).")
 @click.option("--ignore", help="Comma-separated rule codes or prefixes to disable.")
+@click.option("--extend-select", help="Codes or prefixes to enable in addition to the select in force.")
+@click.option("--extend-ignore", help="Codes or prefixes to disable in addition to the ignore in force.")
 @click.option("--format", "output_format", type=click.Choice(FORMATS), default="text", show_default=True,
-              help="text for people; json; sarif (GitHub code scanning); github (Actions annotations); junit (XML).")
+              help="text for people (each finding with its fix); concise (one line per finding); json; "
+                   "sarif (GitHub code scanning); github (Actions annotations); junit (XML).")
 @click.option("--output", "-o", "output", type=click.Path(dir_okay=False, writable=True),
               help="Write the report to this file instead of standard output.")
+@click.option("--statistics", is_flag=True, help="Print how many findings each rule made instead of the findings (text or json).")
+@click.option("--quiet", "-q", is_flag=True, help="Print the findings only: no summary (unless an input could not be read), "
+                                                  "no warnings, nothing at all when nothing is found.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings (still 2 when an input cannot be read).")
 @click.option("--color/--no-color", "color", default=None,
               help="Colour the text report (default: only on a terminal, never under CI or pre-commit).")
 @click.option("--config", type=click.Path(dir_okay=False), help="Use this config file instead of searching for one.")
 @click.option("--fail-on", type=click.Choice(["info", "warning", "error"]), help="Lowest severity that makes the exit code 1 (default: warning).")
 @click.option("--encoding", help="Text encoding of CSV/TSV inputs (default: utf-8).")
-@click.option("--jobs", "-j", type=click.IntRange(min=1, max=MAX_JOBS), help="Chunks profiled in parallel (default: every core). Output is the same for every value.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), help="Chunks profiled in parallel (default: every core). Output is the same for every value.")
 @click.option("--engine", type=click.Choice(["local", "dask"]), default="local", show_default=True,
               help="dask: read each path (file, glob or Parquet folder) with Dask and profile its partitions on the cluster.")
 @click.option("--scheduler", metavar="ADDRESS", help="With --engine dask: the Dask scheduler to use (e.g. tcp://host:8786; default: local).")
-def check(paths, target, model, select, ignore, output_format, output, exit_zero, color, config, fail_on, encoding,
-          jobs, engine, scheduler):
+def check(paths, target, model, alpha, select, ignore, extend_select, extend_ignore, output_format, output, statistics,
+          quiet, exit_zero, color, config, fail_on, encoding, jobs, engine, scheduler):
     """Lint tables (CSV, TSV, gzip CSV, Parquet; - for CSV on stdin), pipeline configs
-    (YAML, JSON, TOML, Python) and folders of them.
+    (YAML, JSON, TOML, Python) and folders of them; no PATH: the current folder.
 
-    Files that are not pipeline configs are skipped silently. A table checked
-    with a pipeline config takes the config's Naive Bayes model unless --model
-    is given.
+    Files that are not pipeline configs are skipped silently. A table's target,
+    model and alpha come from the options, else the configuration, else the
+    nblint spec naming it as its data; never from another pipeline config.
 
     Exit status: 0 when nothing is at or above the fail level, 1 when something is,
     2 when an input or config could not be read (the other inputs are still linted).
     """
-    from nblint.reporters import render
+    from nblint.reporters import render, render_statistics
     from nblint.runner import Overrides, lint_paths
     from nblint.terminal import Progress, color_enabled, is_interactive
 
-    _validate_selectors(select, ignore)
+    _validate_selectors(select=select, ignore=ignore, extend_select=extend_select, extend_ignore=extend_ignore)
     _refuse_output_over_input(output, paths)
+    if statistics and output_format not in ("text", "concise", "json"):
+        raise click.UsageError(f"--statistics prints text or json, not {output_format}")
     overrides = Overrides(
         target=target,
-        model=model.lower() if model else None,
+        model=model,
+        alpha=alpha,
         select=_codes(select),
         ignore=_codes(ignore),
         fail_on=Severity.parse(fail_on) if fail_on else None,
         encoding=encoding,
         config=config,
+        extend_select=_codes(extend_select),
+        extend_ignore=_codes(extend_ignore),
     )
     if scheduler and engine != "dask":
         raise click.UsageError("--scheduler needs --engine dask")
     from nblint.errors import ConfigError
 
     stderr = click.get_text_stream("stderr")
-    progress = Progress(stderr, enabled=is_interactive(stderr))
+    progress = Progress(stderr, enabled=not quiet and is_interactive(stderr))
     try:
-        result = lint_paths(list(paths), overrides, progress=progress, jobs=jobs, engine=engine, scheduler=scheduler)
+        result = lint_paths(list(paths) or [os.curdir], overrides, progress=progress, jobs=jobs, bars=not quiet,
+                            engine=engine, scheduler=scheduler)
     except ConfigError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(2)
     finally:
         progress.clear()
     stdout = click.get_text_stream("stdout")
-    use_color = output is None and output_format == "text" and color_enabled(color, stdout)
-    report = render(result, output_format, color=use_color)
+    use_color = output is None and output_format in ("text", "concise") and not statistics and color_enabled(color, stdout)
+    if statistics:
+        report = render_statistics(result, "json" if output_format == "json" else "text", summary=not quiet)
+    else:
+        report = render(result, output_format, color=use_color, quiet=quiet)
     if output is None:
         click.echo(report, nl=False, color=use_color)
     else:
         _write(output, report, "report")
     seen = set()
-    for message in result.warnings + [r.error for r in result.errors]:
+    for message in ([] if quiet else result.warnings) + [r.error for r in result.errors]:
         if message not in seen:
             seen.add(message)
             click.echo(message, err=True)
@@ -167,7 +247,7 @@ def check(paths, target, model, select, ignore, output_format, output, exit_zero
 @main.command()
 @click.argument("path")
 @click.option("--target", "-t", help="The class column (default: from the config).")
-@click.option("--model", "-m", type=click.Choice(MODELS, case_sensitive=False), help="The Naive Bayes event model in use.")
+@click.option("--model", "-m", type=MODEL, metavar="MODEL", help=MODEL_HELP)
 @click.option("--select", help="Comma-separated rule codes or prefixes to include as checks (default: the config's).")
 @click.option("--ignore", help="Comma-separated rule codes or prefixes to leave out.")
 @click.option("--output", "-o", "output", type=click.Path(dir_okay=False, writable=True),
@@ -185,9 +265,9 @@ def schema(path, target, model, select, ignore, output, config, encoding):
     from nblint.errors import ConfigError, NblintError
     from nblint.runner import Overrides, settings_for
 
-    _validate_selectors(select, ignore)
+    _validate_selectors(select=select, ignore=ignore)
     _refuse_output_over_input(output, [path])
-    overrides = Overrides(target=target, model=model.lower() if model else None, select=_codes(select),
+    overrides = Overrides(target=target, model=model, select=_codes(select),
                           ignore=_codes(ignore), encoding=encoding, config=config)
     try:
         settings = settings_for(path, overrides, {})
@@ -226,14 +306,14 @@ def columns(path, target, output_format, config, encoding):
     except NblintError as exc:
         click.echo(f"{path}: error: {exc}", err=True)
         sys.exit(2)
-    kinds = list(ctx.kinds.values())
+    kinds = [ctx.kinds[name] for name in ctx.source.names]  # as the table has them (the profile sorts by name)
     if output_format == "json":
         click.echo(json.dumps([k.to_dict() for k in kinds], indent=2, ensure_ascii=False))
         return
     width = max([len("column")] + [len(k.column) for k in kinds])
-    click.echo(f"{'column':<{width}}  {'kind':<12}  {'model':<11}  why")
+    click.echo(f"{'column':<{width}}  {'kind':<12}  {'model':<11}  {'status':<9}  why")
     for k in kinds:
-        click.echo(f"{k.column:<{width}}  {k.kind:<12}  {k.model or '-':<11}  {k.why}")
+        click.echo(f"{k.column:<{width}}  {k.kind:<12}  {k.model or '-':<11}  {k.status:<9}  {k.why}")
     mixed = sorted({k.model for k in kinds if k.model})
     if len(mixed) > 1:
         click.echo(f"\nMixed kinds: no single event model fits every column ({', '.join(mixed)}); see NB308.")
@@ -245,7 +325,7 @@ def columns(path, target, output_format, config, encoding):
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--alpha", type=_FiniteFloat(0.0), help="Smoothing of both models (default: NB401's alpha option, 1).")
 @click.option("--folds", type=click.IntRange(min=2), help="Cross-validation folds (default 5).")
-@click.option("--seed", type=click.IntRange(min=0, max=2**63 - 1), help="Seed of the fold assignment (default 0).")
+@click.option("--seed", type=click.IntRange(min=0), help="Seed of the fold assignment, a whole number >= 0 (default 0).")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Also draw the comparison to this PNG (needs nblint[plot]).")
 @click.option("--config", type=click.Path(dir_okay=False), help="Use this config file instead of searching for one.")
 @click.option("--encoding", help="Text encoding of CSV/TSV inputs (default: utf-8).")
@@ -262,15 +342,18 @@ def impact(path, target, output_format, alpha, folds, seed, plot_path, config, e
             import matplotlib  # noqa: F401
         except ImportError:
             raise click.UsageError("--plot needs matplotlib: pip install 'nblint[plot]'") from None
+        folder = os.path.dirname(plot_path)
+        if folder and not os.path.isdir(folder):  # say so before measuring, not after
+            click.echo(f"{plot_path}: error: cannot write the plot: no folder {folder!r}", err=True)
+            sys.exit(2)
     try:
         ctx = table_context(path, Overrides(target=target, config=config, encoding=encoding))
         if ctx.target is None:
             raise click.UsageError("impact needs a target: --target COLUMN (or `target` in the config)")
-        options = ctx.rule_options["NB401"]
         settings = impact_mod.ImpactSettings(
-            alpha=alpha if alpha is not None else (ctx.alpha if ctx.alpha is not None else float(options["alpha"])),
-            folds=folds or int(options["folds"]),
-            seed=seed if seed is not None else int(options["seed"]),
+            alpha=alpha if alpha is not None else (ctx.alpha if ctx.alpha is not None else float(ctx.setting("alpha"))),
+            folds=folds or int(ctx.setting("folds")),
+            seed=seed if seed is not None else int(ctx.setting("seed")),
         )
         result = impact_mod.measure_impact(ctx, settings)
     except NblintError as exc:
@@ -284,14 +367,26 @@ def impact(path, target, output_format, alpha, folds, seed, plot_path, config, e
     else:
         click.echo(impact_mod.render_text(result, path), nl=False)
     if plot_path:
-        impact_mod.plot(result, plot_path, f"{path}: one-hot groups read as bits (PoB) vs collapsed (CAT)")
+        try:
+            impact_mod.plot(result, plot_path, f"{path}: one-hot groups read as bits (PoB) vs collapsed (CAT)")
+        except OSError as exc:
+            click.echo(f"{plot_path}: error: cannot write the plot: {exc.strerror or exc}", err=True)
+            sys.exit(2)
         click.echo(f"wrote {plot_path}", err=True)
 
 
 @main.command("rules")
-def list_rules():
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="json: every rule with its severity, inputs, options and documentation.")
+def list_rules(output_format):
     """List every rule: code, name, default severity and summary."""
-    for rule in load_rules().values():
+    rules = load_rules().values()
+    if output_format == "json":
+        import json
+
+        click.echo(json.dumps([rule_record(rule) for rule in rules], indent=2, ensure_ascii=False))
+        return
+    for rule in rules:
         click.echo(describe(rule))
 
 

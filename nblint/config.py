@@ -14,6 +14,10 @@ table (``--config FILE`` overrides the search).  Keys::
     encoding = "utf-8"            # of CSV/TSV files
     memory-budget = "4GB"         # the most a table's statistics may take (default: a quarter of the memory)
 
+    [tool.nblint.columns]         # declared kinds win over inference (names or globs)
+    season = "categorical"        # binary | categorical | count | continuous | identifier | constant
+    "pixel_*" = "count"
+
     [tool.nblint.per-file-settings."data/train_*.csv"]
     target = "y"                  # target and/or model for files matching the glob
     model = "categorical"
@@ -26,6 +30,9 @@ table (``--config FILE`` overrides the search).  Keys::
 
 Globs are matched against the file's path relative to the config file's folder
 (``*`` crosses folders; a glob without ``/`` also matches the file name alone).
+Keys and rule options may be written in kebab-case or snake_case (``fail-on`` or
+``fail_on``, ``vif-threshold`` or ``vif_threshold``); a model may be named by its
+class (``BernoulliNB``).
 """
 
 from __future__ import annotations
@@ -38,13 +45,13 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from nblint.budget import parse_size
-from nblint.engine import MODELS, load_rules, select_rules, validate_codes
+from nblint.engine import load_rules, model_choices, parse_model, select_rules, validate_codes
 from nblint.errors import ConfigError, InputError
 from nblint.fileguard import check_nesting, read_limited
 from nblint.findings import Severity
 
-TOP_KEYS = {"target", "model", "alpha", "select", "ignore", "fail-on", "encoding", "per-file-settings", "per-file-ignores",
-            "memory-budget"}
+TOP_KEYS = {"target", "model", "alpha", "select", "ignore", "fail-on", "encoding", "columns", "per-file-settings",
+            "per-file-ignores", "memory-budget"}
 PER_FILE_KEYS = {"target", "model"}
 
 
@@ -64,6 +71,8 @@ class Settings:
     per_file_settings: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     per_file_ignores: list[tuple[str, list[str]]] = field(default_factory=list)
     rule_options: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: Declared column kinds: column name or glob -> kind (``[tool.nblint.columns]``).
+    kinds: dict[str, str] = field(default_factory=dict)
     root: str = "."
     source: str | None = None  # the config file these came from
 
@@ -160,6 +169,7 @@ def parse_settings(table: dict[str, Any], root: str = ".", prefix: str = "", sou
         return f"{prefix}.{name}" if prefix else name
 
     settings = Settings(root=root, source=source)
+    table = kebab_keys(table, TOP_KEYS, prefix)
     for name, value in table.items():
         if name in rules:
             settings.rule_options[name] = _rule_options(rules[name], value, key(name))
@@ -192,10 +202,12 @@ def parse_settings(table: dict[str, Any], root: str = ".", prefix: str = "", sou
             settings.fail_on = Severity.parse(table["fail-on"])
         except ValueError as exc:
             raise ConfigError(f"{key('fail-on')}: {exc}") from None
+    settings.kinds = parse_kinds(_table(table, "columns", key), key("columns"))
     for pattern, values in _table(table, "per-file-settings", key).items():
         where = key(f'per-file-settings."{pattern}"')
         if not isinstance(values, dict):
             raise ConfigError(f"{where} must be a table")
+        values = kebab_keys(values, PER_FILE_KEYS, where)
         unknown = set(values) - PER_FILE_KEYS
         if unknown:
             raise ConfigError(f"unknown key {where + '.' + sorted(unknown)[0]!r} (allowed: target, model)")
@@ -216,12 +228,24 @@ def parse_settings(table: dict[str, Any], root: str = ".", prefix: str = "", sou
     return settings
 
 
+def parse_kinds(table: dict, where: str) -> dict[str, str]:
+    """Declared kinds: column name or glob -> one of the declarable kinds."""
+    from nblint.structure.kinds import DECLARABLE
+
+    kinds = {}
+    for column, kind in table.items():
+        if not isinstance(kind, str) or kind.lower() not in DECLARABLE:
+            raise ConfigError(f"{where}.{column!r} must be one of {', '.join(DECLARABLE)}, got {kind!r}")
+        kinds[str(column)] = kind.lower()
+    return kinds
+
+
 def _rule_options(rule, value, where: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise ConfigError(f"{where} must be a table of options")
     known = {opt.name: opt for opt in rule.options}
     resolved = {}
-    for name, raw in value.items():
+    for name, raw in kebab_keys(value, known, where).items():
         if name not in known:
             allowed = ", ".join(known) or "none"
             raise ConfigError(f"unknown option {where + '.' + name!r} (options of {rule.code}: {allowed})")
@@ -241,12 +265,33 @@ def _string(table, name, key, default):
     return value
 
 
+def kebab_keys(table: dict[str, Any], known, where: str = "") -> dict[str, Any]:
+    """``table`` with the snake_case spelling of each ``known`` (kebab-case) key written in kebab-case.
+
+    Other keys are left as written, so that an error about them quotes them as written.
+
+    Raises
+    ------
+    ConfigError
+        When one key is given in both spellings.
+    """
+    out: dict[str, Any] = {}
+    for name, value in table.items():
+        kebab = name.replace("_", "-") if isinstance(name, str) else name
+        key = kebab if kebab in known else name
+        if key in out:
+            raise ConfigError(f"{(where + '.') if where else ''}{key} is given twice, in kebab-case and snake_case")
+        out[key] = value
+    return out
+
+
 def _model(value, where: str) -> str | None:
     if value is None:
         return None
-    if not isinstance(value, str) or value.lower() not in MODELS:
-        raise ConfigError(f"{where} must be one of {', '.join(MODELS)}, got {value!r}")
-    return value.lower()
+    model = parse_model(value) if isinstance(value, str) else None
+    if model is None:
+        raise ConfigError(f"{where} must be one of {model_choices()}, got {value!r}")
+    return model
 
 
 def _string_list(value, where: str) -> list[str]:

@@ -19,6 +19,7 @@ from collections.abc import Iterator, Sequence
 
 from nblint.errors import InputError
 from nblint.readers import Chunk, DataFrameSource, TableFormat, TableSource, table_format
+from nblint.suggest import missing_column
 
 
 def is_dask_frame(data) -> bool:
@@ -79,7 +80,7 @@ class DaskSource(TableSource):
         import dask
 
         if target is not None and target not in self.names:
-            raise InputError(f"target column {target!r} not found")
+            raise InputError(missing_column("target column", target, list(self.names)))
         parts = self.frame.to_delayed()
         offsets = [sum(self.lengths[:i]) for i in range(len(self.lengths))]
         level = [dask.delayed(_partition_profile)(part, offset, target, self.chunk_rows, wide_binary)

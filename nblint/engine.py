@@ -28,6 +28,9 @@ ENTRY_POINT_GROUP = "nblint.rules"
 CODE_PATTERN = re.compile(r"^NB[1-9]\d\d$")
 DOC_SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead")
 MODELS = ("bernoulli", "multinomial", "complement", "gaussian", "categorical")
+#: The scikit-learn class of each event model: a model may be named either way, everywhere.
+MODEL_CLASSES = {"bernoulli": "BernoulliNB", "multinomial": "MultinomialNB", "complement": "ComplementNB",
+                 "gaussian": "GaussianNB", "categorical": "CategoricalNB"}
 #: The kinds of input a rule can read, and how ``nblint rule CODE`` describes each.
 INPUTS = {"table": "tables", "pipeline": "pipeline configs (YAML, JSON, TOML, Python) and live pipelines"}
 
@@ -44,6 +47,8 @@ class Option:
     name: str
     default: Any
     doc: str
+    #: An analysis setting as well: rules and analyses read it as ``ctx.setting(name)``, whichever rule declares it.
+    shared: bool = False
     minimum: float | None = None
     maximum: float | None = None
 
@@ -71,6 +76,26 @@ class Option:
         bounds = [f">= {self.minimum:g}"] if self.minimum is not None else []
         bounds += [f"<= {self.maximum:g}"] if self.maximum is not None else []
         return " ".join([what] + [" and ".join(bounds)] if bounds else [what])
+
+
+def parse_model(name: str) -> str | None:
+    """The event model a name means, or None.
+
+    ``bernoulli``, ``BernoulliNB`` and ``sklearn.naive_bayes.BernoulliNB`` (in
+    any case) all mean ``bernoulli``: the CLI, the configuration, the nblint
+    spec, the API and the pandera checks accept every spelling.
+    """
+    text = name.strip()
+    if "." in text:  # a dotted class path names the class
+        cls = text.rsplit(".", 1)[-1].lower()
+        return next((model for model, c in MODEL_CLASSES.items() if c.lower() == cls), None)
+    text = text.lower()
+    return next((model for model, c in MODEL_CLASSES.items() if text in (model, c.lower())), None)
+
+
+def model_choices() -> str:
+    """The accepted model names, for error messages and help."""
+    return f"{', '.join(MODELS)} (or the class: {', '.join(MODEL_CLASSES.values())})"
 
 
 def _bad(option: Option, value: Any):
@@ -283,6 +308,38 @@ def resolved_options(overrides: dict[str, dict[str, Any]] | None = None) -> dict
     """Every rule's options with defaults filled in and overrides applied."""
     overrides = overrides or {}
     return {code: {o.name: o.default for o in rule.options} | overrides.get(code, {}) for code, rule in load_rules().items()}
+
+
+def shared_settings(rule_options: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The analysis settings: every shared option's resolved value, by name.
+
+    A shared option is declared by exactly one rule (the one whose finding it shapes
+    most) and read by the analyses and other rules through ``ctx.setting(name)``,
+    so that no code outside a rule names a rule code, and two rules never need two
+    options kept equal by hand.
+    """
+    settings: dict[str, Any] = {}
+    for code, rule in load_rules().items():
+        for option in rule.options:
+            if option.shared:
+                if option.name in settings:
+                    raise RuntimeError(f"shared option {option.name!r} is declared twice (again by {code})")
+                settings[option.name] = rule_options.get(code, {}).get(option.name, option.default)
+    return settings
+
+
+def rule_record(rule: type[Rule]) -> dict[str, Any]:
+    """A rule as data, for ``nblint rules --format json``."""
+    return {
+        "code": rule.code,
+        "name": rule.name,
+        "severity": str(rule.severity),
+        "summary": rule.summary(),
+        "inputs": list(rule.inputs),
+        "needs_target": rule.needs_target,
+        "options": [{"name": opt.name, "default": opt.default, "doc": opt.doc} for opt in rule.options],
+        "documentation": rule.documentation(),
+    }
 
 
 def describe(rule: type[Rule]) -> str:

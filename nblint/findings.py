@@ -43,7 +43,13 @@ class Finding:
     rows : list of int
         A few example row numbers (1-based data rows) where rows are the point.
     line : int or None
-        1-based line in the file where a line is meaningful (configs).
+        1-based line in the file where a line is meaningful (configs); in a
+        notebook, the line within its cell.
+    cell : int or None
+        In a notebook: the 1-based position of the cell (counting every cell).
+    file_line : int or None
+        In a notebook: the line of the ``.ipynb`` file (its JSON text) where the
+        finding's source line is written, for annotations on the file itself.
     evidence : dict
         The numbers behind the message (JSON-serialisable).
     fix : str
@@ -60,10 +66,18 @@ class Finding:
     line: int | None = None
     evidence: dict[str, Any] = field(default_factory=dict)
     fix: str = ""
+    cell: int | None = None
+    file_line: int | None = None
 
     def sort_key(self):
-        """Sort by file, line and code; a stable sort keeps each rule's own (table) order."""
-        return (self.path, self.line or 0, self.code)
+        """Sort by file, (cell,) line and code; a stable sort keeps each rule's own (table) order."""
+        return (self.path, self.cell or 0, self.line or 0, self.code)
+
+    def location(self) -> str:
+        """``path``, ``path:12`` or, in a notebook, ``path:cell 7:3``."""
+        if self.line is None:
+            return self.path
+        return f"{self.path}:cell {self.cell}:{self.line}" if self.cell is not None else f"{self.path}:{self.line}"
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -74,6 +88,7 @@ class Finding:
             "columns": list(self.columns),
             "rows": list(self.rows),
             "line": self.line,
+            **({"cell": self.cell} if self.cell is not None else {}),
             "message": self.message,
             "evidence": self.evidence,
             "fix": self.fix,

@@ -824,8 +824,14 @@ def _regroup(stream: Iterable[RowInputs], size: int) -> Iterator[RowInputs]:
 
 
 def _folds(rows: np.ndarray, k: int, seed: int) -> np.ndarray:
-    """Fold of each row: a hash of its global row number (independent of chunking)."""
-    return (mix64(rows.astype(np.uint64) + np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15)) % np.uint64(k)).astype(np.int64)
+    """Fold of each row: a hash of its global row number (independent of chunking).
+
+    The seed shifts the row numbers by ``seed`` times the golden-ratio constant,
+    modulo 2**64: computed on Python integers, whose product does not overflow
+    (numpy's uint64 scalars would warn about the wrap for every seed past 1).
+    """
+    offset = np.uint64(seed * 0x9E3779B97F4A7C15 % 2**64)
+    return (mix64(rows.astype(np.uint64) + offset) % np.uint64(k)).astype(np.int64)
 
 
 class _FoldCounts:

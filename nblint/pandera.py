@@ -147,6 +147,8 @@ def _with_context(factory):
     """Wrap pandera's factory for a registered check so each Check gets a :class:`_Context`."""
 
     def make(*args, **kwargs):
+        # Options may be spelt as in the configuration (``vif-threshold``, e.g. in a YAML schema).
+        kwargs = {key.replace("-", "_"): value for key, value in kwargs.items()}
         context = _Context()
         check = factory(*args, nblint_context=context, **kwargs)
         context.check = check
@@ -305,14 +307,11 @@ def schema_for_table(path: str, settings, codes: list[str]) -> pa.DataFrameSchem
     nblint.errors.NblintError
         When the file cannot be read as a table.
     """
-    from nblint.analyses import TableContext
-    from nblint.engine import resolved_options
-    from nblint.profile import TableProfile
     from nblint.readers import read_table
+    from nblint.runner import make_context
 
     source = read_table(path, encoding=settings.encoding)
-    profile = TableProfile.from_source(source, settings.target)
-    context = TableContext(source, profile, settings.model, resolved_options(settings.rule_options))
+    context = make_context(source, settings, jobs=1)
     frame = read_frame(path, encoding=settings.encoding)
     columns = {
         name: pa.Column(frame[name].dtype, nullable=bool(frame[name].isna().any()))
@@ -330,7 +329,7 @@ def schema_for_table(path: str, settings, codes: list[str]) -> pa.DataFrameSchem
         if settings.model is not None:
             statistics["model"] = settings.model
         for option in rule.options:
-            statistics[_option_statistic(option.name)] = context.option(code, option.name)
+            statistics[_option_statistic(option.name)] = context.rule_options[code][option.name]
         factory = getattr(Check, check_name(code))
         checks.append(factory(**statistics, raise_warning=rule.severity < Severity.ERROR))
     return pa.DataFrameSchema(columns, checks=checks, name=_schema_name(path))

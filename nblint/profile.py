@@ -38,6 +38,7 @@ from nblint.errors import InputError
 from nblint.hashing import mix64
 from nblint.parallel import ordered_map
 from nblint.readers import Chunk, Names, TableSource
+from nblint.suggest import missing_column
 
 #: Distinct values kept per column before it is marked "many" (continuous, identifiers).
 DISTINCT_CAP = 1000
@@ -307,7 +308,7 @@ class TableProfile:
         if target is not None and target in source.skipped:
             raise InputError(f"target column {target!r} cannot be read: it holds {source.skipped[target]}")
         if target is not None and target not in source.names:
-            raise InputError(f"target column {target!r} not found (columns: {_preview(source.names)})")
+            raise InputError(missing_column("target column", target, list(source.names)))
 
         def fold(chunks) -> "TableProfile | None":
             profile = None
@@ -327,7 +328,13 @@ class TableProfile:
     @classmethod
     def from_chunk(cls, chunk: Chunk, target: str | None = None, wide_binary: int | None = None,
                    caps: ProfileCaps | None = None) -> "TableProfile":
-        """Profile one chunk of rows (``wide_binary``, ``caps``: see :meth:`from_source`)."""
+        """Profile one chunk of rows (``wide_binary``, ``caps``: see :meth:`from_source`).
+
+        Columns are profiled in name order, whatever their order in the table: every
+        sum, matrix factorisation and search below then sees the same columns in the
+        same order, so findings do not depend on column order, to the last bit.
+        """
+        chunk = _in_name_order(chunk)
         n = chunk.n_rows
         classes, y, class_count, target_missing = _encode_target(chunk, target)
         slots = len(classes) + 1
@@ -461,9 +468,13 @@ def _check_class_cells(caps: ProfileCaps | None, target: str | None, slots: int,
                      "configuration, or lint fewer columns)")
 
 
-def _preview(names, limit: int = 8) -> str:
-    shown = ", ".join(names[:limit])
-    return shown + (f", ... ({len(names)} in all)" if len(names) > limit else "")
+def _in_name_order(chunk: Chunk) -> Chunk:
+    """The chunk with its columns sorted by name (stable, so repeated names keep their order)."""
+    order = sorted(range(len(chunk.names)), key=lambda i: chunk.names[i])
+    if order == list(range(len(order))):
+        return chunk
+    return Chunk(tuple(chunk.names[i] for i in order), tuple(chunk.columns[i] for i in order), chunk.row_offset, chunk.n_rows)
+
 
 def _encode_target(chunk: Chunk, target: str | None):
     """Class labels (sorted), per-row slot index (C for missing) and class counts."""
@@ -490,6 +501,14 @@ def _encode_target(chunk: Chunk, target: str | None):
         y[present] = inverse
     class_count = np.bincount(y, minlength=len(classes) + 1)[: len(classes)].astype(np.int64)
     return classes, y.astype(np.int64), class_count, int(n - present.sum())
+
+
+def class_slots(chunk: Chunk, target: str, classes: tuple) -> np.ndarray:
+    """Each row's index into the table's ``classes`` (``len(classes)`` where the target is missing)."""
+    local, y, _, _ = _encode_target(chunk, target)
+    index = {label: k for k, label in enumerate(classes)}
+    slots = np.array([index[label] for label in local] + [len(classes)], dtype=np.int64)
+    return slots[y]
 
 
 class _ClassSums:

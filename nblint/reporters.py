@@ -1,4 +1,4 @@
-"""Render findings: text (optionally coloured), JSON, SARIF 2.1.0, GitHub annotations, JUnit XML.
+"""Render findings: text (optionally coloured), JSON, SARIF 2.1.0, GitHub annotations, JUnit XML, statistics.
 
 Every renderer is deterministic: the same findings give the same bytes (no
 timestamps, absolute paths or hash-ordered collections).  The run-level
@@ -19,7 +19,7 @@ from collections import Counter
 
 from nblint.findings import Finding, Severity
 
-FORMATS = ("text", "json", "sarif", "github", "junit")
+FORMATS = ("text", "concise", "json", "sarif", "github", "junit")
 
 SARIF_SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 SARIF_LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
@@ -30,29 +30,42 @@ _SEVERITY_COLORS = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.
 # --------------------------------------------------------------------------- text and JSON
 
 
-def render_text(findings: list[Finding], n_files: int, color: bool = False) -> str:
-    """One line per finding, ``path[:line]: CODE [severity] message``, then a summary line.
+def render_text(findings: list[Finding], n_files: int, color: bool = False, n_unreadable: int = 0,
+                fixes: bool = True, summary: bool = True) -> str:
+    """Each finding as ``path[:line]: CODE [severity] message`` and its fix, then a summary line.
 
     Parameters
     ----------
     findings : list of Finding
     n_files : int
-        How many inputs the run checked (for the summary).
+        How many inputs the run read and checked (for the summary).
     color : bool, default False
         Colour the code and severity with ANSI escapes (for a terminal).
+    n_unreadable : int, default 0
+        How many inputs could not be read (the summary says so).
+    fixes : bool, default True
+        Show each finding's fix on an indented ``help:`` line under it, as ruff
+        does (False: one line per finding, the ``concise`` format).
+    summary : bool, default True
+        End with the summary line (``--quiet`` leaves it out unless an input
+        could not be read).
 
     Returns
     -------
     str
     """
-    lines = [_text_line(f, color) for f in findings]
-    summary = summary_line(findings, n_files)
-    lines.append(_style(summary, color, bold=True))
-    return "\n".join(lines) + "\n"
+    lines = []
+    for f in findings:
+        lines.append(_text_line(f, color))
+        if fixes and f.fix:
+            lines.append(f"  {_style('help:', color, bold=True, fg='cyan')} {f.fix}")
+    if summary or n_unreadable:
+        lines.append(_style(summary_line(findings, n_files, n_unreadable), color, bold=True))
+    return "".join(line + "\n" for line in lines)
 
 
 def _text_line(f: Finding, color: bool) -> str:
-    where = f.path if f.line is None else f"{f.path}:{f.line}"
+    where = f.location()
     code = _style(f.code, color, bold=True, fg=_SEVERITY_COLORS[f.severity])
     severity = _style(f"[{f.severity}]", color, fg=_SEVERITY_COLORS[f.severity])
     return f"{_style(where, color, bold=True)}: {code} {severity} {f.message}"
@@ -66,15 +79,74 @@ def _style(text: str, color: bool, **styles) -> str:
     return click.style(text, **styles)
 
 
-def summary_line(findings: list[Finding], n_files: int) -> str:
-    """``All checks passed (N files).`` or ``Found N findings (...) in N files.``"""
-    files = f"{n_files} file" + ("" if n_files == 1 else "s")
-    if not findings:
+def _plural(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def summary_line(findings: list[Finding], n_files: int, n_unreadable: int = 0) -> str:
+    """What the run found, in how many files, and how many could not be read.
+
+    ``All checks passed (N files).`` only when every input was read and nothing
+    was found; otherwise ``Found N findings (...) in N files.`` or ``No findings
+    in N files.``, followed by ``; M files could not be read.``  ``n_files``
+    counts the inputs that were read.
+    """
+    files = _plural(n_files, "file")
+    if not n_unreadable and not findings:
         return f"All checks passed ({files})."
-    by_severity = Counter(f.severity for f in findings)
-    parts = [f"{by_severity[s]} {s}" + ("" if by_severity[s] == 1 else "s") for s in sorted(by_severity, reverse=True)]
-    noun = "finding" if len(findings) == 1 else "findings"
-    return f"Found {len(findings)} {noun} ({', '.join(parts)}) in {files}."
+    if findings:
+        by_severity = Counter(f.severity for f in findings)
+        parts = [_plural(by_severity[s], str(s)) for s in sorted(by_severity, reverse=True)]
+        found = f"Found {_plural(len(findings), 'finding')} ({', '.join(parts)}) in {files}"
+    else:
+        found = f"No findings in {files}" if n_files else "No file checked"
+    unread = f"; {_plural(n_unreadable, 'file')} could not be read" if n_unreadable else ""
+    return f"{found}{unread}."
+
+
+def statistics(findings: list[Finding]) -> list[dict]:
+    """How many findings each rule made, most first (then by code), with their severities.
+
+    Returns
+    -------
+    list of dict
+        ``{"code", "name", "count", "severities": {"error": n, ...}}``, severities
+        from the highest.
+    """
+    by_code: dict[str, list[Finding]] = {}
+    for f in findings:
+        by_code.setdefault(f.code, []).append(f)
+    rows = []
+    for code, group in by_code.items():
+        severities = Counter(f.severity for f in group)
+        rows.append({"code": code, "name": group[0].name, "count": len(group),
+                     "severities": {str(s): severities[s] for s in sorted(severities, reverse=True)}})
+    rows.sort(key=lambda row: (-row["count"], row["code"]))
+    return rows
+
+
+def render_statistics(result, output_format: str = "text", summary: bool = True) -> str:
+    """``--statistics``: one line (or JSON object) per rule with its count, like ruff's.
+
+    Text lines are ``count  code  name  severity``, the severity spelt out with
+    counts when a rule found at several; then the summary line (always when an
+    input could not be read).
+    """
+    rows = statistics(result.findings)
+    if output_format == "json":
+        return json.dumps(rows, indent=2, ensure_ascii=False) + "\n"
+    count_width = max((len(str(row['count'])) for row in rows), default=0)
+    name_width = max((len(row["name"]) for row in rows), default=0)
+    lines = []
+    for row in rows:
+        severities = row["severities"]
+        severity = next(iter(severities)) if len(severities) == 1 else ", ".join(
+            _plural(n, s) for s, n in severities.items())
+        lines.append(f"{row['count']:>{count_width}}  {row['code']}  {row['name']:<{name_width}}  {severity}")
+    n_unreadable = len(result.errors)
+    if summary or n_unreadable:
+        lines.append(summary_line(result.findings, len(result.files) - n_unreadable, n_unreadable))
+    return "".join(line + "\n" for line in lines)
 
 
 def render_json(findings: list[Finding]) -> str:
@@ -94,7 +166,9 @@ def sarif_log(result) -> dict:
     is a result with ``ruleId``/``ruleIndex``, ``level``, ``message`` and one
     location: the file (relative URIs against ``%SRCROOT%``) with a region
     (``startLine`` is the finding's line for configs, else 1: the header row that
-    names the columns), and for tables one logical location per column involved.
+    names the columns; for a notebook, the line of the ``.ipynb`` file where the
+    source line is written, with ``cell`` and ``cellLine`` in the result's
+    properties), and for tables one logical location per column involved.
     Inputs that could not be read are ``toolExecutionNotifications`` of the
     invocation, whose ``executionSuccessful`` is then false.
 
@@ -200,7 +274,9 @@ def _plain(markdown: str) -> str:
 
 
 def _sarif_result(f: Finding, rule_index: int | None) -> dict:
-    region = {"startLine": f.line or 1}
+    # A notebook finding's region is the line of the .ipynb file itself; its cell and line within
+    # the cell are properties (SARIF has no notion of cells).
+    region = {"startLine": (f.file_line if f.cell is not None else f.line) or 1}
     column = getattr(f, "column", None)
     if column:
         region["startColumn"] = column
@@ -217,7 +293,8 @@ def _sarif_result(f: Finding, rule_index: int | None) -> dict:
             "message": {"text": text},
             "locations": [location],
             "partialFingerprints": {"nblintFinding/v1": _fingerprint(f)},
-            "properties": {"columns": list(f.columns), "rows": list(f.rows), "evidence": f.evidence},
+            "properties": {"columns": list(f.columns), "rows": list(f.rows), "evidence": f.evidence,
+                           **({"cell": f.cell, "cellLine": f.line} if f.cell is not None else {})},
         }
     )
     return result
@@ -258,7 +335,9 @@ def render_github(result) -> str:
     ``notice`` for the other severities), with the workflow-command escaping:
     ``%``, CR and LF in the message, and additionally ``:`` and ``,`` in the
     properties.  ``line`` appears for findings that have one (configs); a
-    table finding annotates the file.
+    table finding annotates the file.  A notebook finding's ``line`` is the line
+    of the ``.ipynb`` file where its source line is written, and its title says
+    the cell and the line within the cell.
 
     Parameters
     ----------
@@ -271,12 +350,14 @@ def render_github(result) -> str:
     lines = []
     for f in result.findings:
         properties = [("file", f.path)]
-        if f.line:
-            properties.append(("line", str(f.line)))
+        line = f.file_line if f.cell is not None else f.line
+        if line:
+            properties.append(("line", str(line)))
             column = getattr(f, "column", None)
-            if column:
+            if column and f.cell is None:
                 properties.append(("col", str(column)))
-        properties.append(("title", f"{f.code} {f.name}"))
+        cell = f" (cell {f.cell}, line {f.line})" if f.cell is not None else ""
+        properties.append(("title", f"{f.code} {f.name}{cell}"))
         message = f.message if not f.fix else f"{f.message}\nFix: {f.fix}"
         lines.append(_workflow_command(GITHUB_COMMANDS[f.severity], properties, message))
     for r in result.errors:
@@ -346,7 +427,7 @@ def render_junit(result) -> str:
 
 
 def _junit_details(f: Finding) -> str:
-    lines = [f"{f.path}{'' if f.line is None else f':{f.line}'}: {f.code} [{f.severity}] {f.message}"]
+    lines = [f"{f.location()}: {f.code} [{f.severity}] {f.message}"]
     if f.columns:
         lines.append(f"columns: {', '.join(f.columns)}")
     if f.rows:
@@ -367,7 +448,7 @@ def _xml(text: str) -> str:
 # --------------------------------------------------------------------------- dispatch
 
 
-def render(result, output_format: str, color: bool = False) -> str:
+def render(result, output_format: str, color: bool = False, quiet: bool = False) -> str:
     """Render a run in one of :data:`FORMATS`.
 
     Parameters
@@ -375,14 +456,19 @@ def render(result, output_format: str, color: bool = False) -> str:
     result : nblint.runner.RunResult
     output_format : str
     color : bool, default False
-        Only the text format is ever coloured.
+        Only the text formats are ever coloured.
+    quiet : bool, default False
+        Text formats: the findings only, no summary line unless an input could
+        not be read (``--quiet``).
 
     Returns
     -------
     str
     """
-    if output_format == "text":
-        return render_text(result.findings, len(result.files), color=color)
+    if output_format in ("text", "concise"):
+        n_unreadable = len(result.errors)
+        return render_text(result.findings, len(result.files) - n_unreadable, color=color, n_unreadable=n_unreadable,
+                           fixes=output_format == "text", summary=not quiet)
     if output_format == "json":
         return render_json(result.findings)
     if output_format == "sarif":

@@ -5,12 +5,12 @@ not be read (the other files are still linted and reported), else 1 if any
 finding is at or above its file's ``fail-on`` severity, else 0.
 
 Tables and pipeline configs are linted in one run.  Configs are read first,
-because they can say how a table is meant to be used: the data file an nblint
-spec names is linted too (right after the spec, with the spec's target), and a
-table's declared model is, in order of precedence: ``--model``; the model of
-the spec naming the table; the one Naive Bayes model of the run's pipeline
-configs, when they agree on one; the nblint configuration (per-file settings,
-then ``model``).
+because an nblint spec can name its data file, which is then linted too (right
+after the spec).  A table's target, model and smoothing come, in order, from
+the command line, the nblint configuration (per-file settings, then the
+top-level keys), and only then from the spec naming the table.  A pipeline
+config that does not name a table never changes it, so a table gives the same
+findings whatever else is in the run (pre-commit groups files as it likes).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from nblint.analyses import TableContext
 from nblint.budget import Budget
 from nblint.config import Settings, find_config, load_config
-from nblint.engine import resolved_options, run_rules
+from nblint.engine import resolved_options, run_rules, shared_settings
 from nblint.errors import ConfigError, NblintError
 from nblint.findings import Finding, Severity
 from nblint.pipelines import ConfigFile, PipelineSpec, is_config_path, lint_specs, read_config
@@ -80,6 +80,9 @@ class Overrides:
     fail_on: Severity | None = None
     encoding: str | None = None
     config: str | None = None
+    #: Added to the select and ignore lists in force (the command line's, else the configuration's).
+    extend_select: list[str] | None = None
+    extend_ignore: list[str] | None = None
 
 
 def expand_paths(paths: list[str]) -> tuple[list[str], list[str]]:
@@ -90,13 +93,20 @@ def expand_paths(paths: list[str]) -> tuple[list[str], list[str]]:
             found = []
             for folder, dirs, names in os.walk(path):
                 dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
-                found += [os.path.join(folder, n) for n in sorted(names) if is_table_path(n) or is_config_path(n)]
+                found += [_joined(folder, n) for n in sorted(names) if is_table_path(n) or is_config_path(n)]
             if not found:
                 warnings.append(f"{path}: warning: no tables or pipeline configs found in this folder")
             files += found
         else:
             files.append(path)
     return files, warnings
+
+
+def _joined(folder: str, name: str) -> str:
+    """``folder/name`` without a leading ``./`` (walking ``.``, as ``nblint check`` with no path does, puts one)."""
+    path = os.path.join(folder, name)
+    prefix = os.curdir + os.sep
+    return path[len(prefix):] if path.startswith(prefix) else path
 
 
 def settings_for(path: str, overrides: Overrides, cache: dict) -> Settings:
@@ -114,8 +124,13 @@ def settings_for(path: str, overrides: Overrides, cache: dict) -> Settings:
         if isinstance(base, ConfigError):
             raise base
     resolved = base.for_file(path)
-    changes = {k: v for k, v in vars(overrides).items() if v is not None and k != "config"}
-    return replace(resolved, **changes)
+    extend = {"extend_select": "select", "extend_ignore": "ignore"}
+    changes = {k: v for k, v in vars(overrides).items() if v is not None and k != "config" and k not in extend}
+    resolved = replace(resolved, **changes)
+    for option, key in extend.items():
+        if getattr(overrides, option):
+            resolved = replace(resolved, **{key: getattr(resolved, key) + getattr(overrides, option)})
+    return resolved
 
 
 def default_jobs() -> int:
@@ -126,17 +141,21 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
+#: Most threads --jobs is taken to ask for: each holds a chunk in flight, so this bounds memory too.
+MAX_JOBS = 256
+
+
 def make_context(source: TableSource, settings: Settings, jobs: int | None = None) -> TableContext:
     """Profile one table (one pass, ``jobs`` chunks at a time) and wrap it in the context the rules share."""
-    jobs = jobs or default_jobs()
+    jobs = min(jobs or default_jobs(), MAX_JOBS)
     source.jobs = jobs  # a CSV source also parses that many blocks at once
     options = resolved_options(settings.rule_options)
-    wide = options.get("NB106", {}).get("wide-columns")
+    wide = shared_settings(options)["wide-columns"]
     if hasattr(source, "compute_profile"):  # a Dask source profiles its partitions on the cluster
         profile = source.compute_profile(settings.target, wide)
     else:
         profile = TableProfile.from_source(source, settings.target, jobs, wide, Budget.default(settings.memory_budget))
-    return TableContext(source, profile, settings.model, options, settings.alpha)
+    return TableContext(source, profile, settings.model, options, settings.alpha, settings.kinds)
 
 
 @contextmanager
@@ -185,11 +204,10 @@ def lint_paths(paths: list[str], overrides: Overrides | None = None, stdin=None,
     """Lint every path; an unreadable one becomes an error result and the run goes on.
 
     Files that are not pipeline configs (an unrelated YAML or Python file) are
-    skipped silently and not counted.  No rule sees two files, but a table takes
-    its declared model (and smoothing) from the pipeline configs of the same run:
-    ``--model``, else the spec that names the table, else the one model every
-    config of the run agrees on, else the nblint config.  Where pre-commit splits
-    files over processes, declare the model in ``[tool.nblint]`` to keep it fixed.
+    skipped silently and not counted.  No rule sees two files; a table takes its
+    target, model and smoothing from the command line, else the nblint
+    configuration, else the spec that names it as its data (never from another
+    pipeline config), so its findings do not depend on what else is in the run.
 
     Parameters
     ----------
@@ -233,8 +251,6 @@ def lint_paths(paths: list[str], overrides: Overrides | None = None, stdin=None,
             return read_table(path, encoding=settings.encoding, stdin=stdin)
 
     files, named = _with_named_data(files, configs)
-    specs = [spec for c in configs.values() if isinstance(c, ConfigFile) for spec in c.specs if spec.model]
-    run_spec = specs[0] if len({(spec.model, spec.alpha) for spec in specs}) == 1 else None
     cache: dict = {}
     results = []
     try:
@@ -253,13 +269,8 @@ def lint_paths(paths: list[str], overrides: Overrides | None = None, stdin=None,
                 results.append(_config_result(path, config, settings))
                 continue
             spec = named.get(_key(path))
-            declared = spec if spec is not None else run_spec
-            if overrides.model is None and declared is not None and declared.model:
-                settings = replace(settings, model=declared.model)
-                if overrides.alpha is None and declared.alpha is not None:
-                    settings = replace(settings, alpha=declared.alpha)
-            if overrides.target is None and spec is not None and spec.target:
-                settings = replace(settings, target=spec.target)
+            if spec is not None:
+                settings = _declared_by_spec(settings, spec, path, overrides, warnings)
             bar = None
             try:
                 source = open_source(path, settings)
@@ -277,6 +288,30 @@ def lint_paths(paths: list[str], overrides: Overrides | None = None, stdin=None,
         if client is not None:
             client.close()
     return RunResult(results, warnings)
+
+
+def _declared_by_spec(settings: Settings, spec: PipelineSpec, path: str, overrides: Overrides,
+                      warnings: list[str]) -> Settings:
+    """A table's settings with what the spec naming it declares, where nothing stronger does.
+
+    The command line and the configuration decide first (``settings`` holds
+    both); the spec fills in the target and the model (with its smoothing) that
+    neither gives.  Where the configuration overrides the spec, a warning says
+    so (``--target``/``--model`` are asked for and need none).
+    """
+    changes = {}
+    for key, declared in (("target", spec.target), ("model", spec.model)):
+        current = getattr(settings, key)
+        if not declared:
+            continue
+        if current is None:
+            changes[key] = declared
+        elif current != declared and getattr(overrides, key) is None:
+            warnings.append(f"{spec.path}:{spec.data_line or 1}: warning: {path} is checked with {key} {current!r} "
+                            f"from {settings.source or 'the configuration'}, not the spec's {declared!r}")
+    if changes.get("model") and settings.alpha is None and spec.alpha is not None:
+        changes["alpha"] = spec.alpha
+    return replace(settings, **changes)
 
 
 def _read_config(path: str) -> ConfigFile | NblintError | None:

@@ -23,3 +23,21 @@ def write(tmp_path):
         return str(path)
 
     return _write
+
+
+@pytest.fixture
+def declared(monkeypatch):
+    """The (file name, target, model, alpha) each table of a run is linted with, in order."""
+    import os
+
+    import nblint.runner
+
+    seen = []
+    original = nblint.runner.lint_source
+
+    def spy(source, settings, codes, jobs=None):
+        seen.append((os.path.basename(source.path), settings.target, settings.model, settings.alpha))
+        return original(source, settings, codes, jobs)
+
+    monkeypatch.setattr(nblint.runner, "lint_source", spy)
+    return seen

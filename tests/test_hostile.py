@@ -368,7 +368,6 @@ def test_an_invalid_pyproject_is_an_error_not_ignored(tmp_path):
 @pytest.mark.parametrize("args, fragment", [
     (["impact", "{path}", "--target", "y", "--alpha", "nan"], "'nan' is not a finite number >= 0"),
     (["impact", "{path}", "--target", "y", "--seed", "-1"], "-1 is not in the range"),
-    (["check", "{path}", "--jobs", "100000"], "100000 is not in the range"),
 ])
 def test_bad_settings_on_the_command_line_are_usage_errors(write, args, fragment):
     path = write("t.csv", GOOD)

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
+import nblint
 from nblint.cli import main
 
 
@@ -85,7 +86,7 @@ def test_columns_text_output_flags_mixed_tables(write):
     path = write("t.csv", "is_member,income,y\n1,10.5,a\n0,20.25,b\n1,30.5,a\n")
     result = CliRunner().invoke(main, ["columns", path, "--target", "y"])
     assert result.exit_code == 0
-    assert result.stdout.splitlines()[0].split() == ["column", "kind", "model", "why"]
+    assert result.stdout.splitlines()[0].split() == ["column", "kind", "model", "status", "why"]
     assert "Mixed kinds" in result.stdout
 
 
@@ -93,3 +94,85 @@ def test_columns_bad_input_is_one_error_line(tmp_path):
     result = CliRunner().invoke(main, ["columns", str(tmp_path / "missing.csv")])
     assert result.exit_code == 2
     assert result.stderr.strip() == f"{tmp_path / 'missing.csv'}: error: file not found"
+
+
+# --------------------------------------------------------------------------- evidence, ambiguity, declared kinds
+
+
+def _context(frame, target="y", **kwargs):
+    from nblint.analyses import TableContext
+    from nblint.engine import resolved_options
+    from nblint.profile import TableProfile
+    from nblint.readers import DataFrameSource
+
+    source = DataFrameSource(frame)
+    return TableContext(source, TableProfile.from_source(source, target), None, resolved_options(), **kwargs)
+
+
+def _survey(n=800, seed=3):
+    rng = np.random.default_rng(seed)
+    frame = pd.DataFrame({f"pixel_{i}": rng.choice(17, n, p=np.r_[0.5, np.full(15, 0.02), 0.2]) for i in range(8)})
+    frame["season"] = rng.integers(1, 5, n)  # four equally frequent codes of a design
+    frame["children"] = rng.poisson(1.2, n)  # counts: fall away from 0
+    frame["rating"] = rng.choice([1, 2, 3, 4, 5], n, p=[0.1, 0.15, 0.2, 0.4, 0.15])  # a handful of values
+    frame["y"] = rng.integers(0, 2, n)
+    return frame
+
+
+def test_columns_on_one_shared_scale_are_counts_whatever_their_shape():
+    kinds = _context(_survey()).kinds
+    assert {kinds[f"pixel_{i}"].kind for i in range(8)} == {"count"}
+    assert not any(kinds[f"pixel_{i}"].ambiguous for i in range(8))
+
+
+def test_codes_of_a_design_and_counts_are_told_apart_by_their_frequencies():
+    kinds = _context(_survey()).kinds
+    assert (kinds["season"].kind, kinds["season"].alternative) == ("categorical", "count")
+    assert (kinds["children"].kind, kinds["children"].ambiguous) == ("count", False)
+
+
+def test_a_name_is_never_stronger_than_the_values():
+    frame = _survey().rename(columns={"children": "city_code"})  # a code-like name on Poisson counts
+    assert _context(frame).kinds["city_code"].kind == "count"  # on the pixels' 0..16 scale: the values decide
+    alone = frame.drop(columns=[f"pixel_{i}" for i in range(8)])
+    kind = _context(alone).kinds["city_code"]
+    assert kind.ambiguous and {kind.kind, kind.alternative} == {"categorical", "count"}  # the name only breaks a tie
+
+
+def test_an_ambiguous_kind_is_shown_with_both_readings_and_rules_on_it_are_info():
+    frame = _survey()
+    kind = _context(frame).kinds["rating"]
+    assert kind.ambiguous and {kind.kind, kind.alternative} == {"categorical", "count"}
+    assert "ambiguous" in kind.why
+    findings = [f for f in nblint.check(frame, target="y", model="gaussian", select=["NB305"])]
+    # season (four equally frequent codes) is categorical by its values, but a magnitude is not ruled out.
+    assert {str(f.severity) for f in findings if f.columns == ["season"]} == {"info"}
+    assert all(str(f.severity) == "info" for f in findings)
+
+
+def test_declared_kinds_win_with_names_and_globs_in_the_api():
+    frame = _survey()
+    kinds = _context(frame, kinds={"rating": "categorical", "pixel_*": "categorical"}).kinds
+    assert kinds["rating"].declared and kinds["rating"].kind == "categorical" and not kinds["rating"].ambiguous
+    assert {kinds[f"pixel_{i}"].kind for i in range(8)} == {"categorical"}
+    report = nblint.check(frame, target="y", model="gaussian", select=["NB305"], kinds={"rating": "categorical"})
+    assert [str(f.severity) for f in report if f.columns == ["rating"]] == ["error"]
+
+
+def test_declared_kinds_come_from_the_config_and_show_as_declared(tmp_path):
+    frame = _survey(200)
+    frame.to_csv(tmp_path / "t.csv", index=False)
+    (tmp_path / "nblint.toml").write_text('target = "y"\n[columns]\nrating = "categorical"\n"pixel_*" = "continuous"\n')
+    result = CliRunner().invoke(main, ["columns", str(tmp_path / "t.csv"), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    rows = {row["column"]: row for row in json.loads(result.stdout)}
+    assert (rows["rating"]["kind"], rows["rating"]["status"]) == ("categorical", "declared")
+    assert (rows["pixel_3"]["kind"], rows["pixel_3"]["model"]) == ("continuous", "gaussian")
+    assert rows["children"]["status"] == "inferred"
+
+
+def test_an_unknown_declared_kind_is_a_config_error(tmp_path):
+    (tmp_path / "nblint.toml").write_text('[columns]\nrating = "ordinal"\n')
+    (tmp_path / "t.csv").write_text("rating,y\n1,a\n2,b\n")
+    result = CliRunner().invoke(main, ["check", str(tmp_path / "t.csv")])
+    assert result.exit_code == 2 and "columns.'rating' must be one of" in result.stderr

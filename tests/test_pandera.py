@@ -83,7 +83,8 @@ def test_raise_warning_turns_the_failure_into_a_schema_warning():
         warnings.simplefilter("always")
         assert schema.validate(CUSTOMERS).equals(CUSTOMERS)
     (warning,) = [w for w in caught if issubclass(w.category, SchemaWarning)]
-    assert str(warning.message).startswith("NB101 one-hot-group: columns plan_basic, plan_pro, plan_team")
+    text = str(warning.message)
+    assert text.startswith("NB101 one-hot-group: columns ") and "columns plan_basic, plan_pro, plan_team form" in text
 
 
 def test_lazy_validation_collects_one_failure_case_per_finding():
@@ -292,4 +293,4 @@ def test_example_schema_snippet_runs():
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     assert [line.split(":")[0] for line in lines] == ["warning", "warning", "error"]
-    assert lines[-1].startswith("error: NB101 NB101 one-hot-group: columns plan_basic")
+    assert lines[-1].startswith("error: NB101 NB101 one-hot-group: columns channel_app")

@@ -1,20 +1,23 @@
 """The pre-commit hooks: the manifest is valid, and real pre-commit runs the hook.
 
-The end-to-end test copies this checkout into a temporary git repository (pre-commit
-clones a repository at a revision, so the hook under test must be committed
-somewhere), writes a user repository whose ``.pre-commit-config.yaml`` is the README's
-snippet ``examples/pre-commit-config.yaml`` pointed at that copy, and runs
-``pre-commit run --all-files`` twice in one pre-commit home: pre-commit installs
-nblint and its dependencies into its own environment once, which takes a while.
+Two end-to-end tests run ``pre-commit run --all-files`` (twice each, in one pre-commit
+home) in a user repository: one whose ``.pre-commit-config.yaml`` is the README's snippet
+``examples/pre-commit-config.yaml`` exactly as written (a ``repo: local`` hook running the
+nblint of this environment), one pointing ``repo:`` at a temporary git repository copied
+from this checkout (pre-commit clones a repository at a revision, so the hook under test
+must be committed somewhere) and ``rev:`` at its commit: pre-commit then installs nblint
+and its dependencies into its own environment once, which takes a while.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 import pytest
@@ -61,6 +64,7 @@ def test_hooks_take_their_settings_from_the_config_and_may_run_in_parallel():
         ("conf/pipeline.json", True, False),
         ("pyproject.toml", True, False),
         ("train.py", True, False),
+        ("notebooks/Analysis.ipynb", True, False),
         ("README.md", False, False),
         ("data/train.csv.bak", False, False),
         ("data/notes.txt", False, False),
@@ -81,7 +85,7 @@ def test_splitting_files_over_processes_gives_the_same_findings(tmp_path):
     assert [f.to_dict() for f in together] == [f.to_dict() for f in apart]
 
 
-def test_config_files_pass_until_nblint_reads_pipelines(tmp_path):
+def test_files_that_are_not_pipeline_configs_pass(tmp_path):
     """The `nblint` hook hands nblint every changed YAML/JSON/TOML/Python file."""
     from click.testing import CliRunner
 
@@ -124,6 +128,8 @@ def hook_repository(tmp_path_factory) -> tuple[Path, str]:
 def _pre_commit(repo: Path, home: Path) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PRE_COMMIT", "GIT_"))}
     env["PRE_COMMIT_HOME"] = str(home)
+    # The README's local hook runs the nblint installed with this Python, as a user's would be on PATH.
+    env["PATH"] = os.pathsep.join([sysconfig.get_path("scripts"), env.get("PATH", "")])
     # --color always: pre-commit then runs the hook in a pseudo-terminal, where only
     # the PRE_COMMIT variable it sets keeps nblint's output plain.
     return subprocess.run([sys.executable, "-m", "pre_commit", "run", "--all-files", "--color", "always"],
@@ -134,22 +140,15 @@ def _plain(text: str) -> str:
     return re.sub(r"\x1b\[[0-9;]*m", "", text)
 
 
-def test_real_pre_commit_passes_a_clean_table_and_fails_a_one_hot_group(tmp_path, hook_repository):
-    hook_repo, rev = hook_repository
-    repo = tmp_path / "user"
+def _passes_a_clean_table_and_fails_a_one_hot_group(repo: Path, home: Path) -> None:
+    """Run real pre-commit in ``repo`` (its config written): a clean table passes, a one-hot group fails."""
     (repo / "data").mkdir(parents=True)
-    config = yaml.safe_load(SNIPPET.read_text())
-    assert [h["id"] for h in config["repos"][0]["hooks"]] == ["nblint"]
-    config["repos"][0]["repo"] = str(hook_repo)
-    config["repos"][0]["rev"] = rev
-    (repo / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config))
     # Clean under a declared Bernoulli model: independent flags, every value seen with every class.
     flags = ["has_card,is_member,label"] + [f"{i % 2},{(i // 2) % 2},{'ab'[(i // 4) % 2]}" for i in range(40)]
     (repo / "data" / "clean.csv").write_text("\n".join(flags) + "\n")
     (repo / "pyproject.toml").write_text('[tool.nblint]\ntarget = "label"\nmodel = "bernoulli"\n')
     subprocess.run(["git", "init", "-q", str(repo)], check=True)
     subprocess.run([*GIT, "-C", str(repo), "add", "-A"], check=True)
-    home = tmp_path / "pre-commit-home"
 
     clean = _pre_commit(repo, home)
     assert clean.returncode == 0, clean.stdout + clean.stderr
@@ -158,10 +157,46 @@ def test_real_pre_commit_passes_a_clean_table_and_fails_a_one_hot_group(tmp_path
     rows = ["a_x,a_y,a_z,label"] + [",".join(["1" if i % 3 == k else "0" for k in range(3)] + [str(i % 2)])
                                     for i in range(12)]
     (repo / "data" / "onehot.csv").write_text("\n".join(rows) + "\n")
+    # A notebook whose second cell one-hot encodes for BernoulliNB: the hook checks notebooks too.
+    cells = ["from sklearn.naive_bayes import BernoulliNB\nfrom sklearn.preprocessing import OneHotEncoder",
+             "from sklearn.pipeline import make_pipeline\nmodel = make_pipeline(OneHotEncoder(), BernoulliNB())"]
+    notebook = {"cells": [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None, "source": c}
+                          for c in cells], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    (repo / "train.ipynb").write_text(json.dumps(notebook))
     subprocess.run([*GIT, "-C", str(repo), "add", "-A"], check=True)
     failing = _pre_commit(repo, home)
     assert failing.returncode == 1, failing.stdout + failing.stderr
     assert re.search(r"^nblint\.+Failed$", _plain(failing.stdout), flags=re.M), failing.stdout
-    # The finding, uncoloured although the hook ran in a pseudo-terminal.
+    # The finding, uncoloured although the hook ran in a pseudo-terminal, with its fix under it.
     assert "\ndata/onehot.csv: NB101 [warning] columns a_x, a_y, a_z form a one-hot group" in failing.stdout
+    assert "\n  help: Collapse the group into one categorical column" in failing.stdout
+    assert "\ntrain.ipynb:cell 2:2: NB501 [warning] OneHotEncoder (cell 2, line 2) one-hot encodes" in failing.stdout
     assert "data/clean.csv" not in failing.stdout  # clean files stay quiet
+
+
+def test_readme_snippet_is_the_manifest_hook_run_locally():
+    """The README's local hook checks the same files, the same way, as the `nblint` hook of the manifest."""
+    (local,) = yaml.safe_load(SNIPPET.read_text())["repos"]
+    assert local["repo"] == "local"
+    (hook,) = local["hooks"]
+    manifest = hooks()["nblint"]
+    assert {key: hook[key] for key in ("id", "name", "entry", "files")} == {
+        key: manifest[key] for key in ("id", "name", "entry", "files")}
+    assert hook["language"] == "system"
+
+
+def test_real_pre_commit_runs_the_readme_snippet_as_written(tmp_path):
+    repo = tmp_path / "user"
+    repo.mkdir()
+    (repo / ".pre-commit-config.yaml").write_text(SNIPPET.read_text())
+    _passes_a_clean_table_and_fails_a_one_hot_group(repo, tmp_path / "pre-commit-home")
+
+
+def test_real_pre_commit_installs_the_hook_repository(tmp_path, hook_repository):
+    """``repo:`` this repository's URL and ``rev:`` one of its commits, as the README describes."""
+    hook_repo, rev = hook_repository
+    repo = tmp_path / "user"
+    repo.mkdir()
+    config = {"repos": [{"repo": str(hook_repo), "rev": rev, "hooks": [{"id": "nblint"}]}]}
+    (repo / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config))
+    _passes_a_clean_table_and_fails_a_one_hot_group(repo, tmp_path / "pre-commit-home")

@@ -62,6 +62,7 @@ def test_readme_config_block_is_valid(tmp_path):
     settings = load_config(str(tmp_path / "pyproject.toml"))
     assert settings.target == "churned"
     assert settings.rule_options["NB104"]["vif-threshold"] == 5.0
+    assert settings.kinds == {"season": "categorical", "pixel_*": "count"}
 
 
 def test_module_entry_point_prints_version():
@@ -77,6 +78,28 @@ def test_readme_command_output_is_what_nblint_prints(command, monkeypatch):
     result = CliRunner().invoke(main, line.split()[2:])
     assert result.exit_code == 0
     assert result.stdout.splitlines() == expected
+
+
+def test_readme_check_commands_print_what_is_shown(monkeypatch):
+    shown = [b for b in blocks("text") if b.startswith("$ nblint check")]
+    assert shown
+    monkeypatch.chdir(ROOT)
+    for block in shown:
+        line, *expected = block.splitlines()
+        result = CliRunner().invoke(main, line.split()[2:])
+        assert result.exit_code in (0, 1) and result.stderr == ""
+        assert result.stdout.splitlines() == expected
+
+
+def test_readme_documents_every_option_of_check_schema_and_rules():
+    """The command-line synopsis lists each option; the README explains each option of check."""
+    (synopsis,) = [b for b in blocks("text") if b.startswith("nblint check")]
+    for command in ("check", "schema", "rules"):
+        for param in main.commands[command].params:
+            for name in [*getattr(param, "opts", []), *getattr(param, "secondary_opts", [])]:
+                if name.startswith("--"):
+                    assert name in synopsis, (command, name)
+                    assert command != "check" or f"`{name}" in README, name
 
 
 def test_readme_integration_snippets_are_the_tested_example_files():

@@ -38,6 +38,16 @@ def test_readme_spec_is_checked_with_its_data(tmp_path, monkeypatch):
         assert result.stdout == shown
 
 
+def test_readme_python_flows_snippet(tmp_path, monkeypatch):
+    """The 'How Python code is followed' example gives exactly the output shown under it."""
+    source, shown = block("python", 'read_csv("titanic.csv")'), block("text", "titanic.py:")
+    (tmp_path / "titanic.py").write_text(source)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["check", "titanic.py"])
+    assert result.exit_code == 1 and result.stderr == ""
+    assert result.stdout == shown
+
+
 def test_readme_suppressions(tmp_path, monkeypatch):
     suppressed, per_file = block("yaml", "# nblint: ignore[NB501]"), block("toml", "per-file-ignores]\n\"configs")
     assert "# nblint: ignore\n" in suppressed
@@ -50,8 +60,26 @@ def test_readme_suppressions(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(main, ["check", "suppressed.yaml", "plain.yaml", "configs"])
     assert result.stderr == ""
-    assert [line.split(" [")[0] for line in result.stdout.splitlines()[:-1]] == [
+    findings = [line for line in result.stdout.splitlines()[:-1] if not line.startswith("  help: ")]
+    assert [line.split(" [")[0] for line in findings] == [
         "plain.yaml:3: NB501", "plain.yaml:5: NB502"]
+
+
+def test_readme_noqa_snippet(tmp_path, monkeypatch):
+    suppressed = block("python", "# noqa: NB501")
+    (tmp_path / "quiet.py").write_text(suppressed)
+    (tmp_path / "plain.py").write_text(re.sub(r"\s*# noqa.*", "", suppressed))
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["check", "quiet.py", "plain.py", "--format", "concise"])
+    assert [line.split(" [")[0] for line in result.stdout.splitlines()[:-1]] == [
+        "plain.py:6: NB501", "plain.py:7: NB502"]
+
+
+def test_readme_tables_only_files_pattern_is_the_data_hook():
+    import yaml
+
+    manifest = {hook["id"]: hook for hook in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())}
+    assert f"`files: {manifest['nblint-data']['files']}`" in README
 
 
 def test_readme_live_pipeline_snippet(capsys):

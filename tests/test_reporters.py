@@ -76,11 +76,11 @@ def test_sarif_results_locate_tables_by_file_and_columns(examples):
     first = run["results"][0]
     assert first["ruleId"] == "NB101" and run["tool"]["driver"]["rules"][first["ruleIndex"]]["id"] == "NB101"
     assert first["level"] == "warning"
-    assert first["message"]["text"].startswith("columns plan_basic, plan_pro, plan_team form a one-hot group")
+    assert first["message"]["text"].startswith("columns channel_app, channel_phone, channel_web form a one-hot group")
     (location,) = first["locations"]
     assert location["physicalLocation"]["artifactLocation"] == {"uri": "examples/customers.csv", "uriBaseId": "%SRCROOT%"}
     assert location["physicalLocation"]["region"] == {"startLine": 1}  # the header row naming the columns
-    assert [loc["name"] for loc in location["logicalLocations"]] == ["plan_basic", "plan_pro", "plan_team"]
+    assert [loc["name"] for loc in location["logicalLocations"]] == ["channel_app", "channel_phone", "channel_web"]
     assert run["invocations"] == [{"executionSuccessful": True}]
 
 
@@ -143,7 +143,7 @@ def test_junit_one_testcase_per_file_and_a_failure_per_finding(examples):
     failures = cases["examples/customers.csv"].findall("failure")
     codes = [f["code"] for f in json.loads(examples("--format", "json").stdout) if f["path"] == "examples/customers.csv"]
     assert [f.get("type") for f in failures] == codes and codes[:2] == ["NB101", "NB101"]
-    assert failures[0].get("message").startswith("NB101 one-hot-group: columns plan_basic")
+    assert failures[0].get("message").startswith("NB101 one-hot-group: columns channel_app")
     assert "fix: Collapse the group" in failures[0].text
     assert list(cases["examples/clean.csv"]) == []
 
@@ -172,7 +172,7 @@ def test_text_shows_the_line_of_config_findings():
 def test_color_flag_colours_code_and_severity_and_no_color_does_not(examples):
     coloured = examples("--color").stdout
     assert "\x1b[" in coloured
-    assert "\x1b[33m\x1b[1mNB101\x1b[0m \x1b[33m[warning]\x1b[0m columns plan_basic" in coloured
+    assert "\x1b[33m\x1b[1mNB101\x1b[0m \x1b[33m[warning]\x1b[0m columns channel_app" in coloured
     plain = examples("--no-color").stdout
     assert "\x1b" not in plain
     assert plain == examples().stdout  # not a terminal: plain by default

@@ -48,7 +48,7 @@ def test_names_label_the_variable_but_never_decide():
     frame = onehot(codes, 3, ["color_red", "color_green", "color_blue"])
     frame["color_extra"] = (rng.random(200) < 0.5).astype(int)  # same stem, not a member
     group, = context(frame).structure.onehot
-    assert group.members == ["color_red", "color_green", "color_blue"]
+    assert group.members == ["color_blue", "color_green", "color_red"]  # listed in name order
     assert group.stem == "color"
 
 
@@ -86,7 +86,7 @@ def test_vif_with_a_group_drops_one_level_and_matches_statsmodels_on_what_remain
     x = rng.normal(size=n) + codes * 0.5  # related to the group, not determined by it
     frame = pd.concat([group, pd.DataFrame({"x": x, "w": rng.normal(size=n)})], axis=1)
     result = context(frame).vif
-    assert result.vif["g3"] == float("inf") and result.dropped == {"g3": "g0+g1+g2+..."}
+    assert result.vif["g3"] == float("inf") and result.dropped == {"g3": "g"}  # g0..g3 and nothing else carry the stem g
     oracle = statsmodels_vif(frame.drop(columns=["g3"]))
     for column in ("g0", "g1", "g2", "x", "w"):
         assert result.vif[column] == pytest.approx(oracle[column], rel=1e-6)
@@ -122,3 +122,113 @@ def test_broken_group_reports_counts_and_example_rows():
     assert finding.rows == [10, 100, 250]
     assert finding.evidence["rows_summing_to_zero"] == 2
     assert finding.evidence["rows_summing_to_two_or_more"] == 1
+
+
+# --------------------------------------------------------------------------- several valid readings
+
+
+def _weekday_table(seed: int = 0, n: int = 700) -> tuple[pd.DataFrame, list[str]]:
+    """Seven weekday indicators, and beside them 'weekend' (= sat + sun) and a holiday flag."""
+    rng = np.random.default_rng(seed)
+    day = rng.integers(0, 7, n)
+    days = ["wd_mon", "wd_tue", "wd_wed", "wd_thu", "wd_fri", "wd_sat", "wd_sun"]
+    frame = onehot(day, 7, days)
+    frame["weekend"] = (day >= 5).astype(int)
+    holiday = (day < 5) & (rng.random(n) < 0.05)
+    frame["holiday"] = holiday.astype(int)
+    frame["workingday"] = ((day < 5) & ~holiday).astype(int)
+    frame["y"] = rng.integers(0, 2, n)
+    return frame, days
+
+
+def _order_free(value):
+    """Evidence with every list of names sorted: members are listed in table order, which permuting changes."""
+    if isinstance(value, dict):
+        return {k: _order_free(v) for k, v in value.items()}
+    if isinstance(value, list):
+        items = [_order_free(v) for v in value]
+        return sorted(items, key=repr)
+    return value
+
+
+def _findings(frame, target="y", select=("NB101", "NB102", "NB103")):
+    import json
+
+    return {(f.code, str(f.severity), tuple(sorted(f.columns)), json.dumps(_order_free(f.evidence), sort_keys=True))
+            for f in nblint.check(frame, target=target, select=list(select))}
+
+
+def test_of_several_exact_covers_the_named_finer_one_wins_and_the_choice_is_said():
+    frame, days = _weekday_table()
+    groups = context(frame, "y").structure.onehot
+    weekdays = next(g for g in groups if set(g.members) == set(days))
+    # {workingday, holiday, weekend} also sums to one on every row, and so do mixes with sat/sun.
+    assert weekdays.evidence["ambiguous"] and weekdays.evidence["chosen_by"] == "names share a stem"
+    assert any("weekend" in alt for alt in weekdays.evidence["alternatives"])
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 10_000))
+def test_permuting_columns_never_changes_the_findings(seed):
+    frame, _ = _weekday_table(seed % 5)
+    shuffled = frame[np.random.default_rng(seed).permutation(frame.columns)]
+    assert _findings(frame) == _findings(shuffled)
+
+
+def test_without_names_the_finer_split_wins_whatever_the_column_order():
+    rng = np.random.default_rng(4)
+    n = 600
+    codes = rng.integers(0, 4, n)
+    frame = onehot(codes, 4, ["k7", "q2", "m9", "z1"])
+    frame["b3"] = frame["k7"] | frame["q2"]  # the union of two levels: {b3, m9, z1} is also exact
+    for order in (list(frame.columns), list(reversed(frame.columns))):
+        groups = context(frame[order]).structure.onehot
+        assert [set(g.members) for g in groups] == [{"k7", "q2", "m9", "z1"}]
+        assert groups[0].evidence["chosen_by"] == "more levels (the finer split)"
+
+
+def test_a_subtype_beside_its_main_type_yields_both_variables():
+    rng = np.random.default_rng(8)
+    n = 900
+    sub = rng.integers(0, 6, n)  # subtypes 0-1 refine main type A, 2-3 B, 4-5 C
+    main = sub // 2
+    frame = pd.concat([onehot(main, 3, ["main_A", "main_B", "main_C"]),
+                       onehot(sub, 6, ["sub_A1", "sub_A2", "sub_B1", "sub_B2", "sub_C1", "sub_C2"])], axis=1)
+    groups = {frozenset(g.members) for g in context(frame).structure.onehot}
+    assert groups == {frozenset(["main_A", "main_B", "main_C"]),
+                      frozenset(["sub_A1", "sub_A2", "sub_B1", "sub_B2", "sub_C1", "sub_C2"])}
+
+
+def test_drop_first_subtype_and_main_type_are_both_found_as_dummy_groups():
+    rng = np.random.default_rng(9)
+    n = 1200
+    sub = rng.integers(0, 6, n)
+    main = sub // 2
+    frame = pd.concat([onehot(main, 3, ["main_A", "main_B", "main_C"]).iloc[:, 1:],
+                       onehot(sub, 6, ["sub_A1", "sub_A2", "sub_B1", "sub_B2", "sub_C1", "sub_C2"]).iloc[:, 1:]], axis=1)
+    groups = {frozenset(g.members) for g in context(frame).structure.dummy}
+    assert groups == {frozenset(["main_B", "main_C"]), frozenset(["sub_A2", "sub_B1", "sub_B2", "sub_C1", "sub_C2"])}
+
+
+def test_a_drop_first_group_with_a_rare_reference_level_is_a_dummy_group_not_a_broken_one():
+    rng = np.random.default_rng(12)
+    n = 2000
+    codes = rng.choice(4, n, p=[0.01, 0.33, 0.33, 0.33])  # the reference level on 1% of rows
+    frame = onehot(codes, 4, ["r0", "north", "south", "west"]).iloc[:, 1:]
+    frame["y"] = rng.integers(0, 2, n)
+    structure = context(frame, "y").structure
+    assert [set(g.members) for g in structure.dummy] == [{"north", "south", "west"}] and not structure.broken
+    assert {f.code for f in nblint.check(frame, target="y")} >= {"NB102", "NB401"}
+
+
+def test_rare_flags_exclusive_by_chance_do_not_join_a_real_group():
+    rng = np.random.default_rng(13)
+    n = 400
+    codes = rng.integers(0, 4, n)
+    frame = onehot(codes, 4, ["g0", "g1", "g2", "g3"]).iloc[:, 1:]  # a dummy group, reference g0
+    reference = np.flatnonzero(codes == 0)
+    for name, rows in (("promo", reference[:2]), ("recall", reference[5:7])):
+        frame[name] = 0
+        frame.loc[rows, name] = 1  # exclusive with the group only because they are rare
+    dummy = context(frame).structure.dummy
+    assert [set(g.members) for g in dummy] == [{"g1", "g2", "g3"}]

@@ -8,19 +8,17 @@ nblint knows, as Hydra configs sometimes do).
 
 from __future__ import annotations
 
+from nblint.engine import MODEL_CLASSES, parse_model
+
 #: Top-level packages whose classes nblint recognises in a config (and, from pandas, ``get_dummies``).
-LIBRARIES = ("sklearn", "imblearn")
+#: category_encoders' OneHotEncoder and OrdinalEncoder encode as scikit-learn's do (one-hot bits,
+#: integer codes); its other encoders are steps nblint does not see into, and its own handling of
+#: unknown categories is not modelled (THIRD_PARTY).
+LIBRARIES = ("sklearn", "imblearn", "category_encoders")
+THIRD_PARTY = ("category_encoders",)
 
 #: The Naive Bayes estimators and the nblint model name each one declares.
-NB_MODELS = {
-    "BernoulliNB": "bernoulli",
-    "MultinomialNB": "multinomial",
-    "ComplementNB": "complement",
-    "GaussianNB": "gaussian",
-    "CategoricalNB": "categorical",
-}
-#: nblint model name -> class name (the nblint spec accepts either).
-MODEL_CLASSES = {model: cls for cls, model in NB_MODELS.items()}
+NB_MODELS = {cls: model for model, cls in MODEL_CLASSES.items()}
 
 #: Composites: a sequence of steps, parallel branches over columns, parallel branches over all columns.
 PIPELINES = frozenset({"Pipeline", "make_pipeline"})
@@ -102,6 +100,12 @@ TRANSFORMERS = (ONEHOT_ENCODERS | ORDINAL_ENCODERS | VECTORIZERS | PASS_THROUGH 
 KNOWN_NAMES = (frozenset(NB_MODELS) | PIPELINES | COLUMN_TRANSFORMERS | UNIONS | META_ESTIMATORS | TRANSFORMERS)
 
 
+#: Names of variables that have two levels (a tie-breaker where the code does not say how many
+#: levels a column has): a column with such a name, or dummy columns named by such levels.
+TWO_LEVEL_VARIABLES = frozenset({"sex", "gender"})
+TWO_LEVEL_VALUES = frozenset({"male", "female", "m", "f", "yes", "no", "y", "n", "true", "false"})
+
+
 def short_name(target: str) -> str:
     """The class or function name of a dotted target (``sklearn.naive_bayes.BernoulliNB`` -> ``BernoulliNB``)."""
     return target.rsplit(".", 1)[-1].strip()
@@ -143,7 +147,5 @@ def positional_names(cls: str) -> tuple[str, ...]:
 
 def model_class(name: str) -> str | None:
     """The NB class a spec's ``model`` names: a class (short or dotted) or an nblint model name."""
-    cls = short_name(name)
-    if cls in NB_MODELS:
-        return cls
-    return MODEL_CLASSES.get(name.strip().lower())
+    model = parse_model(name)
+    return MODEL_CLASSES[model] if model else None

@@ -1,18 +1,24 @@
 """Config files: which files are pipeline configs, reading them, and running the pipeline rules.
 
 A file is read as a pipeline config by its suffix (``.yaml``, ``.yml``, ``.json``,
-``.toml``, ``.py``; nblint's own ``pyproject.toml`` and ``nblint.toml`` never are,
-even when named on the command line, as pre-commit does) and only when its bytes
-hint at one: ``_target_``, a ``model`` key or a
-``!!python/`` tag for YAML/JSON/TOML, ``sklearn`` or ``imblearn`` for Python.
-Everything else -- and a file that parses but builds no scikit-learn object --
-is skipped silently, so a pre-commit hook over every YAML and Python file of a
-repository stays quiet.  A file that hints at a config but cannot be parsed is
-an error naming the line.
+``.toml``, ``.py``, ``.ipynb``; nblint's own ``pyproject.toml`` and ``nblint.toml``
+never are, even when named on the command line, as pre-commit does) and only
+when its bytes hint at one: ``_target_``, a ``model`` key or a
+``!!python/`` tag for YAML/JSON/TOML, ``sklearn``, ``imblearn`` or the name of a
+Naive Bayes class for Python and notebooks.  Everything else -- and a file that parses but builds no
+scikit-learn object -- is skipped silently, so a pre-commit hook over every
+YAML, Python and notebook file of a repository stays quiet.  A file that hints
+at a config but cannot be parsed is an error naming the line; a ``.ipynb`` file
+is always a notebook, so one that is not JSON, or not a notebook, is an error.
 
-Suppression comments (``# nblint: ignore``, ``# nblint: ignore[NB501, NB5]``) are
-found by their text on each line, the way ``# noqa`` usually is, so the same
-words inside a string on that line count too.
+Notebook findings are located by cell and line within the cell
+(:mod:`nblint.pipelines.notebook`).
+
+Suppression comments are found by their text on each line, the way ``# noqa``
+usually is, so the same words inside a string on that line count too: nblint's
+own ``# nblint: ignore`` (every code) and ``# nblint: ignore[NB501, NB5]``, and
+ruff's ``# noqa`` (every code) and ``# noqa: NB501, NB507`` (codes separated by
+commas or spaces; other tools' codes in the list are ignored).
 """
 
 from __future__ import annotations
@@ -27,16 +33,25 @@ from nblint.fileguard import read_limited
 from nblint.findings import Finding
 from nblint.pipelines.context import PipelineContext
 from nblint.pipelines.mapping import read_mapping_config
-from nblint.pipelines.pysource import read_python
-from nblint.pipelines.spec import PipelineSpec
+from nblint.pipelines.notebook import CellMap, file_lines, load_cells, read_notebook
+from nblint.pipelines.pyparse import imports_library
+from nblint.pipelines.pysource import read_module, read_python
+from nblint.pipelines.spec import Note, PipelineSpec
 from nblint.pipelines.tree import read_documents
 
-CONFIG_SUFFIXES = (".yaml", ".yml", ".json", ".toml", ".py")
+CONFIG_SUFFIXES = (".yaml", ".yml", ".json", ".toml", ".py", ".ipynb")
 #: nblint's own configuration files, never pipeline configs.
 NBLINT_CONFIG_NAMES = frozenset({"pyproject.toml", "nblint.toml"})
 _MAPPING_HINT = re.compile(rb"_target_|(?:^|[{,])\s*[\"']?model[\"']?\s*[:=]|!!?python/", re.M)
-_PYTHON_HINT = re.compile(rb"sklearn|imblearn")
-_SUPPRESSION = re.compile(r"#\s*nblint:\s*ignore\b(?:\[(?P<codes>[^\]]*)\])?", re.I)
+#: The libraries whose names make a Python file or notebook worth parsing (plain substring
+#: tests: much faster than a regular expression over a notebook's embedded images).
+_PYTHON_HINTS = (b"sklearn", b"imblearn", b"GaussianNB", b"MultinomialNB", b"BernoulliNB", b"ComplementNB",
+                 b"CategoricalNB")
+_SUPPRESSION = re.compile(
+    r"#\s*(?:nblint:\s*ignore\b(?:\[(?P<codes>[^\]]*)\])?"  # nblint: ignore[NB501, NB5]
+    r"|noqa\b(?::\s*(?P<noqa>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?)",  # noqa: NB501 NB502 (ruff's form)
+    re.I,
+)
 
 
 def is_config_path(path: str) -> bool:
@@ -54,11 +69,15 @@ class ConfigFile:
     specs : list of PipelineSpec
     suppressions : dict
         1-based line -> the codes (or prefixes) ignored on it; None means every code.
+    cells : CellMap or None
+        For a notebook: where each line of its joined code cells is (lines in
+        specs and suppressions are lines of that joined text).
     """
 
     path: str
     specs: list[PipelineSpec]
     suppressions: dict[int, frozenset[str] | None] = field(default_factory=dict)
+    cells: CellMap | None = None
 
     def data_paths(self) -> list[tuple[str, PipelineSpec]]:
         """The data files the specs name, relative to the config's folder, with the spec naming each."""
@@ -94,8 +113,10 @@ def read_config(path: str) -> ConfigFile | None:
     if os.path.basename(path) in NBLINT_CONFIG_NAMES:
         return None
     raw = read_limited(path)  # (a FIFO or device is refused, never read)
+    if path.lower().endswith(".ipynb"):
+        return _read_notebook(raw, path)
     python = path.lower().endswith(".py")
-    if not (_PYTHON_HINT if python else _MAPPING_HINT).search(raw):
+    if not (_mentions_library(raw) if python else _MAPPING_HINT.search(raw)):
         return None
     try:
         text = raw.decode("utf-8-sig")
@@ -114,15 +135,85 @@ def read_config(path: str) -> ConfigFile | None:
     return ConfigFile(path, specs, _suppressions(text))
 
 
+def _mentions_library(raw: bytes) -> bool:
+    return any(hint in raw for hint in _PYTHON_HINTS)
+
+
+def _read_notebook(raw: bytes, path: str) -> ConfigFile | None:
+    """A notebook's code cells as one Python source; None when it uses no scikit-learn (or is not Python)."""
+    cells = load_cells(raw)
+    if cells is None or not _mentions_library(raw):
+        return None
+    try:
+        notebook = read_notebook(cells, path)
+    except (RecursionError, MemoryError):  # (a cell nested past CPython's parser limit)
+        raise InputError("nested too deeply to read") from None
+    notes = []
+    if notebook.python2:
+        first_cell, first = notebook.python2[0]
+        cells = ", ".join(str(cell) for cell, _ in notebook.python2)
+        notes.append(Note(notebook.cells.starts[notebook.cells.cells.index(first_cell)] + first.line - 1, (
+            f"the notebook is Python 2 (cell{'s' if len(notebook.python2) > 1 else ''} {cells}): nblint read "
+            "those cells with their Python 2 statements set aside (print, exec, old except/raise forms), so what "
+            "it checked assumes the rest means the same in Python 3")))
+    if notebook.unreadable:
+        described = "; ".join(f"cell {cell}: {why.reason} at line {why.line}" for cell, why in notebook.unreadable)
+        first_cell, first = notebook.unreadable[0]
+        start = notebook.cells.starts[notebook.cells.cells.index(first_cell)]
+        count = len(notebook.unreadable)
+        notes.append(Note(start + first.line - 1, (
+            f"{count} code cell{'s' if count > 1 else ''} could not be read as Python 3 ({described}): "
+            "what they do is not followed, so pipelines built or fitted there are not checked")))
+    try:
+        specs = read_module(notebook.tree, path, notebook.text, "notebook", notes, notebook.runs)
+    except RecursionError:
+        raise InputError("nested too deeply to read") from None
+    if specs is None:
+        if not notes or not imports_library(notebook.text):
+            return None
+        specs = [PipelineSpec(path, "notebook", (), None, notes=tuple(notes))]
+    for spec in specs:
+        for step in spec.walk():
+            if step.line is not None:
+                step.place = notebook.cells.describe(step.line)
+    notebook.cells.file_lines = file_lines(raw, notebook.cells)
+    return ConfigFile(path, specs, _suppressions(notebook.text), notebook.cells)
+
+
 def _suppressions(text: str) -> dict[int, frozenset[str] | None]:
-    """``# nblint: ignore`` (every code) and ``# nblint: ignore[NB501, NB507]`` comments, by line."""
+    """Suppression comments by line: the codes (or prefixes) each line ignores, None for every code.
+
+    ``# nblint: ignore`` and a bare ``# noqa`` ignore every code; ``# nblint:
+    ignore[NB501, NB5]`` and ``# noqa: NB501`` the codes they list.  Several
+    comments on one line add up.
+    """
     found: dict[int, frozenset[str] | None] = {}
     for number, line in enumerate(text.splitlines(), 1):
-        match = _SUPPRESSION.search(line)
-        if match:
-            codes = match.group("codes")
-            found[number] = None if codes is None else frozenset(c.strip().upper() for c in codes.split(",") if c.strip())
+        codes: set[str] = set()
+        for match in _SUPPRESSION.finditer(line):
+            listed = match.group("codes") if match.group("codes") is not None else match.group("noqa")
+            if listed is None:
+                found[number] = None
+                break
+            codes.update(c.upper() for c in re.split(r"[\s,]+", listed) if c)
+        else:
+            if codes:
+                found[number] = frozenset(codes)
     return found
+
+
+def _in_cells(finding: Finding, cells: CellMap) -> Finding:
+    """A finding on a line of a notebook's joined code, located by cell and line within the cell instead."""
+    if finding.line is None:
+        return finding
+    finding.cell, finding.line = cells.locate(finding.line)
+    finding.file_line = cells.file_lines.get((finding.cell, finding.line))
+    for key in ("step_line", "model_line"):
+        value = finding.evidence.get(key)
+        if isinstance(value, int):
+            cell, finding.evidence[key] = cells.locate(value)
+            finding.evidence[key.replace("_line", "_cell")] = cell
+    return finding
 
 
 def lint_specs(specs: list[PipelineSpec], codes: list[str], rule_options: dict | None = None,
@@ -153,6 +244,6 @@ def lint_specs(specs: list[PipelineSpec], codes: list[str], rule_options: dict |
             key = (finding.code, finding.line, finding.message)
             if key not in seen and not (config is not None and config.suppressed(finding)):
                 seen.add(key)
-                findings.append(finding)
+                findings.append(finding if config is None or config.cells is None else _in_cells(finding, config.cells))
     findings.sort(key=Finding.sort_key)
     return findings

@@ -6,6 +6,19 @@ produces values of either sign, a ``OneHotEncoder`` one-hot indicator bits, a
 ``SimpleImputer`` whatever it was given).  The result is one :class:`Flow` per
 distinct route: the kind of values and the step that last decided it, which is
 where a finding points.
+
+A scaler that maps each column on its own by an increasing function
+(``StandardScaler``, ``MinMaxScaler``, ``RobustScaler``, ``MaxAbsScaler``,
+``QuantileTransformer``, ``PowerTransformer``) changes the values' range but
+not what they encode: one-hot bits stay a group of columns that move together,
+category codes stay arbitrary codes.  The flow keeps that encoding
+(:attr:`Flow.encoded`) beside the new kind of values.
+
+Python sources add a few facts a config cannot state, as parameters whose names
+start with ``_`` (no scikit-learn parameter does): the level columns dropped by
+name after ``get_dummies`` (:data:`DROPPED_LEVELS`), the categories an encoder
+was fitted on (:data:`FITTED_LEVELS`), and one-hot output written into a single
+column (:data:`ONE_COLUMN`), which can only be one bit.
 """
 
 from __future__ import annotations
@@ -28,13 +41,27 @@ NONNEG = "nonneg"    # non-negative reals (min-max scaled, uniform quantiles)
 SIGNED = "signed"    # reals that can be negative
 OPAQUE = "opaque"    # produced by a step nblint does not know
 
+#: Facts Python sources establish about a step (see the module docstring).
+DROPPED_LEVELS = "_dropped_levels"
+FITTED_LEVELS = "_fitted_levels"
+ONE_COLUMN = "_one_column"
+#: Encodings a per-column increasing scaler keeps (see the module docstring).
+CATEGORICAL = frozenset({"onehot", "dummy", "ordinal"})
+MONOTONE_SCALERS = frozenset({"StandardScaler", "MinMaxScaler", "RobustScaler", "MaxAbsScaler",
+                              "QuantileTransformer", "PowerTransformer"})
+
 
 @dataclass(frozen=True, eq=False)
 class Flow:
-    """The kind of values on one route into the estimator and the step that produced them."""
+    """The kind of values on one route into the estimator and the step that produced them.
+
+    ``encoded`` is the categorical flow (one-hot, dummy or ordinal) the values still
+    carry after per-column scalers, None when there is none.
+    """
 
     kind: str
     origin: Step | None = None
+    encoded: "Flow | None" = None
 
 
 def flows_into(steps: Iterable[Step]) -> list[Flow]:
@@ -68,7 +95,7 @@ def _through(steps: tuple[Step, ...], flows: list[Flow]) -> list[Flow]:
 def _distinct(flows: list[Flow]) -> list[Flow]:
     seen, out = set(), []
     for flow in flows:
-        key = (flow.kind, id(flow.origin))
+        key = (flow.kind, id(flow.origin), id(flow.encoded.origin) if flow.encoded else None)
         if key not in seen:
             seen.add(key)
             out.append(flow)
@@ -80,11 +107,15 @@ def transfer(step: Step, incoming: Flow) -> Flow:
     if not step.known:
         return Flow(OPAQUE, step)
     rule = TRANSFERS.get(step.cls)
-    if rule is None:
-        kind = _fixed_kind(step.cls)
-        return incoming if kind is None else Flow(kind, step)
-    kind = rule(step, incoming)
-    return incoming if kind is None else Flow(kind, step)
+    kind = _fixed_kind(step.cls) if rule is None else rule(step, incoming)
+    if kind is None:
+        return incoming
+    if kind in (ONEHOT, DUMMY) and step.value(ONE_COLUMN) is True:
+        kind = BINARY  # written into one column: one bit
+    encoded = None
+    if step.cls in MONOTONE_SCALERS:
+        encoded = incoming if incoming.kind in CATEGORICAL else incoming.encoded
+    return Flow(kind, step, encoded)
 
 
 def _fixed_kind(cls: str) -> str | None:
@@ -108,7 +139,7 @@ def _fixed_kind(cls: str) -> str | None:
 def _onehot_encoder(step: Step, incoming: Flow) -> str:
     """drop='first' (or a list) leaves K-1 bits; with two categories that is one proper bit."""
     drop = step.value("drop")
-    two_levels = _at_most_two_levels(step.value("categories"))
+    two_levels = _at_most_two_levels(step.value("categories")) or _two_level_names(step.columns, None)
     if drop == "first" or isinstance(drop, list):
         return BINARY if two_levels else DUMMY
     if drop == "if_binary" and two_levels:
@@ -122,7 +153,30 @@ def _at_most_two_levels(categories) -> bool:
 
 
 def _get_dummies(step: Step, incoming: Flow) -> str:
-    return DUMMY if step.value("drop_first") is True else ONEHOT
+    """``drop_first=True``, or level columns dropped by name afterwards, leave K-1 bits.
+
+    With two levels that is one proper bit; how many levels a column has is not
+    written in code, so the names decide (``Sex``; dummies ``male``/``female``).
+    """
+    dropped = step.value(DROPPED_LEVELS)
+    if step.value("drop_first") is not True and not dropped:
+        return ONEHOT
+    return BINARY if _two_level_names(step.columns, dropped) else DUMMY
+
+
+def _two_level_names(columns, dropped) -> bool:
+    """Whether names say every variable has two levels: ``sex``, a dummy such as ``Sex_male``, or dropped
+    dummies named by such levels (the code does not say how many levels a column has; names break the tie)."""
+    if columns and all(_two_level_column(str(c).lower()) for c in columns):
+        return True
+    levels = [str(name).rsplit("_", 1)[-1].lower() for name in dropped or ()]
+    return bool(levels) and all(level in catalog.TWO_LEVEL_VALUES for level in levels)
+
+
+def _two_level_column(name: str) -> bool:
+    prefix, _, level = name.rpartition("_")
+    return name in catalog.TWO_LEVEL_VARIABLES or (prefix in catalog.TWO_LEVEL_VARIABLES
+                                                   and level in catalog.TWO_LEVEL_VALUES)
 
 
 def _function_transformer(step: Step, incoming: Flow) -> str | None:
@@ -132,6 +186,14 @@ def _function_transformer(step: Step, incoming: Flow) -> str | None:
         kw_args = step.value("kw_args")
         return DUMMY if isinstance(kw_args, dict) and kw_args.get("drop_first") is True else ONEHOT
     return None if func is None else OPAQUE
+
+
+def _ordinal_encoder(step: Step, incoming: Flow) -> str:
+    """Codes of categories; with at most two categories per column (written, or fitted on a list), one bit."""
+    fitted = step.value(FITTED_LEVELS)
+    if isinstance(fitted, list) and 0 < len(fitted) <= 2:
+        return BINARY
+    return BINARY if step.cls == "OrdinalEncoder" and _at_most_two_levels(step.value("categories")) else ORDINAL
 
 
 def _kbins(step: Step, incoming: Flow) -> str:
@@ -188,6 +250,8 @@ def is_number(value) -> bool:
 TRANSFERS: dict[str, Callable[[Step, Flow], str | None]] = {
     "OneHotEncoder": _onehot_encoder,
     "get_dummies": _get_dummies,
+    "OrdinalEncoder": _ordinal_encoder,
+    "LabelEncoder": _ordinal_encoder,
     "FunctionTransformer": _function_transformer,
     "KBinsDiscretizer": _kbins,
     "CountVectorizer": _count_vectorizer,

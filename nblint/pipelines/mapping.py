@@ -34,6 +34,7 @@ from typing import Any
 from nblint.errors import InputError
 from nblint.pipelines import catalog
 from nblint.pipelines.spec import Call, Expr, Mark, PipelineSpec, build_specs
+from nblint.pipelines.tree import PosDict
 
 HYDRA_KEYS = frozenset({"_target_", "_partial_", "_recursive_", "_convert_", "_args_"})
 SPEC_KEYS = ("model", "params", "encoders", "data", "target")
@@ -97,8 +98,13 @@ class _HydraReader:
                 raise InputError(f"a YAML alias contains itself at line {mark[0]}")
             self.active.add(key)
             if isinstance(value, dict):
-                result = self.call(value) if isinstance(value.get("_target_"), str) else {
-                    k: self.value(v, _key_mark(value, k, mark)) for k, v in value.items()}
+                if isinstance(value.get("_target_"), str):
+                    result = self.call(value)
+                else:  # a plain mapping (a parameter grid, say) keeps its keys' positions
+                    result = PosDict(getattr(value, "mark", mark))
+                    for k, v in value.items():
+                        result[k] = self.value(v, _key_mark(value, k, mark))
+                        result.marks[k] = _key_mark(value, k, mark)
             else:
                 marks = getattr(value, "marks", [])
                 result = [self.value(v, marks[i] if i < len(marks) else mark) for i, v in enumerate(value)]
@@ -106,7 +112,7 @@ class _HydraReader:
             self.memo[key] = result
             return result
         if isinstance(value, str) and "${" in value:
-            return Expr(value)
+            return Expr(value, mark)
         return value
 
     def call(self, node: dict, target_key: str = "_target_") -> Call:

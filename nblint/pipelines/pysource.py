@@ -4,109 +4,177 @@ The module is read statement by statement, in source order (function and
 class bodies, branches and loops included, each once).  What is followed:
 
 * imports (``from sklearn.naive_bayes import BernoulliNB as B``,
-  ``import sklearn.preprocessing as pre``, ``import pandas as pd``, and
-  ``from sklearn.pipeline import *`` for the names nblint knows);
+  ``import sklearn.naive_bayes as nb``, ``from sklearn import naive_bayes``,
+  ``import pandas as pd``, and ``from sklearn.naive_bayes import *``);
 * calls of scikit-learn and imbalanced-learn callables, with keyword and
   positional arguments (positional ones for the callables whose parameters
   nblint names: ``Pipeline(steps)``, ``make_pipeline(*steps)``,
-  ``ColumnTransformer(transformers)``, ``make_column_transformer(*pairs)``...);
-* literal argument values (numbers, strings, lists, tuples, dicts, ``None``,
-  ``np.nan``), and names bound earlier by ``name = ...`` (also ``self.x = ...``);
-* data preparation: ``X = pd.get_dummies(df)`` or ``X = encoder.fit_transform(df)``
-  (and anything computed from ``X``, such as ``train_test_split(X, y)``) feeds
-  the estimator or pipeline later fitted on it (``model.fit(X_train, y)``,
-  ``cross_val_score(model, X, y)``).
+  ``GridSearchCV(estimator, param_grid)``...); a subclass of a class nblint
+  knows (``class MyNB(MultinomialNB)``) is read as that class;
+* literal values (numbers, strings, lists, tuples, dicts, ``None``, ``np.nan``,
+  ``np.linspace``/``np.arange``/``range`` of literal numbers), names bound
+  earlier (also ``self.x = ...``), items of known lists and dicts (``models["nb"]``);
+* loops: a loop variable takes each item of a list, dict, ``.items()``,
+  ``zip``/``enumerate`` written in the source
+  (:class:`~nblint.pipelines.spec.OneOf`), so models kept in lists, dicts and
+  tuples are fitted, searched and cross-validated one by one;
+* functions and classes of the same source: a call is read with its arguments
+  bound to the parameters (``train(GaussianNB(), X, y)``, ``Trainer(model).fit(X)``),
+  a few levels deep;
+* ``model.set_params(alpha=0)``, ``pipe.set_params(clf__alpha=0)`` and
+  ``model.alpha = 0`` change the estimator's parameters;
+* data preparation (:mod:`nblint.pipelines.pydata`): what the data a model is
+  fitted on (``model.fit(X, y)``, ``cross_val_score(model, X, y)``) went through.
 
 Anything else (a value computed at run time) is an :class:`~nblint.pipelines.spec.Expr`
-whose parameters nblint does not guess.
+whose value nblint does not guess.  What cannot be followed at all -- a Python 2
+source, a star import from a module of the project that may define a
+scikit-learn name used here -- becomes a :class:`~nblint.pipelines.spec.Note`,
+reported by NB510.
 """
 
 from __future__ import annotations
 
 import ast
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from nblint.errors import InputError
 from nblint.pipelines import catalog
-from nblint.pipelines.spec import Call, Expr, Mark, PipelineSpec, build_specs
+from nblint.pipelines.pycalls import CallReading
+from nblint.pipelines.pydata import DataTracking
+from nblint.pipelines.pyparse import imports_library, parse_source
+from nblint.pipelines.pyvalues import (UNKNOWN, Instance, calls_in, concatenated, enumerated, items_of,
+                                       mark as _mark, method_items, one_of, subscript, unknown as _unknown,
+                                       unpack, zipped)
+from nblint.pipelines.spec import Call, Expr, Note, PipelineSpec, build_specs
+from nblint.pipelines.tree import PosDict
 
-FIT_METHODS = frozenset({"fit", "partial_fit"})
-TRANSFORM_METHODS = frozenset({"fit_transform", "transform"})
-CV_FUNCTIONS = frozenset({"cross_val_score", "cross_validate", "cross_val_predict", "learning_curve",
-                          "validation_curve", "permutation_test_score"})
 CONSTANTS = {"numpy.nan": math.nan, "numpy.NaN": math.nan, "numpy.inf": math.inf, "math.nan": math.nan,
              "math.inf": math.inf}
-
-Chains = tuple[tuple[Call, ...], ...]
+BUILTINS = frozenset({"range", "list", "tuple", "sorted", "zip", "enumerate", "dict", "float"})
+#: scikit-learn's modules, for ``from sklearn import *`` followed by ``naive_bayes.GaussianNB()``.
+SKLEARN_MODULES = frozenset({"naive_bayes", "preprocessing", "pipeline", "compose", "model_selection",
+                             "feature_extraction", "decomposition", "feature_selection", "impute", "calibration",
+                             "multiclass", "ensemble", "linear_model", "kernel_approximation", "random_projection"})
+#: Conventional aliases, read as such where the source uses them without importing them.
+CONVENTIONAL = {"np": "numpy", "pd": "pandas"}
 
 
 def read_python(text: str, path: str) -> list[PipelineSpec] | None:
     """The pipelines a Python source builds, or None when it calls nothing from scikit-learn or imblearn.
 
+    Raises
+    ------
+    InputError
+        On a syntax error (with its line and column), except in Python 2 code:
+        that is a note (NB510), since nblint reads Python 3 only.
+    """
+    parsed = parse_source(text, path)
+    problem = parsed.unreadable
+    if parsed.tree is None:
+        if problem.python2:
+            if not imports_library(text):
+                return None
+            note = Note(problem.line, "this file is Python 2 (Python 3 refuses its syntax at line "
+                                      f"{problem.line}): nblint reads Python 3 only, so its pipelines are not checked")
+            return [PipelineSpec(path, "python", (), None, notes=(note,))]
+        where = f" at line {problem.line}, column {problem.column}"
+        raise InputError(f"Python syntax error{where}: {problem.message}")
+    notes = []
+    if parsed.python2:
+        notes.append(Note(problem.line, (
+            f"this file is Python 2 (Python 3 refuses its syntax at line {problem.line}): nblint read it with its "
+            f"Python 2 statements set aside (print, exec, old except/raise forms at {_lines(parsed.python2)}), "
+            "so what it checked assumes the rest means the same in Python 3")))
+    return read_module(parsed.tree, path, text, notes=notes)
+
+
+def _lines(numbers: list[int]) -> str:
+    shown = ", ".join(map(str, numbers[:5]))
+    return f"line{'s' if len(numbers) > 1 else ''} {shown}{', ...' if len(numbers) > 5 else ''}"
+
+
+def read_module(tree: ast.Module, path: str, text: str, form: str = "python",
+                notes: list[Note] | None = None, runs: list[tuple[str, int]] = ()) -> list[PipelineSpec] | None:
+    """The pipelines of a parsed module (a script, or a notebook's cells joined), with what was not followed.
+
     Parameters
     ----------
-    text : str
-        The source.
-    path : str
-        Its file, for messages and the specs.
+    tree : ast.Module
+    path, text : str
+        The file and its source (the text says whether data preparation is worth following).
+    form : str
+        The spec's form (``python`` or ``notebook``).
+    notes : list of Note, optional
+        What the caller could not follow already (unreadable notebook cells).
+    runs : list of (str, int)
+        Scripts run into the namespace (``%run helpers.py``), with their lines.
 
     Returns
     -------
     list of PipelineSpec or None
-
-    Raises
-    ------
-    InputError
-        On a syntax error, with its line and column.
+        None when the module calls nothing from scikit-learn or imbalanced-learn.
     """
+    reader = _ModuleReader(tree, tracks_data="get_dummies" in text or "transform" in text or ".apply(" in text)
+    reader.foreign += [(f"%run {script}", line) for script, line in runs]
     try:
-        tree = ast.parse(text, filename=path)
-    except SyntaxError as exc:
-        where = f" at line {exc.lineno}, column {exc.offset}" if exc.lineno else ""
-        raise InputError(f"Python syntax error{where}: {exc.msg}") from None
-    except ValueError as exc:  # a null byte
-        raise InputError(f"Python source cannot be parsed: {exc}") from None
-    except (RecursionError, MemoryError):  # CPython's parser stops at its own depth limit with either
+        reader.statements(tree.body)
+    except RecursionError:
         raise InputError("nested too deeply to read") from None
-    # Data preparation can only be followed where the source mentions it.
-    reader = _ModuleReader(tracks_data="get_dummies" in text or "transform" in text)
-    reader.statements(tree.body)
-    if not any(call.target.split(".", 1)[0] in catalog.LIBRARIES for call in reader.calls):
+    if not any(call.known and not call.target.startswith("pandas.") for call in reader.calls):
         return None
-    return build_specs(reader.calls, path, "python")
+    for call in reader.calls:
+        if call.feeders:
+            call.feeders = reader.fitted_on(call.feeders)
+    # What could not be read (an unreadable notebook cell) may use a model: nothing is taken as unused then.
+    specs = build_specs(reader.calls, path, form, skip=set() if notes else reader.unused())
+    all_notes = tuple(notes or ()) + tuple(reader.notes)
+    if all_notes:
+        specs.append(PipelineSpec(path, form, (), None, notes=all_notes))
+    return specs
 
 
-def _mark(node: ast.AST) -> Mark:
-    return node.lineno, node.col_offset + 1
-
-
-def _unknown(node: ast.expr) -> Expr:
-    """A value computed at run time, shown as its source text."""
-    return Expr(lambda: ast.unparse(node))
-
-
-def _union(*chain_sets: Chains | None) -> Chains | None:
-    """Chains of data preparation from several sources, each once, in order."""
-    seen, out = set(), []
-    for chains in chain_sets:
-        for chain in chains or ():
-            key = tuple(map(id, chain))
-            if key not in seen:
-                seen.add(key)
-                out.append(chain)
-    return tuple(out) or None
-
-
-class _ModuleReader:
-    def __init__(self, tracks_data: bool = True):
+class _ModuleReader(CallReading, DataTracking):
+    def __init__(self, tree: ast.Module, tracks_data: bool = True):
+        self.tree = tree
         self.tracks_data = tracks_data
         self.imports: dict[str, str] = {}   # local name -> dotted origin
-        self.star: list[str] = []           # modules imported with *
+        self.star: list[str] = []           # scikit-learn/imblearn modules imported with *
+        self.foreign: list[tuple[str, int]] = []  # other modules imported with * (or %run), with their lines
         self.env: dict[str, Any] = {}       # name (or dotted attribute) -> value bound to it
-        self.data: dict[str, Chains] = {}   # name -> the data preparation it holds
-        self.memo: dict[int, Any] = {}      # id(ast.Call) -> its value, so each call is read once
+        self.data: dict[str, Any] = {}      # name -> the data preparation it holds
+        self.memo: dict[tuple[int, int], Any] = {}  # (id(node), frame) -> its value, so each is read once per frame
+        self.call_data: dict[tuple[int, int], Any] = {}  # the same, for the data a source function returns
         self.calls: list[Call] = []
+        self.notes: list[Note] = []
+        self.noted: set[str] = set()
+        self.functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
+        self.classes: set[str] = set()
+        self.class_name: str | None = None  # the class whose body is being read
+        self.frame = 0                      # 0: the module; n: the n-th call of a source function read
+        self.frames = 0
+        self.stack: list[ast.AST] = []
+        self.returns: list[list[tuple[Any, Any]]] = []
+        self.inlined = 0
+        self.targets: set[str] = set()
+        self.chosen: dict[str, tuple[str, ...]] = {}  # name -> the columns it holds (y = df["label"])
+        self.uses: dict = {}
+        self.series_uses: set[int] = set()
+        self.base_of: dict[int, Call] = {}
+        self.call_parts: dict = {}
+        self._column_references = None
+        self._locals: dict[int, set[str]] = {}
+        # What is used: a model bound to a name the source never reads, or built in a bare expression,
+        # and never fitted, has no effect in a source that fits models (see unused()).
+        self.trains = False
+        self.fitted: set[int] = set()
+        self.bound: list[tuple[str, list[Call]]] = []
+        self.bare: list[Call] = []
+        self.created: dict[int, Call] = {}
+        self.aliases: list[tuple[dict[str, str], dict[str, Any]]] = []  # per source call: parameter -> caller's name
 
     # ---------------------------------------------------------------- statements
 
@@ -115,31 +183,36 @@ class _ModuleReader:
             self.statement(stmt)
 
     def statement(self, stmt: ast.stmt) -> None:
-        if isinstance(stmt, ast.Import):
-            for alias in stmt.names:
-                if alias.asname:
-                    self.imports[alias.asname] = alias.name
-                else:
-                    self.imports[alias.name.split(".")[0]] = alias.name.split(".")[0]
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            self.import_(stmt)
             return
-        if isinstance(stmt, ast.ImportFrom):
-            if stmt.module and not stmt.level:
-                for alias in stmt.names:
-                    if alias.name == "*":
-                        self.star.append(stmt.module)
-                    else:
-                        self.imports[alias.asname or alias.name] = f"{stmt.module}.{alias.name}"
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            self.define(stmt)
+            return
+        if isinstance(stmt, ast.ClassDef):
+            self.define_class(stmt)
             return
         if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
-            value, data = self.expr(stmt.value), self.data_of(stmt.value)
             for target in stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]:
-                self.bind(target, value, data)
+                self.assign(target, stmt.value)
+        elif isinstance(stmt, (ast.For, ast.AsyncFor)):
+            self.bind(stmt.target, self.iterate(stmt.iter), None)
+        elif isinstance(stmt, ast.Return) and stmt.value is not None and self.returns:
+            parts = None
+            if isinstance(stmt.value, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in stmt.value.elts):
+                parts = [(self.data_of(e), e) for e in stmt.value.elts]
+            self.returns[-1].append((self.expr(stmt.value), self.data_of(stmt.value), parts))
+        elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+            self._in_place(stmt.value)
+            made = self.expr(stmt.value)
+            if self.created.get(id(stmt.value)) is made:
+                self.bare.append(made)  # GaussianNB(priors=None) on its own: built, never kept
         # Every call of the statement's own expressions (nested statements come after, in order).
         for _, field in ast.iter_fields(stmt):
             for node in field if isinstance(field, list) else [field]:
                 if isinstance(node, (ast.expr, ast.withitem, ast.arguments, ast.keyword)):
                     for inner in ast.walk(node):
-                        if isinstance(inner, ast.Call):
+                        if isinstance(inner, (ast.Call, ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
                             self.expr(inner)
         for name in ("body", "orelse", "finalbody", "handlers", "cases"):
             for child in getattr(stmt, name, None) or []:
@@ -148,25 +221,183 @@ class _ModuleReader:
                 else:  # an except handler or a match case
                     self.statements(child.body)
 
-    def bind(self, target: ast.expr, value: Any, data: Chains | None) -> None:
-        if isinstance(target, (ast.Tuple, ast.List)):
-            for element in target.elts:
-                self.bind(element, _unknown(element), data)
+    def import_(self, stmt: ast.Import | ast.ImportFrom) -> None:
+        if isinstance(stmt, ast.Import):
+            for alias in stmt.names:
+                if alias.asname:
+                    self.imports[alias.asname] = alias.name
+                else:
+                    self.imports[alias.name.split(".")[0]] = alias.name.split(".")[0]
             return
+        module = ("." * stmt.level) + (stmt.module or "")
+        for alias in stmt.names:
+            if alias.name != "*":
+                if not stmt.level:
+                    self.imports[alias.asname or alias.name] = f"{stmt.module}.{alias.name}"
+            elif not stmt.level and module.split(".")[0] in catalog.LIBRARIES:
+                self.star.append(module)
+            else:
+                self.foreign.append((f"from {module} import *", stmt.lineno))
+
+    def define(self, stmt: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        """Register a function (or method) and read its body once, its parameters unknown, its names its own."""
+        name = f"{self.class_name}.{stmt.name}" if self.class_name else stmt.name
+        self.functions[name] = stmt
+        outer_class, self.class_name = self.class_name, None
+        for node in [*stmt.decorator_list, *stmt.args.defaults, *(d for d in stmt.args.kw_defaults if d is not None)]:
+            self.expr(node)
+        with self.scoped(self.local_names(stmt)):
+            for parameter in self.local_names(stmt):
+                self.env.pop(parameter, None)
+                self.data.pop(parameter, None)
+            self.returns.append([])  # returns read now belong to no call
+            try:
+                self.statements(stmt.body)
+            finally:
+                self.returns.pop()
+        self.class_name = outer_class
+
+    def define_class(self, stmt: ast.ClassDef) -> None:
+        for base in stmt.bases:
+            dotted = self.resolve(base)
+            if dotted and catalog.is_known(dotted) and catalog.short_name(dotted) in catalog.KNOWN_NAMES:
+                self.imports[stmt.name] = dotted  # class MyNB(MultinomialNB): read as a MultinomialNB
+        if stmt.name not in self.imports:
+            self.classes.add(stmt.name)
+        for node in [*stmt.decorator_list, *stmt.bases, *(k.value for k in stmt.keywords)]:
+            self.expr(node)
+        outer, self.class_name = self.class_name, stmt.name
+        try:
+            self.statements(stmt.body)
+        finally:
+            self.class_name = outer
+
+    def local_names(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+        """The parameters and the names a function assigns (minus ``global`` ones): its own scope."""
+        key = id(function)
+        if key not in self._locals:
+            arguments = function.args
+            names = {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]}
+            names |= {a.arg for a in (arguments.vararg, arguments.kwarg) if a is not None}
+            declared = set()
+            for node in ast.walk(function):
+                if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                    names.add(node.id)
+                elif isinstance(node, (ast.Global, ast.Nonlocal)):
+                    declared.update(node.names)
+            self._locals[key] = names - declared
+        return self._locals[key]
+
+    @contextmanager
+    def scoped(self, names: set[str]) -> Iterator[None]:
+        """Give ``names`` back their values afterwards (a function's or a comprehension's own names)."""
+        missing = object()
+        saved = {n: (self.env.get(n, missing), self.data.get(n, missing), self.chosen.get(n, missing)) for n in names}
+        try:
+            yield
+        finally:
+            for name, values in saved.items():
+                for table, value in zip((self.env, self.data, self.chosen), values):
+                    if value is missing:
+                        table.pop(name, None)
+                    else:
+                        table[name] = value
+
+    def assign(self, target: ast.expr, node: ast.expr) -> None:
+        """``target = node``; ``X, y = a, b`` pairs each name with its own expression, and a split or a
+        function returning a tuple gives each name its own part."""
+        unpacking = isinstance(target, (ast.Tuple, ast.List)) and not any(isinstance(e, ast.Starred) for e in target.elts)
+        if unpacking and isinstance(node, (ast.Tuple, ast.List)) and len(target.elts) == len(node.elts) \
+                and not any(isinstance(e, ast.Starred) for e in node.elts):
+            for element, part in zip(target.elts, node.elts):
+                self.assign(element, part)
+            return
+        parts = self.parts_of(node) if unpacking else None
+        if parts is not None and len(parts) == len(target.elts):
+            values = unpack(self.expr(node), len(parts))
+            for index, (element, (data, source)) in enumerate(zip(target.elts, parts)):
+                self.bind(element, values[index] if values is not None else _unknown(element), data, source)
+            return
+        self.bind(target, self.expr(node), self.data_of(node), node)
+
+    def bind(self, target: ast.expr, value: Any, data: Any, node: ast.expr | None = None) -> None:
+        if isinstance(target, (ast.Tuple, ast.List)):
+            parts = unpack(value, len(target.elts))
+            for index, element in enumerate(target.elts):
+                self.bind(element, parts[index] if parts is not None else _unknown(element), data)
+            return
+        if isinstance(target, ast.Starred):
+            self.bind(target.value, _unknown(target), data)
+            return
+        if isinstance(target, ast.Subscript):
+            self.assign_columns(target, data)
+            return
+        if isinstance(target, ast.Attribute):
+            base = self.expr(target.value)
+            if isinstance(base, Instance):
+                base.attrs[target.attr] = value
+                base.data[target.attr] = data
+                return
+            for call in calls_in(base):  # model.alpha = 0
+                call.params[target.attr] = value
+                call.marks[target.attr] = _mark(target)
         name = self._dotted_text(target)
         if name is None:
             return
+        self.rebound(name)
         self.env.pop(name, None)
         self.data.pop(name, None)
         if not isinstance(value, Expr):
             self.env[name] = value
         if data:
             self.data[name] = data
+        if isinstance(target, ast.Name):
+            self.remember_selection(name, node)
+            calls = calls_in(value)
+            if calls and node is not None:
+                self.bound.append((name, calls))
+
+    def iterate(self, node: ast.expr) -> Any:
+        """What a loop variable over ``node`` takes in turn (a OneOf), or unknown."""
+        items = None
+        if isinstance(node, ast.Call):
+            func = node.func
+            dotted = self.resolve(func) or ""
+            if node.args and (self._builtin(func) in ("list", "sorted", "tuple") or dotted.split(".")[0] == "tqdm"
+                              or isinstance(func, ast.Name) and func.id in ("reversed", "iter") and func.id not in self.env):
+                return self.iterate(node.args[0])  # the same items, in a list or behind a progress bar
+            args = [self.expr(a) for a in node.args]
+            if isinstance(func, ast.Attribute) and func.attr in ("items", "values", "keys") and not args:
+                items = method_items(self.expr(func.value), func.attr)
+            elif self._builtin(func) == "zip":
+                items = zipped(args)
+            elif self._builtin(func) == "enumerate" and args:
+                items = enumerated(args[0], args[1] if len(args) > 1 else 0)
+            else:
+                items = items_of(self.expr(node))
+        else:
+            items = items_of(self.expr(node))
+        return one_of(items) if items else _unknown(node)
+
+    def _in_place(self, node: ast.Call) -> None:
+        """``df.drop([...], axis=1, inplace=True)`` changes the frame it is called on."""
+        func = node.func
+        inplace = any(k.arg == "inplace" and isinstance(k.value, ast.Constant) and k.value.value is True
+                      for k in node.keywords)
+        if inplace and isinstance(func, ast.Attribute) and func.attr == "drop":
+            name = self._dotted_text(func.value)
+            if name is not None and name in self.data:
+                chains = self.dropped(self.data[name], node)
+                if chains:
+                    self.data[name] = chains
+                else:
+                    self.data.pop(name)
+                self.changed_in_place(name)
 
     # ---------------------------------------------------------------- expressions
 
     def expr(self, node: ast.expr) -> Any:
-        """The value of an expression: a literal, a :class:`Call`, a list/dict of those, or an :class:`Expr`."""
+        """The value of an expression: a literal, a :class:`Call`, a list/dict of those, a OneOf, or an :class:`Expr`."""
         if isinstance(node, ast.Constant):
             return node.value
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
@@ -183,17 +414,36 @@ class _ModuleReader:
             return items
         elif isinstance(node, ast.Dict):
             if all(isinstance(k, ast.Constant) for k in node.keys):
-                return {k.value: self.expr(v) for k, v in zip(node.keys, node.values)}
+                found = PosDict(_mark(node))
+                for key, value in zip(node.keys, node.values):
+                    found[key.value] = self.expr(value)
+                    found.marks[key.value] = _mark(key)
+                return found
         elif isinstance(node, (ast.Name, ast.Attribute)):
             return self._reference(node)
-        elif isinstance(node, ast.Call):
-            key = id(node)
+        elif isinstance(node, ast.Subscript):
+            # An estimator kept in a list or dict (models["nb"]); a literal picked from a container is left
+            # unknown, since such containers are often overwritten at run time (best = search.best_params_).
+            found = subscript(self.expr(node.value), self.expr(node.slice))
+            if calls_in(found) or isinstance(found, Instance):
+                return found
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            joined = concatenated(self.expr(node.left), self.expr(node.right))
+            if joined is not None:
+                return joined  # [0] + alphas, col + "_enc" (also for each name a loop takes)
+        elif isinstance(node, (ast.Call, ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+            key = (id(node), self.frame)
             if key not in self.memo:
-                self.memo[key] = self._call(node)
+                self.memo[key] = UNKNOWN  # a call reached again while being read
+                self.memo[key] = self._call(node) if isinstance(node, ast.Call) else self._comprehension(node)
             return self.memo[key]
         return _unknown(node)
 
     def _reference(self, node: ast.Name | ast.Attribute) -> Any:
+        if isinstance(node, ast.Attribute):
+            base = self.expr(node.value)
+            if isinstance(base, Instance):
+                return base.attrs.get(node.attr, _unknown(node))
         text = self._dotted_text(node)
         if text is not None and text in self.env:
             return self.env[text]
@@ -202,65 +452,15 @@ class _ModuleReader:
             return CONSTANTS[dotted]
         return Expr(dotted) if dotted else _unknown(node)
 
-    def _call(self, node: ast.Call) -> Any:
-        dotted = self.resolve(node.func)
-        if dotted is not None and catalog.is_known(dotted) and "." in dotted:
-            short = catalog.short_name(dotted)
-            call = Call(dotted, mark=_mark(node))
-            self.calls.append(call)
-            args = []
-            for arg in node.args:
-                if isinstance(arg, ast.Starred) and isinstance(self.expr(arg.value), list):
-                    args += [(value, _mark(arg)) for value in self.expr(arg.value)]
-                else:
-                    args.append((self.expr(arg), _mark(arg)))
-            call.bind_positional(args)
-            for keyword in node.keywords:
-                if keyword.arg is not None:
-                    call.params[keyword.arg] = self.expr(keyword.value)
-                    call.marks[keyword.arg] = _mark(keyword)
-            if short in CV_FUNCTIONS:
-                self._link(call.params.get("estimator", call.params.get("arg0")), _argument(node, 1, "X"))
-            return call
-        if dotted == "builtins.float" or (isinstance(node.func, ast.Name) and node.func.id == "float"):
-            if node.args and isinstance(node.args[0], ast.Constant) and str(node.args[0].value).lower() in ("nan", "inf"):
-                return float(node.args[0].value)
-        if isinstance(node.func, ast.Attribute) and node.func.attr in FIT_METHODS:
-            receiver = self.expr(node.func.value)
-            self._link(receiver, _argument(node, 0, "X"))
-            if isinstance(receiver, Call):
-                return receiver  # fit returns the estimator itself
-        return _unknown(node)
-
-    def _link(self, estimator: Any, data_node: ast.expr | None) -> None:
-        """Record that ``estimator`` is fitted on the data ``data_node`` holds."""
-        if isinstance(estimator, Call) and data_node is not None:
-            chains = self.data_of(data_node)
-            if chains:
-                estimator.feeders = _union(estimator.feeders, chains)
-
-    def data_of(self, node: ast.expr) -> Chains | None:
-        """The data preparation the value of ``node`` went through (get_dummies, fitted transformers)."""
-        if not self.tracks_data:
-            return None
-        if isinstance(node, ast.Call):
-            value = self.expr(node)
-            if isinstance(value, Call) and value.cls == "get_dummies":
-                source = _argument(node, 0, "data")
-                return tuple(chain + (value,) for chain in (self.data_of(source) if source else None) or ((),))
-            func = node.func
-            if isinstance(func, ast.Attribute) and func.attr in FIT_METHODS:
-                return None  # model.fit(X) is the fitted model, not data
-            if isinstance(func, ast.Attribute) and func.attr in TRANSFORM_METHODS:
-                receiver = self.expr(func.value)
-                if isinstance(receiver, Call):
-                    source = _argument(node, 0, "X")
-                    return tuple(chain + (receiver,) for chain in (self.data_of(source) if source else None) or ((),))
-        elif isinstance(node, (ast.Name, ast.Attribute)):
-            text = self._dotted_text(node)
-            if text in self.data:
-                return self.data[text]
-        return _union(*(self.data_of(child) for child in ast.iter_child_nodes(node) if isinstance(child, ast.expr)))
+    def _comprehension(self, node) -> Any:
+        """``[make_pipeline(enc, m) for m in models]``: the element read with each generator's items."""
+        names = {n.id for gen in node.generators for n in ast.walk(gen.target) if isinstance(n, ast.Name)}
+        with self.scoped(names):
+            for generator in node.generators:
+                self.bind(generator.target, self.iterate(generator.iter), None)
+            value = self.expr(node.value if isinstance(node, ast.DictComp) else node.elt)
+        calls = calls_in(value)
+        return calls if calls else _unknown(node)
 
     # ---------------------------------------------------------------- names
 
@@ -269,13 +469,22 @@ class _ModuleReader:
         if isinstance(node, ast.Name):
             if node.id in self.imports:
                 return self.imports[node.id]
+            if node.id in CONVENTIONAL and node.id not in self.env and node.id not in self.functions:
+                return CONVENTIONAL[node.id]  # np and pd used without an import (a snippet)
             for module in self.star:
-                if module.split(".")[0] in catalog.LIBRARIES and node.id in catalog.KNOWN_NAMES:
+                if node.id in catalog.KNOWN_NAMES or (module == "sklearn" and node.id in SKLEARN_MODULES):
                     return f"{module}.{node.id}"
             return None
         if isinstance(node, ast.Attribute):
             base = self.resolve(node.value)
             return f"{base}.{node.attr}" if base else None
+        return None
+
+    def _builtin(self, func: ast.expr) -> str | None:
+        """The builtin a call's function names (``zip``, ``range``...), unless the source rebinds the name."""
+        if isinstance(func, ast.Name) and func.id in BUILTINS and func.id not in self.imports \
+                and func.id not in self.functions and func.id not in self.env:
+            return func.id
         return None
 
     @staticmethod
@@ -287,10 +496,3 @@ class _ModuleReader:
             base = _ModuleReader._dotted_text(node.value)
             return f"{base}.{node.attr}" if base else None
         return None
-
-
-def _argument(node: ast.Call, index: int, keyword: str) -> ast.expr | None:
-    """The argument at ``index`` or passed as ``keyword``."""
-    if len(node.args) > index and not isinstance(node.args[index], ast.Starred):
-        return node.args[index]
-    return next((k.value for k in node.keywords if k.arg == keyword), None)

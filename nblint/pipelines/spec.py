@@ -32,10 +32,11 @@ class Expr:
     for (unparsing every expression of a large Python file up front is slow).
     """
 
-    __slots__ = ("_source",)
+    __slots__ = ("_source", "mark")
 
-    def __init__(self, source: str | Callable[[], str]):
+    def __init__(self, source: str | Callable[[], str], mark: "Mark" = (None, None)):
         self._source = source
+        self.mark = mark  # where the value is written, where the reader knows
 
     @property
     def text(self) -> str:
@@ -47,6 +48,34 @@ class Expr:
         return self.text
 
     __str__ = __repr__
+
+
+class OneOf:
+    """The values a parameter (or a name) takes in turn: a parameter grid's candidates, a loop's items.
+
+    ``GridSearchCV(nb, {"alpha": [0, 0.1, 1]})`` gives the model's ``alpha`` the
+    value ``OneOf([0, 0.1, 1])``: each candidate is fitted, so a rule asks whether
+    any of them is a problem.  (A plain list stays a list: ``alpha=[...]`` is a
+    per-feature value.)
+    """
+
+    __slots__ = ("items",)
+
+    def __init__(self, items):
+        self.items = tuple(items)
+
+    def __repr__(self) -> str:
+        return f"one of {list(self.items)!r}"
+
+    __str__ = __repr__
+
+
+@dataclass(frozen=True)
+class Note:
+    """Something in a source that nblint could not follow (reported by NB510), and where."""
+
+    line: int | None
+    message: str
 
 
 @dataclass(eq=False)
@@ -69,6 +98,9 @@ class Call:
         Data preparation applied to the input before this call (Python sources:
         ``X = pd.get_dummies(df)`` followed by ``model.fit(X, y)``); parallel
         chains, each in the order applied.
+    columns : tuple of str or None
+        In a feeder chain, the columns this use of the call was applied to
+        (``df[["a", "b"]] = enc.fit_transform(df[["a", "b"]])``), where the source says.
     """
 
     target: str
@@ -76,6 +108,7 @@ class Call:
     mark: Mark = NO_MARK
     marks: dict[str, Mark] = field(default_factory=dict)
     feeders: tuple[tuple["Call", ...], ...] = ()
+    columns: tuple[str, ...] | None = None
 
     @property
     def cls(self) -> str:
@@ -142,6 +175,9 @@ class Step:
         empty branch passes its columns through unchanged.
     known : bool
         Whether the class comes from scikit-learn, imbalanced-learn or pandas.
+    place : str or None
+        Where the step is, for messages, when a line number alone does not say
+        (``cell 7, line 3`` in a notebook).
     """
 
     cls: str
@@ -153,6 +189,7 @@ class Step:
     columns: tuple[str, ...] | None = None
     branches: tuple[tuple["Step", ...], ...] = ()
     known: bool = True
+    place: str | None = None
 
     def value(self, name: str, default: Any = None) -> Any:
         """The parameter's value, or ``default`` when the config does not set it."""
@@ -170,6 +207,8 @@ class Step:
 
     def label(self) -> str:
         """``OneHotEncoder (line 7)``, or with the step name where there is no line."""
+        if self.place is not None:
+            return f"{self.cls} ({self.place})"
         if self.line is not None:
             return f"{self.cls} (line {self.line})"
         return f"{self.cls} (step {self.name!r})" if self.name else self.cls
@@ -193,6 +232,9 @@ class PipelineSpec:
         The data file and class column an nblint spec names (``data`` as written).
     data_line : int or None
         The line of ``data:``.
+    notes : tuple of Note
+        What the reader could not follow in the source (a Python 2 file, a star
+        import from a project module...); a spec may consist of notes alone.
     """
 
     path: str
@@ -202,6 +244,7 @@ class PipelineSpec:
     data: str | None = None
     target: str | None = None
     data_line: int | None = None
+    notes: tuple[Note, ...] = ()
 
     @property
     def model(self) -> str | None:
@@ -243,7 +286,7 @@ def _walk(steps) -> Iterator[Step]:
 
 
 def build_specs(calls: list[Call], path: str, form: str, *, data: str | None = None, target: str | None = None,
-                data_line: int | None = None) -> list[PipelineSpec]:
+                data_line: int | None = None, skip: set[int] = frozenset()) -> list[PipelineSpec]:
     """The pipelines among ``calls`` (every call a reader found, in source order).
 
     Parameters
@@ -254,6 +297,9 @@ def build_specs(calls: list[Call], path: str, form: str, *, data: str | None = N
         The file and the form it was written in (see :class:`PipelineSpec`).
     data, target, data_line : optional
         What an nblint spec says about its training table.
+    skip : set of int
+        ``id`` of calls that have no effect (a model a script builds and never uses):
+        not roots of a spec.
 
     Returns
     -------
@@ -270,7 +316,7 @@ def build_specs(calls: list[Call], path: str, form: str, *, data: str | None = N
     nested = {id(inner) for call in calls for inner in _calls_in(call.params.values())}
     specs: list[PipelineSpec] = []
     for call in calls:
-        if id(call) not in nested:
+        if id(call) not in nested and id(call) not in skip:
             for steps in _root_pipelines(call):
                 estimator = steps[-1] if steps and _is_estimator(steps[-1]) else None
                 specs.append(PipelineSpec(path, form, tuple(steps), estimator, data, target, data_line))
@@ -288,18 +334,35 @@ def _calls_in(values) -> Iterator[Call]:
             yield from _calls_in(value)
 
 
-def _root_pipelines(call: Call) -> Iterator[list[Step]]:
+#: Parameters set from outside a call (a search's grid), by ``id`` of the call: name -> Param.
+Overrides = dict[int, dict[str, "Param"]]
+
+
+def _root_pipelines(call: Call, overrides: Overrides | None = None) -> Iterator[list[Step]]:
     role = call.role
     if role in ("pipeline", "nb"):
-        yield _feeder_steps(call) + _as_steps(call, None, None)
+        yield _feeder_steps(call) + _as_steps(call, None, None, overrides)
     elif role == "meta":
         inner = _wrapped(call)
         if inner is not None:
             inner = Call(inner.target, inner.params, inner.mark, inner.marks, call.feeders + inner.feeders)
-            yield from _root_pipelines(inner)
+            yield from _root_pipelines(inner, _searched(call, inner, overrides))
     elif role == "other":
         for inner in _calls_in(call.params.values()):
             yield from _root_pipelines(inner)
+
+
+def _searched(search: Call, inner: Call, overrides: Overrides | None) -> Overrides | None:
+    """``overrides`` with the values ``search``'s parameter grid gives the estimators inside ``inner``."""
+    from nblint.pipelines.params import grid_overrides
+
+    grid = grid_overrides(search, inner)
+    if not grid:
+        return overrides
+    merged = {key: dict(params) for key, params in (overrides or {}).items()}
+    for key, params in grid.items():
+        merged.setdefault(key, {}).update(params)
+    return merged
 
 
 def _is_estimator(step: Step) -> bool:
@@ -324,7 +387,8 @@ def _feeder_steps(call: Call) -> list[Step]:
     return [Step("<data>", "<data>", branches=tuple(tuple(chain) for chain in chains))]
 
 
-def _as_steps(value: Any, name: str | None, columns: tuple[str, ...] | None) -> list[Step]:
+def _as_steps(value: Any, name: str | None, columns: tuple[str, ...] | None,
+              overrides: Overrides | None = None) -> list[Step]:
     """The steps one pipeline item stands for (a nested pipeline is flattened)."""
     if isinstance(value, Call):
         role = value.role
@@ -333,24 +397,30 @@ def _as_steps(value: Any, name: str | None, columns: tuple[str, ...] | None) -> 
             steps = []
             for item in items if isinstance(items, list) else []:
                 item_name, item_value = _named(item)
-                steps += _as_steps(item_value, item_name, columns)
+                steps += _as_steps(item_value, item_name, columns, overrides)
             return steps
         if role == "meta" and _wrapped(value) is not None:
-            return _as_steps(_wrapped(value), name, columns)
-        step = _step(value, name, columns)
+            return _as_steps(_wrapped(value), name, columns, _searched(value, _wrapped(value), overrides))
+        step = _step(value, name, columns, overrides)
         if role in ("columns", "union"):
-            step.branches = tuple(_branches(value, columns))
+            step.branches = tuple(_branches(value, columns, overrides))
         return [step]
     if value is None or value in ("passthrough", "drop"):
         return []
     # An interpolation, a variable or an unrecognised value: a step nblint cannot see into.
-    return [Step("<unknown>", str(value), name=name, columns=columns, known=False)]
+    line, column = value.mark if isinstance(value, Expr) else NO_MARK
+    return [Step("<unknown>", str(value), line=line, column=column, name=name, columns=columns, known=False)]
 
 
-def _step(call: Call, name: str | None, columns: tuple[str, ...] | None) -> Step:
+def _step(call: Call, name: str | None, columns: tuple[str, ...] | None, overrides: Overrides | None = None) -> Step:
     params = {key: Param(key, value, *call.marks.get(key, NO_MARK)) for key, value in call.params.items()}
+    params.update((overrides or {}).get(id(call), {}))
+    if columns is None:  # where the source says which columns this use of the call sees
+        columns = call.columns
     if call.cls == "get_dummies" and columns is None:  # get_dummies(df, columns=[...]) names what it encodes
         columns = _columns(call.params.get("columns"))
+    if columns is None and call.target.startswith(catalog.THIRD_PARTY):  # category_encoders: cols=[...]
+        columns = _columns(call.params.get("cols"))
     return Step(call.cls, call.target, params, call.mark[0], call.mark[1], name, columns, known=call.known)
 
 
@@ -361,7 +431,7 @@ def _named(item: Any) -> tuple[str | None, Any]:
     return None, item
 
 
-def _branches(call: Call, columns: tuple[str, ...] | None) -> Iterator[tuple[Step, ...]]:
+def _branches(call: Call, columns: tuple[str, ...] | None, overrides: Overrides | None = None) -> Iterator[tuple[Step, ...]]:
     """The parallel branches of a ColumnTransformer or FeatureUnion (dropped ones left out)."""
     cls = call.cls
     items = call.params.get("transformer_list" if cls in catalog.UNIONS else "transformers")
@@ -379,10 +449,10 @@ def _branches(call: Call, columns: tuple[str, ...] | None) -> Iterator[tuple[Ste
                 name, transformer = _named(item)
         if transformer == "drop":
             continue
-        yield tuple(_as_steps(transformer, name if isinstance(name, str) else None, branch_columns))
+        yield tuple(_as_steps(transformer, name if isinstance(name, str) else None, branch_columns, overrides))
     remainder = call.params.get("remainder", "drop")
     if cls in catalog.COLUMN_TRANSFORMERS and remainder != "drop":
-        yield tuple(_as_steps(remainder, "remainder", None))
+        yield tuple(_as_steps(remainder, "remainder", None, overrides))
 
 
 def _columns(value: Any) -> tuple[str, ...] | None:

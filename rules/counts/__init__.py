@@ -28,27 +28,12 @@ def class_table(ctx, column):
     return levels.keys, levels.table[:, :n_classes]
 
 
-def separating_levels(ctx, column, min_rows: int) -> list[tuple[object, int, int]]:
-    """Levels seen in exactly one class, with at least ``min_rows`` rows: (level, class index, rows)."""
-    table = class_table(ctx, column)
-    if table is None or len(ctx.profile.classes) < 2:
-        return []
-    keys, counts = table
-    out = []
-    for key, row in zip(keys, counts):
-        present = np.flatnonzero(row)
-        if len(present) == 1 and row[present[0]] >= min_rows:
-            out.append((key, int(present[0]), int(row[present[0]])))
-    return out
-
-
 def zero_upper_bound(n: int, confidence: float = 0.95) -> float:
     """One-sided exact (Clopper-Pearson) upper bound on a probability seen 0 times in n trials.
 
-    Computed with statsmodels' ``proportion_confint`` (method "beta"); for large n it
-    approaches the rule of three, 3 / n.
+    With no successes the Clopper-Pearson bound has a closed form: the ``p`` with
+    ``(1 - p)^n = 1 - confidence``, that is ``1 - (1 - confidence)^(1/n)`` (the beta
+    quantile statsmodels' ``proportion_confint(0, n, method="beta")`` computes). For
+    large n it approaches the rule of three, 3 / n.
     """
-    from statsmodels.stats.proportion import proportion_confint
-
-    _, upper = proportion_confint(0, n, alpha=2 * (1 - confidence), method="beta")
-    return float(upper)
+    return float(-np.expm1(np.log1p(-confidence) / n))

@@ -3,29 +3,36 @@ import numpy as np
 from nblint.engine import Option, Rule
 from nblint.findings import Severity
 
-from . import DISCRETE_KINDS, class_table, fmt_class, fmt_value, separating_levels, zero_upper_bound
+from . import DISCRETE_KINDS, class_table, fmt_class, fmt_value, zero_upper_bound
 
 
 class ZeroCountCell(Rule):
     """A feature value never seen with a class: its estimated probability is zero.
 
     ## What it does
-    For every discrete feature, finds the (value, class) cells with no row. What a
-    cell is follows the event model that reads the column (the declared model, or
-    with none declared the one ``nblint columns`` recommends for it): a level of a
-    categorical column (Categorical); the 1 or the 0 of a 0/1 column, or of a column
-    binarised at 0 (Bernoulli); a feature whose total count is zero in a class
-    (Multinomial, Complement). Gaussian features have no cells (see NB205). Each cell
-    comes with the class size and an exact one-sided 95% upper bound on the true
-    probability (Clopper-Pearson via statsmodels; about 3/n, the rule of three).
-    Levels seen in one class only are NB202's finding and are left out here.
+    For every discrete feature, finds the (value, class) cells with no row, for values
+    that occur in the column. What a cell is follows the event model that reads the
+    column (the declared model, or with none declared the one ``nblint columns``
+    recommends for it): a level of a categorical column, integer codes included
+    (Categorical); the 1 or the 0 of a 0/1 column, or of a column binarised at 0
+    (Bernoulli); a feature whose total count is zero in a class (Multinomial,
+    Complement). Gaussian features have no cells (see NB205). Each cell comes with the
+    class size and an exact one-sided 95% upper bound on the true probability
+    (Clopper-Pearson; about 3/n, the rule of three). Classes with fewer rows than
+    NB206's ``min-class-rows`` are left to NB206 (in a class of one row, every other
+    level is a zero cell), and levels seen in one class beyond chance are NB202's.
 
     ## Why is this bad?
     Without smoothing, a zero estimate vetoes the class: any row with that value gets
     posterior 0 for the class, whatever the other features say. With Laplace or
     Lidstone smoothing the estimate is alpha / (n_c + alpha K) instead, which for small
-    classes is still driven by alpha rather than by data. The finding is an error when
-    the smoothing is known to be off (``alpha = 0`` in the config or a pipeline).
+    classes is still driven by alpha rather than by data.
+
+    ## Severity
+    An error when the smoothing is known to be off (``alpha = 0`` in the config or a
+    pipeline): each cell then certainly vetoes its class. Otherwise ``info``:
+    scikit-learn smooths by default (alpha = 1), so the cell is worth knowing about,
+    not a defect. ``info`` as well when the column's kind is ambiguous.
 
     ## Example
     ```
@@ -42,21 +49,22 @@ class ZeroCountCell(Rule):
 
     code = "NB201"
     name = "zero-count-cell"
-    severity = Severity.WARNING
+    severity = Severity.INFO
     needs_target = True
     options = (
         Option("max-cells", 20, "Most zero cells listed in one finding's evidence (the count is always complete).", minimum=0),
-        Option("separation-min-rows", 5, "Levels seen in one class with at least this many rows are left to NB202 (keep equal to NB202's min-rows).", minimum=1),
     )
 
     def check(self, ctx):
         classes = ctx.profile.classes
         class_rows = ctx.profile.class_count
-        severity = Severity.ERROR if ctx.alpha == 0 else self.severity
         for column in ctx.features_of_kind(*DISCRETE_KINDS):
+            if column in ctx.deciding_columns:
+                continue  # its zero cells are the leak NB208 reports
             cells = self._zero_cells(ctx, column)
             if not cells:
                 continue
+            severity = Severity.ERROR if ctx.alpha == 0 and not ctx.kinds[column].ambiguous else Severity.INFO
             shown = cells[: self.settings["max-cells"]]
             described = [
                 {"value": fmt_value(v), "class": fmt_value(classes[c]), "class_rows": int(class_rows[c]),
@@ -71,36 +79,40 @@ class ZeroCountCell(Rule):
             )
             if ctx.alpha == 0:
                 message += "; with alpha = 0 each such cell vetoes its class"
-            evidence = {"zero_cells": len(cells), "cells": described, "alpha": ctx.alpha, "model": ctx.model}
+            evidence = {"zero_cells": len(cells), "cells": described, "alpha": ctx.alpha, "model": ctx.model,
+                        "kind": ctx.kinds[column].kind, "ambiguous_kind": ctx.kinds[column].ambiguous}
             fix = "Keep smoothing on (alpha > 0), collect more rows for the small classes, or merge rare levels."
             yield self.finding(ctx, message, columns=[column], evidence=evidence, fix=fix, severity=severity)
 
     def _zero_cells(self, ctx, column) -> list[tuple[object, int]]:
         profile = ctx.profile
         n_classes = len(profile.classes)
-        present = profile.class_count > 0
+        # Classes too small to say anything are NB206's finding, not a source of zero cells.
+        counted = profile.class_count[:n_classes] >= ctx.setting("min-class-rows")
         model = ctx.model or ctx.kinds[column].model
-        if model == "gaussian":
+        if model == "gaussian" or not counted.any():
             return []
         if model in ("multinomial", "complement"):
             if column in profile.text:
                 return []
             j = profile.numeric.names.index(column)
             totals = profile.numeric.class_mean[:n_classes, j] * profile.numeric.class_n[:n_classes, j]
-            return [("any count > 0", c) for c in np.flatnonzero((np.abs(totals) < 0.5) & present)]
+            return [("any count > 0", c) for c in np.flatnonzero((np.abs(totals) < 0.5) & counted)]
         table = class_table(ctx, column)
         if table is None:
             return []
         keys, counts = table
         if model == "bernoulli" and column not in profile.text:
-            # Bernoulli reads x > 0 as 1 (scikit-learn's binarize=0.0): cells of that split.
+            # Bernoulli reads x > 0 as 1 (scikit-learn's binarize=0.0): cells of that split,
+            # for the sides that occur in the column.
             positive = np.array([float(k) > 0 for k in keys])
-            counts = np.vstack([counts[~positive].sum(axis=0), counts[positive].sum(axis=0)])
-            keys = (0.0, 1.0)
-        separated = {key for key, _, _ in separating_levels(ctx, column, self.settings["separation-min-rows"])}
+            split = np.vstack([counts[~positive].sum(axis=0), counts[positive].sum(axis=0)])
+            occurs = split.sum(axis=1) > 0
+            keys, counts = tuple(k for k, o in zip((0.0, 1.0), occurs) if o), split[occurs]
+        separated = {level.value for level in ctx.single_class_levels.get(column, ())}
         cells = []
         for key, row in zip(keys, counts):
-            if key in separated:
+            if key in separated or row.sum() == 0:
                 continue
-            cells += [(key, int(c)) for c in np.flatnonzero((row == 0) & present)]
+            cells += [(key, int(c)) for c in np.flatnonzero((row == 0) & counted)]
         return cells

@@ -1,15 +1,21 @@
 from nblint.engine import Option, Rule
 from nblint.findings import Severity
+from nblint.leakage import chance_in_words
 
-from . import DISCRETE_KINDS, fmt_class, fmt_value, separating_levels
+from . import fmt_class, fmt_value
 
 
 class SingleClassLevel(Rule):
-    """A value seen with one class only: the feature alone decides the class (likely leakage).
+    """A value seen with one class only, where chance cannot explain it (likely leakage).
 
     ## What it does
-    Finds levels of discrete features that occur in at least ``min-rows`` rows, all of
-    them in the same class, while the target has other classes.
+    Scans the levels of discrete features (binary, categorical codes, group members,
+    counts with few values; never many-valued measurements) for levels on at least
+    ``separation-min-rows`` rows, all of them in the same class. Small levels fall in
+    one class by chance, so each is weighed: under independence the ``r`` rows of a
+    level share one class with probability ``sum_c C(n_c, r) / C(n, r)``; multiplied
+    by the number of levels tested (over every column), it must stay below
+    ``separation-max-chance``. Columns that decide the target outright are NB208's.
 
     ## Why is this bad?
     Perfect separation makes Naive Bayes certain: the other classes' estimates for the
@@ -18,11 +24,15 @@ class SingleClassLevel(Rule):
     written after the outcome, an ID range per class), and the model will fail on data
     collected before the label is known.
 
+    ## Severity
+    A warning: the level certainly separates the classes in this table, but whether
+    that is leakage or a genuinely decisive value needs a person who knows how the
+    column is produced.
+
     ## Example
     ```
     refund_status,churned
-    issued,yes
-    issued,yes
+    issued,yes      # 40 rows, every one of them churned
     none,no
     ```
 
@@ -35,20 +45,28 @@ class SingleClassLevel(Rule):
     name = "single-class-level"
     severity = Severity.WARNING
     needs_target = True
-    options = (Option("min-rows", 5, "Rows a level needs before its single class counts as separation.", minimum=1),)
+    options = (
+        Option("separation-min-rows", 5, "Rows a level needs before its single class counts as separation.", shared=True,
+               minimum=1),
+        Option("separation-max-chance", 0.01,
+               "Largest chance (corrected for the number of levels tested) of a level this size falling in one class "
+               "by accident for it to be reported.", shared=True, minimum=0, maximum=1),
+    )
 
     def check(self, ctx):
         classes = ctx.profile.classes
-        for column in ctx.features_of_kind(*DISCRETE_KINDS):
-            found = separating_levels(ctx, column, self.settings["min-rows"])
+        for column in ctx.profile.features:
+            found = ctx.single_class_levels.get(column)
             if not found:
                 continue
-            value, c, rows = found[0]
+            first = min(found, key=lambda level: (level.corrected, -level.rows))
             more = f"; {len(found) - 1} more such values" if len(found) > 1 else ""
             message = (
-                f"column {column!r}: value {fmt_value(value)} appears only with class {fmt_class(classes[c])} "
-                f"({rows} rows): the feature alone decides the class{more}"
+                f"column {column!r}: value {fmt_value(first.value)} appears only with class {fmt_class(classes[first.klass])} "
+                f"({first.rows} rows; by chance {chance_in_words(first.chance)}): the value alone decides the class{more}"
             )
-            evidence = {"levels": [{"value": fmt_value(v), "class": fmt_value(classes[k]), "rows": r} for v, k, r in found]}
+            evidence = {"levels": [{"value": fmt_value(level.value), "class": fmt_value(classes[level.klass]),
+                                    "rows": level.rows, "chance": level.chance, "corrected_chance": level.corrected}
+                                   for level in found]}
             fix = f"Check whether {column!r} is known before the label; drop it if it leaks the label."
             yield self.finding(ctx, message, columns=[column], evidence=evidence, fix=fix)

@@ -18,6 +18,10 @@ class RareLevel(Rule):
     most likely to be missing from a training split, so CategoricalNB meets them as
     unknown categories at prediction time.
 
+    ## Severity
+    Always ``info``: a rare level makes its estimates unstable, which smoothing
+    tempers.
+
     ## Example
     ```
     country,label

@@ -14,6 +14,10 @@ class ConstantColumn(Rule):
     prediction; it only costs time and, for Gaussian NB, has zero variance. An
     all-missing column is usually a broken join or export.
 
+    ## Severity
+    A warning: the column carries no information (and a Gaussian fit to it has zero
+    variance); it never helps the model.
+
     ## Example
     ```
     country,age,label

@@ -22,6 +22,11 @@ class ZeroClassVariance(Rule):
     feature variance to avoid dividing by zero, which hides the problem behind an
     arbitrary tiny variance.
 
+    ## Severity
+    A warning: GaussianNB adds ``var_smoothing`` to a zero variance, so the model does
+    not fail, but its density for that class becomes a spike that decides the
+    posterior.
+
     ## Example
     ```
     dose,label

@@ -18,6 +18,10 @@ class TinyClass(Rule):
     no label are silently dropped by some tools and rejected by others. A single class
     makes every posterior 1.
 
+    ## Severity
+    An error when the target has a single class (there is certainly nothing to
+    classify); a warning for small classes and missing targets.
+
     ## Example
     ```
     x,label
@@ -35,7 +39,8 @@ class TinyClass(Rule):
     name = "tiny-class"
     severity = Severity.WARNING
     needs_target = True
-    options = (Option("min-class-rows", 10, "Classes with fewer rows than this are reported.", minimum=0),)
+    options = (Option("min-class-rows", 10, "Classes with fewer rows than this are reported (and left out of NB201's zero cells).",
+                      shared=True, minimum=0),)
 
     def check(self, ctx):
         profile = ctx.profile

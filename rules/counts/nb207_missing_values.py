@@ -14,6 +14,10 @@ class MissingValues(Rule):
     rows or treat the value as 0, silently changing the data. Missingness is often
     informative and deserves an explicit decision.
 
+    ## Severity
+    A warning: scikit-learn's Naive Bayes estimators refuse missing values, so the
+    table cannot be used as it is.
+
     ## Example
     ```
     age,income,label

@@ -18,6 +18,9 @@ class BernoulliOnNonBinary(Rule):
     so 1 visit and 300 visits are the same evidence, and a code 0..4 becomes "0 or
     not 0". Text columns cannot be fed at all.
 
+    ## Severity
+    An error: BernoulliNB certainly binarises the column at 0, so its values are lost.
+
     ## Example
     ```
     visits,income,label     # model = "bernoulli"

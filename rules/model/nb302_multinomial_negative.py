@@ -17,6 +17,9 @@ class MultinomialOnNegative(Rule):
     with an error, and tools that accept it produce negative "probabilities" before
     normalisation. Negative values usually come from a scaler or a centred feature.
 
+    ## Severity
+    An error: scikit-learn refuses negative input for these models.
+
     ## Example
     ```
     word_a,word_b,label     # model = "multinomial"

@@ -17,6 +17,9 @@ class MultinomialOnContinuous(Rule):
     the intended case) but a measurement such as a price or a temperature is not a
     count of anything: its scale, not its meaning, sets how much evidence it carries.
 
+    ## Severity
+    A warning: the model runs, but the column's scale decides its weight.
+
     ## Example
     ```
     price,weight,label      # model = "multinomial"

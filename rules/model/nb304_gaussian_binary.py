@@ -18,6 +18,10 @@ class GaussianOnBinary(Rule):
     near-impossible outlier). Group members are also dependent, so their evidence is
     over-counted (NB101).
 
+    ## Severity
+    A warning: the model runs and often ranks classes well, but its densities over two
+    values are wrong.
+
     ## Example
     ```
     is_member,age,label     # model = "gaussian"

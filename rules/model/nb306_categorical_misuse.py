@@ -20,6 +20,11 @@ class CategoricalMisuse(Rule):
     product of Bernoullis of BernoulliNB: each bit is its own two-level variable, so the
     one-hot mistake is still there (Williams, eq. 3).
 
+    ## Severity
+    An error for measurements, negative codes, too many levels and exact one-hot
+    groups: CategoricalNB certainly fails on them or reads them wrongly; a warning for
+    a dummy group, which is a conclusion from evidence.
+
     ## Example
     ```
     price,color_red,color_blue,label    # model = "categorical"
@@ -61,4 +66,5 @@ class CategoricalMisuse(Rule):
             message = (f"group {group.label!r} ({fmt_columns(group.members)}) under CategoricalNB as separate bits: "
                        "that is the product-of-Bernoullis model, not one categorical variable (nblint impact measures the cost)")
             yield self.finding(ctx, message, columns=group.members, evidence={"group": group.members, "kind": group.kind},
-                               fix="Collapse the group into one code column (pandas.from_dummies + OrdinalEncoder).")
+                               fix="Collapse the group into one code column (pandas.from_dummies + OrdinalEncoder).",
+                               severity=self.severity if group.kind == "one-hot" else Severity.WARNING)

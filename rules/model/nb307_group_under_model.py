@@ -20,6 +20,11 @@ class GroupUnderModel(Rule):
     of one variable is counted several times, posteriors become over-confident and some
     predictions flip.
 
+    ## Severity
+    An error for an exact one-hot group: the declared model certainly reads one
+    variable as several; a warning for a dummy group, which is a conclusion from
+    evidence.
+
     ## Example
     ```
     color_red,color_green,color_blue,label    # model = "bernoulli"
@@ -43,6 +48,8 @@ class GroupUnderModel(Rule):
             message = (f"{group.kind} group {group.label!r} ({fmt_columns(group.members)}) is read by {ESTIMATOR[ctx.model]} as "
                        f"{len(group.members)} separate features: a product of Bernoullis that over-counts one variable "
                        f"(see {source}; nblint impact measures the cost)")
-            yield self.finding(ctx, message, columns=group.members,
+            # One-hot groups are exact; a dummy group is a conclusion from evidence.
+            severity = self.severity if group.kind == "one-hot" else Severity.WARNING
+            yield self.finding(ctx, message, columns=group.members, severity=severity,
                                evidence={"group": group.members, "kind": group.kind, "model": ctx.model, "see": [source, "NB401"]},
                                fix="Collapse the group into one code column and read it with CategoricalNB.")

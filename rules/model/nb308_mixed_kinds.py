@@ -18,6 +18,9 @@ class MixedKinds(Rule):
     model over all of them mis-reads most columns. Naive Bayes factorises over features,
     so the per-column models can be fitted separately and their log likelihoods summed.
 
+    ## Severity
+    Always ``info``: a summary of what the other NB3xx rules report column by column.
+
     ## Example
     ```
     is_member,region_code,visits,income,label   # model = "gaussian"

@@ -67,10 +67,17 @@ class PipelineRule(Rule):
 
     @staticmethod
     def origins(ctx, *kinds: str) -> Iterator[Step]:
-        """The steps that last decided the values reaching the model, on the routes whose values are of ``kinds``."""
+        """The steps that last decided the values reaching the model, on the routes whose values are of ``kinds``.
+
+        A categorical encoding kept through per-column scalers counts too (one-hot
+        bits standardised are still one variable split into bits).
+        """
+        seen = set()
         for flow in ctx.flows:
-            if flow.kind in kinds:
-                yield flow.origin
+            for candidate in (flow, flow.encoded):
+                if candidate is not None and candidate.kind in kinds and id(candidate.origin) not in seen:
+                    seen.add(id(candidate.origin))
+                    yield candidate.origin
 
     def step_finding(self, ctx, step: Step, message: str, *, fix: str, line: int | None = None,
                      severity: Severity | None = None, **evidence) -> Finding:

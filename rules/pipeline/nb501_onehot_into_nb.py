@@ -26,8 +26,11 @@ class OneHotIntoNaiveBayes(PipelineRule):
     and reports a one-hot encoder whose bits reach it: ``OneHotEncoder``,
     ``pandas.get_dummies`` (also through ``FunctionTransformer``),
     ``DictVectorizer`` on string features, ``LabelBinarizer``, and
-    ``KBinsDiscretizer`` with its default ``encode='onehot'``. The finding is at
-    the encoder's line. A one-hot encoder that drops a level is NB507's finding.
+    ``KBinsDiscretizer`` with its default ``encode='onehot'``, also through
+    per-column scalers (standardised bits are still one variable split into
+    bits). The finding is at the encoder's line. A one-hot encoder that drops a
+    level is NB507's finding; a variable that reaches the model as one bit (two
+    levels, or a single dummy selected) is not reported.
 
     ## Why is this bad?
     Naive Bayes multiplies one factor per feature. One-hot encoding turns a

@@ -1,6 +1,7 @@
 from nblint.engine import Option
 from nblint.findings import Severity
 from nblint.pipelines.flow import is_number
+from nblint.pipelines.spec import OneOf
 
 from . import PipelineRule, literal
 
@@ -16,7 +17,11 @@ class SmoothingDisabled(PipelineRule):
     of BernoulliNB, MultinomialNB, ComplementNB and CategoricalNB (a number or a
     per-feature list, whose smallest value counts), and ``var_smoothing`` of
     GaussianNB. Reports ``alpha`` of 0 or below ``min-alpha``, and a
-    ``var_smoothing`` of 0, at the parameter's line.
+    ``var_smoothing`` of 0, at the parameter's line. The values a model is tried
+    with count too: a parameter grid (``GridSearchCV(nb, {"alpha": [0, 0.1, 1]})``,
+    ``clf__alpha``, a list of grids, ``np.linspace(0, 1, 11)``), ``set_params``
+    in a loop, and models built in a loop over values; the finding is at the
+    grid's key (or the ``set_params`` argument).
 
     ## Why is this bad?
     With additive (Lidstone) smoothing every (feature value, class) pair gets
@@ -54,6 +59,8 @@ class SmoothingDisabled(PipelineRule):
     def check_model(self, ctx, estimator):
         if ctx.model == "gaussian":
             smoothing = estimator.value("var_smoothing")
+            if isinstance(smoothing, OneOf):
+                smoothing = min((v for v in smoothing.items if is_number(v)), default=None)
             if is_number(smoothing) and smoothing <= 0:
                 message = (
                     f"{estimator.label()} has var_smoothing={smoothing!r}: a feature that is constant within a class "
@@ -64,15 +71,26 @@ class SmoothingDisabled(PipelineRule):
                                    fix="Keep the default var_smoothing=1e-9 (or a larger value).")
             return
         alpha = estimator.value("alpha", 1.0)
-        values = alpha if isinstance(alpha, list) else [alpha]
-        if not values or not all(is_number(v) for v in values):
+        tried = list(alpha.items) if isinstance(alpha, OneOf) else None
+        if tried is not None:  # a grid's or a loop's candidates: any of them fitted without smoothing
+            values = [v for v in tried if is_number(v)]
+        else:
+            values = alpha if isinstance(alpha, list) else [alpha]
+            if not all(is_number(v) for v in values):
+                return
+        if not values:
             return
         smallest = min(values)
         threshold = self.settings["min-alpha"]
         if smallest >= threshold:
             return
         force_alpha = estimator.value("force_alpha", True)
-        shown = f"alpha={alpha!r}" if not isinstance(alpha, list) else f"alpha (a list, smallest {smallest!r})"
+        if tried is not None:
+            shown = f"is tried with alpha={smallest!r} (one of {_shown(tried)}, from a grid, a loop or set_params)"
+        elif isinstance(alpha, list):
+            shown = f"has alpha (a list, smallest {smallest!r})"
+        else:
+            shown = f"has alpha={alpha!r}"
         if smallest < 0:
             effect = "a negative alpha is not smoothing at all, and scikit-learn refuses it when fitting"
         elif force_alpha is False and smallest < SKLEARN_ALPHA_FLOOR:
@@ -83,7 +101,14 @@ class SmoothingDisabled(PipelineRule):
             effect = f"smoothing is negligible (below min-alpha={threshold:g})"
         consequence = ("" if smallest < 0 else ", so a feature value never seen with a class in training gives that "
                        "class probability 0 (or nearly) and vetoes it")
-        message = f"{estimator.label()} has {shown}: {effect}{consequence}"
+        message = f"{estimator.label()} {shown}: {effect}{consequence}"
         evidence = {"model": estimator.cls, "alpha": smallest, "force_alpha": literal(force_alpha), "min_alpha": threshold}
         yield self.finding(ctx, message, line=estimator.line_of("alpha"), evidence=evidence,
                            fix="Use alpha=1.0 (Laplace) or tune alpha over a range such as 0.01 to 1.")
+
+
+def _shown(values: list) -> str:
+    """A grid's values for a message: all of a short list, the ends of a long one."""
+    if len(values) <= 8:
+        return repr(values)
+    return f"{len(values)} values from {values[0]!r} to {values[-1]!r}"

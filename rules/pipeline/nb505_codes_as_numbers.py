@@ -22,8 +22,11 @@ class CodesReadAsNumbers(PipelineRule):
 
     ## What it does
     Reports an ``OrdinalEncoder`` or ``LabelEncoder`` whose integer codes reach
-    GaussianNB, MultinomialNB, ComplementNB or BernoulliNB, at the encoder's line.
-    CategoricalNB is the model these codes are for.
+    GaussianNB, MultinomialNB, ComplementNB or BernoulliNB (also through
+    per-column scalers, which keep the codes' arbitrary order and spacing), at
+    the encoder's line. CategoricalNB is the model these codes are for. Codes of
+    two categories are one bit and not reported; neither is an encoder of the
+    target column (``y``) alone.
 
     ## Why is this bad?
     The codes are labels: 0, 1, 2 follow the sorted order of the categories, not

@@ -1,5 +1,6 @@
 from nblint.findings import Severity
-from nblint.pipelines.flow import DUMMY, ONEHOT, SIGNED, is_number
+from nblint.pipelines.catalog import THIRD_PARTY
+from nblint.pipelines.flow import DUMMY, ONEHOT, OPAQUE, SIGNED, is_number
 
 from . import PipelineRule, inputs, literal
 
@@ -19,8 +20,13 @@ class UnseenCategoriesUnplanned(PipelineRule):
       ``unknown_value`` that is negative or NaN, or not below CategoricalNB's
       ``min_categories``: reported at ``unknown_value``, or at the model when
       ``min_categories`` is missing;
-    * codes from elsewhere (the raw input, an unknown step) with no
+    * codes from the raw input (or a known step that keeps it) with no
       ``min_categories``: reported at the model.
+
+    A route through a step nblint cannot see into (a class of another library,
+    an interpolation), or an encoder of another library with its own handling of
+    unknown categories (category_encoders), is not reported: whether it plans for
+    unseen categories cannot be told.
 
     ``KBinsDiscretizer(encode='ordinal')`` is a plan in itself (values outside the
     training range fall into the end bins), and one-hot bits are NB501's concern.
@@ -68,7 +74,11 @@ class UnseenCategoriesUnplanned(PipelineRule):
         for flow in ctx.flows:
             step = flow.origin
             # One-hot bits are NB501/NB507's finding and negative values NB504's.
-            if flow.kind in (ONEHOT, DUMMY, SIGNED) or (step is not None and step.cls == "KBinsDiscretizer"):
+            # Nor can a route through a step nblint cannot see into, or an encoder of another library with
+            # its own handling of unknown categories, be told to have no plan.
+            if flow.kind in (ONEHOT, DUMMY, SIGNED, OPAQUE) or (step is not None and step.cls == "KBinsDiscretizer"):
+                continue
+            if step is not None and step.target.startswith(THIRD_PARTY):
                 continue
             found = self._problem(step, estimator, min_categories)
             if found is None:

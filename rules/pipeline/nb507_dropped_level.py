@@ -1,5 +1,5 @@
 from nblint.findings import Severity
-from nblint.pipelines.flow import DUMMY
+from nblint.pipelines.flow import DROPPED_LEVELS, DUMMY
 
 from . import ORDINAL_FIX, PipelineRule, inputs, literal
 
@@ -12,9 +12,14 @@ class DroppedReferenceLevel(PipelineRule):
 
     ## What it does
     Reports ``OneHotEncoder(drop=...)`` (``'first'`` or a list; ``'if_binary'``
-    and two-level categories that become one proper bit are fine) and
-    ``pandas.get_dummies(drop_first=True)`` whose bits reach the pipeline's
-    Naive Bayes estimator, at the line of the ``drop`` parameter.
+    and two-level categories that become one proper bit are fine),
+    ``pandas.get_dummies(drop_first=True)`` and, in Python sources, a level
+    column dropped by name after ``get_dummies`` (``df.drop(["Embarked", "S"], axis=1)``
+    after ``get_dummies(df.Embarked)``), whose bits reach the pipeline's Naive
+    Bayes estimator, at the line of the ``drop`` parameter (or of the drop).
+    A two-level variable left as one bit is fine: where the code does not say
+    how many levels a column has, a column named ``sex``/``gender``, or dummies
+    named by levels such as ``male``/``female`` or ``yes``/``no``, count as two.
 
     ## Why is this bad?
     Dropping a level is a fix for linear models, where K one-hot columns are
@@ -47,11 +52,15 @@ class DroppedReferenceLevel(PipelineRule):
 
     def check_model(self, ctx, estimator):
         for step in self.origins(ctx, DUMMY):
-            param = DROP_PARAMS.get(step.cls, "drop")
+            by_name = bool(step.value(DROPPED_LEVELS))
+            param = DROPPED_LEVELS if by_name else DROP_PARAMS.get(step.cls, "drop")
             value = literal(step.value(param))
+            how = (f"level column{'s' if len(value) > 1 else ''} {', '.join(map(repr, value))} dropped by name "
+                   f"at line {step.line_of(param)}" if by_name else f"{param}={value!r}")
             message = (
-                f"{step.label()} drops a reference level of {inputs(step)} ({param}={value!r}) "
+                f"{step.label()} drops a reference level of {inputs(step)} ({how}) "
                 f"for {estimator.label()}: the remaining bits are still one variable read as independent evidence, "
                 "and the dropped level exists only as 'no bit set'"
             )
-            yield self.step_finding(ctx, step, message, line=step.line_of(param), fix=ORDINAL_FIX, **{param: value})
+            evidence = {"dropped_levels" if by_name else param: value}
+            yield self.step_finding(ctx, step, message, line=step.line_of(param), fix=ORDINAL_FIX, **evidence)

@@ -24,6 +24,11 @@ class OneHotGroup(Rule):
     (Williams, eqs. 1-3). For linear models the group is perfectly collinear with
     the intercept: every member's variance inflation factor is infinite.
 
+    ## Severity
+    A warning: the group is exact, but whether it misleads depends on the model that
+    reads it. A declared model that reads the bits as separate features is NB307's
+    error, and NB401 measures the cost.
+
     ## Example
     ```
     color_red,color_green,color_blue,label
@@ -60,4 +65,8 @@ class OneHotGroup(Rule):
             }
             if structure.capped:
                 evidence["search_capped"] = True
+            if group.evidence.get("ambiguous"):
+                evidence.update({k: group.evidence[k] for k in ("ambiguous", "alternatives", "chosen_by")})
+                message += (f"; ambiguous: {fmt_columns(group.evidence['alternatives'][0])} also sum to one on every "
+                            f"row (chosen by {group.evidence['chosen_by']})")
             yield self.finding(ctx, message, columns=group.members, evidence=evidence, fix=COLLAPSE_FIX)

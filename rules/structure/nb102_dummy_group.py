@@ -11,16 +11,25 @@ class DummyGroup(Rule):
     Finds sets of two or more 0/1 columns of which at most one is set on any row and
     that leave some rows all zero: a categorical variable dummy-coded with one level
     (the reference) dropped, as ``pandas.get_dummies(drop_first=True)`` or
-    ``OneHotEncoder(drop="first")`` write it. Flags are exclusive by chance too, so
-    a set is only reported with evidence that it is one variable: the names share a
-    stem, an integer or text column in the same table decodes it, or independence
-    would have predicted many co-occurrences (``min-evidence``) and none happened.
+    ``OneHotEncoder(drop="first")`` write it, however rare the reference level is.
+    Flags are exclusive by chance too, so a column joins a set only when the chance
+    that its ones all avoid the other members' rows is small (corrected for the
+    number of columns tried) or its name shares a stem with theirs; and a set is
+    reported when its exclusivity is beyond chance (``min-evidence`` nats:
+    ``-log P(disjoint | independent)``), its names share a stem that tells them apart
+    from the other columns, or a column of the table decodes it. Where several sets
+    are possible (a subtype beside a main type), a shared stem wins, then the finer
+    split; the evidence says when the choice was ambiguous and what the alternatives were.
 
     ## Why is this bad?
     Naive Bayes over the K-1 bits treats them as independent features: the same
     product-of-Bernoullis mistake as a full one-hot group (over-counted evidence,
     over-confident posteriors), and the reference level is never modelled as a value
     of its own: it is only "all bits off".
+
+    ## Severity
+    A warning: the set is a conclusion from evidence, and reading it as separate bits
+    costs what NB401 measures.
 
     ## Example
     ```
@@ -41,7 +50,8 @@ class DummyGroup(Rule):
     options = (
         Option("min-evidence", 10.0,
                "Co-occurrences that independent columns would show, summed over pairs, before an exclusive "
-               "set with unrelated names counts as one variable. 10 means a chance of about exp(-10) = 4.5e-5.", minimum=0),
+               "set with unrelated names counts as one variable. 10 means a chance of about exp(-10) = 4.5e-5.",
+               shared=True, minimum=0),
     )
 
     def check(self, ctx):
@@ -53,11 +63,15 @@ class DummyGroup(Rule):
                 why.append("names share a stem")
             if "decoded_by" in group.evidence:
                 why.append(f"column {group.evidence['decoded_by']!r} decodes it")
-            if "expected_cooccurrences_if_independent" in group.evidence:
+            if "exclusivity_evidence" in group.evidence:
                 why.append(
                     f"independent columns would co-occur about "
-                    f"{group.evidence['expected_cooccurrences_if_independent']:.0f} times, none do"
+                    f"{group.evidence['expected_cooccurrences_if_independent']:.0f} times, none do "
+                    f"(chance about e^-{group.evidence['exclusivity_evidence']:.0f})"
                 )
+            if group.evidence.get("ambiguous"):
+                alternative = group.evidence["alternatives"][0]
+                why.append(f"ambiguous: {fmt_columns(alternative)} would also fit; chosen by {group.evidence['chosen_by']}")
             message = (
                 f"columns {fmt_columns(group.members)} look like a drop-first dummy group{variable}: "
                 f"at most one is set on any row and {reference} of {group.n_rows} rows have none "

@@ -9,9 +9,12 @@ class BrokenGroup(Rule):
 
     ## What it does
     Finds 0/1 columns that behave as a one-hot group on most rows (nearly exclusive,
-    counts adding up to about the number of rows) but where some rows have no column
-    set or two or more set. It reports how many rows sum to 0 and to 2+, with example
-    row numbers (1-based data rows).
+    counts adding up to about the number of rows) but where a few rows have two or
+    more set; and exclusive columns whose names enumerate every level of a two-level
+    variable (``smoker_yes``/``smoker_no``) but where some rows have none set. It
+    reports how many rows sum to 0 and to 2+, with example row numbers (1-based data
+    rows). Exclusive columns that leave rows all zero without such names are a
+    drop-first group whose reference level is rare: NB102's, not a breakage.
 
     ## Why is this bad?
     Rows with no level or two levels of a categorical variable are almost always
@@ -19,6 +22,11 @@ class BrokenGroup(Rule):
     level added to one source and not another. Any model, Naive Bayes or not, reads
     them as impossible combinations, and collapsing the group to one column fails on
     exactly these rows.
+
+    ## Severity
+    An error only when the breakage is certain: the names enumerate every level, so a
+    row with none or both set cannot be right. Otherwise a warning: a few rows with two
+    levels set may also be a multi-label variable whose labels rarely co-occur.
 
     ## Example
     ```
@@ -35,11 +43,11 @@ class BrokenGroup(Rule):
 
     code = "NB103"
     name = "broken-group"
-    severity = Severity.ERROR
+    severity = Severity.WARNING
     options = (
         Option("max-violation-share", 0.05,
                "Largest share of rows not summing to one for the set to still count as a group with errors "
-               "(more than that and it is not one variable).", minimum=0, maximum=1),
+               "(more than that and it is not one variable).", shared=True, minimum=0, maximum=1),
     )
 
     def check(self, ctx):
@@ -67,4 +75,7 @@ class BrokenGroup(Rule):
                 "level_counts": dict(zip(group.members, group.counts)),
             }
             fix = "Correct the listed rows at the source, or add an explicit level for the missing state."
-            yield self.finding(ctx, message, columns=group.members, rows=group.examples, evidence=evidence, fix=fix)
+            evidence["names_enumerate_every_level"] = group.complete_names
+            severity = Severity.ERROR if group.complete_names else self.severity
+            yield self.finding(ctx, message, columns=group.members, rows=group.examples, evidence=evidence, fix=fix,
+                               severity=severity)

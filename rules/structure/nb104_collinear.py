@@ -27,6 +27,11 @@ class CollinearColumns(Rule):
     meaningless. A column that is the sum of others (``total = a + b + c``) is the
     extreme case.
 
+    ## Severity
+    A warning for an exact linear dependency (a column is a combination of others:
+    certain redundancy, double-counted by Naive Bayes); ``info`` for a finite VIF over
+    the threshold, which is a matter of degree (petal length and petal width).
+
     ## Example
     ```
     a,b,c,total
@@ -86,7 +91,9 @@ class CollinearColumns(Rule):
                 )
                 evidence = {"vif": value, "r_squared": r2, "threshold": threshold, "partners": partners}
                 fix = f"Drop {column!r} or one of {fmt_columns(partners)}, or combine them into one feature."
-                yield self.finding(ctx, message, columns=[column] + partners, evidence=evidence, fix=fix)
+                # A finite VIF is a matter of degree (petal length and width), not a defect: info.
+                yield self.finding(ctx, message, columns=[column] + partners, evidence=evidence, fix=fix,
+                                   severity=Severity.INFO)
 
 
 def _solve_for(target, column, combo, mean):

@@ -20,6 +20,10 @@ class DuplicateInformation(Rule):
     column, or a variable given both as codes and as indicators, is counted twice:
     its influence on the posterior is squared and the model is over-confident.
 
+    ## Severity
+    A warning: the information is certainly counted twice, but how much that moves the
+    posteriors depends on the column.
+
     ## Example
     ```
     color,color_red,color_green,label

@@ -20,6 +20,9 @@ class ChecksLimited(Rule):
     note, "no NB102 findings" on a 20,000-column table would read as "no dummy
     groups", when they were not looked for.
 
+    ## Severity
+    Always ``info``: it says what was not checked, not what is wrong.
+
     ## Example
     ```
     w0,w1,...,w19999,label     (20,000 sparse 0/1 word columns)
@@ -37,7 +40,7 @@ class ChecksLimited(Rule):
     options = (
         Option("wide-columns", WIDE_BINARY,
                "More complete 0/1 columns than this make the table wide: sparse co-occurrences, no dummy/broken "
-               "group search, VIF over the other columns only.", minimum=0),
+               "group search, VIF over the other columns only.", shared=True, minimum=0),
     )
 
     def check(self, ctx):

@@ -1,0 +1,233 @@
+"""What separates the classes beyond chance: single-class levels, and columns that decide the target.
+
+Both are claims about chance, so both carry it:
+
+* a level seen with one class only (perfect separation on that level) is reported
+  only where chance cannot explain it.  Under independence, the ``r`` rows of a
+  level fall in one class with probability ``sum_c C(n_c, r) / C(n, r)``
+  (hypergeometric: ``n_c`` the rows of class c among the ``n`` rows with a class);
+  that chance is multiplied by the number of levels tested, over every column
+  (Bonferroni), and compared with a false-alarm level;
+* a column that decides the target on (nearly) every row: each of its levels is
+  (almost) always one class — the target *equals* a relabelling of it — or, for a
+  two-class target, one threshold on its values gives the class on 99%+ of rows.
+  Identifiers decide every row trivially (one row per level), so the level reading
+  needs several rows per level; the threshold reading does not (an ID range per
+  class is a leak too).
+
+Both readings come from the profile's contingency tables (columns with up to
+:data:`nblint.profile.DISTINCT_CAP` distinct values); the level reading is for
+discrete columns only (a measurement whose values happen to repeat per group, a
+team's payroll, is not a relabelling of the class).  A measurement with more
+distinct values than that is a threshold candidate when the two classes' means lie
+far apart in within-class standard deviations; one pass over the candidates then
+histograms each class's values (:class:`ThresholdScan`), and the best cut between
+histogram bins gives a lower bound on the share of rows a threshold decides.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import exp, lgamma
+
+import numpy as np
+
+#: Kinds whose levels are scanned for single-class levels (counts and measurements are
+#: magnitudes: a value of theirs that goes with one class is a threshold, NB208's matter).
+LEVEL_KINDS = ("binary", "group-member", "categorical")
+#: Average rows per level a column needs before its levels can be said to decide the target.
+MIN_ROWS_PER_LEVEL = 10
+#: Standardised distance between two classes' means that makes a measurement a threshold candidate
+#: (a cut that decides 99% of rows needs the classes far apart).
+CANDIDATE_SEPARATION = 1.5
+#: Bins of the per-class histograms a threshold is searched over.
+HISTOGRAM_BINS = 1024
+
+
+@dataclass(frozen=True)
+class SingleClassLevel:
+    """A level all of whose rows are in one class, with the chance of that."""
+
+    column: str
+    value: object
+    klass: int  # index into profile.classes
+    rows: int
+    #: Probability, under independence, of a level this size falling in one class.
+    chance: float
+    #: ``chance`` times the number of levels tested (Bonferroni), capped at 1.
+    corrected: float
+
+
+@dataclass(frozen=True)
+class DecidingColumn:
+    """A column from which the target can be read on (nearly) every row."""
+
+    column: str
+    #: Share of rows whose class the column gives.
+    share: float
+    #: "threshold" (two classes, a cut on the values) or "levels" (each level one class).
+    how: str
+    #: The cut, for "threshold": class ``above`` where value > threshold.
+    threshold: float | None = None
+    above: int | None = None
+    #: Rows it gets wrong.
+    errors: int = 0
+
+
+def _log_choose(n: int, k: int) -> float:
+    return lgamma(n + 1) - lgamma(k + 1) - lgamma(n - k + 1)
+
+
+def one_class_chance(rows: int, class_rows) -> float:
+    """``sum_c C(n_c, r) / C(n, r)``: the chance that ``rows`` rows drawn at random share one class."""
+    n = int(sum(class_rows))
+    if rows <= 1:
+        return 1.0
+    log_total = _log_choose(n, rows)
+    return min(1.0, sum(exp(_log_choose(int(n_c), rows) - log_total) for n_c in class_rows if n_c >= rows))
+
+
+def scanned_columns(profile, kinds) -> list[str]:
+    """Columns whose levels are scanned: binary, group members and categorical codes."""
+    return [column for column, kind in kinds.items() if kind.kind in LEVEL_KINDS and profile.levels(column) is not None]
+
+
+def single_class_levels(profile, columns, min_rows: int, max_chance: float) -> list[SingleClassLevel]:
+    """Levels seen in one class only that chance cannot explain (see the module docstring)."""
+    n_classes = len(profile.classes)
+    if n_classes < 2:
+        return []
+    class_rows = profile.class_count[:n_classes]
+    candidates = []
+    tested = 0
+    for column in columns:
+        levels = profile.levels(column)
+        table = levels.table[:, :n_classes]
+        sizes = table.sum(axis=1)
+        tested += int((sizes >= min_rows).sum())
+        for key, row, size in zip(levels.keys, table, sizes):
+            present = np.flatnonzero(row)
+            if len(present) == 1 and size >= min_rows:
+                candidates.append((column, key, int(present[0]), int(size)))
+    found = []
+    for column, key, klass, rows in candidates:
+        chance = one_class_chance(rows, class_rows)
+        corrected = min(1.0, chance * max(tested, 1))
+        if corrected <= max_chance:
+            found.append(SingleClassLevel(column, key, klass, rows, chance, corrected))
+    return found
+
+
+def deciding_columns(profile, kinds, min_share: float) -> list[DecidingColumn]:
+    """Columns that give the class on at least ``min_share`` of the rows, beyond what the class shares give.
+
+    The share must also leave at most a tenth of the smaller classes' rows wrong, so a
+    target that is 99% one class is not "decided" by any column.
+    """
+    n_classes = len(profile.classes)
+    if n_classes < 2:
+        return []
+    class_rows = profile.class_count[:n_classes].astype(np.int64)
+    n = int(class_rows.sum())
+    found = []
+    for column, kind in kinds.items():
+        if kind.kind in ("target", "constant") or profile.n_missing(column):
+            continue
+        levels = profile.levels(column)
+        if levels is None or len(levels.keys) < 2:
+            continue
+        table = levels.table[:, :n_classes].astype(np.int64)
+        best = None
+        if column not in profile.text and n_classes == 2:
+            best = _best_threshold(levels.keys, table, column)
+        if len(levels.keys) * MIN_ROWS_PER_LEVEL <= n and kind.kind in LEVEL_KINDS:
+            errors = int(n - table.max(axis=1).sum())
+            if best is None or errors < best.errors:
+                best = DecidingColumn(column, 1 - errors / n, "levels", errors=errors)
+        if best is not None and decides(best, class_rows, min_share):
+            found.append(best)
+    return found
+
+
+def decides(found: DecidingColumn, class_rows, min_share: float) -> bool:
+    """At most ``1 - min_share`` of the rows wrong, and at most a tenth of the smaller classes' rows."""
+    n = int(np.sum(class_rows))
+    return found.errors <= min((1 - min_share) * n, 0.1 * (n - int(np.max(class_rows))))
+
+
+def threshold_candidates(profile, kinds) -> list[str]:
+    """Measurements without a contingency table whose two classes' means lie far apart (two-class targets)."""
+    numeric = profile.numeric
+    if len(profile.classes) != 2:
+        return []
+    found = []
+    for column, kind in kinds.items():
+        if column in profile.text or kind.kind in ("target", "constant") or profile.levels(column) is not None:
+            continue
+        j = numeric.names.index(column)
+        n_c, mean, m2 = numeric.class_n[:2, j], numeric.class_mean[:2, j], numeric.class_m2[:2, j]
+        if min(n_c) < 2 or profile.n_missing(column):
+            continue
+        pooled = np.sqrt(m2.sum() / (n_c.sum() - 2))
+        if pooled > 0 and abs(mean[1] - mean[0]) / pooled >= CANDIDATE_SEPARATION:
+            found.append(column)
+    return found
+
+
+class ThresholdScan:
+    """Per-class histograms of threshold candidates over fixed bins, filled chunk by chunk (mergeable)."""
+
+    def __init__(self, profile, columns):
+        numeric = profile.numeric
+        self.columns = list(columns)
+        self.edges = {c: np.linspace(numeric.minimum[numeric.names.index(c)], numeric.maximum[numeric.names.index(c)],
+                                     HISTOGRAM_BINS + 1) for c in self.columns}
+        self.counts = {c: np.zeros((HISTOGRAM_BINS, 2), dtype=np.int64) for c in self.columns}
+
+    def add(self, values: dict, classes: np.ndarray) -> None:
+        """Count one chunk: ``values`` column -> float array, ``classes`` the class slot of each row (2: none)."""
+        for column in self.columns:
+            x = values[column]
+            bins = np.clip(np.searchsorted(self.edges[column], x, side="right") - 1, 0, HISTOGRAM_BINS - 1)
+            for c in (0, 1):
+                self.counts[column][:, c] += np.bincount(bins[classes == c], minlength=HISTOGRAM_BINS)
+
+    def results(self) -> list[DecidingColumn]:
+        """The best cut between bins of each candidate (a lower bound on the best threshold's share)."""
+        found = []
+        for column in self.columns:
+            table = self.counts[column]
+            used = table.sum(axis=1) > 0
+            edges = self.edges[column]
+            # A cut after bin i sits at its upper edge: the reported threshold is that edge.
+            best = _best_threshold(edges[1:][used], table[used], column)
+            found.append(best)
+        return found
+
+
+def _best_threshold(keys, table: np.ndarray, column: str) -> DecidingColumn:
+    """The cut between two consecutive values that gets the most rows' class right (two classes)."""
+    n = int(table.sum())
+    below = np.cumsum(table, axis=0)[:-1]  # rows at or below each cut, per class
+    total = table.sum(axis=0)
+    # Class 1 above the cut: right = class-0 rows below + class-1 rows above; or the reverse.
+    right_up = below[:, 0] + (total[1] - below[:, 1])
+    right_down = below[:, 1] + (total[0] - below[:, 0])
+    i_up, i_down = int(np.argmax(right_up)), int(np.argmax(right_down))
+    if right_up[i_up] >= right_down[i_down]:
+        i, right, above = i_up, int(right_up[i_up]), 1
+    else:
+        i, right, above = i_down, int(right_down[i_down]), 0
+    threshold = (float(keys[i]) + float(keys[i + 1])) / 2
+    return DecidingColumn(column, right / n, "threshold", threshold, above, n - right)
+
+
+def chance_in_words(p: float) -> str:
+    """``about 1 in 3e+12`` for a small probability."""
+    if p <= 0:
+        return "less than 1 in 1e300"
+    return f"about 1 in {1 / p:.2g}" if p < 0.01 else f"{p:.2%}"
+
+
+__all__ = ["DecidingColumn", "SingleClassLevel", "deciding_columns", "one_class_chance", "scanned_columns",
+           "single_class_levels", "chance_in_words"]

@@ -1,0 +1,227 @@
+"""Data preparation in Python sources: which encoders the data a model is fitted on went through.
+
+The Python reader (:mod:`nblint.pipelines.pysource`) records, for each name
+holding data, the *chains* of preparation applied to it: ``pd.get_dummies``
+and fitted transformers (``enc.fit_transform(X)``), each use with the columns
+it was applied to where the source says (:mod:`nblint.pipelines.pycolumns`).
+An empty chain is the raw route: columns that reach the model untouched, as
+the columns ``get_dummies(df)`` leaves alone do.  What is followed:
+
+* results bound to names, and anything computed from them (``X.values``,
+  ``pd.concat``, ``np.hstack``); ``train_test_split(X, y)`` and a resampler's
+  ``fit_resample(X, y)`` pair each output with its own input, and a function
+  of the source returning a tuple gives each name its own part;
+* ``df.apply(LabelEncoder().fit_transform)``; a transformer nblint cannot
+  identify (``encoder.transform(X)`` on an object of another library) makes
+  the route opaque instead of passing the data through unseen;
+* columns written, selected and dropped (:mod:`nblint.pipelines.pycolumns`);
+* the target: a column used as ``y`` (``model.fit(X, df["label"])``,
+  ``y = df.label.values``, a cross-validation or split's ``y``) is not a
+  feature, so its encoding (``LabelEncoder`` on the labels) is not data
+  preparation of the model's input.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from nblint.pipelines.pycolumns import ColumnTracking, names, same_names
+from nblint.pipelines.pycolumns import _union as union
+from nblint.pipelines.pyvalues import calls_in
+from nblint.pipelines.spec import Call
+
+__all__ = ["FIT_METHODS", "TRANSFORM_METHODS", "DataTracking", "argument", "union"]
+
+Chains = tuple[tuple[Call, ...], ...]
+
+FIT_METHODS = frozenset({"fit", "partial_fit"})
+TRANSFORM_METHODS = frozenset({"fit_transform", "transform"})
+RESAMPLE_METHODS = frozenset({"fit_resample", "fit_sample"})
+#: Methods whose result is a prediction or a score, not the data they are given.
+PREDICT_METHODS = frozenset({"predict", "predict_proba", "predict_log_proba", "decision_function", "score",
+                             "fit_predict", "inverse_transform", "get_feature_names_out"})
+#: Methods that give the same column(s) in another container (``y.values.ravel()``).
+SAME_VALUES = frozenset({"to_numpy", "ravel", "astype", "reshape", "copy", "squeeze", "flatten", "tolist",
+                         "to_frame", "to_list"})
+
+
+def argument(node: ast.Call, index: int, keyword: str) -> ast.expr | None:
+    """The argument at ``index`` or passed as ``keyword``."""
+    if len(node.args) > index and not any(isinstance(a, ast.Starred) for a in node.args[:index + 1]):
+        return node.args[index]
+    return next((k.value for k in node.keywords if k.arg == keyword), None)
+
+
+def unwrapped(node: ast.expr) -> ast.expr:
+    """The column expression under ``.values``, ``.to_numpy()``, ``.ravel()``, ``.astype(int)``..."""
+    while True:
+        if isinstance(node, ast.Attribute) and node.attr == "values":
+            node = node.value
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in SAME_VALUES:
+            node = node.func.value
+        else:
+            return node
+
+
+class DataTracking(ColumnTracking):
+    """The data-preparation half of the Python reader (mixed into it; see the module docstring)."""
+
+    tracks_data: bool
+    frame: int
+    call_data: dict
+    call_parts: dict
+    targets: set
+    chosen: dict
+
+    def data_of(self, node: ast.expr) -> Chains | None:
+        """The data preparation the value of ``node`` went through."""
+        if not self.tracks_data:
+            return None
+        if isinstance(node, ast.Call):
+            return self._call_data(node)
+        if isinstance(node, ast.Subscript):
+            return self.selected(self.data_of(node.value), self.column_names(node))
+        if isinstance(node, (ast.Name, ast.Attribute)):
+            text = self._dotted_text(node)
+            if text in self.data:
+                return self.data[text]
+            if isinstance(node, ast.Attribute):
+                base = self.expr(node.value)
+                if hasattr(base, "data") and isinstance(base.data, dict) and node.attr in base.data:
+                    return base.data[node.attr]  # an attribute of an instance of a class in the source
+                if node.attr in FIT_METHODS | TRANSFORM_METHODS | PREDICT_METHODS:
+                    return None
+                return self.selected(self.data_of(node.value), self.column_names(node))
+            return None
+        return union(*(self.data_of(child) for child in ast.iter_child_nodes(node) if isinstance(child, ast.expr)))
+
+    def _call_data(self, node: ast.Call) -> Chains | None:
+        key = (id(node), self.frame)
+        value = self.expr(node)
+        if key in self.call_data:  # a function of the source, read with its arguments
+            return self.call_data[key]
+        for call in calls_in(value):
+            if call.cls == "get_dummies":
+                return self._dummies(node, call)
+        func = node.func
+        if isinstance(func, ast.Attribute):
+            if func.attr in FIT_METHODS or func.attr in PREDICT_METHODS:
+                return None  # model.fit(X) is the fitted model, predict(X) a prediction
+            if func.attr in TRANSFORM_METHODS or func.attr in RESAMPLE_METHODS:
+                return self._transformed(node, func.value, argument(node, 0, "X"))
+            if func.attr == "apply":
+                applied = argument(node, 0, "func")
+                if isinstance(applied, ast.Attribute) and applied.attr in TRANSFORM_METHODS:
+                    return self._transformed(node, applied.value, func.value)
+            if func.attr == "drop":
+                return self.dropped(self.data_of(func.value), node)
+            if func.attr == "pop":
+                return None  # df.pop("label") is the target column
+        # Anything else computed from data keeps its preparation (df.fillna(0), np.hstack([a, b]), X.toarray()).
+        receiver = self.data_of(func.value) if isinstance(func, ast.Attribute) else None
+        arguments = [a.value if isinstance(a, ast.Starred) else a for a in node.args] + [k.value for k in node.keywords]
+        return union(receiver, *(self.data_of(a) for a in arguments))
+
+    def _dummies(self, node: ast.Call, call: Call) -> Chains:
+        """``get_dummies(data)``: a Series or named columns become bits; a frame's other columns pass through raw."""
+        source = argument(node, 0, "data")
+        chains = self.data_of(source) if source is not None else None
+        picked = self.column_names(source) if source is not None and "columns" not in call.params else None
+        encoded = self._then(chains, [self.use(call, picked, picked is not None and self._series(source))])
+        if picked is None:  # a whole frame: columns that are not categorical reach the model as they are
+            return union(encoded, ((),))
+        return encoded
+
+    def _transformed(self, node: ast.Call, receiver_node: ast.expr, source: ast.expr | None) -> Chains | None:
+        """``receiver.fit_transform(source)`` (or ``source.apply(receiver.fit_transform)``, ``fit_resample``)."""
+        receiver = self.expr(receiver_node)
+        receivers = calls_in(receiver)
+        chains = self.data_of(source) if source is not None else None
+        if not receivers:
+            if hasattr(receiver, "attrs"):  # an object of a class of the source: its method was read
+                return chains
+            # A transformer nblint cannot identify: what comes out is unknown, not the input unchanged.
+            opaque = Call(f"<{ast.unparse(receiver_node)}>", mark=(node.lineno, node.col_offset + 1))
+            return self._then(chains, [opaque])
+        columns = self.column_names(unwrapped(source)) if source is not None else None
+        return self._then(chains, [self.use(r, columns) for r in receivers])
+
+    @staticmethod
+    def _then(chains: Chains | None, uses: list[Call]) -> Chains:
+        """Each chain (or the raw input) followed by each of ``uses``."""
+        return tuple(chain + (use,) for use in uses for chain in chains or ((),))
+
+    def parts_of(self, node: ast.expr) -> list[tuple[Chains | None, ast.expr | None]] | None:
+        """The data of each element of a tuple result, with the expression it comes from (for the target).
+
+        ``train_test_split(X, y)`` gives X's data to ``X_train, X_test`` and y's to
+        ``y_train, y_test``; ``fit_resample(X, y)`` likewise; a source function
+        returning a tuple gives each element's own data.
+        """
+        if not isinstance(node, ast.Call):
+            return None
+        self.expr(node)
+        func = node.func
+        dotted = self.resolve(func)
+        if dotted is not None and dotted.rsplit(".", 1)[-1] == "train_test_split":
+            arrays = [a for a in node.args if not isinstance(a, ast.Starred)]
+            return [(self.data_of(a), a) for a in arrays for _ in (0, 1)]
+        if isinstance(func, ast.Attribute) and func.attr in RESAMPLE_METHODS:
+            features, target = argument(node, 0, "X"), argument(node, 1, "y")
+            return [(self._transformed(node, func.value, features), features),
+                    (self.data_of(target) if target is not None else None, target)]
+        return self.call_parts.get((id(node), self.frame))
+
+    # ---------------------------------------------------------------- the target
+
+    def note_target(self, node: ast.expr | None) -> None:
+        """Remember the columns ``node`` (a model's ``y``) stands for: they are the target, not features."""
+        if node is None:
+            return
+        node = unwrapped(node)
+        if isinstance(node, ast.Name):
+            self.targets.update(self.chosen.get(node.id, ()))
+        else:
+            self.targets.update(self.column_names(node) or ())
+
+    def remember_selection(self, name: str, node: ast.expr | None) -> None:
+        """``y = df["label"]``: the columns a name holds, should it be used as a target later."""
+        columns = None
+        if node is not None:
+            node = unwrapped(node)
+            if isinstance(node, (ast.Subscript, ast.Attribute)):
+                columns = self.column_names(node)
+            elif isinstance(node, ast.Name):
+                columns = self.chosen.get(node.id)
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "pop":
+                columns = names(self.expr(node.args[0])) if node.args else None
+        if columns:
+            self.chosen[name] = columns
+        else:
+            self.chosen.pop(name, None)
+
+    def fitted_on(self, chains: Chains) -> Chains | None:
+        """What a model fitted on ``chains`` reads: encoders of the target left out, one encoder's column uses merged.
+
+        An encoder of target columns only (``df["label"] = le.fit_transform(df["label"])``)
+        is the target's business, not the features' (a target column left among the
+        features is leakage, which no NB5xx rule is about).
+        """
+        kept = [tuple(use for use in chain if not self._of_target(use)) for chain in chains]
+        merged: dict[tuple, tuple[Call, ...]] = {}
+        for chain in kept:
+            last = chain[-1] if chain else None
+            base = self.base_of.get(id(last)) if last is not None else None
+            if base is None:
+                merged.setdefault((id(chain),), chain)
+                continue
+            key = (tuple(map(id, chain[:-1])), id(base))
+            if key in merged:
+                columns = merged[key][-1].columns + tuple(c for c in last.columns if c not in merged[key][-1].columns)
+                merged[key] = chain[:-1] + (self.use(base, columns),)
+            else:
+                merged[key] = chain
+        return union(tuple(merged.values()))
+
+    def _of_target(self, use: Call) -> bool:
+        return bool(use.columns) and same_names(use) and set(use.columns) <= self.targets

@@ -1,0 +1,25 @@
+"""The structure of a table's columns, as pure functions of its profile.
+
+* :mod:`~nblint.structure.names`: what column names say (stems, complete enumerations);
+* :mod:`~nblint.structure.groups`: the :class:`Group` record and exclusivity evidence;
+* :mod:`~nblint.structure.onehot`: exact one-hot groups (order-free choice among covers);
+* :mod:`~nblint.structure.exclusive`: drop-first dummy groups and broken groups;
+* :mod:`~nblint.structure.duplicates`: identical columns, code columns beside their indicators;
+* :mod:`~nblint.structure.vif`: variance inflation factors;
+* :mod:`~nblint.structure.kinds`: what each column is, and its event model;
+* :mod:`~nblint.structure.budget`: the search budget they share.
+
+Nothing here reads rows: everything works on the merged profile (exact 0/1
+co-occurrence counts, centred co-moments, level tables).
+"""
+
+from nblint.structure.budget import SEARCH_BUDGET, Budget
+from nblint.structure.groups import Group, exclusivity_evidence
+from nblint.structure.names import name_stem
+from nblint.structure.onehot import GroupSearch, find_onehot_groups, find_onehot_groups_sparse
+from nblint.structure.vif import RANK_TOLERANCE, VifResult, variance_inflation
+
+__all__ = [
+    "SEARCH_BUDGET", "Budget", "Group", "GroupSearch", "RANK_TOLERANCE", "VifResult",
+    "exclusivity_evidence", "find_onehot_groups", "find_onehot_groups_sparse", "name_stem", "variance_inflation",
+]

@@ -1,0 +1,131 @@
+"""Columns that carry the same information: identical columns, and a code column beside its own indicators.
+
+Complete 0/1 columns are decided exactly from their co-occurrence counts.  Other
+columns are only *candidates* here, found from profile statistics that identical
+columns must share; :meth:`nblint.analyses.TableContext.row_checks` verifies them
+row by row (a 64-bit hash of each column, or the table of (code, level) pairs).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def identical_binary_dense(binary, cooccurrence: np.ndarray, n_rows: int) -> list[list[str]]:
+    """Sets of identical 0/1 columns from the co-occurrence matrix: ``O_ij = O_ii = O_jj``.
+
+    Constant columns (no ones, or all ones) are NB204's finding, not duplicates.
+    """
+    exact: list[list[str]] = []
+    O = cooccurrence
+    seen: set[int] = set()
+    for i in range(len(binary)):
+        if i in seen or O[i, i] in (0, n_rows):
+            continue  # a constant column (NB204's), not a duplicate
+        same = np.flatnonzero((O[i] == O[i, i]) & (np.diag(O) == O[i, i]))
+        if len(same) > 1:
+            seen.update(same.tolist())
+            exact.append([binary[k] for k in same])
+    return exact
+
+
+def identical_binary_sparse(binary, cooccurrence, ones: np.ndarray, n_rows: int) -> list[list[str]]:
+    """Sets of identical 0/1 columns from sparse co-occurrences: ``O_ij = O_ii = O_jj``.
+
+    Constant columns (no ones, or all ones) are NB204's finding, not duplicates.
+    """
+    O = cooccurrence.tocoo()
+    same = (O.row < O.col) & (O.data == ones[O.row]) & (O.data == ones[O.col])
+    first = np.arange(len(binary))
+    for i, j in sorted(zip(O.row[same].tolist(), O.col[same].tolist())):
+        first[j] = min(first[j], first[i])
+    constant = (ones == 0) | (ones == n_rows)
+    sets: dict[int, list[str]] = {}
+    for k, root in enumerate(first.tolist()):
+        if not constant[k]:
+            sets.setdefault(root, []).append(binary[k])
+    return [cols for cols in sets.values() if len(cols) > 1]
+
+
+def identical_candidates(profile) -> tuple[list[list[str]], list[list[str]]]:
+    """Columns identical in every row: exact sets, and candidate sets to verify.
+
+    Complete 0/1 columns are decided exactly by their co-occurrence counts.  Complete
+    numeric columns are candidates when their means and co-moments agree
+    (correlation one, same mean and variance); other columns when cheap profile keys
+    agree (missing count, range, level counts).
+    """
+    gram, numeric = profile.gram, profile.numeric
+    exact = (identical_binary_sparse(gram.binary, gram.cooccurrence, gram.diagonal(), gram.n) if gram.wide
+             else identical_binary_dense(gram.binary, gram.cooccurrence, gram.n))
+    binary = set(gram.binary)
+    complete = {name: j for j, name in enumerate(gram.names)}
+    keys: dict[tuple, list[str]] = {}
+    for column in profile.features:
+        if column in binary:
+            continue
+        if column in profile.text:
+            levels = profile.text[column].levels
+            key = ("text", profile.n_missing(column), None if levels is None else (levels.keys, tuple(levels.totals)))
+        else:
+            j = numeric.names.index(column)
+            if numeric.n_missing[j] == profile.n_rows:
+                continue  # all missing: a constant column, not a duplicate
+            if numeric.minimum[j] == numeric.maximum[j]:
+                continue  # constant: NB204's finding, not a duplicate
+            key = ("numeric", int(numeric.n_missing[j]), float(numeric.minimum[j]), float(numeric.maximum[j]))
+        keys.setdefault(key, []).append(column)
+    candidates = []
+    for cols in keys.values():
+        if len(cols) < 2:
+            continue
+        if all(c in complete for c in cols):
+            # Keep only pairs whose centred co-moments say "the same column".
+            idx = [complete[c] for c in cols]
+            M = gram.comoment[np.ix_(idx, idx)]
+            d = np.sqrt(np.abs(np.diag(M)))
+            scale = np.outer(d, d) + 1e-300
+            mean = gram.mean[idx]
+            close = (np.abs(M - np.diag(M)[:, None]) <= 1e-9 * scale) & (np.abs(M - np.diag(M)[None, :]) <= 1e-9 * scale)
+            close &= np.abs(mean[:, None] - mean[None, :]) <= 1e-12 * (1 + np.abs(mean[:, None]))
+            taken: set[int] = set()
+            for a in range(len(cols)):
+                if a in taken:
+                    continue
+                partners = [b for b in np.flatnonzero(close[a]) if b >= a and b not in taken]
+                taken.update(partners)
+                if len(partners) > 1:
+                    candidates.append([cols[b] for b in partners])
+        else:
+            candidates.append(cols)
+    return exact, candidates
+
+
+def code_column_candidates(profile, groups) -> list[tuple[str, object]]:
+    """(column, group) pairs where a discrete column's level counts equal a group's level counts.
+
+    A code column that carries the same variable as a group of indicators has one
+    level per group level (the reference included) with the same counts; equal count
+    signatures are necessary, and the row pass checks they are sufficient.
+    """
+    n_rows = profile.n_rows
+    members = {m for g in groups for m in g.members}
+    signatures = [
+        sorted(group.counts + ([n_rows - sum(group.counts)] if sum(group.counts) < n_rows else []))
+        for group in groups
+    ]
+    sizes = {len(signature) for signature in signatures}
+    # Each column's level counts once (not once per group: wide tables have thousands of columns).
+    column_counts = {}
+    for column in profile.features:
+        if column in members or profile.n_missing(column):
+            continue
+        levels = profile.levels(column)
+        if levels is not None and len(levels.keys) in sizes:
+            column_counts[column] = sorted(levels.totals.tolist())
+    pairs = []
+    for group, signature in zip(groups, signatures):
+        for column, counts in column_counts.items():
+            if counts == signature:
+                pairs.append((column, group))
+    return pairs

@@ -1,0 +1,209 @@
+"""Drop-first dummy groups and broken one-hot groups: 0/1 columns that are (nearly) exclusive.
+
+After the exact one-hot groups (:mod:`nblint.structure.onehot`) are taken out, the
+0/1 columns left can still encode a variable:
+
+* **dummy (drop-first) groups**: pairwise exclusive columns whose counts add up to
+  less than ``n``; the rows with none set are the dropped reference level, however
+  rare it is;
+* **broken groups**: columns that sum to one on nearly every row but have two or
+  more set on a few (overlaps), or none set on a few where the names say no level
+  can have been dropped.
+
+Exclusive flags happen by chance when they are rare, so a column joins a set only
+with evidence (:func:`nblint.structure.groups.member_evidence`): the chance that
+its ones all avoid the other members' rows must be small, corrected for the number
+of columns tried, unless the names tie it to the others.  Sets are the maximal
+cliques of the exclusivity graph with their weak members pruned; disjoint sets are
+then chosen by a rule that does not depend on column order: a shared name stem
+first, then the finer split, then the stronger evidence, then the names.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from nblint.structure.budget import Budget
+from nblint.structure.groups import exclusivity_evidence, member_evidence
+from nblint.structure.names import informative_stem, stem_ties
+
+#: Family-wise chance, over the columns tried, of letting one chance-exclusive column into a set.
+MEMBER_FALSE_ALARM = 0.05
+
+
+@dataclass
+class ExclusiveSet:
+    """A candidate set of (nearly) exclusive 0/1 columns, as indices into the 0/1 columns."""
+
+    members: list[int]
+    counts: list[int]
+    #: Row pairs with two members set, summed over pairs (0 for an exclusive set).
+    overlap: int = 0
+    #: ``-log P(disjoint | independent)`` in nats (exclusive sets only).
+    evidence: float = 0.0
+    stem: str | None = None
+    alternatives: list[list[int]] = field(default_factory=list)
+    chosen_by: str | None = None
+
+
+def member_threshold(n_columns: int, min_evidence: float) -> float:
+    """Evidence (nats) a column needs to join a set on statistics alone.
+
+    ``P(member evidence >= t | independent) <= exp(-t)``, so with ``m`` columns tried
+    ``t = log(m / MEMBER_FALSE_ALARM)`` keeps the chance of any spurious member
+    below :data:`MEMBER_FALSE_ALARM` (Bonferroni).  A member never needs more than a
+    whole group does (``min_evidence``): for a pair the two are the same number.
+    """
+    return min(math.log(max(n_columns, 1) / MEMBER_FALSE_ALARM), min_evidence)
+
+
+def maximal_cliques(adjacency: np.ndarray, order: list[int], budget: Budget) -> list[list[int]]:
+    """Every maximal clique (two or more vertices) of a graph, by Bron-Kerbosch with pivoting.
+
+    Vertices are visited in ``order`` (by name: the result does not depend on column
+    order).  Each clique is returned sorted in that order.
+    """
+    rank = {v: r for r, v in enumerate(order)}
+    allowed = set(order)
+    neighbours = {v: set(np.flatnonzero(adjacency[v]).tolist()) & allowed for v in order}
+    cliques: list[list[int]] = []
+
+    def expand(r: set, p: set, x: set) -> None:
+        if not budget.spend():
+            return
+        if not p and not x:
+            if len(r) >= 2:
+                cliques.append(sorted(r, key=rank.get))
+            return
+        pivot = max(p | x, key=lambda u: (len(neighbours[u] & p), -rank[u]))
+        for v in sorted(p - neighbours[pivot], key=rank.get):
+            expand(r | {v}, p & neighbours[v], x & neighbours[v])
+            if budget.exhausted:
+                return
+            p = p - {v}
+            x = x | {v}
+
+    expand(set(), {v for v in order if neighbours[v]}, set())
+    return cliques
+
+
+def dummy_sets(names, cooccurrence: np.ndarray, n_rows: int, all_names, budget: Budget,
+               min_evidence: float) -> list[ExclusiveSet]:
+    """Disjoint sets of pairwise exclusive 0/1 columns that are likely one variable each.
+
+    Parameters
+    ----------
+    names : sequence of str
+        The candidate 0/1 columns (complete, not in a one-hot or broken group).
+    cooccurrence : ndarray (b, b) of int
+        Their exact co-occurrence counts.
+    n_rows : int
+    all_names : sequence of str
+        Every column of the table (a name stem counts only if it tells columns apart).
+    budget : Budget
+    min_evidence : float
+        Nats of exclusivity evidence a set needs (caps what one member needs).
+
+    Returns
+    -------
+    list of ExclusiveSet
+        Each with every member supported (by the evidence or by a shared stem); the
+        caller decides which sets are strong enough to report.
+    """
+    names = list(names)
+    b = len(names)
+    if b < 2 or n_rows == 0:
+        return []
+    counts = np.diag(cooccurrence).astype(np.int64)
+    usable = (counts > 0) & (counts < n_rows)
+    exclusive = (cooccurrence == 0) & usable[:, None] & usable[None, :]
+    np.fill_diagonal(exclusive, False)
+    order = sorted(range(b), key=lambda i: names[i])
+    threshold = member_threshold(int(exclusive.any(axis=1).sum()), min_evidence)
+    all_names = list(all_names)
+
+    def prune(members: list[int]) -> list[int]:
+        """Drop, weakest first, members neither tied by name nor supported by the evidence."""
+        members = list(members)
+        while len(members) >= 2:
+            total = int(counts[members].sum())
+            tied = stem_ties([names[k] for k in members], all_names)
+            weak = [(member_evidence(int(counts[k]), total - int(counts[k]), n_rows), names[k], k)
+                    for k in members if names[k] not in tied]
+            weak = [w for w in weak if w[0] < threshold]
+            if not weak:
+                break
+            members.remove(min(weak)[2])
+        return members if len(members) >= 2 else []
+
+    def preference(members: list[int]):
+        member_names = [names[k] for k in members]
+        stem = informative_stem(member_names, all_names)
+        evidence = exclusivity_evidence(counts[members].tolist(), n_rows)
+        return (stem is None, -len(members), -round(evidence, 6), sorted(member_names))
+
+    pool = [p for p in (prune(c) for c in maximal_cliques(exclusive, order, budget)) if p]
+    chosen: list[ExclusiveSet] = []
+    taken: set[int] = set()
+    while pool:
+        pool.sort(key=preference)
+        best = pool[0]
+        rivals = [p for p in pool[1:] if set(p) & set(best)]
+        taken.update(best)
+        found = ExclusiveSet(sorted(best, key=lambda k: names[k]), [int(counts[k]) for k in sorted(best, key=lambda k: names[k])],
+                             0, exclusivity_evidence(counts[best].tolist(), n_rows),
+                             informative_stem([names[k] for k in best], all_names))
+        if rivals:
+            mine, theirs = preference(best), preference(rivals[0])
+            found.alternatives = [sorted(r, key=lambda k: names[k]) for r in rivals[:3]]
+            found.chosen_by = ("names share a stem" if mine[0] != theirs[0]
+                               else "more levels (the finer split)" if mine[1] != theirs[1]
+                               else "stronger evidence" if mine[2] != theirs[2]
+                               else "member names (an arbitrary, fixed rule)")
+        chosen.append(found)
+        rest = []
+        for p in pool[1:]:
+            left = prune([k for k in p if k not in taken])
+            if left and left not in rest:
+                rest.append(left)
+        pool = rest
+    return chosen
+
+
+def near_sets(names, cooccurrence: np.ndarray, n_rows: int, max_share: float, budget: Budget) -> list[ExclusiveSet]:
+    """Disjoint sets of 0/1 columns that sum to one on nearly every row, with a few overlaps.
+
+    Two columns are *near* when no row has both, or when the rows that have both are
+    few (at most ``max_share`` of the rows) and at most half of what independent
+    columns would share.  A maximal clique of that graph with at least one
+    overlapping pair is kept when, overlaps counted twice, it still covers nearly
+    every row: ``sum s - 2 sum O_kl >= (1 - max_share) n``, a lower bound on the rows
+    summing to exactly one.  Exclusive sets (no overlap) are :func:`dummy_sets`'.
+    """
+    names = list(names)
+    b = len(names)
+    if b < 2 or n_rows == 0:
+        return []
+    O = cooccurrence
+    s = np.diag(O).astype(np.float64)
+    usable = (s > 0) & (s < n_rows)
+    expected = np.outer(s, s) / n_rows
+    near = ((O == 0) | ((O <= max_share * n_rows) & (O <= 0.5 * expected))) & usable[:, None] & usable[None, :]
+    np.fill_diagonal(near, False)
+    order = sorted(range(b), key=lambda i: names[i])
+    found = []
+    for clique in maximal_cliques(near, order, budget):
+        pairs = O[np.ix_(clique, clique)]
+        overlap = int((pairs.sum() - np.trace(pairs)) // 2)
+        covered = int(s[clique].sum()) - 2 * overlap
+        if overlap and covered >= (1 - max_share) * n_rows:
+            found.append((-covered, sorted(names[k] for k in clique), clique, overlap))
+    chosen, taken = [], set()
+    for _, _, clique, overlap in sorted(found):
+        if taken.isdisjoint(clique):
+            taken.update(clique)
+            chosen.append(ExclusiveSet(list(clique), [int(s[k]) for k in clique], overlap))
+    return chosen

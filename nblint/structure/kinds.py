@@ -1,0 +1,312 @@
+"""What each column is, and which Naive Bayes event model should read it.
+
+A kind is a conclusion from evidence in the profile: the values, whether they are
+whole, their range and gaps, the shape of their frequencies, a group the column
+belongs to or decodes, and the columns beside it on the same scale.  Names are
+only a tie-breaker, used where the values do not decide.  Where the evidence is
+not decisive the kind is *ambiguous*: the more likely reading is ``kind``, the
+other is ``alternative``, and rules built on it are at most ``info``.  A kind the
+user declared (``[tool.nblint.columns]``, the API, pandera) wins and is shown as
+declared.
+
+========================  =====================================================
+kind                      evidence
+========================  =====================================================
+``target``                it is the class column
+``constant``              one distinct value on every row, or every value missing
+``identifier``            (nearly) a different value on every row
+``group-member``          a member of a one-hot or dummy group (NB101, NB102)
+``binary``                exactly two values: 0/1, true/false, "yes"/"no", 1/2
+``categorical``           text, or integer codes (decoding a group, flat or gappy
+                          frequencies, or a handful of levels)
+``count``                 non-negative integers of a magnitude: Poisson-like or
+                          smooth frequencies, many levels, or one of several
+                          columns on the same 0..H scale (pixels, word counts)
+``continuous``            numbers that are not all whole, or whole numbers over a
+                          wide range
+========================  =====================================================
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+#: Kinds a user may declare for a column.
+DECLARABLE = ("binary", "categorical", "count", "continuous", "identifier", "constant")
+#: Non-negative integer columns with more distinct values than this are magnitudes, never codes.
+MAX_CODE_LEVELS = 50
+#: Whole numbers with many values whose smallest value is at least this share of the largest
+#: sit far from zero: a measurement on an integer grid (an IQ, a length in mm), not a count.
+OFFSET_SHARE = 0.05
+#: A shared 0..H scale with H at least this has too many ordered steps to be codes.
+SCALE_OF_COUNTS = 10
+#: Text columns with more distinct values than this are high-cardinality.
+HIGH_CARDINALITY = 50
+#: Share of distinct values among the non-missing rows that makes a column an identifier.
+IDENTIFIER_SHARE = 0.95
+#: Columns sharing one 0..H integer scale that make it a scale of counts or intensities.
+SCALE_FAMILY = 5
+#: Largest ratio of the most to the least frequent level for "flat" frequencies (codes of a design).
+FLAT_RATIO = 2.5
+
+# Names break ties only; they never overrule the values.
+_CODE_HINT = re.compile(r"(^|_|\b)(code|codes|id|type|kind|cat|category|class|group|level|segment|status|zip)s?($|_|\b)", re.I)
+_COUNT_HINT = re.compile(r"(^|_|\b)(n|num|count|counts|cnt|qty|quantity|visits|calls|clicks|times|freq|frequency|number|occurrences|events)($|_|\b)", re.I)
+
+MODEL_FOR_KIND = {
+    "binary": "bernoulli",
+    "group-member": "categorical",
+    "categorical": "categorical",
+    "count": "multinomial",
+    "continuous": "gaussian",
+    "identifier": None,
+    "constant": None,
+    "target": None,
+}
+
+
+@dataclass(frozen=True)
+class ColumnKind:
+    """A column's kind, the event model recommended for it, and why.
+
+    Attributes
+    ----------
+    alternative : str or None
+        The other reading of an ambiguous column (None when the evidence decides).
+    declared : bool
+        The user declared the kind.
+    """
+
+    column: str
+    kind: str
+    model: str | None  # recommended event model; None: drop the column / not a feature
+    why: str
+    n_distinct: float | None
+    group: str | None = None  # the group's label for group members
+    alternative: str | None = None
+    declared: bool = False
+
+    @property
+    def ambiguous(self) -> bool:
+        return self.alternative is not None
+
+    @property
+    def status(self) -> str:
+        """``declared``, ``ambiguous`` or ``inferred``."""
+        return "declared" if self.declared else "ambiguous" if self.ambiguous else "inferred"
+
+    def to_dict(self) -> dict:
+        return {"column": self.column, "kind": self.kind, "model": self.model, "why": self.why,
+                "n_distinct": None if self.n_distinct is None else round(self.n_distinct), "group": self.group,
+                "status": self.status, "alternative": self.alternative}
+
+
+def declared_kind(column: str, declared: dict[str, str] | None) -> str | None:
+    """The kind declared for ``column``: an exact name first, then the first matching glob (in given order)."""
+    if not declared:
+        return None
+    if column in declared:
+        return declared[column]
+    for pattern, kind in declared.items():
+        if any(ch in pattern for ch in "*?[") and fnmatch.fnmatchcase(column, pattern):
+            return kind
+    return None
+
+
+def infer_kinds(profile, groups, code_columns=None, declared=None) -> dict[str, ColumnKind]:
+    """Kind of every column, in table order.
+
+    Parameters
+    ----------
+    profile : nblint.profile.TableProfile
+    groups : list of nblint.structure.Group
+        One-hot and dummy groups found in the table.
+    code_columns : dict, optional
+        Columns found to decode a group (NB105): they are categorical codes.
+    declared : dict, optional
+        Column name or glob -> kind (one of :data:`DECLARABLE`); declared kinds win.
+    """
+    member_of = {m: g for g in groups for m in g.members}
+    code_columns = code_columns or {}
+    scale = _shared_scale(profile)
+    kinds = {}
+    for column in profile.names:
+        chosen = declared_kind(column, declared) if column != profile.target else None
+        if chosen is not None:
+            kinds[column] = ColumnKind(column, chosen, MODEL_FOR_KIND[chosen], f"declared {chosen}",
+                                       profile.n_distinct(column), declared=True)
+            continue
+        kind = _kind(profile, column, member_of.get(column), scale)
+        if column in code_columns and kind.kind in ("count", "continuous", "categorical"):
+            group = code_columns[column]
+            kind = ColumnKind(column, "categorical", "categorical",
+                              f"codes of the same variable as the group {group.label!r} (NB105): a categorical feature",
+                              kind.n_distinct)
+        kinds[column] = kind
+    return kinds
+
+
+def _shared_scale(profile) -> float | None:
+    """The top H of a 0..H integer scale that at least :data:`SCALE_FAMILY` columns reach exactly, if any."""
+    numeric = profile.numeric
+    tops: dict[float, int] = {}
+    for j, name in enumerate(numeric.names):
+        if name == profile.target or not numeric.integral[j] or numeric.zero_one[j]:
+            continue
+        if numeric.minimum[j] == 0 and numeric.maximum[j] >= 2:
+            tops[float(numeric.maximum[j])] = tops.get(float(numeric.maximum[j]), 0) + 1
+    shared = [top for top, n in tops.items() if n >= SCALE_FAMILY]
+    return max(shared) if shared else None
+
+
+def _kind(profile, column: str, group, scale: float | None) -> ColumnKind:
+    n_rows = profile.n_rows
+    if column == profile.target:
+        return ColumnKind(column, "target", None, "the class column", float(len(profile.classes)))
+    n_missing = profile.n_missing(column)
+    present = n_rows - n_missing
+    n_distinct = profile.n_distinct(column)
+    if present == 0:
+        return ColumnKind(column, "constant", None, "every value is missing", 0.0)
+    if n_distinct is not None and n_distinct <= 1:
+        return ColumnKind(column, "constant", None, "the same value on every row", n_distinct)
+    if group is not None:
+        kind = "one-hot" if group.kind == "one-hot" else "drop-first dummy"
+        why = f"member of the {kind} group {group.label!r}: model the collapsed variable as one categorical feature"
+        return ColumnKind(column, "group-member", "categorical", why, n_distinct, group.label)
+    text = column in profile.text
+    whole = text or bool(profile.numeric.integral[profile.numeric.names.index(column)])
+    if n_distinct is not None and n_distinct == 2 and whole:
+        return ColumnKind(column, "binary", "bernoulli", "exactly two values: a Bernoulli feature", 2.0)
+    if text:
+        if n_distinct is None or (present >= 20 and n_distinct >= IDENTIFIER_SHARE * present):
+            return ColumnKind(column, "identifier", None, "a different value on (nearly) every row: an identifier, not a feature", n_distinct)
+        if n_distinct > HIGH_CARDINALITY:
+            why = f"text with {n_distinct:.0f} values: categorical, high-cardinality (merge rare levels or drop)"
+        else:
+            why = f"text with {n_distinct:.0f} values: a categorical feature (ordinal codes for CategoricalNB)"
+        return ColumnKind(column, "categorical", "categorical", why, n_distinct)
+    j = profile.numeric.names.index(column)
+    numeric = profile.numeric
+    if not numeric.integral[j]:
+        return ColumnKind(column, "continuous", "gaussian", _continuous_why(profile, j), n_distinct)
+    if n_distinct is None or (present >= 20 and n_distinct >= IDENTIFIER_SHARE * present):
+        # Row numbers and keys fill their range; measurements (a floor area, an income)
+        # are as distinct but spread over a range far wider than the rows.
+        span = float(numeric.maximum[j] - numeric.minimum[j] + 1)
+        if n_distinct is not None and (n_distinct >= 0.5 * span or _CODE_HINT.search(column)):
+            return ColumnKind(column, "identifier", None, "whole numbers, a different one on (nearly) every row: an identifier", n_distinct)
+        return ColumnKind(column, "continuous", "gaussian", "whole numbers with many values: a measurement", n_distinct)
+    kind, alternative, why = _integer_kind(profile, column, j, n_distinct, scale)
+    if alternative is not None:
+        why += f" (ambiguous: could also be {_READING[alternative]})"
+    return ColumnKind(column, kind, MODEL_FOR_KIND[kind], why, n_distinct, alternative=alternative)
+
+
+_READING = {"categorical": "categorical codes", "count": "counts (a magnitude)", "continuous": "a measurement"}
+
+
+def _continuous_why(profile, j: int) -> str:
+    numeric = profile.numeric
+    n = numeric.class_n[:, j].sum()
+    mean = float(numeric.class_mean[:, j] @ numeric.class_n[:, j] / max(n, 1))
+    # Total sum of squares = within-class + between-class parts.
+    m2 = float(numeric.class_m2[:, j].sum() + (numeric.class_n[:, j] * (numeric.class_mean[:, j] - mean) ** 2).sum())
+    sd = np.sqrt(m2 / max(n, 1))
+    lo, hi = float(numeric.minimum[j]), float(numeric.maximum[j])
+    if sd > 0 and lo >= 0 and (hi - mean) / sd > 6:
+        return "continuous, non-negative with a long right tail: Gaussian after a log transform, or binned into categories"
+    return "continuous values: a Gaussian feature (or binned into categories)"
+
+
+def _integer_kind(profile, column: str, j: int, n_distinct: float, scale: float | None) -> tuple[str, str | None, str]:
+    """(kind, alternative or None, why) of a whole-number column with three or more values.
+
+    The order is that of the strength of the evidence: the range and the number of
+    levels, a shared 0..H scale, flat or gappy frequencies (codes of a design), a
+    Poisson-like or smooth shape (a magnitude), and only then the name.
+    """
+    numeric = profile.numeric
+    lo, hi = float(numeric.minimum[j]), float(numeric.maximum[j])
+    k = int(n_distinct)
+    if lo < 0:
+        if k <= 12:
+            return "categorical", "continuous", f"whole numbers including negatives with {k} values: codes"
+        return "continuous", None, "whole numbers including negatives: a measurement, not counts"
+    offset = lo > 0 and lo >= OFFSET_SHARE * hi
+    if k > MAX_CODE_LEVELS:
+        if offset:
+            return "continuous", None, f"whole numbers with {k} values in {lo:.0f}..{hi:.0f}, far from 0: a measurement"
+        return "count", None, f"non-negative whole numbers with {k} values from {lo:.0f}: a count feature"
+    if scale is not None and lo == 0 and hi <= scale:
+        why = f"on the same 0..{scale:.0f} scale as {SCALE_FAMILY} or more other columns"
+        if scale >= SCALE_OF_COUNTS:
+            return "count", None, f"{why}: counts or intensities"
+        return "categorical", "count", f"{why}: a handful of ordered codes (or counts)"
+    levels = profile.levels(column)
+    keys = np.array(levels.keys, dtype=np.float64)
+    totals = levels.totals.astype(np.float64)
+    support = int(hi - lo + 1)
+    freq = np.zeros(support)
+    freq[(keys - lo).astype(int)] = totals
+    named_code, named_count = bool(_CODE_HINT.search(column)), bool(_COUNT_HINT.search(column))
+    if len(keys) == support and totals.max() <= FLAT_RATIO * totals.min():
+        return "categorical", "count", f"{k} integer levels {lo:.0f}..{hi:.0f}, all about equally frequent: codes of a design"
+    if k <= 20 and _holes_in_the_middle(freq) and not _heaped(keys, totals):
+        return "categorical", "count", f"integer codes with gaps ({k} of {support} values in {lo:.0f}..{hi:.0f} used)"
+    if lo <= 1 and _falls_from(freq, lo) and not named_code:
+        return "count", None, f"non-negative whole numbers ({k} values) whose frequencies fall away from the smallest: counts"
+    if k > 20 and offset:
+        return "continuous", "count", f"whole numbers with {k} values in {lo:.0f}..{hi:.0f}, far from 0: a measurement"
+    if k >= 5 and _unimodal(freq) and not named_code:
+        return "count", "categorical", f"whole numbers ({k} values) with smooth, single-peaked frequencies: a magnitude"
+    if named_code and not named_count:
+        return "categorical", "count", f"{k} integer values; the name suggests codes"
+    if named_count and not named_code:
+        return "count", "categorical", f"non-negative whole numbers ({k} values); the name suggests counts"
+    if (lo == 0 and k >= 8) or k > 12:
+        return "count", "categorical", f"{k} whole-number values {lo:.0f}..{hi:.0f}"
+    return "categorical", "count", f"a small set of integer values ({k}, {lo:.0f}..{hi:.0f})"
+
+
+def _holes_in_the_middle(freq: np.ndarray) -> bool:
+    """Unused values inside the central 90% of the rows: codes skip values, magnitudes thin out at the tails.
+
+    A count or a measurement has its unused values in its sparse tails (nobody with one
+    or two years of schooling); codes of a category leave holes anywhere (1, 2, 5, 9).
+    """
+    cumulative = np.cumsum(freq) / freq.sum()
+    first = int(np.searchsorted(cumulative, 0.05))
+    last = int(np.searchsorted(cumulative, 0.95))
+    central = freq[first:last + 1]
+    return bool((central == 0).sum() >= max(1, 0.25 * len(central)))
+
+
+def _heaped(keys: np.ndarray, totals: np.ndarray) -> bool:
+    """Most rows on fives and tens (0, 5, 10, 20, 40 cigarettes a day): a magnitude reported roughly."""
+    positive = keys > 0
+    if positive.sum() < 3:
+        return False
+    on_fives = (keys % 5 == 0) & positive
+    return float(totals[on_fives].sum() / totals[positive].sum()) >= 0.75
+
+
+def _falls_from(freq: np.ndarray, lo: float, slack: float = 0.05) -> bool:
+    """Poisson-like: the peak is at the smallest value (or the next) and frequencies fall after it."""
+    if lo > 1 or len(freq) < 3:
+        return False
+    peak = int(np.argmax(freq))
+    return peak <= 1 and _unimodal(freq, slack) and freq[-1] < freq[peak]
+
+
+def _unimodal(freq: np.ndarray, slack: float = 0.05) -> bool:
+    """Frequencies that rise to one peak and fall after it (small wiggles allowed)."""
+    peak = int(np.argmax(freq))
+    tol = slack * freq.max()
+    rising = np.all(np.diff(freq[: peak + 1]) >= -tol)
+    falling = np.all(np.diff(freq[peak:]) <= tol)
+    return bool(rising and falling)

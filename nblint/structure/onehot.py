@@ -1,0 +1,321 @@
+"""One-hot groups: sets of 0/1 columns that sum to exactly one on every row.
+
+Columns ``x_1..x_K`` (each 0/1) form a one-hot group exactly when every row has
+one and only one of them set:
+
+    sum_k x_rk = 1  for every row r.
+
+With ``s_k = sum_r x_rk`` (the diagonal of the co-occurrence matrix ``O``) and
+``O_kl`` the rows where both are 1, that holds if and only if the columns are
+pairwise exclusive (``O_kl = 0`` for ``k != l``: no row has two) and their counts
+add up to the number of rows (``sum_k s_k = n``: no row has none).  Both conditions
+are integer equalities, so detection is exact.  Such a group makes
+``[1, x_1..x_K]`` rank deficient: each member's variance inflation factor is
+infinite (DESIGN.md section 7; footnote 3 of the Williams paper).
+
+Several exact covers can share columns: a 0/1 column that is the union of two
+levels (``weekend = sat + sun`` beside the weekday indicators), or a subtype whose
+levels refine a main type's.  Every cover is enumerated, then disjoint covers are
+chosen by a rule that does not depend on column order: covers whose members share
+a name stem first, then the finer split (more levels), then the members' names.
+A chosen group records the covers it was preferred to.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from nblint.structure.budget import Budget
+from nblint.structure.groups import Group
+from nblint.structure.names import group_stem, informative_stem, name_stem
+
+#: Other covers listed in a group's evidence when the choice was ambiguous.
+MAX_ALTERNATIVES = 3
+
+
+@dataclass
+class GroupSearch:
+    """The one-hot groups of a table, and whether the search ran out of budget."""
+
+    onehot: list[Group]
+    capped: bool = False
+
+
+def find_onehot_groups(binary, cooccurrence: np.ndarray, n_rows: int, table_order: dict[str, int],
+                       budget: Budget) -> GroupSearch:
+    """Every set of 0/1 columns that sums to exactly one on every row, chosen without regard to column order.
+
+    Parameters
+    ----------
+    binary : sequence of str
+        The complete 0/1 columns.
+    cooccurrence : ndarray (b, b) of int
+        Exact co-occurrence counts ``O``; ``diag(O)`` are the columns' counts of ones.
+    n_rows : int
+    table_order : dict
+        Column name -> position in the table (only to list members in table order).
+    budget : Budget
+        Search steps; the search stops (``capped``) when it runs out.
+
+    Notes
+    -----
+    A cover is a clique of the exclusivity graph whose counts add up to ``n``.  The
+    search visits columns by name, extending each clique only with columns after
+    its last member (so each cover is found once).  Every other 0/1 column constrains
+    it: in an exact cover ``C`` each row has exactly one member set, so for every
+    column ``k`` the rows where ``k`` is set split over the members,
+    ``sum_{c in C} O_ck = s_k``.  A branch is pruned as soon as some column is
+    over-covered by the members chosen, or can no longer be covered by the
+    candidates left (``partial_k + sum_{j in P} O_jk < s_k``).  That prunes nested
+    codings (a subtype's levels beside its main type's), whose exclusive sets are
+    many, to the covers alone.
+    """
+    binary = list(binary)
+    b = len(binary)
+    if not b:
+        return GroupSearch([])
+    counts = np.diag(cooccurrence).astype(np.int64)
+    usable = (counts > 0) & (counts < n_rows)
+    exclusive = (cooccurrence == 0) & usable[:, None] & usable[None, :]
+    np.fill_diagonal(exclusive, False)
+    order = sorted(range(b), key=lambda i: binary[i])
+    rank = np.empty(b, dtype=np.int64)
+    rank[order] = np.arange(b)
+    covers: list[tuple[int, ...]] = []
+    # Rows of each usable column the cover must split; a column set on every row (or none) says nothing.
+    O = cooccurrence.astype(np.int64)[:, usable]
+    target = counts[usable]
+
+    def extend(chosen: list[int], total: int, covered: np.ndarray, candidates: list[int]) -> None:
+        if total == n_rows:
+            if len(chosen) >= 2:
+                covers.append(tuple(chosen))
+            return
+        if not budget.spend() or total + int(counts[candidates].sum()) < n_rows:
+            return
+        supply = O[candidates].sum(axis=0) if candidates else np.zeros(len(target), dtype=np.int64)
+        if (covered > target).any() or (covered + supply < target).any():
+            return
+        for pos, j in enumerate(candidates):
+            if total + counts[j] <= n_rows:
+                rest = [k for k in candidates[pos + 1:] if exclusive[j, k]]
+                extend(chosen + [j], total + int(counts[j]), covered + O[j], rest)
+            if budget.exhausted:
+                return
+
+    def search(allowed: np.ndarray) -> None:
+        for i in order:
+            if not allowed[i]:
+                continue
+            later = np.flatnonzero(exclusive[i] & allowed & (rank > rank[i]))
+            extend([i], int(counts[i]), O[i].copy(), sorted(later.tolist(), key=lambda j: rank[j]))
+            if budget.exhausted:
+                return
+
+    # A column that is exactly the union of finer exclusive columns (weekend = sat + sun, a main
+    # type = its subtypes) doubles the covers for every such column.  Covers of the finer columns
+    # are searched first without them, then covers among what is left; each union then stands
+    # for the mixed covers it would make.
+    parts = union_parts(cooccurrence.astype(np.int64), counts, usable)
+    unions = np.array([bool(parts[i]) for i in range(b)], dtype=bool)
+    search(usable & ~unions)
+    taken = np.zeros(b, dtype=bool)
+    for cover in covers:
+        taken[list(cover)] = True
+    search(usable & ~taken)
+    mixed = [_mixed(cover, parts) for cover in covers]
+    candidates = covers + [m for m in mixed if m is not None]
+    groups = [_group(cover, alternatives, why, binary, counts, n_rows, table_order)
+              for cover, alternatives, why in choose_covers(candidates, binary, list(table_order))]
+    groups.sort(key=lambda g: table_order[g.members[0]])
+    return GroupSearch(groups, capped=budget.exhausted)
+
+
+def union_parts(O: np.ndarray, counts: np.ndarray, usable: np.ndarray) -> list[tuple[int, ...]]:
+    """For each column, the finer exclusive columns it is exactly the union of (empty when none).
+
+    Column ``d`` lies within ``c`` when ``O_cd = s_d < s_c``.  ``c`` is their union when the
+    outermost such columns are pairwise exclusive and their counts add up to ``s_c``.
+    """
+    b = len(counts)
+    inside = (O == counts[None, :]) & (counts[None, :] < counts[:, None]) & usable[:, None] & usable[None, :]
+    np.fill_diagonal(inside, False)
+    parts: list[tuple[int, ...]] = []
+    for c in range(b):
+        within = np.flatnonzero(inside[c])
+        if len(within) < 2:
+            parts.append(())
+            continue
+        # Keep the outermost: drop columns that lie within another column of the set.
+        outer = [d for d in within if not inside[within, d].any()]
+        pairs = O[np.ix_(outer, outer)]
+        exclusive = (pairs - np.diag(np.diag(pairs))).sum() == 0
+        parts.append(tuple(outer) if len(outer) >= 2 and exclusive and counts[outer].sum() == counts[c] else ())
+    return parts
+
+
+def _mixed(cover, parts) -> tuple[int, ...] | None:
+    """The cover with one union column standing in for its parts, if it contains all the parts of one."""
+    members = set(cover)
+    for union, within in enumerate(parts):
+        if within and members.issuperset(within):
+            return tuple(sorted((members - set(within)) | {union}))
+    return None
+
+
+def choose_covers(covers, names, all_names) -> list[tuple[tuple[int, ...], list[tuple[int, ...]], str | None]]:
+    """Disjoint covers, preferred in an order that does not depend on column order.
+
+    Preference: members sharing a name stem that names them (not a larger family of
+    columns, see :func:`~nblint.structure.names.informative_stem`), then more members (a union of two levels, or a coarser variable, gives
+    way to the finer split), then the sorted member names.
+
+    Returns
+    -------
+    list of (cover, alternatives, why)
+        ``alternatives``: covers sharing a column with this one that were not
+        chosen; ``why``: what decided against them (None when there were none).
+    """
+    names = list(names)
+
+    def preference(cover):
+        members = [names[k] for k in cover]
+        return (informative_stem(members, all_names) is None, -len(cover), sorted(members))
+
+    ranked = sorted(set(covers), key=preference)
+    chosen: list[tuple[int, ...]] = []
+    taken: set[int] = set()
+    for cover in ranked:
+        if not taken.intersection(cover):
+            chosen.append(cover)
+            taken.update(cover)
+    result = []
+    for cover in chosen:
+        rivals = [c for c in ranked if c != cover and set(c) & set(cover)]
+        why = None
+        if rivals:
+            mine, theirs = preference(cover), preference(rivals[0])
+            why = ("names share a stem" if mine[0] != theirs[0]
+                   else "more levels (the finer split)" if mine[1] != theirs[1]
+                   else "member names (an arbitrary, fixed rule)")
+        result.append((cover, rivals[:MAX_ALTERNATIVES], why))
+    return result
+
+
+def _group(cover, alternatives, why, binary, counts, n_rows, table_order) -> Group:
+    """The :class:`Group` of a chosen cover, members in table order."""
+    members = sorted(cover, key=lambda k: table_order[binary[k]])
+    names = [binary[k] for k in members]
+    evidence = {"row_sum": 1, "rows_summing_to_one": n_rows}
+    if alternatives:
+        evidence["ambiguous"] = True
+        evidence["alternatives"] = [sorted((binary[k] for k in alt), key=table_order.get) for alt in alternatives]
+        evidence["chosen_by"] = why
+    return Group("one-hot", names, [int(counts[k]) for k in members], n_rows, group_stem(names, table_order), evidence)
+
+
+def find_onehot_groups_sparse(binary, cooccurrence, n_rows: int, table_order: dict[str, int],
+                              sparse_rows: list, budget: Budget) -> GroupSearch:
+    """:func:`find_onehot_groups` for wide tables, from sparse co-occurrences.
+
+    Parameters
+    ----------
+    binary, n_rows, table_order, budget
+        As in :func:`find_onehot_groups`.
+    cooccurrence : scipy.sparse CSR matrix (b, b)
+        Exact co-occurrence counts; only pairs that share a row are stored, so the
+        exclusivity graph (dense for a bag of words: most pairs never meet) is never built.
+    sparse_rows : list of (ones, row, columns)
+        Rows with the fewest ones (:attr:`nblint.profile.Gram.sparse_rows`).
+
+    Notes
+    -----
+    Every one-hot group has exactly one member set on every row.  So a row with
+    no 0/1 column set rules out every group at once, and otherwise each group has
+    one member among the few columns set on the sparsest row: those are the only
+    starting points.  The search is Knuth's exact cover (Algorithm X) on the kept
+    rows: it branches on the uncovered kept row with the fewest admissible columns
+    (pairwise exclusive with the chosen ones), dropping a branch as soon as a kept
+    row cannot be covered; once every kept row is covered it falls back to every
+    admissible column.  A found set is exact by construction: pairwise exclusive
+    (``O_jk = 0``) with counts adding up to ``n``.  Columns are tried by name, never
+    by table position, and the budget is shared equally among the starting columns.
+    """
+    binary = list(binary)
+    b = len(binary)
+    if not b or not sparse_rows or sparse_rows[0][0] == 0:
+        return GroupSearch([])  # a row with no 0/1 column set: no group covers it
+    counts = np.asarray(cooccurrence.diagonal(), dtype=np.int64)
+    usable = (counts > 0) & (counts < n_rows)
+    indptr, indices = cooccurrence.indptr, cooccurrence.indices
+    by_name = sorted(range(b), key=lambda i: binary[i])
+    rank = np.empty(b, dtype=np.int64)
+    rank[by_name] = np.arange(b)
+    rows = [np.asarray(cols, dtype=np.int64) for _, _, cols in sparse_rows]
+    assigned = np.zeros(b, dtype=bool)
+
+    def partners(j: int) -> np.ndarray:
+        return indices[indptr[j]:indptr[j + 1]]
+
+    def cover(chosen: list[int], total: int, allowed: np.ndarray, part: Budget):
+        if total == n_rows:
+            return list(chosen) if len(chosen) >= 2 else None
+        if not part.spend() or total + int(counts[allowed].sum()) < n_rows:
+            return None
+        branch = None
+        in_cover = np.zeros(b, dtype=bool)
+        in_cover[chosen] = True
+        for cols in rows:
+            if in_cover[cols].any():
+                continue
+            options = cols[allowed[cols]]
+            if not len(options):
+                return None  # this row can no longer be covered
+            if branch is None or len(options) < len(branch):
+                branch = options
+        if branch is None:
+            # Every kept row is covered: any admissible column may come next, larger counts first.
+            branch = np.flatnonzero(allowed)
+            order = branch[np.lexsort((rank[branch], -counts[branch]))].tolist()
+        else:
+            stem_of = binary[chosen[0]]
+            order = sorted(branch.tolist(), key=lambda j: (-_prefix_affinity(stem_of, binary[j]), -counts[j], rank[j]))
+        allowed = allowed.copy()
+        for j in order:
+            if total + counts[j] <= n_rows:
+                narrowed = allowed.copy()
+                narrowed[partners(j)] = False
+                narrowed[j] = False
+                found = cover(chosen + [j], total + int(counts[j]), narrowed, part)
+                if found or part.exhausted:
+                    return found
+            allowed[j] = False  # every cover with j was tried
+        return None
+
+    groups: list[Group] = []
+    starts = [i for i in sorted(rows[0].tolist(), key=lambda k: rank[k]) if usable[i]]
+    for started, i in enumerate(starts):
+        if assigned[i]:
+            continue
+        # Each start gets an equal share of what is left, so that a start among chance-exclusive
+        # rare columns (a bag of words) cannot use up the search of the starts after it.
+        part = budget.part(len(starts) - started)
+        given = part.left
+        allowed = usable & ~assigned
+        allowed[partners(i)] = False
+        allowed[i] = False
+        found = cover([i], int(counts[i]), allowed, part)
+        budget.absorb(part, given)
+        if found:
+            groups.append(_group(found, [], None, binary, counts, n_rows, table_order))
+            assigned[found] = True
+    groups.sort(key=lambda g: table_order[g.members[0]])
+    return GroupSearch(groups, capped=budget.exhausted)
+
+
+def _prefix_affinity(a: str, b: str) -> int:
+    """Length of the common name prefix up to a separator (0 when unrelated)."""
+    stem = name_stem([a, b])
+    return len(stem) if stem else 0

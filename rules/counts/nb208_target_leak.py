@@ -1,0 +1,67 @@
+from nblint.engine import Option, Rule
+from nblint.findings import Severity
+
+from . import fmt_class, fmt_value
+
+
+class TargetLeak(Rule):
+    """A column from which the target can be read on (nearly) every row: leakage.
+
+    ## What it does
+    Finds feature columns that give the class on at least ``decides-share`` of the rows
+    (99% by default), while leaving at most a tenth of the smaller classes' rows wrong:
+    either each of the column's levels is (almost) always one class, with ten or more
+    rows per level on average, so the target is a relabelling of the column; or, for a
+    two-class target, one threshold on the column's values gives the class (the target
+    is ``x > t``). Read from the contingency tables of columns with up to 1,000
+    distinct values.
+
+    ## Why is this bad?
+    A feature that already is the label makes every other feature irrelevant: the
+    model learns the leak, scores perfectly on this table and fails on data collected
+    before the label is known. Typical causes: a label derived from a feature (``y =
+    purchases > 0``), a status written after the outcome, rows sorted by class and an
+    ID kept.
+
+    ## Severity
+    A warning: a column this predictive is almost always leakage, but some problems do
+    have a decisive feature; a person who knows how it is produced must decide.
+
+    ## Example
+    ```
+    purchases,bought     # bought = purchases > 0
+    0,no
+    3,yes
+    1,yes
+    ```
+
+    ## Use instead
+    Drop the column (or the feature it is derived from) before training, and check the
+    pipeline that produced the table for label information.
+    """
+
+    code = "NB208"
+    name = "target-leak"
+    severity = Severity.WARNING
+    needs_target = True
+    options = (
+        Option("decides-share", 0.99, "Share of rows whose class a column must give to be reported.", shared=True,
+               minimum=0, maximum=1),
+    )
+
+    def check(self, ctx):
+        classes = ctx.profile.classes
+        for column, found in sorted(ctx.deciding_columns.items(), key=lambda kv: ctx.table_order[kv[0]]):
+            n = int(ctx.profile.class_count.sum())
+            if found.how == "threshold":
+                above, below = fmt_class(classes[found.above]), fmt_class(classes[1 - found.above])
+                how = (f"{column} > {fmt_value(found.threshold)} gives class {above} and the rest {below}")
+            else:
+                how = "each of its values goes with one class"
+            message = (f"column {column!r} decides the target {ctx.target!r} on {found.share:.2%} of rows "
+                       f"({n - found.errors} of {n}): {how}")
+            evidence = {"share": found.share, "rows_wrong": found.errors, "how": found.how,
+                        "threshold": found.threshold,
+                        "class_above": None if found.above is None else fmt_value(classes[found.above])}
+            fix = f"Check how {column!r} is produced; drop it if it is derived from (or written after) {ctx.target!r}."
+            yield self.finding(ctx, message, columns=[column], evidence=evidence, fix=fix)

@@ -1,0 +1,1 @@
+"""A corpus of real tables (from pinned pip packages) with hand-written expectations."""

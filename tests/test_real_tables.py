@@ -1,0 +1,158 @@
+"""nblint on real tables (issue 11): floors on the real-data corpus, and order-free findings.
+
+The corpus (tests/real_tables) builds tables from data sets shipped inside pinned pip
+packages (the ``test`` extra) and holds hand-written expectations for each; its scorer
+(``python tests/real_tables/score.py``) prints the numbers these floors read. A table
+whose data package is missing is skipped.
+
+Patterns that nblint does not meet yet are marked ``xfail(strict=False)`` with the reason
+"issue 11", table by table, each with the reason in a comment.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+from real_tables import build, expectations, score
+
+ISSUE_11 = "issue 11: not met yet (see the comment on the set naming this table)"
+
+AVAILABLE = [i for i, e in build.ENTRIES.items() if e.available()]
+WRITTEN = [i for i in AVAILABLE if build.ENTRIES[i].copy_of is None]
+
+#: Floors of issue 11 (dummy groups) and of this corpus (the others), met on this corpus.
+DUMMY_RECALL, DUMMY_PRECISION = 0.85, 0.95
+ONEHOT_RECALL, ONEHOT_PRECISION = 0.95, 0.95
+#: Kinds: by the reading nblint puts first, and strictly (an ambiguous kind counted wrong).
+KIND_ACCURACY, KIND_ACCURACY_STRICT = 0.90, 0.80
+
+#: Tables whose must / must-not patterns nblint does not meet yet (measured; the scorer's
+#: per-table miss list says why): two code columns that recode each other without a group
+#: between them (oj), and a get_dummies group whose all-zero rows are missing values that
+#: nothing in the table tells from a dropped reference level (chile).
+MUST_FAILS_TODAY = {"oj", "oj__anon", "chile_get_dummies"}
+MUST_NOT_FAILS_TODAY = {"chile_get_dummies"}
+ORDER_FAILS_TODAY: set[str] = set()
+
+
+def _xfail_if(ids: set[str], table_id: str):
+    marks = [pytest.mark.xfail(strict=False, reason=ISSUE_11)] if table_id in ids else []
+    return pytest.param(table_id, marks=marks)
+
+
+@pytest.fixture(scope="module")
+def corpus() -> score.Summary:
+    if not AVAILABLE:
+        pytest.skip("no corpus data package is installed (pip install -e '.[test]')")
+    return score.score_corpus(AVAILABLE)
+
+
+@pytest.fixture(scope="module")
+def by_id(corpus) -> dict[str, score.TableScore]:
+    return {s.id: s for s in corpus.scores}
+
+
+# ------------------------------------------------------------------ the labels themselves
+
+
+@pytest.mark.parametrize("table_id", WRITTEN)
+def test_expectations_agree_with_the_registry_and_the_data(table_id):
+    """Each label file matches its table's scenario, and every labelled group holds on the data."""
+    table = build.build(table_id)
+    expected = expectations.load(table_id, list(table.frame.columns))
+    assert (expected.target, expected.model, expected.variant) == (table.target, table.model, table.variant)
+    for group in expected.groups:
+        assert expectations.group_violations(table.frame, group) == [], group.variable
+    assert not (expected.clean and expected.groups), "a clean table has no groups"
+
+
+@pytest.mark.parametrize("table_id", [i for i in AVAILABLE if build.ENTRIES[i].copy_of])
+def test_anonymised_copy_is_the_original_renamed(table_id):
+    """Same values under new names and another column order; expectations renamed alike."""
+    copy = build.build(table_id)
+    original = build.build(copy.copy_of)
+    assert list(copy.frame.columns) != [copy.renaming[c] for c in original.frame.columns]
+    back = copy.frame.rename(columns={new: old for old, new in copy.renaming.items()})
+    assert back[list(original.frame.columns)].equals(original.frame)
+    before = expectations.load(copy.copy_of, list(original.frame.columns))
+    after = expectations.load(table_id, list(copy.frame.columns), copy.copy_of, copy.renaming)
+    assert [sorted(g.members) for g in after.groups] == [sorted(copy.renaming[m] for m in g.members)
+                                                         for g in before.groups]
+    assert after.target == copy.target and len(after.must_not) == len(before.must_not)
+
+
+def test_the_scorer_lints_as_the_public_api_does():
+    """The scorer's one-profile path gives the findings ``nblint.check`` gives."""
+    for table_id in ["affairs", "penguins_get_dummies", "pima"]:
+        if table_id not in AVAILABLE:
+            continue
+        table = build.build(table_id)
+        findings, kinds, ambiguous = score.lint(table.frame, table.target, table.model)
+        assert findings == score.findings_only(table.frame, table.target, table.model)
+        assert set(kinds) == set(table.frame.columns) and ambiguous <= set(kinds)
+
+
+# ------------------------------------------------------------------ floors
+
+
+def test_dummy_groups_floor(corpus):
+    precision, recall = corpus.group_rates("dummy")
+    assert recall.value >= DUMMY_RECALL and precision.value >= DUMMY_PRECISION, (precision, recall)
+
+
+def test_onehot_groups_floor(corpus):
+    precision, recall = corpus.group_rates("onehot")
+    assert recall.value >= ONEHOT_RECALL and precision.value >= ONEHOT_PRECISION, (precision, recall)
+
+
+def test_clean_tables_get_no_warning(corpus):
+    loud = {s.id: s.loud_on_clean for s in corpus.scores if s.loud_on_clean}
+    assert loud == {}
+
+
+def test_kind_accuracy_floor(corpus):
+    primary, strict = corpus.kind_accuracy(primary=True), corpus.kind_accuracy()
+    assert primary.value >= KIND_ACCURACY and strict.value >= KIND_ACCURACY_STRICT, (primary, strict)
+
+
+def test_nblint_lints_every_table(corpus):
+    assert [(s.id, s.error) for s in corpus.errors()] == []
+
+
+@pytest.mark.parametrize("table_id", [_xfail_if(MUST_FAILS_TODAY, i) for i in AVAILABLE])
+def test_must_findings(by_id, table_id):
+    assert by_id[table_id].must_missed == []
+
+
+@pytest.mark.parametrize("table_id", [_xfail_if(MUST_NOT_FAILS_TODAY, i) for i in AVAILABLE])
+def test_must_not_findings(by_id, table_id):
+    assert by_id[table_id].must_not_hit == []
+
+
+# ------------------------------------------------------------------ order-free (issue 11, item 2)
+
+
+def _finding_set(frame, target, model) -> set[tuple]:
+    return {(f["code"], f["severity"], tuple(sorted(f["columns"])), f["message"])
+            for f in score.findings_only(frame, target, model)}
+
+
+_BASELINE: dict[str, set[tuple]] = {}
+
+
+@pytest.mark.parametrize("table_id", [_xfail_if(ORDER_FAILS_TODAY, i) for i in WRITTEN])
+@settings(max_examples=2, deadline=None, derandomize=True, database=None, phases=[Phase.generate],
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(min_value=0, max_value=2**32 - 1))
+def test_permuted_columns_give_the_same_findings(table_id, seed):
+    """Findings, compared as (code, severity, sorted columns, message), do not depend on column order."""
+    table = build.build(table_id)
+    if table_id not in _BASELINE:
+        _BASELINE[table_id] = _finding_set(table.frame, table.target, table.model)
+    order = list(table.frame.columns)
+    random.Random(seed).shuffle(order)
+    assert _finding_set(table.frame[order], table.target, table.model) == _BASELINE[table_id]
