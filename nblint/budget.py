@@ -44,6 +44,16 @@ def parse_size(value, what: str) -> int:
     return int(value)
 
 
+def _environment_size(value: str, name: str) -> int:
+    """A size from an environment variable; a bad one is a configuration error naming the variable."""
+    from nblint.errors import ConfigError
+
+    try:
+        return parse_size(value, name)
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
+
+
 def machine_memory() -> int:
     """Physical memory, or the cgroup (container) limit when that is lower."""
     try:
@@ -73,7 +83,7 @@ class Budget:
         if configured is None:
             configured = os.environ.get("NBLINT_MEMORY_BUDGET") or None
             if configured is not None:
-                return cls(parse_size(configured, "NBLINT_MEMORY_BUDGET"))
+                return cls(_environment_size(configured, "NBLINT_MEMORY_BUDGET"))
             return cls(int(MEMORY_FRACTION * machine_memory()))
         return cls(parse_size(configured, "memory-budget"))
 
@@ -82,7 +92,7 @@ def disk_budget(folder: str | None = None) -> int:
     """Bytes temporary files may take: ``NBLINT_DISK_BUDGET``, else half the free space of ``folder``."""
     configured = os.environ.get("NBLINT_DISK_BUDGET")
     if configured:
-        return parse_size(configured, "NBLINT_DISK_BUDGET")
+        return _environment_size(configured, "NBLINT_DISK_BUDGET")
     try:
         stats = os.statvfs(folder or tempfile.gettempdir())
     except (OSError, AttributeError):  # pragma: no cover - not POSIX

@@ -14,8 +14,8 @@ the same way, so adding a rule is adding one module (and its case file).
 from __future__ import annotations
 
 import importlib
-import math
 import inspect
+import math
 import pkgutil
 import re
 from collections.abc import Iterable, Iterator

@@ -291,10 +291,20 @@ def test_per_class_statistics_past_the_budget_are_one_error_line(tmp_path):
     assert result.stderr.count("\n") == 1
 
 
-def test_the_spill_past_the_disk_budget_is_dropped_and_the_findings_do_not_change(tmp_path):
+def test_the_spill_past_the_disk_budget_is_dropped_and_the_findings_do_not_change(tmp_path, monkeypatch):
+    from nblint.api import _codes, _settings
+    from nblint.readers import read_table
+    from nblint.runner import lint_source
+
     path = tmp_path / "t.csv"
-    onehot_table(20_000).to_csv(path, index=False)
-    assert json_lint(str(path), "--target", "y", env={"NBLINT_DISK_BUDGET": "1MiB"}) == json_lint(str(path), "--target", "y")
+    onehot_table(200_000).to_csv(path, index=False)  # a spill of about 2 MB
+    settings = _settings(target="y")
+    kept = read_table(str(path))
+    expected = lint_source(kept, settings, _codes(settings))
+    monkeypatch.setenv("NBLINT_DISK_BUDGET", "1MiB")
+    dropped = read_table(str(path))
+    assert lint_source(dropped, settings, _codes(settings)) == expected
+    assert kept._spill is not None and dropped._spill is None and dropped.passes >= 2  # later passes parsed the CSV
 
 
 def test_many_classes_score_a_sample_of_rows_and_nb106_says_so(monkeypatch):
@@ -354,6 +364,12 @@ def test_bad_settings_in_the_config_name_the_key(tmp_path, write, config, messag
     path.write_text(config)
     result = run("check", good, "--config", str(path))
     assert result.exit_code == 2 and result.stderr == f"{path}: error: {message}\n"
+
+
+@pytest.mark.parametrize("variable", ["NBLINT_MEMORY_BUDGET", "NBLINT_DISK_BUDGET"])
+def test_a_bad_budget_in_the_environment_names_the_variable(variable):
+    result = run("check", "-", input=GOOD, env={variable: "lots"})
+    assert_only_error(result, "-", f"{variable} must be a size such as 2GB or a number of bytes, got 'lots'")
 
 
 def test_an_invalid_pyproject_is_an_error_not_ignored(tmp_path):

@@ -4,8 +4,8 @@ A block must end where a record ends, or pyarrow would parse half a record at
 each side of the cut.  A line end inside a quoted field is not a record end, so
 where the block holds a quote the cut is found by following the quoting rules
 (:func:`record_ends`), vectorised over the block's runs of quote characters.
-Blocks are pyarrow buffers read straight from the file (or from the gzip
-stream); only the few bytes after a cut are copied, into the next block.
+Blocks are pyarrow buffers read from the file (or from the gzip stream); the
+bytes after a cut, the start of a record, are carried into the next block.
 """
 
 from __future__ import annotations
@@ -122,7 +122,7 @@ def record_blocks(stream, size: int, delimiter: str, offset: int = 0,
             carry, want = data.to_pybytes(), min(2 * max(want, len(view)), max_record + size)
             continue
         block = data.slice(0, cut)
-        if cut < len(view) or not at_end or _has_content(block):  # (a last block of blank space holds no row)
+        if not at_end or _has_content(block):  # (a last block of blank space holds no row)
             yield Block(block, offset, quoted)
         offset += cut
         carry = data.slice(cut).to_pybytes()
