@@ -234,6 +234,16 @@ def test_a_semicolon_file_is_read_with_its_delimiter(tmp_path):
     assert json_lint(str(semicolon), "--target", "y") == json_lint(str(comma), "--target", "y")
 
 
+@pytest.mark.parametrize("line_end", ["\r\n", "\r"])
+def test_windows_and_old_mac_line_ends_read_as_pandas_does(tmp_path, monkeypatch, line_end):
+    monkeypatch.setattr(CsvSource, "PARSE_BLOCK", 256)  # (many blocks: a cut may fall between \r and \n)
+    frame = onehot_table(200)
+    frame["note"] = np.where(np.arange(200) % 4 == 0, "a\rb", "plain")
+    path = tmp_path / "lines.csv"
+    path.write_bytes(frame.to_csv(index=False, lineterminator=line_end).encode())
+    assert json_lint(str(path), "--target", "y") == findings_of(pd.read_csv(path), target="y")
+
+
 def test_a_single_column_file_stays_one_column(write):
     path = write("one.csv", "y\np\nq\np\n")
     assert json_lint(path, "--target", "y") == findings_of(pd.read_csv(path), target="y")

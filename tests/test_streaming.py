@@ -120,7 +120,8 @@ def blocks_of(data: bytes, size: int, start: int = 0) -> list[bytes]:
 
 @settings(max_examples=60, deadline=None)
 @given(
-    lines=st.lists(st.binary(min_size=0, max_size=40).map(lambda b: b.replace(b"\n", b"").replace(b'"', b"")), max_size=30),
+    lines=st.lists(st.binary(min_size=0, max_size=40).map(lambda b: b.replace(b"\n", b"").replace(b"\r", b"").replace(b'"', b"")),
+                   max_size=30),
     size=st.integers(1, 64),
     final_newline=st.booleans(),
     start=st.integers(0, 5),

@@ -53,13 +53,16 @@ def record_ends(data: np.ndarray, delimiter: str) -> tuple[np.ndarray, int]:
     state after a run is the parity of the toggles since the last such reset:
     two cumulative sums, no loop over bytes.
 
+    A line end is ``\\n``, or a ``\\r`` not followed by one (old Mac text, which
+    pyarrow and pandas read too).
+
     Returns
     -------
     (ends, open_quote)
-        Positions of the ``\\n`` that end records; the position of the quote that
+        Positions of the line ends that end records; the position of the quote that
         opens a field still open at the end of ``data``, or -1.
     """
-    newlines = np.flatnonzero(data == _NEWLINE)
+    newlines = _line_ends(data)
     quotes = np.flatnonzero(data == _QUOTE)
     if not len(quotes):
         return newlines, -1
@@ -78,6 +81,17 @@ def record_ends(data: np.ndarray, delimiter: str) -> tuple[np.ndarray, int]:
     inside = (run >= 0) & inside_after[np.maximum(run, 0)]
     open_quote = int(starts[np.flatnonzero(toggle)[-1]]) if inside_after[-1] else -1
     return newlines[~inside], open_quote
+
+
+def _line_ends(data: np.ndarray) -> np.ndarray:
+    """Positions of ``\\n``, and of ``\\r`` followed by something else (a last ``\\r`` may be half a ``\\r\\n``)."""
+    ends = data == _NEWLINE
+    returns = data == _RETURN
+    if returns.any():
+        returns[:-1] &= ~ends[1:]
+        returns[-1] = False
+        ends |= returns
+    return np.flatnonzero(ends)
 
 
 def record_blocks(stream, size: int, delimiter: str, offset: int = 0,
@@ -150,7 +164,7 @@ def first_record(stream, delimiter: str, max_record: int = MAX_RECORD_BYTES) -> 
         pieces.append(fresh)
         read += len(fresh)
         at_end = len(fresh) < want
-        if b"\n" in fresh or at_end:  # (no line end so far: no record end to look for)
+        if b"\n" in fresh or b"\r" in fresh or at_end:  # (no line end so far: no record end to look for)
             data = b"".join(pieces)
             pieces = [data]
             ends, open_quote = record_ends(np.frombuffer(data, dtype=np.uint8), delimiter)
@@ -191,12 +205,14 @@ def _has_content(block) -> bool:
 
 
 def _last_newline(buffer, window: int = 1 << 16) -> int:
-    """Index of the last ``\\n`` in ``buffer`` (-1: none), looking back a window at a time."""
+    """Index of the last line end (``\\n`` or ``\\r``) in ``buffer`` (-1: none), looking back a window at a time."""
     view = memoryview(buffer)
     end = len(view)
     while end > 0:
         begin = max(0, end - window)
-        found = bytes(view[begin:end]).rfind(b"\n")
+        piece = bytes(view[begin:end])
+        # (a \r that ends the buffer may be half a \r\n: not a line end yet)
+        found = max(piece.rfind(b"\n"), piece.rfind(b"\r", 0, len(piece) - (end == len(view))))
         if found >= 0:
             return begin + found
         end = begin
