@@ -171,7 +171,11 @@ class TableContext:
         notes.extend(self.source.limits)
         if self.structure.capped:
             notes.append(f"group search stopped at its budget of {Budget().left} nodes; some groups may be missing")
-        return notes
+        notes += [f"column {name!r} not checked: it holds {why}" for name, why in self.source.skipped.items()]
+        from nblint.impact import impact_limit
+
+        notes += [note for note in [impact_limit(self)] if note]
+        return notes + list(self.profile.limits)
 
     @property
     def wide_binary(self) -> int:

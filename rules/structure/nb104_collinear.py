@@ -48,7 +48,7 @@ class CollinearColumns(Rule):
     name = "collinear-columns"
     severity = Severity.WARNING
     options = (
-        Option("vif-threshold", 10.0, "Report columns whose variance inflation factor exceeds this (10 is the usual rule of thumb)."),
+        Option("vif-threshold", 10.0, "Report columns whose variance inflation factor exceeds this (10 is the usual rule of thumb).", minimum=1),
     )
 
     def check(self, ctx):
