@@ -28,9 +28,9 @@ class bodies, branches and loops included, each once).  What is followed:
 
 Anything else (a value computed at run time) is an :class:`~nblint.pipelines.spec.Expr`
 whose value nblint does not guess.  What cannot be followed at all -- a Python 2
-source, a star import from a module of the project that may define a
-scikit-learn name used here -- becomes a :class:`~nblint.pipelines.spec.Note`,
-reported by NB510.
+source, code nested too deeply (:mod:`nblint.pipelines.pyparse`), a star import
+from a module of the project that may define a scikit-learn name used here --
+becomes a :class:`~nblint.pipelines.spec.Note`, reported by NB510.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ from nblint.errors import InputError
 from nblint.pipelines import catalog
 from nblint.pipelines.pycalls import CallReading
 from nblint.pipelines.pydata import DataTracking
-from nblint.pipelines.pyparse import imports_library, parse_source
+from nblint.pipelines.pyparse import MAX_NESTING, imports_library, parse_source
 from nblint.pipelines.pyvalues import (UNKNOWN, Instance, calls_in, concatenated, enumerated, items_of,
                                        mark as _mark, method_items, one_of, subscript, unknown as _unknown,
                                        unpack, zipped)
@@ -69,18 +69,23 @@ def read_python(text: str, path: str) -> list[PipelineSpec] | None:
     Raises
     ------
     InputError
-        On a syntax error (with its line and column), except in Python 2 code:
-        that is a note (NB510), since nblint reads Python 3 only.
+        On a syntax error (with its line and column), except in Python 2 code and in code nested
+        past what Python's parser accepts: those are notes (NB510), since the file is code nblint
+        cannot read rather than a broken file.
     """
     parsed = parse_source(text, path)
     problem = parsed.unreadable
     if parsed.tree is None:
-        if problem.python2:
+        if problem.python2 or problem.deep:
             if not imports_library(text):
                 return None
-            note = Note(problem.line, "this file is Python 2 (Python 3 refuses its syntax at line "
-                                      f"{problem.line}): nblint reads Python 3 only, so its pipelines are not checked")
-            return [PipelineSpec(path, "python", (), None, notes=(note,))]
+            if problem.deep:
+                message = ("Python's parser refuses this file as nested too deeply (the limit of its own parser, "
+                           "not an error in the code), so nblint cannot read it: its pipelines are not checked")
+            else:
+                message = (f"this file is Python 2 (Python 3 refuses its syntax at line {problem.line}): nblint "
+                           "reads Python 3 only, so its pipelines are not checked")
+            return [PipelineSpec(path, "python", (), None, notes=(Note(problem.line, message),))]
         where = f" at line {problem.line}, column {problem.column}"
         raise InputError(f"Python syntax error{where}: {problem.message}")
     notes = []
@@ -89,7 +94,15 @@ def read_python(text: str, path: str) -> list[PipelineSpec] | None:
             f"this file is Python 2 (Python 3 refuses its syntax at line {problem.line}): nblint read it with its "
             f"Python 2 statements set aside (print, exec, old except/raise forms at {_lines(parsed.python2)}), "
             "so what it checked assumes the rest means the same in Python 3")))
+    if parsed.cut:
+        notes.append(Note(parsed.cut[0], cut_message(_lines(parsed.cut))))
     return read_module(parsed.tree, path, text, notes=notes)
+
+
+def cut_message(where: str) -> str:
+    """NB510's note for code cut at :data:`~nblint.pipelines.pyparse.MAX_NESTING` levels, ``where`` being its lines."""
+    return (f"code at {where} is nested more than {MAX_NESTING} levels deep (a very long chain of operators or "
+            "calls): nblint read it down to that depth, and what the deeper part computes is not followed")
 
 
 def _lines(numbers: list[int]) -> str:
@@ -122,8 +135,12 @@ def read_module(tree: ast.Module, path: str, text: str, form: str = "python",
     reader.foreign += [(f"%run {script}", line) for script, line in runs]
     try:
         reader.statements(tree.body)
-    except RecursionError:
-        raise InputError("nested too deeply to read") from None
+    except RecursionError:  # beyond what cut_deep bounds (calls of the source's functions nested in each other)
+        if not any(call.known for call in reader.calls):
+            return None
+        note = Note(None, "the code is nested too deeply for nblint to follow to the end (functions of the source "
+                          "called inside one another, on deeply nested expressions): its pipelines are not checked")
+        return [PipelineSpec(path, form, (), None, notes=(*(notes or ()), note))]
     if not any(call.known and not call.target.startswith("pandas.") for call in reader.calls):
         return None
     for call in reader.calls:
