@@ -9,7 +9,8 @@ where a finding points.
 
 A scaler that maps each column on its own by an increasing function
 (``StandardScaler``, ``MinMaxScaler``, ``RobustScaler``, ``MaxAbsScaler``,
-``QuantileTransformer``, ``PowerTransformer``) changes the values' range but
+``QuantileTransformer``, ``PowerTransformer``, and their function forms
+``scale``, ``minmax_scale``...) changes the values' range but
 not what they encode: one-hot bits stay a group of columns that move together,
 category codes stay arbitrary codes.  The flow keeps that encoding
 (:attr:`Flow.encoded`) beside the new kind of values.
@@ -106,14 +107,15 @@ def transfer(step: Step, incoming: Flow) -> Flow:
     """The flow after ``step`` given the flow into it."""
     if not step.known:
         return Flow(OPAQUE, step)
-    rule = TRANSFERS.get(step.cls)
-    kind = _fixed_kind(step.cls) if rule is None else rule(step, incoming)
+    cls = catalog.applied_class(step.cls)  # minmax_scale(X) transforms as MinMaxScaler does
+    rule = TRANSFERS.get(cls)
+    kind = _fixed_kind(cls) if rule is None else rule(step, incoming)
     if kind is None:
         return incoming
     if kind in (ONEHOT, DUMMY) and step.value(ONE_COLUMN) is True:
         kind = BINARY  # written into one column: one bit
     encoded = None
-    if step.cls in MONOTONE_SCALERS:
+    if cls in MONOTONE_SCALERS:
         encoded = incoming if incoming.kind in CATEGORICAL else incoming.encoded
     return Flow(kind, step, encoded)
 

@@ -11,7 +11,8 @@ the columns ``get_dummies(df)`` leaves alone do.  What is followed:
   ``pd.concat``, ``np.hstack``); ``train_test_split(X, y)`` and a resampler's
   ``fit_resample(X, y)`` pair each output with its own input, and a function
   of the source returning a tuple gives each name its own part;
-* ``df.apply(LabelEncoder().fit_transform)``; a transformer nblint cannot
+* ``df.apply(LabelEncoder().fit_transform)``, and scikit-learn's function forms
+  (``minmax_scale(X)``, ``scale(X)``...) as their transformers; a transformer nblint cannot
   identify (``encoder.transform(X)`` on an object of another library) makes
   the route opaque instead of passing the data through unseen;
 * columns written, selected and dropped (:mod:`nblint.pipelines.pycolumns`);
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import ast
 
+from nblint.pipelines.catalog import FUNCTION_TRANSFORMS
 from nblint.pipelines.pycolumns import ColumnTracking, names, same_names
 from nblint.pipelines.pycolumns import _union as union
 from nblint.pipelines.pyvalues import calls_in
@@ -103,6 +105,8 @@ class DataTracking(ColumnTracking):
         for call in calls_in(value):
             if call.cls == "get_dummies":
                 return self._dummies(node, call)
+            if call.cls in FUNCTION_TRANSFORMS:  # minmax_scale(X): MinMaxScaler().fit_transform(X)
+                return self._applied(argument(node, 0, "X"), [call])
         func = node.func
         if isinstance(func, ast.Attribute):
             if func.attr in FIT_METHODS or func.attr in PREDICT_METHODS:
@@ -136,15 +140,20 @@ class DataTracking(ColumnTracking):
         """``receiver.fit_transform(source)`` (or ``source.apply(receiver.fit_transform)``, ``fit_resample``)."""
         receiver = self.expr(receiver_node)
         receivers = calls_in(receiver)
-        chains = self.data_of(source) if source is not None else None
         if not receivers:
+            chains = self.data_of(source) if source is not None else None
             if hasattr(receiver, "attrs"):  # an object of a class of the source: its method was read
                 return chains
             # A transformer nblint cannot identify: what comes out is unknown, not the input unchanged.
             opaque = Call(f"<{ast.unparse(receiver_node)}>", mark=(node.lineno, node.col_offset + 1))
             return self._then(chains, [opaque])
+        return self._applied(source, receivers)
+
+    def _applied(self, source: ast.expr | None, transformers: list[Call]) -> Chains:
+        """The data of ``source`` (the input, where none is given) through each of ``transformers``."""
+        chains = self.data_of(source) if source is not None else None
         columns = self.column_names(unwrapped(source)) if source is not None else None
-        return self._then(chains, [self.use(r, columns) for r in receivers])
+        return self._then(chains, [self.use(t, columns) for t in transformers])
 
     @staticmethod
     def _then(chains: Chains | None, uses: list[Call]) -> Chains:

@@ -59,6 +59,8 @@ BUILTINS = frozenset({"range", "list", "tuple", "sorted", "zip", "enumerate", "d
 SKLEARN_MODULES = frozenset({"naive_bayes", "preprocessing", "pipeline", "compose", "model_selection",
                              "feature_extraction", "decomposition", "feature_selection", "impute", "calibration",
                              "multiclass", "ensemble", "linear_model", "kernel_approximation", "random_projection"})
+#: Words without which a source prepares no data nblint follows (its data is then not tracked, for speed).
+DATA_WORDS = ("get_dummies", "transform", ".apply(", "scale(", "normalize(", "binarize(")
 #: Conventional aliases, read as such where the source uses them without importing them.
 CONVENTIONAL = {"np": "numpy", "pd": "pandas"}
 
@@ -131,7 +133,7 @@ def read_module(tree: ast.Module, path: str, text: str, form: str = "python",
     list of PipelineSpec or None
         None when the module calls nothing from scikit-learn or imbalanced-learn.
     """
-    reader = _ModuleReader(tree, tracks_data="get_dummies" in text or "transform" in text or ".apply(" in text)
+    reader = _ModuleReader(tree, tracks_data=any(word in text for word in DATA_WORDS))
     reader.foreign += [(f"%run {script}", line) for script, line in runs]
     try:
         reader.statements(tree.body)
