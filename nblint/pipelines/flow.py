@@ -19,7 +19,10 @@ Python sources add a few facts a config cannot state, as parameters whose names
 start with ``_`` (no scikit-learn parameter does): the level columns dropped by
 name after ``get_dummies`` (:data:`DROPPED_LEVELS`), the categories an encoder
 was fitted on (:data:`FITTED_LEVELS`), and one-hot output written into a single
-column (:data:`ONE_COLUMN`), which can only be one bit.
+column (:data:`ONE_COLUMN`), which can only be one bit; and the columns of a
+frame that ``get_dummies(frame, columns=[...])`` leaves alone (:data:`UNLISTED`,
+giving :data:`REST`): whatever the source did not list, which may be nothing
+more than the target, so no rule takes them for raw codes.
 """
 
 from __future__ import annotations
@@ -41,11 +44,13 @@ BINARY = "binary"    # 0/1 presence bits that are each a variable of their own
 NONNEG = "nonneg"    # non-negative reals (min-max scaled, uniform quantiles)
 SIGNED = "signed"    # reals that can be negative
 OPAQUE = "opaque"    # produced by a step nblint does not know
+REST = "rest"        # the columns get_dummies(frame, columns=[...]) was not asked to encode: raw, if any
 
 #: Facts Python sources establish about a step (see the module docstring).
 DROPPED_LEVELS = "_dropped_levels"
 FITTED_LEVELS = "_fitted_levels"
 ONE_COLUMN = "_one_column"
+UNLISTED = "_unlisted"
 #: Encodings a per-column increasing scaler keeps (see the module docstring).
 CATEGORICAL = frozenset({"onehot", "dummy", "ordinal"})
 MONOTONE_SCALERS = frozenset({"StandardScaler", "MinMaxScaler", "RobustScaler", "MaxAbsScaler",
@@ -160,6 +165,8 @@ def _get_dummies(step: Step, incoming: Flow) -> str:
     With two levels that is one proper bit; how many levels a column has is not
     written in code, so the names decide (``Sex``; dummies ``male``/``female``).
     """
+    if step.value(UNLISTED) is True:
+        return REST
     dropped = step.value(DROPPED_LEVELS)
     if step.value("drop_first") is not True and not dropped:
         return ONEHOT

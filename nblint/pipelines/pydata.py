@@ -27,7 +27,8 @@ from __future__ import annotations
 import ast
 
 from nblint.pipelines.catalog import FUNCTION_TRANSFORMS
-from nblint.pipelines.pycolumns import ColumnTracking, names, same_names
+from nblint.pipelines.flow import UNLISTED
+from nblint.pipelines.pycolumns import ColumnTracking, names, raw, same_names
 from nblint.pipelines.pycolumns import _union as union
 from nblint.pipelines.pyvalues import calls_in
 from nblint.pipelines.spec import Call
@@ -127,14 +128,43 @@ class DataTracking(ColumnTracking):
         return union(receiver, *(self.data_of(a) for a in arguments))
 
     def _dummies(self, node: ast.Call, call: Call) -> Chains:
-        """``get_dummies(data)``: a Series or named columns become bits; a frame's other columns pass through raw."""
+        """``get_dummies(data)``: a Series or named columns become bits; on a whole frame, only some columns do.
+
+        On a frame, get_dummies encodes the columns listed in ``columns=`` (with no
+        list, its text and category columns) and leaves the others as they are:
+        encoder output already in the frame (codes, scaled values, earlier dummies:
+        numbers) unless listed, and the frame's raw columns -- with no list its
+        numeric columns, with a list whatever the source did not list
+        (:data:`~nblint.pipelines.flow.UNLISTED`), perhaps nothing but the target.
+        """
         source = argument(node, 0, "data")
         chains = self.data_of(source) if source is not None else None
-        picked = self.column_names(source) if source is not None and "columns" not in call.params else None
-        encoded = self._then(chains, [self.use(call, picked, picked is not None and self._series(source))])
-        if picked is None:  # a whole frame: columns that are not categorical reach the model as they are
-            return union(encoded, ((),))
-        return encoded
+        listing = "columns" in call.params
+        picked = self.column_names(source) if source is not None and not listing else None
+        if picked is not None:  # df["Sex"], df[["a", "b"]]: every column given is encoded
+            return self._then(chains, [self.use(call, picked, self._series(source))])
+        listed = names(call.params.get("columns")) if listing else None
+        encoded, kept = [], []
+        for chain in chains or ((),):
+            into, passes = self._dummied(chain, listing, listed)
+            if into:
+                encoded.append(chain)
+            if passes and chain:
+                kept.append(chain)
+        rest = (self.marked(call, UNLISTED, True),) if listing else ()
+        return union(self._then(tuple(encoded) or None, [call]), tuple(kept) or None, (rest,))
+
+    @staticmethod
+    def _dummied(chain: tuple[Call, ...], listing: bool, listed: tuple[str, ...] | None) -> tuple[bool, bool]:
+        """Whether a frame's route goes into ``get_dummies(frame)`` and whether (part of it) passes by it."""
+        if raw(chain):
+            return True, True
+        last = chain[-1]
+        if not same_names(last) or not listing:
+            return False, True  # bits, or numbers get_dummies encodes only when listed
+        if last.columns is None or listed is None:
+            return True, False  # the source does not say which columns: read as encoded, as listed
+        return bool(set(last.columns) & set(listed)), not set(last.columns) <= set(listed)
 
     def _transformed(self, node: ast.Call, receiver_node: ast.expr, source: ast.expr | None) -> Chains | None:
         """``receiver.fit_transform(source)`` (or ``source.apply(receiver.fit_transform)``, ``fit_resample``)."""
