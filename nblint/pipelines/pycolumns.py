@@ -40,10 +40,12 @@ from nblint.pipelines.spec import Call, OneOf
 Chains = tuple[tuple[Call, ...], ...]
 
 #: pandas attributes that are not columns (``df.values`` is the data, ``df.Sex`` a column).
-FRAME_ATTRIBUTES = frozenset({"values", "T", "loc", "iloc", "at", "iat", "columns", "index", "shape", "dtypes",
+FRAME_ATTRIBUTES = frozenset({"values", "T", "loc", "iloc", "ix", "at", "iat", "columns", "index", "shape", "dtypes",
                               "str", "dt", "cat", "sparse", "array", "plot", "size", "ndim", "empty", "name",
                               "dtype", "A", "data", "toarray", "todense"})
-INDEXERS = frozenset({"loc", "iloc", "at", "iat"})
+#: pandas indexers; ``ix`` (removed in pandas 1.0, common in older code) takes labels as ``loc`` does.
+INDEXERS = frozenset({"loc", "iloc", "ix", "at", "iat"})
+LABEL_INDEXERS = frozenset({"loc", "ix"})
 #: Encoders whose output is one-hot bits (named after levels, not after the columns given).
 ONEHOT_USES = frozenset({"get_dummies", "OneHotEncoder", "LabelBinarizer", "DictVectorizer"})
 
@@ -118,11 +120,11 @@ class ColumnTracking:
         return isinstance(node, ast.Attribute) and node.attr not in FRAME_ATTRIBUTES
 
     def column_names(self, node: ast.expr | None) -> tuple[str, ...] | None:
-        """The columns ``df[...]``, ``df.loc[:, ...]`` or ``df.a`` picks, where the source says."""
+        """The columns ``df[...]``, ``df.loc[:, ...]`` (``df.ix[:, ...]``) or ``df.a`` picks, where the source says."""
         if isinstance(node, ast.Subscript):
             key = node.slice
             if isinstance(node.value, ast.Attribute) and node.value.attr in INDEXERS:
-                if node.value.attr != "loc" or not isinstance(key, ast.Tuple) or len(key.elts) != 2:
+                if node.value.attr not in LABEL_INDEXERS or not isinstance(key, ast.Tuple) or len(key.elts) != 2:
                     return None
                 key = key.elts[1]
             return names(self.expr(key))

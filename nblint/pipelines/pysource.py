@@ -14,13 +14,14 @@ class bodies, branches and loops included, each once).  What is followed:
 * literal values (numbers, strings, lists, tuples, dicts, ``None``, ``np.nan``,
   ``np.linspace``/``np.arange``/``range`` of literal numbers), names bound
   earlier (also ``self.x = ...``), items of known lists and dicts (``models["nb"]``);
-* loops: a loop variable takes each item of a list, dict, ``.items()``,
-  ``zip``/``enumerate`` written in the source
+* loops (:mod:`nblint.pipelines.pyloops`): a loop variable takes each item of a
+  list, dict, ``.items()``, ``zip``/``enumerate`` written in the source
   (:class:`~nblint.pipelines.spec.OneOf`), so models kept in lists, dicts and
-  tuples are fitted, searched and cross-validated one by one;
+  tuples are fitted, searched and cross-validated one by one; a loop over a list
+  of frames (``for dataset in [train, test]``) is read once per frame;
 * functions and classes of the same source: a call is read with its arguments
   bound to the parameters (``train(GaussianNB(), X, y)``, ``Trainer(model).fit(X)``),
-  a few levels deep;
+  those it omits to their defaults, a few levels deep;
 * ``model.set_params(alpha=0)``, ``pipe.set_params(clf__alpha=0)`` and
   ``model.alpha = 0`` change the estimator's parameters;
 * data preparation (:mod:`nblint.pipelines.pydata`): what the data a model is
@@ -45,10 +46,10 @@ from nblint.errors import InputError
 from nblint.pipelines import catalog
 from nblint.pipelines.pycalls import CallReading
 from nblint.pipelines.pydata import DataTracking
+from nblint.pipelines.pyloops import LoopReading, listed_names
 from nblint.pipelines.pyparse import MAX_NESTING, imports_library, parse_source
-from nblint.pipelines.pyvalues import (UNKNOWN, Instance, calls_in, concatenated, enumerated, items_of,
-                                       mark as _mark, method_items, one_of, subscript, unknown as _unknown,
-                                       unpack, zipped)
+from nblint.pipelines.pyvalues import (UNKNOWN, Instance, calls_in, concatenated, mark as _mark, subscript,
+                                       unknown as _unknown, unpack)
 from nblint.pipelines.spec import Call, Expr, Note, PipelineSpec, build_specs
 from nblint.pipelines.tree import PosDict
 
@@ -156,7 +157,7 @@ def read_module(tree: ast.Module, path: str, text: str, form: str = "python",
     return specs
 
 
-class _ModuleReader(CallReading, DataTracking):
+class _ModuleReader(CallReading, LoopReading, DataTracking):
     def __init__(self, tree: ast.Module, tracks_data: bool = True):
         self.tree = tree
         self.tracks_data = tracks_data
@@ -193,7 +194,11 @@ class _ModuleReader(CallReading, DataTracking):
         self.bound: list[tuple[str, list[Call]]] = []
         self.bare: list[Call] = []
         self.created: dict[int, Call] = {}
-        self.aliases: list[tuple[dict[str, str], dict[str, Any]]] = []  # per source call: parameter -> caller's name
+        # Per source call (and loop over frames): parameter (loop variable) -> the name it stands for, the
+        # changes made through it, and whether the names beyond are out of scope (a call) or not (a loop).
+        self.aliases: list[tuple[dict[str, str], dict[str, Any], bool]] = []
+        self.frame_lists: dict[str, tuple[str, ...]] = {}  # name -> the names of the list it holds ([train, test])
+        self.defaults: dict[int, dict[str, tuple[Any, Any]]] = {}  # id(function) -> parameter -> (default, its data)
 
     # ---------------------------------------------------------------- statements
 
@@ -211,6 +216,11 @@ class _ModuleReader(CallReading, DataTracking):
         if isinstance(stmt, ast.ClassDef):
             self.define_class(stmt)
             return
+        if isinstance(stmt, (ast.For, ast.AsyncFor)) and isinstance(stmt.target, ast.Name):
+            frames = self.frames_walked(stmt.iter)
+            if frames:
+                self.loop_over_frames(stmt, frames)
+                return
         if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
             for target in stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]:
                 self.assign(target, stmt.value)
@@ -311,12 +321,13 @@ class _ModuleReader(CallReading, DataTracking):
     def scoped(self, names: set[str]) -> Iterator[None]:
         """Give ``names`` back their values afterwards (a function's or a comprehension's own names)."""
         missing = object()
-        saved = {n: (self.env.get(n, missing), self.data.get(n, missing), self.chosen.get(n, missing)) for n in names}
+        tables = (self.env, self.data, self.chosen, self.frame_lists)
+        saved = {n: tuple(table.get(n, missing) for table in tables) for n in names}
         try:
             yield
         finally:
             for name, values in saved.items():
-                for table, value in zip((self.env, self.data, self.chosen), values):
+                for table, value in zip(tables, values):
                     if value is missing:
                         table.pop(name, None)
                     else:
@@ -366,6 +377,13 @@ class _ModuleReader(CallReading, DataTracking):
         self.rebound(name)
         self.env.pop(name, None)
         self.data.pop(name, None)
+        # A list of frames holds the objects bound when it was made: rebinding one of them (or the list's
+        # name) ends what the list says about the names.
+        for holder in [h for h, held in self.frame_lists.items() if name in held or h == name]:
+            del self.frame_lists[holder]
+        listed = listed_names(node) if node is not None else None
+        if listed:
+            self.frame_lists[name] = listed
         if not isinstance(value, Expr):
             self.env[name] = value
         if data:
@@ -375,28 +393,6 @@ class _ModuleReader(CallReading, DataTracking):
             calls = calls_in(value)
             if calls and node is not None:
                 self.bound.append((name, calls))
-
-    def iterate(self, node: ast.expr) -> Any:
-        """What a loop variable over ``node`` takes in turn (a OneOf), or unknown."""
-        items = None
-        if isinstance(node, ast.Call):
-            func = node.func
-            dotted = self.resolve(func) or ""
-            if node.args and (self._builtin(func) in ("list", "sorted", "tuple") or dotted.split(".")[0] == "tqdm"
-                              or isinstance(func, ast.Name) and func.id in ("reversed", "iter") and func.id not in self.env):
-                return self.iterate(node.args[0])  # the same items, in a list or behind a progress bar
-            args = [self.expr(a) for a in node.args]
-            if isinstance(func, ast.Attribute) and func.attr in ("items", "values", "keys") and not args:
-                items = method_items(self.expr(func.value), func.attr)
-            elif self._builtin(func) == "zip":
-                items = zipped(args)
-            elif self._builtin(func) == "enumerate" and args:
-                items = enumerated(args[0], args[1] if len(args) > 1 else 0)
-            else:
-                items = items_of(self.expr(node))
-        else:
-            items = items_of(self.expr(node))
-        return one_of(items) if items else _unknown(node)
 
     def _in_place(self, node: ast.Call) -> None:
         """``df.drop([...], axis=1, inplace=True)`` changes the frame it is called on."""
@@ -470,16 +466,6 @@ class _ModuleReader(CallReading, DataTracking):
         if dotted in CONSTANTS:
             return CONSTANTS[dotted]
         return Expr(dotted) if dotted else _unknown(node)
-
-    def _comprehension(self, node) -> Any:
-        """``[make_pipeline(enc, m) for m in models]``: the element read with each generator's items."""
-        names = {n.id for gen in node.generators for n in ast.walk(gen.target) if isinstance(n, ast.Name)}
-        with self.scoped(names):
-            for generator in node.generators:
-                self.bind(generator.target, self.iterate(generator.iter), None)
-            value = self.expr(node.value if isinstance(node, ast.DictComp) else node.elt)
-        calls = calls_in(value)
-        return calls if calls else _unknown(node)
 
     # ---------------------------------------------------------------- names
 
