@@ -198,9 +198,12 @@ def _function_transformer(step: Step, incoming: Flow) -> str | None:
 
 
 def _ordinal_encoder(step: Step, incoming: Flow) -> str:
-    """Codes of categories; with at most two categories per column (written, or fitted on a list), one bit."""
+    """Codes of categories; with at most two categories per column (written, fitted on a list, or -- names
+    breaking the tie, as for dummies -- columns named ``sex``/``gender``), one bit."""
     fitted = step.value(FITTED_LEVELS)
     if isinstance(fitted, list) and 0 < len(fitted) <= 2:
+        return BINARY
+    if step.columns and _two_level_names(step.columns, None):
         return BINARY
     return BINARY if step.cls == "OrdinalEncoder" and _at_most_two_levels(step.value("categories")) else ORDINAL
 

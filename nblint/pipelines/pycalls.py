@@ -10,7 +10,8 @@ Part of the Python reader (:mod:`nblint.pipelines.pysource`, which mixes this in
   the data it is fitted on; ``set_params`` (``clf__alpha`` paths too) changes
   its parameters; ``le.fit(["n", "y"])`` records the categories written;
 * a function or class of the source is read with its arguments bound to its
-  parameters, a few calls deep (:meth:`CallReading.inline`);
+  parameters (those not passed to their default values), a few calls deep
+  (:meth:`CallReading.inline`);
 * numbers spelled out by ``range``/``np.arange``/``np.linspace``/``np.logspace``,
   ``dict(alpha=...)``, ``float("nan")``.
 """
@@ -212,6 +213,8 @@ class CallReading:
         passed += [(k.arg, k.value) for k in node.keywords if k.arg in accepted]
         for parameter, arg in passed:
             bound[parameter] = (self.expr(arg), self.data_of(arg))
+        for parameter, default in self.defaults.get(id(function), {}).items():
+            bound.setdefault(parameter, default)  # def f(vectorizer=TfidfVectorizer()), called as f()
         # A frame passed by name and changed in place (df[col] = ..., df.drop(..., inplace=True)) is the
         # caller's frame changed: those changes go back to the caller's name.
         aliases = {parameter: arg.id for parameter, arg in passed if isinstance(arg, ast.Name)}

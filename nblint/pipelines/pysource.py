@@ -273,8 +273,14 @@ class _ModuleReader(CallReading, LoopReading, DataTracking):
         name = f"{self.class_name}.{stmt.name}" if self.class_name else stmt.name
         self.functions[name] = stmt
         outer_class, self.class_name = self.class_name, None
-        for node in [*stmt.decorator_list, *stmt.args.defaults, *(d for d in stmt.args.kw_defaults if d is not None)]:
+        for node in stmt.decorator_list:
             self.expr(node)
+        # Default values are made once, where the function is defined; a call that omits one gets that object.
+        arguments = stmt.args
+        positional = [*arguments.posonlyargs, *arguments.args]
+        with_defaults = list(zip(positional[len(positional) - len(arguments.defaults):], arguments.defaults))
+        with_defaults += [(a, d) for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults) if d is not None]
+        self.defaults[id(stmt)] = {a.arg: (self.expr(d), self.data_of(d)) for a, d in with_defaults}
         with self.scoped(self.local_names(stmt)):
             for parameter in self.local_names(stmt):
                 self.env.pop(parameter, None)
