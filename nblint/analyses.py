@@ -33,7 +33,7 @@ from nblint.structure import (
     name_stem,
     variance_inflation,
 )
-from nblint.structure.duplicates import code_column_candidates, identical_candidates
+from nblint.structure.duplicates import code_column_candidates, identical_candidates, recode_candidates
 from nblint.structure.exclusive import dummy_sets, near_sets
 from nblint.structure.groups import expected_cooccurrences
 from nblint.structure.kinds import ColumnKind, infer_kinds
@@ -185,7 +185,12 @@ class TableContext:
         notes.extend(self.source.limits)
         if self.structure.capped:
             notes.append(f"group search stopped at its budget of {Budget().left} nodes; some groups may be missing")
-        return notes
+        notes += [f"column {name!r} not checked: it holds {why}" for name, why in self.source.skipped.items()]
+        if self.target is not None and self.structure.groups:  # (else nothing is measured: no import)
+            from nblint.impact import impact_limit
+
+            notes += [note for note in [impact_limit(self)] if note]
+        return notes + list(self.profile.limits)
 
     @property
     def wide_binary(self) -> int:
@@ -346,7 +351,23 @@ class TableContext:
         broken.sort(key=lambda g: self.table_order[g.members[0]])
         return Structure(search.onehot, dummy, broken, code_columns, identical, self.budget.exhausted)
 
-    def row_checks(self, broken_candidates, code_candidates, identical_candidates) -> dict:
+    @cached_property
+    def recodes(self) -> list[tuple[str, str]]:
+        """Pairs of categorical columns whose values map one to one (one recodes the other), not identical.
+
+        Only categorical columns: a count or a measurement and a one-to-one function of it
+        (``exper`` and ``expersq``) are different features for a Gaussian or count model.
+        """
+        structure = self.structure
+        categorical = {c for c, k in self.kinds.items() if k.kind == "categorical"} - set(structure.code_columns)
+        pending = [pair for pair in recode_candidates(self.profile, set(self.profile.names) - categorical)]
+        if not pending:
+            return []
+        same = {frozenset(cols) for cols in structure.identical}
+        checks = self.row_checks([], [], [], pending)
+        return [pair for pair, ok in zip(pending, checks["recodes"]) if ok and not any(set(pair) <= s for s in same)]
+
+    def row_checks(self, broken_candidates, code_candidates, identical_candidates, recode_candidates=()) -> dict:
         """One chunked pass computing every per-row verification at once.
 
         Returns
@@ -355,12 +376,15 @@ class TableContext:
             ``row_sums``: (rows summing to 0, rows summing to 2+, example rows) per
             broken candidate; ``decodes``: per (code column, group) pair, whether the
             column and the group determine each other row by row; ``identical``:
-            lists of columns whose values agree on every row.
+            lists of columns whose values agree on every row; ``recodes``: per pair
+            of columns, whether their values map one to one.
         """
-        checks = RowChecks(broken_candidates, code_candidates, [c for cols in identical_candidates for c in cols])
+        checks = RowChecks(broken_candidates, code_candidates, [c for cols in identical_candidates for c in cols],
+                           recode_candidates)
         needed = sorted({m for members, _ in broken_candidates for m in members}
                         | {c for c, _ in code_candidates} | {m for _, g in code_candidates for m in g.members}
-                        | set(checks.hashes), key=lambda c: self.table_order[c])
+                        | set(checks.hashes) | {c for pair in recode_candidates for c in pair},
+                        key=lambda c: self.table_order[c])
         if needed:
             checks = self.reduce_rows(needed, checks)
         decodes = []
@@ -374,7 +398,9 @@ class TableContext:
             for c in cols:
                 by_hash.setdefault(int(checks.hashes[c]), []).append(c)
             identical += [group for group in by_hash.values() if len(group) > 1]
-        return {"row_sums": [tuple(r) for r in checks.row_sums], "decodes": decodes, "identical": identical}
+        recodes = [len({a for a, _ in seen}) == len(seen) == len({b for _, b in seen}) for seen in checks.recode_tables]
+        return {"row_sums": [tuple(r) for r in checks.row_sums], "decodes": decodes, "identical": identical,
+                "recodes": recodes}
 
 
 class _ThresholdPass:
@@ -397,15 +423,18 @@ class RowChecks:
     For each broken-group candidate: rows summing to 0, to 2 or more, and the first
     example rows; for each (code column, group) candidate: the (code, level) pairs
     seen; for each column that may duplicate another: an order-free hash of its
-    values (a sum, modulo 2**64, of a hash of each (row, value)).  Every part adds
-    up in any grouping of the rows, the examples in row order.
+    values (a sum, modulo 2**64, of a hash of each (row, value)); for each pair of
+    columns that may recode each other: the (value, value) pairs seen.  Every part
+    adds up in any grouping of the rows, the examples in row order.
     """
 
-    def __init__(self, broken_candidates, code_candidates, hash_columns):
+    def __init__(self, broken_candidates, code_candidates, hash_columns, recode_candidates=()):
         self.broken_candidates, self.code_candidates = broken_candidates, code_candidates
+        self.recode_candidates = list(recode_candidates)
         self.row_sums = [[0, 0, []] for _ in broken_candidates]
         self.pair_tables: list[set] = [set() for _ in code_candidates]
         self.hashes = {c: np.uint64(0) for c in hash_columns}
+        self.recode_tables: list[set] = [set() for _ in self.recode_candidates]
 
     def add(self, chunk: Chunk) -> None:
         values = {name: col for name, col in zip(chunk.names, chunk.columns)}
@@ -437,6 +466,8 @@ class RowChecks:
             for column in self.hashes:
                 with np.errstate(over="ignore"):
                     self.hashes[column] = np.uint64(self.hashes[column] + np.sum(mix64(_value_hash(values[column]) ^ weights), dtype=np.uint64))
+        for (a, b), seen in zip(self.recode_candidates, self.recode_tables):
+            seen.update(zip(_labels(values[a]), _labels(values[b])))
 
     def merge(self, other: "RowChecks") -> None:
         """Add the checks of rows after these (gathered apart)."""
@@ -446,9 +477,18 @@ class RowChecks:
             acc[2].extend(part[2][:EXAMPLE_ROWS - len(acc[2])])
         for pairs, part in zip(self.pair_tables, other.pair_tables):
             pairs |= part
+        for seen, part in zip(self.recode_tables, other.recode_tables):
+            seen |= part
         with np.errstate(over="ignore"):
             for column in self.hashes:
                 self.hashes[column] = np.uint64(self.hashes[column] + other.hashes[column])
+
+
+def _labels(col) -> list:
+    """The distinct values of one chunk's column, as a list aligned with its rows (labels for text)."""
+    if col.kind == "text":
+        return [col.labels[k] if k >= 0 else None for k in col.values.tolist()]
+    return col.as_float().tolist()
 
 
 def _value_hash(col) -> np.ndarray:

@@ -4,7 +4,8 @@ Importing this module registers, with :func:`pandera.extensions.register_check_m
 one dataframe check per installed table rule and one row-level structure check:
 
 * ``nblint_nb101``, ``nblint_nb102``, ... (:func:`check_name` of each rule code):
-  runs that rule on the validated frame.  Statistics: ``target``, ``model`` and
+  runs that rule on the validated frame.  Statistics: ``target``, ``model``,
+  ``kinds`` (declared column kinds, as ``[tool.nblint.columns]``) and
   the rule's options in snake case (``vif_threshold`` for NB104's
   ``vif-threshold``), all optional.  When the rule finds something the check
   fails with an ordinary :class:`pandera.errors.SchemaError` whose ``check.name``
@@ -82,7 +83,8 @@ SUM_TO_ONE = "nblint_sum_to_one"
 #: The rule whose finding a row failing :data:`SUM_TO_ONE` is (a broken one-hot group).
 SUM_TO_ONE_CODE = "NB103"
 #: Every registered rule check takes these statistics before the rule's own options.
-COMMON_STATISTICS = ("target", "model")
+#: ``kinds`` are declared column kinds (column name or glob -> kind), as ``[tool.nblint.columns]``.
+COMMON_STATISTICS = ("target", "model", "kinds")
 
 
 def check_name(code: str) -> str:
@@ -314,7 +316,9 @@ def _profiled_once(source):
 
 
 def _settings(rule, options: dict, statistics: dict):
-    table: dict[str, Any] = {k: statistics[k] for k in COMMON_STATISTICS if statistics.get(k) is not None}
+    table: dict[str, Any] = {k: statistics[k] for k in ("target", "model") if statistics.get(k) is not None}
+    if statistics.get("kinds") is not None:
+        table["columns"] = dict(statistics["kinds"])
     given = {opt.name: statistics[s] for s, opt in options.items() if statistics.get(s) is not None}
     if given:
         table[rule.code] = given
@@ -419,6 +423,8 @@ def schema_for_table(path: str, settings, codes: list[str]) -> pa.DataFrameSchem
             statistics["target"] = settings.target
         if settings.model is not None:
             statistics["model"] = settings.model
+        if settings.kinds:
+            statistics["kinds"] = dict(settings.kinds)  # the configuration's declared kinds travel with the schema
         for option in rule.options:
             statistics[_option_statistic(option.name)] = context.rule_options[code][option.name]
         factory = getattr(Check, check_name(code))
@@ -442,11 +448,12 @@ def read_frame(path: str, encoding: str = "utf-8") -> pd.DataFrame:
     -------
     pandas.DataFrame
     """
-    lower = path.lower()
-    if lower.endswith((".parquet", ".pq")):
+    from nblint.readers import TableFormat, table_format
+
+    form = table_format(path) or TableFormat("csv")
+    if form.kind == "parquet":
         return pd.read_parquet(path)
-    separator = "\t" if lower.endswith((".tsv", ".tab", ".tsv.gz", ".tab.gz")) else ","
-    return pd.read_csv(path, sep=separator, encoding=encoding)
+    return pd.read_csv(path, sep=form.delimiter, encoding=encoding)
 
 
 def _schema_name(path: str) -> str:

@@ -34,8 +34,7 @@ def test_rule_contract(code):
     sections = rule.doc_sections()
     for title in DOC_SECTIONS:
         assert sections.get(title), f"{code} lacks the '{title}' section"
-    if "table" in rule.inputs:
-        assert sections.get("Severity"), f"{code} must say what makes it an error (a '## Severity' section)"
+    assert sections.get("Severity"), f"{code} must say what makes it an error (a '## Severity' section)"
     assert rule.summary() and not rule.summary().startswith("#")
     for option in rule.options:
         assert option.doc.strip(), f"{code} option {option.name} is undocumented"

@@ -57,7 +57,7 @@ def test_every_table_rule_is_a_check_method_with_its_statistics(code):
     assert name == "nblint_" + code.lower() and nbpa.rule_code(name) == code
     check = getattr(Check, name)(target="y")
     options = [o.name.replace("-", "_") for o in RULES[code].options]
-    assert list(check.statistics) == ["target", "model", *options]
+    assert list(check.statistics) == ["target", "model", "kinds", *options]
     assert check.name == name
 
 
@@ -110,7 +110,8 @@ def test_options_are_statistics():
 
 @pytest.mark.parametrize("statistics, fragment", [
     ({"model": "poisson"}, "model must be one of"),
-    ({"vif_threshold": "high"}, "vif-threshold: expected float"),
+    ({"vif_threshold": "high"}, "vif-threshold: expected a finite number"),
+    ({"vif_threshold": float("nan")}, "vif-threshold: expected a finite number >= 1, got nan"),
 ])
 def test_bad_statistics_are_schema_definition_errors(statistics, fragment):
     schema = pa.DataFrameSchema(checks=[Check.nblint_nb104(**statistics)])
@@ -243,9 +244,9 @@ def _counting_profiles(monkeypatch) -> list:
     built = []
     original = TableProfile.from_source.__func__
 
-    def spy(cls, source, target=None, jobs=1, wide_binary=None):
+    def spy(cls, source, target=None, *args, **kwargs):
         built.append(target)
-        return original(cls, source, target, jobs, wide_binary)
+        return original(cls, source, target, *args, **kwargs)
 
     monkeypatch.setattr(TableProfile, "from_source", classmethod(spy))
     return built
@@ -347,3 +348,16 @@ def test_example_schema_snippet_runs():
     lines = out.stdout.splitlines()
     assert [line.split(":")[0] for line in lines] == ["warning", "warning", "error"]
     assert lines[-1].startswith("error: NB101 NB101 one-hot-group: columns channel_app")
+
+
+def test_declared_kinds_reach_the_rule_checks():
+    """A handful of whole numbers is ambiguous (NB305 info); declared categorical, it is an error."""
+    rng = np.random.default_rng(5)
+    frame = pd.DataFrame({"rating": rng.choice([1, 2, 3, 4, 5], 300, p=[0.1, 0.15, 0.2, 0.4, 0.15]),
+                          "x": rng.normal(size=300), "y": rng.integers(0, 2, 300)})
+    quiet = pa.DataFrameSchema(checks=[Check.nblint_nb305(target="y", model="gaussian")])
+    assert quiet.validate(frame).equals(frame)
+    declared = pa.DataFrameSchema(checks=[Check.nblint_nb305(target="y", model="gaussian", kinds={"rating": "categorical"})])
+    with pytest.raises(SchemaError, match="column 'rating' is categorical"):
+        declared.validate(frame)
+    assert pa.DataFrameSchema.from_yaml(declared.to_yaml()) == declared

@@ -31,10 +31,9 @@ ONEHOT_RECALL, ONEHOT_PRECISION = 0.95, 0.95
 KIND_ACCURACY, KIND_ACCURACY_STRICT = 0.90, 0.80
 
 #: Tables whose must / must-not patterns nblint does not meet yet (measured; the scorer's
-#: per-table miss list says why): two code columns that recode each other without a group
-#: between them (oj), and a get_dummies group whose all-zero rows are missing values that
-#: nothing in the table tells from a dropped reference level (chile).
-MUST_FAILS_TODAY = {"oj", "oj__anon", "chile_get_dummies"}
+#: per-table miss list says why): a get_dummies group whose all-zero rows are missing values,
+#: which nothing in the table tells from a dropped reference level (chile).
+MUST_FAILS_TODAY = {"chile_get_dummies"}
 MUST_NOT_FAILS_TODAY = {"chile_get_dummies"}
 ORDER_FAILS_TODAY: set[str] = set()
 

@@ -16,9 +16,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from nblint import nbmath
+from nblint.hashing import mix64
 from nblint.impact.design import Design, RowInputs, encode_chunk, make_design
 from nblint.impact.scoring import CAT, FIRST_GROUP, POB, Models, Posteriors, fit, posteriors
-from nblint.impact.statistics import Counts, FoldCounts, fold_of, profile_counts
+from nblint.impact.statistics import Counts, FoldCounts, drop_unmeasurable, fold_of, profile_counts
 from nblint.parallel import ordered_map
 
 #: Resolution of the streamed histogram of excess confidence (percentiles exact to this).
@@ -215,6 +216,8 @@ class Plan:
     alpha: float
     var_smoothing: float
     overall_var: np.ndarray | None
+    #: The share of rows scored (:func:`score_share`), None for every row.
+    share: float | None = None
 
     @property
     def columns(self) -> list[str]:
@@ -223,14 +226,20 @@ class Plan:
     def encode(self, chunk) -> RowInputs:
         return encode_chunk(chunk, self.design, self.target)
 
-    def in_sample(self, window: RowInputs) -> InSample:
-        """Score one window of rows with the in-sample models."""
+    def in_sample(self, window: RowInputs, count: bool = True) -> InSample:
+        """Score one window of rows with the in-sample models (and, if ``count``, gather its fold statistics)."""
         post = posteriors(self.full, window)
         keep = window.rows % self.stride == 0
         points = np.column_stack([post.max[CAT][keep], post.max[POB][keep], post.argmax[CAT][keep] != post.argmax[POB][keep]])
-        folds = FoldCounts(self.totals, self.folds)
-        folds.add(window, self.fold_of(window.rows))
+        folds = None
+        if count:
+            folds = FoldCounts(self.totals, self.folds)
+            folds.add(window, self.fold_of(window.rows))
         return InSample.of(post, window.rows, points, folds)
+
+    def scored(self, window: RowInputs) -> RowInputs:
+        """The rows of ``window`` that are scored: all, or the sample's."""
+        return window if self.share is None else window.take(np.flatnonzero(_in_sample(window.rows, self.share)))
 
     def fold_of(self, rows: np.ndarray) -> np.ndarray:
         return fold_of(rows, self.folds, self.seed)
@@ -264,6 +273,9 @@ def measure_impact(ctx, settings: ImpactSettings | None = None) -> ImpactResult 
     design = make_design(ctx)
     totals = profile_counts(ctx, design)
     overall_var = nbmath.pooled_variance(totals.moments)
+    if drop_unmeasurable(design, totals, overall_var, settings.var_smoothing):
+        totals = profile_counts(ctx, design)
+        overall_var = nbmath.pooled_variance(totals.moments)
     full = fit(totals, design, settings.alpha, settings.var_smoothing, overall_var)
     k = max(2, int(settings.folds))
     comparisons = Comparisons(["table"] + [g.label for g in design.groups],
@@ -272,10 +284,12 @@ def measure_impact(ctx, settings: ImpactSettings | None = None) -> ImpactResult 
     n_rows = ctx.profile.n_rows
     stride = max(1, -(-n_rows // max(settings.plot_points, 1)))
     plan = Plan(design, ctx.target, totals, full, k, settings.seed, stride, _window_rows(design), settings.alpha,
-                settings.var_smoothing, overall_var)
+                settings.var_smoothing, overall_var, score_share(design, n_rows))
     points: list[np.ndarray] = []
-    passes = getattr(ctx.source, "impact_passes", None)  # a Dask source scores where its partitions live
-    if passes is not None:
+    # A Dask source scores where its partitions live; a sample of a many-class
+    # table is scored here (its rows stream past the client once per pass).
+    passes = getattr(ctx.source, "impact_passes", None)
+    if passes is not None and plan.share is None:
         passes(plan, comparisons, fold_counts, points)
     else:
         _local_passes(ctx, plan, comparisons, fold_counts, points)
@@ -285,6 +299,8 @@ def measure_impact(ctx, settings: ImpactSettings | None = None) -> ImpactResult 
         extra["kind"] = group.kind
         extra["levels"] = group.n_levels
     notes = [f"{c} left out ({why})" for c, why in design.left_out.items()]
+    if plan.share is not None:
+        notes.append(sample_note(design, n_rows, comparisons.rows))
     plot = np.concatenate(points) if points else np.zeros((0, 3))
     table, *per_group = comparisons.results()
     return ImpactResult(table, per_group, design, settings, plot, notes)
@@ -292,11 +308,20 @@ def measure_impact(ctx, settings: ImpactSettings | None = None) -> ImpactResult 
 
 def _local_passes(ctx, plan: Plan, comparisons: Comparisons, fold_counts: FoldCounts, points: list) -> None:
     """Both passes over the rows here, ``jobs`` windows at a time, their results added in row order."""
-    size, k, n_rows = plan.size, plan.folds, ctx.profile.n_rows
+    size, k, n_rows, share = plan.size, plan.folds, ctx.profile.n_rows, plan.share
+    # With a sample, the fold statistics (of every row) are gathered in windows of
+    # their own: a many-class window of ``size`` rows is a few dozen rows.
+    count_size = size if share is None else max(size, SCORE_CELLS // (len(plan.design.columns) + 2))
 
     def windows():
-        """The table's encoded rows in windows of ``size`` rows, whatever the chunking."""
-        return _regroup((plan.encode(chunk) for chunk in ctx.scan(plan.columns)), size)
+        """The table's encoded rows in windows of ``count_size`` rows, whatever the chunking."""
+        return _regroup((plan.encode(chunk) for chunk in ctx.scan(plan.columns)), count_size)
+
+    def counted() -> Iterator[RowInputs]:
+        """A sample's windows to score, each window's fold statistics (every row) gathered as it goes by."""
+        for window in windows():
+            fold_counts.add(window, plan.fold_of(window.rows))
+            yield plan.scored(window)
 
     # Pass 1: in-sample scores, and each fold's statistics.  The encoded windows are
     # kept for pass 2 when all of them fit in ENCODED_CACHE_BYTES (they are compact
@@ -306,12 +331,17 @@ def _local_passes(ctx, plan: Plan, comparisons: Comparisons, fold_counts: FoldCo
     jobs = ctx.source.jobs
     kept: list[RowInputs] | None = []
     kept_bytes = 0
-    for window, result in ordered_map(lambda window: (window, plan.in_sample(window)), windows(), jobs, "nblint-impact"):
-        if kept is not None and not kept and window.nbytes / max(len(window), 1) * n_rows > ENCODED_CACHE_BYTES:
+    count = share is None  # without a sample, each window's fold statistics are gathered where it is scored
+    to_score = windows() if count else _regroup(counted(), size)
+    scored_rows = n_rows if count else max(1, int(share * n_rows))
+    for window, result in ordered_map(lambda window: (window, plan.in_sample(window, count)), to_score, jobs,
+                                      "nblint-impact"):
+        if kept is not None and not kept and window.nbytes / max(len(window), 1) * scored_rows > ENCODED_CACHE_BYTES:
             kept = None
         comparisons.add_window(result)
         points.append(result.points)
-        fold_counts.merge(result.folds)
+        if count:
+            fold_counts.merge(result.folds)
         if kept is not None:
             kept_bytes += window.nbytes
             if kept_bytes <= ENCODED_CACHE_BYTES:
@@ -326,7 +356,7 @@ def _local_passes(ctx, plan: Plan, comparisons: Comparisons, fold_counts: FoldCo
 
     def fold_windows() -> Iterator[tuple[int, RowInputs]]:
         by_fold = [_Regrouper(size) for _ in range(k)]
-        for window in kept if kept is not None else windows():
+        for window in kept if kept is not None else map(plan.scored, windows()):
             folds = plan.fold_of(window.rows)
             for f, regrouper in enumerate(by_fold):
                 for part in regrouper.add(window.take(np.flatnonzero(folds == f))):
@@ -344,6 +374,49 @@ def _local_passes(ctx, plan: Plan, comparisons: Comparisons, fold_counts: FoldCo
 #: ``jobs + 1`` windows are in flight (measured on the 1M x 65 bench table with
 #: --jobs 2: peak 335-342 MiB at 2**20 cells, 346-376 MiB at 2**21, same speed).
 SCORE_CELLS = 1 << 20
+
+#: Targets with more classes than this may be scored on a sample of rows (below);
+#: ordinary targets are always scored on every row.
+MANY_CLASSES = 100
+#: Class-term evaluations both passes may take on a many-class target: rows x classes x
+#: (features + models) x 2.  Beyond it, a fixed sample of rows is scored (10,000
+#: classes over 100,000 rows would be about 3e10, minutes of scoring).
+IMPACT_WORK = 1e9
+
+
+def score_share(design: Design, n_rows: int) -> float | None:
+    """The share of rows scored (a sample within :data:`IMPACT_WORK`), or None: every row.
+
+    The cost of scoring is linear in rows x classes x terms; with at most
+    :data:`MANY_CLASSES` classes it is the table's own size and every row is scored.
+    """
+    C, G = len(design.classes), len(design.groups)
+    work = 2.0 * n_rows * C * (2 * G + FIRST_GROUP + len(design.categorical) + len(design.gaussian))
+    if C <= MANY_CLASSES or work <= IMPACT_WORK:
+        return None
+    return IMPACT_WORK / work
+
+
+def sample_note(design: Design, n_rows: int, scored: int | None = None) -> str:
+    """What the sample leaves out, in words (for NB106 and the impact report)."""
+    share = score_share(design, n_rows)
+    scored = int(round(share * n_rows)) if scored is None else scored
+    return (f"NB401/impact scored a fixed sample of about {scored:,} of {n_rows:,} rows: scoring every row against "
+            f"{len(design.classes):,} classes would take more than {IMPACT_WORK:.0e} class-term evaluations "
+            "(the models are still fitted on every row)")
+
+
+def impact_limit(ctx) -> str | None:
+    """NB106's note when the impact measurement of this table scores a sample (None: every row)."""
+    if ctx.target is None or len(ctx.profile.classes) <= MANY_CLASSES or not ctx.structure.groups:
+        return None
+    design = make_design(ctx)
+    return sample_note(design, ctx.profile.n_rows) if score_share(design, ctx.profile.n_rows) else None
+
+
+def _in_sample(rows: np.ndarray, share: float) -> np.ndarray:
+    """Whether each row (by its global number, so whatever the chunking) is in the sample."""
+    return (mix64(rows.astype(np.uint64) ^ np.uint64(0x5DEECE66D)) >> np.uint64(11)) < np.uint64(int(share * 2**53))
 
 
 def _window_rows(design: Design) -> int:
@@ -403,19 +476,26 @@ def _eq13_share(table: np.ndarray, alpha: float) -> float:
     For the observed level j and classes c, d with theta_jc > theta_jd, eq. 13 says
     the PoB ratio f_j(theta_c) / f_j(theta_d) exceeds theta_jc / theta_jd whenever
     theta_jc > ((K - 2 + theta_jd) / (K - 1)) ** (K - 1).
+
+    That threshold, the centre optimum Q*(theta_jd) of eq. 8, is at least theta_jd
+    (Q^{-j} >= theta_j), so every guaranteed pair is a pair with theta_jc > theta_jd,
+    and both counts are, for each d, how many classes lie above a threshold: a
+    search in the sorted column, O(K C log C) instead of a loop over C^2 pairs
+    (10,000 classes: 10^8 pairs).
     """
     theta = np.exp(nbmath.categorical_log_theta(table, alpha))  # (C, K)
     C, K = theta.shape
     if K < 2 or C < 2:
         return 0.0
     hits = total = 0
-    for c in range(C):
-        for d in range(C):
-            if c == d:
-                continue
-            larger = theta[c] > theta[d]
-            total += int(larger.sum())
-            hits += int((nbmath.guaranteed_more_extreme(theta[c], theta[d], K) & larger).sum())
+    for j in range(K):
+        ordered = np.sort(theta[:, j])
+
+        def above(threshold: np.ndarray) -> int:
+            return int((C - np.searchsorted(ordered, threshold, side="right")).sum())
+
+        total += above(theta[:, j])
+        hits += above(nbmath.q_minus_j_at_centre(theta[:, j], K))
     return hits / total if total else 0.0
 
 

@@ -29,12 +29,13 @@ from dataclasses import dataclass, field
 
 from nblint.engine import resolved_options, run_rules
 from nblint.errors import InputError
+from nblint.fileguard import read_limited
 from nblint.findings import Finding
 from nblint.pipelines.context import PipelineContext
 from nblint.pipelines.mapping import read_mapping_config
 from nblint.pipelines.notebook import CellMap, file_lines, load_cells, read_notebook
 from nblint.pipelines.pyparse import imports_library
-from nblint.pipelines.pysource import read_module, read_python
+from nblint.pipelines.pysource import cut_message, read_module, read_python
 from nblint.pipelines.spec import Note, PipelineSpec
 from nblint.pipelines.tree import read_documents
 
@@ -111,15 +112,7 @@ def read_config(path: str) -> ConfigFile | None:
     """
     if os.path.basename(path) in NBLINT_CONFIG_NAMES:
         return None
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read()
-    except FileNotFoundError:
-        raise InputError("file not found") from None
-    except IsADirectoryError:
-        raise InputError("is a directory") from None
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror or exc}") from None
+    raw = read_limited(path)  # (a FIFO or device is refused, never read)
     if path.lower().endswith(".ipynb"):
         return _read_notebook(raw, path)
     python = path.lower().endswith(".py")
@@ -135,7 +128,7 @@ def read_config(path: str) -> ConfigFile | None:
             specs = read_python(text, path)
         else:
             specs = read_mapping_config(read_documents(text, os.path.splitext(path.lower())[1]), path)
-    except RecursionError:
+    except (RecursionError, MemoryError):  # (CPython's parser reports its own depth limit as either)
         raise InputError("nested too deeply to read") from None
     if specs is None:
         return None
@@ -151,7 +144,10 @@ def _read_notebook(raw: bytes, path: str) -> ConfigFile | None:
     cells = load_cells(raw)
     if cells is None or not _mentions_library(raw):
         return None
-    notebook = read_notebook(cells, path)
+    try:
+        notebook = read_notebook(cells, path)
+    except (RecursionError, MemoryError):  # (a cell nested past CPython's parser limit)
+        raise InputError("nested too deeply to read") from None
     notes = []
     if notebook.python2:
         first_cell, first = notebook.python2[0]
@@ -160,18 +156,27 @@ def _read_notebook(raw: bytes, path: str) -> ConfigFile | None:
             f"the notebook is Python 2 (cell{'s' if len(notebook.python2) > 1 else ''} {cells}): nblint read "
             "those cells with their Python 2 statements set aside (print, exec, old except/raise forms), so what "
             "it checked assumes the rest means the same in Python 3")))
-    if notebook.unreadable:
-        described = "; ".join(f"cell {cell}: {why.reason} at line {why.line}" for cell, why in notebook.unreadable)
-        first_cell, first = notebook.unreadable[0]
-        start = notebook.cells.starts[notebook.cells.cells.index(first_cell)]
-        count = len(notebook.unreadable)
-        notes.append(Note(start + first.line - 1, (
+    refused = [(cell, why) for cell, why in notebook.unreadable if not why.deep]
+    if refused:
+        described = "; ".join(f"cell {cell}: {why.reason} at line {why.line}" for cell, why in refused)
+        count = len(refused)
+        notes.append(Note(_joined_line(notebook, refused[0][0], refused[0][1].line), (
             f"{count} code cell{'s' if count > 1 else ''} could not be read as Python 3 ({described}): "
             "what they do is not followed, so pipelines built or fitted there are not checked")))
-    try:
-        specs = read_module(notebook.tree, path, notebook.text, "notebook", notes, notebook.runs)
-    except RecursionError:
-        raise InputError("nested too deeply to read") from None
+    deep = [(cell, why) for cell, why in notebook.unreadable if why.deep]
+    if deep:
+        cells = ", ".join(str(cell) for cell, _ in deep)
+        notes.append(Note(_joined_line(notebook, deep[0][0], deep[0][1].line), (
+            f"code cell{'s' if len(deep) > 1 else ''} {cells} {'are' if len(deep) > 1 else 'is'} nested too deeply "
+            "for Python's parser (its own limit, not an error in the code) and could not be read: what "
+            f"{'they do' if len(deep) > 1 else 'it does'} is not followed, so pipelines built or fitted there are "
+            "not checked")))
+    if notebook.cut:
+        where = "; ".join(f"cell {cell}, line{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines))}"
+                          for cell, lines in notebook.cut)
+        first_cell, lines = notebook.cut[0]
+        notes.append(Note(_joined_line(notebook, first_cell, lines[0]), cut_message(where)))
+    specs = read_module(notebook.tree, path, notebook.text, "notebook", notes, notebook.runs)
     if specs is None:
         if not notes or not imports_library(notebook.text):
             return None
@@ -182,6 +187,11 @@ def _read_notebook(raw: bytes, path: str) -> ConfigFile | None:
                 step.place = notebook.cells.describe(step.line)
     notebook.cells.file_lines = file_lines(raw, notebook.cells)
     return ConfigFile(path, specs, _suppressions(notebook.text), notebook.cells)
+
+
+def _joined_line(notebook, cell: int, line: int) -> int:
+    """The line of the notebook's joined code text that is line ``line`` of cell ``cell``."""
+    return notebook.cells.starts[notebook.cells.cells.index(cell)] + line - 1
 
 
 def _suppressions(text: str) -> dict[int, frozenset[str] | None]:

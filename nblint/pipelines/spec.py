@@ -13,6 +13,7 @@ the columns each step sees where the config says, and the final estimator.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -260,8 +261,8 @@ class PipelineSpec:
         if self.model is None or self.model == "gaussian":
             return None
         value = self.estimator.value("alpha", 1.0)
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            return None
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
+            return None  # (not a smoothing the table's checks can use; the pipeline rules report it)
         return float(value)
 
     @property
@@ -348,6 +349,9 @@ def _root_pipelines(call: Call, overrides: Overrides | None = None) -> Iterator[
             yield from _root_pipelines(inner, _searched(call, inner, overrides))
     elif role == "other":
         for inner in _calls_in(call.params.values()):
+            if call.feeders:  # an ensemble (VotingClassifier...) fitted on data fits the estimators it holds on it
+                inner = Call(inner.target, inner.params, inner.mark, inner.marks, call.feeders + inner.feeders,
+                             inner.columns)
             yield from _root_pipelines(inner)
 
 

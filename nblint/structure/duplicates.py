@@ -66,6 +66,8 @@ def identical_candidates(profile) -> tuple[list[list[str]], list[list[str]]]:
             continue
         if column in profile.text:
             levels = profile.text[column].levels
+            if levels is not None and len(levels.keys) <= 1:
+                continue  # constant: NB204's finding, not a duplicate
             key = ("text", profile.n_missing(column), None if levels is None else (levels.keys, tuple(levels.totals)))
         else:
             j = numeric.names.index(column)
@@ -133,3 +135,33 @@ def code_column_candidates(profile, groups) -> list[tuple[str, object]]:
             if counts == signature:
                 pairs.append((column, group))
     return pairs
+
+
+#: Most pairs of columns checked for being recodings of each other (they cost a pass over both).
+MAX_RECODE_PAIRS = 200
+#: Rows per level a column needs for a one-to-one map to mean a recoding: with a value or two per
+#: level, any two many-valued columns map one to one.
+RECODE_ROWS_PER_LEVEL = 10
+
+
+def recode_candidates(profile, skip) -> list[tuple[str, str]]:
+    """Pairs of discrete columns (three or more levels, ten rows per level, none missing) with the same level counts.
+
+    Two columns that recode one variable (``STORE`` 0..4 beside ``StoreID`` 1, 2, 3, 4, 7)
+    have one level each per value with the same counts; equal sorted count signatures
+    are necessary, and the row pass checks the values map one to one.  Columns in
+    ``skip`` (group members, code columns) are left out.
+    """
+    by_signature: dict[tuple, list[str]] = {}
+    for column in profile.features:
+        if column in skip or profile.n_missing(column):
+            continue
+        levels = profile.levels(column)
+        if levels is None or len(levels.keys) < 3 or profile.n_rows < RECODE_ROWS_PER_LEVEL * len(levels.keys):
+            continue
+        by_signature.setdefault(tuple(sorted(levels.totals.tolist())), []).append(column)
+    pairs = []
+    for columns in by_signature.values():
+        columns = sorted(columns)
+        pairs += [(a, b) for i, a in enumerate(columns) for b in columns[i + 1:]]
+    return sorted(pairs)[:MAX_RECODE_PAIRS]

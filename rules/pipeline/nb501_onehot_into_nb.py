@@ -44,6 +44,11 @@ class OneHotIntoNaiveBayes(PipelineRule):
     one-word document), but each variable's levels still share one probability
     vector with every other feature, so this is reported at severity info for them.
 
+    ## Severity
+    A warning: the model runs and often ranks well, but each one-hot variable's
+    evidence is over-counted (NB401 measures by how much on a table); ``info`` under
+    MultinomialNB or ComplementNB, which read each bit as one count of an event.
+
     ## Example
     ```yaml
     _target_: sklearn.pipeline.make_pipeline

@@ -36,6 +36,10 @@ class SmoothingDisabled(PipelineRule):
     to every variance; at 0, a feature that is constant within a class gets a zero
     variance and its likelihood becomes infinite or undefined.
 
+    ## Severity
+    A warning: with smoothing off, a value never seen with a class vetoes that class;
+    whether such values occur depends on the data.
+
     ## Example
     ```yaml
     _target_: sklearn.naive_bayes.MultinomialNB
@@ -53,7 +57,7 @@ class SmoothingDisabled(PipelineRule):
     name = "smoothing-disabled"
     severity = Severity.WARNING
     options = (
-        Option("min-alpha", 1e-3, "Report a positive alpha below this: an unseen pair then weighs under a thousandth of a pair seen once."),
+        Option("min-alpha", 1e-3, "Report a positive alpha below this: an unseen pair then weighs under a thousandth of a pair seen once.", minimum=0),
     )
 
     def check_model(self, ctx, estimator):

@@ -28,6 +28,11 @@ class CountsAndBitsMismatch(PipelineRule):
     ComplementNB: those models are built on how often each term occurs, and
     binary=True removes exactly that (sometimes done on purpose; suppress it then).
 
+    ## Severity
+    A warning: the model runs, but repeated words count once (or counts are read as
+    bits), so information is lost; ``info`` for ``binary=True`` into a count model,
+    which can be a deliberate choice.
+
     ## Example
     ```python
     from sklearn.feature_extraction.text import CountVectorizer

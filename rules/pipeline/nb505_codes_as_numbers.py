@@ -25,8 +25,9 @@ class CodesReadAsNumbers(PipelineRule):
     GaussianNB, MultinomialNB, ComplementNB or BernoulliNB (also through
     per-column scalers, which keep the codes' arbitrary order and spacing), at
     the encoder's line. CategoricalNB is the model these codes are for. Codes of
-    two categories are one bit and not reported; neither is an encoder of the
-    target column (``y``) alone.
+    two categories are one bit and not reported (where the code does not say how
+    many categories a column has, a column named ``sex`` or ``gender`` counts as
+    two, as for NB501); neither is an encoder of the target column (``y``) alone.
 
     ## Why is this bad?
     The codes are labels: 0, 1, 2 follow the sorted order of the categories, not
@@ -35,6 +36,10 @@ class CodesReadAsNumbers(PipelineRule):
     them as counts, so one category weighs twice another and code 0 weighs
     nothing; BernoulliNB binarizes them at 0, merging every category but the first.
     Each model then learns from the accident of alphabetical order.
+
+    ## Severity
+    A warning: the model runs, but what it learns depends on how the levels happened
+    to be numbered.
 
     ## Example
     ```yaml

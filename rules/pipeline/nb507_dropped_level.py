@@ -30,6 +30,10 @@ class DroppedReferenceLevel(PipelineRule):
     as "none of the other bits is set", an absence that every other level's bit
     also scores, so the reference category's evidence is smeared over the others.
 
+    ## Severity
+    A warning: the model runs, but the reference level is never modelled as a value of
+    its own.
+
     ## Example
     ```yaml
     model: BernoulliNB

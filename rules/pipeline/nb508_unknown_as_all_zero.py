@@ -26,6 +26,9 @@ class UnknownAsAllZeroBits(PipelineRule):
     spread over many levels. The prediction for a new category is therefore
     decided by an artefact of the encoding rather than by "no information".
 
+    ## Severity
+    A warning: only rows with a category unseen in training are misread.
+
     ## Example
     ```python
     from sklearn.naive_bayes import BernoulliNB

@@ -28,6 +28,11 @@ class InvalidPriors(PipelineRule):
     ComplementNB does not use ``class_prior`` at all (its decision rule has no
     prior term), so the setting only looks as if it did something.
 
+    ## Severity
+    A warning: priors that do not sum to one are refused when the model is fitted, and
+    ``class_prior`` given to ComplementNB is silently ignored; either way the code
+    does not do what it says.
+
     ## Example
     ```yaml
     _target_: sklearn.naive_bayes.MultinomialNB

@@ -17,6 +17,10 @@ class NotFollowed(PipelineRule):
       this says; a source still refused after that is not checked at all;
     - notebook cells that are not Python 3 (a half-written cell): the other
       cells are read, these are not;
+    - code nested deeper than nblint reads (100 syntax levels: a cell spelling
+      out an image as ``[0]*52 + [67] + ...`` over hundreds of terms), read down
+      to that depth; and a source or cell that Python's own parser refuses as
+      nested too deeply, not read at all (valid code, so not an error);
     - a scikit-learn name (``MultinomialNB``, ``OneHotEncoder``...) used but not
       imported from scikit-learn, in a source that star-imports a module of its
       own project (``from utils import *``) or ``%run``s a script: the name
@@ -32,6 +36,9 @@ class NotFollowed(PipelineRule):
     ``alpha=0`` on the other side would go unseen. Saying so tells you where to
     look, or what to make explicit, instead of nblint guessing what the code
     means.
+
+    ## Severity
+    Always ``info``: it says what nblint could not follow, not what is wrong.
 
     ## Example
     ```python

@@ -22,6 +22,9 @@ class UnfittedTableUnseen(Rule):
     what the model reads (NB101, NB307). A silent pass would read as "the table
     is fine", when it was not checked.
 
+    ## Severity
+    Always ``info``: it says what the table rules could not see, not what is wrong.
+
     ## Example
     ```python
     pipe = make_pipeline(OneHotEncoder(), BernoulliNB())

@@ -4,6 +4,10 @@ from nblint.findings import Severity
 from . import fmt_columns
 
 
+#: More sets of identical columns than this are reported as one finding.
+MAX_IDENTICAL_SETS = 5
+
+
 class DuplicateInformation(Rule):
     """Columns that repeat each other: identical columns, or a code column next to its own group.
 
@@ -13,7 +17,10 @@ class DuplicateInformation(Rule):
     column for others), and columns that carry the same information as a one-hot or
     dummy group: an integer or text code column whose every value maps to exactly
     one member of the group and back (``color`` beside ``color_red``,
-    ``color_green``, ...), verified row by row.
+    ``color_green``, ...), verified row by row; and pairs of discrete columns (three
+    or more levels) whose values map one to one, one a recoding of the other
+    (``STORE`` 0..4 beside ``StoreID`` 1, 2, 3, 4, 7), found from equal level counts
+    and verified row by row.
 
     ## Why is this bad?
     Naive Bayes multiplies in every feature as independent evidence. A copy of a
@@ -41,7 +48,17 @@ class DuplicateInformation(Rule):
 
     def check(self, ctx):
         structure = ctx.structure
-        for columns in structure.identical:
+        if len(structure.identical) > MAX_IDENTICAL_SETS:
+            # A table of sparse indicators on few rows: one redundancy to look at, not dozens.
+            columns = [c for cols in structure.identical for c in cols]
+            largest = max(structure.identical, key=len)
+            message = (f"{len(structure.identical)} sets of identical columns ({len(columns)} columns in all; the "
+                       f"largest: {fmt_columns(largest)}): the same information counted "
+                       f"{len(columns) - len(structure.identical)} extra times")
+            evidence = {"identical": structure.identical, "n_rows": ctx.n_rows}
+            yield self.finding(ctx, message, columns=columns, evidence=evidence,
+                               fix="Keep one column of each set and drop the others.")
+        for columns in structure.identical if len(structure.identical) <= MAX_IDENTICAL_SETS else ():
             message = f"columns {fmt_columns(columns)} are identical on every row: the same information counted {len(columns)} times"
             evidence = {"identical": columns, "n_rows": ctx.n_rows}
             fix = f"Keep {columns[0]!r} and drop {fmt_columns(columns[1:])}."
@@ -55,3 +72,10 @@ class DuplicateInformation(Rule):
             evidence = {"code_column": column, "group": group.members, "group_kind": group.kind, "levels": group.n_levels}
             fix = f"Keep {column!r} (as a categorical feature) and drop the indicator columns, or the reverse."
             yield self.finding(ctx, message, columns=[column] + group.members, evidence=evidence, fix=fix)
+        for a, b in ctx.recodes:
+            levels = len(ctx.profile.levels(a).keys)
+            message = (f"columns {a!r} and {b!r} carry the same information: each of the {levels} values of one goes "
+                       "with exactly one value of the other (one recodes the other)")
+            evidence = {"recoded": [a, b], "levels": levels}
+            fix = f"Keep one of {a!r} and {b!r}: read together, the variable is counted twice."
+            yield self.finding(ctx, message, columns=[a, b], evidence=evidence, fix=fix)
