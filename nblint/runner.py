@@ -158,6 +158,10 @@ def make_context(source: TableSource, settings: Settings, jobs: int | None = Non
     return TableContext(source, profile, settings.model, options, settings.alpha, settings.kinds)
 
 
+#: What OpenBLAS, MKL and BLIS read, when they load, for their thread count.
+BLAS_THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS")
+
+
 @contextmanager
 def one_blas_thread():
     """Keep BLAS (OpenBLAS's matrix products, Cholesky) on one thread meanwhile.
@@ -168,11 +172,35 @@ def one_blas_thread():
     with another process busy: a 1,800 x 1,800 Cholesky took 2.5 s with two BLAS
     threads against 0.06-0.09 s with one, and profiling the 20k x 2,000 table with
     ``--jobs 2`` 4.8-5.7 s against 3.4-3.9 s.
-    """
-    from threadpoolctl import threadpool_limits
 
-    with threadpool_limits(limits=1, user_api="blas"):
-        yield
+    A BLAS loaded meanwhile (scipy's, when a large table first needs
+    ``scipy.linalg``; numpy's, when the CLI enters this before importing numpy)
+    is not among those limited on entry: it reads its thread count from the
+    environment as it loads, so the environment says one thread meanwhile.  On
+    the 1M x 65 bench table, scipy's SSYRK on two threads had cost 5-9 s of CPU
+    (0.3 s on one).  On exit, a BLAS loaded meanwhile gets the thread count the
+    others return to, so an API caller's session is left as it was.
+    """
+    from threadpoolctl import ThreadpoolController
+
+    saved = {name: os.environ.get(name) for name in BLAS_THREAD_VARIABLES}
+    os.environ.update(dict.fromkeys(BLAS_THREAD_VARIABLES, "1"))
+    before = ThreadpoolController().select(user_api="blas")
+    loaded = {lib.filepath for lib in before.lib_controllers}
+    try:
+        with before.limit(limits=1):
+            yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+        restored = [lib.num_threads for lib in before.lib_controllers]
+        if restored:
+            for lib in ThreadpoolController().select(user_api="blas").lib_controllers:
+                if lib.filepath not in loaded:
+                    lib.set_num_threads(max(restored))
 
 
 def lint_source(source: TableSource, settings: Settings, codes: list[str], jobs: int | None = None) -> list[Finding]:
