@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
@@ -183,24 +184,47 @@ def one_blas_thread():
     """
     from threadpoolctl import ThreadpoolController
 
-    saved = {name: os.environ.get(name) for name in BLAS_THREAD_VARIABLES}
-    os.environ.update(dict.fromkeys(BLAS_THREAD_VARIABLES, "1"))
     before = ThreadpoolController().select(user_api="blas")
-    loaded = {lib.filepath for lib in before.lib_controllers}
-    try:
-        with before.limit(limits=1):
-            yield
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
+
+    def hand_back() -> None:
+        """Give each BLAS loaded meanwhile the thread count the ones limited here returned to."""
         restored = [lib.num_threads for lib in before.lib_controllers]
-        if restored:
-            for lib in ThreadpoolController().select(user_api="blas").lib_controllers:
-                if lib.filepath not in loaded:
-                    lib.set_num_threads(max(restored))
+        loaded = {lib.filepath for lib in before.lib_controllers}
+        for lib in ThreadpoolController().select(user_api="blas").lib_controllers if restored else []:
+            if lib.filepath not in loaded:
+                lib.set_num_threads(max(restored))
+
+    with _one_thread_environment(hand_back), before.limit(limits=1):
+        yield
+
+
+_environment_lock = threading.Lock()
+_environment_users = 0
+_environment_saved: dict[str, str | None] = {}
+
+
+@contextmanager
+def _one_thread_environment(on_last_exit):
+    """``BLAS_THREAD_VARIABLES`` set to 1 meanwhile; when the last user (of any thread)
+    leaves, they are restored and ``on_last_exit()`` is called."""
+    global _environment_users
+    with _environment_lock:
+        if _environment_users == 0:
+            _environment_saved.update((name, os.environ.get(name)) for name in BLAS_THREAD_VARIABLES)
+            os.environ.update(dict.fromkeys(BLAS_THREAD_VARIABLES, "1"))
+        _environment_users += 1
+    try:
+        yield
+    finally:
+        with _environment_lock:
+            _environment_users -= 1
+            if _environment_users == 0:
+                for name, value in _environment_saved.items():
+                    if value is None:
+                        os.environ.pop(name, None)
+                    else:
+                        os.environ[name] = value
+                on_last_exit()
 
 
 def lint_source(source: TableSource, settings: Settings, codes: list[str], jobs: int | None = None) -> list[Finding]:

@@ -104,3 +104,29 @@ def test_a_blas_loaded_while_nblint_runs_stays_on_one_thread_and_is_handed_back(
     env = {k: v for k, v in os.environ.items() if not k.endswith("_NUM_THREADS")} | {"OPENBLAS_NUM_THREADS": "2"}
     proc = subprocess.run([sys.executable, "-c", BLAS_PROBE], capture_output=True, text=True, env=env, check=True)
     assert json.loads(proc.stdout) == {"inside": [1], "after": [2]}
+
+
+def test_the_blas_environment_is_restored_when_the_last_overlapping_user_leaves(monkeypatch):
+    import threading
+
+    from nblint.runner import one_blas_thread
+
+    monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    entered, leave = threading.Event(), threading.Event()
+    seen = []
+
+    def other_thread():
+        with one_blas_thread():
+            entered.set()
+            leave.wait(10)
+            seen.append(os.environ.get("OPENBLAS_NUM_THREADS"))
+
+    worker = threading.Thread(target=other_thread)
+    with one_blas_thread():
+        worker.start()
+        assert entered.wait(10)
+    seen.append(os.environ.get("OPENBLAS_NUM_THREADS"))  # this thread left first: the other still runs
+    leave.set()
+    worker.join(10)
+    assert seen == ["1", "1"]
+    assert "OPENBLAS_NUM_THREADS" not in os.environ
