@@ -8,6 +8,7 @@
   cases, and behaviour: it never raises on empty, one-row or all-missing tables,
   without a target or under any model, and gives the same findings twice and
   whatever the column order); :mod:`nblint.testing.contract` says what is tried.
+* :mod:`nblint.testing.rule_table` writes a README's rule tables from the rules.
 
 A pack's tests (the README's "Development" section shows them)::
 
