@@ -9,10 +9,15 @@ from __future__ import annotations
 
 def render_impact_text(result, path: str) -> str:
     """The full impact table (:class:`~nblint.impact.ImpactResult`): one line per group and one for all groups."""
-    header = (f"{'group':<16} {'K':>3} {'rows':>7} {'flips':>7} {'more conf.':>10} {'excess':>8} {'p95':>7}  "
-              f"{'log-loss CAT/PoB (in | cv)':<31} {'accuracy CAT/PoB (cv)':<21}")
-    lines = [f"{path}: impact of reading one-hot/dummy groups as independent bits "
-             f"(alpha={result.settings.alpha:g}, {result.settings.folds}-fold cv, seed {result.settings.seed})", header]
+    header = (
+        f"{'group':<16} {'K':>3} {'rows':>7} {'flips':>7} {'more conf.':>10} {'excess':>8} {'p95':>7}  "
+        f"{'log-loss CAT/PoB (in | cv)':<31} {'accuracy CAT/PoB (cv)':<21}"
+    )
+    lines = [
+        f"{path}: impact of reading one-hot/dummy groups as independent bits "
+        f"(alpha={result.settings.alpha:g}, {result.settings.folds}-fold cv, seed {result.settings.seed})",
+        header,
+    ]
     for row in result.groups + [dict(result.table, group="all groups", levels=None)]:
         cat, pob = row["cat"], row["pob"]
         k = "" if row.get("levels") is None else str(row["levels"])
@@ -23,8 +28,12 @@ def render_impact_text(result, path: str) -> str:
             f"{_impact_pair(cat['cross_validated']['log_loss'], pob['cross_validated']['log_loss'])}  "
             f"{cat['cross_validated']['accuracy']:.1%}/{pob['cross_validated']['accuracy']:.1%}"
         )
-    lines.append("flips: rows whose predicted class differs; more conf.: rows where the bits model's top posterior is higher;")
-    lines.append("excess: that top posterior minus the collapsed model's (mean, 95th percentile). Each group row reads only")
+    lines.append(
+        "flips: rows whose predicted class differs; more conf.: rows where the bits model's top posterior is higher;"
+    )
+    lines.append(
+        "excess: that top posterior minus the collapsed model's (mean, 95th percentile). Each group row reads only"
+    )
     lines.append("that group as bits; 'all groups' reads every group as bits.")
     lines += [f"note: {note}" for note in result.notes]
     return "\n".join(lines) + "\n"
@@ -40,15 +49,17 @@ def impact_json(result, path: str) -> dict:
     """The impact result as plain JSON data."""
     from nblint.engine import _jsonable
 
-    return _jsonable({
-        "path": path,
-        "alpha": result.settings.alpha,
-        "folds": result.settings.folds,
-        "seed": result.settings.seed,
-        "table": result.table,
-        "groups": result.groups,
-        "left_out": result.design.left_out,
-    })
+    return _jsonable(
+        {
+            "path": path,
+            "alpha": result.settings.alpha,
+            "folds": result.settings.folds,
+            "seed": result.settings.seed,
+            "table": result.table,
+            "groups": result.groups,
+            "left_out": result.design.left_out,
+        }
+    )
 
 
 def plot_impact(result, path: str, title: str) -> None:

@@ -39,8 +39,18 @@ DOC = """{summary}
 
 
 def make_rule(code: str, check, summary: str = "A rule made for a test.") -> type[Rule]:
-    return type(f"Rule{code}", (Rule,), {"__doc__": DOC.format(summary=summary), "code": code, "name": f"test-{code[2:]}",
-                                          "severity": Severity.INFO, "check": check, "__module__": __name__})
+    return type(
+        f"Rule{code}",
+        (Rule,),
+        {
+            "__doc__": DOC.format(summary=summary),
+            "code": code,
+            "name": f"test-{code[2:]}",
+            "severity": Severity.INFO,
+            "check": check,
+            "__module__": __name__,
+        },
+    )
 
 
 def finding_per_feature(self, ctx):
@@ -72,12 +82,15 @@ def test_a_well_behaved_rule_keeps_the_contract():
     testing.check_rule(make_rule("NB991", finding_per_feature))
 
 
-@pytest.mark.parametrize("check, broken", [
-    (raises_on_one_row, r"NB992 raised ZeroDivisionError on a one-row table, no model"),
-    (counts_its_calls, r"NB992 on a typical table, no model: a second run gives other findings"),
-    (names_the_first_column, r"NB992 on a typical table with its columns reversed, no model: other findings"),
-    (names_a_column_that_is_not_there, r"names columns the table does not have: \['no such column'\]"),
-])
+@pytest.mark.parametrize(
+    "check, broken",
+    [
+        (raises_on_one_row, r"NB992 raised ZeroDivisionError on a one-row table, no model"),
+        (counts_its_calls, r"NB992 on a typical table, no model: a second run gives other findings"),
+        (names_the_first_column, r"NB992 on a typical table with its columns reversed, no model: other findings"),
+        (names_a_column_that_is_not_there, r"names columns the table does not have: \['no such column'\]"),
+    ],
+)
 def test_a_broken_rule_breaks_the_contract(check, broken):
     with pytest.raises(AssertionError, match=broken):
         testing.check_rule_behaviour(make_rule("NB992", check))
@@ -97,13 +110,16 @@ def test_undocumented_rules_and_missing_cases_break_the_contract():
     with pytest.raises(AssertionError, match="NB993 lacks the 'Use instead' section"):
         testing.check_rule_metadata(rule)
     with pytest.raises(AssertionError, match="NB101 needs at least one passing and one failing case"):
-        testing.check_case_coverage(load_rules()["NB101"], [c for c in testing.load_cases(ROOT / "tests" / "rule_cases")
-                                                            if c.spec["expect"] == "pass"])
+        testing.check_case_coverage(
+            load_rules()["NB101"],
+            [c for c in testing.load_cases(ROOT / "tests" / "rule_cases") if c.spec["expect"] == "pass"],
+        )
 
 
 def test_a_case_that_does_not_hold_fails(tmp_path):
-    (case,) = [c for c in testing.load_cases(ROOT / "tests" / "rule_cases") if c.rule == "NB204"
-               and c.spec["expect"] == "fail"][:1]
+    (case,) = [
+        c for c in testing.load_cases(ROOT / "tests" / "rule_cases") if c.rule == "NB204" and c.spec["expect"] == "fail"
+    ][:1]
     flipped = testing.Case(case.rule, dict(case.spec, expect="pass"), case.source)
     with pytest.raises(AssertionError):
         testing.check_case(flipped, tmp_path)
@@ -149,7 +165,7 @@ class ShoutingColumn(Rule):
                 yield self.finding(ctx, f"column {column!r} is in capitals", columns=[column])
 '''
 
-CASE_FILE = '''
+CASE_FILE = """
 rule: NB901
 cases:
   - name: a column in capitals
@@ -165,7 +181,7 @@ cases:
       age,y
       30,0
       40,1
-'''
+"""
 
 
 def test_a_third_party_pack_runs_the_readme_tests(tmp_path):
@@ -182,8 +198,13 @@ def test_a_third_party_pack_runs_the_readme_tests(tmp_path):
     (tmp_path / "tests" / "rule_cases" / "NB901.yaml").write_text(CASE_FILE)
     (tmp_path / "tests" / "test_my_rules.py").write_text(snippet)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")]))
-    result = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "tests"], cwd=tmp_path,
-                            env=env, capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "tests"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     assert re.search(r"\b3 passed\b", result.stdout), result.stdout  # two cases, one contract
 

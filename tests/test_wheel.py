@@ -49,8 +49,12 @@ def test_a_new_rule_family_is_in_the_wheel(tmp_path):
     (family / "nb901_placeholder.py").write_text(NEW_RULE)
 
     out = tmp_path / "dist"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(out), str(source)],
-                   check=True, capture_output=True, text=True)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(out), str(source)],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     (wheel,) = out.glob("nblint-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
 

@@ -12,7 +12,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from nblint.nbmath._checks import MISSING, _as_bits, _as_counts, _as_counts_block, _as_level_codes, _check_alpha, _is_sparse
+from nblint.nbmath._checks import (
+    MISSING,
+    _as_bits,
+    _as_counts,
+    _as_counts_block,
+    _as_level_codes,
+    _check_alpha,
+    _is_sparse,
+)
 from nblint.nbmath.model import NO_VETOES, LogLikelihood
 from nblint.nbmath.moments import Moments, pooled_variance
 from nblint.nbmath.parameters import _bernoulli_smoothed, _categorical_smoothed, _lidstone, gaussian_epsilon
@@ -162,8 +170,7 @@ class BernoulliComponent:
             finite = finite - missing @ self.lead_1mp.T
         if not (self.vetoed_p.any() or self.vetoed_1mp.any()):
             return LogLikelihood(np.asarray(finite), NO_VETOES)
-        vetoes = (bits @ (self.vetoed_p.astype(float) - self.vetoed_1mp).T
-                  + self.vetoed_1mp.sum(axis=1))
+        vetoes = bits @ (self.vetoed_p.astype(float) - self.vetoed_1mp).T + self.vetoed_1mp.sum(axis=1)
         if missing is not None:
             vetoes = vetoes - missing @ self.vetoed_1mp.T.astype(float)
         return LogLikelihood(np.asarray(finite), np.rint(np.asarray(vetoes)).astype(np.int64))
@@ -288,10 +295,7 @@ class GaussianComponent:
             overall_var = pooled_variance(moments)
         smoothed = var + gaussian_epsilon(overall_var, var_smoothing)
         if not np.all(smoothed[~empty] > 0):
-            raise ValueError(
-                "a class variance is zero after smoothing; raise var_smoothing "
-                "or drop constant features"
-            )
+            raise ValueError("a class variance is zero after smoothing; raise var_smoothing or drop constant features")
         # placeholders for empty classes, never used in a posterior
         mean = np.where(empty[:, None], 0.0, mean)
         smoothed = np.where(empty[:, None], 1.0, smoothed)

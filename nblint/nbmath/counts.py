@@ -87,7 +87,9 @@ def _class_sums(X, y: np.ndarray, n_classes: int) -> np.ndarray:
     from scipy import sparse
 
     onehot = sparse.csr_matrix((np.ones(len(y)), (y, np.arange(len(y)))), shape=(n_classes, len(y)))
-    return np.asarray((onehot @ X).toarray() if sparse.issparse(X) else onehot @ X, dtype=float).reshape(n_classes, X.shape[1])
+    return np.asarray((onehot @ X).toarray() if sparse.issparse(X) else onehot @ X, dtype=float).reshape(
+        n_classes, X.shape[1]
+    )
 
 
 def multinomial_counts(X, y, n_classes: int) -> np.ndarray:

@@ -40,7 +40,7 @@ class LogLikelihood:
     """
 
     finite: np.ndarray
-    vetoes: np.ndarray
+    vetoes: np.ndarray | np.integer
 
     def __add__(self, other: LogLikelihood) -> LogLikelihood:
         """Naive Bayes: independent features multiply, so their logs add."""
@@ -168,6 +168,7 @@ class NaiveBayes:
             if total is not None and term.finite.shape != total.finite.shape:
                 raise ValueError("all inputs must have the same number of rows")
             total = term if total is None else total + term
+        assert total is not None  # there is at least one component
         return total
 
     def joint_log_likelihood(self, inputs: Sequence) -> np.ndarray:

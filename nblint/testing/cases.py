@@ -109,13 +109,18 @@ def load_cases(folder) -> list[Case]:
 
 def notebook_text(cells: list) -> str:
     """An nbformat 4 notebook of ``cells`` (code cell texts, or ``{"markdown": text}``), as nbformat writes it."""
-    def cell(item):
+
+    def cell(item) -> dict[str, Any]:
         kind, text = ("markdown", item["markdown"]) if isinstance(item, dict) else ("code", item)
-        extra = {"execution_count": None, "outputs": []} if kind == "code" else {}
+        extra: dict[str, Any] = {"execution_count": None, "outputs": []} if kind == "code" else {}
         return {"cell_type": kind, "metadata": {}, "source": text.splitlines(keepends=True), **extra}
 
-    document = {"cells": [cell(item) for item in cells], "metadata": {"language_info": {"name": "python"}},
-                "nbformat": 4, "nbformat_minor": 5}
+    document = {
+        "cells": [cell(item) for item in cells],
+        "metadata": {"language_info": {"name": "python"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
     return json.dumps(document, indent=1) + "\n"
 
 
@@ -185,8 +190,14 @@ def _table_findings(case: Case) -> list[dict]:
 
     spec = case.spec
     options = {case.rule: spec["options"]} if "options" in spec else None
-    report = nblint.check(build_table(spec), target=spec.get("target", "y"), model=spec.get("model"),
-                          alpha=spec.get("alpha"), select=[case.rule], options=options)
+    report = nblint.check(
+        build_table(spec),
+        target=spec.get("target", "y"),
+        model=spec.get("model"),
+        alpha=spec.get("alpha"),
+        select=[case.rule],
+        options=options,
+    )
     return [f.to_dict() for f in report]
 
 

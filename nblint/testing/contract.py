@@ -33,7 +33,7 @@ import json
 import tempfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -108,8 +108,9 @@ def check_case_coverage(rule: type[Rule], cases) -> None:
         covered = {(case.get("form"), case["expect"]) for case in own}
         for form in ("hydra", "spec", "python"):
             assert {(form, "pass"), (form, "fail")} <= covered, f"{rule.code} needs a passing and a failing {form} case"
-        assert all("line" in case for case in own if case["expect"] == "fail" and "live" not in case), \
+        assert all("line" in case for case in own if case["expect"] == "fail" and "live" not in case), (
             f"{rule.code}: a failing config case names its line"
+        )
 
 
 def check_rule_behaviour(rule: type[Rule]) -> None:
@@ -123,8 +124,9 @@ def check_rule_behaviour(rule: type[Rule]) -> None:
         assert second == first, f"{rule.code} on {item.name}: a second run gives other findings:\n{first}\n{second}"
         seen[item.name] = first
         if item.same_as is not None and item.same_as in seen:
-            assert first == seen[item.same_as], (f"{rule.code} on {item.name}: other findings than on "
-                                                 f"{item.same_as}:\n{first}\n{seen[item.same_as]}")
+            assert first == seen[item.same_as], (
+                f"{rule.code} on {item.name}: other findings than on {item.same_as}:\n{first}\n{seen[item.same_as]}"
+            )
 
 
 def _checked_findings(rule: type[Rule], item: ContractInput, copy: int) -> str:
@@ -163,7 +165,7 @@ def contract_inputs() -> list[ContractInput]:
     return list(_table_inputs()) + list(_pipeline_inputs()) + list(_live_inputs())
 
 
-@lru_cache(maxsize=None)
+@cache
 def _contexts(name: str, copy: int) -> tuple:
     """The contexts of contract input ``name`` (one per pipeline of a config), built once per copy.
 
@@ -191,18 +193,20 @@ def contract_table(rows: int = 60):
     rng = np.random.default_rng(0)
     colour = rng.integers(0, 3, rows)
     region = rng.integers(0, 3, rows)
-    frame = pd.DataFrame({
-        **{f"colour_{name}": (colour == k).astype(int) for k, name in enumerate(("red", "green", "blue"))},
-        **{f"region_{name}": (region == k + 1).astype(int) for k, name in enumerate(("north", "south"))},
-        "visits": rng.poisson(3, rows),
-        "amount": rng.normal(0, 10, rows).round(3),
-        "plan": rng.choice(["basic", "pro", "team"], rows),
-        "flag": rng.integers(0, 2, rows),
-        "code": rng.integers(0, 5, rows),
-        "row_id": np.arange(1000, 1000 + rows),
-        "constant": 7,
-        "score": np.where(rng.random(rows) < 0.2, np.nan, rng.random(rows).round(3)),
-    })
+    frame = pd.DataFrame(
+        {
+            **{f"colour_{name}": (colour == k).astype(int) for k, name in enumerate(("red", "green", "blue"))},
+            **{f"region_{name}": (region == k + 1).astype(int) for k, name in enumerate(("north", "south"))},
+            "visits": rng.poisson(3, rows),
+            "amount": rng.normal(0, 10, rows).round(3),
+            "plan": rng.choice(["basic", "pro", "team"], rows),
+            "flag": rng.integers(0, 2, rows),
+            "code": rng.integers(0, 5, rows),
+            "row_id": np.arange(1000, 1000 + rows),
+            "constant": 7,
+            "score": np.where(rng.random(rows) < 0.2, np.nan, rng.random(rows).round(3)),
+        }
+    )
     frame["y"] = np.where(rng.random(rows) < 0.4, "yes", "no")
     return frame
 
@@ -224,16 +228,22 @@ def _table_inputs() -> Iterator[ContractInput]:
         for label in ("a typical table", "an empty table"):
             yield _table_input(f"{label} without a target, {_model(model)}", tables[label], None, model)
         yield _table_input(f"a typical table, {_model(model)}, alpha = 0", typical, "y", model, alpha=0.0)
-        yield _table_input(f"a typical table with its columns reversed, {_model(model)}", typical[typical.columns[::-1]],
-                           "y", model, same_as=f"a typical table, {_model(model)}")
+        yield _table_input(
+            f"a typical table with its columns reversed, {_model(model)}",
+            typical[typical.columns[::-1]],
+            "y",
+            model,
+            same_as=f"a typical table, {_model(model)}",
+        )
 
 
 def _model(model: str | None) -> str:
     return f"model {model}" if model else "no model"
 
 
-def _table_input(name: str, frame, target: str | None, model: str | None, alpha: float | None = None,
-                 same_as: str | None = None) -> ContractInput:
+def _table_input(
+    name: str, frame, target: str | None, model: str | None, alpha: float | None = None, same_as: str | None = None
+) -> ContractInput:
     def build():
         from nblint.config import Settings
         from nblint.inputs import table_source
@@ -248,22 +258,45 @@ def _table_input(name: str, frame, target: str | None, model: str | None, alpha:
 #: Pipeline configs, each read as a file: (name, file suffix, text).
 _CONFIGS: tuple[tuple[str, str, str], ...] = (
     *((f"an nblint spec of {cls}", ".yaml", f"model: {cls}\n") for cls in MODEL_CLASSES.values()),
-    *((f"an nblint spec of {cls} with alpha = 0 and a one-hot encoder", ".yaml",
-       f"model: {cls}\nparams:\n  alpha: 0\nencoders:\n  channel:\n    class: OneHotEncoder\n    drop: first\n"
-       "    handle_unknown: ignore\n") for cls in MODEL_CLASSES.values()),
-    *((f"a Hydra pipeline into {cls}", ".yaml",
-       "_target_: sklearn.pipeline.make_pipeline\n_args_:\n  - _target_: sklearn.preprocessing.StandardScaler\n"
-       f"  - _target_: sklearn.naive_bayes.{cls}\n") for cls in MODEL_CLASSES.values()),
-    *((f"a Python pipeline into {cls}", ".py",
-       "from sklearn.naive_bayes import *\nfrom sklearn.pipeline import make_pipeline\n"
-       "from sklearn.preprocessing import OneHotEncoder, OrdinalEncoder\n"
-       f"pipe = make_pipeline(OneHotEncoder(), OrdinalEncoder(), {cls}(class_prior=[0.5, 0.6]))\n")
-      for cls in MODEL_CLASSES.values()),
-    ("a Python pipeline that is not Naive Bayes", ".py",
-     "from sklearn.linear_model import LogisticRegression\nfrom sklearn.pipeline import make_pipeline\n"
-     "from sklearn.preprocessing import OneHotEncoder\npipe = make_pipeline(OneHotEncoder(), LogisticRegression())\n"),
-    ("a Python source nblint cannot follow", ".py",
-     "from project.models import *\nmodel = build(BernoulliNB(alpha=settings.alpha))\n"),
+    *(
+        (
+            f"an nblint spec of {cls} with alpha = 0 and a one-hot encoder",
+            ".yaml",
+            f"model: {cls}\nparams:\n  alpha: 0\nencoders:\n  channel:\n    class: OneHotEncoder\n    drop: first\n"
+            "    handle_unknown: ignore\n",
+        )
+        for cls in MODEL_CLASSES.values()
+    ),
+    *(
+        (
+            f"a Hydra pipeline into {cls}",
+            ".yaml",
+            "_target_: sklearn.pipeline.make_pipeline\n_args_:\n  - _target_: sklearn.preprocessing.StandardScaler\n"
+            f"  - _target_: sklearn.naive_bayes.{cls}\n",
+        )
+        for cls in MODEL_CLASSES.values()
+    ),
+    *(
+        (
+            f"a Python pipeline into {cls}",
+            ".py",
+            "from sklearn.naive_bayes import *\nfrom sklearn.pipeline import make_pipeline\n"
+            "from sklearn.preprocessing import OneHotEncoder, OrdinalEncoder\n"
+            f"pipe = make_pipeline(OneHotEncoder(), OrdinalEncoder(), {cls}(class_prior=[0.5, 0.6]))\n",
+        )
+        for cls in MODEL_CLASSES.values()
+    ),
+    (
+        "a Python pipeline that is not Naive Bayes",
+        ".py",
+        "from sklearn.linear_model import LogisticRegression\nfrom sklearn.pipeline import make_pipeline\n"
+        "from sklearn.preprocessing import OneHotEncoder\npipe = make_pipeline(OneHotEncoder(), LogisticRegression())\n",
+    ),
+    (
+        "a Python source nblint cannot follow",
+        ".py",
+        "from project.models import *\nmodel = build(BernoulliNB(alpha=settings.alpha))\n",
+    ),
 )
 
 
@@ -296,7 +329,9 @@ def _folder() -> Path:
 
 def _live_inputs() -> Iterator[ContractInput]:
     for index, (name, suffix, text) in enumerate(_CONFIGS[:5]):
-        yield ContractInput(f"an unfitted live pipeline like {name}", "live", _live_builder(f"config{index}{suffix}", text))
+        yield ContractInput(
+            f"an unfitted live pipeline like {name}", "live", _live_builder(f"config{index}{suffix}", text)
+        )
 
 
 def _live_builder(file_name: str, text: str):
@@ -304,8 +339,10 @@ def _live_builder(file_name: str, text: str):
         from nblint.engine import resolved_options
         from nblint.pipelines.context import LiveContext
 
-        return [LiveContext(context.spec, ["onehotencoder", "standardscaler"], 3, resolved_options())
-                for context in _config_builder(file_name, text)()]
+        return [
+            LiveContext(context.spec, ["onehotencoder", "standardscaler"], 3, resolved_options())
+            for context in _config_builder(file_name, text)()
+        ]
 
     return build
 
