@@ -364,7 +364,7 @@ def _declared(kinds, names: list[str]) -> _Declared:
             return out
         if kinds not in MODELS:
             raise ValueError(f"kinds must be 'auto', one of {MODELS} or a dict, got {kinds!r}")
-        kinds = {j: kinds for j in range(len(names))}
+        kinds = dict.fromkeys(range(len(names)), kinds)
     if not isinstance(kinds, Mapping):
         raise ValueError(f"kinds must be 'auto', one of {MODELS} or a dict, got {kinds!r}")
     position = {name: j for j, name in enumerate(names)}

@@ -220,7 +220,7 @@ def profile_block(cls, chunk: Chunk, target: str | None, wide_binary: int | None
     gram = _gram(X, block.names, n_missing == 0, zero_one & block.binary, chunk.row_offset,
                  P.WIDE_BINARY if wide_binary is None else wide_binary)
     names = tuple(block.names) + tuple(chunk.names)
-    kinds = {name: "numeric" for name in block.names}
+    kinds = dict.fromkeys(block.names, "numeric")
     return cls(names, target, n, classes, class_count, target_missing, numeric, {}, gram, kinds)
 
 

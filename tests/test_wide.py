@@ -5,13 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import scipy.sparse
+from tables import mixed_table, onehot
 
 import nblint
 from nblint.analyses import TableContext
 from nblint.engine import resolved_options
 from nblint.profile import TableProfile
 from nblint.readers import DataFrameSource
-from tables import mixed_table, onehot
 
 
 def bag_of_words(seed: int = 0, n: int = 400, words: int = 300) -> tuple[pd.DataFrame, dict]:

@@ -76,10 +76,10 @@ def maximal_cliques(adjacency: np.ndarray, order: list[int], budget: Budget) -> 
             return
         if not p and not x:
             if len(r) >= 2:
-                cliques.append(sorted(r, key=rank.get))
+                cliques.append(sorted(r, key=rank.__getitem__))
             return
         pivot = max(p | x, key=lambda u: (len(neighbours[u] & p), -rank[u]))
-        for v in sorted(p - neighbours[pivot], key=rank.get):
+        for v in sorted(p - neighbours[pivot], key=rank.__getitem__):
             expand(r | {v}, p & neighbours[v], x & neighbours[v])
             if budget.exhausted:
                 return
@@ -201,7 +201,8 @@ def near_sets(names, cooccurrence: np.ndarray, n_rows: int, max_share: float, bu
         covered = int(s[clique].sum()) - 2 * overlap
         if overlap and covered >= (1 - max_share) * n_rows:
             found.append((-covered, sorted(names[k] for k in clique), clique, overlap))
-    chosen, taken = [], set()
+    chosen: list = []
+    taken: set[int] = set()
     for _, _, clique, overlap in sorted(found):
         if taken.isdisjoint(clique):
             taken.update(clique)

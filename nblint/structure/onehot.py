@@ -149,7 +149,7 @@ def union_parts(O: np.ndarray, counts: np.ndarray, usable: np.ndarray) -> list[t
             parts.append(())
             continue
         # Keep the outermost: drop columns that lie within another column of the set.
-        outer = [d for d in within if not inside[within, d].any()]
+        outer = [int(d) for d in within if not inside[within, d].any()]
         pairs = O[np.ix_(outer, outer)]
         exclusive = (pairs - np.diag(np.diag(pairs))).sum() == 0
         parts.append(tuple(outer) if len(outer) >= 2 and exclusive and counts[outer].sum() == counts[c] else ())
