@@ -248,6 +248,7 @@ def test_example_rows_and_p95_across_many_windows(monkeypatch):
     assert 5 in lengths and lengths - {0, 5}  # some variants run out of room, some never fill it
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("alpha", [1.0, 0.0])
 def test_windows_chunks_and_the_cache_do_not_change_the_measurement(monkeypatch, alpha):
     """Windows are cut from the row stream, not from chunks: for one window size the

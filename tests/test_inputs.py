@@ -191,6 +191,7 @@ def test_sparse_input_is_never_changed_and_explicit_zeros_are_zeros():
     assert report.findings[0].evidence["level_counts"] == {"x0": 2, "x1": 1}
 
 
+@pytest.mark.slow
 def test_a_sparse_matrix_too_wide_to_densify_is_linted():
     """200,000 columns: 12.8 GB dense at this height; its stored entries are 60,000."""
     from scipy import sparse

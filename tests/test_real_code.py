@@ -211,12 +211,14 @@ def scored(corpus):
     return out, kinds
 
 
+@pytest.mark.slow
 def test_precision_floor(scored):
     out, kinds = scored
     counts = out.counts(kinds)
     assert counts["precision"] >= 0.95, score_mod.report(out, kinds)
 
 
+@pytest.mark.slow
 def test_recall_floor(scored):
     out, kinds = scored
     counts = out.counts(kinds)
@@ -240,12 +242,14 @@ def scored_holdout(holdout):
     return out, kinds
 
 
+@pytest.mark.slow
 @pytest.mark.xfail(strict=False, reason="held-out precision measured at 0.92, below the 0.95 floor")
 def test_holdout_precision_floor(scored_holdout):
     out, kinds = scored_holdout
     assert out.counts(kinds)["precision"] >= 0.95, score_mod.report(out, kinds)
 
 
+@pytest.mark.slow
 @pytest.mark.xfail(strict=False, reason="held-out recall measured at 0.70, below the 0.90 floor")
 def test_holdout_recall_floor(scored_holdout):
     out, kinds = scored_holdout

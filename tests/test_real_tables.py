@@ -18,6 +18,8 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from real_tables import build, expectations, score
 
+pytestmark = pytest.mark.slow  # the whole corpus: builds and lints dozens of real tables
+
 ISSUE_11 = "issue 11: not met yet (see the comment on the set naming this table)"
 
 AVAILABLE = [i for i, e in build.ENTRIES.items() if e.available()]

@@ -184,6 +184,7 @@ cases:
 """
 
 
+@pytest.mark.slow
 def test_a_third_party_pack_runs_the_readme_tests(tmp_path):
     """A pack registered through its entry point (a dist-info on the path, as pip writes it) runs the README's tests."""
     snippet = re.search(r"```python\n(# tests/test_my_rules\.py.*?)```", README, flags=re.S).group(1)
