@@ -107,7 +107,7 @@ mode, path = sys.argv[1], sys.argv[2]
 code = 0
 if mode == "read":
     import pandas as pd
-    pd.read_csv(path, engine="pyarrow")
+    pd.read_parquet(path) if path.endswith(".parquet") else pd.read_csv(path, engine="pyarrow")
 else:
     from nblint.cli import main
     extra = ["--ignore", "NB401"] if mode == "check-no-impact" else []

@@ -12,7 +12,7 @@ makes one extra chunked pass over the candidates only (:meth:`TableContext.row_c
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
@@ -74,8 +74,6 @@ class Structure:
     #: Sets of columns identical in every row.
     identical: list[list[str]]
     capped: bool = False
-    #: Pairs of discrete columns whose values map one to one (one recodes the other), not identical.
-    recodes: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def groups(self) -> list[Group]:
@@ -173,7 +171,11 @@ class TableContext:
         notes.extend(self.source.limits)
         if self.structure.capped:
             notes.append(f"group search stopped at its budget of {Budget().left} nodes; some groups may be missing")
-        return notes
+        notes += [f"column {name!r} not checked: it holds {why}" for name, why in self.source.skipped.items()]
+        from nblint.impact import impact_limit
+
+        notes += [note for note in [impact_limit(self)] if note]
+        return notes + list(self.profile.limits)
 
     @property
     def wide_binary(self) -> int:
@@ -295,10 +297,7 @@ class TableContext:
 
         code_candidates = code_column_candidates(self.profile, search.onehot + dummy_candidates)
         identical_exact, identical_pending = identical_candidates(self.profile)
-        in_groups = {m for g in search.onehot + dummy_candidates for m in g.members} | {c for c, _ in code_candidates}
-        recode_pending = recode_candidates(self.profile, in_groups)
-        checks = self.row_checks([(m, c) for m, c, _ in broken_candidates], code_candidates, identical_pending,
-                                 recode_pending)
+        checks = self.row_checks([(m, c) for m, c, _ in broken_candidates], code_candidates, identical_pending)
 
         code_columns: dict[str, Group] = {}
         for (column, group), ok in sorted(zip(code_candidates, checks["decodes"]), key=lambda item: item[0][0]):
@@ -332,12 +331,25 @@ class TableContext:
                                           complete))
 
         identical = sorted(identical_exact + checks["identical"], key=lambda cols: self.table_order[cols[0]])
-        same = {frozenset(cols) for cols in identical}
-        recodes = [pair for pair, ok in zip(recode_pending, checks["recodes"])
-                   if ok and not any(set(pair) <= s for s in same)]
         dummy.sort(key=lambda g: self.table_order[g.members[0]])
         broken.sort(key=lambda g: self.table_order[g.members[0]])
-        return Structure(search.onehot, dummy, broken, code_columns, identical, self.budget.exhausted, recodes)
+        return Structure(search.onehot, dummy, broken, code_columns, identical, self.budget.exhausted)
+
+    @cached_property
+    def recodes(self) -> list[tuple[str, str]]:
+        """Pairs of categorical columns whose values map one to one (one recodes the other), not identical.
+
+        Only categorical columns: a count or a measurement and a one-to-one function of it
+        (``exper`` and ``expersq``) are different features for a Gaussian or count model.
+        """
+        structure = self.structure
+        categorical = {c for c, k in self.kinds.items() if k.kind == "categorical"} - set(structure.code_columns)
+        pending = [pair for pair in recode_candidates(self.profile, set(self.profile.names) - categorical)]
+        if not pending:
+            return []
+        same = {frozenset(cols) for cols in structure.identical}
+        checks = self.row_checks([], [], [], pending)
+        return [pair for pair, ok in zip(pending, checks["recodes"]) if ok and not any(set(pair) <= s for s in same)]
 
     def row_checks(self, broken_candidates, code_candidates, identical_candidates, recode_candidates=()) -> dict:
         """One chunked pass computing every per-row verification at once.

@@ -96,6 +96,24 @@ def _validate_selectors(**selectors: str | None) -> None:
             raise click.UsageError(str(exc)) from None
 
 
+def _refuse_output_over_input(output: str | None, paths) -> None:
+    """A usage error when ``--output`` names one of the inputs: writing the report would overwrite it."""
+    import os
+
+    if output is None or not os.path.exists(output):
+        return
+    from nblint.pipelines import is_config_path
+    from nblint.readers import is_table_path
+
+    for path in paths:
+        if path == "-" or not os.path.exists(path):
+            continue
+        inside = os.path.isdir(path) and (is_table_path(output) or is_config_path(output)) and \
+            os.path.realpath(output).startswith(os.path.join(os.path.realpath(path), ""))
+        if inside or os.path.samefile(output, path):
+            raise click.UsageError(f"--output {output} is an input of this run: writing the report would overwrite it")
+
+
 def _write(output: str, text: str, what: str) -> None:
     """Write ``text`` to the file ``output``; exit 2 with one error line if that fails."""
     try:
@@ -106,21 +124,40 @@ def _write(output: str, text: str, what: str) -> None:
         sys.exit(2)
 
 
+class _FiniteFloat(click.ParamType):
+    """A finite number at least ``minimum`` (click's FloatRange lets nan through: every comparison with it is false)."""
+
+    name = "float"
+
+    def __init__(self, minimum: float):
+        self.minimum = minimum
+
+    def convert(self, value, param, ctx):
+        import math
+
+        number = click.FLOAT.convert(value, param, ctx)
+        if not math.isfinite(number) or number < self.minimum:
+            self.fail(f"{value!r} is not a finite number >= {self.minimum:g}", param, ctx)
+        return number
+
+
 @click.group("nblint", cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", prog_name="nblint")
 @click.pass_context
 def main(ctx: click.Context) -> None:
     """nblint: lint tables and pipeline configs fed to Naive Bayes."""
+    from nblint.interrupts import exit_on_signals
     from nblint.runner import one_blas_thread
 
     ctx.with_resource(one_blas_thread())  # for every command (impact, columns: not through lint_source)
+    ctx.with_resource(exit_on_signals())  # SIGINT/SIGTERM: temp files removed, exit 130/143
 
 
 @main.command()
 @click.argument("paths", nargs=-1)
 @click.option("--target", "-t", help="The class column.")
 @click.option("--model", "-m", type=MODEL, metavar="MODEL", help=MODEL_HELP)
-@click.option("--alpha", type=click.FloatRange(min=0.0), help="The model's smoothing (0 = none: a zero count vetoes a class).")
+@click.option("--alpha", type=_FiniteFloat(0.0), help="The model's smoothing (0 = none: a zero count vetoes a class).")
 @click.option("--select", help="Comma-separated rule codes or prefixes to enable (default: all).")
 @click.option("--ignore", help="Comma-separated rule codes or prefixes to disable.")
 @click.option("--extend-select", help="Codes or prefixes to enable in addition to the select in force.")
@@ -161,6 +198,7 @@ def check(paths, target, model, alpha, select, ignore, extend_select, extend_ign
     from nblint.terminal import Progress, color_enabled, is_interactive
 
     _validate_selectors(select=select, ignore=ignore, extend_select=extend_select, extend_ignore=extend_ignore)
+    _refuse_output_over_input(output, paths)
     if statistics and output_format not in ("text", "concise", "json"):
         raise click.UsageError(f"--statistics prints text or json, not {output_format}")
     overrides = Overrides(
@@ -229,6 +267,7 @@ def schema(path, target, model, select, ignore, output, config, encoding):
     from nblint.runner import Overrides, settings_for
 
     _validate_selectors(select=select, ignore=ignore)
+    _refuse_output_over_input(output, [path])
     overrides = Overrides(target=target, model=model, select=_codes(select),
                           ignore=_codes(ignore), encoding=encoding, config=config)
     try:
@@ -293,7 +332,7 @@ def columns(path, target, output_format, config, encoding, pipeline):
 @click.argument("path")
 @click.option("--target", "-t", help="The class column (or `target` in the config).")
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@click.option("--alpha", type=click.FloatRange(min=0.0), help="Smoothing of both models (default: NB401's alpha option, 1).")
+@click.option("--alpha", type=_FiniteFloat(0.0), help="Smoothing of both models (default: NB401's alpha option, 1).")
 @click.option("--folds", type=click.IntRange(min=2), help="Cross-validation folds (default 5).")
 @click.option("--seed", type=click.IntRange(min=0), help="Seed of the fold assignment, a whole number >= 0 (default 0).")
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Also draw the comparison to this PNG (needs nblint[plot]).")

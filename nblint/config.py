@@ -12,6 +12,7 @@ table (``--config FILE`` overrides the search).  Keys::
     ignore = ["NB104"]
     fail-on = "warning"           # info | warning | error
     encoding = "utf-8"            # of CSV/TSV files
+    memory-budget = "4GB"         # the most a table's statistics may take (default: a quarter of the memory)
 
     [tool.nblint.columns]         # declared kinds win over inference (names or globs)
     season = "categorical"        # binary | categorical | count | continuous | identifier | constant
@@ -37,17 +38,20 @@ class (``BernoulliNB``).
 from __future__ import annotations
 
 import fnmatch
+import math
 import os
 import tomllib
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from nblint.budget import parse_size
 from nblint.engine import load_rules, model_choices, parse_model, select_rules, validate_codes
-from nblint.errors import ConfigError
+from nblint.errors import ConfigError, InputError
+from nblint.fileguard import check_nesting, read_limited
 from nblint.findings import Severity
 
 TOP_KEYS = {"target", "model", "alpha", "select", "ignore", "fail-on", "encoding", "columns", "per-file-settings",
-            "per-file-ignores"}
+            "per-file-ignores", "memory-budget"}
 PER_FILE_KEYS = {"target", "model"}
 
 
@@ -62,6 +66,8 @@ class Settings:
     ignore: list[str] = field(default_factory=list)
     fail_on: Severity = Severity.WARNING
     encoding: str = "utf-8"
+    #: Bytes a table's statistics may take (None: nblint.budget's default, a share of the machine's memory).
+    memory_budget: int | None = None
     per_file_settings: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     per_file_ignores: list[tuple[str, list[str]]] = field(default_factory=list)
     rule_options: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -115,11 +121,12 @@ def find_config(start: str) -> str | None:
 
 
 def _has_tool_table(path: str) -> bool:
+    """Whether a pyproject.toml has ``[tool.nblint]``; True when it cannot be read (load_config says why)."""
     try:
-        with open(path, "rb") as handle:
-            return "nblint" in tomllib.load(handle).get("tool", {})
-    except (OSError, tomllib.TOMLDecodeError):
-        return False
+        tool = _read_toml(path).get("tool", {})
+        return not isinstance(tool, dict) or "nblint" in tool
+    except ConfigError:
+        return True
 
 
 def load_config(path: str) -> Settings:
@@ -130,13 +137,7 @@ def load_config(path: str) -> Settings:
     ConfigError
         Naming the file and the offending key.
     """
-    try:
-        with open(path, "rb") as handle:
-            data = tomllib.load(handle)
-    except OSError as exc:
-        raise ConfigError(f"cannot read config: {exc.strerror or exc}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"invalid TOML: {exc}") from None
+    data = _read_toml(path)
     if os.path.basename(path) == "pyproject.toml":
         table = data.get("tool", {}).get("nblint", {})
         prefix = "tool.nblint"
@@ -144,6 +145,20 @@ def load_config(path: str) -> Settings:
         table = data
         prefix = ""
     return parse_settings(table, root=os.path.dirname(os.path.abspath(path)), prefix=prefix, source=path)
+
+
+def _read_toml(path: str) -> dict:
+    """A config file's TOML: a regular file, within a size and a nesting depth (:mod:`nblint.fileguard`)."""
+    try:
+        text = read_limited(path).decode("utf-8")
+        check_nesting(text, "toml")
+        return tomllib.loads(text)
+    except InputError as exc:
+        raise ConfigError(f"cannot read config: {exc}") from None
+    except UnicodeDecodeError:
+        raise ConfigError("cannot read config: not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"invalid TOML: {exc}") from None
 
 
 def parse_settings(table: dict[str, Any], root: str = ".", prefix: str = "", source: str | None = None) -> Settings:
@@ -166,8 +181,8 @@ def parse_settings(table: dict[str, Any], root: str = ".", prefix: str = "", sou
     settings.encoding = _string(table, "encoding", key, settings.encoding)
     if "alpha" in table:
         alpha = table["alpha"]
-        if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or alpha < 0:
-            raise ConfigError(f"{key('alpha')} must be a number >= 0, got {alpha!r}")
+        if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not math.isfinite(alpha) or alpha < 0:
+            raise ConfigError(f"{key('alpha')} must be a finite number >= 0, got {alpha!r}")
         settings.alpha = float(alpha)
     for name in ("select", "ignore"):
         if name in table:
@@ -177,6 +192,11 @@ def parse_settings(table: dict[str, Any], root: str = ".", prefix: str = "", sou
             except ValueError as exc:
                 raise ConfigError(str(exc)) from None
             setattr(settings, name, codes)
+    if "memory-budget" in table:
+        try:
+            settings.memory_budget = parse_size(table["memory-budget"], key("memory-budget"))
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
     if "fail-on" in table:
         try:
             settings.fail_on = Severity.parse(table["fail-on"])

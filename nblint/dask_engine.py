@@ -18,7 +18,7 @@ import glob as globmod
 from collections.abc import Iterator, Sequence
 
 from nblint.errors import InputError
-from nblint.readers import Chunk, DataFrameSource, TableSource
+from nblint.readers import Chunk, DataFrameSource, TableFormat, TableSource, table_format
 from nblint.suggest import missing_column
 
 
@@ -39,16 +39,14 @@ def read_dask(path: str, *, encoding: str = "utf-8"):
         import dask.dataframe as dd
     except ImportError:
         raise InputError('--engine dask needs dask: pip install "nblint[dask]"') from None
-    lower = path.lower()
     if "://" not in path and not globmod.glob(path):
         raise InputError("file not found")
+    form = table_format(path) or TableFormat("parquet" if path.endswith("/") else "csv")  # a folder: Parquet parts
     try:
-        if lower.endswith((".parquet", ".pq")) or lower.endswith("/"):
+        if form.kind == "parquet":
             return dd.read_parquet(path)
-        delimiter = "\t" if lower.endswith((".tsv", ".tab", ".tsv.gz", ".tab.gz")) else ","
-        compression = "gzip" if lower.endswith(".gz") else None
-        return dd.read_csv(path, sep=delimiter, encoding=encoding, compression=compression,
-                           blocksize=None if compression else "64MB", dtype_backend="numpy_nullable")
+        return dd.read_csv(path, sep=form.delimiter, encoding=encoding, compression=form.compression,
+                           blocksize=None if form.compression else "64MB", dtype_backend="numpy_nullable")
     except (OSError, ValueError) as exc:
         raise InputError(f"cannot read with dask: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
 

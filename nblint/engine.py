@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import math
 import pkgutil
 import re
 from collections.abc import Iterable, Iterator
@@ -37,26 +38,45 @@ INPUTS = {"table": "tables", "pipeline": "pipeline configs (YAML, JSON, TOML, Py
 
 @dataclass(frozen=True)
 class Option:
-    """A rule option: its kebab-case name, default, type and one-line meaning."""
+    """A rule option: its kebab-case name, default, type and one-line meaning.
+
+    A number must be finite and, where they are given, within ``minimum`` and
+    ``maximum`` (inclusive): ``nan`` would make every comparison false and
+    silently turn a check off.
+    """
 
     name: str
     default: Any
     doc: str
     #: An analysis setting as well: rules and analyses read it as ``ctx.setting(name)``, whichever rule declares it.
     shared: bool = False
+    minimum: float | None = None
+    maximum: float | None = None
 
     def coerce(self, value: Any) -> Any:
-        """Check and convert a configured value to the default's type."""
+        """Check and convert a configured value to the default's type (ValueError saying what is expected)."""
         kind = type(self.default)
         if kind is bool:
             if isinstance(value, bool):
                 return value
         elif kind in (int, float):
-            if isinstance(value, (int, float)) and not isinstance(value, bool):
-                return kind(value) if kind is float or float(value).is_integer() else _bad(self, value)
+            if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+                if kind is int and not float(value).is_integer():
+                    return _bad(self, value)
+                if (self.minimum is not None and value < self.minimum) or (self.maximum is not None and value > self.maximum):
+                    return _bad(self, value)
+                return kind(value)
         elif isinstance(value, kind):
             return value
         return _bad(self, value)
+
+    def expected(self) -> str:
+        """What a value must be, in words (``a whole number >= 2``)."""
+        kind = type(self.default)
+        what = {bool: "true or false", int: "a whole number", float: "a finite number"}.get(kind, kind.__name__)
+        bounds = [f">= {self.minimum:g}"] if self.minimum is not None else []
+        bounds += [f"<= {self.maximum:g}"] if self.maximum is not None else []
+        return " ".join([what] + [" and ".join(bounds)] if bounds else [what])
 
 
 def parse_model(name: str) -> str | None:
@@ -80,7 +100,7 @@ def model_choices() -> str:
 
 
 def _bad(option: Option, value: Any):
-    raise ValueError(f"expected {type(option.default).__name__}, got {value!r}")
+    raise ValueError(f"expected {option.expected()}, got {value!r}")
 
 
 class Rule:

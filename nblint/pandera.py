@@ -357,11 +357,12 @@ def read_frame(path: str, encoding: str = "utf-8") -> pd.DataFrame:
     -------
     pandas.DataFrame
     """
-    lower = path.lower()
-    if lower.endswith((".parquet", ".pq")):
+    from nblint.readers import TableFormat, table_format
+
+    form = table_format(path) or TableFormat("csv")
+    if form.kind == "parquet":
         return pd.read_parquet(path)
-    separator = "\t" if lower.endswith((".tsv", ".tab", ".tsv.gz", ".tab.gz")) else ","
-    return pd.read_csv(path, sep=separator, encoding=encoding)
+    return pd.read_csv(path, sep=form.delimiter, encoding=encoding)
 
 
 def _schema_name(path: str) -> str:

@@ -33,11 +33,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from nblint.budget import Budget, ProfileCaps
 from nblint.errors import InputError
 from nblint.hashing import mix64
 from nblint.nbmath import Moments, merge_moments
 from nblint.parallel import ordered_map
-from nblint.readers import Chunk, Names, TableSource, TypesWidened
+from nblint.readers import Chunk, Names, TableSource
 from nblint.suggest import missing_column
 
 #: Distinct values kept per column before it is marked "many" (continuous, identifiers).
@@ -67,12 +68,12 @@ class Levels:
         return self.table.sum(axis=1)
 
 
-def _merge_levels(a: Levels | None, b: Levels | None) -> Levels | None:
-    """Union two level tables with the same class slots; None (too many levels) absorbs."""
+def _merge_levels(a: Levels | None, b: Levels | None, cap: int = DISTINCT_CAP) -> Levels | None:
+    """Union two level tables with the same class slots; None (more than ``cap`` levels) absorbs."""
     if a is None or b is None:
         return None
     keys = tuple(sorted(set(a.keys) | set(b.keys), key=_sort_key))
-    if len(keys) > DISTINCT_CAP:
+    if len(keys) > cap:
         return None
     index = {k: i for i, k in enumerate(keys)}
     table = np.zeros((len(keys), a.table.shape[1]), dtype=np.int64)
@@ -123,9 +124,9 @@ def estimate_distinct(sketch: np.ndarray) -> float:
     return (SKETCH_SIZE - 1) / kth
 
 
-def _merge_distinct(la, sa, lb, sb):
+def _merge_distinct(la, sa, lb, sb, cap: int = DISTINCT_CAP):
     """Merge (levels, sketch) pairs: exact levels while they fit, else the sketch."""
-    levels = _merge_levels(la, lb)
+    levels = _merge_levels(la, lb, cap)
     if levels is not None:
         return levels, None
     a, b = sketch_of(la, sa), sketch_of(lb, sb)
@@ -276,12 +277,18 @@ class TableProfile:
     text: dict[str, TextStats]
     gram: Gram
     kinds: dict[str, str] = field(default_factory=dict)  # column -> "numeric" | "text"
+    #: What the profile left out to stay within its memory budget (reported by NB106).
+    limits: tuple[str, ...] = ()
+    #: Distinct values kept exactly per column (DISTINCT_CAP, or fewer within the budget).
+    level_cap: int = DISTINCT_CAP
+    #: The budget's caps (None: no budget, as for a profile built by hand).
+    caps: ProfileCaps | None = None
 
     # ---------------------------------------------------------------- building
 
     @classmethod
     def from_source(cls, source: TableSource, target: str | None = None, jobs: int = 1,
-                    wide_binary: int | None = None) -> "TableProfile":
+                    wide_binary: int | None = None, budget: Budget | None = None) -> "TableProfile":
         """Profile a whole source, chunk by chunk, merging as it goes.
 
         Parameters
@@ -295,25 +302,36 @@ class TableProfile:
         wide_binary : int, optional
             More complete 0/1 columns than this make the table *wide* (default
             :data:`WIDE_BINARY`): see :class:`Gram`.
+        budget : Budget, optional
+            The memory the profile may take (default :meth:`Budget.default`): past
+            it, structures are capped (see :class:`~nblint.budget.ProfileCaps`) and
+            ``limits`` says how.
         """
+        caps = ProfileCaps.for_table(budget, len(source.names), DISTINCT_CAP)
+        if target is not None and target in source.skipped:
+            raise InputError(f"target column {target!r} cannot be read: it holds {source.skipped[target]}")
         if target is not None and target not in source.names:
             raise InputError(missing_column("target column", target, list(source.names)))
-        while True:
-            try:
-                profile = None
-                for part in _chunk_profiles(cls, source, target, jobs, wide_binary):
-                    # The running profile is ours alone: merging may reuse its arrays.
-                    profile = part if profile is None else profile.merge(part, in_place=True)
-                break
-            except TypesWidened:
-                continue  # a CSV column's type was widened mid-file: profile again from the start
+
+        def fold(chunks) -> "TableProfile | None":
+            profile = None
+            for part in ordered_map(lambda chunk: cls.from_chunk(chunk, target, wide_binary, caps), chunks, jobs, "nblint-profile"):
+                # The running profile is ours alone: merging may reuse its arrays.
+                profile = part if profile is None else profile.merge(part, in_place=True)
+            return profile
+
+        # A CSV source may restart the pass when a column's type widens mid-file: each
+        # attempt folds from scratch (the restart protocol of TableSource.settled_pass).
+        profile = source.settled_pass(fold)
         if profile is None:
             raise InputError("no data rows")
+        profile.limits += _level_note(profile, caps)
         return profile
 
     @classmethod
-    def from_chunk(cls, chunk: Chunk, target: str | None = None, wide_binary: int | None = None) -> "TableProfile":
-        """Profile one chunk of rows (``wide_binary``: see :meth:`from_source`).
+    def from_chunk(cls, chunk: Chunk, target: str | None = None, wide_binary: int | None = None,
+                   caps: ProfileCaps | None = None) -> "TableProfile":
+        """Profile one chunk of rows (``wide_binary``, ``caps``: see :meth:`from_source`).
 
         Columns are profiled in name order, whatever their order in the table: every
         sum, matrix factorisation and search below then sees the same columns in the
@@ -330,14 +348,16 @@ class TableProfile:
         numeric_idx = [i for i, (name, col) in enumerate(zip(chunk.names, chunk.columns)) if col.kind == "numeric" and name != target]
         text_idx = [i for i, (name, col) in enumerate(zip(chunk.names, chunk.columns)) if col.kind == "text" and name != target]
         kinds = {chunk.names[i]: "numeric" for i in numeric_idx} | {chunk.names[i]: "text" for i in text_idx}
+        _check_class_cells(caps, target, slots, len(numeric_idx))
+        cap = caps.levels(slots) if caps is not None else DISTINCT_CAP
 
-        numeric, gram = _profile_numeric(chunk, numeric_idx, y, slots, wide_binary)
+        numeric, gram, limits = _profile_numeric(chunk, numeric_idx, y, slots, wide_binary, cap, caps)
         text = {}
         for i in text_idx:
             col = chunk.columns[i]
             present = col.values >= 0
             levels, sketch = None, None
-            if len(col.labels) > DISTINCT_CAP:
+            if len(col.labels) > cap:
                 sketch = _smallest(value_hashes(col.labels))
             else:
                 table = _bincount2(col.values[present], y[present], len(col.labels), slots)
@@ -346,7 +366,8 @@ class TableProfile:
                 order = sorted(range(len(keys)), key=lambda k: keys[k])
                 levels = Levels(tuple(keys[k] for k in order), table[used][order])
             text[chunk.names[i]] = TextStats(int(n - present.sum()), levels, sketch)
-        return cls(chunk.names, target, n, classes, class_count, target_missing, numeric, text, gram, kinds)
+        return cls(chunk.names, target, n, classes, class_count, target_missing, numeric, text, gram, kinds,
+                   limits, cap, caps)
 
     # ---------------------------------------------------------------- merging
 
@@ -362,6 +383,9 @@ class TableProfile:
             if other.kinds.get(name) != kind:
                 raise InputError(f"column {name!r} is numeric in one part of the table and text in another")
         classes = tuple(sorted(set(self.classes) | set(other.classes), key=_sort_key))
+        caps = self.caps or other.caps
+        _check_class_cells(caps, self.target, len(classes) + 1, len(self.numeric.names))
+        cap = min(self.level_cap, other.level_cap, caps.levels(len(classes) + 1) if caps is not None else DISTINCT_CAP)
         a_slots, b_slots = _slot_map(self.classes, classes), _slot_map(other.classes, classes)
         a_num, b_num = _remap_numeric(self.numeric, a_slots, len(classes)), _remap_numeric(other.numeric, b_slots, len(classes))
         class_count = np.zeros(len(classes), dtype=np.int64)
@@ -372,9 +396,10 @@ class TableProfile:
             b = other.text[name]
             levels, sketch = _merge_distinct(
                 _remap_levels(a.levels, a_slots, len(classes)), a.sketch,
-                _remap_levels(b.levels, b_slots, len(classes)), b.sketch,
+                _remap_levels(b.levels, b_slots, len(classes)), b.sketch, cap,
             )
             text[name] = TextStats(a.n_missing + b.n_missing, levels, sketch)
+        gram, gram_limits = _merge_gram(self.gram, other.gram, in_place, caps)
         return TableProfile(
             self.names,
             self.target,
@@ -382,10 +407,13 @@ class TableProfile:
             classes,
             class_count,
             self.target_missing + other.target_missing,
-            _merge_numeric(a_num, b_num),
+            _merge_numeric(a_num, b_num, cap),
             text,
-            _merge_gram(self.gram, other.gram, in_place),
+            gram,
             dict(self.kinds),
+            _ordered_union(self.limits, other.limits, gram_limits),
+            cap,
+            caps,
         )
 
     # ---------------------------------------------------------------- views
@@ -421,17 +449,38 @@ class TableProfile:
 # --------------------------------------------------------------------------- helpers
 
 
+def _ordered_union(*notes: tuple[str, ...]) -> tuple[str, ...]:
+    """The notes of every part, each once, in order."""
+    return tuple(dict.fromkeys(note for part in notes for note in part))
+
+
+def _level_note(profile: "TableProfile", caps: ProfileCaps | None) -> tuple[str, ...]:
+    """NB106's note when the budget lowered the distinct-value cap and a column went past it (none otherwise)."""
+    cap = profile.level_cap
+    numeric = profile.numeric
+    past = any(stats.levels is None for stats in profile.text.values()) or any(
+        levels is None and not zero_one for levels, zero_one in zip(numeric.levels, numeric.zero_one))
+    if cap >= DISTINCT_CAP or caps is None or not past:
+        return ()
+    return (f"distinct values counted exactly up to {cap:,} per column (not {DISTINCT_CAP:,}) to keep "
+            f"{caps.n_columns:,} columns within the memory budget: a column with more is read as having many values",)
+
+
+def _check_class_cells(caps: ProfileCaps | None, target: str | None, slots: int, columns: int) -> None:
+    """Refuse a target whose per-class statistics (class slots x numeric columns) cannot fit the budget."""
+    if caps is None or target is None or slots * columns <= caps.class_cells:
+        return
+    raise InputError(f"target {target!r} has {slots - 1:,}+ classes over {columns:,} numeric columns: their per-class "
+                     f"statistics would take {caps.describe(80.0 * slots * columns)} (raise memory-budget in the "
+                     "configuration, or lint fewer columns)")
+
+
 def _in_name_order(chunk: Chunk) -> Chunk:
     """The chunk with its columns sorted by name (stable, so repeated names keep their order)."""
     order = sorted(range(len(chunk.names)), key=lambda i: chunk.names[i])
     if order == list(range(len(order))):
         return chunk
     return Chunk(tuple(chunk.names[i] for i in order), tuple(chunk.columns[i] for i in order), chunk.row_offset, chunk.n_rows)
-
-
-def _chunk_profiles(cls, source: TableSource, target: str | None, jobs: int, wide_binary: int | None = None):
-    """The profile of each chunk, in chunk order, computed ``jobs`` at a time (a few chunks in flight)."""
-    return ordered_map(lambda chunk: cls.from_chunk(chunk, target, wide_binary), source.chunks(), jobs, "nblint-profile")
 
 
 def _encode_target(chunk: Chunk, target: str | None):
@@ -469,6 +518,39 @@ def class_slots(chunk: Chunk, target: str, classes: tuple) -> np.ndarray:
     return slots[y]
 
 
+class _ClassSums:
+    """Column sums of a matrix's rows within each class slot, ``S[c, j] = sum_{r: y_r = c} M[r, j]``.
+
+    With few slots, one GEMM with the class one-hot design ``Y`` (n x slots);
+    with many, ``Y`` would be huge (70,000 rows x 10,000 classes is 5.6 GB), so
+    the rows are sorted by class and summed per run (``np.add.reduceat``):
+    O(n p) time and no memory beyond the sorted matrix.
+    """
+
+    #: Class slots up to which the one-hot GEMM is used (the sums of ordinary targets).
+    GEMM_SLOTS = 64
+
+    def __init__(self, y: np.ndarray, slots: int):
+        self.slots = slots
+        if slots <= self.GEMM_SLOTS:
+            self.Y = np.zeros((len(y), slots), dtype=np.float64)
+            self.Y[np.arange(len(y)), y] = 1.0
+        else:
+            self.Y = None
+            self.order = np.argsort(y, kind="stable")
+            sorted_y = y[self.order]
+            self.starts = np.flatnonzero(np.r_[True, sorted_y[1:] != sorted_y[:-1]]) if len(y) else np.zeros(0, dtype=np.int64)
+            self.present = sorted_y[self.starts]
+
+    def __call__(self, M: np.ndarray) -> np.ndarray:
+        if self.Y is not None:
+            return self.Y.T @ M
+        out = np.zeros((self.slots, M.shape[1]))
+        if len(self.starts):
+            out[self.present] = np.add.reduceat(M[self.order], self.starts, axis=0)
+        return out
+
+
 def _bincount2(codes: np.ndarray, y: np.ndarray, n_codes: int, slots: int) -> np.ndarray:
     """Contingency table ``N[code, slot]`` by one bincount over the pair index."""
     flat = np.bincount(codes * slots + y, minlength=n_codes * slots)
@@ -496,7 +578,8 @@ def _numeric_matrix(chunk: Chunk, idx: list[int]):
     return X, integer, may_miss
 
 
-def _profile_numeric(chunk: Chunk, idx: list[int], y: np.ndarray, slots: int, wide_binary: int | None = None):
+def _profile_numeric(chunk: Chunk, idx: list[int], y: np.ndarray, slots: int, wide_binary: int | None = None,
+                     cap: int = DISTINCT_CAP, caps: ProfileCaps | None = None):
     names = tuple(chunk.names[i] for i in idx)
     n, p = chunk.n_rows, len(idx)
     X, integer, may_miss = _numeric_matrix(chunk, idx)
@@ -506,10 +589,8 @@ def _profile_numeric(chunk: Chunk, idx: list[int], y: np.ndarray, slots: int, wi
         n_missing[check] = np.isnan(X[:, check]).sum(axis=0)
     gappy = np.flatnonzero(n_missing)  # columns with at least one missing value here
 
-    # Class one-hot design Y (n x (C+1)): every per-class sum below is one GEMM.
-    Y = np.zeros((n, slots), dtype=np.float64)
-    Y[np.arange(n), y] = 1.0
-    slot_rows = Y.sum(axis=0)
+    by_class = _ClassSums(y, slots)
+    slot_rows = np.bincount(y, minlength=slots).astype(np.float64)
     X0 = X
     class_n = np.repeat(slot_rows[:, None], p, axis=1)
     if len(gappy):
@@ -517,8 +598,8 @@ def _profile_numeric(chunk: Chunk, idx: list[int], y: np.ndarray, slots: int, wi
         sub = X0[:, gappy]
         present = ~np.isnan(sub)
         X0[:, gappy] = np.where(present, sub, 0.0)
-        class_n[:, gappy] = Y.T @ present
-    class_sum = Y.T @ X0
+        class_n[:, gappy] = by_class(present)
+    class_sum = by_class(X0)
     with np.errstate(invalid="ignore", divide="ignore"):
         class_mean = np.where(class_n > 0, class_sum / np.maximum(class_n, 1), 0.0)
 
@@ -541,7 +622,7 @@ def _profile_numeric(chunk: Chunk, idx: list[int], y: np.ndarray, slots: int, wi
         gappy_other = np.flatnonzero(n_missing[other])
         if len(gappy_other):
             deviation[:, gappy_other] *= ~np.isnan(X[:, other[gappy_other]])
-        class_m2[:, other] = Y.T @ (deviation * deviation)
+        class_m2[:, other] = by_class(deviation * deviation)
 
     levels: list = []
     sketches: list = []
@@ -550,7 +631,8 @@ def _profile_numeric(chunk: Chunk, idx: list[int], y: np.ndarray, slots: int, wi
             levels.append(None)
             sketches.append(None)
             continue
-        lv, sk = _numeric_levels(X[:, k], np.isnan(X[:, k]) if n_missing[k] else None, y, slots, integral[k], minimum[k], maximum[k])
+        lv, sk = _numeric_levels(X[:, k], np.isnan(X[:, k]) if n_missing[k] else None, y, slots, integral[k], minimum[k],
+                                 maximum[k], cap)
         levels.append(lv)
         sketches.append(sk)
 
@@ -558,11 +640,12 @@ def _profile_numeric(chunk: Chunk, idx: list[int], y: np.ndarray, slots: int, wi
         names, integer, n_missing, minimum, maximum, integral, zero_one,
         np.rint(class_n).astype(np.int64), class_mean, class_m2, levels, sketches,
     )
-    gram = _chunk_gram(X, names, n_missing == 0, zero_one, chunk.row_offset, WIDE_BINARY if wide_binary is None else wide_binary)
-    return numeric, gram
+    gram, limits = _chunk_gram(X, names, n_missing == 0, zero_one, chunk.row_offset,
+                               WIDE_BINARY if wide_binary is None else wide_binary, caps)
+    return numeric, gram, limits
 
 
-def _numeric_levels(x, missing, y, slots, integral, lo, hi) -> tuple[Levels | None, np.ndarray | None]:
+def _numeric_levels(x, missing, y, slots, integral, lo, hi, cap: int = DISTINCT_CAP) -> tuple[Levels | None, np.ndarray | None]:
     """Exact levels (up to the cap) and, past it, a distinct sketch for integral columns."""
     if not np.isfinite(lo):
         return Levels((), np.zeros((0, slots), dtype=np.int64)), None
@@ -571,28 +654,45 @@ def _numeric_levels(x, missing, y, slots, integral, lo, hi) -> tuple[Levels | No
         offset = (values - lo).astype(np.int64)
         table = _bincount2(offset, classes, int(hi - lo) + 1, slots)
         used = np.flatnonzero(table.sum(axis=1))
-        if len(used) > DISTINCT_CAP:
+        if len(used) > cap:
             return None, _smallest(value_hashes(lo + used))
         return Levels(tuple(float(lo + u) for u in used), table[used]), None
     if not integral:
         # A continuous column: stop at the cap without sorting the whole chunk.
-        head = np.unique(values[: 4 * DISTINCT_CAP])
-        if len(head) > DISTINCT_CAP:
+        head = np.unique(values[: 4 * cap])
+        if len(head) > cap:
             return None, None
     uniques, inverse = np.unique(values, return_inverse=True)
-    if len(uniques) > DISTINCT_CAP:
+    if len(uniques) > cap:
         return None, _smallest(value_hashes(uniques)) if integral else None
     return Levels(tuple(float(u) for u in uniques), _bincount2(inverse, classes, len(uniques), slots)), None
 
 
 def _chunk_gram(X: np.ndarray, names, complete: np.ndarray, zero_one: np.ndarray, row_offset: int = 0,
-                wide_binary: int = WIDE_BINARY) -> Gram:
-    """Co-moments of the complete columns; exact co-occurrences of the 0/1 ones among them."""
+                wide_binary: int = WIDE_BINARY, caps: ProfileCaps | None = None) -> tuple[Gram, tuple[str, ...]]:
+    """Co-moments of the complete columns; exact co-occurrences of the 0/1 ones among them.
+
+    Within ``caps``: the continuous columns' co-moments are left out when their
+    matrix would not fit, and the 0/1 columns' co-occurrences when their count
+    would not (then the returned notes say so, for NB106).
+    """
     n = X.shape[0]
     q_idx = np.flatnonzero(complete)
     b_mask = zero_one[q_idx]
     b_idx, z_idx = q_idx[b_mask], q_idx[~b_mask]
-    wide = len(b_idx) > wide_binary
+    limits: tuple[str, ...] = ()
+    if caps is not None and len(z_idx) > caps.comoment_columns:
+        limits += (_comoment_note(len(z_idx), caps),)
+        z_idx = z_idx[:0]
+    wide = len(b_idx) > wide_binary or (caps is not None and 24.0 * len(b_idx) ** 2 > caps.share)
+    if caps is not None and wide and len(b_idx):
+        row_ones = X[:, b_idx].sum(axis=1)
+        pairs = min(float(row_ones @ row_ones), float(len(b_idx)) ** 2)  # O = B^T B has at most these
+        if pairs > caps.cooccurrences:
+            limits += (_cooccurrence_note(len(b_idx), pairs, caps),)
+            b_idx, wide = b_idx[:0], False
+    q_idx = np.sort(np.concatenate([b_idx, z_idx]))
+    b_mask = np.isin(q_idx, b_idx)
     # Take the 0/1 block without a copy when it is all of X (an indicator table).
     bits = X if len(b_idx) == X.shape[1] else X[:, b_idx]
     sparse_rows: list = []
@@ -607,7 +707,7 @@ def _chunk_gram(X: np.ndarray, names, complete: np.ndarray, zero_one: np.ndarray
     Zc = Z - z_mean
     binary = tuple(names[i] for i in b_idx)
     if wide:
-        return Gram(tuple(names[i] for i in z_idx), n, z_mean, Zc.T @ Zc, binary, cooc, True, sparse_rows)
+        return Gram(tuple(names[i] for i in z_idx), n, z_mean, Zc.T @ Zc, binary, cooc, True, sparse_rows), limits
     # M_bz = B^T Zc because Zc sums to 0; M_zz = Zc^T Zc; M_bb is left to the counts.
     bpos, zpos = np.flatnonzero(b_mask), np.flatnonzero(~b_mask)
     mean = np.empty(len(q_idx))
@@ -616,7 +716,17 @@ def _chunk_gram(X: np.ndarray, names, complete: np.ndarray, zero_one: np.ndarray
     moments[zpos] = Zc.T @ Zc
     if len(b_idx):
         moments[bpos] = bits.T @ Zc
-    return Gram(tuple(names[i] for i in q_idx), n, mean, moments, binary, cooc)
+    return Gram(tuple(names[i] for i in q_idx), n, mean, moments, binary, cooc), limits
+
+
+def _comoment_note(columns: int, caps: ProfileCaps) -> str:
+    return (f"VIF (NB104) leaves out the {columns:,} complete continuous columns: their co-moment matrix would take "
+            f"{caps.describe(32.0 * columns ** 2)}; identical columns among them are still found, by hashing")
+
+
+def _cooccurrence_note(columns: int, pairs: float, caps: ProfileCaps) -> str:
+    return (f"one-hot, dummy and broken groups (NB101-NB103, NB105) and identical 0/1 columns are not searched among "
+            f"the {columns:,} complete 0/1 columns: their co-occurrence counts would take {caps.describe(40.0 * pairs)}")
 
 
 def _cooccurrence(bits: np.ndarray, wide: bool, row_offset: int):
@@ -660,7 +770,16 @@ def _merge_sparse_rows(a: list, b: list) -> list:
     return sorted(a + b, key=lambda item: (item[0], item[1]))[:SPARSE_ROWS]
 
 
-def _merge_gram(a: Gram, b: Gram, in_place: bool = False) -> Gram:
+def _merge_gram(a: Gram, b: Gram, in_place: bool = False, caps: ProfileCaps | None = None) -> tuple[Gram, tuple[str, ...]]:
+    """:func:`_merge_grams`, then the sparse co-occurrences dropped if they outgrew ``caps`` (with NB106's note)."""
+    merged = _merge_grams(a, b, in_place)
+    if caps is not None and merged.wide and merged.binary and merged.counts.nnz > caps.cooccurrences:
+        note = _cooccurrence_note(len(merged.binary), merged.counts.nnz, caps)
+        return Gram(merged.names, merged.n, merged.mean, merged.moments, (), np.zeros((0, 0), dtype=np.int64)), (note,)
+    return merged, ()
+
+
+def _merge_grams(a: Gram, b: Gram, in_place: bool = False) -> Gram:
     """Merge the Gram blocks of two disjoint sets of rows.
 
     Co-occurrence counts add; the ``(q, z)`` co-moment columns take Chan et al.'s
@@ -771,7 +890,7 @@ def _zero_one_levels(s: NumericStats, j: int) -> Levels:
     return Levels(tuple(keys), table)
 
 
-def _merge_numeric(a: NumericStats, b: NumericStats) -> NumericStats:
+def _merge_numeric(a: NumericStats, b: NumericStats, cap: int = DISTINCT_CAP) -> NumericStats:
     n, mean, m2 = merge_moments(Moments(a.class_n, a.class_mean, a.class_m2), Moments(b.class_n, b.class_mean, b.class_m2))
     zero_one = a.zero_one & b.zero_one
     levels, sketches = [], []
@@ -783,7 +902,7 @@ def _merge_numeric(a: NumericStats, b: NumericStats) -> NumericStats:
             continue
         la = _zero_one_levels(a, j) if a.zero_one[j] else a.levels[j]
         lb = _zero_one_levels(b, j) if b.zero_one[j] else b.levels[j]
-        lv, sk = _merge_distinct(la, a.sketches[j], lb, b.sketches[j])
+        lv, sk = _merge_distinct(la, a.sketches[j], lb, b.sketches[j], cap)
         levels.append(lv)
         sketches.append(sk if integral[j] else None)
     return NumericStats(

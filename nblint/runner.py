@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
 from nblint.analyses import TableContext
+from nblint.budget import Budget
 from nblint.config import Settings, find_config, load_config
 from nblint.engine import resolved_options, run_rules, shared_settings
 from nblint.errors import ConfigError, NblintError
@@ -140,16 +141,20 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
+#: Most threads --jobs is taken to ask for: each holds a chunk in flight, so this bounds memory too.
+MAX_JOBS = 256
+
+
 def make_context(source: TableSource, settings: Settings, jobs: int | None = None) -> TableContext:
     """Profile one table (one pass, ``jobs`` chunks at a time) and wrap it in the context the rules share."""
-    jobs = jobs or default_jobs()
+    jobs = min(jobs or default_jobs(), MAX_JOBS)
     source.jobs = jobs  # a CSV source also parses that many blocks at once
     options = resolved_options(settings.rule_options)
     wide = shared_settings(options)["wide-columns"]
     if hasattr(source, "compute_profile"):  # a Dask source profiles its partitions on the cluster
         profile = source.compute_profile(settings.target, wide)
     else:
-        profile = TableProfile.from_source(source, settings.target, jobs, wide)
+        profile = TableProfile.from_source(source, settings.target, jobs, wide, Budget.default(settings.memory_budget))
     return TableContext(source, profile, settings.model, options, settings.alpha, settings.kinds)
 
 

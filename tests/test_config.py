@@ -62,7 +62,7 @@ def test_fail_on_error_makes_warnings_pass(write):
         ('model = "poisson"\n', "model must be one of"),
         ('select = ["NB9"]\n', "'NB9' matches no rule"),
         ("[NB104]\nvif-treshold = 3\n", "unknown option 'NB104.vif-treshold'"),
-        ('[NB104]\nvif-threshold = "high"\n', "NB104.vif-threshold: expected float"),
+        ('[NB104]\nvif-threshold = "high"\n', "NB104.vif-threshold: expected a finite number >= 1"),
         ('fail-on = "fatal"\n', "fail-on"),
         ("target = [\n", "invalid TOML"),
     ],

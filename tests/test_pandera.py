@@ -110,7 +110,8 @@ def test_options_are_statistics():
 
 @pytest.mark.parametrize("statistics, fragment", [
     ({"model": "poisson"}, "model must be one of"),
-    ({"vif_threshold": "high"}, "vif-threshold: expected float"),
+    ({"vif_threshold": "high"}, "vif-threshold: expected a finite number"),
+    ({"vif_threshold": float("nan")}, "vif-threshold: expected a finite number >= 1, got nan"),
 ])
 def test_bad_statistics_are_schema_definition_errors(statistics, fragment):
     schema = pa.DataFrameSchema(checks=[Check.nblint_nb104(**statistics)])

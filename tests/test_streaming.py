@@ -7,7 +7,7 @@ import io
 
 import numpy as np
 import pandas as pd
-import pyarrow.csv as pacsv
+import pyarrow as pa
 import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings
@@ -17,7 +17,8 @@ from nblint.analyses import TableContext
 from nblint.cli import main
 from nblint.engine import load_rules, resolved_options, run_rules
 from nblint.profile import TableProfile
-from nblint.readers import ArrowSource, CsvSource, ParquetSource, _line_blocks, read_table
+from nblint.readers import ArrowSource, CsvSource, ParquetSource, read_table
+from nblint.readers.csvblocks import record_blocks
 from nblint.progress import ProgressBar
 from nblint.terminal import is_interactive
 from tables import mixed_table
@@ -27,6 +28,12 @@ def findings(source, target="target", jobs=1):
     profile = TableProfile.from_source(source, target, jobs)
     ctx = TableContext(source, profile, None, resolved_options())
     return [f.to_dict() for f in run_rules(ctx, list(load_rules()), ctx.rule_options)]
+
+
+def read_whole(path, chunk_rows):
+    """The oracle: the table as pandas reads the whole file (values and missing cells)."""
+    frame = pd.read_csv(path)
+    return ArrowSource(str(path), pa.Table.from_pandas(frame, preserve_index=False), chunk_rows=chunk_rows)
 
 
 def without_path(found):
@@ -52,7 +59,7 @@ def test_streamed_csv_equals_the_table_read_whole(table_csv, monkeypatch, chunk_
     # Tiny blocks: the streaming reader sees the file in many pieces, and the chunks
     # it regroups them into straddle the block boundaries.
     small_blocks(monkeypatch, 2048)
-    whole = ArrowSource(table_csv, pacsv.read_csv(table_csv), chunk_rows=chunk_rows)
+    whole = read_whole(table_csv, chunk_rows)
     streamed = CsvSource(table_csv, chunk_rows=chunk_rows)
     expected = findings(whole)
     assert findings(streamed) == expected
@@ -97,27 +104,53 @@ def test_zero_one_columns_are_read_as_int8_and_widened_when_a_later_value_does_n
     got = findings(streamed, "y")
     assert {name: str(kind) for name, kind in streamed.types.items()} == {
         "flag": "int8", "grows": "int8", "overflows": "int64", "y": "int8"}
-    assert got == findings(ArrowSource(str(path), pacsv.read_csv(path), chunk_rows=256), "y")
+    assert got == findings(read_whole(path, 256), "y")
     chunks = list(streamed.chunks(["grows", "overflows"]))
     np.testing.assert_array_equal(np.concatenate([c.columns[0].values for c in chunks]), frame["grows"])
     np.testing.assert_array_equal(np.concatenate([c.columns[1].values for c in chunks]), frame["overflows"])
 
 
+def blocks_of(data: bytes, size: int, start: int = 0) -> list[bytes]:
+    import pyarrow as pa
+
+    stream = pa.BufferReader(data)
+    stream.read_buffer(start)
+    return [block.data.to_pybytes() for block in record_blocks(stream, size, ",", offset=start)]
+
+
 @settings(max_examples=60, deadline=None)
 @given(
-    lines=st.lists(st.binary(min_size=0, max_size=40).map(lambda b: b.replace(b"\n", b"")), max_size=30),
+    lines=st.lists(st.binary(min_size=0, max_size=40).map(lambda b: b.replace(b"\n", b"").replace(b"\r", b"").replace(b'"', b"")),
+                   max_size=30),
     size=st.integers(1, 64),
     final_newline=st.booleans(),
     start=st.integers(0, 5),
 )
-def test_line_blocks_cut_at_line_ends_and_lose_no_byte(tmp_path_factory, lines, size, final_newline, start):
+def test_record_blocks_cut_at_line_ends_and_lose_no_byte(lines, size, final_newline, start):
     data = b"\n".join(lines) + (b"\n" if final_newline and lines else b"")
-    path = tmp_path_factory.mktemp("blocks") / "f.csv"
-    path.write_bytes(b"h" * start + data)
-    blocks = [bytes(b) for b in _line_blocks(str(path), start, size)]
+    blocks = blocks_of(b"h" * start + data, size, start)
     assert all(block.endswith(b"\n") for block in blocks[:-1])
     joined = b"".join(blocks)
     assert data.startswith(joined) and not data[len(joined):].strip()  # only a blank tail is dropped
+
+
+_cells = st.text(alphabet=st.sampled_from(list('ab,"\n\r x')), max_size=6)
+
+
+@settings(max_examples=80, deadline=None)
+@given(rows=st.lists(st.lists(_cells, min_size=2, max_size=2), min_size=1, max_size=25), size=st.integers(1, 48))
+def test_record_blocks_never_cut_a_quoted_field(rows, size):
+    # RFC 4180 text as the csv module writes it (quoted line ends, doubled quotes):
+    # every block must hold whole records, whatever the block size.
+    import csv
+
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\r\n").writerows(rows)  # (RFC 4180: a field holding \r or \n is quoted)
+    data = out.getvalue().encode()
+    blocks = blocks_of(data, size)
+    assert b"".join(blocks) == data
+    records = [row for block in blocks for row in csv.reader(io.StringIO(block.decode(), newline=""))]
+    assert records == [row for row in csv.reader(io.StringIO(data.decode(), newline=""))]
 
 
 @pytest.mark.parametrize("name", ["late.csv", "late.csv.gz"])
@@ -138,7 +171,7 @@ def test_a_type_that_changes_mid_file_is_widened_as_the_whole_file_read_would(tm
     streamed.jobs = 2
     got = findings(streamed, "y")
     assert {str(v) for v in streamed.types.values()} >= {"double", "string"}
-    assert got == findings(ArrowSource(str(path), pacsv.read_csv(path), chunk_rows=256), "y")
+    assert got == findings(read_whole(path, 256), "y")
 
 
 def test_ragged_row_deep_in_the_file_is_one_error_line(tmp_path, monkeypatch):

@@ -27,6 +27,6 @@ The package has one module per idea:
 Rendering (text, JSON, the plot) is in :mod:`nblint.reporters`.
 """
 
-from nblint.impact.measure import ImpactResult, ImpactSettings, measure_impact
+from nblint.impact.measure import ImpactResult, ImpactSettings, impact_limit, measure_impact
 
-__all__ = ["ImpactResult", "ImpactSettings", "measure_impact"]
+__all__ = ["ImpactResult", "ImpactSettings", "impact_limit", "measure_impact"]

@@ -56,8 +56,14 @@ class LevelTable:
     def add_to(self, finite: np.ndarray, vetoes: np.ndarray | None, codes: np.ndarray) -> None:
         """Add each row's log likelihood (class-major, (C, n)) into the accumulators.
 
-        One 1-D gather per class is much faster than a 2-D gather over a short axis.
+        One 1-D gather per class is much faster than a 2-D gather over a short axis;
+        over many classes (:data:`LOOP_CLASSES`) the one 2-D gather is.
         """
+        if self.finite.shape[0] > LOOP_CLASSES:
+            finite += self.finite[:, codes]
+            if vetoes is not None:
+                vetoes += self.vetoes[:, codes]
+            return
         for c in range(self.finite.shape[0]):
             finite[c] += self.finite[c].take(codes)
             if vetoes is not None:
@@ -126,6 +132,21 @@ def _other_features(models: Models, inputs: RowInputs):
     return finite, vetoes
 
 
+#: Up to this many classes, per-class loops of 1-D gathers and sums (fastest for few
+#: classes); over it, one 2-D operation (a loop over 10,000 classes is all overhead).
+LOOP_CLASSES = 64
+
+
+def _gather_each(table: np.ndarray, codes: np.ndarray, out: np.ndarray) -> None:
+    """``out[c] = table[c][codes]`` for each class c, one 1-D take per class."""
+    for c in range(table.shape[0]):
+        table[c].take(codes, out=out[c], mode="clip")
+
+
+def _gather_many(table: np.ndarray, codes: np.ndarray, out: np.ndarray) -> None:
+    """``out = table[:, codes]`` in one gather."""
+    out[...] = table[:, codes]
+
 #: Models scored together on each row: CAT, PoB (every group as bits), then one
 #: variant per group g (only g as bits), at index ``FIRST_GROUP + g``.
 CAT, POB, FIRST_GROUP = 0, 1, 2
@@ -157,12 +178,11 @@ def _every_model(base: np.ndarray, cat: np.ndarray, swap: np.ndarray, codes: np.
     out = np.empty((C, FIRST_GROUP + G, n), dtype=base.dtype)
     terms = out[:, FIRST_GROUP:]
     # Codes are always in range; mode="clip" only lets take() write straight into out.
-    for c in range(C):
-        cat[c].take(codes, out=terms[c], mode="clip")
+    gather = _gather_many if C > LOOP_CLASSES else _gather_each
+    gather(cat, codes, terms)
     for g in range(G):
         base += terms[:, g]
-    for c in range(C):
-        swap[c].take(codes, out=terms[c], mode="clip")
+    gather(swap, codes, terms)
     out[:, CAT] = base
     out[:, POB] = base
     for g in range(G):
@@ -187,9 +207,12 @@ def _log_posterior(models: Models, finite: np.ndarray, vetoes: np.ndarray | None
     score += models.log_prior.reshape((-1,) + (1,) * (finite.ndim - 1))
     score -= score.max(axis=0)
     # Sum over classes one class at a time: the same rounding for any number of rows.
-    total = np.exp(score[0])
-    for c in range(1, len(score)):
-        total += np.exp(score[c])
+    if len(score) > LOOP_CLASSES:
+        total = np.exp(score).sum(axis=0)  # (an outer-axis sum: also class after class)
+    else:
+        total = np.exp(score[0])
+        for c in range(1, len(score)):
+            total += np.exp(score[c])
     log_total = np.log(total)
     score -= log_total
     # The top class's log posterior is (m - m) - log(total) = -log(total) exactly, and
@@ -207,6 +230,8 @@ def argmax(log_post: np.ndarray, top: np.ndarray) -> np.ndarray:
     As ``argmax`` over the (few) classes of a class-major (C, ...) array, in one
     vector step per class.
     """
+    if len(log_post) > LOOP_CLASSES:
+        return np.argmax(log_post == top, axis=0)  # (the first, lowest, class at the top)
     index = np.zeros(top.shape, dtype=np.int64)
     for c in reversed(range(len(log_post))):  # down to class 0: the lowest tied class is written last
         index[log_post[c] == top] = c

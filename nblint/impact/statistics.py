@@ -116,3 +116,22 @@ class FoldCounts:
         m2 = np.maximum(self.sumsq[f] - n * mean_dev**2, 0.0)
         return Counts(self.classes[f], [g[f] for g in self.groups], [c[f] for c in self.categorical],
                       n, self.shift + mean_dev, m2)
+
+
+def drop_unmeasurable(design: Design, totals: Counts, overall_var: np.ndarray, var_smoothing: float) -> bool:
+    """Leave out Gaussian columns whose class variance stays zero after smoothing; whether any were.
+
+    Values such as 1e-320 and 0 have a variance that underflows to zero, and so
+    does ``var_smoothing`` times it: no Gaussian density can be fitted (GaussianNB
+    divides by zero).  Such a column is a constant to both models.
+    """
+    if not design.gaussian:
+        return False
+    epsilon = var_smoothing * float(np.max(overall_var))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        var = np.where(totals.gauss_n > 0, totals.gauss_m2 / np.maximum(totals.gauss_n, 1), np.inf)
+    unusable = ~np.all(var + epsilon > 0, axis=0)
+    for j in np.flatnonzero(unusable):
+        design.left_out[design.gaussian[j]] = "variance too small for double precision"
+    design.gaussian = [c for c, bad in zip(design.gaussian, unusable) if not bad]
+    return bool(unusable.any())

@@ -45,9 +45,18 @@ def gaussian_log_density(X, mean, var) -> np.ndarray:
     mean = np.asarray(mean, dtype=float)
     var = np.asarray(var, dtype=float)
     log_norm = -0.5 * np.log(2.0 * np.pi * var).sum(axis=1)  # (C,)
-    out = np.empty((X.shape[0], mean.shape[0]))
-    for c in range(mean.shape[0]):  # loop over classes keeps memory at n x D
-        out[:, c] = log_norm[c] - 0.5 * (((X - mean[c]) ** 2) / var[c]).sum(axis=1)
+    n, C = X.shape[0], mean.shape[0]
+    out = np.empty((n, C))
+    if C <= 64:
+        for c in range(C):  # loop over classes keeps memory at n x D
+            out[:, c] = log_norm[c] - 0.5 * (((X - mean[c]) ** 2) / var[c]).sum(axis=1)
+        return out
+    # Many classes: blocks of classes at once (a loop over 10,000 classes of a few rows
+    # each is all overhead), each block's (n, b, D) work array kept near 2**20 cells.
+    step = max(1, (1 << 20) // max(n * X.shape[1], 1))
+    for start in range(0, C, step):
+        block = slice(start, start + step)
+        out[:, block] = log_norm[block] - 0.5 * (((X[:, None, :] - mean[block]) ** 2) / var[block]).sum(axis=2)
     return out
 
 

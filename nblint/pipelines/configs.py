@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 
 from nblint.engine import resolved_options, run_rules
 from nblint.errors import InputError
+from nblint.fileguard import read_limited
 from nblint.findings import Finding
 from nblint.pipelines.context import PipelineContext
 from nblint.pipelines.mapping import read_mapping_config
@@ -111,15 +112,7 @@ def read_config(path: str) -> ConfigFile | None:
     """
     if os.path.basename(path) in NBLINT_CONFIG_NAMES:
         return None
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read()
-    except FileNotFoundError:
-        raise InputError("file not found") from None
-    except IsADirectoryError:
-        raise InputError("is a directory") from None
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror or exc}") from None
+    raw = read_limited(path)  # (a FIFO or device is refused, never read)
     if path.lower().endswith(".ipynb"):
         return _read_notebook(raw, path)
     python = path.lower().endswith(".py")
@@ -135,7 +128,7 @@ def read_config(path: str) -> ConfigFile | None:
             specs = read_python(text, path)
         else:
             specs = read_mapping_config(read_documents(text, os.path.splitext(path.lower())[1]), path)
-    except RecursionError:
+    except (RecursionError, MemoryError):  # (CPython's parser reports its own depth limit as either)
         raise InputError("nested too deeply to read") from None
     if specs is None:
         return None
@@ -151,7 +144,10 @@ def _read_notebook(raw: bytes, path: str) -> ConfigFile | None:
     cells = load_cells(raw)
     if cells is None or not _mentions_library(raw):
         return None
-    notebook = read_notebook(cells, path)
+    try:
+        notebook = read_notebook(cells, path)
+    except (RecursionError, MemoryError):  # (a cell nested past CPython's parser limit)
+        raise InputError("nested too deeply to read") from None
     notes = []
     if notebook.python2:
         first_cell, first = notebook.python2[0]

@@ -152,7 +152,9 @@ def _nblint_spec(document: dict, path: str) -> list[PipelineSpec]:
                              f"(allowed: {', '.join(SPEC_KEYS)})")
     reader = _HydraReader()
     model = Call(f"sklearn.naive_bayes.{catalog.model_class(document['model'])}", mark=document.marks["model"])
-    reader.fill(model, _section(document, "params"))
+    params = _section(document, "params")
+    _check_params(params)
+    reader.fill(model, params)
     transformers = []
     encoders = _section(document, "encoders")
     for column, encoder in encoders.items():
@@ -178,6 +180,37 @@ def _section(document: dict, key: str) -> dict:
     if not isinstance(value, dict):
         raise InputError(f"'{key}' in the nblint spec at line {document.marks[key][0]} must be a mapping")
     return value
+
+
+def _check_params(params: dict) -> None:
+    """The model's parameters that nblint uses (and that carry the smoothing into the table's checks) by type and range.
+
+    A wrong type or a non-finite number is an error naming the key; other
+    parameters are left to the pipeline rules.
+    """
+    import math
+
+    def number(value, minimum=None) -> bool:
+        return (isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+                and (minimum is None or value >= minimum))
+
+    checks = {
+        "alpha": ("a finite number >= 0 (or a list of them)",
+                  lambda v: number(v, 0) or (isinstance(v, list) and bool(v) and all(number(x, 0) for x in v))),
+        "var_smoothing": ("a finite number >= 0", lambda v: number(v, 0)),
+        "binarize": ("a finite number or null", lambda v: v is None or number(v)),
+        "fit_prior": ("true or false", lambda v: isinstance(v, bool)),
+        "force_alpha": ("true or false", lambda v: isinstance(v, bool)),
+        "norm": ("true or false", lambda v: isinstance(v, bool)),
+        "class_prior": ("null or a list of finite numbers", lambda v: v is None or (isinstance(v, list) and all(number(x) for x in v))),
+        "priors": ("null or a list of finite numbers", lambda v: v is None or (isinstance(v, list) and all(number(x) for x in v))),
+    }
+    for key, value in params.items():
+        if key in checks and not (isinstance(value, str) and "${" in value):  # (an interpolation: not known here)
+            expected, valid = checks[key]
+            if not valid(value):
+                line = _key_mark(params, key, (None, None))[0]
+                raise InputError(f"'params.{key}' in the nblint spec at line {line} must be {expected}, got {value!r}")
 
 
 def _string(document: dict, key: str) -> str | None:

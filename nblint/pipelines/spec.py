@@ -13,6 +13,7 @@ the columns each step sees where the config says, and the final estimator.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -260,8 +261,8 @@ class PipelineSpec:
         if self.model is None or self.model == "gaussian":
             return None
         value = self.estimator.value("alpha", 1.0)
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            return None
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
+            return None  # (not a smoothing the table's checks can use; the pipeline rules report it)
         return float(value)
 
     @property

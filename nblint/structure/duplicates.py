@@ -67,6 +67,8 @@ def identical_candidates(profile) -> tuple[list[list[str]], list[list[str]]]:
             continue
         if column in profile.text:
             levels = profile.text[column].levels
+            if levels is not None and len(levels.keys) <= 1:
+                continue  # constant: NB204's finding, not a duplicate
             key = ("text", profile.n_missing(column), None if levels is None else (levels.keys, tuple(levels.totals)))
         else:
             j = numeric.names.index(column)

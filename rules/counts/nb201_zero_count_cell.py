@@ -53,7 +53,7 @@ class ZeroCountCell(Rule):
     severity = Severity.INFO
     needs_target = True
     options = (
-        Option("max-cells", 20, "Most zero cells listed in one finding's evidence (the count is always complete)."),
+        Option("max-cells", 20, "Most zero cells listed in one finding's evidence (the count is always complete).", minimum=0),
     )
 
     def check(self, ctx):

@@ -46,10 +46,11 @@ class SingleClassLevel(Rule):
     severity = Severity.WARNING
     needs_target = True
     options = (
-        Option("separation-min-rows", 5, "Rows a level needs before its single class counts as separation.", shared=True),
+        Option("separation-min-rows", 5, "Rows a level needs before its single class counts as separation.", shared=True,
+               minimum=1),
         Option("separation-max-chance", 0.01,
                "Largest chance (corrected for the number of levels tested) of a level this size falling in one class "
-               "by accident for it to be reported.", shared=True),
+               "by accident for it to be reported.", shared=True, minimum=0, maximum=1),
     )
 
     def check(self, ctx):

@@ -39,7 +39,7 @@ class RareLevel(Rule):
     name = "rare-level"
     severity = Severity.INFO
     needs_target = True
-    options = (Option("min-count", 5, "Levels on fewer rows than this are rare."),)
+    options = (Option("min-count", 5, "Levels on fewer rows than this are rare.", minimum=0),)
 
     def check(self, ctx):
         kinds = ("binary", "group-member", "categorical") + (("count",) if ctx.model == "categorical" else ())

@@ -67,8 +67,7 @@ class ZeroClassVariance(Rule):
             parts = []
             if flat:
                 c = flat[0]
-                value = numeric.class_mean[c, j]
-                parts.append(f"in class {fmt_class(profile.classes[c])} every one of its {int(n_c[c])} values is {value:g}"
+                parts.append(f"in class {fmt_class(profile.classes[c])} {_flat_values(profile, column, j, c)}"
                              + (f" ({len(flat) - 1} more classes alike)" if len(flat) > 1 else ""))
             if tiny:
                 parts.append(f"class{'es' if len(tiny) > 1 else ''} {', '.join(fmt_class(profile.classes[c]) for c in tiny)} "
@@ -81,3 +80,27 @@ class ZeroClassVariance(Rule):
             }
             fix = f"Treat {column!r} as categorical, collect more rows for these classes, or drop it."
             yield self.finding(ctx, message, columns=[column], evidence=evidence, fix=fix)
+
+
+def _flat_values(profile, column: str, j: int, c: int) -> str:
+    """What a flat class's values are: one value, or several whose variance underflows.
+
+    Values such as 1e-320 and 0 differ, but their squared deviations are below the
+    smallest double: the variance computes as zero although no value repeats. The
+    column's level table (when it has one) tells the two cases apart exactly.
+    """
+    n = int(profile.numeric.class_n[c, j])
+    levels = profile.levels(column)
+    if levels is not None:
+        present = [key for key, count in zip(levels.keys, levels.table[:, c]) if count]
+        if len(present) > 1:
+            return (f"its {n} values take {len(present)} distinct values from {_short(min(present))} to {_short(max(present))}, "
+                    "too close together for their variance to be told from zero in double precision")
+        if present:
+            return f"every one of its {n} values is {_short(present[0])}"
+    return f"every one of its {n} values is {profile.numeric.class_mean[c, j]:g}"
+
+
+def _short(value: float) -> str:
+    """``value`` in 6 significant digits, or its shortest exact form when that is shorter (1e-320, not 9.99989e-321)."""
+    return min(f"{value:g}", repr(float(value)), key=len)

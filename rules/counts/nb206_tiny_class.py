@@ -40,7 +40,7 @@ class TinyClass(Rule):
     severity = Severity.WARNING
     needs_target = True
     options = (Option("min-class-rows", 10, "Classes with fewer rows than this are reported (and left out of NB201's zero cells).",
-                      shared=True),)
+                      shared=True, minimum=0),)
 
     def check(self, ctx):
         profile = ctx.profile

@@ -6,8 +6,10 @@ class MissingValues(Rule):
     """Missing values in a feature: most Naive Bayes implementations reject them.
 
     ## What it does
-    Reports each feature column with missing values (empty cells, NaN), with how many
-    and what share of rows. Columns missing on every row are NB204's finding.
+    Reports the feature columns with missing values (empty cells, NaN), with how many
+    and what share of rows: one finding for the table, naming every such column (a
+    table with gaps in 40 columns has one problem to decide, not 40). Columns missing on
+    every row are NB204's finding.
 
     ## Why is this bad?
     scikit-learn's Naive Bayes classes raise an error on NaN. Other tools drop the
@@ -37,14 +39,25 @@ class MissingValues(Rule):
     def check(self, ctx):
         n = ctx.n_rows
         kinds = ctx.kinds
+        gaps = {}
         for column in ctx.profile.features:
             missing = ctx.profile.n_missing(column)
-            if not missing or missing == n or kinds[column].kind == "constant":
-                continue
+            if missing and missing < n and kinds[column].kind != "constant":
+                gaps[column] = missing
+        if not gaps:
+            return
+        if len(gaps) == 1:
+            (column, missing), = gaps.items()
             message = f"column {column!r} is missing on {missing} of {n} rows ({missing / n:.1%})"
-            if ctx.model:
-                message += f"; a {ctx.model} Naive Bayes model cannot take missing values"
-            severity = Severity.ERROR if ctx.model else self.severity
             evidence = {"missing": missing, "share": missing / n}
-            fix = "Impute the values, add an explicit 'missing' level, or drop the rows, as a pipeline step."
-            yield self.finding(ctx, message, columns=[column], evidence=evidence, fix=fix, severity=severity)
+        else:
+            worst = sorted(gaps.items(), key=lambda kv: (-kv[1], kv[0]))
+            shown = ", ".join(f"{c} ({m / n:.1%})" for c, m in worst[:5])
+            more = f" and {len(gaps) - 5} more" if len(gaps) > 5 else ""
+            message = f"{len(gaps)} columns have missing values: {shown}{more}"
+            evidence = {"missing": gaps, "share": {c: m / n for c, m in gaps.items()}}
+        if ctx.model:
+            message += f"; a {ctx.model} Naive Bayes model cannot take missing values"
+        severity = Severity.ERROR if ctx.model else self.severity
+        fix = "Impute the values, add an explicit 'missing' level, or drop the rows, as a pipeline step."
+        yield self.finding(ctx, message, columns=list(gaps), evidence=evidence, fix=fix, severity=severity)

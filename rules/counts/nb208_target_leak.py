@@ -45,7 +45,8 @@ class TargetLeak(Rule):
     severity = Severity.WARNING
     needs_target = True
     options = (
-        Option("decides-share", 0.99, "Share of rows whose class a column must give to be reported.", shared=True),
+        Option("decides-share", 0.99, "Share of rows whose class a column must give to be reported.", shared=True,
+               minimum=0, maximum=1),
     )
 
     def check(self, ctx):

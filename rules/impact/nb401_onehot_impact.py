@@ -58,12 +58,12 @@ class OneHotImpact(Rule):
     severity = Severity.WARNING
     needs_target = True
     options = (
-        Option("alpha", 1.0, "Lidstone smoothing of both models (0 = the paper's maximum likelihood); the config's top-level alpha, when set, is used instead.", shared=True),
-        Option("folds", 5, "Folds of the cross-validation.", shared=True),
-        Option("seed", 0, "Seed of the fold assignment.", shared=True),
-        Option("flip-error", 0.05, "Share of rows whose predicted class changes that makes the finding an error."),
-        Option("flip-warning", 0.005, "Share of rows whose predicted class changes that makes the finding a warning."),
-        Option("logloss-warning", 0.01, "Worsening of cross-validated log-loss (nats per row) that makes the finding a warning."),
+        Option("alpha", 1.0, "Lidstone smoothing of both models (0 = the paper's maximum likelihood); the config's top-level alpha, when set, is used instead.", shared=True, minimum=0),
+        Option("folds", 5, "Folds of the cross-validation.", shared=True, minimum=2),
+        Option("seed", 0, "Seed of the fold assignment.", shared=True, minimum=0),
+        Option("flip-error", 0.05, "Share of rows whose predicted class changes that makes the finding an error.", minimum=0, maximum=1),
+        Option("flip-warning", 0.005, "Share of rows whose predicted class changes that makes the finding a warning.", minimum=0, maximum=1),
+        Option("logloss-warning", 0.01, "Worsening of cross-validated log-loss (nats per row) that makes the finding a warning.", minimum=0),
     )
 
     def check(self, ctx):

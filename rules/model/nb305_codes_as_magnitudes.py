@@ -17,10 +17,12 @@ class CodesAsMagnitudes(Rule):
     feature. The result depends on how the levels happened to be numbered.
 
     ## Severity
-    An error when the column is certainly categorical (text, a column that decodes a
-    one-hot group, or a declared kind); ``info`` when the values do not decide between
-    codes and a magnitude (a handful of whole numbers: ``nblint columns`` shows both
-    readings).
+    An error when the column holds integer codes that are certainly categorical (a
+    column that decodes a one-hot group, codes of a design, or a declared kind): the
+    model reads them as magnitudes as they stand. A warning for text, which must be
+    encoded first (as ordinal codes it is read as magnitudes; as one-hot bits it is
+    NB501's matter). ``info`` when the values do not decide between codes and a
+    magnitude (a handful of whole numbers: ``nblint columns`` shows both readings).
 
     ## Example
     ```
@@ -43,10 +45,13 @@ class CodesAsMagnitudes(Rule):
             return
         for column in ctx.features_of_kind("categorical"):
             kind = ctx.kinds[column]
-            how = "text that would need codes" if column in ctx.profile.text else "integer codes"
+            text = column in ctx.profile.text
+            how = "text that would need codes" if text else "integer codes"
             message = (f"column {column!r} is categorical ({how}, {value_range(ctx, column)}): "
                        f"{ESTIMATOR[ctx.model]} would read the codes as magnitudes")
-            severity = self.severity
+            # Integer codes are read as magnitudes as they stand; text must be encoded first,
+            # and how (ordinal codes, or one-hot bits: NB501's matter) is not in the table.
+            severity = Severity.WARNING if text else self.severity
             if kind.ambiguous:
                 # The values do not decide between codes and a magnitude: say so, quietly.
                 message = (f"column {column!r} may be categorical codes ({value_range(ctx, column)}; it could also be "

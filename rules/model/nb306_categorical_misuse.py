@@ -41,7 +41,7 @@ class CategoricalMisuse(Rule):
     code = "NB306"
     name = "categorical-misuse"
     severity = Severity.ERROR
-    options = (Option("max-levels", 50, "More levels than this make a column high-cardinality for CategoricalNB."),)
+    options = (Option("max-levels", 50, "More levels than this make a column high-cardinality for CategoricalNB.", minimum=1),)
 
     def check(self, ctx):
         if ctx.model != "categorical":

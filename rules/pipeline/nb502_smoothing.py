@@ -57,7 +57,7 @@ class SmoothingDisabled(PipelineRule):
     name = "smoothing-disabled"
     severity = Severity.WARNING
     options = (
-        Option("min-alpha", 1e-3, "Report a positive alpha below this: an unseen pair then weighs under a thousandth of a pair seen once."),
+        Option("min-alpha", 1e-3, "Report a positive alpha below this: an unseen pair then weighs under a thousandth of a pair seen once.", minimum=0),
     )
 
     def check_model(self, ctx, estimator):

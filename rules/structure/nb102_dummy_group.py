@@ -52,7 +52,7 @@ class DummyGroup(Rule):
         Option("min-evidence", 10.0,
                "Co-occurrences that independent columns would show, summed over pairs, before an exclusive "
                "set with unrelated names counts as one variable. 10 means a chance of about exp(-10) = 4.5e-5.",
-               shared=True),
+               shared=True, minimum=0),
     )
 
     def check(self, ctx):

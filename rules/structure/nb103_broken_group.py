@@ -48,7 +48,7 @@ class BrokenGroup(Rule):
     options = (
         Option("max-violation-share", 0.05,
                "Largest share of rows not summing to one for the set to still count as a group with errors "
-               "(more than that and it is not one variable).", shared=True),
+               "(more than that and it is not one variable).", shared=True, minimum=0, maximum=1),
     )
 
     def check(self, ctx):

@@ -5,6 +5,9 @@ from nblint.findings import Severity
 
 from . import fmt_columns
 
+#: More exact dependencies than this are reported as one rank deficiency, not one finding each.
+MAX_DEPENDENCIES = 5
+
 
 class CollinearColumns(Rule):
     """Columns that are (nearly) linear combinations of others: VIF over the threshold.
@@ -27,6 +30,11 @@ class CollinearColumns(Rule):
     meaningless. A column that is the sum of others (``total = a + b + c``) is the
     extreme case.
 
+    More than five such combinations in one table are reported once, as a rank
+    deficiency. With as many independent columns as the rows allow (n - 1 after centring), every
+    other column is a combination of them by arithmetic alone: NB104 then says so once
+    (``info``) instead of listing dependencies that mean nothing.
+
     ## Severity
     A warning for an exact linear dependency (a column is a combination of others:
     certain redundancy, double-counted by Naive Bayes); ``info`` for a finite VIF over
@@ -48,17 +56,41 @@ class CollinearColumns(Rule):
     name = "collinear-columns"
     severity = Severity.WARNING
     options = (
-        Option("vif-threshold", 10.0, "Report columns whose variance inflation factor exceeds this (10 is the usual rule of thumb)."),
+        Option("vif-threshold", 10.0, "Report columns whose variance inflation factor exceeds this (10 is the usual rule of thumb).", minimum=1),
     )
 
     def check(self, ctx):
         threshold = self.settings["vif-threshold"]
         vif = ctx.vif
         structure = ctx.structure
+        if vif.dependencies and len(vif.independent) >= ctx.n_rows - 1:
+            # Centred, n rows span at most n - 1 dimensions: with that many independent columns
+            # every further column is a combination of them, whatever the data mean.
+            message = (f"{len(vif.vif)} numeric columns on {ctx.n_rows} rows: with as many independent columns as "
+                       f"the rows allow, the other {len(vif.dependencies)} are exact linear combinations of them "
+                       "by arithmetic alone, so exact dependencies say nothing here and are not listed")
+            yield self.finding(ctx, message, severity=Severity.INFO,
+                               evidence={"columns": len(vif.vif), "n_rows": ctx.n_rows,
+                                         "independent": len(vif.independent), "dependent": len(vif.dependencies)},
+                               fix="Collect more rows than columns, or reduce the columns, before judging collinearity.")
+            return
         explained = {m for g in structure.groups for m in g.members}
         explained |= set(structure.code_columns)
         explained |= {c for cols in structure.identical for c in cols}
         explained |= {m for g in structure.broken for m in g.members}
+        unexplained = sorted((c for c in vif.dependencies if c not in explained), key=ctx.table_order.get)
+        if len(unexplained) > MAX_DEPENDENCIES:
+            # Many columns that are each a combination of others (sparse indicators on few
+            # rows): one rank deficiency to look at, not one finding per combination.
+            shown = ", ".join(unexplained[:5])
+            message = (f"{len(unexplained)} of {len(vif.vif)} numeric columns are exact linear combinations of the "
+                       f"others (e.g. {shown}): the table is rank deficient, often sparse indicators on few rows")
+            yield self.finding(ctx, message, columns=unexplained,
+                               evidence={"dependent": len(unexplained), "columns": len(vif.vif), "n_rows": ctx.n_rows,
+                                         "combinations": {c: vif.dependencies[c] for c in unexplained}},
+                               fix="Drop or merge the redundant columns (or collect more rows) before reading them as "
+                                   "independent features.")
+            explained |= set(vif.dependencies)
         mentioned: set[str] = set()
         gram = ctx.profile.gram
         for column in sorted(vif.vif, key=lambda c: ctx.table_order[c]):

@@ -3,6 +3,9 @@ from nblint.findings import Severity
 
 from . import fmt_columns
 
+#: More sets of identical columns than this are reported as one finding.
+MAX_IDENTICAL_SETS = 5
+
 
 class DuplicateInformation(Rule):
     """Columns that repeat each other: identical columns, or a code column next to its own group.
@@ -44,7 +47,17 @@ class DuplicateInformation(Rule):
 
     def check(self, ctx):
         structure = ctx.structure
-        for columns in structure.identical:
+        if len(structure.identical) > MAX_IDENTICAL_SETS:
+            # A table of sparse indicators on few rows: one redundancy to look at, not dozens.
+            columns = [c for cols in structure.identical for c in cols]
+            largest = max(structure.identical, key=len)
+            message = (f"{len(structure.identical)} sets of identical columns ({len(columns)} columns in all; the "
+                       f"largest: {fmt_columns(largest)}): the same information counted "
+                       f"{len(columns) - len(structure.identical)} extra times")
+            evidence = {"identical": structure.identical, "n_rows": ctx.n_rows}
+            yield self.finding(ctx, message, columns=columns, evidence=evidence,
+                               fix="Keep one column of each set and drop the others.")
+        for columns in structure.identical if len(structure.identical) <= MAX_IDENTICAL_SETS else ():
             message = f"columns {fmt_columns(columns)} are identical on every row: the same information counted {len(columns)} times"
             evidence = {"identical": columns, "n_rows": ctx.n_rows}
             fix = f"Keep {columns[0]!r} and drop {fmt_columns(columns[1:])}."
@@ -58,7 +71,7 @@ class DuplicateInformation(Rule):
             evidence = {"code_column": column, "group": group.members, "group_kind": group.kind, "levels": group.n_levels}
             fix = f"Keep {column!r} (as a categorical feature) and drop the indicator columns, or the reverse."
             yield self.finding(ctx, message, columns=[column] + group.members, evidence=evidence, fix=fix)
-        for a, b in structure.recodes:
+        for a, b in ctx.recodes:
             levels = len(ctx.profile.levels(a).keys)
             message = (f"columns {a!r} and {b!r} carry the same information: each of the {levels} values of one goes "
                        "with exactly one value of the other (one recodes the other)")

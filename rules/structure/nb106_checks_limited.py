@@ -40,7 +40,7 @@ class ChecksLimited(Rule):
     options = (
         Option("wide-columns", WIDE_BINARY,
                "More complete 0/1 columns than this make the table wide: sparse co-occurrences, no dummy/broken "
-               "group search, VIF over the other columns only.", shared=True),
+               "group search, VIF over the other columns only.", shared=True, minimum=0),
     )
 
     def check(self, ctx):

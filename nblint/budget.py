@@ -1,0 +1,167 @@
+"""Resource budgets: the memory a table's statistics may take, and the disk nblint's temporary files may.
+
+Whatever the input (its width, its number of classes, its compression ratio),
+nblint's memory stays under a budget: by default :data:`MEMORY_FRACTION` of the
+machine's memory (or of the container's limit, when that is lower), otherwise
+``memory-budget`` in the configuration or the ``NBLINT_MEMORY_BUDGET``
+environment variable.  Work whose statistics would exceed it is capped, and
+NB106 says what was not checked.
+
+Temporary files (the copy of standard input, the spill of a parsed CSV) may take
+at most half of the free space of the temporary folder, or
+``NBLINT_DISK_BUDGET`` bytes: standard input beyond that is refused, and a spill
+beyond it is dropped (the later passes parse the CSV again instead).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import tempfile
+from dataclasses import dataclass
+
+#: Share of the machine's memory a run may plan to use by default.
+MEMORY_FRACTION = 0.25
+#: Share of the temporary folder's free space temporary files may take by default.
+DISK_FRACTION = 0.5
+_UNITS = {"": 1, "b": 1, "k": 1e3, "kb": 1e3, "kib": 2**10, "m": 1e6, "mb": 1e6, "mib": 2**20,
+          "g": 1e9, "gb": 1e9, "gib": 2**30, "t": 1e12, "tb": 1e12, "tib": 2**40}
+_SIZE = re.compile(r"^\s*(?P<number>\d+(?:\.\d*)?|\.\d+)\s*(?P<unit>[a-z]*)\s*$", re.I)
+
+
+def parse_size(value, what: str) -> int:
+    """Bytes from an integer or a string such as ``"4GB"``, ``"512 MiB"``; ValueError naming ``what``."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise ValueError(f"{what} must be a size such as 2GB or a number of bytes, got {value!r}")
+    if isinstance(value, str):
+        found = _SIZE.match(value)
+        if not found or found.group("unit").lower() not in _UNITS:
+            raise ValueError(f"{what} must be a size such as 2GB or a number of bytes, got {value!r}")
+        value = float(found.group("number")) * _UNITS[found.group("unit").lower()]
+    if not math.isfinite(value) or value < 1 << 20:
+        raise ValueError(f"{what} must be a finite size of at least 1MiB, got {value!r}")
+    return int(value)
+
+
+def _environment_size(value: str, name: str) -> int:
+    """A size from an environment variable; a bad one is a configuration error naming the variable."""
+    from nblint.errors import ConfigError
+
+    try:
+        return parse_size(value, name)
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
+
+
+def machine_memory() -> int:
+    """Physical memory, or the cgroup (container) limit when that is lower."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):  # pragma: no cover - not POSIX
+        total = 8 << 30
+    for path in ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"):
+        try:
+            with open(path) as handle:
+                limit = handle.read().strip()
+        except OSError:
+            continue
+        if limit.isdigit():
+            total = min(total, int(limit))
+    return int(total)
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Bytes the statistics of one table may take (``memory``)."""
+
+    memory: int
+
+    @classmethod
+    def default(cls, configured=None) -> "Budget":
+        """``configured`` (bytes or a size string), else ``NBLINT_MEMORY_BUDGET``, else the machine's share."""
+        if configured is None:
+            configured = os.environ.get("NBLINT_MEMORY_BUDGET") or None
+            if configured is not None:
+                return cls(_environment_size(configured, "NBLINT_MEMORY_BUDGET"))
+            return cls(int(MEMORY_FRACTION * machine_memory()))
+        return cls(parse_size(configured, "memory-budget"))
+
+
+def disk_budget(folder: str | None = None) -> int:
+    """Bytes temporary files may take: ``NBLINT_DISK_BUDGET``, else half the free space of ``folder``."""
+    configured = os.environ.get("NBLINT_DISK_BUDGET")
+    if configured:
+        return _environment_size(configured, "NBLINT_DISK_BUDGET")
+    try:
+        stats = os.statvfs(folder or tempfile.gettempdir())
+    except (OSError, AttributeError):  # pragma: no cover - not POSIX
+        return 1 << 34
+    return int(DISK_FRACTION * stats.f_bavail * stats.f_frsize)
+
+
+#: Bytes one exact level of one column takes in a profile, before its per-class counts
+#: (its key in a tuple, its index entry during a merge).
+LEVEL_BYTES = 64
+#: The fewest distinct values a column keeps exactly, whatever the budget.
+MIN_LEVELS = 16
+
+
+@dataclass(frozen=True)
+class ProfileCaps:
+    """How much of each structure one table's profile may hold within a memory budget.
+
+    Each structure may take ``share`` bytes (half the budget; tables that strain one
+    rarely strain another).  The byte counts per item include the copies a merge
+    makes and the chunks in flight.
+
+    Parameters
+    ----------
+    share : int
+        Bytes each structure may take.
+    n_columns : int
+        Columns of the table.
+    distinct : int
+        Distinct values kept per column when memory is no constraint.
+    """
+
+    share: int
+    n_columns: int
+    distinct: int
+
+    @classmethod
+    def for_table(cls, budget: "Budget | None", n_columns: int, distinct: int) -> "ProfileCaps":
+        budget = budget or Budget.default()
+        return cls(budget.memory // 2, n_columns, distinct)
+
+    def levels(self, slots: int) -> int:
+        """Distinct values kept exactly per column, with ``slots`` class slots per level."""
+        per_column = self.share // (max(self.n_columns, 1) * (LEVEL_BYTES + 8 * slots))
+        return int(min(self.distinct, max(MIN_LEVELS, per_column)))
+
+    @property
+    def comoment_columns(self) -> int:
+        """Complete continuous columns whose co-moment matrix (8 bytes a cell, about 4 copies) is kept."""
+        return math.isqrt(self.share // 32)
+
+    @property
+    def cooccurrences(self) -> int:
+        """Co-occurrence counts of 0/1 columns kept (sparse: about 40 bytes a count with its index and copies)."""
+        return self.share // 40
+
+    @property
+    def class_cells(self) -> int:
+        """Class slots x numeric columns of per-class statistics (about 10 arrays of 8 bytes a cell)."""
+        return self.share // 80
+
+    def describe(self, size: float) -> str:
+        """``size`` bytes against the budget, in words."""
+        return f"{_bytes(size)}, over the memory budget's {_bytes(self.share)} for it"
+
+
+def _bytes(size: float) -> str:
+    for unit in ("B", "kB", "MB", "GB", "TB"):
+        if size < 1000 or unit == "TB":
+            return f"{size:.3g} {unit}"
+        size /= 1000
+    return f"{size:.3g} TB"  # pragma: no cover

@@ -1,0 +1,204 @@
+"""The chunk model: a table is a :class:`TableSource` that yields :class:`Chunk` s of rows.
+
+Every input (CSV, TSV, gzip-compressed CSV, Parquet, stdin, a pandas DataFrame)
+becomes the same two column representations (:class:`ColumnData`), so the
+profile code sees only:
+
+* ``numeric``: float64 values with NaN for missing (integers and booleans are
+  cast; ``integer_dtype`` remembers that they were whole numbers by type);
+* ``text``: int64 codes into a list of string labels, -1 for missing.
+
+Rows are grouped into chunks of a fixed number of rows (:func:`chunk_rows_for`),
+so the chunk boundaries (and therefore every merged statistic) do not depend
+on how the bytes of a file happened to be split.
+
+The restart protocol
+--------------------
+A source that learns its column types only by reading every row (a CSV file)
+may find, deep in the file, a value its column's type cannot hold; the chunks
+it has handed out then have the wrong type and the pass must start again.  This
+is one documented method, :meth:`TableSource.settled_pass`, not an exception
+for callers to know about: the consumer of the first full pass is called once
+per attempt with a fresh iterator, and the last (complete) attempt's result is
+kept.  Once a pass has settled the types, :meth:`TableSource.chunks` never
+restarts.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import TypeVar
+
+import numpy as np
+
+from nblint.errors import InputError
+
+R = TypeVar("R")
+
+
+#: Cells (rows x columns) in one chunk of a table that is not wide.  1M float64
+#: cells are 8 MiB: large enough for efficient matrix products, small enough to
+#: bound memory (measured on the 1M x 65 bench table, --jobs 2: peak 269 MiB at 1M
+#: cells, 321 MiB at 2M, same output).
+CHUNK_CELLS = 1 << 20
+#: Rows per chunk are clamped to this range whatever the width of the table (256 rows
+#: of a 20,000-column table are 41 MB as float64; 1024 were 164 MB, times the chunks in flight).
+MIN_CHUNK_ROWS, MAX_CHUNK_ROWS = 256, 1 << 17
+#: Wide tables: rows per chunk wanted, and the cells a chunk may then take.
+WIDE_CHUNK_ROWS, WIDE_CHUNK_CELLS = 4096, 1 << 23
+
+
+class Names(tuple):
+    """A tuple of column names whose ``index`` is a dictionary look-up.
+
+    Rules and analyses look columns up by name; on a 20,000-column table a linear
+    ``tuple.index`` per look-up makes every per-column loop quadratic.
+    """
+
+    def _positions(self) -> dict:
+        try:
+            return self.__dict__["_by_name"]
+        except KeyError:
+            positions = self.__dict__["_by_name"] = {}
+            for i, n in enumerate(self):
+                positions.setdefault(n, i)
+            return positions
+
+    def index(self, name, *args):  # noqa: D102 - tuple.index, in O(1)
+        if args:
+            return super().index(name, *args)
+        try:
+            return self._positions()[name]
+        except (KeyError, TypeError):
+            return super().index(name)
+
+    def __contains__(self, name) -> bool:  # ``in``, in O(1) too
+        try:
+            return name in self._positions()
+        except TypeError:
+            return super().__contains__(name)
+
+    def __reduce__(self):
+        return (Names, (tuple(self),))
+
+
+@dataclass(frozen=True)
+class ColumnData:
+    """One column of one chunk, in one of the two representations.
+
+    For ``numeric`` columns ``values`` keeps the source dtype (int64, bool or
+    float64) so that the profile can copy it straight into its own buffers;
+    missing values are NaN (float columns) or flagged in ``missing``.
+    """
+
+    kind: str  # "numeric" or "text"
+    values: np.ndarray  # int/bool/float (numeric) or int64 codes (text)
+    labels: tuple[str, ...] | None = None  # text only
+    integer_dtype: bool = False  # numeric stored as int/bool by its type
+    missing: np.ndarray | None = None  # numeric only: boolean mask, when values cannot hold NaN
+
+    def as_float(self) -> np.ndarray:
+        """The values as float64 with NaN for missing (numeric columns)."""
+        values = self.values.astype(np.float64, copy=self.missing is not None)
+        if self.missing is not None:
+            values[self.missing] = np.nan
+        return values
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A run of consecutive rows; ``row_offset`` is the 0-based index of its first row."""
+
+    names: tuple[str, ...]
+    columns: tuple[ColumnData, ...]
+    row_offset: int
+    n_rows: int
+    #: Feature columns held as a sparse row block (:class:`nblint.sparse.SparseBlock`), before ``names``.
+    sparse: object = None
+
+    def __post_init__(self):
+        if not isinstance(self.names, Names):
+            object.__setattr__(self, "names", Names(self.names))
+
+    def column(self, name: str) -> ColumnData:
+        return self.columns[self.names.index(name)]
+
+
+def chunk_rows_for(n_columns: int) -> int:
+    """Rows per chunk for a table of ``n_columns`` columns (deterministic).
+
+    ``CHUNK_CELLS`` cells, but at least ``WIDE_CHUNK_ROWS`` rows while that stays
+    within ``WIDE_CHUNK_CELLS``: a chunk costs some Python work per column, which
+    a 2,000-column table should pay per 4,096 rows rather than per 1,048.
+    """
+    columns = max(n_columns, 1)
+    rows = max(CHUNK_CELLS // columns, min(WIDE_CHUNK_ROWS, WIDE_CHUNK_CELLS // columns))
+    return int(min(MAX_CHUNK_ROWS, max(MIN_CHUNK_ROWS, rows)))
+
+
+
+class TableSource:
+    """A table that can be scanned, in chunks, as often as a rule needs.
+
+    Parameters
+    ----------
+    path : str
+        Display name used in findings (the file path, ``-`` or ``<dataframe>``).
+    names : sequence of str
+        Column names, in order.
+    n_rows : int
+    chunk_rows : int, optional
+        Rows per chunk; by default :func:`chunk_rows_for` the width.
+    """
+
+    #: Threads that work at once (reading, profiling, scoring), set from ``--jobs``
+    #: by the runner: with 1, nblint computes on one thread in all.
+    jobs: int = 1
+    #: What the profile of this source leaves out, as sentences (reported by NB106).
+    limits: tuple[str, ...] = ()
+
+    def __init__(self, path: str, names: Sequence[str], n_rows: int, chunk_rows: int | None = None):
+        self.path = path
+        #: Columns left out, and why (nested values: lists, structs, maps); NB106 lists them.
+        self.skipped: dict[str, str] = getattr(self, "skipped", {})
+        self.names = Names(names)
+        self.n_rows = int(n_rows)
+        self.chunk_rows = int(chunk_rows or chunk_rows_for(len(self.names)))
+        duplicated = sorted(n for n, count in Counter(self.names).items() if count > 1)
+        if duplicated:
+            raise InputError(f"duplicate column names: {', '.join(map(repr, duplicated))}")
+
+    def chunks(self, columns: Sequence[str] | None = None) -> Iterator[Chunk]:
+        """Yield the table in row order, restricted to ``columns`` if given (never restarts)."""
+        names = tuple(columns) if columns is not None else self.names
+        for offset in range(0, self.n_rows, self.chunk_rows):
+            length = min(self.chunk_rows, self.n_rows - offset)
+            yield Chunk(names, tuple(self._column(n, offset, length) for n in names), offset, length)
+
+    def settled_pass(self, consume: Callable[[Iterator[Chunk]], R]) -> R:
+        """``consume(chunks)`` over one full pass of every column, restarted until the types settle.
+
+        The restart protocol (see the module docstring): ``consume`` receives an
+        iterator over every chunk of the table, in row order.  A source whose
+        column types are known only once every row has been read may abandon
+        that iterator part way (the consumer sees it raise :class:`Restart`,
+        which it must let through) and call ``consume`` again from the first row
+        with the widened types, so ``consume`` must keep nothing from an earlier
+        attempt.  The result of the one attempt that saw every row is returned.
+        A source whose types are known up front (a DataFrame, a Parquet file)
+        makes exactly one attempt, as here.  After this, :meth:`chunks` never restarts.
+        """
+        return consume(self.chunks())
+
+    def _column(self, name: str, offset: int, length: int) -> ColumnData:  # pragma: no cover
+        raise NotImplementedError
+
+
+class Restart(Exception):
+    """A pass must start again from the first row: its source widened a column's type.
+
+    Part of the restart protocol of :meth:`TableSource.settled_pass`, which alone
+    handles it; raised from a source's pass iterator, never from :meth:`TableSource.chunks`.
+    """

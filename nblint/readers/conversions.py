@@ -1,0 +1,102 @@
+"""Conversions of pyarrow arrays and pandas Series to the chunk model's :class:`ColumnData`."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from nblint.readers.chunks import ColumnData
+
+
+def arrow_column_data(array) -> ColumnData:
+    """Convert a pyarrow (Chunked)Array to :class:`ColumnData`."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    kind = array.type
+    if pa.types.is_dictionary(kind):
+        array = array.cast(kind.value_type)
+        kind = kind.value_type
+    if pa.types.is_null(kind):
+        return ColumnData("numeric", np.full(len(array), np.nan))
+    if pa.types.is_integer(kind) or pa.types.is_boolean(kind):
+        if array.null_count:
+            missing = array.is_null().to_numpy(zero_copy_only=False)
+            values = pc.fill_null(array, 0).to_numpy(zero_copy_only=False)
+            return ColumnData("numeric", values, None, True, missing)
+        return ColumnData("numeric", array.to_numpy(zero_copy_only=False), None, True)
+    if pa.types.is_floating(kind) or pa.types.is_decimal(kind):
+        values = array.cast(pa.float64()).to_numpy(zero_copy_only=False)
+        return ColumnData("numeric", _finite_or_nan(values))
+    if isinstance(array, pa.ChunkedArray):
+        array = array.combine_chunks()
+    encoded = pc.dictionary_encode(array)
+    codes = pc.fill_null(encoded.indices, -1).to_numpy(zero_copy_only=False).astype(np.int64)
+    return _text_column(codes, [_label(v) for v in encoded.dictionary.to_pylist()])
+
+
+def series_column_data(series) -> ColumnData:
+    """Convert a pandas Series to :class:`ColumnData`."""
+    import pandas as pd
+    from pandas.api import types as ptypes
+
+    dtype = series.dtype
+    if ptypes.is_bool_dtype(dtype) or (ptypes.is_numeric_dtype(dtype) and not ptypes.is_complex_dtype(dtype)):
+        integer = bool(ptypes.is_integer_dtype(dtype) or ptypes.is_bool_dtype(dtype))
+        values = series.to_numpy(dtype=np.float64, na_value=np.nan)
+        return ColumnData("numeric", _finite_or_nan(values), None, integer)
+    codes, uniques = pd.factorize(series, use_na_sentinel=True)
+    return _text_column(np.asarray(codes, dtype=np.int64), [_label(v) for v in uniques])
+
+
+def nested_arrow_type(kind) -> str | None:
+    """What nested values a pyarrow type holds (``"lists"``, ``"structs"``, ``"maps"``), or None: a flat type.
+
+    A nested column is not a feature nblint reads.
+    """
+    import pyarrow as pa
+
+    if pa.types.is_dictionary(kind):
+        kind = kind.value_type
+    if not pa.types.is_nested(kind):
+        return None
+    if pa.types.is_map(kind):
+        return "maps"
+    if pa.types.is_struct(kind):
+        return "structs"
+    return "unions" if pa.types.is_union(kind) else "lists"
+
+
+def nested_values(series) -> str | None:
+    """The type name of the first nested value (a list, dict, set, tuple, array) in an object Series, or None."""
+    from pandas.api import types as ptypes
+
+    if series.dtype != object or ptypes.infer_dtype(series, skipna=True) not in ("mixed", "mixed-integer", "unknown-array"):
+        return None
+    for value in series:
+        if isinstance(value, (list, tuple, dict, set, frozenset, np.ndarray)):
+            return type(value).__name__
+    return None
+
+
+def _text_column(codes: np.ndarray, labels: list[str]) -> ColumnData:
+    """A text column; values that print alike (``1`` and ``'1'``) are one level, as they are in a CSV of them."""
+    unique = dict.fromkeys(labels)
+    if len(unique) < len(labels):
+        position = {label: i for i, label in enumerate(unique)}
+        codes = np.array([position[label] for label in labels] + [-1], dtype=np.int64)[codes]
+    return ColumnData("text", codes, tuple(unique))
+
+
+def _finite_or_nan(values: np.ndarray) -> np.ndarray:
+    """Float values with infinities made NaN: they cannot enter counts or moments."""
+    values = np.asarray(values, dtype=np.float64)
+    infinite = np.isinf(values)
+    if infinite.any():
+        values = np.where(infinite, np.nan, values)
+    return values
+
+
+def _label(value) -> str:
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "backslashreplace")
+    return str(value)

@@ -1,0 +1,360 @@
+"""CSV/TSV files (optionally gzip-compressed): cut into blocks of whole records, parsed, spilled once parsed.
+
+The text (decompressed, for gzip) is cut into blocks of whole records
+(:mod:`nblint.readers.csvblocks`: RFC 4180, so quoted line ends are no cut) and
+parsed ``jobs`` blocks at a time.  Values and missing cells are pandas'
+``read_csv`` ones: an empty cell, ``NA``, ``null``, ``None``, ``NaN``... is
+missing in a text column as in a numeric one.  The first full pass keeps its
+parsed rows in a spill (:mod:`nblint.readers.spill`), so later passes need not
+parse the CSV again.  Column types are inferred from the first block; a later
+value that does not fit restarts the pass once, with the types of every column
+surveyed over the rest of the file (:mod:`nblint.readers.csvtypes`).  Text in
+UTF-16 or UTF-32 (whose line ends are not single bytes) is streamed by
+:func:`pyarrow.csv.open_csv` instead.
+"""
+
+from __future__ import annotations
+
+import codecs
+import io
+import itertools
+import os
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
+
+from nblint.errors import InputError
+from nblint.readers.chunks import Restart
+from nblint.readers.csvblocks import MAX_RECORD_BYTES, RecordError, record_blocks
+from nblint.readers.csverrors import CsvErrors, check_utf8, codec_name
+from nblint.readers.csvheader import Header, check_magic, header_error, read_header
+from nblint.readers.csvtypes import CONVERSION_ERROR, narrow_zero_one, unify, wider_type
+from nblint.readers.formats import TableFormat, table_format
+from nblint.readers.sources import StreamSource, regroup
+from nblint.readers.spill import SpillWriter, read_spill
+
+#: Cells pandas' ``read_csv`` reads as missing (its default ``na_values``), in every column.
+NULL_VALUES = ["", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN", "<NA>",
+               "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan", "null"]
+
+
+class CsvSource(StreamSource):
+    """A CSV/TSV (optionally gzip-compressed) file.
+
+    Parameters
+    ----------
+    path : str
+        The file to read (``display`` is shown in messages instead, e.g. ``-``).
+    delimiter : str
+        The delimiter the file's name implies; another one is used when the header
+        says so (:mod:`nblint.readers.csvheader`).
+    encoding : str
+    display : str, optional
+    keep : object, optional
+        Kept alive with the source (the spooled copy of standard input).
+    """
+
+    #: Bytes parsed per block by the streaming reader (UTF-16/32 text; pyarrow's default).
+    BLOCK_SIZE = 1 << 20
+    #: Bytes of text parsed at once by the block reader.
+    PARSE_BLOCK = 1 << 22
+    #: Rows a parsed block holds at least (estimated from the header's length) ...
+    BLOCK_ROWS = 1024
+    #: ... within this many bytes (a 50,000-column header would ask for 300 MB blocks).
+    MAX_PARSE_BLOCK = 1 << 26
+    #: Keep the parsed rows of the first pass in a temporary Arrow IPC file
+    #: (LZ4-compressed) so that later passes need not parse the CSV again.
+    SPILL = True
+    #: Rows per record batch of the spill, at least: LZ4 compresses each column's
+    #: buffer of a batch apart, and short buffers (a chunk of a 2,000-column table
+    #: has ~1,000 rows) cost more in per-buffer set-up than in compression (measured
+    #: 8x slower to write and read at one such chunk per batch than at eight).
+    SPILL_BATCH_ROWS = 8192
+    #: ... and at most this many cells (a batch of 8,192 rows of 50,000 columns would be 3 GB).
+    SPILL_BATCH_CELLS = 1 << 24
+
+    def __init__(self, path: str, delimiter: str = ",", encoding: str = "utf-8", display: str | None = None,
+                 chunk_rows: int | None = None, keep=None):
+        self.file = path
+        self.encoding = encoding
+        self.codec = codec_name(encoding)
+        self.gz = (table_format(path) or TableFormat("csv")).compression == "gzip"
+        self.size_bytes = os.path.getsize(path)
+        self._keep = keep
+        self._raw = None
+        self._spill = None  # tempfile holding the parsed rows, once a full pass completed
+        self._spill_progress = [(0, 1)]
+        self._consumed: int | None = None  # bytes of parsed blocks handed on (block reader)
+        #: Column name -> pyarrow type: fixed after a widening and after the first full pass.
+        self.types: dict = {}
+        display = display or path
+        check_magic(path, self.gz, display)
+        #: UTF-16/32 text has multi-byte line ends: pyarrow's streaming reader cuts it.
+        self.streamed = codecs.lookup(encoding).name.startswith(("utf-16", "utf-32"))
+        with self._errors():
+            header = self._text_header(delimiter) if self.streamed else self._header(delimiter)
+        self.delimiter = header.delimiter
+        self._header_length = header.length
+        super().__init__(display, header.names, None, chunk_rows)
+        self.settled = False  # the types are inferred block by block: settled by a full pass
+
+    def _stream(self):
+        """A fresh input stream over the file's text bytes (decompressed)."""
+        import pyarrow as pa
+
+        self._raw = pa.OSFile(self.file, "rb")
+        return pa.CompressedInputStream(self._raw, "gzip") if self.gz else self._raw
+
+    def _header(self, delimiter: str) -> Header:
+        try:
+            return read_header(self._stream, delimiter, self.encoding, self.codec)
+        except RecordError as exc:
+            raise header_error(exc) from None
+
+    def _text_header(self, delimiter: str) -> Header:
+        """The header of UTF-16/32 text, decoded in Python (pyarrow reads its own header from the stream)."""
+        import csv
+
+        import pyarrow as pa
+
+        with pa.OSFile(self.file, "rb") as raw:
+            stream = pa.CompressedInputStream(raw, "gzip") if self.gz else raw
+            text = stream.read_buffer(MAX_RECORD_BYTES).to_pybytes().decode(self.encoding, "replace")
+        rows = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+        names = next(rows, None)
+        if not names:
+            raise InputError("file is empty")
+        return Header(names, 0, delimiter)
+
+    def _tables(self, names):
+        """Parse the CSV (first pass, spilling the parsed rows) or read the spill (later passes)."""
+        if self._spill is not None:
+            yield from regroup(read_spill(self._spill, names, self.names, self.jobs, self._spill_progress), self.chunk_rows)
+            return
+        if not (self.SPILL and names == self.names):
+            yield from super()._tables(names)
+            return
+        rows = min(self.SPILL_BATCH_ROWS, max(self.chunk_rows, self.SPILL_BATCH_CELLS // max(len(self.names), 1)))
+        spill = SpillWriter(rows)
+        try:
+            for table in super()._tables(names):
+                spill.add(table)
+                yield table
+            self._spill = spill.finish()
+        finally:
+            if self._spill is None:
+                spill.close()
+
+    def _bytes_read(self) -> int:
+        if self._spill is not None:
+            done, total = self._spill_progress[0]
+            return self.size_bytes * done // max(total, 1)
+        if self._consumed is not None and not self.gz:
+            return self._consumed
+        try:
+            return self._raw.tell() if self._raw is not None else 0
+        except Exception:  # a closed file: the pass is over
+            return self.size_bytes
+
+    def _batches(self, names):
+        if self.streamed:
+            return self._streamed_batches(names)
+        return self._block_batches(names)
+
+    def _block_batches(self, names):
+        """Parse the text in blocks of whole records, ``jobs`` blocks at a time, in order.
+
+        The first block's inferred types are fixed for the rest.  A later value
+        that does not fit them makes this pass end in a restart (see
+        :meth:`settled_pass`) after :meth:`_survey` has widened every column that needs it.
+        Measured faster than pyarrow's streaming reader, even on one thread: each block
+        is parsed and converted in one go.
+        """
+        import pyarrow as pa
+        import pyarrow.csv as pacsv
+
+        # The names are given, so a block needs no header line of its own.
+        # One pyarrow block per block of ours: with pyarrow's 1 MiB default a 64 MiB block of a
+        # 50,000-column table became 64 pieces of every column (3 million small arrays).
+        read_options = pacsv.ReadOptions(encoding=self.codec, use_threads=False, column_names=list(self.names),
+                                         block_size=max(self.MAX_PARSE_BLOCK, 1 << 20))
+        # Only a block that holds a quote can hold a line end inside a value.
+        parse_options = {quoted: pacsv.ParseOptions(delimiter=self.delimiter, newlines_in_values=quoted)
+                         for quoted in (False, True)}
+
+        def parse(block, types: dict | None):
+            """The block's rows; None when a value does not fit ``types`` (None: infer every type)."""
+            convert = pacsv.ConvertOptions(include_columns=list(names), column_types=types or {},
+                                           null_values=NULL_VALUES, strings_can_be_null=True)
+            try:
+                with self._errors():
+                    return pacsv.read_csv(pa.BufferReader(block.data), read_options=read_options,
+                                          parse_options=parse_options[block.quoted], convert_options=convert)
+            except Restart:  # (a conversion error: see _widen)
+                return None
+
+        stream = self._stream()
+        stream.read_buffer(self._header_length)  # (past the header)
+        # Wide rows: a block holds at least BLOCK_ROWS rows (taking the header's length per
+        # row), so that per-column costs are paid per thousand rows at least.
+        size = min(max(self.PARSE_BLOCK, self._header_length * self.BLOCK_ROWS), self.MAX_PARSE_BLOCK)
+        blocks = self._records(stream, size)
+        try:
+            first = next(blocks, None)
+            if first is None:
+                return
+            fixed = {k: v for k, v in self.types.items() if k in names}
+            table = parse(first, fixed)
+            if table is None:
+                self._survey(itertools.chain([first], blocks), {}, parse)
+            table = narrow_zero_one(table, self.types)
+            types = {field.name: field.type for field in table.schema}
+            rows = 0
+            self._consumed = self._header_length
+
+            def emit(table, block):
+                nonlocal rows
+                check_utf8(table, self.encoding, rows)
+                rows += table.num_rows
+                self._consumed = block.offset + block.size  # progress counts the bytes handed on, not those read ahead
+                return table.to_batches()
+
+            yield from emit(table, first)
+            for block, table, rest in _in_order(blocks, lambda block: parse(block, types), max(1, self.jobs)):
+                if table is None:
+                    self._survey(itertools.chain([block], rest, blocks), types, parse)
+                yield from emit(table, block)
+            if names == self.names:
+                self.types = types
+                self.settled = True
+        finally:
+            blocks.close()
+            stream.close()
+
+    def _records(self, stream, size: int):
+        """The blocks of whole records, with a record error made a one-line input error."""
+        try:
+            yield from record_blocks(stream, size, self.delimiter, offset=self._header_length)
+        except RecordError as exc:
+            raise InputError(exc.describe(self._line_at(exc.position))) from None
+
+    def _survey(self, blocks, types: dict, parse) -> None:
+        """Widen every column's type to hold the values of ``blocks`` too, then restart the pass.
+
+        Each block's types are inferred on their own (whole numbers that fit int8
+        taken as int8, as the first block's 0/1 columns are) and joined with the
+        types so far (:func:`~nblint.readers.csvtypes.unify`).  The restarted pass
+        then meets no value its types cannot hold: one restart in all, whatever
+        the number of columns whose type changes.
+        """
+        widened = dict(types or self.types)
+        for block in blocks:
+            table = parse(block, None)
+            for field, column in zip(table.schema, table.columns):
+                seen = _narrowest_integer(field.type, column)
+                widened[field.name] = unify(widened[field.name], seen) if field.name in widened else seen
+        self.types.update(widened)
+        raise Restart("column types widened")
+
+    def _line_at(self, position: int) -> int:
+        """The 1-based line of byte ``position`` of the text (an error path: read again to count)."""
+        stream = self._stream()
+        try:
+            lines, left = 1, position
+            while left > 0:
+                piece = stream.read_buffer(min(left, 1 << 22)).to_pybytes()
+                if not piece:
+                    break
+                lines += piece.count(b"\n")
+                left -= len(piece)
+            return lines
+        finally:
+            stream.close()
+
+    def _streamed_batches(self, names):
+        import pyarrow.csv as pacsv
+
+        stream = self._stream()
+        convert = pacsv.ConvertOptions(include_columns=list(names), column_types={k: v for k, v in self.types.items() if k in names},
+                                       null_values=NULL_VALUES, strings_can_be_null=True)
+        with self._errors():
+            reader = pacsv.open_csv(
+                stream,
+                read_options=pacsv.ReadOptions(encoding=self.codec, block_size=self.BLOCK_SIZE, use_threads=self.jobs > 1),
+                parse_options=pacsv.ParseOptions(delimiter=self.delimiter, newlines_in_values=True),
+                convert_options=convert,
+            )
+        rows = 0
+        try:
+            while True:
+                with self._errors():
+                    try:
+                        batch = reader.read_next_batch()
+                    except StopIteration:
+                        break
+                check_utf8(batch, self.encoding, rows)
+                rows += batch.num_rows
+                yield batch
+        finally:
+            reader.close()
+        if names == self.names:
+            # The first full pass fixes every column's type for the passes after it.
+            self.types = {field.name: field.type for field in reader.schema}
+            self.settled = True
+
+    def _errors(self):
+        return CsvErrors(self)
+
+    def _widen(self, message: str) -> bool:
+        """Whether ``message`` is a conversion error (a value its column's type cannot hold).
+
+        The streaming reader widens that one column here (and restarts); the block
+        reader surveys every column instead (:meth:`_survey`).
+        """
+        found = CONVERSION_ERROR.search(message)
+        if not found or "UTF8" in message:
+            return False
+        if not self.streamed:
+            return True
+        column = self.names[int(found.group("column"))]
+        wider = wider_type(found.group("type"), found.group("value"))
+        if wider is None:
+            return False
+        self.types[column] = wider
+        return True
+
+
+def _in_order(blocks, parse, jobs: int):
+    """``(block, parse(block), rest)`` for each block, in order, parsed ``jobs`` at a time.
+
+    ``rest`` lists the blocks read ahead and not yet handed on (for a survey).
+    """
+    if jobs == 1:  # one thread in all: parse here, between the chunks' profiles
+        for block in blocks:
+            yield block, parse(block), []
+        return
+    with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="nblint-parse") as pool:
+        in_flight: deque = deque()
+        try:
+            for block in blocks:
+                in_flight.append((pool.submit(parse, block), block))
+                if len(in_flight) > jobs:
+                    future, done = in_flight.popleft()
+                    yield done, future.result(), [b for _, b in in_flight]
+            while in_flight:
+                future, done = in_flight.popleft()
+                yield done, future.result(), [b for _, b in in_flight]
+        finally:
+            for future, _ in in_flight:
+                future.cancel()
+
+
+def _narrowest_integer(kind, column):
+    """int8 for a column of whole numbers within int8's range, else its own type."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if kind != pa.int64():
+        return kind
+    bounds = pc.min_max(column)
+    low, high = bounds["min"].as_py(), bounds["max"].as_py()
+    return pa.int8() if low is not None and -128 <= low and high <= 127 else kind

@@ -1,0 +1,120 @@
+"""The header of a CSV file: what the file really is, its column names and its delimiter.
+
+The header is the file's first record, which may itself hold quoted line ends;
+it is read without reading past :data:`~nblint.readers.csvblocks.MAX_RECORD_BYTES`.
+A file whose bytes say it is gzip-compressed or Parquet, whatever its name, is
+told so.  When the delimiter the name implies (``,``, or a tab for ``.tsv``)
+splits the header into one field, the few first records are tried with ``;``,
+tab, ``|`` and ``,``: a delimiter that splits every one of them into the same
+number of fields (two or more) is the file's.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+
+from nblint.errors import InputError, first_line
+from nblint.readers.csvblocks import RecordError, first_record, record_ends
+
+#: Delimiters tried when the expected one finds a single column, in this order.
+CANDIDATE_DELIMITERS = (";", "\t", "|", ",")
+#: Bytes (after the header) looked at to confirm another delimiter.
+SNIFF_BYTES = 1 << 20
+#: Records looked at to confirm another delimiter, at most.
+SNIFF_RECORDS = 50
+
+_GZIP_MAGIC, _PARQUET_MAGIC = b"\x1f\x8b", b"PAR1"
+
+
+@dataclass(frozen=True)
+class Header:
+    """Column names, the header's length in bytes (of the decompressed text) and the delimiter in use."""
+
+    names: list[str]
+    length: int
+    delimiter: str
+
+
+def check_magic(path: str, gz: bool, display: str) -> None:
+    """Refuse a gzip or Parquet file that is not named as one (its bytes tell)."""
+    with open(path, "rb") as handle:
+        start = handle.read(4)
+    where = "standard input holds" if display == "-" else "the file holds"
+    if start.startswith(_PARQUET_MAGIC):
+        raise InputError(f"{where} Parquet data, not CSV text: name the file *.parquet")
+    if start.startswith(_GZIP_MAGIC) and not gz:
+        fix = "decompress it first (gunzip -c file | nblint check -)" if display == "-" else "name the file *.csv.gz"
+        raise InputError(f"{where} gzip-compressed data, not CSV text: {fix}")
+
+
+def read_header(open_stream, delimiter: str, encoding: str, codec: str) -> Header:
+    """Read the first record of the text ``open_stream()`` gives, and a few more if the delimiter is in doubt.
+
+    Parameters
+    ----------
+    open_stream : callable
+        Returns a fresh pyarrow input stream over the (decompressed) bytes.
+    delimiter : str
+        The delimiter the file's name implies.
+    encoding, codec : str
+        The text encoding, and pyarrow's name for it (``utf8`` for UTF-8).
+
+    Raises
+    ------
+    InputError
+    """
+    with open_stream() as stream:
+        raw, read = first_record(stream, delimiter)
+        names = _fields(raw, delimiter, encoding, codec)
+        if len(names) == 1 and names[0]:
+            sample = read + stream.read_buffer(max(SNIFF_BYTES - len(read), 0)).to_pybytes()
+            found = sniff_delimiter(sample, delimiter, encoding)
+            if found is not None:
+                delimiter = found
+                names = _fields(raw, delimiter, encoding, codec)
+    if not names:
+        raise InputError("file is empty")
+    return Header(names, len(raw), delimiter)
+
+
+def sniff_delimiter(sample: bytes, expected: str, encoding: str) -> str | None:
+    """Another delimiter that splits the header and the sample's next records alike, or None.
+
+    Only whole records count (the sample is cut at its last record end), so a
+    record cut short by the sample's end does not vote.
+    """
+    import numpy as np
+
+    for candidate in CANDIDATE_DELIMITERS:
+        if candidate == expected:
+            continue
+        ends, _ = record_ends(np.frombuffer(sample, dtype=np.uint8), candidate)
+        if not len(ends):
+            continue
+        text = sample[: int(ends[min(len(ends), SNIFF_RECORDS) - 1]) + 1].decode(encoding, "replace")
+        widths = {len(row) for row in csv.reader(io.StringIO(text, newline=""), delimiter=candidate) if row}
+        if len(widths) == 1 and widths.pop() >= 2:
+            return candidate
+    return None
+
+
+def header_error(exc: RecordError) -> InputError:
+    """A record error met while reading the header."""
+    return InputError(exc.describe(1) if exc.unterminated else exc.describe(1).replace("line 1 is", "the first line is"))
+
+
+def _fields(raw: bytes, delimiter: str, encoding: str, codec: str) -> list[str]:
+    try:
+        return next(csv.reader(io.StringIO(_decode(raw, encoding, codec), newline=""), delimiter=delimiter), [])
+    except csv.Error as exc:
+        raise InputError(f"unreadable header ({first_line(exc)})") from None
+
+
+def _decode(raw: bytes, encoding: str, codec: str) -> str:
+    try:
+        return raw.decode("utf-8-sig" if codec == "utf8" else encoding)
+    except UnicodeDecodeError:
+        raise InputError(f"bytes not valid in {encoding} in the header; "
+                         "pass --encoding (for example --encoding latin-1)") from None

@@ -1,0 +1,74 @@
+"""Column types of a streamed CSV: narrowing 0/1 columns to int8 and widening a type a later value breaks.
+
+pyarrow's streaming reader infers each column's type from the first block; the
+whole-file reader would infer it from every value.  A later value that does not
+fit (``1.5`` in a column of integers, ``abc`` in a column that was empty so far)
+widens that column to the type the whole-file reader would have chosen, and the
+pass restarts (:meth:`nblint.readers.chunks.TableSource.settled_pass`).
+"""
+
+from __future__ import annotations
+
+import re
+
+#: pyarrow's message for a value its column's type cannot hold.
+CONVERSION_ERROR = re.compile(r"In CSV column #(?P<column>\d+): (?:Row #\d+: )?CSV conversion error to (?P<type>[\w\[\], ]+?): invalid value '(?P<value>.*)'")
+
+
+def narrow_zero_one(table, fixed: dict):
+    """``table`` with its inferred int64 columns that hold only 0 and 1 cast to int8.
+
+    0/1 indicator columns are most of a one-hot table's cells: int8 makes every
+    later step (regrouping blocks into chunks, the spill, conversion to numpy)
+    move an eighth of the bytes.  The values are unchanged, and the type is fixed
+    for the rest of the file like any inferred type; a later value past int8's
+    range widens the column to int64 (:func:`wider_type`) and restarts the pass.
+    Columns whose type is already ``fixed`` are left alone.
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    fields, columns = list(table.schema), table.columns
+    for i, field in enumerate(fields):
+        if field.name in fixed or field.type != pa.int64():
+            continue
+        bounds = pc.min_max(columns[i])
+        low, high = bounds["min"].as_py(), bounds["max"].as_py()
+        if low is not None and 0 <= low and high <= 1:
+            fields[i], columns[i] = field.with_type(pa.int8()), columns[i].cast(pa.int8())
+    return pa.Table.from_arrays(columns, schema=pa.schema(fields))
+
+
+def wider_type(current: str, value: str):
+    """The narrowest of int64, float64, string holding both the column so far and ``value``."""
+    import pyarrow as pa
+
+    def fits(kind) -> bool:
+        try:
+            pa.array([value]).cast(kind)
+            return True
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+            return False
+
+    ladder = {"null": [pa.int64(), pa.float64()], "int8": [pa.int64(), pa.float64()], "int64": [pa.float64()]}.get(current, [])
+    for kind in ladder:
+        if fits(kind):
+            return kind
+    return pa.string()
+
+
+
+def unify(a, b):
+    """The narrowest type holding the values of types ``a`` and ``b``: up the ladder null, int8, int64, float64; else text."""
+    import pyarrow as pa
+
+    if a == b:
+        return a
+    ladder = [pa.null(), pa.int8(), pa.int64(), pa.float64()]
+    if a == pa.null():
+        return b
+    if b == pa.null():
+        return a
+    if a in ladder and b in ladder:
+        return max(a, b, key=ladder.index)
+    return pa.string()

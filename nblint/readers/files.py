@@ -1,0 +1,71 @@
+"""Opening a table file (or standard input) by its format."""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import weakref
+
+from nblint.budget import disk_budget
+from nblint.errors import InputError
+from nblint.fileguard import regular_file
+from nblint.readers.chunks import TableSource
+from nblint.readers.csvblocks import MAX_RECORD_BYTES
+from nblint.readers.csverrors import codec_name
+from nblint.readers.csvfile import CsvSource
+from nblint.readers.formats import TableFormat, table_format
+from nblint.readers.parquet import ParquetSource
+
+
+def read_table(path: str, *, encoding: str = "utf-8", stdin=None) -> TableSource:
+    """Open a CSV/TSV/gzip CSV/Parquet file (or ``-`` for CSV on stdin) for streaming.
+
+    The header (or Parquet schema) is read now; rows are read on each pass.
+
+    Raises
+    ------
+    InputError
+        With a one-line message for every way the file can be unreadable.
+    """
+    if path != "-" and regular_file(path, "table").st_size == 0:
+        raise InputError("file is empty")
+    form = table_format(path) or TableFormat("csv")  # any other name is read as CSV
+    if form.kind == "parquet":
+        return ParquetSource(path)
+    codec_name(encoding)
+    if path == "-":
+        spool = spool_stdin(stdin or sys.stdin.buffer)
+        return CsvSource(spool.name, form.delimiter, encoding, display="-", keep=spool)
+    return CsvSource(path, form.delimiter, encoding)
+
+
+def spool_stdin(stream, limit: int | None = None) -> "tempfile._TemporaryFileWrapper":
+    """Copy standard input to a temporary file (deleted with the returned object), at most ``limit`` bytes.
+
+    The copy stops, and the input is refused, past the disk budget
+    (:func:`nblint.budget.disk_budget`), or when its first
+    :data:`~nblint.readers.csvblocks.MAX_RECORD_BYTES` hold no line end (``/dev/zero``).
+    """
+    limit = disk_budget() if limit is None else limit
+    spool = tempfile.NamedTemporaryFile(prefix="nblint-stdin-", suffix=".csv")
+    weakref.finalize(spool, spool.close)
+    copied, line_end = 0, False
+    while True:
+        piece = stream.read(1 << 20)
+        if not piece:
+            break
+        copied += len(piece)
+        line_end = line_end or b"\n" in piece
+        if not line_end and copied > MAX_RECORD_BYTES:
+            spool.close()
+            raise InputError(f"the first line is longer than {MAX_RECORD_BYTES >> 20} MiB with no line end: not a CSV table")
+        if copied > limit:
+            spool.close()
+            raise InputError(f"standard input is larger than the {limit:,} bytes nblint may copy to the temporary "
+                             "folder (NBLINT_DISK_BUDGET); pass the file instead")
+        spool.write(piece)
+    spool.flush()
+    if copied == 0:
+        raise InputError("no data on standard input")
+    return spool

@@ -1,0 +1,137 @@
+"""Table sources: in memory (a pyarrow Table, a pandas DataFrame) and streamed from a file.
+
+A streamed source reads its file again on every pass and regroups the reader's
+record batches, of whatever size, into chunks of exactly ``chunk_rows`` rows, so
+memory is bounded by a few chunks whatever the number of rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from typing import TypeVar
+
+from nblint.readers.chunks import Chunk, Restart, TableSource
+from nblint.readers.conversions import arrow_column_data, nested_arrow_type, nested_values, series_column_data
+
+R = TypeVar("R")
+
+
+class ArrowSource(TableSource):
+    """A table held as a :class:`pyarrow.Table` (read from CSV or Parquet)."""
+
+    def __init__(self, path: str, table, chunk_rows: int | None = None):
+        self.table = table
+        self.skipped = {f.name: f"nested values ({nested_arrow_type(f.type)})" for f in table.schema if nested_arrow_type(f.type)}
+        super().__init__(path, [n for n in table.column_names if n not in self.skipped], table.num_rows, chunk_rows)
+
+    def _column(self, name, offset, length):
+        return arrow_column_data(self.table.column(self.names.index(name)).slice(offset, length))
+
+
+class DataFrameSource(TableSource):
+    """A pandas DataFrame given through the Python API."""
+
+    def __init__(self, frame, path: str = "<dataframe>", chunk_rows: int | None = None):
+        self.frame = frame
+        names = [str(c) for c in frame.columns]
+        nested = {i: nested_values(frame.iloc[:, i]) if dtype == object else None for i, dtype in enumerate(frame.dtypes)}
+        self.skipped = {names[i]: f"nested values ({kind}s)" for i, kind in nested.items() if kind}
+        self._positions = [i for i in range(len(names)) if not nested[i]]  # column positions in the frame
+        super().__init__(path, [names[i] for i in self._positions], len(frame), chunk_rows)
+
+    def _column(self, name, offset, length):
+        series = self.frame.iloc[offset : offset + length, self._positions[self.names.index(name)]]
+        return series_column_data(series)
+
+
+class StreamSource(TableSource):
+    """A table on disk, read again from the file on every pass.
+
+    Subclasses yield pyarrow record batches of any size (:meth:`_batches`);
+    this class regroups them into chunks of exactly ``chunk_rows`` rows (the
+    last one shorter), so the chunk boundaries are those of the in-memory
+    path whatever the reader's block size.  Memory is bounded by a few chunks,
+    whatever the number of rows.
+
+    Attributes
+    ----------
+    size_bytes : int
+        Bytes of the file on disk (compressed bytes for gzip), for progress.
+    on_progress : callable or None
+        Called after every chunk as ``on_progress(pass_number, bytes_read, rows_read)``.
+    passes : int
+        Passes started so far (1 for the profile, more for verifications and impact).
+    """
+
+    size_bytes: int = 0
+
+    def __init__(self, path: str, names: Sequence[str], n_rows: int | None, chunk_rows: int | None = None):
+        super().__init__(path, names, n_rows or 0, chunk_rows)
+        self.n_rows = n_rows  # None until a first pass has counted them (CSV)
+        self.on_progress: Callable[[int, int, int], None] | None = None
+        self.passes = 0
+        #: Whether every column's type is known for the whole table (see :meth:`settled_pass`).
+        self.settled = True
+
+    def chunks(self, columns: Sequence[str] | None = None) -> Iterator[Chunk]:
+        if not self.settled:  # types not known yet: settle them with a full pass first
+            self.settled_pass(_drain)
+        return self._pass(columns)
+
+    def settled_pass(self, consume: Callable[[Iterator[Chunk]], R]) -> R:
+        while True:  # each restart widened a type, and types only widen: this ends
+            try:
+                return consume(self._pass(None))
+            except Restart:
+                continue
+
+    def _pass(self, columns: Sequence[str] | None) -> Iterator[Chunk]:
+        """One pass over the rows; it raises :class:`Restart` where the source must widen a type."""
+        names = tuple(columns) if columns is not None else self.names
+        self.passes += 1
+        pass_number = self.passes
+        rows = 0
+        for table in self._tables(names):
+            yield Chunk(names, tuple(arrow_column_data(table.column(n)) for n in names), rows, table.num_rows)
+            rows += table.num_rows
+            self._report(pass_number, rows)
+        self._report(pass_number, rows)
+        if columns is None:
+            self.n_rows = rows
+
+    def _tables(self, names: tuple[str, ...]) -> Iterator:
+        """The rows as pyarrow tables of exactly ``chunk_rows`` rows (the last one shorter)."""
+        yield from regroup(self._batches(names), self.chunk_rows)
+
+    def _report(self, pass_number: int, rows: int) -> None:
+        if self.on_progress is not None:
+            self.on_progress(pass_number, self._bytes_read(), rows)
+
+    def _batches(self, names: tuple[str, ...]) -> Iterator:  # pragma: no cover
+        raise NotImplementedError
+
+    def _bytes_read(self) -> int:
+        return 0
+
+
+def regroup(batches, chunk_rows: int) -> Iterator:
+    """Regroup record batches of any sizes into tables of ``chunk_rows`` rows (the last one shorter)."""
+    import pyarrow as pa
+
+    pending: list = []
+    pending_rows = 0
+    for batch in batches:
+        pending.append(batch)
+        pending_rows += batch.num_rows
+        while pending_rows >= chunk_rows:
+            table = pa.Table.from_batches(pending)
+            yield table.slice(0, chunk_rows)
+            rest = table.slice(chunk_rows)
+            pending, pending_rows = rest.to_batches(), rest.num_rows
+    if pending_rows:
+        yield pa.Table.from_batches(pending)
+
+
+def _drain(chunks: Iterator[Chunk]) -> None:
+    for _ in chunks:
+        pass

@@ -1,0 +1,92 @@
+"""The spill: a CSV's parsed rows kept in a temporary Arrow IPC file, so later passes need not parse again.
+
+The spill is an optimisation, never a requirement: it is written during the
+first full pass and dropped (deleted at once) when it would grow past the disk
+budget (:func:`nblint.budget.disk_budget`), in which case the later passes
+parse the CSV again.  Its file is removed when the source is collected, at exit,
+and on SIGINT/SIGTERM (:mod:`nblint.interrupts`).
+"""
+
+from __future__ import annotations
+
+import tempfile
+import weakref
+from collections.abc import Iterator
+
+from nblint.budget import disk_budget
+
+
+class SpillWriter:
+    """Writes tables (LZ4-compressed record batches of ``batch_rows`` rows at least) up to ``limit`` bytes.
+
+    Attributes
+    ----------
+    dropped : bool
+        The spill outgrew its limit and was deleted.
+    """
+
+    def __init__(self, batch_rows: int, limit: int | None = None):
+        self.batch_rows = batch_rows
+        self.limit = disk_budget() if limit is None else limit
+        self.file = tempfile.NamedTemporaryFile(prefix="nblint-spill-", suffix=".arrow")
+        weakref.finalize(self.file, self.file.close)
+        self.dropped = False
+        self._writer = self._sink = None
+        self._pending: list = []  # tables not yet written: a record batch holds several
+
+    def add(self, table) -> None:
+        """Queue ``table``'s rows; write a batch once enough are queued."""
+        import pyarrow as pa
+
+        if self.dropped:
+            return
+        if self._writer is None:
+            # Through a native file: a Python file object would take one call per buffer.
+            self._sink = pa.OSFile(self.file.name, "wb")
+            self._writer = pa.ipc.new_file(self._sink, table.schema, options=pa.ipc.IpcWriteOptions(compression="lz4"))
+        self._pending.append(table)
+        if sum(t.num_rows for t in self._pending) >= self.batch_rows:
+            self._write()
+
+    def finish(self):
+        """The finished spill's file (to read with :func:`read_spill`), or None when it was dropped or empty."""
+        if self.dropped or self._writer is None:
+            self.close()
+            return None
+        if self._pending:
+            self._write()
+        if self.dropped:
+            return None
+        self._writer.close()
+        self._sink.close()
+        return self.file
+
+    def close(self) -> None:
+        """Delete the spill (an unfinished pass, or a dropped spill)."""
+        if self._sink is not None:
+            self._sink.close()
+        self.file.close()
+
+    def _write(self) -> None:
+        import pyarrow as pa
+
+        self._writer.write_table(pa.concat_tables(self._pending).combine_chunks())
+        self._pending.clear()
+        if self._sink.tell() > self.limit:
+            self.dropped = True
+            self._pending.clear()
+            self.close()
+
+
+def read_spill(file, names, all_names, jobs: int, progress: list) -> Iterator:
+    """The spilled record batches of columns ``names``; ``progress[0]`` is set to (done, total) batches."""
+    import pyarrow as pa
+
+    wanted = [all_names.index(n) for n in names]
+    # Plain reads, not a memory map: mapped pages would count as resident memory, growing with the rows.
+    options = pa.ipc.IpcReadOptions(included_fields=sorted(wanted), use_threads=jobs > 1)
+    with pa.OSFile(file.name) as handle:
+        reader = pa.ipc.open_file(handle, options=options)
+        for i in range(reader.num_record_batches):
+            progress[0] = (i + 1, reader.num_record_batches)
+            yield reader.get_batch(i)

@@ -1,0 +1,90 @@
+"""A fuzzer over random tables: CSV, Parquet and DataFrame give the same findings, and planted groups are found.
+
+Hypothesis builds small tables of mixed kinds (whole numbers, floats with NaN,
+text with empty and NA-like cells, columns mixing numbers and text, a target
+that may be missing) with a planted one-hot group. The table is written as CSV;
+the oracle is pandas reading that CSV whole, linted as a DataFrame and written
+to Parquet. All three must give the same findings, and the planted group must
+be reported by NB101, or an equally valid group: one that splits the rows into
+the same levels. The run is derandomised with a small fixed budget, so CI runs
+the same examples in a few seconds.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import nblint
+
+TEXT = st.sampled_from(["a", "b", "c", "", "NA", "null", "x y", "1", "with,comma", 'q"uote', "line\nbreak"])
+
+
+@st.composite
+def tables(draw):
+    n = draw(st.integers(12, 40))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    k = draw(st.integers(2, 4))
+    levels = rng.integers(0, k, n)
+    levels[:k] = np.arange(k)  # every level is used
+    columns = {f"g_{j}": (levels == j).astype(int) for j in range(k)}
+    for i in range(draw(st.integers(0, 4))):
+        kind = draw(st.sampled_from(["int", "float", "text", "mixed", "bool"]))
+        if kind == "int":
+            values = pd.Series(rng.integers(-2, 6, n))
+        elif kind == "float":
+            values = pd.Series(np.round(rng.normal(size=n), 3)).mask(rng.random(n) < 0.2)
+        elif kind == "bool":
+            values = pd.Series(rng.random(n) < 0.4)
+        else:
+            cells = [draw(TEXT) for _ in range(n)]
+            if kind == "mixed":
+                cells = [int(rng.integers(0, 3)) if rng.random() < 0.5 else cell for cell in cells]
+            values = pd.Series(cells, dtype=object)
+        columns[f"{kind}_{i}"] = values
+    target = pd.Series(rng.choice(["yes", "no", "maybe"][: draw(st.integers(2, 3))], n), dtype=object)
+    if draw(st.booleans()):
+        target[rng.random(n) < 0.1] = ""  # empty target cells: missing, not a class ''
+    columns["y"] = target
+    order = draw(st.permutations(list(columns)))
+    return pd.DataFrame({name: columns[name] for name in order}), [f"g_{j}" for j in range(k)]
+
+
+def findings(data) -> list[dict]:
+    report = nblint.check(data, target="y")
+    return [{key: value for key, value in f.items() if key != "path"} for f in json.loads(report.to_json())]
+
+
+@settings(max_examples=12, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(table=tables())
+def test_csv_parquet_and_dataframe_agree_and_planted_groups_are_found(tmp_path_factory, table):
+    frame, planted = table
+    folder = tmp_path_factory.mktemp("fuzz")
+    csv_path = folder / "t.csv"
+    frame.to_csv(csv_path, index=False)
+    oracle = pd.read_csv(csv_path)  # the values and missing cells of the CSV, read whole
+    parquet_path = folder / "t.parquet"
+    oracle.to_parquet(parquet_path, index=False)
+
+    from_csv = findings(str(csv_path))
+    assert from_csv == findings(oracle)
+    assert from_csv == findings(str(parquet_path))
+
+    # The planted group, or an equally valid one: its columns sum to one on every
+    # row and split the rows into the same levels.
+    groups = [f["columns"] for f in from_csv if f["code"] == "NB101"]
+    planted_levels = oracle[planted].to_numpy().argmax(axis=1)
+    for columns in groups:
+        bits = oracle[columns].to_numpy()
+        assert (bits.sum(axis=1) == 1).all(), columns  # every reported group is one-hot
+    assert any(_same_split(oracle[columns].to_numpy().argmax(axis=1), planted_levels) for columns in groups), groups
+
+
+def _same_split(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two level codings put the rows into the same classes (up to renaming the levels)."""
+    pairs = set(zip(a.tolist(), b.tolist()))
+    return len(pairs) == len(set(a.tolist())) == len(set(b.tolist()))

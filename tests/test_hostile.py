@@ -1,0 +1,474 @@
+"""Hostile and odd inputs (issue 17): a correct lint, or one line ``path: error: problem``, and nothing else.
+
+Every input is generated here, at test time (no large file is committed). Each
+case asserts the exit code, the exact error line (or the findings), that
+nothing else was printed, and, where a run has other inputs, that they were
+still linted. The cases already covered one by one in test_bad_input.py are
+repeated in the corpus at the top, so that this file lists every hostile input
+nblint is known to meet.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import warnings
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from click.testing import CliRunner
+
+import nblint
+from nblint.cli import main
+from nblint.readers import CsvSource
+
+GOOD = "a,b,y\n1,0,x\n0,1,y\n1,0,x\n"
+
+
+def run(*args, input=None, env=None):
+    """The CLI in-process; numpy's RuntimeWarnings (overflow, invalid value...) are errors here."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        result = CliRunner(env=env).invoke(main, list(args), input=input)
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert "Traceback" not in result.output + (result.stderr or ""), result.output
+    return result
+
+
+def assert_only_error(result, path: str, message: str, good: str | None = None):
+    """Exit 2, exactly one stderr line, ``path: error: message``; the good file still linted, nothing else said."""
+    assert result.exit_code == 2, result.output
+    assert result.stderr == f"{path}: error: {message}\n"
+    if good is not None:
+        assert f"{good}: NB101" in result.stdout
+    assert path not in result.stdout
+
+
+def json_lint(*args, env=None) -> list[dict]:
+    result = run("check", *args, "--format", "json", env=env)
+    assert result.exit_code in (0, 1) and result.stderr == "", result.output
+    return [{k: v for k, v in f.items() if k != "path"} for f in json.loads(result.stdout)]
+
+
+def findings_of(frame: pd.DataFrame, **kwargs) -> list[dict]:
+    return [{k: v for k, v in f.items() if k != "path"} for f in json.loads(nblint.check(frame, **kwargs).to_json())]
+
+
+def onehot_table(n: int = 300, seed: int = 0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    level = rng.integers(0, 3, n)
+    return pd.DataFrame({"g_a": (level == 0).astype(int), "g_b": (level == 1).astype(int),
+                         "g_c": (level == 2).astype(int), "x": np.round(rng.normal(size=n), 3),
+                         "y": rng.choice(["p", "q"], n)})
+
+
+# --------------------------------------------------------------------------- the corpus of bad files
+
+
+class _Zeros(io.RawIOBase):
+    """/dev/zero as a stream: NUL bytes for ever."""
+
+    def readable(self):
+        return True
+
+    def readinto(self, buffer):
+        buffer[:] = bytes(len(buffer))
+        return len(buffer)
+
+
+BAD_FILES = [
+    # (name, bytes, the message)  -- as in test_bad_input, then issue 17's
+    ("empty.csv", b"", "file is empty"),
+    ("header_only.csv", b"a,b,y\n", "no data rows"),
+    ("ragged.csv", b"a,b,y\n1,0,x\n1,0,x,extra\n", "ragged rows: data row 2 has 4 fields, the header has 3"),
+    ("dupes.csv", b"a,a,y\n1,0,x\n", "duplicate column names: 'a'"),
+    ("unterminated.csv", b'a,b,y\n1,0,x\n1,"0,x\n0,1,y\n', "unterminated quote: the quoted field starting at line 3 does not end"),
+    ("gzip_named.csv", gzip.compress(GOOD.encode()), "the file holds gzip-compressed data, not CSV text: name the file *.csv.gz"),
+    ("bomb.csv.gz", gzip.compress(b"a" * (40 << 20)), "the first line is longer than 32 MiB with no line end: not a CSV table"),
+    ("long_row.csv.gz", gzip.compress(b"a,y\n1," + b"x" * (40 << 20) + b"\n"),
+     "line 2 is longer than 32 MiB with no line end: not a CSV table"),
+    ("deep.json", b'{"_target_": "sklearn.naive_bayes.BernoulliNB", "a": ' + b"[" * 100_000 + b"]" * 100_000 + b"}",
+     "nested too deeply to read"),
+    ("deep.toml", b'_target_ = "sklearn.naive_bayes.BernoulliNB"\na = ' + b"[" * 100_000 + b"]" * 100_000 + b"\n",
+     "nested too deeply to read"),
+    ("deep.yaml", b"_target_: sklearn.naive_bayes.BernoulliNB\na: " + b"[" * 50_000 + b"]" * 50_000 + b"\n",
+     "nested too deeply to read"),
+    ("unary.py", b"from sklearn.naive_bayes import BernoulliNB\nx = " + b"-" * 100_000 + b"1\n", "nested too deeply to read"),
+    ("laughs.yaml", ("_target_: sklearn.naive_bayes.BernoulliNB\na0: &a0 [1, 2, 3, 4, 5, 6, 7, 8, 9]\n" + "".join(
+        f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]\n" for i in range(1, 10))).encode(),
+     "YAML aliases expand to more than 1,000,000 values"),
+    ("spec_types.yaml", b"model: BernoulliNB\nparams:\n  alpha: lots\n",
+     "'params.alpha' in the nblint spec at line 3 must be a finite number >= 0 (or a list of them), got 'lots'"),
+    ("spec_nan.yaml", b"model: BernoulliNB\nparams:\n  alpha: .nan\n",
+     "'params.alpha' in the nblint spec at line 3 must be a finite number >= 0 (or a list of them), got nan"),
+]
+
+
+@pytest.mark.parametrize("name, content, message", BAD_FILES, ids=[case[0] for case in BAD_FILES])
+def test_a_bad_file_is_one_error_line_and_the_others_are_still_linted(write, name, content, message):
+    bad = write(name, content)
+    good = write("good.csv", GOOD)
+    assert_only_error(run("check", bad, good, "--target", "y"), bad, message, good)
+
+
+def test_parquet_named_csv_is_told_what_it_is(tmp_path, write):
+    bad = tmp_path / "table.csv"
+    onehot_table(20).to_parquet(bad)
+    good = write("good.csv", GOOD)
+    assert_only_error(run("check", str(bad), good), str(bad), "the file holds Parquet data, not CSV text: name the file *.parquet", good)
+
+
+@pytest.mark.parametrize("name", ["fifo.yaml", "fifo.csv"])
+def test_a_fifo_is_refused_given_or_met_in_a_folder(tmp_path, write, name):
+    folder = tmp_path / "data"
+    folder.mkdir()
+    fifo = folder / name
+    os.mkfifo(fifo)  # opening it for reading would block until a writer came
+    good = write("data/good.csv", GOOD)
+    message = "is a FIFO (named pipe), not a regular file: nblint reads files (use - for standard input)"
+    assert_only_error(run("check", str(fifo), good), str(fifo), message, good)
+    assert_only_error(run("check", str(folder)), str(fifo), message, good)
+
+
+def test_a_device_is_refused_as_a_table_and_as_a_config(write):
+    good = write("good.csv", GOOD)
+    message = "is a character device, not a regular file: nblint reads files (use - for standard input)"
+    assert_only_error(run("check", "/dev/zero", good), "/dev/zero", message, good)
+    result = run("check", good, "--config", "/dev/zero")
+    assert result.exit_code == 2 and good not in result.stdout  # (the table was not linted without its config)
+    assert result.stderr == f"/dev/zero: error: cannot read config: {message}\n"
+
+
+def test_symbolic_links_that_lead_nowhere(tmp_path, write):
+    good = write("good.csv", GOOD)
+    loop_a, loop_b, broken = tmp_path / "a.csv", tmp_path / "b.csv", tmp_path / "broken.csv"
+    loop_a.symlink_to(loop_b)
+    loop_b.symlink_to(loop_a)
+    broken.symlink_to(tmp_path / "nothing.csv")
+    assert_only_error(run("check", str(loop_a), good), str(loop_a), "symbolic link loop (too many levels of symbolic links)", good)
+    assert_only_error(run("check", str(broken), good), str(broken), "broken symbolic link (its target does not exist)", good)
+    assert_only_error(run("check", str(tmp_path / "missing.csv"), good), str(tmp_path / "missing.csv"), "file not found", good)
+
+
+def test_standard_input_without_line_ends_or_past_the_disk_budget_is_refused():
+    result = run("check", "-", input=_Zeros())  # check - < /dev/zero
+    assert_only_error(result, "-", "the first line is longer than 32 MiB with no line end: not a CSV table")
+    endless = io.BytesIO(b"a,b\n" + b"1,2\n" * (1 << 20))
+    result = run("check", "-", input=endless, env={"NBLINT_DISK_BUDGET": "2MB"})
+    assert_only_error(result, "-", "standard input is larger than the 2,000,000 bytes nblint may copy to the temporary "
+                                   "folder (NBLINT_DISK_BUDGET); pass the file instead")
+
+
+def test_standard_input_holding_gzip_is_told_to_decompress_first():
+    result = run("check", "-", input=gzip.compress(GOOD.encode()))
+    assert_only_error(result, "-", "standard input holds gzip-compressed data, not CSV text: decompress it first "
+                                   "(gunzip -c file | nblint check -)")
+
+
+def test_a_nested_parquet_target_is_one_error_line_and_nested_features_are_skipped(tmp_path, write):
+    good = write("good.csv", GOOD)
+    table = pa.table({"g_a": [1, 0, 1, 0] * 5, "g_b": [0, 1, 0, 1] * 5, "items": [[1, 2], [3], [], [4]] * 5,
+                      "point": [{"x": 1}] * 20, "tags": pa.array([[("k", 1)]] * 20, type=pa.map_(pa.string(), pa.int64())),
+                      "y": ["p", "q", "p", "q"] * 5})
+    path = tmp_path / "nested.parquet"
+    pq.write_table(table, path)
+    result = run("check", str(path), good, "--target", "y")
+    assert result.exit_code == 1 and result.stderr == "", result.output
+    notes = [line for line in result.stdout.splitlines() if " NB106 " in line]
+    assert notes == [f"{path}: NB106 [info] column 'items' not checked: it holds nested values (lists)",
+                     f"{path}: NB106 [info] column 'point' not checked: it holds nested values (structs)",
+                     f"{path}: NB106 [info] column 'tags' not checked: it holds nested values (maps)"]
+    assert f"{path}: NB101" in result.stdout and f"{good}: NB101" in result.stdout
+    assert_only_error(run("check", str(path), "--target", "items"), str(path),
+                      "target column 'items' cannot be read: it holds nested values (lists)")
+
+
+# --------------------------------------------------------------------------- valid CSV, read as pandas reads it
+
+
+def test_quoted_line_ends_across_every_block_boundary_read_as_pandas_does(tmp_path, monkeypatch):
+    frame = onehot_table(400)
+    frame["note"] = np.where(np.arange(400) % 3 == 0, "two\nlines, and \"quotes\"", "plain")
+    path = tmp_path / "quoted.csv"
+    frame.to_csv(path, index=False)
+    expected = findings_of(pd.read_csv(path), target="y")
+    for block in (64, 1000, 4096):  # (a block cut inside a quoted field ended in 'ragged rows')
+        monkeypatch.setattr(CsvSource, "PARSE_BLOCK", block)
+        for jobs in ("1", "2"):
+            assert json_lint(str(path), "--target", "y", "--jobs", jobs) == expected
+
+
+def test_a_quoted_header_with_a_line_end_adds_no_row(write):
+    frame = onehot_table(60)
+    path = write("header.csv", frame.rename(columns={"x": "x\nsecond line"}).to_csv(index=False))
+    found = json_lint(path, "--target", "y")
+    group = [f for f in found if f["code"] == "NB101"]
+    assert group and "every one of the 60 rows" in group[0]["message"]  # not 61: no phantom row
+    assert found == findings_of(pd.read_csv(path), target="y")
+
+
+def test_empty_na_and_null_text_cells_are_missing_as_in_pandas(write):
+    rows = ["t,g_a,g_b,y", "red,1,0,p", ",0,1,q", "NA,1,0,", "null,0,1,q", "blue,1,0,p", "None,0,1,q", "red,1,0,p"]
+    path = write("missing.csv", "\n".join(rows) + "\n")
+    found = json_lint(path, "--target", "y")
+    assert found == findings_of(pd.read_csv(path), target="y")
+    codes = {f["code"]: f for f in found}
+    assert "missing on 1 rows" in next(f["message"] for f in found if f["code"] == "NB206" and "missing" in f["message"])
+    assert codes["NB207"]["columns"] == ["t"]  # NB207 fires on the text column's missing cells
+
+
+def test_a_semicolon_file_is_read_with_its_delimiter(tmp_path):
+    frame = onehot_table(100)
+    comma, semicolon = tmp_path / "comma.csv", tmp_path / "semicolon.csv"
+    frame.to_csv(comma, index=False)
+    frame.to_csv(semicolon, index=False, sep=";")
+    assert json_lint(str(semicolon), "--target", "y") == json_lint(str(comma), "--target", "y")
+
+
+@pytest.mark.parametrize("line_end", ["\r\n", "\r"])
+def test_windows_and_old_mac_line_ends_read_as_pandas_does(tmp_path, monkeypatch, line_end):
+    monkeypatch.setattr(CsvSource, "PARSE_BLOCK", 256)  # (many blocks: a cut may fall between \r and \n)
+    frame = onehot_table(200)
+    frame["note"] = np.where(np.arange(200) % 4 == 0, "a\rb", "plain")
+    path = tmp_path / "lines.csv"
+    path.write_bytes(frame.to_csv(index=False, lineterminator=line_end).encode())
+    assert json_lint(str(path), "--target", "y") == findings_of(pd.read_csv(path), target="y")
+
+
+def test_a_single_column_file_stays_one_column(write):
+    path = write("one.csv", "y\np\nq\np\n")
+    assert json_lint(path, "--target", "y") == findings_of(pd.read_csv(path), target="y")
+
+
+def test_a_gzip_csv_with_quoted_line_ends_reads_like_the_plain_one(tmp_path):
+    frame = onehot_table(200)
+    frame["note"] = "a\nb"
+    plain, packed = tmp_path / "t.csv", tmp_path / "t.csv.gz"
+    frame.to_csv(plain, index=False)
+    frame.to_csv(packed, index=False, compression="gzip")
+    assert json_lint(str(packed), "--target", "y") == json_lint(str(plain), "--target", "y")
+
+
+# --------------------------------------------------------------------------- bounded resources
+
+
+def test_continuous_columns_past_the_budget_skip_vif_and_say_so(tmp_path):
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame(rng.normal(size=(40, 300)), columns=[f"f{i}" for i in range(300)])
+    frame["y"] = rng.choice(["p", "q"], 40)
+    path = tmp_path / "wide.csv"
+    frame.to_csv(path, index=False)
+    found = json_lint(str(path), "--target", "y", "--select", "NB1", env={"NBLINT_MEMORY_BUDGET": "2.2MB"})
+    assert [f["message"] for f in found] == [
+        "VIF (NB104) leaves out the 300 complete continuous columns: their co-moment matrix would take 2.88 MB, "
+        "over the memory budget's 1.1 MB for it; identical columns among them are still found, by hashing"]
+    default = {f["code"] for f in json_lint(str(path), "--target", "y", "--select", "NB1")}
+    assert "NB104" in default and "NB106" not in default  # within the default budget: VIF computed, nothing left out
+
+
+def test_zero_one_columns_past_the_budget_skip_the_group_search_and_say_so(tmp_path):
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame(rng.integers(0, 2, size=(40, 600)), columns=[f"b{i}" for i in range(600)])
+    frame["y"] = rng.choice(["p", "q"], 40)
+    path = tmp_path / "bits.parquet"
+    frame.to_parquet(path)
+    config = tmp_path / "nblint.toml"
+    config.write_text('memory-budget = "1MiB"\n')
+    found = json_lint(str(path), "--target", "y", "--select", "NB106", "--config", str(config))
+    assert len(found) == 1 and found[0]["message"].startswith(
+        "one-hot, dummy and broken groups (NB101-NB103, NB105) and identical 0/1 columns are not searched among the "
+        "600 complete 0/1 columns: their co-occurrence counts would take")
+
+
+def test_per_class_statistics_past_the_budget_are_one_error_line(tmp_path):
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame(rng.normal(size=(3000, 40)), columns=[f"f{i}" for i in range(40)])
+    frame["y"] = np.arange(3000)  # 3,000 classes x 40 columns
+    path = tmp_path / "classes.parquet"
+    frame.to_parquet(path)
+    result = run("check", str(path), "--target", "y", env={"NBLINT_MEMORY_BUDGET": "1MiB"})
+    assert result.exit_code == 2 and result.stderr.startswith(f"{path}: error: target 'y' has ")
+    assert result.stderr.endswith("(raise memory-budget in the configuration, or lint fewer columns)\n")
+    assert result.stderr.count("\n") == 1
+
+
+def test_the_spill_past_the_disk_budget_is_dropped_and_the_findings_do_not_change(tmp_path, monkeypatch):
+    from nblint.api import _codes, _settings
+    from nblint.readers import read_table
+    from nblint.runner import lint_source
+
+    path = tmp_path / "t.csv"
+    onehot_table(200_000).to_csv(path, index=False)  # a spill of about 2 MB
+    settings = _settings(target="y")
+    kept = read_table(str(path))
+    expected = lint_source(kept, settings, _codes(settings))
+    monkeypatch.setenv("NBLINT_DISK_BUDGET", "1MiB")
+    dropped = read_table(str(path))
+    assert lint_source(dropped, settings, _codes(settings)) == expected
+    assert kept._spill is not None and dropped._spill is None and dropped.passes >= 2  # later passes parsed the CSV
+
+
+def test_many_classes_score_a_sample_of_rows_and_nb106_says_so(monkeypatch):
+    from nblint.impact import measure
+
+    monkeypatch.setattr(measure, "IMPACT_WORK", 1e5)
+    frame = onehot_table(3000)
+    frame["y"] = np.arange(3000) % 150  # 150 classes: past MANY_CLASSES
+    found = findings_of(frame, target="y", select=["NB106", "NB401"])
+    notes = [f["message"] for f in found if f["code"] == "NB106"]
+    assert len(notes) == 1 and notes[0].startswith("NB401/impact scored a fixed sample of about ")
+    assert [f["code"] for f in found].count("NB401") == 1
+
+
+def test_the_eq13_share_counts_the_same_pairs_as_the_double_loop():
+    from nblint import nbmath
+    from nblint.impact.measure import _eq13_share
+
+    rng = np.random.default_rng(3)
+    for classes, levels in ((2, 3), (7, 4), (30, 6)):
+        table = rng.integers(0, 20, size=(classes, levels))
+        theta = np.exp(nbmath.categorical_log_theta(table, 1.0))
+        hits = total = 0
+        for c in range(classes):
+            for d in range(classes):
+                if c != d:
+                    larger = theta[c] > theta[d]
+                    total += int(larger.sum())
+                    hits += int((nbmath.guaranteed_more_extreme(theta[c], theta[d], levels) & larger).sum())
+        assert _eq13_share(table, 1.0) == hits / total
+
+
+def test_a_pyproject_of_10000_tables_is_read(tmp_path):
+    text = "[tool.nblint]\ntarget = 'y'\n" + "".join(f"[tool.other.t{i}]\nkey = {i}\n" for i in range(10_000))
+    (tmp_path / "pyproject.toml").write_text(text)
+    spec = tmp_path / "pipeline.toml"
+    spec.write_text("".join(f"[t{i}]\nvalue = {i}\n" for i in range(10_000))
+                    + '[m]\n_target_ = "sklearn.naive_bayes.BernoulliNB"\nalpha = 0\n')
+    result = run("check", str(spec))
+    assert result.exit_code == 1 and f"{spec}:20003: NB502 [warning] BernoulliNB (line 20002)" in result.stdout, result.output
+
+
+# --------------------------------------------------------------------------- settings, everywhere
+
+
+@pytest.mark.parametrize("config, message", [
+    ("alpha = nan\n", "alpha must be a finite number >= 0, got nan"),
+    ("alpha = inf\n", "alpha must be a finite number >= 0, got inf"),
+    ("[NB104]\nvif-threshold = nan\n", "NB104.vif-threshold: expected a finite number >= 1, got nan"),
+    ("[NB401]\nfolds = 1\n", "NB401.folds: expected a whole number >= 2, got 1"),
+    ("[NB103]\nmax-violation-share = 2.0\n", "NB103.max-violation-share: expected a finite number >= 0 and <= 1, got 2.0"),
+    ('memory-budget = "lots"\n', "memory-budget must be a size such as 2GB or a number of bytes, got 'lots'"),
+])
+def test_bad_settings_in_the_config_name_the_key(tmp_path, write, config, message):
+    good = write("good.csv", GOOD)
+    path = tmp_path / "nblint.toml"
+    path.write_text(config)
+    result = run("check", good, "--config", str(path))
+    assert result.exit_code == 2 and result.stderr == f"{path}: error: {message}\n"
+
+
+@pytest.mark.parametrize("variable", ["NBLINT_MEMORY_BUDGET", "NBLINT_DISK_BUDGET"])
+def test_a_bad_budget_in_the_environment_names_the_variable(variable):
+    result = run("check", "-", input=GOOD, env={variable: "lots"})
+    assert_only_error(result, "-", f"{variable} must be a size such as 2GB or a number of bytes, got 'lots'")
+
+
+def test_an_invalid_pyproject_is_an_error_not_ignored(tmp_path):
+    (tmp_path / "pyproject.toml").write_text("[tool.nblint\ntarget = 'y'\n")
+    data = tmp_path / "t.csv"
+    data.write_text(GOOD)
+    result = run("check", str(data))
+    assert result.exit_code == 2 and result.stderr.startswith(f"{tmp_path / 'pyproject.toml'}: error: invalid TOML: ")
+    assert result.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["impact", "{path}", "--target", "y", "--alpha", "nan"], "'nan' is not a finite number >= 0"),
+    (["impact", "{path}", "--target", "y", "--seed", "-1"], "-1 is not in the range"),
+])
+def test_bad_settings_on_the_command_line_are_usage_errors(write, args, fragment):
+    path = write("t.csv", GOOD)
+    result = run(*[a.format(path=path) for a in args])
+    assert result.exit_code == 2 and fragment in result.stderr
+
+
+def test_bad_settings_in_the_api_are_value_errors():
+    frame = onehot_table(30)
+    with pytest.raises(ValueError, match="alpha must be a finite number >= 0, got nan"):
+        nblint.check(frame, target="y", alpha=float("nan"))
+    with pytest.raises(ValueError, match="NB104.vif-threshold: expected a finite number >= 1, got inf"):
+        nblint.check(frame, target="y", options={"NB104": {"vif-threshold": float("inf")}})
+    with pytest.raises(ValueError, match="target 'y' not found|target column 'z' not found"):
+        nblint.check(frame, target="z")
+
+
+def test_the_api_reads_a_target_mixing_1_and_the_text_1_as_a_csv_of_it_does(tmp_path):
+    frame = onehot_table(60).drop(columns="y")
+    frame["y"] = pd.Series([1, "1", 2, "2"] * 15, dtype=object)
+    path = tmp_path / "mixed.csv"
+    frame.to_csv(path, index=False)
+    assert findings_of(frame, target="y") == findings_of(pd.read_csv(path), target="y")
+
+
+def test_the_api_skips_a_column_of_lists_with_a_note():
+    frame = onehot_table(40)
+    frame["items"] = [[1, 2], [3]] * 20
+    found = findings_of(frame, target="y")
+    assert any(f["code"] == "NB106" and f["message"] == "column 'items' not checked: it holds nested values (lists)"
+               for f in found)
+    assert any(f["code"] == "NB101" for f in found)
+
+
+# --------------------------------------------------------------------------- outputs, signals, numbers
+
+
+def test_output_naming_an_input_is_refused_and_the_input_kept(write):
+    path = write("x.csv", GOOD)
+    result = run("check", path, "-o", path)
+    assert result.exit_code == 2 and "is an input of this run: writing the report would overwrite it" in result.stderr
+    assert open(path).read() == GOOD
+
+
+@pytest.mark.parametrize("signum, status", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_a_signal_removes_the_temporary_files_and_exits_128_plus_its_number(tmp_path, signum, status):
+    path = tmp_path / "big.csv"
+    onehot_table(400_000).to_csv(path, index=False)
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    env = dict(os.environ, TMPDIR=str(temp))
+    process = subprocess.Popen([sys.executable, "-m", "nblint", "check", str(path), "--target", "y"], env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    while not any(name.startswith("nblint-spill-") for name in os.listdir(temp)):
+        assert process.poll() is None and time.monotonic() < deadline, "the run ended before it could be stopped"
+        time.sleep(0.01)
+    process.send_signal(signum)
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == status
+    assert err.decode() == f"nblint: interrupted by {signal.Signals(signum).name}\n" and out == b""
+    assert os.listdir(temp) == []
+
+
+def test_subnormal_values_are_not_called_equal(write):
+    path = write("tiny.csv", "x,y\n1e-320,a\n0,a\n1e-320,a\n0.5,b\n0.7,b\n0.1,b\n")
+    found = json_lint(path, "--target", "y", "--select", "NB205")
+    assert [f["message"] for f in found] == [
+        "column 'x': in class 'a' its 3 values take 2 distinct values from 0 to 1e-320, too close together for "
+        "their variance to be told from zero in double precision"]
+
+
+def test_a_table_whose_variance_underflows_still_gets_its_impact_measured(tmp_path):
+    frame = onehot_table(300)
+    frame["x"] = np.where(np.arange(300) % 2 == 0, 1e-320, 0.0)
+    path = tmp_path / "tiny.csv"
+    frame.to_csv(path, index=False)
+    assert any(f["code"] == "NB401" for f in json_lint(str(path), "--target", "y"))
