@@ -35,6 +35,20 @@ def test_a_warning_from_nblint_code_fails_the_test(module):
         _warn_from("pandas.core.frame")
 
 
+@pytest.mark.slow
+def test_the_readme_test_subsets_split_the_suite():
+    """`python -m pytest -m "not slow"` and `-m slow` (README, Development) select complementary halves."""
+    # addopts cleared so that one -q gives node ids whatever pyproject's addopts say
+    command = [sys.executable, "-m", "pytest", "--collect-only", "-o", "addopts=", "-q", "--strict-markers"]
+    command += ["-p", "no:cacheprovider", "-m"]
+    fast, slow = (subprocess.run([*command, m], cwd=ROOT, capture_output=True, text=True) for m in ("not slow", "slow"))
+    assert fast.returncode == slow.returncode == 0, fast.stdout + fast.stderr + slow.stdout + slow.stderr
+    fast_ids, slow_ids = ({line for line in r.stdout.splitlines() if "::" in line} for r in (fast, slow))
+    assert fast_ids and slow_ids and not fast_ids & slow_ids
+    assert "tests/test_wheel.py::test_a_new_rule_family_is_in_the_wheel" in slow_ids
+    assert "tests/test_readme.py::test_readme_opens_with_the_two_commands_ci_runs" in fast_ids
+
+
 def _pre_commit(repo: Path) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PRE_COMMIT", "GIT_"))}
     env["PRE_COMMIT_HOME"] = str(repo.parent / "pre-commit-home")
