@@ -176,6 +176,34 @@ def test_an_unreadable_cell_is_said_and_the_others_are_read(write):
     assert run("check", path).exit_code == 1  # the NB502 warning; the infos alone would pass
 
 
+def test_a_cell_too_deep_to_read_is_said_and_the_others_are_read(write):
+    # A picture spelled out as one sum of hundreds of small lists parses, but nests far deeper than any
+    # pipeline code; a cell of thousands of unary minuses is past what Python's own parser accepts.
+    picture = " + ".join(f"[{i % 7}] * {i % 5 + 1}" for i in range(600))
+    path = write("deep.ipynb", notebook(
+        code("import numpy as np\nfrom sklearn.naive_bayes import BernoulliNB\n"
+             "from sklearn.preprocessing import OneHotEncoder\nfrom sklearn.pipeline import make_pipeline\n"),
+        code(f"picture = np.array({picture})\nsmall = picture.reshape(20, -1)\n"),
+        code("level = " + "-" * 3000 + "1\n"),
+        code("model = make_pipeline(OneHotEncoder(), BernoulliNB())\nmodel.fit(X, y)\n"),
+    ))
+    found = findings(path)
+    assert [(f["code"], f["cell"], f["line"]) for f in found] == [
+        ("NB510", 2, 1), ("NB510", 3, 1), ("NB501", 4, 1)]
+    assert "nested more than 100 levels deep" in found[0]["message"]
+    assert "cell 3 is nested too deeply for Python's parser" in found[1]["message"]
+
+
+def test_a_script_with_a_very_long_expression_is_read_around_it(write):
+    sizes = " + ".join(f"[{i}]" for i in range(500))
+    path = write("long.py", "from sklearn.naive_bayes import BernoulliNB\n"
+                            "from sklearn.preprocessing import OneHotEncoder\nfrom sklearn.pipeline import make_pipeline\n"
+                            f"sizes = {sizes}\nmodel = make_pipeline(OneHotEncoder(), BernoulliNB())\n")
+    found = findings(path)
+    assert [(f["code"], f["line"]) for f in found] == [("NB510", 4), ("NB501", 5)]
+    assert found[0]["message"].startswith("code at line 4 is nested more than 100 levels deep")
+
+
 def test_nbformat_3_worksheets(write):
     document = {"nbformat": 3, "nbformat_minor": 0, "metadata": {"name": "old"},
                 "worksheets": [{"cells": [

@@ -209,12 +209,22 @@ def test_malformed_config_is_one_error_line_with_the_line(write, name, content, 
 @pytest.mark.parametrize("name, text", [
     ("deep.yaml", "_target_: sklearn.naive_bayes.BernoulliNB\nalpha: " + "[" * 3000 + "]" * 3000 + "\n"),
     ("deep.json", '{"_target_": "sklearn.naive_bayes.BernoulliNB", "alpha": ' + "[" * 3000 + "]" * 3000 + "}\n"),
-    ("deep.py", "from sklearn.naive_bayes import BernoulliNB\nx = " + "-" * 3000 + "1\n"),
 ])
 def test_deeply_nested_configs_are_an_error_not_a_crash(write, name, text):
+    # A config is data: nested thousands deep it is malformed (or hostile), and one document is one tree.
     path = write(name, text)
     result = run("check", path)
     assert result.exit_code == 2 and result.stderr == f"{path}: error: nested too deeply to read\n"
+
+
+@pytest.mark.parametrize("expression", ["-" * 3000 + "1", "(" * 300 + "1" + ")" * 300])
+def test_python_too_deep_for_its_parser_is_a_note_not_an_error(write, expression):
+    # Python code past the parser's own limits is code nblint cannot read (like Python 2), not a broken file.
+    path = write("deep.py", f"from sklearn.naive_bayes import BernoulliNB\nx = {expression}\n")
+    result = run("check", path, "--format", "json")
+    assert result.exit_code == 0 and result.stderr == "", result.output
+    [found] = json.loads(result.stdout)
+    assert found["code"] == "NB510" and "nested too deeply" in found["message"]
 
 
 def _laughs(levels: int) -> str:

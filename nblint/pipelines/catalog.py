@@ -54,6 +54,10 @@ POSITIONAL = {
     "SparseRandomProjection": ("n_components",),
     "LatentDirichletAllocation": ("n_components",),
     "Binarizer": (),
+    "minmax_scale": ("X", "feature_range"),
+    "normalize": ("X", "norm"),
+    "power_transform": ("X", "method"),
+    "scale": ("X",), "robust_scale": ("X",), "maxabs_scale": ("X",), "quantile_transform": ("X",), "binarize": ("X",),
     "SelectKBest": ("score_func",),
     "SelectPercentile": ("score_func",),
     "SelectFromModel": ("estimator",),
@@ -95,6 +99,15 @@ NONNEG_OUTPUT = frozenset({"MinMaxScaler", "QuantileTransformer", "NMF", "Latent
 OTHER_TRANSFORMERS = frozenset({"KBinsDiscretizer", "Binarizer", "TfidfTransformer", "FunctionTransformer",
                                 "MultiLabelBinarizer", "MissingIndicator"})
 
+#: scikit-learn's function forms of its transformers: ``minmax_scale(X)`` is ``MinMaxScaler().fit_transform(X)``,
+#: with the class's parameters as keywords. Recognised only where imported from scikit-learn (the bare
+#: names are too common to read as scikit-learn's in a snippet).
+FUNCTION_TRANSFORMS = {
+    "scale": "StandardScaler", "minmax_scale": "MinMaxScaler", "robust_scale": "RobustScaler",
+    "maxabs_scale": "MaxAbsScaler", "normalize": "Normalizer", "quantile_transform": "QuantileTransformer",
+    "power_transform": "PowerTransformer", "binarize": "Binarizer",
+}
+
 TRANSFORMERS = (ONEHOT_ENCODERS | ORDINAL_ENCODERS | VECTORIZERS | PASS_THROUGH | SIGNED_OUTPUT | NONNEG_OUTPUT
                 | OTHER_TRANSFORMERS)
 KNOWN_NAMES = (frozenset(NB_MODELS) | PIPELINES | COLUMN_TRANSFORMERS | UNIONS | META_ESTIMATORS | TRANSFORMERS)
@@ -104,6 +117,11 @@ KNOWN_NAMES = (frozenset(NB_MODELS) | PIPELINES | COLUMN_TRANSFORMERS | UNIONS |
 #: levels a column has): a column with such a name, or dummy columns named by such levels.
 TWO_LEVEL_VARIABLES = frozenset({"sex", "gender"})
 TWO_LEVEL_VALUES = frozenset({"male", "female", "m", "f", "yes", "no", "y", "n", "true", "false"})
+
+
+def applied_class(cls: str) -> str:
+    """The transformer class a step applies: ``MinMaxScaler`` for ``minmax_scale``, else ``cls`` itself."""
+    return FUNCTION_TRANSFORMS.get(cls, cls)
 
 
 def short_name(target: str) -> str:
@@ -135,7 +153,7 @@ def role(cls: str) -> str:
         return "union"
     if cls in META_ESTIMATORS:
         return "meta"
-    if cls in TRANSFORMERS:
+    if cls in TRANSFORMERS or cls in FUNCTION_TRANSFORMS:
         return "transformer"
     return "other"
 

@@ -35,7 +35,7 @@ from nblint.pipelines.context import PipelineContext
 from nblint.pipelines.mapping import read_mapping_config
 from nblint.pipelines.notebook import CellMap, file_lines, load_cells, read_notebook
 from nblint.pipelines.pyparse import imports_library
-from nblint.pipelines.pysource import read_module, read_python
+from nblint.pipelines.pysource import cut_message, read_module, read_python
 from nblint.pipelines.spec import Note, PipelineSpec
 from nblint.pipelines.tree import read_documents
 
@@ -156,18 +156,27 @@ def _read_notebook(raw: bytes, path: str) -> ConfigFile | None:
             f"the notebook is Python 2 (cell{'s' if len(notebook.python2) > 1 else ''} {cells}): nblint read "
             "those cells with their Python 2 statements set aside (print, exec, old except/raise forms), so what "
             "it checked assumes the rest means the same in Python 3")))
-    if notebook.unreadable:
-        described = "; ".join(f"cell {cell}: {why.reason} at line {why.line}" for cell, why in notebook.unreadable)
-        first_cell, first = notebook.unreadable[0]
-        start = notebook.cells.starts[notebook.cells.cells.index(first_cell)]
-        count = len(notebook.unreadable)
-        notes.append(Note(start + first.line - 1, (
+    refused = [(cell, why) for cell, why in notebook.unreadable if not why.deep]
+    if refused:
+        described = "; ".join(f"cell {cell}: {why.reason} at line {why.line}" for cell, why in refused)
+        count = len(refused)
+        notes.append(Note(_joined_line(notebook, refused[0][0], refused[0][1].line), (
             f"{count} code cell{'s' if count > 1 else ''} could not be read as Python 3 ({described}): "
             "what they do is not followed, so pipelines built or fitted there are not checked")))
-    try:
-        specs = read_module(notebook.tree, path, notebook.text, "notebook", notes, notebook.runs)
-    except RecursionError:
-        raise InputError("nested too deeply to read") from None
+    deep = [(cell, why) for cell, why in notebook.unreadable if why.deep]
+    if deep:
+        cells = ", ".join(str(cell) for cell, _ in deep)
+        notes.append(Note(_joined_line(notebook, deep[0][0], deep[0][1].line), (
+            f"code cell{'s' if len(deep) > 1 else ''} {cells} {'are' if len(deep) > 1 else 'is'} nested too deeply "
+            "for Python's parser (its own limit, not an error in the code) and could not be read: what "
+            f"{'they do' if len(deep) > 1 else 'it does'} is not followed, so pipelines built or fitted there are "
+            "not checked")))
+    if notebook.cut:
+        where = "; ".join(f"cell {cell}, line{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines))}"
+                          for cell, lines in notebook.cut)
+        first_cell, lines = notebook.cut[0]
+        notes.append(Note(_joined_line(notebook, first_cell, lines[0]), cut_message(where)))
+    specs = read_module(notebook.tree, path, notebook.text, "notebook", notes, notebook.runs)
     if specs is None:
         if not notes or not imports_library(notebook.text):
             return None
@@ -178,6 +187,11 @@ def _read_notebook(raw: bytes, path: str) -> ConfigFile | None:
                 step.place = notebook.cells.describe(step.line)
     notebook.cells.file_lines = file_lines(raw, notebook.cells)
     return ConfigFile(path, specs, _suppressions(notebook.text), notebook.cells)
+
+
+def _joined_line(notebook, cell: int, line: int) -> int:
+    """The line of the notebook's joined code text that is line ``line`` of cell ``cell``."""
+    return notebook.cells.starts[notebook.cells.cells.index(cell)] + line - 1
 
 
 def _suppressions(text: str) -> dict[int, frozenset[str] | None]:

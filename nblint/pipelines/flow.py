@@ -9,7 +9,8 @@ where a finding points.
 
 A scaler that maps each column on its own by an increasing function
 (``StandardScaler``, ``MinMaxScaler``, ``RobustScaler``, ``MaxAbsScaler``,
-``QuantileTransformer``, ``PowerTransformer``) changes the values' range but
+``QuantileTransformer``, ``PowerTransformer``, and their function forms
+``scale``, ``minmax_scale``...) changes the values' range but
 not what they encode: one-hot bits stay a group of columns that move together,
 category codes stay arbitrary codes.  The flow keeps that encoding
 (:attr:`Flow.encoded`) beside the new kind of values.
@@ -18,7 +19,10 @@ Python sources add a few facts a config cannot state, as parameters whose names
 start with ``_`` (no scikit-learn parameter does): the level columns dropped by
 name after ``get_dummies`` (:data:`DROPPED_LEVELS`), the categories an encoder
 was fitted on (:data:`FITTED_LEVELS`), and one-hot output written into a single
-column (:data:`ONE_COLUMN`), which can only be one bit.
+column (:data:`ONE_COLUMN`), which can only be one bit; and the columns of a
+frame that ``get_dummies(frame, columns=[...])`` leaves alone (:data:`UNLISTED`,
+giving :data:`REST`): whatever the source did not list, which may be nothing
+more than the target, so no rule takes them for raw codes.
 """
 
 from __future__ import annotations
@@ -40,11 +44,13 @@ BINARY = "binary"    # 0/1 presence bits that are each a variable of their own
 NONNEG = "nonneg"    # non-negative reals (min-max scaled, uniform quantiles)
 SIGNED = "signed"    # reals that can be negative
 OPAQUE = "opaque"    # produced by a step nblint does not know
+REST = "rest"        # the columns get_dummies(frame, columns=[...]) was not asked to encode: raw, if any
 
 #: Facts Python sources establish about a step (see the module docstring).
 DROPPED_LEVELS = "_dropped_levels"
 FITTED_LEVELS = "_fitted_levels"
 ONE_COLUMN = "_one_column"
+UNLISTED = "_unlisted"
 #: Encodings a per-column increasing scaler keeps (see the module docstring).
 CATEGORICAL = frozenset({"onehot", "dummy", "ordinal"})
 MONOTONE_SCALERS = frozenset({"StandardScaler", "MinMaxScaler", "RobustScaler", "MaxAbsScaler",
@@ -106,14 +112,15 @@ def transfer(step: Step, incoming: Flow) -> Flow:
     """The flow after ``step`` given the flow into it."""
     if not step.known:
         return Flow(OPAQUE, step)
-    rule = TRANSFERS.get(step.cls)
-    kind = _fixed_kind(step.cls) if rule is None else rule(step, incoming)
+    cls = catalog.applied_class(step.cls)  # minmax_scale(X) transforms as MinMaxScaler does
+    rule = TRANSFERS.get(cls)
+    kind = _fixed_kind(cls) if rule is None else rule(step, incoming)
     if kind is None:
         return incoming
     if kind in (ONEHOT, DUMMY) and step.value(ONE_COLUMN) is True:
         kind = BINARY  # written into one column: one bit
     encoded = None
-    if step.cls in MONOTONE_SCALERS:
+    if cls in MONOTONE_SCALERS:
         encoded = incoming if incoming.kind in CATEGORICAL else incoming.encoded
     return Flow(kind, step, encoded)
 
@@ -158,6 +165,8 @@ def _get_dummies(step: Step, incoming: Flow) -> str:
     With two levels that is one proper bit; how many levels a column has is not
     written in code, so the names decide (``Sex``; dummies ``male``/``female``).
     """
+    if step.value(UNLISTED) is True:
+        return REST
     dropped = step.value(DROPPED_LEVELS)
     if step.value("drop_first") is not True and not dropped:
         return ONEHOT
@@ -189,9 +198,12 @@ def _function_transformer(step: Step, incoming: Flow) -> str | None:
 
 
 def _ordinal_encoder(step: Step, incoming: Flow) -> str:
-    """Codes of categories; with at most two categories per column (written, or fitted on a list), one bit."""
+    """Codes of categories; with at most two categories per column (written, fitted on a list, or -- names
+    breaking the tie, as for dummies -- columns named ``sex``/``gender``), one bit."""
     fitted = step.value(FITTED_LEVELS)
     if isinstance(fitted, list) and 0 < len(fitted) <= 2:
+        return BINARY
+    if step.columns and _two_level_names(step.columns, None):
         return BINARY
     return BINARY if step.cls == "OrdinalEncoder" and _at_most_two_levels(step.value("categories")) else ORDINAL
 

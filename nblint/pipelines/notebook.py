@@ -9,8 +9,9 @@ of that text back to its cell and line.  Cells are numbered 1, 2, ... counting
 every cell, markdown and raw ones included, as they appear in the notebook.
 
 Each cell is parsed on its own (IPython syntax blanked, Python 2 statements set
-aside, see :mod:`nblint.pipelines.pyparse`), so one cell that is still not
-Python 3 -- a half-written line -- is reported as not followed and the others
+aside, code nested past what nblint reads cut, see :mod:`nblint.pipelines.pyparse`),
+so one cell that is still not Python 3 -- a half-written line -- or that Python's
+parser refuses as nested too deeply is reported as not followed and the others
 are still read.  A notebook whose kernel is not Python is skipped.
 """
 
@@ -72,6 +73,7 @@ class Notebook:
     runs: list[tuple[str, int]]
     unreadable: list[tuple[int, Unreadable]]  # (cell number, why), lines within the cell
     python2: list[tuple[int, Unreadable]]     # cells read with their Python 2 statements set aside
+    cut: list[tuple[int, list[int]]] = field(default_factory=list)  # (cell number, lines in it cut at depth)
 
 
 def load_cells(raw: bytes) -> list[Cell] | None:
@@ -125,7 +127,7 @@ def _python_kernel(metadata) -> bool:
 
 def read_notebook(cells: list[Cell], path: str) -> Notebook:
     """Join the code cells into one module: each parsed alone, line numbers shifted to the joined text."""
-    texts, body, runs, unreadable, python2 = [], [], [], [], []
+    texts, body, runs, unreadable, python2, cut = [], [], [], [], [], []
     cell_map = CellMap()
     line = 1
     for cell in cells:
@@ -140,13 +142,15 @@ def read_notebook(cells: list[Cell], path: str) -> Notebook:
             body += parsed.tree.body
             if parsed.python2:
                 python2.append((cell.number, parsed.unreadable))
+            if parsed.cut:
+                cut.append((cell.number, parsed.cut))
         elif source.strip():
             unreadable.append((cell.number, parsed.unreadable))
         runs += [(script, at + offset) for script, at in parsed.runs]
         texts.append(source)
         line += source.count("\n") + 1
     tree = ast.Module(body=body, type_ignores=[])
-    return Notebook("\n".join(texts) + "\n", tree, cell_map, runs, unreadable, python2)
+    return Notebook("\n".join(texts) + "\n", tree, cell_map, runs, unreadable, python2, cut)
 
 
 def file_lines(raw: bytes, cells: CellMap) -> dict[tuple[int, int], int]:

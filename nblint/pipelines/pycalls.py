@@ -10,7 +10,8 @@ Part of the Python reader (:mod:`nblint.pipelines.pysource`, which mixes this in
   the data it is fitted on; ``set_params`` (``clf__alpha`` paths too) changes
   its parameters; ``le.fit(["n", "y"])`` records the categories written;
 * a function or class of the source is read with its arguments bound to its
-  parameters, a few calls deep (:meth:`CallReading.inline`);
+  parameters (those not passed to their default values), a few calls deep
+  (:meth:`CallReading.inline`);
 * numbers spelled out by ``range``/``np.arange``/``np.linspace``/``np.logspace``,
   ``dict(alpha=...)``, ``float("nan")``.
 """
@@ -212,6 +213,8 @@ class CallReading:
         passed += [(k.arg, k.value) for k in node.keywords if k.arg in accepted]
         for parameter, arg in passed:
             bound[parameter] = (self.expr(arg), self.data_of(arg))
+        for parameter, default in self.defaults.get(id(function), {}).items():
+            bound.setdefault(parameter, default)  # def f(vectorizer=TfidfVectorizer()), called as f()
         # A frame passed by name and changed in place (df[col] = ..., df.drop(..., inplace=True)) is the
         # caller's frame changed: those changes go back to the caller's name.
         aliases = {parameter: arg.id for parameter, arg in passed if isinstance(arg, ast.Name)}
@@ -230,7 +233,7 @@ class CallReading:
             self.frame = self.frames
             self.stack.append(function)
             self.returns.append([])
-            self.aliases.append((aliases, {}))
+            self.aliases.append((aliases, {}, True))
             try:
                 self.statements(function.body)
             finally:
@@ -238,12 +241,7 @@ class CallReading:
                 changed = self.aliases.pop()[1]
                 self.stack.pop()
                 self.frame = outer
-        for name, data in changed.items():
-            if data:
-                self.data[name] = data
-            else:
-                self.data.pop(name, None)
-            self.changed_in_place(name)
+        self.apply_changes(changed)
         self.call_data[(id(node), outer)] = union(*(data for _, data, _ in returned))
         shapes = {len(parts) for _, _, parts in returned if parts is not None}
         if returned and len(shapes) == 1 and all(parts is not None for _, _, parts in returned):
@@ -254,15 +252,31 @@ class CallReading:
         estimators = [v for v in values if calls_in(v) or isinstance(v, Instance)]
         return estimators[0] if estimators else values[0] if values else _unknown(node)
 
+    def apply_changes(self, changed: dict[str, Any]) -> None:
+        """Give the names a function's parameters (or a loop's variable) stood for the data changed through them."""
+        for name, data in changed.items():
+            if data:
+                self.data[name] = data
+            else:
+                self.data.pop(name, None)
+            self.changed_in_place(name)
+
     def changed_in_place(self, name: str) -> None:
-        """Note that the frame ``name`` holds was changed in place (for the caller, if it passed it in)."""
-        if self.aliases and name in self.aliases[-1][0]:
-            self.aliases[-1][1][self.aliases[-1][0][name]] = self.data.get(name)
+        """Note that the frame ``name`` holds was changed in place: the frame it stands for (a caller's
+        argument, or the frame a loop over frames has reached) is changed too."""
+        for names, changed, scope_ends in reversed(self.aliases):
+            if name in names:
+                changed[names[name]] = self.data.get(name)
+                return
+            if scope_ends:  # a function's names are its own: the caller's are out of reach
+                return
 
     def rebound(self, name: str) -> None:
-        """``name`` now holds another object: changes to it are no longer the caller's."""
-        if self.aliases:
-            self.aliases[-1][0].pop(name, None)
+        """``name`` now holds another object: changes to it are no longer the caller's (or the loop's frame's)."""
+        for names, _, scope_ends in reversed(self.aliases):
+            names.pop(name, None)
+            if scope_ends:
+                return
 
     def _link(self, estimator: Any, data_node: ast.expr | None) -> None:
         """Record that ``estimator`` (or each model a OneOf stands for) is fitted on the data ``data_node`` holds."""

@@ -17,9 +17,15 @@ works out what happens to those uses when the source picks columns by name:
 
 A level is told from a column by name: with ``get_dummies(series)`` the dummies
 are named by the levels alone, so a dropped name that the source never uses as a
-column (``df["male"]`` appears nowhere) is a level; with ``get_dummies(df)`` a
-level column is ``<column>_<level>``.  Where the names do not say, the use is
-kept as it was: nothing is guessed away.
+column (``df["male"]`` appears nowhere, and no encoder of the frame wrote it) is a
+level; with ``get_dummies(df)`` a level column is ``<column>_<level>``, and with a
+``prefix`` (on a Series too) ``<prefix>_<level>``.  Where the names do not say,
+the use is kept as it was: nothing is guessed away.
+
+The columns ``get_dummies(frame, columns=[...])`` leaves alone are a use marked
+:data:`~nblint.pipelines.flow.UNLISTED`: raw columns, if the frame has any; once
+a selection names a column that is not one of the dummies, they are known to be
+there, and the route is the raw one again.
 """
 
 from __future__ import annotations
@@ -27,17 +33,19 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from nblint.pipelines.flow import DROPPED_LEVELS, ONE_COLUMN
+from nblint.pipelines.flow import DROPPED_LEVELS, ONE_COLUMN, UNLISTED
 from nblint.pipelines.pyvalues import is_sequence
 from nblint.pipelines.spec import Call, OneOf
 
 Chains = tuple[tuple[Call, ...], ...]
 
 #: pandas attributes that are not columns (``df.values`` is the data, ``df.Sex`` a column).
-FRAME_ATTRIBUTES = frozenset({"values", "T", "loc", "iloc", "at", "iat", "columns", "index", "shape", "dtypes",
+FRAME_ATTRIBUTES = frozenset({"values", "T", "loc", "iloc", "ix", "at", "iat", "columns", "index", "shape", "dtypes",
                               "str", "dt", "cat", "sparse", "array", "plot", "size", "ndim", "empty", "name",
                               "dtype", "A", "data", "toarray", "todense"})
-INDEXERS = frozenset({"loc", "iloc", "at", "iat"})
+#: pandas indexers; ``ix`` (removed in pandas 1.0, common in older code) takes labels as ``loc`` does.
+INDEXERS = frozenset({"loc", "iloc", "ix", "at", "iat"})
+LABEL_INDEXERS = frozenset({"loc", "ix"})
 #: Encoders whose output is one-hot bits (named after levels, not after the columns given).
 ONEHOT_USES = frozenset({"get_dummies", "OneHotEncoder", "LabelBinarizer", "DictVectorizer"})
 
@@ -56,6 +64,16 @@ def names(value: Any) -> tuple[str, ...] | None:
 def same_names(use: Call) -> bool:
     """Whether this use's output keeps the names of the columns it was applied to (an encoder, not one-hot)."""
     return use.cls not in ONEHOT_USES
+
+
+def unlisted(use: Call | None) -> bool:
+    """Whether this use stands for the columns a ``get_dummies(frame, columns=[...])`` left alone."""
+    return use is not None and use.params.get(UNLISTED) is True
+
+
+def raw(chain: tuple[Call, ...]) -> bool:
+    """Whether a chain is the input as given: no use, or the columns get_dummies left alone."""
+    return not chain or unlisted(chain[-1])
 
 
 class ColumnTracking:
@@ -102,11 +120,11 @@ class ColumnTracking:
         return isinstance(node, ast.Attribute) and node.attr not in FRAME_ATTRIBUTES
 
     def column_names(self, node: ast.expr | None) -> tuple[str, ...] | None:
-        """The columns ``df[...]``, ``df.loc[:, ...]`` or ``df.a`` picks, where the source says."""
+        """The columns ``df[...]``, ``df.loc[:, ...]`` (``df.ix[:, ...]``) or ``df.a`` picks, where the source says."""
         if isinstance(node, ast.Subscript):
             key = node.slice
             if isinstance(node.value, ast.Attribute) and node.value.attr in INDEXERS:
-                if node.value.attr != "loc" or not isinstance(key, ast.Tuple) or len(key.elts) != 2:
+                if node.value.attr not in LABEL_INDEXERS or not isinstance(key, ast.Tuple) or len(key.elts) != 2:
                     return None
                 key = key.elts[1]
             return names(self.expr(key))
@@ -125,7 +143,10 @@ class ColumnTracking:
         out = []
         for chain in chains:
             last = chain[-1] if chain else None
-            if last is None or last.columns is None and same_names(last):
+            if unlisted(last):  # a named column that is not one of the dummies is one get_dummies left alone
+                if any(not self._dummy_name(last, name) for name in columns):
+                    out.append(chain[:-1])
+            elif last is None or last.columns is None and same_names(last):
                 out.append(chain)  # the raw route, or an encoder of columns the source does not name
             elif same_names(last):
                 if set(last.columns) & set(columns):
@@ -139,16 +160,19 @@ class ColumnTracking:
     def _dummies_selected(self, use: Call, columns: tuple[str, ...]) -> Call | bool | None:
         """What selecting ``columns`` leaves of a one-hot use: False for none of its bits, a one-bit-per-variable
         copy when no variable keeps two bits, None when the names do not tell."""
-        if id(use) in self.series_uses or use.cls != "get_dummies":
+        if use.cls != "get_dummies":
             return None
+        prefixes = self._prefixes(use)
         separator = use.params.get("prefix_sep", "_")
-        if not isinstance(separator, str):
-            return None
-        encoded = names(use.params.get("columns")) or use.columns
+        if prefixes is None and (id(use) in self.series_uses or use.params.get("prefix") is not None
+                                 or not isinstance(separator, str)):
+            return None  # dummies named by their levels alone, or by prefixes the source does not spell
         groups: dict[str, int] = {}
         for name in columns:
-            prefix = next((p for p in encoded if name.startswith(f"{p}{separator}")), None) if encoded \
-                else (name.rsplit(separator, 1)[0] if separator in name else None)
+            if prefixes is not None:
+                prefix = next((p for p in prefixes if name.startswith(p)), None)
+            else:  # get_dummies(df): <column><sep><level>, the column not named in the source
+                prefix = name.rsplit(separator, 1)[0] if separator in name else None
             if prefix is not None:
                 groups[prefix] = groups.get(prefix, 0) + 1
         if not groups:
@@ -156,6 +180,30 @@ class ColumnTracking:
         if max(groups.values()) == 1:
             return self.marked(use, ONE_COLUMN, True)
         return None
+
+    def _prefixes(self, use: Call) -> list[str] | None:
+        """How the dummy columns of a ``get_dummies`` use start (``"Sex_"``...), one per variable, where the
+        source says: pandas names them ``<prefix><prefix_sep><level>``, the prefix being the column's name by
+        default; a Series without a ``prefix`` gives the levels alone (None)."""
+        separator = use.params.get("prefix_sep", "_")
+        prefix = use.params.get("prefix")
+        encoded = names(use.params.get("columns")) or use.columns
+        if not isinstance(separator, str):
+            return None
+        if isinstance(prefix, str):  # one prefix for every column: it names one variable only if there is one
+            return [f"{prefix}{separator}"] if id(use) in self.series_uses or encoded and len(encoded) == 1 else None
+        if isinstance(prefix, dict):
+            prefix = list(prefix.values())
+        if isinstance(prefix, list):
+            return [f"{p}{separator}" for p in prefix] if prefix and all(isinstance(p, str) for p in prefix) else None
+        if prefix is not None or id(use) in self.series_uses or not encoded:
+            return None
+        return [f"{p}{separator}" for p in encoded]
+
+    def _dummy_name(self, use: Call, name: str) -> bool:
+        """Whether ``name`` may be a dummy column of this ``get_dummies`` use (True where the names do not tell)."""
+        prefixes = self._prefixes(use)
+        return prefixes is None or any(name.startswith(p) for p in prefixes)
 
     # ---------------------------------------------------------------- writing
 
@@ -198,14 +246,16 @@ class ColumnTracking:
         dropped = self._drop_names(node)
         if chains is None or dropped is None:
             return chains
+        # Columns an encoder of the frame wrote are columns, not levels of a get_dummies(series).
+        written = {c for chain in chains for use in chain if use.columns and same_names(use) for c in use.columns}
         out = []
         for chain in chains:
             last = chain[-1] if chain else None
             if last is not None and last.columns and same_names(last) and set(last.columns) <= dropped:
                 continue  # the encoded columns are gone
             if last is not None and last.cls == "get_dummies" and DROPPED_LEVELS not in last.params \
-                    and last.params.get("drop_first") is not True:
-                levels = self._levels(last, dropped)
+                    and last.params.get("drop_first") is not True and not unlisted(last):
+                levels = self._levels(last, dropped - written)
                 if levels:
                     chain = chain[:-1] + (self.marked(last, DROPPED_LEVELS, levels, node),)
             out.append(chain)
@@ -226,17 +276,12 @@ class ColumnTracking:
 
     def _levels(self, use: Call, dropped: set[str]) -> list[str]:
         """The dropped names that are level columns of this ``get_dummies`` use (every variable losing one)."""
-        if id(use) in self.series_uses:
-            return sorted(n for n in dropped if n not in use.columns and n not in self.column_references)
-        encoded = names(use.params.get("columns")) or use.columns  # get_dummies(df, columns=...) or df[[...]]
-        if not encoded:
+        prefixes = self._prefixes(use)
+        if prefixes is None:
+            if id(use) in self.series_uses and use.params.get("prefix") is None:  # dummies named by the levels
+                return sorted(n for n in dropped if n not in use.columns and n not in self.column_references)
             return []
-        separator = use.params.get("prefix_sep", "_")
-        prefix = use.params.get("prefix")
-        prefixes = [prefix] if isinstance(prefix, str) and len(encoded) == 1 else encoded
-        if not isinstance(separator, str) or not all(isinstance(p, str) for p in prefixes):
-            return []
-        per_variable = [[n for n in dropped if n.startswith(f"{p}{separator}")] for p in prefixes]
+        per_variable = [[n for n in dropped if n.startswith(p)] for p in prefixes]
         if not all(per_variable):
             return []  # some variable keeps all its levels
         return sorted({n for found in per_variable for n in found})

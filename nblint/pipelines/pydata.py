@@ -11,7 +11,8 @@ the columns ``get_dummies(df)`` leaves alone do.  What is followed:
   ``pd.concat``, ``np.hstack``); ``train_test_split(X, y)`` and a resampler's
   ``fit_resample(X, y)`` pair each output with its own input, and a function
   of the source returning a tuple gives each name its own part;
-* ``df.apply(LabelEncoder().fit_transform)``; a transformer nblint cannot
+* ``df.apply(LabelEncoder().fit_transform)``, and scikit-learn's function forms
+  (``minmax_scale(X)``, ``scale(X)``...) as their transformers; a transformer nblint cannot
   identify (``encoder.transform(X)`` on an object of another library) makes
   the route opaque instead of passing the data through unseen;
 * columns written, selected and dropped (:mod:`nblint.pipelines.pycolumns`);
@@ -25,7 +26,9 @@ from __future__ import annotations
 
 import ast
 
-from nblint.pipelines.pycolumns import ColumnTracking, names, same_names
+from nblint.pipelines.catalog import FUNCTION_TRANSFORMS
+from nblint.pipelines.flow import UNLISTED
+from nblint.pipelines.pycolumns import ColumnTracking, names, raw, same_names
 from nblint.pipelines.pycolumns import _union as union
 from nblint.pipelines.pyvalues import calls_in
 from nblint.pipelines.spec import Call
@@ -103,6 +106,8 @@ class DataTracking(ColumnTracking):
         for call in calls_in(value):
             if call.cls == "get_dummies":
                 return self._dummies(node, call)
+            if call.cls in FUNCTION_TRANSFORMS:  # minmax_scale(X): MinMaxScaler().fit_transform(X)
+                return self._applied(argument(node, 0, "X"), [call])
         func = node.func
         if isinstance(func, ast.Attribute):
             if func.attr in FIT_METHODS or func.attr in PREDICT_METHODS:
@@ -123,28 +128,62 @@ class DataTracking(ColumnTracking):
         return union(receiver, *(self.data_of(a) for a in arguments))
 
     def _dummies(self, node: ast.Call, call: Call) -> Chains:
-        """``get_dummies(data)``: a Series or named columns become bits; a frame's other columns pass through raw."""
+        """``get_dummies(data)``: a Series or named columns become bits; on a whole frame, only some columns do.
+
+        On a frame, get_dummies encodes the columns listed in ``columns=`` (with no
+        list, its text and category columns) and leaves the others as they are:
+        encoder output already in the frame (codes, scaled values, earlier dummies:
+        numbers) unless listed, and the frame's raw columns -- with no list its
+        numeric columns, with a list whatever the source did not list
+        (:data:`~nblint.pipelines.flow.UNLISTED`), perhaps nothing but the target.
+        """
         source = argument(node, 0, "data")
         chains = self.data_of(source) if source is not None else None
-        picked = self.column_names(source) if source is not None and "columns" not in call.params else None
-        encoded = self._then(chains, [self.use(call, picked, picked is not None and self._series(source))])
-        if picked is None:  # a whole frame: columns that are not categorical reach the model as they are
-            return union(encoded, ((),))
-        return encoded
+        listing = "columns" in call.params
+        picked = self.column_names(source) if source is not None and not listing else None
+        if picked is not None:  # df["Sex"], df[["a", "b"]]: every column given is encoded
+            return self._then(chains, [self.use(call, picked, self._series(source))])
+        listed = names(call.params.get("columns")) if listing else None
+        encoded, kept = [], []
+        for chain in chains or ((),):
+            into, passes = self._dummied(chain, listing, listed)
+            if into:
+                encoded.append(chain)
+            if passes and chain:
+                kept.append(chain)
+        rest = (self.marked(call, UNLISTED, True),) if listing else ()
+        return union(self._then(tuple(encoded) or None, [call]), tuple(kept) or None, (rest,))
+
+    @staticmethod
+    def _dummied(chain: tuple[Call, ...], listing: bool, listed: tuple[str, ...] | None) -> tuple[bool, bool]:
+        """Whether a frame's route goes into ``get_dummies(frame)`` and whether (part of it) passes by it."""
+        if raw(chain):
+            return True, True
+        last = chain[-1]
+        if not same_names(last) or not listing:
+            return False, True  # bits, or numbers get_dummies encodes only when listed
+        if last.columns is None or listed is None:
+            return True, False  # the source does not say which columns: read as encoded, as listed
+        return bool(set(last.columns) & set(listed)), not set(last.columns) <= set(listed)
 
     def _transformed(self, node: ast.Call, receiver_node: ast.expr, source: ast.expr | None) -> Chains | None:
         """``receiver.fit_transform(source)`` (or ``source.apply(receiver.fit_transform)``, ``fit_resample``)."""
         receiver = self.expr(receiver_node)
         receivers = calls_in(receiver)
-        chains = self.data_of(source) if source is not None else None
         if not receivers:
+            chains = self.data_of(source) if source is not None else None
             if hasattr(receiver, "attrs"):  # an object of a class of the source: its method was read
                 return chains
             # A transformer nblint cannot identify: what comes out is unknown, not the input unchanged.
             opaque = Call(f"<{ast.unparse(receiver_node)}>", mark=(node.lineno, node.col_offset + 1))
             return self._then(chains, [opaque])
+        return self._applied(source, receivers)
+
+    def _applied(self, source: ast.expr | None, transformers: list[Call]) -> Chains:
+        """The data of ``source`` (the input, where none is given) through each of ``transformers``."""
+        chains = self.data_of(source) if source is not None else None
         columns = self.column_names(unwrapped(source)) if source is not None else None
-        return self._then(chains, [self.use(r, columns) for r in receivers])
+        return self._then(chains, [self.use(t, columns) for t in transformers])
 
     @staticmethod
     def _then(chains: Chains | None, uses: list[Call]) -> Chains:

@@ -23,6 +23,17 @@ set aside line for line -- ``print`` and ``exec`` statements become ``pass``,
 ``except E, e:`` reads as ``except E as e:``, ``raise E, "text"`` as ``raise E``
 -- and the source is read if that is enough; either way NB510 says so, and a
 source still refused is reported as not followed, never guessed at.
+
+Depth.  Python's parser refuses code nested past its own limits (a few hundred
+brackets, or a chain of thousands of ``+``); such a source (or notebook cell) is
+:class:`Unreadable` with ``deep`` set: valid code nblint cannot read, reported
+as not followed like Python 2, not as a broken file.  Code that parses but is
+nested deeper than :data:`MAX_NESTING` syntax-tree levels (a cell building an
+image as ``[0]*52 + [67] + [131] + ...`` over hundreds of terms) is cut at that
+depth (:func:`cut_deep`): the deeper part is read as a value nblint does not
+know, the rest of the source as written, and NB510 names the lines cut.  The
+reader follows the tree recursively, so this bound is what keeps it within
+Python's stack on any input.
 """
 
 from __future__ import annotations
@@ -56,6 +67,14 @@ _PY2_EXCEPT = re.compile(r"^(?P<head>[ \t]*except\s+[^,:]+?)\s*,\s*(?P<name>\w+)
 _PY2_RAISE = re.compile(r"^(?P<head>[ \t]*raise\s+[\w.]+)\s*,.*$")
 
 
+#: Syntax-tree levels (from the module, or the notebook cell) that nblint reads; real code stays
+#: well under 50. The reader uses a few stack frames per level, Python allows 1,000 in all.
+MAX_NESTING = 100
+#: The name a part cut by :func:`cut_deep` is replaced with: bound to nothing, so its value is unknown.
+CUT = "__nblint_not_followed__"
+#: Python's own refusals of code nested past its parser's limits (besides RecursionError).
+_DEPTH_MESSAGES = ("too many nested parentheses", "too many levels of indentation")
+
 _LIBRARY_IMPORT = re.compile(r"^\s*(?:from|import)\s+(?:sklearn|imblearn)\b", re.M)
 
 
@@ -72,10 +91,13 @@ class Unreadable:
     column: int
     message: str
     python2: bool
+    deep: bool = False  # nested past the limits of Python's parser
 
     @property
     def reason(self) -> str:
-        """``Python 2 syntax``, or the syntax error's message."""
+        """``Python 2 syntax``, ``nested too deeply for Python's parser``, or the syntax error's message."""
+        if self.deep:
+            return "nested too deeply for Python's parser"
         return "Python 2 syntax" if self.python2 else f"syntax error: {self.message}"
 
 
@@ -87,6 +109,7 @@ class Parsed:
     runs: list[tuple[str, int]]
     unreadable: Unreadable | None = None
     python2: list[int] | None = None  # the Python 2 lines set aside, where that made the source readable
+    cut: list[int] | None = None      # the lines where code nested past MAX_NESTING was cut (cut_deep)
 
 
 def parse_source(text: str, path: str, ipython: bool = False) -> Parsed:
@@ -95,36 +118,88 @@ def parse_source(text: str, path: str, ipython: bool = False) -> Parsed:
     Returns
     -------
     Parsed
-        ``tree`` is None and ``unreadable`` says why when the text is not Python 3.
-
-    Raises
-    ------
-    RecursionError
-        For pathologically nested code (the caller reports it).
+        ``tree`` is None and ``unreadable`` says why when the text is not Python 3 or is nested past
+        what Python's parser accepts; a tree nested deeper than :data:`MAX_NESTING` comes back cut
+        (``cut`` lists where).
     """
+    parsed = _parse(text, path, ipython)
+    if parsed.tree is not None:
+        parsed.cut = cut_deep(parsed.tree)
+    return parsed
+
+
+def _parse(text: str, path: str, ipython: bool) -> Parsed:
     runs: list[tuple[str, int]] = []
-    try:
-        return Parsed(ast.parse(text, filename=path), runs)
-    except SyntaxError as exc:
-        first = exc
-    except ValueError as exc:  # a null byte
-        return Parsed(None, runs, Unreadable(1, 1, str(exc), False))
-    if ipython:
+    tree, problem = _attempt(text, path)
+    if isinstance(problem, SyntaxError) and ipython:
         text, runs = blank_ipython(text)
-        try:
-            return Parsed(ast.parse(text, filename=path), runs)
-        except SyntaxError as exc:
-            first = exc
-        except ValueError as exc:
-            return Parsed(None, runs, Unreadable(1, 1, str(exc), False))
-    problem = _unreadable(first, text)
+        tree, problem = _attempt(text, path)
+    if tree is not None or isinstance(problem, Unreadable):
+        return Parsed(tree, runs, problem)
+    problem = _unreadable(problem, text)
     if problem.python2:
         python3, changed = set_aside_python2(text)
-        try:
-            return Parsed(ast.parse(python3, filename=path), runs, problem, changed)
-        except (SyntaxError, ValueError):
-            pass
+        tree, _ = _attempt(python3, path)
+        if tree is not None:
+            return Parsed(tree, runs, problem, changed)
     return Parsed(None, runs, problem)
+
+
+def _attempt(text: str, path: str) -> tuple[ast.Module | None, SyntaxError | Unreadable | None]:
+    """The tree of ``text``, or the syntax error (to look into), or why it is unreadable as it stands."""
+    try:
+        return ast.parse(text, filename=path), None
+    except SyntaxError as exc:
+        if _too_deep(exc):
+            return None, Unreadable(exc.lineno or 1, exc.offset or 1, exc.msg, False, deep=True)
+        return None, exc
+    except ValueError as exc:  # a null byte
+        return None, Unreadable(1, 1, str(exc), False)
+    except RecursionError:  # past the depth Python's parser can build
+        return None, Unreadable(1, 1, "nested too deeply", False, deep=True)
+
+
+def _too_deep(exc: SyntaxError) -> bool:
+    return any(message in (exc.msg or "") for message in _DEPTH_MESSAGES)
+
+
+def cut_deep(tree: ast.AST, limit: int = MAX_NESTING) -> list[int]:
+    """Cut what ``tree`` nests deeper than ``limit`` levels, in place; the 1-based lines cut, in order.
+
+    An expression at the limit becomes the name :data:`CUT`, which nothing binds
+    (so the reader takes its value as unknown), and a statement becomes ``pass``;
+    everything above the limit is kept as written.  The walk uses its own stack,
+    so any depth is safe here.
+    """
+    cut: set[int] = set()
+    stack: list[tuple[ast.AST, int]] = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        for name, value in ast.iter_fields(node):
+            children = value if isinstance(value, list) else [value]
+            for index, child in enumerate(children):
+                if not isinstance(child, ast.AST):
+                    continue
+                # An f-string's parts must stay f-string parts: they are cut a level further down.
+                replaced = _cut(child) if depth + 1 >= limit and not isinstance(node, ast.JoinedStr) else None
+                if replaced is None:
+                    stack.append((child, depth + 1))
+                    continue
+                cut.add(child.lineno)
+                if isinstance(value, list):
+                    value[index] = replaced
+                else:
+                    setattr(node, name, replaced)
+    return sorted(cut)
+
+
+def _cut(node: ast.AST) -> ast.AST | None:
+    """What stands for ``node`` once cut, or None for a node kept (a leaf, or a part that holds no code itself)."""
+    if isinstance(node, ast.expr) and not isinstance(node, (ast.Name, ast.Constant)):
+        return ast.copy_location(ast.Name(id=CUT, ctx=getattr(node, "ctx", ast.Load())), node)
+    if isinstance(node, ast.stmt) and not isinstance(node, (ast.Pass, ast.Break, ast.Continue)):
+        return ast.copy_location(ast.Pass(), node)
+    return None
 
 
 def set_aside_python2(text: str) -> tuple[str, list[int]]:

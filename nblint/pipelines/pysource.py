@@ -14,13 +14,14 @@ class bodies, branches and loops included, each once).  What is followed:
 * literal values (numbers, strings, lists, tuples, dicts, ``None``, ``np.nan``,
   ``np.linspace``/``np.arange``/``range`` of literal numbers), names bound
   earlier (also ``self.x = ...``), items of known lists and dicts (``models["nb"]``);
-* loops: a loop variable takes each item of a list, dict, ``.items()``,
-  ``zip``/``enumerate`` written in the source
+* loops (:mod:`nblint.pipelines.pyloops`): a loop variable takes each item of a
+  list, dict, ``.items()``, ``zip``/``enumerate`` written in the source
   (:class:`~nblint.pipelines.spec.OneOf`), so models kept in lists, dicts and
-  tuples are fitted, searched and cross-validated one by one;
+  tuples are fitted, searched and cross-validated one by one; a loop over a list
+  of frames (``for dataset in [train, test]``) is read once per frame;
 * functions and classes of the same source: a call is read with its arguments
   bound to the parameters (``train(GaussianNB(), X, y)``, ``Trainer(model).fit(X)``),
-  a few levels deep;
+  those it omits to their defaults, a few levels deep;
 * ``model.set_params(alpha=0)``, ``pipe.set_params(clf__alpha=0)`` and
   ``model.alpha = 0`` change the estimator's parameters;
 * data preparation (:mod:`nblint.pipelines.pydata`): what the data a model is
@@ -28,9 +29,9 @@ class bodies, branches and loops included, each once).  What is followed:
 
 Anything else (a value computed at run time) is an :class:`~nblint.pipelines.spec.Expr`
 whose value nblint does not guess.  What cannot be followed at all -- a Python 2
-source, a star import from a module of the project that may define a
-scikit-learn name used here -- becomes a :class:`~nblint.pipelines.spec.Note`,
-reported by NB510.
+source, code nested too deeply (:mod:`nblint.pipelines.pyparse`), a star import
+from a module of the project that may define a scikit-learn name used here --
+becomes a :class:`~nblint.pipelines.spec.Note`, reported by NB510.
 """
 
 from __future__ import annotations
@@ -45,10 +46,10 @@ from nblint.errors import InputError
 from nblint.pipelines import catalog
 from nblint.pipelines.pycalls import CallReading
 from nblint.pipelines.pydata import DataTracking
-from nblint.pipelines.pyparse import imports_library, parse_source
-from nblint.pipelines.pyvalues import (UNKNOWN, Instance, calls_in, concatenated, enumerated, items_of,
-                                       mark as _mark, method_items, one_of, subscript, unknown as _unknown,
-                                       unpack, zipped)
+from nblint.pipelines.pyloops import LoopReading, listed_names
+from nblint.pipelines.pyparse import MAX_NESTING, imports_library, parse_source
+from nblint.pipelines.pyvalues import (UNKNOWN, Instance, calls_in, concatenated, mark as _mark, subscript,
+                                       unknown as _unknown, unpack)
 from nblint.pipelines.spec import Call, Expr, Note, PipelineSpec, build_specs
 from nblint.pipelines.tree import PosDict
 
@@ -59,6 +60,8 @@ BUILTINS = frozenset({"range", "list", "tuple", "sorted", "zip", "enumerate", "d
 SKLEARN_MODULES = frozenset({"naive_bayes", "preprocessing", "pipeline", "compose", "model_selection",
                              "feature_extraction", "decomposition", "feature_selection", "impute", "calibration",
                              "multiclass", "ensemble", "linear_model", "kernel_approximation", "random_projection"})
+#: Words without which a source prepares no data nblint follows (its data is then not tracked, for speed).
+DATA_WORDS = ("get_dummies", "transform", ".apply(", "scale(", "normalize(", "binarize(")
 #: Conventional aliases, read as such where the source uses them without importing them.
 CONVENTIONAL = {"np": "numpy", "pd": "pandas"}
 
@@ -69,18 +72,23 @@ def read_python(text: str, path: str) -> list[PipelineSpec] | None:
     Raises
     ------
     InputError
-        On a syntax error (with its line and column), except in Python 2 code:
-        that is a note (NB510), since nblint reads Python 3 only.
+        On a syntax error (with its line and column), except in Python 2 code and in code nested
+        past what Python's parser accepts: those are notes (NB510), since the file is code nblint
+        cannot read rather than a broken file.
     """
     parsed = parse_source(text, path)
     problem = parsed.unreadable
     if parsed.tree is None:
-        if problem.python2:
+        if problem.python2 or problem.deep:
             if not imports_library(text):
                 return None
-            note = Note(problem.line, "this file is Python 2 (Python 3 refuses its syntax at line "
-                                      f"{problem.line}): nblint reads Python 3 only, so its pipelines are not checked")
-            return [PipelineSpec(path, "python", (), None, notes=(note,))]
+            if problem.deep:
+                message = ("Python's parser refuses this file as nested too deeply (the limit of its own parser, "
+                           "not an error in the code), so nblint cannot read it: its pipelines are not checked")
+            else:
+                message = (f"this file is Python 2 (Python 3 refuses its syntax at line {problem.line}): nblint "
+                           "reads Python 3 only, so its pipelines are not checked")
+            return [PipelineSpec(path, "python", (), None, notes=(Note(problem.line, message),))]
         where = f" at line {problem.line}, column {problem.column}"
         raise InputError(f"Python syntax error{where}: {problem.message}")
     notes = []
@@ -89,7 +97,15 @@ def read_python(text: str, path: str) -> list[PipelineSpec] | None:
             f"this file is Python 2 (Python 3 refuses its syntax at line {problem.line}): nblint read it with its "
             f"Python 2 statements set aside (print, exec, old except/raise forms at {_lines(parsed.python2)}), "
             "so what it checked assumes the rest means the same in Python 3")))
+    if parsed.cut:
+        notes.append(Note(parsed.cut[0], cut_message(_lines(parsed.cut))))
     return read_module(parsed.tree, path, text, notes=notes)
+
+
+def cut_message(where: str) -> str:
+    """NB510's note for code cut at :data:`~nblint.pipelines.pyparse.MAX_NESTING` levels, ``where`` being its lines."""
+    return (f"code at {where} is nested more than {MAX_NESTING} levels deep (a very long chain of operators or "
+            "calls): nblint read it down to that depth, and what the deeper part computes is not followed")
 
 
 def _lines(numbers: list[int]) -> str:
@@ -118,12 +134,16 @@ def read_module(tree: ast.Module, path: str, text: str, form: str = "python",
     list of PipelineSpec or None
         None when the module calls nothing from scikit-learn or imbalanced-learn.
     """
-    reader = _ModuleReader(tree, tracks_data="get_dummies" in text or "transform" in text or ".apply(" in text)
+    reader = _ModuleReader(tree, tracks_data=any(word in text for word in DATA_WORDS))
     reader.foreign += [(f"%run {script}", line) for script, line in runs]
     try:
         reader.statements(tree.body)
-    except RecursionError:
-        raise InputError("nested too deeply to read") from None
+    except RecursionError:  # beyond what cut_deep bounds (calls of the source's functions nested in each other)
+        if not any(call.known for call in reader.calls):
+            return None
+        note = Note(None, "the code is nested too deeply for nblint to follow to the end (functions of the source "
+                          "called inside one another, on deeply nested expressions): its pipelines are not checked")
+        return [PipelineSpec(path, form, (), None, notes=(*(notes or ()), note))]
     if not any(call.known and not call.target.startswith("pandas.") for call in reader.calls):
         return None
     for call in reader.calls:
@@ -137,7 +157,7 @@ def read_module(tree: ast.Module, path: str, text: str, form: str = "python",
     return specs
 
 
-class _ModuleReader(CallReading, DataTracking):
+class _ModuleReader(CallReading, LoopReading, DataTracking):
     def __init__(self, tree: ast.Module, tracks_data: bool = True):
         self.tree = tree
         self.tracks_data = tracks_data
@@ -174,7 +194,11 @@ class _ModuleReader(CallReading, DataTracking):
         self.bound: list[tuple[str, list[Call]]] = []
         self.bare: list[Call] = []
         self.created: dict[int, Call] = {}
-        self.aliases: list[tuple[dict[str, str], dict[str, Any]]] = []  # per source call: parameter -> caller's name
+        # Per source call (and loop over frames): parameter (loop variable) -> the name it stands for, the
+        # changes made through it, and whether the names beyond are out of scope (a call) or not (a loop).
+        self.aliases: list[tuple[dict[str, str], dict[str, Any], bool]] = []
+        self.frame_lists: dict[str, tuple[str, ...]] = {}  # name -> the names of the list it holds ([train, test])
+        self.defaults: dict[int, dict[str, tuple[Any, Any]]] = {}  # id(function) -> parameter -> (default, its data)
 
     # ---------------------------------------------------------------- statements
 
@@ -192,6 +216,11 @@ class _ModuleReader(CallReading, DataTracking):
         if isinstance(stmt, ast.ClassDef):
             self.define_class(stmt)
             return
+        if isinstance(stmt, (ast.For, ast.AsyncFor)) and isinstance(stmt.target, ast.Name):
+            frames = self.frames_walked(stmt.iter)
+            if frames:
+                self.loop_over_frames(stmt, frames)
+                return
         if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
             for target in stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]:
                 self.assign(target, stmt.value)
@@ -244,8 +273,14 @@ class _ModuleReader(CallReading, DataTracking):
         name = f"{self.class_name}.{stmt.name}" if self.class_name else stmt.name
         self.functions[name] = stmt
         outer_class, self.class_name = self.class_name, None
-        for node in [*stmt.decorator_list, *stmt.args.defaults, *(d for d in stmt.args.kw_defaults if d is not None)]:
+        for node in stmt.decorator_list:
             self.expr(node)
+        # Default values are made once, where the function is defined; a call that omits one gets that object.
+        arguments = stmt.args
+        positional = [*arguments.posonlyargs, *arguments.args]
+        with_defaults = list(zip(positional[len(positional) - len(arguments.defaults):], arguments.defaults))
+        with_defaults += [(a, d) for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults) if d is not None]
+        self.defaults[id(stmt)] = {a.arg: (self.expr(d), self.data_of(d)) for a, d in with_defaults}
         with self.scoped(self.local_names(stmt)):
             for parameter in self.local_names(stmt):
                 self.env.pop(parameter, None)
@@ -292,12 +327,13 @@ class _ModuleReader(CallReading, DataTracking):
     def scoped(self, names: set[str]) -> Iterator[None]:
         """Give ``names`` back their values afterwards (a function's or a comprehension's own names)."""
         missing = object()
-        saved = {n: (self.env.get(n, missing), self.data.get(n, missing), self.chosen.get(n, missing)) for n in names}
+        tables = (self.env, self.data, self.chosen, self.frame_lists)
+        saved = {n: tuple(table.get(n, missing) for table in tables) for n in names}
         try:
             yield
         finally:
             for name, values in saved.items():
-                for table, value in zip((self.env, self.data, self.chosen), values):
+                for table, value in zip(tables, values):
                     if value is missing:
                         table.pop(name, None)
                     else:
@@ -347,6 +383,13 @@ class _ModuleReader(CallReading, DataTracking):
         self.rebound(name)
         self.env.pop(name, None)
         self.data.pop(name, None)
+        # A list of frames holds the objects bound when it was made: rebinding one of them (or the list's
+        # name) ends what the list says about the names.
+        for holder in [h for h, held in self.frame_lists.items() if name in held or h == name]:
+            del self.frame_lists[holder]
+        listed = listed_names(node) if node is not None else None
+        if listed:
+            self.frame_lists[name] = listed
         if not isinstance(value, Expr):
             self.env[name] = value
         if data:
@@ -356,28 +399,6 @@ class _ModuleReader(CallReading, DataTracking):
             calls = calls_in(value)
             if calls and node is not None:
                 self.bound.append((name, calls))
-
-    def iterate(self, node: ast.expr) -> Any:
-        """What a loop variable over ``node`` takes in turn (a OneOf), or unknown."""
-        items = None
-        if isinstance(node, ast.Call):
-            func = node.func
-            dotted = self.resolve(func) or ""
-            if node.args and (self._builtin(func) in ("list", "sorted", "tuple") or dotted.split(".")[0] == "tqdm"
-                              or isinstance(func, ast.Name) and func.id in ("reversed", "iter") and func.id not in self.env):
-                return self.iterate(node.args[0])  # the same items, in a list or behind a progress bar
-            args = [self.expr(a) for a in node.args]
-            if isinstance(func, ast.Attribute) and func.attr in ("items", "values", "keys") and not args:
-                items = method_items(self.expr(func.value), func.attr)
-            elif self._builtin(func) == "zip":
-                items = zipped(args)
-            elif self._builtin(func) == "enumerate" and args:
-                items = enumerated(args[0], args[1] if len(args) > 1 else 0)
-            else:
-                items = items_of(self.expr(node))
-        else:
-            items = items_of(self.expr(node))
-        return one_of(items) if items else _unknown(node)
 
     def _in_place(self, node: ast.Call) -> None:
         """``df.drop([...], axis=1, inplace=True)`` changes the frame it is called on."""
@@ -451,16 +472,6 @@ class _ModuleReader(CallReading, DataTracking):
         if dotted in CONSTANTS:
             return CONSTANTS[dotted]
         return Expr(dotted) if dotted else _unknown(node)
-
-    def _comprehension(self, node) -> Any:
-        """``[make_pipeline(enc, m) for m in models]``: the element read with each generator's items."""
-        names = {n.id for gen in node.generators for n in ast.walk(gen.target) if isinstance(n, ast.Name)}
-        with self.scoped(names):
-            for generator in node.generators:
-                self.bind(generator.target, self.iterate(generator.iter), None)
-            value = self.expr(node.value if isinstance(node, ast.DictComp) else node.elt)
-        calls = calls_in(value)
-        return calls if calls else _unknown(node)
 
     # ---------------------------------------------------------------- names
 

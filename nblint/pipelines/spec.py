@@ -349,6 +349,9 @@ def _root_pipelines(call: Call, overrides: Overrides | None = None) -> Iterator[
             yield from _root_pipelines(inner, _searched(call, inner, overrides))
     elif role == "other":
         for inner in _calls_in(call.params.values()):
+            if call.feeders:  # an ensemble (VotingClassifier...) fitted on data fits the estimators it holds on it
+                inner = Call(inner.target, inner.params, inner.mark, inner.marks, call.feeders + inner.feeders,
+                             inner.columns)
             yield from _root_pipelines(inner)
 
 

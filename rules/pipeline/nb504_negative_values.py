@@ -1,4 +1,5 @@
 from nblint.findings import Severity
+from nblint.pipelines.catalog import applied_class
 from nblint.pipelines.flow import SIGNED
 
 from . import PipelineRule, inputs
@@ -29,8 +30,9 @@ class NegativeValuesIntoCountModel(PipelineRule):
     random projections...), ``PowerTransformer``, ``QuantileTransformer`` with a
     normal output, ``MinMaxScaler`` with a negative lower bound, and the hashing
     vectorizers, which flip the sign of half the features unless
-    ``alternate_sign=False``. A later step that makes values non-negative again
-    (``MinMaxScaler``, ``KBinsDiscretizer``, an encoder...) clears the route.
+    ``alternate_sign=False``; the function forms (``scale(X)``,
+    ``power_transform(X)``...) as their classes. A later step that makes values non-negative again
+    (``MinMaxScaler`` or ``minmax_scale``, ``KBinsDiscretizer``, an encoder...) clears the route.
 
     ## Why is this bad?
     MultinomialNB and ComplementNB model counts and CategoricalNB models category
@@ -74,7 +76,7 @@ class NegativeValuesIntoCountModel(PipelineRule):
                 f"{step.label()} can turn {inputs(step)} into negative values, which reach {estimator.label()}: it "
                 f"needs {NEEDS[ctx.model]}, and scikit-learn refuses negative input when fitting"
             )
-            param = SIGN_PARAMS.get(step.cls)
+            param = SIGN_PARAMS.get(applied_class(step.cls))  # scale(X, with_mean=...) as StandardScaler
             keep = f"alternate_sign=False on {step.cls}" if param == "alternate_sign" else "MinMaxScaler, KBinsDiscretizer"
             yield self.step_finding(ctx, step, message, line=step.line_of(param) if param else step.line,
                                     fix=f"Use GaussianNB for real-valued features, or keep the values non-negative ({keep}).")

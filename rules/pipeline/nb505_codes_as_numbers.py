@@ -25,8 +25,9 @@ class CodesReadAsNumbers(PipelineRule):
     GaussianNB, MultinomialNB, ComplementNB or BernoulliNB (also through
     per-column scalers, which keep the codes' arbitrary order and spacing), at
     the encoder's line. CategoricalNB is the model these codes are for. Codes of
-    two categories are one bit and not reported; neither is an encoder of the
-    target column (``y``) alone.
+    two categories are one bit and not reported (where the code does not say how
+    many categories a column has, a column named ``sex`` or ``gender`` counts as
+    two, as for NB501); neither is an encoder of the target column (``y``) alone.
 
     ## Why is this bad?
     The codes are labels: 0, 1, 2 follow the sorted order of the categories, not

@@ -1,6 +1,6 @@
 from nblint.findings import Severity
 from nblint.pipelines.catalog import THIRD_PARTY
-from nblint.pipelines.flow import DUMMY, ONEHOT, OPAQUE, SIGNED, is_number
+from nblint.pipelines.flow import DUMMY, ONEHOT, OPAQUE, REST, SIGNED, is_number
 
 from . import PipelineRule, inputs, literal
 
@@ -30,6 +30,12 @@ class UnseenCategoriesUnplanned(PipelineRule):
 
     ``KBinsDiscretizer(encode='ordinal')`` is a plan in itself (values outside the
     training range fall into the end bins), and one-hot bits are NB501's concern.
+    In Python sources, the columns ``get_dummies(df)`` leaves alone are the frame's
+    numeric columns (pandas encodes every text and category column), which reach
+    the model raw and are reported; the columns ``get_dummies(df, columns=[...])``
+    leaves alone are whatever the source did not list -- perhaps only the target,
+    with every feature one-hot encoded -- so they are not taken for raw codes
+    unless the source later selects one of them by name.
 
     ## Why is this bad?
     CategoricalNB sizes each feature's table from the largest code seen in
@@ -79,8 +85,9 @@ class UnseenCategoriesUnplanned(PipelineRule):
             step = flow.origin
             # One-hot bits are NB501/NB507's finding and negative values NB504's.
             # Nor can a route through a step nblint cannot see into, or an encoder of another library with
-            # its own handling of unknown categories, be told to have no plan.
-            if flow.kind in (ONEHOT, DUMMY, SIGNED, OPAQUE) or (step is not None and step.cls == "KBinsDiscretizer"):
+            # its own handling of unknown categories, be told to have no plan; nor the columns a
+            # get_dummies(frame, columns=[...]) leaves alone, which may be none.
+            if flow.kind in (ONEHOT, DUMMY, SIGNED, OPAQUE, REST) or (step is not None and step.cls == "KBinsDiscretizer"):
                 continue
             if step is not None and step.target.startswith(THIRD_PARTY):
                 continue

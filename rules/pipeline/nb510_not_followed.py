@@ -17,6 +17,10 @@ class NotFollowed(PipelineRule):
       this says; a source still refused after that is not checked at all;
     - notebook cells that are not Python 3 (a half-written cell): the other
       cells are read, these are not;
+    - code nested deeper than nblint reads (100 syntax levels: a cell spelling
+      out an image as ``[0]*52 + [67] + ...`` over hundreds of terms), read down
+      to that depth; and a source or cell that Python's own parser refuses as
+      nested too deeply, not read at all (valid code, so not an error);
     - a scikit-learn name (``MultinomialNB``, ``OneHotEncoder``...) used but not
       imported from scikit-learn, in a source that star-imports a module of its
       own project (``from utils import *``) or ``%run``s a script: the name
