@@ -71,8 +71,6 @@ __all__ = [
 CHECK_PREFIX = "nblint_"
 #: The row-level structure check: a one-hot group's columns sum to one.
 SUM_TO_ONE = "nblint_sum_to_one"
-#: The rule whose finding a row failing :data:`SUM_TO_ONE` is (a broken one-hot group).
-SUM_TO_ONE_CODE = "NB103"
 #: Every registered rule check takes these statistics before the rule's own options.
 #: ``kinds`` are declared column kinds (column name or glob -> kind), as ``[tool.nblint.columns]``.
 COMMON_STATISTICS = ("target", "model", "kinds")
@@ -101,8 +99,9 @@ def rule_code(check: Any) -> str | None:
     name = check if isinstance(check, str) else getattr(check, "name", None)
     if not isinstance(name, str) or not name.startswith(CHECK_PREFIX):
         return None
-    if name == SUM_TO_ONE:
-        return SUM_TO_ONE_CODE
+    if name == SUM_TO_ONE:  # the rule that declares the row check (a broken one-hot group)
+        row_check = SUM_TO_ONE[len(CHECK_PREFIX):]
+        return next((code for code, rule in load_rules().items() if row_check in getattr(rule, "row_checks", ())), None)
     code = name[len(CHECK_PREFIX):].upper()
     return code if code in load_rules() else None
 

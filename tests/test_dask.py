@@ -48,3 +48,24 @@ def test_engine_dask_missing_path_is_one_error_line(tmp_path):
     result = CliRunner().invoke(main, ["check", missing, "--engine", "dask"])
     assert result.exit_code == 2
     assert result.stderr.strip() == f"{missing}: error: file not found"
+
+
+def test_engine_dask_applies_the_configured_memory_budget_as_the_local_engine_does(client, tmp_path):
+    """One context factory for both engines: the configuration's memory budget caps each partition's profile."""
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame(rng.integers(0, 2, size=(40, 600)), columns=[f"b{i}" for i in range(600)])
+    frame["y"] = rng.choice(["p", "q"], 40)
+    frame.to_parquet(tmp_path / "whole.parquet")
+    for i, start in enumerate(range(0, 40, 20)):
+        frame.iloc[start:start + 20].to_parquet(tmp_path / f"part{i}.parquet")
+    config = tmp_path / "nblint.toml"
+    config.write_text('memory-budget = "1MiB"\n')
+    common = ["--target", "y", "--select", "NB106", "--format", "json", "--config", str(config)]
+    local = CliRunner().invoke(main, ["check", str(tmp_path / "whole.parquet"), *common])
+    pattern = str(tmp_path / "part*.parquet")
+    result = CliRunner().invoke(main, ["check", pattern, *common, "--engine", "dask", "--scheduler", client.scheduler.address])
+    assert "co-occurrence counts would take" in local.stdout  # the budget left the group search out
+    assert result.stdout.replace(pattern, "PATH") == local.stdout.replace(str(tmp_path / "whole.parquet"), "PATH")
