@@ -7,15 +7,19 @@ Generates (seeded, once, cached under bench/out/) two tables:
 * ``wide``: 100,000 rows x 2,000 binary columns (200 one-hot groups x 10 levels) and a
   4-class target.
 
-For each table it measures, in separate fresh processes so that all pay the same start-up
-and page-fault costs: ``pandas.read_csv(path, engine="pyarrow")`` alone,
-``nblint check PATH --target y --format json``, and the same with ``--ignore NB401``
-(the difference is the impact stage's cost). It prints the median wall time of
-``--repeat`` runs of each, the ratio of check to read, the impact stage's time and its
-ratio to the read, each process's peak resident memory, and whether every generated
-group was found (NB101 with exactly the generated members).
+For each table it runs, as fresh processes so that all pay the same start-up and
+page-fault costs, ``pandas.read_csv(path, engine="pyarrow")`` alone,
+``nblint check PATH --target y --format json`` (``--jobs`` at its default, every core,
+NB401 included) and the same with ``--ignore NB401`` (the difference is the impact
+stage's cost). Each repeat runs the three back to back (the order alternating between
+repeats), so each check meets the load its read met: the ratios are taken within a
+repeat, then summarised. It prints, per table, the median wall time of each, the
+paired ratios check / read of wall time and of CPU time (user + system of the whole
+process, every thread) as median (min-max), the impact stage's time, each process's
+peak resident memory, whether every generated group was found (NB101 with exactly the
+generated members), and the load average before and after.
 
-    python bench/bench_check.py              # both tables, 3 repeats
+    python bench/bench_check.py              # both tables, 5 repeats
     python bench/bench_check.py --rows 100000 --repeat 1 --tables long   # quick look
 """
 
@@ -27,6 +31,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -87,22 +92,24 @@ def make_wide(path: Path, n: int, n_groups: int = 200, k: int = 10, seed: int = 
     return groups
 
 
-def run_measured(argv: list[str]) -> tuple[float, float, str]:
-    """Run a command in a fresh process: wall seconds, peak RSS (MiB), stdout."""
-    start = time.perf_counter()
-    proc = subprocess.run(
-        [sys.executable, "-c", _WRAPPER, *argv], capture_output=True, text=True, check=False
-    )
-    wall = time.perf_counter() - start
-    if proc.returncode not in (0, 1):
-        raise RuntimeError(f"{argv} failed: {proc.stderr[-2000:]}")
-    stdout, _, peak = proc.stdout.rpartition("\n__PEAK_KIB__ ")
-    return wall, float(peak) / 1024.0, stdout
+def run_measured(argv: list[str]) -> tuple[float, float, float, str]:
+    """Run a command in a fresh process: wall seconds, CPU seconds, peak RSS (MiB), stdout."""
+    with tempfile.TemporaryFile() as out:
+        start = time.perf_counter()
+        proc = subprocess.Popen([sys.executable, "-c", _WRAPPER, *argv], stdout=out, stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if proc.returncode not in (0, 1):
+            raise RuntimeError(f"{argv} failed with exit code {proc.returncode}")
+        out.seek(0)
+        stdout = out.read().decode()
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024.0, stdout
 
 
-# Runs either the read alone or the CLI in-process, then prints its own peak RSS.
+# Runs either the read alone or the CLI in-process.
 _WRAPPER = r"""
-import resource, sys
+import sys
 mode, path = sys.argv[1], sys.argv[2]
 code = 0
 if mode == "read":
@@ -115,46 +122,58 @@ else:
         main(["check", path, "--target", "y", "--format", "json", *extra], standalone_mode=False)
     except SystemExit as exc:
         code = exc.code or 0
-print("\n__PEAK_KIB__", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, flush=True)
 sys.exit(0 if code in (0, 1) else code)
 """
 
+MODES = ("read", "check", "check-no-impact")
+
 
 def bench(name: str, path: Path, groups: list[list[str]], repeat: int) -> dict:
-    reads, checks, no_impact = [], [], []
-    for _ in range(repeat):
-        reads.append(run_measured(["read", str(path)]))
-        checks.append(run_measured(["check", str(path)]))
-        no_impact.append(run_measured(["check-no-impact", str(path)]))
-    findings = json.loads(checks[-1][2])
+    runs: dict[str, list] = {mode: [] for mode in MODES}
+    for i in range(repeat):
+        for mode in (MODES if i % 2 == 0 else MODES[::-1]):
+            runs[mode].append(run_measured([mode, str(path)]))
+    findings = json.loads(runs["check"][-1][3])
     found = {frozenset(f["columns"]) for f in findings if f["code"] == "NB101"}
     expected = {frozenset(g) for g in groups}
-    read_t = statistics.median(r[0] for r in reads)
-    check_t = statistics.median(c[0] for c in checks)
+
+    def median(mode: str, k: int) -> float:
+        return statistics.median(r[k] for r in runs[mode])
+
+    wall_ratios = [c[0] / r[0] for c, r in zip(runs["check"], runs["read"])]
+    cpu_ratios = [c[1] / r[1] for c, r in zip(runs["check"], runs["read"])]
     return {
         "table": name,
         "size_mb": path.stat().st_size / 1e6,
-        "read_s": read_t,
-        "check_s": check_t,
-        "ratio": check_t / read_t,
-        # The impact stage (NB401's extra passes) against the read alone.
-        "impact_s": check_t - statistics.median(c[0] for c in no_impact),
-        "read_peak_mib": max(r[1] for r in reads),
-        "check_peak_mib": max(c[1] for c in checks),
+        "read_s": median("read", 0),
+        "check_s": median("check", 0),
+        "read_cpu": median("read", 1),
+        "check_cpu": median("check", 1),
+        "wall_ratios": wall_ratios,
+        "cpu_ratios": cpu_ratios,
+        # The impact stage (NB401's extra passes), paired within each repeat.
+        "impact_s": statistics.median(c[0] - n[0] for c, n in zip(runs["check"], runs["check-no-impact"])),
+        "read_peak_mib": max(r[2] for r in runs["read"]),
+        "check_peak_mib": max(c[2] for c in runs["check"]),
         "groups_found": f"{len(found & expected)}/{len(expected)}",
         "other_findings": sorted({f["code"] for f in findings} - {"NB101"}),
     }
+
+
+def _spread(values: list[float]) -> str:
+    return f"{statistics.median(values):.2f} ({min(values):.2f}-{max(values):.2f})"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rows", type=int, default=1_000_000, help="rows of the long table")
     parser.add_argument("--wide-rows", type=int, default=100_000, help="rows of the wide table")
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--tables", default="long,wide")
     args = parser.parse_args()
     OUT.mkdir(exist_ok=True)
     results = []
+    load_before = os.getloadavg()
     for name in args.tables.split(","):
         rows = args.rows if name == "long" else args.wide_rows
         path = OUT / f"{name}_{rows}.csv"
@@ -164,17 +183,20 @@ def main() -> None:
             meta.write_text(json.dumps(groups))
         groups = json.loads(meta.read_text())
         results.append(bench(name, path, groups, args.repeat))
-    header = (f"{'table':<6} {'MB':>7} {'read s':>8} {'check s':>8} {'ratio':>6} {'impact s':>9} {'/read':>6} "
-              f"{'read MiB':>9} {'check MiB':>10} {'groups':>8}  other")
+    load_after = os.getloadavg()
+    header = (f"{'table':<6} {'MB':>5} {'read s':>7} {'check s':>8} {'wall ratio (min-max)':>21} "
+              f"{'read cpu':>9} {'check cpu':>10} {'cpu ratio (min-max)':>20} {'impact s':>9} "
+              f"{'read MiB':>9} {'check MiB':>10} {'groups':>7}  other")
     print(header)
     for r in results:
         print(
-            f"{r['table']:<6} {r['size_mb']:>7.0f} {r['read_s']:>8.2f} {r['check_s']:>8.2f} {r['ratio']:>6.2f} "
-            f"{r['impact_s']:>9.2f} {r['impact_s'] / r['read_s']:>6.2f} "
-            f"{r['read_peak_mib']:>9.0f} {r['check_peak_mib']:>10.0f} {r['groups_found']:>8}  {','.join(r['other_findings'])}"
+            f"{r['table']:<6} {r['size_mb']:>5.0f} {r['read_s']:>7.2f} {r['check_s']:>8.2f} {_spread(r['wall_ratios']):>21} "
+            f"{r['read_cpu']:>9.2f} {r['check_cpu']:>10.2f} {_spread(r['cpu_ratios']):>20} {r['impact_s']:>9.2f} "
+            f"{r['read_peak_mib']:>9.0f} {r['check_peak_mib']:>10.0f} {r['groups_found']:>7}  {','.join(r['other_findings'])}"
         )
-    print(f"(medians of {args.repeat} runs, each in a fresh process; cpus={os.cpu_count()})")
-
+    print(f"(times: medians of {args.repeat} runs, each a fresh process; ratios: check / read within each run, "
+          f"median (min-max); cpus={os.cpu_count()}; load average {load_before[0]:.2f} before, "
+          f"{load_after[0]:.2f} after)")
 
 if __name__ == "__main__":
     main()

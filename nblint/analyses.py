@@ -146,6 +146,20 @@ class TableContext:
         """Iterate the table again, in chunks, restricted to ``columns`` (second pass)."""
         return self.source.chunks(list(columns))
 
+    def reduce_rows(self, columns, accumulator):
+        """``accumulator.add(chunk)`` over the rows in order (restricted to ``columns``), returned.
+
+        A source whose rows live elsewhere (Dask) adds each partition's chunks to a
+        copy of the empty ``accumulator`` there and merges the copies here in row
+        order (``accumulator.merge``), so the accumulator's results are the same.
+        """
+        distributed = getattr(self.source, "reduce_rows", None)
+        if distributed is not None:
+            return distributed(list(columns), accumulator)
+        for chunk in self.scan(columns):
+            accumulator.add(chunk)
+        return accumulator
+
     # ---------------------------------------------------------------- structure
 
     @cached_property
@@ -172,9 +186,10 @@ class TableContext:
         if self.structure.capped:
             notes.append(f"group search stopped at its budget of {Budget().left} nodes; some groups may be missing")
         notes += [f"column {name!r} not checked: it holds {why}" for name, why in self.source.skipped.items()]
-        from nblint.impact import impact_limit
+        if self.target is not None and self.structure.groups:  # (else nothing is measured: no import)
+            from nblint.impact import impact_limit
 
-        notes += [note for note in [impact_limit(self)] if note]
+            notes += [note for note in [impact_limit(self)] if note]
         return notes + list(self.profile.limits)
 
     @property
@@ -194,6 +209,8 @@ class TableContext:
     @cached_property
     def impact(self):
         """CAT against PoB on this table (:mod:`nblint.impact`), with the impact settings."""
+        if self.target is None or not self.structure.groups or len(self.profile.classes) < 2:
+            return None  # nothing to measure (as measure_impact would say), and nothing to import for it
         from nblint.impact import ImpactSettings, measure_impact
 
         settings = ImpactSettings(
@@ -220,10 +237,9 @@ class TableContext:
         candidates = [c for c in leakage.threshold_candidates(self.profile, self.kinds) if c not in found]
         if candidates:
             # Measurements with too many values for a contingency table: one pass over them alone.
-            scan = leakage.ThresholdScan(self.profile, candidates)
-            for chunk in self.scan(candidates + [self.target]):
-                slots = class_slots(chunk, self.target, self.profile.classes)
-                scan.add({c: chunk.column(c).as_float() for c in candidates}, slots)
+            scan = self.reduce_rows(candidates + [self.target],
+                                    _ThresholdPass(leakage.ThresholdScan(self.profile, candidates), self.target,
+                                                   self.profile.classes)).scan
             class_rows = self.profile.class_count[:2]
             for d in scan.results():
                 if leakage.decides(d, class_rows, share):
@@ -363,22 +379,16 @@ class TableContext:
             lists of columns whose values agree on every row; ``recodes``: per pair
             of columns, whether their values map one to one.
         """
-        row_sums = [[0, 0, []] for _ in broken_candidates]
-        # For each code candidate: observed (code level, group level) pairs.
-        pair_tables: list[set] = [set() for _ in code_candidates]
-        hashes = {c: np.uint64(0) for cols in identical_candidates for c in cols}
-        recode_tables: list[set] = [set() for _ in recode_candidates]
+        checks = RowChecks(broken_candidates, code_candidates, [c for cols in identical_candidates for c in cols],
+                           recode_candidates)
         needed = sorted({m for members, _ in broken_candidates for m in members}
                         | {c for c, _ in code_candidates} | {m for _, g in code_candidates for m in g.members}
-                        | set(hashes) | {c for pair in recode_candidates for c in pair}, key=lambda c: self.table_order[c])
+                        | set(checks.hashes) | {c for pair in recode_candidates for c in pair},
+                        key=lambda c: self.table_order[c])
         if needed:
-            for chunk in self.scan(needed):
-                self._check_chunk(chunk, broken_candidates, row_sums, code_candidates, pair_tables, hashes)
-                values = {name: col for name, col in zip(chunk.names, chunk.columns)}
-                for (a, b), seen in zip(recode_candidates, recode_tables):
-                    seen.update(zip(_labels(values[a]), _labels(values[b])))
+            checks = self.reduce_rows(needed, checks)
         decodes = []
-        for pairs in pair_tables:
+        for pairs in checks.pair_tables:
             codes = [a for a, _ in pairs]
             levels = [b for _, b in pairs]
             decodes.append(len(set(codes)) == len(pairs) and len(set(levels)) == len(pairs))
@@ -386,14 +396,49 @@ class TableContext:
         for cols in identical_candidates:
             by_hash: dict[int, list[str]] = {}
             for c in cols:
-                by_hash.setdefault(int(hashes[c]), []).append(c)
+                by_hash.setdefault(int(checks.hashes[c]), []).append(c)
             identical += [group for group in by_hash.values() if len(group) > 1]
-        recodes = [len({a for a, _ in seen}) == len(seen) == len({b for _, b in seen}) for seen in recode_tables]
-        return {"row_sums": [tuple(r) for r in row_sums], "decodes": decodes, "identical": identical, "recodes": recodes}
+        recodes = [len({a for a, _ in seen}) == len(seen) == len({b for _, b in seen}) for seen in checks.recode_tables]
+        return {"row_sums": [tuple(r) for r in checks.row_sums], "decodes": decodes, "identical": identical,
+                "recodes": recodes}
 
-    def _check_chunk(self, chunk: Chunk, broken_candidates, row_sums, code_candidates, pair_tables, hashes):
+
+class _ThresholdPass:
+    """NB208's pass over threshold candidates: a :class:`leakage.ThresholdScan` fed chunk by chunk."""
+
+    def __init__(self, scan: leakage.ThresholdScan, target: str, classes: tuple):
+        self.scan, self.target, self.classes = scan, target, classes
+
+    def add(self, chunk: Chunk) -> None:
+        slots = class_slots(chunk, self.target, self.classes)
+        self.scan.add({c: chunk.column(c).as_float() for c in self.scan.columns}, slots)
+
+    def merge(self, other: "_ThresholdPass") -> None:
+        self.scan.merge(other.scan)
+
+
+class RowChecks:
+    """The per-row verifications of candidate structure, accumulated chunk by chunk.
+
+    For each broken-group candidate: rows summing to 0, to 2 or more, and the first
+    example rows; for each (code column, group) candidate: the (code, level) pairs
+    seen; for each column that may duplicate another: an order-free hash of its
+    values (a sum, modulo 2**64, of a hash of each (row, value)); for each pair of
+    columns that may recode each other: the (value, value) pairs seen.  Every part
+    adds up in any grouping of the rows, the examples in row order.
+    """
+
+    def __init__(self, broken_candidates, code_candidates, hash_columns, recode_candidates=()):
+        self.broken_candidates, self.code_candidates = broken_candidates, code_candidates
+        self.recode_candidates = list(recode_candidates)
+        self.row_sums = [[0, 0, []] for _ in broken_candidates]
+        self.pair_tables: list[set] = [set() for _ in code_candidates]
+        self.hashes = {c: np.uint64(0) for c in hash_columns}
+        self.recode_tables: list[set] = [set() for _ in self.recode_candidates]
+
+    def add(self, chunk: Chunk) -> None:
         values = {name: col for name, col in zip(chunk.names, chunk.columns)}
-        for (members, _), acc in zip(broken_candidates, row_sums):
+        for (members, _), acc in zip(self.broken_candidates, self.row_sums):
             total = np.zeros(chunk.n_rows, dtype=np.int64)
             for m in members:
                 total += values[m].values.astype(np.int64)
@@ -403,7 +448,7 @@ class TableContext:
             room = EXAMPLE_ROWS - len(acc[2])
             if room > 0:
                 acc[2].extend(int(r) + chunk.row_offset + 1 for r in bad[:room])
-        for (column, group), pairs in zip(code_candidates, pair_tables):
+        for (column, group), pairs in zip(self.code_candidates, self.pair_tables):
             k = len(group.members) + 1
             level = np.full(chunk.n_rows, k - 1, dtype=np.int64)
             for position, m in enumerate(group.members):
@@ -416,11 +461,27 @@ class TableContext:
             else:
                 stacked = np.column_stack([col.as_float(), level.astype(np.float64)])
                 pairs.update((a, int(b)) for a, b in np.unique(stacked, axis=0).tolist())
-        if hashes:
+        if self.hashes:
             weights = mix64(np.arange(chunk.row_offset, chunk.row_offset + chunk.n_rows, dtype=np.uint64) + np.uint64(0x9E3779B97F4A7C15))
-            for column in hashes:
+            for column in self.hashes:
                 with np.errstate(over="ignore"):
-                    hashes[column] = np.uint64(hashes[column] + np.sum(mix64(_value_hash(values[column]) ^ weights), dtype=np.uint64))
+                    self.hashes[column] = np.uint64(self.hashes[column] + np.sum(mix64(_value_hash(values[column]) ^ weights), dtype=np.uint64))
+        for (a, b), seen in zip(self.recode_candidates, self.recode_tables):
+            seen.update(zip(_labels(values[a]), _labels(values[b])))
+
+    def merge(self, other: "RowChecks") -> None:
+        """Add the checks of rows after these (gathered apart)."""
+        for acc, part in zip(self.row_sums, other.row_sums):
+            acc[0] += part[0]
+            acc[1] += part[1]
+            acc[2].extend(part[2][:EXAMPLE_ROWS - len(acc[2])])
+        for pairs, part in zip(self.pair_tables, other.pair_tables):
+            pairs |= part
+        for seen, part in zip(self.recode_tables, other.recode_tables):
+            seen |= part
+        with np.errstate(over="ignore"):
+            for column in self.hashes:
+                self.hashes[column] = np.uint64(self.hashes[column] + other.hashes[column])
 
 
 def _labels(col) -> list:

@@ -1,13 +1,24 @@
-"""Run nblint on a Dask DataFrame: profiles computed per partition on the cluster, merged by a tree reduce.
+"""Run nblint on a Dask DataFrame: every pass over the rows runs where the partitions live.
 
 The profile is the only pass that touches every column of every row, and it
 merges (:meth:`nblint.profile.TableProfile.merge`), so each partition is
 profiled where it lives and only the profiles, a few kilobytes to megabytes
 each, travel: pairs are merged on the workers, level by level, in a fixed
-order, and the client receives one profile.  The passes after it (verifying
-candidate groups, NB401's two impact passes) need a few columns of each row
-in order; they bring one partition at a time to the client, restricted to
-those columns, so the client holds one partition at most.
+order, and the client receives one profile.
+
+The passes after it run on the workers too, and send the client fixed-size
+results, never rows:
+
+* the candidate checks (example rows of a broken group, a code column decoding a
+  group, hashes of possibly identical columns) and NB208's threshold histograms are
+  accumulators (:meth:`nblint.analyses.TableContext.reduce_rows`): each partition
+  fills its own, and the client merges them in partition order;
+* NB401's two passes: each partition's rows are encoded on its worker and kept
+  there; rows are scored in the same windows as on one machine (cut from the row
+  stream, a window crossing partitions is assembled on a worker), each window sends
+  back its sums (:class:`nblint.impact.measure.InSample`, a few kilobytes) and the
+  client adds them in window order, so every float sum is the local engine's, bit
+  for bit; the excess-confidence histograms (integers) are summed on the workers.
 
 Needs the ``dask`` extra: ``pip install "nblint[dask]"``.
 """
@@ -98,6 +109,48 @@ class DaskSource(TableSource):
         profile = self._compute(level[0])
         return profile
 
+    def _compute_all(self, tasks: list) -> list:
+        """Compute Dask delayed objects together; their results, in order, on the client."""
+        import dask
+
+        if self.client is not None:
+            return self.client.gather(self.client.compute(tasks))
+        return list(dask.compute(*tasks))
+
+    def _persist(self, tasks: list) -> list:
+        """Compute Dask delayed objects, keeping the results where they were computed."""
+        import dask
+
+        if self.client is not None:
+            return self.client.persist(tasks)
+        return list(dask.persist(*tasks))
+
+    def _partitions(self, columns: list[str]) -> list[tuple]:
+        """(delayed partition restricted to ``columns``, its first row's number) for each partition with rows."""
+        parts = self.frame[columns].to_delayed()
+        offsets = [sum(self.lengths[:i]) for i in range(len(self.lengths))]
+        return [(part, offset) for part, offset, n in zip(parts, offsets, self.lengths) if n]
+
+    def reduce_rows(self, columns: list[str], accumulator):
+        """:meth:`nblint.analyses.TableContext.reduce_rows` on the workers: one accumulator per
+        partition, filled where it lives, merged here in partition order."""
+        import dask
+
+        tasks = [dask.delayed(_reduce_partition)(part, offset, self.chunk_rows, columns, accumulator)
+                 for part, offset in self._partitions(columns)]
+        if not tasks:
+            return accumulator
+        first, *rest = self._compute_all(tasks)
+        for part in rest:
+            first.merge(part)
+        return first
+
+    def impact_passes(self, plan, comparisons, fold_counts, points: list) -> None:
+        """NB401's two passes (:func:`nblint.impact.measure.measure_impact`) on the workers."""
+        from nblint.dask_impact import impact_passes
+
+        impact_passes(self, plan, comparisons, fold_counts, points)
+
     def chunks(self, columns: Sequence[str] | None = None) -> Iterator[Chunk]:
         """The rows in order, one partition at a time on the client, in chunks."""
         names = list(columns) if columns is not None else list(self.names)
@@ -122,6 +175,16 @@ def _partition_profile(frame, offset: int, target, chunk_rows: int, wide_binary,
 
 def _merge(a, b):
     return a.merge(b)
+
+
+def _reduce_partition(frame, offset: int, chunk_rows: int, columns, accumulator):
+    """Fill a copy of ``accumulator`` with one partition's chunks (runs on a worker)."""
+    import copy
+
+    accumulator = copy.deepcopy(accumulator)  # (the threaded scheduler shares the argument)
+    for chunk in _OffsetSource(frame.reset_index(drop=True), offset, chunk_rows).chunks(columns):
+        accumulator.add(chunk)
+    return accumulator
 
 
 class _OffsetSource(DataFrameSource):

@@ -22,6 +22,9 @@ from nblint.readers import Names
 WIDE_BINARY = 4096
 #: Rows with the fewest ones (in the 0/1 block) kept for the wide group search.
 SPARSE_ROWS = 32
+#: Multiply-adds (rows x 0/1 columns squared) up to which a chunk's co-occurrences are one
+#: numpy product: about a millisecond, against ~0.1 s to import scipy.linalg on a busy machine.
+SMALL_PRODUCT = 1 << 22
 
 
 @dataclass
@@ -190,11 +193,15 @@ def _cooccurrence(bits: np.ndarray, wide: bool, row_offset: int):
         ``O`` (dense int64 upper triangle, or all of it as CSR when ``wide``) and
         (for ``wide``) the chunk's :data:`SPARSE_ROWS` rows with the fewest ones.
     """
+    n, b = bits.shape
+    B32 = bits.astype(np.float32, order="F")
+    if not wide and float(n) * b * b <= SMALL_PRODUCT:
+        # A small block: numpy's product gives the same exact integers, and a small
+        # table's check does not pay for importing scipy.linalg and scipy.sparse.
+        return np.triu(B32.T @ B32).astype(np.int64), []
     from scipy import sparse
     from scipy.linalg.blas import ssyrk
 
-    n, b = bits.shape
-    B32 = bits.astype(np.float32, order="F")
     row_ones = B32.sum(axis=1, dtype=np.float64)
     if not wide and float(np.dot(row_ones, row_ones)) * 250 >= float(n) * b * b:
         # (B32.T is C-ordered (b, n): SSYRK computes it times its transpose without a copy.)

@@ -31,6 +31,12 @@ that uses these checks must be loaded after ``import nblint.pandera`` — pander
 refuses it otherwise (``AttributeError``, "Make sure any custom checks have been
 registered") — which :func:`load_schema` guarantees.
 
+One profile per validation: the nblint checks of one ``validate`` call share the
+table's profile (the one pass over every row), however many of them the schema
+holds; each still runs its own rule with its own statistics.  pandera's
+dataframe backends are wrapped on import so that their ``run_checks`` (the checks
+of one validation, run on one frame) opens a scope that holds the profiles.
+
 Backends: pandas DataFrames (pandera's pandas API) and polars DataFrames and
 LazyFrames (``pandera.polars``).  Under polars, pandera turns any exception
 raised by a check into a ``check_error``, so a failing rule check is reported as
@@ -40,8 +46,11 @@ finding; ``raise_warning`` and ``nblint_sum_to_one`` behave as under pandas.
 
 from __future__ import annotations
 
+import contextvars
+import functools
 import inspect
 import warnings
+from contextlib import contextmanager
 from typing import Any
 
 import pandas as pd
@@ -209,8 +218,70 @@ def register() -> list[str]:
 # --------------------------------------------------------------------------- running a rule
 
 
+#: The sources (with their profiles) of the validation under way: frame id -> (frame, source).
+_VALIDATION: contextvars.ContextVar[dict | None] = contextvars.ContextVar("nblint_validation", default=None)
+
+
+@contextmanager
+def _one_profile_per_validation():
+    """Share each frame's source, and so its profiles, among the checks run meanwhile."""
+    token = _VALIDATION.set({})
+    try:
+        yield
+    finally:
+        _VALIDATION.reset(token)
+
+
+def _scoped(run_checks):
+    @functools.wraps(run_checks)
+    def run_checks_sharing_profiles(self, *args, **kwargs):
+        with _one_profile_per_validation():
+            return run_checks(self, *args, **kwargs)
+
+    run_checks_sharing_profiles.nblint_scoped = True
+    return run_checks_sharing_profiles
+
+
+def _share_profiles_within_validations() -> None:
+    """Wrap the ``run_checks`` of pandera's pandas and polars dataframe backends (once).
+
+    A backend without that method keeps working unwrapped: each check then
+    profiles the frame itself, as before.
+    """
+    backends = []
+    from pandera.backends.pandas.container import DataFrameSchemaBackend
+
+    backends.append(DataFrameSchemaBackend)
+    try:
+        from pandera.backends.polars.container import DataFrameSchemaBackend as PolarsBackend
+    except ImportError:  # pragma: no cover - polars not installed
+        pass
+    else:
+        backends.append(PolarsBackend)
+    for backend in backends:
+        method = backend.__dict__.get("run_checks")
+        if method is not None and not getattr(method, "nblint_scoped", False):
+            backend.run_checks = _scoped(method)
+
+
 def _source(data):
-    """An nblint table source for what pandera hands a dataframe check."""
+    """An nblint table source for what pandera hands a dataframe check.
+
+    Within one validation (:func:`_one_profile_per_validation`) the checks get the
+    same source for the same frame, which profiles it once per target.
+    """
+    frame = getattr(data, "lazyframe", data)  # pandera.api.polars.types.PolarsData holds a LazyFrame
+    shared = _VALIDATION.get()
+    if shared is not None and id(frame) in shared:
+        return shared[id(frame)][1]
+    source = _new_source(data)
+    if shared is not None:
+        # (The frame is kept with its source, so its id cannot be reused meanwhile.)
+        shared[id(frame)] = (frame, _profiled_once(source))
+    return source
+
+
+def _new_source(data):
     from nblint.readers import ArrowSource, DataFrameSource
 
     if isinstance(data, pd.DataFrame):
@@ -221,6 +292,27 @@ def _source(data):
     raise SchemaDefinitionError(
         f"nblint checks validate pandas or polars data frames, not {type(data).__name__}"
     )
+
+
+def _profiled_once(source):
+    """Give ``source`` the ``compute_profile`` hook of :func:`nblint.runner.make_context`, memoised.
+
+    The profile depends on the target, the width setting and the memory budget
+    only (not on the model, the options or ``jobs``), so checks that differ in
+    those share it.
+    """
+    from nblint.profile import TableProfile
+
+    profiles: dict = {}
+
+    def compute_profile(target, wide_binary=None, budget=None):
+        key = (target, wide_binary, budget)
+        if key not in profiles:
+            profiles[key] = TableProfile.from_source(source, target, source.jobs, wide_binary, budget)
+        return profiles[key]
+
+    source.compute_profile = compute_profile
+    return source
 
 
 def _settings(rule, options: dict, statistics: dict):
@@ -412,3 +504,4 @@ def load_schema(source) -> pa.DataFrameSchema:
 
 
 register()
+_share_profiles_within_validations()

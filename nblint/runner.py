@@ -152,7 +152,7 @@ def make_context(source: TableSource, settings: Settings, jobs: int | None = Non
     options = resolved_options(settings.rule_options)
     wide = shared_settings(options)["wide-columns"]
     budget = Budget.default(settings.memory_budget)
-    if hasattr(source, "compute_profile"):  # a Dask source profiles its partitions on the cluster
+    if hasattr(source, "compute_profile"):  # a Dask source profiles on the cluster; pandera shares one profile
         profile = source.compute_profile(settings.target, wide, budget)
     else:
         profile = TableProfile.from_source(source, settings.target, jobs, wide, budget)

@@ -300,7 +300,7 @@ def test_excess_histogram_counts_every_row_once(monkeypatch):
     for n in rng.integers(1, 40, 30):
         top = rng.random((4, n))  # CAT, then the three variants
         post = scoring.Posteriors(rng.integers(0, 3, (4, n)), top, np.zeros(4), np.zeros(4, dtype=np.int64))
-        comparisons.add_in_sample(post, np.arange(start, start + n))
+        comparisons.add_window(measure.InSample.of(post, np.arange(start, start + n), np.zeros((0, 3)), None))
         bins.append(np.rint((top[1:] - top[0] + 1.0) * 50).astype(np.int64))
         start += n
     comparisons.results()

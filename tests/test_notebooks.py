@@ -334,3 +334,35 @@ def test_a_name_from_a_run_script_is_said_not_guessed(write):
     (finding,) = findings(path)
     assert (finding["code"], finding["cell"], finding["line"]) == ("NB510", 2, 1)
     assert "`%run helpers.py` (line 1)" in finding["message"]
+
+
+def test_code_is_read_never_run(tmp_path):
+    """Scripts and notebooks that would write a file, import a planted module and unpickle a
+    planted object when run: nblint lints them and none of that happens."""
+    import os
+    import pickle
+    import subprocess
+    import sys
+
+    canary = tmp_path / "ran.txt"
+    (tmp_path / "planted.py").write_text(f"open({str(canary)!r}, 'w').write('imported')\n")
+
+    class Trap:
+        def __reduce__(self):
+            return (open, (str(canary), "w"))
+
+    (tmp_path / "trap.pkl").write_bytes(pickle.dumps(Trap()))
+    body = (f"import planted\nimport pickle\nopen({str(canary)!r}, 'w').write('ran')\n"
+            f"model = pickle.load(open({str(tmp_path / 'trap.pkl')!r}, 'rb'))\n"
+            "from sklearn.naive_bayes import MultinomialNB\nMultinomialNB(alpha=0).fit(X, y)\n")
+    (tmp_path / "script.py").write_text(body)
+    (tmp_path / "analysis.ipynb").write_text(notebook(code("!touch shell_escape_ran\n%run planted.py"), code(body)))
+    # A fresh process with the planted module importable from the working folder.
+    proc = subprocess.run([sys.executable, "-m", "nblint", "check", "script.py", "analysis.ipynb", "--format", "json"],
+                          cwd=tmp_path, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    assert proc.returncode == 1, proc.stderr
+    codes = {(Path(f["path"]).name, f["code"]) for f in json.loads(proc.stdout)}
+    assert {("script.py", "NB502"), ("analysis.ipynb", "NB502")} <= codes
+    assert not canary.exists()
+    assert not (tmp_path / "shell_escape_ran").exists()

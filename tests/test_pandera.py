@@ -237,6 +237,60 @@ def test_polars_backend_runs_the_checks():
     pap.DataFrameSchema(checks=[pap.Check.nblint_nb101(target="label")]).validate(pl.read_csv(ROOT / "examples" / "clean.csv"))
 
 
+def _counting_profiles(monkeypatch) -> list:
+    """Record the target of every profile built (TableProfile.from_source is the one pass over the rows)."""
+    from nblint.profile import TableProfile
+
+    built = []
+    original = TableProfile.from_source.__func__
+
+    def spy(cls, source, target=None, *args, **kwargs):
+        built.append(target)
+        return original(cls, source, target, *args, **kwargs)
+
+    monkeypatch.setattr(TableProfile, "from_source", classmethod(spy))
+    return built
+
+
+@pytest.mark.parametrize("backend", ["pandas", "polars"])
+def test_one_validation_profiles_the_frame_once_however_many_checks(monkeypatch, backend):
+    codes = [c for c in RULES if c not in {"NB401"}]  # (every rule but the impact one, for time)
+    if backend == "pandas":
+        api, frame = pa, CUSTOMERS
+    else:
+        pl = pytest.importorskip("polars")
+        import pandera.polars as api
+
+        frame = pl.from_pandas(CUSTOMERS)
+    checks = [getattr(api.Check, nbpa.check_name(c))(target="churned", model="bernoulli", raise_warning=True) for c in codes]
+    checks.append(api.Check.nblint_nb104(target="churned", vif_threshold=5.0, raise_warning=True))  # other options, same profile
+    built = _counting_profiles(monkeypatch)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", SchemaWarning)
+        api.DataFrameSchema(checks=checks).validate(frame)
+    assert built == ["churned"]
+    # The messages are each rule's own, as when each check profiles the frame alone.
+    expected = nblint.check(CUSTOMERS, target="churned", model="bernoulli", select=codes).findings
+    got = [line for w in caught if issubclass(w.category, SchemaWarning) for line in str(w.message).splitlines()]
+    assert [line for line in got if not line.startswith("NB104")] == [
+        f"{f.code} {f.name}: {f.message}" for f in expected if f.code != "NB104"]
+
+
+def test_each_validation_profiles_its_own_frame(monkeypatch):
+    """Profiles live for one validation: a frame changed in place between two is seen changed."""
+    schema = pa.DataFrameSchema(checks=[Check.nblint_nb101(target="churned"), Check.nblint_nb104(target="churned")])
+    frame = CUSTOMERS.copy()
+    built = _counting_profiles(monkeypatch)
+    with pytest.raises(SchemaError):
+        schema.validate(frame, inplace=True)
+    frame[["plan_basic", "plan_pro", "plan_team"]] = np.eye(3, dtype=int)[np.arange(len(frame)) % 3] * 0
+    frame.loc[frame.index[:2], "plan_pro"] = 1
+    with pytest.raises(SchemaError) as caught:
+        schema.validate(frame, inplace=True)
+    assert built == ["churned", "churned"]
+    assert "plan_basic" not in str(caught.value)  # (the group is gone)
+
+
 # --------------------------------------------------------------------------- nblint schema
 
 

@@ -18,8 +18,8 @@ import numpy as np
 from nblint import nbmath
 from nblint.hashing import mix64
 from nblint.impact.design import Design, RowInputs, encode_chunk, make_design
-from nblint.impact.scoring import CAT, FIRST_GROUP, POB, Posteriors, fit, posteriors
-from nblint.impact.statistics import FoldCounts, drop_unmeasurable, fold_of, profile_counts
+from nblint.impact.scoring import CAT, FIRST_GROUP, POB, Models, Posteriors, fit, posteriors
+from nblint.impact.statistics import Counts, FoldCounts, drop_unmeasurable, fold_of, profile_counts
 from nblint.parallel import ordered_map
 
 #: Resolution of the streamed histogram of excess confidence (percentiles exact to this).
@@ -50,8 +50,8 @@ class Scores:
         self.log_loss_sum = np.zeros(n_models)
         self.correct = np.zeros(n_models, dtype=np.int64)
 
-    def add(self, post: Posteriors) -> None:
-        self.rows += post.argmax.shape[1]
+    def add(self, post: "Posteriors | WindowScores") -> None:
+        self.rows += post.argmax.shape[1] if isinstance(post, Posteriors) else post.rows
         self.log_loss_sum += post.log_loss
         self.correct += post.correct
 
@@ -60,6 +60,13 @@ class Scores:
             return {"log_loss": None, "accuracy": None}
         return {"log_loss": float(self.log_loss_sum[model]) / self.rows,
                 "accuracy": int(self.correct[model]) / self.rows}
+
+
+def histogram_percentile(histogram: np.ndarray, q: float) -> float:
+    """The ``q`` quantile of the excess confidence from its histogram (exact to a bin)."""
+    cumulative = np.cumsum(histogram)
+    k = int(np.searchsorted(cumulative, q * cumulative[-1]))
+    return k / EXCESS_BINS - 1.0
 
 
 #: Integer type of an excess-confidence bin index (0 .. 2 * EXCESS_BINS).
@@ -86,26 +93,26 @@ class Comparisons:
         self.in_sample = Scores(POB + V)
         self.cross_validated = Scores(POB + V)
         self.example_rows: list[list[int]] = [[] for _ in range(V)]
+        #: Each variant's 95th percentile of excess, when the histograms were summed elsewhere.
+        self.p95: list[float] | None = None
         self.extra: list[dict] = [{} for _ in range(V)]
 
-    def add_in_sample(self, post: Posteriors, rows: np.ndarray) -> None:
-        self.in_sample.add(post)
-        flipped = post.argmax[POB:] != post.argmax[CAT]
-        excess = post.max[POB:] - post.max[CAT]
-        self.rows += len(rows)
-        self.map_differs += flipped.sum(axis=1)
-        # "Higher" beyond rounding: equal maxima (e.g. a group with no effect) are not counted.
-        self.pob_more_confident += (excess > 1e-12).sum(axis=1)
-        self.excess_sum += excess.sum(axis=1)
-        index = np.clip(np.rint((excess + 1.0) * EXCESS_BINS).astype(np.int64), 0, 2 * EXCESS_BINS)
-        self.pending_bins.append(index.astype(_BIN))
-        self.pending_rows += len(rows)
-        if self.pending_rows >= self.excess_hist.shape[1]:
-            self._flush_bins()
-        for v in np.flatnonzero(flipped.any(axis=1)):
+    def add_window(self, window: "InSample") -> None:
+        """Add one window's in-sample results (windows in row order: sums round as they did)."""
+        self.in_sample.add(window.scores)
+        self.rows += window.scores.rows
+        self.map_differs += window.map_differs
+        self.pob_more_confident += window.more_confident
+        self.excess_sum += window.excess_sum
+        if window.bins is not None:
+            self.pending_bins.append(window.bins)
+            self.pending_rows += window.scores.rows
+            if self.pending_rows >= self.excess_hist.shape[1]:
+                self._flush_bins()
+        for v, rows in enumerate(window.examples):
             room = 5 - len(self.example_rows[v])
             if room > 0:
-                self.example_rows[v] += [int(r) + 1 for r in rows[flipped[v]][:room]]
+                self.example_rows[v] += rows[:room]
 
     def _flush_bins(self) -> None:
         """Count the pending bin indices into the histograms.
@@ -122,9 +129,7 @@ class Comparisons:
         self.pending_bins, self.pending_rows = [], 0
 
     def percentile(self, v: int, q: float) -> float:
-        cumulative = np.cumsum(self.excess_hist[v])
-        k = int(np.searchsorted(cumulative, q * cumulative[-1]))
-        return k / EXCESS_BINS - 1.0
+        return histogram_percentile(self.excess_hist[v], q)
 
     def results(self) -> list[dict]:
         """One result per variant, in variant order."""
@@ -140,13 +145,109 @@ class Comparisons:
             "map_differs_share": int(self.map_differs[v]) / rows,
             "pob_more_confident_share": int(self.pob_more_confident[v]) / rows,
             "excess_mean": float(self.excess_sum[v]) / rows,
-            "excess_p95": self.percentile(v, 0.95) if self.rows else 0.0,
+            "excess_p95": (self.p95[v] if self.p95 is not None else self.percentile(v, 0.95)) if self.rows else 0.0,
             "cat": {"in_sample": self.in_sample.result(CAT), "cross_validated": self.cross_validated.result(CAT)},
             "pob": {"in_sample": self.in_sample.result(POB + v),
                     "cross_validated": self.cross_validated.result(POB + v)},
             "flipped_rows": self.example_rows[v],
             **self.extra[v],
         }
+
+
+@dataclass
+class WindowScores:
+    """Every model's scores summed over a window of rows: what :class:`Scores` adds."""
+
+    rows: int
+    log_loss: np.ndarray  # (M,)
+    correct: np.ndarray  # (M,)
+
+    @classmethod
+    def of(cls, post: Posteriors) -> "WindowScores":
+        return cls(post.argmax.shape[1], post.log_loss, post.correct)
+
+
+@dataclass
+class InSample:
+    """What one window of pass 1 adds to the measurement, reduced over its rows.
+
+    Windows are scored anywhere (threads, Dask workers) and added in row order
+    (:meth:`Comparisons.add_window`, :meth:`FoldCounts.merge`), so every float sum
+    is the same as adding row windows one after the other.  ``bins`` (each row's
+    excess-confidence bin, (V, n)) feeds an integer histogram, which may be summed
+    elsewhere in any order (then ``bins`` is None here).
+    """
+
+    scores: WindowScores
+    map_differs: np.ndarray  # (V,)
+    more_confident: np.ndarray  # (V,)
+    excess_sum: np.ndarray  # (V,)
+    bins: np.ndarray | None
+    examples: list[list[int]]  # per variant: the first flipped rows (1-based), at most 5
+    points: np.ndarray  # (p, 3): the plot's rows of this window
+    folds: FoldCounts | None  # this window's rows' fold statistics
+
+    @classmethod
+    def of(cls, post: Posteriors, rows: np.ndarray, points: np.ndarray, folds: FoldCounts | None) -> "InSample":
+        """CAT against each variant on the window's rows (``rows``: their 0-based numbers)."""
+        flipped = post.argmax[POB:] != post.argmax[CAT]
+        excess = post.max[POB:] - post.max[CAT]
+        index = np.clip(np.rint((excess + 1.0) * EXCESS_BINS).astype(np.int64), 0, 2 * EXCESS_BINS)
+        return cls(
+            WindowScores.of(post), flipped.sum(axis=1),
+            # "Higher" beyond rounding: equal maxima (e.g. a group with no effect) are not counted.
+            (excess > 1e-12).sum(axis=1), excess.sum(axis=1), index.astype(_BIN),
+            [[int(r) + 1 for r in rows[row_flipped][:5]] for row_flipped in flipped], points, folds,
+        )
+
+
+@dataclass
+class Plan:
+    """The fitted in-sample models and everything a window needs to be scored (sent to workers)."""
+
+    design: Design
+    target: str
+    totals: Counts
+    full: Models
+    folds: int
+    seed: int
+    stride: int
+    size: int
+    alpha: float
+    var_smoothing: float
+    overall_var: np.ndarray | None
+    #: The share of rows scored (:func:`score_share`), None for every row.
+    share: float | None = None
+
+    @property
+    def columns(self) -> list[str]:
+        return self.design.columns + [self.target]
+
+    def encode(self, chunk) -> RowInputs:
+        return encode_chunk(chunk, self.design, self.target)
+
+    def in_sample(self, window: RowInputs, count: bool = True) -> InSample:
+        """Score one window of rows with the in-sample models (and, if ``count``, gather its fold statistics)."""
+        post = posteriors(self.full, window)
+        keep = window.rows % self.stride == 0
+        points = np.column_stack([post.max[CAT][keep], post.max[POB][keep], post.argmax[CAT][keep] != post.argmax[POB][keep]])
+        folds = None
+        if count:
+            folds = FoldCounts(self.totals, self.folds)
+            folds.add(window, self.fold_of(window.rows))
+        return InSample.of(post, window.rows, points, folds)
+
+    def scored(self, window: RowInputs) -> RowInputs:
+        """The rows of ``window`` that are scored: all, or the sample's."""
+        return window if self.share is None else window.take(np.flatnonzero(_in_sample(window.rows, self.share)))
+
+    def fold_of(self, rows: np.ndarray) -> np.ndarray:
+        return fold_of(rows, self.folds, self.seed)
+
+    def fold_models(self, fold_counts: FoldCounts) -> list[Models]:
+        """Each fold's model, fitted on the other folds (the totals minus the fold)."""
+        return [fit(self.totals.minus(fold_counts.counts(f)), self.design, self.alpha, self.var_smoothing,
+                    self.overall_var) for f in range(self.folds)]
 
 
 @dataclass
@@ -180,29 +281,47 @@ def measure_impact(ctx, settings: ImpactSettings | None = None) -> ImpactResult 
     comparisons = Comparisons(["table"] + [g.label for g in design.groups],
                               [[m for g in design.groups for m in g.members]] + [list(g.members) for g in design.groups])
     fold_counts = FoldCounts(totals, k)
-    columns = design.columns + [ctx.target]
     n_rows = ctx.profile.n_rows
     stride = max(1, -(-n_rows // max(settings.plot_points, 1)))
-    points = []
-    size = _window_rows(design)
-    share = score_share(design, n_rows)
+    plan = Plan(design, ctx.target, totals, full, k, settings.seed, stride, _window_rows(design), settings.alpha,
+                settings.var_smoothing, overall_var, score_share(design, n_rows))
+    points: list[np.ndarray] = []
+    # A Dask source scores where its partitions live; a sample of a many-class
+    # table is scored here (its rows stream past the client once per pass).
+    passes = getattr(ctx.source, "impact_passes", None)
+    if passes is not None and plan.share is None:
+        passes(plan, comparisons, fold_counts, points)
+    else:
+        _local_passes(ctx, plan, comparisons, fold_counts, points)
+
+    for extra, group, counts in zip(comparisons.extra[1:], design.groups, totals.group_counts):
+        extra["eq13_guaranteed_more_extreme_share"] = _eq13_share(counts, settings.alpha)
+        extra["kind"] = group.kind
+        extra["levels"] = group.n_levels
+    notes = [f"{c} left out ({why})" for c, why in design.left_out.items()]
+    if plan.share is not None:
+        notes.append(sample_note(design, n_rows, comparisons.rows))
+    plot = np.concatenate(points) if points else np.zeros((0, 3))
+    table, *per_group = comparisons.results()
+    return ImpactResult(table, per_group, design, settings, plot, notes)
+
+
+def _local_passes(ctx, plan: Plan, comparisons: Comparisons, fold_counts: FoldCounts, points: list) -> None:
+    """Both passes over the rows here, ``jobs`` windows at a time, their results added in row order."""
+    size, k, n_rows, share = plan.size, plan.folds, ctx.profile.n_rows, plan.share
     # With a sample, the fold statistics (of every row) are gathered in windows of
     # their own: a many-class window of ``size`` rows is a few dozen rows.
-    count_size = size if share is None else max(size, SCORE_CELLS // (len(design.columns) + 2))
+    count_size = size if share is None else max(size, SCORE_CELLS // (len(plan.design.columns) + 2))
 
     def windows():
         """The table's encoded rows in windows of ``count_size`` rows, whatever the chunking."""
-        return _regroup((encode_chunk(chunk, design, ctx.target) for chunk in ctx.scan(columns)), count_size)
-
-    def scored(window: RowInputs) -> RowInputs:
-        """The rows of ``window`` that are scored: all, or the sample's."""
-        return window if share is None else window.take(np.flatnonzero(_in_sample(window.rows, share)))
+        return _regroup((plan.encode(chunk) for chunk in ctx.scan(plan.columns)), count_size)
 
     def counted() -> Iterator[RowInputs]:
-        """Pass 1's windows, each one's fold statistics gathered (every row) as it goes by."""
+        """A sample's windows to score, each window's fold statistics (every row) gathered as it goes by."""
         for window in windows():
-            fold_counts.add(window, fold_of(window.rows, k, settings.seed))
-            yield window if share is None else scored(window)
+            fold_counts.add(window, plan.fold_of(window.rows))
+            yield plan.scored(window)
 
     # Pass 1: in-sample scores, and each fold's statistics.  The encoded windows are
     # kept for pass 2 when all of them fit in ENCODED_CACHE_BYTES (they are compact
@@ -212,15 +331,17 @@ def measure_impact(ctx, settings: ImpactSettings | None = None) -> ImpactResult 
     jobs = ctx.source.jobs
     kept: list[RowInputs] | None = []
     kept_bytes = 0
-    to_score = counted() if share is None else _regroup(counted(), size)
-    scored_rows = n_rows if share is None else max(1, int(share * n_rows))
-    for window, post in ordered_map(lambda window: (window, posteriors(full, window)), to_score, jobs, "nblint-impact"):
+    count = share is None  # without a sample, each window's fold statistics are gathered where it is scored
+    to_score = windows() if count else _regroup(counted(), size)
+    scored_rows = n_rows if count else max(1, int(share * n_rows))
+    for window, result in ordered_map(lambda window: (window, plan.in_sample(window, count)), to_score, jobs,
+                                      "nblint-impact"):
         if kept is not None and not kept and window.nbytes / max(len(window), 1) * scored_rows > ENCODED_CACHE_BYTES:
             kept = None
-        comparisons.add_in_sample(post, window.rows)
-        keep = window.rows % stride == 0
-        points.append(np.column_stack([post.max[CAT][keep], post.max[POB][keep],
-                                       post.argmax[CAT][keep] != post.argmax[POB][keep]]))
+        comparisons.add_window(result)
+        points.append(result.points)
+        if count:
+            fold_counts.merge(result.folds)
         if kept is not None:
             kept_bytes += window.nbytes
             if kept_bytes <= ENCODED_CACHE_BYTES:
@@ -231,11 +352,12 @@ def measure_impact(ctx, settings: ImpactSettings | None = None) -> ImpactResult 
     # Pass 2: k-fold cross-validation (fit on the other folds, score this one).  Each
     # fold's rows are regrouped into full windows of their own (so at most k windows
     # of encoded rows wait at a time).
-    fold_models = [fit(totals.minus(fold_counts.counts(f)), design, settings.alpha, settings.var_smoothing, overall_var) for f in range(k)]
+    fold_models = plan.fold_models(fold_counts)
+
     def fold_windows() -> Iterator[tuple[int, RowInputs]]:
         by_fold = [_Regrouper(size) for _ in range(k)]
-        for window in kept if kept is not None else map(scored, windows()):
-            folds = fold_of(window.rows, k, settings.seed)
+        for window in kept if kept is not None else map(plan.scored, windows()):
+            folds = plan.fold_of(window.rows)
             for f, regrouper in enumerate(by_fold):
                 for part in regrouper.add(window.take(np.flatnonzero(folds == f))):
                     yield f, part
@@ -245,17 +367,6 @@ def measure_impact(ctx, settings: ImpactSettings | None = None) -> ImpactResult 
 
     for post in ordered_map(lambda item: posteriors(fold_models[item[0]], item[1]), fold_windows(), jobs, "nblint-impact"):
         comparisons.cross_validated.add(post)
-
-    for extra, group, counts in zip(comparisons.extra[1:], design.groups, totals.group_counts):
-        extra["eq13_guaranteed_more_extreme_share"] = _eq13_share(counts, settings.alpha)
-        extra["kind"] = group.kind
-        extra["levels"] = group.n_levels
-    notes = [f"{c} left out ({why})" for c, why in design.left_out.items()]
-    if share is not None:
-        notes.append(sample_note(design, n_rows, comparisons.rows))
-    plot = np.concatenate(points) if points else np.zeros((0, 3))
-    table, *per_group = comparisons.results()
-    return ImpactResult(table, per_group, design, settings, plot, notes)
 
 
 #: Float cells of the work arrays of one window (2**20 float64, 8 MiB): every

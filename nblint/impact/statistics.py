@@ -108,6 +108,24 @@ class FoldCounts:
                 self.sum[:, :, d] += np.bincount(cell, weights=dev[:, d], minlength=k * C).reshape(k, C)
                 self.sumsq[:, :, d] += np.bincount(cell, weights=dev[:, d] ** 2, minlength=k * C).reshape(k, C)
 
+    def merge(self, other: "FoldCounts") -> None:
+        """Add the statistics of later rows (gathered apart, e.g. one window's): in row order,
+        each float sum is the one adding those rows here would have made."""
+        self.add_counts(other)
+        self.add_sums(other.sum, other.sumsq)
+
+    def add_counts(self, other: "FoldCounts") -> None:
+        """Add another part's counts (integers: in any order, with the same result)."""
+        self.classes += other.classes
+        for acc, part in zip(self.groups + self.categorical, other.groups + other.categorical):
+            acc += part
+        self.n += other.n  # (whole numbers in floats: exact)
+
+    def add_sums(self, total: np.ndarray, squares: np.ndarray) -> None:
+        """Add another part's sums of deviations (floats: in row order, as they were gathered)."""
+        self.sum += total
+        self.sumsq += squares
+
     def counts(self, f: int) -> Counts:
         """Fold ``f``'s statistics."""
         n = self.n[f]

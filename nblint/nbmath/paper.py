@@ -29,7 +29,6 @@ class prior.
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import logsumexp
 
 from nblint.nbmath._checks import _as_probabilities
 
@@ -158,6 +157,10 @@ def guaranteed_more_extreme(theta_jc, theta_jd, K: int) -> np.ndarray:
 
 def _normalise_over_classes(log_numerator: np.ndarray) -> np.ndarray:
     """(..., C, K) unnormalised log numerators -> (..., K, C) posteriors."""
+    # Imported here: scipy.special costs a linter's start-up (it loads scipy's array-API
+    # layer), and only the paper's closed forms need it, never a table check.
+    from scipy.special import logsumexp
+
     with np.errstate(invalid="ignore"):
         log_post = log_numerator - logsumexp(log_numerator, axis=-2, keepdims=True)
     return np.swapaxes(np.exp(log_post), -1, -2)

@@ -12,6 +12,8 @@ def arrow_column_data(array) -> ColumnData:
     import pyarrow as pa
     import pyarrow.compute as pc
 
+    from nblint.arrow_numpy import to_numpy  # (pyarrow's own to_numpy imports pandas)
+
     kind = array.type
     if pa.types.is_dictionary(kind):
         array = array.cast(kind.value_type)
@@ -20,17 +22,17 @@ def arrow_column_data(array) -> ColumnData:
         return ColumnData("numeric", np.full(len(array), np.nan))
     if pa.types.is_integer(kind) or pa.types.is_boolean(kind):
         if array.null_count:
-            missing = array.is_null().to_numpy(zero_copy_only=False)
-            values = pc.fill_null(array, 0).to_numpy(zero_copy_only=False)
+            missing = to_numpy(array.is_null())
+            values = to_numpy(array, fill=0)
             return ColumnData("numeric", values, None, True, missing)
-        return ColumnData("numeric", array.to_numpy(zero_copy_only=False), None, True)
+        return ColumnData("numeric", to_numpy(array), None, True)
     if pa.types.is_floating(kind) or pa.types.is_decimal(kind):
-        values = array.cast(pa.float64()).to_numpy(zero_copy_only=False)
+        values = to_numpy(array.cast(pa.float64()))
         return ColumnData("numeric", _finite_or_nan(values))
     if isinstance(array, pa.ChunkedArray):
         array = array.combine_chunks()
     encoded = pc.dictionary_encode(array)
-    codes = pc.fill_null(encoded.indices, -1).to_numpy(zero_copy_only=False).astype(np.int64)
+    codes = to_numpy(encoded.indices, fill=-1).astype(np.int64)
     return _text_column(codes, [_label(v) for v in encoded.dictionary.to_pylist()])
 
 

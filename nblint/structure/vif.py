@@ -15,6 +15,7 @@ finds dependent within :data:`RANK_TOLERANCE`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -24,6 +25,13 @@ from nblint.structure.groups import Group
 #: linear combination of the others: VIF >= 1e10.
 RANK_TOLERANCE = 1e-10
 
+#: Relative error allowed for the screen of :meth:`VifResult.may_exceed`: a numpy
+#: inverse of the Cholesky factor agrees with LAPACK's to about ``cond(R) * 1e-16``,
+#: and ``cond(R) <= q^2 max VIF``, so below a threshold of 1e3 for 1e4 columns the
+#: estimate is good to 1e-6 or better; 1e-3 leaves a wide margin.
+SCREEN_MARGIN = 1e-3
+
+
 @dataclass
 class VifResult:
     """Variance inflation factors of the complete, non-constant numeric columns.
@@ -31,7 +39,8 @@ class VifResult:
     Attributes
     ----------
     vif : dict
-        Column -> VIF (``inf`` for exact linear combinations).
+        Column -> VIF (``inf`` for exact linear combinations), computed on first use
+        (the inverse of the independent columns' Cholesky factor by LAPACK).
     dependencies : dict
         Column -> the columns it is an exact linear combination of, with coefficients
         (for every column with infinite VIF that is not explained by a one-hot group).
@@ -39,13 +48,29 @@ class VifResult:
         One-hot group member left out of the regressors -> its group label.
     """
 
-    vif: dict[str, float]
+    infinite: dict[str, float]
     dependencies: dict[str, dict[str, float]]
     dropped: dict[str, str]
     tolerance: float = RANK_TOLERANCE
-    #: Columns of ``inverse`` and the inverse correlation matrix over them (independent set).
+    #: Columns of ``inverse`` (the independent set) and the Cholesky factor of their correlations.
     independent: tuple[str, ...] = ()
-    inverse: np.ndarray | None = None
+    factor: np.ndarray | None = None
+
+    @cached_property
+    def inverse(self) -> np.ndarray | None:
+        """``R^{-1}`` over :attr:`independent`: ``L^{-T} L^{-1}``, whose diagonal is the VIFs."""
+        if self.factor is None:
+            return None
+        Linv = _triangular_inverse(self.factor)
+        return Linv.T @ Linv
+
+    @cached_property
+    def vif(self) -> dict[str, float]:
+        values = dict(self.infinite)
+        inverse = self.inverse  # None exactly when there is no factor
+        if inverse is not None:
+            values.update(zip(self.independent, (float(v) for v in np.diag(inverse))))
+        return values
 
     def partners(self, column: str, top: int = 3) -> list[str]:
         """The columns that explain most of ``column``: largest standardised coefficients.
@@ -64,6 +89,20 @@ class VifResult:
         order = np.argsort(-np.abs(beta), kind="stable")[:top]
         return [self.independent[k] for k in order if abs(beta[k]) > 1e-3]
 
+    def may_exceed(self, threshold: float) -> bool:
+        """Whether some column's VIF may be over ``threshold`` (False: none is).
+
+        Screened with numpy's inverse of the factor, so that a table whose VIFs are
+        all well under the threshold never loads LAPACK's triangular solver (scipy.linalg,
+        a tenth of a second or more of a small table's check); the VIFs reported are
+        always :attr:`vif`'s.
+        """
+        if any(name not in self.dropped for name in self.infinite):  # exact dependencies
+            return True
+        if self.factor is None:
+            return False
+        estimate = np.linalg.inv(self.factor)
+        return bool(np.max(np.einsum("ij,ij->j", estimate, estimate)) > threshold * (1.0 - SCREEN_MARGIN))
 
 def variance_inflation(names: tuple[str, ...], comoment: np.ndarray, onehot: list[Group]) -> VifResult:
     """VIF of every column, in closed form from the centred co-moment matrix.
@@ -91,10 +130,10 @@ def variance_inflation(names: tuple[str, ...], comoment: np.ndarray, onehot: lis
         if len(present) == len(group.members):
             dropped[present[-1]] = group.label
     keep = [j for j, name in enumerate(names) if varying[j] and name not in dropped]
-    vif = {name: float("inf") for name in dropped}
+    infinite = {name: float("inf") for name in dropped}
     dependencies: dict[str, dict[str, float]] = {}
     if not keep:
-        return VifResult(vif, dependencies, dropped)
+        return VifResult(infinite, dependencies, dropped)
     k = np.array(keep)
     R = comoment[np.ix_(k, k)] / np.outer(scale[k], scale[k])
     np.fill_diagonal(R, 1.0)
@@ -107,18 +146,14 @@ def variance_inflation(names: tuple[str, ...], comoment: np.ndarray, onehot: lis
             dependencies[names[k[d]]] = {
                 names[k[s]]: float(b * scale[k[d]] / scale[k[s]]) for s, b in zip(S, beta) if abs(b) > 1e-8
             }
-            vif[names[k[d]]] = float("inf")
-    inverse = None
+            infinite[names[k[d]]] = float("inf")
+    factor = None
     if independent:
         S = np.array(independent)
-        L = np.linalg.cholesky(R[np.ix_(S, S)])
-        Linv = _triangular_inverse(L)
-        # R^{-1} = L^{-T} L^{-1}; its diagonal is the VIF of each column.
-        inverse = Linv.T @ Linv
-        for s, v in zip(S, np.diag(inverse)):
-            vif[names[k[s]]] = float(v)
+        # R = L L^T, so R^{-1} = L^{-T} L^{-1}: its diagonal, the VIFs, is VifResult.vif.
+        factor = np.linalg.cholesky(R[np.ix_(S, S)])
     kept = tuple(names[k[s]] for s in independent)
-    return VifResult(vif, dependencies, dropped, RANK_TOLERANCE, kept, inverse)
+    return VifResult(infinite, dependencies, dropped, RANK_TOLERANCE, kept, factor)
 
 
 def _independent_columns(R: np.ndarray) -> tuple[list[int], list[int]]:

@@ -62,6 +62,8 @@ class CollinearColumns(Rule):
     def check(self, ctx):
         threshold = self.settings["vif-threshold"]
         vif = ctx.vif
+        if not vif.may_exceed(threshold):
+            return
         structure = ctx.structure
         if vif.dependencies and len(vif.independent) >= ctx.n_rows - 1:
             # Centred, n rows span at most n - 1 dimensions: with that many independent columns
