@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -332,3 +333,17 @@ def test_collapse_groups_feeds_categorical_nb_and_inverts():
     broken.loc[4, ["a0", "a1"]] = 1  # row 5 has two bits of the one-hot group set
     with pytest.raises(ValueError, match=r"rows \[5\]"):
         collapse.transform(broken)
+
+
+@pytest.mark.parametrize("model", ["bernoulli", "multinomial", "gaussian", "categorical"])
+def test_every_fix_that_asks_for_a_categorical_reading_points_at_mixednb(model):
+    """Issue 16: an event-model or impact finding whose fix says to read something as categorical
+    names the estimator that does it (MixedNB, or CollapseGroups / nblint fix for a group)."""
+    from nblint import check
+
+    examples = Path(__file__).parent.parent / "examples"
+    report = check(examples / "customers.csv", model=model)
+    fixes = [f for f in report.findings if f.code[:3] in ("NB3", "NB4") and "ategorical" in (f.fix or "")]
+    assert fixes or model == "categorical"
+    for finding in fixes:
+        assert "MixedNB" in finding.fix or "CollapseGroups" in finding.fix, (finding.code, finding.fix)

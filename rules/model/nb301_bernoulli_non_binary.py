@@ -29,8 +29,10 @@ class BernoulliOnNonBinary(Rule):
     ```
 
     ## Use instead
-    MultinomialNB for counts, GaussianNB (or binning + CategoricalNB) for measurements,
-    CategoricalNB for codes, or an explicit, meaningful threshold per column.
+    ``nblint.MixedNB``, which reads each column with its own event model (multinomial
+    for counts, Gaussian for measurements, categorical for codes); or MultinomialNB,
+    GaussianNB (or binning + CategoricalNB) and CategoricalNB on their own columns; or
+    an explicit, meaningful threshold per column.
     """
 
     code = "NB301"
@@ -48,4 +50,5 @@ class BernoulliOnNonBinary(Rule):
                 message = (f"column {column!r} is {kind.kind} ({value_range(ctx, column)}), not binary: BernoulliNB binarises "
                            "it at 0.0, so every positive value becomes the same 1")
             yield self.finding(ctx, message, columns=[column], evidence={"kind": kind.kind, "range": value_range(ctx, column)},
-                               fix=f"Read {column!r} with the {kind.model} event model, or binarise it explicitly at a meaningful threshold.")
+                               fix=f"Read {column!r} with the {kind.model} event model (nblint.MixedNB reads each column with its own), "
+                                   "or binarise it explicitly at a meaningful threshold.")
