@@ -10,6 +10,9 @@ import nblint
 from nblint.cli import main
 from tables import mixed_table
 
+# A cluster per module and partitions scheduled on it: seconds, so outside the fast subset.
+pytestmark = pytest.mark.slow
+
 dd = pytest.importorskip("dask.dataframe")
 distributed = pytest.importorskip("distributed")
 

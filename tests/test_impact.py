@@ -159,6 +159,7 @@ def test_eq13_share_is_reported_per_group():
         assert 0.0 <= row["eq13_guaranteed_more_extreme_share"] <= 1.0
 
 
+@pytest.mark.slow
 def test_impact_command_text_json_and_plot(tmp_path, monkeypatch):
     frame, _ = make_table(1)
     path = tmp_path / "t.csv"

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from nblint.engine import load_rules
 from nblint.testing.rule_table import update_tables
 
@@ -30,6 +32,7 @@ def test_every_rule_has_one_row_and_no_row_is_extra():
         assert what == re.sub(r"``(.+?)``", r"`\1`", rule.summary()).rstrip(".")
 
 
+@pytest.mark.slow
 def test_a_stale_table_is_found_and_regenerated(tmp_path):
     stale = re.sub(r"^\| NB204 .*\n", "", README, flags=re.M)
     stale = stale.replace("| NB101 |", "| NB999 | gone | info | a rule that no longer exists |\n| NB101 |", 1)
