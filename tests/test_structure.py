@@ -232,3 +232,28 @@ def test_rare_flags_exclusive_by_chance_do_not_join_a_real_group():
         frame.loc[rows, name] = 1  # exclusive with the group only because they are rare
     dummy = context(frame).structure.dummy
     assert [set(g.members) for g in dummy] == [{"g1", "g2", "g3"}]
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_an_exact_dependency_names_only_the_columns_in_it(seed):
+    """A centred copy beside its column, among large identifier-like columns: the least-squares
+    fit gives rounding noise a weight on every identifier, but the dependency is the pair."""
+    rng = np.random.default_rng(seed)
+    n = 2287
+    school = rng.integers(1, 259, n)
+    klass = school * 100 + rng.integers(80, 90, n)  # nested identifiers, as in schools data
+    frame = pd.DataFrame({
+        "iq": rng.normal(11.8, 2.1, n).round(1),
+        "school_id": school,
+        "class_id": klass,
+        "pupil_id": klass * 100 + rng.integers(1, 30, n),
+        "hours": rng.gamma(2.0, 3.0, n),
+        "y": rng.integers(0, 2, n),
+    })
+    frame["iq_centred"] = frame["iq"] - frame["iq"].mean()
+    exact = [f for f in nblint.check(frame, target="y").findings if f.code == "NB104" and str(f.severity) != "info"]
+    assert [sorted(f.columns) for f in exact] == [["iq", "iq_centred"]]
+    assert exact[0].evidence["combination"] and len(exact[0].evidence["combination"]) == 1
+    # statsmodels agrees that the pair, and only the pair, is degenerate.
+    X = sm.add_constant(frame[["iq", "iq_centred", "hours"]].to_numpy())
+    assert variance_inflation_factor(X, 1) > 1e10 and variance_inflation_factor(X[:, [0, 3]], 1) < 10

@@ -138,22 +138,41 @@ def variance_inflation(names: tuple[str, ...], comoment: np.ndarray, onehot: lis
     R = comoment[np.ix_(k, k)] / np.outer(scale[k], scale[k])
     np.fill_diagonal(R, 1.0)
     independent, dependent = _independent_columns(R)
-    if dependent:
-        S = np.array(independent)
-        for d in dependent:
-            beta, *_ = np.linalg.lstsq(R[np.ix_(S, S)], R[S, d], rcond=None)
-            # beta is on the standardised scale; report coefficients on the columns' own.
-            dependencies[names[k[d]]] = {
-                names[k[s]]: float(b * scale[k[d]] / scale[k[s]]) for s, b in zip(S, beta) if abs(b) > 1e-8
-            }
-            infinite[names[k[d]]] = float("inf")
     factor = None
     if independent:
         S = np.array(independent)
         # R = L L^T, so R^{-1} = L^{-T} L^{-1}: its diagonal, the VIFs, is VifResult.vif.
         factor = np.linalg.cholesky(R[np.ix_(S, S)])
+    if dependent:
+        S = np.array(independent)
+        inverse_diagonal = np.einsum("ij,ij->j", *2 * [_triangular_inverse(factor)])
+        for d in dependent:
+            terms = _combination(R, S, d, inverse_diagonal)
+            # The coefficients are on the standardised scale; report them on the columns' own.
+            dependencies[names[k[d]]] = {names[k[s]]: float(b * scale[k[d]] / scale[k[s]]) for s, b in terms}
+            infinite[names[k[d]]] = float("inf")
     kept = tuple(names[k[s]] for s in independent)
     return VifResult(infinite, dependencies, dropped, RANK_TOLERANCE, kept, factor)
+
+
+def _combination(R: np.ndarray, S: np.ndarray, d: int, inverse_diagonal: np.ndarray) -> list[tuple[int, float]]:
+    """Column ``d`` as a combination of the independent columns ``S``: (column, coefficient) pairs.
+
+    The least-squares fit over all of ``S`` also gives rounding noise a small weight
+    on every other column (a centred copy ``x - mean`` beside ``x`` would otherwise
+    come out as a combination of every identifier in the table).  Dropping term
+    ``s`` raises the residual variance share by ``b_s^2 / [R_SS^{-1}]_ss``; terms
+    that raise it by less than :data:`RANK_TOLERANCE` are noise, and the rest are
+    refitted, provided they still leave ``d`` dependent within that tolerance.
+    """
+    beta, *_ = np.linalg.lstsq(R[np.ix_(S, S)], R[S, d], rcond=None)
+    support = np.flatnonzero(beta**2 / inverse_diagonal > RANK_TOLERANCE)
+    if 0 < len(support) < len(S):
+        T = S[support]
+        refit, *_ = np.linalg.lstsq(R[np.ix_(T, T)], R[T, d], rcond=None)
+        if R[d, d] - R[d, T] @ refit <= RANK_TOLERANCE:
+            return [(int(s), float(b)) for s, b in zip(T, refit)]
+    return [(int(s), float(b)) for s, b in zip(S, beta) if abs(b) > 1e-8]
 
 
 def _independent_columns(R: np.ndarray) -> tuple[list[int], list[int]]:

@@ -148,7 +148,8 @@ def _formula(column, combo, intercept) -> str:
     text = ""
     for name, coef in combo.items():
         magnitude = abs(coef)
-        term = name if math.isclose(magnitude, 1.0, rel_tol=1e-9) else f"{magnitude:.4g}*{name}"
+        shown = f"{magnitude:.4g}"  # (a coefficient that shows as 1 is written as the bare name)
+        term = name if shown == "1" else f"{shown}*{name}"
         if not text:
             text = ("-" if coef < 0 else "") + term
         else:
