@@ -30,14 +30,12 @@ from nblint.structure import (
     VifResult,
     find_onehot_groups,
     find_onehot_groups_sparse,
-    name_stem,
     variance_inflation,
 )
 from nblint.structure.duplicates import code_column_candidates, identical_candidates, recode_candidates
-from nblint.structure.exclusive import dummy_sets, near_sets
-from nblint.structure.groups import expected_cooccurrences
+from nblint.structure.exclusive import BrokenCandidate, candidate_sets
 from nblint.structure.kinds import ColumnKind, infer_kinds
-from nblint.structure.names import group_stem, names_say_complete
+from nblint.structure.names import group_stem
 
 #: How many example row numbers a finding carries.
 EXAMPLE_ROWS = 5
@@ -279,37 +277,12 @@ class TableContext:
         min_evidence = float(self.setting("min-evidence"))
         names = list(self.profile.names)
 
-        broken_candidates: list[tuple[list[str], list[int], bool]] = []
+        broken_candidates: list[BrokenCandidate] = []
         dummy_candidates: list[Group] = []
         if not gram.wide:
-            in_group = {m for g in search.onehot for m in g.members}
-            idx = [i for i, name in enumerate(gram.binary) if name not in in_group]
-            leftover = [gram.binary[i] for i in idx]
-            O = gram.cooccurrence[np.ix_(idx, idx)] if idx else np.zeros((0, 0), dtype=np.int64)
-            ones = {name: int(O[k, k]) for k, name in enumerate(leftover)}
-            near = near_sets(leftover, O, n, max_share, self.budget)
-            claimed = {k for s in near for k in s.members}
-            for s in near:
-                members = sorted((leftover[k] for k in s.members), key=self.table_order.get)
-                broken_candidates.append((members, [ones[m] for m in members], False))
-            rest = [k for k in range(len(leftover)) if k not in claimed]
-            sub = O[np.ix_(rest, rest)]
-            for s in dummy_sets([leftover[k] for k in rest], sub, n, names, self.budget, min_evidence):
-                members = sorted((leftover[rest[k]] for k in s.members), key=self.table_order.get)
-                counts = [ones[m] for m in members]
-                if names_say_complete(members, name_stem(members)):
-                    broken_candidates.append((members, counts, True))
-                    continue
-                evidence = {"exclusivity_evidence": round(s.evidence, 3),
-                            "expected_cooccurrences_if_independent": round(expected_cooccurrences(counts, n), 3)}
-                if s.stem:
-                    evidence["shared_name_stem"] = s.stem
-                if s.alternatives:
-                    evidence["ambiguous"] = True
-                    evidence["alternatives"] = [sorted((leftover[rest[k]] for k in alt), key=self.table_order.get)
-                                                for alt in s.alternatives]
-                    evidence["chosen_by"] = s.chosen_by
-                dummy_candidates.append(Group("dummy", members, counts, n, group_stem(members, names), evidence))
+            broken_candidates, dummy_candidates = candidate_sets(
+                list(gram.binary), gram.cooccurrence, search.onehot, n, names, self.table_order, max_share,
+                min_evidence, self.budget)
 
         code_candidates = code_column_candidates(self.profile, search.onehot + dummy_candidates)
         identical_exact, identical_pending = identical_candidates(self.profile)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-
 from dataclasses import replace
 
 from nblint.config import Settings, parse_settings

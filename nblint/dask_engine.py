@@ -86,15 +86,20 @@ class DaskSource(TableSource):
             return self.client.compute(collection).result()
         return collection.compute()
 
-    def compute_profile(self, target: str | None, wide_binary: int | None = None):
-        """The table's profile: one per partition on the workers, merged pairwise up a fixed tree."""
+    def compute_profile(self, target: str | None, wide_binary: int | None = None, budget=None):
+        """The table's profile: one per partition on the workers, merged pairwise up a fixed tree.
+
+        ``wide_binary`` and ``budget`` (a :class:`~nblint.budget.Budget`, resolved on
+        the client from the settings) are :meth:`nblint.profile.TableProfile.from_source`'s,
+        so a configured memory budget caps each partition's profile as it caps a local one.
+        """
         import dask
 
         if target is not None and target not in self.names:
             raise InputError(missing_column("target column", target, list(self.names)))
         parts = self.frame.to_delayed()
         offsets = [sum(self.lengths[:i]) for i in range(len(self.lengths))]
-        level = [dask.delayed(_partition_profile)(part, offset, target, self.chunk_rows, wide_binary)
+        level = [dask.delayed(_partition_profile)(part, offset, target, self.chunk_rows, wide_binary, budget)
                  for part, offset, n in zip(parts, offsets, self.lengths) if n]
         if not level:
             raise InputError("no data rows")
@@ -160,12 +165,12 @@ class DaskSource(TableSource):
             offset += n
 
 
-def _partition_profile(frame, offset: int, target, chunk_rows: int, wide_binary):
+def _partition_profile(frame, offset: int, target, chunk_rows: int, wide_binary, budget=None):
     """Profile one partition (runs on a worker); row numbers count from the table's first row."""
     from nblint.profile import TableProfile
 
     source = _OffsetSource(frame.reset_index(drop=True), offset, chunk_rows)
-    return TableProfile.from_source(source, target, 1, wide_binary)
+    return TableProfile.from_source(source, target, 1, wide_binary, budget)
 
 
 def _merge(a, b):

@@ -119,6 +119,9 @@ class Rule:
     needs_target: ClassVar[bool] = False
     #: What the rule reads: keys of :data:`INPUTS`; a context runs the rules whose inputs include its own.
     inputs: ClassVar[tuple[str, ...]] = ("table",)
+    #: Row-level checks (by name) whose failing rows are this rule's finding, e.g. the pandera
+    #: check ``nblint_sum_to_one`` of a one-hot group's columns: integrations map them back to the rule.
+    row_checks: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, settings: dict[str, Any] | None = None):
         self.settings = {opt.name: opt.default for opt in self.options} | dict(settings or {})

@@ -192,7 +192,7 @@ class ThresholdScan:
             for c in (0, 1):
                 self.counts[column][:, c] += np.bincount(bins[classes == c], minlength=HISTOGRAM_BINS)
 
-    def merge(self, other: "ThresholdScan") -> None:
+    def merge(self, other: ThresholdScan) -> None:
         """Add the counts of other rows (the same candidates and bins)."""
         for column in self.columns:
             self.counts[column] += other.counts[column]

@@ -17,7 +17,7 @@ product over features of
 * normal densities for continuous columns,
 
 times the class prior, with one Lidstone ``alpha`` for the discrete parts.  Every
-piece is fitted from sufficient statistics by :mod:`nblint.nbmath`, the module
+piece is fitted from sufficient statistics by :mod:`nblint.nbmath`, the package
 NB401's measurement uses, so ``partial_fit`` merges batches exactly and this
 estimator's posteriors are NB401's model "CAT".  Which column is what comes from
 nblint's own analyses (:func:`nblint.recommend.recommended_features`) unless
@@ -364,7 +364,7 @@ def _declared(kinds, names: list[str]) -> _Declared:
             return out
         if kinds not in MODELS:
             raise ValueError(f"kinds must be 'auto', one of {MODELS} or a dict, got {kinds!r}")
-        kinds = {j: kinds for j in range(len(names))}
+        kinds = dict.fromkeys(range(len(names)), kinds)
     if not isinstance(kinds, Mapping):
         raise ValueError(f"kinds must be 'auto', one of {MODELS} or a dict, got {kinds!r}")
     position = {name: j for j, name in enumerate(names)}

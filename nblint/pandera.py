@@ -80,8 +80,6 @@ __all__ = [
 CHECK_PREFIX = "nblint_"
 #: The row-level structure check: a one-hot group's columns sum to one.
 SUM_TO_ONE = "nblint_sum_to_one"
-#: The rule whose finding a row failing :data:`SUM_TO_ONE` is (a broken one-hot group).
-SUM_TO_ONE_CODE = "NB103"
 #: Every registered rule check takes these statistics before the rule's own options.
 #: ``kinds`` are declared column kinds (column name or glob -> kind), as ``[tool.nblint.columns]``.
 COMMON_STATISTICS = ("target", "model", "kinds")
@@ -110,8 +108,9 @@ def rule_code(check: Any) -> str | None:
     name = check if isinstance(check, str) else getattr(check, "name", None)
     if not isinstance(name, str) or not name.startswith(CHECK_PREFIX):
         return None
-    if name == SUM_TO_ONE:
-        return SUM_TO_ONE_CODE
+    if name == SUM_TO_ONE:  # the rule that declares the row check (a broken one-hot group)
+        row_check = SUM_TO_ONE[len(CHECK_PREFIX):]
+        return next((code for code, rule in load_rules().items() if row_check in getattr(rule, "row_checks", ())), None)
     code = name[len(CHECK_PREFIX):].upper()
     return code if code in load_rules() else None
 
@@ -298,17 +297,18 @@ def _new_source(data):
 def _profiled_once(source):
     """Give ``source`` the ``compute_profile`` hook of :func:`nblint.runner.make_context`, memoised.
 
-    The profile depends on the target and the width setting only (not on the
-    model, the options or ``jobs``), so checks that differ in those share it.
+    The profile depends on the target, the width setting and the memory budget
+    only (not on the model, the options or ``jobs``), so checks that differ in
+    those share it.
     """
     from nblint.profile import TableProfile
 
     profiles: dict = {}
 
-    def compute_profile(target, wide_binary=None):
-        key = (target, wide_binary)
+    def compute_profile(target, wide_binary=None, budget=None):
+        key = (target, wide_binary, budget)
         if key not in profiles:
-            profiles[key] = TableProfile.from_source(source, target, source.jobs, wide_binary)
+            profiles[key] = TableProfile.from_source(source, target, source.jobs, wide_binary, budget)
         return profiles[key]
 
     source.compute_profile = compute_profile

@@ -79,7 +79,7 @@ def recommended_features(ctx) -> tuple[list[Feature], dict[str, str]]:
     profile = ctx.profile
     order = ctx.source_order
     features: list[Feature] = []
-    in_group = set()
+    in_group: set[str] = set()
     for group in ctx.structure.groups:
         members = tuple(sorted(group.members, key=order.__getitem__))
         in_group.update(members)

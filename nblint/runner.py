@@ -152,10 +152,11 @@ def make_context(source: TableSource, settings: Settings, jobs: int | None = Non
     source.jobs = jobs  # a CSV source also parses that many blocks at once
     options = resolved_options(settings.rule_options)
     wide = shared_settings(options)["wide-columns"]
-    if hasattr(source, "compute_profile"):  # a Dask source profiles its partitions on the cluster
-        profile = source.compute_profile(settings.target, wide)
+    budget = Budget.default(settings.memory_budget)
+    if hasattr(source, "compute_profile"):  # a Dask source profiles on the cluster; pandera shares one profile
+        profile = source.compute_profile(settings.target, wide, budget)
     else:
-        profile = TableProfile.from_source(source, settings.target, jobs, wide, Budget.default(settings.memory_budget))
+        profile = TableProfile.from_source(source, settings.target, jobs, wide, budget)
     return TableContext(source, profile, settings.model, options, settings.alpha, settings.kinds)
 
 

@@ -35,7 +35,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from nblint.gram import SPARSE_ROWS, WIDE_BINARY, Gram
 from nblint.hashing import mix64
+from nblint.levels import DISTINCT_CAP, Levels, smallest, value_hashes
+from nblint.numeric_stats import NumericStats
 from nblint.readers import Chunk, ColumnData, TableSource, chunk_rows_for
 
 #: Stored entries in one row block of the profile pass (about 100 MB of work arrays;
@@ -167,12 +170,12 @@ def in_name_order(chunk: Chunk) -> Chunk:
 
 def profile_block(cls, chunk: Chunk, target: str | None, wide_binary: int | None):
     """The :class:`~nblint.profile.TableProfile` of one chunk carrying a sparse block."""
-    from nblint import profile as P
+    from nblint.profile import _encode_target
 
     block = chunk.sparse
     X = block.matrix
     n, p = X.shape
-    classes, y, class_count, target_missing = P._encode_target(chunk, target)
+    classes, y, class_count, target_missing = _encode_target(chunk, target)
     slots = len(classes) + 1
     csc = X.tocsc()
     csc.sort_indices()
@@ -213,14 +216,14 @@ def profile_block(cls, chunk: Chunk, target: str | None, wide_binary: int | None
         class_m2[:, zero_one] = np.maximum(class_sum[:, zero_one] - class_sum[:, zero_one] ** 2
                                            / np.maximum(class_n[:, zero_one], 1), 0.0)
     levels, sketches = _levels(values, cols, row_class, zeros, zero_one, integral, p, slots)
-    numeric = P.NumericStats(
+    numeric = NumericStats(
         block.names, np.full(p, block.integer_dtype), n_missing, minimum, maximum, integral, zero_one,
         class_n, class_mean, class_m2, levels, sketches, _fingerprints(values, cols, rows + chunk.row_offset, p),
     )
     gram = _gram(X, block.names, n_missing == 0, zero_one & block.binary, chunk.row_offset,
-                 P.WIDE_BINARY if wide_binary is None else wide_binary)
+                 WIDE_BINARY if wide_binary is None else wide_binary)
     names = tuple(block.names) + tuple(chunk.names)
-    kinds = {name: "numeric" for name in block.names}
+    kinds = dict.fromkeys(block.names, "numeric")
     return cls(names, target, n, classes, class_count, target_missing, numeric, {}, gram, kinds)
 
 
@@ -242,7 +245,6 @@ def _column_extremes(values: np.ndarray, indptr: np.ndarray, n: int) -> tuple[np
 
 def _levels(values, cols, row_class, zeros, zero_one, integral, p: int, slots: int):
     """Contingency tables of the columns that are not 0/1: stored values, plus the level 0."""
-    from nblint import profile as P
 
     keep = ~np.isnan(values) & ~zero_one[cols]
     v, c, k = values[keep], cols[keep], row_class[keep]
@@ -263,10 +265,10 @@ def _levels(values, cols, row_class, zeros, zero_one, integral, p: int, slots: i
             at = int(np.searchsorted(keys, 0.0))
             keys = np.insert(keys, at, 0.0)
             counts = np.insert(counts, at, zeros[:, j], axis=0)
-        if len(keys) > P.DISTINCT_CAP:
-            sketches[j] = P._smallest(P.value_hashes(keys)) if integral[j] else None
+        if len(keys) > DISTINCT_CAP:
+            sketches[j] = smallest(value_hashes(keys)) if integral[j] else None
         else:
-            levels[j] = P.Levels(tuple(float(x) for x in keys), counts)
+            levels[j] = Levels(tuple(float(x) for x in keys), counts)
     return levels, sketches
 
 
@@ -284,7 +286,7 @@ def _fingerprints(values, cols, rows, p: int) -> np.ndarray:
 
 
 def _gram(X, names, complete: np.ndarray, zero_one: np.ndarray, row_offset: int, wide_binary: int):
-    """:func:`nblint.profile._chunk_gram` from sparse columns (never densified).
+    """:func:`nblint.gram.chunk_gram` from sparse columns (never densified).
 
     ``zero_one`` marks the columns that are 0/1 in the whole matrix: a column that is
     0/1 in these rows only takes the co-moments, as it does once the dense path has
@@ -292,7 +294,6 @@ def _gram(X, names, complete: np.ndarray, zero_one: np.ndarray, row_offset: int,
     """
     from scipy import sparse
 
-    from nblint import profile as P
 
     n = X.shape[0]
     b_idx = np.flatnonzero(complete & zero_one)
@@ -310,10 +311,10 @@ def _gram(X, names, complete: np.ndarray, zero_one: np.ndarray, row_offset: int,
     zz = (Z.T @ Z).toarray() - n * np.outer(z_mean, z_mean)
     if wide:
         row_ones = np.diff(B.indptr)
-        order = np.lexsort((np.arange(n), row_ones))[:P.SPARSE_ROWS]
+        order = np.lexsort((np.arange(n), row_ones))[:SPARSE_ROWS]
         sparse_rows = [(int(row_ones[r]), row_offset + int(r), B.indices[B.indptr[r]:B.indptr[r + 1]].copy())
                        for r in order]
-        return P.Gram(tuple(names[i] for i in z_idx), n, z_mean, zz, binary, O, True, sparse_rows)
+        return Gram(tuple(names[i] for i in z_idx), n, z_mean, zz, binary, O, True, sparse_rows)
     q_idx = np.sort(np.concatenate([b_idx, z_idx]))
     b_mask = zero_one[q_idx]
     bpos, zpos = np.flatnonzero(b_mask), np.flatnonzero(~b_mask)
@@ -323,4 +324,4 @@ def _gram(X, names, complete: np.ndarray, zero_one: np.ndarray, row_offset: int,
     moments[zpos] = zz
     if len(b_idx):
         moments[bpos] = (B.T @ Z).toarray() - np.outer(ones, z_mean)
-    return P.Gram(tuple(names[i] for i in q_idx), n, mean, moments, binary, np.triu(O.toarray()).astype(np.int64))
+    return Gram(tuple(names[i] for i in q_idx), n, mean, moments, binary, np.triu(O.toarray()).astype(np.int64))

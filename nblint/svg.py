@@ -8,6 +8,7 @@ rounded to a tenth of a pixel so the same data gives the same bytes.
 
 from __future__ import annotations
 
+from collections.abc import Set
 from html import escape
 
 FONT = "font-family:system-ui,-apple-system,'Segoe UI',sans-serif;font-size:11px"
@@ -41,11 +42,11 @@ def _mix(color: str, share: float) -> str:
     """``color`` faded towards white: ``share`` 0 is white, 1 the colour itself."""
     share = max(0.0, min(1.0, share))
     r, g, b = (int(color[i:i + 2], 16) for i in (1, 3, 5))
-    return "#%02x%02x%02x" % tuple(round(255 - (255 - c) * share) for c in (r, g, b))
+    return "#" + "".join(f"{round(255 - (255 - c) * share):02x}" for c in (r, g, b))
 
 
 def matrix(rows: list[str], columns: list[str], values: list[list[float]], color, label: str,
-           marked: set[tuple[int, int]] = frozenset(), cell: int = 26, show_values: bool = True) -> str:
+           marked: Set[tuple[int, int]] = frozenset(), cell: int = 26, show_values: bool = True) -> str:
     """A grid of cells, ``values[i][j]`` at row i, column j, filled by ``color(i, j, value)``.
 
     ``marked`` cells get a thick red outline (a zero cell in its table).

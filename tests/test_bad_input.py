@@ -102,6 +102,7 @@ def test_odd_but_valid_tables_lint_normally(write, name, content):
     assert result.stderr == ""
 
 
+@pytest.mark.slow
 def test_very_wide_table(write):
     n_cols = 5200
     header = ",".join(f"c{i}" for i in range(n_cols)) + ",y"

@@ -7,14 +7,14 @@ import re
 from pathlib import Path
 
 import pytest
-import yaml
 from click.testing import CliRunner
 
+from nblint import testing
 from nblint.cli import main
-from nblint.engine import CODE_PATTERN, DOC_SECTIONS, load_rules
+from nblint.engine import DOC_SECTIONS, load_rules
 from nblint.pipelines import read_config
 
-CASES = Path(__file__).parent / "rule_cases"
+CASES = testing.load_cases(Path(__file__).parent / "rule_cases")
 RULES = load_rules()
 
 
@@ -27,27 +27,16 @@ def test_builtin_pack_is_loaded_through_the_entry_point():
 
 @pytest.mark.parametrize("code", list(RULES))
 def test_rule_contract(code):
-    rule = RULES[code]
-    assert CODE_PATTERN.match(code) and rule.code == code
-    assert rule.name and rule.name == rule.name.lower() and " " not in rule.name
+    """Documentation, options and case coverage (nblint.testing.check_rule_metadata, check_case_coverage)."""
+    testing.check_rule_metadata(RULES[code])
+    testing.check_case_coverage(RULES[code], CASES)
     assert len({r.name for r in RULES.values()}) == len(RULES)
-    sections = rule.doc_sections()
-    for title in DOC_SECTIONS:
-        assert sections.get(title), f"{code} lacks the '{title}' section"
-    assert sections.get("Severity"), f"{code} must say what makes it an error (a '## Severity' section)"
-    assert rule.summary() and not rule.summary().startswith("#")
-    for option in rule.options:
-        assert option.doc.strip(), f"{code} option {option.name} is undocumented"
-        assert option.name == option.name.lower() and "_" not in option.name
-        assert option.coerce(option.default) == option.default
-    spec = yaml.safe_load((CASES / f"{code}.yaml").read_text())
-    expects = {case["expect"] for case in spec["cases"]}
-    assert expects == {"pass", "fail"}, f"{code} needs at least one passing and one failing case"
-    if "pipeline" in rule.inputs:
-        covered = {(case["form"], case["expect"]) for case in spec["cases"]}
-        for form in ("hydra", "spec", "python"):
-            assert {(form, "pass"), (form, "fail")} <= covered, f"{code} needs a passing and a failing {form} case"
-        assert all("line" in case for case in spec["cases"] if case["expect"] == "fail"), f"{code}: say the line"
+
+
+@pytest.mark.parametrize("code", list(RULES))
+def test_rule_behaviour(code):
+    """Never raises on the contract's tables and configs, deterministic, whatever the column order."""
+    testing.check_rule_behaviour(RULES[code])
 
 
 @pytest.mark.parametrize("code", list(RULES))

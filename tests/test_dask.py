@@ -10,6 +10,9 @@ import nblint
 from nblint.cli import main
 from tables import mixed_table
 
+# A cluster per module and partitions scheduled on it: seconds, so outside the fast subset.
+pytestmark = pytest.mark.slow
+
 dd = pytest.importorskip("dask.dataframe")
 distributed = pytest.importorskip("distributed")
 
@@ -101,3 +104,24 @@ def test_every_pass_runs_where_the_partitions_live_with_the_local_findings(clien
     remote = make_context(dask_engine.DaskSource(ddf), settings).impact
     assert remote.table == local.table and remote.groups == local.groups
     assert np.array_equal(remote.plot_points, local.plot_points)
+
+
+def test_engine_dask_applies_the_configured_memory_budget_as_the_local_engine_does(client, tmp_path):
+    """One context factory for both engines: the configuration's memory budget caps each partition's profile."""
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame(rng.integers(0, 2, size=(40, 600)), columns=[f"b{i}" for i in range(600)])
+    frame["y"] = rng.choice(["p", "q"], 40)
+    frame.to_parquet(tmp_path / "whole.parquet")
+    for i, start in enumerate(range(0, 40, 20)):
+        frame.iloc[start:start + 20].to_parquet(tmp_path / f"part{i}.parquet")
+    config = tmp_path / "nblint.toml"
+    config.write_text('memory-budget = "1MiB"\n')
+    common = ["--target", "y", "--select", "NB106", "--format", "json", "--config", str(config)]
+    local = CliRunner().invoke(main, ["check", str(tmp_path / "whole.parquet"), *common])
+    pattern = str(tmp_path / "part*.parquet")
+    result = CliRunner().invoke(main, ["check", pattern, *common, "--engine", "dask", "--scheduler", client.scheduler.address])
+    assert "co-occurrence counts would take" in local.stdout  # the budget left the group search out
+    assert result.stdout.replace(pattern, "PATH") == local.stdout.replace(str(tmp_path / "whole.parquet"), "PATH")

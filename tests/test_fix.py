@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
+import pytest
 from click.testing import CliRunner
 
 from nblint import MixedNB
@@ -111,6 +112,7 @@ def execute(code: str, cwd) -> None:
     subprocess.run([sys.executable, "-c", script], cwd=cwd, check=True)
 
 
+@pytest.mark.slow
 def test_columns_pipeline_prints_code_that_fits_the_recommended_model(tmp_path):
     import pickle
 
@@ -131,6 +133,7 @@ def test_columns_pipeline_prints_code_that_fits_the_recommended_model(tmp_path):
     np.testing.assert_allclose(model.predict_proba(X), auto.predict_proba(X), rtol=0, atol=1e-12)
 
 
+@pytest.mark.slow
 def test_columns_pipeline_for_one_kind_is_plain_scikit_learn(tmp_path):
     import pickle
 

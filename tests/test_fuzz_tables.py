@@ -16,6 +16,7 @@ import json
 
 import numpy as np
 import pandas as pd
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -59,6 +60,7 @@ def findings(data) -> list[dict]:
     return [{key: value for key, value in f.items() if key != "path"} for f in json.loads(report.to_json())]
 
 
+@pytest.mark.slow
 @settings(max_examples=12, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(table=tables())
 def test_csv_parquet_and_dataframe_agree_and_planted_groups_are_found(tmp_path_factory, table):

@@ -301,6 +301,7 @@ def test_per_class_statistics_past_the_budget_are_one_error_line(tmp_path):
     assert result.stderr.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_the_spill_past_the_disk_budget_is_dropped_and_the_findings_do_not_change(tmp_path, monkeypatch):
     from nblint.api import _codes, _settings
     from nblint.readers import read_table
@@ -347,6 +348,7 @@ def test_the_eq13_share_counts_the_same_pairs_as_the_double_loop():
         assert _eq13_share(table, 1.0) == hits / total
 
 
+@pytest.mark.slow
 def test_a_pyproject_of_10000_tables_is_read(tmp_path):
     text = "[tool.nblint]\ntarget = 'y'\n" + "".join(f"[tool.other.t{i}]\nkey = {i}\n" for i in range(10_000))
     (tmp_path / "pyproject.toml").write_text(text)
@@ -438,6 +440,7 @@ def test_output_naming_an_input_is_refused_and_the_input_kept(write):
     assert open(path).read() == GOOD
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signum, status", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
 def test_a_signal_removes_the_temporary_files_and_exits_128_plus_its_number(tmp_path, signum, status):
     path = tmp_path / "big.csv"

@@ -118,6 +118,7 @@ def run_chromium(binary: str, tmp_path: Path, *args: str) -> subprocess.Complete
     return subprocess.run([binary, *flags, *args], capture_output=True, text=True, timeout=120, check=True)
 
 
+@pytest.mark.slow
 def test_the_page_draws_its_pictures_in_chromium(report, tmp_path):
     binary = chromium()
     page = tmp_path / "report.html"

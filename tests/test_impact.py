@@ -159,6 +159,7 @@ def test_eq13_share_is_reported_per_group():
         assert 0.0 <= row["eq13_guaranteed_more_extreme_share"] <= 1.0
 
 
+@pytest.mark.slow
 def test_impact_command_text_json_and_plot(tmp_path, monkeypatch):
     frame, _ = make_table(1)
     path = tmp_path / "t.csv"
@@ -248,6 +249,7 @@ def test_example_rows_and_p95_across_many_windows(monkeypatch):
     assert 5 in lengths and lengths - {0, 5}  # some variants run out of room, some never fill it
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("alpha", [1.0, 0.0])
 def test_windows_chunks_and_the_cache_do_not_change_the_measurement(monkeypatch, alpha):
     """Windows are cut from the row stream, not from chunks: for one window size the

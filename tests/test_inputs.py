@@ -84,6 +84,7 @@ def test_y_and_names_that_do_not_fit_are_value_errors():
         nblint.check(CUSTOMERS, feature_names=list(CUSTOMERS.columns))
 
 
+@pytest.mark.slow
 def test_optional_libraries_are_imported_only_for_their_objects():
     """Reading the input recognises types by their module; it imports neither polars nor scipy.
 
@@ -122,6 +123,7 @@ def _table(draw_columns, rows, rng):
     return np.column_stack(columns).astype(np.float64) if columns else np.zeros((rows, 0))
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(kinds=st.lists(st.sampled_from(["bits", "onehot", "counts", "negative", "floats", "missing", "copy"]),
                       min_size=1, max_size=6),
@@ -191,6 +193,7 @@ def test_sparse_input_is_never_changed_and_explicit_zeros_are_zeros():
     assert report.findings[0].evidence["level_counts"] == {"x0": 2, "x1": 1}
 
 
+@pytest.mark.slow
 def test_a_sparse_matrix_too_wide_to_densify_is_linted():
     """200,000 columns: 12.8 GB dense at this height; its stored entries are 60,000."""
     from scipy import sparse

@@ -144,7 +144,7 @@ def test_an_ambiguous_kind_is_shown_with_both_readings_and_rules_on_it_are_info(
     kind = _context(frame).kinds["rating"]
     assert kind.ambiguous and {kind.kind, kind.alternative} == {"categorical", "count"}
     assert "ambiguous" in kind.why
-    findings = [f for f in nblint.check(frame, target="y", model="gaussian", select=["NB305"])]
+    findings = list(nblint.check(frame, target="y", model="gaussian", select=["NB305"]))
     # season (four equally frequent codes) is categorical by its values, but a magnitude is not ruled out.
     assert {str(f.severity) for f in findings if f.columns == ["season"]} == {"info"}
     assert all(str(f.severity) == "info" for f in findings)

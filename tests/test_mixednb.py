@@ -34,6 +34,7 @@ def test_scikit_learn_contract(estimator, check):
     check(estimator)
 
 
+@pytest.mark.slow
 def test_import_nblint_does_not_import_sklearn():
     code = "import sys, nblint; assert 'sklearn' not in sys.modules; nblint.MixedNB; assert 'sklearn' in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True)

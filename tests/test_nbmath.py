@@ -650,6 +650,7 @@ def test_posteriors_by_hand_and_batched():
 # ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_paper_experiment_quick_run(capsys):
     path = Path(__file__).resolve().parents[1] / "bench" / "paper_experiment.py"
     spec = importlib.util.spec_from_file_location("paper_experiment", path)

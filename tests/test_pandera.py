@@ -36,6 +36,7 @@ def run(code: str):
     return out.stdout
 
 
+@pytest.mark.slow
 def test_importing_nblint_does_not_import_pandera():
     out = run(
         """
@@ -178,6 +179,7 @@ def test_yaml_round_trip_keeps_statistics_and_warning_option():
     assert any(str(w.message).startswith("NB101 one-hot-group") for w in caught)
 
 
+@pytest.mark.slow
 def test_yaml_that_uses_nblint_checks_is_refused_before_they_are_registered(tmp_path):
     path = tmp_path / "schema.yaml"
     path.write_text(pa.DataFrameSchema(checks=[Check.nblint_nb101(target="churned")]).to_yaml())
@@ -306,6 +308,7 @@ def test_schema_command_writes_the_golden_schema_deterministically(monkeypatch):
     assert first.stdout == golden.read_text()
 
 
+@pytest.mark.slow
 def test_written_schema_validates_its_table_with_warnings_and_fails_when_a_group_breaks(tmp_path, monkeypatch):
     monkeypatch.chdir(ROOT)
     out = tmp_path / "schema.yaml"
@@ -342,6 +345,7 @@ def test_schema_command_uses_the_config_and_reports_unreadable_tables(tmp_path):
     assert bad.exit_code == 2 and "empty.csv: error: file is empty" in bad.stderr
 
 
+@pytest.mark.slow
 def test_example_schema_snippet_runs():
     out = subprocess.run([sys.executable, "examples/schema.py"], capture_output=True, text=True, cwd=ROOT)
     assert out.returncode == 0, out.stderr

@@ -40,6 +40,7 @@ def table_findings(groups: list[list[str]], table: str) -> list[dict]:
     return [f.to_dict() for group in groups for f in lint_paths(group).findings if f.path == table]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("config", ['[tool.nblint]\ntarget = "y"\nmodel = "gaussian"\n', '[tool.nblint]\ntarget = "y"\n'])
 def test_a_table_gives_the_same_findings_whatever_else_is_in_the_run(tmp_path, declared, config):
     """The issue's case: with model = "gaussian" configured, a BernoulliNB config in the run changed the table."""

@@ -185,6 +185,7 @@ def test_readme_snippet_is_the_manifest_hook_run_locally():
     assert hook["language"] == "system"
 
 
+@pytest.mark.slow
 def test_real_pre_commit_runs_the_readme_snippet_as_written(tmp_path):
     repo = tmp_path / "user"
     repo.mkdir()
@@ -192,6 +193,7 @@ def test_real_pre_commit_runs_the_readme_snippet_as_written(tmp_path):
     _passes_a_clean_table_and_fails_a_one_hot_group(repo, tmp_path / "pre-commit-home")
 
 
+@pytest.mark.slow
 def test_real_pre_commit_installs_the_hook_repository(tmp_path, hook_repository):
     """``repo:`` this repository's URL and ``rev:`` one of its commits, as the README describes."""
     hook_repo, rev = hook_repository

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -21,6 +22,7 @@ def findings_json(frame, chunk_rows, target="target"):
     return [f.to_dict() for f in run_rules(ctx, list(load_rules()), ctx.rule_options)]
 
 
+@pytest.mark.slow
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), chunk_rows=st.integers(1, 120))
 def test_chunked_profile_gives_the_same_findings_as_whole(seed, chunk_rows):

@@ -128,6 +128,7 @@ def test_workflow_snippet_commands_run(tmp_path, monkeypatch):
     assert (tmp_path / "nblint-junit.xml").read_text().startswith('<?xml version="1.0" encoding="utf-8"?>')
 
 
+@pytest.mark.slow
 def test_readme_dask_snippets_run_on_a_local_cluster(monkeypatch):
     import pytest
 

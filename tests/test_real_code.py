@@ -211,12 +211,14 @@ def scored(corpus):
     return out, kinds
 
 
+@pytest.mark.slow
 def test_precision_floor(scored):
     out, kinds = scored
     counts = out.counts(kinds)
     assert counts["precision"] >= 0.95, score_mod.report(out, kinds)
 
 
+@pytest.mark.slow
 def test_recall_floor(scored):
     out, kinds = scored
     counts = out.counts(kinds)
@@ -242,11 +244,13 @@ def scored_holdout(holdout):
     return out, kinds
 
 
+@pytest.mark.slow
 def test_holdout_precision_floor(scored_holdout):
     out, kinds = scored_holdout
     assert out.counts(kinds)["precision"] >= 0.95, score_mod.report(out, kinds)
 
 
+@pytest.mark.slow
 def test_holdout_recall_floor(scored_holdout):
     out, kinds = scored_holdout
     assert out.counts(kinds)["recall"] >= 0.90, score_mod.report(out, kinds)

@@ -16,8 +16,9 @@ import random
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
-
 from real_tables import build, expectations, score
+
+pytestmark = pytest.mark.slow  # the whole corpus: builds and lints dozens of real tables
 
 ISSUE_11 = "issue 11: not met yet (see the comment on the set naming this table)"
 

@@ -25,8 +25,9 @@ EXAMPLES = ["check", "examples/customers.csv", "examples/clean.csv"]
 
 def config_finding(**changes) -> Finding:
     """A finding as a pipeline-config rule would yield it: a line (and a column)."""
-    values = dict(code="NB101", name="one-hot-group", severity=Severity.ERROR, message="OneHotEncoder feeds BernoulliNB",
-                  path="conf/pipe,1:a.yaml", line=7, fix="Use OrdinalEncoder into CategoricalNB.")
+    values = {"code": "NB101", "name": "one-hot-group", "severity": Severity.ERROR,
+              "message": "OneHotEncoder feeds BernoulliNB", "path": "conf/pipe,1:a.yaml", "line": 7,
+              "fix": "Use OrdinalEncoder into CategoricalNB."}
     values.update(changes)
     finding = Finding(**values)
     finding.column = 5  # configs carry a column; reporters read it when present

@@ -67,6 +67,7 @@ def test_a_small_table_check_loads_only_what_its_rules_need(tmp_path):
     assert "nblint.impact" not in modules
 
 
+@pytest.mark.slow
 def test_a_check_with_exact_dependencies_loads_lapack_for_them(tmp_path):
     """The other side of the screen: a column that is the sum of two others needs the
     pivoted Cholesky, so scipy.linalg is loaded, and NB104 reports it."""

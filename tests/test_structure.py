@@ -9,13 +9,13 @@ import statsmodels.api as sm
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from statsmodels.stats.outliers_influence import variance_inflation_factor
+from tables import mixed_table, onehot
 
 import nblint
 from nblint.analyses import TableContext
 from nblint.engine import resolved_options
 from nblint.profile import TableProfile
 from nblint.readers import DataFrameSource
-from tables import mixed_table, onehot
 
 
 def context(frame, target=None):

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 import scipy.sparse
+from tables import mixed_table, onehot
 
 import nblint
 from nblint.analyses import TableContext
 from nblint.engine import resolved_options
 from nblint.profile import TableProfile
 from nblint.readers import DataFrameSource
-from tables import mixed_table, onehot
 
 
 def bag_of_words(seed: int = 0, n: int = 400, words: int = 300) -> tuple[pd.DataFrame, dict]:
@@ -43,6 +44,7 @@ def test_wide_profile_keeps_sparse_cooccurrences_and_no_dense_binary_block():
     assert [(count, row) for count, row, _ in gram.sparse_rows] == sorted(zip(ones.tolist(), range(len(ones))))[:32]
 
 
+@pytest.mark.slow
 def test_wide_search_finds_the_groups_and_duplicates_among_sparse_words():
     frame, truth = bag_of_words()
     wide = nblint.check(frame, target="y", select=["NB101", "NB105", "NB106"], options={"NB106": {"wide-columns": 100}})

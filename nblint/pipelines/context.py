@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any
 
 from nblint.pipelines.flow import Flow, flows_into
 from nblint.pipelines.spec import PipelineSpec, Step
@@ -43,9 +42,6 @@ class PipelineContext:
     def flows(self) -> list[Flow]:
         """The distinct kinds of values reaching the estimator, each with the step that produced them."""
         return flows_into(self.spec.preprocessing)
-
-    def option(self, code: str, name: str) -> Any:
-        return self.rule_options[code][name]
 
 
 class LiveContext(PipelineContext):

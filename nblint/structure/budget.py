@@ -36,11 +36,11 @@ class Budget:
         self.left -= 1
         return True
 
-    def part(self, parts: int) -> "Budget":
+    def part(self, parts: int) -> Budget:
         """A budget of an equal share of what is left, for one of ``parts`` searches."""
         return Budget(self.left // max(parts, 1))
 
-    def absorb(self, part: "Budget", given: int) -> None:
+    def absorb(self, part: Budget, given: int) -> None:
         """Charge what ``part`` (which was given ``given`` steps) used, and its exhaustion."""
         self.left -= given - part.left
         self.exhausted |= part.exhausted

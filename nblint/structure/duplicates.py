@@ -61,6 +61,7 @@ def identical_candidates(profile) -> tuple[list[list[str]], list[list[str]]]:
     binary = set(gram.binary)
     complete = {name: j for j, name in enumerate(gram.names)}
     keys: dict[tuple, list[str]] = {}
+    key: tuple
     for column in profile.features:
         if column in binary:
             continue
@@ -98,7 +99,7 @@ def identical_candidates(profile) -> tuple[list[list[str]], list[list[str]]]:
             for a in range(len(cols)):
                 if a in taken:
                     continue
-                partners = [b for b in np.flatnonzero(close[a]) if b >= a and b not in taken]
+                partners = [int(b) for b in np.flatnonzero(close[a]) if b >= a and b not in taken]
                 taken.update(partners)
                 if len(partners) > 1:
                     candidates.append([cols[b] for b in partners])

@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from nblint.structure.budget import Budget
-from nblint.structure.groups import exclusivity_evidence, member_evidence
-from nblint.structure.names import informative_stem, stem_ties
+from nblint.structure.groups import Group, exclusivity_evidence, expected_cooccurrences, member_evidence
+from nblint.structure.names import group_stem, informative_stem, name_stem, names_say_complete, stem_ties
 
 #: Family-wise chance, over the columns tried, of letting one chance-exclusive column into a set.
 MEMBER_FALSE_ALARM = 0.05
@@ -76,10 +76,10 @@ def maximal_cliques(adjacency: np.ndarray, order: list[int], budget: Budget) -> 
             return
         if not p and not x:
             if len(r) >= 2:
-                cliques.append(sorted(r, key=rank.get))
+                cliques.append(sorted(r, key=rank.__getitem__))
             return
         pivot = max(p | x, key=lambda u: (len(neighbours[u] & p), -rank[u]))
-        for v in sorted(p - neighbours[pivot], key=rank.get):
+        for v in sorted(p - neighbours[pivot], key=rank.__getitem__):
             expand(r | {v}, p & neighbours[v], x & neighbours[v])
             if budget.exhausted:
                 return
@@ -201,9 +201,78 @@ def near_sets(names, cooccurrence: np.ndarray, n_rows: int, max_share: float, bu
         covered = int(s[clique].sum()) - 2 * overlap
         if overlap and covered >= (1 - max_share) * n_rows:
             found.append((-covered, sorted(names[k] for k in clique), clique, overlap))
-    chosen, taken = [], set()
+    chosen: list = []
+    taken: set[int] = set()
     for _, _, clique, overlap in sorted(found):
         if taken.isdisjoint(clique):
             taken.update(clique)
             chosen.append(ExclusiveSet(list(clique), [int(s[k]) for k in clique], overlap))
     return chosen
+
+
+#: A broken-group candidate: its members (table order), their counts of ones, and
+#: whether the names enumerate every level (then all-zero rows are breakage too).
+BrokenCandidate = tuple[list[str], list[int], bool]
+
+
+def candidate_sets(binary: list[str], cooccurrence: np.ndarray, onehot: list[Group], n_rows: int, names: list[str],
+                   order: dict[str, int], max_share: float, min_evidence: float,
+                   budget: Budget) -> tuple[list[BrokenCandidate], list[Group]]:
+    """Broken-group and dummy-group candidates among the 0/1 columns outside the one-hot groups.
+
+    First the sets that sum to one on nearly every row (at most ``max_share`` rows
+    off: :func:`near_sets`), then, among the columns left, the exclusive sets
+    (:func:`dummy_sets`).  An exclusive set whose names enumerate every level
+    (``smoker_yes``/``smoker_no``) is a broken-group candidate, since no level can be
+    missing; the others are dummy-group candidates with their evidence, which row
+    checks then confirm or drop.
+
+    Parameters
+    ----------
+    binary : list of str
+        The table's complete 0/1 columns, in the order of ``cooccurrence``.
+    cooccurrence : ndarray (b, b)
+        Their co-occurrence counts ``O`` (diagonal: counts of ones).
+    onehot : list of Group
+        The exact one-hot groups found already; their members are not searched.
+    n_rows : int
+    names : list of str
+        Every column of the table (for the name stems).
+    order : dict
+        Column -> position in the table: members are listed in that order.
+    max_share, min_evidence : float
+        The ``max-violation-share`` and ``min-evidence`` settings.
+    budget : Budget
+        The table's search budget, shared with the other searches.
+    """
+    in_group = {m for g in onehot for m in g.members}
+    idx = [i for i, name in enumerate(binary) if name not in in_group]
+    leftover = [binary[i] for i in idx]
+    O = cooccurrence[np.ix_(idx, idx)] if idx else np.zeros((0, 0), dtype=np.int64)
+    ones = {name: int(O[k, k]) for k, name in enumerate(leftover)}
+    broken: list[BrokenCandidate] = []
+    dummy: list[Group] = []
+    near = near_sets(leftover, O, n_rows, max_share, budget)
+    claimed = {k for s in near for k in s.members}
+    for s in near:
+        members = sorted((leftover[k] for k in s.members), key=order.__getitem__)
+        broken.append((members, [ones[m] for m in members], False))
+    rest = [k for k in range(len(leftover)) if k not in claimed]
+    sub = O[np.ix_(rest, rest)]
+    for s in dummy_sets([leftover[k] for k in rest], sub, n_rows, names, budget, min_evidence):
+        members = sorted((leftover[rest[k]] for k in s.members), key=order.__getitem__)
+        counts = [ones[m] for m in members]
+        if names_say_complete(members, name_stem(members)):
+            broken.append((members, counts, True))
+            continue
+        evidence: dict = {"exclusivity_evidence": round(s.evidence, 3),
+                          "expected_cooccurrences_if_independent": round(expected_cooccurrences(counts, n_rows), 3)}
+        if s.stem:
+            evidence["shared_name_stem"] = s.stem
+        if s.alternatives:
+            evidence["ambiguous"] = True
+            evidence["alternatives"] = [sorted((leftover[rest[k]] for k in alt), key=order.__getitem__)
+                                        for alt in s.alternatives]
+            evidence["chosen_by"] = s.chosen_by
+        dummy.append(Group("dummy", members, counts, n_rows, group_stem(members, names), evidence))
+    return broken, dummy

@@ -35,6 +35,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from nblint.nbmath.moments import Moments, pooled_variance
+
 #: Kinds a user may declare for a column.
 DECLARABLE = ("binary", "categorical", "count", "continuous", "identifier", "constant")
 #: Non-negative integer columns with more distinct values than this are magnitudes, never codes.
@@ -214,9 +216,8 @@ def _continuous_why(profile, j: int) -> str:
     numeric = profile.numeric
     n = numeric.class_n[:, j].sum()
     mean = float(numeric.class_mean[:, j] @ numeric.class_n[:, j] / max(n, 1))
-    # Total sum of squares = within-class + between-class parts.
-    m2 = float(numeric.class_m2[:, j].sum() + (numeric.class_n[:, j] * (numeric.class_mean[:, j] - mean) ** 2).sum())
-    sd = np.sqrt(m2 / max(n, 1))
+    per_class = Moments(numeric.class_n[:, j:j + 1], numeric.class_mean[:, j:j + 1], numeric.class_m2[:, j:j + 1])
+    sd = float(np.sqrt(pooled_variance(per_class)[0]))
     lo, hi = float(numeric.minimum[j]), float(numeric.maximum[j])
     if sd > 0 and lo >= 0 and (hi - mean) / sd > 6:
         return "continuous, non-negative with a long right tail: Gaussian after a log transform, or binned into categories"

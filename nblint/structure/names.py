@@ -60,9 +60,10 @@ def name_stem(names, period_dummies: bool = True) -> str | None:
             stem = prefix[: cuts[-1]]
         else:
             matches = [_LETTERS_DIGITS.match(n) for n in names] if period_dummies else [None]
-            if not all(matches) or len({m.group(1) for m in matches}) != 1:
+            found = [m for m in matches if m is not None]
+            if len(found) < len(matches) or len({m.group(1) for m in found}) != 1:
                 return None
-            stem = matches[0].group(1)
+            stem = found[0].group(1)
     stem = stem.rstrip("_=.:[- ")
     return stem or None
 
@@ -98,8 +99,8 @@ def stem_ties(members, all_names) -> set:
     """Members that share with at least one other member a stem that names them (see :func:`informative_stem`)."""
     members = list(members)
     tied: set = set()
-    stems = {name_stem([a, b]) for i, a in enumerate(members) for b in members[i + 1:]} - {None}
-    for stem in stems:
+    pair_stems = (name_stem([a, b]) for i, a in enumerate(members) for b in members[i + 1:])
+    for stem in {s for s in pair_stems if s is not None}:
         carriers = [m for m in members if stem_family(stem, [m])]
         if len(carriers) >= 2 and stem_family(stem, all_names) <= len(carriers) + 1:
             tied.update(carriers)

@@ -149,7 +149,7 @@ def union_parts(O: np.ndarray, counts: np.ndarray, usable: np.ndarray) -> list[t
             parts.append(())
             continue
         # Keep the outermost: drop columns that lie within another column of the set.
-        outer = [d for d in within if not inside[within, d].any()]
+        outer = [int(d) for d in within if not inside[within, d].any()]
         pairs = O[np.ix_(outer, outer)]
         exclusive = (pairs - np.diag(np.diag(pairs))).sum() == 0
         parts.append(tuple(outer) if len(outer) >= 2 and exclusive and counts[outer].sum() == counts[c] else ())
@@ -228,7 +228,7 @@ def find_onehot_groups_sparse(binary, cooccurrence, n_rows: int, table_order: di
         Exact co-occurrence counts; only pairs that share a row are stored, so the
         exclusivity graph (dense for a bag of words: most pairs never meet) is never built.
     sparse_rows : list of (ones, row, columns)
-        Rows with the fewest ones (:attr:`nblint.profile.Gram.sparse_rows`).
+        Rows with the fewest ones (:attr:`nblint.gram.Gram.sparse_rows`).
 
     Notes
     -----

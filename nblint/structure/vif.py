@@ -67,8 +67,9 @@ class VifResult:
     @cached_property
     def vif(self) -> dict[str, float]:
         values = dict(self.infinite)
-        if self.factor is not None:
-            values.update(zip(self.independent, (float(v) for v in np.diag(self.inverse))))
+        inverse = self.inverse  # None exactly when there is no factor
+        if inverse is not None:
+            values.update(zip(self.independent, (float(v) for v in np.diag(inverse))))
         return values
 
     def partners(self, column: str, top: int = 3) -> list[str]:
@@ -142,7 +143,7 @@ def variance_inflation(names: tuple[str, ...], comoment: np.ndarray, onehot: lis
         S = np.array(independent)
         # R = L L^T, so R^{-1} = L^{-T} L^{-1}: its diagonal, the VIFs, is VifResult.vif.
         factor = np.linalg.cholesky(R[np.ix_(S, S)])
-    if dependent:
+    if dependent and factor is not None:  # (a dependent column always has independent ones: factor is set)
         S = np.array(independent)
         inverse_diagonal = np.einsum("ij,ij->j", *2 * [_triangular_inverse(factor)])
         for d in dependent:

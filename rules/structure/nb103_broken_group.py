@@ -45,6 +45,8 @@ class BrokenGroup(Rule):
     code = "NB103"
     name = "broken-group"
     severity = Severity.WARNING
+    #: A row of a one-hot group's columns not summing to one is this rule's finding (pandera's check).
+    row_checks = ("sum_to_one",)
     options = (
         Option("max-violation-share", 0.05,
                "Largest share of rows not summing to one for the set to still count as a group with errors "

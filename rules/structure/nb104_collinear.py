@@ -5,7 +5,6 @@ from nblint.findings import Severity
 
 from . import fmt_columns
 
-
 #: More exact dependencies than this are reported as one rank deficiency, not one finding each.
 MAX_DEPENDENCIES = 5
 

@@ -3,7 +3,6 @@ from nblint.findings import Severity
 
 from . import fmt_columns
 
-
 #: More sets of identical columns than this are reported as one finding.
 MAX_IDENTICAL_SETS = 5
 

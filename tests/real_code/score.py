@@ -64,7 +64,6 @@ import json
 import os
 import subprocess
 import sys
-from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 

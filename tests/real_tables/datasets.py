@@ -14,8 +14,8 @@ from __future__ import annotations
 import functools
 import importlib
 import importlib.metadata
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import pandas as pd
 
@@ -214,7 +214,7 @@ BASES: dict[str, Base] = {b.id: b for b in [
 ]}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _cached(base_id: str) -> pd.DataFrame:
     return BASES[base_id].loader()
 

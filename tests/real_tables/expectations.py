@@ -186,7 +186,7 @@ def group_violations(frame, group: Group) -> list[str]:
     for m in group.members:
         column = frame[m]
         values = set(pd.unique(column.dropna()))
-        if values <= {0, 1, True, False}:
+        if values <= {0, 1}:
             bits[m] = column.astype(float)
         elif values <= {"yes", "no"}:
             bits[m] = column.map({"yes": 1.0, "no": 0.0})

@@ -98,9 +98,9 @@ def lint(frame, target, model):
     column -> kind name (``"ambiguous"`` where nblint shows more than one reading).
     """
     from nblint import api
+    from nblint.engine import run_rules
     from nblint.readers import DataFrameSource
     from nblint.runner import make_context, one_blas_thread
-    from nblint.engine import run_rules
 
     settings = api._settings(target=target, model=model)
     codes = api._codes(settings)

@@ -1,0 +1,307 @@
+"""The Gram block of a profile: co-moments of the complete numeric columns (for VIF)
+and exact co-occurrence counts of the 0/1 columns among them (for group detection).
+
+One chunk's block is :func:`chunk_gram`; two blocks of disjoint rows merge with
+:func:`merge_gram` (counts add, co-moments take Chan et al.'s pairwise update,
+:func:`nblint.nbmath.merge_moments`).  Wide tables keep their 0/1 counts sparse.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from nblint.budget import ProfileCaps
+from nblint.nbmath import Moments, merge_moments
+from nblint.readers import Names
+
+#: More complete 0/1 columns than this make a table *wide*: their co-occurrences are
+#: kept as a sparse matrix and they stay out of the co-moment (VIF) matrix, whose
+#: dense (b x b) float64 form would need 8 b^2 bytes (3.2 GB at b = 20,000).
+WIDE_BINARY = 4096
+#: Rows with the fewest ones (in the 0/1 block) kept for the wide group search.
+SPARSE_ROWS = 32
+#: Multiply-adds (rows x 0/1 columns squared) up to which a chunk's co-occurrences are one
+#: dense product without looking at how sparse the block is (the sparse product needs
+#: scipy.sparse, ~0.1 s to import on a busy machine, against about a millisecond).
+SMALL_PRODUCT = 1 << 22
+
+
+@dataclass
+class Gram:
+    """Centred co-moments of the complete numeric columns, and exact 0/1 co-occurrences.
+
+    The 0/1 block of the co-moments is not stored: it follows exactly from the
+    integer counts, ``M_bb = O - s s^T / n`` (``s`` the counts of ones), so merging
+    two parts adds integers there, and only the ``(q, z)`` columns of the other
+    complete columns take Chan et al.'s pairwise update.  :attr:`comoment`
+    assembles the whole matrix when it is asked for.
+
+    Attributes
+    ----------
+    names : tuple of str
+        Numeric feature columns with no missing value, in table order.
+    n : int
+        Rows.
+    mean : ndarray (q,)
+    moments : ndarray (q, z)
+        The columns of ``M = sum_r (x_r - mean)(x_r - mean)^T`` that belong to the
+        ``z`` columns of ``names`` that are not 0/1 (in ``names`` order).
+    binary : tuple of str
+        The 0/1 columns among ``names``.
+    counts : ndarray (b, b) int64, or scipy.sparse CSR matrix when ``wide``
+        ``O_ij`` = rows where both 0/1 columns are 1 (diagonal: the column's count of
+        ones), for ``i <= j`` only when dense (zeros below the diagonal: the products
+        are symmetric, so half of them are computed and added); all of them when wide.
+    wide : bool
+        More than ``wide_binary`` 0/1 columns: ``cooccurrence`` is sparse (only pairs
+        that share a row are stored), ``names``/``mean``/``comoment`` cover the
+        other complete columns only, and ``sparse_rows`` is kept.
+    sparse_rows : list of (ones, row, columns)
+        The :data:`SPARSE_ROWS` rows with the fewest ones in the 0/1 block (ties: first
+        rows), with the indices into ``binary`` of their ones.  Every one-hot group has
+        exactly one member set on each of them: the wide group search starts there.
+    """
+
+    names: tuple[str, ...]
+    n: int
+    mean: np.ndarray
+    moments: np.ndarray
+    binary: tuple[str, ...]
+    counts: np.ndarray | object
+    wide: bool = False
+    sparse_rows: list = field(default_factory=list)
+
+    def __post_init__(self):
+        self.names, self.binary = Names(self.names), Names(self.binary)  # look-ups by name in O(1)
+        self._comoment = None
+        self._cooccurrence = None
+
+    @property
+    def cooccurrence(self) -> np.ndarray | object:
+        """The symmetric co-occurrence counts ``O`` (dense int64, or CSR when wide), built once."""
+        if self.wide:
+            return self.counts
+        if self._cooccurrence is None:
+            upper = self.counts
+            self._cooccurrence = upper + upper.T - np.diag(np.diag(upper))
+        return self._cooccurrence
+
+    @property
+    def positions(self) -> tuple[np.ndarray, np.ndarray]:
+        """Positions in ``names`` of the 0/1 columns (none when wide) and of the others."""
+        is_binary = np.array([not self.wide and name in self.binary for name in self.names], dtype=bool)
+        return np.flatnonzero(is_binary), np.flatnonzero(~is_binary)
+
+    @property
+    def comoment(self) -> np.ndarray:
+        """``M = sum_r (x_r - mean)(x_r - mean)^T`` over ``names`` (q, q), assembled once."""
+        if self._comoment is None:
+            bpos, zpos = self.positions
+            q = len(self.names)
+            M = np.empty((q, q))
+            M[:, zpos] = self.moments
+            M[zpos, :] = self.moments.T
+            if len(bpos):
+                ones = self.diagonal().astype(np.float64)
+                # Exact integers minus one rounded product: as exact as the data allow.
+                M[np.ix_(bpos, bpos)] = self.cooccurrence - np.outer(ones, ones) / max(self.n, 1)
+            self._comoment = M
+        return self._comoment
+
+    def diagonal(self) -> np.ndarray:
+        """Each 0/1 column's count of ones, ``O_ii``."""
+        if self.wide:
+            return np.asarray(self.counts.diagonal(), dtype=np.int64)
+        return np.diag(self.counts).astype(np.int64) if len(self.binary) else np.zeros(0, dtype=np.int64)
+
+
+def chunk_gram(X: np.ndarray, names, complete: np.ndarray, zero_one: np.ndarray, row_offset: int = 0,
+                wide_binary: int = WIDE_BINARY, caps: ProfileCaps | None = None) -> tuple[Gram, tuple[str, ...]]:
+    """Co-moments of the complete columns; exact co-occurrences of the 0/1 ones among them.
+
+    Within ``caps``: the continuous columns' co-moments are left out when their
+    matrix would not fit, and the 0/1 columns' co-occurrences when their count
+    would not (then the returned notes say so, for NB106).
+    """
+    n = X.shape[0]
+    q_idx = np.flatnonzero(complete)
+    b_mask = zero_one[q_idx]
+    b_idx, z_idx = q_idx[b_mask], q_idx[~b_mask]
+    limits: tuple[str, ...] = ()
+    if caps is not None and len(z_idx) > caps.comoment_columns:
+        limits += (_comoment_note(len(z_idx), caps),)
+        z_idx = z_idx[:0]
+    wide = len(b_idx) > wide_binary or (caps is not None and 24.0 * len(b_idx) ** 2 > caps.share)
+    if caps is not None and wide and len(b_idx):
+        row_ones = X[:, b_idx].sum(axis=1)
+        pairs = min(float(row_ones @ row_ones), float(len(b_idx)) ** 2)  # O = B^T B has at most these
+        if pairs > caps.cooccurrences:
+            limits += (_cooccurrence_note(len(b_idx), pairs, caps),)
+            b_idx, wide = b_idx[:0], False
+    q_idx = np.sort(np.concatenate([b_idx, z_idx]))
+    b_mask = np.isin(q_idx, b_idx)
+    # Take the 0/1 block without a copy when it is all of X (an indicator table).
+    bits = X if len(b_idx) == X.shape[1] else X[:, b_idx]
+    sparse_rows: list = []
+    if len(b_idx):
+        cooc, sparse_rows = _cooccurrence(bits, wide, row_offset)
+        ones = np.asarray(cooc.diagonal(), dtype=np.float64)
+    else:
+        cooc = np.zeros((0, 0), dtype=np.int64)
+        ones = np.zeros(0)
+    Z = X[:, z_idx]
+    z_mean = Z.mean(axis=0) if len(z_idx) else np.zeros(0)
+    Zc = Z - z_mean
+    binary = tuple(names[i] for i in b_idx)
+    if wide:
+        return Gram(tuple(names[i] for i in z_idx), n, z_mean, Zc.T @ Zc, binary, cooc, True, sparse_rows), limits
+    # M_bz = B^T Zc because Zc sums to 0; M_zz = Zc^T Zc; M_bb is left to the counts.
+    bpos, zpos = np.flatnonzero(b_mask), np.flatnonzero(~b_mask)
+    mean = np.empty(len(q_idx))
+    mean[bpos], mean[zpos] = ones / n, z_mean
+    moments = np.empty((len(q_idx), len(z_idx)))
+    moments[zpos] = Zc.T @ Zc
+    if len(b_idx):
+        moments[bpos] = bits.T @ Zc
+    return Gram(tuple(names[i] for i in q_idx), n, mean, moments, binary, cooc), limits
+
+
+def _comoment_note(columns: int, caps: ProfileCaps) -> str:
+    return (f"VIF (NB104) leaves out the {columns:,} complete continuous columns: their co-moment matrix would take "
+            f"{caps.describe(32.0 * columns ** 2)}; identical columns among them are still found, by hashing")
+
+
+def _cooccurrence_note(columns: int, pairs: float, caps: ProfileCaps) -> str:
+    return (f"one-hot, dummy and broken groups (NB101-NB103, NB105) and identical 0/1 columns are not searched among "
+            f"the {columns:,} complete 0/1 columns: their co-occurrence counts would take {caps.describe(40.0 * pairs)}")
+
+
+def _cooccurrence(bits: np.ndarray, wide: bool, row_offset: int):
+    """Exact co-occurrence counts ``O = B^T B`` of a block of 0/1 columns.
+
+    Dense 0/1 blocks use one float32 product ``B^T B`` (numpy's SGEMM: float32
+    sums of 0/1 products are exact integers while n < 2**24), of which the upper
+    triangle is kept.  scipy's SSYRK would do half the multiply-adds, but its
+    wrapper copies the block to Fortran order and holds the GIL meanwhile: 2.4 ms
+    of CPU against 0.9 ms for a 16k x 60 chunk of the bench table, and the
+    ``--jobs`` threads waited for each other.  Sparse ones use a sparse product,
+    whose cost is ``sum_r m_r^2`` (``m_r`` ones in row r) instead of ``n b^2``; it
+    is taken when that is clearly cheaper, and always for a wide block, whose
+    result stays sparse.  Both give the same integers.
+
+    Returns
+    -------
+    (O, sparse_rows)
+        ``O`` (dense int64 upper triangle, or all of it as CSR when ``wide``) and
+        (for ``wide``) the chunk's :data:`SPARSE_ROWS` rows with the fewest ones.
+    """
+    n, b = bits.shape
+    B32 = bits.astype(np.float32, order="F")
+    if not wide and float(n) * b * b <= SMALL_PRODUCT:
+        return _dense_counts(B32), []
+    row_ones = B32.sum(axis=1, dtype=np.float64)
+    if not wide and float(np.dot(row_ones, row_ones)) * 250 >= float(n) * b * b:
+        return _dense_counts(B32), []
+    from scipy import sparse
+
+    rows, cols = np.nonzero(B32)
+    B = sparse.csr_matrix((np.ones(len(rows), dtype=np.int64), (rows, cols)), shape=(n, b))
+    O = (B.T.tocsr() @ B).tocsr()
+    O.sort_indices()
+    if not wide:
+        return np.triu(O.toarray()), []
+    order = np.lexsort((np.arange(n), row_ones))[:SPARSE_ROWS]
+    sparse_rows = [(int(row_ones[r]), row_offset + int(r), B.indices[B.indptr[r]:B.indptr[r + 1]].copy()) for r in order]
+    return O, sparse_rows
+
+
+def _dense_counts(B32: np.ndarray) -> np.ndarray:
+    """The upper triangle of ``B^T B`` of a float32 0/1 block (Fortran-ordered: no copy for the product)."""
+    return np.triu(B32.T @ B32).astype(np.int64)
+
+
+def _merge_sparse_rows(a: list, b: list) -> list:
+    """The :data:`SPARSE_ROWS` rows with the fewest ones of two parts (ties: the first rows)."""
+    return sorted(a + b, key=lambda item: (item[0], item[1]))[:SPARSE_ROWS]
+
+
+def merge_gram(a: Gram, b: Gram, in_place: bool = False, caps: ProfileCaps | None = None) -> tuple[Gram, tuple[str, ...]]:
+    """:func:`_merge_grams`, then the sparse co-occurrences dropped if they outgrew ``caps`` (with NB106's note)."""
+    merged = _merge_grams(a, b, in_place)
+    if caps is not None and merged.wide and merged.binary and merged.counts.nnz > caps.cooccurrences:
+        note = _cooccurrence_note(len(merged.binary), merged.counts.nnz, caps)
+        return Gram(merged.names, merged.n, merged.mean, merged.moments, (), np.zeros((0, 0), dtype=np.int64)), (note,)
+    return merged, ()
+
+
+def _merge_grams(a: Gram, b: Gram, in_place: bool = False) -> Gram:
+    """Merge the Gram blocks of two disjoint sets of rows.
+
+    Co-occurrence counts add; the ``(q, z)`` co-moment columns take Chan et al.'s
+    pairwise update.  ``in_place`` lets the result reuse (and change) ``a``'s
+    count matrix, sparing a fresh ``(b, b)`` array per merge while a table is
+    profiled chunk after chunk.
+    """
+    n = a.n + b.n
+    if a.names == b.names and a.binary == b.binary and a.wide == b.wide:
+        # The common case (every chunk has the same complete columns): no re-indexing.
+        _, zpos = a.positions
+        _, mean, moments = merge_moments(Moments(a.n, a.mean, a.moments), Moments(b.n, b.mean, b.moments), zpos)
+        if in_place and not a.wide:
+            a.counts += b.counts
+            a._cooccurrence = a._comoment = None  # (built from the counts before this merge)
+            cooc = a.counts
+        else:
+            cooc = a.counts + b.counts
+        return Gram(a.names, n, mean, moments, a.binary, cooc, a.wide,
+                    _merge_sparse_rows(a.sparse_rows, b.sparse_rows) if a.wide else [])
+    # Different complete or 0/1 columns in the two parts (rare: a column with a
+    # missing value, or a value other than 0/1, in one part only): merge the whole
+    # co-moment matrices over the columns complete in both, then split again.
+    in_b = {nm: i for i, nm in enumerate(b.names)}
+    in_a = {nm: i for i, nm in enumerate(a.names)}
+    names = tuple(nm for nm in a.names if nm in in_b)
+    ia = [in_a[nm] for nm in names]
+    ib = [in_b[nm] for nm in names]
+    _, mean, comoment = merge_moments(Moments(a.n, a.mean[ia], a.comoment[np.ix_(ia, ia)]),
+                                      Moments(b.n, b.mean[ib], b.comoment[np.ix_(ib, ib)]), slice(None))
+    bin_a = {nm: i for i, nm in enumerate(a.binary)}
+    bin_b = {nm: i for i, nm in enumerate(b.binary)}
+    binary = tuple(nm for nm in a.binary if nm in bin_b)
+    ja = [bin_a[nm] for nm in binary]
+    jb = [bin_b[nm] for nm in binary]
+    wide = a.wide or b.wide
+    if wide:
+        # Rows of the sparsest-rows sample are re-indexed to the common 0/1 columns.
+        from scipy import sparse
+
+        cooc = sparse.csr_matrix(_take(a.cooccurrence, ja)) + sparse.csr_matrix(_take(b.cooccurrence, jb))
+        rows = []
+        for part, index in ((a, ja), (b, jb)):
+            position = np.full(len(part.binary), -1)
+            position[index] = np.arange(len(index))
+            for ones, row, cols in part.sparse_rows:
+                kept = position[cols]
+                rows.append((ones, row, kept[kept >= 0]))
+        # A column dropped from one part may have been set on a row: count what is left.
+        rows = _merge_sparse_rows([(len(c), r, c) for _, r, c in rows], [])
+        # A dense part kept its 0/1 columns among the co-moments; a wide table does not.
+        keep = [i for i, nm in enumerate(names) if nm not in bin_a and nm not in bin_b]
+        names = tuple(names[i] for i in keep)
+        mean, comoment = mean[keep], comoment[np.ix_(keep, keep)]
+        return Gram(names, n, mean, comoment, binary, cooc.tocsr(), True, rows)
+    # (the kept 0/1 columns stay in order: the upper triangle of the sum is the counts)
+    cooc = np.triu(a.cooccurrence[np.ix_(ja, ja)] + b.cooccurrence[np.ix_(jb, jb)])
+    merged = Gram(names, n, mean, np.zeros((len(names), 0)), binary, cooc)
+    _, zpos = merged.positions
+    merged.moments = comoment[:, zpos]
+    return merged
+
+
+def _take(matrix, index):
+    """Rows and columns ``index`` of a dense or sparse square matrix."""
+    if isinstance(matrix, np.ndarray):
+        return matrix[np.ix_(index, index)]
+    return matrix[index][:, index]

@@ -1,0 +1,109 @@
+"""Distinct values of one column: exact level tables up to a cap, a sketch past it.
+
+A discrete column's :class:`Levels` is its contingency table ``N[level, c]`` over
+the class slots of the profile.  Past a cap on distinct values the exact table is
+dropped and a K-minimum-values sketch of value hashes estimates how many there
+are.  Both merge across chunks, partitions and class slots, in any order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from nblint.hashing import mix64
+
+#: Distinct values kept per column before it is marked "many" (continuous, identifiers).
+DISTINCT_CAP = 1000
+
+
+@dataclass
+class Levels:
+    """A contingency table of one discrete column: ``table[i, c]`` rows with level ``keys[i]`` in class slot ``c``."""
+
+    keys: tuple
+    table: np.ndarray  # (L, C+1) int64
+
+    @property
+    def totals(self) -> np.ndarray:
+        return self.table.sum(axis=1)
+
+
+def merge_levels(a: Levels | None, b: Levels | None, cap: int = DISTINCT_CAP) -> Levels | None:
+    """Union two level tables with the same class slots; None (more than ``cap`` levels) absorbs."""
+    if a is None or b is None:
+        return None
+    keys = tuple(sorted(set(a.keys) | set(b.keys), key=sort_key))
+    if len(keys) > cap:
+        return None
+    index = {k: i for i, k in enumerate(keys)}
+    table = np.zeros((len(keys), a.table.shape[1]), dtype=np.int64)
+    table[[index[k] for k in a.keys]] += a.table
+    table[[index[k] for k in b.keys]] += b.table
+    return Levels(keys, table)
+
+
+def sort_key(value):
+    """Numbers before strings, each in natural order: a canonical, deterministic order."""
+    if isinstance(value, str):
+        return (1, 0.0, value)
+    return (0, float(value), "")
+
+
+# --------------------------------------------------------------------------- distinct-count sketch
+
+#: Hashes kept by the distinct-value sketch (K-minimum-values): relative error about 1/sqrt(K).
+SKETCH_SIZE = 1024
+
+
+def value_hashes(keys) -> np.ndarray:
+    """64-bit hashes of level keys (floats or strings), equal for equal values in any chunk."""
+    import pandas as pd
+
+    keys = list(keys)
+    if keys and isinstance(keys[0], str):
+        return pd.util.hash_array(np.array(keys, dtype=object))
+    return mix64(np.asarray(keys, dtype=np.float64).view(np.uint64))
+
+
+def smallest(hashes: np.ndarray) -> np.ndarray:
+    return np.unique(hashes)[:SKETCH_SIZE]
+
+
+def sketch_of(levels: Levels | None, sketch: np.ndarray | None) -> np.ndarray | None:
+    """The sketch of a column: from its exact levels when it has them."""
+    if levels is not None:
+        return smallest(value_hashes(levels.keys))
+    return sketch
+
+
+def estimate_distinct(sketch: np.ndarray) -> float:
+    """Distinct values behind a K-minimum-values sketch (exact when fewer than K were seen)."""
+    if len(sketch) < SKETCH_SIZE:
+        return float(len(sketch))
+    kth = float(sketch[-1]) / 2.0**64
+    return (SKETCH_SIZE - 1) / kth
+
+
+def merge_distinct(la, sa, lb, sb, cap: int = DISTINCT_CAP):
+    """Merge (levels, sketch) pairs: exact levels while they fit, else the sketch."""
+    levels = merge_levels(la, lb, cap)
+    if levels is not None:
+        return levels, None
+    a, b = sketch_of(la, sa), sketch_of(lb, sb)
+    if a is None or b is None:
+        return None, None
+    return None, smallest(np.concatenate([a, b]))
+
+
+def remap_rows(arr: np.ndarray, slots: np.ndarray, n_classes: int) -> np.ndarray:
+    out = np.zeros((n_classes + 1,) + arr.shape[1:], dtype=arr.dtype)
+    out[slots] = arr
+    return out
+
+
+def remap_levels(levels: Levels | None, slots, n_classes) -> Levels | None:
+    if levels is None:
+        return None
+    return Levels(levels.keys, remap_rows(levels.table.T, slots, n_classes).T)

@@ -1,0 +1,226 @@
+"""nblint.testing catches broken rules, and a third-party pack's tests written as the README shows them pass."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from nblint import testing
+from nblint.engine import Rule, load_rules
+from nblint.findings import Severity
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text()
+
+DOC = """{summary}
+
+    ## What it does
+    Reports something.
+
+    ## Why is this bad?
+    It is a test.
+
+    ## Severity
+    Never an error.
+
+    ## Example
+    Anything.
+
+    ## Use instead
+    Nothing.
+    """
+
+
+def make_rule(code: str, check, summary: str = "A rule made for a test.") -> type[Rule]:
+    return type(
+        f"Rule{code}",
+        (Rule,),
+        {
+            "__doc__": DOC.format(summary=summary),
+            "code": code,
+            "name": f"test-{code[2:]}",
+            "severity": Severity.INFO,
+            "check": check,
+            "__module__": __name__,
+        },
+    )
+
+
+def finding_per_feature(self, ctx):
+    for column in ctx.profile.names:
+        if column != ctx.target:
+            yield self.finding(ctx, f"column {column!r} exists", columns=[column])
+
+
+def raises_on_one_row(self, ctx):
+    yield self.finding(ctx, f"{ctx.n_rows // (ctx.n_rows - 1)} rows for each other row")
+
+
+COUNTER = itertools.count()
+
+
+def counts_its_calls(self, ctx):
+    yield self.finding(ctx, f"call {next(COUNTER)}")
+
+
+def names_the_first_column(self, ctx):
+    yield self.finding(ctx, "the first column", columns=[ctx.source.names[0]])
+
+
+def names_a_column_that_is_not_there(self, ctx):
+    yield self.finding(ctx, "a column", columns=["no such column"])
+
+
+def test_a_well_behaved_rule_keeps_the_contract():
+    testing.check_rule(make_rule("NB991", finding_per_feature))
+
+
+@pytest.mark.parametrize(
+    "check, broken",
+    [
+        (raises_on_one_row, r"NB992 raised ZeroDivisionError on a one-row table, no model"),
+        (counts_its_calls, r"NB992 on a typical table, no model: a second run gives other findings"),
+        (names_the_first_column, r"NB992 on a typical table with its columns reversed, no model: other findings"),
+        (names_a_column_that_is_not_there, r"names columns the table does not have: \['no such column'\]"),
+    ],
+)
+def test_a_broken_rule_breaks_the_contract(check, broken):
+    with pytest.raises(AssertionError, match=broken):
+        testing.check_rule_behaviour(make_rule("NB992", check))
+
+
+def test_an_empty_table_is_refused_before_any_rule_runs():
+    """nblint refuses a table without rows (one error line, exit 2): no rule ever has to read one."""
+    from nblint.testing.contract import _contexts
+
+    assert _contexts("an empty table, no model", 0) == ()
+    assert len(_contexts("a one-row table, no model", 0)) == 1
+
+
+def test_undocumented_rules_and_missing_cases_break_the_contract():
+    rule = make_rule("NB993", finding_per_feature)
+    rule.__doc__ = rule.__doc__.replace("## Use instead", "## Instead")
+    with pytest.raises(AssertionError, match="NB993 lacks the 'Use instead' section"):
+        testing.check_rule_metadata(rule)
+    with pytest.raises(AssertionError, match="NB101 needs at least one passing and one failing case"):
+        testing.check_case_coverage(
+            load_rules()["NB101"],
+            [c for c in testing.load_cases(ROOT / "tests" / "rule_cases") if c.spec["expect"] == "pass"],
+        )
+
+
+def test_a_case_that_does_not_hold_fails(tmp_path):
+    (case,) = [
+        c for c in testing.load_cases(ROOT / "tests" / "rule_cases") if c.rule == "NB204" and c.spec["expect"] == "fail"
+    ][:1]
+    flipped = testing.Case(case.rule, dict(case.spec, expect="pass"), case.source)
+    with pytest.raises(AssertionError):
+        testing.check_case(flipped, tmp_path)
+    wrong_columns = testing.Case(case.rule, dict(case.spec, columns=["no such column"]), case.source)
+    with pytest.raises(AssertionError):
+        testing.check_case(wrong_columns, tmp_path)
+
+
+# --------------------------------------------------------------------------- a third-party pack, as the README shows
+
+
+RULE_MODULE = '''
+from nblint.engine import Rule
+from nblint.findings import Severity
+
+
+class ShoutingColumn(Rule):
+    """A column name in capitals.
+
+    ## What it does
+    Reports column names written in capital letters.
+
+    ## Why is this bad?
+    The house style is lower case.
+
+    ## Severity
+    Never an error: a matter of style.
+
+    ## Example
+    A column ``AGE``.
+
+    ## Use instead
+    A column ``age``.
+    """
+
+    code = "NB901"
+    name = "shouting-column"
+    severity = Severity.INFO
+
+    def check(self, ctx):
+        for column in ctx.profile.names:
+            if column.isupper():
+                yield self.finding(ctx, f"column {column!r} is in capitals", columns=[column])
+'''
+
+CASE_FILE = """
+rule: NB901
+cases:
+  - name: a column in capitals
+    expect: fail
+    columns: [AGE]
+    table: |
+      AGE,y
+      30,0
+      40,1
+  - name: lower case
+    expect: pass
+    table: |
+      age,y
+      30,0
+      40,1
+"""
+
+
+@pytest.mark.slow
+def test_a_third_party_pack_runs_the_readme_tests(tmp_path):
+    """A pack registered through its entry point (a dist-info on the path, as pip writes it) runs the README's tests."""
+    snippet = re.search(r"```python\n(# tests/test_my_rules\.py.*?)```", README, flags=re.S).group(1)
+    (tmp_path / "my_pack").mkdir()
+    (tmp_path / "my_pack" / "__init__.py").write_text("")
+    (tmp_path / "my_pack" / "shouting.py").write_text(RULE_MODULE)
+    info = tmp_path / "my_pack-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: my-pack\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[nblint.rules]\nmy_pack = my_pack\n")
+    (tmp_path / "tests" / "rule_cases").mkdir(parents=True)
+    (tmp_path / "tests" / "rule_cases" / "NB901.yaml").write_text(CASE_FILE)
+    (tmp_path / "tests" / "test_my_rules.py").write_text(snippet)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")]))
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "tests"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert re.search(r"\b3 passed\b", result.stdout), result.stdout  # two cases, one contract
+
+
+def test_rules_of_a_package():
+    assert [rule.code for rule in testing.rules_of("nblint_rules.impact")] == ["NB401"]
+    assert len(testing.rules_of("nblint_rules")) == len(load_rules())
+    assert testing.rules_of("nblint_rules.imp") == []
+
+
+def test_importing_nblint_testing_imports_neither_pytest_nor_sklearn():
+    code = textwrap.dedent("""
+        import sys
+        import nblint.testing
+        print(sorted(m for m in ("pytest", "sklearn") if m in sys.modules))
+    """)
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "[]"
