@@ -30,12 +30,9 @@ import time
 from pathlib import Path
 
 import numpy as np
+from bench_check import INSTALLED_ENV  # the measured processes cache their bytecode
 
 OUT = Path(__file__).resolve().parent / "out"
-#: The processes measured cache their bytecode, as an installed package's is (pip compiles it
-#: at install; pandas' was): with PYTHONDONTWRITEBYTECODE set, an editable nblint would be
-#: compiled from source in every process (about 0.15 s here) and pandas would not.
-INSTALLED_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
 def small_table(path: Path, seed: int, n: int = 60) -> None:

@@ -179,8 +179,8 @@ def one_blas_thread():
     ``scipy.linalg``; numpy's, when the CLI enters this before importing numpy)
     is not among those limited on entry: it reads its thread count from the
     environment as it loads, so the environment says one thread meanwhile.  On
-    the 1M x 65 bench table, scipy's SSYRK on two threads had cost 5-9 s of CPU
-    (0.3 s on one).  On exit, a BLAS loaded meanwhile gets the thread count the
+    the 1M x 65 bench table, scipy's BLAS on two threads (its SSYRK then counted
+    the co-occurrences) had cost 5-9 s of CPU (0.3 s on one).  On exit, a BLAS loaded meanwhile gets the thread count the
     others return to, so an API caller's session is left as it was.
     """
     from threadpoolctl import ThreadpoolController
