@@ -254,3 +254,37 @@ def test_holdout_precision_floor(scored_holdout):
 def test_holdout_recall_floor(scored_holdout):
     out, kinds = scored_holdout
     assert out.counts(kinds)["recall"] >= 0.90, score_mod.report(out, kinds)
+
+
+# --- the second held-out set --------------------------------------------------------------------
+# holdout2.yaml: 28 files collected after the first holdout was tuned on, labels committed before
+# nblint ran on them. Blind: precision 0.92, recall 0.69 (0.85 after three misread labels were
+# corrected, in a commit of their own); after the fixes they prompted: 0.86 / 0.92 (13 labels, so
+# one finding moves recall by 0.08). Its floors hold that state, below the corpus's bar on purpose:
+# it is the set that says how nblint does on code it was not shaped by.
+
+@pytest.fixture(scope="module")
+def holdout2():
+    return score_mod.load_corpus(score_mod.HOLDOUT2)
+
+
+def test_holdout2_entries_are_well_formed_and_new(corpus, holdout, holdout2):
+    _check_entries(holdout2)
+    earlier = {(e["source"]["repo"], e["source"]["path"]) for c in (corpus, holdout) for e in c["files"]}
+    later = {(e["source"]["repo"], e["source"]["path"]) for e in holdout2["files"]}
+    assert not earlier & later, "a file of holdout2 is already in corpus.yaml or holdout.yaml"
+    assert not {e["id"] for c in (corpus, holdout) for e in c["files"]} & {e["id"] for e in holdout2["files"]}
+    kinds = [entry["kind"] for entry in holdout2["files"]]
+    assert kinds.count("script") >= 10 and kinds.count("notebook") >= 10
+
+
+@pytest.mark.slow
+def test_holdout2_floors(holdout2):
+    folder = score_mod.default_folder("holdout2")
+    if not folder.is_dir():
+        pytest.skip(f"held-out files not brought into {folder} (see tests/real_code/score.py)")
+    out, kinds = score_mod.score(folder, holdout2)
+    if not kinds:
+        pytest.skip(f"no verified holdout2 file in {folder}")
+    counts = out.counts(kinds)
+    assert counts["precision"] >= 0.85 and counts["recall"] >= 0.9, score_mod.report(out, kinds)

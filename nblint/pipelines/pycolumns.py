@@ -192,6 +192,8 @@ class ColumnTracking:
             return None
         if isinstance(prefix, str):  # one prefix for every column: it names one variable only if there is one
             return [f"{prefix}{separator}"] if id(use) in self.series_uses or encoded and len(encoded) == 1 else None
+        if isinstance(prefix, OneOf) and all(isinstance(p, str) for p in prefix.items):
+            return [f"{p}{separator}" for p in prefix.items]  # get_dummies(df[c], prefix=c) in a loop: one per column
         if isinstance(prefix, dict):
             prefix = list(prefix.values())
         if isinstance(prefix, list):
@@ -241,9 +243,10 @@ class ColumnTracking:
 
     # ---------------------------------------------------------------- dropping
 
-    def dropped(self, chains: Chains | None, node: ast.Call) -> Chains | None:
-        """The chains after ``frame.drop(...)``: encoded columns dropped, or a dummy level dropped by name."""
-        dropped = self._drop_names(node)
+    def dropped(self, chains: Chains | None, node: ast.expr, left_out: frozenset | None = None) -> Chains | None:
+        """The chains after ``frame.drop(...)`` (or a selection of every column but ``left_out``, ``node`` then
+        being where they were left out): encoded columns dropped, or a dummy level dropped by name."""
+        dropped = set(left_out) if left_out is not None else self._drop_names(node)
         if chains is None or dropped is None:
             return chains
         # Columns an encoder of the frame wrote are columns, not levels of a get_dummies(series).

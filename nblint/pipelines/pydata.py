@@ -30,7 +30,7 @@ from nblint.pipelines.catalog import FUNCTION_TRANSFORMS
 from nblint.pipelines.flow import UNLISTED
 from nblint.pipelines.pycolumns import ColumnTracking, names, raw, same_names
 from nblint.pipelines.pycolumns import _union as union
-from nblint.pipelines.pyvalues import calls_in
+from nblint.pipelines.pyvalues import AllBut, calls_in
 from nblint.pipelines.spec import Call
 
 __all__ = ["FIT_METHODS", "TRANSFORM_METHODS", "DataTracking", "argument", "union"]
@@ -83,6 +83,9 @@ class DataTracking(ColumnTracking):
         if isinstance(node, ast.Call):
             return self._call_data(node)
         if isinstance(node, ast.Subscript):
+            every_but = self.expr(node.slice)
+            if isinstance(every_but, AllBut):  # df[[c for c in df.columns if c not in drop]]: df without drop
+                return self.dropped(self.data_of(node.value), every_but.node, every_but.names)
             return self.selected(self.data_of(node.value), self.column_names(node))
         if isinstance(node, (ast.Name, ast.Attribute)):
             text = self._dotted_text(node)

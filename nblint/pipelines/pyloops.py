@@ -9,7 +9,13 @@ Part of the Python reader (:mod:`nblint.pipelines.pysource`, which mixes this in
 * a loop over a list of *frames* -- names written in the source that hold no
   value nblint knows (``for dataset in [train, test]``, or a name bound to such
   a list) -- is read once per frame, the loop variable standing for it, so
-  columns written through ``dataset`` are written into ``train`` and ``test``.
+  columns written through ``dataset`` are written into ``train`` and ``test``;
+* a list grown in place (``features.append(c)``, ``features.extend(range(24))``,
+  ``features += [...]``) holds what was added; added items nblint cannot read
+  make the whole list unknown, never a guess;
+* ``[c for c in df.columns if c not in drop]`` is every column but the names
+  written (:class:`~nblint.pipelines.pyvalues.AllBut`), which a selection reads
+  as a drop of those names.
 """
 
 from __future__ import annotations
@@ -17,7 +23,10 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from nblint.pipelines.pyvalues import calls_in, enumerated, items_of, method_items, one_of, unknown as _unknown, zipped
+from nblint.pipelines.pycolumns import names
+from nblint.pipelines.pyvalues import (AllBut, OneOf, calls_in, enumerated, is_sequence, items_of, method_items, one_of,
+                                       unknown as _unknown, zipped)
+from nblint.pipelines.spec import Expr
 
 #: The most frames a loop over a list of frames is read for (its body is read once per frame).
 MAX_FRAMES_WALKED = 6
@@ -90,11 +99,81 @@ class LoopReading:
         return one_of(items) if items else _unknown(node)
 
     def _comprehension(self, node) -> Any:
-        """``[make_pipeline(enc, m) for m in models]``: the element read with each generator's items."""
-        names = {n.id for gen in node.generators for n in ast.walk(gen.target) if isinstance(n, ast.Name)}
-        with self.scoped(names):
+        """``[make_pipeline(enc, m) for m in models]``: the element read with each generator's items;
+        ``[x for x in items]`` (no condition) is the items themselves, ``[c for c in df.columns if c not in
+        drop]`` every column but ``drop``."""
+        left_out = self._all_but(node)
+        if left_out is not None:
+            return left_out
+        bound = {n.id for gen in node.generators for n in ast.walk(gen.target) if isinstance(n, ast.Name)}
+        with self.scoped(bound):
             for generator in node.generators:
                 self.bind(generator.target, self.iterate(generator.iter), None)
             value = self.expr(node.value if isinstance(node, ast.DictComp) else node.elt)
         calls = calls_in(value)
-        return calls if calls else _unknown(node)
+        if calls:
+            return calls
+        copied = _copied_items(node)
+        if copied is not None and not node.generators[0].ifs:
+            items = items_of(self.iterate(copied))
+            if items is not None:
+                return items
+        return _unknown(node)
+
+    def _all_but(self, node) -> AllBut | None:
+        """``[c for c in df.columns if c not in drop and c != "id"]``: the names left out, where all are written."""
+        if not isinstance(node, ast.ListComp) or len(node.generators) != 1:
+            return None
+        generator = node.generators[0]
+        columns = generator.iter
+        if isinstance(columns, ast.Call) and self._builtin(columns.func) in ("list", "tuple") and columns.args:
+            columns = columns.args[0]
+        if _copied_items(node) is None or not generator.ifs \
+                or not (isinstance(columns, ast.Attribute) and columns.attr == "columns"):
+            return None
+        conditions = []
+        for condition in generator.ifs:
+            both = isinstance(condition, ast.BoolOp) and isinstance(condition.op, ast.And)
+            conditions += condition.values if both else [condition]
+        left_out: set[str] = set()
+        for condition in conditions:
+            if not (isinstance(condition, ast.Compare) and len(condition.ops) == 1
+                    and isinstance(condition.left, ast.Name) and condition.left.id == node.elt.id):
+                return None
+            value = self.expr(condition.comparators[0])
+            found = names(value) if isinstance(condition.ops[0], ast.NotIn) else \
+                (value,) if isinstance(condition.ops[0], ast.NotEq) and isinstance(value, str) else None
+            if not found:
+                return None
+            left_out.update(found)
+        return AllBut(frozenset(left_out), node)
+
+    def grow(self, holder: ast.expr, added: ast.expr, one: bool) -> None:
+        """``holder.append(added)`` (``one``), ``holder.extend(added)`` or ``holder += added``: a list held by a
+        name gains the items; a loop appending gains each item its variable takes. Items not known make the
+        list unknown."""
+        name = self._dotted_text(holder)
+        current = self.env.get(name) if name is not None else None
+        if not is_sequence(current):
+            return
+        value = self.expr(added) if one else self.iterate(added)  # iterate: one item stands for itself
+        if isinstance(value, Expr):
+            items = None
+        elif isinstance(value, OneOf):
+            items = list(value.items)
+        else:
+            items = [value]
+        if items is None:
+            self.env.pop(name)
+        else:
+            self.env[name] = list(current) + items
+
+
+def _copied_items(node) -> ast.expr | None:
+    """The iterable of ``[x for x in items]`` (one generator whose element is its plain loop variable)."""
+    if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp)) and len(node.generators) == 1:
+        generator = node.generators[0]
+        if isinstance(generator.target, ast.Name) and isinstance(node.elt, ast.Name) \
+                and node.elt.id == generator.target.id and not generator.is_async:
+            return generator.iter
+    return None

@@ -226,6 +226,8 @@ class _ModuleReader(CallReading, LoopReading, DataTracking):
                 self.assign(target, stmt.value)
         elif isinstance(stmt, (ast.For, ast.AsyncFor)):
             self.bind(stmt.target, self.iterate(stmt.iter), None)
+        elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.op, ast.Add):
+            self.grow(stmt.target, stmt.value, one=False)  # features += [...]
         elif isinstance(stmt, ast.Return) and stmt.value is not None and self.returns:
             parts = None
             if isinstance(stmt.value, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in stmt.value.elts):
@@ -401,8 +403,11 @@ class _ModuleReader(CallReading, LoopReading, DataTracking):
                 self.bound.append((name, calls))
 
     def _in_place(self, node: ast.Call) -> None:
-        """``df.drop([...], axis=1, inplace=True)`` changes the frame it is called on."""
+        """``df.drop([...], axis=1, inplace=True)`` changes the frame it is called on; ``names.append(c)`` and
+        ``names.extend(items)`` the list."""
         func = node.func
+        if isinstance(func, ast.Attribute) and func.attr in ("append", "extend") and len(node.args) == 1:
+            self.grow(func.value, node.args[0], one=func.attr == "append")
         inplace = any(k.arg == "inplace" and isinstance(k.value, ast.Constant) and k.value.value is True
                       for k in node.keywords)
         if inplace and isinstance(func, ast.Attribute) and func.attr == "drop":

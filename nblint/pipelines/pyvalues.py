@@ -30,6 +30,15 @@ class Instance:
     data: dict[str, Any] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class AllBut:
+    """``[c for c in df.columns if c not in drop]``: every column of the frame it selects from but ``names``
+    (``node`` is the comprehension, where a selection with it drops them)."""
+
+    names: frozenset
+    node: Any = field(compare=False)
+
+
 def is_sequence(value: Any) -> bool:
     return isinstance(value, (list, tuple))
 

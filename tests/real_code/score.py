@@ -12,12 +12,15 @@ Two corpora, one scorer
 same format, collected and labelled after that tuning (labels committed before nblint was run
 on any of its files), to measure nblint on code it was never fitted to. After that first score its
 misses and false alarms were diagnosed and fixed (``IDIOMS.md``), so it no longer measures unseen
-code either; hidden sets do. ``--corpus holdout`` scores it; everything below applies to both.
+code either; hidden sets do. ``--corpus holdout`` scores it. ``holdout2.yaml`` is a second held-out
+corpus, collected and labelled (labels committed first) after both others had been used for
+tuning; ``--corpus holdout2`` scores it. Everything below applies to all three.
 
 Where the files go
 ------------------
-``$NBLINT_REAL_CODE`` (``$NBLINT_REAL_CODE_HOLDOUT`` for the holdout) if set, otherwise
-``../scratch/real_code`` (``../scratch/real_code_holdout``) next to the checkout (for a
+``$NBLINT_REAL_CODE`` (``$NBLINT_REAL_CODE_HOLDOUT``, ``$NBLINT_REAL_CODE_HOLDOUT2`` for the
+holdouts) if set, otherwise ``../scratch/real_code`` (``../scratch/real_code_holdout``,
+``../scratch/real_code_holdout2``) next to the checkout (for a
 checkout in ``/work/main`` that is ``/work/scratch/real_code``). Each file is stored as
 ``<id>.py`` or ``<id>.ipynb``, ``id`` being the entry's ``id`` in the corpus file.
 
@@ -72,10 +75,12 @@ import yaml
 HERE = Path(__file__).resolve().parent
 CORPUS = HERE / "corpus.yaml"
 HOLDOUT = HERE / "holdout.yaml"
+HOLDOUT2 = HERE / "holdout2.yaml"
 # corpus name -> (corpus file, scratch folder name next to the checkout, environment variable)
 CORPORA = {
     "main": (CORPUS, "real_code", "NBLINT_REAL_CODE"),
     "holdout": (HOLDOUT, "real_code_holdout", "NBLINT_REAL_CODE_HOLDOUT"),
+    "holdout2": (HOLDOUT2, "real_code_holdout2", "NBLINT_REAL_CODE_HOLDOUT2"),
 }
 CHECKOUT = HERE.parent.parent
 EXTENSIONS = {"script": ".py", "notebook": ".ipynb"}
@@ -288,7 +293,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--folder", type=Path, default=None, help="scratch folder (default: see module doc)")
     parser.add_argument("--verify", action="store_true", help="only check the files against the corpus")
     parser.add_argument("--corpus", choices=sorted(CORPORA), default="main",
-                        help="main: corpus.yaml (tuned on); holdout: holdout.yaml (held out)")
+                        help="main: corpus.yaml (tuned on); holdout: holdout.yaml; holdout2: holdout2.yaml (held out)")
     args = parser.parse_args(argv)
     folder = args.folder or default_folder(args.corpus)
     corpus = load_corpus(CORPORA[args.corpus][0])
