@@ -30,6 +30,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from bench_check import INSTALLED_ENV  # the measured processes cache their bytecode
 
 OUT = Path(__file__).resolve().parent / "out"
 
@@ -48,7 +49,7 @@ def small_table(path: Path, seed: int, n: int = 60) -> None:
 def timed(argv: list[str]) -> float:
     """Wall seconds of one fresh process (its output discarded; exit 0 or 1 expected)."""
     start = time.perf_counter()
-    code = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
+    code = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False, env=INSTALLED_ENV)
     wall = time.perf_counter() - start
     if code.returncode not in (0, 1):
         raise RuntimeError(f"{argv} failed: {code.stderr.decode()[-2000:]}")

@@ -23,7 +23,8 @@ WIDE_BINARY = 4096
 #: Rows with the fewest ones (in the 0/1 block) kept for the wide group search.
 SPARSE_ROWS = 32
 #: Multiply-adds (rows x 0/1 columns squared) up to which a chunk's co-occurrences are one
-#: numpy product: about a millisecond, against ~0.1 s to import scipy.linalg on a busy machine.
+#: dense product without looking at how sparse the block is (the sparse product needs
+#: scipy.sparse, ~0.1 s to import on a busy machine, against about a millisecond).
 SMALL_PRODUCT = 1 << 22
 
 
@@ -180,12 +181,15 @@ def _cooccurrence_note(columns: int, pairs: float, caps: ProfileCaps) -> str:
 def _cooccurrence(bits: np.ndarray, wide: bool, row_offset: int):
     """Exact co-occurrence counts ``O = B^T B`` of a block of 0/1 columns.
 
-    Dense 0/1 blocks use one SSYRK, the upper triangle of ``B^T B`` (half a
-    matrix product; float32 sums of 0/1 products are exact integers while
-    n < 2**24).  Sparse ones use a sparse product, whose cost is ``sum_r m_r^2``
-    (``m_r`` ones in row r) instead of ``n b^2``; it is taken when that is
-    clearly cheaper, and always for a wide block, whose result stays sparse.
-    Both give the same integers.
+    Dense 0/1 blocks use one float32 product ``B^T B`` (numpy's SGEMM: float32
+    sums of 0/1 products are exact integers while n < 2**24), of which the upper
+    triangle is kept.  scipy's SSYRK would do half the multiply-adds, but its
+    wrapper copies the block to Fortran order and holds the GIL meanwhile: 2.4 ms
+    of CPU against 0.9 ms for a 16k x 60 chunk of the bench table, and the
+    ``--jobs`` threads waited for each other.  Sparse ones use a sparse product,
+    whose cost is ``sum_r m_r^2`` (``m_r`` ones in row r) instead of ``n b^2``; it
+    is taken when that is clearly cheaper, and always for a wide block, whose
+    result stays sparse.  Both give the same integers.
 
     Returns
     -------
@@ -196,16 +200,12 @@ def _cooccurrence(bits: np.ndarray, wide: bool, row_offset: int):
     n, b = bits.shape
     B32 = bits.astype(np.float32, order="F")
     if not wide and float(n) * b * b <= SMALL_PRODUCT:
-        # A small block: numpy's product gives the same exact integers, and a small
-        # table's check does not pay for importing scipy.linalg and scipy.sparse.
-        return np.triu(B32.T @ B32).astype(np.int64), []
-    from scipy import sparse
-    from scipy.linalg.blas import ssyrk
-
+        return _dense_counts(B32), []
     row_ones = B32.sum(axis=1, dtype=np.float64)
     if not wide and float(np.dot(row_ones, row_ones)) * 250 >= float(n) * b * b:
-        # (B32.T is C-ordered (b, n): SSYRK computes it times its transpose without a copy.)
-        return ssyrk(1.0, B32.T, trans=0, lower=0).astype(np.int64), []
+        return _dense_counts(B32), []
+    from scipy import sparse
+
     rows, cols = np.nonzero(B32)
     B = sparse.csr_matrix((np.ones(len(rows), dtype=np.int64), (rows, cols)), shape=(n, b))
     O = (B.T.tocsr() @ B).tocsr()
@@ -215,6 +215,11 @@ def _cooccurrence(bits: np.ndarray, wide: bool, row_offset: int):
     order = np.lexsort((np.arange(n), row_ones))[:SPARSE_ROWS]
     sparse_rows = [(int(row_ones[r]), row_offset + int(r), B.indices[B.indptr[r]:B.indptr[r + 1]].copy()) for r in order]
     return O, sparse_rows
+
+
+def _dense_counts(B32: np.ndarray) -> np.ndarray:
+    """The upper triangle of ``B^T B`` of a float32 0/1 block (Fortran-ordered: no copy for the product)."""
+    return np.triu(B32.T @ B32).astype(np.int64)
 
 
 def _merge_sparse_rows(a: list, b: list) -> list:

@@ -144,3 +144,15 @@ def test_readme_dask_snippets_run_on_a_local_cluster(monkeypatch):
         namespace = {"address": cluster.scheduler_address}
         exec(compile(snippet, "README.md", "exec"), namespace)
     assert str(namespace["report"]).replace("<dask>", "examples/customers.csv") == local.stdout.rstrip("\n")
+
+
+def test_readme_speed_commands_are_the_bench_scripts_options():
+    """The Speed section's rerun commands name bench scripts that take the options shown
+    (running them is the benchmark itself, minutes each, so their --help is what is run)."""
+    speed = README.split("## Speed\n", 1)[1].split("\n## ", 1)[0]
+    commands = re.findall(r"`python (bench/\w+\.py)([^`]*)`", speed)
+    assert {script for script, _ in commands} >= {"bench/bench_startup.py", "bench/bench_check.py"}
+    for script, options in commands:
+        usage = subprocess.run([sys.executable, str(ROOT / script), "--help"], capture_output=True, text=True, check=True)
+        for option in re.findall(r"--[\w-]+", options):
+            assert option in usage.stdout, (script, option)

@@ -9,6 +9,8 @@ plotting or DataFrame library beyond pyarrow, which parses the CSV. The times ar
 
 from __future__ import annotations
 
+import json
+import os
 import subprocess
 import sys
 
@@ -77,3 +79,55 @@ def test_a_check_with_exact_dependencies_loads_lapack_for_them(tmp_path):
     assert "NB104" in proc.stdout
     assert "scipy.linalg" in modules
     assert not {"statsmodels", "sklearn", "matplotlib", "polars"} & packages(modules)
+
+
+#: Enters one_blas_thread with numpy loaded (as an API caller's session has it) and loads
+#: scipy's own BLAS meanwhile (as profiling a large table does), then prints each BLAS's threads.
+BLAS_PROBE = """
+import json
+import numpy
+from threadpoolctl import threadpool_info
+from nblint.runner import one_blas_thread
+
+def threads():
+    return sorted({info["num_threads"] for info in threadpool_info() if info["user_api"] == "blas"})
+
+with one_blas_thread():
+    import scipy.linalg
+    inside = threads()
+print(json.dumps({"inside": inside, "after": threads()}))
+"""
+
+
+def test_a_blas_loaded_while_nblint_runs_stays_on_one_thread_and_is_handed_back():
+    # Lazy imports load scipy's BLAS after one_blas_thread has limited the BLAS
+    # already loaded; on two threads its SSYRK spun for seconds of CPU.
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_NUM_THREADS")} | {"OPENBLAS_NUM_THREADS": "2"}
+    proc = subprocess.run([sys.executable, "-c", BLAS_PROBE], capture_output=True, text=True, env=env, check=True)
+    assert json.loads(proc.stdout) == {"inside": [1], "after": [2]}
+
+
+def test_the_blas_environment_is_restored_when_the_last_overlapping_user_leaves(monkeypatch):
+    import threading
+
+    from nblint.runner import one_blas_thread
+
+    monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    entered, leave = threading.Event(), threading.Event()
+    seen = []
+
+    def other_thread():
+        with one_blas_thread():
+            entered.set()
+            leave.wait(10)
+            seen.append(os.environ.get("OPENBLAS_NUM_THREADS"))
+
+    worker = threading.Thread(target=other_thread)
+    with one_blas_thread():
+        worker.start()
+        assert entered.wait(10)
+    seen.append(os.environ.get("OPENBLAS_NUM_THREADS"))  # this thread left first: the other still runs
+    leave.set()
+    worker.join(10)
+    assert seen == ["1", "1"]
+    assert "OPENBLAS_NUM_THREADS" not in os.environ
