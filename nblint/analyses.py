@@ -140,7 +140,7 @@ class TableContext:
         """Column -> position in the table as given: for what is written back to the user (``nblint fix``)."""
         return {name: i for i, name in enumerate(self.source.names)}
 
-    def scan(self, columns) -> "list[Chunk] | Any":
+    def scan(self, columns) -> list[Chunk] | Any:
         """Iterate the table again, in chunks, restricted to ``columns`` (second pass)."""
         return self.source.chunks(list(columns))
 
@@ -333,7 +333,7 @@ class TableContext:
         """
         structure = self.structure
         categorical = {c for c, k in self.kinds.items() if k.kind == "categorical"} - set(structure.code_columns)
-        pending = [pair for pair in recode_candidates(self.profile, set(self.profile.names) - categorical)]
+        pending = list(recode_candidates(self.profile, set(self.profile.names) - categorical))
         if not pending:
             return []
         same = {frozenset(cols) for cols in structure.identical}
@@ -386,7 +386,7 @@ class _ThresholdPass:
         slots = class_slots(chunk, self.target, self.classes)
         self.scan.add({c: chunk.column(c).as_float() for c in self.scan.columns}, slots)
 
-    def merge(self, other: "_ThresholdPass") -> None:
+    def merge(self, other: _ThresholdPass) -> None:
         self.scan.merge(other.scan)
 
 
@@ -410,7 +410,7 @@ class RowChecks:
         self.recode_tables: list[set] = [set() for _ in self.recode_candidates]
 
     def add(self, chunk: Chunk) -> None:
-        values = {name: col for name, col in zip(chunk.names, chunk.columns)}
+        values = dict(zip(chunk.names, chunk.columns))
         for (members, _), acc in zip(self.broken_candidates, self.row_sums):
             total = np.zeros(chunk.n_rows, dtype=np.int64)
             for m in members:
@@ -442,7 +442,7 @@ class RowChecks:
         for (a, b), seen in zip(self.recode_candidates, self.recode_tables):
             seen.update(zip(_labels(values[a]), _labels(values[b])))
 
-    def merge(self, other: "RowChecks") -> None:
+    def merge(self, other: RowChecks) -> None:
         """Add the checks of rows after these (gathered apart)."""
         for acc, part in zip(self.row_sums, other.row_sums):
             acc[0] += part[0]

@@ -78,7 +78,7 @@ class Budget:
     memory: int
 
     @classmethod
-    def default(cls, configured=None) -> "Budget":
+    def default(cls, configured=None) -> Budget:
         """``configured`` (bytes or a size string), else ``NBLINT_MEMORY_BUDGET``, else the machine's share."""
         if configured is None:
             configured = os.environ.get("NBLINT_MEMORY_BUDGET") or None
@@ -130,7 +130,7 @@ class ProfileCaps:
     distinct: int
 
     @classmethod
-    def for_table(cls, budget: "Budget | None", n_columns: int, distinct: int) -> "ProfileCaps":
+    def for_table(cls, budget: Budget | None, n_columns: int, distinct: int) -> ProfileCaps:
         budget = budget or Budget.default()
         return cls(budget.memory // 2, n_columns, distinct)
 

@@ -76,7 +76,7 @@ class Settings:
     root: str = "."
     source: str | None = None  # the config file these came from
 
-    def for_file(self, path: str) -> "Settings":
+    def for_file(self, path: str) -> Settings:
         """Apply the per-file settings whose glob matches ``path``."""
         resolved = replace(self)
         for pattern, values in self.per_file_settings:
@@ -213,7 +213,7 @@ def parse_settings(table: dict[str, Any], root: str = ".", prefix: str = "", sou
             raise ConfigError(f"unknown key {where + '.' + sorted(unknown)[0]!r} (allowed: target, model)")
         resolved = {}
         if "target" in values:
-            resolved["target"] = _string(values, "target", lambda n: f"{where}.{n}", None)
+            resolved["target"] = _string(values, "target", lambda n, where=where: f"{where}.{n}", None)
         if "model" in values:
             resolved["model"] = _model(values["model"], f"{where}.model")
         settings.per_file_settings.append((pattern, resolved))

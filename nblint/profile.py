@@ -101,7 +101,7 @@ class TableProfile:
 
     @classmethod
     def from_source(cls, source: TableSource, target: str | None = None, jobs: int = 1,
-                    wide_binary: int | None = None, budget: Budget | None = None) -> "TableProfile":
+                    wide_binary: int | None = None, budget: Budget | None = None) -> TableProfile:
         """Profile a whole source, chunk by chunk, merging as it goes.
 
         Parameters
@@ -126,7 +126,7 @@ class TableProfile:
         if target is not None and target not in source.names:
             raise InputError(missing_column("target column", target, list(source.names)))
 
-        def fold(chunks) -> "TableProfile | None":
+        def fold(chunks) -> TableProfile | None:
             profile = None
             for part in ordered_map(lambda chunk: cls.from_chunk(chunk, target, wide_binary, caps), chunks, jobs, "nblint-profile"):
                 # The running profile is ours alone: merging may reuse its arrays.
@@ -143,7 +143,7 @@ class TableProfile:
 
     @classmethod
     def from_chunk(cls, chunk: Chunk, target: str | None = None, wide_binary: int | None = None,
-                   caps: ProfileCaps | None = None) -> "TableProfile":
+                   caps: ProfileCaps | None = None) -> TableProfile:
         """Profile one chunk of rows (``wide_binary``, ``caps``: see :meth:`from_source`).
 
         Columns are profiled in name order, whatever their order in the table: every
@@ -184,7 +184,7 @@ class TableProfile:
 
     # ---------------------------------------------------------------- merging
 
-    def merge(self, other: "TableProfile", in_place: bool = False) -> "TableProfile":
+    def merge(self, other: TableProfile, in_place: bool = False) -> TableProfile:
         """Combine the profiles of two disjoint sets of rows of the same table.
 
         With ``in_place`` the result may share (and has changed) this profile's
@@ -267,7 +267,7 @@ def _ordered_union(*notes: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(note for part in notes for note in part))
 
 
-def _level_note(profile: "TableProfile", caps: ProfileCaps | None) -> tuple[str, ...]:
+def _level_note(profile: TableProfile, caps: ProfileCaps | None) -> tuple[str, ...]:
     """NB106's note when the budget lowered the distinct-value cap and a column went past it (none otherwise)."""
     cap = profile.level_cap
     numeric = profile.numeric

@@ -29,8 +29,8 @@ from nblint.errors import ConfigError, NblintError
 from nblint.findings import Finding, Severity
 from nblint.pipelines import ConfigFile, PipelineSpec, is_config_path, lint_specs, read_config
 from nblint.profile import TableProfile
-from nblint.readers import StreamSource, TableSource, is_table_path, read_table
 from nblint.progress import ProgressBar
+from nblint.readers import StreamSource, TableSource, is_table_path, read_table
 from nblint.terminal import is_interactive
 
 #: Folders never descended into when a directory is checked.

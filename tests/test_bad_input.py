@@ -136,10 +136,9 @@ def test_inputs_are_never_modified(write):
 
 def test_every_format_gives_the_same_findings(tmp_path):
     import json
+    from pathlib import Path
 
     import pandas as pd
-
-    from pathlib import Path
 
     frame = pd.read_csv(Path(__file__).resolve().parent.parent / "examples" / "customers.csv")
     paths = {

@@ -349,10 +349,10 @@ def test_both_spellings_of_one_key_is_an_error(tmp_path):
 def test_rule_options_in_either_spelling_in_the_api_and_pandera():
     pytest.importorskip("pandera")
     import pandas as pd
+    from pandera.pandas import Check, DataFrameSchema
 
     import nblint
     import nblint.pandera  # noqa: F401
-    from pandera.pandas import Check, DataFrameSchema
 
     frame = pd.read_csv(ROOT / "examples" / "customers.csv")
     kebab = nblint.check(frame, select=["NB104"], options={"NB104": {"vif-threshold": 1.5}})

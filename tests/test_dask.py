@@ -5,10 +5,10 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 from click.testing import CliRunner
+from tables import mixed_table
 
 import nblint
 from nblint.cli import main
-from tables import mixed_table
 
 # A cluster per module and partitions scheduled on it: seconds, so outside the fast subset.
 pytestmark = pytest.mark.slow

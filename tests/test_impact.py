@@ -15,11 +15,10 @@ from hypothesis import strategies as st
 from sklearn.naive_bayes import CategoricalNB, GaussianNB
 
 from nblint import nbmath
-from nblint.impact import measure, scoring
 from nblint.analyses import TableContext
 from nblint.cli import main
 from nblint.engine import resolved_options
-from nblint.impact import ImpactSettings, measure_impact
+from nblint.impact import ImpactSettings, measure, measure_impact, scoring
 from nblint.impact.statistics import fold_of
 from nblint.profile import TableProfile
 from nblint.readers import DataFrameSource

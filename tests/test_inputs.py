@@ -131,12 +131,13 @@ def _table(draw_columns, rows, rng):
        model=st.sampled_from([None, "bernoulli", "multinomial", "gaussian", "categorical"]),
        block_rows=st.integers(1, 40))
 def test_a_sparse_matrix_gives_the_findings_of_the_same_dense_array(kinds, rows, seed, classes, model, block_rows):
+    from dataclasses import replace
+
     from scipy import sparse
 
+    from nblint.api import _codes, _settings
     from nblint.inputs import table_source
     from nblint.runner import lint_source
-    from nblint.api import _codes, _settings
-    from dataclasses import replace
 
     rng = np.random.default_rng(seed)
     X = _table(kinds, rows, rng)

@@ -11,15 +11,15 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pandera.pandas as pa
 import pytest
 from click.testing import CliRunner
+from pandera.api.checks import Check
+from pandera.errors import SchemaDefinitionError, SchemaError, SchemaErrors, SchemaWarning
 
 import nblint
 import nblint.pandera as nbpa
-import pandera.pandas as pa
 from nblint.cli import main
-from pandera.api.checks import Check
-from pandera.errors import SchemaDefinitionError, SchemaError, SchemaErrors, SchemaWarning
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = Path(__file__).parent / "golden"

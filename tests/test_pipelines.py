@@ -117,11 +117,12 @@ def test_every_form_gives_the_same_spec_and_the_findings_at_their_lines(write, n
 
 def test_python_source_and_live_object_agree(write):
     pytest.importorskip("sklearn")
-    import nblint
     from sklearn.compose import ColumnTransformer
     from sklearn.naive_bayes import BernoulliNB
     from sklearn.pipeline import Pipeline
     from sklearn.preprocessing import OneHotEncoder, OrdinalEncoder
+
+    import nblint
 
     prep = ColumnTransformer([("codes", OrdinalEncoder(), ["city"]), ("bits", OneHotEncoder(drop="first"), ["color"])])
     live = nblint.check_pipeline(Pipeline([("prep", prep), ("nb", BernoulliNB(alpha=0))]))

@@ -7,12 +7,12 @@ import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tables import mixed_table
 
 from nblint.analyses import TableContext
 from nblint.engine import load_rules, resolved_options, run_rules
 from nblint.profile import TableProfile
 from nblint.readers import DataFrameSource
-from tables import mixed_table
 
 
 def findings_json(frame, chunk_rows, target="target"):

@@ -12,16 +12,16 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tables import mixed_table
 
 from nblint.analyses import TableContext
 from nblint.cli import main
 from nblint.engine import load_rules, resolved_options, run_rules
 from nblint.profile import TableProfile
+from nblint.progress import ProgressBar
 from nblint.readers import ArrowSource, CsvSource, ParquetSource, read_table
 from nblint.readers.csvblocks import record_blocks
-from nblint.progress import ProgressBar
 from nblint.terminal import is_interactive
-from tables import mixed_table
 
 
 def findings(source, target="target", jobs=1):
@@ -150,7 +150,7 @@ def test_record_blocks_never_cut_a_quoted_field(rows, size):
     blocks = blocks_of(data, size)
     assert b"".join(blocks) == data
     records = [row for block in blocks for row in csv.reader(io.StringIO(block.decode(), newline=""))]
-    assert records == [row for row in csv.reader(io.StringIO(data.decode(), newline=""))]
+    assert records == list(csv.reader(io.StringIO(data.decode(), newline="")))
 
 
 @pytest.mark.parametrize("name", ["late.csv", "late.csv.gz"])

@@ -88,13 +88,13 @@ class RowInputs:
         arrays = [self.y, self.rows, self.gaussian, self.group_codes, *self.categorical]
         return sum(a.nbytes for a in arrays)
 
-    def take(self, index: slice | np.ndarray) -> "RowInputs":
+    def take(self, index: slice | np.ndarray) -> RowInputs:
         """The rows at ``index`` (a slice or positions)."""
         return RowInputs(self.y[index], self.rows[index], self.group_codes[:, index],
                          [codes[index] for codes in self.categorical], self.gaussian[index])
 
     @classmethod
-    def concatenate(cls, parts: list["RowInputs"]) -> "RowInputs":
+    def concatenate(cls, parts: list[RowInputs]) -> RowInputs:
         """The rows of ``parts``, one after the other."""
         if len(parts) == 1:
             return parts[0]

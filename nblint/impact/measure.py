@@ -50,7 +50,7 @@ class Scores:
         self.log_loss_sum = np.zeros(n_models)
         self.correct = np.zeros(n_models, dtype=np.int64)
 
-    def add(self, post: "Posteriors | WindowScores") -> None:
+    def add(self, post: Posteriors | WindowScores) -> None:
         self.rows += post.argmax.shape[1] if isinstance(post, Posteriors) else post.rows
         self.log_loss_sum += post.log_loss
         self.correct += post.correct
@@ -97,7 +97,7 @@ class Comparisons:
         self.p95: list[float] | None = None
         self.extra: list[dict] = [{} for _ in range(V)]
 
-    def add_window(self, window: "InSample") -> None:
+    def add_window(self, window: InSample) -> None:
         """Add one window's in-sample results (windows in row order: sums round as they did)."""
         self.in_sample.add(window.scores)
         self.rows += window.scores.rows
@@ -163,7 +163,7 @@ class WindowScores:
     correct: np.ndarray  # (M,)
 
     @classmethod
-    def of(cls, post: Posteriors) -> "WindowScores":
+    def of(cls, post: Posteriors) -> WindowScores:
         return cls(post.argmax.shape[1], post.log_loss, post.correct)
 
 
@@ -188,7 +188,7 @@ class InSample:
     folds: FoldCounts | None  # this window's rows' fold statistics
 
     @classmethod
-    def of(cls, post: Posteriors, rows: np.ndarray, points: np.ndarray, folds: FoldCounts | None) -> "InSample":
+    def of(cls, post: Posteriors, rows: np.ndarray, points: np.ndarray, folds: FoldCounts | None) -> InSample:
         """CAT against each variant on the window's rows (``rows``: their 0-based numbers)."""
         flipped = post.argmax[POB:] != post.argmax[CAT]
         excess = post.max[POB:] - post.max[CAT]
@@ -491,7 +491,7 @@ def _eq13_share(table: np.ndarray, alpha: float) -> float:
     for j in range(K):
         ordered = np.sort(theta[:, j])
 
-        def above(threshold: np.ndarray) -> int:
+        def above(threshold: np.ndarray, ordered: np.ndarray = ordered) -> int:
             return int((C - np.searchsorted(ordered, threshold, side="right")).sum())
 
         total += above(theta[:, j])

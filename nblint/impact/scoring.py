@@ -33,12 +33,12 @@ class LevelTable:
     vetoes: np.ndarray  # (C, K) int
 
     @classmethod
-    def categorical(cls, comp: nbmath.CategoricalComponent) -> "LevelTable":
+    def categorical(cls, comp: nbmath.CategoricalComponent) -> LevelTable:
         """CAT: ``log theta_jc`` for the observed level j (eq. 2's likelihood)."""
         return cls(comp.log_lead, comp.vetoed.astype(np.int64))
 
     @classmethod
-    def product_of_bernoullis(cls, comp: nbmath.BernoulliComponent, n_levels: int) -> "LevelTable":
+    def product_of_bernoullis(cls, comp: nbmath.BernoulliComponent, n_levels: int) -> LevelTable:
         """PoB: the bits of level j are e_j, so (eq. 1) the likelihood is
         ``theta~_jc * prod_{k != j} (1 - theta~_kc) = Q~^{-j}_c theta~_jc``; the reference
         level of a dummy group (all bits 0) gets ``prod_k (1 - theta~_kc)``."""
@@ -69,12 +69,12 @@ class LevelTable:
             if vetoes is not None:
                 vetoes[c] += self.vetoes[c].take(codes)
 
-    def difference(self, other: "LevelTable") -> "LevelTable":
+    def difference(self, other: LevelTable) -> LevelTable:
         """``self - other``: swapping one encoding of a group for another is adding this."""
         return LevelTable(self.finite - other.finite, self.vetoes - other.vetoes)
 
     @classmethod
-    def side_by_side(cls, tables: list["LevelTable"]) -> "LevelTable":
+    def side_by_side(cls, tables: list[LevelTable]) -> LevelTable:
         """One table holding the levels of ``tables``, one table after the other."""
         return cls(np.concatenate([t.finite for t in tables], axis=1), np.concatenate([t.vetoes for t in tables], axis=1))
 

@@ -29,7 +29,7 @@ class Counts:
     gauss_mean: np.ndarray  # (C, D)
     gauss_m2: np.ndarray  # (C, D)
 
-    def minus(self, part: "Counts") -> "Counts":
+    def minus(self, part: Counts) -> Counts:
         """The statistics of the rows of ``self`` not in ``part`` (exact for counts).
 
         Gaussian moments are taken apart by Chan's pairwise update read backwards
@@ -108,13 +108,13 @@ class FoldCounts:
                 self.sum[:, :, d] += np.bincount(cell, weights=dev[:, d], minlength=k * C).reshape(k, C)
                 self.sumsq[:, :, d] += np.bincount(cell, weights=dev[:, d] ** 2, minlength=k * C).reshape(k, C)
 
-    def merge(self, other: "FoldCounts") -> None:
+    def merge(self, other: FoldCounts) -> None:
         """Add the statistics of later rows (gathered apart, e.g. one window's): in row order,
         each float sum is the one adding those rows here would have made."""
         self.add_counts(other)
         self.add_sums(other.sum, other.sumsq)
 
-    def add_counts(self, other: "FoldCounts") -> None:
+    def add_counts(self, other: FoldCounts) -> None:
         """Add another part's counts (integers: in any order, with the same result)."""
         self.classes += other.classes
         for acc, part in zip(self.groups + self.categorical, other.groups + other.categorical):

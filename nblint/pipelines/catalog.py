@@ -66,10 +66,7 @@ POSITIONAL = {
     "RandomizedSearchCV": ("estimator", "param_distributions"),
     "HalvingGridSearchCV": ("estimator", "param_grid"),
     "HalvingRandomSearchCV": ("estimator", "param_distributions"),
-} | {name: ("estimator",) for name in ("CalibratedClassifierCV", "OneVsRestClassifier", "OneVsOneClassifier",
-                                        "OutputCodeClassifier", "MultiOutputClassifier", "ClassifierChain",
-                                        "BaggingClassifier", "SelfTrainingClassifier", "FixedThresholdClassifier",
-                                        "TunedThresholdClassifierCV", "BalancedBaggingClassifier")}
+} | dict.fromkeys(("CalibratedClassifierCV", "OneVsRestClassifier", "OneVsOneClassifier", "OutputCodeClassifier", "MultiOutputClassifier", "ClassifierChain", "BaggingClassifier", "SelfTrainingClassifier", "FixedThresholdClassifier", "TunedThresholdClassifierCV", "BalancedBaggingClassifier"), ("estimator",))
 #: Callables taking their steps as ``*args``: the parameter the arguments are gathered into.
 VARIADIC = {"make_pipeline": "steps", "make_union": "transformer_list", "make_column_transformer": "transformers"}
 

@@ -67,7 +67,7 @@ class Flow:
 
     kind: str
     origin: Step | None = None
-    encoded: "Flow | None" = None
+    encoded: Flow | None = None
 
 
 def flows_into(steps: Iterable[Step]) -> list[Flow]:

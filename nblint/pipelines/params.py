@@ -101,6 +101,6 @@ def grid_overrides(search: Call, estimator: Call) -> dict[int, dict[str, Param]]
             entry = candidates.setdefault((id(call), name), (call, [], marks.get(key, fallback)))
             entry[1].extend(tried)
     overrides: dict[int, dict[str, Param]] = {}
-    for (key, name), (call, tried, mark) in candidates.items():
+    for (key, name), (_call, tried, mark) in candidates.items():
         overrides.setdefault(key, {})[name] = Param(name, OneOf(tried), *mark)
     return overrides

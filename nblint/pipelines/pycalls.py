@@ -25,8 +25,9 @@ from nblint.pipelines import catalog
 from nblint.pipelines.flow import FITTED_LEVELS
 from nblint.pipelines.params import resolve_param
 from nblint.pipelines.pydata import FIT_METHODS, argument, union
-from nblint.pipelines.pyvalues import (Instance, calls_in, enumerated, mark as _mark, number_range, one_of,
-                                       unknown as _unknown, zipped)
+from nblint.pipelines.pyvalues import Instance, calls_in, enumerated, number_range, one_of, zipped
+from nblint.pipelines.pyvalues import mark as _mark
+from nblint.pipelines.pyvalues import unknown as _unknown
 from nblint.pipelines.spec import Call, Expr, Note, OneOf
 from nblint.pipelines.tree import PosDict
 

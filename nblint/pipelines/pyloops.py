@@ -24,8 +24,18 @@ import ast
 from typing import Any
 
 from nblint.pipelines.pycolumns import names
-from nblint.pipelines.pyvalues import (AllBut, OneOf, calls_in, enumerated, is_sequence, items_of, method_items, one_of,
-                                       unknown as _unknown, zipped)
+from nblint.pipelines.pyvalues import (
+    AllBut,
+    OneOf,
+    calls_in,
+    enumerated,
+    is_sequence,
+    items_of,
+    method_items,
+    one_of,
+    zipped,
+)
+from nblint.pipelines.pyvalues import unknown as _unknown
 from nblint.pipelines.spec import Expr
 
 #: The most frames a loop over a list of frames is read for (its body is read once per frame).

@@ -48,8 +48,9 @@ from nblint.pipelines.pycalls import CallReading
 from nblint.pipelines.pydata import DataTracking
 from nblint.pipelines.pyloops import LoopReading, listed_names
 from nblint.pipelines.pyparse import MAX_NESTING, imports_library, parse_source
-from nblint.pipelines.pyvalues import (UNKNOWN, Instance, calls_in, concatenated, mark as _mark, subscript,
-                                       unknown as _unknown, unpack)
+from nblint.pipelines.pyvalues import UNKNOWN, Instance, calls_in, concatenated, subscript, unpack
+from nblint.pipelines.pyvalues import mark as _mark
+from nblint.pipelines.pyvalues import unknown as _unknown
 from nblint.pipelines.spec import Call, Expr, Note, PipelineSpec, build_specs
 from nblint.pipelines.tree import PosDict
 

@@ -34,7 +34,7 @@ class Expr:
 
     __slots__ = ("_source", "mark")
 
-    def __init__(self, source: str | Callable[[], str], mark: "Mark" = (None, None)):
+    def __init__(self, source: str | Callable[[], str], mark: Mark = (None, None)):
         self._source = source
         self.mark = mark  # where the value is written, where the reader knows
 
@@ -107,7 +107,7 @@ class Call:
     params: dict[str, Any] = field(default_factory=dict)
     mark: Mark = NO_MARK
     marks: dict[str, Mark] = field(default_factory=dict)
-    feeders: tuple[tuple["Call", ...], ...] = ()
+    feeders: tuple[tuple[Call, ...], ...] = ()
     columns: tuple[str, ...] | None = None
 
     @property
@@ -187,7 +187,7 @@ class Step:
     column: int | None = None
     name: str | None = None
     columns: tuple[str, ...] | None = None
-    branches: tuple[tuple["Step", ...], ...] = ()
+    branches: tuple[tuple[Step, ...], ...] = ()
     known: bool = True
     place: str | None = None
 

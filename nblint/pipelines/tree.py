@@ -309,7 +309,7 @@ class _TomlPositions:
         line, column = self.cursor
         found = self._search(pattern, range(line, len(self.lines)), column, line)
         if found is None:  # a key tomllib reordered: from the top
-            found = self._search(pattern, range(0, line + 1), 0, -1)
+            found = self._search(pattern, range(line + 1), 0, -1)
         return fallback if found is None else found
 
     def _search(self, pattern, indices, column: int, first: int) -> Mark | None:

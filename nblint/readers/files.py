@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 import tempfile
 import weakref
@@ -40,7 +39,7 @@ def read_table(path: str, *, encoding: str = "utf-8", stdin=None) -> TableSource
     return CsvSource(path, form.delimiter, encoding)
 
 
-def spool_stdin(stream, limit: int | None = None) -> "tempfile._TemporaryFileWrapper":
+def spool_stdin(stream, limit: int | None = None) -> tempfile._TemporaryFileWrapper:
     """Copy standard input to a temporary file (deleted with the returned object), at most ``limit`` bytes.
 
     The copy stops, and the input is refused, past the disk budget

@@ -3,7 +3,6 @@ from nblint.pipelines.flow import DUMMY, ONEHOT
 
 from . import PipelineRule, of_columns
 
-
 FIX = ("Encode with OrdinalEncoder(handle_unknown='use_encoded_value') for CategoricalNB with min_categories, "
        "or give unseen values a trained bucket (handle_unknown='infrequent_if_exist' with min_frequency).")
 
