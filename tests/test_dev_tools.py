@@ -78,12 +78,15 @@ def test_the_project_pre_commit_hooks_pass_and_catch_what_they_are_for(tmp_path)
 
     clean = _pre_commit(repo)
     assert clean.returncode == 0, clean.stdout + clean.stderr
-    assert "ruff (lint)" in clean.stdout and "nblint (examples/)" in clean.stdout
+    assert "ruff (lint)" in clean.stdout and "ruff (format)" in clean.stdout
+    assert "nblint (examples/)" in clean.stdout
 
     (repo / "examples" / "broken.csv").write_text("a,b,y\n1,2,0\n1,2,3,4\n")
     (repo / "examples" / "helper.py").write_text("import os\n")
+    (repo / "examples" / "ugly.py").write_text("x = {  'a':1 }\n")
     subprocess.run([*GIT, "-C", str(repo), "add", "-A"], check=True)
     broken = _pre_commit(repo)
     assert broken.returncode == 1
     assert "F401" in broken.stdout and "helper.py" in broken.stdout
+    assert (repo / "examples" / "ugly.py").read_text() == 'x = {"a": 1}\n'  # the format hook rewrote it
     assert "examples/broken.csv: error:" in broken.stdout
