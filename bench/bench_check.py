@@ -100,8 +100,9 @@ def run_measured(argv: list[str]) -> tuple[float, float, float, str]:
     """Run a command in a fresh process: wall seconds, CPU seconds, peak RSS (MiB), stdout."""
     with tempfile.TemporaryFile() as out:
         start = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, "-c", _WRAPPER, *argv], stdout=out, stderr=subprocess.DEVNULL,
-                                env=INSTALLED_ENV)
+        proc = subprocess.Popen(
+            [sys.executable, "-c", _WRAPPER, *argv], stdout=out, stderr=subprocess.DEVNULL, env=INSTALLED_ENV
+        )
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - start
         proc.returncode = os.waitstatus_to_exitcode(status)
@@ -136,7 +137,7 @@ MODES = ("read", "check", "check-no-impact")
 def bench(name: str, path: Path, groups: list[list[str]], repeat: int) -> dict:
     runs: dict[str, list] = {mode: [] for mode in MODES}
     for i in range(repeat):
-        for mode in (MODES if i % 2 == 0 else MODES[::-1]):
+        for mode in MODES if i % 2 == 0 else MODES[::-1]:
             runs[mode].append(run_measured([mode, str(path)]))
     findings = json.loads(runs["check"][-1][3])
     found = {frozenset(f["columns"]) for f in findings if f["code"] == "NB101"}
@@ -189,9 +190,11 @@ def main() -> None:
         groups = json.loads(meta.read_text())
         results.append(bench(name, path, groups, args.repeat))
     load_after = os.getloadavg()
-    header = (f"{'table':<6} {'MB':>5} {'read s':>7} {'check s':>8} {'wall ratio (min-max)':>21} "
-              f"{'read cpu':>9} {'check cpu':>10} {'cpu ratio (min-max)':>20} {'impact s':>9} "
-              f"{'read MiB':>9} {'check MiB':>10} {'groups':>7}  other")
+    header = (
+        f"{'table':<6} {'MB':>5} {'read s':>7} {'check s':>8} {'wall ratio (min-max)':>21} "
+        f"{'read cpu':>9} {'check cpu':>10} {'cpu ratio (min-max)':>20} {'impact s':>9} "
+        f"{'read MiB':>9} {'check MiB':>10} {'groups':>7}  other"
+    )
     print(header)
     for r in results:
         print(
@@ -199,9 +202,12 @@ def main() -> None:
             f"{r['read_cpu']:>9.2f} {r['check_cpu']:>10.2f} {_spread(r['cpu_ratios']):>20} {r['impact_s']:>9.2f} "
             f"{r['read_peak_mib']:>9.0f} {r['check_peak_mib']:>10.0f} {r['groups_found']:>7}  {','.join(r['other_findings'])}"
         )
-    print(f"(times: medians of {args.repeat} runs, each a fresh process; ratios: check / read within each run, "
-          f"median (min-max); cpus={os.cpu_count()}; load average {load_before[0]:.2f} before, "
-          f"{load_after[0]:.2f} after)")
+    print(
+        f"(times: medians of {args.repeat} runs, each a fresh process; ratios: check / read within each run, "
+        f"median (min-max); cpus={os.cpu_count()}; load average {load_before[0]:.2f} before, "
+        f"{load_after[0]:.2f} after)"
+    )
+
 
 if __name__ == "__main__":
     main()

@@ -58,38 +58,72 @@ UNRELATED_PY = [
 ]
 # (template, number of findings it produces)
 PIPELINE_YAML = [
-    ("_target_: sklearn.pipeline.Pipeline\nsteps:\n  - - encode\n    - _target_: sklearn.preprocessing.OneHotEncoder\n"
-     "      handle_unknown: ignore\n  - - nb\n    - _target_: sklearn.naive_bayes.BernoulliNB\n      alpha: 0\n", 3),
-    ("model: CategoricalNB\nparams: {{min_categories: {n}0}}\nencoders:\n  city{i}:\n    class: OrdinalEncoder\n"
-     "    handle_unknown: use_encoded_value\n    unknown_value: {n}\n", 0),
+    (
+        "_target_: sklearn.pipeline.Pipeline\nsteps:\n  - - encode\n    - _target_: sklearn.preprocessing.OneHotEncoder\n"
+        "      handle_unknown: ignore\n  - - nb\n    - _target_: sklearn.naive_bayes.BernoulliNB\n      alpha: 0\n",
+        3,
+    ),
+    (
+        "model: CategoricalNB\nparams: {{min_categories: {n}0}}\nencoders:\n  city{i}:\n    class: OrdinalEncoder\n"
+        "    handle_unknown: use_encoded_value\n    unknown_value: {n}\n",
+        0,
+    ),
 ]
 PIPELINE_PY = [
-    ("from sklearn.naive_bayes import MultinomialNB\nfrom sklearn.pipeline import make_pipeline\n"
-     "from sklearn.preprocessing import StandardScaler\n\nmodel_{i} = make_pipeline(StandardScaler(), MultinomialNB())\n", 1),
-    ("import pandas as pd\nfrom sklearn.naive_bayes import GaussianNB\n\ndf = pd.read_csv('t{i}.csv')\n"
-     "X = pd.get_dummies(df, drop_first=True)\nGaussianNB(var_smoothing={n}e-9).fit(X, df.y)\n", 1),
+    (
+        "from sklearn.naive_bayes import MultinomialNB\nfrom sklearn.pipeline import make_pipeline\n"
+        "from sklearn.preprocessing import StandardScaler\n\nmodel_{i} = make_pipeline(StandardScaler(), MultinomialNB())\n",
+        1,
+    ),
+    (
+        "import pandas as pd\nfrom sklearn.naive_bayes import GaussianNB\n\ndf = pd.read_csv('t{i}.csv')\n"
+        "X = pd.get_dummies(df, drop_first=True)\nGaussianNB(var_smoothing={n}e-9).fit(X, df.y)\n",
+        1,
+    ),
 ]
 
 
 # Notebooks: lists of code cells ("md:" starts a markdown cell). Real notebooks carry their outputs.
 UNRELATED_NB = [
-    ["md:# Exploration {i}", "import pandas as pd\nimport matplotlib.pyplot as plt\n%matplotlib inline",
-     "df = pd.read_csv('data_{i}.csv')\ndf.describe()", "df.plot(kind='hist', bins={n}0)\nplt.show()"],
-    ["import numpy as np\n!pip install -q seaborn", "x = np.linspace(0, {n}, 100)\ny = np.sin(x)",
-     "md:Results", "%%time\nsum(y ** 2)"],
+    [
+        "md:# Exploration {i}",
+        "import pandas as pd\nimport matplotlib.pyplot as plt\n%matplotlib inline",
+        "df = pd.read_csv('data_{i}.csv')\ndf.describe()",
+        "df.plot(kind='hist', bins={n}0)\nplt.show()",
+    ],
+    [
+        "import numpy as np\n!pip install -q seaborn",
+        "x = np.linspace(0, {n}, 100)\ny = np.sin(x)",
+        "md:Results",
+        "%%time\nsum(y ** 2)",
+    ],
 ]
 PIPELINE_NB = [
-    (["md:# Churn {i}", "import pandas as pd\nfrom sklearn.naive_bayes import BernoulliNB, GaussianNB",
-      "df = pd.read_csv('churn_{i}.csv')\nX = pd.get_dummies(df.drop(columns='churned'))",
-      "models = {{'g': GaussianNB(), 'b': BernoulliNB(alpha=0)}}\nfor name, m in models.items():\n    m.fit(X, df.churned)"],
-     3),  # NB501 for each of the two models, NB502 for BernoulliNB
-    (["import pandas as pd\nfrom sklearn.preprocessing import LabelEncoder\nfrom sklearn.naive_bayes import GaussianNB",
-      "def train(model, X, y):\n    model.fit(X, y)\n    return model",
-      "df = pd.read_csv('adult_{i}.csv')\nfor c in ['race', 'sex']:\n    df[c] = LabelEncoder().fit_transform(df[c])",
-      "md:Fit", "train(GaussianNB(), df.drop(columns='income'), df.income)"], 1),  # NB505
+    (
+        [
+            "md:# Churn {i}",
+            "import pandas as pd\nfrom sklearn.naive_bayes import BernoulliNB, GaussianNB",
+            "df = pd.read_csv('churn_{i}.csv')\nX = pd.get_dummies(df.drop(columns='churned'))",
+            "models = {{'g': GaussianNB(), 'b': BernoulliNB(alpha=0)}}\nfor name, m in models.items():\n    m.fit(X, df.churned)",
+        ],
+        3,
+    ),  # NB501 for each of the two models, NB502 for BernoulliNB
+    (
+        [
+            "import pandas as pd\nfrom sklearn.preprocessing import LabelEncoder\nfrom sklearn.naive_bayes import GaussianNB",
+            "def train(model, X, y):\n    model.fit(X, y)\n    return model",
+            "df = pd.read_csv('adult_{i}.csv')\nfor c in ['race', 'sex']:\n    df[c] = LabelEncoder().fit_transform(df[c])",
+            "md:Fit",
+            "train(GaussianNB(), df.drop(columns='income'), df.income)",
+        ],
+        1,
+    ),  # NB505
 ]
-PNG_OUTPUT = {"output_type": "display_data", "metadata": {},
-              "data": {"image/png": "iVBORw0KGgo" + "A" * 40_000, "text/plain": ["<Figure size 640x480>"]}}
+PNG_OUTPUT = {
+    "output_type": "display_data",
+    "metadata": {},
+    "data": {"image/png": "iVBORw0KGgo" + "A" * 40_000, "text/plain": ["<Figure size 640x480>"]},
+}
 
 
 def notebook_text(cells: list[str], values: dict, rng: random.Random) -> str:
@@ -101,10 +135,21 @@ def notebook_text(cells: list[str], values: dict, rng: random.Random) -> str:
             out.append({"cell_type": "markdown", "metadata": {}, "source": text[3:].splitlines(keepends=True)})
             continue
         outputs = [PNG_OUTPUT] if rng.random() < 0.2 else []
-        out.append({"cell_type": "code", "execution_count": number, "metadata": {}, "outputs": outputs,
-                    "source": text.splitlines(keepends=True)})
-    document = {"cells": out, "metadata": {"kernelspec": {"language": "python", "name": "python3"}},
-                "nbformat": 4, "nbformat_minor": 5}
+        out.append(
+            {
+                "cell_type": "code",
+                "execution_count": number,
+                "metadata": {},
+                "outputs": outputs,
+                "source": text.splitlines(keepends=True),
+            }
+        )
+    document = {
+        "cells": out,
+        "metadata": {"kernelspec": {"language": "python", "name": "python3"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
     return json.dumps(document, indent=1) + "\n"
 
 
@@ -180,13 +225,21 @@ def main() -> None:
     configs = len({f["path"] for f in findings})
     ratios = [run / floor for run, floor in zip(runs, floors)]
     print(f"{args.files} files ({', '.join(kinds)}; {args.share:.0%} build pipelines; {size / 1e6:.1f} MB) in {OUT}")
-    print(f"nblint check DIR: median {statistics.median(runs):.2f} s over {args.repeat} runs "
-          f"(min {min(runs):.2f}, max {max(runs):.2f})")
-    print(f"  floor (read every file, json.loads notebooks, ast.parse Python): median {statistics.median(floors):.2f} s "
-          f"(min {min(floors):.2f}, max {max(floors):.2f})")
-    print(f"  check / floor, paired: median {statistics.median(ratios):.2f}x (min {min(ratios):.2f}, max {max(ratios):.2f})")
-    print(f"  findings: {len(findings)} in {configs} files (expected {expected}: "
-          f"{'ok' if len(findings) == expected else 'MISMATCH'})")
+    print(
+        f"nblint check DIR: median {statistics.median(runs):.2f} s over {args.repeat} runs "
+        f"(min {min(runs):.2f}, max {max(runs):.2f})"
+    )
+    print(
+        f"  floor (read every file, json.loads notebooks, ast.parse Python): median {statistics.median(floors):.2f} s "
+        f"(min {min(floors):.2f}, max {max(floors):.2f})"
+    )
+    print(
+        f"  check / floor, paired: median {statistics.median(ratios):.2f}x (min {min(ratios):.2f}, max {max(ratios):.2f})"
+    )
+    print(
+        f"  findings: {len(findings)} in {configs} files (expected {expected}: "
+        f"{'ok' if len(findings) == expected else 'MISMATCH'})"
+    )
     print(f"  start-up alone (import nblint.cli, nblint.runner): median {statistics.median(startup):.2f} s")
 
 

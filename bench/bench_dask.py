@@ -92,11 +92,15 @@ def main() -> None:
     total = sum(size for _, size in received)
     largest = max(size for _, size in received)
     identical = remote.replace('"<dask>"', f'"{whole}"') == local
-    print(f"table: {args.rows:,} rows x 65 columns, {table_bytes / 2**20:.0f} MiB in memory (pandas), "
-          f"{args.partitions} partitions, {args.workers} workers")
-    print(f"received by the client: {total / 2**20:.2f} MiB in {len(received)} results "
-          f"({total / table_bytes:.3%} of the table; largest result {largest / 2**10:.0f} KiB, "
-          f"{total / args.partitions / 2**10:.0f} KiB per partition)")
+    print(
+        f"table: {args.rows:,} rows x 65 columns, {table_bytes / 2**20:.0f} MiB in memory (pandas), "
+        f"{args.partitions} partitions, {args.workers} workers"
+    )
+    print(
+        f"received by the client: {total / 2**20:.2f} MiB in {len(received)} results "
+        f"({total / table_bytes:.3%} of the table; largest result {largest / 2**10:.0f} KiB, "
+        f"{total / args.partitions / 2**10:.0f} KiB per partition)"
+    )
     print(f"findings byte-identical to the local engine: {identical}")
     print(f"wall: local {local_s:.1f} s, dask {dask_s:.1f} s (cluster start-up excluded)")
 

@@ -55,7 +55,9 @@ def make_wide(path: Path, n: int, kind: str, columns: int = 50_000, seed: int = 
     import pyarrow.parquet as pq
 
     rng = np.random.default_rng(seed)
-    data = {f"c{i}": rng.random(n) if kind == "floats" else rng.integers(0, 2, n).astype(np.int8) for i in range(columns)}
+    data = {
+        f"c{i}": rng.random(n) if kind == "floats" else rng.integers(0, 2, n).astype(np.int8) for i in range(columns)
+    }
     data["y"] = rng.integers(0, 2, n)
     table = pa.table(data)
     pq.write_table(table, path.with_suffix(".parquet"))
@@ -78,7 +80,9 @@ def bench(path: Path, repeat: int, impact: bool) -> dict:
         "check_s": statistics.median(c[0] for c in checks),
         "ratio": statistics.median(ratios),
         "ratio_range": (min(ratios), max(ratios)),
-        "impact_s": statistics.median(c[0] for c in checks) - statistics.median(c[0] for c in no_impact) if impact else None,
+        "impact_s": statistics.median(c[0] for c in checks) - statistics.median(c[0] for c in no_impact)
+        if impact
+        else None,
         "read_peak_mib": max(r[1] for r in reads),
         "check_peak_mib": max(c[1] for c in checks),
         "notes": [f["message"] for f in findings if f["code"] == "NB106"],
@@ -109,18 +113,24 @@ def main() -> None:
             if not all(p.exists() for p in paths):
                 make_wide(stem, args.wide_rows, kind, int(count))
         results += [bench(path, args.repeat, impact=kind == "classes") for path in paths]
-    print(f"{'file':<32} {'MB':>6} {'read s':>7} {'check s':>8} {'ratio':>6} {'(min-max)':>13} {'impact s':>9} "
-          f"{'read MiB':>9} {'check MiB':>10}  codes")
+    print(
+        f"{'file':<32} {'MB':>6} {'read s':>7} {'check s':>8} {'ratio':>6} {'(min-max)':>13} {'impact s':>9} "
+        f"{'read MiB':>9} {'check MiB':>10}  codes"
+    )
     for r in results:
         impact = f"{r['impact_s']:>9.1f}" if r["impact_s"] is not None else f"{'-':>9}"
         low, high = r["ratio_range"]
-        print(f"{r['file']:<32} {r['size_mb']:>6.0f} {r['read_s']:>7.1f} {r['check_s']:>8.1f} {r['ratio']:>6.1f} "
-              f"{f'({low:.1f}-{high:.1f})':>13} {impact} {r['read_peak_mib']:>9.0f} {r['check_peak_mib']:>10.0f}  "
-              f"{','.join(r['codes'])}")
+        print(
+            f"{r['file']:<32} {r['size_mb']:>6.0f} {r['read_s']:>7.1f} {r['check_s']:>8.1f} {r['ratio']:>6.1f} "
+            f"{f'({low:.1f}-{high:.1f})':>13} {impact} {r['read_peak_mib']:>9.0f} {r['check_peak_mib']:>10.0f}  "
+            f"{','.join(r['codes'])}"
+        )
         for note in r["notes"]:
             print(f"    NB106: {note}")
-    print(f"(medians of {args.repeat} runs, each in a fresh process; cpus={os.cpu_count()}; "
-          f"memory budget {Budget.default().memory / 2**30:.1f} GiB)")
+    print(
+        f"(medians of {args.repeat} runs, each in a fresh process; cpus={os.cpu_count()}; "
+        f"memory budget {Budget.default().memory / 2**30:.1f} GiB)"
+    )
 
 
 if __name__ == "__main__":

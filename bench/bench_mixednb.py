@@ -153,14 +153,20 @@ def summary(rows: list[dict]) -> str:
     for name in NAMES:
         losses = [r[name][0] for r in rows if r.get(name)]
         accs = [r[name][1] for r in rows if r.get(name)]
-        lines.append(f"{name:<20} median log-loss {statistics.median(losses):.3f}, median accuracy "
-                     f"{statistics.median(accs):.1%} ({len(losses)} tables)")
-    best_loss = sum(1 for r in rows if r.get("MixedNB") and all(
-        r["MixedNB"][0] <= r[n][0] for n in NAMES[1:] if r.get(n)))
-    best_acc = sum(1 for r in rows if r.get("MixedNB") and all(
-        r["MixedNB"][1] >= r[n][1] for n in NAMES[1:] if r.get(n)))
-    lines.append(f"MixedNB has the lowest log-loss on {best_loss} of {len(rows)} tables, "
-                 f"the highest accuracy (ties included) on {best_acc}")
+        lines.append(
+            f"{name:<20} median log-loss {statistics.median(losses):.3f}, median accuracy "
+            f"{statistics.median(accs):.1%} ({len(losses)} tables)"
+        )
+    best_loss = sum(
+        1 for r in rows if r.get("MixedNB") and all(r["MixedNB"][0] <= r[n][0] for n in NAMES[1:] if r.get(n))
+    )
+    best_acc = sum(
+        1 for r in rows if r.get("MixedNB") and all(r["MixedNB"][1] >= r[n][1] for n in NAMES[1:] if r.get(n))
+    )
+    lines.append(
+        f"MixedNB has the lowest log-loss on {best_loss} of {len(rows)} tables, "
+        f"the highest accuracy (ties included) on {best_acc}"
+    )
     return "\n".join(lines)
 
 
@@ -176,8 +182,14 @@ def one_kind_tables(n: int, rng: np.random.Generator):
     counts = rng.poisson(1.0 + shift, (n, 20)).astype(np.float64)
     gaussian = rng.normal(size=(n, 10)) + shift
     per_row = 10  # words per row, out of 10,000
-    words = sparse.csr_matrix((rng.integers(1, 4, n * per_row).astype(np.float64), rng.integers(0, 10_000, n * per_row),
-                               np.arange(0, n * per_row + 1, per_row)), shape=(n, 10_000))
+    words = sparse.csr_matrix(
+        (
+            rng.integers(1, 4, n * per_row).astype(np.float64),
+            rng.integers(0, 10_000, n * per_row),
+            np.arange(0, n * per_row + 1, per_row),
+        ),
+        shape=(n, 10_000),
+    )
     words.sum_duplicates()
     return [
         ("categorical 10 cols", "categorical", CategoricalNB(), categorical, y),
@@ -205,8 +217,14 @@ def speed_part(n: int, repeat: int) -> list[dict]:
             theirs_fit.append(timed(lambda: theirs.fit(X, y)))
             ours_pred.append(timed(lambda: ours.predict_proba(X)))
             theirs_pred.append(timed(lambda: theirs.predict_proba(X)))
-        results.append({"table": label, "sklearn": type(sk).__name__, "fit": (ours_fit, theirs_fit),
-                        "predict_proba": (ours_pred, theirs_pred)})
+        results.append(
+            {
+                "table": label,
+                "sklearn": type(sk).__name__,
+                "fit": (ours_fit, theirs_fit),
+                "predict_proba": (ours_pred, theirs_pred),
+            }
+        )
         print(_speed_line(results[-1]), flush=True)
     # A mixed table with kinds inferred: fit includes nblint's profile and group search.
     y = rng.integers(0, 3, n)
@@ -220,8 +238,10 @@ def speed_part(n: int, repeat: int) -> list[dict]:
         model = MixedNB()
         fits.append(timed(lambda: model.fit(frame, y)))
         preds.append(timed(lambda: model.predict_proba(frame)))
-    print(f"{'mixed, kinds inferred':<24} fit {_spread(fits)} s, predict_proba {_spread(preds)} s "
-          f"(features: {', '.join(f.model for f in model.features_)})")
+    print(
+        f"{'mixed, kinds inferred':<24} fit {_spread(fits)} s, predict_proba {_spread(preds)} s "
+        f"(features: {', '.join(f.model for f in model.features_)})"
+    )
     return results
 
 
@@ -234,16 +254,21 @@ def _speed_line(result: dict) -> str:
     for what in ("fit", "predict_proba"):
         ours, theirs = result[what]
         ratios = [a / b for a, b in zip(ours, theirs)]
-        parts.append(f"{what} {_spread(ours)} s vs {_spread(theirs)} s, ratio {statistics.median(ratios):.2f} "
-                     f"[{min(ratios):.2f}-{max(ratios):.2f}]")
+        parts.append(
+            f"{what} {_spread(ours)} s vs {_spread(theirs)} s, ratio {statistics.median(ratios):.2f} "
+            f"[{min(ratios):.2f}-{max(ratios):.2f}]"
+        )
     return "  ".join(parts)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--part", choices=["accuracy", "speed", "both"], default="both")
-    parser.add_argument("--corpus", default=os.path.join(os.path.dirname(__file__), ".."),
-                        help="Repository whose tests/real_tables holds the corpus builders (default: this one).")
+    parser.add_argument(
+        "--corpus",
+        default=os.path.join(os.path.dirname(__file__), ".."),
+        help="Repository whose tests/real_tables holds the corpus builders (default: this one).",
+    )
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
@@ -252,8 +277,10 @@ def main() -> None:
         rows = accuracy_part(args.corpus)
         print(summary(rows))
     if args.part in ("speed", "both"):
-        print(f"\nfit / predict_proba at {args.rows:,} rows, {args.repeat} paired repeats: "
-              "median [min-max] seconds, ratio MixedNB / scikit-learn")
+        print(
+            f"\nfit / predict_proba at {args.rows:,} rows, {args.repeat} paired repeats: "
+            "median [min-max] seconds, ratio MixedNB / scikit-learn"
+        )
         speed_part(args.rows, args.repeat)
 
 

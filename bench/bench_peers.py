@@ -113,8 +113,12 @@ def vif_comparison(path: Path, max_columns: int) -> dict:
     finite = [c for c in regressors if np.isfinite(ours[c]) and np.isfinite(theirs[c])]
     worst = max((abs(ours[c] - theirs[c]) / abs(theirs[c]) for c in finite), default=0.0)
     return {
-        "columns": len(regressors), "dropped": len(full.dropped), "finite": len(finite),
-        "nblint_s": nblint_s, "nblint_all_columns_s": nblint_full_s, "statsmodels_s": statsmodels_s,
+        "columns": len(regressors),
+        "dropped": len(full.dropped),
+        "finite": len(finite),
+        "nblint_s": nblint_s,
+        "nblint_all_columns_s": nblint_full_s,
+        "statsmodels_s": statsmodels_s,
         "max_rel_diff": worst,
     }
 
@@ -139,17 +143,25 @@ def main() -> None:
         times = {checker: timed(checker, path, meta) for checker in ("nblint", "ydata", "pandera")}
         rows_out.append((name, rows, path, vif, times))
 
-    print(f"{'table':<6} {'rows':>9} {'MB':>5} | {'VIF cols':>8} {'nblint s':>8} {'statsm. s':>9} {'speed-up':>8} "
-          f"{'max rel diff':>12} | {'nblint check s':>14} {'ydata s':>8} {'pandera s':>9} {'ydata/nblint':>12} {'pandera/nblint':>14}")
+    print(
+        f"{'table':<6} {'rows':>9} {'MB':>5} | {'VIF cols':>8} {'nblint s':>8} {'statsm. s':>9} {'speed-up':>8} "
+        f"{'max rel diff':>12} | {'nblint check s':>14} {'ydata s':>8} {'pandera s':>9} {'ydata/nblint':>12} {'pandera/nblint':>14}"
+    )
     for name, rows, path, vif, t in rows_out:
-        print(f"{name:<6} {rows:>9,} {path.stat().st_size / 1e6:>5.0f} | {vif['columns']:>8} {vif['nblint_s']:>8.2f} "
-              f"{vif['statsmodels_s']:>9.2f} {vif['statsmodels_s'] / vif['nblint_s']:>7.0f}x {vif['max_rel_diff']:>12.1e} | "
-              f"{t['nblint']:>14.2f} {t['ydata']:>8.2f} {t['pandera']:>9.2f} {t['ydata'] / t['nblint']:>11.2f}x "
-              f"{t['pandera'] / t['nblint']:>13.2f}x")
-    print("VIF: nblint and statsmodels on the same regressors (one level of each exact one-hot group left out, "
-          "reported infinite by nblint); max rel diff over the columns finite in both (bar 1e-6).")
-    print("check: wall time of a fresh process each, reading the CSV included; the pandera schema is told the groups, "
-          "nblint finds them.")
+        print(
+            f"{name:<6} {rows:>9,} {path.stat().st_size / 1e6:>5.0f} | {vif['columns']:>8} {vif['nblint_s']:>8.2f} "
+            f"{vif['statsmodels_s']:>9.2f} {vif['statsmodels_s'] / vif['nblint_s']:>7.0f}x {vif['max_rel_diff']:>12.1e} | "
+            f"{t['nblint']:>14.2f} {t['ydata']:>8.2f} {t['pandera']:>9.2f} {t['ydata'] / t['nblint']:>11.2f}x "
+            f"{t['pandera'] / t['nblint']:>13.2f}x"
+        )
+    print(
+        "VIF: nblint and statsmodels on the same regressors (one level of each exact one-hot group left out, "
+        "reported infinite by nblint); max rel diff over the columns finite in both (bar 1e-6)."
+    )
+    print(
+        "check: wall time of a fresh process each, reading the CSV included; the pandera schema is told the groups, "
+        "nblint finds them."
+    )
 
 
 if __name__ == "__main__":

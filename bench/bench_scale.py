@@ -86,7 +86,9 @@ sys.exit(0 if code in (0, 1) else code)
 def run(mode: str, path: Path) -> tuple[float, float, str]:
     """Run in a fresh process: wall seconds, peak RSS (MiB), stdout."""
     start = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-c", _WRAPPER, mode, str(path)], capture_output=True, text=True, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-c", _WRAPPER, mode, str(path)], capture_output=True, text=True, check=False
+    )
     wall = time.perf_counter() - start
     if proc.returncode not in (0, 1):
         raise RuntimeError(f"{mode} {path} failed: {proc.stderr[-2000:]}")
@@ -121,11 +123,15 @@ def main() -> None:
     print(f"{'rows':>11} {'CSV MB':>8} {'check s':>8} {'peak MiB':>9} {'whole frame MiB':>16}")
     for rows, path in paths.items():
         whole = frame_mib * (rows / args.small)
-        print(f"{rows:>11,} {path.stat().st_size / 1e6:>8.0f} {memory[rows][0]:>8.1f} {memory[rows][1]:>9.0f} {whole:>16.0f}")
+        print(
+            f"{rows:>11,} {path.stat().st_size / 1e6:>8.0f} {memory[rows][0]:>8.1f} {memory[rows][1]:>9.0f} {whole:>16.0f}"
+        )
     ratio = memory[args.big][1] / memory[args.small][1]
-    print(f"peak memory {args.big:,} / {args.small:,} rows: {ratio:.2f}x (bar: <= 1.25x); "
-          f"pandas' own peak loading the {args.small:,}-row table: {load_peak:.0f} MiB; "
-          f"whole frame at {args.big:,} rows scaled x{scale:.0f} from the {args.small:,}-row one")
+    print(
+        f"peak memory {args.big:,} / {args.small:,} rows: {ratio:.2f}x (bar: <= 1.25x); "
+        f"pandas' own peak loading the {args.small:,}-row table: {load_peak:.0f} MiB; "
+        f"whole frame at {args.big:,} rows scaled x{scale:.0f} from the {args.small:,}-row one"
+    )
     for rows, found in codes.items():
         print(f"finding codes at {rows:,} rows: {','.join(found)}")
 
@@ -137,8 +143,10 @@ def main() -> None:
             times[jobs].append(wall)
             outputs[jobs] = out
     t1, t2 = statistics.median(times["1"]), statistics.median(times["2"])
-    print(f"--jobs 1: {t1:.2f} s, --jobs 2: {t2:.2f} s (medians of {args.repeat}, {args.small:,} rows): "
-          f"speed-up {t1 / t2:.2f}x; identical JSON: {outputs['1'] == outputs['2']}; cpus={os.cpu_count()}")
+    print(
+        f"--jobs 1: {t1:.2f} s, --jobs 2: {t2:.2f} s (medians of {args.repeat}, {args.small:,} rows): "
+        f"speed-up {t1 / t2:.2f}x; identical JSON: {outputs['1'] == outputs['2']}; cpus={os.cpu_count()}"
+    )
 
 
 if __name__ == "__main__":

@@ -61,8 +61,12 @@ print(json.dumps(result))
 
 
 def run(rows: int, words: int, tokens: int, what: str) -> dict:
-    out = subprocess.run([sys.executable, "-c", _CHILD, str(rows), str(words), str(tokens), what],
-                         capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", _CHILD, str(rows), str(words), str(tokens), what],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -82,8 +86,10 @@ def main() -> None:
         for what in results:
             results[what].append(run(args.rows, args.words, args.tokens, what))
     first = results["check"][0]
-    print(f"{args.rows:,} x {args.words:,} counts, {first['nnz']:,} stored entries "
-          f"(dense float64: {first['dense_gib']:.0f} GiB); {first['findings']} findings, codes {first['codes']}")
+    print(
+        f"{args.rows:,} x {args.words:,} counts, {first['nnz']:,} stored entries "
+        f"(dense float64: {first['dense_gib']:.0f} GiB); {first['findings']} findings, codes {first['codes']}"
+    )
     print(f"{'command':<8} {'seconds after building':>26} {'peak MiB':>26}")
     for what, runs in results.items():
         print(f"{what:<8} {spread([r['seconds'] for r in runs]):>26} {spread([r['peak_mib'] for r in runs], 0):>26}")

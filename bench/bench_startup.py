@@ -41,8 +41,10 @@ def small_table(path: Path, seed: int, n: int = 60) -> None:
     y = rng.integers(0, 2, n)
     lines = ["flag,measure,visits,code,y"]
     for i in range(n):
-        lines.append(f"{int(rng.random() < 0.3 + 0.2 * y[i])},{rng.normal(y[i], 1.0):.3f},"
-                     f"{rng.poisson(2 + y[i])},{rng.integers(0, 3)},{y[i]}")
+        lines.append(
+            f"{int(rng.random() < 0.3 + 0.2 * y[i])},{rng.normal(y[i], 1.0):.3f},"
+            f"{rng.poisson(2 + y[i])},{rng.integers(0, 3)},{y[i]}"
+        )
     path.write_text("\n".join(lines) + "\n")
 
 
@@ -101,10 +103,14 @@ def main() -> None:
     print(f"{'nblint --version':<44} {spread(version):>24}")
     print(f"{'nblint rules':<44} {spread(rules):>24}")
     print(f"{f'nblint check FOLDER ({args.files} tables)':<44} {spread(folders):>24}")
-    print(f"check / read, paired: median {statistics.median(ratios):.2f} (min {min(ratios):.2f}, "
-          f"max {max(ratios):.2f}) over {args.repeat} pairs")
-    print(f"folder: {per_table * 1000:.1f} ms per table, {per_table / single:.3f} of one check process "
-          f"({statistics.median(folders) / (args.files * single):.3f} x {args.files} start-ups)")
+    print(
+        f"check / read, paired: median {statistics.median(ratios):.2f} (min {min(ratios):.2f}, "
+        f"max {max(ratios):.2f}) over {args.repeat} pairs"
+    )
+    print(
+        f"folder: {per_table * 1000:.1f} ms per table, {per_table / single:.3f} of one check process "
+        f"({statistics.median(folders) / (args.files * single):.3f} x {args.files} start-ups)"
+    )
     print(f"load average before {load_before[0]:.2f}, after {load_after[0]:.2f} (1 min); cpus={os.cpu_count()}")
 
 

@@ -84,10 +84,16 @@ def main() -> None:
     found = {frozenset(f["columns"]) for f in findings if f["code"] == "NB101"}
     notes = [f["message"] for f in findings if f["code"] == "NB106"]
     codes = sorted({f["code"] for f in findings})
-    print(f"table: {args.rows:,} rows x {args.words:,} words + 5 one-hot groups ({path.stat().st_size / 1e6:.0f} MB CSV)")
-    print(f"check: {wall:.1f} s, peak {float(peak) / 1024:.0f} MiB (a dense {args.words:,}^2 float64 matrix: "
-          f"{8 * args.words ** 2 / 2 ** 30:.1f} GiB)")
-    print(f"planted one-hot groups found by NB101: {len(found & {frozenset(g) for g in groups})}/{len(groups)}; codes: {','.join(codes)}")
+    print(
+        f"table: {args.rows:,} rows x {args.words:,} words + 5 one-hot groups ({path.stat().st_size / 1e6:.0f} MB CSV)"
+    )
+    print(
+        f"check: {wall:.1f} s, peak {float(peak) / 1024:.0f} MiB (a dense {args.words:,}^2 float64 matrix: "
+        f"{8 * args.words**2 / 2**30:.1f} GiB)"
+    )
+    print(
+        f"planted one-hot groups found by NB101: {len(found & {frozenset(g) for g in groups})}/{len(groups)}; codes: {','.join(codes)}"
+    )
     for note in notes:
         print(f"NB106: {note}")
 

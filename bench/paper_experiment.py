@@ -152,33 +152,46 @@ def run(protocol, repeats, large_n, rng):
                 p = published / 100.0
                 outside = p + half_unit < lo or p - half_unit > hi
                 # one-sided share of replicates at least as far out as the paper
-                tail = min(np.mean(reps[metric] >= p - half_unit),
-                           np.mean(reps[metric] <= p + half_unit))
-                rows.append({
-                    "protocol": protocol, "metric": metric, "K": K, "alpha": label,
-                    "paper": p, "lo": float(lo), "hi": float(hi),
-                    "large_n": float(big[metric]), "ties": float(big["tie"]),
-                    "tail": float(tail), "outside": bool(outside),
-                })
+                tail = min(np.mean(reps[metric] >= p - half_unit), np.mean(reps[metric] <= p + half_unit))
+                rows.append(
+                    {
+                        "protocol": protocol,
+                        "metric": metric,
+                        "K": K,
+                        "alpha": label,
+                        "paper": p,
+                        "lo": float(lo),
+                        "hi": float(hi),
+                        "large_n": float(big[metric]),
+                        "ties": float(big["tie"]),
+                        "tail": float(tail),
+                        "outside": bool(outside),
+                    }
+                )
     return rows
 
 
 def print_table(rows, protocol, repeats, large_n):
     print(f"\nProtocol '{protocol}': {PROTOCOLS[protocol]}")
-    print(f"C = {N_CLASSES}; cases = (classifier, x = j); n = {N_CLASSIFIERS} classifiers "
-          f"-> 95% range over {repeats} repeats; large n = {large_n:,} classifiers")
-    header = (f"{'metric':<26}{'K':>3}{'alpha':>6}{'paper':>9}"
-              f"{'ours n=100 (2.5%-97.5%)':>26}{'ours large n':>14}{'tail':>8}  flag")
+    print(
+        f"C = {N_CLASSES}; cases = (classifier, x = j); n = {N_CLASSIFIERS} classifiers "
+        f"-> 95% range over {repeats} repeats; large n = {large_n:,} classifiers"
+    )
+    header = (
+        f"{'metric':<26}{'K':>3}{'alpha':>6}{'paper':>9}"
+        f"{'ours n=100 (2.5%-97.5%)':>26}{'ours large n':>14}{'tail':>8}  flag"
+    )
     print(header)
     print("-" * len(header))
     for r in rows:
         interval = f"{100 * r['lo']:6.2f} - {100 * r['hi']:6.2f}"
         flag = "OUTSIDE" if r["outside"] else ""
-        print(f"{METRICS[r['metric']]:<26}{r['K']:>3}{r['alpha']:>6}"
-              f"{100 * r['paper']:>8.2f}%{interval:>25}%{100 * r['large_n']:>12.2f}%"
-              f"{100 * r['tail']:>7.1f}%  {flag}")
-    print("tail = share of the n = 100 repeats at least as far out as the paper's figure "
-          "(one-sided)")
+        print(
+            f"{METRICS[r['metric']]:<26}{r['K']:>3}{r['alpha']:>6}"
+            f"{100 * r['paper']:>8.2f}%{interval:>25}%{100 * r['large_n']:>12.2f}%"
+            f"{100 * r['tail']:>7.1f}%  {flag}"
+        )
+    print("tail = share of the n = 100 repeats at least as far out as the paper's figure (one-sided)")
     worst_tie = max(r["ties"] for r in rows)
     print(f"(largest share of exact ties between the two max posteriors: {100 * worst_tie:.3f}%)")
 
@@ -187,10 +200,12 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="few repeats, for smoke tests")
     parser.add_argument("--seed", type=int, default=20240)
-    parser.add_argument("--repeats", type=int, default=None,
-                        help="number of n = 100 experiments (default 2000; 200 with --quick)")
-    parser.add_argument("--large-n", type=int, default=None,
-                        help="classifiers for the large-n figure (default 100000; 10000 quick)")
+    parser.add_argument(
+        "--repeats", type=int, default=None, help="number of n = 100 experiments (default 2000; 200 with --quick)"
+    )
+    parser.add_argument(
+        "--large-n", type=int, default=None, help="classifiers for the large-n figure (default 100000; 10000 quick)"
+    )
     args = parser.parse_args(argv)
     repeats = args.repeats or (200 if args.quick else 2000)
     large_n = args.large_n or (10_000 if args.quick else 100_000)
@@ -202,8 +217,10 @@ def main(argv=None):
         rows = run(protocol, repeats, large_n, rng)
         print_table(rows, protocol, repeats, large_n)
         all_rows.extend(rows)
-    print(f"\nseed {args.seed}; {time.perf_counter() - started:.1f} s. "
-          "See the comment block at the top of this file for the conclusions.")
+    print(
+        f"\nseed {args.seed}; {time.perf_counter() - started:.1f} s. "
+        "See the comment block at the top of this file for the conclusions."
+    )
     return all_rows
 
 

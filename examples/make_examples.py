@@ -1,6 +1,6 @@
 """Regenerate the bundled example tables (seeded, so the files never change).
 
-    python examples/make_examples.py
+python examples/make_examples.py
 """
 
 from pathlib import Path

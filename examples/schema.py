@@ -1,6 +1,6 @@
 """nblint's checks in a pandera schema and in a DataFrameModel (the README's pandera snippet).
 
-    python examples/schema.py
+python examples/schema.py
 """
 
 import warnings

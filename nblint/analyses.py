@@ -96,8 +96,15 @@ class TableContext:
         Declared column kinds: column name or glob -> kind (they win over inference).
     """
 
-    def __init__(self, source: TableSource, profile: TableProfile, model: str | None = None,
-                 rule_options: dict | None = None, alpha: float | None = None, kinds: dict | None = None):
+    def __init__(
+        self,
+        source: TableSource,
+        profile: TableProfile,
+        model: str | None = None,
+        rule_options: dict | None = None,
+        alpha: float | None = None,
+        kinds: dict | None = None,
+    ):
         self.source = source
         self.profile = profile
         self.model = model
@@ -164,8 +171,9 @@ class TableContext:
     def group_search(self) -> GroupSearch:
         gram = self.profile.gram
         if gram.wide:
-            return find_onehot_groups_sparse(gram.binary, gram.cooccurrence, gram.n, self.table_order,
-                                             gram.sparse_rows, self.budget)
+            return find_onehot_groups_sparse(
+                gram.binary, gram.cooccurrence, gram.n, self.table_order, gram.sparse_rows, self.budget
+            )
         return find_onehot_groups(gram.binary, gram.cooccurrence, gram.n, self.table_order, self.budget)
 
     @cached_property
@@ -235,9 +243,10 @@ class TableContext:
         candidates = [c for c in leakage.threshold_candidates(self.profile, self.kinds) if c not in found]
         if candidates:
             # Measurements with too many values for a contingency table: one pass over them alone.
-            scan = self.reduce_rows(candidates + [self.target],
-                                    _ThresholdPass(leakage.ThresholdScan(self.profile, candidates), self.target,
-                                                   self.profile.classes)).scan
+            scan = self.reduce_rows(
+                candidates + [self.target],
+                _ThresholdPass(leakage.ThresholdScan(self.profile, candidates), self.target, self.profile.classes),
+            ).scan
             class_rows = self.profile.class_count[:2]
             for d in scan.results():
                 if leakage.decides(d, class_rows, share):
@@ -251,8 +260,12 @@ class TableContext:
             return {}
         columns = [c for c in leakage.scanned_columns(self.profile, self.kinds) if c not in self.deciding_columns]
         found: dict[str, list[leakage.SingleClassLevel]] = {}
-        for level in leakage.single_class_levels(self.profile, columns, int(self.setting("separation-min-rows")),
-                                                 float(self.setting("separation-max-chance"))):
+        for level in leakage.single_class_levels(
+            self.profile,
+            columns,
+            int(self.setting("separation-min-rows")),
+            float(self.setting("separation-max-chance")),
+        ):
             found.setdefault(level.column, []).append(level)
         return found
 
@@ -281,8 +294,16 @@ class TableContext:
         dummy_candidates: list[Group] = []
         if not gram.wide:
             broken_candidates, dummy_candidates = candidate_sets(
-                list(gram.binary), gram.cooccurrence, search.onehot, n, names, self.table_order, max_share,
-                min_evidence, self.budget)
+                list(gram.binary),
+                gram.cooccurrence,
+                search.onehot,
+                n,
+                names,
+                self.table_order,
+                max_share,
+                min_evidence,
+                self.budget,
+            )
 
         code_candidates = code_column_candidates(self.profile, search.onehot + dummy_candidates)
         identical_exact, identical_pending = identical_candidates(self.profile)
@@ -316,8 +337,11 @@ class TableContext:
             zero, multi, examples = result
             bad = zero + multi
             if bad and (complete or bad <= max_share * n):
-                broken.append(BrokenGroup(members, counts, n, zero, multi, examples, group_stem(members, self.profile.names),
-                                          complete))
+                broken.append(
+                    BrokenGroup(
+                        members, counts, n, zero, multi, examples, group_stem(members, self.profile.names), complete
+                    )
+                )
 
         identical = sorted(identical_exact + checks["identical"], key=lambda cols: self.table_order[cols[0]])
         dummy.sort(key=lambda g: self.table_order[g.members[0]])
@@ -352,12 +376,17 @@ class TableContext:
             lists of columns whose values agree on every row; ``recodes``: per pair
             of columns, whether their values map one to one.
         """
-        checks = RowChecks(broken_candidates, code_candidates, [c for cols in identical_candidates for c in cols],
-                           recode_candidates)
-        needed = sorted({m for members, _ in broken_candidates for m in members}
-                        | {c for c, _ in code_candidates} | {m for _, g in code_candidates for m in g.members}
-                        | set(checks.hashes) | {c for pair in recode_candidates for c in pair},
-                        key=lambda c: self.table_order[c])
+        checks = RowChecks(
+            broken_candidates, code_candidates, [c for cols in identical_candidates for c in cols], recode_candidates
+        )
+        needed = sorted(
+            {m for members, _ in broken_candidates for m in members}
+            | {c for c, _ in code_candidates}
+            | {m for _, g in code_candidates for m in g.members}
+            | set(checks.hashes)
+            | {c for pair in recode_candidates for c in pair},
+            key=lambda c: self.table_order[c],
+        )
         if needed:
             checks = self.reduce_rows(needed, checks)
         decodes = []
@@ -372,8 +401,12 @@ class TableContext:
                 by_hash.setdefault(int(checks.hashes[c]), []).append(c)
             identical += [group for group in by_hash.values() if len(group) > 1]
         recodes = [len({a for a, _ in seen}) == len(seen) == len({b for _, b in seen}) for seen in checks.recode_tables]
-        return {"row_sums": [tuple(r) for r in checks.row_sums], "decodes": decodes, "identical": identical,
-                "recodes": recodes}
+        return {
+            "row_sums": [tuple(r) for r in checks.row_sums],
+            "decodes": decodes,
+            "identical": identical,
+            "recodes": recodes,
+        }
 
 
 class _ThresholdPass:
@@ -435,10 +468,15 @@ class RowChecks:
                 stacked = np.column_stack([col.as_float(), level.astype(np.float64)])
                 pairs.update((a, int(b)) for a, b in np.unique(stacked, axis=0).tolist())
         if self.hashes:
-            weights = mix64(np.arange(chunk.row_offset, chunk.row_offset + chunk.n_rows, dtype=np.uint64) + np.uint64(0x9E3779B97F4A7C15))
+            weights = mix64(
+                np.arange(chunk.row_offset, chunk.row_offset + chunk.n_rows, dtype=np.uint64)
+                + np.uint64(0x9E3779B97F4A7C15)
+            )
             for column in self.hashes:
                 with np.errstate(over="ignore"):
-                    self.hashes[column] = np.uint64(self.hashes[column] + np.sum(mix64(_value_hash(values[column]) ^ weights), dtype=np.uint64))
+                    self.hashes[column] = np.uint64(
+                        self.hashes[column] + np.sum(mix64(_value_hash(values[column]) ^ weights), dtype=np.uint64)
+                    )
         for (a, b), seen in zip(self.recode_candidates, self.recode_tables):
             seen.update(zip(_labels(values[a]), _labels(values[b])))
 
@@ -447,7 +485,7 @@ class RowChecks:
         for acc, part in zip(self.row_sums, other.row_sums):
             acc[0] += part[0]
             acc[1] += part[1]
-            acc[2].extend(part[2][:EXAMPLE_ROWS - len(acc[2])])
+            acc[2].extend(part[2][: EXAMPLE_ROWS - len(acc[2])])
         for pairs, part in zip(self.pair_tables, other.pair_tables):
             pairs |= part
         for seen, part in zip(self.recode_tables, other.recode_tables):

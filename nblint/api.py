@@ -72,8 +72,19 @@ class Report:
         return text
 
 
-def check(data, y=None, *, target=None, model=None, feature_names=None, select=None, ignore=None, options=None,
-          alpha=None, kinds=None) -> Report:
+def check(
+    data,
+    y=None,
+    *,
+    target=None,
+    model=None,
+    feature_names=None,
+    select=None,
+    ignore=None,
+    options=None,
+    alpha=None,
+    kinds=None,
+) -> Report:
     """Lint ``data`` (and the classes ``y``); see :func:`nblint.check`."""
     if isinstance(y, str):  # check(df, "label"): the class column's name, as before y existed
         y, target = None, y if target is None else target
@@ -102,7 +113,9 @@ def check_pipeline(pipeline, X=None, y=None, *, target=None, select=None, ignore
     declared = [spec for spec in specs if spec.model]
     spec = declared[0] if len({(s.model, s.alpha) for s in declared}) == 1 else None
     if not received.fitted:
-        context = LiveContext(specs[0] if specs else None, received.steps, _width(X), resolved_options(settings.rule_options))
+        context = LiveContext(
+            specs[0] if specs else None, received.steps, _width(X), resolved_options(settings.rule_options)
+        )
         return Report(findings + run_rules(context, codes, context.rule_options), "<pipeline>")
     names = received.names if _is_matrix(received.X) else None
     source, target = table_source(received.X, y, target=target, feature_names=names)

@@ -25,8 +25,22 @@ from dataclasses import dataclass
 MEMORY_FRACTION = 0.25
 #: Share of the temporary folder's free space temporary files may take by default.
 DISK_FRACTION = 0.5
-_UNITS = {"": 1, "b": 1, "k": 1e3, "kb": 1e3, "kib": 2**10, "m": 1e6, "mb": 1e6, "mib": 2**20,
-          "g": 1e9, "gb": 1e9, "gib": 2**30, "t": 1e12, "tb": 1e12, "tib": 2**40}
+_UNITS = {
+    "": 1,
+    "b": 1,
+    "k": 1e3,
+    "kb": 1e3,
+    "kib": 2**10,
+    "m": 1e6,
+    "mb": 1e6,
+    "mib": 2**20,
+    "g": 1e9,
+    "gb": 1e9,
+    "gib": 2**30,
+    "t": 1e12,
+    "tb": 1e12,
+    "tib": 2**40,
+}
 _SIZE = re.compile(r"^\s*(?P<number>\d+(?:\.\d*)?|\.\d+)\s*(?P<unit>[a-z]*)\s*$", re.I)
 
 

@@ -36,8 +36,13 @@ class _Command(click.Command):
     """A command whose long options may also be spelt in snake_case (``--fail_on``)."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        names = {name for param in self.get_params(ctx) if isinstance(param, click.Option)
-                 for name in (*param.opts, *param.secondary_opts) if name.startswith("--")}
+        names = {
+            name
+            for param in self.get_params(ctx)
+            if isinstance(param, click.Option)
+            for name in (*param.opts, *param.secondary_opts)
+            if name.startswith("--")
+        }
         spelt = []
         for index, arg in enumerate(args):
             if arg == "--":  # what follows is arguments, never options
@@ -108,8 +113,11 @@ def _refuse_output_over_input(output: str | None, paths) -> None:
     for path in paths:
         if path == "-" or not os.path.exists(path):
             continue
-        inside = os.path.isdir(path) and (is_table_path(output) or is_config_path(output)) and \
-            os.path.realpath(output).startswith(os.path.join(os.path.realpath(path), ""))
+        inside = (
+            os.path.isdir(path)
+            and (is_table_path(output) or is_config_path(output))
+            and os.path.realpath(output).startswith(os.path.join(os.path.realpath(path), ""))
+        )
         if inside or os.path.samefile(output, path):
             raise click.UsageError(f"--output {output} is an input of this run: writing the report would overwrite it")
 
@@ -162,27 +170,89 @@ def main(ctx: click.Context) -> None:
 @click.option("--ignore", help="Comma-separated rule codes or prefixes to disable.")
 @click.option("--extend-select", help="Codes or prefixes to enable in addition to the select in force.")
 @click.option("--extend-ignore", help="Codes or prefixes to disable in addition to the ignore in force.")
-@click.option("--format", "output_format", type=click.Choice(FORMATS), default="text", show_default=True,
-              help="text for people (each finding with its fix); concise (one line per finding); json; "
-                   "sarif (GitHub code scanning); github (Actions annotations); junit (XML); "
-                   "html (one self-contained page with pictures; use --output).")
-@click.option("--output", "-o", "output", type=click.Path(dir_okay=False, writable=True),
-              help="Write the report to this file instead of standard output.")
-@click.option("--statistics", is_flag=True, help="Print how many findings each rule made instead of the findings (text or json).")
-@click.option("--quiet", "-q", is_flag=True, help="Print the findings only: no summary (unless an input could not be read), "
-                                                  "no warnings, nothing at all when nothing is found.")
-@click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings (still 2 when an input cannot be read).")
-@click.option("--color/--no-color", "color", default=None,
-              help="Colour the text report (default: only on a terminal, never under CI or pre-commit).")
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(FORMATS),
+    default="text",
+    show_default=True,
+    help="text for people (each finding with its fix); concise (one line per finding); json; "
+    "sarif (GitHub code scanning); github (Actions annotations); junit (XML); "
+    "html (one self-contained page with pictures; use --output).",
+)
+@click.option(
+    "--output",
+    "-o",
+    "output",
+    type=click.Path(dir_okay=False, writable=True),
+    help="Write the report to this file instead of standard output.",
+)
+@click.option(
+    "--statistics", is_flag=True, help="Print how many findings each rule made instead of the findings (text or json)."
+)
+@click.option(
+    "--quiet",
+    "-q",
+    is_flag=True,
+    help="Print the findings only: no summary (unless an input could not be read), "
+    "no warnings, nothing at all when nothing is found.",
+)
+@click.option(
+    "--exit-zero", is_flag=True, help="Exit 0 even when there are findings (still 2 when an input cannot be read)."
+)
+@click.option(
+    "--color/--no-color",
+    "color",
+    default=None,
+    help="Colour the text report (default: only on a terminal, never under CI or pre-commit).",
+)
 @click.option("--config", type=click.Path(dir_okay=False), help="Use this config file instead of searching for one.")
-@click.option("--fail-on", type=click.Choice(["info", "warning", "error"]), help="Lowest severity that makes the exit code 1 (default: warning).")
+@click.option(
+    "--fail-on",
+    type=click.Choice(["info", "warning", "error"]),
+    help="Lowest severity that makes the exit code 1 (default: warning).",
+)
 @click.option("--encoding", help="Text encoding of CSV/TSV inputs (default: utf-8).")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), help="Chunks profiled in parallel (default: every core). Output is the same for every value.")
-@click.option("--engine", type=click.Choice(["local", "dask"]), default="local", show_default=True,
-              help="dask: read each path (file, glob or Parquet folder) with Dask and profile its partitions on the cluster.")
-@click.option("--scheduler", metavar="ADDRESS", help="With --engine dask: the Dask scheduler to use (e.g. tcp://host:8786; default: local).")
-def check(paths, target, model, alpha, select, ignore, extend_select, extend_ignore, output_format, output, statistics,
-          quiet, exit_zero, color, config, fail_on, encoding, jobs, engine, scheduler):
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    help="Chunks profiled in parallel (default: every core). Output is the same for every value.",
+)
+@click.option(
+    "--engine",
+    type=click.Choice(["local", "dask"]),
+    default="local",
+    show_default=True,
+    help="dask: read each path (file, glob or Parquet folder) with Dask and profile its partitions on the cluster.",
+)
+@click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    help="With --engine dask: the Dask scheduler to use (e.g. tcp://host:8786; default: local).",
+)
+def check(
+    paths,
+    target,
+    model,
+    alpha,
+    select,
+    ignore,
+    extend_select,
+    extend_ignore,
+    output_format,
+    output,
+    statistics,
+    quiet,
+    exit_zero,
+    color,
+    config,
+    fail_on,
+    encoding,
+    jobs,
+    engine,
+    scheduler,
+):
     """Lint tables (CSV, TSV, gzip CSV, Parquet; - for CSV on stdin), pipeline configs
     (YAML, JSON, TOML, Python) and folders of them; no PATH: the current folder.
 
@@ -220,15 +290,24 @@ def check(paths, target, model, alpha, select, ignore, extend_select, extend_ign
     stderr = click.get_text_stream("stderr")
     progress = Progress(stderr, enabled=not quiet and is_interactive(stderr))
     try:
-        result = lint_paths(list(paths) or [os.curdir], overrides, progress=progress, jobs=jobs, bars=not quiet,
-                            engine=engine, scheduler=scheduler)
+        result = lint_paths(
+            list(paths) or [os.curdir],
+            overrides,
+            progress=progress,
+            jobs=jobs,
+            bars=not quiet,
+            engine=engine,
+            scheduler=scheduler,
+        )
     except ConfigError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(2)
     finally:
         progress.clear()
     stdout = click.get_text_stream("stdout")
-    use_color = output is None and output_format in ("text", "concise") and not statistics and color_enabled(color, stdout)
+    use_color = (
+        output is None and output_format in ("text", "concise") and not statistics and color_enabled(color, stdout)
+    )
     if statistics:
         report = render_statistics(result, "json" if output_format == "json" else "text", summary=not quiet)
     else:
@@ -251,8 +330,13 @@ def check(paths, target, model, alpha, select, ignore, extend_select, extend_ign
 @click.option("--model", "-m", type=MODEL, metavar="MODEL", help=MODEL_HELP)
 @click.option("--select", help="Comma-separated rule codes or prefixes to include as checks (default: the config's).")
 @click.option("--ignore", help="Comma-separated rule codes or prefixes to leave out.")
-@click.option("--output", "-o", "output", type=click.Path(dir_okay=False, writable=True),
-              help="Write the YAML schema to this file instead of standard output.")
+@click.option(
+    "--output",
+    "-o",
+    "output",
+    type=click.Path(dir_okay=False, writable=True),
+    help="Write the YAML schema to this file instead of standard output.",
+)
 @click.option("--config", type=click.Path(dir_okay=False), help="Use this config file instead of searching for one.")
 @click.option("--encoding", help="Text encoding of a CSV/TSV input (default: utf-8).")
 def schema(path, target, model, select, ignore, output, config, encoding):
@@ -268,8 +352,9 @@ def schema(path, target, model, select, ignore, output, config, encoding):
 
     _validate_selectors(select=select, ignore=ignore)
     _refuse_output_over_input(output, [path])
-    overrides = Overrides(target=target, model=model, select=_codes(select),
-                          ignore=_codes(ignore), encoding=encoding, config=config)
+    overrides = Overrides(
+        target=target, model=model, select=_codes(select), ignore=_codes(ignore), encoding=encoding, config=config
+    )
     try:
         settings = settings_for(path, overrides, {})
     except ConfigError as exc:
@@ -295,7 +380,9 @@ def schema(path, target, model, select, ignore, output, config, encoding):
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--config", type=click.Path(dir_okay=False), help="Use this config file instead of searching for one.")
 @click.option("--encoding", help="Text encoding of CSV/TSV inputs (default: utf-8).")
-@click.option("--pipeline", is_flag=True, help="Print scikit-learn code that builds the recommended model (needs a target).")
+@click.option(
+    "--pipeline", is_flag=True, help="Print scikit-learn code that builds the recommended model (needs a target)."
+)
 def columns(path, target, output_format, config, encoding, pipeline):
     """Print each column's kind, the event model nblint recommends for it, and why."""
     import json
@@ -334,8 +421,15 @@ def columns(path, target, output_format, config, encoding, pipeline):
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--alpha", type=_FiniteFloat(0.0), help="Smoothing of both models (default: NB401's alpha option, 1).")
 @click.option("--folds", type=click.IntRange(min=2), help="Cross-validation folds (default 5).")
-@click.option("--seed", type=click.IntRange(min=0), help="Seed of the fold assignment, a whole number >= 0 (default 0).")
-@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Also draw the comparison to this PNG (needs nblint[plot]).")
+@click.option(
+    "--seed", type=click.IntRange(min=0), help="Seed of the fold assignment, a whole number >= 0 (default 0)."
+)
+@click.option(
+    "--plot",
+    "plot_path",
+    type=click.Path(dir_okay=False),
+    help="Also draw the comparison to this PNG (needs nblint[plot]).",
+)
 @click.option("--config", type=click.Path(dir_okay=False), help="Use this config file instead of searching for one.")
 @click.option("--encoding", help="Text encoding of CSV/TSV inputs (default: utf-8).")
 def impact(path, target, output_format, alpha, folds, seed, plot_path, config, encoding):
@@ -387,10 +481,20 @@ def impact(path, target, output_format, alpha, folds, seed, plot_path, config, e
 
 @main.command()
 @click.argument("path")
-@click.option("--output", "-o", "output", required=True, type=click.Path(dir_okay=False),
-              help="The table to write (.parquet, .pq, .csv, .tsv); its mapping goes beside it (<stem>.mapping.json).")
-@click.option("--restore", "mapping", type=click.Path(dir_okay=False),
-              help="Undo: write PATH (a table nblint fix wrote) with the groups of this mapping file as bits again.")
+@click.option(
+    "--output",
+    "-o",
+    "output",
+    required=True,
+    type=click.Path(dir_okay=False),
+    help="The table to write (.parquet, .pq, .csv, .tsv); its mapping goes beside it (<stem>.mapping.json).",
+)
+@click.option(
+    "--restore",
+    "mapping",
+    type=click.Path(dir_okay=False),
+    help="Undo: write PATH (a table nblint fix wrote) with the groups of this mapping file as bits again.",
+)
 @click.option("--config", type=click.Path(dir_okay=False), help="Use this config file instead of searching for one.")
 @click.option("--encoding", help="Text encoding of a CSV/TSV input (default: utf-8).")
 def fix(path, output, mapping, config, encoding):
@@ -430,8 +534,14 @@ def fix(path, output, mapping, config, encoding):
 
 
 @main.command("rules")
-@click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True,
-              help="json: every rule with its severity, inputs, options and documentation.")
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="json: every rule with its severity, inputs, options and documentation.",
+)
 def list_rules(output_format):
     """List every rule: code, name, default severity and summary."""
     rules = load_rules().values()

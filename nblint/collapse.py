@@ -82,8 +82,11 @@ class CollapseGroups(TransformerMixin, BaseEstimator):
         """Output columns in order: an input position, or a group index."""
         first = {members[0]: g for g, (members, _) in enumerate(self.groups_)}
         member = {j for members, _ in self.groups_ for j in members}
-        return [("group", first[j]) if j in first else ("column", j)
-                for j in range(self.n_features_in_) if j in first or j not in member]
+        return [
+            ("group", first[j]) if j in first else ("column", j)
+            for j in range(self.n_features_in_)
+            if j in first or j not in member
+        ]
 
     def transform(self, X):
         """Each group's bits replaced by its level codes.
@@ -105,8 +108,10 @@ class CollapseGroups(TransformerMixin, BaseEstimator):
             codes = _group_codes(X[:, list(members)], kind)
             bad = np.flatnonzero(codes == nbmath.MISSING)
             if bad.size:
-                raise ValueError(f"group {self._label(index)!r}: rows {(bad[:5] + 1).tolist()} are no level of it "
-                                 "(several bits set, or none in a one-hot group)")
+                raise ValueError(
+                    f"group {self._label(index)!r}: rows {(bad[:5] + 1).tolist()} are no level of it "
+                    "(several bits set, or none in a one-hot group)"
+                )
             out.append(codes)
         return _stack(out, X)
 
@@ -132,7 +137,9 @@ class CollapseGroups(TransformerMixin, BaseEstimator):
         """Input names, each group's members replaced by the group's name (its members joined by ``+``)."""
         check_is_fitted(self)
         names = self._names if input_features is None else list(input_features)
-        return np.array([names[i] if what == "column" else self._label(i, names) for what, i in self._layout()], dtype=object)
+        return np.array(
+            [names[i] if what == "column" else self._label(i, names) for what, i in self._layout()], dtype=object
+        )
 
     def _label(self, g: int, names=None) -> str:
         names = names or self._names

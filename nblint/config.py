@@ -50,8 +50,19 @@ from nblint.errors import ConfigError, InputError
 from nblint.fileguard import check_nesting, read_limited
 from nblint.findings import Severity
 
-TOP_KEYS = {"target", "model", "alpha", "select", "ignore", "fail-on", "encoding", "columns", "per-file-settings",
-            "per-file-ignores", "memory-budget"}
+TOP_KEYS = {
+    "target",
+    "model",
+    "alpha",
+    "select",
+    "ignore",
+    "fail-on",
+    "encoding",
+    "columns",
+    "per-file-settings",
+    "per-file-ignores",
+    "memory-budget",
+}
 PER_FILE_KEYS = {"target", "model"}
 
 

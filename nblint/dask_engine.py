@@ -56,10 +56,18 @@ def read_dask(path: str, *, encoding: str = "utf-8"):
     try:
         if form.kind == "parquet":
             return dd.read_parquet(path)
-        return dd.read_csv(path, sep=form.delimiter, encoding=encoding, compression=form.compression,
-                           blocksize=None if form.compression else "64MB", dtype_backend="numpy_nullable")
+        return dd.read_csv(
+            path,
+            sep=form.delimiter,
+            encoding=encoding,
+            compression=form.compression,
+            blocksize=None if form.compression else "64MB",
+            dtype_backend="numpy_nullable",
+        )
     except (OSError, ValueError) as exc:
-        raise InputError(f"cannot read with dask: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
+        raise InputError(
+            f"cannot read with dask: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}"
+        ) from None
 
 
 class DaskSource(TableSource):
@@ -99,8 +107,11 @@ class DaskSource(TableSource):
             raise InputError(missing_column("target column", target, list(self.names)))
         parts = self.frame.to_delayed()
         offsets = [sum(self.lengths[:i]) for i in range(len(self.lengths))]
-        level = [dask.delayed(_partition_profile)(part, offset, target, self.chunk_rows, wide_binary, budget)
-                 for part, offset, n in zip(parts, offsets, self.lengths) if n]
+        level = [
+            dask.delayed(_partition_profile)(part, offset, target, self.chunk_rows, wide_binary, budget)
+            for part, offset, n in zip(parts, offsets, self.lengths)
+            if n
+        ]
         if not level:
             raise InputError("no data rows")
         while len(level) > 1:
@@ -136,8 +147,10 @@ class DaskSource(TableSource):
         partition, filled where it lives, merged here in partition order."""
         import dask
 
-        tasks = [dask.delayed(_reduce_partition)(part, offset, self.chunk_rows, columns, accumulator)
-                 for part, offset in self._partitions(columns)]
+        tasks = [
+            dask.delayed(_reduce_partition)(part, offset, self.chunk_rows, columns, accumulator)
+            for part, offset in self._partitions(columns)
+        ]
         if not tasks:
             return accumulator
         first, *rest = self._compute_all(tasks)

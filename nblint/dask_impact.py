@@ -31,8 +31,12 @@ def impact_passes(source, plan, comparisons, fold_counts, points: list) -> None:
     """Run both passes of ``plan`` over the partitions of ``source`` (a :class:`DaskSource`)."""
     import dask
 
-    encoded = source._persist([dask.delayed(_encode_partition)(part, offset, source.chunk_rows, plan)
-                               for part, offset in source._partitions(plan.columns)])
+    encoded = source._persist(
+        [
+            dask.delayed(_encode_partition)(part, offset, source.chunk_rows, plan)
+            for part, offset in source._partitions(plan.columns)
+        ]
+    )
     sizes = source._compute_all([dask.delayed(_fold_sizes)(e, plan) for e in encoded])
     rows = [n for n, _ in sizes]  # rows with a target, per partition
     starts = np.concatenate([[0], np.cumsum(rows)]).astype(np.int64)

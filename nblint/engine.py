@@ -29,11 +29,19 @@ CODE_PATTERN = re.compile(r"^NB[1-9]\d\d$")
 DOC_SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead")
 MODELS = ("bernoulli", "multinomial", "complement", "gaussian", "categorical")
 #: The scikit-learn class of each event model: a model may be named either way, everywhere.
-MODEL_CLASSES = {"bernoulli": "BernoulliNB", "multinomial": "MultinomialNB", "complement": "ComplementNB",
-                 "gaussian": "GaussianNB", "categorical": "CategoricalNB"}
+MODEL_CLASSES = {
+    "bernoulli": "BernoulliNB",
+    "multinomial": "MultinomialNB",
+    "complement": "ComplementNB",
+    "gaussian": "GaussianNB",
+    "categorical": "CategoricalNB",
+}
 #: The kinds of input a rule can read, and how ``nblint rule CODE`` describes each.
-INPUTS = {"table": "tables", "pipeline": "pipeline configs (YAML, JSON, TOML, Python) and live pipelines",
-          "live": "live pipelines given with their training data (nblint.check_pipeline)"}
+INPUTS = {
+    "table": "tables",
+    "pipeline": "pipeline configs (YAML, JSON, TOML, Python) and live pipelines",
+    "live": "live pipelines given with their training data (nblint.check_pipeline)",
+}
 
 
 @dataclass(frozen=True)
@@ -63,7 +71,9 @@ class Option:
             if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
                 if kind is int and not float(value).is_integer():
                     return _bad(self, value)
-                if (self.minimum is not None and value < self.minimum) or (self.maximum is not None and value > self.maximum):
+                if (self.minimum is not None and value < self.minimum) or (
+                    self.maximum is not None and value > self.maximum
+                ):
                     return _bad(self, value)
                 return kind(value)
         elif isinstance(value, kind):
@@ -131,8 +141,19 @@ class Rule:
 
     # ---------------------------------------------------------------- helpers
 
-    def finding(self, ctx, message: str, *, columns=(), rows=(), evidence=None, fix: str = "",
-                severity: Severity | None = None, line: int | None = None, figure: dict | None = None) -> Finding:
+    def finding(
+        self,
+        ctx,
+        message: str,
+        *,
+        columns=(),
+        rows=(),
+        evidence=None,
+        fix: str = "",
+        severity: Severity | None = None,
+        line: int | None = None,
+        figure: dict | None = None,
+    ) -> Finding:
         """Build a finding of this rule for the table in ``ctx`` (``figure``: see :class:`Finding`)."""
         return Finding(
             code=self.code,
@@ -157,7 +178,12 @@ class Rule:
     def documentation(cls) -> str:
         """The full documentation: header, docstring sections and options."""
         doc = inspect.getdoc(cls) or ""
-        lines = [f"# {cls.name} ({cls.code})", "", f"Default severity: {cls.severity}.", f"Reads {' and '.join(INPUTS[i] for i in cls.inputs)}."]
+        lines = [
+            f"# {cls.name} ({cls.code})",
+            "",
+            f"Default severity: {cls.severity}.",
+            f"Reads {' and '.join(INPUTS[i] for i in cls.inputs)}.",
+        ]
         if cls.needs_target:
             lines.append("Needs a target column (--target or `target` in the config).")
         lines += ["", doc.strip(), "", "## Options", ""]
@@ -226,7 +252,9 @@ def load_rules() -> dict[str, type[Rule]]:
                     raise RuntimeError(f"rule {rule.code} reads {rule.inputs!r} (expected some of {', '.join(INPUTS)})")
                 other = rules.get(rule.code)
                 if other is not None and other is not rule:
-                    raise RuntimeError(f"rule code {rule.code} is defined twice ({other.__module__}, {rule.__module__})")
+                    raise RuntimeError(
+                        f"rule code {rule.code} is defined twice ({other.__module__}, {rule.__module__})"
+                    )
                 rules[rule.code] = rule
         _RULES = dict(sorted(rules.items()))
     return _RULES
@@ -312,7 +340,9 @@ def run_rules(ctx, codes: list[str], rule_options: dict[str, dict[str, Any]]) ->
 def resolved_options(overrides: dict[str, dict[str, Any]] | None = None) -> dict[str, dict[str, Any]]:
     """Every rule's options with defaults filled in and overrides applied."""
     overrides = overrides or {}
-    return {code: {o.name: o.default for o in rule.options} | overrides.get(code, {}) for code, rule in load_rules().items()}
+    return {
+        code: {o.name: o.default for o in rule.options} | overrides.get(code, {}) for code, rule in load_rules().items()
+    }
 
 
 def shared_settings(rule_options: dict[str, dict[str, Any]]) -> dict[str, Any]:
@@ -350,4 +380,3 @@ def rule_record(rule: type[Rule]) -> dict[str, Any]:
 def describe(rule: type[Rule]) -> str:
     """One line for ``nblint rules``."""
     return f"{rule.code}  {rule.name:<28} {str(rule.severity):<8} {rule.summary()}"
-

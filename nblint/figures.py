@@ -28,11 +28,18 @@ def group_pattern(ctx, members: list[str], row_sums: dict) -> dict:
     counts = gram.cooccurrence
     block = counts[index][:, index]
     block = block.toarray() if hasattr(block, "toarray") else np.asarray(block)
-    return {"kind": "group", "members": list(members), "matrix": block.astype(int).tolist(),
-            "row_sums": {str(k): int(v) for k, v in row_sums.items()}, "n_rows": int(ctx.n_rows)}
+    return {
+        "kind": "group",
+        "members": list(members),
+        "matrix": block.astype(int).tolist(),
+        "row_sums": {str(k): int(v) for k, v in row_sums.items()},
+        "n_rows": int(ctx.n_rows),
+    }
 
 
-def contingency(column: str, keys: list[str], classes: list[str], counts: np.ndarray, zero: list[tuple[int, int]]) -> dict:
+def contingency(
+    column: str, keys: list[str], classes: list[str], counts: np.ndarray, zero: list[tuple[int, int]]
+) -> dict:
     """A contingency table with its zero cells: ``counts[level][class]``, ``zero`` the (level, class) cells to mark.
 
     Levels with a marked cell come first when there are more than :data:`MAX_LEVELS`.
@@ -42,7 +49,10 @@ def contingency(column: str, keys: list[str], classes: list[str], counts: np.nda
     order.sort()
     position = {level: k for k, level in enumerate(order)}
     return {
-        "kind": "contingency", "column": column, "levels": [keys[i] for i in order], "classes": list(classes),
+        "kind": "contingency",
+        "column": column,
+        "levels": [keys[i] for i in order],
+        "classes": list(classes),
         "counts": np.asarray(counts)[order].astype(int).tolist(),
         "zero": [[position[level], c] for level, c in zero if level in position],
         "levels_total": len(keys),
@@ -62,7 +72,18 @@ def impact_scatter(result) -> dict:
     if len(same) > room:
         same = same[np.linspace(0, len(same) - 1, room).astype(int)] if room > 0 else same[:0]
     keep = np.sort(np.concatenate([same, flipped]))
-    return {"kind": "impact", "classes": len(result.design.classes), "rows": int(result.table["rows"]),
-            "points": [[round(float(a), 4), round(float(b), 4), int(c)] for a, b, c in points[keep]],
-            "groups": [{"group": g["group"], "flips": g["map_differs_share"], "excess_mean": g["excess_mean"],
-                        "excess_p95": g["excess_p95"]} for g in result.groups]}
+    return {
+        "kind": "impact",
+        "classes": len(result.design.classes),
+        "rows": int(result.table["rows"]),
+        "points": [[round(float(a), 4), round(float(b), 4), int(c)] for a, b, c in points[keep]],
+        "groups": [
+            {
+                "group": g["group"],
+                "flips": g["map_differs_share"],
+                "excess_mean": g["excess_mean"],
+                "excess_p95": g["excess_p95"],
+            }
+            for g in result.groups
+        ],
+    }

@@ -22,8 +22,12 @@ MAX_CONFIG_BYTES = 16 << 20
 #: The deepest nesting of brackets accepted in JSON and TOML (as YAML: see nblint.pipelines.tree).
 MAX_DEPTH = 200
 
-_KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
-          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+_KINDS = (
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
 
 
 def regular_file(path: str, what: str = "file") -> os.stat_result:
@@ -73,7 +77,9 @@ def read_limited(path: str, limit: int = MAX_CONFIG_BYTES) -> bytes:
 
 _TOKENS = {
     "json": re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.S),
-    "toml": re.compile(r'"""(?:[^\\]|\\.)*?"""|\'\'\'.*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*|[\[\]{}]', re.S),
+    "toml": re.compile(
+        r'"""(?:[^\\]|\\.)*?"""|\'\'\'.*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*|[\[\]{}]', re.S
+    ),
 }
 
 

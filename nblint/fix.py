@@ -70,8 +70,15 @@ def group_mappings(ctx) -> list[dict]:
         if group.kind == "dummy":
             levels.append(REFERENCE if REFERENCE not in levels else f"{REFERENCE} of {column}")
         integer = all(bool(numeric.integer_dtype[numeric.names.index(m)]) for m in members)
-        mappings.append({"column": column, "kind": group.kind, "members": members, "levels": levels,
-                         "member_type": "int64" if integer else "double"})
+        mappings.append(
+            {
+                "column": column,
+                "kind": group.kind,
+                "members": members,
+                "levels": levels,
+                "member_type": "int64" if integer else "double",
+            }
+        )
     return mappings
 
 
@@ -84,7 +91,7 @@ def _free_name(name: str, taken: set) -> str:
 def _levels(members: list[str], stem: str | None) -> list[str]:
     """Each member's level: its name less the common stem, when that leaves distinct non-empty names."""
     if stem:
-        levels = [m[len(stem):].lstrip(_SEPARATORS) if m.startswith(stem) else m for m in members]
+        levels = [m[len(stem) :].lstrip(_SEPARATORS) if m.startswith(stem) else m for m in members]
         if all(levels) and len(set(levels)) == len(levels):
             return levels
     return list(members)
@@ -167,8 +174,9 @@ def _write(tables, output: str, fmt: str) -> None:
     try:
         for table in tables:
             if writer is None:
-                schema = pa.schema([pa.field(f.name, pa.float64() if pa.types.is_null(f.type) else f.type)
-                                    for f in table.schema])
+                schema = pa.schema(
+                    [pa.field(f.name, pa.float64() if pa.types.is_null(f.type) else f.type) for f in table.schema]
+                )
                 writer = _writer(output, fmt, schema)
             writer.write_table(_cast(table, schema))
         if writer is None:

@@ -117,8 +117,15 @@ class Gram:
         return np.diag(self.counts).astype(np.int64) if len(self.binary) else np.zeros(0, dtype=np.int64)
 
 
-def chunk_gram(X: np.ndarray, names, complete: np.ndarray, zero_one: np.ndarray, row_offset: int = 0,
-                wide_binary: int = WIDE_BINARY, caps: ProfileCaps | None = None) -> tuple[Gram, tuple[str, ...]]:
+def chunk_gram(
+    X: np.ndarray,
+    names,
+    complete: np.ndarray,
+    zero_one: np.ndarray,
+    row_offset: int = 0,
+    wide_binary: int = WIDE_BINARY,
+    caps: ProfileCaps | None = None,
+) -> tuple[Gram, tuple[str, ...]]:
     """Co-moments of the complete columns; exact co-occurrences of the 0/1 ones among them.
 
     Within ``caps``: the continuous columns' co-moments are left out when their
@@ -169,13 +176,17 @@ def chunk_gram(X: np.ndarray, names, complete: np.ndarray, zero_one: np.ndarray,
 
 
 def _comoment_note(columns: int, caps: ProfileCaps) -> str:
-    return (f"VIF (NB104) leaves out the {columns:,} complete continuous columns: their co-moment matrix would take "
-            f"{caps.describe(32.0 * columns ** 2)}; identical columns among them are still found, by hashing")
+    return (
+        f"VIF (NB104) leaves out the {columns:,} complete continuous columns: their co-moment matrix would take "
+        f"{caps.describe(32.0 * columns**2)}; identical columns among them are still found, by hashing"
+    )
 
 
 def _cooccurrence_note(columns: int, pairs: float, caps: ProfileCaps) -> str:
-    return (f"one-hot, dummy and broken groups (NB101-NB103, NB105) and identical 0/1 columns are not searched among "
-            f"the {columns:,} complete 0/1 columns: their co-occurrence counts would take {caps.describe(40.0 * pairs)}")
+    return (
+        f"one-hot, dummy and broken groups (NB101-NB103, NB105) and identical 0/1 columns are not searched among "
+        f"the {columns:,} complete 0/1 columns: their co-occurrence counts would take {caps.describe(40.0 * pairs)}"
+    )
 
 
 def _cooccurrence(bits: np.ndarray, wide: bool, row_offset: int):
@@ -213,7 +224,9 @@ def _cooccurrence(bits: np.ndarray, wide: bool, row_offset: int):
     if not wide:
         return np.triu(O.toarray()), []
     order = np.lexsort((np.arange(n), row_ones))[:SPARSE_ROWS]
-    sparse_rows = [(int(row_ones[r]), row_offset + int(r), B.indices[B.indptr[r]:B.indptr[r + 1]].copy()) for r in order]
+    sparse_rows = [
+        (int(row_ones[r]), row_offset + int(r), B.indices[B.indptr[r] : B.indptr[r + 1]].copy()) for r in order
+    ]
     return O, sparse_rows
 
 
@@ -227,7 +240,9 @@ def _merge_sparse_rows(a: list, b: list) -> list:
     return sorted(a + b, key=lambda item: (item[0], item[1]))[:SPARSE_ROWS]
 
 
-def merge_gram(a: Gram, b: Gram, in_place: bool = False, caps: ProfileCaps | None = None) -> tuple[Gram, tuple[str, ...]]:
+def merge_gram(
+    a: Gram, b: Gram, in_place: bool = False, caps: ProfileCaps | None = None
+) -> tuple[Gram, tuple[str, ...]]:
     """:func:`_merge_grams`, then the sparse co-occurrences dropped if they outgrew ``caps`` (with NB106's note)."""
     merged = _merge_grams(a, b, in_place)
     if caps is not None and merged.wide and merged.binary and merged.counts.nnz > caps.cooccurrences:
@@ -255,8 +270,16 @@ def _merge_grams(a: Gram, b: Gram, in_place: bool = False) -> Gram:
             cooc = a.counts
         else:
             cooc = a.counts + b.counts
-        return Gram(a.names, n, mean, moments, a.binary, cooc, a.wide,
-                    _merge_sparse_rows(a.sparse_rows, b.sparse_rows) if a.wide else [])
+        return Gram(
+            a.names,
+            n,
+            mean,
+            moments,
+            a.binary,
+            cooc,
+            a.wide,
+            _merge_sparse_rows(a.sparse_rows, b.sparse_rows) if a.wide else [],
+        )
     # Different complete or 0/1 columns in the two parts (rare: a column with a
     # missing value, or a value other than 0/1, in one part only): merge the whole
     # co-moment matrices over the columns complete in both, then split again.
@@ -265,8 +288,11 @@ def _merge_grams(a: Gram, b: Gram, in_place: bool = False) -> Gram:
     names = tuple(nm for nm in a.names if nm in in_b)
     ia = [in_a[nm] for nm in names]
     ib = [in_b[nm] for nm in names]
-    _, mean, comoment = merge_moments(Moments(a.n, a.mean[ia], a.comoment[np.ix_(ia, ia)]),
-                                      Moments(b.n, b.mean[ib], b.comoment[np.ix_(ib, ib)]), slice(None))
+    _, mean, comoment = merge_moments(
+        Moments(a.n, a.mean[ia], a.comoment[np.ix_(ia, ia)]),
+        Moments(b.n, b.mean[ib], b.comoment[np.ix_(ib, ib)]),
+        slice(None),
+    )
     bin_a = {nm: i for i, nm in enumerate(a.binary)}
     bin_b = {nm: i for i, nm in enumerate(b.binary)}
     binary = tuple(nm for nm in a.binary if nm in bin_b)

@@ -29,8 +29,11 @@ MAX_PICTURES = 100
 #: Columns named in a finding's row before "... (N columns)".
 MAX_COLUMNS = 6
 
-_COLOURS = {Severity.ERROR: ("#c53030", "#fff5f5"), Severity.WARNING: ("#b7791f", "#fffff0"),
-            Severity.INFO: ("#2b6cb0", "#ebf8ff")}
+_COLOURS = {
+    Severity.ERROR: ("#c53030", "#fff5f5"),
+    Severity.WARNING: ("#b7791f", "#fffff0"),
+    Severity.INFO: ("#2b6cb0", "#ebf8ff"),
+}
 
 #: The findings table's style (the notebook view uses only this).
 TABLE_CSS = """
@@ -44,13 +47,16 @@ table.nblint td{border-bottom:1px solid #e2e8f0;padding:4px 6px;vertical-align:t
 .fix{color:#2f855a;margin-top:3px}.fix::before{content:"Fix: ";font-weight:600}
 """
 #: The page's own style, and its pictures'.
-CSS = TABLE_CSS + """
+CSS = (
+    TABLE_CSS
+    + """
 body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:1.5rem;color:#1a202c;max-width:1200px}
 h1{font-size:1.4rem;margin:0 0 .3rem}h2{font-size:1.1rem;margin:1.6rem 0 .4rem;word-break:break-all}
 .error-line{color:#c53030;font-family:monospace}
 figure{margin:4px 0 8px;display:flex;flex-wrap:wrap;gap:18px;align-items:flex-start}
 figcaption{font-size:12px;color:#4a5568;flex-basis:100%}
 """
+)
 
 
 def render_html(result) -> str:
@@ -59,7 +65,7 @@ def render_html(result) -> str:
 
     sections = []
     for r in result.files:
-        body = [f'<h2>{escape(r.path)}</h2>']
+        body = [f"<h2>{escape(r.path)}</h2>"]
         if r.error:
             body.append(f'<p class="error-line">{escape(r.error)}</p>')
         elif not r.findings:
@@ -74,10 +80,12 @@ def render_html(result) -> str:
 
 
 def page(title: str, summary: str, body: str) -> str:
-    return ("<!DOCTYPE html>\n"
-            f'<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">'
-            f"<title>{escape(title)}</title><style>{CSS}</style></head><body>"
-            f'<h1>{escape(title)}</h1><p class="summary">{escape(summary)}</p>{body}</body></html>\n')
+    return (
+        "<!DOCTYPE html>\n"
+        f'<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">'
+        f"<title>{escape(title)}</title><style>{CSS}</style></head><body>"
+        f'<h1>{escape(title)}</h1><p class="summary">{escape(summary)}</p>{body}</body></html>\n'
+    )
 
 
 def notebook_html(findings: list[Finding], summary: str) -> str:
@@ -89,18 +97,22 @@ def notebook_html(findings: list[Finding], summary: str) -> str:
 
 def findings_table(findings: list[Finding], pictures: bool) -> str:
     """One row per finding (code and name, severity, columns, message and fix), pictures in a row below."""
-    rows = ["<table class=\"nblint\"><thead><tr><th>code</th><th>severity</th><th>columns</th><th>finding</th>"
-            "</tr></thead><tbody>"]
+    rows = [
+        '<table class="nblint"><thead><tr><th>code</th><th>severity</th><th>columns</th><th>finding</th>'
+        "</tr></thead><tbody>"
+    ]
     drawn: set[int] = set()
     for f in findings:
         ink, paper = _COLOURS[f.severity]
         where = f" (line {f.line})" if f.line is not None else ""
         fix = f'<div class="fix">{escape(f.fix)}</div>' if f.fix else ""
-        rows.append(f'<tr class="finding {escape(str(f.severity))}" style="background:{paper}">'
-                    f'<td><span class="code">{escape(f.code)}</span><br><span class="name">{escape(f.name)}</span></td>'
-                    f'<td><span class="sev" style="background:{ink}">{escape(str(f.severity))}</span></td>'
-                    f'<td class="cols">{escape(_columns(f.columns))}</td>'
-                    f"<td>{escape(f.message)}{escape(where)}{fix}</td></tr>")
+        rows.append(
+            f'<tr class="finding {escape(str(f.severity))}" style="background:{paper}">'
+            f'<td><span class="code">{escape(f.code)}</span><br><span class="name">{escape(f.name)}</span></td>'
+            f'<td><span class="sev" style="background:{ink}">{escape(str(f.severity))}</span></td>'
+            f'<td class="cols">{escape(_columns(f.columns))}</td>'
+            f"<td>{escape(f.message)}{escape(where)}{fix}</td></tr>"
+        )
         if pictures and f.figure is not None and id(f.figure) not in drawn and len(drawn) < MAX_PICTURES:
             drawn.add(id(f.figure))
             rows.append(f'<tr class="picture"><td></td><td colspan="3">{picture(f)}</td></tr>')
@@ -118,7 +130,9 @@ def picture(f: Finding) -> str:
     data = f.figure
     draw = {"group": _group, "contingency": _contingency, "impact": _impact}[data["kind"]]
     charts, caption = draw(data)
-    return f'<figure class="{escape(data["kind"])}">{"".join(charts)}<figcaption>{escape(caption)}</figcaption></figure>'
+    return (
+        f'<figure class="{escape(data["kind"])}">{"".join(charts)}<figcaption>{escape(caption)}</figcaption></figure>'
+    )
 
 
 def _group(data: dict) -> tuple[list[str], str]:
@@ -131,12 +145,20 @@ def _group(data: dict) -> tuple[list[str], str]:
 
     sums = data["row_sums"]
     labels = [k for k in ("0", "1", "2+") if k in sums]
-    charts = [svg.matrix(members, members, values, colour, "co-occurrence of the group's members"),
-              svg.bars([f"sum {k}" for k in labels], [("rows", svg.GREEN, [sums[k] for k in labels])],
-                       "rows by the group's row sum", height=90)]
+    charts = [
+        svg.matrix(members, members, values, colour, "co-occurrence of the group's members"),
+        svg.bars(
+            [f"sum {k}" for k in labels],
+            [("rows", svg.GREEN, [sums[k] for k in labels])],
+            "rows by the group's row sum",
+            height=90,
+        ),
+    ]
     overlaps = sum(values[i][j] for i in range(len(members)) for j in range(i + 1, len(members)))
-    caption = (f"Co-occurrence: ones of each member on the diagonal, rows where two members are both 1 off it "
-               f"({overlaps} such pairs of ones); right: rows by how many members are set.")
+    caption = (
+        f"Co-occurrence: ones of each member on the diagonal, rows where two members are both 1 off it "
+        f"({overlaps} such pairs of ones); right: rows by how many members are set."
+    )
     return charts, caption
 
 
@@ -148,9 +170,19 @@ def _contingency(data: dict) -> tuple[list[str], str]:
     def colour(i, j, value):
         return "#fff5f5" if (i, j) in zero else svg._mix(svg.BLUE, 0.1 + 0.7 * value / top)
 
-    chart = svg.matrix(data["levels"], [f"class {c}" for c in data["classes"]], counts, colour,
-                       f"contingency table of {data['column']}", marked=zero)
-    shown = "" if data["levels_total"] <= len(data["levels"]) else f" ({len(data['levels'])} of {data['levels_total']} levels shown)"
+    chart = svg.matrix(
+        data["levels"],
+        [f"class {c}" for c in data["classes"]],
+        counts,
+        colour,
+        f"contingency table of {data['column']}",
+        marked=zero,
+    )
+    shown = (
+        ""
+        if data["levels_total"] <= len(data["levels"])
+        else f" ({len(data['levels'])} of {data['levels_total']} levels shown)"
+    )
     return [chart], f"Rows of each value of {data['column']!r} per class; zero cells outlined in red{shown}."
 
 
@@ -158,14 +190,30 @@ def _impact(data: dict) -> tuple[list[str], str]:
     low = 1.0 / max(data["classes"], 1)
     groups = data["groups"]
     names = [g["group"] for g in groups]
-    charts = [svg.scatter(data["points"], low, "top posterior per row, bits against collapsed",
-                          "collapsed (CAT) top posterior", "bits (PoB) top posterior"),
-              svg.bars(names, [("mean excess", svg.BLUE, [g["excess_mean"] for g in groups]),
-                               ("95th pct", "#805ad5", [g["excess_p95"] for g in groups])], "excess confidence per group"),
-              svg.bars(names, [("rows flipped", svg.RED, [g["flips"] for g in groups])], "share of rows flipped",
-                       percent=True)]
+    charts = [
+        svg.scatter(
+            data["points"],
+            low,
+            "top posterior per row, bits against collapsed",
+            "collapsed (CAT) top posterior",
+            "bits (PoB) top posterior",
+        ),
+        svg.bars(
+            names,
+            [
+                ("mean excess", svg.BLUE, [g["excess_mean"] for g in groups]),
+                ("95th pct", "#805ad5", [g["excess_p95"] for g in groups]),
+            ],
+            "excess confidence per group",
+        ),
+        svg.bars(
+            names, [("rows flipped", svg.RED, [g["flips"] for g in groups])], "share of rows flipped", percent=True
+        ),
+    ]
     flipped = sum(1 for p in data["points"] if p[2])
-    caption = (f"Each row's top posterior with every group read as bits (PoB) against collapsed (CAT), "
-               f"{len(data['points'])} of {data['rows']} rows drawn, {flipped} whose predicted class flips in red "
-               "(Williams' Figure 3); right: per group, only that group read as bits.")
+    caption = (
+        f"Each row's top posterior with every group read as bits (PoB) against collapsed (CAT), "
+        f"{len(data['points'])} of {data['rows']} rows drawn, {flipped} whose predicted class flips in red "
+        "(Williams' Figure 3); right: per group, only that group read as bits."
+    )
     return charts, caption

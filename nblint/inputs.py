@@ -21,9 +21,11 @@ import numpy as np
 
 from nblint.readers import ArrowSource, ColumnData, DataFrameSource, TableSource, arrow_column_data, series_column_data
 
-ACCEPTED = ("a pandas, polars (DataFrame or LazyFrame) or Dask DataFrame, a pyarrow Table or RecordBatch, "
-            "a 2-D numpy array or scipy.sparse matrix (with y), a dict of arrays, or the path of a "
-            "CSV/TSV/Parquet file")
+ACCEPTED = (
+    "a pandas, polars (DataFrame or LazyFrame) or Dask DataFrame, a pyarrow Table or RecordBatch, "
+    "a 2-D numpy array or scipy.sparse matrix (with y), a dict of arrays, or the path of a "
+    "CSV/TSV/Parquet file"
+)
 
 
 def _defined_in(obj, package: str, *names: str) -> bool:
@@ -39,8 +41,9 @@ def is_sparse(obj) -> bool:
     return _defined_in(obj, "scipy.sparse") and hasattr(obj, "tocsr")
 
 
-def table_source(data, y=None, *, target: str | None = None, feature_names: Sequence[str] | None = None,
-                 encoding: str = "utf-8") -> tuple[TableSource, str | None]:
+def table_source(
+    data, y=None, *, target: str | None = None, feature_names: Sequence[str] | None = None, encoding: str = "utf-8"
+) -> tuple[TableSource, str | None]:
     """The source to lint for ``data`` (and ``y``), and the name of its target column.
 
     Parameters
@@ -195,7 +198,7 @@ class ArraySource(TableSource):
         super().__init__(path, names, X.shape[0])
 
     def _column(self, name, offset, length):
-        values = self.X[offset:offset + length, self.names.index(name)]
+        values = self.X[offset : offset + length, self.names.index(name)]
         kind = values.dtype.kind
         if kind in "biu":
             return ColumnData("numeric", values, None, True)

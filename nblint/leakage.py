@@ -180,8 +180,12 @@ class ThresholdScan:
     def __init__(self, profile, columns):
         numeric = profile.numeric
         self.columns = list(columns)
-        self.edges = {c: np.linspace(numeric.minimum[numeric.names.index(c)], numeric.maximum[numeric.names.index(c)],
-                                     HISTOGRAM_BINS + 1) for c in self.columns}
+        self.edges = {
+            c: np.linspace(
+                numeric.minimum[numeric.names.index(c)], numeric.maximum[numeric.names.index(c)], HISTOGRAM_BINS + 1
+            )
+            for c in self.columns
+        }
         self.counts = {c: np.zeros((HISTOGRAM_BINS, 2), dtype=np.int64) for c in self.columns}
 
     def add(self, values: dict, classes: np.ndarray) -> None:
@@ -234,5 +238,12 @@ def chance_in_words(p: float) -> str:
     return f"about 1 in {1 / p:.2g}" if p < 0.01 else f"{p:.2%}"
 
 
-__all__ = ["DecidingColumn", "SingleClassLevel", "deciding_columns", "one_class_chance", "scanned_columns",
-           "single_class_levels", "chance_in_words"]
+__all__ = [
+    "DecidingColumn",
+    "SingleClassLevel",
+    "deciding_columns",
+    "one_class_chance",
+    "scanned_columns",
+    "single_class_levels",
+    "chance_in_words",
+]

@@ -160,7 +160,9 @@ class MixedNB(ClassifierMixin, BaseEstimator):
             raise ValueError("classes must be passed on the first call to partial_fit")
         X, y = self._validate(X, y, reset=first)
         if not first and classes is not None and not np.array_equal(np.unique(classes), self.classes_):
-            raise ValueError(f"classes={classes!r} is not the same as on the first call to partial_fit: {self.classes_!r}")
+            raise ValueError(
+                f"classes={classes!r} is not the same as on the first call to partial_fit: {self.classes_!r}"
+            )
         return self._partial_fit(X, y, np.unique(classes) if first else self.classes_)
 
     def _validate(self, X, y, reset: bool):
@@ -208,14 +210,17 @@ class MixedNB(ClassifierMixin, BaseEstimator):
         plan = self._plan
         C = n_classes
         self.class_count_ = np.zeros(C)
-        self.categories_ = [np.array(plan.group_levels(f), dtype=object) if f.group else np.array([], dtype=object)
-                            for f in plan.categorical]
+        self.categories_ = [
+            np.array(plan.group_levels(f), dtype=object) if f.group else np.array([], dtype=object)
+            for f in plan.categorical
+        ]
         self.category_count_ = [np.zeros((C, len(levels))) for levels in self.categories_]
         self._level_index = [{level: k for k, level in enumerate(levels)} for levels in self.categories_]
         self.bernoulli_count_ = np.zeros((C, len(plan.bernoulli)))
         self.feature_count_ = np.zeros((C, len(plan.multinomial)))
-        self._moments = nbmath.Moments(np.zeros((C, len(plan.gaussian))), np.zeros((C, len(plan.gaussian))),
-                                       np.zeros((C, len(plan.gaussian))))
+        self._moments = nbmath.Moments(
+            np.zeros((C, len(plan.gaussian))), np.zeros((C, len(plan.gaussian))), np.zeros((C, len(plan.gaussian)))
+        )
 
     def _add_statistics(self, X, y: np.ndarray) -> None:
         plan, C = self._plan, len(self.classes_)
@@ -256,8 +261,9 @@ class MixedNB(ClassifierMixin, BaseEstimator):
 
     def _fit_model(self) -> nbmath.NaiveBayes:
         alpha, plan = float(self.alpha), self._plan
-        self.class_log_prior_ = nbmath.log_class_prior(self.class_count_, fit_prior=self.fit_prior,
-                                                       class_prior=self.class_prior)
+        self.class_log_prior_ = nbmath.log_class_prior(
+            self.class_count_, fit_prior=self.fit_prior, class_prior=self.class_prior
+        )
         components: list = [nbmath.CategoricalComponent.from_counts(counts, alpha) for counts in self.category_count_]
         if plan.bernoulli:
             components.append(nbmath.BernoulliComponent.from_counts(self.bernoulli_count_, self.class_count_, alpha))
@@ -381,7 +387,9 @@ def _declared(kinds, names: list[str]) -> _Declared:
             if kind not in GROUP_KINDS:
                 raise ValueError(f"a tuple of columns in kinds is a group: 'one-hot' or 'dummy', got {kind!r}")
             cols = sorted({column(k) for k in key})
-            out.features.append(Feature("categorical", tuple(names[j] for j in cols), kind, "+".join(names[j] for j in cols)))
+            out.features.append(
+                Feature("categorical", tuple(names[j] for j in cols), kind, "+".join(names[j] for j in cols))
+            )
         else:
             if kind not in COLUMN_KINDS:
                 raise ValueError(f"kinds[{key!r}] must be one of {COLUMN_KINDS}, got {kind!r}")
@@ -425,8 +433,10 @@ def _numeric(X, positions: list[int], model: str):
     except (TypeError, ValueError):
         raise ValueError(f"the {model} columns must hold numbers") from None
     if not finite:
-        raise ValueError(f"Input contains NaN or inf in the {model} columns: only categorical columns may "
-                         "have missing values (impute them, or declare the column categorical or 'drop')")
+        raise ValueError(
+            f"Input contains NaN or inf in the {model} columns: only categorical columns may "
+            "have missing values (impute them, or declare the column categorical or 'drop')"
+        )
     return block
 
 

@@ -67,7 +67,9 @@ class _ClassSums:
             self.Y = None
             self.order = np.argsort(y, kind="stable")
             sorted_y = y[self.order]
-            self.starts = np.flatnonzero(np.r_[True, sorted_y[1:] != sorted_y[:-1]]) if len(y) else np.zeros(0, dtype=np.int64)
+            self.starts = (
+                np.flatnonzero(np.r_[True, sorted_y[1:] != sorted_y[:-1]]) if len(y) else np.zeros(0, dtype=np.int64)
+            )
             self.present = sorted_y[self.starts]
 
     def __call__(self, M: np.ndarray) -> np.ndarray:
@@ -106,8 +108,15 @@ def _numeric_matrix(chunk: Chunk, idx: list[int]):
     return X, integer, may_miss
 
 
-def profile_numeric(chunk: Chunk, idx: list[int], y: np.ndarray, slots: int, wide_binary: int | None = None,
-                     cap: int = DISTINCT_CAP, caps: ProfileCaps | None = None):
+def profile_numeric(
+    chunk: Chunk,
+    idx: list[int],
+    y: np.ndarray,
+    slots: int,
+    wide_binary: int | None = None,
+    cap: int = DISTINCT_CAP,
+    caps: ProfileCaps | None = None,
+):
     names = tuple(chunk.names[i] for i in idx)
     n, p = chunk.n_rows, len(idx)
     X, integer, may_miss = _numeric_matrix(chunk, idx)
@@ -143,7 +152,9 @@ def profile_numeric(chunk: Chunk, idx: list[int], y: np.ndarray, slots: int, wid
     # enough from the sums; other columns are centred on their class means first.
     class_m2 = np.empty_like(class_sum)
     with np.errstate(invalid="ignore", divide="ignore"):
-        class_m2[:, zero_one] = np.maximum(class_sum[:, zero_one] - class_sum[:, zero_one] ** 2 / np.maximum(class_n[:, zero_one], 1), 0.0)
+        class_m2[:, zero_one] = np.maximum(
+            class_sum[:, zero_one] - class_sum[:, zero_one] ** 2 / np.maximum(class_n[:, zero_one], 1), 0.0
+        )
     other = np.flatnonzero(~zero_one)
     if len(other):
         deviation = X0[:, other] - class_mean[y][:, other]
@@ -159,21 +170,35 @@ def profile_numeric(chunk: Chunk, idx: list[int], y: np.ndarray, slots: int, wid
             levels.append(None)
             sketches.append(None)
             continue
-        lv, sk = _numeric_levels(X[:, k], np.isnan(X[:, k]) if n_missing[k] else None, y, slots, integral[k], minimum[k],
-                                 maximum[k], cap)
+        lv, sk = _numeric_levels(
+            X[:, k], np.isnan(X[:, k]) if n_missing[k] else None, y, slots, integral[k], minimum[k], maximum[k], cap
+        )
         levels.append(lv)
         sketches.append(sk)
 
     numeric = NumericStats(
-        names, integer, n_missing, minimum, maximum, integral, zero_one,
-        np.rint(class_n).astype(np.int64), class_mean, class_m2, levels, sketches,
+        names,
+        integer,
+        n_missing,
+        minimum,
+        maximum,
+        integral,
+        zero_one,
+        np.rint(class_n).astype(np.int64),
+        class_mean,
+        class_m2,
+        levels,
+        sketches,
     )
-    gram, limits = chunk_gram(X, names, n_missing == 0, zero_one, chunk.row_offset,
-                               WIDE_BINARY if wide_binary is None else wide_binary, caps)
+    gram, limits = chunk_gram(
+        X, names, n_missing == 0, zero_one, chunk.row_offset, WIDE_BINARY if wide_binary is None else wide_binary, caps
+    )
     return numeric, gram, limits
 
 
-def _numeric_levels(x, missing, y, slots, integral, lo, hi, cap: int = DISTINCT_CAP) -> tuple[Levels | None, np.ndarray | None]:
+def _numeric_levels(
+    x, missing, y, slots, integral, lo, hi, cap: int = DISTINCT_CAP
+) -> tuple[Levels | None, np.ndarray | None]:
     """Exact levels (up to the cap) and, past it, a distinct sketch for integral columns."""
     if not np.isfinite(lo):
         return Levels((), np.zeros((0, slots), dtype=np.int64)), None
@@ -198,10 +223,19 @@ def _numeric_levels(x, missing, y, slots, integral, lo, hi, cap: int = DISTINCT_
 
 def remap_numeric(s: NumericStats, slots, n_classes) -> NumericStats:
     return NumericStats(
-        s.names, s.integer_dtype, s.n_missing, s.minimum, s.maximum, s.integral, s.zero_one,
-        remap_rows(s.class_n, slots, n_classes), remap_rows(s.class_mean, slots, n_classes),
-        remap_rows(s.class_m2, slots, n_classes), [remap_levels(lv, slots, n_classes) for lv in s.levels],
-        s.sketches, s.fingerprints,
+        s.names,
+        s.integer_dtype,
+        s.n_missing,
+        s.minimum,
+        s.maximum,
+        s.integral,
+        s.zero_one,
+        remap_rows(s.class_n, slots, n_classes),
+        remap_rows(s.class_mean, slots, n_classes),
+        remap_rows(s.class_m2, slots, n_classes),
+        [remap_levels(lv, slots, n_classes) for lv in s.levels],
+        s.sketches,
+        s.fingerprints,
     )
 
 
@@ -219,7 +253,9 @@ def zero_one_levels(s: NumericStats, j: int) -> Levels:
 
 
 def merge_numeric(a: NumericStats, b: NumericStats, cap: int = DISTINCT_CAP) -> NumericStats:
-    n, mean, m2 = merge_moments(Moments(a.class_n, a.class_mean, a.class_m2), Moments(b.class_n, b.class_mean, b.class_m2))
+    n, mean, m2 = merge_moments(
+        Moments(a.class_n, a.class_mean, a.class_m2), Moments(b.class_n, b.class_mean, b.class_m2)
+    )
     zero_one = a.zero_one & b.zero_one
     levels, sketches = [], []
     integral = a.integral & b.integral

@@ -109,9 +109,9 @@ def rule_code(check: Any) -> str | None:
     if not isinstance(name, str) or not name.startswith(CHECK_PREFIX):
         return None
     if name == SUM_TO_ONE:  # the rule that declares the row check (a broken one-hot group)
-        row_check = SUM_TO_ONE[len(CHECK_PREFIX):]
+        row_check = SUM_TO_ONE[len(CHECK_PREFIX) :]
         return next((code for code, rule in load_rules().items() if row_check in getattr(rule, "row_checks", ())), None)
-    code = name[len(CHECK_PREFIX):].upper()
+    code = name[len(CHECK_PREFIX) :].upper()
     return code if code in load_rules() else None
 
 
@@ -289,9 +289,7 @@ def _new_source(data):
     lazyframe = getattr(data, "lazyframe", None)  # pandera.api.polars.types.PolarsData
     if lazyframe is not None:
         return ArrowSource("<dataframe>", lazyframe.collect().to_arrow())
-    raise SchemaDefinitionError(
-        f"nblint checks validate pandas or polars data frames, not {type(data).__name__}"
-    )
+    raise SchemaDefinitionError(f"nblint checks validate pandas or polars data frames, not {type(data).__name__}")
 
 
 def _profiled_once(source):
@@ -408,10 +406,7 @@ def schema_for_table(path: str, settings, codes: list[str]) -> pa.DataFrameSchem
     source = read_table(path, encoding=settings.encoding)
     context = make_context(source, settings, jobs=1)
     frame = read_frame(path, encoding=settings.encoding)
-    columns = {
-        name: pa.Column(frame[name].dtype, nullable=bool(frame[name].isna().any()))
-        for name in source.names
-    }
+    columns = {name: pa.Column(frame[name].dtype, nullable=bool(frame[name].isna().any())) for name in source.names}
     checks = [Check.nblint_sum_to_one(columns=list(group.members)) for group in context.structure.onehot]
     rules = table_rules()
     for code in codes:
@@ -469,7 +464,7 @@ def _schema_name(path: str) -> str:
 SCHEMA_HEADER = (
     "# pandera DataFrameSchema written by nblint {version} for {path}.\n"
     "# It uses nblint's registered checks (nblint_*): load it with\n"
-    "#   nblint.pandera.load_schema(\"schema.yaml\")\n"
+    '#   nblint.pandera.load_schema("schema.yaml")\n'
     "# or `import nblint.pandera` before pandera's from_yaml.\n"
 )
 

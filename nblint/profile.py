@@ -57,8 +57,17 @@ from nblint.readers import Chunk, TableSource
 from nblint.suggest import missing_column
 
 # The blocks' own modules compute and merge them; their names stay importable from here.
-__all__ = ["DISTINCT_CAP", "SPARSE_ROWS", "WIDE_BINARY", "Gram", "Levels", "NumericStats", "TableProfile", "TextStats",
-           "class_slots"]
+__all__ = [
+    "DISTINCT_CAP",
+    "SPARSE_ROWS",
+    "WIDE_BINARY",
+    "Gram",
+    "Levels",
+    "NumericStats",
+    "TableProfile",
+    "TextStats",
+    "class_slots",
+]
 
 
 # --------------------------------------------------------------------------- statistics blocks
@@ -100,8 +109,14 @@ class TableProfile:
     # ---------------------------------------------------------------- building
 
     @classmethod
-    def from_source(cls, source: TableSource, target: str | None = None, jobs: int = 1,
-                    wide_binary: int | None = None, budget: Budget | None = None) -> TableProfile:
+    def from_source(
+        cls,
+        source: TableSource,
+        target: str | None = None,
+        jobs: int = 1,
+        wide_binary: int | None = None,
+        budget: Budget | None = None,
+    ) -> TableProfile:
         """Profile a whole source, chunk by chunk, merging as it goes.
 
         Parameters
@@ -128,7 +143,9 @@ class TableProfile:
 
         def fold(chunks) -> TableProfile | None:
             profile = None
-            for part in ordered_map(lambda chunk: cls.from_chunk(chunk, target, wide_binary, caps), chunks, jobs, "nblint-profile"):
+            for part in ordered_map(
+                lambda chunk: cls.from_chunk(chunk, target, wide_binary, caps), chunks, jobs, "nblint-profile"
+            ):
                 # The running profile is ours alone: merging may reuse its arrays.
                 profile = part if profile is None else profile.merge(part, in_place=True)
             return profile
@@ -142,8 +159,9 @@ class TableProfile:
         return profile
 
     @classmethod
-    def from_chunk(cls, chunk: Chunk, target: str | None = None, wide_binary: int | None = None,
-                   caps: ProfileCaps | None = None) -> TableProfile:
+    def from_chunk(
+        cls, chunk: Chunk, target: str | None = None, wide_binary: int | None = None, caps: ProfileCaps | None = None
+    ) -> TableProfile:
         """Profile one chunk of rows (``wide_binary``, ``caps``: see :meth:`from_source`).
 
         Columns are profiled in name order, whatever their order in the table: every
@@ -158,8 +176,14 @@ class TableProfile:
         n = chunk.n_rows
         classes, y, class_count, target_missing = _encode_target(chunk, target)
         slots = len(classes) + 1
-        numeric_idx = [i for i, (name, col) in enumerate(zip(chunk.names, chunk.columns)) if col.kind == "numeric" and name != target]
-        text_idx = [i for i, (name, col) in enumerate(zip(chunk.names, chunk.columns)) if col.kind == "text" and name != target]
+        numeric_idx = [
+            i
+            for i, (name, col) in enumerate(zip(chunk.names, chunk.columns))
+            if col.kind == "numeric" and name != target
+        ]
+        text_idx = [
+            i for i, (name, col) in enumerate(zip(chunk.names, chunk.columns)) if col.kind == "text" and name != target
+        ]
         kinds = {chunk.names[i]: "numeric" for i in numeric_idx} | {chunk.names[i]: "text" for i in text_idx}
         _check_class_cells(caps, target, slots, len(numeric_idx))
         cap = caps.levels(slots) if caps is not None else DISTINCT_CAP
@@ -179,8 +203,9 @@ class TableProfile:
                 order = sorted(range(len(keys)), key=lambda k: keys[k])
                 levels = Levels(tuple(keys[k] for k in order), table[used][order])
             text[chunk.names[i]] = TextStats(int(n - present.sum()), levels, sketch)
-        return cls(chunk.names, target, n, classes, class_count, target_missing, numeric, text, gram, kinds,
-                   limits, cap, caps)
+        return cls(
+            chunk.names, target, n, classes, class_count, target_missing, numeric, text, gram, kinds, limits, cap, caps
+        )
 
     # ---------------------------------------------------------------- merging
 
@@ -200,7 +225,10 @@ class TableProfile:
         _check_class_cells(caps, self.target, len(classes) + 1, len(self.numeric.names))
         cap = min(self.level_cap, other.level_cap, caps.levels(len(classes) + 1) if caps is not None else DISTINCT_CAP)
         a_slots, b_slots = _slot_map(self.classes, classes), _slot_map(other.classes, classes)
-        a_num, b_num = remap_numeric(self.numeric, a_slots, len(classes)), remap_numeric(other.numeric, b_slots, len(classes))
+        a_num, b_num = (
+            remap_numeric(self.numeric, a_slots, len(classes)),
+            remap_numeric(other.numeric, b_slots, len(classes)),
+        )
         class_count = np.zeros(len(classes), dtype=np.int64)
         class_count[a_slots[:-1]] += self.class_count
         class_count[b_slots[:-1]] += other.class_count
@@ -208,8 +236,11 @@ class TableProfile:
         for name, a in self.text.items():
             b = other.text[name]
             levels, sketch = merge_distinct(
-                remap_levels(a.levels, a_slots, len(classes)), a.sketch,
-                remap_levels(b.levels, b_slots, len(classes)), b.sketch, cap,
+                remap_levels(a.levels, a_slots, len(classes)),
+                a.sketch,
+                remap_levels(b.levels, b_slots, len(classes)),
+                b.sketch,
+                cap,
             )
             text[name] = TextStats(a.n_missing + b.n_missing, levels, sketch)
         gram, gram_limits = merge_gram(self.gram, other.gram, in_place, caps)
@@ -272,20 +303,25 @@ def _level_note(profile: TableProfile, caps: ProfileCaps | None) -> tuple[str, .
     cap = profile.level_cap
     numeric = profile.numeric
     past = any(stats.levels is None for stats in profile.text.values()) or any(
-        levels is None and not zero_one for levels, zero_one in zip(numeric.levels, numeric.zero_one))
+        levels is None and not zero_one for levels, zero_one in zip(numeric.levels, numeric.zero_one)
+    )
     if cap >= DISTINCT_CAP or caps is None or not past:
         return ()
-    return (f"distinct values counted exactly up to {cap:,} per column (not {DISTINCT_CAP:,}) to keep "
-            f"{caps.n_columns:,} columns within the memory budget: a column with more is read as having many values",)
+    return (
+        f"distinct values counted exactly up to {cap:,} per column (not {DISTINCT_CAP:,}) to keep "
+        f"{caps.n_columns:,} columns within the memory budget: a column with more is read as having many values",
+    )
 
 
 def _check_class_cells(caps: ProfileCaps | None, target: str | None, slots: int, columns: int) -> None:
     """Refuse a target whose per-class statistics (class slots x numeric columns) cannot fit the budget."""
     if caps is None or target is None or slots * columns <= caps.class_cells:
         return
-    raise InputError(f"target {target!r} has {slots - 1:,}+ classes over {columns:,} numeric columns: their per-class "
-                     f"statistics would take {caps.describe(80.0 * slots * columns)} (raise memory-budget in the "
-                     "configuration, or lint fewer columns)")
+    raise InputError(
+        f"target {target!r} has {slots - 1:,}+ classes over {columns:,} numeric columns: their per-class "
+        f"statistics would take {caps.describe(80.0 * slots * columns)} (raise memory-budget in the "
+        "configuration, or lint fewer columns)"
+    )
 
 
 def _in_name_order(chunk: Chunk) -> Chunk:
@@ -293,7 +329,9 @@ def _in_name_order(chunk: Chunk) -> Chunk:
     order = sorted(range(len(chunk.names)), key=lambda i: chunk.names[i])
     if order == list(range(len(order))):
         return chunk
-    return Chunk(tuple(chunk.names[i] for i in order), tuple(chunk.columns[i] for i in order), chunk.row_offset, chunk.n_rows)
+    return Chunk(
+        tuple(chunk.names[i] for i in order), tuple(chunk.columns[i] for i in order), chunk.row_offset, chunk.n_rows
+    )
 
 
 def _encode_target(chunk: Chunk, target: str | None):

@@ -31,8 +31,9 @@ class ProgressBar:
 
     WIDTH = 24
 
-    def __init__(self, label: str, total_bytes: int, stream, delay: float = 1.0, interval: float = 0.1,
-                 clock=time.monotonic):
+    def __init__(
+        self, label: str, total_bytes: int, stream, delay: float = 1.0, interval: float = 0.1, clock=time.monotonic
+    ):
         self.label = label
         self.total = max(int(total_bytes), 1)
         self.stream = stream
@@ -59,9 +60,11 @@ class ProgressBar:
         filled = int(round(share * self.WIDTH))
         rate = done_bytes / elapsed if elapsed > 0 else 0.0
         eta = (self.total - done_bytes) / rate if rate > 0 else float("nan")
-        return (f"{self.label} pass {self.pass_number} [{'#' * filled}{'.' * (self.WIDTH - filled)}] "
-                f"{share:4.0%} {_size(done_bytes)}/{_size(self.total)} {_size(rate)}/s "
-                f"ETA {_duration(eta)} {rows:,} rows")
+        return (
+            f"{self.label} pass {self.pass_number} [{'#' * filled}{'.' * (self.WIDTH - filled)}] "
+            f"{share:4.0%} {_size(done_bytes)}/{_size(self.total)} {_size(rate)}/s "
+            f"ETA {_duration(eta)} {rows:,} rows"
+        )
 
     def close(self) -> None:
         """Erase the bar, if it was drawn."""

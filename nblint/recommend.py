@@ -153,20 +153,29 @@ def pipeline_code(ctx, path: str) -> str:
     else:
         sep = ", sep='\\t'" if lower.endswith((".tsv", ".tsv.gz")) else ""
         read = f"pd.read_csv({path!r}{sep})"
-    lines = [f"# The Naive Bayes nblint recommends for {path} (nblint columns --pipeline).",
-             "import pandas as pd"]
+    lines = [f"# The Naive Bayes nblint recommends for {path} (nblint columns --pipeline).", "import pandas as pd"]
     models = {f.model for f in features}
     single = len(models) == 1 and not any(f.group for f in features) and next(iter(models)) in _SKLEARN_CLASS
     if single:
         cls = _SKLEARN_CLASS[next(iter(models))]
-        lines += [f"from sklearn.naive_bayes import {cls}", "", f"table = {read}",
-                  f"columns = {[c for f in features for c in f.columns]!r}",
-                  f"model = {cls}()", f"model.fit(table[columns], table[{target!r}])"]
+        lines += [
+            f"from sklearn.naive_bayes import {cls}",
+            "",
+            f"table = {read}",
+            f"columns = {[c for f in features for c in f.columns]!r}",
+            f"model = {cls}()",
+            f"model.fit(table[columns], table[{target!r}])",
+        ]
         if left_out:
             lines.append(f"# left out: {', '.join(f'{c} ({why})' for c, why in left_out.items())}")
         return "\n".join(lines) + "\n"
-    lines += ["from nblint import MixedNB", "", f"table = {read}",
-              f"X, y = table.drop(columns=[{target!r}]), table[{target!r}]", "model = MixedNB(kinds={"]
+    lines += [
+        "from nblint import MixedNB",
+        "",
+        f"table = {read}",
+        f"X, y = table.drop(columns=[{target!r}]), table[{target!r}]",
+        "model = MixedNB(kinds={",
+    ]
     entries = [(ctx.source_order[f.columns[0]], _kind_line(f, ctx.kinds)) for f in features]
     entries += [(ctx.source_order[c], f"    {c!r}: 'drop',  # {why}") for c, why in left_out.items()]
     lines += [line for _, line in sorted(entries)]
@@ -176,8 +185,10 @@ def pipeline_code(ctx, path: str) -> str:
 
 def _kind_line(feature: Feature, kinds) -> str:
     if feature.group:
-        return (f"    {feature.columns!r}: {feature.group!r},  # one categorical feature, "
-                f"not {len(feature.columns)} independent bits")
+        return (
+            f"    {feature.columns!r}: {feature.group!r},  # one categorical feature, "
+            f"not {len(feature.columns)} independent bits"
+        )
     line = f"    {feature.columns[0]!r}: {feature.model!r},"
     if kinds[feature.columns[0]].kind == "count":
         line += "  # counts, on their own: not one multinomial with unrelated counts"

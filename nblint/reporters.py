@@ -33,8 +33,14 @@ _SEVERITY_COLORS = {Severity.ERROR: "red", Severity.WARNING: "yellow", Severity.
 # --------------------------------------------------------------------------- text and JSON
 
 
-def render_text(findings: list[Finding], n_files: int, color: bool = False, n_unreadable: int = 0,
-                fixes: bool = True, summary: bool = True) -> str:
+def render_text(
+    findings: list[Finding],
+    n_files: int,
+    color: bool = False,
+    n_unreadable: int = 0,
+    fixes: bool = True,
+    summary: bool = True,
+) -> str:
     """Each finding as ``path[:line]: CODE [severity] message`` and its fix, then a summary line.
 
     Parameters
@@ -122,8 +128,14 @@ def statistics(findings: list[Finding]) -> list[dict]:
     rows = []
     for code, group in by_code.items():
         severities = Counter(f.severity for f in group)
-        rows.append({"code": code, "name": group[0].name, "count": len(group),
-                     "severities": {str(s): severities[s] for s in sorted(severities, reverse=True)}})
+        rows.append(
+            {
+                "code": code,
+                "name": group[0].name,
+                "count": len(group),
+                "severities": {str(s): severities[s] for s in sorted(severities, reverse=True)},
+            }
+        )
     rows.sort(key=lambda row: (-row["count"], row["code"]))
     return rows
 
@@ -138,13 +150,14 @@ def render_statistics(result, output_format: str = "text", summary: bool = True)
     rows = statistics(result.findings)
     if output_format == "json":
         return json.dumps(rows, indent=2, ensure_ascii=False) + "\n"
-    count_width = max((len(str(row['count'])) for row in rows), default=0)
+    count_width = max((len(str(row["count"])) for row in rows), default=0)
     name_width = max((len(row["name"]) for row in rows), default=0)
     lines = []
     for row in rows:
         severities = row["severities"]
-        severity = next(iter(severities)) if len(severities) == 1 else ", ".join(
-            _plural(n, s) for s, n in severities.items())
+        severity = (
+            next(iter(severities)) if len(severities) == 1 else ", ".join(_plural(n, s) for s, n in severities.items())
+        )
         lines.append(f"{row['count']:>{count_width}}  {row['code']}  {row['name']:<{name_width}}  {severity}")
     n_unreadable = len(result.errors)
     if summary or n_unreadable:
@@ -296,8 +309,12 @@ def _sarif_result(f: Finding, rule_index: int | None) -> dict:
             "message": {"text": text},
             "locations": [location],
             "partialFingerprints": {"nblintFinding/v1": _fingerprint(f)},
-            "properties": {"columns": list(f.columns), "rows": list(f.rows), "evidence": f.evidence,
-                           **({"cell": f.cell, "cellLine": f.line} if f.cell is not None else {})},
+            "properties": {
+                "columns": list(f.columns),
+                "rows": list(f.rows),
+                "evidence": f.evidence,
+                **({"cell": f.cell, "cellLine": f.line} if f.cell is not None else {}),
+            },
         }
     )
     return result
@@ -412,7 +429,9 @@ def render_junit(result) -> str:
         failing = [f for f in r.findings if f.severity >= r.fail_on]
         passing = [f for f in r.findings if f.severity < r.fail_on]
         for f in failing:
-            failure = ET.SubElement(case, "failure", {"type": f.code, "message": _xml(f"{f.code} {f.name}: {f.message}")})
+            failure = ET.SubElement(
+                case, "failure", {"type": f.code, "message": _xml(f"{f.code} {f.name}: {f.message}")}
+            )
             failure.text = _xml(_junit_details(f))
         if failing:
             n_failed += 1
@@ -470,8 +489,14 @@ def render(result, output_format: str, color: bool = False, quiet: bool = False)
     """
     if output_format in ("text", "concise"):
         n_unreadable = len(result.errors)
-        return render_text(result.findings, len(result.files) - n_unreadable, color=color, n_unreadable=n_unreadable,
-                           fixes=output_format == "text", summary=not quiet)
+        return render_text(
+            result.findings,
+            len(result.files) - n_unreadable,
+            color=color,
+            n_unreadable=n_unreadable,
+            fixes=output_format == "text",
+            summary=not quiet,
+        )
     if output_format == "json":
         return render_json(result.findings)
     if output_format == "sarif":

@@ -34,7 +34,18 @@ from nblint.readers import StreamSource, TableSource, is_table_path, read_table
 from nblint.terminal import is_interactive
 
 #: Folders never descended into when a directory is checked.
-SKIP_DIRS = {".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__pycache__", ".tox", ".mypy_cache", ".pytest_cache"}
+SKIP_DIRS = {
+    ".git",
+    ".hg",
+    ".svn",
+    ".venv",
+    "venv",
+    "node_modules",
+    "__pycache__",
+    ".tox",
+    ".mypy_cache",
+    ".pytest_cache",
+}
 
 
 @dataclass
@@ -107,7 +118,7 @@ def _joined(folder: str, name: str) -> str:
     """``folder/name`` without a leading ``./`` (walking ``.``, as ``nblint check`` with no path does, puts one)."""
     path = os.path.join(folder, name)
     prefix = os.curdir + os.sep
-    return path[len(prefix):] if path.startswith(prefix) else path
+    return path[len(prefix) :] if path.startswith(prefix) else path
 
 
 def settings_for(path: str, overrides: Overrides, cache: dict) -> Settings:
@@ -251,9 +262,16 @@ def table_context(path: str, overrides: Overrides, jobs: int | None = None) -> T
     return make_context(read_table(path, encoding=settings.encoding), settings, jobs)
 
 
-def lint_paths(paths: list[str], overrides: Overrides | None = None, stdin=None, progress=None,
-               jobs: int | None = None, bars: bool = True, engine: str = "local",
-               scheduler: str | None = None) -> RunResult:
+def lint_paths(
+    paths: list[str],
+    overrides: Overrides | None = None,
+    stdin=None,
+    progress=None,
+    jobs: int | None = None,
+    bars: bool = True,
+    engine: str = "local",
+    scheduler: str | None = None,
+) -> RunResult:
     """Lint every path; an unreadable one becomes an error result and the run goes on.
 
     Files that are not pipeline configs (an unrelated YAML or Python file) are
@@ -343,8 +361,9 @@ def lint_paths(paths: list[str], overrides: Overrides | None = None, stdin=None,
     return RunResult(results, warnings)
 
 
-def _declared_by_spec(settings: Settings, spec: PipelineSpec, path: str, overrides: Overrides,
-                      warnings: list[str]) -> Settings:
+def _declared_by_spec(
+    settings: Settings, spec: PipelineSpec, path: str, overrides: Overrides, warnings: list[str]
+) -> Settings:
     """A table's settings with what the spec naming it declares, where nothing stronger does.
 
     The command line and the configuration decide first (``settings`` holds
@@ -360,8 +379,10 @@ def _declared_by_spec(settings: Settings, spec: PipelineSpec, path: str, overrid
         if current is None:
             changes[key] = declared
         elif current != declared and getattr(overrides, key) is None:
-            warnings.append(f"{spec.path}:{spec.data_line or 1}: warning: {path} is checked with {key} {current!r} "
-                            f"from {settings.source or 'the configuration'}, not the spec's {declared!r}")
+            warnings.append(
+                f"{spec.path}:{spec.data_line or 1}: warning: {path} is checked with {key} {current!r} "
+                f"from {settings.source or 'the configuration'}, not the spec's {declared!r}"
+            )
     if changes.get("model") and settings.alpha is None and spec.alpha is not None:
         changes["alpha"] = spec.alpha
     return replace(settings, **changes)

@@ -81,8 +81,14 @@ class SparseSource(TableSource):
         Display name in findings.
     """
 
-    def __init__(self, matrix, names: Sequence[str], target: str | None = None, y: ColumnData | None = None,
-                 path: str = "<array>"):
+    def __init__(
+        self,
+        matrix,
+        names: Sequence[str],
+        target: str | None = None,
+        y: ColumnData | None = None,
+        path: str = "<array>",
+    ):
         from scipy import sparse
 
         csr = sparse.csr_matrix(matrix)  # shares the caller's arrays when it is CSR already
@@ -109,9 +115,11 @@ class SparseSource(TableSource):
         """What the profile of this source leaves out (reported by NB106)."""
         if len(self.features) <= MOMENT_COLUMNS:
             return []
-        return [f"sparse input of {len(self.features)} columns (more than {MOMENT_COLUMNS}): VIF (NB104) is not "
-                "computed for its columns that are not 0/1, whose dense co-moment matrix would need "
-                f"{8 * len(self.features) ** 2 / 2**30:.1f} GiB"]
+        return [
+            f"sparse input of {len(self.features)} columns (more than {MOMENT_COLUMNS}): VIF (NB104) is not "
+            "computed for its columns that are not 0/1, whose dense co-moment matrix would need "
+            f"{8 * len(self.features) ** 2 / 2**30:.1f} GiB"
+        ]
 
     def chunks(self, columns: Sequence[str] | None = None) -> Iterator[Chunk]:
         if columns is None:  # the profile pass: row blocks as they are
@@ -123,17 +131,27 @@ class SparseSource(TableSource):
         rows = chunk_rows_for(len(names))
         for offset in range(0, self.n_rows, rows):
             length = min(rows, self.n_rows - offset)
-            dense = self.matrix[offset:offset + length][:, wanted].toarray() if wanted else None
-            yield Chunk(names, tuple(self._target_slice(offset, length) if n == self.target
-                                     else self._dense_column(dense[:, position[n]]) for n in names), offset, length)
+            dense = self.matrix[offset : offset + length][:, wanted].toarray() if wanted else None
+            yield Chunk(
+                names,
+                tuple(
+                    self._target_slice(offset, length)
+                    if n == self.target
+                    else self._dense_column(dense[:, position[n]])
+                    for n in names
+                ),
+                offset,
+                length,
+            )
 
     def _blocks(self) -> Iterator[Chunk]:
         dense_names = (self.target,) if self.target is not None else ()
         for offset in range(0, self.n_rows, self.block_rows):
             length = min(self.block_rows, self.n_rows - offset)
             columns = (self._target_slice(offset, length),) if self.target is not None else ()
-            block = SparseBlock(self.features, self.matrix[offset:offset + length], self.matrix.dtype.kind in "biu",
-                                self.binary)
+            block = SparseBlock(
+                self.features, self.matrix[offset : offset + length], self.matrix.dtype.kind in "biu", self.binary
+            )
             yield Chunk(dense_names, columns, offset, length, sparse=block)
 
     def _target_slice(self, offset: int, length: int) -> ColumnData:
@@ -163,8 +181,12 @@ def in_name_order(chunk: Chunk) -> Chunk:
     order = sorted(range(len(block.names)), key=block.names.__getitem__)
     if order == list(range(len(order))):
         return chunk
-    sorted_block = SparseBlock(tuple(block.names[i] for i in order), block.matrix[:, order], block.integer_dtype,
-                               np.asarray(block.binary)[order])
+    sorted_block = SparseBlock(
+        tuple(block.names[i] for i in order),
+        block.matrix[:, order],
+        block.integer_dtype,
+        np.asarray(block.binary)[order],
+    )
     return Chunk(chunk.names, chunk.columns, chunk.row_offset, chunk.n_rows, sparse=sorted_block)
 
 
@@ -205,7 +227,7 @@ def profile_block(cls, chunk: Chunk, target: str | None, wide_binary: int | None
         class_mean = np.where(class_n > 0, class_sum / np.maximum(class_n, 1), 0.0)
     deviation = np.where(present, values - class_mean[row_class, cols], 0.0)
     zeros = class_n - stored
-    class_m2 = per_class(deviation * deviation) + zeros * class_mean ** 2
+    class_m2 = per_class(deviation * deviation) + zeros * class_mean**2
 
     minimum, maximum = _column_extremes(values, csc.indptr, n)
     whole = present & (values == np.floor(np.where(present, values, 0.0)))
@@ -213,15 +235,33 @@ def profile_block(cls, chunk: Chunk, target: str | None, wide_binary: int | None
     zero_one = integral & ~(minimum < 0) & ~(maximum > 1)
     # For 0/1 values x^2 = x: the dense path's exact form of M2 (so both paths agree to the bit).
     with np.errstate(invalid="ignore", divide="ignore"):
-        class_m2[:, zero_one] = np.maximum(class_sum[:, zero_one] - class_sum[:, zero_one] ** 2
-                                           / np.maximum(class_n[:, zero_one], 1), 0.0)
+        class_m2[:, zero_one] = np.maximum(
+            class_sum[:, zero_one] - class_sum[:, zero_one] ** 2 / np.maximum(class_n[:, zero_one], 1), 0.0
+        )
     levels, sketches = _levels(values, cols, row_class, zeros, zero_one, integral, p, slots)
     numeric = NumericStats(
-        block.names, np.full(p, block.integer_dtype), n_missing, minimum, maximum, integral, zero_one,
-        class_n, class_mean, class_m2, levels, sketches, _fingerprints(values, cols, rows + chunk.row_offset, p),
+        block.names,
+        np.full(p, block.integer_dtype),
+        n_missing,
+        minimum,
+        maximum,
+        integral,
+        zero_one,
+        class_n,
+        class_mean,
+        class_m2,
+        levels,
+        sketches,
+        _fingerprints(values, cols, rows + chunk.row_offset, p),
     )
-    gram = _gram(X, block.names, n_missing == 0, zero_one & block.binary, chunk.row_offset,
-                 WIDE_BINARY if wide_binary is None else wide_binary)
+    gram = _gram(
+        X,
+        block.names,
+        n_missing == 0,
+        zero_one & block.binary,
+        chunk.row_offset,
+        WIDE_BINARY if wide_binary is None else wide_binary,
+    )
     names = tuple(block.names) + tuple(chunk.names)
     kinds = dict.fromkeys(block.names, "numeric")
     return cls(names, target, n, classes, class_count, target_missing, numeric, {}, gram, kinds)
@@ -259,8 +299,8 @@ def _levels(values, cols, row_class, zeros, zero_one, integral, p: int, slots: i
     levels: list = [None] * p
     sketches: list = [None] * p
     for j in np.flatnonzero(~zero_one).tolist():
-        keys = pair_value[bounds[j]:bounds[j + 1]]
-        counts = table[bounds[j]:bounds[j + 1]].astype(np.int64)
+        keys = pair_value[bounds[j] : bounds[j + 1]]
+        counts = table[bounds[j] : bounds[j + 1]].astype(np.int64)
         if zeros[:, j].any():
             at = int(np.searchsorted(keys, 0.0))
             keys = np.insert(keys, at, 0.0)
@@ -294,7 +334,6 @@ def _gram(X, names, complete: np.ndarray, zero_one: np.ndarray, row_offset: int,
     """
     from scipy import sparse
 
-
     n = X.shape[0]
     b_idx = np.flatnonzero(complete & zero_one)
     z_idx = np.flatnonzero(complete & ~zero_one) if X.shape[1] <= MOMENT_COLUMNS else np.zeros(0, dtype=np.int64)
@@ -312,8 +351,9 @@ def _gram(X, names, complete: np.ndarray, zero_one: np.ndarray, row_offset: int,
     if wide:
         row_ones = np.diff(B.indptr)
         order = np.lexsort((np.arange(n), row_ones))[:SPARSE_ROWS]
-        sparse_rows = [(int(row_ones[r]), row_offset + int(r), B.indices[B.indptr[r]:B.indptr[r + 1]].copy())
-                       for r in order]
+        sparse_rows = [
+            (int(row_ones[r]), row_offset + int(r), B.indices[B.indptr[r] : B.indptr[r + 1]].copy()) for r in order
+        ]
         return Gram(tuple(names[i] for i in z_idx), n, z_mean, zz, binary, O, True, sparse_rows)
     q_idx = np.sort(np.concatenate([b_idx, z_idx]))
     b_mask = zero_one[q_idx]

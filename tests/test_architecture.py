@@ -23,11 +23,18 @@ def code_values(source: str) -> list[tuple[int, str]]:
         id(node.body[0].value)
         for node in ast.walk(tree)
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
-        and node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
     }
-    return sorted((node.lineno, node.value) for node in ast.walk(tree)
-            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
-            and CODE.fullmatch(node.value.strip()))
+    return sorted(
+        (node.lineno, node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and id(node) not in docstrings
+        and CODE.fullmatch(node.value.strip())
+    )
 
 
 def test_the_checker_finds_a_code_used_as_a_value():
@@ -36,6 +43,9 @@ def test_the_checker_finds_a_code_used_as_a_value():
 
 
 def test_no_rule_code_is_a_value_in_nblint():
-    found = {f"{path.relative_to(ROOT)}:{line}": text
-             for path in sorted((ROOT / "nblint").rglob("*.py")) for line, text in code_values(path.read_text("utf-8"))}
+    found = {
+        f"{path.relative_to(ROOT)}:{line}": text
+        for path in sorted((ROOT / "nblint").rglob("*.py"))
+        for line, text in code_values(path.read_text("utf-8"))
+    }
     assert found == {}

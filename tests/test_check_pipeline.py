@@ -41,9 +41,14 @@ def test_a_fitted_encoder_pipeline_is_linted_after_its_encoder():
 
 
 def test_sparse_dense_and_pandas_outputs_give_the_same_table_findings():
-    reports = [nblint.check_pipeline(make_pipeline(encoder, BernoulliNB()).fit(X, Y), X, Y) for encoder in (
-        OneHotEncoder(), OneHotEncoder(sparse_output=False),
-        OneHotEncoder(sparse_output=False).set_output(transform="pandas"))]
+    reports = [
+        nblint.check_pipeline(make_pipeline(encoder, BernoulliNB()).fit(X, Y), X, Y)
+        for encoder in (
+            OneHotEncoder(),
+            OneHotEncoder(sparse_output=False),
+            OneHotEncoder(sparse_output=False).set_output(transform="pandas"),
+        )
+    ]
     messages = [[(f.code, f.message) for f in report] for report in reports]
     assert messages[0] == messages[1] == messages[2]
 
@@ -65,7 +70,9 @@ def test_a_vectorizer_feeds_multinomial_counts_from_a_sparse_matrix():
     cells = {f.columns[0] for f in by_code(report, "NB201")}
     leaks = {f.columns[0] for f in by_code(report, "NB208")}  # a word that decides the class: NB208's, not a cell
     words, nb = pipe[0].get_feature_names_out(), pipe[-1]
-    assert cells | leaks == {w for w, zero in zip(words, (nb.feature_count_ == 0).any(axis=0)) if zero}  # scikit-learn's
+    assert cells | leaks == {
+        w for w, zero in zip(words, (nb.feature_count_ == 0).any(axis=0)) if zero
+    }  # scikit-learn's
     assert not by_code(report, "NB301") and len(cells | leaks) == 8 and not cells & leaks
 
 

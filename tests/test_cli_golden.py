@@ -20,16 +20,28 @@ CASES = {
     "both.json": ["check", "examples", "--format", "json", "--select", "NB10", "--ignore", "NB105"],
     # ruff's --statistics: findings per rule, most first; NB401 found at two severities.
     "customers.statistics.txt": ["check", "examples/customers.csv", "--target", "churned", "--statistics"],
-    "customers.statistics.json": ["check", "examples/customers.csv", "--target", "churned", "--statistics",
-                                  "--format", "json"],
+    "customers.statistics.json": [
+        "check",
+        "examples/customers.csv",
+        "--target",
+        "churned",
+        "--statistics",
+        "--format",
+        "json",
+    ],
     "customers.quiet.txt": ["check", "examples/customers.csv", "--target", "churned", "--quiet"],
     "clean.quiet.txt": ["check", "examples/clean.csv", "--target", "label", "--quiet"],
 }
 # Every output format on the same fixture set: the two bundled examples.
 EXAMPLES = ["check", "examples/customers.csv", "examples/clean.csv"]
-for _name, _format in [("examples.txt", "text"), ("examples.json", "json"), ("examples.sarif", "sarif"),
-                       ("examples.github.txt", "github"), ("examples.junit.xml", "junit"),
-                       ("examples.concise.txt", "concise")]:
+for _name, _format in [
+    ("examples.txt", "text"),
+    ("examples.json", "json"),
+    ("examples.sarif", "sarif"),
+    ("examples.github.txt", "github"),
+    ("examples.junit.xml", "junit"),
+    ("examples.concise.txt", "concise"),
+]:
     CASES[_name] = [*EXAMPLES, "--format", _format]
 
 

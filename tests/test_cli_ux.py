@@ -64,7 +64,9 @@ def test_help_line_is_coloured_only_with_colour(at_root):
 
 
 def test_quiet_prints_the_findings_only_and_nothing_on_success(tmp_path, at_root):
-    assert run(*CUSTOMERS, "--quiet").stdout == "".join(line + "\n" for line in run(*CUSTOMERS).stdout.splitlines()[:-1])
+    assert run(*CUSTOMERS, "--quiet").stdout == "".join(
+        line + "\n" for line in run(*CUSTOMERS).stdout.splitlines()[:-1]
+    )
     (tmp_path / "clean.csv").write_text(CLEAN)
     (tmp_path / "empty").mkdir()
     quiet = run("check", tmp_path / "clean.csv", tmp_path / "empty", "--target", "label", "-q")
@@ -76,14 +78,17 @@ def test_quiet_prints_the_findings_only_and_nothing_on_success(tmp_path, at_root
 # --------------------------------------------------------------------------- true summaries
 
 
-@pytest.mark.parametrize("options", [[], ["--quiet"], ["--statistics"], ["--statistics", "--quiet"],
-                                     ["--format", "concise"]])
+@pytest.mark.parametrize(
+    "options", [[], ["--quiet"], ["--statistics"], ["--statistics", "--quiet"], ["--format", "concise"]]
+)
 def test_the_summary_never_says_all_passed_when_an_input_failed(tmp_path, options):
     (tmp_path / "empty.csv").write_text("")
     (tmp_path / "clean.csv").write_text(CLEAN)
     (tmp_path / "onehot.csv").write_text(TABLE)
-    (tmp_path / "nblint.toml").write_text('select = ["NB101"]\n[per-file-settings."clean.csv"]\ntarget = "label"\n'
-                                          '[per-file-settings."onehot.csv"]\ntarget = "y"\n')
+    (tmp_path / "nblint.toml").write_text(
+        'select = ["NB101"]\n[per-file-settings."clean.csv"]\ntarget = "label"\n'
+        '[per-file-settings."onehot.csv"]\ntarget = "y"\n'
+    )
     cases = {
         ("empty.csv",): "No file checked; 1 file could not be read.",
         ("clean.csv", "empty.csv"): "No findings in 1 file; 1 file could not be read.",
@@ -104,7 +109,9 @@ def test_summary_counts_the_files_read():
     finding = Finding("NB101", "one-hot-group", Severity.WARNING, "m")
     assert summary_line([], 2) == "All checks passed (2 files)."
     assert summary_line([finding], 1) == "Found 1 finding (1 warning) in 1 file."
-    assert summary_line([finding, finding], 1, 2) == "Found 2 findings (2 warnings) in 1 file; 2 files could not be read."
+    assert (
+        summary_line([finding, finding], 1, 2) == "Found 2 findings (2 warnings) in 1 file; 2 files could not be read."
+    )
     assert summary_line([], 0, 3) == "No file checked; 3 files could not be read."
 
 
@@ -168,15 +175,18 @@ pipe = make_pipeline(
 """
 
 
-@pytest.mark.parametrize("six, seven, left", [
-    ("", "", ["6:NB501", "6:NB508", "7:NB502"]),
-    ("  # noqa: NB501", "", ["6:NB508", "7:NB502"]),
-    ("  # noqa:NB501,NB508", "  # NOQA: NB502", []),
-    ("  # noqa: NB501 E501", "  # noqa: E501", ["6:NB508", "7:NB502"]),  # other tools' codes: not ours
-    ("  # noqa", "", ["7:NB502"]),  # ruff: a bare noqa covers every code
-    ("  # noqa: NB5", "  #noqa", []),  # prefixes, as for # nblint: ignore[...]
-    ("  # nblint: ignore[NB501]  # noqa: NB508", "  # nblint: ignore", []),  # several comments add up
-])
+@pytest.mark.parametrize(
+    "six, seven, left",
+    [
+        ("", "", ["6:NB501", "6:NB508", "7:NB502"]),
+        ("  # noqa: NB501", "", ["6:NB508", "7:NB502"]),
+        ("  # noqa:NB501,NB508", "  # NOQA: NB502", []),
+        ("  # noqa: NB501 E501", "  # noqa: E501", ["6:NB508", "7:NB502"]),  # other tools' codes: not ours
+        ("  # noqa", "", ["7:NB502"]),  # ruff: a bare noqa covers every code
+        ("  # noqa: NB5", "  #noqa", []),  # prefixes, as for # nblint: ignore[...]
+        ("  # nblint: ignore[NB501]  # noqa: NB508", "  # nblint: ignore", []),  # several comments add up
+    ],
+)
 def test_noqa_suppresses_like_nblint_ignore(tmp_path, six, seven, left):
     path = tmp_path / "train.py"
     path.write_text(PIPELINE.format(six=six, seven=seven))
@@ -186,9 +196,11 @@ def test_noqa_suppresses_like_nblint_ignore(tmp_path, six, seven, left):
 
 def test_noqa_in_yaml_too(tmp_path):
     path = tmp_path / "pipe.yaml"
-    path.write_text("_target_: sklearn.pipeline.make_pipeline\n_args_:\n"
-                    "  - _target_: sklearn.preprocessing.OneHotEncoder  # noqa: NB501\n"
-                    "  - _target_: sklearn.naive_bayes.BernoulliNB\n    alpha: 0\n")
+    path.write_text(
+        "_target_: sklearn.pipeline.make_pipeline\n_args_:\n"
+        "  - _target_: sklearn.preprocessing.OneHotEncoder  # noqa: NB501\n"
+        "  - _target_: sklearn.naive_bayes.BernoulliNB\n    alpha: 0\n"
+    )
     assert [f["code"] for f in findings(run("check", path, "--format", "json"))] == ["NB502"]
 
 
@@ -203,7 +215,11 @@ def test_rules_as_json_are_the_rules():
     assert [r["code"] for r in records] == list(rules)
     for record in records:
         rule = rules[record["code"]]
-        assert (record["name"], record["severity"], record["summary"]) == (rule.name, str(rule.severity), rule.summary())
+        assert (record["name"], record["severity"], record["summary"]) == (
+            rule.name,
+            str(rule.severity),
+            rule.summary(),
+        )
         assert record["inputs"] == list(rule.inputs) and record["needs_target"] == rule.needs_target
         assert record["options"] == [{"name": o.name, "default": o.default, "doc": o.doc} for o in rule.options]
         assert record["documentation"] == run("rule", rule.code).stdout
@@ -221,7 +237,11 @@ def test_check_without_a_path_checks_the_current_folder(tmp_path, monkeypatch):
     bare = run("check", "--target", "y")
     assert bare.exit_code == 1
     # A folder's own files first, then its subfolders', as for any folder.
-    assert bare.stdout == run("check", ".", "--target", "y").stdout == run("check", "t.csv", "sub/u.csv", "--target", "y").stdout
+    assert (
+        bare.stdout
+        == run("check", ".", "--target", "y").stdout
+        == run("check", "t.csv", "sub/u.csv", "--target", "y").stdout
+    )
     assert bare.stdout.startswith("t.csv: ") and "\nsub/u.csv: " in bare.stdout and "./" not in bare.stdout
 
 
@@ -231,8 +251,10 @@ def test_check_without_a_path_checks_the_current_folder(tmp_path, monkeypatch):
 def test_a_mistyped_target_gets_a_suggestion_and_every_column(tmp_path):
     (tmp_path / "t.csv").write_text(TABLE)
     result = run("check", tmp_path / "t.csv", "--target", "Y")
-    assert result.stderr == (f"{tmp_path / 't.csv'}: error: target column 'Y' not found; did you mean 'y'? "
-                             "(columns: a, b, size_M, size_L, y)\n")
+    assert result.stderr == (
+        f"{tmp_path / 't.csv'}: error: target column 'Y' not found; did you mean 'y'? "
+        "(columns: a, b, size_M, size_L, y)\n"
+    )
 
 
 def test_a_wide_table_shows_the_closest_columns_never_cutting_off_the_right_one(tmp_path):
@@ -260,8 +282,12 @@ def test_alpha_on_the_command_line_is_the_configured_smoothing(tmp_path):
     (tmp_path / "t.csv").write_text("\n".join([header, *rows * 5]) + "\n")  # classes of 10 rows: NB201 speaks
     path = tmp_path / "t.csv"
     severity = {}
-    for name, args, config in [("default", [], ""), ("cli", ["--alpha", "0"], ""), ("config", [], "alpha = 0\n"),
-                               ("cli wins", ["--alpha", "1"], "alpha = 0\n")]:
+    for name, args, config in [
+        ("default", [], ""),
+        ("cli", ["--alpha", "0"], ""),
+        ("config", [], "alpha = 0\n"),
+        ("cli wins", ["--alpha", "1"], "alpha = 0\n"),
+    ]:
         (tmp_path / "nblint.toml").write_text(config)
         data = findings(run("check", path, "--target", "y", "--select", "NB201", "--format", "json", *args))
         severity[name] = [f["severity"] for f in data]
@@ -304,8 +330,10 @@ def test_an_unknown_model_names_the_accepted_ones(tmp_path):
     (tmp_path / "t.csv").write_text(TABLE)
     result = run("check", tmp_path / "t.csv", "--model", "PoissonNB")
     assert result.exit_code == 2 and len(result.stderr.splitlines()) == 1
-    assert "'PoissonNB' is not one of bernoulli, multinomial, complement, gaussian, categorical (or the class: " \
-           "BernoulliNB, " in result.stderr
+    assert (
+        "'PoissonNB' is not one of bernoulli, multinomial, complement, gaussian, categorical (or the class: "
+        "BernoulliNB, " in result.stderr
+    )
     (tmp_path / "nblint.toml").write_text('model = "PoissonNB"\n')
     assert "model must be one of bernoulli" in run("check", tmp_path / "t.csv").stderr
 
@@ -324,10 +352,13 @@ def test_command_line_options_in_snake_case(tmp_path):
     assert "--exit_zero: error: file not found" in run("check", "--", "--exit_zero").stderr
 
 
-@pytest.mark.parametrize("config", [
-    'fail_on = "error"\nper_file_ignores = {"t.csv" = ["NB102"]}\n[NB104]\nvif_threshold = 1.5\n',
-    'fail-on = "error"\nper-file-ignores = {"t.csv" = ["NB102"]}\n[NB104]\nvif-threshold = 1.5\n',
-])
+@pytest.mark.parametrize(
+    "config",
+    [
+        'fail_on = "error"\nper_file_ignores = {"t.csv" = ["NB102"]}\n[NB104]\nvif_threshold = 1.5\n',
+        'fail-on = "error"\nper-file-ignores = {"t.csv" = ["NB102"]}\n[NB104]\nvif-threshold = 1.5\n',
+    ],
+)
 def test_configuration_keys_and_rule_options_in_either_spelling(tmp_path, config):
     (tmp_path / "t.csv").write_text(TABLE)
     (tmp_path / "nblint.toml").write_text(config)
@@ -343,7 +374,10 @@ def test_both_spellings_of_one_key_is_an_error(tmp_path):
     (tmp_path / "nblint.toml").write_text("[NB104]\nvif-threshold = 2.0\nvif_threshold = 3.0\n")
     result = run("check", tmp_path / "t.csv")
     assert result.exit_code == 2
-    assert result.stderr == f"{tmp_path / 'nblint.toml'}: error: NB104.vif-threshold is given twice, in kebab-case and snake_case\n"
+    assert (
+        result.stderr
+        == f"{tmp_path / 'nblint.toml'}: error: NB104.vif-threshold is given twice, in kebab-case and snake_case\n"
+    )
 
 
 def test_rule_options_in_either_spelling_in_the_api_and_pandera():
@@ -409,11 +443,20 @@ def test_impact_plot_into_a_missing_folder_is_one_error_line(tmp_path, at_root):
 # --------------------------------------------------------------------------- usage errors
 
 
-@pytest.mark.parametrize("args, message", [
-    (["check", "--tagret", "y"], "nblint check: error: No such option '--tagret'. (Did you mean one of: '--ignore', '--target'?)"),
-    (["chek"], "nblint: error: No such command 'chek'."),
-    (["check", "--jobs", "0"], "nblint check: error: Invalid value for '--jobs' / '-j': 0 is not in the range x>=1."),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (
+            ["check", "--tagret", "y"],
+            "nblint check: error: No such option '--tagret'. (Did you mean one of: '--ignore', '--target'?)",
+        ),
+        (["chek"], "nblint: error: No such command 'chek'."),
+        (
+            ["check", "--jobs", "0"],
+            "nblint check: error: Invalid value for '--jobs' / '-j': 0 is not in the range x>=1.",
+        ),
+    ],
+)
 def test_usage_errors_are_one_line(args, message):
     result = run(*args)
     assert result.exit_code == 2

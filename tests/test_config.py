@@ -39,7 +39,9 @@ def test_cli_overrides_config(write):
 
 
 def test_per_file_settings_and_ignores(write):
-    write("nblint.toml", '[per-file-settings."train_*.csv"]\ntarget = "y"\n[per-file-ignores]\n"legacy/*.csv" = ["NB1"]\n')
+    write(
+        "nblint.toml", '[per-file-settings."train_*.csv"]\ntarget = "y"\n[per-file-ignores]\n"legacy/*.csv" = ["NB1"]\n'
+    )
     train = write("train_1.csv", TABLE)
     legacy = write("legacy/old.csv", TABLE)
     result = run("check", train, legacy, "--format", "json")
@@ -78,7 +80,7 @@ def test_invalid_config_is_a_clear_error_naming_the_key(write, content, fragment
 
 
 def test_pyproject_keys_are_named_with_their_table(write):
-    write("pyproject.toml", '[tool.nblint]\ntarget = 3\n')
+    write("pyproject.toml", "[tool.nblint]\ntarget = 3\n")
     result = run("check", write("t.csv", TABLE))
     assert "tool.nblint.target must be a non-empty string" in result.stderr
 

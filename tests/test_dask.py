@@ -19,7 +19,9 @@ distributed = pytest.importorskip("distributed")
 
 @pytest.fixture(scope="module")
 def client():
-    with distributed.LocalCluster(n_workers=3, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
+    with distributed.LocalCluster(
+        n_workers=3, threads_per_worker=1, processes=False, dashboard_address=None
+    ) as cluster:
         with distributed.Client(cluster) as client:
             yield client
 
@@ -37,12 +39,27 @@ def test_dask_frame_on_a_local_cluster_gives_the_pandas_findings(client):
 def test_engine_dask_reads_a_glob_of_parquet_files_on_a_scheduler(client, tmp_path):
     frame, _ = mixed_table(8, n=600)
     for i, start in enumerate(range(0, 600, 200)):
-        frame.iloc[start:start + 200].to_parquet(tmp_path / f"part{i}.parquet")
+        frame.iloc[start : start + 200].to_parquet(tmp_path / f"part{i}.parquet")
     frame.to_parquet(tmp_path / "whole.parquet")
-    local = CliRunner().invoke(main, ["check", str(tmp_path / "whole.parquet"), "--target", "target", "--format", "json"])
+    local = CliRunner().invoke(
+        main, ["check", str(tmp_path / "whole.parquet"), "--target", "target", "--format", "json"]
+    )
     pattern = str(tmp_path / "part*.parquet")
-    result = CliRunner().invoke(main, ["check", pattern, "--target", "target", "--format", "json",
-                                       "--engine", "dask", "--scheduler", client.scheduler.address])
+    result = CliRunner().invoke(
+        main,
+        [
+            "check",
+            pattern,
+            "--target",
+            "target",
+            "--format",
+            "json",
+            "--engine",
+            "dask",
+            "--scheduler",
+            client.scheduler.address,
+        ],
+    )
     assert result.exit_code == local.exit_code == 1, result.output
     assert result.stdout.replace(pattern, "PATH") == local.stdout.replace(str(tmp_path / "whole.parquet"), "PATH")
 
@@ -116,12 +133,14 @@ def test_engine_dask_applies_the_configured_memory_budget_as_the_local_engine_do
     frame["y"] = rng.choice(["p", "q"], 40)
     frame.to_parquet(tmp_path / "whole.parquet")
     for i, start in enumerate(range(0, 40, 20)):
-        frame.iloc[start:start + 20].to_parquet(tmp_path / f"part{i}.parquet")
+        frame.iloc[start : start + 20].to_parquet(tmp_path / f"part{i}.parquet")
     config = tmp_path / "nblint.toml"
     config.write_text('memory-budget = "1MiB"\n')
     common = ["--target", "y", "--select", "NB106", "--format", "json", "--config", str(config)]
     local = CliRunner().invoke(main, ["check", str(tmp_path / "whole.parquet"), *common])
     pattern = str(tmp_path / "part*.parquet")
-    result = CliRunner().invoke(main, ["check", pattern, *common, "--engine", "dask", "--scheduler", client.scheduler.address])
+    result = CliRunner().invoke(
+        main, ["check", pattern, *common, "--engine", "dask", "--scheduler", client.scheduler.address]
+    )
     assert "co-occurrence counts would take" in local.stdout  # the budget left the group search out
     assert result.stdout.replace(pattern, "PATH") == local.stdout.replace(str(tmp_path / "whole.parquet"), "PATH")

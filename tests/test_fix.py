@@ -53,16 +53,22 @@ def test_fix_collapses_groups_and_restore_gives_the_table_back(tmp_path):
     assert result.exit_code == 0, result.output
     fixed = pq.read_table(tmp_path / "fixed.parquet").to_pandas()
     assert list(fixed.columns) == ["height", "colour", "city", "size", "y"]
-    colour = np.array(["red", "green", "blue"])[frame[["colour_red", "colour_green", "colour_blue"]].to_numpy().argmax(1)]
+    colour = np.array(["red", "green", "blue"])[
+        frame[["colour_red", "colour_green", "colour_blue"]].to_numpy().argmax(1)
+    ]
     assert fixed["colour"].tolist() == colour.tolist()
     size = np.where(frame["size_m"] == 1, "m", np.where(frame["size_l"] == 1, "l", REFERENCE))
     assert fixed["size"].tolist() == size.tolist()
     mapping = json.loads((tmp_path / "fixed.mapping.json").read_text())
     assert [(g["column"], g["kind"], g["levels"]) for g in mapping["groups"]] == [
-        ("colour", "one-hot", ["red", "green", "blue"]), ("size", "dummy", ["m", "l", REFERENCE])]
+        ("colour", "one-hot", ["red", "green", "blue"]),
+        ("size", "dummy", ["m", "l", REFERENCE]),
+    ]
     assert source.read_bytes() == before
 
-    back = run("fix", tmp_path / "fixed.parquet", "--restore", tmp_path / "fixed.mapping.json", "-o", tmp_path / "back.csv")
+    back = run(
+        "fix", tmp_path / "fixed.parquet", "--restore", tmp_path / "fixed.mapping.json", "-o", tmp_path / "back.csv"
+    )
     assert back.exit_code == 0, back.output
     pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "back.csv"), frame)
 
@@ -74,8 +80,10 @@ def test_fix_streams_chunk_by_chunk(tmp_path):
     out = tmp_path / "fixed.csv"
     write_fixed(ctx, str(out))
     whole = DataFrameSource(frame)
-    write_fixed(TableContext(whole, TableProfile.from_source(whole, None), None, resolved_options()),
-                str(tmp_path / "whole.csv"))
+    write_fixed(
+        TableContext(whole, TableProfile.from_source(whole, None), None, resolved_options()),
+        str(tmp_path / "whole.csv"),
+    )
     assert out.read_bytes() == (tmp_path / "whole.csv").read_bytes()
     assert len(pd.read_csv(out)) == 103
 

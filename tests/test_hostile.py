@@ -66,9 +66,15 @@ def findings_of(frame: pd.DataFrame, **kwargs) -> list[dict]:
 def onehot_table(n: int = 300, seed: int = 0) -> pd.DataFrame:
     rng = np.random.default_rng(seed)
     level = rng.integers(0, 3, n)
-    return pd.DataFrame({"g_a": (level == 0).astype(int), "g_b": (level == 1).astype(int),
-                         "g_c": (level == 2).astype(int), "x": np.round(rng.normal(size=n), 3),
-                         "y": rng.choice(["p", "q"], n)})
+    return pd.DataFrame(
+        {
+            "g_a": (level == 0).astype(int),
+            "g_b": (level == 1).astype(int),
+            "g_c": (level == 2).astype(int),
+            "x": np.round(rng.normal(size=n), 3),
+            "y": rng.choice(["p", "q"], n),
+        }
+    )
 
 
 # --------------------------------------------------------------------------- the corpus of bad files
@@ -91,25 +97,64 @@ BAD_FILES = [
     ("header_only.csv", b"a,b,y\n", "no data rows"),
     ("ragged.csv", b"a,b,y\n1,0,x\n1,0,x,extra\n", "ragged rows: data row 2 has 4 fields, the header has 3"),
     ("dupes.csv", b"a,a,y\n1,0,x\n", "duplicate column names: 'a'"),
-    ("unterminated.csv", b'a,b,y\n1,0,x\n1,"0,x\n0,1,y\n', "unterminated quote: the quoted field starting at line 3 does not end"),
-    ("gzip_named.csv", gzip.compress(GOOD.encode()), "the file holds gzip-compressed data, not CSV text: name the file *.csv.gz"),
-    ("bomb.csv.gz", gzip.compress(b"a" * (40 << 20)), "the first line is longer than 32 MiB with no line end: not a CSV table"),
-    ("long_row.csv.gz", gzip.compress(b"a,y\n1," + b"x" * (40 << 20) + b"\n"),
-     "line 2 is longer than 32 MiB with no line end: not a CSV table"),
-    ("deep.json", b'{"_target_": "sklearn.naive_bayes.BernoulliNB", "a": ' + b"[" * 100_000 + b"]" * 100_000 + b"}",
-     "nested too deeply to read"),
-    ("deep.toml", b'_target_ = "sklearn.naive_bayes.BernoulliNB"\na = ' + b"[" * 100_000 + b"]" * 100_000 + b"\n",
-     "nested too deeply to read"),
-    ("deep.yaml", b"_target_: sklearn.naive_bayes.BernoulliNB\na: " + b"[" * 50_000 + b"]" * 50_000 + b"\n",
-     "nested too deeply to read"),
-    ("unary.py", b"from sklearn.naive_bayes import BernoulliNB\nx = " + b"-" * 100_000 + b"1\n", "nested too deeply to read"),
-    ("laughs.yaml", ("_target_: sklearn.naive_bayes.BernoulliNB\na0: &a0 [1, 2, 3, 4, 5, 6, 7, 8, 9]\n" + "".join(
-        f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]\n" for i in range(1, 10))).encode(),
-     "YAML aliases expand to more than 1,000,000 values"),
-    ("spec_types.yaml", b"model: BernoulliNB\nparams:\n  alpha: lots\n",
-     "'params.alpha' in the nblint spec at line 3 must be a finite number >= 0 (or a list of them), got 'lots'"),
-    ("spec_nan.yaml", b"model: BernoulliNB\nparams:\n  alpha: .nan\n",
-     "'params.alpha' in the nblint spec at line 3 must be a finite number >= 0 (or a list of them), got nan"),
+    (
+        "unterminated.csv",
+        b'a,b,y\n1,0,x\n1,"0,x\n0,1,y\n',
+        "unterminated quote: the quoted field starting at line 3 does not end",
+    ),
+    (
+        "gzip_named.csv",
+        gzip.compress(GOOD.encode()),
+        "the file holds gzip-compressed data, not CSV text: name the file *.csv.gz",
+    ),
+    (
+        "bomb.csv.gz",
+        gzip.compress(b"a" * (40 << 20)),
+        "the first line is longer than 32 MiB with no line end: not a CSV table",
+    ),
+    (
+        "long_row.csv.gz",
+        gzip.compress(b"a,y\n1," + b"x" * (40 << 20) + b"\n"),
+        "line 2 is longer than 32 MiB with no line end: not a CSV table",
+    ),
+    (
+        "deep.json",
+        b'{"_target_": "sklearn.naive_bayes.BernoulliNB", "a": ' + b"[" * 100_000 + b"]" * 100_000 + b"}",
+        "nested too deeply to read",
+    ),
+    (
+        "deep.toml",
+        b'_target_ = "sklearn.naive_bayes.BernoulliNB"\na = ' + b"[" * 100_000 + b"]" * 100_000 + b"\n",
+        "nested too deeply to read",
+    ),
+    (
+        "deep.yaml",
+        b"_target_: sklearn.naive_bayes.BernoulliNB\na: " + b"[" * 50_000 + b"]" * 50_000 + b"\n",
+        "nested too deeply to read",
+    ),
+    (
+        "unary.py",
+        b"from sklearn.naive_bayes import BernoulliNB\nx = " + b"-" * 100_000 + b"1\n",
+        "nested too deeply to read",
+    ),
+    (
+        "laughs.yaml",
+        (
+            "_target_: sklearn.naive_bayes.BernoulliNB\na0: &a0 [1, 2, 3, 4, 5, 6, 7, 8, 9]\n"
+            + "".join(f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]\n" for i in range(1, 10))
+        ).encode(),
+        "YAML aliases expand to more than 1,000,000 values",
+    ),
+    (
+        "spec_types.yaml",
+        b"model: BernoulliNB\nparams:\n  alpha: lots\n",
+        "'params.alpha' in the nblint spec at line 3 must be a finite number >= 0 (or a list of them), got 'lots'",
+    ),
+    (
+        "spec_nan.yaml",
+        b"model: BernoulliNB\nparams:\n  alpha: .nan\n",
+        "'params.alpha' in the nblint spec at line 3 must be a finite number >= 0 (or a list of them), got nan",
+    ),
 ]
 
 
@@ -124,7 +169,12 @@ def test_parquet_named_csv_is_told_what_it_is(tmp_path, write):
     bad = tmp_path / "table.csv"
     onehot_table(20).to_parquet(bad)
     good = write("good.csv", GOOD)
-    assert_only_error(run("check", str(bad), good), str(bad), "the file holds Parquet data, not CSV text: name the file *.parquet", good)
+    assert_only_error(
+        run("check", str(bad), good),
+        str(bad),
+        "the file holds Parquet data, not CSV text: name the file *.parquet",
+        good,
+    )
 
 
 @pytest.mark.parametrize("name", ["fifo.yaml", "fifo.csv"])
@@ -154,9 +204,15 @@ def test_symbolic_links_that_lead_nowhere(tmp_path, write):
     loop_a.symlink_to(loop_b)
     loop_b.symlink_to(loop_a)
     broken.symlink_to(tmp_path / "nothing.csv")
-    assert_only_error(run("check", str(loop_a), good), str(loop_a), "symbolic link loop (too many levels of symbolic links)", good)
-    assert_only_error(run("check", str(broken), good), str(broken), "broken symbolic link (its target does not exist)", good)
-    assert_only_error(run("check", str(tmp_path / "missing.csv"), good), str(tmp_path / "missing.csv"), "file not found", good)
+    assert_only_error(
+        run("check", str(loop_a), good), str(loop_a), "symbolic link loop (too many levels of symbolic links)", good
+    )
+    assert_only_error(
+        run("check", str(broken), good), str(broken), "broken symbolic link (its target does not exist)", good
+    )
+    assert_only_error(
+        run("check", str(tmp_path / "missing.csv"), good), str(tmp_path / "missing.csv"), "file not found", good
+    )
 
 
 def test_standard_input_without_line_ends_or_past_the_disk_budget_is_refused():
@@ -164,32 +220,52 @@ def test_standard_input_without_line_ends_or_past_the_disk_budget_is_refused():
     assert_only_error(result, "-", "the first line is longer than 32 MiB with no line end: not a CSV table")
     endless = io.BytesIO(b"a,b\n" + b"1,2\n" * (1 << 20))
     result = run("check", "-", input=endless, env={"NBLINT_DISK_BUDGET": "2MB"})
-    assert_only_error(result, "-", "standard input is larger than the 2,000,000 bytes nblint may copy to the temporary "
-                                   "folder (NBLINT_DISK_BUDGET); pass the file instead")
+    assert_only_error(
+        result,
+        "-",
+        "standard input is larger than the 2,000,000 bytes nblint may copy to the temporary "
+        "folder (NBLINT_DISK_BUDGET); pass the file instead",
+    )
 
 
 def test_standard_input_holding_gzip_is_told_to_decompress_first():
     result = run("check", "-", input=gzip.compress(GOOD.encode()))
-    assert_only_error(result, "-", "standard input holds gzip-compressed data, not CSV text: decompress it first "
-                                   "(gunzip -c file | nblint check -)")
+    assert_only_error(
+        result,
+        "-",
+        "standard input holds gzip-compressed data, not CSV text: decompress it first "
+        "(gunzip -c file | nblint check -)",
+    )
 
 
 def test_a_nested_parquet_target_is_one_error_line_and_nested_features_are_skipped(tmp_path, write):
     good = write("good.csv", GOOD)
-    table = pa.table({"g_a": [1, 0, 1, 0] * 5, "g_b": [0, 1, 0, 1] * 5, "items": [[1, 2], [3], [], [4]] * 5,
-                      "point": [{"x": 1}] * 20, "tags": pa.array([[("k", 1)]] * 20, type=pa.map_(pa.string(), pa.int64())),
-                      "y": ["p", "q", "p", "q"] * 5})
+    table = pa.table(
+        {
+            "g_a": [1, 0, 1, 0] * 5,
+            "g_b": [0, 1, 0, 1] * 5,
+            "items": [[1, 2], [3], [], [4]] * 5,
+            "point": [{"x": 1}] * 20,
+            "tags": pa.array([[("k", 1)]] * 20, type=pa.map_(pa.string(), pa.int64())),
+            "y": ["p", "q", "p", "q"] * 5,
+        }
+    )
     path = tmp_path / "nested.parquet"
     pq.write_table(table, path)
     result = run("check", str(path), good, "--target", "y")
     assert result.exit_code == 1 and result.stderr == "", result.output
     notes = [line for line in result.stdout.splitlines() if " NB106 " in line]
-    assert notes == [f"{path}: NB106 [info] column 'items' not checked: it holds nested values (lists)",
-                     f"{path}: NB106 [info] column 'point' not checked: it holds nested values (structs)",
-                     f"{path}: NB106 [info] column 'tags' not checked: it holds nested values (maps)"]
+    assert notes == [
+        f"{path}: NB106 [info] column 'items' not checked: it holds nested values (lists)",
+        f"{path}: NB106 [info] column 'point' not checked: it holds nested values (structs)",
+        f"{path}: NB106 [info] column 'tags' not checked: it holds nested values (maps)",
+    ]
     assert f"{path}: NB101" in result.stdout and f"{good}: NB101" in result.stdout
-    assert_only_error(run("check", str(path), "--target", "items"), str(path),
-                      "target column 'items' cannot be read: it holds nested values (lists)")
+    assert_only_error(
+        run("check", str(path), "--target", "items"),
+        str(path),
+        "target column 'items' cannot be read: it holds nested values (lists)",
+    )
 
 
 # --------------------------------------------------------------------------- valid CSV, read as pandas reads it
@@ -197,7 +273,7 @@ def test_a_nested_parquet_target_is_one_error_line_and_nested_features_are_skipp
 
 def test_quoted_line_ends_across_every_block_boundary_read_as_pandas_does(tmp_path, monkeypatch):
     frame = onehot_table(400)
-    frame["note"] = np.where(np.arange(400) % 3 == 0, "two\nlines, and \"quotes\"", "plain")
+    frame["note"] = np.where(np.arange(400) % 3 == 0, 'two\nlines, and "quotes"', "plain")
     path = tmp_path / "quoted.csv"
     frame.to_csv(path, index=False)
     expected = findings_of(pd.read_csv(path), target="y")
@@ -222,7 +298,9 @@ def test_empty_na_and_null_text_cells_are_missing_as_in_pandas(write):
     found = json_lint(path, "--target", "y")
     assert found == findings_of(pd.read_csv(path), target="y")
     codes = {f["code"]: f for f in found}
-    assert "missing on 1 rows" in next(f["message"] for f in found if f["code"] == "NB206" and "missing" in f["message"])
+    assert "missing on 1 rows" in next(
+        f["message"] for f in found if f["code"] == "NB206" and "missing" in f["message"]
+    )
     assert codes["NB207"]["columns"] == ["t"]  # NB207 fires on the text column's missing cells
 
 
@@ -270,7 +348,8 @@ def test_continuous_columns_past_the_budget_skip_vif_and_say_so(tmp_path):
     found = json_lint(str(path), "--target", "y", "--select", "NB1", env={"NBLINT_MEMORY_BUDGET": "2.2MB"})
     assert [f["message"] for f in found] == [
         "VIF (NB104) leaves out the 300 complete continuous columns: their co-moment matrix would take 2.88 MB, "
-        "over the memory budget's 1.1 MB for it; identical columns among them are still found, by hashing"]
+        "over the memory budget's 1.1 MB for it; identical columns among them are still found, by hashing"
+    ]
     default = {f["code"] for f in json_lint(str(path), "--target", "y", "--select", "NB1")}
     assert "NB104" in default and "NB106" not in default  # within the default budget: VIF computed, nothing left out
 
@@ -286,7 +365,8 @@ def test_zero_one_columns_past_the_budget_skip_the_group_search_and_say_so(tmp_p
     found = json_lint(str(path), "--target", "y", "--select", "NB106", "--config", str(config))
     assert len(found) == 1 and found[0]["message"].startswith(
         "one-hot, dummy and broken groups (NB101-NB103, NB105) and identical 0/1 columns are not searched among the "
-        "600 complete 0/1 columns: their co-occurrence counts would take")
+        "600 complete 0/1 columns: their co-occurrence counts would take"
+    )
 
 
 def test_per_class_statistics_past_the_budget_are_one_error_line(tmp_path):
@@ -353,23 +433,33 @@ def test_a_pyproject_of_10000_tables_is_read(tmp_path):
     text = "[tool.nblint]\ntarget = 'y'\n" + "".join(f"[tool.other.t{i}]\nkey = {i}\n" for i in range(10_000))
     (tmp_path / "pyproject.toml").write_text(text)
     spec = tmp_path / "pipeline.toml"
-    spec.write_text("".join(f"[t{i}]\nvalue = {i}\n" for i in range(10_000))
-                    + '[m]\n_target_ = "sklearn.naive_bayes.BernoulliNB"\nalpha = 0\n')
+    spec.write_text(
+        "".join(f"[t{i}]\nvalue = {i}\n" for i in range(10_000))
+        + '[m]\n_target_ = "sklearn.naive_bayes.BernoulliNB"\nalpha = 0\n'
+    )
     result = run("check", str(spec))
-    assert result.exit_code == 1 and f"{spec}:20003: NB502 [warning] BernoulliNB (line 20002)" in result.stdout, result.output
+    assert result.exit_code == 1 and f"{spec}:20003: NB502 [warning] BernoulliNB (line 20002)" in result.stdout, (
+        result.output
+    )
 
 
 # --------------------------------------------------------------------------- settings, everywhere
 
 
-@pytest.mark.parametrize("config, message", [
-    ("alpha = nan\n", "alpha must be a finite number >= 0, got nan"),
-    ("alpha = inf\n", "alpha must be a finite number >= 0, got inf"),
-    ("[NB104]\nvif-threshold = nan\n", "NB104.vif-threshold: expected a finite number >= 1, got nan"),
-    ("[NB401]\nfolds = 1\n", "NB401.folds: expected a whole number >= 2, got 1"),
-    ("[NB103]\nmax-violation-share = 2.0\n", "NB103.max-violation-share: expected a finite number >= 0 and <= 1, got 2.0"),
-    ('memory-budget = "lots"\n', "memory-budget must be a size such as 2GB or a number of bytes, got 'lots'"),
-])
+@pytest.mark.parametrize(
+    "config, message",
+    [
+        ("alpha = nan\n", "alpha must be a finite number >= 0, got nan"),
+        ("alpha = inf\n", "alpha must be a finite number >= 0, got inf"),
+        ("[NB104]\nvif-threshold = nan\n", "NB104.vif-threshold: expected a finite number >= 1, got nan"),
+        ("[NB401]\nfolds = 1\n", "NB401.folds: expected a whole number >= 2, got 1"),
+        (
+            "[NB103]\nmax-violation-share = 2.0\n",
+            "NB103.max-violation-share: expected a finite number >= 0 and <= 1, got 2.0",
+        ),
+        ('memory-budget = "lots"\n', "memory-budget must be a size such as 2GB or a number of bytes, got 'lots'"),
+    ],
+)
 def test_bad_settings_in_the_config_name_the_key(tmp_path, write, config, message):
     good = write("good.csv", GOOD)
     path = tmp_path / "nblint.toml"
@@ -393,10 +483,13 @@ def test_an_invalid_pyproject_is_an_error_not_ignored(tmp_path):
     assert result.stderr.count("\n") == 1
 
 
-@pytest.mark.parametrize("args, fragment", [
-    (["impact", "{path}", "--target", "y", "--alpha", "nan"], "'nan' is not a finite number >= 0"),
-    (["impact", "{path}", "--target", "y", "--seed", "-1"], "-1 is not in the range"),
-])
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (["impact", "{path}", "--target", "y", "--alpha", "nan"], "'nan' is not a finite number >= 0"),
+        (["impact", "{path}", "--target", "y", "--seed", "-1"], "-1 is not in the range"),
+    ],
+)
 def test_bad_settings_on_the_command_line_are_usage_errors(write, args, fragment):
     path = write("t.csv", GOOD)
     result = run(*[a.format(path=path) for a in args])
@@ -425,8 +518,10 @@ def test_the_api_skips_a_column_of_lists_with_a_note():
     frame = onehot_table(40)
     frame["items"] = [[1, 2], [3]] * 20
     found = findings_of(frame, target="y")
-    assert any(f["code"] == "NB106" and f["message"] == "column 'items' not checked: it holds nested values (lists)"
-               for f in found)
+    assert any(
+        f["code"] == "NB106" and f["message"] == "column 'items' not checked: it holds nested values (lists)"
+        for f in found
+    )
     assert any(f["code"] == "NB101" for f in found)
 
 
@@ -448,8 +543,12 @@ def test_a_signal_removes_the_temporary_files_and_exits_128_plus_its_number(tmp_
     temp = tmp_path / "tmp"
     temp.mkdir()
     env = dict(os.environ, TMPDIR=str(temp))
-    process = subprocess.Popen([sys.executable, "-m", "nblint", "check", str(path), "--target", "y"], env=env,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "nblint", "check", str(path), "--target", "y"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     deadline = time.monotonic() + 120
     while not any(name.startswith("nblint-spill-") for name in os.listdir(temp)):
         assert process.poll() is None and time.monotonic() < deadline, "the run ended before it could be stopped"
@@ -466,7 +565,8 @@ def test_subnormal_values_are_not_called_equal(write):
     found = json_lint(path, "--target", "y", "--select", "NB205")
     assert [f["message"] for f in found] == [
         "column 'x': in class 'a' its 3 values take 2 distinct values from 0 to 1e-320, too close together for "
-        "their variance to be told from zero in double precision"]
+        "their variance to be told from zero in double precision"
+    ]
 
 
 def test_a_table_whose_variance_underflows_still_gets_its_impact_measured(tmp_path):

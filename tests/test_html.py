@@ -71,7 +71,7 @@ def test_the_json_of_the_findings_does_not_carry_the_pictures(report):
 def test_notebook_view_is_a_compact_table_with_colours_and_fixes(table):
     report = nblint.check(table, target="churned", model="bernoulli")  # a declared model: errors and warnings
     view = report._repr_html_()
-    assert view.count("<tr class=\"finding") == len(report) and "<svg" not in view
+    assert view.count('<tr class="finding') == len(report) and "<svg" not in view
     assert "#c53030" in view and "#b7791f" in view  # error and warning colours
     assert all(escape_text(f.fix) in view for f in report if f.fix)
     assert escape_text(EVIL) in view and "<script" not in view.lower()
@@ -81,7 +81,9 @@ def test_cli_html_output_and_to_html_write_the_same_page(tmp_path, monkeypatch, 
     path = tmp_path / "customers.csv"
     table.to_csv(path, index=False)
     monkeypatch.chdir(tmp_path)
-    result = CliRunner().invoke(main, ["check", "customers.csv", "--target", "churned", "--format", "html", "-o", "r.html"])
+    result = CliRunner().invoke(
+        main, ["check", "customers.csv", "--target", "churned", "--format", "html", "-o", "r.html"]
+    )
     assert result.exit_code == 1
     page = (tmp_path / "r.html").read_text()
     api = nblint.check(pd.read_csv(path), target="churned").to_html(tmp_path / "api.html")
@@ -113,8 +115,16 @@ def chromium() -> str:
 
 
 def run_chromium(binary: str, tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
-    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-             "--disable-component-update", "--disable-sync", "--no-first-run", f"--user-data-dir={tmp_path / 'profile'}"]
+    flags = [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        f"--user-data-dir={tmp_path / 'profile'}",
+    ]
     return subprocess.run([binary, *flags, *args], capture_output=True, text=True, timeout=120, check=True)
 
 

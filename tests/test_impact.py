@@ -167,7 +167,9 @@ def test_impact_command_text_json_and_plot(tmp_path, monkeypatch):
     text = runner.invoke(main, ["impact", str(path), "--target", "y"])
     assert text.exit_code == 0, text.output
     assert "all groups" in text.stdout and "a" in text.stdout
-    out = runner.invoke(main, ["impact", str(path), "--target", "y", "--format", "json", "--plot", str(tmp_path / "f.png")])
+    out = runner.invoke(
+        main, ["impact", str(path), "--target", "y", "--format", "json", "--plot", str(tmp_path / "f.png")]
+    )
     data = json.loads(out.stdout)
     assert {g["group"] for g in data["groups"]} == {"a", "b"}
     assert (tmp_path / "f.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -201,8 +203,12 @@ def limit_posteriors(x, y, alpha):
     two-level categorical is exactly the Bernoulli feature of PoB).
     """
     C = y.max() + 1
-    components = [nbmath.CategoricalComponent.from_counts(
-        np.array([np.bincount(column[y == c], minlength=column.max() + 1) for c in range(C)]), alpha) for column in x.T]
+    components = [
+        nbmath.CategoricalComponent.from_counts(
+            np.array([np.bincount(column[y == c], minlength=column.max() + 1) for c in range(C)]), alpha
+        )
+        for column in x.T
+    ]
     return nbmath.NaiveBayes(nbmath.log_class_prior(np.bincount(y)), components).predict_proba(list(x.T))
 
 

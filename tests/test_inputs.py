@@ -33,8 +33,13 @@ def test_polars_and_arrow_frames_give_the_pandas_findings(expected):
     pl = pytest.importorskip("polars")
     import pyarrow as pa
 
-    frames = [pl.from_pandas(CUSTOMERS), pl.from_pandas(CUSTOMERS).lazy(), pa.Table.from_pandas(CUSTOMERS),
-              pa.RecordBatch.from_pandas(CUSTOMERS), {c: CUSTOMERS[c].to_numpy() for c in CUSTOMERS}]
+    frames = [
+        pl.from_pandas(CUSTOMERS),
+        pl.from_pandas(CUSTOMERS).lazy(),
+        pa.Table.from_pandas(CUSTOMERS),
+        pa.RecordBatch.from_pandas(CUSTOMERS),
+        {c: CUSTOMERS[c].to_numpy() for c in CUSTOMERS},
+    ]
     for frame in frames:
         assert findings(nblint.check(frame, target="churned")) == expected, type(frame)
 
@@ -61,12 +66,15 @@ def test_numpy_default_feature_names_and_y_name():
     assert all(f.code.startswith("NB2") for f in frame)  # a target was found: the NB2xx rules ran
 
 
-@pytest.mark.parametrize("bad, error, match", [
-    ([[1, 0], [0, 1]], TypeError, "expected a pandas, polars"),
-    (42, TypeError, r"builtins\.int"),
-    (np.zeros(5), ValueError, "X must be 2-D"),
-    ({"a": [1, 2], "b": [1, 2, 3]}, ValueError, r"different lengths \(a: 2, b: 3\)"),
-])
+@pytest.mark.parametrize(
+    "bad, error, match",
+    [
+        ([[1, 0], [0, 1]], TypeError, "expected a pandas, polars"),
+        (42, TypeError, r"builtins\.int"),
+        (np.zeros(5), ValueError, "X must be 2-D"),
+        ({"a": [1, 2], "b": [1, 2, 3]}, ValueError, r"different lengths \(a: 2, b: 3\)"),
+    ],
+)
 def test_what_is_not_a_table_is_a_clear_error(bad, error, match):
     with pytest.raises(error, match=match):
         nblint.check(bad)
@@ -90,10 +98,12 @@ def test_optional_libraries_are_imported_only_for_their_objects():
 
     (pyarrow is left out of the check: pandas imports it.)
     """
-    code = ("import sys, numpy as np, pandas as pd; from nblint.inputs import table_source; "
-            "table_source(np.eye(3), [0, 1, 1]); table_source(pd.DataFrame({'a': [1]})); "
-            "table_source({'a': [1, 2]}, [0, 1]); "
-            "print(sorted(m for m in ('polars', 'scipy', 'dask') if m in sys.modules))")
+    code = (
+        "import sys, numpy as np, pandas as pd; from nblint.inputs import table_source; "
+        "table_source(np.eye(3), [0, 1, 1]); table_source(pd.DataFrame({'a': [1]})); "
+        "table_source({'a': [1, 2]}, [0, 1]); "
+        "print(sorted(m for m in ('polars', 'scipy', 'dask') if m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 
@@ -125,11 +135,16 @@ def _table(draw_columns, rows, rng):
 
 @pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(kinds=st.lists(st.sampled_from(["bits", "onehot", "counts", "negative", "floats", "missing", "copy"]),
-                      min_size=1, max_size=6),
-       rows=st.integers(6, 80), seed=st.integers(0, 2**16), classes=st.integers(2, 3),
-       model=st.sampled_from([None, "bernoulli", "multinomial", "gaussian", "categorical"]),
-       block_rows=st.integers(1, 40))
+@given(
+    kinds=st.lists(
+        st.sampled_from(["bits", "onehot", "counts", "negative", "floats", "missing", "copy"]), min_size=1, max_size=6
+    ),
+    rows=st.integers(6, 80),
+    seed=st.integers(0, 2**16),
+    classes=st.integers(2, 3),
+    model=st.sampled_from([None, "bernoulli", "multinomial", "gaussian", "categorical"]),
+    block_rows=st.integers(1, 40),
+)
 def test_a_sparse_matrix_gives_the_findings_of_the_same_dense_array(kinds, rows, seed, classes, model, block_rows):
     from dataclasses import replace
 
@@ -202,8 +217,9 @@ def test_a_sparse_matrix_too_wide_to_densify_is_linted():
     rng = np.random.default_rng(1)
     rows, columns = 8_000, 200_000
     words = rng.integers(0, columns, 60_000)
-    X = sparse.csr_matrix((np.ones(60_000, dtype=np.int64), (rng.integers(0, rows, 60_000), words)),
-                          shape=(rows, columns))
+    X = sparse.csr_matrix(
+        (np.ones(60_000, dtype=np.int64), (rng.integers(0, rows, 60_000), words)), shape=(rows, columns)
+    )
     level = rng.integers(0, 3, rows)  # a one-hot group in the first 3 columns
     X = sparse.hstack([sparse.csr_matrix(np.eye(3, dtype=np.int64)[level]), X]).tocsr()
     report = nblint.check(X, level % 2, select=["NB101", "NB106"])

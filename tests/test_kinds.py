@@ -34,7 +34,9 @@ def kinds(tmp_path_factory):
             "row_id": np.arange(1000, 1000 + n),  # integer identifier
             "temperature": rng.normal(20, 5, n).round(2),  # continuous
             "country": ["FR"] * n,  # constant
-            "c_red": 0, "c_green": 0, "c_blue": 0,  # one-hot group (filled below)
+            "c_red": 0,
+            "c_green": 0,
+            "c_blue": 0,  # one-hot group (filled below)
             "y": rng.choice(["a", "b"], n),
         }
     )

@@ -59,7 +59,9 @@ def tables(draw, kind):
     if kind == "categorical":
         # Every code 0..K-1 present in each column: the levels CategoricalNB assumes.
         levels = [min(draw(st.integers(1, 5)), n) for _ in range(D)]
-        X = np.column_stack([rng.permutation(np.concatenate([np.arange(K), rng.integers(0, K, n - K)])) for K in levels])
+        X = np.column_stack(
+            [rng.permutation(np.concatenate([np.arange(K), rng.integers(0, K, n - K)])) for K in levels]
+        )
     elif kind == "bernoulli":
         X = (rng.random((n, D)) < rng.random(D)).astype(float)
     elif kind == "multinomial":
@@ -123,11 +125,16 @@ def test_continuous_table_equals_gaussian_nb(table, var_smoothing):
     X, y, prior = table
     params = {"priors": prior_params(prior, y)["class_prior"]} if prior == "given" else {}
     sk = GaussianNB(var_smoothing=var_smoothing, **params).fit(X, y)
-    ours = MixedNB(kinds="gaussian", var_smoothing=var_smoothing, fit_prior=prior != "uniform",
-                   class_prior=params.get("priors")).fit(X, y)
+    ours = MixedNB(
+        kinds="gaussian", var_smoothing=var_smoothing, fit_prior=prior != "uniform", class_prior=params.get("priors")
+    ).fit(X, y)
     if prior == "uniform":  # GaussianNB has no uniform prior: compare the likelihoods
-        np.testing.assert_allclose(ours.predict_joint_log_proba(X) - ours.class_log_prior_,
-                                   sk.predict_joint_log_proba(X) - np.log(sk.class_prior_), rtol=1e-9, atol=1e-9)
+        np.testing.assert_allclose(
+            ours.predict_joint_log_proba(X) - ours.class_log_prior_,
+            sk.predict_joint_log_proba(X) - np.log(sk.class_prior_),
+            rtol=1e-9,
+            atol=1e-9,
+        )
         return
     np.testing.assert_allclose(ours.theta_, sk.theta_, rtol=1e-9, atol=1e-12)
     np.testing.assert_allclose(ours.var_, sk.var_, rtol=1e-9)
@@ -155,23 +162,35 @@ def mixed_table(seed: int, n: int = 300):
     return frame, y
 
 
-MIXED_KINDS = {("a0", "a1", "a2", "a3"): "one-hot", ("b0", "b1", "b2"): "dummy", "flag": "bernoulli",
-               "city": "categorical", "n_visits": "multinomial", "x": "gaussian"}
+MIXED_KINDS = {
+    ("a0", "a1", "a2", "a3"): "one-hot",
+    ("b0", "b1", "b2"): "dummy",
+    "flag": "bernoulli",
+    "city": "categorical",
+    "n_visits": "multinomial",
+    "x": "gaussian",
+}
 
 
 def test_auto_finds_groups_and_kinds_as_nblint_does():
     frame, y = mixed_table(0)
     model = MixedNB().fit(frame, y)
     assert [(f.model, f.columns, f.group) for f in model.features_] == [
-        ("categorical", ("a0", "a1", "a2", "a3"), "one-hot"), ("categorical", ("b0", "b1", "b2"), "dummy"),
-        ("bernoulli", ("flag",), None), ("categorical", ("city",), None), ("categorical", ("n_visits",), None),
-        ("gaussian", ("x",), None)]
+        ("categorical", ("a0", "a1", "a2", "a3"), "one-hot"),
+        ("categorical", ("b0", "b1", "b2"), "dummy"),
+        ("bernoulli", ("flag",), None),
+        ("categorical", ("city",), None),
+        ("categorical", ("n_visits",), None),
+        ("gaussian", ("x",), None),
+    ]
     declared = MixedNB(kinds={**MIXED_KINDS, "n_visits": "categorical"}).fit(frame, y)
     np.testing.assert_array_equal(model.predict_proba(frame), declared.predict_proba(frame))
     # Declared kinds win over the inference; the others are still inferred.
     partly = MixedNB(kinds={"n_visits": "multinomial", "x": "drop"}).fit(frame, y)
     models = {f.columns: f.model for f in partly.features_}
-    assert models[("n_visits",)] == "multinomial" and ("x",) not in models and partly.left_out_ == {"x": "declared drop"}
+    assert (
+        models[("n_visits",)] == "multinomial" and ("x",) not in models and partly.left_out_ == {"x": "declared drop"}
+    )
     assert models[("a0", "a1", "a2", "a3")] == "categorical"
 
 
@@ -209,7 +228,9 @@ def test_unseen_categories_give_no_evidence_and_veto_no_class():
     frame, y = mixed_table(2)
     kinds = {**MIXED_KINDS, "x": "drop", "n_visits": "drop"}
     no_city = {**kinds, "city": "drop"}
-    no_city_no_a = {k: v for k, v in no_city.items() if k != ("a0", "a1", "a2", "a3")} | dict.fromkeys(["a0", "a1", "a2", "a3"], "drop")
+    no_city_no_a = {k: v for k, v in no_city.items() if k != ("a0", "a1", "a2", "a3")} | dict.fromkeys(
+        ["a0", "a1", "a2", "a3"], "drop"
+    )
     new = frame.head(20).assign(city="Quito")  # a level never seen
     new.loc[new.index[:3], ["a0", "a1"]] = 1  # rows that are no level of the one-hot group either
     for alpha in (1.0, 0.0):
@@ -232,7 +253,9 @@ def test_missing_categorical_values_give_no_evidence():
     kinds = {"city": "categorical", "x": "drop"}
     model = MixedNB(kinds=kinds, alpha=alpha).fit(with_gaps, y)
     no_city = MixedNB(kinds={**kinds, "city": "drop"}, alpha=alpha).fit(frame, y)
-    np.testing.assert_allclose(model.predict_proba(with_gaps.head(10)), no_city.predict_proba(frame.head(10)), atol=1e-12)
+    np.testing.assert_allclose(
+        model.predict_proba(with_gaps.head(10)), no_city.predict_proba(frame.head(10)), atol=1e-12
+    )
     with pytest.raises(ValueError, match="NaN"):
         MixedNB(kinds={"x": "gaussian"}).fit(frame.assign(x=np.nan), y)
 
@@ -307,12 +330,17 @@ def test_posteriors_equal_nb401_cat_model():
         totals = profile_counts(ctx, design)
         models = scoring.fit(totals, design, alpha, 1e-9, nbmath.pooled_variance(totals.moments))
         rows = impact_design.RowInputs.concatenate(
-            [impact_design.encode_chunk(chunk, design, "y") for chunk in ctx.scan(design.columns + ["y"])])
+            [impact_design.encode_chunk(chunk, design, "y") for chunk in ctx.scan(design.columns + ["y"])]
+        )
         cat = scoring.log_posteriors(models, rows)[0][:, scoring.CAT, :].T
         X = frame.drop(columns="y")
         ours = MixedNB(alpha=alpha).fit(X, y)
         assert {f.columns for f in ours.features_ if f.model == "categorical"} == {
-            ("a0", "a1", "a2", "a3"), ("b0", "b1", "b2"), ("code",), ("city",)}
+            ("a0", "a1", "a2", "a3"),
+            ("b0", "b1", "b2"),
+            ("code",),
+            ("city",),
+        }
         np.testing.assert_allclose(ours.predict_log_proba(X), cat, rtol=0, atol=1e-12)
 
 

@@ -21,9 +21,7 @@ from sklearn.naive_bayes import BernoulliNB, CategoricalNB, GaussianNB
 
 from nblint import nbmath as nbm
 
-SETTINGS = settings(
-    max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+SETTINGS = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 ALPHAS = st.one_of(st.sampled_from([1.0, 0.5, 1e-3]), st.floats(1e-3, 5.0))
 TOL = 1e-9
 
@@ -37,8 +35,9 @@ TOL = 1e-9
 def labelled_rows(draw, max_classes=4, max_rows=40):
     """Class codes where every class occurs at least once."""
     n_classes = draw(st.integers(2, max_classes))
-    extra = draw(hnp.arrays(np.int64, draw(st.integers(0, max_rows - n_classes)),
-                            elements=st.integers(0, n_classes - 1)))
+    extra = draw(
+        hnp.arrays(np.int64, draw(st.integers(0, max_rows - n_classes)), elements=st.integers(0, n_classes - 1))
+    )
     y = np.concatenate([np.arange(n_classes), extra])
     return n_classes, y
 
@@ -48,8 +47,7 @@ def categorical_tables(draw):
     n_classes, y = draw(labelled_rows())
     n_levels = draw(st.integers(2, 5))
     n_features = draw(st.integers(1, 3))
-    X = draw(hnp.arrays(np.int64, (y.shape[0], n_features),
-                        elements=st.integers(0, n_levels - 1)))
+    X = draw(hnp.arrays(np.int64, (y.shape[0], n_features), elements=st.integers(0, n_levels - 1)))
     return n_classes, n_levels, X, y
 
 
@@ -69,9 +67,10 @@ def all_level_rows(n_levels, n_features, rng):
 
 def categorical_model(X, y, n_classes, n_levels, alpha, **prior_kw):
     prior = nbm.log_class_prior(nbm.class_counts(y, n_classes), **prior_kw)
-    comps = [nbm.CategoricalComponent.from_counts(
-        nbm.categorical_counts(X[:, i], y, n_classes, n_levels), alpha)
-        for i in range(X.shape[1])]
+    comps = [
+        nbm.CategoricalComponent.from_counts(nbm.categorical_counts(X[:, i], y, n_classes, n_levels), alpha)
+        for i in range(X.shape[1])
+    ]
     return nbm.NaiveBayes(prior, comps)
 
 
@@ -85,8 +84,7 @@ def sk_categorical(alpha, n_levels):
 
 def gaussian_table(seed, n_classes, n_rows, n_features):
     rng = np.random.default_rng(seed)
-    y = np.concatenate([np.repeat(np.arange(n_classes), 2),
-                        rng.integers(0, n_classes, n_rows)])
+    y = np.concatenate([np.repeat(np.arange(n_classes), 2), rng.integers(0, n_classes, n_rows)])
     scale = 10.0 ** rng.uniform(-2, 2, n_features)
     shift = rng.normal(size=(n_classes, n_features)) * scale
     X = rng.normal(size=(y.shape[0], n_features)) * scale + shift[y]
@@ -107,24 +105,24 @@ def test_categorical_matches_sklearn(table, alpha, seed):
 
     for i in range(X.shape[1]):
         counts = nbm.categorical_counts(X[:, i], y, n_classes, n_levels)
-        np.testing.assert_allclose(nbm.categorical_log_theta(counts, alpha),
-                                   sk.feature_log_prob_[i], rtol=1e-12, atol=1e-14)
+        np.testing.assert_allclose(
+            nbm.categorical_log_theta(counts, alpha), sk.feature_log_prob_[i], rtol=1e-12, atol=1e-14
+        )
     np.testing.assert_allclose(model.log_prior, sk.class_log_prior_, rtol=1e-12)
 
     X_new = all_level_rows(n_levels, X.shape[1], np.random.default_rng(seed))
     for rows in (X, X_new):
-        np.testing.assert_allclose(model.predict_proba(columns(rows)),
-                                   sk.predict_proba(rows), atol=TOL, rtol=0)
-        np.testing.assert_allclose(model.joint_log_likelihood(columns(rows)),
-                                   sk.predict_joint_log_proba(rows), rtol=1e-12)
+        np.testing.assert_allclose(model.predict_proba(columns(rows)), sk.predict_proba(rows), atol=TOL, rtol=0)
+        np.testing.assert_allclose(
+            model.joint_log_likelihood(columns(rows)), sk.predict_joint_log_proba(rows), rtol=1e-12
+        )
 
 
 @SETTINGS
 @given(table=bit_tables(), alpha=ALPHAS, fit_prior=st.booleans())
 def test_bernoulli_matches_sklearn(table, alpha, fit_prior):
     n_classes, B, y = table
-    sk = BernoulliNB(alpha=alpha, force_alpha=True, binarize=None,
-                     fit_prior=fit_prior).fit(B, y)
+    sk = BernoulliNB(alpha=alpha, force_alpha=True, binarize=None, fit_prior=fit_prior).fit(B, y)
     class_count = nbm.class_counts(y, n_classes)
     ones = nbm.bernoulli_counts(B, y, n_classes)
     bits = nbm.BernoulliComponent.from_counts(ones, class_count, alpha)
@@ -132,36 +130,43 @@ def test_bernoulli_matches_sklearn(table, alpha, fit_prior):
     np.testing.assert_allclose(log_p, sk.feature_log_prob_, rtol=1e-12, atol=1e-14)
     np.testing.assert_allclose(np.exp(log_p) + np.exp(log_1mp), 1.0, rtol=1e-12)
 
-    model = nbm.NaiveBayes(nbm.log_class_prior(class_count, fit_prior=fit_prior),
-                           [nbm.BernoulliComponent.from_counts(ones, class_count, alpha)])
+    model = nbm.NaiveBayes(
+        nbm.log_class_prior(class_count, fit_prior=fit_prior),
+        [nbm.BernoulliComponent.from_counts(ones, class_count, alpha)],
+    )
     every_pattern = np.array(np.meshgrid(*[[0, 1]] * B.shape[1])).reshape(B.shape[1], -1).T
     for rows in (B, every_pattern):
-        np.testing.assert_allclose(model.predict_proba([rows]), sk.predict_proba(rows),
-                                   atol=TOL, rtol=0)
+        np.testing.assert_allclose(model.predict_proba([rows]), sk.predict_proba(rows), atol=TOL, rtol=0)
 
 
 @SETTINGS
-@given(seed=st.integers(0, 2**32 - 1), n_classes=st.integers(2, 4),
-       n_rows=st.integers(0, 40), n_features=st.integers(1, 4),
-       var_smoothing=st.sampled_from([1e-9, 1e-5, 1e-3, 0.1, 1.0]))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n_classes=st.integers(2, 4),
+    n_rows=st.integers(0, 40),
+    n_features=st.integers(1, 4),
+    var_smoothing=st.sampled_from([1e-9, 1e-5, 1e-3, 0.1, 1.0]),
+)
 def test_gaussian_matches_sklearn(seed, n_classes, n_rows, n_features, var_smoothing):
     X, y = gaussian_table(seed, n_classes, n_rows, n_features)
     sk = GaussianNB(var_smoothing=var_smoothing).fit(X, y)
     moments = nbm.gaussian_moments(X, y, n_classes)
-    comp = nbm.GaussianComponent.from_moments(moments, var_smoothing=var_smoothing,
-                                              overall_var=X.var(axis=0))
+    comp = nbm.GaussianComponent.from_moments(moments, var_smoothing=var_smoothing, overall_var=X.var(axis=0))
     np.testing.assert_allclose(comp.var, sk.var_, rtol=1e-10)
     np.testing.assert_allclose(comp.mean, sk.theta_, rtol=1e-10, atol=1e-12)
     model = nbm.NaiveBayes(nbm.log_class_prior(nbm.class_counts(y, n_classes)), [comp])
     X_new = X + np.random.default_rng(seed + 1).normal(size=X.shape) * X.std(axis=0)
     for rows in (X, X_new):
-        np.testing.assert_allclose(model.predict_proba([rows]), sk.predict_proba(rows),
-                                   atol=TOL, rtol=0)
+        np.testing.assert_allclose(model.predict_proba([rows]), sk.predict_proba(rows), atol=TOL, rtol=0)
 
 
 @SETTINGS
-@given(table=categorical_tables(), alpha=ALPHAS, seed=st.integers(0, 2**32 - 1),
-       var_smoothing=st.sampled_from([1e-9, 1e-3, 0.5]))
+@given(
+    table=categorical_tables(),
+    alpha=ALPHAS,
+    seed=st.integers(0, 2**32 - 1),
+    var_smoothing=st.sampled_from([1e-9, 1e-3, 0.5]),
+)
 def test_mixed_model_is_sum_of_sklearn_models(table, alpha, seed, var_smoothing):
     """Components combine: one model == three sklearn models with the prior once."""
     n_classes, n_levels, X_cat, y = table
@@ -174,29 +179,38 @@ def test_mixed_model_is_sum_of_sklearn_models(table, alpha, seed, var_smoothing)
     sk_c = sk_categorical(alpha, n_levels).fit(X_cat, y)
     sk_b = BernoulliNB(alpha=alpha, force_alpha=True, binarize=None).fit(B, y)
     sk_g = GaussianNB(var_smoothing=var_smoothing).fit(X_real, y)
-    sk_joint = (sk_c.predict_joint_log_proba(X_cat) + sk_b.predict_joint_log_proba(B)
-                + sk_g.predict_joint_log_proba(X_real) - 2 * sk_c.class_log_prior_)
+    sk_joint = (
+        sk_c.predict_joint_log_proba(X_cat)
+        + sk_b.predict_joint_log_proba(B)
+        + sk_g.predict_joint_log_proba(X_real)
+        - 2 * sk_c.class_log_prior_
+    )
     sk_post = np.exp(sk_joint - logsumexp(sk_joint, axis=1, keepdims=True))
 
     class_count = nbm.class_counts(y, n_classes)
     model = categorical_model(X_cat, y, n_classes, n_levels, alpha)
-    model = nbm.NaiveBayes(model.log_prior, [
-        *model.components,
-        nbm.BernoulliComponent.from_counts(nbm.bernoulli_counts(B, y, n_classes),
-                                           class_count, alpha),
-        nbm.GaussianComponent.from_moments(nbm.gaussian_moments(X_real, y, n_classes),
-                                           var_smoothing=var_smoothing,
-                                           overall_var=X_real.var(axis=0)),
-    ])
+    model = nbm.NaiveBayes(
+        model.log_prior,
+        [
+            *model.components,
+            nbm.BernoulliComponent.from_counts(nbm.bernoulli_counts(B, y, n_classes), class_count, alpha),
+            nbm.GaussianComponent.from_moments(
+                nbm.gaussian_moments(X_real, y, n_classes), var_smoothing=var_smoothing, overall_var=X_real.var(axis=0)
+            ),
+        ],
+    )
     inputs = [*columns(X_cat), B, X_real]
-    np.testing.assert_allclose(model.joint_log_likelihood(inputs), sk_joint,
-                               rtol=1e-10, atol=1e-9)
+    np.testing.assert_allclose(model.joint_log_likelihood(inputs), sk_joint, rtol=1e-10, atol=1e-9)
     np.testing.assert_allclose(model.predict_proba(inputs), sk_post, atol=TOL, rtol=0)
 
 
 @SETTINGS
-@given(table=categorical_tables(), alpha=st.sampled_from([0.0, 1e-3, 1.0]),
-       seed=st.integers(0, 2**32 - 1), cut=st.floats(0, 1))
+@given(
+    table=categorical_tables(),
+    alpha=st.sampled_from([0.0, 1e-3, 1.0]),
+    seed=st.integers(0, 2**32 - 1),
+    cut=st.floats(0, 1),
+)
 def test_merged_counts_fit_like_the_whole_table(table, alpha, seed, cut):
     n_classes, n_levels, X_cat, y = table
     rng = np.random.default_rng(seed)
@@ -207,26 +221,30 @@ def test_merged_counts_fit_like_the_whole_table(table, alpha, seed, cut):
     halves = np.split(order, [int(cut * n)])
 
     def stats(idx):
-        return (nbm.class_counts(y[idx], n_classes),
-                [nbm.categorical_counts(X_cat[idx, i], y[idx], n_classes, n_levels)
-                 for i in range(X_cat.shape[1])],
-                nbm.bernoulli_counts(B[idx], y[idx], n_classes),
-                nbm.gaussian_moments(X_real[idx], y[idx], n_classes))
+        return (
+            nbm.class_counts(y[idx], n_classes),
+            [nbm.categorical_counts(X_cat[idx, i], y[idx], n_classes, n_levels) for i in range(X_cat.shape[1])],
+            nbm.bernoulli_counts(B[idx], y[idx], n_classes),
+            nbm.gaussian_moments(X_real[idx], y[idx], n_classes),
+        )
 
     def build(count, cat_counts, ones, moments):
-        return nbm.NaiveBayes(nbm.log_class_prior(count), [
-            *[nbm.CategoricalComponent.from_counts(c, alpha) for c in cat_counts],
-            nbm.BernoulliComponent.from_counts(ones, count, alpha),
-            nbm.GaussianComponent.from_moments(moments, var_smoothing=1e-3),
-        ])
+        return nbm.NaiveBayes(
+            nbm.log_class_prior(count),
+            [
+                *[nbm.CategoricalComponent.from_counts(c, alpha) for c in cat_counts],
+                nbm.BernoulliComponent.from_counts(ones, count, alpha),
+                nbm.GaussianComponent.from_moments(moments, var_smoothing=1e-3),
+            ],
+        )
 
     a, b = stats(halves[0]), stats(halves[1])
-    merged = build(a[0] + b[0], [p + q for p, q in zip(a[1], b[1], strict=True)],
-                   a[2] + b[2], nbm.merge_moments(a[3], b[3]))
+    merged = build(
+        a[0] + b[0], [p + q for p, q in zip(a[1], b[1], strict=True)], a[2] + b[2], nbm.merge_moments(a[3], b[3])
+    )
     whole = build(*stats(order))
     inputs = [*columns(X_cat), B, X_real]
-    np.testing.assert_allclose(merged.predict_proba(inputs), whole.predict_proba(inputs),
-                               atol=1e-12, rtol=0)
+    np.testing.assert_allclose(merged.predict_proba(inputs), whole.predict_proba(inputs), atol=1e-12, rtol=0)
 
 
 @settings(max_examples=30, deadline=None)
@@ -258,7 +276,9 @@ def test_co_moment_merge_is_the_moment_of_all_rows(seed, cut, columns):
 
     def co_moments(rows):
         centred = rows - rows.mean(axis=0) if len(rows) else rows
-        return nbm.Moments(len(rows), rows.mean(axis=0) if len(rows) else np.zeros(3), (centred.T @ centred)[:, columns])
+        return nbm.Moments(
+            len(rows), rows.mean(axis=0) if len(rows) else np.zeros(3), (centred.T @ centred)[:, columns]
+        )
 
     merged = nbm.merge_moments(co_moments(X[:cut]), co_moments(X[cut:]), columns)
     direct = co_moments(X)
@@ -274,8 +294,7 @@ def test_log_class_prior_semantics():
     np.testing.assert_allclose(nbm.log_class_prior(count), expected)
     np.testing.assert_allclose(nbm.log_class_prior(count, fit_prior=False), np.log([1 / 3] * 3))
     given_prior = np.array([0.2, 0.3, 0.5])
-    np.testing.assert_allclose(nbm.log_class_prior(count, class_prior=given_prior),
-                               np.log(given_prior))
+    np.testing.assert_allclose(nbm.log_class_prior(count, class_prior=given_prior), np.log(given_prior))
     with pytest.raises(ValueError, match="sum to 1"):
         nbm.log_class_prior(count, class_prior=[0.2, 0.3, 0.4])
     with pytest.raises(ValueError):
@@ -305,8 +324,7 @@ def test_bad_inputs_are_rejected():
     with pytest.raises(ValueError):
         nbm.BernoulliComponent.from_counts([[1.0]], [2.0], 1.0).log_likelihood([[2]])
     with pytest.raises(ValueError):
-        nbm.NaiveBayes(np.log([0.5, 0.5]), [nbm.CategoricalComponent.from_counts(
-            np.ones((3, 2)), 1.0)])
+        nbm.NaiveBayes(np.log([0.5, 0.5]), [nbm.CategoricalComponent.from_counts(np.ones((3, 2)), 1.0)])
 
 
 def test_model_swaps_one_component():
@@ -319,20 +337,21 @@ def test_model_swaps_one_component():
     other = rng.integers(0, 2, (n, 2))
     count = nbm.class_counts(y, C)
     shared = nbm.BernoulliComponent.from_counts(nbm.bernoulli_counts(other, y, C), count, 1.0)
-    cat = nbm.NaiveBayes(nbm.log_class_prior(count), [
-        shared, nbm.CategoricalComponent.from_counts(nbm.categorical_counts(group, y, C, K), 1.0)])
-    pob = cat.with_component(1, nbm.BernoulliComponent.from_counts(
-        nbm.bernoulli_counts(bits, y, C), count, 1.0))
+    cat = nbm.NaiveBayes(
+        nbm.log_class_prior(count),
+        [shared, nbm.CategoricalComponent.from_counts(nbm.categorical_counts(group, y, C, K), 1.0)],
+    )
+    pob = cat.with_component(1, nbm.BernoulliComponent.from_counts(nbm.bernoulli_counts(bits, y, C), count, 1.0))
     assert cat.components[0] is pob.components[0]
     # the PoB model equals BernoulliNB on all bits; CAT equals the shared part
     # plus CategoricalNB's group term
     sk_pob = BernoulliNB(alpha=1.0, binarize=None).fit(np.hstack([other, bits]), y)
-    np.testing.assert_allclose(pob.predict_proba([other, bits]),
-                               sk_pob.predict_proba(np.hstack([other, bits])), atol=TOL)
+    np.testing.assert_allclose(
+        pob.predict_proba([other, bits]), sk_pob.predict_proba(np.hstack([other, bits])), atol=TOL
+    )
     sk_o = BernoulliNB(alpha=1.0, binarize=None).fit(other, y)
     sk_g = CategoricalNB(alpha=1.0, min_categories=K).fit(group[:, None], y)
-    joint = (sk_o.predict_joint_log_proba(other)
-             + sk_g.predict_joint_log_proba(group[:, None]) - sk_o.class_log_prior_)
+    joint = sk_o.predict_joint_log_proba(other) + sk_g.predict_joint_log_proba(group[:, None]) - sk_o.class_log_prior_
     np.testing.assert_allclose(cat.joint_log_likelihood([other, group]), joint, rtol=1e-12)
 
 
@@ -375,16 +394,20 @@ def test_alpha_zero_bernoulli_is_the_small_alpha_limit(table):
     three digits when 1 - p is ~1e-13 and so cannot serve as the limit."""
     n_classes, B, y = table
     count = nbm.class_counts(y, n_classes)
-    model = nbm.NaiveBayes(nbm.log_class_prior(count), [
-        nbm.BernoulliComponent.from_counts(nbm.bernoulli_counts(B, y, n_classes), count, 0.0)])
+    model = nbm.NaiveBayes(
+        nbm.log_class_prior(count),
+        [nbm.BernoulliComponent.from_counts(nbm.bernoulli_counts(B, y, n_classes), count, 0.0)],
+    )
     every_pattern = np.array(np.meshgrid(*[[0, 1]] * B.shape[1])).reshape(B.shape[1], -1).T
     got = model.predict_proba([every_pattern])
     assert np.all(np.isfinite(got))
     # At a finite alpha a vetoed class keeps mass of order alpha / (the winner's
     # likelihood), which can be ~1e-6 at alpha = 1e-13: so test convergence, the
     # gap shrinking in proportion to alpha, not closeness at one alpha.
-    gaps = [np.abs(got - _quiet_sklearn(sk_categorical(a, 2), B, y).predict_proba(every_pattern)).max()
-            for a in (1e-12, 1e-13)]
+    gaps = [
+        np.abs(got - _quiet_sklearn(sk_categorical(a, 2), B, y).predict_proba(every_pattern)).max()
+        for a in (1e-12, 1e-13)
+    ]
     assert gaps[1] <= 1e-9 or gaps[1] <= gaps[0] / 5, gaps
     assert gaps[1] <= 1e-4, gaps
 
@@ -418,9 +441,13 @@ def test_alpha_zero_fewest_vetoes_win_and_rest_decides():
     a = np.array([1, 1, 0, 0, 1, 1])  # row value 0: class 0 and 2 never have it
     b = np.array([0, 1, 1, 1, 1, 1])  # row value 0: classes 1 and 2 never have it
     C, K = 3, 2
-    model = nbm.NaiveBayes(nbm.log_class_prior(nbm.class_counts(y, C)), [
-        nbm.CategoricalComponent.from_counts(nbm.categorical_counts(a, y, C, K), 0.0),
-        nbm.CategoricalComponent.from_counts(nbm.categorical_counts(b, y, C, K), 0.0)])
+    model = nbm.NaiveBayes(
+        nbm.log_class_prior(nbm.class_counts(y, C)),
+        [
+            nbm.CategoricalComponent.from_counts(nbm.categorical_counts(a, y, C, K), 0.0),
+            nbm.CategoricalComponent.from_counts(nbm.categorical_counts(b, y, C, K), 0.0),
+        ],
+    )
     got = model.predict_proba([[0], [0]])[0]
     # class 0: pi = 2/6, A-factor ~ alpha/2, B-factor P(b=0|0) = 1/2
     # class 1: pi = 3/6, A-factor P(a=0|1) = 2/3, B-factor ~ alpha/3
@@ -435,15 +462,20 @@ def test_alpha_zero_mixed_model_never_nan():
     y = np.r_[np.arange(C), rng.integers(0, C, n - C)]
     X_cat = rng.integers(0, 8, (n, 3))  # many zero cells
     B = rng.integers(0, 2, (n, 5))
-    B[:, 0] = (y == 0)  # bit always on in class 0, always off elsewhere
+    B[:, 0] = y == 0  # bit always on in class 0, always off elsewhere
     X_real = rng.normal(size=(n, 2)) + y[:, None]
     count = nbm.class_counts(y, C)
-    model = nbm.NaiveBayes(nbm.log_class_prior(count), [
-        *[nbm.CategoricalComponent.from_counts(
-            nbm.categorical_counts(X_cat[:, i], y, C, 8), 0.0) for i in range(3)],
-        nbm.BernoulliComponent.from_counts(nbm.bernoulli_counts(B, y, C), count, 0.0),
-        nbm.GaussianComponent.from_moments(nbm.gaussian_moments(X_real, y, C),
-                                           var_smoothing=1e-9)])
+    model = nbm.NaiveBayes(
+        nbm.log_class_prior(count),
+        [
+            *[
+                nbm.CategoricalComponent.from_counts(nbm.categorical_counts(X_cat[:, i], y, C, 8), 0.0)
+                for i in range(3)
+            ],
+            nbm.BernoulliComponent.from_counts(nbm.bernoulli_counts(B, y, C), count, 0.0),
+            nbm.GaussianComponent.from_moments(nbm.gaussian_moments(X_real, y, C), var_smoothing=1e-9),
+        ],
+    )
     X_test = rng.integers(0, 8, (200, 3))
     B_test = rng.integers(0, 2, (200, 5))
     R_test = rng.normal(size=(200, 2))
@@ -522,8 +554,7 @@ def test_bounds_are_attained(K):
     for t in np.linspace(0.0, 1.0, 11):
         centre = np.full(K, (1 - t) / (K - 1))  # eq. 7
         centre[0] = t
-        assert nbm.q_minus_j(centre)[0] == pytest.approx(nbm.q_minus_j_at_centre(t, K),
-                                                         rel=1e-12, abs=1e-300)
+        assert nbm.q_minus_j(centre)[0] == pytest.approx(nbm.q_minus_j_at_centre(t, K), rel=1e-12, abs=1e-300)
         assert nbm.f_j(centre)[0] == pytest.approx(nbm.upper_bound(t, K), rel=1e-12, abs=1e-300)
         corner = np.zeros(K)
         corner[0], corner[-1] = t, 1 - t
@@ -623,11 +654,11 @@ def test_eq2_and_eq3_match_sklearn_with_maximum_likelihood(table):
     # and the model path (alpha = 0) gives the same two posteriors
     prior = nbm.log_class_prior(class_count)
     cat_model = nbm.NaiveBayes(prior, [nbm.CategoricalComponent.from_counts(counts, 0.0)])
-    pob_model = nbm.NaiveBayes(prior, [nbm.BernoulliComponent.from_counts(
-        nbm.bernoulli_counts(one_hot, y, n_classes), class_count, 0.0)])
+    pob_model = nbm.NaiveBayes(
+        prior, [nbm.BernoulliComponent.from_counts(nbm.bernoulli_counts(one_hot, y, n_classes), class_count, 0.0)]
+    )
     np.testing.assert_allclose(cat_model.predict_proba([np.arange(n_levels)]), cat, atol=TOL)
-    np.testing.assert_allclose(pob_model.predict_proba([np.eye(n_levels, dtype=int)]), pob,
-                               atol=TOL)
+    np.testing.assert_allclose(pob_model.predict_proba([np.eye(n_levels, dtype=int)]), pob, atol=TOL)
 
 
 def test_posteriors_by_hand_and_batched():

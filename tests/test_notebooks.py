@@ -21,8 +21,13 @@ SCHEMA = json.loads((Path(__file__).parent / "data" / "sarif-schema-2.1.0.json")
 
 
 def code(source: str) -> dict:
-    return {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
-            "source": source.splitlines(keepends=True)}
+    return {
+        "cell_type": "code",
+        "execution_count": None,
+        "metadata": {},
+        "outputs": [],
+        "source": source.splitlines(keepends=True),
+    }
 
 
 def markdown(source: str) -> dict:
@@ -31,9 +36,12 @@ def markdown(source: str) -> dict:
 
 def notebook(*cells: dict, language: str = "python") -> str:
     """An nbformat 4 notebook, laid out as Jupyter writes it (one source line per JSON line)."""
-    document = {"cells": list(cells), "metadata": {"kernelspec": {"display_name": "Python 3", "language": language,
-                                                                  "name": "python3"}},
-                "nbformat": 4, "nbformat_minor": 5}
+    document = {
+        "cells": list(cells),
+        "metadata": {"kernelspec": {"display_name": "Python 3", "language": language, "name": "python3"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
     return json.dumps(document, indent=1) + "\n"
 
 
@@ -102,7 +110,9 @@ def test_sarif_points_at_the_line_of_the_ipynb_file_and_carries_the_cell(analysi
 def test_github_annotations_and_junit_carry_the_same_location(analysis):
     github = run("check", analysis, "--format", "github").stdout.splitlines()
     line = ipynb_line(analysis, "BernoulliNB(alpha=0)")
-    assert github[1].startswith(f"::warning file={analysis},line={line},title=NB502 smoothing-disabled (cell 5%2C line 2)::")
+    assert github[1].startswith(
+        f"::warning file={analysis},line={line},title=NB502 smoothing-disabled (cell 5%2C line 2)::"
+    )
     junit = ET.fromstring(run("check", analysis, "--format", "junit").stdout)
     details = [failure.text for failure in junit.iter("failure")]
     assert details[1].startswith(f"{analysis}:cell 5:2: NB502 [warning]")
@@ -110,8 +120,15 @@ def test_github_annotations_and_junit_carry_the_same_location(analysis):
 
 def test_a_source_written_as_one_string_is_located_on_that_string(write):
     document = json.loads(notebook(code("from sklearn.naive_bayes import BernoulliNB\n")))
-    document["cells"].append({"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": 2,
-                              "source": "x = 1\nclf = BernoulliNB(alpha=0)"})
+    document["cells"].append(
+        {
+            "cell_type": "code",
+            "metadata": {},
+            "outputs": [],
+            "execution_count": 2,
+            "source": "x = 1\nclf = BernoulliNB(alpha=0)",
+        }
+    )
     path = write("one.ipynb", json.dumps(document, indent=2))
     log = json.loads(run("check", path, "--format", "sarif").stdout)
     (result,) = log["runs"][0]["results"]
@@ -123,25 +140,33 @@ def test_a_source_written_as_one_string_is_located_on_that_string(write):
 
 
 def test_names_and_data_flow_across_cells_in_order(write):
-    path = write("flow.ipynb", notebook(
-        code("import pandas as pd\nfrom sklearn.preprocessing import LabelEncoder\n"),
-        code("from sklearn.naive_bayes import GaussianNB\nmodel = GaussianNB()\n"),
-        code("df = pd.read_csv('adult.csv')\nfor c in ['race', 'sex']:\n    df[c] = LabelEncoder().fit_transform(df[c])\n"),
-        code("model.fit(df.drop(columns='income'), df.income)\n"),
-    ))
+    path = write(
+        "flow.ipynb",
+        notebook(
+            code("import pandas as pd\nfrom sklearn.preprocessing import LabelEncoder\n"),
+            code("from sklearn.naive_bayes import GaussianNB\nmodel = GaussianNB()\n"),
+            code(
+                "df = pd.read_csv('adult.csv')\nfor c in ['race', 'sex']:\n    df[c] = LabelEncoder().fit_transform(df[c])\n"
+            ),
+            code("model.fit(df.drop(columns='income'), df.income)\n"),
+        ),
+    )
     (finding,) = findings(path)
     assert (finding["code"], finding["cell"], finding["line"], finding["columns"]) == ("NB505", 3, 3, ["race", "sex"])
 
 
 def test_ipython_syntax_is_skipped_not_a_parse_error(write):
-    path = write("magics.ipynb", notebook(
-        code("%load_ext autoreload\n%autoreload 2\n!pip install -q scikit-learn\nfiles = !ls\n"),
-        code("%%bash\nfor f in *.csv; do echo $f; done\n"),
-        code("%%writefile helper.py\ndef broken(:\n"),
-        code("from sklearn.naive_bayes import MultinomialNB\n?MultinomialNB\nMultinomialNB??\n"),
-        code("%%capture out\nclf = MultinomialNB(alpha=0)\n"),
-        code("for a in [1.0]:\n    %time clf.fit(X, y)\n"),
-    ))
+    path = write(
+        "magics.ipynb",
+        notebook(
+            code("%load_ext autoreload\n%autoreload 2\n!pip install -q scikit-learn\nfiles = !ls\n"),
+            code("%%bash\nfor f in *.csv; do echo $f; done\n"),
+            code("%%writefile helper.py\ndef broken(:\n"),
+            code("from sklearn.naive_bayes import MultinomialNB\n?MultinomialNB\nMultinomialNB??\n"),
+            code("%%capture out\nclf = MultinomialNB(alpha=0)\n"),
+            code("for a in [1.0]:\n    %time clf.fit(X, y)\n"),
+        ),
+    )
     result = run("check", path, "--format", "json")
     assert result.exit_code == 1 and result.stderr == ""
     assert [(f["code"], f["cell"], f["line"]) for f in json.loads(result.stdout)] == [("NB502", 5, 2)]
@@ -156,21 +181,33 @@ def test_blanking_keeps_every_line_and_the_timed_statement():
 
 def test_valid_python_is_never_rewritten(write):
     """A cell that parses as written is read as is, magic-looking text in strings included."""
-    path = write("strings.ipynb", notebook(code(
-        'from sklearn.naive_bayes import MultinomialNB\nquery = """\n%s\n!important\n"""\nMultinomialNB(alpha=0)\n')))
+    path = write(
+        "strings.ipynb",
+        notebook(
+            code(
+                'from sklearn.naive_bayes import MultinomialNB\nquery = """\n%s\n!important\n"""\nMultinomialNB(alpha=0)\n'
+            )
+        ),
+    )
     assert [(f["cell"], f["line"]) for f in findings(path)] == [(1, 6)]
 
 
 def test_an_unreadable_cell_is_said_and_the_others_are_read(write):
-    path = write("half.ipynb", notebook(
-        code("from sklearn.naive_bayes import MultinomialNB\n"),
-        code("clf = MultinomialNB(alpha=0\n"),        # left half-written
-        code("print 'accuracy', score\n"),            # Python 2
-        code("other = MultinomialNB(alpha=0)\n"),
-    ))
+    path = write(
+        "half.ipynb",
+        notebook(
+            code("from sklearn.naive_bayes import MultinomialNB\n"),
+            code("clf = MultinomialNB(alpha=0\n"),  # left half-written
+            code("print 'accuracy', score\n"),  # Python 2
+            code("other = MultinomialNB(alpha=0)\n"),
+        ),
+    )
     found = findings(path)
     assert [(f["code"], f["cell"], f["line"], f["severity"]) for f in found] == [
-        ("NB510", 2, 1, "info"), ("NB510", 3, 1, "info"), ("NB502", 4, 1, "warning")]
+        ("NB510", 2, 1, "info"),
+        ("NB510", 3, 1, "info"),
+        ("NB502", 4, 1, "warning"),
+    ]
     assert found[0]["message"].startswith("1 code cell could not be read as Python 3 (cell 2: syntax error")
     assert found[1]["message"].startswith("the notebook is Python 2 (cell 3): nblint read those cells with")
     assert run("check", path).exit_code == 1  # the NB502 warning; the infos alone would pass
@@ -180,37 +217,58 @@ def test_a_cell_too_deep_to_read_is_said_and_the_others_are_read(write):
     # A picture spelled out as one sum of hundreds of small lists parses, but nests far deeper than any
     # pipeline code; a cell of thousands of unary minuses is past what Python's own parser accepts.
     picture = " + ".join(f"[{i % 7}] * {i % 5 + 1}" for i in range(600))
-    path = write("deep.ipynb", notebook(
-        code("import numpy as np\nfrom sklearn.naive_bayes import BernoulliNB\n"
-             "from sklearn.preprocessing import OneHotEncoder\nfrom sklearn.pipeline import make_pipeline\n"),
-        code(f"picture = np.array({picture})\nsmall = picture.reshape(20, -1)\n"),
-        code("level = " + "-" * 3000 + "1\n"),
-        code("model = make_pipeline(OneHotEncoder(), BernoulliNB())\nmodel.fit(X, y)\n"),
-    ))
+    path = write(
+        "deep.ipynb",
+        notebook(
+            code(
+                "import numpy as np\nfrom sklearn.naive_bayes import BernoulliNB\n"
+                "from sklearn.preprocessing import OneHotEncoder\nfrom sklearn.pipeline import make_pipeline\n"
+            ),
+            code(f"picture = np.array({picture})\nsmall = picture.reshape(20, -1)\n"),
+            code("level = " + "-" * 3000 + "1\n"),
+            code("model = make_pipeline(OneHotEncoder(), BernoulliNB())\nmodel.fit(X, y)\n"),
+        ),
+    )
     found = findings(path)
-    assert [(f["code"], f["cell"], f["line"]) for f in found] == [
-        ("NB510", 2, 1), ("NB510", 3, 1), ("NB501", 4, 1)]
+    assert [(f["code"], f["cell"], f["line"]) for f in found] == [("NB510", 2, 1), ("NB510", 3, 1), ("NB501", 4, 1)]
     assert "nested more than 100 levels deep" in found[0]["message"]
     assert "cell 3 is nested too deeply for Python's parser" in found[1]["message"]
 
 
 def test_a_script_with_a_very_long_expression_is_read_around_it(write):
     sizes = " + ".join(f"[{i}]" for i in range(500))
-    path = write("long.py", "from sklearn.naive_bayes import BernoulliNB\n"
-                            "from sklearn.preprocessing import OneHotEncoder\nfrom sklearn.pipeline import make_pipeline\n"
-                            f"sizes = {sizes}\nmodel = make_pipeline(OneHotEncoder(), BernoulliNB())\n")
+    path = write(
+        "long.py",
+        "from sklearn.naive_bayes import BernoulliNB\n"
+        "from sklearn.preprocessing import OneHotEncoder\nfrom sklearn.pipeline import make_pipeline\n"
+        f"sizes = {sizes}\nmodel = make_pipeline(OneHotEncoder(), BernoulliNB())\n",
+    )
     found = findings(path)
     assert [(f["code"], f["line"]) for f in found] == [("NB510", 4), ("NB501", 5)]
     assert found[0]["message"].startswith("code at line 4 is nested more than 100 levels deep")
 
 
 def test_nbformat_3_worksheets(write):
-    document = {"nbformat": 3, "nbformat_minor": 0, "metadata": {"name": "old"},
-                "worksheets": [{"cells": [
+    document = {
+        "nbformat": 3,
+        "nbformat_minor": 0,
+        "metadata": {"name": "old"},
+        "worksheets": [
+            {
+                "cells": [
                     {"cell_type": "heading", "level": 1, "metadata": {}, "source": ["Old notebook"]},
-                    {"cell_type": "code", "collapsed": False, "input": ["from sklearn.naive_bayes import BernoulliNB\n",
-                                                                        "clf = BernoulliNB(alpha=0)"],
-                     "language": "python", "metadata": {}, "outputs": []}]}]}
+                    {
+                        "cell_type": "code",
+                        "collapsed": False,
+                        "input": ["from sklearn.naive_bayes import BernoulliNB\n", "clf = BernoulliNB(alpha=0)"],
+                        "language": "python",
+                        "metadata": {},
+                        "outputs": [],
+                    },
+                ]
+            }
+        ],
+    }
     path = write("old.ipynb", json.dumps(document, indent=1))
     (finding,) = findings(path)
     assert (finding["cell"], finding["line"]) == (2, 2)
@@ -220,29 +278,39 @@ def test_nbformat_3_worksheets(write):
 
 
 def test_suppression_comments_in_cells(write):
-    path = write("quiet.ipynb", notebook(
-        code("from sklearn.naive_bayes import BernoulliNB, MultinomialNB\n"),
-        code("a = MultinomialNB(alpha=0)  # nblint: ignore[NB502]\n"
-             "b = MultinomialNB(alpha=0)  # noqa: NB502\n"
-             "c = MultinomialNB(alpha=0)  # noqa: E501\n"
-             "d = MultinomialNB(alpha=0)  # noqa\n"),
-    ))
+    path = write(
+        "quiet.ipynb",
+        notebook(
+            code("from sklearn.naive_bayes import BernoulliNB, MultinomialNB\n"),
+            code(
+                "a = MultinomialNB(alpha=0)  # nblint: ignore[NB502]\n"
+                "b = MultinomialNB(alpha=0)  # noqa: NB502\n"
+                "c = MultinomialNB(alpha=0)  # noqa: E501\n"
+                "d = MultinomialNB(alpha=0)  # noqa\n"
+            ),
+        ),
+    )
     assert [(f["cell"], f["line"]) for f in findings(path)] == [(2, 3)]
 
 
 # --------------------------------------------------------------------------- what is and is not a notebook
 
 
-@pytest.mark.parametrize("content, message", [
-    ('{"cells": [\n', "not a notebook: invalid JSON at line 2, column 1: Expecting value"),
-    ("", "not a notebook: invalid JSON at line 1, column 1: Expecting value"),
-    ('{"name": "package", "version": "1.0"}', "not a Jupyter notebook: no 'cells' list"),
-    ("[1, 2, 3]", "not a Jupyter notebook: the JSON is not an object with a 'cells' list"),
-    (b"\xff\xfe{", "not a notebook: not UTF-8 text"),
-])
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ('{"cells": [\n', "not a notebook: invalid JSON at line 2, column 1: Expecting value"),
+        ("", "not a notebook: invalid JSON at line 1, column 1: Expecting value"),
+        ('{"name": "package", "version": "1.0"}', "not a Jupyter notebook: no 'cells' list"),
+        ("[1, 2, 3]", "not a Jupyter notebook: the JSON is not an object with a 'cells' list"),
+        (b"\xff\xfe{", "not a notebook: not UTF-8 text"),
+    ],
+)
 def test_a_broken_notebook_is_one_error_line_and_others_are_still_linted(write, content, message):
     bad = write("broken.ipynb", content)
-    good = write("good.ipynb", notebook(code("from sklearn.naive_bayes import MultinomialNB\nMultinomialNB(alpha=0)\n")))
+    good = write(
+        "good.ipynb", notebook(code("from sklearn.naive_bayes import MultinomialNB\nMultinomialNB(alpha=0)\n"))
+    )
     result = run("check", bad, good)
     assert result.exit_code == 2
     assert result.stderr.startswith(f"{bad}: error: {message}") and result.stderr.count("\n") == 1, result.stderr
@@ -252,8 +320,10 @@ def test_a_broken_notebook_is_one_error_line_and_others_are_still_linted(write, 
 def test_notebooks_without_scikit_learn_or_python_are_skipped_silently(tmp_path, write):
     write("repo/plots.ipynb", notebook(code("import matplotlib.pyplot as plt\nplt.plot([1, 2])\n")))
     write("repo/empty.ipynb", notebook())
-    write("repo/r.ipynb", notebook(code("library(e1071)\n# sklearn would be import sklearn\nmodel <- naiveBayes(y ~ .)\n"),
-                                   language="R"))
+    write(
+        "repo/r.ipynb",
+        notebook(code("library(e1071)\n# sklearn would be import sklearn\nmodel <- naiveBayes(y ~ .)\n"), language="R"),
+    )
     write("repo/.ipynb_checkpoints/train-checkpoint.ipynb", '{"cells": [')
     result = run("check", str(tmp_path / "repo"))
     assert result.exit_code == 0 and result.stderr == ""
@@ -268,11 +338,14 @@ def test_folders_are_walked_for_notebooks(tmp_path, write, analysis):
 
 def test_nothing_in_a_notebook_is_ever_run(tmp_path, write):
     marker = tmp_path / "MARKER"
-    path = write("hostile.ipynb", notebook(
-        code(f"import os\nos.system('touch {marker}')\nfrom sklearn.naive_bayes import GaussianNB\n"),
-        code(f"!touch {marker}\n%system touch {marker}\nGaussianNB(var_smoothing=0)\n"),
-        code(f"%%bash\ntouch {marker}\n"),
-    ))
+    path = write(
+        "hostile.ipynb",
+        notebook(
+            code(f"import os\nos.system('touch {marker}')\nfrom sklearn.naive_bayes import GaussianNB\n"),
+            code(f"!touch {marker}\n%system touch {marker}\nGaussianNB(var_smoothing=0)\n"),
+            code(f"%%bash\ntouch {marker}\n"),
+        ),
+    )
     assert [f["code"] for f in findings(path)] == ["NB502"]
     assert not marker.exists()
 
@@ -294,7 +367,9 @@ def test_read_config_gives_specs_with_cells(analysis):
 
 
 def test_python_2_script_is_read_with_its_statements_set_aside_and_said(write):
-    path = write("legacy.py", """\
+    path = write(
+        "legacy.py",
+        """\
         from sklearn.naive_bayes import MultinomialNB
         from sklearn.feature_extraction.text import CountVectorizer
 
@@ -303,7 +378,8 @@ def test_python_2_script_is_read_with_its_statements_set_aside_and_said(write):
         except ValueError, e:
             print "failed:", e
             raise RuntimeError, "no model"
-        """)
+        """,
+    )
     result = run("check", path, "--format", "json")
     assert result.exit_code == 1 and result.stderr == ""
     found = json.loads(result.stdout)
@@ -323,14 +399,19 @@ def test_python_2_that_stays_unreadable_is_an_info_not_a_parse_error(write):
 def test_a_python_3_syntax_error_is_still_an_error(write):
     path = write("broken.py", "from sklearn.naive_bayes import MultinomialNB\nclf = MultinomialNB(alpha=0\n")
     result = run("check", path)
-    assert result.exit_code == 2 and re.match(rf"{re.escape(path)}: error: Python syntax error at line 2", result.stderr)
+    assert result.exit_code == 2 and re.match(
+        rf"{re.escape(path)}: error: Python syntax error at line 2", result.stderr
+    )
 
 
 def test_a_name_from_a_run_script_is_said_not_guessed(write):
-    path = write("uses_helpers.ipynb", notebook(
-        code("%run helpers.py\nfrom sklearn.model_selection import cross_val_score\n"),
-        code("scores = cross_val_score(BernoulliNB(alpha=0), X, y)\n"),
-    ))
+    path = write(
+        "uses_helpers.ipynb",
+        notebook(
+            code("%run helpers.py\nfrom sklearn.model_selection import cross_val_score\n"),
+            code("scores = cross_val_score(BernoulliNB(alpha=0), X, y)\n"),
+        ),
+    )
     (finding,) = findings(path)
     assert (finding["code"], finding["cell"], finding["line"]) == ("NB510", 2, 1)
     assert "`%run helpers.py` (line 1)" in finding["message"]
@@ -352,15 +433,21 @@ def test_code_is_read_never_run(tmp_path):
             return (open, (str(canary), "w"))
 
     (tmp_path / "trap.pkl").write_bytes(pickle.dumps(Trap()))
-    body = (f"import planted\nimport pickle\nopen({str(canary)!r}, 'w').write('ran')\n"
-            f"model = pickle.load(open({str(tmp_path / 'trap.pkl')!r}, 'rb'))\n"
-            "from sklearn.naive_bayes import MultinomialNB\nMultinomialNB(alpha=0).fit(X, y)\n")
+    body = (
+        f"import planted\nimport pickle\nopen({str(canary)!r}, 'w').write('ran')\n"
+        f"model = pickle.load(open({str(tmp_path / 'trap.pkl')!r}, 'rb'))\n"
+        "from sklearn.naive_bayes import MultinomialNB\nMultinomialNB(alpha=0).fit(X, y)\n"
+    )
     (tmp_path / "script.py").write_text(body)
     (tmp_path / "analysis.ipynb").write_text(notebook(code("!touch shell_escape_ran\n%run planted.py"), code(body)))
     # A fresh process with the planted module importable from the working folder.
-    proc = subprocess.run([sys.executable, "-m", "nblint", "check", "script.py", "analysis.ipynb", "--format", "json"],
-                          cwd=tmp_path, capture_output=True, text=True,
-                          env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    proc = subprocess.run(
+        [sys.executable, "-m", "nblint", "check", "script.py", "analysis.ipynb", "--format", "json"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(tmp_path)},
+    )
     assert proc.returncode == 1, proc.stderr
     codes = {(Path(f["path"]).name, f["code"]) for f in json.loads(proc.stdout)}
     assert {("script.py", "NB502"), ("analysis.ipynb", "NB502")} <= codes

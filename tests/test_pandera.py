@@ -93,8 +93,11 @@ def test_lazy_validation_collects_one_failure_case_per_finding():
     with pytest.raises(SchemaErrors) as caught:
         schema.validate(CUSTOMERS, lazy=True)
     cases = caught.value.failure_cases
-    assert [case.split(":")[0] for case in cases["failure_case"]] == ["NB101 one-hot-group", "NB101 one-hot-group",
-                                                                      "NB104 collinear-columns"]
+    assert [case.split(":")[0] for case in cases["failure_case"]] == [
+        "NB101 one-hot-group",
+        "NB101 one-hot-group",
+        "NB104 collinear-columns",
+    ]
     assert list(cases["check"]) == ["nblint_nb101(target=churned)"] * 2 + ["nblint_nb104(vif_threshold=5)"]
 
 
@@ -109,11 +112,14 @@ def test_options_are_statistics():
     pa.DataFrameSchema(checks=[Check.nblint_nb104(target="y", vif_threshold=50)]).validate(frame)
 
 
-@pytest.mark.parametrize("statistics, fragment", [
-    ({"model": "poisson"}, "model must be one of"),
-    ({"vif_threshold": "high"}, "vif-threshold: expected a finite number"),
-    ({"vif_threshold": float("nan")}, "vif-threshold: expected a finite number >= 1, got nan"),
-])
+@pytest.mark.parametrize(
+    "statistics, fragment",
+    [
+        ({"model": "poisson"}, "model must be one of"),
+        ({"vif_threshold": "high"}, "vif-threshold: expected a finite number"),
+        ({"vif_threshold": float("nan")}, "vif-threshold: expected a finite number >= 1, got nan"),
+    ],
+)
 def test_bad_statistics_are_schema_definition_errors(statistics, fragment):
     schema = pa.DataFrameSchema(checks=[Check.nblint_nb104(**statistics)])
     with pytest.raises(SchemaDefinitionError, match=fragment):
@@ -164,9 +170,11 @@ def test_sum_to_one_fails_on_the_rows_that_break_the_group():
 def test_yaml_round_trip_keeps_statistics_and_warning_option():
     schema = pa.DataFrameSchema(
         {"churned": pa.Column(str)},
-        checks=[Check.nblint_sum_to_one(columns=["plan_basic", "plan_pro", "plan_team"]),
-                Check.nblint_nb101(target="churned", model="bernoulli", raise_warning=True),
-                Check.nblint_nb104(vif_threshold=5.0)],
+        checks=[
+            Check.nblint_sum_to_one(columns=["plan_basic", "plan_pro", "plan_team"]),
+            Check.nblint_nb101(target="churned", model="bernoulli", raise_warning=True),
+            Check.nblint_nb104(vif_threshold=5.0),
+        ],
     )
     text = schema.to_yaml()
     loaded = pa.DataFrameSchema.from_yaml(text)
@@ -222,10 +230,12 @@ def test_polars_backend_runs_the_checks():
     assert nbpa.rule_code(caught.value) == "NB101"
     assert "NB101 one-hot-group: columns plan_basic, plan_pro, plan_team form a one-hot group" in str(caught.value)
 
-    lenient = pap.DataFrameSchema(checks=[
-        pap.Check.nblint_nb101(target="churned", raise_warning=True),
-        pap.Check.nblint_sum_to_one(columns=["plan_basic", "plan_pro", "plan_team"]),
-    ])
+    lenient = pap.DataFrameSchema(
+        checks=[
+            pap.Check.nblint_nb101(target="churned", raise_warning=True),
+            pap.Check.nblint_sum_to_one(columns=["plan_basic", "plan_pro", "plan_team"]),
+        ]
+    )
     with warnings.catch_warnings(record=True) as warned:
         warnings.simplefilter("always")
         lenient.validate(frame)  # a DataFrame: pandera-polars runs data checks on it (a LazyFrame: schema only)
@@ -236,7 +246,9 @@ def test_polars_backend_runs_the_checks():
         with pytest.raises(SchemaError) as caught:
             lenient.validate(broken)
     assert nbpa.rule_code(caught.value) == "NB103"
-    pap.DataFrameSchema(checks=[pap.Check.nblint_nb101(target="label")]).validate(pl.read_csv(ROOT / "examples" / "clean.csv"))
+    pap.DataFrameSchema(checks=[pap.Check.nblint_nb101(target="label")]).validate(
+        pl.read_csv(ROOT / "examples" / "clean.csv")
+    )
 
 
 def _counting_profiles(monkeypatch) -> list:
@@ -264,8 +276,12 @@ def test_one_validation_profiles_the_frame_once_however_many_checks(monkeypatch,
         import pandera.polars as api
 
         frame = pl.from_pandas(CUSTOMERS)
-    checks = [getattr(api.Check, nbpa.check_name(c))(target="churned", model="bernoulli", raise_warning=True) for c in codes]
-    checks.append(api.Check.nblint_nb104(target="churned", vif_threshold=5.0, raise_warning=True))  # other options, same profile
+    checks = [
+        getattr(api.Check, nbpa.check_name(c))(target="churned", model="bernoulli", raise_warning=True) for c in codes
+    ]
+    checks.append(
+        api.Check.nblint_nb104(target="churned", vif_threshold=5.0, raise_warning=True)
+    )  # other options, same profile
     built = _counting_profiles(monkeypatch)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", SchemaWarning)
@@ -275,7 +291,8 @@ def test_one_validation_profiles_the_frame_once_however_many_checks(monkeypatch,
     expected = nblint.check(CUSTOMERS, target="churned", model="bernoulli", select=codes).findings
     got = [line for w in caught if issubclass(w.category, SchemaWarning) for line in str(w.message).splitlines()]
     assert [line for line in got if not line.startswith("NB104")] == [
-        f"{f.code} {f.name}: {f.message}" for f in expected if f.code != "NB104"]
+        f"{f.code} {f.name}: {f.message}" for f in expected if f.code != "NB104"
+    ]
 
 
 def test_each_validation_profiles_its_own_frame(monkeypatch):
@@ -357,11 +374,18 @@ def test_example_schema_snippet_runs():
 def test_declared_kinds_reach_the_rule_checks():
     """A handful of whole numbers is ambiguous (NB305 info); declared categorical, it is an error."""
     rng = np.random.default_rng(5)
-    frame = pd.DataFrame({"rating": rng.choice([1, 2, 3, 4, 5], 300, p=[0.1, 0.15, 0.2, 0.4, 0.15]),
-                          "x": rng.normal(size=300), "y": rng.integers(0, 2, 300)})
+    frame = pd.DataFrame(
+        {
+            "rating": rng.choice([1, 2, 3, 4, 5], 300, p=[0.1, 0.15, 0.2, 0.4, 0.15]),
+            "x": rng.normal(size=300),
+            "y": rng.integers(0, 2, 300),
+        }
+    )
     quiet = pa.DataFrameSchema(checks=[Check.nblint_nb305(target="y", model="gaussian")])
     assert quiet.validate(frame).equals(frame)
-    declared = pa.DataFrameSchema(checks=[Check.nblint_nb305(target="y", model="gaussian", kinds={"rating": "categorical"})])
+    declared = pa.DataFrameSchema(
+        checks=[Check.nblint_nb305(target="y", model="gaussian", kinds={"rating": "categorical"})]
+    )
     with pytest.raises(SchemaError, match="column 'rating' is categorical"):
         declared.validate(frame)
     assert pa.DataFrameSchema.from_yaml(declared.to_yaml()) == declared

@@ -109,7 +109,10 @@ def test_every_form_gives_the_same_spec_and_the_findings_at_their_lines(write, n
     steps, model = structure(spec)
     assert model == "bernoulli" and spec.estimator.cls == "BernoulliNB"
     assert [s for s in steps if s[0] != "Pipeline"][1:] == [
-        ("OrdinalEncoder", ("city",)), ("OneHotEncoder", ("color",)), ("BernoulliNB", None)]
+        ("OrdinalEncoder", ("city",)),
+        ("OneHotEncoder", ("color",)),
+        ("BernoulliNB", None),
+    ]
     assert spec.estimator.params["alpha"].value == 0
     found = [(f["code"], f["line"]) for f in json_findings(path)]
     assert sorted(found, key=lambda f: f[1]) == EXPECTED[name]
@@ -135,25 +138,31 @@ def test_python_source_and_live_object_agree(write):
 
 
 def test_suppression_comments_on_the_line(write):
-    path = write("p.yaml", """\
+    path = write(
+        "p.yaml",
+        """\
         _target_: sklearn.pipeline.make_pipeline
         _args_:
           - _target_: sklearn.preprocessing.OneHotEncoder  # nblint: ignore[NB501]
             handle_unknown: ignore
           - _target_: sklearn.naive_bayes.BernoulliNB
             alpha: 0  # nblint: ignore
-        """)
+        """,
+    )
     assert [(f["code"], f["line"]) for f in json_findings(path)] == [("NB508", 4)]
 
 
 def test_suppression_names_only_its_codes(write):
-    path = write("p.py", """\
+    path = write(
+        "p.py",
+        """\
         from sklearn.naive_bayes import BernoulliNB
         from sklearn.pipeline import make_pipeline
         from sklearn.preprocessing import OneHotEncoder
 
         model = make_pipeline(OneHotEncoder(handle_unknown="ignore"), BernoulliNB())  # nblint: ignore[NB508, NB9]
-        """)
+        """,
+    )
     assert [f["code"] for f in json_findings(path)] == ["NB501"]
 
 
@@ -167,7 +176,9 @@ def test_per_file_ignores_apply_to_configs(tmp_path, write):
 # --------------------------------------------------------------------------- safety and bad input
 
 
-@pytest.mark.parametrize("tag", ["!!python/object/apply:os.system", "!!python/object/new:os.system", "!python/name:os.system"])
+@pytest.mark.parametrize(
+    "tag", ["!!python/object/apply:os.system", "!!python/object/new:os.system", "!python/name:os.system"]
+)
 @pytest.mark.parametrize("with_target", [True, False])
 def test_hostile_yaml_is_refused_and_nothing_runs(tmp_path, write, tag, with_target):
     marker = tmp_path / "MARKER"
@@ -185,15 +196,47 @@ def test_hostile_yaml_is_refused_and_nothing_runs(tmp_path, write, tag, with_tar
 @pytest.mark.parametrize(
     "name, content, fragment",
     [
-        ("bad.yaml", "model:\n  _target_: sklearn.naive_bayes.BernoulliNB\n   alpha: 0\n", "invalid YAML at line 3, column 9"),
+        (
+            "bad.yaml",
+            "model:\n  _target_: sklearn.naive_bayes.BernoulliNB\n   alpha: 0\n",
+            "invalid YAML at line 3, column 9",
+        ),
         ("bad.yml", "_target_: BernoulliNB\nalpha: [1, 2\n", "invalid YAML at line 3"),
-        ("bad.json", '{"_target_": "sklearn.naive_bayes.BernoulliNB",\n "alpha": 0,}\n', "invalid JSON at line 2, column 13"),
-        ("bad.toml", 'model = "BernoulliNB"\nparams = {alpha = }\n', "invalid TOML: Invalid value (at line 2, column 19)"),
-        ("bad.py", "from sklearn.naive_bayes import BernoulliNB\nclf = BernoulliNB(alpha=0\n", "Python syntax error at line 2"),
-        ("spec.yaml", "model: BernoulliNB\nencoder:\n  color: OneHotEncoder\n", "unknown key 'encoder' in the nblint spec at line 2"),
-        ("spec2.yaml", "model: BernoulliNB\nencoders: [OneHotEncoder]\n", "'encoders' in the nblint spec at line 2 must be a mapping"),
-        ("spec3.yaml", "model: GaussianNB\nencoders:\n  x: {class: 3}\n", "an encoder in the nblint spec at line 3 must be"),
-        ("latin1.yaml", "_target_: sklearn.naive_bayes.BernoulliNB\n# caf\u00e9\n".encode("latin-1"), "not UTF-8 text (byte 0xe9 at line 2)"),
+        (
+            "bad.json",
+            '{"_target_": "sklearn.naive_bayes.BernoulliNB",\n "alpha": 0,}\n',
+            "invalid JSON at line 2, column 13",
+        ),
+        (
+            "bad.toml",
+            'model = "BernoulliNB"\nparams = {alpha = }\n',
+            "invalid TOML: Invalid value (at line 2, column 19)",
+        ),
+        (
+            "bad.py",
+            "from sklearn.naive_bayes import BernoulliNB\nclf = BernoulliNB(alpha=0\n",
+            "Python syntax error at line 2",
+        ),
+        (
+            "spec.yaml",
+            "model: BernoulliNB\nencoder:\n  color: OneHotEncoder\n",
+            "unknown key 'encoder' in the nblint spec at line 2",
+        ),
+        (
+            "spec2.yaml",
+            "model: BernoulliNB\nencoders: [OneHotEncoder]\n",
+            "'encoders' in the nblint spec at line 2 must be a mapping",
+        ),
+        (
+            "spec3.yaml",
+            "model: GaussianNB\nencoders:\n  x: {class: 3}\n",
+            "an encoder in the nblint spec at line 3 must be",
+        ),
+        (
+            "latin1.yaml",
+            "_target_: sklearn.naive_bayes.BernoulliNB\n# caf\u00e9\n".encode("latin-1"),
+            "not UTF-8 text (byte 0xe9 at line 2)",
+        ),
     ],
 )
 def test_malformed_config_is_one_error_line_with_the_line(write, name, content, fragment):
@@ -207,10 +250,13 @@ def test_malformed_config_is_one_error_line_with_the_line(write, name, content, 
     assert f"{good}:2: NB502" in result.stdout
 
 
-@pytest.mark.parametrize("name, text", [
-    ("deep.yaml", "_target_: sklearn.naive_bayes.BernoulliNB\nalpha: " + "[" * 3000 + "]" * 3000 + "\n"),
-    ("deep.json", '{"_target_": "sklearn.naive_bayes.BernoulliNB", "alpha": ' + "[" * 3000 + "]" * 3000 + "}\n"),
-])
+@pytest.mark.parametrize(
+    "name, text",
+    [
+        ("deep.yaml", "_target_: sklearn.naive_bayes.BernoulliNB\nalpha: " + "[" * 3000 + "]" * 3000 + "\n"),
+        ("deep.json", '{"_target_": "sklearn.naive_bayes.BernoulliNB", "alpha": ' + "[" * 3000 + "]" * 3000 + "}\n"),
+    ],
+)
 def test_deeply_nested_configs_are_an_error_not_a_crash(write, name, text):
     # A config is data: nested thousands deep it is malformed (or hostile), and one document is one tree.
     path = write(name, text)
@@ -285,9 +331,12 @@ SELECT = "NB101,NB5"
 
 
 def test_a_pipeline_config_that_does_not_name_the_table_leaves_it_alone(write, declared):
-    config = write("pipeline.yaml", "_target_: sklearn.pipeline.make_pipeline\n_args_:\n"
-                                    "  - _target_: sklearn.preprocessing.OneHotEncoder\n"
-                                    "  - _target_: sklearn.naive_bayes.BernoulliNB\n")
+    config = write(
+        "pipeline.yaml",
+        "_target_: sklearn.pipeline.make_pipeline\n_args_:\n"
+        "  - _target_: sklearn.preprocessing.OneHotEncoder\n"
+        "  - _target_: sklearn.naive_bayes.BernoulliNB\n",
+    )
     data = write("data.csv", TABLE)
     findings = json_findings(config, data, "--select", SELECT)
     assert [(f["path"], f["code"]) for f in findings] == [(config, "NB501"), (data, "NB101")]
@@ -303,8 +352,9 @@ def test_command_line_model_wins(write, declared):
 
 def test_spec_naming_its_data(tmp_path, write, declared):
     write("data/train.csv", TABLE)
-    spec = write("configs/nb.yaml", "model: categorical\nparams: {min_categories: 9}\n"
-                                    "data: ../data/train.csv\ntarget: label\n")
+    spec = write(
+        "configs/nb.yaml", "model: categorical\nparams: {min_categories: 9}\ndata: ../data/train.csv\ntarget: label\n"
+    )
     findings = json_findings(spec, "--select", SELECT)
     data_path = os.path.normpath(str(tmp_path / "configs" / "../data/train.csv"))
     assert [(f["path"], f["code"]) for f in findings] == [(data_path, "NB101")]
@@ -343,17 +393,25 @@ def test_check_pipeline_on_scikit_learn_objects():
         """A user subclass is still a BernoulliNB."""
 
     assert nblint.check_pipeline(make_pipeline(CountVectorizer(), HouseNB())).codes() == ["NB503"]
-    search = GridSearchCV(make_pipeline(StandardScaler(), MultinomialNB(class_prior=np.array([0.2, 0.2]))),
-                          {"multinomialnb__alpha": [0.5, 1.0]})
+    search = GridSearchCV(
+        make_pipeline(StandardScaler(), MultinomialNB(class_prior=np.array([0.2, 0.2]))),
+        {"multinomialnb__alpha": [0.5, 1.0]},
+    )
     assert nblint.check_pipeline(search).codes() == ["NB504", "NB509"]
     dummies = FunctionTransformer(pd.get_dummies, kw_args={"drop_first": True})
     wrapped = make_pipeline(dummies, CalibratedClassifierCV(BernoulliNB()))
     assert nblint.check_pipeline(wrapped).codes() == ["NB507"]
-    planned = Pipeline([
-        ("codes", ColumnTransformer([("city", OrdinalEncoder(handle_unknown="use_encoded_value", unknown_value=9),
-                                      ["city"])])),
-        ("nb", CategoricalNB(min_categories=10)),
-    ])
+    planned = Pipeline(
+        [
+            (
+                "codes",
+                ColumnTransformer(
+                    [("city", OrdinalEncoder(handle_unknown="use_encoded_value", unknown_value=9), ["city"])]
+                ),
+            ),
+            ("nb", CategoricalNB(min_categories=10)),
+        ]
+    )
     assert nblint.check_pipeline(planned).codes() == []
 
 
@@ -383,11 +441,14 @@ def test_import_nblint_does_not_import_scikit_learn():
 
 
 def test_yaml_anchors_are_read_once_and_recursive_ones_refused(write):
-    shared = write("anchors.yaml", textwrap.dedent("""\
+    shared = write(
+        "anchors.yaml",
+        textwrap.dedent("""\
         encoder: &enc {_target_: sklearn.preprocessing.OneHotEncoder}
         a: {_target_: sklearn.pipeline.make_pipeline, _args_: [*enc, {_target_: sklearn.naive_bayes.BernoulliNB}]}
         b: {_target_: sklearn.pipeline.make_pipeline, _args_: [*enc, {_target_: sklearn.naive_bayes.GaussianNB}]}
-        """))
+        """),
+    )
     findings = json_findings(shared)
     assert [(f["code"], f["line"]) for f in findings] == [("NB501", 1), ("NB501", 1)]
     assert {f["evidence"]["model"] for f in findings} == {"BernoulliNB", "GaussianNB"}
@@ -397,20 +458,30 @@ def test_yaml_anchors_are_read_once_and_recursive_ones_refused(write):
 
 
 def test_spec_encoder_chains_and_passthrough(write):
-    spec = read_config(write("spec.yaml", """\
+    spec = read_config(
+        write(
+            "spec.yaml",
+            """\
         model: GaussianNB
         encoders:
           age: passthrough
           income: [SimpleImputer, passthrough, {class: StandardScaler, with_mean: false}]
-        """)).specs[0]
+        """,
+        )
+    ).specs[0]
     (encoders, model) = spec.steps
     assert [[(s.cls, s.columns) for s in branch] for branch in encoders.branches] == [
-        [], [("SimpleImputer", ("income",)), ("StandardScaler", ("income",))], []]  # the last: unlisted columns
+        [],
+        [("SimpleImputer", ("income",)), ("StandardScaler", ("income",))],
+        [],
+    ]  # the last: unlisted columns
     assert encoders.branches[1][1].params["with_mean"].value is False and model.cls == "GaussianNB"
 
 
 def test_python_calls_in_with_statements_and_nested_targets(write):
-    path = write("train.py", """\
+    path = write(
+        "train.py",
+        """\
         import pandas as pd
         from sklearn.naive_bayes import BernoulliNB, ComplementNB
 
@@ -418,12 +489,15 @@ def test_python_calls_in_with_statements_and_nested_targets(write):
             pass
         a, (b, c) = 1, pd.get_dummies(df)
         BernoulliNB().fit(c)
-        """)
+        """,
+    )
     assert [(f["code"], f["line"]) for f in json_findings(path)] == [("NB509", 4), ("NB501", 6)]
 
 
 def test_python_follows_names_fit_and_cross_validation(write):
-    path = write("train.py", """\
+    path = write(
+        "train.py",
+        """\
         import pandas as pd
         from sklearn import naive_bayes
         from sklearn.model_selection import cross_val_score
@@ -434,7 +508,8 @@ def test_python_follows_names_fit_and_cross_validation(write):
             X = encoder.fit_transform(df[["color"]])
             model = naive_bayes.BernoulliNB()
             return cross_val_score(model, X, df["y"])
-        """)
+        """,
+    )
     assert [(f["code"], f["line"]) for f in json_findings(path)] == [("NB501", 7), ("NB508", 7)]
 
 
@@ -453,7 +528,8 @@ def test_a_spec_passes_its_model_and_smoothing_to_its_table(tmp_path, monkeypatc
     severities = {}
     for alpha in ("0", "1.0"):
         (tmp_path / "pipeline.yaml").write_text(
-            f"model: CategoricalNB\nparams:\n  alpha: {alpha}\ndata: t.csv\ntarget: y\n")
+            f"model: CategoricalNB\nparams:\n  alpha: {alpha}\ndata: t.csv\ntarget: y\n"
+        )
         result = CliRunner().invoke(main, ["check", "pipeline.yaml", "--select", "NB201", "--format", "json"])
         findings = [f for f in json.loads(result.stdout) if f["path"] == "t.csv"]
         assert findings and {f["evidence"]["model"] for f in findings} == {"categorical"}

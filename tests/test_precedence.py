@@ -41,7 +41,9 @@ def table_findings(groups: list[list[str]], table: str) -> list[dict]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("config", ['[tool.nblint]\ntarget = "y"\nmodel = "gaussian"\n', '[tool.nblint]\ntarget = "y"\n'])
+@pytest.mark.parametrize(
+    "config", ['[tool.nblint]\ntarget = "y"\nmodel = "gaussian"\n', '[tool.nblint]\ntarget = "y"\n']
+)
 def test_a_table_gives_the_same_findings_whatever_else_is_in_the_run(tmp_path, declared, config):
     """The issue's case: with model = "gaussian" configured, a BernoulliNB config in the run changed the table."""
     (tmp_path / "pyproject.toml").write_text(config)
@@ -77,27 +79,38 @@ def test_the_spec_naming_a_table_declares_what_the_configuration_does_not(tmp_pa
     assert declared == [("t.csv", "y", "bernoulli", 0.5)] * 3  # checked once per run, in either order
 
 
-@pytest.mark.parametrize("config, checked, alone, overridden", [
-    ('model = "gaussian"\n', ("y", "gaussian", None), (None, "gaussian", None), ("model", "gaussian", "bernoulli")),
-    ('alpha = 2.0\n', ("y", "bernoulli", 2.0), (None, None, 2.0), None),
-    ('target = "a"\n', ("a", "bernoulli", 0.5), ("a", None, None), ("target", "a", "y")),
-    ('[per-file-settings."t.csv"]\nmodel = "CategoricalNB"\n', ("y", "categorical", None), (None, "categorical", None),
-     ("model", "categorical", "bernoulli")),
-])
+@pytest.mark.parametrize(
+    "config, checked, alone, overridden",
+    [
+        ('model = "gaussian"\n', ("y", "gaussian", None), (None, "gaussian", None), ("model", "gaussian", "bernoulli")),
+        ("alpha = 2.0\n", ("y", "bernoulli", 2.0), (None, None, 2.0), None),
+        ('target = "a"\n', ("a", "bernoulli", 0.5), ("a", None, None), ("target", "a", "y")),
+        (
+            '[per-file-settings."t.csv"]\nmodel = "CategoricalNB"\n',
+            ("y", "categorical", None),
+            (None, "categorical", None),
+            ("model", "categorical", "bernoulli"),
+        ),
+    ],
+)
 def test_the_configuration_wins_over_the_spec_and_says_so(tmp_path, declared, config, checked, alone, overridden):
     table, spec = tmp_path / "t.csv", tmp_path / "spec.yaml"
     table.write_text(TABLE)
     spec.write_text(SPEC)
     (tmp_path / "nblint.toml").write_text(config)
-    stderr = [CliRunner().invoke(main, ["check", *map(str, args)]).stderr
-              for args in ([spec], [spec, table], [table, spec], [table])]
+    stderr = [
+        CliRunner().invoke(main, ["check", *map(str, args)]).stderr
+        for args in ([spec], [spec, table], [table, spec], [table])
+    ]
     assert declared == [("t.csv", *checked)] * 3 + [("t.csv", *alone)]
     if overridden is None:
         assert stderr == ["", "", "", ""]
     else:
         key, used, spec_value = overridden
-        line = (f"{spec}:3: warning: {table} is checked with {key} {used!r} from {tmp_path / 'nblint.toml'}, "
-                f"not the spec's {spec_value!r}\n")
+        line = (
+            f"{spec}:3: warning: {table} is checked with {key} {used!r} from {tmp_path / 'nblint.toml'}, "
+            f"not the spec's {spec_value!r}\n"
+        )
         assert stderr == [line] * 3 + [""]
 
 

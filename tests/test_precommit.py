@@ -37,8 +37,9 @@ def hooks() -> dict:
 
 
 def test_manifest_validates_with_pre_commit():
-    out = subprocess.run([sys.executable, "-m", "pre_commit", "validate-manifest", str(MANIFEST)],
-                         capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "pre_commit", "validate-manifest", str(MANIFEST)], capture_output=True, text=True
+    )
     assert out.returncode == 0, out.stdout + out.stderr
 
 
@@ -91,21 +92,38 @@ def test_files_that_are_not_pipeline_configs_pass(tmp_path):
 
     from nblint.cli import main
 
-    for name, text in {"pyproject.toml": "[project]\nname = 'x'\n", "conf.yaml": "a: 1\n", "train.py": "x = 1\n"}.items():
+    for name, text in {
+        "pyproject.toml": "[project]\nname = 'x'\n",
+        "conf.yaml": "a: 1\n",
+        "train.py": "x = 1\n",
+    }.items():
         (tmp_path / name).write_text(text)
-    result = CliRunner().invoke(main, ["check", *(str(tmp_path / n) for n in ("pyproject.toml", "conf.yaml", "train.py"))])
+    result = CliRunner().invoke(
+        main, ["check", *(str(tmp_path / n) for n in ("pyproject.toml", "conf.yaml", "train.py"))]
+    )
     assert result.exit_code == 0, result.output
 
 
 def _source_files(root: Path) -> list[str]:
     """This checkout's files as git sees them (tracked and new, not ignored)."""
-    out = subprocess.run(["git", "-C", str(root), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-                         capture_output=True, text=True)
+    out = subprocess.run(
+        ["git", "-C", str(root), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        capture_output=True,
+        text=True,
+    )
     if out.returncode != 0:  # not a git checkout: everything but caches
-        return [str(p.relative_to(root)) for p in root.rglob("*")
-                if p.is_file() and not any(part.startswith(".") and part != ".pre-commit-hooks.yaml" or part in
-                                           ("__pycache__", "build", "dist") or part.endswith(".egg-info")
-                                           for part in p.relative_to(root).parts)]
+        return [
+            str(p.relative_to(root))
+            for p in root.rglob("*")
+            if p.is_file()
+            and not any(
+                part.startswith(".")
+                and part != ".pre-commit-hooks.yaml"
+                or part in ("__pycache__", "build", "dist")
+                or part.endswith(".egg-info")
+                for part in p.relative_to(root).parts
+            )
+        ]
     return [name for name in out.stdout.split("\0") if name]
 
 
@@ -132,8 +150,14 @@ def _pre_commit(repo: Path, home: Path) -> subprocess.CompletedProcess:
     env["PATH"] = os.pathsep.join([sysconfig.get_path("scripts"), env.get("PATH", "")])
     # --color always: pre-commit then runs the hook in a pseudo-terminal, where only
     # the PRE_COMMIT variable it sets keeps nblint's output plain.
-    return subprocess.run([sys.executable, "-m", "pre_commit", "run", "--all-files", "--color", "always"],
-                          cwd=repo, env=env, capture_output=True, text=True, timeout=1800)
+    return subprocess.run(
+        [sys.executable, "-m", "pre_commit", "run", "--all-files", "--color", "always"],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
 
 
 def _plain(text: str) -> str:
@@ -154,14 +178,23 @@ def _passes_a_clean_table_and_fails_a_one_hot_group(repo: Path, home: Path) -> N
     assert clean.returncode == 0, clean.stdout + clean.stderr
     assert re.search(r"^nblint\.+Passed$", _plain(clean.stdout), flags=re.M), clean.stdout
 
-    rows = ["a_x,a_y,a_z,label"] + [",".join(["1" if i % 3 == k else "0" for k in range(3)] + [str(i % 2)])
-                                    for i in range(12)]
+    rows = ["a_x,a_y,a_z,label"] + [
+        ",".join(["1" if i % 3 == k else "0" for k in range(3)] + [str(i % 2)]) for i in range(12)
+    ]
     (repo / "data" / "onehot.csv").write_text("\n".join(rows) + "\n")
     # A notebook whose second cell one-hot encodes for BernoulliNB: the hook checks notebooks too.
-    cells = ["from sklearn.naive_bayes import BernoulliNB\nfrom sklearn.preprocessing import OneHotEncoder",
-             "from sklearn.pipeline import make_pipeline\nmodel = make_pipeline(OneHotEncoder(), BernoulliNB())"]
-    notebook = {"cells": [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None, "source": c}
-                          for c in cells], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    cells = [
+        "from sklearn.naive_bayes import BernoulliNB\nfrom sklearn.preprocessing import OneHotEncoder",
+        "from sklearn.pipeline import make_pipeline\nmodel = make_pipeline(OneHotEncoder(), BernoulliNB())",
+    ]
+    notebook = {
+        "cells": [
+            {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None, "source": c} for c in cells
+        ],
+        "metadata": {},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
     (repo / "train.ipynb").write_text(json.dumps(notebook))
     subprocess.run([*GIT, "-C", str(repo), "add", "-A"], check=True)
     failing = _pre_commit(repo, home)
@@ -181,7 +214,8 @@ def test_readme_snippet_is_the_manifest_hook_run_locally():
     (hook,) = local["hooks"]
     manifest = hooks()["nblint"]
     assert {key: hook[key] for key in ("id", "name", "entry", "files")} == {
-        key: manifest[key] for key in ("id", "name", "entry", "files")}
+        key: manifest[key] for key in ("id", "name", "entry", "files")
+    }
     assert hook["language"] == "system"
 
 

@@ -35,8 +35,18 @@ def test_chunked_profile_gives_the_same_findings_as_whole(seed, chunk_rows):
 
 @settings(max_examples=25, deadline=None)
 @given(
-    values=st.lists(st.tuples(st.integers(0, 3), st.floats(-1e6, 1e6, allow_nan=False), st.sampled_from(["a", "b", None]),
-                              st.integers(0, 1), st.integers(0, 1), st.sampled_from(["u", "v", "w"])), min_size=2, max_size=60),
+    values=st.lists(
+        st.tuples(
+            st.integers(0, 3),
+            st.floats(-1e6, 1e6, allow_nan=False),
+            st.sampled_from(["a", "b", None]),
+            st.integers(0, 1),
+            st.integers(0, 1),
+            st.sampled_from(["u", "v", "w"]),
+        ),
+        min_size=2,
+        max_size=60,
+    ),
     cut=st.integers(1, 59),
 )
 def test_merge_equals_whole_statistics(values, cut):
@@ -68,7 +78,10 @@ def test_merge_equals_whole_statistics(values, cut):
 def test_in_place_merge_of_a_running_total_equals_plain_merges():
     rng = np.random.default_rng(3)
     frame = pd.DataFrame({f"b{j}": rng.integers(0, 2, 300) for j in range(5)} | {"y": rng.integers(0, 3, 300)})
-    parts = [TableProfile.from_source(DataFrameSource(frame.iloc[i:i + 50].reset_index(drop=True)), "y") for i in range(0, 300, 50)]
+    parts = [
+        TableProfile.from_source(DataFrameSource(frame.iloc[i : i + 50].reset_index(drop=True)), "y")
+        for i in range(0, 300, 50)
+    ]
     plain = parts[0]
     for part in parts[1:]:
         plain = plain.merge(part)
@@ -77,7 +90,9 @@ def test_in_place_merge_of_a_running_total_equals_plain_merges():
     for part in parts[1:]:
         running = running.merge(part, in_place=True)
     np.testing.assert_array_equal(running.gram.cooccurrence, plain.gram.cooccurrence)
-    np.testing.assert_array_equal(plain.gram.cooccurrence, frame.drop(columns="y").T.values @ frame.drop(columns="y").values)
+    np.testing.assert_array_equal(
+        plain.gram.cooccurrence, frame.drop(columns="y").T.values @ frame.drop(columns="y").values
+    )
     assert not np.array_equal(parts[0].gram.counts, first)  # the running total's first part was reused
 
 

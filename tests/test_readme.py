@@ -117,14 +117,19 @@ def test_workflow_snippet_commands_run(tmp_path, monkeypatch):
     import yaml
 
     workflow = yaml.safe_load((ROOT / "examples" / "github-workflow.yml").read_text())
-    commands = [step["run"] for step in workflow["jobs"]["nblint"]["steps"] if step.get("run", "").startswith("nblint ")]
+    commands = [
+        step["run"] for step in workflow["jobs"]["nblint"]["steps"] if step.get("run", "").startswith("nblint ")
+    ]
     assert len(commands) == 3
     shutil.copytree(ROOT / "examples", tmp_path / "data", ignore=shutil.ignore_patterns("*.py", "*.yaml", "*.yml"))
     monkeypatch.chdir(tmp_path)
     codes = [CliRunner().invoke(main, shlex.split(command, comments=True)[1:]).exit_code for command in commands]
     assert codes == [0, 0, 1]  # --exit-zero for the reports; the annotations fail the job on findings
     sarif = json.loads((tmp_path / "nblint.sarif").read_text())
-    assert sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "data/customers.csv"
+    assert (
+        sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+        == "data/customers.csv"
+    )
     assert (tmp_path / "nblint-junit.xml").read_text().startswith('<?xml version="1.0" encoding="utf-8"?>')
 
 
@@ -153,6 +158,8 @@ def test_readme_speed_commands_are_the_bench_scripts_options():
     commands = re.findall(r"`python (bench/\w+\.py)([^`]*)`", speed)
     assert {script for script, _ in commands} >= {"bench/bench_startup.py", "bench/bench_check.py"}
     for script, options in commands:
-        usage = subprocess.run([sys.executable, str(ROOT / script), "--help"], capture_output=True, text=True, check=True)
+        usage = subprocess.run(
+            [sys.executable, str(ROOT / script), "--help"], capture_output=True, text=True, check=True
+        )
         for option in re.findall(r"--[\w-]+", options):
             assert option in usage.stdout, (script, option)

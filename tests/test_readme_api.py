@@ -33,7 +33,9 @@ def run_and_compare(snippet: str, capsys) -> None:
     """Run the snippet; each ``print(...)  # value`` line must print that value."""
     exec(compile(snippet, "README.md", "exec"), {})
     printed = capsys.readouterr().out.splitlines()
-    shown = [line.split("#", 1)[1].strip() for line in snippet.splitlines() if line.startswith("print(") and "#" in line]
+    shown = [
+        line.split("#", 1)[1].strip() for line in snippet.splitlines() if line.startswith("print(") and "#" in line
+    ]
     shown += [line[1:].strip() for line in snippet.splitlines() if line.startswith("# [")]
     assert printed == shown and shown
 

@@ -49,20 +49,22 @@ def test_readme_python_flows_snippet(tmp_path, monkeypatch):
 
 
 def test_readme_suppressions(tmp_path, monkeypatch):
-    suppressed, per_file = block("yaml", "# nblint: ignore[NB501]"), block("toml", "per-file-ignores]\n\"configs")
+    suppressed, per_file = block("yaml", "# nblint: ignore[NB501]"), block("toml", 'per-file-ignores]\n"configs')
     assert "# nblint: ignore\n" in suppressed
     unsuppressed = re.sub(r"\s*# nblint: ignore.*", "", suppressed)
     (tmp_path / "pyproject.toml").write_text(per_file)
-    for name, text in (("suppressed.yaml", suppressed), ("plain.yaml", unsuppressed),
-                       ("configs/legacy/old.yaml", unsuppressed)):
+    for name, text in (
+        ("suppressed.yaml", suppressed),
+        ("plain.yaml", unsuppressed),
+        ("configs/legacy/old.yaml", unsuppressed),
+    ):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text)
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(main, ["check", "suppressed.yaml", "plain.yaml", "configs"])
     assert result.stderr == ""
     findings = [line for line in result.stdout.splitlines()[:-1] if not line.startswith("  help: ")]
-    assert [line.split(" [")[0] for line in findings] == [
-        "plain.yaml:3: NB501", "plain.yaml:5: NB502"]
+    assert [line.split(" [")[0] for line in findings] == ["plain.yaml:3: NB501", "plain.yaml:5: NB502"]
 
 
 def test_readme_noqa_snippet(tmp_path, monkeypatch):
@@ -72,7 +74,9 @@ def test_readme_noqa_snippet(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(main, ["check", "quiet.py", "plain.py", "--format", "concise"])
     assert [line.split(" [")[0] for line in result.stdout.splitlines()[:-1]] == [
-        "plain.py:6: NB501", "plain.py:7: NB502"]
+        "plain.py:6: NB501",
+        "plain.py:7: NB502",
+    ]
 
 
 def test_readme_tables_only_files_pattern_is_the_data_hook():

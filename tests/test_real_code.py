@@ -26,6 +26,7 @@ CODES = {f"NB50{i}" for i in range(1, 10)}
 
 # --- the corpus file itself -------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def corpus():
     return score_mod.load_corpus()
@@ -108,6 +109,7 @@ def test_scoring_the_holdout_without_its_files_skips_cleanly(tmp_path, capsys):
 
 # --- the matcher ------------------------------------------------------------------------------
 
+
 def _match(labels, findings, optional=(), tolerance=2):
     out = Outcome()
     match_file(list(labels), list(optional), list(findings), tolerance, out)
@@ -153,8 +155,13 @@ def test_optional_labels_neither_reward_nor_punish():
 
 def test_precision_and_recall_formulas():
     out = Outcome()
-    match_file([Spot("a", "NB501", None, 1), Spot("a", "NB502", None, 5), Spot("a", "NB505", None, 9)], [],
-               [Spot("a", "NB501", None, 2), Spot("a", "NB502", None, 40), Spot("a", "NB509", None, 7)], 2, out)
+    match_file(
+        [Spot("a", "NB501", None, 1), Spot("a", "NB502", None, 5), Spot("a", "NB505", None, 9)],
+        [],
+        [Spot("a", "NB501", None, 2), Spot("a", "NB502", None, 40), Spot("a", "NB509", None, 7)],
+        2,
+        out,
+    )
     counts = out.counts({"a": "script"})
     assert (counts["correct"], counts["misplaced"], counts["missed"], counts["false_alarms"]) == (1, 1, 1, 1)
     assert counts["precision"] == pytest.approx(1 / 3) and counts["recall"] == pytest.approx(1 / 3)
@@ -164,24 +171,36 @@ def test_precision_and_recall_formulas():
 def _tiny_corpus(tmp_path):
     """A one-notebook, one-script corpus written here (no public code), with its digests."""
     notebook = tmp_path / "nb_tiny.ipynb"
-    notebook.write_text('{"cells": [{"cell_type": "markdown", "source": "# t"}, '
-                        '{"cell_type": "code", "source": "le = LabelEncoder()"}], "nbformat": 4}')
+    notebook.write_text(
+        '{"cells": [{"cell_type": "markdown", "source": "# t"}, '
+        '{"cell_type": "code", "source": "le = LabelEncoder()"}], "nbformat": 4}'
+    )
     script = tmp_path / "py_tiny.py"
     script.write_text("m = MultinomialNB(alpha=0)\n")
     files = [
-        {"id": "nb_tiny", "kind": "notebook", "sha256": score_mod.text_digest(notebook),
-         "labels": [{"code": "NB505", "cell": 2, "line": 1, "why": "w"}]},
-        {"id": "py_tiny", "kind": "script", "sha256": score_mod.text_digest(script),
-         "labels": [{"code": "NB502", "line": 1, "why": "w"}]},
+        {
+            "id": "nb_tiny",
+            "kind": "notebook",
+            "sha256": score_mod.text_digest(notebook),
+            "labels": [{"code": "NB505", "cell": 2, "line": 1, "why": "w"}],
+        },
+        {
+            "id": "py_tiny",
+            "kind": "script",
+            "sha256": score_mod.text_digest(script),
+            "labels": [{"code": "NB502", "line": 1, "why": "w"}],
+        },
     ]
     return {"line_tolerance": 2, "files": files}, notebook, script
 
 
 def test_score_reads_cell_locations_from_nblint_json(tmp_path, monkeypatch):
     corpus, notebook, script = _tiny_corpus(tmp_path)
-    findings = [{"path": str(notebook), "code": "NB505", "cell": 2, "line": 1},
-                {"path": str(script), "code": "NB502", "line": 1},
-                {"path": str(script), "code": "NB503", "line": 1}]
+    findings = [
+        {"path": str(notebook), "code": "NB505", "cell": 2, "line": 1},
+        {"path": str(script), "code": "NB502", "line": 1},
+        {"path": str(script), "code": "NB503", "line": 1},
+    ]
     monkeypatch.setattr(score_mod, "run_nblint", lambda paths: (findings, {}))
     out, kinds = score_mod.score(tmp_path, corpus)
     assert kinds == {"nb_tiny": "notebook", "py_tiny": "script"}
@@ -199,6 +218,7 @@ def test_an_unreadable_notebook_misses_all_its_labels_and_a_changed_file_is_skip
 
 
 # --- the floors on the real files -------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def scored(corpus):
@@ -232,6 +252,7 @@ def test_recall_floor(scored):
 # a case of its own: precision 0.98, recall 1.00. Since nblint has now been changed with these files
 # in view, the holdout is no longer held out; its floors are plain tests, like the corpus's.
 
+
 @pytest.fixture(scope="module")
 def scored_holdout(holdout):
     folder = score_mod.default_folder("holdout")
@@ -262,6 +283,7 @@ def test_holdout_recall_floor(scored_holdout):
 # corrected, in a commit of their own); after the fixes they prompted: 0.86 / 0.92 (13 labels, so
 # one finding moves recall by 0.08). Its floors hold that state, below the corpus's bar on purpose:
 # it is the set that says how nblint does on code it was not shaped by.
+
 
 @pytest.fixture(scope="module")
 def holdout2():

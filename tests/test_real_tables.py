@@ -80,8 +80,9 @@ def test_anonymised_copy_is_the_original_renamed(table_id):
     assert back[list(original.frame.columns)].equals(original.frame)
     before = expectations.load(copy.copy_of, list(original.frame.columns))
     after = expectations.load(table_id, list(copy.frame.columns), copy.copy_of, copy.renaming)
-    assert [sorted(g.members) for g in after.groups] == [sorted(copy.renaming[m] for m in g.members)
-                                                         for g in before.groups]
+    assert [sorted(g.members) for g in after.groups] == [
+        sorted(copy.renaming[m] for m in g.members) for g in before.groups
+    ]
     assert after.target == copy.target and len(after.must_not) == len(before.must_not)
 
 
@@ -137,16 +138,24 @@ def test_must_not_findings(by_id, table_id):
 
 
 def _finding_set(frame, target, model) -> set[tuple]:
-    return {(f["code"], f["severity"], tuple(sorted(f["columns"])), f["message"])
-            for f in score.findings_only(frame, target, model)}
+    return {
+        (f["code"], f["severity"], tuple(sorted(f["columns"])), f["message"])
+        for f in score.findings_only(frame, target, model)
+    }
 
 
 _BASELINE: dict[str, set[tuple]] = {}
 
 
 @pytest.mark.parametrize("table_id", [_xfail_if(ORDER_FAILS_TODAY, i) for i in WRITTEN])
-@settings(max_examples=2, deadline=None, derandomize=True, database=None, phases=[Phase.generate],
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=2,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    phases=[Phase.generate],
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(seed=st.integers(min_value=0, max_value=2**32 - 1))
 def test_permuted_columns_give_the_same_findings(table_id, seed):
     """Findings, compared as (code, severity, sorted columns, message), do not depend on column order."""

@@ -25,9 +25,15 @@ EXAMPLES = ["check", "examples/customers.csv", "examples/clean.csv"]
 
 def config_finding(**changes) -> Finding:
     """A finding as a pipeline-config rule would yield it: a line (and a column)."""
-    values = {"code": "NB101", "name": "one-hot-group", "severity": Severity.ERROR,
-              "message": "OneHotEncoder feeds BernoulliNB", "path": "conf/pipe,1:a.yaml", "line": 7,
-              "fix": "Use OrdinalEncoder into CategoricalNB."}
+    values = {
+        "code": "NB101",
+        "name": "one-hot-group",
+        "severity": Severity.ERROR,
+        "message": "OneHotEncoder feeds BernoulliNB",
+        "path": "conf/pipe,1:a.yaml",
+        "line": 7,
+        "fix": "Use OrdinalEncoder into CategoricalNB.",
+    }
     values.update(changes)
     finding = Finding(**values)
     finding.column = 5  # configs carry a column; reporters read it when present
@@ -69,7 +75,10 @@ def test_sarif_driver_lists_every_rule_with_its_documentation(examples):
         assert descriptor["fullDescription"]["text"]
         assert "Why is this bad?" in descriptor["help"]["text"]
         assert descriptor["help"]["markdown"] == rule.documentation()
-        assert descriptor["defaultConfiguration"]["level"] == {"error": "error", "warning": "warning", "info": "note"}[str(rule.severity)]
+        assert (
+            descriptor["defaultConfiguration"]["level"]
+            == {"error": "error", "warning": "warning", "info": "note"}[str(rule.severity)]
+        )
 
 
 def test_sarif_results_locate_tables_by_file_and_columns(examples):
@@ -79,15 +88,22 @@ def test_sarif_results_locate_tables_by_file_and_columns(examples):
     assert first["level"] == "warning"
     assert first["message"]["text"].startswith("columns channel_app, channel_phone, channel_web form a one-hot group")
     (location,) = first["locations"]
-    assert location["physicalLocation"]["artifactLocation"] == {"uri": "examples/customers.csv", "uriBaseId": "%SRCROOT%"}
+    assert location["physicalLocation"]["artifactLocation"] == {
+        "uri": "examples/customers.csv",
+        "uriBaseId": "%SRCROOT%",
+    }
     assert location["physicalLocation"]["region"] == {"startLine": 1}  # the header row naming the columns
     assert [loc["name"] for loc in location["logicalLocations"]] == ["channel_app", "channel_phone", "channel_web"]
     assert run["invocations"] == [{"executionSuccessful": True}]
 
 
 def test_sarif_config_findings_carry_line_and_column_and_errors_are_notifications():
-    log = sarif_log(run_of(FileResult("conf/pipe,1:a.yaml", [config_finding()]),
-                           FileResult("bad.csv", error="bad.csv: error: file is empty")))
+    log = sarif_log(
+        run_of(
+            FileResult("conf/pipe,1:a.yaml", [config_finding()]),
+            FileResult("bad.csv", error="bad.csv: error: file is empty"),
+        )
+    )
     jsonschema.Draft202012Validator(SCHEMA).validate(log)
     run = log["runs"][0]
     (result,) = run["results"]
@@ -125,7 +141,9 @@ def test_github_annotation_for_a_config_finding():
 
 def test_github_levels_and_unreadable_inputs():
     findings = [config_finding(severity=s, line=None) for s in (Severity.ERROR, Severity.WARNING, Severity.INFO)]
-    lines = render_github(run_of(FileResult("t.csv", findings), FileResult("x.csv", error="x.csv: error: file not found")))
+    lines = render_github(
+        run_of(FileResult("t.csv", findings), FileResult("x.csv", error="x.csv: error: file not found"))
+    )
     commands = [line.split(" ", 1)[0] for line in lines.splitlines()]
     assert commands == ["::error", "::warning", "::notice", "::error"]
     assert "line=" not in lines.splitlines()[0]  # a table finding annotates the file
@@ -142,7 +160,9 @@ def test_junit_one_testcase_per_file_and_a_failure_per_finding(examples):
     assert list(cases) == ["examples/customers.csv", "examples/clean.csv"]
     assert suite.get("tests") == "2" and suite.get("failures") == "1" and suite.get("errors") == "0"
     failures = cases["examples/customers.csv"].findall("failure")
-    codes = [f["code"] for f in json.loads(examples("--format", "json").stdout) if f["path"] == "examples/customers.csv"]
+    codes = [
+        f["code"] for f in json.loads(examples("--format", "json").stdout) if f["path"] == "examples/customers.csv"
+    ]
     assert [f.get("type") for f in failures] == codes and codes[:2] == ["NB101", "NB101"]
     assert failures[0].get("message").startswith("NB101 one-hot-group: columns channel_app")
     assert "fix: Collapse the group" in failures[0].text
@@ -151,8 +171,12 @@ def test_junit_one_testcase_per_file_and_a_failure_per_finding(examples):
 
 def test_junit_findings_below_the_fail_level_do_not_fail_and_errors_are_errors():
     info = config_finding(severity=Severity.INFO, message="note <&> \x00this")
-    xml = render_junit(run_of(FileResult("a.yaml", [config_finding(), info], fail_on=Severity.ERROR),
-                              FileResult("b.csv", error="b.csv: error: ragged rows")))
+    xml = render_junit(
+        run_of(
+            FileResult("a.yaml", [config_finding(), info], fail_on=Severity.ERROR),
+            FileResult("b.csv", error="b.csv: error: ragged rows"),
+        )
+    )
     root = ET.fromstring(xml)
     a, b = root[0]
     assert [f.get("type") for f in a.findall("failure")] == ["NB101"]

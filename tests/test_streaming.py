@@ -90,12 +90,14 @@ def test_zero_one_columns_are_read_as_int8_and_widened_when_a_later_value_does_n
     small_blocks(monkeypatch, 1024)
     rng = np.random.default_rng(1)
     n = 3000
-    frame = pd.DataFrame({
-        "flag": rng.integers(0, 2, n),
-        "grows": rng.integers(0, 2, n),  # 0/1 in the first block, then a count that fits int8
-        "overflows": rng.integers(0, 2, n),  # then a value past int8's range: widened, pass restarted
-        "y": rng.integers(0, 2, n),
-    })
+    frame = pd.DataFrame(
+        {
+            "flag": rng.integers(0, 2, n),
+            "grows": rng.integers(0, 2, n),  # 0/1 in the first block, then a count that fits int8
+            "overflows": rng.integers(0, 2, n),  # then a value past int8's range: widened, pass restarted
+            "y": rng.integers(0, 2, n),
+        }
+    )
     frame.loc[n - 10, "grows"] = 7
     frame.loc[n - 5, "overflows"] = 300
     path = tmp_path / "narrow.csv"
@@ -103,7 +105,11 @@ def test_zero_one_columns_are_read_as_int8_and_widened_when_a_later_value_does_n
     streamed = CsvSource(str(path), chunk_rows=256)
     got = findings(streamed, "y")
     assert {name: str(kind) for name, kind in streamed.types.items()} == {
-        "flag": "int8", "grows": "int8", "overflows": "int64", "y": "int8"}
+        "flag": "int8",
+        "grows": "int8",
+        "overflows": "int64",
+        "y": "int8",
+    }
     assert got == findings(read_whole(path, 256), "y")
     chunks = list(streamed.chunks(["grows", "overflows"]))
     np.testing.assert_array_equal(np.concatenate([c.columns[0].values for c in chunks]), frame["grows"])
@@ -120,8 +126,10 @@ def blocks_of(data: bytes, size: int, start: int = 0) -> list[bytes]:
 
 @settings(max_examples=60, deadline=None)
 @given(
-    lines=st.lists(st.binary(min_size=0, max_size=40).map(lambda b: b.replace(b"\n", b"").replace(b"\r", b"").replace(b'"', b"")),
-                   max_size=30),
+    lines=st.lists(
+        st.binary(min_size=0, max_size=40).map(lambda b: b.replace(b"\n", b"").replace(b"\r", b"").replace(b'"', b"")),
+        max_size=30,
+    ),
     size=st.integers(1, 64),
     final_newline=st.booleans(),
     start=st.integers(0, 5),
@@ -131,7 +139,7 @@ def test_record_blocks_cut_at_line_ends_and_lose_no_byte(lines, size, final_newl
     blocks = blocks_of(b"h" * start + data, size, start)
     assert all(block.endswith(b"\n") for block in blocks[:-1])
     joined = b"".join(blocks)
-    assert data.startswith(joined) and not data[len(joined):].strip()  # only a blank tail is dropped
+    assert data.startswith(joined) and not data[len(joined) :].strip()  # only a blank tail is dropped
 
 
 _cells = st.text(alphabet=st.sampled_from(list('ab,"\n\r x')), max_size=6)
@@ -158,11 +166,13 @@ def test_a_type_that_changes_mid_file_is_widened_as_the_whole_file_read_would(tm
     small_blocks(monkeypatch, 1024)
     rng = np.random.default_rng(0)
     n = 2000
-    frame = pd.DataFrame({
-        "late_float": rng.integers(0, 5, n).astype(str),
-        "late_text": [""] * n,
-        "y": rng.integers(0, 2, n),
-    })
+    frame = pd.DataFrame(
+        {
+            "late_float": rng.integers(0, 5, n).astype(str),
+            "late_text": [""] * n,
+            "y": rng.integers(0, 2, n),
+        }
+    )
     frame.loc[n - 3, "late_float"] = "2.5"
     frame.loc[n - 2, "late_text"] = "word"
     path = tmp_path / name
@@ -217,13 +227,16 @@ class _Tty(io.StringIO):
         return True
 
 
-@pytest.mark.parametrize("env, tty, expected", [
-    ({}, True, True),
-    ({}, False, False),
-    ({"CI": "true"}, True, False),
-    ({"GITHUB_ACTIONS": "true"}, True, False),
-    ({"PRE_COMMIT": "1"}, True, False),
-])
+@pytest.mark.parametrize(
+    "env, tty, expected",
+    [
+        ({}, True, True),
+        ({}, False, False),
+        ({"CI": "true"}, True, False),
+        ({"GITHUB_ACTIONS": "true"}, True, False),
+        ({"PRE_COMMIT": "1"}, True, False),
+    ],
+)
 def test_progress_only_on_a_terminal_outside_ci_and_pre_commit(env, tty, expected):
     assert is_interactive(_Tty() if tty else io.StringIO(), env) is expected
 

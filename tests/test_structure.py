@@ -47,7 +47,7 @@ def test_names_label_the_variable_but_never_decide():
     codes = rng.integers(0, 3, 200)
     frame = onehot(codes, 3, ["color_red", "color_green", "color_blue"])
     frame["color_extra"] = (rng.random(200) < 0.5).astype(int)  # same stem, not a member
-    group, = context(frame).structure.onehot
+    (group,) = context(frame).structure.onehot
     assert group.members == ["color_blue", "color_green", "color_red"]  # listed in name order
     assert group.stem == "color"
 
@@ -86,7 +86,9 @@ def test_vif_with_a_group_drops_one_level_and_matches_statsmodels_on_what_remain
     x = rng.normal(size=n) + codes * 0.5  # related to the group, not determined by it
     frame = pd.concat([group, pd.DataFrame({"x": x, "w": rng.normal(size=n)})], axis=1)
     result = context(frame).vif
-    assert result.vif["g3"] == float("inf") and result.dropped == {"g3": "g"}  # g0..g3 and nothing else carry the stem g
+    assert result.vif["g3"] == float("inf") and result.dropped == {
+        "g3": "g"
+    }  # g0..g3 and nothing else carry the stem g
     oracle = statsmodels_vif(frame.drop(columns=["g3"]))
     for column in ("g0", "g1", "g2", "x", "w"):
         assert result.vif[column] == pytest.approx(oracle[column], rel=1e-6)
@@ -105,7 +107,7 @@ def test_exact_linear_combination_is_found_with_its_coefficients():
     a, b = rng.normal(size=100), rng.normal(size=100)
     frame = pd.DataFrame({"a": a, "b": b, "total": 2 * a - 3 * b + 5, "other": rng.normal(size=100)})
     report = nblint.check(frame, select=["NB104"])
-    finding, = report.findings
+    (finding,) = report.findings
     assert finding.columns == ["a", "b", "total"]
     assert "total = 2*a - 3*b + 5" in finding.message
     assert finding.evidence["combination"] == {"a": pytest.approx(2.0), "b": pytest.approx(-3.0)}
@@ -117,7 +119,7 @@ def test_broken_group_reports_counts_and_example_rows():
     frame = onehot(codes, 3, ["k1", "k2", "k3"])
     frame.loc[[9, 99], ["k1", "k2", "k3"]] = 0  # rows 10 and 100 (1-based) sum to 0
     frame.loc[249, ["k1", "k2"]] = 1  # row 250 sums to 2
-    finding, = nblint.check(frame, select=["NB103"]).findings
+    (finding,) = nblint.check(frame, select=["NB103"]).findings
     assert finding.columns == ["k1", "k2", "k3"]
     assert finding.rows == [10, 100, 250]
     assert finding.evidence["rows_summing_to_zero"] == 2
@@ -154,8 +156,10 @@ def _order_free(value):
 def _findings(frame, target="y", select=("NB101", "NB102", "NB103")):
     import json
 
-    return {(f.code, str(f.severity), tuple(sorted(f.columns)), json.dumps(_order_free(f.evidence), sort_keys=True))
-            for f in nblint.check(frame, target=target, select=list(select))}
+    return {
+        (f.code, str(f.severity), tuple(sorted(f.columns)), json.dumps(_order_free(f.evidence), sort_keys=True))
+        for f in nblint.check(frame, target=target, select=list(select))
+    }
 
 
 def test_of_several_exact_covers_the_named_finer_one_wins_and_the_choice_is_said():
@@ -192,11 +196,18 @@ def test_a_subtype_beside_its_main_type_yields_both_variables():
     n = 900
     sub = rng.integers(0, 6, n)  # subtypes 0-1 refine main type A, 2-3 B, 4-5 C
     main = sub // 2
-    frame = pd.concat([onehot(main, 3, ["main_A", "main_B", "main_C"]),
-                       onehot(sub, 6, ["sub_A1", "sub_A2", "sub_B1", "sub_B2", "sub_C1", "sub_C2"])], axis=1)
+    frame = pd.concat(
+        [
+            onehot(main, 3, ["main_A", "main_B", "main_C"]),
+            onehot(sub, 6, ["sub_A1", "sub_A2", "sub_B1", "sub_B2", "sub_C1", "sub_C2"]),
+        ],
+        axis=1,
+    )
     groups = {frozenset(g.members) for g in context(frame).structure.onehot}
-    assert groups == {frozenset(["main_A", "main_B", "main_C"]),
-                      frozenset(["sub_A1", "sub_A2", "sub_B1", "sub_B2", "sub_C1", "sub_C2"])}
+    assert groups == {
+        frozenset(["main_A", "main_B", "main_C"]),
+        frozenset(["sub_A1", "sub_A2", "sub_B1", "sub_B2", "sub_C1", "sub_C2"]),
+    }
 
 
 def test_drop_first_subtype_and_main_type_are_both_found_as_dummy_groups():
@@ -204,8 +215,13 @@ def test_drop_first_subtype_and_main_type_are_both_found_as_dummy_groups():
     n = 1200
     sub = rng.integers(0, 6, n)
     main = sub // 2
-    frame = pd.concat([onehot(main, 3, ["main_A", "main_B", "main_C"]).iloc[:, 1:],
-                       onehot(sub, 6, ["sub_A1", "sub_A2", "sub_B1", "sub_B2", "sub_C1", "sub_C2"]).iloc[:, 1:]], axis=1)
+    frame = pd.concat(
+        [
+            onehot(main, 3, ["main_A", "main_B", "main_C"]).iloc[:, 1:],
+            onehot(sub, 6, ["sub_A1", "sub_A2", "sub_B1", "sub_B2", "sub_C1", "sub_C2"]).iloc[:, 1:],
+        ],
+        axis=1,
+    )
     groups = {frozenset(g.members) for g in context(frame).structure.dummy}
     assert groups == {frozenset(["main_B", "main_C"]), frozenset(["sub_A2", "sub_B1", "sub_B2", "sub_C1", "sub_C2"])}
 
@@ -242,14 +258,16 @@ def test_an_exact_dependency_names_only_the_columns_in_it(seed):
     n = 2287
     school = rng.integers(1, 259, n)
     klass = school * 100 + rng.integers(80, 90, n)  # nested identifiers, as in schools data
-    frame = pd.DataFrame({
-        "iq": rng.normal(11.8, 2.1, n).round(1),
-        "school_id": school,
-        "class_id": klass,
-        "pupil_id": klass * 100 + rng.integers(1, 30, n),
-        "hours": rng.gamma(2.0, 3.0, n),
-        "y": rng.integers(0, 2, n),
-    })
+    frame = pd.DataFrame(
+        {
+            "iq": rng.normal(11.8, 2.1, n).round(1),
+            "school_id": school,
+            "class_id": klass,
+            "pupil_id": klass * 100 + rng.integers(1, 30, n),
+            "hours": rng.gamma(2.0, 3.0, n),
+            "y": rng.integers(0, 2, n),
+        }
+    )
     frame["iq_centred"] = frame["iq"] - frame["iq"].mean()
     exact = [f for f in nblint.check(frame, target="y").findings if f.code == "NB104" and str(f.severity) != "info"]
     assert [sorted(f.columns) for f in exact] == [["iq", "iq_centred"]]

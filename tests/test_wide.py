@@ -57,7 +57,9 @@ def test_wide_search_finds_the_groups_and_duplicates_among_sparse_words():
     # The dense search starts from every column, and rare words exclusive by chance
     # exhaust its budget; the wide search starts from the sparsest row's columns only.
     dense = nblint.check(frame, target="y", select=["NB106"])
-    assert [f.message for f in dense] == ["group search stopped at its budget of 200000 nodes; some groups may be missing"]
+    assert [f.message for f in dense] == [
+        "group search stopped at its budget of 200000 nodes; some groups may be missing"
+    ]
 
 
 def test_wide_and_dense_give_the_same_groups_and_duplicates_on_a_mixed_table():

@@ -90,18 +90,26 @@ class RowInputs:
 
     def take(self, index: slice | np.ndarray) -> RowInputs:
         """The rows at ``index`` (a slice or positions)."""
-        return RowInputs(self.y[index], self.rows[index], self.group_codes[:, index],
-                         [codes[index] for codes in self.categorical], self.gaussian[index])
+        return RowInputs(
+            self.y[index],
+            self.rows[index],
+            self.group_codes[:, index],
+            [codes[index] for codes in self.categorical],
+            self.gaussian[index],
+        )
 
     @classmethod
     def concatenate(cls, parts: list[RowInputs]) -> RowInputs:
         """The rows of ``parts``, one after the other."""
         if len(parts) == 1:
             return parts[0]
-        return cls(np.concatenate([p.y for p in parts]), np.concatenate([p.rows for p in parts]),
-                   np.concatenate([p.group_codes for p in parts], axis=1),
-                   [np.concatenate(column) for column in zip(*(p.categorical for p in parts))],
-                   np.concatenate([p.gaussian for p in parts]))
+        return cls(
+            np.concatenate([p.y for p in parts]),
+            np.concatenate([p.rows for p in parts]),
+            np.concatenate([p.group_codes for p in parts], axis=1),
+            [np.concatenate(column) for column in zip(*(p.categorical for p in parts))],
+            np.concatenate([p.gaussian for p in parts]),
+        )
 
 
 def encode_chunk(chunk, design: Design, target: str) -> RowInputs:
@@ -136,8 +144,11 @@ def encode_chunk(chunk, design: Design, target: str) -> RowInputs:
             categorical.append(_compact(lookup[col.values[keep]]))
         else:
             categorical.append(_compact(_level_index(np.array(keys, dtype=np.float64), col.values[keep])))
-    gaussian = (np.column_stack([cols[c].as_float()[keep] for c in design.gaussian])
-                if design.gaussian else np.zeros((int(keep.sum()), 0)))
+    gaussian = (
+        np.column_stack([cols[c].as_float()[keep] for c in design.gaussian])
+        if design.gaussian
+        else np.zeros((int(keep.sum()), 0))
+    )
     return RowInputs(y[keep], rows, _compact(group_codes), categorical, gaussian)
 
 
@@ -156,4 +167,3 @@ def _level_index(keys: np.ndarray, values: np.ndarray) -> np.ndarray:
         lookup[(keys - lo).astype(np.int64)] = np.arange(len(keys))
         return lookup[(values - lo).astype(np.int64)]
     return np.searchsorted(keys, values)
-

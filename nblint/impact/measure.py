@@ -58,8 +58,10 @@ class Scores:
     def result(self, model: int) -> dict:
         if not self.rows:
             return {"log_loss": None, "accuracy": None}
-        return {"log_loss": float(self.log_loss_sum[model]) / self.rows,
-                "accuracy": int(self.correct[model]) / self.rows}
+        return {
+            "log_loss": float(self.log_loss_sum[model]) / self.rows,
+            "accuracy": int(self.correct[model]) / self.rows,
+        }
 
 
 def histogram_percentile(histogram: np.ndarray, q: float) -> float:
@@ -147,8 +149,10 @@ class Comparisons:
             "excess_mean": float(self.excess_sum[v]) / rows,
             "excess_p95": (self.p95[v] if self.p95 is not None else self.percentile(v, 0.95)) if self.rows else 0.0,
             "cat": {"in_sample": self.in_sample.result(CAT), "cross_validated": self.cross_validated.result(CAT)},
-            "pob": {"in_sample": self.in_sample.result(POB + v),
-                    "cross_validated": self.cross_validated.result(POB + v)},
+            "pob": {
+                "in_sample": self.in_sample.result(POB + v),
+                "cross_validated": self.cross_validated.result(POB + v),
+            },
             "flipped_rows": self.example_rows[v],
             **self.extra[v],
         }
@@ -194,10 +198,15 @@ class InSample:
         excess = post.max[POB:] - post.max[CAT]
         index = np.clip(np.rint((excess + 1.0) * EXCESS_BINS).astype(np.int64), 0, 2 * EXCESS_BINS)
         return cls(
-            WindowScores.of(post), flipped.sum(axis=1),
+            WindowScores.of(post),
+            flipped.sum(axis=1),
             # "Higher" beyond rounding: equal maxima (e.g. a group with no effect) are not counted.
-            (excess > 1e-12).sum(axis=1), excess.sum(axis=1), index.astype(_BIN),
-            [[int(r) + 1 for r in rows[row_flipped][:5]] for row_flipped in flipped], points, folds,
+            (excess > 1e-12).sum(axis=1),
+            excess.sum(axis=1),
+            index.astype(_BIN),
+            [[int(r) + 1 for r in rows[row_flipped][:5]] for row_flipped in flipped],
+            points,
+            folds,
         )
 
 
@@ -230,7 +239,9 @@ class Plan:
         """Score one window of rows with the in-sample models (and, if ``count``, gather its fold statistics)."""
         post = posteriors(self.full, window)
         keep = window.rows % self.stride == 0
-        points = np.column_stack([post.max[CAT][keep], post.max[POB][keep], post.argmax[CAT][keep] != post.argmax[POB][keep]])
+        points = np.column_stack(
+            [post.max[CAT][keep], post.max[POB][keep], post.argmax[CAT][keep] != post.argmax[POB][keep]]
+        )
         folds = None
         if count:
             folds = FoldCounts(self.totals, self.folds)
@@ -246,8 +257,10 @@ class Plan:
 
     def fold_models(self, fold_counts: FoldCounts) -> list[Models]:
         """Each fold's model, fitted on the other folds (the totals minus the fold)."""
-        return [fit(self.totals.minus(fold_counts.counts(f)), self.design, self.alpha, self.var_smoothing,
-                    self.overall_var) for f in range(self.folds)]
+        return [
+            fit(self.totals.minus(fold_counts.counts(f)), self.design, self.alpha, self.var_smoothing, self.overall_var)
+            for f in range(self.folds)
+        ]
 
 
 @dataclass
@@ -278,13 +291,27 @@ def measure_impact(ctx, settings: ImpactSettings | None = None) -> ImpactResult 
         overall_var = nbmath.pooled_variance(totals.moments)
     full = fit(totals, design, settings.alpha, settings.var_smoothing, overall_var)
     k = max(2, int(settings.folds))
-    comparisons = Comparisons(["table"] + [g.label for g in design.groups],
-                              [[m for g in design.groups for m in g.members]] + [list(g.members) for g in design.groups])
+    comparisons = Comparisons(
+        ["table"] + [g.label for g in design.groups],
+        [[m for g in design.groups for m in g.members]] + [list(g.members) for g in design.groups],
+    )
     fold_counts = FoldCounts(totals, k)
     n_rows = ctx.profile.n_rows
     stride = max(1, -(-n_rows // max(settings.plot_points, 1)))
-    plan = Plan(design, ctx.target, totals, full, k, settings.seed, stride, _window_rows(design), settings.alpha,
-                settings.var_smoothing, overall_var, score_share(design, n_rows))
+    plan = Plan(
+        design,
+        ctx.target,
+        totals,
+        full,
+        k,
+        settings.seed,
+        stride,
+        _window_rows(design),
+        settings.alpha,
+        settings.var_smoothing,
+        overall_var,
+        score_share(design, n_rows),
+    )
     points: list[np.ndarray] = []
     # A Dask source scores where its partitions live; a sample of a many-class
     # table is scored here (its rows stream past the client once per pass).
@@ -334,8 +361,9 @@ def _local_passes(ctx, plan: Plan, comparisons: Comparisons, fold_counts: FoldCo
     count = share is None  # without a sample, each window's fold statistics are gathered where it is scored
     to_score = windows() if count else _regroup(counted(), size)
     scored_rows = n_rows if count else max(1, int(share * n_rows))
-    for window, result in ordered_map(lambda window: (window, plan.in_sample(window, count)), to_score, jobs,
-                                      "nblint-impact"):
+    for window, result in ordered_map(
+        lambda window: (window, plan.in_sample(window, count)), to_score, jobs, "nblint-impact"
+    ):
         if kept is not None and not kept and window.nbytes / max(len(window), 1) * scored_rows > ENCODED_CACHE_BYTES:
             kept = None
         comparisons.add_window(result)
@@ -365,7 +393,9 @@ def _local_passes(ctx, plan: Plan, comparisons: Comparisons, fold_counts: FoldCo
             for part in regrouper.rest():
                 yield f, part
 
-    for post in ordered_map(lambda item: posteriors(fold_models[item[0]], item[1]), fold_windows(), jobs, "nblint-impact"):
+    for post in ordered_map(
+        lambda item: posteriors(fold_models[item[0]], item[1]), fold_windows(), jobs, "nblint-impact"
+    ):
         comparisons.cross_validated.add(post)
 
 
@@ -401,9 +431,11 @@ def sample_note(design: Design, n_rows: int, scored: int | None = None) -> str:
     """What the sample leaves out, in words (for NB106 and the impact report)."""
     share = score_share(design, n_rows)
     scored = int(round(share * n_rows)) if scored is None else scored
-    return (f"NB401/impact scored a fixed sample of about {scored:,} of {n_rows:,} rows: scoring every row against "
-            f"{len(design.classes):,} classes would take more than {IMPACT_WORK:.0e} class-term evaluations "
-            "(the models are still fitted on every row)")
+    return (
+        f"NB401/impact scored a fixed sample of about {scored:,} of {n_rows:,} rows: scoring every row against "
+        f"{len(design.classes):,} classes would take more than {IMPACT_WORK:.0e} class-term evaluations "
+        "(the models are still fitted on every row)"
+    )
 
 
 def impact_limit(ctx) -> str | None:
@@ -469,7 +501,6 @@ def _regroup(stream: Iterable[RowInputs], size: int) -> Iterator[RowInputs]:
     yield from regrouper.rest()
 
 
-
 def _eq13_share(table: np.ndarray, alpha: float) -> float:
     """Share of (level, class pair) cases where eq. 13 guarantees PoB's ratio is more extreme.
 
@@ -497,5 +528,3 @@ def _eq13_share(table: np.ndarray, alpha: float) -> float:
         total += above(theta[:, j])
         hits += above(nbmath.q_minus_j_at_centre(theta[:, j], K))
     return hits / total if total else 0.0
-
-

@@ -76,7 +76,9 @@ class LevelTable:
     @classmethod
     def side_by_side(cls, tables: list[LevelTable]) -> LevelTable:
         """One table holding the levels of ``tables``, one table after the other."""
-        return cls(np.concatenate([t.finite for t in tables], axis=1), np.concatenate([t.vetoes for t in tables], axis=1))
+        return cls(
+            np.concatenate([t.finite for t in tables], axis=1), np.concatenate([t.vetoes for t in tables], axis=1)
+        )
 
 
 @dataclass
@@ -109,10 +111,14 @@ def fit(counts: Counts, design: Design, alpha: float, var_smoothing: float, over
         ones = table[:, : len(group.members)]
         bits = nbmath.BernoulliComponent.from_counts(ones, counts.class_count, alpha)
         pob.append(LevelTable.product_of_bernoullis(bits, group.n_levels))
-    categorical = [LevelTable.categorical(nbmath.CategoricalComponent.from_counts(t, alpha)) for t in counts.categorical]
+    categorical = [
+        LevelTable.categorical(nbmath.CategoricalComponent.from_counts(t, alpha)) for t in counts.categorical
+    ]
     gaussian = None
     if design.gaussian:
-        gaussian = nbmath.GaussianComponent.from_moments(counts.moments, var_smoothing=var_smoothing, overall_var=overall_var)
+        gaussian = nbmath.GaussianComponent.from_moments(
+            counts.moments, var_smoothing=var_smoothing, overall_var=overall_var
+        )
     return Models(nbmath.log_class_prior(counts.class_count), cat, pob, categorical, gaussian, alpha == 0)
 
 
@@ -146,6 +152,7 @@ def _gather_each(table: np.ndarray, codes: np.ndarray, out: np.ndarray) -> None:
 def _gather_many(table: np.ndarray, codes: np.ndarray, out: np.ndarray) -> None:
     """``out = table[:, codes]`` in one gather."""
     out[...] = table[:, codes]
+
 
 #: Models scored together on each row: CAT, PoB (every group as bits), then one
 #: variant per group g (only g as bits), at index ``FIRST_GROUP + g``.
@@ -262,4 +269,3 @@ def posteriors(models: Models, inputs: RowInputs) -> Posteriors:
     predicted = argmax(log_post, top)
     at_y = np.take_along_axis(log_post, inputs.y[None, None, :], axis=0)[0]
     return Posteriors(predicted, np.exp(top), -at_y.sum(axis=1), (predicted == inputs.y).sum(axis=1))
-

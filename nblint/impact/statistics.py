@@ -40,7 +40,9 @@ class Counts:
             self.class_count - part.class_count,
             [a - b for a, b in zip(self.group_counts, part.group_counts)],
             [a - b for a, b in zip(self.categorical, part.categorical)],
-            n, mean, np.maximum(m2, 0.0),
+            n,
+            mean,
+            np.maximum(m2, 0.0),
         )
 
     @property
@@ -66,8 +68,12 @@ def profile_counts(ctx, design: Design) -> Counts:
     categorical = [profile.levels(c).table[:, :C].T.astype(np.int64) for c in design.categorical]
     idx = [numeric.names.index(c) for c in design.gaussian]
     return Counts(
-        profile.class_count.astype(np.int64), group_counts, categorical,
-        numeric.class_n[:C][:, idx].astype(np.float64), numeric.class_mean[:C][:, idx], numeric.class_m2[:C][:, idx],
+        profile.class_count.astype(np.int64),
+        group_counts,
+        categorical,
+        numeric.class_n[:C][:, idx].astype(np.float64),
+        numeric.class_mean[:C][:, idx],
+        numeric.class_m2[:C][:, idx],
     )
 
 
@@ -132,8 +138,9 @@ class FoldCounts:
         with np.errstate(invalid="ignore", divide="ignore"):
             mean_dev = np.where(n > 0, self.sum[f] / np.maximum(n, 1), 0.0)
         m2 = np.maximum(self.sumsq[f] - n * mean_dev**2, 0.0)
-        return Counts(self.classes[f], [g[f] for g in self.groups], [c[f] for c in self.categorical],
-                      n, self.shift + mean_dev, m2)
+        return Counts(
+            self.classes[f], [g[f] for g in self.groups], [c[f] for c in self.categorical], n, self.shift + mean_dev, m2
+        )
 
 
 def drop_unmeasurable(design: Design, totals: Counts, overall_var: np.ndarray, var_smoothing: float) -> bool:

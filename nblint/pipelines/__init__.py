@@ -20,5 +20,13 @@ from nblint.pipelines.configs import ConfigFile, is_config_path, lint_specs, rea
 from nblint.pipelines.context import PipelineContext
 from nblint.pipelines.spec import Param, PipelineSpec, Step
 
-__all__ = ["ConfigFile", "Param", "PipelineContext", "PipelineSpec", "Step", "is_config_path", "lint_specs",
-           "read_config"]
+__all__ = [
+    "ConfigFile",
+    "Param",
+    "PipelineContext",
+    "PipelineSpec",
+    "Step",
+    "is_config_path",
+    "lint_specs",
+    "read_config",
+]

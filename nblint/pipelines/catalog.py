@@ -27,12 +27,25 @@ UNIONS = frozenset({"FeatureUnion", "make_union"})
 
 #: Meta-estimators that wrap one estimator (``estimator=``, formerly ``base_estimator=``);
 #: a pipeline ending in one of them ends, for nblint, in the estimator it wraps.
-META_ESTIMATORS = frozenset({
-    "GridSearchCV", "RandomizedSearchCV", "HalvingGridSearchCV", "HalvingRandomSearchCV",
-    "CalibratedClassifierCV", "OneVsRestClassifier", "OneVsOneClassifier", "OutputCodeClassifier",
-    "MultiOutputClassifier", "ClassifierChain", "BaggingClassifier", "SelfTrainingClassifier",
-    "FixedThresholdClassifier", "TunedThresholdClassifierCV", "BalancedBaggingClassifier",
-})
+META_ESTIMATORS = frozenset(
+    {
+        "GridSearchCV",
+        "RandomizedSearchCV",
+        "HalvingGridSearchCV",
+        "HalvingRandomSearchCV",
+        "CalibratedClassifierCV",
+        "OneVsRestClassifier",
+        "OneVsOneClassifier",
+        "OutputCodeClassifier",
+        "MultiOutputClassifier",
+        "ClassifierChain",
+        "BaggingClassifier",
+        "SelfTrainingClassifier",
+        "FixedThresholdClassifier",
+        "TunedThresholdClassifierCV",
+        "BalancedBaggingClassifier",
+    }
+)
 WRAPPED_PARAMS = ("estimator", "base_estimator")
 
 #: Positional parameters, in order, of the callables whose positional use is common.
@@ -57,7 +70,11 @@ POSITIONAL = {
     "minmax_scale": ("X", "feature_range"),
     "normalize": ("X", "norm"),
     "power_transform": ("X", "method"),
-    "scale": ("X",), "robust_scale": ("X",), "maxabs_scale": ("X",), "quantile_transform": ("X",), "binarize": ("X",),
+    "scale": ("X",),
+    "robust_scale": ("X",),
+    "maxabs_scale": ("X",),
+    "quantile_transform": ("X",),
+    "binarize": ("X",),
     "SelectKBest": ("score_func",),
     "SelectPercentile": ("score_func",),
     "SelectFromModel": ("estimator",),
@@ -66,7 +83,22 @@ POSITIONAL = {
     "RandomizedSearchCV": ("estimator", "param_distributions"),
     "HalvingGridSearchCV": ("estimator", "param_grid"),
     "HalvingRandomSearchCV": ("estimator", "param_distributions"),
-} | dict.fromkeys(("CalibratedClassifierCV", "OneVsRestClassifier", "OneVsOneClassifier", "OutputCodeClassifier", "MultiOutputClassifier", "ClassifierChain", "BaggingClassifier", "SelfTrainingClassifier", "FixedThresholdClassifier", "TunedThresholdClassifierCV", "BalancedBaggingClassifier"), ("estimator",))
+} | dict.fromkeys(
+    (
+        "CalibratedClassifierCV",
+        "OneVsRestClassifier",
+        "OneVsOneClassifier",
+        "OutputCodeClassifier",
+        "MultiOutputClassifier",
+        "ClassifierChain",
+        "BaggingClassifier",
+        "SelfTrainingClassifier",
+        "FixedThresholdClassifier",
+        "TunedThresholdClassifierCV",
+        "BalancedBaggingClassifier",
+    ),
+    ("estimator",),
+)
 #: Callables taking their steps as ``*args``: the parameter the arguments are gathered into.
 VARIADIC = {"make_pipeline": "steps", "make_union": "transformer_list", "make_column_transformer": "transformers"}
 
@@ -76,38 +108,95 @@ ONEHOT_ENCODERS = frozenset({"OneHotEncoder", "get_dummies", "DictVectorizer", "
 ORDINAL_ENCODERS = frozenset({"OrdinalEncoder", "LabelEncoder"})
 VECTORIZERS = frozenset({"CountVectorizer", "TfidfVectorizer", "HashingVectorizer", "FeatureHasher"})
 #: Steps that keep the kind of values they are given (imputers, feature selection, resamplers).
-PASS_THROUGH = frozenset({
-    "SimpleImputer", "KNNImputer", "IterativeImputer", "VarianceThreshold", "SelectKBest", "SelectPercentile",
-    "SelectFpr", "SelectFdr", "SelectFwe", "GenericUnivariateSelect", "SelectFromModel", "RFE", "RFECV",
-    "SequentialFeatureSelector", "MaxAbsScaler", "Normalizer", "PolynomialFeatures",
-    "SMOTE", "SMOTENC", "SMOTEN", "ADASYN", "BorderlineSMOTE", "SVMSMOTE", "KMeansSMOTE", "RandomOverSampler",
-    "RandomUnderSampler", "TomekLinks", "NearMiss", "EditedNearestNeighbours", "ClusterCentroids",
-    "SMOTEENN", "SMOTETomek",
-})
+PASS_THROUGH = frozenset(
+    {
+        "SimpleImputer",
+        "KNNImputer",
+        "IterativeImputer",
+        "VarianceThreshold",
+        "SelectKBest",
+        "SelectPercentile",
+        "SelectFpr",
+        "SelectFdr",
+        "SelectFwe",
+        "GenericUnivariateSelect",
+        "SelectFromModel",
+        "RFE",
+        "RFECV",
+        "SequentialFeatureSelector",
+        "MaxAbsScaler",
+        "Normalizer",
+        "PolynomialFeatures",
+        "SMOTE",
+        "SMOTENC",
+        "SMOTEN",
+        "ADASYN",
+        "BorderlineSMOTE",
+        "SVMSMOTE",
+        "KMeansSMOTE",
+        "RandomOverSampler",
+        "RandomUnderSampler",
+        "TomekLinks",
+        "NearMiss",
+        "EditedNearestNeighbours",
+        "ClusterCentroids",
+        "SMOTEENN",
+        "SMOTETomek",
+    }
+)
 #: Steps whose output can be negative whatever they are given (unless a parameter says otherwise,
 #: see :mod:`nblint.pipelines.flow`).
-SIGNED_OUTPUT = frozenset({
-    "StandardScaler", "RobustScaler", "PowerTransformer", "PCA", "IncrementalPCA", "KernelPCA", "TruncatedSVD",
-    "FastICA", "FactorAnalysis", "SparsePCA", "MiniBatchSparsePCA", "GaussianRandomProjection",
-    "SparseRandomProjection", "LinearDiscriminantAnalysis",
-})
+SIGNED_OUTPUT = frozenset(
+    {
+        "StandardScaler",
+        "RobustScaler",
+        "PowerTransformer",
+        "PCA",
+        "IncrementalPCA",
+        "KernelPCA",
+        "TruncatedSVD",
+        "FastICA",
+        "FactorAnalysis",
+        "SparsePCA",
+        "MiniBatchSparsePCA",
+        "GaussianRandomProjection",
+        "SparseRandomProjection",
+        "LinearDiscriminantAnalysis",
+    }
+)
 #: Steps whose output is never negative.
-NONNEG_OUTPUT = frozenset({"MinMaxScaler", "QuantileTransformer", "NMF", "LatentDirichletAllocation", "SplineTransformer"})
-OTHER_TRANSFORMERS = frozenset({"KBinsDiscretizer", "Binarizer", "TfidfTransformer", "FunctionTransformer",
-                                "MultiLabelBinarizer", "MissingIndicator"})
+NONNEG_OUTPUT = frozenset(
+    {"MinMaxScaler", "QuantileTransformer", "NMF", "LatentDirichletAllocation", "SplineTransformer"}
+)
+OTHER_TRANSFORMERS = frozenset(
+    {
+        "KBinsDiscretizer",
+        "Binarizer",
+        "TfidfTransformer",
+        "FunctionTransformer",
+        "MultiLabelBinarizer",
+        "MissingIndicator",
+    }
+)
 
 #: scikit-learn's function forms of its transformers: ``minmax_scale(X)`` is ``MinMaxScaler().fit_transform(X)``,
 #: with the class's parameters as keywords. Recognised only where imported from scikit-learn (the bare
 #: names are too common to read as scikit-learn's in a snippet).
 FUNCTION_TRANSFORMS = {
-    "scale": "StandardScaler", "minmax_scale": "MinMaxScaler", "robust_scale": "RobustScaler",
-    "maxabs_scale": "MaxAbsScaler", "normalize": "Normalizer", "quantile_transform": "QuantileTransformer",
-    "power_transform": "PowerTransformer", "binarize": "Binarizer",
+    "scale": "StandardScaler",
+    "minmax_scale": "MinMaxScaler",
+    "robust_scale": "RobustScaler",
+    "maxabs_scale": "MaxAbsScaler",
+    "normalize": "Normalizer",
+    "quantile_transform": "QuantileTransformer",
+    "power_transform": "PowerTransformer",
+    "binarize": "Binarizer",
 }
 
-TRANSFORMERS = (ONEHOT_ENCODERS | ORDINAL_ENCODERS | VECTORIZERS | PASS_THROUGH | SIGNED_OUTPUT | NONNEG_OUTPUT
-                | OTHER_TRANSFORMERS)
-KNOWN_NAMES = (frozenset(NB_MODELS) | PIPELINES | COLUMN_TRANSFORMERS | UNIONS | META_ESTIMATORS | TRANSFORMERS)
+TRANSFORMERS = (
+    ONEHOT_ENCODERS | ORDINAL_ENCODERS | VECTORIZERS | PASS_THROUGH | SIGNED_OUTPUT | NONNEG_OUTPUT | OTHER_TRANSFORMERS
+)
+KNOWN_NAMES = frozenset(NB_MODELS) | PIPELINES | COLUMN_TRANSFORMERS | UNIONS | META_ESTIMATORS | TRANSFORMERS
 
 
 #: Names of variables that have two levels (a tie-breaker where the code does not say how many

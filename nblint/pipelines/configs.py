@@ -45,8 +45,15 @@ NBLINT_CONFIG_NAMES = frozenset({"pyproject.toml", "nblint.toml"})
 _MAPPING_HINT = re.compile(rb"_target_|(?:^|[{,])\s*[\"']?model[\"']?\s*[:=]|!!?python/", re.M)
 #: The libraries whose names make a Python file or notebook worth parsing (plain substring
 #: tests: much faster than a regular expression over a notebook's embedded images).
-_PYTHON_HINTS = (b"sklearn", b"imblearn", b"GaussianNB", b"MultinomialNB", b"BernoulliNB", b"ComplementNB",
-                 b"CategoricalNB")
+_PYTHON_HINTS = (
+    b"sklearn",
+    b"imblearn",
+    b"GaussianNB",
+    b"MultinomialNB",
+    b"BernoulliNB",
+    b"ComplementNB",
+    b"CategoricalNB",
+)
 _SUPPRESSION = re.compile(
     r"#\s*(?:nblint:\s*ignore\b(?:\[(?P<codes>[^\]]*)\])?"  # nblint: ignore[NB501, NB5]
     r"|noqa\b(?::\s*(?P<noqa>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?)",  # noqa: NB501 NB502 (ruff's form)
@@ -152,28 +159,48 @@ def _read_notebook(raw: bytes, path: str) -> ConfigFile | None:
     if notebook.python2:
         first_cell, first = notebook.python2[0]
         cells = ", ".join(str(cell) for cell, _ in notebook.python2)
-        notes.append(Note(notebook.cells.starts[notebook.cells.cells.index(first_cell)] + first.line - 1, (
-            f"the notebook is Python 2 (cell{'s' if len(notebook.python2) > 1 else ''} {cells}): nblint read "
-            "those cells with their Python 2 statements set aside (print, exec, old except/raise forms), so what "
-            "it checked assumes the rest means the same in Python 3")))
+        notes.append(
+            Note(
+                notebook.cells.starts[notebook.cells.cells.index(first_cell)] + first.line - 1,
+                (
+                    f"the notebook is Python 2 (cell{'s' if len(notebook.python2) > 1 else ''} {cells}): nblint read "
+                    "those cells with their Python 2 statements set aside (print, exec, old except/raise forms), so what "
+                    "it checked assumes the rest means the same in Python 3"
+                ),
+            )
+        )
     refused = [(cell, why) for cell, why in notebook.unreadable if not why.deep]
     if refused:
         described = "; ".join(f"cell {cell}: {why.reason} at line {why.line}" for cell, why in refused)
         count = len(refused)
-        notes.append(Note(_joined_line(notebook, refused[0][0], refused[0][1].line), (
-            f"{count} code cell{'s' if count > 1 else ''} could not be read as Python 3 ({described}): "
-            "what they do is not followed, so pipelines built or fitted there are not checked")))
+        notes.append(
+            Note(
+                _joined_line(notebook, refused[0][0], refused[0][1].line),
+                (
+                    f"{count} code cell{'s' if count > 1 else ''} could not be read as Python 3 ({described}): "
+                    "what they do is not followed, so pipelines built or fitted there are not checked"
+                ),
+            )
+        )
     deep = [(cell, why) for cell, why in notebook.unreadable if why.deep]
     if deep:
         cells = ", ".join(str(cell) for cell, _ in deep)
-        notes.append(Note(_joined_line(notebook, deep[0][0], deep[0][1].line), (
-            f"code cell{'s' if len(deep) > 1 else ''} {cells} {'are' if len(deep) > 1 else 'is'} nested too deeply "
-            "for Python's parser (its own limit, not an error in the code) and could not be read: what "
-            f"{'they do' if len(deep) > 1 else 'it does'} is not followed, so pipelines built or fitted there are "
-            "not checked")))
+        notes.append(
+            Note(
+                _joined_line(notebook, deep[0][0], deep[0][1].line),
+                (
+                    f"code cell{'s' if len(deep) > 1 else ''} {cells} {'are' if len(deep) > 1 else 'is'} nested too deeply "
+                    "for Python's parser (its own limit, not an error in the code) and could not be read: what "
+                    f"{'they do' if len(deep) > 1 else 'it does'} is not followed, so pipelines built or fitted there are "
+                    "not checked"
+                ),
+            )
+        )
     if notebook.cut:
-        where = "; ".join(f"cell {cell}, line{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines))}"
-                          for cell, lines in notebook.cut)
+        where = "; ".join(
+            f"cell {cell}, line{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines))}"
+            for cell, lines in notebook.cut
+        )
         first_cell, lines = notebook.cut[0]
         notes.append(Note(_joined_line(notebook, first_cell, lines[0]), cut_message(where)))
     specs = read_module(notebook.tree, path, notebook.text, "notebook", notes, notebook.runs)
@@ -230,8 +257,9 @@ def _in_cells(finding: Finding, cells: CellMap) -> Finding:
     return finding
 
 
-def lint_specs(specs: list[PipelineSpec], codes: list[str], rule_options: dict | None = None,
-               config: ConfigFile | None = None) -> list[Finding]:
+def lint_specs(
+    specs: list[PipelineSpec], codes: list[str], rule_options: dict | None = None, config: ConfigFile | None = None
+) -> list[Finding]:
     """Run the enabled pipeline rules on every spec; identical findings once, suppressed ones left out.
 
     Parameters

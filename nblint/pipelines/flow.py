@@ -34,17 +34,17 @@ from dataclasses import dataclass
 from nblint.pipelines import catalog
 from nblint.pipelines.spec import Call, Expr, Step
 
-RAW = "raw"          # the input as given: nothing known
-ONEHOT = "onehot"    # indicator bits of a one-hot encoding (K bits, one set per row and variable)
-DUMMY = "dummy"      # one-hot with one level dropped (K - 1 bits, the reference level all-zero)
+RAW = "raw"  # the input as given: nothing known
+ONEHOT = "onehot"  # indicator bits of a one-hot encoding (K bits, one set per row and variable)
+DUMMY = "dummy"  # one-hot with one level dropped (K - 1 bits, the reference level all-zero)
 ORDINAL = "ordinal"  # integer codes 0..K-1 of categories
-COUNTS = "counts"    # non-negative counts (term counts)
+COUNTS = "counts"  # non-negative counts (term counts)
 WEIGHTS = "weights"  # non-negative reals standing for counts (tf-idf, normalised counts)
-BINARY = "binary"    # 0/1 presence bits that are each a variable of their own
-NONNEG = "nonneg"    # non-negative reals (min-max scaled, uniform quantiles)
-SIGNED = "signed"    # reals that can be negative
-OPAQUE = "opaque"    # produced by a step nblint does not know
-REST = "rest"        # the columns get_dummies(frame, columns=[...]) was not asked to encode: raw, if any
+BINARY = "binary"  # 0/1 presence bits that are each a variable of their own
+NONNEG = "nonneg"  # non-negative reals (min-max scaled, uniform quantiles)
+SIGNED = "signed"  # reals that can be negative
+OPAQUE = "opaque"  # produced by a step nblint does not know
+REST = "rest"  # the columns get_dummies(frame, columns=[...]) was not asked to encode: raw, if any
 
 #: Facts Python sources establish about a step (see the module docstring).
 DROPPED_LEVELS = "_dropped_levels"
@@ -53,8 +53,9 @@ ONE_COLUMN = "_one_column"
 UNLISTED = "_unlisted"
 #: Encodings a per-column increasing scaler keeps (see the module docstring).
 CATEGORICAL = frozenset({"onehot", "dummy", "ordinal"})
-MONOTONE_SCALERS = frozenset({"StandardScaler", "MinMaxScaler", "RobustScaler", "MaxAbsScaler",
-                              "QuantileTransformer", "PowerTransformer"})
+MONOTONE_SCALERS = frozenset(
+    {"StandardScaler", "MinMaxScaler", "RobustScaler", "MaxAbsScaler", "QuantileTransformer", "PowerTransformer"}
+)
 
 
 @dataclass(frozen=True, eq=False)
@@ -155,8 +156,11 @@ def _onehot_encoder(step: Step, incoming: Flow) -> str:
 
 
 def _at_most_two_levels(categories) -> bool:
-    return (isinstance(categories, list) and bool(categories)
-            and all(isinstance(c, list) and len(c) <= 2 for c in categories))
+    return (
+        isinstance(categories, list)
+        and bool(categories)
+        and all(isinstance(c, list) and len(c) <= 2 for c in categories)
+    )
 
 
 def _get_dummies(step: Step, incoming: Flow) -> str:
@@ -184,8 +188,9 @@ def _two_level_names(columns, dropped) -> bool:
 
 def _two_level_column(name: str) -> bool:
     prefix, _, level = name.rpartition("_")
-    return name in catalog.TWO_LEVEL_VARIABLES or (prefix in catalog.TWO_LEVEL_VARIABLES
-                                                   and level in catalog.TWO_LEVEL_VALUES)
+    return name in catalog.TWO_LEVEL_VARIABLES or (
+        prefix in catalog.TWO_LEVEL_VARIABLES and level in catalog.TWO_LEVEL_VALUES
+    )
 
 
 def _function_transformer(step: Step, incoming: Flow) -> str | None:

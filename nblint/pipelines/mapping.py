@@ -148,8 +148,10 @@ def _key_mark(mapping: dict, key: Any, fallback: Mark) -> Mark:
 def _nblint_spec(document: dict, path: str) -> list[PipelineSpec]:
     for key in document:
         if key not in SPEC_KEYS:
-            raise InputError(f"unknown key {key!r} in the nblint spec at line {_key_mark(document, key, (None, None))[0]} "
-                             f"(allowed: {', '.join(SPEC_KEYS)})")
+            raise InputError(
+                f"unknown key {key!r} in the nblint spec at line {_key_mark(document, key, (None, None))[0]} "
+                f"(allowed: {', '.join(SPEC_KEYS)})"
+            )
     reader = _HydraReader()
     model = Call(f"sklearn.naive_bayes.{catalog.model_class(document['model'])}", mark=document.marks["model"])
     params = _section(document, "params")
@@ -166,13 +168,22 @@ def _nblint_spec(document: dict, path: str) -> list[PipelineSpec]:
         transformers.append([str(column), transformer, [str(column)]])
     steps: list = []
     if transformers:
-        encoders_call = Call("sklearn.compose.ColumnTransformer", {"transformers": transformers, "remainder": "passthrough"},
-                             document.marks["encoders"])
+        encoders_call = Call(
+            "sklearn.compose.ColumnTransformer",
+            {"transformers": transformers, "remainder": "passthrough"},
+            document.marks["encoders"],
+        )
         steps.append(["encoders", encoders_call])
     steps.append(["model", model])
     pipeline = Call("sklearn.pipeline.Pipeline", {"steps": steps}, document.mark)
-    return build_specs([pipeline], path, "spec", data=_string(document, "data"), target=_string(document, "target"),
-                       data_line=_key_mark(document, "data", (None, None))[0])
+    return build_specs(
+        [pipeline],
+        path,
+        "spec",
+        data=_string(document, "data"),
+        target=_string(document, "target"),
+        data_line=_key_mark(document, "data", (None, None))[0],
+    )
 
 
 def _section(document: dict, key: str) -> dict:
@@ -191,19 +202,31 @@ def _check_params(params: dict) -> None:
     import math
 
     def number(value, minimum=None) -> bool:
-        return (isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
-                and (minimum is None or value >= minimum))
+        return (
+            isinstance(value, (int, float))
+            and not isinstance(value, bool)
+            and math.isfinite(value)
+            and (minimum is None or value >= minimum)
+        )
 
     checks = {
-        "alpha": ("a finite number >= 0 (or a list of them)",
-                  lambda v: number(v, 0) or (isinstance(v, list) and bool(v) and all(number(x, 0) for x in v))),
+        "alpha": (
+            "a finite number >= 0 (or a list of them)",
+            lambda v: number(v, 0) or (isinstance(v, list) and bool(v) and all(number(x, 0) for x in v)),
+        ),
         "var_smoothing": ("a finite number >= 0", lambda v: number(v, 0)),
         "binarize": ("a finite number or null", lambda v: v is None or number(v)),
         "fit_prior": ("true or false", lambda v: isinstance(v, bool)),
         "force_alpha": ("true or false", lambda v: isinstance(v, bool)),
         "norm": ("true or false", lambda v: isinstance(v, bool)),
-        "class_prior": ("null or a list of finite numbers", lambda v: v is None or (isinstance(v, list) and all(number(x) for x in v))),
-        "priors": ("null or a list of finite numbers", lambda v: v is None or (isinstance(v, list) and all(number(x) for x in v))),
+        "class_prior": (
+            "null or a list of finite numbers",
+            lambda v: v is None or (isinstance(v, list) and all(number(x) for x in v)),
+        ),
+        "priors": (
+            "null or a list of finite numbers",
+            lambda v: v is None or (isinstance(v, list) and all(number(x) for x in v)),
+        ),
     }
     for key, value in params.items():
         if key in checks and not (isinstance(value, str) and "${" in value):  # (an interpolation: not known here)

@@ -72,7 +72,7 @@ class Notebook:
     cells: CellMap
     runs: list[tuple[str, int]]
     unreadable: list[tuple[int, Unreadable]]  # (cell number, why), lines within the cell
-    python2: list[tuple[int, Unreadable]]     # cells read with their Python 2 statements set aside
+    python2: list[tuple[int, Unreadable]]  # cells read with their Python 2 statements set aside
     cut: list[tuple[int, list[int]]] = field(default_factory=list)  # (cell number, lines in it cut at depth)
 
 
@@ -97,8 +97,13 @@ def load_cells(raw: bytes) -> list[Cell] | None:
     if isinstance(document.get("cells"), list):
         all_cells = document["cells"]
     elif isinstance(document.get("worksheets"), list):  # nbformat 3
-        all_cells = [cell for sheet in document["worksheets"] if isinstance(sheet, dict)
-                     for cell in sheet.get("cells") or [] if isinstance(sheet.get("cells"), list)]
+        all_cells = [
+            cell
+            for sheet in document["worksheets"]
+            if isinstance(sheet, dict)
+            for cell in sheet.get("cells") or []
+            if isinstance(sheet.get("cells"), list)
+        ]
     else:
         raise InputError("not a Jupyter notebook: no 'cells' list")
     if not _python_kernel(document.get("metadata")):

@@ -95,7 +95,13 @@ def grid_overrides(search: Call, estimator: Call) -> dict[int, dict[str, Param]]
             if found is None:
                 continue
             call, name = found
-            tried = list(values.items) if isinstance(values, OneOf) else list(values) if isinstance(values, (list, tuple)) else None
+            tried = (
+                list(values.items)
+                if isinstance(values, OneOf)
+                else list(values)
+                if isinstance(values, (list, tuple))
+                else None
+            )
             if tried is None:
                 continue  # a distribution, or a value computed at run time
             entry = candidates.setdefault((id(call), name), (call, [], marks.get(key, fallback)))

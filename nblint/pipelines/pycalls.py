@@ -31,8 +31,16 @@ from nblint.pipelines.pyvalues import unknown as _unknown
 from nblint.pipelines.spec import Call, Expr, Note, OneOf
 from nblint.pipelines.tree import PosDict
 
-CV_FUNCTIONS = frozenset({"cross_val_score", "cross_validate", "cross_val_predict", "learning_curve",
-                          "validation_curve", "permutation_test_score"})
+CV_FUNCTIONS = frozenset(
+    {
+        "cross_val_score",
+        "cross_validate",
+        "cross_val_predict",
+        "learning_curve",
+        "validation_curve",
+        "permutation_test_score",
+    }
+)
 SPLIT_FUNCTIONS = frozenset({"train_test_split"})
 RANGES = frozenset({"builtins.range", "numpy.arange", "numpy.linspace", "numpy.logspace"})
 SEQUENCES = frozenset({"numpy.array", "numpy.asarray", "builtins.list", "builtins.tuple", "builtins.sorted"})
@@ -113,14 +121,21 @@ class CallReading:
             else:
                 args.append((self.expr(arg), _mark(arg)))
         keywords = [(k.arg, self.expr(k.value), _mark(k)) for k in node.keywords if k.arg is not None]
-        choice = next((c for c in (_choice(v) for v in [a for a, _ in args] + [v for _, v, _ in keywords])
-                       if c is not None), None)
+        choice = next(
+            (c for c in (_choice(v) for v in [a for a, _ in args] + [v for _, v, _ in keywords]) if c is not None), None
+        )
         if choice is None:
             return self._make_call(node, dotted, args, keywords)
         made = []
         for item in choice.items[:MAX_ALTERNATIVES]:
-            made.append(self._make_call(node, dotted, [(_with(v, choice, item), m) for v, m in args],
-                                        [(k, _with(v, choice, item), m) for k, v, m in keywords]))
+            made.append(
+                self._make_call(
+                    node,
+                    dotted,
+                    [(_with(v, choice, item), m) for v, m in args],
+                    [(k, _with(v, choice, item), m) for k, v, m in keywords],
+                )
+            )
         return one_of(made)
 
     def _make_call(self, node: ast.Call, dotted: str, args: list, keywords: list) -> Call:
@@ -188,9 +203,15 @@ class CallReading:
         if name in catalog.KNOWN_NAMES and name not in self.noted:
             self.noted.add(name)
             source, line = self.foreign[0]
-            self.notes.append(Note(node.lineno, (
-                f"{name} (line {node.lineno}) is not imported from scikit-learn here; it may come from "
-                f"`{source}` (line {line}), which nblint does not read, so what it builds is not checked")))
+            self.notes.append(
+                Note(
+                    node.lineno,
+                    (
+                        f"{name} (line {node.lineno}) is not imported from scikit-learn here; it may come from "
+                        f"`{source}` (line {line}), which nblint does not read, so what it builds is not checked"
+                    ),
+                )
+            )
         return _unknown(node)
 
     def inline(self, function, node: ast.Call, instance: Instance | None = None) -> Any:
@@ -248,7 +269,8 @@ class CallReading:
         if returned and len(shapes) == 1 and all(parts is not None for _, _, parts in returned):
             size = shapes.pop()
             self.call_parts[(id(node), outer)] = [
-                (union(*(parts[i][0] for _, _, parts in returned)), returned[0][2][i][1]) for i in range(size)]
+                (union(*(parts[i][0] for _, _, parts in returned)), returned[0][2][i][1]) for i in range(size)
+            ]
         values = [value for value, _, _ in returned]
         estimators = [v for v in values if calls_in(v) or isinstance(v, Instance)]
         return estimators[0] if estimators else values[0] if values else _unknown(node)

@@ -40,9 +40,36 @@ from nblint.pipelines.spec import Call, OneOf
 Chains = tuple[tuple[Call, ...], ...]
 
 #: pandas attributes that are not columns (``df.values`` is the data, ``df.Sex`` a column).
-FRAME_ATTRIBUTES = frozenset({"values", "T", "loc", "iloc", "ix", "at", "iat", "columns", "index", "shape", "dtypes",
-                              "str", "dt", "cat", "sparse", "array", "plot", "size", "ndim", "empty", "name",
-                              "dtype", "A", "data", "toarray", "todense"})
+FRAME_ATTRIBUTES = frozenset(
+    {
+        "values",
+        "T",
+        "loc",
+        "iloc",
+        "ix",
+        "at",
+        "iat",
+        "columns",
+        "index",
+        "shape",
+        "dtypes",
+        "str",
+        "dt",
+        "cat",
+        "sparse",
+        "array",
+        "plot",
+        "size",
+        "ndim",
+        "empty",
+        "name",
+        "dtype",
+        "A",
+        "data",
+        "toarray",
+        "todense",
+    }
+)
 #: pandas indexers; ``ix`` (removed in pandas 1.0, common in older code) takes labels as ``loc`` does.
 INDEXERS = frozenset({"loc", "iloc", "ix", "at", "iat"})
 LABEL_INDEXERS = frozenset({"loc", "ix"})
@@ -164,8 +191,9 @@ class ColumnTracking:
             return None
         prefixes = self._prefixes(use)
         separator = use.params.get("prefix_sep", "_")
-        if prefixes is None and (id(use) in self.series_uses or use.params.get("prefix") is not None
-                                 or not isinstance(separator, str)):
+        if prefixes is None and (
+            id(use) in self.series_uses or use.params.get("prefix") is not None or not isinstance(separator, str)
+        ):
             return None  # dummies named by their levels alone, or by prefixes the source does not spell
         groups: dict[str, int] = {}
         for name in columns:
@@ -220,8 +248,14 @@ class ColumnTracking:
         existing = self.data.get(name)
         columns = self.column_names(target)
         if existing and columns:  # the old contents of these columns are replaced
-            existing = tuple(c for c in existing if not (c and c[-1].columns and same_names(c[-1])
-                                                         and set(c[-1].columns) <= set(columns))) or None
+            existing = (
+                tuple(
+                    c
+                    for c in existing
+                    if not (c and c[-1].columns and same_names(c[-1]) and set(c[-1].columns) <= set(columns))
+                )
+                or None
+            )
         if data:
             data = tuple(self._written(chain, columns) for chain in data if chain)
         chains = _union(existing, data)
@@ -256,8 +290,13 @@ class ColumnTracking:
             last = chain[-1] if chain else None
             if last is not None and last.columns and same_names(last) and set(last.columns) <= dropped:
                 continue  # the encoded columns are gone
-            if last is not None and last.cls == "get_dummies" and DROPPED_LEVELS not in last.params \
-                    and last.params.get("drop_first") is not True and not unlisted(last):
+            if (
+                last is not None
+                and last.cls == "get_dummies"
+                and DROPPED_LEVELS not in last.params
+                and last.params.get("drop_first") is not True
+                and not unlisted(last)
+            ):
                 levels = self._levels(last, dropped - written)
                 if levels:
                     chain = chain[:-1] + (self.marked(last, DROPPED_LEVELS, levels, node),)
@@ -299,8 +338,11 @@ class ColumnTracking:
                     for inner in ast.walk(node.slice):
                         if isinstance(inner, ast.Constant) and isinstance(inner.value, str):
                             found.add(inner.value)
-                elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
-                        and node.value.id not in self.imports:
+                elif (
+                    isinstance(node, ast.Attribute)
+                    and isinstance(node.value, ast.Name)
+                    and node.value.id not in self.imports
+                ):
                     found.add(node.attr)
             self._column_references = found
         return self._column_references

@@ -41,16 +41,27 @@ FIT_METHODS = frozenset({"fit", "partial_fit"})
 TRANSFORM_METHODS = frozenset({"fit_transform", "transform"})
 RESAMPLE_METHODS = frozenset({"fit_resample", "fit_sample"})
 #: Methods whose result is a prediction or a score, not the data they are given.
-PREDICT_METHODS = frozenset({"predict", "predict_proba", "predict_log_proba", "decision_function", "score",
-                             "fit_predict", "inverse_transform", "get_feature_names_out"})
+PREDICT_METHODS = frozenset(
+    {
+        "predict",
+        "predict_proba",
+        "predict_log_proba",
+        "decision_function",
+        "score",
+        "fit_predict",
+        "inverse_transform",
+        "get_feature_names_out",
+    }
+)
 #: Methods that give the same column(s) in another container (``y.values.ravel()``).
-SAME_VALUES = frozenset({"to_numpy", "ravel", "astype", "reshape", "copy", "squeeze", "flatten", "tolist",
-                         "to_frame", "to_list"})
+SAME_VALUES = frozenset(
+    {"to_numpy", "ravel", "astype", "reshape", "copy", "squeeze", "flatten", "tolist", "to_frame", "to_list"}
+)
 
 
 def argument(node: ast.Call, index: int, keyword: str) -> ast.expr | None:
     """The argument at ``index`` or passed as ``keyword``."""
-    if len(node.args) > index and not any(isinstance(a, ast.Starred) for a in node.args[:index + 1]):
+    if len(node.args) > index and not any(isinstance(a, ast.Starred) for a in node.args[: index + 1]):
         return node.args[index]
     return next((k.value for k in node.keywords if k.arg == keyword), None)
 
@@ -210,8 +221,10 @@ class DataTracking(ColumnTracking):
             return [(self.data_of(a), a) for a in arrays for _ in (0, 1)]
         if isinstance(func, ast.Attribute) and func.attr in RESAMPLE_METHODS:
             features, target = argument(node, 0, "X"), argument(node, 1, "y")
-            return [(self._transformed(node, func.value, features), features),
-                    (self.data_of(target) if target is not None else None, target)]
+            return [
+                (self._transformed(node, func.value, features), features),
+                (self.data_of(target) if target is not None else None, target),
+            ]
         return self.call_parts.get((id(node), self.frame))
 
     # ---------------------------------------------------------------- the target

@@ -44,8 +44,11 @@ MAX_FRAMES_WALKED = 6
 
 def listed_names(node: ast.expr) -> tuple[str, ...] | None:
     """``[train, test]`` (a list or tuple of plain names, at most MAX_FRAMES_WALKED): the names, else None."""
-    if isinstance(node, (ast.List, ast.Tuple)) and 1 < len(node.elts) <= MAX_FRAMES_WALKED \
-            and all(isinstance(e, ast.Name) for e in node.elts):
+    if (
+        isinstance(node, (ast.List, ast.Tuple))
+        and 1 < len(node.elts) <= MAX_FRAMES_WALKED
+        and all(isinstance(e, ast.Name) for e in node.elts)
+    ):
         return tuple(e.id for e in node.elts)
     return None
 
@@ -92,8 +95,13 @@ class LoopReading:
         if isinstance(node, ast.Call):
             func = node.func
             dotted = self.resolve(func) or ""
-            if node.args and (self._builtin(func) in ("list", "sorted", "tuple") or dotted.split(".")[0] == "tqdm"
-                              or isinstance(func, ast.Name) and func.id in ("reversed", "iter") and func.id not in self.env):
+            if node.args and (
+                self._builtin(func) in ("list", "sorted", "tuple")
+                or dotted.split(".")[0] == "tqdm"
+                or isinstance(func, ast.Name)
+                and func.id in ("reversed", "iter")
+                and func.id not in self.env
+            ):
                 return self.iterate(node.args[0])  # the same items, in a list or behind a progress bar
             args = [self.expr(a) for a in node.args]
             if isinstance(func, ast.Attribute) and func.attr in ("items", "values", "keys") and not args:
@@ -138,8 +146,11 @@ class LoopReading:
         columns = generator.iter
         if isinstance(columns, ast.Call) and self._builtin(columns.func) in ("list", "tuple") and columns.args:
             columns = columns.args[0]
-        if _copied_items(node) is None or not generator.ifs \
-                or not (isinstance(columns, ast.Attribute) and columns.attr == "columns"):
+        if (
+            _copied_items(node) is None
+            or not generator.ifs
+            or not (isinstance(columns, ast.Attribute) and columns.attr == "columns")
+        ):
             return None
         conditions = []
         for condition in generator.ifs:
@@ -147,12 +158,21 @@ class LoopReading:
             conditions += condition.values if both else [condition]
         left_out: set[str] = set()
         for condition in conditions:
-            if not (isinstance(condition, ast.Compare) and len(condition.ops) == 1
-                    and isinstance(condition.left, ast.Name) and condition.left.id == node.elt.id):
+            if not (
+                isinstance(condition, ast.Compare)
+                and len(condition.ops) == 1
+                and isinstance(condition.left, ast.Name)
+                and condition.left.id == node.elt.id
+            ):
                 return None
             value = self.expr(condition.comparators[0])
-            found = names(value) if isinstance(condition.ops[0], ast.NotIn) else \
-                (value,) if isinstance(condition.ops[0], ast.NotEq) and isinstance(value, str) else None
+            found = (
+                names(value)
+                if isinstance(condition.ops[0], ast.NotIn)
+                else (value,)
+                if isinstance(condition.ops[0], ast.NotEq) and isinstance(value, str)
+                else None
+            )
             if not found:
                 return None
             left_out.update(found)
@@ -183,7 +203,11 @@ def _copied_items(node) -> ast.expr | None:
     """The iterable of ``[x for x in items]`` (one generator whose element is its plain loop variable)."""
     if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp)) and len(node.generators) == 1:
         generator = node.generators[0]
-        if isinstance(generator.target, ast.Name) and isinstance(node.elt, ast.Name) \
-                and node.elt.id == generator.target.id and not generator.is_async:
+        if (
+            isinstance(generator.target, ast.Name)
+            and isinstance(node.elt, ast.Name)
+            and node.elt.id == generator.target.id
+            and not generator.is_async
+        ):
             return generator.iter
     return None

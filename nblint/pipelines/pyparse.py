@@ -54,13 +54,17 @@ _RUN = re.compile(r"^[ \t]*%run\s+(?:-\w+\s+)*(?P<script>\S+)")
 # What Python 3 refuses in Python 2 code, on the line of the syntax error.
 _PY2_LINE = re.compile(
     r"^\s*(?:print\b\s*(?:[^\s(=.,)\]}:;]|>>|\(.*\)\s*,\s*\S)"  # print x, print >>f, x, print (a), b
-    r"|exec\s+[\"'\w]"                                   # exec "code"
-    r"|except\s+[\w.]+\s*,\s*\w+\s*:"                    # except E, e:
-    r"|raise\s+[\w.]+\s*,)"                              # raise E, "text"
-    r"|`[^`\n]+`|<>|\b0\d+\b(?!\.)|\bur[\"']"            # backticks, <>, 0777, ur"..."
+    r"|exec\s+[\"'\w]"  # exec "code"
+    r"|except\s+[\w.]+\s*,\s*\w+\s*:"  # except E, e:
+    r"|raise\s+[\w.]+\s*,)"  # raise E, "text"
+    r"|`[^`\n]+`|<>|\b0\d+\b(?!\.)|\bur[\"']"  # backticks, <>, 0777, ur"..."
 )
-_PY2_MESSAGES = ("Missing parentheses in call to 'print'", "Missing parentheses in call to 'exec'",
-                 "multiple exception types must be parenthesized", "leading zeros in decimal integer literals")
+_PY2_MESSAGES = (
+    "Missing parentheses in call to 'print'",
+    "Missing parentheses in call to 'exec'",
+    "multiple exception types must be parenthesized",
+    "leading zeros in decimal integer literals",
+)
 # Python 2 statements set aside (see the module docstring), each matched on a whole line.
 _PY2_STATEMENT = re.compile(r"^(?P<indent>[ \t]*)(?:print\b(?!\s*\()(?!\s*=)|exec\s+[\"'\w]).*$")
 _PY2_EXCEPT = re.compile(r"^(?P<head>[ \t]*except\s+[^,:]+?)\s*,\s*(?P<name>\w+)\s*:")
@@ -109,7 +113,7 @@ class Parsed:
     runs: list[tuple[str, int]]
     unreadable: Unreadable | None = None
     python2: list[int] | None = None  # the Python 2 lines set aside, where that made the source readable
-    cut: list[int] | None = None      # the lines where code nested past MAX_NESTING was cut (cut_deep)
+    cut: list[int] | None = None  # the lines where code nested past MAX_NESTING was cut (cut_deep)
 
 
 def parse_source(text: str, path: str, ipython: bool = False) -> Parsed:

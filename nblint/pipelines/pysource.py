@@ -54,13 +54,34 @@ from nblint.pipelines.pyvalues import unknown as _unknown
 from nblint.pipelines.spec import Call, Expr, Note, PipelineSpec, build_specs
 from nblint.pipelines.tree import PosDict
 
-CONSTANTS = {"numpy.nan": math.nan, "numpy.NaN": math.nan, "numpy.inf": math.inf, "math.nan": math.nan,
-             "math.inf": math.inf}
+CONSTANTS = {
+    "numpy.nan": math.nan,
+    "numpy.NaN": math.nan,
+    "numpy.inf": math.inf,
+    "math.nan": math.nan,
+    "math.inf": math.inf,
+}
 BUILTINS = frozenset({"range", "list", "tuple", "sorted", "zip", "enumerate", "dict", "float"})
 #: scikit-learn's modules, for ``from sklearn import *`` followed by ``naive_bayes.GaussianNB()``.
-SKLEARN_MODULES = frozenset({"naive_bayes", "preprocessing", "pipeline", "compose", "model_selection",
-                             "feature_extraction", "decomposition", "feature_selection", "impute", "calibration",
-                             "multiclass", "ensemble", "linear_model", "kernel_approximation", "random_projection"})
+SKLEARN_MODULES = frozenset(
+    {
+        "naive_bayes",
+        "preprocessing",
+        "pipeline",
+        "compose",
+        "model_selection",
+        "feature_extraction",
+        "decomposition",
+        "feature_selection",
+        "impute",
+        "calibration",
+        "multiclass",
+        "ensemble",
+        "linear_model",
+        "kernel_approximation",
+        "random_projection",
+    }
+)
 #: Words without which a source prepares no data nblint follows (its data is then not tracked, for speed).
 DATA_WORDS = ("get_dummies", "transform", ".apply(", "scale(", "normalize(", "binarize(")
 #: Conventional aliases, read as such where the source uses them without importing them.
@@ -84,20 +105,30 @@ def read_python(text: str, path: str) -> list[PipelineSpec] | None:
             if not imports_library(text):
                 return None
             if problem.deep:
-                message = ("Python's parser refuses this file as nested too deeply (the limit of its own parser, "
-                           "not an error in the code), so nblint cannot read it: its pipelines are not checked")
+                message = (
+                    "Python's parser refuses this file as nested too deeply (the limit of its own parser, "
+                    "not an error in the code), so nblint cannot read it: its pipelines are not checked"
+                )
             else:
-                message = (f"this file is Python 2 (Python 3 refuses its syntax at line {problem.line}): nblint "
-                           "reads Python 3 only, so its pipelines are not checked")
+                message = (
+                    f"this file is Python 2 (Python 3 refuses its syntax at line {problem.line}): nblint "
+                    "reads Python 3 only, so its pipelines are not checked"
+                )
             return [PipelineSpec(path, "python", (), None, notes=(Note(problem.line, message),))]
         where = f" at line {problem.line}, column {problem.column}"
         raise InputError(f"Python syntax error{where}: {problem.message}")
     notes = []
     if parsed.python2:
-        notes.append(Note(problem.line, (
-            f"this file is Python 2 (Python 3 refuses its syntax at line {problem.line}): nblint read it with its "
-            f"Python 2 statements set aside (print, exec, old except/raise forms at {_lines(parsed.python2)}), "
-            "so what it checked assumes the rest means the same in Python 3")))
+        notes.append(
+            Note(
+                problem.line,
+                (
+                    f"this file is Python 2 (Python 3 refuses its syntax at line {problem.line}): nblint read it with its "
+                    f"Python 2 statements set aside (print, exec, old except/raise forms at {_lines(parsed.python2)}), "
+                    "so what it checked assumes the rest means the same in Python 3"
+                ),
+            )
+        )
     if parsed.cut:
         notes.append(Note(parsed.cut[0], cut_message(_lines(parsed.cut))))
     return read_module(parsed.tree, path, text, notes=notes)
@@ -105,8 +136,10 @@ def read_python(text: str, path: str) -> list[PipelineSpec] | None:
 
 def cut_message(where: str) -> str:
     """NB510's note for code cut at :data:`~nblint.pipelines.pyparse.MAX_NESTING` levels, ``where`` being its lines."""
-    return (f"code at {where} is nested more than {MAX_NESTING} levels deep (a very long chain of operators or "
-            "calls): nblint read it down to that depth, and what the deeper part computes is not followed")
+    return (
+        f"code at {where} is nested more than {MAX_NESTING} levels deep (a very long chain of operators or "
+        "calls): nblint read it down to that depth, and what the deeper part computes is not followed"
+    )
 
 
 def _lines(numbers: list[int]) -> str:
@@ -114,8 +147,14 @@ def _lines(numbers: list[int]) -> str:
     return f"line{'s' if len(numbers) > 1 else ''} {shown}{', ...' if len(numbers) > 5 else ''}"
 
 
-def read_module(tree: ast.Module, path: str, text: str, form: str = "python",
-                notes: list[Note] | None = None, runs: list[tuple[str, int]] = ()) -> list[PipelineSpec] | None:
+def read_module(
+    tree: ast.Module,
+    path: str,
+    text: str,
+    form: str = "python",
+    notes: list[Note] | None = None,
+    runs: list[tuple[str, int]] = (),
+) -> list[PipelineSpec] | None:
     """The pipelines of a parsed module (a script, or a notebook's cells joined), with what was not followed.
 
     Parameters
@@ -142,8 +181,11 @@ def read_module(tree: ast.Module, path: str, text: str, form: str = "python",
     except RecursionError:  # beyond what cut_deep bounds (calls of the source's functions nested in each other)
         if not any(call.known for call in reader.calls):
             return None
-        note = Note(None, "the code is nested too deeply for nblint to follow to the end (functions of the source "
-                          "called inside one another, on deeply nested expressions): its pipelines are not checked")
+        note = Note(
+            None,
+            "the code is nested too deeply for nblint to follow to the end (functions of the source "
+            "called inside one another, on deeply nested expressions): its pipelines are not checked",
+        )
         return [PipelineSpec(path, form, (), None, notes=(*(notes or ()), note))]
     if not any(call.known and not call.target.startswith("pandas.") for call in reader.calls):
         return None
@@ -162,11 +204,11 @@ class _ModuleReader(CallReading, LoopReading, DataTracking):
     def __init__(self, tree: ast.Module, tracks_data: bool = True):
         self.tree = tree
         self.tracks_data = tracks_data
-        self.imports: dict[str, str] = {}   # local name -> dotted origin
-        self.star: list[str] = []           # scikit-learn/imblearn modules imported with *
+        self.imports: dict[str, str] = {}  # local name -> dotted origin
+        self.star: list[str] = []  # scikit-learn/imblearn modules imported with *
         self.foreign: list[tuple[str, int]] = []  # other modules imported with * (or %run), with their lines
-        self.env: dict[str, Any] = {}       # name (or dotted attribute) -> value bound to it
-        self.data: dict[str, Any] = {}      # name -> the data preparation it holds
+        self.env: dict[str, Any] = {}  # name (or dotted attribute) -> value bound to it
+        self.data: dict[str, Any] = {}  # name -> the data preparation it holds
         self.memo: dict[tuple[int, int], Any] = {}  # (id(node), frame) -> its value, so each is read once per frame
         self.call_data: dict[tuple[int, int], Any] = {}  # the same, for the data a source function returns
         self.calls: list[Call] = []
@@ -175,7 +217,7 @@ class _ModuleReader(CallReading, LoopReading, DataTracking):
         self.functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
         self.classes: set[str] = set()
         self.class_name: str | None = None  # the class whose body is being read
-        self.frame = 0                      # 0: the module; n: the n-th call of a source function read
+        self.frame = 0  # 0: the module; n: the n-th call of a source function read
         self.frames = 0
         self.stack: list[ast.AST] = []
         self.returns: list[list[tuple[Any, Any]]] = []
@@ -281,7 +323,7 @@ class _ModuleReader(CallReading, LoopReading, DataTracking):
         # Default values are made once, where the function is defined; a call that omits one gets that object.
         arguments = stmt.args
         positional = [*arguments.posonlyargs, *arguments.args]
-        with_defaults = list(zip(positional[len(positional) - len(arguments.defaults):], arguments.defaults))
+        with_defaults = list(zip(positional[len(positional) - len(arguments.defaults) :], arguments.defaults))
         with_defaults += [(a, d) for a, d in zip(arguments.kwonlyargs, arguments.kw_defaults) if d is not None]
         self.defaults[id(stmt)] = {a.arg: (self.expr(d), self.data_of(d)) for a, d in with_defaults}
         with self.scoped(self.local_names(stmt)):
@@ -345,9 +387,15 @@ class _ModuleReader(CallReading, LoopReading, DataTracking):
     def assign(self, target: ast.expr, node: ast.expr) -> None:
         """``target = node``; ``X, y = a, b`` pairs each name with its own expression, and a split or a
         function returning a tuple gives each name its own part."""
-        unpacking = isinstance(target, (ast.Tuple, ast.List)) and not any(isinstance(e, ast.Starred) for e in target.elts)
-        if unpacking and isinstance(node, (ast.Tuple, ast.List)) and len(target.elts) == len(node.elts) \
-                and not any(isinstance(e, ast.Starred) for e in node.elts):
+        unpacking = isinstance(target, (ast.Tuple, ast.List)) and not any(
+            isinstance(e, ast.Starred) for e in target.elts
+        )
+        if (
+            unpacking
+            and isinstance(node, (ast.Tuple, ast.List))
+            and len(target.elts) == len(node.elts)
+            and not any(isinstance(e, ast.Starred) for e in node.elts)
+        ):
             for element, part in zip(target.elts, node.elts):
                 self.assign(element, part)
             return
@@ -409,8 +457,9 @@ class _ModuleReader(CallReading, LoopReading, DataTracking):
         func = node.func
         if isinstance(func, ast.Attribute) and func.attr in ("append", "extend") and len(node.args) == 1:
             self.grow(func.value, node.args[0], one=func.attr == "append")
-        inplace = any(k.arg == "inplace" and isinstance(k.value, ast.Constant) and k.value.value is True
-                      for k in node.keywords)
+        inplace = any(
+            k.arg == "inplace" and isinstance(k.value, ast.Constant) and k.value.value is True for k in node.keywords
+        )
         if inplace and isinstance(func, ast.Attribute) and func.attr == "drop":
             name = self._dotted_text(func.value)
             if name is not None and name in self.data:
@@ -499,8 +548,13 @@ class _ModuleReader(CallReading, LoopReading, DataTracking):
 
     def _builtin(self, func: ast.expr) -> str | None:
         """The builtin a call's function names (``zip``, ``range``...), unless the source rebinds the name."""
-        if isinstance(func, ast.Name) and func.id in BUILTINS and func.id not in self.imports \
-                and func.id not in self.functions and func.id not in self.env:
+        if (
+            isinstance(func, ast.Name)
+            and func.id in BUILTINS
+            and func.id not in self.imports
+            and func.id not in self.functions
+            and func.id not in self.env
+        ):
             return func.id
         return None
 

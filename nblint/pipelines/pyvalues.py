@@ -141,7 +141,7 @@ def number_range(function: str, args: list, keywords: dict) -> list | None:
         values = _spread(lambda i: start + (stop - start) * i / divisions, count)
         if function == "numpy.logspace":
             base = keywords.get("base", 10.0)
-            values = [base ** v for v in values]
+            values = [base**v for v in values]
         return values
     return None
 

@@ -285,8 +285,16 @@ def _walk(steps) -> Iterator[Step]:
 # --------------------------------------------------------------------------- building
 
 
-def build_specs(calls: list[Call], path: str, form: str, *, data: str | None = None, target: str | None = None,
-                data_line: int | None = None, skip: set[int] = frozenset()) -> list[PipelineSpec]:
+def build_specs(
+    calls: list[Call],
+    path: str,
+    form: str,
+    *,
+    data: str | None = None,
+    target: str | None = None,
+    data_line: int | None = None,
+    skip: set[int] = frozenset(),
+) -> list[PipelineSpec]:
     """The pipelines among ``calls`` (every call a reader found, in source order).
 
     Parameters
@@ -350,8 +358,9 @@ def _root_pipelines(call: Call, overrides: Overrides | None = None) -> Iterator[
     elif role == "other":
         for inner in _calls_in(call.params.values()):
             if call.feeders:  # an ensemble (VotingClassifier...) fitted on data fits the estimators it holds on it
-                inner = Call(inner.target, inner.params, inner.mark, inner.marks, call.feeders + inner.feeders,
-                             inner.columns)
+                inner = Call(
+                    inner.target, inner.params, inner.mark, inner.marks, call.feeders + inner.feeders, inner.columns
+                )
             yield from _root_pipelines(inner)
 
 
@@ -390,8 +399,9 @@ def _feeder_steps(call: Call) -> list[Step]:
     return [Step("<data>", "<data>", branches=tuple(tuple(chain) for chain in chains))]
 
 
-def _as_steps(value: Any, name: str | None, columns: tuple[str, ...] | None,
-              overrides: Overrides | None = None) -> list[Step]:
+def _as_steps(
+    value: Any, name: str | None, columns: tuple[str, ...] | None, overrides: Overrides | None = None
+) -> list[Step]:
     """The steps one pipeline item stands for (a nested pipeline is flattened)."""
     if isinstance(value, Call):
         role = value.role
@@ -434,7 +444,9 @@ def _named(item: Any) -> tuple[str | None, Any]:
     return None, item
 
 
-def _branches(call: Call, columns: tuple[str, ...] | None, overrides: Overrides | None = None) -> Iterator[tuple[Step, ...]]:
+def _branches(
+    call: Call, columns: tuple[str, ...] | None, overrides: Overrides | None = None
+) -> Iterator[tuple[Step, ...]]:
     """The parallel branches of a ColumnTransformer or FeatureUnion (dropped ones left out)."""
     cls = call.cls
     items = call.params.get("transformer_list" if cls in catalog.UNIONS else "transformers")

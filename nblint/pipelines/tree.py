@@ -191,8 +191,14 @@ def _read_yaml(text: str) -> list:
 # --------------------------------------------------------------------------- JSON
 
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
-_CONSTANTS = {"null": None, "true": True, "false": False, "NaN": float("nan"),
-              "Infinity": float("inf"), "-Infinity": float("-inf")}
+_CONSTANTS = {
+    "null": None,
+    "true": True,
+    "false": False,
+    "NaN": float("nan"),
+    "Infinity": float("inf"),
+    "-Infinity": float("-inf"),
+}
 
 
 def _read_json(text: str):

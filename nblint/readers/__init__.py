@@ -29,7 +29,24 @@ from nblint.readers.parquet import ParquetSource
 from nblint.readers.sources import ArrowSource, DataFrameSource, StreamSource, regroup
 
 __all__ = [
-    "ArrowSource", "Chunk", "ColumnData", "CsvSource", "DataFrameSource", "Names", "ParquetSource", "Restart",
-    "StreamSource", "TABLE_SUFFIXES", "TableFormat", "TableSource", "arrow_column_data", "chunk_rows_for",
-    "is_table_path", "read_table", "regroup", "series_column_data", "spool_stdin", "table_format",
+    "ArrowSource",
+    "Chunk",
+    "ColumnData",
+    "CsvSource",
+    "DataFrameSource",
+    "Names",
+    "ParquetSource",
+    "Restart",
+    "StreamSource",
+    "TABLE_SUFFIXES",
+    "TableFormat",
+    "TableSource",
+    "arrow_column_data",
+    "chunk_rows_for",
+    "is_table_path",
+    "read_table",
+    "regroup",
+    "series_column_data",
+    "spool_stdin",
+    "table_format",
 ]

@@ -138,7 +138,6 @@ def chunk_rows_for(n_columns: int) -> int:
     return int(min(MAX_CHUNK_ROWS, max(MIN_CHUNK_ROWS, rows)))
 
 
-
 class TableSource:
     """A table that can be scanned, in chunks, as often as a rule needs.
 

@@ -72,7 +72,11 @@ def nested_values(series) -> str | None:
     """The type name of the first nested value (a list, dict, set, tuple, array) in an object Series, or None."""
     from pandas.api import types as ptypes
 
-    if series.dtype != object or ptypes.infer_dtype(series, skipna=True) not in ("mixed", "mixed-integer", "unknown-array"):
+    if series.dtype != object or ptypes.infer_dtype(series, skipna=True) not in (
+        "mixed",
+        "mixed-integer",
+        "unknown-array",
+    ):
         return None
     for value in series:
         if isinstance(value, (list, tuple, dict, set, frozenset, np.ndarray)):

@@ -94,8 +94,9 @@ def _line_ends(data: np.ndarray) -> np.ndarray:
     return np.flatnonzero(ends)
 
 
-def record_blocks(stream, size: int, delimiter: str, offset: int = 0,
-                  max_record: int = MAX_RECORD_BYTES) -> Iterator[Block]:
+def record_blocks(
+    stream, size: int, delimiter: str, offset: int = 0, max_record: int = MAX_RECORD_BYTES
+) -> Iterator[Block]:
     """The bytes of ``stream`` (from its current position, byte ``offset`` of the text) in blocks of whole records.
 
     Each block holds about ``size`` bytes and ends at a record end (the last one

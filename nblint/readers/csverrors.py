@@ -97,4 +97,3 @@ def locate_ragged_row(path: str, delimiter: str, encoding: str, gz: bool = False
         except csv.Error:  # (a field past the csv module's size limit: no row number then)
             return None
     return None
-

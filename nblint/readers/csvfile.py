@@ -33,8 +33,27 @@ from nblint.readers.sources import StreamSource, regroup
 from nblint.readers.spill import SpillWriter, read_spill
 
 #: Cells pandas' ``read_csv`` reads as missing (its default ``na_values``), in every column.
-NULL_VALUES = ["", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN", "<NA>",
-               "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan", "null"]
+NULL_VALUES = [
+    "",
+    "#N/A",
+    "#N/A N/A",
+    "#NA",
+    "-1.#IND",
+    "-1.#QNAN",
+    "-NaN",
+    "-nan",
+    "1.#IND",
+    "1.#QNAN",
+    "<NA>",
+    "N/A",
+    "NA",
+    "NULL",
+    "NaN",
+    "None",
+    "n/a",
+    "nan",
+    "null",
+]
 
 
 class CsvSource(StreamSource):
@@ -72,8 +91,15 @@ class CsvSource(StreamSource):
     #: ... and at most this many cells (a batch of 8,192 rows of 50,000 columns would be 3 GB).
     SPILL_BATCH_CELLS = 1 << 24
 
-    def __init__(self, path: str, delimiter: str = ",", encoding: str = "utf-8", display: str | None = None,
-                 chunk_rows: int | None = None, keep=None):
+    def __init__(
+        self,
+        path: str,
+        delimiter: str = ",",
+        encoding: str = "utf-8",
+        display: str | None = None,
+        chunk_rows: int | None = None,
+        keep=None,
+    ):
         self.file = path
         self.encoding = encoding
         self.codec = codec_name(encoding)
@@ -128,7 +154,9 @@ class CsvSource(StreamSource):
     def _tables(self, names):
         """Parse the CSV (first pass, spilling the parsed rows) or read the spill (later passes)."""
         if self._spill is not None:
-            yield from regroup(read_spill(self._spill, names, self.names, self.jobs, self._spill_progress), self.chunk_rows)
+            yield from regroup(
+                read_spill(self._spill, names, self.names, self.jobs, self._spill_progress), self.chunk_rows
+            )
             return
         if not (self.SPILL and names == self.names):
             yield from super()._tables(names)
@@ -175,20 +203,30 @@ class CsvSource(StreamSource):
         # The names are given, so a block needs no header line of its own.
         # One pyarrow block per block of ours: with pyarrow's 1 MiB default a 64 MiB block of a
         # 50,000-column table became 64 pieces of every column (3 million small arrays).
-        read_options = pacsv.ReadOptions(encoding=self.codec, use_threads=False, column_names=list(self.names),
-                                         block_size=max(self.MAX_PARSE_BLOCK, 1 << 20))
+        read_options = pacsv.ReadOptions(
+            encoding=self.codec,
+            use_threads=False,
+            column_names=list(self.names),
+            block_size=max(self.MAX_PARSE_BLOCK, 1 << 20),
+        )
         # Only a block that holds a quote can hold a line end inside a value.
-        parse_options = {quoted: pacsv.ParseOptions(delimiter=self.delimiter, newlines_in_values=quoted)
-                         for quoted in (False, True)}
+        parse_options = {
+            quoted: pacsv.ParseOptions(delimiter=self.delimiter, newlines_in_values=quoted) for quoted in (False, True)
+        }
 
         def parse(block, types: dict | None):
             """The block's rows; None when a value does not fit ``types`` (None: infer every type)."""
-            convert = pacsv.ConvertOptions(include_columns=list(names), column_types=types or {},
-                                           null_values=NULL_VALUES, strings_can_be_null=True)
+            convert = pacsv.ConvertOptions(
+                include_columns=list(names), column_types=types or {}, null_values=NULL_VALUES, strings_can_be_null=True
+            )
             try:
                 with self._errors():
-                    return pacsv.read_csv(pa.BufferReader(block.data), read_options=read_options,
-                                          parse_options=parse_options[block.quoted], convert_options=convert)
+                    return pacsv.read_csv(
+                        pa.BufferReader(block.data),
+                        read_options=read_options,
+                        parse_options=parse_options[block.quoted],
+                        convert_options=convert,
+                    )
             except Restart:  # (a conversion error: see _widen)
                 return None
 
@@ -274,12 +312,18 @@ class CsvSource(StreamSource):
         import pyarrow.csv as pacsv
 
         stream = self._stream()
-        convert = pacsv.ConvertOptions(include_columns=list(names), column_types={k: v for k, v in self.types.items() if k in names},
-                                       null_values=NULL_VALUES, strings_can_be_null=True)
+        convert = pacsv.ConvertOptions(
+            include_columns=list(names),
+            column_types={k: v for k, v in self.types.items() if k in names},
+            null_values=NULL_VALUES,
+            strings_can_be_null=True,
+        )
         with self._errors():
             reader = pacsv.open_csv(
                 stream,
-                read_options=pacsv.ReadOptions(encoding=self.codec, block_size=self.BLOCK_SIZE, use_threads=self.jobs > 1),
+                read_options=pacsv.ReadOptions(
+                    encoding=self.codec, block_size=self.BLOCK_SIZE, use_threads=self.jobs > 1
+                ),
                 parse_options=pacsv.ParseOptions(delimiter=self.delimiter, newlines_in_values=True),
                 convert_options=convert,
             )

@@ -102,7 +102,9 @@ def sniff_delimiter(sample: bytes, expected: str, encoding: str) -> str | None:
 
 def header_error(exc: RecordError) -> InputError:
     """A record error met while reading the header."""
-    return InputError(exc.describe(1) if exc.unterminated else exc.describe(1).replace("line 1 is", "the first line is"))
+    return InputError(
+        exc.describe(1) if exc.unterminated else exc.describe(1).replace("line 1 is", "the first line is")
+    )
 
 
 def _fields(raw: bytes, delimiter: str, encoding: str, codec: str) -> list[str]:
@@ -116,5 +118,6 @@ def _decode(raw: bytes, encoding: str, codec: str) -> str:
     try:
         return raw.decode("utf-8-sig" if codec == "utf8" else encoding)
     except UnicodeDecodeError:
-        raise InputError(f"bytes not valid in {encoding} in the header; "
-                         "pass --encoding (for example --encoding latin-1)") from None
+        raise InputError(
+            f"bytes not valid in {encoding} in the header; pass --encoding (for example --encoding latin-1)"
+        ) from None

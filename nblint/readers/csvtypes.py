@@ -12,7 +12,9 @@ from __future__ import annotations
 import re
 
 #: pyarrow's message for a value its column's type cannot hold.
-CONVERSION_ERROR = re.compile(r"In CSV column #(?P<column>\d+): (?:Row #\d+: )?CSV conversion error to (?P<type>[\w\[\], ]+?): invalid value '(?P<value>.*)'")
+CONVERSION_ERROR = re.compile(
+    r"In CSV column #(?P<column>\d+): (?:Row #\d+: )?CSV conversion error to (?P<type>[\w\[\], ]+?): invalid value '(?P<value>.*)'"
+)
 
 
 def narrow_zero_one(table, fixed: dict):
@@ -50,12 +52,13 @@ def wider_type(current: str, value: str):
         except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
             return False
 
-    ladder = {"null": [pa.int64(), pa.float64()], "int8": [pa.int64(), pa.float64()], "int64": [pa.float64()]}.get(current, [])
+    ladder = {"null": [pa.int64(), pa.float64()], "int8": [pa.int64(), pa.float64()], "int64": [pa.float64()]}.get(
+        current, []
+    )
     for kind in ladder:
         if fits(kind):
             return kind
     return pa.string()
-
 
 
 def unify(a, b):

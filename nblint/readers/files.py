@@ -58,11 +58,15 @@ def spool_stdin(stream, limit: int | None = None) -> tempfile._TemporaryFileWrap
         line_end = line_end or b"\n" in piece
         if not line_end and copied > MAX_RECORD_BYTES:
             spool.close()
-            raise InputError(f"the first line is longer than {MAX_RECORD_BYTES >> 20} MiB with no line end: not a CSV table")
+            raise InputError(
+                f"the first line is longer than {MAX_RECORD_BYTES >> 20} MiB with no line end: not a CSV table"
+            )
         if copied > limit:
             spool.close()
-            raise InputError(f"standard input is larger than the {limit:,} bytes nblint may copy to the temporary "
-                             "folder (NBLINT_DISK_BUDGET); pass the file instead")
+            raise InputError(
+                f"standard input is larger than the {limit:,} bytes nblint may copy to the temporary "
+                "folder (NBLINT_DISK_BUDGET); pass the file instead"
+            )
         spool.write(piece)
     spool.flush()
     if copied == 0:

@@ -25,8 +25,12 @@ class ParquetSource(StreamSource):
             raise InputError("no data rows")
         self._done_groups = 0
         schema = self.file.schema_arrow
-        self.skipped = {f.name: f"nested values ({nested_arrow_type(f.type)})" for f in schema if nested_arrow_type(f.type)}
-        super().__init__(path, [n for n in schema.names if n not in self.skipped], self.file.metadata.num_rows, chunk_rows)
+        self.skipped = {
+            f.name: f"nested values ({nested_arrow_type(f.type)})" for f in schema if nested_arrow_type(f.type)
+        }
+        super().__init__(
+            path, [n for n in schema.names if n not in self.skipped], self.file.metadata.num_rows, chunk_rows
+        )
 
     def _batches(self, names):
         import pyarrow as pa

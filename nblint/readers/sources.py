@@ -21,7 +21,9 @@ class ArrowSource(TableSource):
 
     def __init__(self, path: str, table, chunk_rows: int | None = None):
         self.table = table
-        self.skipped = {f.name: f"nested values ({nested_arrow_type(f.type)})" for f in table.schema if nested_arrow_type(f.type)}
+        self.skipped = {
+            f.name: f"nested values ({nested_arrow_type(f.type)})" for f in table.schema if nested_arrow_type(f.type)
+        }
         super().__init__(path, [n for n in table.column_names if n not in self.skipped], table.num_rows, chunk_rows)
 
     def _column(self, name, offset, length):
@@ -34,8 +36,10 @@ class DataFrameSource(TableSource):
     def __init__(self, frame, path: str = "<dataframe>", chunk_rows: int | None = None):
         self.frame = frame
         names = [str(c) for c in frame.columns]
-        nested = {i: nested_values(frame.iloc[:, i]) if dtype == object else None  # noqa: E721 (numpy dtypes compare by ==)
-                  for i, dtype in enumerate(frame.dtypes)}
+        nested = {
+            i: nested_values(frame.iloc[:, i]) if dtype == object else None  # noqa: E721 (numpy dtypes compare by ==)
+            for i, dtype in enumerate(frame.dtypes)
+        }
         self.skipped = {names[i]: f"nested values ({kind}s)" for i, kind in nested.items() if kind}
         self._positions = [i for i in range(len(names)) if not nested[i]]  # column positions in the frame
         super().__init__(path, [names[i] for i in self._positions], len(frame), chunk_rows)

@@ -20,6 +20,15 @@ from nblint.structure.onehot import GroupSearch, find_onehot_groups, find_onehot
 from nblint.structure.vif import RANK_TOLERANCE, VifResult, variance_inflation
 
 __all__ = [
-    "SEARCH_BUDGET", "Budget", "Group", "GroupSearch", "RANK_TOLERANCE", "VifResult",
-    "exclusivity_evidence", "find_onehot_groups", "find_onehot_groups_sparse", "name_stem", "variance_inflation",
+    "SEARCH_BUDGET",
+    "Budget",
+    "Group",
+    "GroupSearch",
+    "RANK_TOLERANCE",
+    "VifResult",
+    "exclusivity_evidence",
+    "find_onehot_groups",
+    "find_onehot_groups_sparse",
+    "name_stem",
+    "variance_inflation",
 ]

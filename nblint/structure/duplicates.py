@@ -56,8 +56,11 @@ def identical_candidates(profile) -> tuple[list[list[str]], list[list[str]]]:
     agree (missing count, range, level counts).
     """
     gram, numeric = profile.gram, profile.numeric
-    exact = (identical_binary_sparse(gram.binary, gram.cooccurrence, gram.diagonal(), gram.n) if gram.wide
-             else identical_binary_dense(gram.binary, gram.cooccurrence, gram.n))
+    exact = (
+        identical_binary_sparse(gram.binary, gram.cooccurrence, gram.diagonal(), gram.n)
+        if gram.wide
+        else identical_binary_dense(gram.binary, gram.cooccurrence, gram.n)
+    )
     binary = set(gram.binary)
     complete = {name: j for j, name in enumerate(gram.names)}
     keys: dict[tuple, list[str]] = {}
@@ -93,7 +96,9 @@ def identical_candidates(profile) -> tuple[list[list[str]], list[list[str]]]:
             d = np.sqrt(np.abs(np.diag(M)))
             scale = np.outer(d, d) + 1e-300
             mean = gram.mean[idx]
-            close = (np.abs(M - np.diag(M)[:, None]) <= 1e-9 * scale) & (np.abs(M - np.diag(M)[None, :]) <= 1e-9 * scale)
+            close = (np.abs(M - np.diag(M)[:, None]) <= 1e-9 * scale) & (
+                np.abs(M - np.diag(M)[None, :]) <= 1e-9 * scale
+            )
             close &= np.abs(mean[:, None] - mean[None, :]) <= 1e-12 * (1 + np.abs(mean[:, None]))
             taken: set[int] = set()
             for a in range(len(cols)):
@@ -118,8 +123,7 @@ def code_column_candidates(profile, groups) -> list[tuple[str, object]]:
     n_rows = profile.n_rows
     members = {m for g in groups for m in g.members}
     signatures = [
-        sorted(group.counts + ([n_rows - sum(group.counts)] if sum(group.counts) < n_rows else []))
-        for group in groups
+        sorted(group.counts + ([n_rows - sum(group.counts)] if sum(group.counts) < n_rows else [])) for group in groups
     ]
     sizes = {len(signature) for signature in signatures}
     # Each column's level counts once (not once per group: wide tables have thousands of columns).
@@ -164,5 +168,5 @@ def recode_candidates(profile, skip) -> list[tuple[str, str]]:
     pairs = []
     for columns in by_signature.values():
         columns = sorted(columns)
-        pairs += [(a, b) for i, a in enumerate(columns) for b in columns[i + 1:]]
+        pairs += [(a, b) for i, a in enumerate(columns) for b in columns[i + 1 :]]
     return sorted(pairs)[:MAX_RECODE_PAIRS]

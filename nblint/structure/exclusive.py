@@ -90,8 +90,9 @@ def maximal_cliques(adjacency: np.ndarray, order: list[int], budget: Budget) -> 
     return cliques
 
 
-def dummy_sets(names, cooccurrence: np.ndarray, n_rows: int, all_names, budget: Budget,
-               min_evidence: float) -> list[ExclusiveSet]:
+def dummy_sets(
+    names, cooccurrence: np.ndarray, n_rows: int, all_names, budget: Budget, min_evidence: float
+) -> list[ExclusiveSet]:
     """Disjoint sets of pairwise exclusive 0/1 columns that are likely one variable each.
 
     Parameters
@@ -131,8 +132,11 @@ def dummy_sets(names, cooccurrence: np.ndarray, n_rows: int, all_names, budget: 
         while len(members) >= 2:
             total = int(counts[members].sum())
             tied = stem_ties([names[k] for k in members], all_names)
-            weak = [(member_evidence(int(counts[k]), total - int(counts[k]), n_rows), names[k], k)
-                    for k in members if names[k] not in tied]
+            weak = [
+                (member_evidence(int(counts[k]), total - int(counts[k]), n_rows), names[k], k)
+                for k in members
+                if names[k] not in tied
+            ]
             weak = [w for w in weak if w[0] < threshold]
             if not weak:
                 break
@@ -153,16 +157,25 @@ def dummy_sets(names, cooccurrence: np.ndarray, n_rows: int, all_names, budget: 
         best = pool[0]
         rivals = [p for p in pool[1:] if set(p) & set(best)]
         taken.update(best)
-        found = ExclusiveSet(sorted(best, key=lambda k: names[k]), [int(counts[k]) for k in sorted(best, key=lambda k: names[k])],
-                             0, exclusivity_evidence(counts[best].tolist(), n_rows),
-                             informative_stem([names[k] for k in best], all_names))
+        found = ExclusiveSet(
+            sorted(best, key=lambda k: names[k]),
+            [int(counts[k]) for k in sorted(best, key=lambda k: names[k])],
+            0,
+            exclusivity_evidence(counts[best].tolist(), n_rows),
+            informative_stem([names[k] for k in best], all_names),
+        )
         if rivals:
             mine, theirs = preference(best), preference(rivals[0])
             found.alternatives = [sorted(r, key=lambda k: names[k]) for r in rivals[:3]]
-            found.chosen_by = ("names share a stem" if mine[0] != theirs[0]
-                               else "more levels (the finer split)" if mine[1] != theirs[1]
-                               else "stronger evidence" if mine[2] != theirs[2]
-                               else "member names (an arbitrary, fixed rule)")
+            found.chosen_by = (
+                "names share a stem"
+                if mine[0] != theirs[0]
+                else "more levels (the finer split)"
+                if mine[1] != theirs[1]
+                else "stronger evidence"
+                if mine[2] != theirs[2]
+                else "member names (an arbitrary, fixed rule)"
+            )
         chosen.append(found)
         rest = []
         for p in pool[1:]:
@@ -215,9 +228,17 @@ def near_sets(names, cooccurrence: np.ndarray, n_rows: int, max_share: float, bu
 BrokenCandidate = tuple[list[str], list[int], bool]
 
 
-def candidate_sets(binary: list[str], cooccurrence: np.ndarray, onehot: list[Group], n_rows: int, names: list[str],
-                   order: dict[str, int], max_share: float, min_evidence: float,
-                   budget: Budget) -> tuple[list[BrokenCandidate], list[Group]]:
+def candidate_sets(
+    binary: list[str],
+    cooccurrence: np.ndarray,
+    onehot: list[Group],
+    n_rows: int,
+    names: list[str],
+    order: dict[str, int],
+    max_share: float,
+    min_evidence: float,
+    budget: Budget,
+) -> tuple[list[BrokenCandidate], list[Group]]:
     """Broken-group and dummy-group candidates among the 0/1 columns outside the one-hot groups.
 
     First the sets that sum to one on nearly every row (at most ``max_share`` rows
@@ -265,14 +286,17 @@ def candidate_sets(binary: list[str], cooccurrence: np.ndarray, onehot: list[Gro
         if names_say_complete(members, name_stem(members)):
             broken.append((members, counts, True))
             continue
-        evidence: dict = {"exclusivity_evidence": round(s.evidence, 3),
-                          "expected_cooccurrences_if_independent": round(expected_cooccurrences(counts, n_rows), 3)}
+        evidence: dict = {
+            "exclusivity_evidence": round(s.evidence, 3),
+            "expected_cooccurrences_if_independent": round(expected_cooccurrences(counts, n_rows), 3),
+        }
         if s.stem:
             evidence["shared_name_stem"] = s.stem
         if s.alternatives:
             evidence["ambiguous"] = True
-            evidence["alternatives"] = [sorted((leftover[rest[k]] for k in alt), key=order.__getitem__)
-                                        for alt in s.alternatives]
+            evidence["alternatives"] = [
+                sorted((leftover[rest[k]] for k in alt), key=order.__getitem__) for alt in s.alternatives
+            ]
             evidence["chosen_by"] = s.chosen_by
         dummy.append(Group("dummy", members, counts, n_rows, group_stem(members, names), evidence))
     return broken, dummy

@@ -56,8 +56,13 @@ SCALE_FAMILY = 5
 FLAT_RATIO = 2.5
 
 # Names break ties only; they never overrule the values.
-_CODE_HINT = re.compile(r"(^|_|\b)(code|codes|id|type|kind|cat|category|class|group|level|segment|status|zip)s?($|_|\b)", re.I)
-_COUNT_HINT = re.compile(r"(^|_|\b)(n|num|count|counts|cnt|qty|quantity|visits|calls|clicks|times|freq|frequency|number|occurrences|events)($|_|\b)", re.I)
+_CODE_HINT = re.compile(
+    r"(^|_|\b)(code|codes|id|type|kind|cat|category|class|group|level|segment|status|zip)s?($|_|\b)", re.I
+)
+_COUNT_HINT = re.compile(
+    r"(^|_|\b)(n|num|count|counts|cnt|qty|quantity|visits|calls|clicks|times|freq|frequency|number|occurrences|events)($|_|\b)",
+    re.I,
+)
 
 MODEL_FOR_KIND = {
     "binary": "bernoulli",
@@ -102,9 +107,16 @@ class ColumnKind:
         return "declared" if self.declared else "ambiguous" if self.ambiguous else "inferred"
 
     def to_dict(self) -> dict:
-        return {"column": self.column, "kind": self.kind, "model": self.model, "why": self.why,
-                "n_distinct": None if self.n_distinct is None else round(self.n_distinct), "group": self.group,
-                "status": self.status, "alternative": self.alternative}
+        return {
+            "column": self.column,
+            "kind": self.kind,
+            "model": self.model,
+            "why": self.why,
+            "n_distinct": None if self.n_distinct is None else round(self.n_distinct),
+            "group": self.group,
+            "status": self.status,
+            "alternative": self.alternative,
+        }
 
 
 def declared_kind(column: str, declared: dict[str, str] | None) -> str | None:
@@ -139,15 +151,20 @@ def infer_kinds(profile, groups, code_columns=None, declared=None) -> dict[str, 
     for column in profile.names:
         chosen = declared_kind(column, declared) if column != profile.target else None
         if chosen is not None:
-            kinds[column] = ColumnKind(column, chosen, MODEL_FOR_KIND[chosen], f"declared {chosen}",
-                                       profile.n_distinct(column), declared=True)
+            kinds[column] = ColumnKind(
+                column, chosen, MODEL_FOR_KIND[chosen], f"declared {chosen}", profile.n_distinct(column), declared=True
+            )
             continue
         kind = _kind(profile, column, member_of.get(column), scale)
         if column in code_columns and kind.kind in ("count", "continuous", "categorical"):
             group = code_columns[column]
-            kind = ColumnKind(column, "categorical", "categorical",
-                              f"codes of the same variable as the group {group.label!r} (NB105): a categorical feature",
-                              kind.n_distinct)
+            kind = ColumnKind(
+                column,
+                "categorical",
+                "categorical",
+                f"codes of the same variable as the group {group.label!r} (NB105): a categorical feature",
+                kind.n_distinct,
+            )
         kinds[column] = kind
     return kinds
 
@@ -186,7 +203,13 @@ def _kind(profile, column: str, group, scale: float | None) -> ColumnKind:
         return ColumnKind(column, "binary", "bernoulli", "exactly two values: a Bernoulli feature", 2.0)
     if text:
         if n_distinct is None or (present >= 20 and n_distinct >= IDENTIFIER_SHARE * present):
-            return ColumnKind(column, "identifier", None, "a different value on (nearly) every row: an identifier, not a feature", n_distinct)
+            return ColumnKind(
+                column,
+                "identifier",
+                None,
+                "a different value on (nearly) every row: an identifier, not a feature",
+                n_distinct,
+            )
         if n_distinct > HIGH_CARDINALITY:
             why = f"text with {n_distinct:.0f} values: categorical, high-cardinality (merge rare levels or drop)"
         else:
@@ -201,7 +224,13 @@ def _kind(profile, column: str, group, scale: float | None) -> ColumnKind:
         # are as distinct but spread over a range far wider than the rows.
         span = float(numeric.maximum[j] - numeric.minimum[j] + 1)
         if n_distinct is not None and (n_distinct >= 0.5 * span or _CODE_HINT.search(column)):
-            return ColumnKind(column, "identifier", None, "whole numbers, a different one on (nearly) every row: an identifier", n_distinct)
+            return ColumnKind(
+                column,
+                "identifier",
+                None,
+                "whole numbers, a different one on (nearly) every row: an identifier",
+                n_distinct,
+            )
         return ColumnKind(column, "continuous", "gaussian", "whole numbers with many values: a measurement", n_distinct)
     kind, alternative, why = _integer_kind(profile, column, j, n_distinct, scale)
     if alternative is not None:
@@ -216,11 +245,13 @@ def _continuous_why(profile, j: int) -> str:
     numeric = profile.numeric
     n = numeric.class_n[:, j].sum()
     mean = float(numeric.class_mean[:, j] @ numeric.class_n[:, j] / max(n, 1))
-    per_class = Moments(numeric.class_n[:, j:j + 1], numeric.class_mean[:, j:j + 1], numeric.class_m2[:, j:j + 1])
+    per_class = Moments(numeric.class_n[:, j : j + 1], numeric.class_mean[:, j : j + 1], numeric.class_m2[:, j : j + 1])
     sd = float(np.sqrt(pooled_variance(per_class)[0]))
     lo, hi = float(numeric.minimum[j]), float(numeric.maximum[j])
     if sd > 0 and lo >= 0 and (hi - mean) / sd > 6:
-        return "continuous, non-negative with a long right tail: Gaussian after a log transform, or binned into categories"
+        return (
+            "continuous, non-negative with a long right tail: Gaussian after a log transform, or binned into categories"
+        )
     return "continuous values: a Gaussian feature (or binned into categories)"
 
 
@@ -256,11 +287,19 @@ def _integer_kind(profile, column: str, j: int, n_distinct: float, scale: float 
     freq[(keys - lo).astype(int)] = totals
     named_code, named_count = bool(_CODE_HINT.search(column)), bool(_COUNT_HINT.search(column))
     if len(keys) == support and totals.max() <= FLAT_RATIO * totals.min():
-        return "categorical", "count", f"{k} integer levels {lo:.0f}..{hi:.0f}, all about equally frequent: codes of a design"
+        return (
+            "categorical",
+            "count",
+            f"{k} integer levels {lo:.0f}..{hi:.0f}, all about equally frequent: codes of a design",
+        )
     if k <= 20 and _holes_in_the_middle(freq) and not _heaped(keys, totals):
         return "categorical", "count", f"integer codes with gaps ({k} of {support} values in {lo:.0f}..{hi:.0f} used)"
     if lo <= 1 and _falls_from(freq, lo) and not named_code:
-        return "count", None, f"non-negative whole numbers ({k} values) whose frequencies fall away from the smallest: counts"
+        return (
+            "count",
+            None,
+            f"non-negative whole numbers ({k} values) whose frequencies fall away from the smallest: counts",
+        )
     if k > 20 and offset:
         return "continuous", "count", f"whole numbers with {k} values in {lo:.0f}..{hi:.0f}, far from 0: a measurement"
     if k >= 5 and _unimodal(freq) and not named_code:
@@ -283,7 +322,7 @@ def _holes_in_the_middle(freq: np.ndarray) -> bool:
     cumulative = np.cumsum(freq) / freq.sum()
     first = int(np.searchsorted(cumulative, 0.05))
     last = int(np.searchsorted(cumulative, 0.95))
-    central = freq[first:last + 1]
+    central = freq[first : last + 1]
     return bool((central == 0).sum() >= max(1, 0.25 * len(central)))
 
 

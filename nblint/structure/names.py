@@ -15,8 +15,16 @@ _SEPARATORS = re.compile(r"(\[T\.|\[|=|_|\.|:|\s|-)")
 _LETTERS_DIGITS = re.compile(r"^([A-Za-z]+)(\d+)$")
 #: Level names that make a two-column set a complete enumeration of a two-level variable.
 _COMPLEMENTS = (
-    {"yes", "no"}, {"y", "n"}, {"true", "false"}, {"t", "f"}, {"0", "1"},
-    {"male", "female"}, {"m", "f"}, {"on", "off"}, {"pos", "neg"}, {"positive", "negative"},
+    {"yes", "no"},
+    {"y", "n"},
+    {"true", "false"},
+    {"t", "f"},
+    {"0", "1"},
+    {"male", "female"},
+    {"m", "f"},
+    {"on", "off"},
+    {"pos", "neg"},
+    {"positive", "negative"},
 )
 
 
@@ -99,7 +107,7 @@ def stem_ties(members, all_names) -> set:
     """Members that share with at least one other member a stem that names them (see :func:`informative_stem`)."""
     members = list(members)
     tied: set = set()
-    pair_stems = (name_stem([a, b]) for i, a in enumerate(members) for b in members[i + 1:])
+    pair_stems = (name_stem([a, b]) for i, a in enumerate(members) for b in members[i + 1 :])
     for stem in {s for s in pair_stems if s is not None}:
         carriers = [m for m in members if stem_family(stem, [m])]
         if len(carriers) >= 2 and stem_family(stem, all_names) <= len(carriers) + 1:
@@ -111,7 +119,7 @@ def level_names(members, stem: str | None) -> list[str]:
     """What each member's name adds to the stem (``color_red`` -> ``red``), lower case."""
     if not stem:
         return [m.lower() for m in members]
-    return [_SEPARATORS.sub("", m[len(stem):], count=1).rstrip("]").lower() for m in members]
+    return [_SEPARATORS.sub("", m[len(stem) :], count=1).rstrip("]").lower() for m in members]
 
 
 def names_say_complete(members, stem: str | None) -> bool:

@@ -43,8 +43,9 @@ class GroupSearch:
     capped: bool = False
 
 
-def find_onehot_groups(binary, cooccurrence: np.ndarray, n_rows: int, table_order: dict[str, int],
-                       budget: Budget) -> GroupSearch:
+def find_onehot_groups(
+    binary, cooccurrence: np.ndarray, n_rows: int, table_order: dict[str, int], budget: Budget
+) -> GroupSearch:
     """Every set of 0/1 columns that sums to exactly one on every row, chosen without regard to column order.
 
     Parameters
@@ -100,7 +101,7 @@ def find_onehot_groups(binary, cooccurrence: np.ndarray, n_rows: int, table_orde
             return
         for pos, j in enumerate(candidates):
             if total + counts[j] <= n_rows:
-                rest = [k for k in candidates[pos + 1:] if exclusive[j, k]]
+                rest = [k for k in candidates[pos + 1 :] if exclusive[j, k]]
                 extend(chosen + [j], total + int(counts[j]), covered + O[j], rest)
             if budget.exhausted:
                 return
@@ -127,8 +128,10 @@ def find_onehot_groups(binary, cooccurrence: np.ndarray, n_rows: int, table_orde
     search(usable & ~taken)
     mixed = [_mixed(cover, parts) for cover in covers]
     candidates = covers + [m for m in mixed if m is not None]
-    groups = [_group(cover, alternatives, why, binary, counts, n_rows, table_order)
-              for cover, alternatives, why in choose_covers(candidates, binary, list(table_order))]
+    groups = [
+        _group(cover, alternatives, why, binary, counts, n_rows, table_order)
+        for cover, alternatives, why in choose_covers(candidates, binary, list(table_order))
+    ]
     groups.sort(key=lambda g: table_order[g.members[0]])
     return GroupSearch(groups, capped=budget.exhausted)
 
@@ -197,9 +200,13 @@ def choose_covers(covers, names, all_names) -> list[tuple[tuple[int, ...], list[
         why = None
         if rivals:
             mine, theirs = preference(cover), preference(rivals[0])
-            why = ("names share a stem" if mine[0] != theirs[0]
-                   else "more levels (the finer split)" if mine[1] != theirs[1]
-                   else "member names (an arbitrary, fixed rule)")
+            why = (
+                "names share a stem"
+                if mine[0] != theirs[0]
+                else "more levels (the finer split)"
+                if mine[1] != theirs[1]
+                else "member names (an arbitrary, fixed rule)"
+            )
         result.append((cover, rivals[:MAX_ALTERNATIVES], why))
     return result
 
@@ -216,8 +223,9 @@ def _group(cover, alternatives, why, binary, counts, n_rows, table_order) -> Gro
     return Group("one-hot", names, [int(counts[k]) for k in members], n_rows, group_stem(names, table_order), evidence)
 
 
-def find_onehot_groups_sparse(binary, cooccurrence, n_rows: int, table_order: dict[str, int],
-                              sparse_rows: list, budget: Budget) -> GroupSearch:
+def find_onehot_groups_sparse(
+    binary, cooccurrence, n_rows: int, table_order: dict[str, int], sparse_rows: list, budget: Budget
+) -> GroupSearch:
     """:func:`find_onehot_groups` for wide tables, from sparse co-occurrences.
 
     Parameters
@@ -257,7 +265,7 @@ def find_onehot_groups_sparse(binary, cooccurrence, n_rows: int, table_order: di
     assigned = np.zeros(b, dtype=bool)
 
     def partners(j: int) -> np.ndarray:
-        return indices[indptr[j]:indptr[j + 1]]
+        return indices[indptr[j] : indptr[j + 1]]
 
     def cover(chosen: list[int], total: int, allowed: np.ndarray, part: Budget):
         if total == n_rows:

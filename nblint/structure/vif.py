@@ -104,6 +104,7 @@ class VifResult:
         estimate = np.linalg.inv(self.factor)
         return bool(np.max(np.einsum("ij,ij->j", estimate, estimate)) > threshold * (1.0 - SCREEN_MARGIN))
 
+
 def variance_inflation(names: tuple[str, ...], comoment: np.ndarray, onehot: list[Group]) -> VifResult:
     """VIF of every column, in closed form from the centred co-moment matrix.
 

@@ -53,7 +53,12 @@ class ZeroCountCell(Rule):
     severity = Severity.INFO
     needs_target = True
     options = (
-        Option("max-cells", 20, "Most zero cells listed in one finding's evidence (the count is always complete).", minimum=0),
+        Option(
+            "max-cells",
+            20,
+            "Most zero cells listed in one finding's evidence (the count is always complete).",
+            minimum=0,
+        ),
     )
 
     def check(self, ctx):
@@ -68,8 +73,13 @@ class ZeroCountCell(Rule):
             severity = Severity.ERROR if ctx.alpha == 0 and not ctx.kinds[column].ambiguous else Severity.INFO
             shown = cells[: self.settings["max-cells"]]
             described = [
-                {"value": fmt_value(v), "class": fmt_value(classes[c]), "class_rows": int(class_rows[c]),
-                 "upper_95": zero_upper_bound(int(class_rows[c])), "rule_of_three": 3 / int(class_rows[c])}
+                {
+                    "value": fmt_value(v),
+                    "class": fmt_value(classes[c]),
+                    "class_rows": int(class_rows[c]),
+                    "upper_95": zero_upper_bound(int(class_rows[c])),
+                    "rule_of_three": 3 / int(class_rows[c]),
+                }
                 for v, c in shown
             ]
             first = described[0]
@@ -80,16 +90,24 @@ class ZeroCountCell(Rule):
             )
             if ctx.alpha == 0:
                 message += "; with alpha = 0 each such cell vetoes its class"
-            evidence = {"zero_cells": len(cells), "cells": described, "alpha": ctx.alpha, "model": ctx.model,
-                        "kind": ctx.kinds[column].kind, "ambiguous_kind": ctx.kinds[column].ambiguous}
+            evidence = {
+                "zero_cells": len(cells),
+                "cells": described,
+                "alpha": ctx.alpha,
+                "model": ctx.model,
+                "kind": ctx.kinds[column].kind,
+                "ambiguous_kind": ctx.kinds[column].ambiguous,
+            }
             fix = "Keep smoothing on (alpha > 0), collect more rows for the small classes, or merge rare levels."
             keys, counts = table
             index = {key: i for i, key in enumerate(keys)}
             labels = ["total count" if k == "any count > 0" else fmt_value(k) for k in keys]
-            figure = contingency(column, labels, [fmt_value(c) for c in classes], counts,
-                                 [(index[v], c) for v, c in cells])
-            yield self.finding(ctx, message, columns=[column], evidence=evidence, fix=fix, severity=severity,
-                               figure=figure)
+            figure = contingency(
+                column, labels, [fmt_value(c) for c in classes], counts, [(index[v], c) for v, c in cells]
+            )
+            yield self.finding(
+                ctx, message, columns=[column], evidence=evidence, fix=fix, severity=severity, figure=figure
+            )
 
     def _zero_cells(self, ctx, column) -> tuple[list[tuple[object, int]], tuple | None]:
         """The zero (value, class) cells, and the table they are cells of: (keys, counts[key, class])."""

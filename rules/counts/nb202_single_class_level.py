@@ -46,11 +46,22 @@ class SingleClassLevel(Rule):
     severity = Severity.WARNING
     needs_target = True
     options = (
-        Option("separation-min-rows", 5, "Rows a level needs before its single class counts as separation.", shared=True,
-               minimum=1),
-        Option("separation-max-chance", 0.01,
-               "Largest chance (corrected for the number of levels tested) of a level this size falling in one class "
-               "by accident for it to be reported.", shared=True, minimum=0, maximum=1),
+        Option(
+            "separation-min-rows",
+            5,
+            "Rows a level needs before its single class counts as separation.",
+            shared=True,
+            minimum=1,
+        ),
+        Option(
+            "separation-max-chance",
+            0.01,
+            "Largest chance (corrected for the number of levels tested) of a level this size falling in one class "
+            "by accident for it to be reported.",
+            shared=True,
+            minimum=0,
+            maximum=1,
+        ),
     )
 
     def check(self, ctx):
@@ -65,8 +76,17 @@ class SingleClassLevel(Rule):
                 f"column {column!r}: value {fmt_value(first.value)} appears only with class {fmt_class(classes[first.klass])} "
                 f"({first.rows} rows; by chance {chance_in_words(first.chance)}): the value alone decides the class{more}"
             )
-            evidence = {"levels": [{"value": fmt_value(level.value), "class": fmt_value(classes[level.klass]),
-                                    "rows": level.rows, "chance": level.chance, "corrected_chance": level.corrected}
-                                   for level in found]}
+            evidence = {
+                "levels": [
+                    {
+                        "value": fmt_value(level.value),
+                        "class": fmt_value(classes[level.klass]),
+                        "rows": level.rows,
+                        "chance": level.chance,
+                        "corrected_chance": level.corrected,
+                    }
+                    for level in found
+                ]
+            }
             fix = f"Check whether {column!r} is known before the label; drop it if it leaks the label."
             yield self.finding(ctx, message, columns=[column], evidence=evidence, fix=fix)

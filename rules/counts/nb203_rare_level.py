@@ -54,6 +54,10 @@ class RareLevel(Rule):
             listed = ", ".join(f"{fmt_value(k)} ({t} rows)" for k, t in rare[:5])
             more = f" and {len(rare) - 5} more" if len(rare) > 5 else ""
             message = f"column {column!r}: {len(rare)} of {len(levels.keys)} levels have fewer than {minimum} rows: {listed}{more}"
-            evidence = {"rare_levels": {fmt_value(k): t for k, t in rare}, "levels": len(levels.keys), "min_count": minimum}
+            evidence = {
+                "rare_levels": {fmt_value(k): t for k, t in rare},
+                "levels": len(levels.keys),
+                "min_count": minimum,
+            }
             fix = "Merge rare levels into an 'other' level (encoder min_frequency), or collect more rows."
             yield self.finding(ctx, message, columns=[column], evidence=evidence, fix=fix)

@@ -43,6 +43,14 @@ class ConstantColumn(Rule):
                 value = levels.keys[0] if levels is not None and levels.keys else None
                 shown = int(value) if isinstance(value, float) and value.is_integer() else value
                 missing = ctx.profile.n_missing(column)
-                message = f"column {column!r} has the same value ({shown}) on every row" + (f" that has one ({missing} missing)" if missing else "")
+                message = f"column {column!r} has the same value ({shown}) on every row" + (
+                    f" that has one ({missing} missing)" if missing else ""
+                )
                 evidence = {"value": shown, "missing": missing}
-            yield self.finding(ctx, message, columns=[column], evidence=evidence, fix=f"Drop {column!r}: it cannot change a prediction.")
+            yield self.finding(
+                ctx,
+                message,
+                columns=[column],
+                evidence=evidence,
+                fix=f"Drop {column!r}: it cannot change a prediction.",
+            )

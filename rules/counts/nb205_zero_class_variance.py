@@ -52,7 +52,9 @@ class ZeroClassVariance(Rule):
         profile = ctx.profile
         numeric = profile.numeric
         n_classes = len(profile.classes)
-        kinds = ("continuous",) if ctx.model is None else ("continuous", "count", "binary", "group-member", "categorical")
+        kinds = (
+            ("continuous",) if ctx.model is None else ("continuous", "count", "binary", "group-member", "categorical")
+        )
         for column in ctx.features_of_kind(*kinds):
             if column in profile.text:
                 continue
@@ -67,11 +69,15 @@ class ZeroClassVariance(Rule):
             parts = []
             if flat:
                 c = flat[0]
-                parts.append(f"in class {fmt_class(profile.classes[c])} {_flat_values(profile, column, j, c)}"
-                             + (f" ({len(flat) - 1} more classes alike)" if len(flat) > 1 else ""))
+                parts.append(
+                    f"in class {fmt_class(profile.classes[c])} {_flat_values(profile, column, j, c)}"
+                    + (f" ({len(flat) - 1} more classes alike)" if len(flat) > 1 else "")
+                )
             if tiny:
-                parts.append(f"class{'es' if len(tiny) > 1 else ''} {', '.join(fmt_class(profile.classes[c]) for c in tiny)} "
-                             "ha" + ("ve" if len(tiny) > 1 else "s") + " fewer than 2 values, so no variance can be estimated")
+                parts.append(
+                    f"class{'es' if len(tiny) > 1 else ''} {', '.join(fmt_class(profile.classes[c]) for c in tiny)} "
+                    "ha" + ("ve" if len(tiny) > 1 else "s") + " fewer than 2 values, so no variance can be estimated"
+                )
             message = f"column {column!r}: " + "; ".join(parts)
             evidence = {
                 "zero_variance_classes": [str(profile.classes[c]) for c in flat],
@@ -94,8 +100,10 @@ def _flat_values(profile, column: str, j: int, c: int) -> str:
     if levels is not None:
         present = [key for key, count in zip(levels.keys, levels.table[:, c]) if count]
         if len(present) > 1:
-            return (f"its {n} values take {len(present)} distinct values from {_short(min(present))} to {_short(max(present))}, "
-                    "too close together for their variance to be told from zero in double precision")
+            return (
+                f"its {n} values take {len(present)} distinct values from {_short(min(present))} to {_short(max(present))}, "
+                "too close together for their variance to be told from zero in double precision"
+            )
         if present:
             return f"every one of its {n} values is {_short(present[0])}"
     return f"every one of its {n} values is {profile.numeric.class_mean[c, j]:g}"

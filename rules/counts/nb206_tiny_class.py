@@ -39,8 +39,15 @@ class TinyClass(Rule):
     name = "tiny-class"
     severity = Severity.WARNING
     needs_target = True
-    options = (Option("min-class-rows", 10, "Classes with fewer rows than this are reported (and left out of NB201's zero cells).",
-                      shared=True, minimum=0),)
+    options = (
+        Option(
+            "min-class-rows",
+            10,
+            "Classes with fewer rows than this are reported (and left out of NB201's zero cells).",
+            shared=True,
+            minimum=0,
+        ),
+    )
 
     def check(self, ctx):
         profile = ctx.profile
@@ -48,20 +55,38 @@ class TinyClass(Rule):
         classes, counts = profile.classes, profile.class_count
         if len(classes) == 1:
             message = f"target {target!r} has a single class ({fmt_class(classes[0])}): there is nothing to classify"
-            yield self.finding(ctx, message, columns=[target], evidence={"classes": 1},
-                               fix="Check that the right column is the target, and that the data was not filtered to one class.",
-                               severity=Severity.ERROR)
+            yield self.finding(
+                ctx,
+                message,
+                columns=[target],
+                evidence={"classes": 1},
+                fix="Check that the right column is the target, and that the data was not filtered to one class.",
+                severity=Severity.ERROR,
+            )
         minimum = self.settings["min-class-rows"]
         small = [(label, int(n)) for label, n in zip(classes, counts) if n < minimum]
         if small and len(classes) > 1:
             listed = ", ".join(f"{fmt_class(label)} ({n} rows)" for label, n in small)
             message = f"target {target!r}: {len(small)} class{'es' if len(small) > 1 else ''} with fewer than {minimum} rows: {listed}"
-            evidence = {"small_classes": {str(label): n for label, n in small}, "min_class_rows": minimum,
-                        "class_rows": {str(label): int(n) for label, n in zip(classes, counts)}}
-            yield self.finding(ctx, message, columns=[target], evidence=evidence,
-                               fix="Collect more rows for these classes or merge them with related ones.")
+            evidence = {
+                "small_classes": {str(label): n for label, n in small},
+                "min_class_rows": minimum,
+                "class_rows": {str(label): int(n) for label, n in zip(classes, counts)},
+            }
+            yield self.finding(
+                ctx,
+                message,
+                columns=[target],
+                evidence=evidence,
+                fix="Collect more rows for these classes or merge them with related ones.",
+            )
         if profile.target_missing:
             share = profile.target_missing / ctx.n_rows
             message = f"target {target!r} is missing on {profile.target_missing} rows ({share:.1%})"
-            yield self.finding(ctx, message, columns=[target], evidence={"missing": profile.target_missing, "share": share},
-                               fix="Label these rows or drop them before training.")
+            yield self.finding(
+                ctx,
+                message,
+                columns=[target],
+                evidence={"missing": profile.target_missing, "share": share},
+                fix="Label these rows or drop them before training.",
+            )

@@ -47,7 +47,7 @@ class MissingValues(Rule):
         if not gaps:
             return
         if len(gaps) == 1:
-            (column, missing), = gaps.items()
+            ((column, missing),) = gaps.items()
             message = f"column {column!r} is missing on {missing} of {n} rows ({missing / n:.1%})"
             evidence = {"missing": missing, "share": missing / n}
         else:

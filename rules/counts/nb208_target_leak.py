@@ -45,8 +45,14 @@ class TargetLeak(Rule):
     severity = Severity.WARNING
     needs_target = True
     options = (
-        Option("decides-share", 0.99, "Share of rows whose class a column must give to be reported.", shared=True,
-               minimum=0, maximum=1),
+        Option(
+            "decides-share",
+            0.99,
+            "Share of rows whose class a column must give to be reported.",
+            shared=True,
+            minimum=0,
+            maximum=1,
+        ),
     )
 
     def check(self, ctx):
@@ -55,13 +61,19 @@ class TargetLeak(Rule):
             n = int(ctx.profile.class_count.sum())
             if found.how == "threshold":
                 above, below = fmt_class(classes[found.above]), fmt_class(classes[1 - found.above])
-                how = (f"{column} > {fmt_value(found.threshold)} gives class {above} and the rest {below}")
+                how = f"{column} > {fmt_value(found.threshold)} gives class {above} and the rest {below}"
             else:
                 how = "each of its values goes with one class"
-            message = (f"column {column!r} decides the target {ctx.target!r} on {found.share:.2%} of rows "
-                       f"({n - found.errors} of {n}): {how}")
-            evidence = {"share": found.share, "rows_wrong": found.errors, "how": found.how,
-                        "threshold": found.threshold,
-                        "class_above": None if found.above is None else fmt_value(classes[found.above])}
+            message = (
+                f"column {column!r} decides the target {ctx.target!r} on {found.share:.2%} of rows "
+                f"({n - found.errors} of {n}): {how}"
+            )
+            evidence = {
+                "share": found.share,
+                "rows_wrong": found.errors,
+                "how": found.how,
+                "threshold": found.threshold,
+                "class_above": None if found.above is None else fmt_value(classes[found.above]),
+            }
             fix = f"Check how {column!r} is produced; drop it if it is derived from (or written after) {ctx.target!r}."
             yield self.finding(ctx, message, columns=[column], evidence=evidence, fix=fix)

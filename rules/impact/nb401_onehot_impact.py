@@ -58,12 +58,35 @@ class OneHotImpact(Rule):
     severity = Severity.WARNING
     needs_target = True
     options = (
-        Option("alpha", 1.0, "Lidstone smoothing of both models (0 = the paper's maximum likelihood); the config's top-level alpha, when set, is used instead.", shared=True, minimum=0),
+        Option(
+            "alpha",
+            1.0,
+            "Lidstone smoothing of both models (0 = the paper's maximum likelihood); the config's top-level alpha, when set, is used instead.",
+            shared=True,
+            minimum=0,
+        ),
         Option("folds", 5, "Folds of the cross-validation.", shared=True, minimum=2),
         Option("seed", 0, "Seed of the fold assignment.", shared=True, minimum=0),
-        Option("flip-error", 0.05, "Share of rows whose predicted class changes that makes the finding an error.", minimum=0, maximum=1),
-        Option("flip-warning", 0.005, "Share of rows whose predicted class changes that makes the finding a warning.", minimum=0, maximum=1),
-        Option("logloss-warning", 0.01, "Worsening of cross-validated log-loss (nats per row) that makes the finding a warning.", minimum=0),
+        Option(
+            "flip-error",
+            0.05,
+            "Share of rows whose predicted class changes that makes the finding an error.",
+            minimum=0,
+            maximum=1,
+        ),
+        Option(
+            "flip-warning",
+            0.005,
+            "Share of rows whose predicted class changes that makes the finding a warning.",
+            minimum=0,
+            maximum=1,
+        ),
+        Option(
+            "logloss-warning",
+            0.01,
+            "Worsening of cross-validated log-loss (nats per row) that makes the finding a warning.",
+            minimum=0,
+        ),
     )
 
     def check(self, ctx):
@@ -93,16 +116,28 @@ class OneHotImpact(Rule):
             evidence["alpha"] = result.settings.alpha
             evidence["folds"] = result.settings.folds
             evidence["left_out"] = result.design.left_out
-            fix = (f"Read {group['group']!r} as one categorical feature: fit nblint.MixedNB (the collapsed model "
-                   "measured here), or run `nblint fix` to write the table with the group collapsed for CategoricalNB.")
-            yield self.finding(ctx, message, columns=group["columns"], rows=group["flipped_rows"], evidence=evidence,
-                               fix=fix, severity=severity, figure=figure)
+            fix = (
+                f"Read {group['group']!r} as one categorical feature: fit nblint.MixedNB (the collapsed model "
+                "measured here), or run `nblint fix` to write the table with the group collapsed for CategoricalNB."
+            )
+            yield self.finding(
+                ctx,
+                message,
+                columns=group["columns"],
+                rows=group["flipped_rows"],
+                evidence=evidence,
+                fix=fix,
+                severity=severity,
+                figure=figure,
+            )
 
     def _severity(self, group) -> Severity:
         flips = group["map_differs_share"]
         cat, pob = group["cat"]["cross_validated"]["log_loss"], group["pob"]["cross_validated"]["log_loss"]
         if flips >= self.settings["flip-error"]:
             return Severity.ERROR
-        if flips >= self.settings["flip-warning"] or (cat is not None and pob is not None and pob - cat >= self.settings["logloss-warning"]):
+        if flips >= self.settings["flip-warning"] or (
+            cat is not None and pob is not None and pob - cat >= self.settings["logloss-warning"]
+        ):
             return Severity.WARNING
         return Severity.INFO

@@ -13,9 +13,11 @@ ESTIMATOR = {
 
 
 #: The fix for a group read as separate bits: the model and the command that read it as one variable.
-GROUP_FIX = ("Read the group as one categorical feature: fit nblint.MixedNB (an event model per column, groups "
-             "collapsed), or run `nblint fix` to write the table with the group collapsed for CategoricalNB "
-             "(CollapseGroups does the same inside a pipeline).")
+GROUP_FIX = (
+    "Read the group as one categorical feature: fit nblint.MixedNB (an event model per column, groups "
+    "collapsed), or run `nblint fix` to write the table with the group collapsed for CategoricalNB "
+    "(CollapseGroups does the same inside a pipeline)."
+)
 
 
 def fmt_columns(columns, limit: int = 6) -> str:

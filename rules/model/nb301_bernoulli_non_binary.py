@@ -47,8 +47,15 @@ class BernoulliOnNonBinary(Rule):
             if column in ctx.profile.text:
                 message = f"column {column!r} is text ({value_range(ctx, column)}): BernoulliNB cannot read it, and one-hot bits of it are NB101's problem"
             else:
-                message = (f"column {column!r} is {kind.kind} ({value_range(ctx, column)}), not binary: BernoulliNB binarises "
-                           "it at 0.0, so every positive value becomes the same 1")
-            yield self.finding(ctx, message, columns=[column], evidence={"kind": kind.kind, "range": value_range(ctx, column)},
-                               fix=f"Read {column!r} with the {kind.model} event model (nblint.MixedNB reads each column with its own), "
-                                   "or binarise it explicitly at a meaningful threshold.")
+                message = (
+                    f"column {column!r} is {kind.kind} ({value_range(ctx, column)}), not binary: BernoulliNB binarises "
+                    "it at 0.0, so every positive value becomes the same 1"
+                )
+            yield self.finding(
+                ctx,
+                message,
+                columns=[column],
+                evidence={"kind": kind.kind, "range": value_range(ctx, column)},
+                fix=f"Read {column!r} with the {kind.model} event model (nblint.MixedNB reads each column with its own), "
+                "or binarise it explicitly at a meaningful threshold.",
+            )

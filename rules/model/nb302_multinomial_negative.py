@@ -44,7 +44,14 @@ class MultinomialOnNegative(Rule):
                 continue
             j = numeric.names.index(column)
             if numeric.minimum[j] < 0:
-                message = (f"column {column!r} has negative values (minimum {fmt_number(numeric.minimum[j])}): "
-                           f"{ESTIMATOR[ctx.model]} reads features as counts and rejects negatives")
-                yield self.finding(ctx, message, columns=[column], evidence={"minimum": float(numeric.minimum[j])},
-                                   fix=f"Use raw counts for {column!r}, or read it with GaussianNB.")
+                message = (
+                    f"column {column!r} has negative values (minimum {fmt_number(numeric.minimum[j])}): "
+                    f"{ESTIMATOR[ctx.model]} reads features as counts and rejects negatives"
+                )
+                yield self.finding(
+                    ctx,
+                    message,
+                    columns=[column],
+                    evidence={"minimum": float(numeric.minimum[j])},
+                    fix=f"Use raw counts for {column!r}, or read it with GaussianNB.",
+                )

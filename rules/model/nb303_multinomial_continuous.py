@@ -43,7 +43,14 @@ class MultinomialOnContinuous(Rule):
             j = numeric.names.index(column)
             if numeric.minimum[j] < 0 or numeric.integral[j]:
                 continue
-            message = (f"column {column!r} has non-integer values ({value_range(ctx, column)}): "
-                       f"{ESTIMATOR[ctx.model]} weighs them as counts, so their scale decides their evidence")
-            yield self.finding(ctx, message, columns=[column], evidence={"range": value_range(ctx, column)},
-                               fix=f"Read {column!r} with GaussianNB, or bin it into categories.")
+            message = (
+                f"column {column!r} has non-integer values ({value_range(ctx, column)}): "
+                f"{ESTIMATOR[ctx.model]} weighs them as counts, so their scale decides their evidence"
+            )
+            yield self.finding(
+                ctx,
+                message,
+                columns=[column],
+                evidence={"range": value_range(ctx, column)},
+                fix=f"Read {column!r} with GaussianNB, or bin it into categories.",
+            )

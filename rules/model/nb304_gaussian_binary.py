@@ -45,10 +45,22 @@ class GaussianOnBinary(Rule):
         binary = ctx.features_of_kind("binary")
         if binary:
             message = f"{len(binary)} binary column(s) {fmt_columns(binary)} under GaussianNB: a normal density over two values misstates both"
-            yield self.finding(ctx, message, columns=binary, evidence={"binary": binary},
-                               fix="Read 0/1 columns with the Bernoulli event model.")
+            yield self.finding(
+                ctx,
+                message,
+                columns=binary,
+                evidence={"binary": binary},
+                fix="Read 0/1 columns with the Bernoulli event model.",
+            )
         for group in ctx.structure.groups:
-            message = (f"group {group.label!r} ({fmt_columns(group.members)}) under GaussianNB: "
-                       "its bits are dependent and each gets a normal density (nblint impact measures the cost)")
-            yield self.finding(ctx, message, columns=group.members, evidence={"group": group.members, "kind": group.kind},
-                               fix=GROUP_FIX)
+            message = (
+                f"group {group.label!r} ({fmt_columns(group.members)}) under GaussianNB: "
+                "its bits are dependent and each gets a normal density (nblint impact measures the cost)"
+            )
+            yield self.finding(
+                ctx,
+                message,
+                columns=group.members,
+                evidence={"group": group.members, "kind": group.kind},
+                fix=GROUP_FIX,
+            )

@@ -47,19 +47,32 @@ class CodesAsMagnitudes(Rule):
             kind = ctx.kinds[column]
             text = column in ctx.profile.text
             how = "text that would need codes" if text else "integer codes"
-            message = (f"column {column!r} is categorical ({how}, {value_range(ctx, column)}): "
-                       f"{ESTIMATOR[ctx.model]} would read the codes as magnitudes")
+            message = (
+                f"column {column!r} is categorical ({how}, {value_range(ctx, column)}): "
+                f"{ESTIMATOR[ctx.model]} would read the codes as magnitudes"
+            )
             # Integer codes are read as magnitudes as they stand; text must be encoded first,
             # and how (ordinal codes, or one-hot bits: NB501's matter) is not in the table.
             severity = Severity.WARNING if text else self.severity
             if kind.ambiguous:
                 # The values do not decide between codes and a magnitude: say so, quietly.
-                message = (f"column {column!r} may be categorical codes ({value_range(ctx, column)}; it could also be "
-                           f"{kind.alternative}): if so, {ESTIMATOR[ctx.model]} reads the codes as magnitudes")
+                message = (
+                    f"column {column!r} may be categorical codes ({value_range(ctx, column)}; it could also be "
+                    f"{kind.alternative}): if so, {ESTIMATOR[ctx.model]} reads the codes as magnitudes"
+                )
                 severity = Severity.INFO
-            yield self.finding(ctx, message, columns=[column], severity=severity,
-                               evidence={"kind": "categorical", "why": kind.why, "alternative": kind.alternative,
-                                         "declared": kind.declared},
-                               fix=f"Read {column!r} as a categorical feature: fit nblint.MixedNB (it infers that; "
-                                   f"declare it with kinds={{{column!r}: 'categorical'}}), or CategoricalNB over ordinal codes; "
-                                   "declare its kind in [tool.nblint.columns] if nblint reads it wrong.")
+            yield self.finding(
+                ctx,
+                message,
+                columns=[column],
+                severity=severity,
+                evidence={
+                    "kind": "categorical",
+                    "why": kind.why,
+                    "alternative": kind.alternative,
+                    "declared": kind.declared,
+                },
+                fix=f"Read {column!r} as a categorical feature: fit nblint.MixedNB (it infers that; "
+                f"declare it with kinds={{{column!r}: 'categorical'}}), or CategoricalNB over ordinal codes; "
+                "declare its kind in [tool.nblint.columns] if nblint reads it wrong.",
+            )

@@ -41,7 +41,9 @@ class CategoricalMisuse(Rule):
     code = "NB306"
     name = "categorical-misuse"
     severity = Severity.ERROR
-    options = (Option("max-levels", 50, "More levels than this make a column high-cardinality for CategoricalNB.", minimum=1),)
+    options = (
+        Option("max-levels", 50, "More levels than this make a column high-cardinality for CategoricalNB.", minimum=1),
+    )
 
     def check(self, ctx):
         if ctx.model != "categorical":
@@ -53,19 +55,34 @@ class CategoricalMisuse(Rule):
             problem = None
             if kind.kind == "continuous":
                 problem = f"is continuous ({value_range(ctx, column)}): every distinct value would become a category"
-            elif kind.kind in ("categorical", "count") and kind.n_distinct and kind.n_distinct > self.settings["max-levels"]:
+            elif (
+                kind.kind in ("categorical", "count")
+                and kind.n_distinct
+                and kind.n_distinct > self.settings["max-levels"]
+            ):
                 problem = f"has {kind.n_distinct:.0f} levels (more than {self.settings['max-levels']}): most are rare and unseen at prediction time"
             elif column not in profile.text and kind.kind not in ("constant", "identifier", "group-member"):
                 j = numeric.names.index(column)
                 if numeric.minimum[j] < 0:
                     problem = f"has negative codes ({value_range(ctx, column)}): CategoricalNB needs codes 0..K-1"
             if problem:
-                yield self.finding(ctx, f"column {column!r} {problem}", columns=[column],
-                                   evidence={"kind": kind.kind, "range": value_range(ctx, column)},
-                                   fix=f"Bin or re-encode {column!r} with OrdinalEncoder (merging rare levels).")
+                yield self.finding(
+                    ctx,
+                    f"column {column!r} {problem}",
+                    columns=[column],
+                    evidence={"kind": kind.kind, "range": value_range(ctx, column)},
+                    fix=f"Bin or re-encode {column!r} with OrdinalEncoder (merging rare levels).",
+                )
         for group in ctx.structure.groups:
-            message = (f"group {group.label!r} ({fmt_columns(group.members)}) under CategoricalNB as separate bits: "
-                       "that is the product-of-Bernoullis model, not one categorical variable (nblint impact measures the cost)")
-            yield self.finding(ctx, message, columns=group.members, evidence={"group": group.members, "kind": group.kind},
-                               fix=GROUP_FIX,
-                               severity=self.severity if group.kind == "one-hot" else Severity.WARNING)
+            message = (
+                f"group {group.label!r} ({fmt_columns(group.members)}) under CategoricalNB as separate bits: "
+                "that is the product-of-Bernoullis model, not one categorical variable (nblint impact measures the cost)"
+            )
+            yield self.finding(
+                ctx,
+                message,
+                columns=group.members,
+                evidence={"group": group.members, "kind": group.kind},
+                fix=GROUP_FIX,
+                severity=self.severity if group.kind == "one-hot" else Severity.WARNING,
+            )

@@ -46,11 +46,18 @@ class GroupUnderModel(Rule):
             return  # gaussian: NB304, categorical: NB306 report the groups
         for group in ctx.structure.groups:
             source = "NB101" if group.kind == "one-hot" else "NB102"
-            message = (f"{group.kind} group {group.label!r} ({fmt_columns(group.members)}) is read by {ESTIMATOR[ctx.model]} as "
-                       f"{len(group.members)} separate features: a product of Bernoullis that over-counts one variable "
-                       f"(see {source}; nblint impact measures the cost)")
+            message = (
+                f"{group.kind} group {group.label!r} ({fmt_columns(group.members)}) is read by {ESTIMATOR[ctx.model]} as "
+                f"{len(group.members)} separate features: a product of Bernoullis that over-counts one variable "
+                f"(see {source}; nblint impact measures the cost)"
+            )
             # One-hot groups are exact; a dummy group is a conclusion from evidence.
             severity = self.severity if group.kind == "one-hot" else Severity.WARNING
-            yield self.finding(ctx, message, columns=group.members, severity=severity,
-                               evidence={"group": group.members, "kind": group.kind, "model": ctx.model, "see": [source, "NB401"]},
-                               fix=GROUP_FIX)
+            yield self.finding(
+                ctx,
+                message,
+                columns=group.members,
+                severity=severity,
+                evidence={"group": group.members, "kind": group.kind, "model": ctx.model, "see": [source, "NB401"]},
+                fix=GROUP_FIX,
+            )

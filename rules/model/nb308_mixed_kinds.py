@@ -46,6 +46,10 @@ class MixedKinds(Rule):
         per_model = {m: [c for c in features if ctx.kinds[c].model == m] for m in wanted}
         summary = "; ".join(f"{m}: {len(cols)}" for m, cols in per_model.items())
         message = f"{ESTIMATOR[ctx.model]} is declared for every column, but the columns call for {len(wanted)} event models ({summary})"
-        fix = ("Fit nblint.MixedNB, which reads each column with its own event model (`nblint columns --pipeline` "
-               "prints the code): " + ", ".join(recommendation(ctx, c) for c in features))
-        yield self.finding(ctx, message, columns=features, evidence={"declared": ctx.model, "recommended": per_model}, fix=fix)
+        fix = (
+            "Fit nblint.MixedNB, which reads each column with its own event model (`nblint columns --pipeline` "
+            "prints the code): " + ", ".join(recommendation(ctx, c) for c in features)
+        )
+        yield self.finding(
+            ctx, message, columns=features, evidence={"declared": ctx.model, "recommended": per_model}, fix=fix
+        )

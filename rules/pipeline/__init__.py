@@ -79,8 +79,24 @@ class PipelineRule(Rule):
                     seen.add(id(candidate.origin))
                     yield candidate.origin
 
-    def step_finding(self, ctx, step: Step, message: str, *, fix: str, line: int | None = None,
-                     severity: Severity | None = None, **evidence) -> Finding:
+    def step_finding(
+        self,
+        ctx,
+        step: Step,
+        message: str,
+        *,
+        fix: str,
+        line: int | None = None,
+        severity: Severity | None = None,
+        **evidence,
+    ) -> Finding:
         """A finding about ``step`` feeding the model: its columns, at ``line`` (default: the step's)."""
-        return self.finding(ctx, message, columns=step.columns or (), line=line or step.line, severity=severity,
-                            evidence=step_evidence(step, ctx.estimator, **evidence), fix=fix)
+        return self.finding(
+            ctx,
+            message,
+            columns=step.columns or (),
+            line=line or step.line,
+            severity=severity,
+            evidence=step_evidence(step, ctx.estimator, **evidence),
+            fix=fix,
+        )

@@ -6,15 +6,15 @@ from . import ORDINAL_FIX, PipelineRule, inputs
 #: How each model reads K one-hot bits of one variable.
 READS_BITS_AS = {
     "bernoulli": "K Bernoulli features: the level that is present counts once and the K-1 absent ones count again, "
-                 "so one variable is scored as K independent pieces of evidence (a product of Bernoullis)",
+    "so one variable is scored as K independent pieces of evidence (a product of Bernoullis)",
     "categorical": "K two-level categorical features: the same product of Bernoullis as BernoulliNB, "
-                   "one variable scored as K independent pieces of evidence",
+    "one variable scored as K independent pieces of evidence",
     "gaussian": "K Gaussian features fitted to 0/1 values: one variable scored as K independent pieces of "
-                "evidence, each with a bell curve that does not fit a bit",
+    "evidence, each with a bell curve that does not fit a bit",
     "multinomial": "counts from one shared vocabulary: each variable's levels share probability mass with every "
-                   "other feature instead of forming a distribution of their own",
+    "other feature instead of forming a distribution of their own",
     "complement": "counts from one shared vocabulary: each variable's levels share probability mass with every "
-                  "other feature instead of forming a distribution of their own",
+    "other feature instead of forming a distribution of their own",
 }
 
 

@@ -57,7 +57,12 @@ class SmoothingDisabled(PipelineRule):
     name = "smoothing-disabled"
     severity = Severity.WARNING
     options = (
-        Option("min-alpha", 1e-3, "Report a positive alpha below this: an unseen pair then weighs under a thousandth of a pair seen once.", minimum=0),
+        Option(
+            "min-alpha",
+            1e-3,
+            "Report a positive alpha below this: an unseen pair then weighs under a thousandth of a pair seen once.",
+            minimum=0,
+        ),
     )
 
     def check_model(self, ctx, estimator):
@@ -70,9 +75,13 @@ class SmoothingDisabled(PipelineRule):
                     f"{estimator.label()} has var_smoothing={smoothing!r}: a feature that is constant within a class "
                     "gets a variance of 0, and its likelihood becomes infinite or undefined"
                 )
-                yield self.finding(ctx, message, line=estimator.line_of("var_smoothing"),
-                                   evidence={"model": estimator.cls, "var_smoothing": smoothing},
-                                   fix="Keep the default var_smoothing=1e-9 (or a larger value).")
+                yield self.finding(
+                    ctx,
+                    message,
+                    line=estimator.line_of("var_smoothing"),
+                    evidence={"model": estimator.cls, "var_smoothing": smoothing},
+                    fix="Keep the default var_smoothing=1e-9 (or a larger value).",
+                )
             return
         alpha = estimator.value("alpha", 1.0)
         tried = list(alpha.items) if isinstance(alpha, OneOf) else None
@@ -103,12 +112,26 @@ class SmoothingDisabled(PipelineRule):
             effect = "smoothing is off"
         else:
             effect = f"smoothing is negligible (below min-alpha={threshold:g})"
-        consequence = ("" if smallest < 0 else ", so a feature value never seen with a class in training gives that "
-                       "class probability 0 (or nearly) and vetoes it")
+        consequence = (
+            ""
+            if smallest < 0
+            else ", so a feature value never seen with a class in training gives that "
+            "class probability 0 (or nearly) and vetoes it"
+        )
         message = f"{estimator.label()} {shown}: {effect}{consequence}"
-        evidence = {"model": estimator.cls, "alpha": smallest, "force_alpha": literal(force_alpha), "min_alpha": threshold}
-        yield self.finding(ctx, message, line=estimator.line_of("alpha"), evidence=evidence,
-                           fix="Use alpha=1.0 (Laplace) or tune alpha over a range such as 0.01 to 1.")
+        evidence = {
+            "model": estimator.cls,
+            "alpha": smallest,
+            "force_alpha": literal(force_alpha),
+            "min_alpha": threshold,
+        }
+        yield self.finding(
+            ctx,
+            message,
+            line=estimator.line_of("alpha"),
+            evidence=evidence,
+            fix="Use alpha=1.0 (Laplace) or tune alpha over a range such as 0.01 to 1.",
+        )
 
 
 def _shown(values: list) -> str:

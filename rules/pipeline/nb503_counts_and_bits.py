@@ -64,8 +64,9 @@ class CountsAndBitsMismatch(PipelineRule):
             for kind in (COUNTS, WEIGHTS):
                 for step in self.origins(ctx, kind):
                     if step.cls in COUNTING_STEPS:
-                        yield from self._counts_into_bernoulli(ctx, step, "counts" if kind == COUNTS else "weights",
-                                                               estimator)
+                        yield from self._counts_into_bernoulli(
+                            ctx, step, "counts" if kind == COUNTS else "weights", estimator
+                        )
             return
         for step in self.origins(ctx, BINARY):
             if step.cls in COUNTING_STEPS:
@@ -73,9 +74,15 @@ class CountsAndBitsMismatch(PipelineRule):
                     f"{step.label()} has binary=True, so {estimator.label()} sees only whether each term occurs in "
                     f"{inputs(step)}, not how often: the term frequencies this model is built on are thrown away"
                 )
-                yield self.step_finding(ctx, step, message, line=step.line_of("binary"), severity=Severity.INFO,
-                                        binary=True,
-                                        fix="Drop binary=True to give the model counts, or use BernoulliNB for presence bits.")
+                yield self.step_finding(
+                    ctx,
+                    step,
+                    message,
+                    line=step.line_of("binary"),
+                    severity=Severity.INFO,
+                    binary=True,
+                    fix="Drop binary=True to give the model counts, or use BernoulliNB for presence bits.",
+                )
 
     def _counts_into_bernoulli(self, ctx, step, what, estimator):
         if "binarize" in estimator.params and estimator.value("binarize") is None:
@@ -94,5 +101,12 @@ class CountsAndBitsMismatch(PipelineRule):
             line = step.line
         else:  # an explicit threshold is a decision
             return
-        yield self.step_finding(ctx, step, message, line=line, produces=what, binarize=estimator.value("binarize", 0.0),
-                                fix=f"Set binary=True on {step.cls} for BernoulliNB, or use MultinomialNB to keep the {what}.")
+        yield self.step_finding(
+            ctx,
+            step,
+            message,
+            line=line,
+            produces=what,
+            binarize=estimator.value("binarize", 0.0),
+            fix=f"Set binary=True on {step.cls} for BernoulliNB, or use MultinomialNB to keep the {what}.",
+        )

@@ -77,6 +77,13 @@ class NegativeValuesIntoCountModel(PipelineRule):
                 f"needs {NEEDS[ctx.model]}, and scikit-learn refuses negative input when fitting"
             )
             param = SIGN_PARAMS.get(applied_class(step.cls))  # scale(X, with_mean=...) as StandardScaler
-            keep = f"alternate_sign=False on {step.cls}" if param == "alternate_sign" else "MinMaxScaler, KBinsDiscretizer"
-            yield self.step_finding(ctx, step, message, line=step.line_of(param) if param else step.line,
-                                    fix=f"Use GaussianNB for real-valued features, or keep the values non-negative ({keep}).")
+            keep = (
+                f"alternate_sign=False on {step.cls}" if param == "alternate_sign" else "MinMaxScaler, KBinsDiscretizer"
+            )
+            yield self.step_finding(
+                ctx,
+                step,
+                message,
+                line=step.line_of(param) if param else step.line,
+                fix=f"Use GaussianNB for real-valued features, or keep the values non-negative ({keep}).",
+            )

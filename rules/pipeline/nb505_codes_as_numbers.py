@@ -7,13 +7,13 @@ from . import ORDINAL_FIX, PipelineRule, inputs
 #: How each model misreads arbitrary category codes 0, 1, 2, ...
 READS_CODES_AS = {
     "gaussian": "one bell curve per class over the codes: the alphabetical order and equal spacing of the codes "
-                "become a distance between categories that means nothing",
+    "become a distance between categories that means nothing",
     "multinomial": "counts: the category with code 2 weighs twice the one with code 1 and the one with code 0 "
-                   "contributes nothing",
+    "contributes nothing",
     "complement": "counts: the category with code 2 weighs twice the one with code 1 and the one with code 0 "
-                  "contributes nothing",
+    "contributes nothing",
     "bernoulli": "bits after its default binarize=0.0: the category with code 0 becomes 0 and every other "
-                 "category becomes the same 1",
+    "category becomes the same 1",
 }
 
 

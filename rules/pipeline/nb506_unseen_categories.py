@@ -4,8 +4,10 @@ from nblint.pipelines.flow import DUMMY, ONEHOT, OPAQUE, REST, SIGNED, is_number
 
 from . import PipelineRule, inputs, literal
 
-PLAN = ("OrdinalEncoder(handle_unknown='use_encoded_value', unknown_value=U) with CategoricalNB(min_categories=M), "
-        "M > U and U at least the number of categories seen")
+PLAN = (
+    "OrdinalEncoder(handle_unknown='use_encoded_value', unknown_value=U) with CategoricalNB(min_categories=M), "
+    "M > U and U at least the number of categories seen"
+)
 
 
 class UnseenCategoriesUnplanned(PipelineRule):
@@ -87,7 +89,9 @@ class UnseenCategoriesUnplanned(PipelineRule):
             # Nor can a route through a step nblint cannot see into, or an encoder of another library with
             # its own handling of unknown categories, be told to have no plan; nor the columns a
             # get_dummies(frame, columns=[...]) leaves alone, which may be none.
-            if flow.kind in (ONEHOT, DUMMY, SIGNED, OPAQUE, REST) or (step is not None and step.cls == "KBinsDiscretizer"):
+            if flow.kind in (ONEHOT, DUMMY, SIGNED, OPAQUE, REST) or (
+                step is not None and step.cls == "KBinsDiscretizer"
+            ):
                 continue
             if step is not None and step.target.startswith(THIRD_PARTY):
                 continue
@@ -106,31 +110,42 @@ class UnseenCategoriesUnplanned(PipelineRule):
         """The message and line of the route's problem, or None when the route has a plan."""
         model = estimator.label()
         if step is not None and step.cls == "LabelEncoder":
-            return (f"{step.label()} encodes {inputs(step)} for {model} but has no way to handle a category unseen "
-                    "in training: transform raises on it (LabelEncoder is meant for the target)"), step.line
+            return (
+                f"{step.label()} encodes {inputs(step)} for {model} but has no way to handle a category unseen "
+                "in training: transform raises on it (LabelEncoder is meant for the target)"
+            ), step.line
         if step is not None and step.cls == "OrdinalEncoder":
             if step.value("handle_unknown", "error") == "error":
-                return (f"{step.label()} encodes {inputs(step)} for {model} with handle_unknown='error' (the "
-                        "default): the first category unseen in training makes predict raise"), step.line_of("handle_unknown")
+                return (
+                    f"{step.label()} encodes {inputs(step)} for {model} with handle_unknown='error' (the "
+                    "default): the first category unseen in training makes predict raise"
+                ), step.line_of("handle_unknown")
             if step.value("handle_unknown") != "use_encoded_value":
                 return None
             unknown = step.value("unknown_value")
             if not is_number(unknown) or unknown < 0:
-                return (f"{step.label()} gives unseen categories unknown_value={unknown!r}, which {model} cannot "
-                        "take (it refuses negative and missing codes)"), step.line_of("unknown_value")
+                return (
+                    f"{step.label()} gives unseen categories unknown_value={unknown!r}, which {model} cannot "
+                    "take (it refuses negative and missing codes)"
+                ), step.line_of("unknown_value")
             if min_categories is None:
-                return (f"{step.label()} gives unseen categories code {unknown!r}, but {model} has no "
-                        f"min_categories: unless training happened to contain more than {unknown!r} categories, "
-                        "that code is outside its table and predict fails"), estimator.line
+                return (
+                    f"{step.label()} gives unseen categories code {unknown!r}, but {model} has no "
+                    f"min_categories: unless training happened to contain more than {unknown!r} categories, "
+                    "that code is outside its table and predict fails"
+                ), estimator.line
             if _covers(min_categories, unknown) is False:
-                return (f"{step.label()} gives unseen categories code {unknown!r}, but {model} reserves only "
-                        f"min_categories={literal(min_categories)!r} codes: code {unknown!r} is outside its table"), \
-                    step.line_of("unknown_value")
+                return (
+                    f"{step.label()} gives unseen categories code {unknown!r}, but {model} reserves only "
+                    f"min_categories={literal(min_categories)!r} codes: code {unknown!r} is outside its table"
+                ), step.line_of("unknown_value")
             return None
         if min_categories is None:
             source = f"the codes {step.label()} produces" if step is not None else "its input"
-            return (f"{model} takes {source} with no min_categories and no encoder reserving a code for unseen "
-                    "categories: a category code not seen in training makes predict fail"), estimator.line
+            return (
+                f"{model} takes {source} with no min_categories and no encoder reserving a code for unseen "
+                "categories: a category code not seen in training makes predict fail"
+            ), estimator.line
         return None
 
 
@@ -140,4 +155,3 @@ def _covers(min_categories, unknown) -> bool | None:
     if not values or not all(is_number(v) for v in values):
         return None
     return all(v > unknown for v in values)
-

@@ -59,8 +59,12 @@ class DroppedReferenceLevel(PipelineRule):
             by_name = bool(step.value(DROPPED_LEVELS))
             param = DROPPED_LEVELS if by_name else DROP_PARAMS.get(step.cls, "drop")
             value = literal(step.value(param))
-            how = (f"level column{'s' if len(value) > 1 else ''} {', '.join(map(repr, value))} dropped by name "
-                   f"at line {step.line_of(param)}" if by_name else f"{param}={value!r}")
+            how = (
+                f"level column{'s' if len(value) > 1 else ''} {', '.join(map(repr, value))} dropped by name "
+                f"at line {step.line_of(param)}"
+                if by_name
+                else f"{param}={value!r}"
+            )
             message = (
                 f"{step.label()} drops a reference level of {inputs(step)} ({how}) "
                 f"for {estimator.label()}: the remaining bits are still one variable read as independent evidence, "

@@ -3,8 +3,10 @@ from nblint.pipelines.flow import DUMMY, ONEHOT
 
 from . import PipelineRule, of_columns
 
-FIX = ("Encode with OrdinalEncoder(handle_unknown='use_encoded_value') for CategoricalNB with min_categories, "
-       "or give unseen values a trained bucket (handle_unknown='infrequent_if_exist' with min_frequency).")
+FIX = (
+    "Encode with OrdinalEncoder(handle_unknown='use_encoded_value') for CategoricalNB with min_categories, "
+    "or give unseen values a trained bucket (handle_unknown='infrequent_if_exist' with min_frequency)."
+)
 
 
 class UnknownAsAllZeroBits(PipelineRule):
@@ -68,9 +70,9 @@ class UnknownAsAllZeroBits(PipelineRule):
                 f"training becomes all-zero bits, which {estimator.label()} scores as 'every level absent', "
                 "a state it never saw"
             )
-            yield self.step_finding(ctx, step, message, line=step.line_of("handle_unknown"),
-                                    handle_unknown=handle_unknown,
-                                    fix=FIX)
+            yield self.step_finding(
+                ctx, step, message, line=step.line_of("handle_unknown"), handle_unknown=handle_unknown, fix=FIX
+            )
 
 
 def _all_zero_for_unknown(step) -> bool:

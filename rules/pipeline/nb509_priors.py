@@ -57,23 +57,45 @@ class InvalidPriors(PipelineRule):
             return
         line = estimator.line_of(name)
         if ctx.model == "complement":
-            message = (f"{estimator.label()} is given {name}, which ComplementNB ignores: its decision rule has "
-                       "no prior term, so the setting has no effect")
-            yield self.finding(ctx, message, line=line, evidence={"model": estimator.cls},
-                               fix=f"Remove {name}, or use MultinomialNB if the priors matter.")
+            message = (
+                f"{estimator.label()} is given {name}, which ComplementNB ignores: its decision rule has "
+                "no prior term, so the setting has no effect"
+            )
+            yield self.finding(
+                ctx,
+                message,
+                line=line,
+                evidence={"model": estimator.cls},
+                fix=f"Remove {name}, or use MultinomialNB if the priors matter.",
+            )
             return
         if not isinstance(priors, list) or not priors or not all(is_number(p) for p in priors):
             return
         total = math.fsum(priors)
         evidence = {"model": estimator.cls, name: priors, "sum": total}
         if min(priors) <= 0:
-            message = (f"{estimator.label()} has {name} with a value of {min(priors)!r}: a class with prior 0 (or "
-                       "less) can never be predicted, whatever the evidence")
-            yield self.finding(ctx, message, line=line, evidence=evidence,
-                               fix="Give every class a positive prior (or leave the priors to the data).")
+            message = (
+                f"{estimator.label()} has {name} with a value of {min(priors)!r}: a class with prior 0 (or "
+                "less) can never be predicted, whatever the evidence"
+            )
+            yield self.finding(
+                ctx,
+                message,
+                line=line,
+                evidence=evidence,
+                fix="Give every class a positive prior (or leave the priors to the data).",
+            )
         elif abs(total - 1.0) > TOLERANCE:
-            consequence = ("GaussianNB refuses it when fitting" if ctx.model == "gaussian" else
-                           "scikit-learn uses the values as given, so the ratios between classes are what this list says")
+            consequence = (
+                "GaussianNB refuses it when fitting"
+                if ctx.model == "gaussian"
+                else "scikit-learn uses the values as given, so the ratios between classes are what this list says"
+            )
             message = f"{estimator.label()} has {name} summing to {total:.6g}, not 1: {consequence}"
-            yield self.finding(ctx, message, line=line, evidence=evidence,
-                               fix=f"Make {name} sum to 1 (divide each value by {total:.6g}).")
+            yield self.finding(
+                ctx,
+                message,
+                line=line,
+                evidence=evidence,
+                fix=f"Make {name} sum to 1 (divide each value by {total:.6g}).",
+            )

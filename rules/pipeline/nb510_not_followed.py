@@ -66,17 +66,29 @@ class NotFollowed(PipelineRule):
 
     def check(self, ctx):
         for note in ctx.spec.notes:
-            yield self.finding(ctx, note.message, line=note.line, evidence={"not_followed": note.message},
-                               fix="Make the pipeline explicit in this file (Python 3, scikit-learn names imported "
-                                   "from scikit-learn), or check the part nblint cannot read by hand.")
+            yield self.finding(
+                ctx,
+                note.message,
+                line=note.line,
+                evidence={"not_followed": note.message},
+                fix="Make the pipeline explicit in this file (Python 3, scikit-learn names imported "
+                "from scikit-learn), or check the part nblint cannot read by hand.",
+            )
         if ctx.estimator is None:
             return
         for flow in ctx.flows:
             step = flow.origin
             if flow.kind == OPAQUE and step is not None and not step.known and "${" in step.target:
-                message = (f"step {step.name or step.cls!r} of the pipeline is the interpolation {step.target}, which "
-                           f"nblint does not resolve: what it gives {ctx.estimator.label()} is not checked")
-                yield self.finding(ctx, message, line=step.line, columns=step.columns or (),
-                                   evidence={"step": step.target, "model": ctx.estimator.cls},
-                                   fix="Check the config the interpolation resolves to as well (nblint reads each "
-                                       "file it is given), or write the step out here.")
+                message = (
+                    f"step {step.name or step.cls!r} of the pipeline is the interpolation {step.target}, which "
+                    f"nblint does not resolve: what it gives {ctx.estimator.label()} is not checked"
+                )
+                yield self.finding(
+                    ctx,
+                    message,
+                    line=step.line,
+                    columns=step.columns or (),
+                    evidence={"step": step.target, "model": ctx.estimator.cls},
+                    fix="Check the config the interpolation resolves to as well (nblint reads each "
+                    "file it is given), or write the step out here.",
+                )

@@ -52,5 +52,9 @@ class UnfittedTableUnseen(Rule):
             f"as {model} would receive it: the table rules (NB1xx-NB4xx) did not run on it"
         )
         fix = "Fit the pipeline first, then call check_pipeline(pipe, X, y) to lint what the model receives."
-        yield self.finding(ctx, message, evidence={"steps": ctx.steps, "model": model, "columns_in": ctx.n_columns,
-                                                   "fitted": False}, fix=fix)
+        yield self.finding(
+            ctx,
+            message,
+            evidence={"steps": ctx.steps, "model": model, "columns_in": ctx.n_columns, "fitted": False},
+            fix=fix,
+        )

@@ -68,7 +68,9 @@ class OneHotGroup(Rule):
                 evidence["search_capped"] = True
             if group.evidence.get("ambiguous"):
                 evidence.update({k: group.evidence[k] for k in ("ambiguous", "alternatives", "chosen_by")})
-                message += (f"; ambiguous: {fmt_columns(group.evidence['alternatives'][0])} also sum to one on every "
-                            f"row (chosen by {group.evidence['chosen_by']})")
+                message += (
+                    f"; ambiguous: {fmt_columns(group.evidence['alternatives'][0])} also sum to one on every "
+                    f"row (chosen by {group.evidence['chosen_by']})"
+                )
             figure = group_pattern(ctx, group.members, {1: group.n_rows})
             yield self.finding(ctx, message, columns=group.members, evidence=evidence, fix=COLLAPSE_FIX, figure=figure)

@@ -49,10 +49,14 @@ class DummyGroup(Rule):
     name = "dummy-group"
     severity = Severity.WARNING
     options = (
-        Option("min-evidence", 10.0,
-               "Co-occurrences that independent columns would show, summed over pairs, before an exclusive "
-               "set with unrelated names counts as one variable. 10 means a chance of about exp(-10) = 4.5e-5.",
-               shared=True, minimum=0),
+        Option(
+            "min-evidence",
+            10.0,
+            "Co-occurrences that independent columns would show, summed over pairs, before an exclusive "
+            "set with unrelated names counts as one variable. 10 means a chance of about exp(-10) = 4.5e-5.",
+            shared=True,
+            minimum=0,
+        ),
     )
 
     def check(self, ctx):
@@ -72,7 +76,9 @@ class DummyGroup(Rule):
                 )
             if group.evidence.get("ambiguous"):
                 alternative = group.evidence["alternatives"][0]
-                why.append(f"ambiguous: {fmt_columns(alternative)} would also fit; chosen by {group.evidence['chosen_by']}")
+                why.append(
+                    f"ambiguous: {fmt_columns(alternative)} would also fit; chosen by {group.evidence['chosen_by']}"
+                )
             message = (
                 f"columns {fmt_columns(group.members)} look like a drop-first dummy group{variable}: "
                 f"at most one is set on any row and {reference} of {group.n_rows} rows have none "

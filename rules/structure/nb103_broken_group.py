@@ -48,9 +48,15 @@ class BrokenGroup(Rule):
     #: A row of a one-hot group's columns not summing to one is this rule's finding (pandera's check).
     row_checks = ("sum_to_one",)
     options = (
-        Option("max-violation-share", 0.05,
-               "Largest share of rows not summing to one for the set to still count as a group with errors "
-               "(more than that and it is not one variable).", shared=True, minimum=0, maximum=1),
+        Option(
+            "max-violation-share",
+            0.05,
+            "Largest share of rows not summing to one for the set to still count as a group with errors "
+            "(more than that and it is not one variable).",
+            shared=True,
+            minimum=0,
+            maximum=1,
+        ),
     )
 
     def check(self, ctx):
@@ -81,5 +87,13 @@ class BrokenGroup(Rule):
             evidence["names_enumerate_every_level"] = group.complete_names
             severity = Severity.ERROR if group.complete_names else self.severity
             sums = {0: group.rows_zero, 1: group.n_rows - group.violations, "2+": group.rows_multi}
-            yield self.finding(ctx, message, columns=group.members, rows=group.examples, evidence=evidence, fix=fix,
-                               severity=severity, figure=group_pattern(ctx, group.members, sums))
+            yield self.finding(
+                ctx,
+                message,
+                columns=group.members,
+                rows=group.examples,
+                evidence=evidence,
+                fix=fix,
+                severity=severity,
+                figure=group_pattern(ctx, group.members, sums),
+            )

@@ -56,7 +56,12 @@ class CollinearColumns(Rule):
     name = "collinear-columns"
     severity = Severity.WARNING
     options = (
-        Option("vif-threshold", 10.0, "Report columns whose variance inflation factor exceeds this (10 is the usual rule of thumb).", minimum=1),
+        Option(
+            "vif-threshold",
+            10.0,
+            "Report columns whose variance inflation factor exceeds this (10 is the usual rule of thumb).",
+            minimum=1,
+        ),
     )
 
     def check(self, ctx):
@@ -68,13 +73,23 @@ class CollinearColumns(Rule):
         if vif.dependencies and len(vif.independent) >= ctx.n_rows - 1:
             # Centred, n rows span at most n - 1 dimensions: with that many independent columns
             # every further column is a combination of them, whatever the data mean.
-            message = (f"{len(vif.vif)} numeric columns on {ctx.n_rows} rows: with as many independent columns as "
-                       f"the rows allow, the other {len(vif.dependencies)} are exact linear combinations of them "
-                       "by arithmetic alone, so exact dependencies say nothing here and are not listed")
-            yield self.finding(ctx, message, severity=Severity.INFO,
-                               evidence={"columns": len(vif.vif), "n_rows": ctx.n_rows,
-                                         "independent": len(vif.independent), "dependent": len(vif.dependencies)},
-                               fix="Collect more rows than columns, or reduce the columns, before judging collinearity.")
+            message = (
+                f"{len(vif.vif)} numeric columns on {ctx.n_rows} rows: with as many independent columns as "
+                f"the rows allow, the other {len(vif.dependencies)} are exact linear combinations of them "
+                "by arithmetic alone, so exact dependencies say nothing here and are not listed"
+            )
+            yield self.finding(
+                ctx,
+                message,
+                severity=Severity.INFO,
+                evidence={
+                    "columns": len(vif.vif),
+                    "n_rows": ctx.n_rows,
+                    "independent": len(vif.independent),
+                    "dependent": len(vif.dependencies),
+                },
+                fix="Collect more rows than columns, or reduce the columns, before judging collinearity.",
+            )
             return
         explained = {m for g in structure.groups for m in g.members}
         explained |= set(structure.code_columns)
@@ -85,13 +100,23 @@ class CollinearColumns(Rule):
             # Many columns that are each a combination of others (sparse indicators on few
             # rows): one rank deficiency to look at, not one finding per combination.
             shown = ", ".join(unexplained[:5])
-            message = (f"{len(unexplained)} of {len(vif.vif)} numeric columns are exact linear combinations of the "
-                       f"others (e.g. {shown}): the table is rank deficient, often sparse indicators on few rows")
-            yield self.finding(ctx, message, columns=unexplained,
-                               evidence={"dependent": len(unexplained), "columns": len(vif.vif), "n_rows": ctx.n_rows,
-                                         "combinations": {c: vif.dependencies[c] for c in unexplained}},
-                               fix="Drop or merge the redundant columns (or collect more rows) before reading them as "
-                                   "independent features.")
+            message = (
+                f"{len(unexplained)} of {len(vif.vif)} numeric columns are exact linear combinations of the "
+                f"others (e.g. {shown}): the table is rank deficient, often sparse indicators on few rows"
+            )
+            yield self.finding(
+                ctx,
+                message,
+                columns=unexplained,
+                evidence={
+                    "dependent": len(unexplained),
+                    "columns": len(vif.vif),
+                    "n_rows": ctx.n_rows,
+                    "combinations": {c: vif.dependencies[c] for c in unexplained},
+                },
+                fix="Drop or merge the redundant columns (or collect more rows) before reading them as "
+                "independent features.",
+            )
             explained |= set(vif.dependencies)
         mentioned: set[str] = set()
         gram = ctx.profile.gram
@@ -112,8 +137,14 @@ class CollinearColumns(Rule):
                     f"columns {fmt_columns(involved)} are exactly linearly dependent "
                     f"({_formula(solved, terms, intercept)}): each has an infinite VIF"
                 )
-                evidence = {"vif": value, "solved_for": solved, "combination": terms, "intercept": intercept,
-                            "rank_tolerance": vif.tolerance, "threshold": threshold}
+                evidence = {
+                    "vif": value,
+                    "solved_for": solved,
+                    "combination": terms,
+                    "intercept": intercept,
+                    "rank_tolerance": vif.tolerance,
+                    "threshold": threshold,
+                }
                 fix = f"Drop {solved!r} (or another column of the combination): it adds no information."
                 yield self.finding(ctx, message, columns=involved, evidence=evidence, fix=fix)
             else:
@@ -126,8 +157,9 @@ class CollinearColumns(Rule):
                 evidence = {"vif": value, "r_squared": r2, "threshold": threshold, "partners": partners}
                 fix = f"Drop {column!r} or one of {fmt_columns(partners)}, or combine them into one feature."
                 # A finite VIF is a matter of degree (petal length and width), not a defect: info.
-                yield self.finding(ctx, message, columns=[column] + partners, evidence=evidence, fix=fix,
-                                   severity=Severity.INFO)
+                yield self.finding(
+                    ctx, message, columns=[column] + partners, evidence=evidence, fix=fix, severity=Severity.INFO
+                )
 
 
 def _solve_for(target, column, combo, mean):

@@ -51,12 +51,15 @@ class DuplicateInformation(Rule):
             # A table of sparse indicators on few rows: one redundancy to look at, not dozens.
             columns = [c for cols in structure.identical for c in cols]
             largest = max(structure.identical, key=len)
-            message = (f"{len(structure.identical)} sets of identical columns ({len(columns)} columns in all; the "
-                       f"largest: {fmt_columns(largest)}): the same information counted "
-                       f"{len(columns) - len(structure.identical)} extra times")
+            message = (
+                f"{len(structure.identical)} sets of identical columns ({len(columns)} columns in all; the "
+                f"largest: {fmt_columns(largest)}): the same information counted "
+                f"{len(columns) - len(structure.identical)} extra times"
+            )
             evidence = {"identical": structure.identical, "n_rows": ctx.n_rows}
-            yield self.finding(ctx, message, columns=columns, evidence=evidence,
-                               fix="Keep one column of each set and drop the others.")
+            yield self.finding(
+                ctx, message, columns=columns, evidence=evidence, fix="Keep one column of each set and drop the others."
+            )
         for columns in structure.identical if len(structure.identical) <= MAX_IDENTICAL_SETS else ():
             message = f"columns {fmt_columns(columns)} are identical on every row: the same information counted {len(columns)} times"
             evidence = {"identical": columns, "n_rows": ctx.n_rows}
@@ -68,13 +71,20 @@ class DuplicateInformation(Rule):
                 f"column {column!r} carries the same information as the {what} group {fmt_columns(group.members)}: "
                 f"each of its {group.n_levels} values maps to exactly one level of the group"
             )
-            evidence = {"code_column": column, "group": group.members, "group_kind": group.kind, "levels": group.n_levels}
+            evidence = {
+                "code_column": column,
+                "group": group.members,
+                "group_kind": group.kind,
+                "levels": group.n_levels,
+            }
             fix = f"Keep {column!r} (as a categorical feature) and drop the indicator columns, or the reverse."
             yield self.finding(ctx, message, columns=[column] + group.members, evidence=evidence, fix=fix)
         for a, b in ctx.recodes:
             levels = len(ctx.profile.levels(a).keys)
-            message = (f"columns {a!r} and {b!r} carry the same information: each of the {levels} values of one goes "
-                       "with exactly one value of the other (one recodes the other)")
+            message = (
+                f"columns {a!r} and {b!r} carry the same information: each of the {levels} values of one goes "
+                "with exactly one value of the other (one recodes the other)"
+            )
             evidence = {"recoded": [a, b], "levels": levels}
             fix = f"Keep one of {a!r} and {b!r}: read together, the variable is counted twice."
             yield self.finding(ctx, message, columns=[a, b], evidence=evidence, fix=fix)

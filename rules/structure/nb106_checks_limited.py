@@ -38,16 +38,25 @@ class ChecksLimited(Rule):
     name = "checks-limited"
     severity = Severity.INFO
     options = (
-        Option("wide-columns", WIDE_BINARY,
-               "More complete 0/1 columns than this make the table wide: sparse co-occurrences, no dummy/broken "
-               "group search, VIF over the other columns only.", shared=True, minimum=0),
+        Option(
+            "wide-columns",
+            WIDE_BINARY,
+            "More complete 0/1 columns than this make the table wide: sparse co-occurrences, no dummy/broken "
+            "group search, VIF over the other columns only.",
+            shared=True,
+            minimum=0,
+        ),
     )
 
     def check(self, ctx):
         for note in ctx.limits:
-            yield self.finding(ctx, note, evidence={
-                "binary_columns": len(ctx.profile.gram.binary),
-                "wide": ctx.profile.gram.wide,
-                "wide_columns": ctx.wide_binary,
-                "vif_columns": len(ctx.profile.gram.names),
-            })
+            yield self.finding(
+                ctx,
+                note,
+                evidence={
+                    "binary_columns": len(ctx.profile.gram.binary),
+                    "wide": ctx.profile.gram.wide,
+                    "wide_columns": ctx.wide_binary,
+                    "vif_columns": len(ctx.profile.gram.names),
+                },
+            )

@@ -123,13 +123,13 @@ class Spot:
 class Outcome:
     """What became of each label and finding in the scored files."""
 
-    correct: list = field(default_factory=list)     # (label, finding)
+    correct: list = field(default_factory=list)  # (label, finding)
     optional_hits: list = field(default_factory=list)
-    misplaced: list = field(default_factory=list)   # (label, finding of that code elsewhere)
-    missed: list = field(default_factory=list)      # required labels, nothing of their code nearby
+    misplaced: list = field(default_factory=list)  # (label, finding of that code elsewhere)
+    missed: list = field(default_factory=list)  # required labels, nothing of their code nearby
     false_alarms: list = field(default_factory=list)
     unreadable: dict = field(default_factory=dict)  # file id -> nblint's error line
-    skipped: dict = field(default_factory=dict)     # file id -> why it was not scored
+    skipped: dict = field(default_factory=dict)  # file id -> why it was not scored
 
     def counts(self, kind_of: dict, kind: str | None = None, code: str | None = None) -> dict:
         """Tallies restricted to one kind of file and/or one rule code."""
@@ -159,8 +159,11 @@ def match_file(labels: list[Spot], optional: list[Spot], findings: list[Spot], t
     pending = sorted(set(findings), key=lambda s: (s.code, s.cell or 0, s.line))
 
     def take(label: Spot) -> Spot | None:
-        near = [f for f in pending if f.code == label.code and f.cell == label.cell
-                and abs(f.line - label.line) <= tolerance]
+        near = [
+            f
+            for f in pending
+            if f.code == label.code and f.cell == label.cell and abs(f.line - label.line) <= tolerance
+        ]
         if not near:
             return None
         best = min(near, key=lambda f: (abs(f.line - label.line), f.line))
@@ -193,8 +196,20 @@ def run_nblint(paths: list[Path]) -> tuple[list[dict], dict[str, str]]:
     """Findings (JSON dicts) and per-path error lines from one ``nblint check`` over ``paths``."""
     if not paths:
         return [], {}
-    command = [sys.executable, "-m", "nblint", "check", "--format", "json", "--select", "NB5", "--ignore", "NB510", "--exit-zero",
-               *map(str, paths)]
+    command = [
+        sys.executable,
+        "-m",
+        "nblint",
+        "check",
+        "--format",
+        "json",
+        "--select",
+        "NB5",
+        "--ignore",
+        "NB510",
+        "--exit-zero",
+        *map(str, paths),
+    ]
     done = subprocess.run(command, capture_output=True, text=True, cwd=CHECKOUT)
     errors = {}
     for line in done.stderr.splitlines():
@@ -236,41 +251,55 @@ def score(folder: Path | None = None, corpus: dict | None = None) -> tuple[Outco
     for file_id, (entry, path) in sorted(present.items()):
         if str(path) in errors:
             out.unreadable[file_id] = errors[str(path)]
-        spots = [(Spot(file_id, lab["code"], lab.get("cell"), int(lab["line"])), bool(lab.get("optional")))
-                 for lab in entry.get("labels") or []]
-        match_file([s for s, opt in spots if not opt], [s for s, opt in spots if opt], found[file_id],
-                   tolerance, out)
+        spots = [
+            (Spot(file_id, lab["code"], lab.get("cell"), int(lab["line"])), bool(lab.get("optional")))
+            for lab in entry.get("labels") or []
+        ]
+        match_file([s for s, opt in spots if not opt], [s for s, opt in spots if opt], found[file_id], tolerance, out)
     return out, {file_id: entry["kind"] for file_id, (entry, _) in present.items()}
 
 
 def report(out: Outcome, kinds: dict) -> str:
     """A readable summary: per-rule and overall precision/recall by kind, then every miss and false alarm."""
     lines = []
-    codes = sorted({s.code for s, _ in out.correct} | {s.code for s, _ in out.misplaced}
-                   | {s.code for s in out.missed} | {s.code for s in out.false_alarms})
+    codes = sorted(
+        {s.code for s, _ in out.correct}
+        | {s.code for s, _ in out.misplaced}
+        | {s.code for s in out.missed}
+        | {s.code for s in out.false_alarms}
+    )
     for kind in ("script", "notebook", None):
         name = {"script": "scripts", "notebook": "notebooks", None: "overall"}[kind]
         files = sum(1 for k in kinds.values() if kind is None or k == kind)
         total = out.counts(kinds, kind)
-        lines.append(f"{name} ({files} files): precision {total['precision']:.2f}  recall {total['recall']:.2f}  "
-                     f"({total['correct']} of {total['labels']} labels found, {total['misplaced']} misplaced, "
-                     f"{total['false_alarms']} false alarms)")
+        lines.append(
+            f"{name} ({files} files): precision {total['precision']:.2f}  recall {total['recall']:.2f}  "
+            f"({total['correct']} of {total['labels']} labels found, {total['misplaced']} misplaced, "
+            f"{total['false_alarms']} false alarms)"
+        )
         for code in codes:
             c = out.counts(kinds, kind, code)
             if c["labels"] or c["false_alarms"]:
-                lines.append(f"  {code}: precision {c['precision']:.2f}  recall {c['recall']:.2f}  "
-                             f"labels {c['labels']}  correct {c['correct']}  misplaced {c['misplaced']}  "
-                             f"false alarms {c['false_alarms']}")
+                lines.append(
+                    f"  {code}: precision {c['precision']:.2f}  recall {c['recall']:.2f}  "
+                    f"labels {c['labels']}  correct {c['correct']}  misplaced {c['misplaced']}  "
+                    f"false alarms {c['false_alarms']}"
+                )
     if out.unreadable:
-        lines.append(f"not read by nblint ({len(out.unreadable)}): "
-                     + ", ".join(f"{k} ({v})" for k, v in sorted(out.unreadable.items())))
+        lines.append(
+            f"not read by nblint ({len(out.unreadable)}): "
+            + ", ".join(f"{k} ({v})" for k, v in sorted(out.unreadable.items()))
+        )
     if out.skipped:
-        lines.append(f"skipped ({len(out.skipped)}): "
-                     + ", ".join(f"{k} ({v})" for k, v in sorted(out.skipped.items())))
-    for title, rows in (("misses", [s.where() for s in out.missed]),
-                        ("location mismatches", [f"{a.where()} -> found at {b.where()}" for a, b in out.misplaced]),
-                        ("false alarms", [s.where() for s in out.false_alarms]),
-                        ("optional labels found", [a.where() for a, _ in out.optional_hits])):
+        lines.append(
+            f"skipped ({len(out.skipped)}): " + ", ".join(f"{k} ({v})" for k, v in sorted(out.skipped.items()))
+        )
+    for title, rows in (
+        ("misses", [s.where() for s in out.missed]),
+        ("location mismatches", [f"{a.where()} -> found at {b.where()}" for a, b in out.misplaced]),
+        ("false alarms", [s.where() for s in out.false_alarms]),
+        ("optional labels found", [a.where() for a, _ in out.optional_hits]),
+    ):
         lines.append(f"{title} ({len(rows)}):")
         lines.extend(f"  {row}" for row in sorted(rows))
     return "\n".join(lines)
@@ -292,8 +321,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--folder", type=Path, default=None, help="scratch folder (default: see module doc)")
     parser.add_argument("--verify", action="store_true", help="only check the files against the corpus")
-    parser.add_argument("--corpus", choices=sorted(CORPORA), default="main",
-                        help="main: corpus.yaml (tuned on); holdout: holdout.yaml; holdout2: holdout2.yaml (held out)")
+    parser.add_argument(
+        "--corpus",
+        choices=sorted(CORPORA),
+        default="main",
+        help="main: corpus.yaml (tuned on); holdout: holdout.yaml; holdout2: holdout2.yaml (held out)",
+    )
     args = parser.parse_args(argv)
     folder = args.folder or default_folder(args.corpus)
     corpus = load_corpus(CORPORA[args.corpus][0])

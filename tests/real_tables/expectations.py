@@ -101,8 +101,9 @@ def _kinds(raw: dict, columns: list[str]) -> dict[str, str]:
     return kinds
 
 
-def load(table_id: str, columns: list[str], copy_of: str | None = None,
-         renaming: dict[str, str] | None = None) -> Expectation:
+def load(
+    table_id: str, columns: list[str], copy_of: str | None = None, renaming: dict[str, str] | None = None
+) -> Expectation:
     """The expectations of corpus table ``table_id`` whose columns are ``columns``.
 
     For an anonymised copy pass ``copy_of`` (the original's id) and ``renaming``
@@ -137,14 +138,22 @@ def load(table_id: str, columns: list[str], copy_of: str | None = None,
         raise ValueError(f"{table_id}: unknown kinds {bad}")
     where = f"{table_id}.yaml"
     must = _patterns(inherited.get("must"), present, where) + _patterns(raw.get("must"), present, where)
-    must_not = (_patterns(inherited.get("must_not"), present, where)
-                + _patterns(raw.get("must_not"), present, where))
+    must_not = _patterns(inherited.get("must_not"), present, where) + _patterns(raw.get("must_not"), present, where)
     for item in raw.get("must", []) + raw.get("must_not", []):
         if not set(item.get("columns", [])) <= present:
             raise ValueError(f"{where}: {item} names a column the table lacks")
-    return Expectation(id=table_id, variant=raw["variant"], target=raw.get("target"), model=raw.get("model"),
-                       clean=bool(raw.get("clean", False)), groups=groups, kinds=kinds, must=must,
-                       must_not=must_not, base=raw.get("base"))
+    return Expectation(
+        id=table_id,
+        variant=raw["variant"],
+        target=raw.get("target"),
+        model=raw.get("model"),
+        clean=bool(raw.get("clean", False)),
+        groups=groups,
+        kinds=kinds,
+        must=must,
+        must_not=must_not,
+        base=raw.get("base"),
+    )
 
 
 def _inverse(renaming: dict[str, str]) -> dict[str, str]:
@@ -161,12 +170,15 @@ def rename(expectation: Expectation, table_id: str, renaming: dict[str, str]) ->
         return {**p, "columns": cols(p["columns"])} if "columns" in p else dict(p)
 
     return Expectation(
-        id=table_id, variant="anonymised",
+        id=table_id,
+        variant="anonymised",
         target=renaming.get(expectation.target) if expectation.target else None,
-        model=expectation.model, clean=expectation.clean,
+        model=expectation.model,
+        clean=expectation.clean,
         groups=[Group(g.kind, g.variable, cols(g.members), g.reference) for g in expectation.groups],
         kinds={renaming[c]: k for c, k in expectation.kinds.items()},
-        must=[pattern(p) for p in expectation.must], must_not=[pattern(p) for p in expectation.must_not],
+        must=[pattern(p) for p in expectation.must],
+        must_not=[pattern(p) for p in expectation.must_not],
         base=expectation.id,
     )
 

@@ -250,8 +250,10 @@ def report(summary: Summary, out=sys.stdout) -> None:
     n_by_variant = Counter(s.variant for s in summary.scores)
     line(f"real-data corpus: {len(summary.scores)} tables, {summary.seconds:.1f} s")
     line()
-    line(f"{'variant':27} {'tables':>6}  {'one-hot precision':>19} {'one-hot recall':>19}  "
-         f"{'dummy precision':>19} {'dummy recall':>19}")
+    line(
+        f"{'variant':27} {'tables':>6}  {'one-hot precision':>19} {'one-hot recall':>19}  "
+        f"{'dummy precision':>19} {'dummy recall':>19}"
+    )
     for v in variants + [None]:
         op, orc = summary.group_rates("onehot", v)
         dp, dr = summary.group_rates("dummy", v)
@@ -261,15 +263,19 @@ def report(summary: Summary, out=sys.stdout) -> None:
     line()
     line(f"kind accuracy, labelled columns:            {summary.kind_accuracy()}")
     line(f"kind accuracy, labelled non-member columns: {summary.kind_accuracy(members=False)}")
-    line(f"kind accuracy, primary reading:             {summary.kind_accuracy(primary=True)} "
-         f"(non-member {summary.kind_accuracy(members=False, primary=True)})")
+    line(
+        f"kind accuracy, primary reading:             {summary.kind_accuracy(primary=True)} "
+        f"(non-member {summary.kind_accuracy(members=False, primary=True)})"
+    )
     confusion = Counter()
     for s in summary.scores:
         for label, got in s.kind_errors().values():
             confusion[(label, got)] += 1
     if confusion:
-        line("  most common kind errors (label -> nblint): "
-             + ", ".join(f"{a} -> {b}: {n}" for (a, b), n in confusion.most_common(8)))
+        line(
+            "  most common kind errors (label -> nblint): "
+            + ", ".join(f"{a} -> {b}: {n}" for (a, b), n in confusion.most_common(8))
+        )
     clean = [s for s in summary.scores if s.clean]
     line(f"warning-or-worse findings on {len(clean)} clean tables: {summary.loud_on_clean()}")
     line(f"must: {summary.must()} matched;  must-not: {summary.must_not()} respected")
