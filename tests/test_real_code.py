@@ -255,12 +255,17 @@ def test_recall_floor(scored):
 
 @pytest.fixture(scope="module")
 def scored_holdout(holdout):
-    folder = score_mod.default_folder("holdout")
+    return _score_or_skip("holdout", holdout)
+
+
+def _score_or_skip(name: str, labels: dict):
+    """Score the held-out set ``name`` from its scratch folder; skip when its files are not there."""
+    folder = score_mod.default_folder(name)
     if not folder.is_dir():
         pytest.skip(f"held-out files not brought into {folder} (see tests/real_code/score.py)")
-    out, kinds = score_mod.score(folder, holdout)
+    out, kinds = score_mod.score(folder, labels)
     if not kinds:
-        pytest.skip(f"no verified holdout file in {folder}")
+        pytest.skip(f"no verified {name} file in {folder}")
     print(score_mod.report(out, kinds))
     return out, kinds
 
@@ -302,11 +307,6 @@ def test_holdout2_entries_are_well_formed_and_new(corpus, holdout, holdout2):
 
 @pytest.mark.slow
 def test_holdout2_floors(holdout2):
-    folder = score_mod.default_folder("holdout2")
-    if not folder.is_dir():
-        pytest.skip(f"held-out files not brought into {folder} (see tests/real_code/score.py)")
-    out, kinds = score_mod.score(folder, holdout2)
-    if not kinds:
-        pytest.skip(f"no verified holdout2 file in {folder}")
+    out, kinds = _score_or_skip("holdout2", holdout2)
     counts = out.counts(kinds)
     assert counts["precision"] >= 0.85 and counts["recall"] >= 0.9, score_mod.report(out, kinds)

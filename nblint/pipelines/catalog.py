@@ -83,22 +83,12 @@ POSITIONAL = {
     "RandomizedSearchCV": ("estimator", "param_distributions"),
     "HalvingGridSearchCV": ("estimator", "param_grid"),
     "HalvingRandomSearchCV": ("estimator", "param_distributions"),
-} | dict.fromkeys(
-    (
-        "CalibratedClassifierCV",
-        "OneVsRestClassifier",
-        "OneVsOneClassifier",
-        "OutputCodeClassifier",
-        "MultiOutputClassifier",
-        "ClassifierChain",
-        "BaggingClassifier",
-        "SelfTrainingClassifier",
-        "FixedThresholdClassifier",
-        "TunedThresholdClassifierCV",
-        "BalancedBaggingClassifier",
-    ),
-    ("estimator",),
-)
+} | {
+    # every other meta-estimator takes the estimator it wraps first
+    name: ("estimator",)
+    for name in sorted(META_ESTIMATORS)
+    if "Search" not in name
+}
 #: Callables taking their steps as ``*args``: the parameter the arguments are gathered into.
 VARIADIC = {"make_pipeline": "steps", "make_union": "transformer_list", "make_column_transformer": "transformers"}
 
