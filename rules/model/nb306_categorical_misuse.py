@@ -21,9 +21,11 @@ class CategoricalMisuse(Rule):
     one-hot mistake is still there (Williams, eq. 3).
 
     ## Severity
-    An error for measurements, negative codes, too many levels and exact one-hot
-    groups: CategoricalNB certainly fails on them or reads them wrongly; a warning for
-    a dummy group, which is a conclusion from evidence.
+    An error where CategoricalNB certainly fails or misreads: fractional values (it
+    truncates them to whole codes), negative codes (it refuses them) and exact one-hot
+    groups. A warning where the reading rests on evidence or a threshold: a whole-valued
+    measurement (each value its own category), more levels than ``max-levels``, and a
+    dummy group.
 
     ## Example
     ```
@@ -52,8 +54,15 @@ class CategoricalMisuse(Rule):
         numeric = profile.numeric
         for column in profile.features:
             kind = ctx.kinds[column]
-            problem = None
-            if kind.kind == "continuous":
+            problem, severity = None, Severity.WARNING
+            j = numeric.names.index(column) if column in numeric.names else None
+            if kind.kind == "continuous" and j is not None and not numeric.integral[j]:
+                problem = (
+                    f"is continuous with fractional values ({value_range(ctx, column)}): CategoricalNB truncates "
+                    "them to whole codes, merging values that differ"
+                )
+                severity = self.severity
+            elif kind.kind == "continuous":
                 problem = f"is continuous ({value_range(ctx, column)}): every distinct value would become a category"
             elif (
                 kind.kind in ("categorical", "count")
@@ -61,10 +70,10 @@ class CategoricalMisuse(Rule):
                 and kind.n_distinct > self.settings["max-levels"]
             ):
                 problem = f"has {kind.n_distinct:.0f} levels (more than {self.settings['max-levels']}): most are rare and unseen at prediction time"
-            elif column not in profile.text and kind.kind not in ("constant", "identifier", "group-member"):
-                j = numeric.names.index(column)
+            elif j is not None and kind.kind not in ("constant", "identifier", "group-member"):
                 if numeric.minimum[j] < 0:
                     problem = f"has negative codes ({value_range(ctx, column)}): CategoricalNB needs codes 0..K-1"
+                    severity = self.severity
             if problem:
                 yield self.finding(
                     ctx,
@@ -72,6 +81,7 @@ class CategoricalMisuse(Rule):
                     columns=[column],
                     evidence={"kind": kind.kind, "range": value_range(ctx, column)},
                     fix=f"Bin or re-encode {column!r} with OrdinalEncoder (merging rare levels).",
+                    severity=severity,
                 )
         for group in ctx.structure.groups:
             message = (
