@@ -12,8 +12,9 @@ class ZeroClassVariance(Rule):
     ## What it does
     For features a Gaussian event model reads (continuous columns; every numeric
     feature when the declared model is Gaussian), finds classes in which the column
-    takes a single value, and classes with fewer than two rows, where a variance
-    cannot be estimated at all.
+    takes a single value (or values closer than 1e-12 of the column's largest
+    magnitude: rounding noise), and classes with fewer than two rows, where a
+    variance cannot be estimated at all.
 
     ## Why is this bad?
     Gaussian NB divides by each class's variance. With a variance of zero the density
@@ -61,7 +62,9 @@ class ZeroClassVariance(Rule):
             j = numeric.names.index(column)
             n_c = numeric.class_n[:n_classes, j]
             m2 = numeric.class_m2[:n_classes, j]
-            scale = max(float(np.nanmax(np.abs([numeric.minimum[j], numeric.maximum[j]]))), 1.0)
+            # Flat relative to the column's own magnitude: values of 1e-20 spread over 1e-20
+            # have a variance double precision holds (1e-40), and are not a spike.
+            scale = float(np.nanmax(np.abs([numeric.minimum[j], numeric.maximum[j]])))
             flat = [c for c in range(n_classes) if n_c[c] >= 2 and m2[c] <= (1e-12 * scale) ** 2 * n_c[c]]
             tiny = [c for c in range(n_classes) if 0 < n_c[c] < 2]
             if not flat and not tiny:
