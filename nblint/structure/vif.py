@@ -139,21 +139,21 @@ def variance_inflation(names: tuple[str, ...], comoment: np.ndarray, onehot: lis
     R = comoment[np.ix_(k, k)] / np.outer(scale[k], scale[k])
     np.fill_diagonal(R, 1.0)
     independent, dependent = _independent_columns(R)
-    factor = None
-    if independent:
-        S = np.array(independent)
-        # R = L L^T, so R^{-1} = L^{-T} L^{-1}: its diagonal, the VIFs, is VifResult.vif.
-        factor = np.linalg.cholesky(R[np.ix_(S, S)])
-    if dependent and factor is not None:  # (a dependent column always has independent ones: factor is set)
-        S = np.array(independent)
-        inverse_diagonal = np.einsum("ij,ij->j", *2 * [_triangular_inverse(factor)])
+    S = np.array(independent)
+    # R = L L^T, so R^{-1} = L^{-T} L^{-1}: its diagonal, the VIFs, is VifResult.vif.
+    factor = np.linalg.cholesky(R[np.ix_(S, S)]) if independent else None
+    kept = tuple(names[k[s]] for s in independent)
+    result = VifResult(infinite, dependencies, dropped, RANK_TOLERANCE, kept, factor)
+    # A dependent column always has independent ones (so an inverse), whose diagonal,
+    # computed once here, serves both the VIFs and the pruning of each combination.
+    if dependent and result.inverse is not None:
+        inverse_diagonal = np.diag(result.inverse)
         for d in dependent:
             terms = _combination(R, S, d, inverse_diagonal)
             # The coefficients are on the standardised scale; report them on the columns' own.
             dependencies[names[k[d]]] = {names[k[s]]: float(b * scale[k[d]] / scale[k[s]]) for s, b in terms}
             infinite[names[k[d]]] = float("inf")
-    kept = tuple(names[k[s]] for s in independent)
-    return VifResult(infinite, dependencies, dropped, RANK_TOLERANCE, kept, factor)
+    return result
 
 
 def _combination(R: np.ndarray, S: np.ndarray, d: int, inverse_diagonal: np.ndarray) -> list[tuple[int, float]]:
