@@ -98,7 +98,7 @@ def main() -> None:
     parser.add_argument("--tables", default=",".join(TABLES))
     args = parser.parse_args()
     OUT.mkdir(exist_ok=True)
-    from nblint.budget import Budget
+    from nblint.core.resources import Budget
 
     results = []
     for name in args.tables.split(","):

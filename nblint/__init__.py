@@ -13,7 +13,7 @@ on first use (``pip install 'nblint[sklearn]'``).
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
+from nblint.core.version import __version__
 
 __all__ = ["__version__", "check", "check_pipeline", "MixedNB", "CollapseGroups"]
 

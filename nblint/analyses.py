@@ -19,8 +19,8 @@ from typing import Any
 import numpy as np
 
 from nblint import leakage
+from nblint.core.hashing import mix64
 from nblint.engine import shared_settings
-from nblint.hashing import mix64
 from nblint.profile import WIDE_BINARY, TableProfile, class_slots
 from nblint.readers import Chunk, TableSource
 from nblint.structure import (

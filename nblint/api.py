@@ -7,8 +7,8 @@ import os
 from dataclasses import replace
 
 from nblint.config import Settings, parse_settings
+from nblint.core.errors import ConfigError
 from nblint.engine import load_rules, resolved_options, select_rules
-from nblint.errors import ConfigError
 from nblint.findings import Finding
 from nblint.inputs import table_source
 from nblint.reporters import render_json, render_text

@@ -8,7 +8,7 @@ from contextlib import contextmanager
 
 import click
 
-from nblint import __version__
+from nblint.core.version import __version__
 from nblint.engine import describe, load_rules, model_choices, parse_model, rule_record, validate_codes
 from nblint.findings import Severity
 from nblint.reporters import FORMATS
@@ -154,7 +154,7 @@ class _FiniteFloat(click.ParamType):
 @click.pass_context
 def main(ctx: click.Context) -> None:
     """nblint: lint tables and pipeline configs fed to Naive Bayes."""
-    from nblint.interrupts import exit_on_signals
+    from nblint.core.interrupts import exit_on_signals
     from nblint.runner import one_blas_thread
 
     ctx.with_resource(one_blas_thread())  # for every command (impact, columns: not through lint_source)
@@ -263,9 +263,9 @@ def check(
     Exit status: 0 when nothing is at or above the fail level, 1 when something is,
     2 when an input or config could not be read (the other inputs are still linted).
     """
+    from nblint.core.terminal import Progress, color_enabled, is_interactive
     from nblint.reporters import render, render_statistics
     from nblint.runner import Overrides, lint_paths
-    from nblint.terminal import Progress, color_enabled, is_interactive
 
     _validate_selectors(select=select, ignore=ignore, extend_select=extend_select, extend_ignore=extend_ignore)
     _refuse_output_over_input(output, paths)
@@ -285,7 +285,7 @@ def check(
     )
     if scheduler and engine != "dask":
         raise click.UsageError("--scheduler needs --engine dask")
-    from nblint.errors import ConfigError
+    from nblint.core.errors import ConfigError
 
     stderr = click.get_text_stream("stderr")
     progress = Progress(stderr, enabled=not quiet and is_interactive(stderr))
@@ -347,7 +347,7 @@ def schema(path, target, model, select, ignore, output, config, encoding):
     model and options as statistics (rules below error severity warn). Load it
     with nblint.pandera.load_schema. Exit status 2 when the table cannot be read.
     """
-    from nblint.errors import ConfigError, NblintError
+    from nblint.core.errors import ConfigError, NblintError
     from nblint.runner import Overrides, settings_for
 
     _validate_selectors(select=select, ignore=ignore)
@@ -387,7 +387,7 @@ def columns(path, target, output_format, config, encoding, pipeline):
     """Print each column's kind, the event model nblint recommends for it, and why."""
     import json
 
-    from nblint.errors import NblintError
+    from nblint.core.errors import NblintError
     from nblint.runner import Overrides, table_context
 
     try:
@@ -438,7 +438,7 @@ def impact(path, target, output_format, alpha, folds, seed, plot_path, config, e
 
     from nblint import impact as impact_mod
     from nblint import reporters
-    from nblint.errors import NblintError
+    from nblint.core.errors import NblintError
     from nblint.runner import Overrides, table_context
 
     if plot_path:
@@ -505,7 +505,7 @@ def fix(path, output, mapping, config, encoding):
     (--restore). The input is never written: an output naming it is refused.
     """
     from nblint import fix as fix_mod
-    from nblint.errors import NblintError
+    from nblint.core.errors import NblintError
     from nblint.runner import Overrides, table_context
 
     try:

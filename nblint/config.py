@@ -44,10 +44,10 @@ import tomllib
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from nblint.budget import parse_size
+from nblint.core.errors import ConfigError, InputError
+from nblint.core.fileguard import check_nesting, read_limited
+from nblint.core.resources import parse_size
 from nblint.engine import load_rules, model_choices, parse_model, select_rules, validate_codes
-from nblint.errors import ConfigError, InputError
-from nblint.fileguard import check_nesting, read_limited
 from nblint.findings import Severity
 
 TOP_KEYS = {
@@ -77,7 +77,7 @@ class Settings:
     ignore: list[str] = field(default_factory=list)
     fail_on: Severity = Severity.WARNING
     encoding: str = "utf-8"
-    #: Bytes a table's statistics may take (None: nblint.budget's default, a share of the machine's memory).
+    #: Bytes a table's statistics may take (None: nblint.core.resources's default, a share of the machine's memory).
     memory_budget: int | None = None
     per_file_settings: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     per_file_ignores: list[tuple[str, list[str]]] = field(default_factory=list)
@@ -159,7 +159,7 @@ def load_config(path: str) -> Settings:
 
 
 def _read_toml(path: str) -> dict:
-    """A config file's TOML: a regular file, within a size and a nesting depth (:mod:`nblint.fileguard`)."""
+    """A config file's TOML: a regular file, within a size and a nesting depth (:mod:`nblint.core.fileguard`)."""
     try:
         text = read_limited(path).decode("utf-8")
         check_nesting(text, "toml")

@@ -28,9 +28,9 @@ from __future__ import annotations
 import glob as globmod
 from collections.abc import Iterator, Sequence
 
-from nblint.errors import InputError
+from nblint.core.errors import InputError
+from nblint.core.suggest import missing_column
 from nblint.readers import Chunk, DataFrameSource, TableFormat, TableSource, table_format
-from nblint.suggest import missing_column
 
 
 def is_dask_frame(data) -> bool:
@@ -97,7 +97,7 @@ class DaskSource(TableSource):
     def compute_profile(self, target: str | None, wide_binary: int | None = None, budget=None):
         """The table's profile: one per partition on the workers, merged pairwise up a fixed tree.
 
-        ``wide_binary`` and ``budget`` (a :class:`~nblint.budget.Budget`, resolved on
+        ``wide_binary`` and ``budget`` (a :class:`~nblint.core.resources.Budget`, resolved on
         the client from the settings) are :meth:`nblint.profile.TableProfile.from_source`'s,
         so a configured memory budget caps each partition's profile as it caps a local one.
         """

@@ -18,7 +18,7 @@ import os
 
 import numpy as np
 
-from nblint.errors import InputError
+from nblint.core.errors import InputError
 
 #: Version of the mapping file's layout.
 MAPPING_VERSION = 1

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from nblint.budget import ProfileCaps
+from nblint.core.resources import ProfileCaps
 from nblint.nbmath import Moments, merge_moments
 from nblint.readers import Names
 

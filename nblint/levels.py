@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from nblint.hashing import mix64
+from nblint.core.hashing import mix64
 
 #: Distinct values kept per column before it is marked "many" (continuous, identifiers).
 DISTINCT_CAP = 1000

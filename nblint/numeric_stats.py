@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from nblint.budget import ProfileCaps
+from nblint.core.resources import ProfileCaps
 from nblint.gram import WIDE_BINARY, chunk_gram
 from nblint.levels import DISTINCT_CAP, Levels, merge_distinct, remap_levels, remap_rows, smallest, value_hashes
 from nblint.nbmath import Moments, merge_moments

@@ -59,10 +59,10 @@ from pandera.api.checks import Check
 from pandera.errors import SchemaDefinitionError, SchemaError, SchemaWarning
 from pandera.extensions import register_check_method
 
-from nblint import __version__
 from nblint.config import parse_settings
+from nblint.core.errors import ConfigError, NblintError
+from nblint.core.version import __version__
 from nblint.engine import load_rules
-from nblint.errors import ConfigError, NblintError
 from nblint.findings import Severity
 
 __all__ = [
@@ -397,7 +397,7 @@ def schema_for_table(path: str, settings, codes: list[str]) -> pa.DataFrameSchem
 
     Raises
     ------
-    nblint.errors.NblintError
+    nblint.core.errors.NblintError
         When the file cannot be read as a table.
     """
     from nblint.readers import read_table

@@ -38,8 +38,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from nblint.budget import Budget, ProfileCaps
-from nblint.errors import InputError
+from nblint.core.errors import InputError
+from nblint.core.parallel import ordered_map
+from nblint.core.resources import Budget, ProfileCaps
+from nblint.core.suggest import missing_column
 from nblint.gram import SPARSE_ROWS, WIDE_BINARY, Gram, merge_gram
 from nblint.levels import (
     DISTINCT_CAP,
@@ -52,9 +54,7 @@ from nblint.levels import (
     value_hashes,
 )
 from nblint.numeric_stats import NumericStats, bincount2, merge_numeric, profile_numeric, remap_numeric, zero_one_levels
-from nblint.parallel import ordered_map
 from nblint.readers import Chunk, TableSource
-from nblint.suggest import missing_column
 
 # The blocks' own modules compute and merge them; their names stay importable from here.
 __all__ = [
@@ -132,7 +132,7 @@ class TableProfile:
             :data:`WIDE_BINARY`): see :class:`Gram`.
         budget : Budget, optional
             The memory the profile may take (default :meth:`Budget.default`): past
-            it, structures are capped (see :class:`~nblint.budget.ProfileCaps`) and
+            it, structures are capped (see :class:`~nblint.core.resources.ProfileCaps`) and
             ``limits`` says how.
         """
         caps = ProfileCaps.for_table(budget, len(source.names), DISTINCT_CAP)

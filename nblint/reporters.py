@@ -196,7 +196,7 @@ def sarif_log(result) -> dict:
     -------
     dict
     """
-    from nblint import __version__
+    from nblint.core.version import __version__
     from nblint.engine import load_rules
 
     rules = load_rules()

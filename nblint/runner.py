@@ -22,16 +22,16 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
 from nblint.analyses import TableContext
-from nblint.budget import Budget
 from nblint.config import Settings, find_config, load_config
+from nblint.core.errors import ConfigError, NblintError
+from nblint.core.progress import ProgressBar
+from nblint.core.resources import Budget
+from nblint.core.terminal import is_interactive
 from nblint.engine import resolved_options, run_rules, shared_settings
-from nblint.errors import ConfigError, NblintError
 from nblint.findings import Finding, Severity
 from nblint.pipelines import ConfigFile, PipelineSpec, is_config_path, lint_specs, read_config
 from nblint.profile import TableProfile
-from nblint.progress import ProgressBar
 from nblint.readers import StreamSource, TableSource, is_table_path, read_table
-from nblint.terminal import is_interactive
 
 #: Folders never descended into when a directory is checked.
 SKIP_DIRS = {
@@ -295,7 +295,7 @@ def lint_paths(
         Chunks profiled at once (default: every core).
     bars : bool, default True
         Allow a progress bar on stderr when a person watches it
-        (:func:`nblint.terminal.is_interactive`).
+        (:func:`nblint.core.terminal.is_interactive`).
     engine : {"local", "dask"}
     scheduler : str, optional
         The Dask scheduler's address (default: Dask's local scheduler).

@@ -35,8 +35,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from nblint.core.hashing import mix64
 from nblint.gram import SPARSE_ROWS, WIDE_BINARY, Gram
-from nblint.hashing import mix64
 from nblint.levels import DISTINCT_CAP, Levels, smallest, value_hashes
 from nblint.numeric_stats import NumericStats
 from nblint.readers import Chunk, ColumnData, TableSource, chunk_rows_for

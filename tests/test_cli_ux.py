@@ -268,7 +268,7 @@ def test_a_wide_table_shows_the_closest_columns_never_cutting_off_the_right_one(
 
 
 def test_suggestions_rank_by_similarity():
-    from nblint.suggest import closest, missing_column
+    from nblint.core.suggest import closest, missing_column
 
     assert closest("Label", ["lable", "label", "LABEL", "x"]) == ["label", "LABEL", "lable"]
     assert missing_column("target column", "zzz", ["a", "b"]) == "target column 'zzz' not found (columns: a, b)"
@@ -420,7 +420,7 @@ def test_impact_seeds_warn_about_nothing(at_root):
 
 
 def test_folds_are_the_wrapping_uint64_hash_for_every_seed():
-    from nblint.hashing import mix64
+    from nblint.core.hashing import mix64
     from nblint.impact.statistics import fold_of as _folds
 
     rows = np.arange(10_000, dtype=np.int64)

@@ -12,11 +12,11 @@ import pytest
 from click.testing import CliRunner
 
 from nblint.cli import main
+from nblint.core.terminal import Progress, color_enabled, is_interactive
 from nblint.engine import load_rules
 from nblint.findings import Finding, Severity
 from nblint.reporters import escape_data, escape_property, render, render_github, render_junit, sarif_log
 from nblint.runner import FileResult, RunResult
-from nblint.terminal import Progress, color_enabled, is_interactive
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = json.loads((Path(__file__).parent / "data" / "sarif-schema-2.1.0.json").read_text())

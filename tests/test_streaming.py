@@ -16,12 +16,12 @@ from tables import mixed_table
 
 from nblint.analyses import TableContext
 from nblint.cli import main
+from nblint.core.progress import ProgressBar
+from nblint.core.terminal import is_interactive
 from nblint.engine import load_rules, resolved_options, run_rules
 from nblint.profile import TableProfile
-from nblint.progress import ProgressBar
 from nblint.readers import ArrowSource, CsvSource, ParquetSource, read_table
 from nblint.readers.csvblocks import record_blocks
-from nblint.terminal import is_interactive
 
 
 def findings(source, target="target", jobs=1):

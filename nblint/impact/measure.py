@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from nblint import nbmath
-from nblint.hashing import mix64
+from nblint.core.hashing import mix64
+from nblint.core.parallel import ordered_map
 from nblint.impact.design import Design, RowInputs, encode_chunk, make_design
 from nblint.impact.scoring import CAT, FIRST_GROUP, POB, Models, Posteriors, fit, posteriors
 from nblint.impact.statistics import Counts, FoldCounts, drop_unmeasurable, fold_of, profile_counts
-from nblint.parallel import ordered_map
 
 #: Resolution of the streamed histogram of excess confidence (percentiles exact to this).
 EXCESS_BINS = 20_000

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from nblint import nbmath
-from nblint.hashing import mix64
+from nblint.core.hashing import mix64
 from nblint.impact.design import Design, RowInputs
 
 

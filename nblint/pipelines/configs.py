@@ -27,9 +27,9 @@ import os
 import re
 from dataclasses import dataclass, field
 
+from nblint.core.errors import InputError
+from nblint.core.fileguard import read_limited
 from nblint.engine import resolved_options, run_rules
-from nblint.errors import InputError
-from nblint.fileguard import read_limited
 from nblint.findings import Finding
 from nblint.pipelines.context import PipelineContext
 from nblint.pipelines.mapping import read_mapping_config

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from nblint.errors import InputError
+from nblint.core.errors import InputError
 from nblint.pipelines import catalog
 from nblint.pipelines.spec import Call, Expr, Mark, PipelineSpec, build_specs
 from nblint.pipelines.tree import PosDict

@@ -22,7 +22,7 @@ import bisect
 import json
 from dataclasses import dataclass, field
 
-from nblint.errors import InputError
+from nblint.core.errors import InputError
 from nblint.pipelines.pyparse import Unreadable, parse_source
 
 

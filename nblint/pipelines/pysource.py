@@ -42,7 +42,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from nblint.errors import InputError
+from nblint.core.errors import InputError
 from nblint.pipelines import catalog
 from nblint.pipelines.pycalls import CallReading
 from nblint.pipelines.pydata import DataTracking

@@ -30,8 +30,8 @@ from collections.abc import Hashable
 
 import yaml
 
-from nblint.errors import InputError
-from nblint.fileguard import MAX_DEPTH, check_nesting
+from nblint.core.errors import InputError
+from nblint.core.fileguard import MAX_DEPTH, check_nesting
 from nblint.pipelines.spec import NO_MARK, Mark
 
 

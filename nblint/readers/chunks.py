@@ -33,7 +33,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from nblint.errors import InputError
+from nblint.core.errors import InputError
 
 R = TypeVar("R")
 

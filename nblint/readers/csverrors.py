@@ -7,7 +7,7 @@ import csv
 import gzip
 import zlib
 
-from nblint.errors import InputError, first_line
+from nblint.core.errors import InputError, first_line
 from nblint.readers.chunks import Restart
 
 

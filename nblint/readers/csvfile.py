@@ -22,7 +22,7 @@ import os
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 
-from nblint.errors import InputError
+from nblint.core.errors import InputError
 from nblint.readers.chunks import Restart
 from nblint.readers.csvblocks import MAX_RECORD_BYTES, RecordError, record_blocks
 from nblint.readers.csverrors import CsvErrors, check_utf8, codec_name

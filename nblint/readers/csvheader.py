@@ -15,7 +15,7 @@ import csv
 import io
 from dataclasses import dataclass
 
-from nblint.errors import InputError, first_line
+from nblint.core.errors import InputError, first_line
 from nblint.readers.csvblocks import RecordError, first_record, record_ends
 
 #: Delimiters tried when the expected one finds a single column, in this order.

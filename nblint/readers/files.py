@@ -6,9 +6,9 @@ import sys
 import tempfile
 import weakref
 
-from nblint.budget import disk_budget
-from nblint.errors import InputError
-from nblint.fileguard import regular_file
+from nblint.core.errors import InputError
+from nblint.core.fileguard import regular_file
+from nblint.core.resources import disk_budget
 from nblint.readers.chunks import TableSource
 from nblint.readers.csvblocks import MAX_RECORD_BYTES
 from nblint.readers.csverrors import codec_name
@@ -43,7 +43,7 @@ def spool_stdin(stream, limit: int | None = None) -> tempfile._TemporaryFileWrap
     """Copy standard input to a temporary file (deleted with the returned object), at most ``limit`` bytes.
 
     The copy stops, and the input is refused, past the disk budget
-    (:func:`nblint.budget.disk_budget`), or when its first
+    (:func:`nblint.core.resources.disk_budget`), or when its first
     :data:`~nblint.readers.csvblocks.MAX_RECORD_BYTES` hold no line end (``/dev/zero``).
     """
     limit = disk_budget() if limit is None else limit

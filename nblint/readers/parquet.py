@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from nblint.errors import InputError, first_line
+from nblint.core.errors import InputError, first_line
 from nblint.readers.conversions import nested_arrow_type
 from nblint.readers.sources import StreamSource
 

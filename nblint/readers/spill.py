@@ -2,9 +2,9 @@
 
 The spill is an optimisation, never a requirement: it is written during the
 first full pass and dropped (deleted at once) when it would grow past the disk
-budget (:func:`nblint.budget.disk_budget`), in which case the later passes
+budget (:func:`nblint.core.resources.disk_budget`), in which case the later passes
 parse the CSV again.  Its file is removed when the source is collected, at exit,
-and on SIGINT/SIGTERM (:mod:`nblint.interrupts`).
+and on SIGINT/SIGTERM (:mod:`nblint.core.interrupts`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import tempfile
 import weakref
 from collections.abc import Iterator
 
-from nblint.budget import disk_budget
+from nblint.core.resources import disk_budget
 
 
 class SpillWriter:

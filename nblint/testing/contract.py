@@ -17,7 +17,7 @@
   gives the same findings on a second context built afresh (deterministic), and
   the same findings when the table's columns come in reverse order.
 
-An input nblint itself refuses (an :class:`~nblint.errors.NblintError`: one error
+An input nblint itself refuses (an :class:`~nblint.core.errors.NblintError`: one error
 line and exit 2, as the empty table's "no data rows") reaches no rule, so no
 rule is run on it; any other error while building its context fails the check.
 
@@ -183,7 +183,7 @@ def _contexts(name: str, copy: int) -> tuple:
 
     The rules share them, as in a run.  Copy 1 is built afresh, apart from copy 0.
     """
-    from nblint.errors import NblintError
+    from nblint.core.errors import NblintError
 
     (item,) = [i for i in _inputs() if i.name == name]
     try:

@@ -1,6 +1,6 @@
 """A progress bar for long reads, drawn on stderr when a person watches it.
 
-Whether anyone watches is decided in one place, :func:`nblint.terminal.is_interactive`
+Whether anyone watches is decided in one place, :func:`nblint.core.terminal.is_interactive`
 (a terminal, and none of ``PRE_COMMIT``, ``CI``, ``GITHUB_ACTIONS`` set).
 """
 

@@ -60,7 +60,7 @@ def parse_size(value, what: str) -> int:
 
 def _environment_size(value: str, name: str) -> int:
     """A size from an environment variable; a bad one is a configuration error naming the variable."""
-    from nblint.errors import ConfigError
+    from nblint.core.errors import ConfigError
 
     try:
         return parse_size(value, name)

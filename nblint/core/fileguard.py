@@ -15,7 +15,7 @@ import os
 import re
 import stat
 
-from nblint.errors import InputError
+from nblint.core.errors import InputError
 
 #: The largest config (pipeline config, pyproject.toml, nblint.toml) read, in bytes.
 MAX_CONFIG_BYTES = 16 << 20
