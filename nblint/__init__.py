@@ -13,7 +13,14 @@ on first use (``pip install 'nblint[sklearn]'``).
 
 from __future__ import annotations
 
+import sys
+
 from nblint.core.version import __version__
+from nblint.engine import findings as _findings
+
+# ``nblint.findings`` moved to ``nblint.engine.findings``; the old path keeps working for one
+# release (rule packs import it), as an alias of the same module, not a copy.
+sys.modules.setdefault(__name__ + ".findings", _findings)
 
 __all__ = ["__version__", "check", "check_pipeline", "MixedNB", "CollapseGroups"]
 

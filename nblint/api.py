@@ -9,7 +9,7 @@ from dataclasses import replace
 from nblint.config import Settings, parse_settings
 from nblint.core.errors import ConfigError
 from nblint.engine import load_rules, resolved_options, select_rules
-from nblint.findings import Finding
+from nblint.engine.findings import Finding
 from nblint.inputs import table_source
 from nblint.reporters import render_json, render_text
 from nblint.runner import lint_source

@@ -10,7 +10,7 @@ import click
 
 from nblint.core.version import __version__
 from nblint.engine import describe, load_rules, model_choices, parse_model, rule_record, validate_codes
-from nblint.findings import Severity
+from nblint.engine.findings import Severity
 from nblint.reporters import FORMATS
 
 

@@ -48,7 +48,7 @@ from nblint.core.errors import ConfigError, InputError
 from nblint.core.fileguard import check_nesting, read_limited
 from nblint.core.resources import parse_size
 from nblint.engine import load_rules, model_choices, parse_model, select_rules, validate_codes
-from nblint.findings import Severity
+from nblint.engine.findings import Severity
 
 TOP_KEYS = {
     "target",

@@ -22,7 +22,7 @@ from __future__ import annotations
 from html import escape
 
 from nblint import svg
-from nblint.findings import Finding, Severity
+from nblint.engine.findings import Finding, Severity
 
 #: Findings of one input drawn with a picture, at most (the rest are listed without).
 MAX_PICTURES = 100

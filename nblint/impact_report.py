@@ -47,7 +47,7 @@ def _impact_pair(a, b) -> str:
 
 def impact_json(result, path: str) -> dict:
     """The impact result as plain JSON data."""
-    from nblint.engine import _jsonable
+    from nblint.engine.registry import _jsonable
 
     return _jsonable(
         {

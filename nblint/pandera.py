@@ -63,7 +63,7 @@ from nblint.config import parse_settings
 from nblint.core.errors import ConfigError, NblintError
 from nblint.core.version import __version__
 from nblint.engine import load_rules
-from nblint.findings import Severity
+from nblint.engine.findings import Severity
 
 __all__ = [
     "SUM_TO_ONE",

@@ -17,7 +17,7 @@ import urllib.parse
 import xml.etree.ElementTree as ET
 from collections import Counter
 
-from nblint.findings import Finding, Severity
+from nblint.engine.findings import Finding, Severity
 
 # `nblint impact` renders a measurement, not findings: its table, JSON and plot are in their own module.
 from nblint.impact_report import impact_json, plot_impact, render_impact_text  # noqa: F401 - names cli.py uses

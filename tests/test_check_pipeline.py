@@ -80,5 +80,5 @@ def test_an_unfitted_pipeline_says_what_the_table_rules_could_not_see():
     report = nblint.check_pipeline(make_pipeline(OneHotEncoder(), BernoulliNB()), X, Y)
     assert report.codes() == ["NB501", "NB511"]
     (note,) = by_code(report, "NB511")
-    assert note.severity == nblint.findings.Severity.INFO and note.evidence["steps"] == ["OneHotEncoder"]
+    assert note.severity == nblint.engine.findings.Severity.INFO and note.evidence["steps"] == ["OneHotEncoder"]
     assert nblint.check_pipeline(make_pipeline(OneHotEncoder(), BernoulliNB())).codes() == ["NB501"]  # no X: no note

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from nblint.cli import main
 from nblint.core.terminal import Progress, color_enabled, is_interactive
 from nblint.engine import load_rules
-from nblint.findings import Finding, Severity
+from nblint.engine.findings import Finding, Severity
 from nblint.reporters import escape_data, escape_property, render, render_github, render_junit, sarif_log
 from nblint.runner import FileResult, RunResult
 

@@ -14,7 +14,7 @@ import pytest
 
 from nblint import testing
 from nblint.engine import Rule, load_rules
-from nblint.findings import Severity
+from nblint.engine.findings import Severity
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()
@@ -133,7 +133,7 @@ def test_a_case_that_does_not_hold_fails(tmp_path):
 
 RULE_MODULE = '''
 from nblint.engine import Rule
-from nblint.findings import Severity
+from nblint.engine.findings import Severity
 
 
 class ShoutingColumn(Rule):

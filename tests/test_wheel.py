@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 NEW_RULE = '''
 from nblint.engine import Rule
-from nblint.findings import Severity
+from nblint.engine.findings import Severity
 
 
 class Placeholder(Rule):

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from nblint.core.errors import InputError
 from nblint.core.fileguard import read_limited
 from nblint.engine import resolved_options, run_rules
-from nblint.findings import Finding
+from nblint.engine.findings import Finding
 from nblint.pipelines.context import PipelineContext
 from nblint.pipelines.mapping import read_mapping_config
 from nblint.pipelines.notebook import CellMap, file_lines, load_cells, read_notebook

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from nblint.engine import CODE_PATTERN, DOC_SECTIONS, INPUTS, MODEL_CLASSES, MODELS, Rule, load_rules
-from nblint.findings import Finding, Severity
+from nblint.engine.findings import Finding, Severity
 
 #: Every declared-model setting a table rule is tried under (None: no model declared).
 CONTRACT_MODELS: tuple[str | None, ...] = (None, *MODELS)

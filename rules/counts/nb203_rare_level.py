@@ -1,5 +1,4 @@
-from nblint.engine import Option, Rule
-from nblint.findings import Severity
+from nblint.engine import Option, Rule, Severity
 
 from . import fmt_value
 

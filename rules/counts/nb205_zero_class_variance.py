@@ -1,7 +1,6 @@
 import numpy as np
 
-from nblint.engine import Rule
-from nblint.findings import Severity
+from nblint.engine import Rule, Severity
 
 from . import fmt_class
 

@@ -1,6 +1,5 @@
-from nblint.engine import Option, Rule
+from nblint.engine import Option, Rule, Severity
 from nblint.figures import impact_scatter
-from nblint.findings import Severity
 
 
 class OneHotImpact(Rule):

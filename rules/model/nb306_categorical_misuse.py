@@ -1,5 +1,4 @@
-from nblint.engine import Option, Rule
-from nblint.findings import Severity
+from nblint.engine import Option, Rule, Severity
 
 from . import GROUP_FIX, fmt_columns, value_range
 

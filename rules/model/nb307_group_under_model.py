@@ -1,5 +1,4 @@
-from nblint.engine import Rule
-from nblint.findings import Severity
+from nblint.engine import Rule, Severity
 
 from . import ESTIMATOR, GROUP_FIX, fmt_columns
 

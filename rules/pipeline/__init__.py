@@ -9,8 +9,7 @@ line of the offending class or parameter.
 from collections.abc import Iterable, Iterator
 from typing import ClassVar
 
-from nblint.engine import Rule
-from nblint.findings import Finding, Severity
+from nblint.engine import Finding, Rule, Severity
 from nblint.pipelines.spec import Step
 
 JSON_SCALARS = (str, int, float, bool, type(None))

@@ -1,5 +1,4 @@
-from nblint.engine import Option
-from nblint.findings import Severity
+from nblint.engine import Option, Severity
 from nblint.pipelines.flow import is_number
 from nblint.pipelines.spec import OneOf
 

@@ -1,4 +1,4 @@
-from nblint.findings import Severity
+from nblint.engine import Severity
 from nblint.pipelines.catalog import VECTORIZERS
 from nblint.pipelines.flow import BINARY, COUNTS, WEIGHTS
 

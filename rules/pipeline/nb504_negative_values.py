@@ -1,4 +1,4 @@
-from nblint.findings import Severity
+from nblint.engine import Severity
 from nblint.pipelines.catalog import applied_class
 from nblint.pipelines.flow import SIGNED
 

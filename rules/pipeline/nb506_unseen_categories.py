@@ -1,4 +1,4 @@
-from nblint.findings import Severity
+from nblint.engine import Severity
 from nblint.pipelines.catalog import THIRD_PARTY
 from nblint.pipelines.flow import DUMMY, ONEHOT, OPAQUE, REST, SIGNED, is_number
 

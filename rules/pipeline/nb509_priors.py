@@ -1,6 +1,6 @@
 import math
 
-from nblint.findings import Severity
+from nblint.engine import Severity
 from nblint.pipelines.flow import is_number
 
 from . import PipelineRule

@@ -1,6 +1,5 @@
-from nblint.engine import Rule
+from nblint.engine import Rule, Severity
 from nblint.figures import group_pattern
-from nblint.findings import Severity
 
 from . import COLLAPSE_FIX, fmt_columns
 

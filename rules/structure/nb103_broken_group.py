@@ -1,6 +1,5 @@
-from nblint.engine import Option, Rule
+from nblint.engine import Option, Rule, Severity
 from nblint.figures import group_pattern
-from nblint.findings import Severity
 
 from . import fmt_columns
 

@@ -1,7 +1,6 @@
 import math
 
-from nblint.engine import Option, Rule
-from nblint.findings import Severity
+from nblint.engine import Option, Rule, Severity
 
 from . import fmt_columns
 

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from nblint.findings import Finding, Severity
+from nblint.engine.findings import Finding, Severity
 
 ENTRY_POINT_GROUP = "nblint.rules"
 CODE_PATTERN = re.compile(r"^NB[1-9]\d\d$")

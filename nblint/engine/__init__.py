@@ -1,0 +1,51 @@
+"""The rule engine: findings, rules and their options, rule packs, selection and running.
+
+This package is the door rule packs import from (``from nblint.engine import Rule,
+Option, Finding, Severity``): the names below are its public surface, whichever module
+defines them.
+"""
+
+from nblint.engine.findings import Finding, Severity
+from nblint.engine.registry import (
+    CODE_PATTERN,
+    DOC_SECTIONS,
+    ENTRY_POINT_GROUP,
+    INPUTS,
+    MODEL_CLASSES,
+    MODELS,
+    Option,
+    Rule,
+    describe,
+    load_rules,
+    model_choices,
+    parse_model,
+    resolved_options,
+    rule_record,
+    run_rules,
+    select_rules,
+    shared_settings,
+    validate_codes,
+)
+
+__all__ = [
+    "Finding",
+    "Severity",
+    "ENTRY_POINT_GROUP",
+    "CODE_PATTERN",
+    "DOC_SECTIONS",
+    "MODELS",
+    "MODEL_CLASSES",
+    "INPUTS",
+    "Option",
+    "parse_model",
+    "model_choices",
+    "Rule",
+    "load_rules",
+    "select_rules",
+    "validate_codes",
+    "run_rules",
+    "resolved_options",
+    "shared_settings",
+    "rule_record",
+    "describe",
+]
