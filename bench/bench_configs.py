@@ -185,7 +185,7 @@ def generate(root: Path, n_files: int, share: float, kinds: list[str], seed: int
 
 FLOOR = """
 import ast, json, os, sys
-import nblint.cli, nblint.runner
+import nblint.cli, nblint.run.runner
 for folder, _, names in os.walk(sys.argv[1]):
     for name in sorted(names):
         raw = open(os.path.join(folder, name), "rb").read()
@@ -221,7 +221,7 @@ def main() -> None:
         runs.append(seconds)
         findings = json.loads(done.stdout)
         floors.append(timed([sys.executable, "-c", FLOOR, str(OUT)])[0])
-        startup.append(timed([sys.executable, "-c", "import nblint.cli, nblint.runner"])[0])
+        startup.append(timed([sys.executable, "-c", "import nblint.cli, nblint.run.runner"])[0])
     configs = len({f["path"] for f in findings})
     ratios = [run / floor for run, floor in zip(runs, floors)]
     print(f"{args.files} files ({', '.join(kinds)}; {args.share:.0%} build pipelines; {size / 1e6:.1f} MB) in {OUT}")
@@ -240,7 +240,7 @@ def main() -> None:
         f"  findings: {len(findings)} in {configs} files (expected {expected}: "
         f"{'ok' if len(findings) == expected else 'MISMATCH'})"
     )
-    print(f"  start-up alone (import nblint.cli, nblint.runner): median {statistics.median(startup):.2f} s")
+    print(f"  start-up alone (import nblint.cli, nblint.run.runner): median {statistics.median(startup):.2f} s")
 
 
 if __name__ == "__main__":

@@ -6,13 +6,13 @@ import json
 import os
 from dataclasses import replace
 
-from nblint.config import Settings, parse_settings
 from nblint.core.errors import ConfigError
 from nblint.engine import load_rules, resolved_options, select_rules
 from nblint.engine.findings import Finding
 from nblint.inputs import table_source
 from nblint.reporters import render_json, render_text
-from nblint.runner import lint_source
+from nblint.run.config import Settings, parse_settings
+from nblint.run.runner import lint_source
 
 
 class Report:
@@ -63,7 +63,7 @@ class Report:
     def to_html(self, path=None) -> str:
         """The report as one self-contained HTML page with pictures; written to ``path`` if given."""
         from nblint.html import render_html
-        from nblint.runner import FileResult, RunResult
+        from nblint.run.runner import FileResult, RunResult
 
         text = render_html(RunResult([FileResult(self.path, self.findings)]))
         if path is not None:

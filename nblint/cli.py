@@ -155,7 +155,7 @@ class _FiniteFloat(click.ParamType):
 def main(ctx: click.Context) -> None:
     """nblint: lint tables and pipeline configs fed to Naive Bayes."""
     from nblint.core.interrupts import exit_on_signals
-    from nblint.runner import one_blas_thread
+    from nblint.run.runner import one_blas_thread
 
     ctx.with_resource(one_blas_thread())  # for every command (impact, columns: not through lint_source)
     ctx.with_resource(exit_on_signals())  # SIGINT/SIGTERM: temp files removed, exit 130/143
@@ -265,7 +265,7 @@ def check(
     """
     from nblint.core.terminal import Progress, color_enabled, is_interactive
     from nblint.reporters import render, render_statistics
-    from nblint.runner import Overrides, lint_paths
+    from nblint.run.runner import Overrides, lint_paths
 
     _validate_selectors(select=select, ignore=ignore, extend_select=extend_select, extend_ignore=extend_ignore)
     _refuse_output_over_input(output, paths)
@@ -348,7 +348,7 @@ def schema(path, target, model, select, ignore, output, config, encoding):
     with nblint.pandera.load_schema. Exit status 2 when the table cannot be read.
     """
     from nblint.core.errors import ConfigError, NblintError
-    from nblint.runner import Overrides, settings_for
+    from nblint.run.runner import Overrides, settings_for
 
     _validate_selectors(select=select, ignore=ignore)
     _refuse_output_over_input(output, [path])
@@ -388,7 +388,7 @@ def columns(path, target, output_format, config, encoding, pipeline):
     import json
 
     from nblint.core.errors import NblintError
-    from nblint.runner import Overrides, table_context
+    from nblint.run.runner import Overrides, table_context
 
     try:
         ctx = table_context(path, Overrides(target=target, config=config, encoding=encoding))
@@ -439,7 +439,7 @@ def impact(path, target, output_format, alpha, folds, seed, plot_path, config, e
     from nblint import impact as impact_mod
     from nblint import reporters
     from nblint.core.errors import NblintError
-    from nblint.runner import Overrides, table_context
+    from nblint.run.runner import Overrides, table_context
 
     if plot_path:
         try:
@@ -506,7 +506,7 @@ def fix(path, output, mapping, config, encoding):
     """
     from nblint import fix as fix_mod
     from nblint.core.errors import NblintError
-    from nblint.runner import Overrides, table_context
+    from nblint.run.runner import Overrides, table_context
 
     try:
         fix_mod.output_format(output)

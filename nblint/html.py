@@ -60,7 +60,7 @@ figcaption{font-size:12px;color:#4a5568;flex-basis:100%}
 
 
 def render_html(result) -> str:
-    """A whole run (:class:`~nblint.runner.RunResult`) as one self-contained HTML page."""
+    """A whole run (:class:`~nblint.run.runner.RunResult`) as one self-contained HTML page."""
     from nblint.reporters import summary_line
 
     sections = []

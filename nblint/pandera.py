@@ -59,11 +59,11 @@ from pandera.api.checks import Check
 from pandera.errors import SchemaDefinitionError, SchemaError, SchemaWarning
 from pandera.extensions import register_check_method
 
-from nblint.config import parse_settings
 from nblint.core.errors import ConfigError, NblintError
 from nblint.core.version import __version__
 from nblint.engine import load_rules
 from nblint.engine.findings import Severity
+from nblint.run.config import parse_settings
 
 __all__ = [
     "SUM_TO_ONE",
@@ -293,7 +293,7 @@ def _new_source(data):
 
 
 def _profiled_once(source):
-    """Give ``source`` the ``compute_profile`` hook of :func:`nblint.runner.make_context`, memoised.
+    """Give ``source`` the ``compute_profile`` hook of :func:`nblint.run.runner.make_context`, memoised.
 
     The profile depends on the target, the width setting and the memory budget
     only (not on the model, the options or ``jobs``), so checks that differ in
@@ -330,7 +330,7 @@ def _settings(rule, options: dict, statistics: dict):
 
 
 def _run_rule(rule, options: dict, data, statistics: dict, context: _Context | None):
-    from nblint.runner import lint_source
+    from nblint.run.runner import lint_source
 
     settings = _settings(rule, options, statistics)
     check = context.check if context is not None else None
@@ -386,7 +386,7 @@ def schema_for_table(path: str, settings, codes: list[str]) -> pa.DataFrameSchem
     ----------
     path : str
         A CSV/TSV/gzip CSV/Parquet file.
-    settings : nblint.config.Settings
+    settings : nblint.run.config.Settings
         The file's resolved settings (target, model, rule options, encoding).
     codes : list of str
         The enabled rule codes.
@@ -401,7 +401,7 @@ def schema_for_table(path: str, settings, codes: list[str]) -> pa.DataFrameSchem
         When the file cannot be read as a table.
     """
     from nblint.readers import read_table
-    from nblint.runner import make_context
+    from nblint.run.runner import make_context
 
     source = read_table(path, encoding=settings.encoding)
     context = make_context(source, settings, jobs=1)

@@ -126,9 +126,9 @@ def frame_context(frame, target: str | None = None):
     target : str, optional
         The class column, one of ``frame``'s.
     """
-    from nblint.config import parse_settings
     from nblint.readers import DataFrameSource
-    from nblint.runner import make_context
+    from nblint.run.config import parse_settings
+    from nblint.run.runner import make_context
 
     settings = parse_settings({"target": target} if target is not None else {})
     return make_context(DataFrameSource(frame), settings, jobs=1)

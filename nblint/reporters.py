@@ -2,7 +2,7 @@
 
 Every renderer is deterministic: the same findings give the same bytes (no
 timestamps, absolute paths or hash-ordered collections).  The run-level
-renderers take a :class:`~nblint.runner.RunResult`, so that files without
+renderers take a :class:`~nblint.run.runner.RunResult`, so that files without
 findings (JUnit test cases) and files that could not be read (SARIF
 notifications, GitHub error annotations, JUnit errors) are reported too.
 """
@@ -190,7 +190,7 @@ def sarif_log(result) -> dict:
 
     Parameters
     ----------
-    result : nblint.runner.RunResult
+    result : nblint.run.runner.RunResult
 
     Returns
     -------
@@ -361,7 +361,7 @@ def render_github(result) -> str:
 
     Parameters
     ----------
-    result : nblint.runner.RunResult
+    result : nblint.run.runner.RunResult
 
     Returns
     -------
@@ -413,7 +413,7 @@ def render_junit(result) -> str:
 
     Parameters
     ----------
-    result : nblint.runner.RunResult
+    result : nblint.run.runner.RunResult
 
     Returns
     -------
@@ -475,7 +475,7 @@ def render(result, output_format: str, color: bool = False, quiet: bool = False)
 
     Parameters
     ----------
-    result : nblint.runner.RunResult
+    result : nblint.run.runner.RunResult
     output_format : str
     color : bool, default False
         Only the text formats are ever coloured.

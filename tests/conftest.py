@@ -30,14 +30,14 @@ def declared(monkeypatch):
     """The (file name, target, model, alpha) each table of a run is linted with, in order."""
     import os
 
-    import nblint.runner
+    import nblint.run.runner
 
     seen = []
-    original = nblint.runner.lint_source
+    original = nblint.run.runner.lint_source
 
     def spy(source, settings, codes, jobs=None):
         seen.append((os.path.basename(source.path), settings.target, settings.model, settings.alpha))
         return original(source, settings, codes, jobs)
 
-    monkeypatch.setattr(nblint.runner, "lint_source", spy)
+    monkeypatch.setattr(nblint.run.runner, "lint_source", spy)
     return seen

@@ -362,7 +362,7 @@ def test_command_line_options_in_snake_case(tmp_path):
 def test_configuration_keys_and_rule_options_in_either_spelling(tmp_path, config):
     (tmp_path / "t.csv").write_text(TABLE)
     (tmp_path / "nblint.toml").write_text(config)
-    from nblint.config import load_config
+    from nblint.run.config import load_config
 
     settings = load_config(str(tmp_path / "nblint.toml"))
     assert settings.fail_on.name == "ERROR" and settings.rule_options == {"NB104": {"vif-threshold": 1.5}}

@@ -114,7 +114,7 @@ def test_every_pass_runs_where_the_partitions_live_with_the_local_findings(clien
 
     from nblint import api
     from nblint.readers import DataFrameSource
-    from nblint.runner import make_context
+    from nblint.run.runner import make_context
 
     settings = api._settings(target="target")
     local = make_context(DataFrameSource(frame), settings).impact

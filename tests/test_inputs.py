@@ -152,7 +152,7 @@ def test_a_sparse_matrix_gives_the_findings_of_the_same_dense_array(kinds, rows,
 
     from nblint.api import _codes, _settings
     from nblint.inputs import table_source
-    from nblint.runner import lint_source
+    from nblint.run.runner import lint_source
 
     rng = np.random.default_rng(seed)
     X = _table(kinds, rows, rng)

@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from nblint.cli import main
-from nblint.runner import lint_paths
+from nblint.run.runner import lint_paths
 
 #: 0/1 columns, a count column and a measurement: findings under every model differ.
 TABLE = "a,b,n,x,y\n1,0,3,0.5,p\n0,1,5,1.25,q\n1,0,2,2.5,p\n0,1,7,0.75,q\n1,0,1,1.5,q\n0,1,0,3.5,p\n"

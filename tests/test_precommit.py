@@ -78,7 +78,7 @@ def test_files_patterns(name, nblint, data_only):
 
 
 def test_splitting_files_over_processes_gives_the_same_findings(tmp_path):
-    from nblint.runner import lint_paths
+    from nblint.run.runner import lint_paths
 
     paths = [str(ROOT / "examples" / "customers.csv"), str(ROOT / "examples" / "clean.csv")]
     together = lint_paths(paths).findings

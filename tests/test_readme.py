@@ -55,7 +55,7 @@ def test_readme_python_snippet_runs(monkeypatch):
 
 
 def test_readme_config_block_is_valid(tmp_path):
-    from nblint.config import load_config
+    from nblint.run.config import load_config
 
     toml = blocks("toml")[0]
     (tmp_path / "pyproject.toml").write_text(toml)

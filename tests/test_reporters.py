@@ -16,7 +16,7 @@ from nblint.core.terminal import Progress, color_enabled, is_interactive
 from nblint.engine import load_rules
 from nblint.engine.findings import Finding, Severity
 from nblint.reporters import escape_data, escape_property, render, render_github, render_junit, sarif_log
-from nblint.runner import FileResult, RunResult
+from nblint.run.runner import FileResult, RunResult
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = json.loads((Path(__file__).parent / "data" / "sarif-schema-2.1.0.json").read_text())

@@ -115,7 +115,7 @@ def check_case_coverage(rule: type[Rule], cases) -> None:
 
 def check_rule_behaviour(rule: type[Rule]) -> None:
     """On every contract input the rule reads: never raises, well-formed findings, deterministic, order-free."""
-    from nblint.runner import one_blas_thread
+    from nblint.run.runner import one_blas_thread
 
     # BLAS on one thread as in a run, set once: threadpoolctl reads the process's
     # library map each time (2 ms), four-fifths of a rule's contract if done per input.
@@ -257,9 +257,9 @@ def _table_input(
     name: str, frame, target: str | None, model: str | None, alpha: float | None = None, same_as: str | None = None
 ) -> ContractInput:
     def build():
-        from nblint.config import Settings
         from nblint.inputs import table_source
-        from nblint.runner import make_context
+        from nblint.run.config import Settings
+        from nblint.run.runner import make_context
 
         source, resolved_target = table_source(frame.copy(), target=target)
         return [make_context(source, Settings(target=resolved_target, model=model, alpha=alpha), jobs=1)]

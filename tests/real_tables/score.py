@@ -100,7 +100,7 @@ def lint(frame, target, model):
     from nblint import api
     from nblint.engine import run_rules
     from nblint.readers import DataFrameSource
-    from nblint.runner import make_context, one_blas_thread
+    from nblint.run.runner import make_context, one_blas_thread
 
     settings = api._settings(target=target, model=model)
     codes = api._codes(settings)

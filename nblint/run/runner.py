@@ -22,7 +22,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
 from nblint.analyses import TableContext
-from nblint.config import Settings, find_config, load_config
 from nblint.core.errors import ConfigError, NblintError
 from nblint.core.progress import ProgressBar
 from nblint.core.resources import Budget
@@ -32,6 +31,7 @@ from nblint.engine.findings import Finding, Severity
 from nblint.pipelines import ConfigFile, PipelineSpec, is_config_path, lint_specs, read_config
 from nblint.profile import TableProfile
 from nblint.readers import StreamSource, TableSource, is_table_path, read_table
+from nblint.run.config import Settings, find_config, load_config
 
 #: Folders never descended into when a directory is checked.
 SKIP_DIRS = {
