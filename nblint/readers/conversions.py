@@ -12,7 +12,7 @@ def arrow_column_data(array) -> ColumnData:
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    from nblint.arrow_numpy import to_numpy  # (pyarrow's own to_numpy imports pandas)
+    from nblint.readers.arrow_numpy import to_numpy  # (pyarrow's own to_numpy imports pandas)
 
     kind = array.type
     if pa.types.is_dictionary(kind):
