@@ -46,7 +46,7 @@ def main() -> None:
     import pandera.pandas as pa
 
     import nblint.pandera as nbpa
-    from nblint.profile import TableProfile
+    from nblint.profile.table import TableProfile
 
     frame = long_frame(args.rows)
     codes = list(nbpa.table_rules())

@@ -89,7 +89,7 @@ def vif_comparison(path: Path, max_columns: int) -> dict:
 
     from nblint.analyses import TableContext
     from nblint.engine import resolved_options
-    from nblint.profile import TableProfile
+    from nblint.profile.table import TableProfile
     from nblint.readers import DataFrameSource
     from nblint.structure import variance_inflation
 

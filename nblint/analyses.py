@@ -21,7 +21,7 @@ import numpy as np
 from nblint import leakage
 from nblint.core.hashing import mix64
 from nblint.engine import shared_settings
-from nblint.profile import WIDE_BINARY, TableProfile, class_slots
+from nblint.profile.table import WIDE_BINARY, TableProfile, class_slots
 from nblint.readers import Chunk, TableSource
 from nblint.structure import (
     Budget,

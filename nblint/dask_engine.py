@@ -1,7 +1,7 @@
 """Run nblint on a Dask DataFrame: every pass over the rows runs where the partitions live.
 
 The profile is the only pass that touches every column of every row, and it
-merges (:meth:`nblint.profile.TableProfile.merge`), so each partition is
+merges (:meth:`nblint.profile.table.TableProfile.merge`), so each partition is
 profiled where it lives and only the profiles, a few kilobytes to megabytes
 each, travel: pairs are merged on the workers, level by level, in a fixed
 order, and the client receives one profile.
@@ -98,7 +98,7 @@ class DaskSource(TableSource):
         """The table's profile: one per partition on the workers, merged pairwise up a fixed tree.
 
         ``wide_binary`` and ``budget`` (a :class:`~nblint.core.resources.Budget`, resolved on
-        the client from the settings) are :meth:`nblint.profile.TableProfile.from_source`'s,
+        the client from the settings) are :meth:`nblint.profile.table.TableProfile.from_source`'s,
         so a configured memory budget caps each partition's profile as it caps a local one.
         """
         import dask
@@ -180,7 +180,7 @@ class DaskSource(TableSource):
 
 def _partition_profile(frame, offset: int, target, chunk_rows: int, wide_binary, budget=None):
     """Profile one partition (runs on a worker); row numbers count from the table's first row."""
-    from nblint.profile import TableProfile
+    from nblint.profile.table import TableProfile
 
     source = _OffsetSource(frame.reset_index(drop=True), offset, chunk_rows)
     return TableProfile.from_source(source, target, 1, wide_binary, budget)

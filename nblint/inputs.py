@@ -9,7 +9,7 @@ may come with any in-memory table; it becomes the target column.
 Types are recognised by the module that defines them (``polars``, ``pyarrow``,
 ``scipy.sparse``), so nblint imports those libraries only when it is given such an
 object. polars frames are read through Arrow; sparse matrices are never densified
-(:mod:`nblint.sparse`).
+(:mod:`nblint.profile.sparse`).
 """
 
 from __future__ import annotations
@@ -142,7 +142,7 @@ def _matrix_source(X, y, target, feature_names) -> tuple[TableSource, str | None
         raise ValueError("a numpy array or sparse matrix has no column to be the target: pass the classes as y")
     column = _column_of(y, n) if y is not None else None
     if is_sparse(X):
-        from nblint.sparse import SparseSource
+        from nblint.profile.sparse import SparseSource
 
         return SparseSource(X, names, name, column), name
     source = ArraySource(X, names)
@@ -219,7 +219,7 @@ class WithTarget(TableSource):
 
     def _column(self, name, offset, length):
         if name == self.target:
-            from nblint.sparse import slice_column
+            from nblint.profile.sparse import slice_column
 
             return slice_column(self.y, offset, length)
         return self.inner._column(name, offset, length)

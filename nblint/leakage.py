@@ -16,7 +16,7 @@ Both are claims about chance, so both carry it:
   class is a leak too).
 
 Both readings come from the profile's contingency tables (columns with up to
-:data:`nblint.profile.DISTINCT_CAP` distinct values); the level reading is for
+:data:`nblint.profile.table.DISTINCT_CAP` distinct values); the level reading is for
 discrete columns only (a measurement whose values happen to repeat per group, a
 team's payroll, is not a relabelling of the class).  A measurement with more
 distinct values than that is a threshold candidate when the two classes' means lie

@@ -299,7 +299,7 @@ def _profiled_once(source):
     only (not on the model, the options or ``jobs``), so checks that differ in
     those share it.
     """
-    from nblint.profile import TableProfile
+    from nblint.profile.table import TableProfile
 
     profiles: dict = {}
 

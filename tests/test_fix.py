@@ -20,7 +20,7 @@ from nblint.analyses import TableContext
 from nblint.cli import main
 from nblint.engine import resolved_options
 from nblint.fix import REFERENCE, mapping_path, write_fixed
-from nblint.profile import TableProfile
+from nblint.profile.table import TableProfile
 from nblint.readers import DataFrameSource
 
 

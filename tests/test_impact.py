@@ -20,7 +20,7 @@ from nblint.cli import main
 from nblint.engine import resolved_options
 from nblint.impact import ImpactSettings, measure, measure_impact, scoring
 from nblint.impact.statistics import fold_of
-from nblint.profile import TableProfile
+from nblint.profile.table import TableProfile
 from nblint.readers import DataFrameSource
 
 

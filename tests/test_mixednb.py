@@ -22,7 +22,7 @@ from nblint.engine import resolved_options
 from nblint.impact import design as impact_design
 from nblint.impact import scoring
 from nblint.impact.statistics import profile_counts
-from nblint.profile import TableProfile
+from nblint.profile.table import TableProfile
 from nblint.readers import DataFrameSource
 
 SETTINGS = settings(max_examples=25, deadline=None)

@@ -253,7 +253,7 @@ def test_polars_backend_runs_the_checks():
 
 def _counting_profiles(monkeypatch) -> list:
     """Record the target of every profile built (TableProfile.from_source is the one pass over the rows)."""
-    from nblint.profile import TableProfile
+    from nblint.profile.table import TableProfile
 
     built = []
     original = TableProfile.from_source.__func__

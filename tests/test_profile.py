@@ -11,7 +11,7 @@ from tables import mixed_table
 
 from nblint.analyses import TableContext
 from nblint.engine import load_rules, resolved_options, run_rules
-from nblint.profile import TableProfile
+from nblint.profile.table import TableProfile
 from nblint.readers import DataFrameSource
 
 

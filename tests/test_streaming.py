@@ -19,7 +19,7 @@ from nblint.cli import main
 from nblint.core.progress import ProgressBar
 from nblint.core.terminal import is_interactive
 from nblint.engine import load_rules, resolved_options, run_rules
-from nblint.profile import TableProfile
+from nblint.profile.table import TableProfile
 from nblint.readers import ArrowSource, CsvSource, ParquetSource, read_table
 from nblint.readers.csvblocks import record_blocks
 

@@ -11,7 +11,7 @@ from tables import mixed_table, onehot
 import nblint
 from nblint.analyses import TableContext
 from nblint.engine import resolved_options
-from nblint.profile import TableProfile
+from nblint.profile.table import TableProfile
 from nblint.readers import DataFrameSource
 
 

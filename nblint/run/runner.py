@@ -29,7 +29,7 @@ from nblint.core.terminal import is_interactive
 from nblint.engine import resolved_options, run_rules, shared_settings
 from nblint.engine.findings import Finding, Severity
 from nblint.pipelines import ConfigFile, PipelineSpec, is_config_path, lint_specs, read_config
-from nblint.profile import TableProfile
+from nblint.profile.table import TableProfile
 from nblint.readers import StreamSource, TableSource, is_table_path, read_table
 from nblint.run.config import Settings, find_config, load_config
 

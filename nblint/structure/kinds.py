@@ -136,7 +136,7 @@ def infer_kinds(profile, groups, code_columns=None, declared=None) -> dict[str, 
 
     Parameters
     ----------
-    profile : nblint.profile.TableProfile
+    profile : nblint.profile.table.TableProfile
     groups : list of nblint.structure.Group
         One-hot and dummy groups found in the table.
     code_columns : dict, optional

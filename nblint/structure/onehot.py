@@ -236,7 +236,7 @@ def find_onehot_groups_sparse(
         Exact co-occurrence counts; only pairs that share a row are stored, so the
         exclusivity graph (dense for a bag of words: most pairs never meet) is never built.
     sparse_rows : list of (ones, row, columns)
-        Rows with the fewest ones (:attr:`nblint.gram.Gram.sparse_rows`).
+        Rows with the fewest ones (:attr:`nblint.profile.gram.Gram.sparse_rows`).
 
     Notes
     -----

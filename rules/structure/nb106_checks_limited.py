@@ -1,5 +1,5 @@
 from nblint.engine import Option, Rule, Severity
-from nblint.profile import WIDE_BINARY
+from nblint.profile.table import WIDE_BINARY
 
 
 class ChecksLimited(Rule):

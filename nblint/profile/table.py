@@ -27,9 +27,9 @@ the feature columns.
   ``O_ij = #{r : x_ri = x_rj = 1}`` (for one-hot detection, which must be exact).
 
 This module holds the table-level profile (target, text columns, the merge of
-class slots); its blocks have their own modules: :mod:`nblint.levels` (level
-tables and distinct sketches), :mod:`nblint.numeric_stats` (per-class moments of
-the numeric columns) and :mod:`nblint.gram` (co-moments and co-occurrences).
+class slots); its blocks have their own modules: :mod:`nblint.profile.levels` (level
+tables and distinct sketches), :mod:`nblint.profile.numeric` (per-class moments of
+the numeric columns) and :mod:`nblint.profile.gram` (co-moments and co-occurrences).
 """
 
 from __future__ import annotations
@@ -42,8 +42,8 @@ from nblint.core.errors import InputError
 from nblint.core.parallel import ordered_map
 from nblint.core.resources import Budget, ProfileCaps
 from nblint.core.suggest import missing_column
-from nblint.gram import SPARSE_ROWS, WIDE_BINARY, Gram, merge_gram
-from nblint.levels import (
+from nblint.profile.gram import SPARSE_ROWS, WIDE_BINARY, Gram, merge_gram
+from nblint.profile.levels import (
     DISTINCT_CAP,
     Levels,
     estimate_distinct,
@@ -53,7 +53,14 @@ from nblint.levels import (
     sort_key,
     value_hashes,
 )
-from nblint.numeric_stats import NumericStats, bincount2, merge_numeric, profile_numeric, remap_numeric, zero_one_levels
+from nblint.profile.numeric import (
+    NumericStats,
+    bincount2,
+    merge_numeric,
+    profile_numeric,
+    remap_numeric,
+    zero_one_levels,
+)
 from nblint.readers import Chunk, TableSource
 
 # The blocks' own modules compute and merge them; their names stay importable from here.
@@ -169,7 +176,7 @@ class TableProfile:
         same order, so findings do not depend on column order, to the last bit.
         """
         if chunk.sparse is not None:
-            from nblint.sparse import in_name_order, profile_block
+            from nblint.profile.sparse import in_name_order, profile_block
 
             return profile_block(cls, in_name_order(chunk), target, wide_binary)
         chunk = _in_name_order(chunk)

@@ -3,7 +3,7 @@
 A :class:`SparseSource` hands the profile row blocks of the matrix as they are
 (a CSR :class:`SparseBlock` on the chunk, the target as an ordinary column), and
 :func:`profile_block` computes from the stored entries alone the same statistics
-:meth:`nblint.profile.TableProfile.from_chunk` computes from dense columns. Every
+:meth:`nblint.profile.table.TableProfile.from_chunk` computes from dense columns. Every
 implicit zero is a value 0, so each statistic is "what the stored entries say,
 plus the zeros":
 
@@ -36,9 +36,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from nblint.core.hashing import mix64
-from nblint.gram import SPARSE_ROWS, WIDE_BINARY, Gram
-from nblint.levels import DISTINCT_CAP, Levels, smallest, value_hashes
-from nblint.numeric_stats import NumericStats
+from nblint.profile.gram import SPARSE_ROWS, WIDE_BINARY, Gram
+from nblint.profile.levels import DISTINCT_CAP, Levels, smallest, value_hashes
+from nblint.profile.numeric import NumericStats
 from nblint.readers import Chunk, ColumnData, TableSource, chunk_rows_for
 
 #: Stored entries in one row block of the profile pass (about 100 MB of work arrays;
@@ -191,8 +191,8 @@ def in_name_order(chunk: Chunk) -> Chunk:
 
 
 def profile_block(cls, chunk: Chunk, target: str | None, wide_binary: int | None):
-    """The :class:`~nblint.profile.TableProfile` of one chunk carrying a sparse block."""
-    from nblint.profile import _encode_target
+    """The :class:`~nblint.profile.table.TableProfile` of one chunk carrying a sparse block."""
+    from nblint.profile.table import _encode_target
 
     block = chunk.sparse
     X = block.matrix
@@ -326,7 +326,7 @@ def _fingerprints(values, cols, rows, p: int) -> np.ndarray:
 
 
 def _gram(X, names, complete: np.ndarray, zero_one: np.ndarray, row_offset: int, wide_binary: int):
-    """:func:`nblint.gram.chunk_gram` from sparse columns (never densified).
+    """:func:`nblint.profile.gram.chunk_gram` from sparse columns (never densified).
 
     ``zero_one`` marks the columns that are 0/1 in the whole matrix: a column that is
     0/1 in these rows only takes the co-moments, as it does once the dense path has

@@ -2,8 +2,8 @@
 
 For each numeric feature column: missing count, range, whether every value is
 whole or 0/1, per class slot the count, mean and centred sum of squares (merged
-with :func:`nblint.nbmath.merge_moments`), and its levels (:mod:`nblint.levels`).
-A chunk's :func:`profile_numeric` also gives its Gram block (:mod:`nblint.gram`).
+with :func:`nblint.nbmath.merge_moments`), and its levels (:mod:`nblint.profile.levels`).
+A chunk's :func:`profile_numeric` also gives its Gram block (:mod:`nblint.profile.gram`).
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from nblint.core.resources import ProfileCaps
-from nblint.gram import WIDE_BINARY, chunk_gram
-from nblint.levels import DISTINCT_CAP, Levels, merge_distinct, remap_levels, remap_rows, smallest, value_hashes
 from nblint.nbmath import Moments, merge_moments
+from nblint.profile.gram import WIDE_BINARY, chunk_gram
+from nblint.profile.levels import DISTINCT_CAP, Levels, merge_distinct, remap_levels, remap_rows, smallest, value_hashes
 from nblint.readers import Chunk, Names
 
 #: Widest integer range counted with a direct bincount instead of a sort.
@@ -39,7 +39,7 @@ class NumericStats:
     levels: list  # per column: Levels | None; unused (None) where zero_one
     #: per column: distinct-value sketch once the levels overflow (integral columns only)
     sketches: list = field(default_factory=list)
-    #: per column: a 64-bit fingerprint of its values (sparse inputs only; see :mod:`nblint.sparse`)
+    #: per column: a 64-bit fingerprint of its values (sparse inputs only; see :mod:`nblint.profile.sparse`)
     fingerprints: np.ndarray | None = None
 
     def __post_init__(self):
