@@ -3,7 +3,7 @@
 A :class:`TableContext` wraps one table's profile.  Rules ask it for the
 structure of the table (groups, VIF, duplicates, kinds, separations) and never
 read rows.  The algorithms are pure functions of the profile in
-:mod:`nblint.structure` and :mod:`nblint.leakage`; the context only caches their
+:mod:`nblint.structure` and :mod:`nblint.structure.leakage`; the context only caches their
 results and feeds them the settings the rules declared (``ctx.setting(name)``).
 Where a per-row result is needed (example rows of a broken group, verifying that
 a code column decodes a group, that two columns are identical), the context
@@ -18,7 +18,6 @@ from typing import Any
 
 import numpy as np
 
-from nblint import leakage
 from nblint.core.hashing import mix64
 from nblint.engine import shared_settings
 from nblint.profile.table import WIDE_BINARY, TableProfile, class_slots
@@ -30,6 +29,7 @@ from nblint.structure import (
     VifResult,
     find_onehot_groups,
     find_onehot_groups_sparse,
+    leakage,
     variance_inflation,
 )
 from nblint.structure.duplicates import code_column_candidates, identical_candidates, recode_candidates
@@ -235,7 +235,7 @@ class TableContext:
 
     @cached_property
     def deciding_columns(self) -> dict[str, leakage.DecidingColumn]:
-        """Columns from which the target can be read on (nearly) every row (:mod:`nblint.leakage`)."""
+        """Columns from which the target can be read on (nearly) every row (:mod:`nblint.structure.leakage`)."""
         if self.target is None:
             return {}
         share = float(self.setting("decides-share"))

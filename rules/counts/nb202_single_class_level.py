@@ -1,5 +1,5 @@
 from nblint.engine import Option, Rule, Severity
-from nblint.leakage import chance_in_words
+from nblint.structure.leakage import chance_in_words
 
 from . import fmt_class, fmt_value
 
