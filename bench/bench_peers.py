@@ -87,7 +87,7 @@ def vif_comparison(path: Path, max_columns: int) -> dict:
     import statsmodels.api as sm
     from statsmodels.stats.outliers_influence import variance_inflation_factor
 
-    from nblint.analyses import TableContext
+    from nblint.analysis.context import TableContext
     from nblint.engine import resolved_options
     from nblint.profile.table import TableProfile
     from nblint.readers import DataFrameSource

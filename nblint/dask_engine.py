@@ -11,7 +11,7 @@ results, never rows:
 
 * the candidate checks (example rows of a broken group, a code column decoding a
   group, hashes of possibly identical columns) and NB208's threshold histograms are
-  accumulators (:meth:`nblint.analyses.TableContext.reduce_rows`): each partition
+  accumulators (:meth:`nblint.analysis.context.TableContext.reduce_rows`): each partition
   fills its own, and the client merges them in partition order;
 * NB401's two passes: each partition's rows are encoded on its worker and kept
   there; rows are scored in the same windows as on one machine (cut from the row
@@ -143,7 +143,7 @@ class DaskSource(TableSource):
         return [(part, offset) for part, offset, n in zip(parts, offsets, self.lengths) if n]
 
     def reduce_rows(self, columns: list[str], accumulator):
-        """:meth:`nblint.analyses.TableContext.reduce_rows` on the workers: one accumulator per
+        """:meth:`nblint.analysis.context.TableContext.reduce_rows` on the workers: one accumulator per
         partition, filled where it lives, merged here in partition order."""
         import dask
 

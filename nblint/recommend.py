@@ -67,7 +67,7 @@ def recommended_features(ctx) -> tuple[list[Feature], dict[str, str]]:
 
     Parameters
     ----------
-    ctx : nblint.analyses.TableContext
+    ctx : nblint.analysis.context.TableContext
 
     Returns
     -------

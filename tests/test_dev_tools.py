@@ -24,7 +24,7 @@ def _warn_from(module: str) -> None:
     )
 
 
-@pytest.mark.parametrize("module", ["nblint.analyses", "nblint_rules.counts.nb201_zero_count_cell"])
+@pytest.mark.parametrize("module", ["nblint.analysis.context", "nblint_rules.counts.nb201_zero_count_cell"])
 def test_a_warning_from_nblint_code_fails_the_test(module):
     """pyproject.toml's filterwarnings: error:::nblint (the suite must run without -W ignore for this)."""
     if any(arg.startswith("-W") for arg in sys.argv) or sys.warnoptions:

@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from nblint import MixedNB
-from nblint.analyses import TableContext
+from nblint.analysis.context import TableContext
 from nblint.cli import main
 from nblint.engine import resolved_options
 from nblint.fix import REFERENCE, mapping_path, write_fixed

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from sklearn.naive_bayes import CategoricalNB, GaussianNB
 
 from nblint import nbmath
-from nblint.analyses import TableContext
+from nblint.analysis.context import TableContext
 from nblint.cli import main
 from nblint.engine import resolved_options
 from nblint.impact import ImpactSettings, measure, measure_impact, scoring

@@ -102,7 +102,7 @@ def test_columns_bad_input_is_one_error_line(tmp_path):
 
 
 def _context(frame, target="y", **kwargs):
-    from nblint.analyses import TableContext
+    from nblint.analysis.context import TableContext
     from nblint.engine import resolved_options
     from nblint.profile.table import TableProfile
     from nblint.readers import DataFrameSource

@@ -17,7 +17,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from nblint import CollapseGroups, MixedNB, nbmath
-from nblint.analyses import TableContext
+from nblint.analysis.context import TableContext
 from nblint.engine import resolved_options
 from nblint.impact import design as impact_design
 from nblint.impact import scoring

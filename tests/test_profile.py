@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tables import mixed_table
 
-from nblint.analyses import TableContext
+from nblint.analysis.context import TableContext
 from nblint.engine import load_rules, resolved_options, run_rules
 from nblint.profile.table import TableProfile
 from nblint.readers import DataFrameSource

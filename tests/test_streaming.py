@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tables import mixed_table
 
-from nblint.analyses import TableContext
+from nblint.analysis.context import TableContext
 from nblint.cli import main
 from nblint.core.progress import ProgressBar
 from nblint.core.terminal import is_interactive

@@ -12,7 +12,7 @@ from statsmodels.stats.outliers_influence import variance_inflation_factor
 from tables import mixed_table, onehot
 
 import nblint
-from nblint.analyses import TableContext
+from nblint.analysis.context import TableContext
 from nblint.engine import resolved_options
 from nblint.profile.table import TableProfile
 from nblint.readers import DataFrameSource

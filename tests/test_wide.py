@@ -9,7 +9,7 @@ import scipy.sparse
 from tables import mixed_table, onehot
 
 import nblint
-from nblint.analyses import TableContext
+from nblint.analysis.context import TableContext
 from nblint.engine import resolved_options
 from nblint.profile.table import TableProfile
 from nblint.readers import DataFrameSource

@@ -3,7 +3,7 @@
 A rule is a small class: metadata (``code``, ``name``, ``severity``, ``options``,
 ``inputs``), a docstring in fixed sections, and :meth:`Rule.check` yielding
 findings.  A rule reads tables (the default, ``inputs = ("table",)``: its ``check``
-gets a :class:`nblint.analyses.TableContext`) or pipeline configs (``inputs =
+gets a :class:`nblint.analysis.context.TableContext`) or pipeline configs (``inputs =
 ("pipeline",)``: a :class:`nblint.pipelines.PipelineContext`).  Rule
 packs are Python packages registered under the ``nblint.rules`` entry point
 group; every module in a pack is scanned for :class:`Rule` subclasses.  The

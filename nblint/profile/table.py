@@ -5,7 +5,7 @@ A :class:`TableProfile` is built from each chunk of rows independently
 Merging is associative, so the same code serves a DataFrame in memory, a CSV
 read in chunks and partitions computed elsewhere.  Everything a rule needs
 comes from here; rules never read rows (a second pass, through
-:meth:`nblint.analyses.TableContext.scan`, is kept for per-row results).
+:meth:`nblint.analysis.context.TableContext.scan`, is kept for per-row results).
 
 What is gathered
 ----------------

@@ -21,7 +21,7 @@ import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
-from nblint.analyses import TableContext
+from nblint.analysis.context import TableContext
 from nblint.core.errors import ConfigError, NblintError
 from nblint.core.progress import ProgressBar
 from nblint.core.resources import Budget

@@ -2,7 +2,7 @@
 
 Complete 0/1 columns are decided exactly from their co-occurrence counts.  Other
 columns are only *candidates* here, found from profile statistics that identical
-columns must share; :meth:`nblint.analyses.TableContext.row_checks` verifies them
+columns must share; :meth:`nblint.analysis.context.TableContext.row_checks` verifies them
 row by row (a 64-bit hash of each column, or the table of (code, level) pairs).
 """
 
