@@ -59,7 +59,7 @@ def main() -> None:
     from distributed import Client, LocalCluster
 
     import nblint
-    from nblint import dask_engine
+    from nblint.dask import source as dask_engine
 
     whole, pattern, frame = write_tables(args.rows, args.partitions)
     table_bytes = int(frame.memory_usage(deep=True).sum())

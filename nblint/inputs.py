@@ -65,7 +65,7 @@ def table_source(
     ValueError
         When ``y`` or ``feature_names`` does not fit ``data``.
     """
-    from nblint.dask_engine import DaskSource, is_dask_frame
+    from nblint.dask.source import DaskSource, is_dask_frame
 
     if isinstance(data, (str, os.PathLike)):
         if y is not None:

@@ -94,7 +94,7 @@ def _every_pass_table(n: int = 3000) -> pd.DataFrame:
 def test_every_pass_runs_where_the_partitions_live_with_the_local_findings(client, monkeypatch, partitions):
     """Rows never travel to the client (the partition-by-partition reader is not called), and
     the findings are the local engine's byte for byte, with windows crossing partitions."""
-    from nblint import dask_engine
+    from nblint.dask import source as dask_engine
     from nblint.impact import measure
 
     monkeypatch.setattr(measure, "SCORE_CELLS", 1 << 11)  # windows of ~30 rows: many cross partition edges

@@ -307,7 +307,7 @@ def lint_paths(
     overrides = overrides or Overrides()
     client = None
     if engine == "dask":
-        from nblint.dask_engine import DaskSource, read_dask
+        from nblint.dask.source import DaskSource, read_dask
 
         files, warnings, configs = list(paths), [], {}  # each path (a file, a glob, a folder) is one table
         client = _dask_client(scheduler)

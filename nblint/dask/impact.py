@@ -116,7 +116,7 @@ def _pieces(encoded: list, starts: np.ndarray, begin: int, end: int) -> list:
 
 def _encode_partition(frame, offset: int, chunk_rows: int, plan) -> RowInputs:
     """One partition's rows, encoded for the models (rows numbered from the table's first)."""
-    from nblint.dask_engine import _OffsetSource
+    from nblint.dask.source import _OffsetSource
 
     source = _OffsetSource(frame.reset_index(drop=True), offset, chunk_rows)
     parts = [plan.encode(chunk) for chunk in source.chunks(plan.columns)]

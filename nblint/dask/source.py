@@ -160,7 +160,7 @@ class DaskSource(TableSource):
 
     def impact_passes(self, plan, comparisons, fold_counts, points: list) -> None:
         """NB401's two passes (:func:`nblint.impact.measure.measure_impact`) on the workers."""
-        from nblint.dask_impact import impact_passes
+        from nblint.dask.impact import impact_passes
 
         impact_passes(self, plan, comparisons, fold_counts, points)
 
