@@ -10,7 +10,7 @@ from nblint.core.errors import ConfigError
 from nblint.engine import load_rules, resolved_options, select_rules
 from nblint.engine.findings import Finding
 from nblint.inputs import table_source
-from nblint.reporters import render_json, render_text
+from nblint.report.formats import render_json, render_text
 from nblint.run.config import Settings, parse_settings
 from nblint.run.runner import lint_source
 
@@ -50,19 +50,19 @@ class Report:
         return render_json(self.findings)
 
     def _summary(self) -> str:
-        from nblint.reporters import summary_line
+        from nblint.report.formats import summary_line
 
         return summary_line(self.findings, 1)
 
     def _repr_html_(self) -> str:
         """The notebook view: a compact table, severity in colour, each finding's fix."""
-        from nblint.html import notebook_html
+        from nblint.report.html import notebook_html
 
         return notebook_html(self.findings, self._summary())
 
     def to_html(self, path=None) -> str:
         """The report as one self-contained HTML page with pictures; written to ``path`` if given."""
-        from nblint.html import render_html
+        from nblint.report.html import render_html
         from nblint.run.runner import FileResult, RunResult
 
         text = render_html(RunResult([FileResult(self.path, self.findings)]))

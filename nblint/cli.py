@@ -11,7 +11,7 @@ import click
 from nblint.core.version import __version__
 from nblint.engine import describe, load_rules, model_choices, parse_model, rule_record, validate_codes
 from nblint.engine.findings import Severity
-from nblint.reporters import FORMATS
+from nblint.report.formats import FORMATS
 
 
 class _UsageError(click.UsageError):
@@ -264,7 +264,7 @@ def check(
     2 when an input or config could not be read (the other inputs are still linted).
     """
     from nblint.core.terminal import Progress, color_enabled, is_interactive
-    from nblint.reporters import render, render_statistics
+    from nblint.report.formats import render, render_statistics
     from nblint.run.runner import Overrides, lint_paths
 
     _validate_selectors(select=select, ignore=ignore, extend_select=extend_select, extend_ignore=extend_ignore)
@@ -437,8 +437,8 @@ def impact(path, target, output_format, alpha, folds, seed, plot_path, config, e
     import json
 
     from nblint import impact as impact_mod
-    from nblint import reporters
     from nblint.core.errors import NblintError
+    from nblint.report import formats as reporters
     from nblint.run.runner import Overrides, table_context
 
     if plot_path:

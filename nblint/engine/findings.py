@@ -55,7 +55,7 @@ class Finding:
     fix : str
         What to do instead.
     figure : dict or None
-        The data behind the finding's picture in the HTML report (:mod:`nblint.html`):
+        The data behind the finding's picture in the HTML report (:mod:`nblint.report.html`):
         not part of :meth:`to_dict`, so JSON and the other formats never change with it.
     """
 

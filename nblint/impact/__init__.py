@@ -24,7 +24,7 @@ The package has one module per idea:
 * :mod:`~nblint.impact.scoring`: the models fitted from statistics, rows scored;
 * :mod:`~nblint.impact.measure`: the two passes and the streamed comparison.
 
-Rendering (text, JSON, the plot) is in :mod:`nblint.reporters`.
+Rendering (text, JSON, the plot) is in :mod:`nblint.report.formats`.
 """
 
 from nblint.impact.measure import ImpactResult, ImpactSettings, impact_limit, measure_impact

@@ -1,7 +1,7 @@
 import numpy as np
 
 from nblint.engine import Option, Rule, Severity
-from nblint.figures import contingency
+from nblint.report.figures import contingency
 
 from . import DISCRETE_KINDS, class_table, fmt_class, fmt_value, zero_upper_bound
 

@@ -1,5 +1,5 @@
 from nblint.engine import Option, Rule, Severity
-from nblint.figures import impact_scatter
+from nblint.report.figures import impact_scatter
 
 
 class OneHotImpact(Rule):

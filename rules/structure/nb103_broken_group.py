@@ -1,5 +1,5 @@
 from nblint.engine import Option, Rule, Severity
-from nblint.figures import group_pattern
+from nblint.report.figures import group_pattern
 
 from . import fmt_columns
 

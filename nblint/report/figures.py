@@ -1,7 +1,7 @@
 """The data behind the pictures of the HTML report, taken from the analyses when a rule reports.
 
 Rules attach these dicts to their findings (:attr:`nblint.engine.findings.Finding.figure`);
-:mod:`nblint.html` draws them. They are plain data (lists, ints, floats, strings),
+:mod:`nblint.report.html` draws them. They are plain data (lists, ints, floats, strings),
 small whatever the table: a group's matrix has one row per member, a contingency
 table at most :data:`MAX_LEVELS` levels, NB401's scatter at most :data:`MAX_POINTS`
 rows. They never enter JSON or the other formats.

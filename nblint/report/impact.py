@@ -1,7 +1,7 @@
 """Render the impact measurement of ``nblint impact``: its table, its JSON and its plot.
 
 The input is an :class:`~nblint.impact.ImpactResult` (NB401's measurement in
-full); the findings' renderers are in :mod:`nblint.reporters`.
+full); the findings' renderers are in :mod:`nblint.report.formats`.
 """
 
 from __future__ import annotations

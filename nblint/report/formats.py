@@ -1,4 +1,4 @@
-"""Render findings: text (optionally coloured), JSON, SARIF 2.1.0, GitHub annotations, JUnit XML, statistics (and HTML: :mod:`nblint.html`).
+"""Render findings: text (optionally coloured), JSON, SARIF 2.1.0, GitHub annotations, JUnit XML, statistics (and HTML: :mod:`nblint.report.html`).
 
 Every renderer is deterministic: the same findings give the same bytes (no
 timestamps, absolute paths or hash-ordered collections).  The run-level
@@ -20,7 +20,7 @@ from collections import Counter
 from nblint.engine.findings import Finding, Severity
 
 # `nblint impact` renders a measurement, not findings: its table, JSON and plot are in their own module.
-from nblint.impact_report import impact_json, plot_impact, render_impact_text  # noqa: F401 - names cli.py uses
+from nblint.report.impact import impact_json, plot_impact, render_impact_text  # noqa: F401 - names cli.py uses
 
 FORMATS = ("text", "concise", "json", "sarif", "github", "junit", "html")
 
@@ -506,7 +506,7 @@ def render(result, output_format: str, color: bool = False, quiet: bool = False)
     if output_format == "junit":
         return render_junit(result)
     if output_format == "html":
-        from nblint.html import render_html
+        from nblint.report.html import render_html
 
         return render_html(result)
     raise ValueError(f"unknown output format {output_format!r} (expected one of {', '.join(FORMATS)})")

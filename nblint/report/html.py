@@ -12,7 +12,7 @@ under its message, and a picture under the findings people would rather look at:
   rows whose predicted class flips in red), and the per-group excess and flips.
 
 Everything is inline: CSS in a ``<style>`` element, pictures as SVG
-(:mod:`nblint.svg`); no script, font, image or link is fetched, so the file opens
+(:mod:`nblint.report.svg`); no script, font, image or link is fetched, so the file opens
 offline. Every user string (paths, column names, levels, messages) is escaped.
 The same findings give the same bytes.
 """
@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from html import escape
 
-from nblint import svg
 from nblint.engine.findings import Finding, Severity
+from nblint.report import svg
 
 #: Findings of one input drawn with a picture, at most (the rest are listed without).
 MAX_PICTURES = 100
@@ -61,7 +61,7 @@ figcaption{font-size:12px;color:#4a5568;flex-basis:100%}
 
 def render_html(result) -> str:
     """A whole run (:class:`~nblint.run.runner.RunResult`) as one self-contained HTML page."""
-    from nblint.reporters import summary_line
+    from nblint.report.formats import summary_line
 
     sections = []
     for r in result.files:
