@@ -6,8 +6,8 @@ classes, a dict of arrays, or a path) and returns a :class:`~nblint.api.Report`,
 and :func:`check_pipeline`, which lints a live scikit-learn pipeline and what its
 model receives.  Heavy modules are imported lazily so
 that ``import nblint`` stays cheap (it never imports pandera or scikit-learn).
-:class:`~nblint.mixednb.MixedNB` (a Naive Bayes with an event model per column)
-and :class:`~nblint.collapse.CollapseGroups` are scikit-learn estimators, loaded
+:class:`~nblint.estimators.mixednb.MixedNB` (a Naive Bayes with an event model per column)
+and :class:`~nblint.estimators.collapse.CollapseGroups` are scikit-learn estimators, loaded
 on first use (``pip install 'nblint[sklearn]'``).
 """
 
@@ -28,11 +28,11 @@ __all__ = ["__version__", "check", "check_pipeline", "MixedNB", "CollapseGroups"
 def __getattr__(name: str):
     """``MixedNB`` and ``CollapseGroups`` import scikit-learn, so only when asked for."""
     if name == "MixedNB":
-        from nblint.mixednb import MixedNB
+        from nblint.estimators.mixednb import MixedNB
 
         return MixedNB
     if name == "CollapseGroups":
-        from nblint.collapse import CollapseGroups
+        from nblint.estimators.collapse import CollapseGroups
 
         return CollapseGroups
     raise AttributeError(f"module 'nblint' has no attribute {name!r}")

@@ -396,7 +396,7 @@ def columns(path, target, output_format, config, encoding, pipeline):
         click.echo(f"{path}: error: {exc}", err=True)
         sys.exit(2)
     if pipeline:
-        from nblint.recommend import pipeline_code
+        from nblint.estimators.recommend import pipeline_code
 
         if ctx.target is None:
             raise click.UsageError("--pipeline needs a target: --target COLUMN (or `target` in the config)")
@@ -504,8 +504,8 @@ def fix(path, output, mapping, config, encoding):
     its first member; a mapping file beside the output records how to undo it
     (--restore). The input is never written: an output naming it is refused.
     """
-    from nblint import fix as fix_mod
     from nblint.core.errors import NblintError
+    from nblint.estimators import fix as fix_mod
     from nblint.run.runner import Overrides, table_context
 
     try:

@@ -19,7 +19,7 @@ from nblint import MixedNB
 from nblint.analysis.context import TableContext
 from nblint.cli import main
 from nblint.engine import resolved_options
-from nblint.fix import REFERENCE, mapping_path, write_fixed
+from nblint.estimators.fix import REFERENCE, mapping_path, write_fixed
 from nblint.profile.table import TableProfile
 from nblint.readers import DataFrameSource
 

@@ -20,7 +20,7 @@ times the class prior, with one Lidstone ``alpha`` for the discrete parts.  Ever
 piece is fitted from sufficient statistics by :mod:`nblint.nbmath`, the package
 NB401's measurement uses, so ``partial_fit`` merges batches exactly and this
 estimator's posteriors are NB401's model "CAT".  Which column is what comes from
-nblint's own analyses (:func:`nblint.recommend.recommended_features`) unless
+nblint's own analyses (:func:`nblint.estimators.recommend.recommended_features`) unless
 given.
 
 Importing this module imports scikit-learn (``pip install 'nblint[sklearn]'``).
@@ -37,7 +37,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from nblint import nbmath
-from nblint.recommend import MODELS, Feature, frame_context, recommended_features
+from nblint.estimators.recommend import MODELS, Feature, frame_context, recommended_features
 
 try:  # scikit-learn >= 1.6
     from sklearn.utils.validation import validate_data
@@ -66,7 +66,7 @@ class MixedNB(ClassifierMixin, BaseEstimator):
         (the kinds of ``nblint columns``, one-hot/dummy groups found from the
         values and collapsed into one categorical feature; identifiers and
         constant columns left out; a dense count column on its own, categorical
-        or Gaussian: see :mod:`nblint.recommend`).  One of ``"categorical"``, ``"bernoulli"``,
+        or Gaussian: see :mod:`nblint.estimators.recommend`).  One of ``"categorical"``, ``"bernoulli"``,
         ``"multinomial"``, ``"gaussian"``: that model for every column.  A dict
         declares columns (by name, or by position for arrays without names):
         ``{"colour": "categorical", "n_visits": "multinomial", "id": "drop",
@@ -97,7 +97,7 @@ class MixedNB(ClassifierMixin, BaseEstimator):
     classes_ : ndarray of shape (n_classes,)
     class_count_ : ndarray of shape (n_classes,)
     class_log_prior_ : ndarray of shape (n_classes,)
-    features_ : list of nblint.recommend.Feature
+    features_ : list of nblint.estimators.recommend.Feature
         The features fitted, with their event models (column names, or ``x0``,
         ``x1``... for arrays without names).
     left_out_ : dict

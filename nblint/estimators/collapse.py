@@ -17,8 +17,8 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from nblint import nbmath
-from nblint.mixednb import GROUP_KINDS, _group_codes, validate_data
-from nblint.recommend import frame_context
+from nblint.estimators.mixednb import GROUP_KINDS, _group_codes, validate_data
+from nblint.estimators.recommend import frame_context
 
 
 class CollapseGroups(TransformerMixin, BaseEstimator):
