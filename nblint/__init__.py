@@ -2,7 +2,7 @@
 
 The public Python API is :func:`check`, which lints a table (a pandas, polars or
 Dask DataFrame, a pyarrow Table, a numpy array or scipy.sparse matrix with its
-classes, a dict of arrays, or a path) and returns a :class:`~nblint.api.Report`,
+classes, a dict of arrays, or a path) and returns a :class:`~nblint.api.report.Report`,
 and :func:`check_pipeline`, which lints a live scikit-learn pipeline and what its
 model receives.  Heavy modules are imported lazily so
 that ``import nblint`` stays cheap (it never imports pandera or scikit-learn).
@@ -39,7 +39,7 @@ def __getattr__(name: str):
 
 
 def check(data, y=None, *, target=None, model=None, feature_names=None, **kwargs):
-    """Lint a table and return a :class:`~nblint.api.Report`.
+    """Lint a table and return a :class:`~nblint.api.report.Report`.
 
     Parameters
     ----------
@@ -73,7 +73,7 @@ def check(data, y=None, *, target=None, model=None, feature_names=None, **kwargs
         The findings, with ``to_frame()``, ``to_json()``, ``to_html(path)`` and an
         HTML view in notebooks.
     """
-    from nblint.api import check as _check
+    from nblint.api.report import check as _check
 
     return _check(data, y, target=target, model=model, feature_names=feature_names, **kwargs)
 
@@ -111,6 +111,6 @@ def check_pipeline(pipeline, X=None, y=None, **kwargs):
     Report
         Pipeline findings first, then the table's.
     """
-    from nblint.api import check_pipeline as _check_pipeline
+    from nblint.api.report import check_pipeline as _check_pipeline
 
     return _check_pipeline(pipeline, X=X, y=y, **kwargs)

@@ -383,7 +383,7 @@ def test_per_class_statistics_past_the_budget_are_one_error_line(tmp_path):
 
 @pytest.mark.slow
 def test_the_spill_past_the_disk_budget_is_dropped_and_the_findings_do_not_change(tmp_path, monkeypatch):
-    from nblint.api import _codes, _settings
+    from nblint.api.report import _codes, _settings
     from nblint.readers import read_table
     from nblint.run.runner import lint_source
 

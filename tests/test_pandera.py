@@ -42,7 +42,7 @@ def test_importing_nblint_does_not_import_pandera():
         """
         import sys
         import pandas as pd
-        import nblint, nblint.api, nblint.cli, nblint.report.formats, nblint.run.runner
+        import nblint, nblint.api.report, nblint.cli, nblint.report.formats, nblint.run.runner
         nblint.check(pd.read_csv("examples/customers.csv"), target="churned")
         print("pandera" in sys.modules)
         import nblint.pandera

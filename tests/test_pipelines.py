@@ -432,7 +432,7 @@ def test_check_pipeline_with_its_training_data():
 
 
 def test_import_nblint_does_not_import_scikit_learn():
-    code = "import sys, nblint, nblint.api, nblint.run.runner; print('sklearn' in sys.modules)"
+    code = "import sys, nblint, nblint.api.report, nblint.run.runner; print('sklearn' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 

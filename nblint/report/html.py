@@ -89,7 +89,7 @@ def page(title: str, summary: str, body: str) -> str:
 
 
 def notebook_html(findings: list[Finding], summary: str) -> str:
-    """The compact view of :meth:`nblint.api.Report._repr_html_`: the table, no pictures."""
+    """The compact view of :meth:`nblint.api.report.Report._repr_html_`: the table, no pictures."""
     style = f"<style>{TABLE_CSS}</style>"  # the table's rules only, not the page's (a notebook has its own)
     table = findings_table(findings, pictures=False) if findings else ""
     return f'<div class="nblint-report">{style}<p class="summary">{escape(summary)}</p>{table}</div>'

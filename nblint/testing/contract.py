@@ -257,7 +257,7 @@ def _table_input(
     name: str, frame, target: str | None, model: str | None, alpha: float | None = None, same_as: str | None = None
 ) -> ContractInput:
     def build():
-        from nblint.inputs import table_source
+        from nblint.api.inputs import table_source
         from nblint.run.config import Settings
         from nblint.run.runner import make_context
 

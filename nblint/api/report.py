@@ -1,4 +1,4 @@
-"""The Python API: lint a table (any kind :mod:`nblint.inputs` accepts), or a live scikit-learn pipeline, and get a :class:`Report`."""
+"""The Python API: lint a table (any kind :mod:`nblint.api.inputs` accepts), or a live scikit-learn pipeline, and get a :class:`Report`."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ import json
 import os
 from dataclasses import replace
 
+from nblint.api.inputs import table_source
 from nblint.core.errors import ConfigError
 from nblint.engine import load_rules, resolved_options, select_rules
 from nblint.engine.findings import Finding
-from nblint.inputs import table_source
 from nblint.report.formats import render_json, render_text
 from nblint.run.config import Settings, parse_settings
 from nblint.run.runner import lint_source
@@ -124,7 +124,7 @@ def check_pipeline(pipeline, X=None, y=None, *, target=None, select=None, ignore
 
 
 def _is_matrix(X) -> bool:
-    from nblint.inputs import is_sparse
+    from nblint.api.inputs import is_sparse
 
     return is_sparse(X) or (hasattr(X, "ndim") and hasattr(X, "shape") and not hasattr(X, "columns"))
 
