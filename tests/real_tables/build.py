@@ -19,6 +19,9 @@ inside a pinned pip package) and one encoding variant:
     a copy of another entry with its columns shuffled by a seeded permutation and renamed to
     meaningless names; its expectations are derived from the original's through the renaming.
 
+Two corpora share these variants: ``ENTRIES`` (``round1``, corpus one, the default) and
+``ENTRIES2`` (``round2``: the bases of :mod:`datasets2`, labelled blind in ``expectations2/``).
+
 The registry knows nothing of nblint: it only makes tables.
 """
 
@@ -33,9 +36,10 @@ import numpy as np
 import pandas as pd
 
 try:  # imported as part of the tests package, or run as a script from this folder
-    from . import datasets
+    from . import datasets, datasets2
 except ImportError:  # pragma: no cover
     import datasets  # type: ignore[no-redef]
+    import datasets2  # type: ignore[no-redef]
 
 VARIANTS = ("author", "clean", "get_dummies", "drop_first", "onehot_encoder", "onehot_encoder_drop_first", "anonymised")
 
@@ -69,7 +73,7 @@ class Entry:
     model: str | None = "base"
 
     def available(self) -> bool:
-        return datasets.BASES[self.base].available()
+        return datasets.base(self.base).available()
 
 
 # ------------------------------------------------------------------ variants
@@ -220,6 +224,101 @@ def _entries() -> list[Entry]:
 ENTRIES: dict[str, Entry] = {e.id: e for e in _entries()}
 
 
+# ------------------------------------------------------------------ round 2 (datasets2, labelled blind)
+
+
+def _entries_round2() -> list[Entry]:
+    """The second corpus (issue 22, item 7): the same variants over the bases of :mod:`datasets2`."""
+    from_bases = datasets2.BASES
+    entries = [Entry(b, "author", b, as_shipped) for b in from_bases]
+    entries += [
+        Entry(
+            "pbc_clean",
+            "clean",
+            "pbc",
+            numeric_complete(["age", "bili", "albumin", "protime", "platelet"], "status"),
+            model="gaussian",
+        ),
+        Entry(
+            "car_prices_clean",
+            "clean",
+            "car_prices",
+            numeric_complete(["Price", "Mileage"], "Cruise"),
+            model="gaussian",
+        ),
+        Entry(
+            "nbasal_clean",
+            "clean",
+            "nbasal",
+            numeric_complete(["points", "rebounds", "assists", "avgmin", "wage"], "marr"),
+            model="gaussian",
+        ),
+        Entry(
+            "nmes1988_clean",
+            "clean",
+            "nmes1988",
+            numeric_complete(["visits", "income", "age", "school", "chronic"], "insurance"),
+        ),
+    ]
+    dummies = {
+        "veteran": ["celltype"],
+        "colon": ["rx"],
+        "nmes1988": ["health", "region", "adl", "gender"],
+        "resume_names": ["name", "wanted", "industry"],
+        "helprct": ["racegrp", "substance", "homeless"],
+        "indo_rct": ["site", "type"],
+        "gapminder": ["continent", "country"],
+        "arrests": ["year", "colour"],
+        "strep_tb": ["baseline_condition", "baseline_temp"],
+        "pbc": ["edema"],
+    }
+    entries += [Entry(f"{b}_get_dummies", "get_dummies", b, get_dummies(cols)) for b, cols in dummies.items()]
+    drop_first = {
+        "veteran": ["celltype"],
+        "colon": ["rx", "extent"],
+        "nmes1988": ["health", "region"],
+        "resume_names": ["name", "wanted", "industry"],
+        "helprct": ["racegrp", "substance"],
+        "indo_rct": ["site", "type"],
+        "gapminder": ["continent", "country"],
+        "pbc": ["edema", "stage"],
+        "strep_tb": ["baseline_condition", "baseline_temp"],
+    }
+    entries += [
+        Entry(f"{b}_drop_first", "drop_first", b, get_dummies(cols, drop_first=True)) for b, cols in drop_first.items()
+    ]
+    encoder = {
+        "nmes1988": ["health", "region"],
+        "veteran": ["celltype", "trt"],
+        "colon": ["rx", "differ"],
+        "arrests": ["year", "colour"],
+    }
+    entries += [Entry(f"{b}_onehot_encoder", "onehot_encoder", b, onehot_encoder(cols)) for b, cols in encoder.items()]
+    entries += [
+        Entry(f"{b}_onehot_encoder_drop_first", "onehot_encoder_drop_first", b, onehot_encoder(cols, drop="first"))
+        for b, cols in encoder.items()
+    ]
+    copied = [e for e in entries if e.variant in ("author", "clean", "drop_first", "onehot_encoder_drop_first")]
+    entries += [Entry(f"{e.id}__anon", "anonymised", e.base, as_shipped, copy_of=e.id) for e in copied]
+    return entries
+
+
+ENTRIES2: dict[str, Entry] = {e.id: e for e in _entries_round2()}
+#: The corpora by name: ``round1`` is corpus one (the default everywhere), ``round2`` the blind one.
+CORPORA: dict[str, dict[str, Entry]] = {"round1": ENTRIES, "round2": ENTRIES2}
+_ALL: dict[str, Entry] = {**ENTRIES, **ENTRIES2}
+assert len(_ALL) == len(ENTRIES) + len(ENTRIES2), "table ids are unique across the corpora"
+
+
+def entries(corpus: str = "round1") -> dict[str, Entry]:
+    """The entries of ``corpus`` (``round1``, ``round2`` or ``all``)."""
+    return _ALL if corpus == "all" else CORPORA[corpus]
+
+
+def corpus_of(table_id: str) -> str:
+    return "round2" if table_id in ENTRIES2 else "round1"
+
+
 def seed_of(table_id: str) -> int:
     """A stable seed per table (not Python's salted ``hash``)."""
     return int.from_bytes(table_id.encode("utf-8"), "little") % (2**31 - 1)
@@ -227,10 +326,10 @@ def seed_of(table_id: str) -> int:
 
 def build(table_id: str) -> Table:
     """Build corpus table ``table_id``."""
-    entry = ENTRIES[table_id]
+    entry = _ALL[table_id]
     if entry.copy_of is not None:
         return anonymise(build(entry.copy_of), seed_of(entry.copy_of))
-    base = datasets.BASES[entry.base]
+    base = datasets.base(entry.base)
     frame = entry.make(datasets.load(entry.base))
     target = base.target
     if target is not None and target not in frame.columns:
@@ -247,5 +346,5 @@ def build(table_id: str) -> Table:
     )
 
 
-def table_ids(variant: str | None = None) -> list[str]:
-    return [i for i, e in ENTRIES.items() if variant is None or e.variant == variant]
+def table_ids(variant: str | None = None, corpus: str = "round1") -> list[str]:
+    return [i for i, e in entries(corpus).items() if variant is None or e.variant == variant]

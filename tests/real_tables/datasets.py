@@ -338,9 +338,20 @@ BASES: dict[str, Base] = {
 }
 
 
+def base(base_id: str) -> Base:
+    """The base ``base_id`` of either corpus (corpus one here, round 2 in :mod:`datasets2`)."""
+    if base_id in BASES:
+        return BASES[base_id]
+    try:
+        from . import datasets2
+    except ImportError:  # pragma: no cover - run as a script from this folder
+        import datasets2  # type: ignore[no-redef]
+    return datasets2.BASES[base_id]
+
+
 @functools.cache
 def _cached(base_id: str) -> pd.DataFrame:
-    return BASES[base_id].loader()
+    return base(base_id).loader()
 
 
 def load(base_id: str) -> pd.DataFrame:

@@ -14,6 +14,10 @@ Schema (every key but ``id`` optional)::
       - {kind: dummy, variable: region, members: [northcen, south, west], reference: "east (22%)"}
     kinds: {educ: count, "pixel_*": count}   # only where clear; keys may be globs,
                                              # an exact name wins over a glob
+    exclusive_flags:              # optional: 0/1 columns that never share a row (or sum to one)
+      - {members: [a, b], why: ...} # but are NOT an encoded variable (separate yes/no facts,
+                                    # names and documentation give no variable): a found
+                                    # NB101/NB102 over exactly these is a false group
     must:     [{code: NB202, columns: [naffairs]}]
     must_not: [{code: NB305, columns: [educ]}, {min_severity: error}]
     inherit: [kinds, must, must_not]         # variants: take these from ``base`` (entries
@@ -26,6 +30,9 @@ and ``dummy`` (pairwise exclusive, some rows with none set: the reference level)
 
 Members of expected groups are labelled ``group-member`` for the kind score. Anonymised
 tables have no file: their expectations are the original's, renamed.
+
+Corpus one's files live in ``expectations/``; the second corpus (``round2``, labelled blind
+before nblint ran on it) in ``expectations2/``. Table ids are unique across both.
 """
 
 from __future__ import annotations
@@ -38,6 +45,7 @@ import yaml
 
 HERE = Path(__file__).resolve().parent
 EXPECTATIONS = HERE / "expectations"
+EXPECTATIONS2 = HERE / "expectations2"
 GROUP_KINDS = ("onehot", "dummy")
 KINDS = ("binary", "group-member", "categorical", "count", "continuous", "identifier", "constant")
 SEVERITIES = ("info", "warning", "error")
@@ -63,10 +71,18 @@ class Expectation:
     must: list[dict] = field(default_factory=list)
     must_not: list[dict] = field(default_factory=list)
     base: str | None = None
+    #: Exclusive 0/1 column sets that are not an encoded variable (see the schema).
+    exclusive_flags: list[list[str]] = field(default_factory=list)
+
+
+def path_of(table_id: str) -> Path:
+    """The label file of ``table_id``, in either corpus's folder."""
+    path = EXPECTATIONS / f"{table_id}.yaml"
+    return path if path.exists() else EXPECTATIONS2 / f"{table_id}.yaml"
 
 
 def read(table_id: str) -> dict:
-    path = EXPECTATIONS / f"{table_id}.yaml"
+    path = path_of(table_id)
     with open(path, encoding="utf-8") as handle:
         raw = yaml.safe_load(handle)
     if raw.get("id") != table_id:
@@ -133,6 +149,15 @@ def load(
             raise ValueError(f"{table_id}: group {g.variable!r} names missing columns {sorted(missing)}")
         for m in g.members:
             kinds[m] = "group-member"
+    exclusive = []
+    for item in raw.get("exclusive_flags") or []:
+        members = list(item["members"])
+        missing = set(members) - present
+        if missing:
+            raise ValueError(f"{table_id}: exclusive_flags name missing columns {sorted(missing)}")
+        if any(set(members) == set(g.members) for g in groups):
+            raise ValueError(f"{table_id}: {members} are both a group and exclusive flags")
+        exclusive.append(members)
     bad = {k: v for k, v in kinds.items() if v not in KINDS}
     if bad:
         raise ValueError(f"{table_id}: unknown kinds {bad}")
@@ -153,6 +178,7 @@ def load(
         must=must,
         must_not=must_not,
         base=raw.get("base"),
+        exclusive_flags=exclusive,
     )
 
 
@@ -180,6 +206,7 @@ def rename(expectation: Expectation, table_id: str, renaming: dict[str, str]) ->
         must=[pattern(p) for p in expectation.must],
         must_not=[pattern(p) for p in expectation.must_not],
         base=expectation.id,
+        exclusive_flags=[cols(m) for m in expectation.exclusive_flags],
     )
 
 

@@ -2,8 +2,10 @@
 
 Run from the repository root::
 
-    python tests/real_tables/score.py            # every table
+    python tests/real_tables/score.py            # every table of corpus one
     python tests/real_tables/score.py --only caravan --variant drop_first
+    python tests/real_tables/score.py --corpus round2   # the second corpus, labelled blind
+    python tests/real_tables/score.py --corpus all
 
 Each corpus table (:mod:`build`) is linted with nblint's Python API under its scenario
 (target, declared model), and the findings are compared with the table's hand-written
@@ -24,6 +26,13 @@ kinds
     puts first (its rules are then at most ``info``).
 clean tables
     Warning-or-worse findings on tables labelled ``clean: true`` (expected: none).
+exclusive flags
+    Sets labelled ``exclusive_flags`` (0/1 columns that never share a row but are not an
+    encoded variable) that nblint reports as NB101/NB102: counted among the false groups,
+    and shown on their own line.
+confident-wrong kinds
+    Columns labelled ``categorical`` that nblint gives another kind without marking it
+    ambiguous.
 must / must not
     Patterns that must match some finding, and patterns that must match none. A
     leakage pattern names NB202 (written when NB202 was the only leakage rule);
@@ -68,6 +77,9 @@ class TableScore:
     #: Labelled columns whose kind nblint reports as ambiguous (``kinds`` holds the primary reading).
     ambiguous: set = field(default_factory=set)
     loud_on_clean: list[tuple] = field(default_factory=list)
+    exclusive_flags: set = field(default_factory=set)
+    #: The table's shape and how long a CSV round trip of it takes to read (for the timing line).
+    shape: tuple[int, int] = (0, 0)
     must_missed: list[dict] = field(default_factory=list)
     must_not_hit: list[tuple[dict, tuple]] = field(default_factory=list)
     n_must: int = 0
@@ -146,6 +158,8 @@ def score_table(table_id: str) -> TableScore:
     for g in expected.groups:
         score.expected_groups.setdefault(g.kind, set()).add(frozenset(g.members))
     score.kind_labels = dict(expected.kinds)
+    score.exclusive_flags = {frozenset(m) for m in expected.exclusive_flags}
+    score.shape = table.frame.shape
     score.n_must, score.n_must_not = len(expected.must), len(expected.must_not)
     start = time.perf_counter()
     try:
@@ -230,10 +244,36 @@ class Summary:
     def errors(self) -> list[TableScore]:
         return [s for s in self.scores if s.error]
 
+    def exclusive_called_groups(self) -> Rate:
+        """Labelled exclusive-flag sets reported as a group (hits) over all such sets."""
+        rate = Rate()
+        for s in self.scores:
+            found = set().union(*s.found_groups.values()) if s.found_groups else set()
+            rate.total += len(s.exclusive_flags)
+            rate.hits += len(s.exclusive_flags & found)
+        return rate
 
-def score_corpus(ids: list[str] | None = None) -> Summary:
-    """Score every available corpus table (or ``ids``)."""
-    ids = ids if ids is not None else [i for i, e in build.ENTRIES.items() if e.available()]
+    def confident_wrong_categorical(self) -> Rate:
+        """Columns labelled categorical that nblint reads as another kind, not marked ambiguous."""
+        rate = Rate()
+        for s in self.scores:
+            if s.error:
+                continue
+            for column, label in s.kind_labels.items():
+                if label != "categorical":
+                    continue
+                rate.total += 1
+                rate.hits += column not in s.ambiguous and s.kinds.get(column) != "categorical"
+        return rate
+
+
+def score_corpus(ids: list[str] | None = None, corpus: str = "round1") -> Summary:
+    """Score every available table of ``corpus`` (or ``ids``)."""
+    ids = ids if ids is not None else [i for i, e in build.entries(corpus).items() if e.available()]
+    if ids:  # imports and first-call set-up are not charged to the first table's time
+        import pandas as pd
+
+        lint(pd.DataFrame({"a": [0, 1, 0, 1], "b": [1.0, 2.5, 3.0, 4.5]}), "a", None)
     start = time.perf_counter()
     scores = [score_table(i) for i in ids]
     return Summary(scores, time.perf_counter() - start)
@@ -276,11 +316,23 @@ def report(summary: Summary, out=sys.stdout) -> None:
             "  most common kind errors (label -> nblint): "
             + ", ".join(f"{a} -> {b}: {n}" for (a, b), n in confusion.most_common(8))
         )
+    wrong = summary.confident_wrong_categorical()
+    line(f"categorical columns read as another kind with confidence: {wrong}")
+    exclusive = summary.exclusive_called_groups()
+    if exclusive.total:
+        line(f"exclusive flags (not an encoding) reported as a group: {exclusive}")
     clean = [s for s in summary.scores if s.clean]
     line(f"warning-or-worse findings on {len(clean)} clean tables: {summary.loud_on_clean()}")
     line(f"must: {summary.must()} matched;  must-not: {summary.must_not()} respected")
     if summary.errors():
         line(f"nblint raised on {len(summary.errors())} tables")
+    if summary.scores:
+        slowest = max(summary.scores, key=lambda s: s.seconds)
+        read = csv_read_seconds(slowest.id)
+        line(
+            f"slowest table: {slowest.id} {slowest.shape[0]}x{slowest.shape[1]}, lint {slowest.seconds:.2f} s, "
+            f"CSV read {read:.3f} s ({slowest.seconds / read:.0f}x)"
+        )
     line()
     line("per-table misses")
     for s in summary.scores:
@@ -289,6 +341,21 @@ def report(summary: Summary, out=sys.stdout) -> None:
             line(f"  {s.id} [{s.variant}]")
             for note in notes:
                 line(f"      {note}")
+
+
+def csv_read_seconds(table_id: str) -> float:
+    """Seconds ``pandas.read_csv`` takes on the table written as CSV (best of three)."""
+    import io
+
+    import pandas as pd
+
+    text = build.build(table_id).frame.to_csv(index=False)
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        pd.read_csv(io.StringIO(text))
+        best = min(best, time.perf_counter() - start)
+    return best
 
 
 def _fmt(group: frozenset) -> str:
@@ -311,7 +378,8 @@ def _misses(s: TableScore) -> list[str]:
             as_other = " (found as " + other + ")" if g in s.found_groups.get(other, set()) else ""
             notes.append(f"missed {kind} {_fmt(g)}{as_other}")
         for g in sorted(s.spurious(kind), key=sorted):
-            notes.append(f"spurious {kind} {_fmt(g)}")
+            what = " (labelled exclusive flags, not an encoding)" if g in s.exclusive_flags else ""
+            notes.append(f"spurious {kind} {_fmt(g)}{what}")
     for p in s.must_missed:
         notes.append(f"must not found: {_pattern(p)}")
     by_pattern: dict[int, tuple[dict, list[tuple]]] = {}
@@ -334,15 +402,22 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--only", action="append", help="table ids or globs (repeatable)")
     parser.add_argument("--variant", choices=build.VARIANTS, help="only tables of this variant")
+    parser.add_argument(
+        "--corpus",
+        choices=["round1", "round2", "all"],
+        default="round1",
+        help="round1: corpus one (default); round2: the second corpus, labelled blind; all: both",
+    )
     args = parser.parse_args(argv)
-    ids = [i for i, e in build.ENTRIES.items() if e.available()]
-    missing = sorted({e.base for e in build.ENTRIES.values() if not e.available()})
+    entries = build.entries(args.corpus)
+    ids = [i for i, e in entries.items() if e.available()]
+    missing = sorted({e.base for e in entries.values() if not e.available()})
     if missing:
         print(f"skipped (data package not installed): {', '.join(missing)}", file=sys.stderr)
     if args.only:
         ids = [i for i in ids if any(fnmatch.fnmatch(i, p) for p in args.only)]
     if args.variant:
-        ids = [i for i in ids if build.ENTRIES[i].variant == args.variant]
+        ids = [i for i in ids if entries[i].variant == args.variant]
     report(score_corpus(ids))
     return 0
 
