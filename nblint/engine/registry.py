@@ -89,6 +89,17 @@ class Option:
         return " ".join([what] + [" and ".join(bounds)] if bounds else [what])
 
 
+#: The option of a rule that reports one finding per column: past this many columns for one reason, it
+#: reports once for the table (see :meth:`Rule.summarize`). A rule opts in by listing it in its ``options``.
+SUMMARIZE_ABOVE = Option(
+    "summarize-above",
+    50,
+    "On a wide table, more than this many columns reported for one reason become one finding for the table "
+    "(count, share, the costliest examples; every column in the evidence). Narrow tables keep a finding per column.",
+    minimum=1,
+)
+
+
 def parse_model(name: str) -> str | None:
     """The event model a name means, or None.
 
@@ -138,6 +149,71 @@ class Rule:
 
     def check(self, ctx) -> Iterable[Finding]:  # pragma: no cover - abstract
         raise NotImplementedError
+
+    # ------------------------------------------------------------ many columns, one reason
+
+    def reason(self, finding: Finding) -> Any:
+        """What a per-column finding says, as a key: findings with equal keys are one problem on a wide table.
+
+        The default is the severity (every finding of the rule says the same thing); a rule
+        whose findings differ by class, say, returns the class too.
+        """
+        return finding.severity
+
+    def cost(self, finding: Finding) -> float:
+        """How much a per-column finding costs (rows affected, class mass): summaries list the costliest first."""
+        return float(finding.evidence.get("rows", 0) or 0)
+
+    def summary_message(self, ctx, findings: list[Finding], share: float) -> str:
+        """The one message of a summary finding: ``findings`` (ranked by cost) make ``share`` of the features.
+
+        Rules override this with words about their own problem; the default names the
+        count and the costliest instance.
+        """
+        first = findings[0]
+        return f"{len(findings)} columns ({share:.0%} of the features) are reported for one reason; the costliest: {first.message}"
+
+    def summarize(self, ctx, findings: list[Finding], limit: int) -> list[Finding]:
+        """Say once what this rule found on more than ``limit`` columns of one table for one reason.
+
+        When more than ``limit`` findings are about one column each, they are grouped by
+        :meth:`reason` (the class, say), and each group becomes one finding with the count,
+        the share of the features, the costliest instances (:meth:`cost`) in the message and
+        every column, in table order, in ``columns`` and the evidence. A group of one, and
+        findings about several columns, stay as they are; a narrow table, where a rule cannot
+        fire on more than ``limit`` columns, keeps one finding per column.
+        """
+        per_column = [f for f in findings if len(f.columns) == 1]
+        if len(per_column) <= limit:
+            return findings
+        by_reason: dict[Any, list[Finding]] = {}
+        for f in per_column:
+            by_reason.setdefault(self.reason(f), []).append(f)
+        large = {key: group for key, group in by_reason.items() if len(group) > 1}
+        summarized = {id(f) for group in large.values() for f in group}
+        kept = [f for f in findings if id(f) not in summarized]
+        n_features = max(1, len(ctx.profile.names) - (ctx.target is not None))
+        order = ctx.table_order
+        for group in large.values():
+            ranked = sorted(group, key=lambda f: (-self.cost(f), order.get(f.columns[0], 0)))
+            share = len(group) / n_features
+            evidence = {
+                "instances": len(group),
+                "share": share,
+                "examples": [{"column": f.columns[0], "message": f.message, **f.evidence} for f in ranked[:10]],
+                "columns": [{"column": f.columns[0], "cost": self.cost(f)} for f in ranked],
+            }
+            kept.append(
+                self.finding(
+                    ctx,
+                    self.summary_message(ctx, ranked, share),
+                    columns=sorted((f.columns[0] for f in group), key=lambda c: order.get(c, 0)),
+                    evidence=evidence,
+                    fix=ranked[0].fix,
+                    severity=ranked[0].severity,
+                )
+            )
+        return kept
 
     # ---------------------------------------------------------------- helpers
 
@@ -218,6 +294,9 @@ def _jsonable(value: Any) -> Any:
 
     import numpy as np
 
+    kind = type(value)  # the plain types first: evidence is mostly made of them (wide tables make a lot of it)
+    if kind is str or kind is int or kind is bool or value is None:
+        return value
     if isinstance(value, dict):
         return {str(k): _jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
@@ -332,7 +411,10 @@ def run_rules(ctx, codes: list[str], rule_options: dict[str, dict[str, Any]]) ->
         rule_cls = rules[code]
         if ctx.input not in rule_cls.inputs or (rule_cls.needs_target and ctx.target is None):
             continue
-        findings.extend(rule_cls(rule_options.get(code)).check(ctx))
+        rule = rule_cls(rule_options.get(code))
+        found = list(rule.check(ctx))
+        limit = rule.settings.get(SUMMARIZE_ABOVE.name)
+        findings.extend(found if limit is None else rule.summarize(ctx, found, int(limit)))
     findings.sort(key=Finding.sort_key)
     return findings
 

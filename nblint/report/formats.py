@@ -127,12 +127,15 @@ def statistics(findings: list[Finding]) -> list[dict]:
         by_code.setdefault(f.code, []).append(f)
     rows = []
     for code, group in by_code.items():
-        severities = Counter(f.severity for f in group)
+        # A summary finding (one for many columns, see Rule.summarize) counts every instance it stands for.
+        severities: Counter = Counter()
+        for f in group:
+            severities[f.severity] += int(f.evidence.get("instances", 1))
         rows.append(
             {
                 "code": code,
                 "name": group[0].name,
-                "count": len(group),
+                "count": sum(severities.values()),
                 "severities": {str(s): severities[s] for s in sorted(severities, reverse=True)},
             }
         )

@@ -1,6 +1,6 @@
 import numpy as np
 
-from nblint.engine import Option, Rule, Severity
+from nblint.engine import SUMMARIZE_ABOVE, Option, Rule, Severity
 from nblint.report.figures import contingency
 
 from . import DISCRETE_KINDS, class_table, fmt_class, fmt_value, zero_upper_bound
@@ -27,6 +27,10 @@ class ZeroCountCell(Rule):
     posterior 0 for the class, whatever the other features say. With Laplace or
     Lidstone smoothing the estimate is alpha / (n_c + alpha K) instead, which for small
     classes is still driven by alpha rather than by data.
+
+    On a wide table (a bag of words: most words never occur in some class) the columns
+    are one finding for the table, with the count, the share of the features and the
+    costliest columns: those whose zero cells fall in the largest classes.
 
     ## Severity
     An error when the smoothing is known to be off (``alpha = 0`` in the config or a
@@ -58,19 +62,24 @@ class ZeroCountCell(Rule):
             "Most zero cells listed in one finding's evidence (the count is always complete).",
             minimum=0,
         ),
+        SUMMARIZE_ABOVE,
     )
 
     def check(self, ctx):
         classes = ctx.profile.classes
         class_rows = ctx.profile.class_count
+        found = []
         for column in ctx.features_of_kind(*DISCRETE_KINDS):
             if column in ctx.deciding_columns:
                 continue  # its zero cells are the leak NB208 reports
             cells, table = self._zero_cells(ctx, column)
-            if not cells:
-                continue
+            if cells:
+                found.append((column, cells, table))
+        # Past the summary limit the findings become one (Rule.summarize): no picture per column.
+        pictures = len(found) <= self.settings["summarize-above"]
+        for column, cells, table in found:
             severity = Severity.ERROR if ctx.alpha == 0 and not ctx.kinds[column].ambiguous else Severity.INFO
-            shown = cells[: self.settings["max-cells"]]
+            shown = cells[: self.settings["max-cells"] if pictures else 3]
             described = [
                 {
                     "value": fmt_value(v),
@@ -91,6 +100,7 @@ class ZeroCountCell(Rule):
                 message += "; with alpha = 0 each such cell vetoes its class"
             evidence = {
                 "zero_cells": len(cells),
+                "vetoed_rows": int(sum(class_rows[c] for _, c in cells)),
                 "cells": described,
                 "alpha": ctx.alpha,
                 "model": ctx.model,
@@ -98,12 +108,14 @@ class ZeroCountCell(Rule):
                 "ambiguous_kind": ctx.kinds[column].ambiguous,
             }
             fix = "Keep smoothing on (alpha > 0), collect more rows for the small classes, or merge rare levels."
-            keys, counts = table
-            index = {key: i for i, key in enumerate(keys)}
-            labels = ["total count" if k == "any count > 0" else fmt_value(k) for k in keys]
-            figure = contingency(
-                column, labels, [fmt_value(c) for c in classes], counts, [(index[v], c) for v, c in cells]
-            )
+            figure = None
+            if pictures:
+                keys, counts = table
+                index = {key: i for i, key in enumerate(keys)}
+                labels = ["total count" if k == "any count > 0" else fmt_value(k) for k in keys]
+                figure = contingency(
+                    column, labels, [fmt_value(c) for c in classes], counts, [(index[v], c) for v, c in cells]
+                )
             yield self.finding(
                 ctx, message, columns=[column], evidence=evidence, fix=fix, severity=severity, figure=figure
             )
@@ -142,3 +154,19 @@ class ZeroCountCell(Rule):
                 continue
             cells += [(key, int(c)) for c in np.flatnonzero((row == 0) & counted)]
         return cells, (keys, counts)
+
+    def cost(self, finding):
+        """The rows of the classes a column's zero cells would veto."""
+        return float(finding.evidence["vetoed_rows"])
+
+    def summary_message(self, ctx, findings, share):
+        cells = sum(int(f.evidence["zero_cells"]) for f in findings)
+        examples = ", ".join(repr(f.columns[0]) for f in findings[:5])
+        what = (
+            f"{len(findings):,} of {len(ctx.profile.features):,} features ({share:.0%}) have values never seen with at "
+            f"least one class ({cells:,} zero cells; the costliest: {examples})"
+        )
+        if ctx.alpha == 0:
+            return what + ": with alpha = 0 each cell vetoes its class for every row that has the value"
+        smoothing = "scikit-learn's default alpha = 1" if ctx.alpha is None else f"alpha = {ctx.alpha:g}"
+        return what + f": normal for sparse data with smoothing ({smoothing}); with alpha = 0 each would veto its class"

@@ -1,4 +1,4 @@
-from nblint.engine import Option, Rule, Severity
+from nblint.engine import SUMMARIZE_ABOVE, Option, Rule, Severity
 from nblint.structure.leakage import chance_in_words
 
 from . import fmt_class, fmt_value
@@ -61,6 +61,7 @@ class SingleClassLevel(Rule):
             minimum=0,
             maximum=1,
         ),
+        SUMMARIZE_ABOVE,
     )
 
     def check(self, ctx):
@@ -89,3 +90,19 @@ class SingleClassLevel(Rule):
             }
             fix = f"Check whether {column!r} is known before the label; drop it if it leaks the label."
             yield self.finding(ctx, message, columns=[column], evidence=evidence, fix=fix)
+
+    def reason(self, finding):
+        """Per class: on a wide table, the words that give each class away are one finding."""
+        first = min(finding.evidence["levels"], key=lambda level: (level["corrected_chance"], -level["rows"]))
+        return (finding.severity, first["class"])
+
+    def cost(self, finding):
+        return float(max(level["rows"] for level in finding.evidence["levels"]))
+
+    def summary_message(self, ctx, findings, share):
+        klass = self.reason(findings[0])[1]
+        examples = ", ".join(f"{f.columns[0]!r} ({int(self.cost(f))} rows)" for f in findings[:10])
+        return (
+            f"{len(findings):,} columns have a value that appears only with class {klass!r}, beyond chance "
+            f"({share:.1%} of the features): the value alone decides the class; the strongest: {examples}"
+        )
