@@ -12,12 +12,14 @@ makes one extra chunked pass over the candidates only (:meth:`TableContext.row_c
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
 
 import numpy as np
 
+from nblint.analysis.rows import DuplicateRows, RowFingerprints, duplicate_rows
 from nblint.core.hashing import mix64
 from nblint.engine import shared_settings
 from nblint.profile.table import WIDE_BINARY, TableProfile, class_slots
@@ -27,6 +29,7 @@ from nblint.structure import (
     Group,
     GroupSearch,
     VifResult,
+    chance,
     find_onehot_groups,
     find_onehot_groups_sparse,
     leakage,
@@ -171,10 +174,58 @@ class TableContext:
     def group_search(self) -> GroupSearch:
         gram = self.profile.gram
         if gram.wide:
-            return find_onehot_groups_sparse(
+            search = find_onehot_groups_sparse(
                 gram.binary, gram.cooccurrence, gram.n, self.table_order, gram.sparse_rows, self.budget
             )
-        return find_onehot_groups(gram.binary, gram.cooccurrence, gram.n, self.table_order, self.budget)
+        else:
+            search = find_onehot_groups(gram.binary, gram.cooccurrence, gram.n, self.table_order, self.budget)
+        kept = [g for g in search.onehot if not self._by_chance(g.members, "cover")]
+        return search if len(kept) == len(search.onehot) else replace(search, onehot=kept)
+
+    @cached_property
+    def term_supports(self) -> dict[str, int]:
+        """Rows where each term column is non-zero (its document frequency), where known."""
+        nonzero = self.nonzero_rows
+        return {c: nonzero[c] for c in self.term_columns if c in nonzero}
+
+    def _by_chance(self, members: list[str], relation: str) -> bool:
+        """Whether an exact relation among term columns is what independent sparse columns produce by chance.
+
+        Only relations whose members are all terms of a document-term block are weighed
+        (:mod:`nblint.structure.chance`); names that share a stem say it is an encoding.
+        """
+        supports = self.term_supports
+        if not members or any(m not in supports for m in members) or group_stem(members, self.profile.names):
+            return False
+        peers = self._support_peers
+        n = self.n_rows
+        if relation == "cover":
+            expected = chance.expected_covers([supports[m] for m in members], n, peers)
+        else:
+            # Pairwise: a long document's own words coincide as a set; the chance of one pair of them is
+            # what independence can speak to, with rows drawn in proportion to the documents' lengths.
+            support = supports[members[0]]
+            expected = chance.expected_identical(support, 2, n, peers) * self._length_spread**support
+        return expected >= chance.MAX_EXPECTED
+
+    @cached_property
+    def _length_spread(self) -> float:
+        """``n * sum(q_d^2)`` for row weights ``q`` proportional to the rows' non-zero cells (1 when all are equal).
+
+        Under independence with rows drawn in proportion to their lengths, two words of
+        support ``s`` coincide about ``spread^s`` times more often than with rows drawn
+        uniformly: long documents share their words.
+        """
+        found = self.duplicate_rows
+        lengths = np.zeros(0) if found is None else found.lengths.astype(np.float64)
+        if not len(lengths) or lengths.sum() == 0:
+            return 1.0
+        q = lengths / lengths.sum()
+        return float(max(1.0, len(q) * np.dot(q, q)))
+
+    @cached_property
+    def _support_peers(self) -> Counter:
+        return Counter(self.term_supports.values())
 
     @cached_property
     def limits(self) -> list[str]:
@@ -207,6 +258,68 @@ class TableContext:
     def kinds(self) -> dict[str, ColumnKind]:
         """Every column's kind and recommended event model (see :mod:`nblint.structure.kinds`)."""
         return infer_kinds(self.profile, self.structure.groups, self.structure.code_columns, self.declared_kinds)
+
+    @cached_property
+    def nonzero_rows(self) -> dict[str, int]:
+        """Rows where each non-negative numeric feature is non-zero, where the profile tells (its levels)."""
+        numeric = self.profile.numeric
+        n_rows = numeric.class_n.sum(axis=0)  # (p,) non-missing rows
+        ones = np.rint((numeric.class_mean * numeric.class_n).sum(axis=0)).astype(np.int64)
+        nonzero = np.where(numeric.zero_one, ones, -1)  # -1: unknown (levels past the cap)
+        for j in np.flatnonzero(~numeric.zero_one & (numeric.minimum >= 0)):
+            levels = numeric.levels[j]
+            if levels is not None:
+                zeros = int(levels.totals[levels.keys.index(0.0)]) if 0.0 in levels.keys else 0
+                nonzero[j] = n_rows[j] - zeros
+        target = self.target
+        return {
+            name: int(nonzero[j])
+            for j, name in enumerate(numeric.names)
+            if name != target and numeric.minimum[j] >= 0 and nonzero[j] >= 0
+        }
+
+    @cached_property
+    def term_columns(self) -> frozenset[str]:
+        """The columns of a document-term block (a bag of words, n-gram counts, tf-idf weights), or none.
+
+        A term column is a numeric feature with no negative value that is zero on at least
+        half of its rows: a word absent from most documents. Only a block of them is text:
+        at least ``term-block`` such columns (the setting), so a lone count beside measurements
+        is never one. Rules read a term column the way text models do: Bernoulli NB's
+        binarisation at 0 is word presence (the multivariate Bernoulli event model), and a
+        rare term is one seen in few rows, whatever its counts.
+        """
+        numeric = self.profile.numeric
+        n_rows = numeric.class_n.sum(axis=0)
+        index = numeric.names.index
+        sparse = [name for name, k in self.nonzero_rows.items() if 2 * k <= n_rows[index(name)]]
+        if len(sparse) < int(self.setting("term-block")):
+            return frozenset()
+        # A sparse matrix given as such (a vectorizer's output) is one block: its frequent words
+        # ('the', in 93% of documents) are terms too. In a dense file only the sparse columns are.
+        if numeric.fingerprints is not None:
+            return frozenset(n for j, n in enumerate(numeric.names) if n != self.target and numeric.minimum[j] >= 0)
+        return frozenset(sparse)
+
+    @cached_property
+    def duplicate_rows(self) -> DuplicateRows | None:
+        """Identical rows of a table that holds a document-term block (:mod:`nblint.analysis.rows`); else None.
+
+        Only documents: in a narrow table of a few discrete columns, identical rows are what
+        the values allow, not copies. The pass reads the features and the target once more
+        (a sparse input as its row blocks).
+        """
+        if not self.term_columns:
+            return None
+        features = tuple(self.profile.features)
+        fingerprints = RowFingerprints(frozenset(features), self.target)
+        if getattr(self.source, "matrix", None) is not None:  # a sparse matrix: its own row blocks
+            for chunk in self.source.chunks():
+                fingerprints.add(chunk)
+        else:
+            columns = features + ((self.target,) if self.target is not None else ())
+            fingerprints = self.reduce_rows(columns, fingerprints)
+        return duplicate_rows(fingerprints)
 
     def features_of_kind(self, *kinds: str) -> list[str]:
         """Feature columns of the given kinds, in table order."""
@@ -343,7 +456,10 @@ class TableContext:
                     )
                 )
 
-        identical = sorted(identical_exact + checks["identical"], key=lambda cols: self.table_order[cols[0]])
+        identical = sorted(
+            (cols for cols in identical_exact + checks["identical"] if not self._by_chance(cols, "identical")),
+            key=lambda cols: self.table_order[cols[0]],
+        )
         dummy.sort(key=lambda g: self.table_order[g.members[0]])
         broken.sort(key=lambda g: self.table_order[g.members[0]])
         return Structure(search.onehot, dummy, broken, code_columns, identical, self.budget.exhausted)

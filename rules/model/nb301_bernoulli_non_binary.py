@@ -1,4 +1,4 @@
-from nblint.engine import Rule, Severity
+from nblint.engine import SUMMARIZE_ABOVE, Option, Rule, Severity
 
 from . import value_range
 
@@ -17,8 +17,15 @@ class BernoulliOnNonBinary(Rule):
     so 1 visit and 300 visits are the same evidence, and a code 0..4 becomes "0 or
     not 0". Text columns cannot be fed at all.
 
+    A document-term block is different: binarising word counts or tf-idf weights at 0 is
+    exactly the multivariate Bernoulli model of word presence (McCallum & Nigam, 1998), a
+    standard text classifier. The columns of such a block (see ``term-block``) are
+    reported once for the table, as ``info``, saying what the model does with the weights.
+
     ## Severity
     An error: BernoulliNB certainly binarises the column at 0, so its values are lost.
+    ``info`` (one finding for the table) for the columns of a document-term block, whose
+    presence is what the Bernoulli text model reads.
 
     ## Example
     ```
@@ -37,12 +44,28 @@ class BernoulliOnNonBinary(Rule):
     code = "NB301"
     name = "bernoulli-non-binary"
     severity = Severity.ERROR
+    options = (
+        Option(
+            "term-block",
+            100,
+            "Fewest non-negative columns, each zero on at least half of its rows, that make a document-term block "
+            "(a bag of words, tf-idf): rules read its columns as text models do.",
+            shared=True,
+            minimum=2,
+        ),
+        SUMMARIZE_ABOVE,
+    )
 
     def check(self, ctx):
         if ctx.model != "bernoulli":
             return
+        terms = ctx.term_columns
+        binarised = []
         for column in ctx.features_of_kind("count", "continuous", "categorical"):
             kind = ctx.kinds[column]
+            if column in terms:
+                binarised.append(column)
+                continue
             if column in ctx.profile.text:
                 message = f"column {column!r} is text ({value_range(ctx, column)}): BernoulliNB cannot read it, and one-hot bits of it are NB101's problem"
             else:
@@ -58,3 +81,26 @@ class BernoulliOnNonBinary(Rule):
                 fix=f"Read {column!r} with the {kind.model} event model (nblint.MixedNB reads each column with its own), "
                 "or binarise it explicitly at a meaningful threshold.",
             )
+        if binarised:
+            yield self.presence_finding(ctx, binarised)
+
+    def presence_finding(self, ctx, columns: list[str]):
+        """One info for the table: the term columns BernoulliNB reads as presence."""
+        integral = ctx.profile.numeric.integral
+        names = ctx.profile.numeric.names
+        weights = sum(not integral[names.index(c)] for c in columns)
+        what = "weights (tf-idf)" if weights * 2 > len(columns) else "counts"
+        message = (
+            f"{len(columns)} columns of a document-term block hold {what}, not 0/1: BernoulliNB binarises them at 0.0 "
+            "and reads word presence (the multivariate Bernoulli text model); how often or how strongly a word occurs "
+            "is not used"
+        )
+        return self.finding(
+            ctx,
+            message,
+            columns=columns,
+            evidence={"term_columns": len(columns), "non_integer": weights, "binarize": 0.0},
+            fix="This is the Bernoulli text model, and fine as such; to use the counts or weights, fit MultinomialNB or "
+            "ComplementNB instead (or CountVectorizer(binary=True) to make the presence explicit).",
+            severity=Severity.INFO,
+        )

@@ -1,4 +1,4 @@
-from nblint.engine import Rule, Severity
+from nblint.engine import SUMMARIZE_ABOVE, Rule, Severity
 
 from . import ESTIMATOR, value_range
 
@@ -16,8 +16,13 @@ class MultinomialOnContinuous(Rule):
     the intended case) but a measurement such as a price or a temperature is not a
     count of anything: its scale, not its meaning, sets how much evidence it carries.
 
+    The weights of a document-term block (tf-idf, see NB301's ``term-block``) are the
+    intended case and work well in practice (scikit-learn's documentation): they are
+    reported once for the table, as ``info``, saying how the model reads them.
+
     ## Severity
-    A warning: the model runs, but the column's scale decides its weight.
+    A warning: the model runs, but the column's scale decides its weight. ``info`` (one
+    finding for the table) for the weights of a document-term block.
 
     ## Example
     ```
@@ -33,14 +38,20 @@ class MultinomialOnContinuous(Rule):
     code = "NB303"
     name = "multinomial-continuous"
     severity = Severity.WARNING
+    options = (SUMMARIZE_ABOVE,)
 
     def check(self, ctx):
         if ctx.model not in ("multinomial", "complement"):
             return
         numeric = ctx.profile.numeric
+        terms = ctx.term_columns
+        weights = []
         for column in ctx.features_of_kind("continuous"):
             j = numeric.names.index(column)
             if numeric.minimum[j] < 0 or numeric.integral[j]:
+                continue
+            if column in terms:
+                weights.append(column)
                 continue
             message = (
                 f"column {column!r} has non-integer values ({value_range(ctx, column)}): "
@@ -52,4 +63,19 @@ class MultinomialOnContinuous(Rule):
                 columns=[column],
                 evidence={"range": value_range(ctx, column)},
                 fix=f"Read {column!r} with GaussianNB, or bin it into categories.",
+            )
+        if weights:
+            message = (
+                f"{len(weights)} columns of a document-term block hold non-integer weights (tf-idf): "
+                f"{ESTIMATOR[ctx.model]} reads them as fractional counts; this works well for text in practice, though "
+                "the likelihood is no longer one of counts"
+            )
+            yield self.finding(
+                ctx,
+                message,
+                columns=weights,
+                evidence={"term_columns": len(weights)},
+                fix="Nothing to do for tf-idf into MultinomialNB or ComplementNB; to read the counts as counts, feed "
+                "CountVectorizer's output instead.",
+                severity=Severity.INFO,
             )

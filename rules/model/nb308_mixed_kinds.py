@@ -17,6 +17,9 @@ class MixedKinds(Rule):
     model over all of them mis-reads most columns. Naive Bayes factorises over features,
     so the per-column models can be fitted separately and their log likelihoods summed.
 
+    The columns of a document-term block (NB301's ``term-block``) count as one kind under a
+    text model: a word seen at most once per document is 0/1, and still a count.
+
     ## Severity
     Always ``info``: a summary of what the other NB3xx rules report column by column.
 
@@ -38,7 +41,10 @@ class MixedKinds(Rule):
     def check(self, ctx):
         if ctx.model is None:
             return
-        features = [c for c in ctx.profile.features if ctx.kinds[c].model]
+        # A document-term block is one kind of input, whatever single words look like (a word seen at
+        # most once per document is 0/1): text models read the block as a whole.
+        terms = ctx.term_columns if ctx.model in ("multinomial", "complement", "bernoulli") else frozenset()
+        features = [c for c in ctx.profile.features if ctx.kinds[c].model and c not in terms]
         wanted = sorted({ctx.kinds[c].model for c in features})
         if len(wanted) < 2:
             return

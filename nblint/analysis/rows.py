@@ -1,0 +1,117 @@
+"""Identical rows of a document-term block: the same document twice, sometimes with two labels.
+
+Rows are compared by a 64-bit fingerprint of their non-zero cells: the sum (wrapping
+uint64) over the cells of ``mix64(column salt + mix64(value bits))``, with the column's
+salt derived from its name, so that a sparse matrix and the same table read from a file
+give the same fingerprints, whatever the column order. Rows with no non-zero cell (empty
+documents) are counted apart: they are all alike without being copies of each other.
+"""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass
+
+import numpy as np
+
+from nblint.core.hashing import mix64
+
+
+def _salt(name: str) -> np.uint64:
+    """A column's salt: from its name (crc32 of the UTF-8 bytes, spread to 64 bits)."""
+    return np.uint64(mix64(np.array([zlib.crc32(name.encode("utf-8", "surrogatepass"))], dtype=np.uint64))[0])
+
+
+def _value_bits(values: np.ndarray) -> np.ndarray:
+    """The bits of each value as float64 (so 3 and 3.0 agree), as uint64."""
+    return np.ascontiguousarray(values, dtype=np.float64).view(np.uint64)
+
+
+class RowFingerprints:
+    """Accumulates a fingerprint and a label per row, chunk by chunk (``add``), in row order (``merge``)."""
+
+    def __init__(self, features: frozenset[str], target: str | None):
+        self.features = features
+        self.target = target
+        self.hashes: list[np.ndarray] = []
+        self.nonzero: list[np.ndarray] = []
+        self.labels: list[np.ndarray] = []
+
+    def add(self, chunk) -> None:
+        n = chunk.n_rows
+        hashes = np.zeros(n, dtype=np.uint64)
+        nonzero = np.zeros(n, dtype=np.int64)
+        with np.errstate(over="ignore"):
+            if chunk.sparse is not None:
+                block = chunk.sparse
+                csr = block.matrix
+                salts = np.array([_salt(name) for name in block.names], dtype=np.uint64)
+                cells = mix64(salts[csr.indices] + mix64(_value_bits(csr.data)))
+                running = np.concatenate([np.zeros(1, dtype=np.uint64), np.cumsum(cells, dtype=np.uint64)])
+                hashes += running[csr.indptr[1:]] - running[csr.indptr[:-1]]
+                nonzero += np.diff(csr.indptr)
+            for name, column in zip(chunk.names, chunk.columns):
+                if name == self.target or name not in self.features or column.kind != "numeric":
+                    continue
+                values = np.asarray(column.values)
+                cell = values != 0
+                bits = mix64(_salt(name) + mix64(_value_bits(values)))
+                hashes += np.where(cell, bits, np.uint64(0))
+                nonzero += cell
+        self.hashes.append(hashes)
+        self.nonzero.append(nonzero)
+        self.labels.append(self._labels(chunk))
+
+    def _labels(self, chunk) -> np.ndarray:
+        if self.target is None or self.target not in chunk.names:
+            return np.zeros(chunk.n_rows, dtype=object)
+        column = chunk.columns[chunk.names.index(self.target)]
+        if column.kind == "text":
+            return np.asarray(column.labels, dtype=object)[np.asarray(column.values)]
+        return np.asarray(column.values).astype(object)
+
+    def merge(self, other: RowFingerprints) -> None:
+        self.hashes += other.hashes
+        self.nonzero += other.nonzero
+        self.labels += other.labels
+
+
+@dataclass(frozen=True)
+class DuplicateRows:
+    """Rows that repeat an earlier row (non-empty ones), and the sets whose copies carry different labels."""
+
+    copies: int  # rows that repeat an earlier one
+    sets: int  # distinct rows that occur more than once
+    conflicting_sets: int  # of those, the ones seen with two or more labels
+    conflicting_rows: int  # rows in the conflicting sets
+    empty_rows: int  # rows with no non-zero cell (not counted as copies)
+    examples: list[list[int]]  # 1-based rows of a few sets, the conflicting ones first
+    #: Non-zero cells of each row (a document's distinct words): how unequal the documents are.
+    lengths: np.ndarray
+
+
+def duplicate_rows(fingerprints: RowFingerprints, max_examples: int = 5) -> DuplicateRows:
+    """Group the rows by fingerprint and count the copies and the label conflicts."""
+    hashes = np.concatenate(fingerprints.hashes) if fingerprints.hashes else np.zeros(0, dtype=np.uint64)
+    nonzero = np.concatenate(fingerprints.nonzero) if fingerprints.nonzero else np.zeros(0, dtype=np.int64)
+    labels = np.concatenate(fingerprints.labels) if fingerprints.labels else np.zeros(0, dtype=object)
+    filled = np.flatnonzero(nonzero > 0)
+    empty = int(len(hashes) - len(filled))
+    _, inverse, counts = np.unique(hashes[filled], return_inverse=True, return_counts=True)
+    repeated = np.flatnonzero(counts > 1)
+    members: dict[int, list[int]] = {int(s): [] for s in repeated}
+    for position in np.flatnonzero(counts[inverse] > 1):
+        members[int(inverse[position])].append(int(filled[position]))
+    conflicting = [rows for rows in members.values() if len({str(labels[r]) for r in rows}) > 1]
+    ordered = sorted(conflicting, key=lambda rows: rows[0]) + sorted(
+        (rows for rows in members.values() if len({str(labels[r]) for r in rows}) == 1), key=lambda rows: rows[0]
+    )
+    return DuplicateRows(
+        copies=int((counts[repeated] - 1).sum()),
+        sets=len(repeated),
+        conflicting_sets=len(conflicting),
+        conflicting_rows=sum(len(rows) for rows in conflicting),
+        empty_rows=empty,
+        examples=[[r + 1 for r in rows[:4]] for rows in ordered[:max_examples]],
+        lengths=nonzero,
+    )

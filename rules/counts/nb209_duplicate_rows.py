@@ -1,0 +1,69 @@
+from nblint.engine import Rule, Severity
+
+
+class DuplicateRows(Rule):
+    """Identical documents: rows of a document-term block that repeat another, above all with another label.
+
+    ## What it does
+    On a table that holds a document-term block (a bag of words, tf-idf; see NB301's
+    ``term-block``), finds rows whose non-zero cells are all the same as another row's:
+    the same document twice (a repost, a forward, a quoted reply), and among them the
+    sets whose copies carry different labels. Empty documents (no non-zero cell) are
+    counted apart, not as copies. Rows are compared by a 64-bit fingerprint of their
+    cells, so two different rows agree by accident with probability about 2^-64.
+
+    ## Why is this bad?
+    A document seen twice counts twice: its words weigh double in its class's estimates,
+    and a copy that lands in both the training and the test split makes the test score
+    optimistic. The same document under two labels cannot be classified right both times:
+    it caps the accuracy, and usually means a labelling error or a document that belongs
+    to both classes (a cross-post).
+
+    ## Severity
+    A warning: copies bias the estimates and the evaluation, and conflicting labels are
+    certain errors of one copy or the other.
+
+    ## Example
+    ```
+    text,label
+    "win a free cruise now",spam
+    "win a free cruise now",ham     # the same document, another label
+    ```
+
+    ## Use instead
+    Drop exact duplicates before splitting (``df.drop_duplicates(subset="text")``), and
+    review the documents that carry two labels; split by source so copies stay together.
+    """
+
+    code = "NB209"
+    name = "duplicate-rows"
+    severity = Severity.WARNING
+
+    def check(self, ctx):
+        found = ctx.duplicate_rows
+        if found is None or not found.sets:
+            return
+        message = (
+            f"{found.copies:,} rows repeat an earlier row exactly ({found.sets:,} sets of identical documents, "
+            f"{found.copies / max(ctx.n_rows, 1):.1%} of the rows)"
+        )
+        if found.conflicting_sets:
+            message += (
+                f"; {found.conflicting_sets:,} of the sets carry different labels ({found.conflicting_rows:,} rows): "
+                "the same document under two classes"
+            )
+        rows = [r for rows in found.examples for r in rows][:10]
+        yield self.finding(
+            ctx,
+            message,
+            rows=rows,
+            evidence={
+                "copies": found.copies,
+                "sets": found.sets,
+                "conflicting_sets": found.conflicting_sets,
+                "conflicting_rows": found.conflicting_rows,
+                "empty_rows": found.empty_rows,
+                "example_sets": found.examples,
+            },
+            fix="Drop exact duplicate documents before splitting, and review the ones with two labels.",
+        )

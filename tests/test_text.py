@@ -1,0 +1,132 @@
+"""Wide sparse data (issue 21): findings scale with problems, chance is not structure, text event models.
+
+The corpus is generated: documents of Zipf-distributed words whose frequencies depend on
+the class, as a CountVectorizer would give them, with planted copies of documents and
+planted metadata groups. The real corpora (20 Newsgroups, Reuters) are in
+tests/real_text.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import sparse
+
+import nblint
+from nblint.report.formats import statistics
+
+N_DOCS, N_WORDS = 600, 400
+
+
+def corpus(seed: int = 0):
+    """A count matrix (CSR), its word names and classes: each class favours its own slice of the vocabulary."""
+    rng = np.random.default_rng(seed)
+    y = np.repeat(["sport", "tech", "food"], N_DOCS // 3)
+    ranks = np.arange(1, N_WORDS + 1)
+    rows = []
+    for label in y:
+        weights = 1.0 / ranks**1.1
+        shift = {"sport": 0, "tech": 1, "food": 2}[label]
+        weights[shift::3] *= 3.0  # the class's own words
+        weights /= weights.sum()
+        length = rng.integers(5, 40)
+        rows.append(np.bincount(rng.choice(N_WORDS, size=length, p=weights), minlength=N_WORDS))
+    X = np.array(rows)
+    X[5] = X[4]  # a copy with the same label
+    y = y.copy()
+    X[N_DOCS - 1] = X[0]  # a copy under another label ('food' against 'sport')
+    names = [f"word{i:03d}" for i in range(N_WORDS)]
+    return sparse.csr_matrix(X), names, y
+
+
+def codes(report) -> list[str]:
+    return [f.code for f in report.findings]
+
+
+def test_a_rule_that_fires_on_many_columns_says_it_once_with_every_instance_counted():
+    X, names, y = corpus()
+    wide = nblint.check(X, y, feature_names=names, model="multinomial", select=["NB201"])
+    per_column = nblint.check(
+        X, y, feature_names=names, model="multinomial", select=["NB201"], options={"NB201": {"summarize-above": 10**6}}
+    )
+    assert len(per_column.findings) > 50  # the oracle: one finding per column, as on a narrow table
+    assert len(wide.findings) == 1
+    summary = wide.findings[0]
+    assert summary.evidence["instances"] == len(per_column.findings)
+    assert sorted(summary.columns) == sorted(f.columns[0] for f in per_column.findings)
+    assert f"{len(per_column.findings):,} of {N_WORDS:,} features" in summary.message
+    # --statistics counts the instances, not the one finding
+    assert statistics(wide.findings)[0]["count"] == len(per_column.findings)
+
+
+def test_alpha_zero_with_unseen_word_class_cells_is_one_error():
+    X, names, y = corpus()
+    report = nblint.check(X, y, feature_names=names, model="multinomial", alpha=0)
+    errors = [f for f in report.findings if str(f.severity) == "error"]
+    assert [f.code for f in errors] == ["NB201"]
+    assert "vetoes its class" in errors[0].message
+
+
+@pytest.mark.parametrize("form", ["counts", "tfidf"])
+def test_a_text_model_over_a_bag_of_words_is_at_most_one_info_per_table(form):
+    X, names, y = corpus()
+    if form == "tfidf":
+        from sklearn.feature_extraction.text import TfidfTransformer
+
+        X = TfidfTransformer().fit_transform(X)
+    bernoulli = nblint.check(X, y, feature_names=names, model="bernoulli")
+    nb301 = [f for f in bernoulli.findings if f.code == "NB301"]
+    assert len(nb301) == 1 and str(nb301[0].severity) == "info"
+    assert "word presence" in nb301[0].message
+    multinomial = nblint.check(X, y, feature_names=names, model="multinomial")
+    nb303 = [f for f in multinomial.findings if f.code == "NB303"]
+    assert len(nb303) == (1 if form == "tfidf" else 0)
+    assert all(str(f.severity) == "info" for f in nb303)
+    assert "NB308" not in codes(multinomial)  # words seen at most once per document are still counts
+
+
+def test_a_lone_count_under_bernoulli_is_still_an_error():
+    frame = pd.DataFrame({"visits": [0, 12, 3, 1, 0, 7] * 5, "member": [0, 1] * 15, "y": list("ab") * 15})
+    report = nblint.check(frame, target="y", model="bernoulli")
+    assert [(f.code, str(f.severity)) for f in report.findings if f.code == "NB301"] == [("NB301", "error")]
+
+
+def test_words_seen_once_in_one_document_are_not_identical_columns_or_a_group():
+    X, names, y = corpus()
+    X = sparse.hstack([X, sparse.csr_matrix((N_DOCS, 3))]).tolil()
+    X[7, N_WORDS] = X[7, N_WORDS + 1] = X[7, N_WORDS + 2] = 1  # three rare words, seen once, in one document
+    full = X.tocsr()
+    words = names + ["zephyr", "quokka", "brisket"]  # no shared stem: nothing says they encode one variable
+    report = nblint.check(full, y, feature_names=words)
+    assert not {"NB101", "NB102", "NB105", "NB401"} & set(codes(report))
+
+
+def test_metadata_groups_beside_the_words_are_still_found_exactly():
+    X, names, y = corpus()
+    rng = np.random.default_rng(1)
+    quarter = rng.integers(0, 4, N_DOCS)
+    onehot = np.eye(4, dtype=int)[quarter]
+    source = rng.choice(3, N_DOCS, p=[0.5, 0.3, 0.2])
+    dummies = np.eye(3, dtype=int)[source][:, 1:]
+    full = sparse.hstack([X, sparse.csr_matrix(onehot), sparse.csr_matrix(dummies)]).tocsr()
+    meta = ["length_Q1", "length_Q2", "length_Q3", "length_Q4", "source_b", "source_c"]
+    report = nblint.check(full, y, feature_names=names + meta)
+    groups = {f.code: sorted(f.columns) for f in report.findings if f.code in ("NB101", "NB102")}
+    assert groups.get("NB101") == meta[:4]
+
+
+def test_identical_documents_are_found_and_the_ones_with_two_labels_said(tmp_path):
+    X, names, y = corpus()
+    report = nblint.check(X, y, feature_names=names)
+    found = [f for f in report.findings if f.code == "NB209"]
+    assert len(found) == 1
+    assert found[0].evidence["sets"] == 2 and found[0].evidence["conflicting_sets"] == 1
+    assert found[0].rows[:2] == [1, N_DOCS]  # the conflicting copies first
+    # the same table as a CSV file, its columns reversed: the same finding
+    frame = pd.DataFrame(X.toarray(), columns=names).iloc[:, ::-1]
+    frame["y"] = y
+    path = tmp_path / "docs.csv"
+    frame.to_csv(path, index=False)
+    from_file = [f for f in nblint.check(str(path), target="y").findings if f.code == "NB209"]
+    assert [f.evidence for f in from_file] == [found[0].evidence]
