@@ -158,12 +158,19 @@ def load(scenario: Scenario, raw: dict | None = None) -> Expectation:
 # ------------------------------------------------------------------ matching
 
 
+def severity_name(severity) -> str:
+    """``info`` / ``warning`` / ``error`` from an enum member (by name), a rank (1-3) or a string."""
+    name = getattr(severity, "name", None)
+    if isinstance(name, str):
+        return name.lower()
+    if isinstance(severity, int):
+        return {rank: key for key, rank in SEVERITY_RANK.items()}.get(severity, str(severity))
+    return str(severity).lower().rsplit(".", 1)[-1]
+
+
 def finding_dict(finding) -> dict:
     """A finding of the public API as a plain dict (code, severity, message, columns, evidence)."""
-    severity = getattr(finding, "severity", "")
-    severity = str(getattr(severity, "value", severity)).lower()
-    if severity not in SEVERITY_RANK:  # e.g. "Severity.WARNING"
-        severity = severity.rsplit(".", 1)[-1]
+    severity = severity_name(getattr(finding, "severity", ""))
     return {
         "code": finding.code,
         "severity": severity,
