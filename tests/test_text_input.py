@@ -238,3 +238,18 @@ def test_without_scikit_learn_text_is_one_line_saying_what_to_install(tmp_path):
         "nblint check: error: --text needs scikit-learn: pip install 'nblint[sklearn]'"
     ]
     assert result.stdout == ""
+
+
+def test_readme_text_snippet_is_the_matrix_route(monkeypatch):
+    import re
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    (snippet,) = [b for b in re.findall(r"```python\n(.*?)```", readme, flags=re.S) if "CountVectorizer()" in b]
+    namespace: dict = {}
+    exec(compile(snippet, "README.md", "exec"), namespace)
+    vectorizer = CountVectorizer()
+    X = vectorizer.fit_transform(namespace["docs"])
+    expected = nblint.check(
+        X, namespace["labels"], feature_names=vectorizer.get_feature_names_out(), model="multinomial", alpha=1.0
+    )
+    assert table_findings(namespace["report"]) == table_findings(expected) != []
