@@ -61,7 +61,34 @@ def clean(rng: np.random.Generator, n: int = 300) -> pd.DataFrame:
     )
 
 
+def messages(rng: np.random.Generator, n: int = 200) -> pd.DataFrame:
+    """Short messages (a column of documents) with their class and a one-hot channel, for ``--text``."""
+    common = ["the", "a", "to", "you", "and", "is", "for", "on", "this", "we", "call", "today", "now", "please"]
+    topic = {
+        "spam": ["free", "winner", "cheap", "offer", "prize", "click", "cash"],
+        "ham": ["meeting", "lunch", "report", "tomorrow", "thanks", "agenda", "see"],
+    }
+    label = rng.choice(["spam", "ham"], n, p=[0.3, 0.7])
+    weights = 1.0 / np.arange(1, len(common) + 1)
+    body = [
+        " ".join(
+            rng.permutation(
+                list(rng.choice(common, rng.integers(1, 8), p=weights / weights.sum()))
+                + list(rng.choice(topic[c], rng.integers(1, 4)))
+            )
+        )
+        for c in label
+    ]
+    channel = rng.choice(["email", "sms", "chat"], n)
+    frame = pd.DataFrame({"body": body, "label": label})
+    for level in ("email", "sms", "chat"):
+        frame[f"channel_{level}"] = (channel == level).astype(int)
+    return frame
+
+
 if __name__ == "__main__":
     rng = np.random.default_rng(20261122)
     customers(rng).to_csv(HERE / "customers.csv", index=False)
     clean(rng).to_csv(HERE / "clean.csv", index=False)
+    # (beside the test data, not in examples/: the folder-wide goldens and CI commands lint examples/)
+    messages(np.random.default_rng(20260421)).to_csv(HERE.parent / "tests" / "data" / "messages.csv", index=False)

@@ -132,6 +132,16 @@ def _write(output: str, text: str, what: str) -> None:
         sys.exit(2)
 
 
+def _refuse_text_without_sklearn(engine: str) -> None:
+    """A usage error, before anything is read, when ``--text`` cannot work."""
+    if engine != "local":
+        raise click.UsageError("--text reads the table with the local engine only (not --engine dask)")
+    try:
+        import sklearn.feature_extraction.text  # noqa: F401 - what --text will use
+    except ImportError:
+        raise click.UsageError("--text needs scikit-learn: pip install 'nblint[sklearn]'") from None
+
+
 class _FiniteFloat(click.ParamType):
     """A finite number at least ``minimum`` (click's FloatRange lets nan through: every comparison with it is false)."""
 
@@ -164,6 +174,12 @@ def main(ctx: click.Context) -> None:
 @main.command()
 @click.argument("paths", nargs=-1)
 @click.option("--target", "-t", help="The class column.")
+@click.option(
+    "--text",
+    metavar="COLUMN",
+    help="A column of documents: lint its word counts, as scikit-learn's CountVectorizer() makes them, beside the "
+    "other numeric columns (needs nblint[sklearn]).",
+)
 @click.option("--model", "-m", type=MODEL, metavar="MODEL", help=MODEL_HELP)
 @click.option("--alpha", type=_FiniteFloat(0.0), help="The model's smoothing (0 = none: a zero count vetoes a class).")
 @click.option("--select", help="Comma-separated rule codes or prefixes to enable (default: all).")
@@ -234,6 +250,7 @@ def main(ctx: click.Context) -> None:
 def check(
     paths,
     target,
+    text,
     model,
     alpha,
     select,
@@ -260,6 +277,10 @@ def check(
     model and alpha come from the options, else the configuration, else the
     nblint spec naming it as its data; never from another pipeline config.
 
+    With --text COLUMN a table's column of documents is linted as the word
+    counts scikit-learn's CountVectorizer() makes of it (one column per word of
+    the vocabulary), beside the target and the table's other numeric columns.
+
     Exit status: 0 when nothing is at or above the fail level, 1 when something is,
     2 when an input or config could not be read (the other inputs are still linted).
     """
@@ -271,8 +292,11 @@ def check(
     _refuse_output_over_input(output, paths)
     if statistics and output_format not in ("text", "concise", "json"):
         raise click.UsageError(f"--statistics prints text or json, not {output_format}")
+    if text is not None:
+        _refuse_text_without_sklearn(engine)
     overrides = Overrides(
         target=target,
+        text=text,
         model=model,
         alpha=alpha,
         select=_codes(select),

@@ -448,7 +448,7 @@ def test_impact_plot_into_a_missing_folder_is_one_error_line(tmp_path, at_root):
     [
         (
             ["check", "--tagret", "y"],
-            "nblint check: error: No such option '--tagret'. (Did you mean one of: '--ignore', '--target'?)",
+            "nblint check: error: No such option '--tagret'. (Did you mean one of: '--ignore', '--target', '--text'?)",
         ),
         (["chek"], "nblint: error: No such command 'chek'."),
         (

@@ -42,7 +42,13 @@ def is_sparse(obj) -> bool:
 
 
 def table_source(
-    data, y=None, *, target: str | None = None, feature_names: Sequence[str] | None = None, encoding: str = "utf-8"
+    data,
+    y=None,
+    *,
+    target: str | None = None,
+    feature_names: Sequence[str] | None = None,
+    encoding: str = "utf-8",
+    notes: Sequence[str] = (),
 ) -> tuple[TableSource, str | None]:
     """The source to lint for ``data`` (and ``y``), and the name of its target column.
 
@@ -57,6 +63,9 @@ def table_source(
         (default: the Series' name, else ``y``).
     feature_names : sequence of str, optional
         Column names of a numpy array or sparse matrix (default ``x0`` .. ``x{p-1}``).
+    notes : sequence of str, optional
+        For a sparse matrix: sentences on how it was made that NB106 reports with what
+        the profile leaves out (``check_pipeline``'s hash-bucket names).
 
     Raises
     ------
@@ -80,7 +89,7 @@ def table_source(
         _no_names(feature_names, "a Dask DataFrame")
         return DaskSource(data), target  # profiled on the cluster (the current distributed client, if any)
     if is_sparse(data) or isinstance(data, np.ndarray):
-        return _matrix_source(data, y, target, feature_names)
+        return _matrix_source(data, y, target, feature_names, tuple(notes))
     _no_names(feature_names, f"a {type(data).__name__}, which names its columns")
     source = _frame_source(data)
     if y is None:
@@ -132,7 +141,7 @@ def _as_1d(values, name: str):
     return array
 
 
-def _matrix_source(X, y, target, feature_names) -> tuple[TableSource, str | None]:
+def _matrix_source(X, y, target, feature_names, notes: tuple[str, ...] = ()) -> tuple[TableSource, str | None]:
     if X.ndim != 2:
         raise ValueError(f"X must be 2-D (rows x features), got an array of shape {X.shape}")
     n, p = X.shape
@@ -144,7 +153,17 @@ def _matrix_source(X, y, target, feature_names) -> tuple[TableSource, str | None
     if is_sparse(X):
         from nblint.profile.sparse import SparseSource
 
-        return SparseSource(X, names, name, column), name
+        if not notes:
+            return SparseSource(X, names, name, column), name
+
+        class NotedSparseSource(SparseSource):
+            """The matrix, with what its maker did to it among its limits (one class per call: the notes)."""
+
+            @property
+            def limits(self) -> list[str]:
+                return [*super().limits, *notes]
+
+        return NotedSparseSource(X, names, name, column), name
     source = ArraySource(X, names)
     return (WithTarget(source, name, column), name) if column is not None else (source, None)
 

@@ -118,7 +118,7 @@ def check_pipeline(pipeline, X=None, y=None, *, target=None, select=None, ignore
         )
         return Report(findings + run_rules(context, codes, context.rule_options), "<pipeline>")
     names = received.names if _is_matrix(received.X) else None
-    source, target = table_source(received.X, y, target=target, feature_names=names)
+    source, target = table_source(received.X, y, target=target, feature_names=names, notes=received.notes)
     settings = replace(settings, target=target, model=spec.model if spec else None, alpha=spec.alpha if spec else None)
     return Report(findings + lint_source(source, settings, codes), "<pipeline>")
 

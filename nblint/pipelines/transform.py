@@ -1,15 +1,28 @@
-"""What the final estimator of a live, fitted pipeline receives: ``X`` through every step but the last.
+"""What the final estimator of a live pipeline receives: ``X`` through every step but the last.
 
-Only ``transform`` is called, never ``fit``: a pipeline that is not fitted yet
-cannot say what its steps would make of ``X`` (its encoders have not seen the
-categories), and :func:`model_input` says so instead of guessing. Column names
-come from the steps' ``get_feature_names_out`` where they have it.
+Fitted steps are applied with ``transform`` only, never ``fit``: a pipeline that is
+not fitted yet cannot say what most steps would make of ``X`` (its encoders have not
+seen the categories), and :func:`model_input` says so instead of guessing. Text
+vectorizers are the exception. When ``X`` is raw documents and the steps before the
+model are scikit-learn's text vectorizers (CountVectorizer, TfidfVectorizer,
+HashingVectorizer, then TfidfTransformer, or pipelines of them), fitting is cheap and
+deterministic and needs nothing but the documents, so the steps that are not fitted
+are fitted here, as *clones* (the user's pipeline is never changed), and ``X`` is
+what ``pipeline.fit(X, y)`` would hand the model. Column names come from the steps'
+``get_feature_names_out`` where they have it; a HashingVectorizer keeps no
+vocabulary, so its columns are named ``hash_<bucket>`` and the buckets no document
+fills are left out (both said in :attr:`ModelInput.notes`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
+
+#: scikit-learn's vectorizers that read raw documents (they start a text chain).
+TEXT_VECTORIZERS = frozenset({"CountVectorizer", "TfidfVectorizer", "HashingVectorizer"})
+#: What may follow a vectorizer in a text chain: weights over the same columns.
+TEXT_WEIGHTS = frozenset({"TfidfTransformer"})
 
 
 @dataclass
@@ -26,12 +39,15 @@ class ModelInput:
         Class names of the steps ``X`` went through (empty: it reaches the model as given).
     fitted : bool
         False when steps would change ``X`` but are not fitted: then ``X`` is the input as given.
+    notes : list of str
+        What was done to ``X`` that a finding should say (hash-bucket names, buckets left out).
     """
 
     X: Any
     names: list[str] | None
     steps: list[str]
     fitted: bool = True
+    notes: list[str] = field(default_factory=list)
 
 
 def model_input(obj: Any, X: Any) -> ModelInput:
@@ -40,16 +56,97 @@ def model_input(obj: Any, X: Any) -> ModelInput:
     steps = getattr(obj, "steps", None)
     if not isinstance(steps, list) or len(steps) < 2:
         return ModelInput(X, None, [])  # an estimator on its own receives X as it is
-    transformers = [step for _, step in steps[:-1] if step is not None and not isinstance(step, str)]
+    transformers = [step for _, step in steps[:-1] if _is_step(step)]
     names = [type(step).__name__ for step in transformers]
     if not transformers:
         return ModelInput(X, None, [])
+    chain = _text_chain(transformers)
+    if chain is not None and is_documents(X):
+        return _vectorized(chain, X, names)
     if not all(_is_fitted(step) for step in transformers):
         return ModelInput(X, None, names, fitted=False)
     out = X
     for step in transformers:
         out = step.transform(out)
-    return ModelInput(out, _names_out(obj, out), names)
+    return ModelInput(out, _names_out(lambda: obj[:-1].get_feature_names_out(), out), names)
+
+
+def is_documents(X: Any) -> bool:
+    """Whether ``X`` is raw documents: a list, tuple, 1-D array or Series whose every item is a string."""
+    if isinstance(X, (str, bytes, dict)) or hasattr(X, "columns"):
+        return False
+    if hasattr(X, "ndim"):
+        if X.ndim != 1:
+            return False
+    elif not isinstance(X, (list, tuple)):
+        return False
+    return all(isinstance(doc, str) for doc in X)
+
+
+def _is_step(step: Any) -> bool:
+    return step is not None and not isinstance(step, str)  # None and "passthrough" change nothing
+
+
+def _text_chain(transformers: list[Any]) -> list[Any] | None:
+    """The steps, nested pipelines flattened, when they are a text vectorizer then weights; else None."""
+    flat: list[Any] = []
+    for step in transformers:
+        inner = getattr(step, "steps", None)
+        if isinstance(inner, list):
+            inner_steps = [s for _, s in inner if _is_step(s)]
+            nested = _text_chain(inner_steps) if inner_steps else None
+            if nested is None:
+                return None
+            flat += nested
+        else:
+            flat.append(step)
+    kinds = [_sklearn_class(step) for step in flat]
+    if not kinds or kinds[0] not in TEXT_VECTORIZERS or not all(kind in TEXT_WEIGHTS for kind in kinds[1:]):
+        return None
+    return flat
+
+
+def _sklearn_class(step: Any) -> str | None:
+    """The scikit-learn class ``step`` is, or derives from (a user subclass of CountVectorizer is one)."""
+    for klass in type(step).__mro__:
+        if (klass.__module__ or "").startswith("sklearn."):
+            return klass.__name__
+    return None
+
+
+def _vectorized(chain: list[Any], docs: Any, names: list[str]) -> ModelInput:
+    """``docs`` through a text chain: fitted steps transform, the others are fitted as clones first."""
+    from sklearn.base import clone
+    from sklearn.pipeline import Pipeline
+
+    used, out = [], docs
+    for step in chain:
+        if _is_fitted(step):
+            out = step.transform(out)
+        else:
+            step = clone(step)  # the user's step keeps its state: nblint fits its own copy
+            out = step.fit_transform(out)
+        used.append(step)
+    fitted = Pipeline([(f"step{i}", step) for i, step in enumerate(used)])  # (reads names, fits nothing)
+    columns = _names_out(fitted.get_feature_names_out, out)
+    if columns is not None or "HashingVectorizer" not in {_sklearn_class(step) for step in used}:
+        return ModelInput(out, columns, names)
+    return _hash_buckets(out, names)
+
+
+def _hash_buckets(out: Any, names: list[str]) -> ModelInput:
+    """A HashingVectorizer's output: the buckets some document fills, named ``hash_<bucket>``."""
+    import numpy as np
+    from scipy import sparse
+
+    matrix = sparse.csc_matrix(out)
+    filled = np.flatnonzero(np.diff(matrix.indptr))
+    width = matrix.shape[1]
+    note = (
+        f"HashingVectorizer keeps no vocabulary: columns are named hash_<bucket> (a bucket may hold several words); "
+        f"the {width - len(filled):,} of {width:,} buckets no document fills are left out"
+    )
+    return ModelInput(matrix[:, filled].tocsr(), [f"hash_{j}" for j in filled.tolist()], names, notes=[note])
 
 
 def _is_fitted(step: Any) -> bool:
@@ -68,10 +165,10 @@ def _is_fitted(step: Any) -> bool:
     return True
 
 
-def _names_out(pipeline: Any, out: Any) -> list[str] | None:
-    """The names of the columns ``out`` has, from ``get_feature_names_out`` (None where it fails)."""
+def _names_out(names_out: Any, out: Any) -> list[str] | None:
+    """The names of the columns ``out`` has, from ``names_out()``, a ``get_feature_names_out`` (None where it fails)."""
     try:
-        names = [str(name) for name in pipeline[:-1].get_feature_names_out()]
+        names = [str(name) for name in names_out()]
     except Exception:  # noqa: BLE001 - any step without names out: fall back to x0, x1, ...
         return None
     shape = getattr(out, "shape", None)

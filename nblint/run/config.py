@@ -6,6 +6,7 @@ table (``--config FILE`` overrides the search).  Keys::
 
     [tool.nblint]                 # in nblint.toml: top level, no [tool.nblint]
     target = "label"              # the class column
+    text = "body"                 # a column of documents, linted as its word counts (needs nblint[sklearn])
     model = "bernoulli"           # bernoulli | multinomial | complement | gaussian | categorical
     alpha = 1.0                   # the model's smoothing, when known (0 = none: zero counts veto)
     select = ["NB1", "NB2"]       # codes or prefixes; "ALL" by default
@@ -19,7 +20,7 @@ table (``--config FILE`` overrides the search).  Keys::
     "pixel_*" = "count"
 
     [tool.nblint.per-file-settings."data/train_*.csv"]
-    target = "y"                  # target and/or model for files matching the glob
+    target = "y"                  # target, model and/or text for files matching the glob
     model = "categorical"
 
     [tool.nblint.per-file-ignores]
@@ -52,6 +53,7 @@ from nblint.engine.findings import Severity
 
 TOP_KEYS = {
     "target",
+    "text",
     "model",
     "alpha",
     "select",
@@ -63,7 +65,7 @@ TOP_KEYS = {
     "per-file-ignores",
     "memory-budget",
 }
-PER_FILE_KEYS = {"target", "model"}
+PER_FILE_KEYS = {"target", "model", "text"}
 
 
 @dataclass
@@ -71,6 +73,8 @@ class Settings:
     """Resolved settings for one checked file."""
 
     target: str | None = None
+    #: A column of documents to lint as word counts (``--text``; :mod:`nblint.readers.text`).
+    text: str | None = None
     model: str | None = None
     alpha: float | None = None
     select: list[str] = field(default_factory=lambda: ["ALL"])
@@ -188,6 +192,7 @@ def parse_settings(table: dict[str, Any], root: str = ".", prefix: str = "", sou
             hint = " (rule codes are upper case, e.g. NB104)" if name.upper() in rules else ""
             raise ConfigError(f"unknown key {key(name)!r}{hint}")
     settings.target = _string(table, "target", key, settings.target)
+    settings.text = _string(table, "text", key, settings.text)
     settings.model = _model(table.get("model"), key("model"))
     settings.encoding = _string(table, "encoding", key, settings.encoding)
     if "alpha" in table:
@@ -221,12 +226,14 @@ def parse_settings(table: dict[str, Any], root: str = ".", prefix: str = "", sou
         values = kebab_keys(values, PER_FILE_KEYS, where)
         unknown = set(values) - PER_FILE_KEYS
         if unknown:
-            raise ConfigError(f"unknown key {where + '.' + sorted(unknown)[0]!r} (allowed: target, model)")
+            raise ConfigError(f"unknown key {where + '.' + sorted(unknown)[0]!r} (allowed: target, model, text)")
         resolved = {}
         if "target" in values:
             resolved["target"] = _string(values, "target", lambda n, where=where: f"{where}.{n}", None)
         if "model" in values:
             resolved["model"] = _model(values["model"], f"{where}.model")
+        if "text" in values:
+            resolved["text"] = _string(values, "text", lambda n, where=where: f"{where}.{n}", None)
         settings.per_file_settings.append((pattern, resolved))
     for pattern, codes in _table(table, "per-file-ignores", key).items():
         where = key(f'per-file-ignores."{pattern}"')

@@ -85,6 +85,7 @@ class Overrides:
     """Command-line settings; None means "not given" (the config decides)."""
 
     target: str | None = None
+    text: str | None = None
     model: str | None = None
     alpha: float | None = None
     select: list[str] | None = None
@@ -313,13 +314,16 @@ def lint_paths(
         client = _dask_client(scheduler)
 
         def open_source(path: str, settings: Settings) -> TableSource:
+            if settings.text:
+                raise ConfigError("a text column (--text, text = ...) is read with the local engine only")
             return DaskSource(read_dask(path, encoding=settings.encoding), path, client)
     else:
         files, warnings = expand_paths(paths)
         configs = {path: _read_config(path) for path in files if is_config_path(path)}
 
         def open_source(path: str, settings: Settings) -> TableSource:
-            return read_table(path, encoding=settings.encoding, stdin=stdin)
+            source = read_table(path, encoding=settings.encoding, stdin=stdin)
+            return text_source(source, settings.text, settings.target) if settings.text else source
 
     files, named = _with_named_data(files, configs)
     cache: dict = {}
@@ -359,6 +363,17 @@ def lint_paths(
         if client is not None:
             client.close()
     return RunResult(results, warnings)
+
+
+def text_source(source: TableSource, column: str, target: str | None) -> TableSource:
+    """``source`` with its text ``column`` as word counts beside its numeric columns (:mod:`nblint.readers.text`)."""
+    from nblint.profile.sparse import SparseSource
+    from nblint.readers.text import word_counts
+
+    table = word_counts(source, column, target)
+    counts = SparseSource(table.matrix, table.names, table.target, table.y, source.path)
+    counts.skipped = {**source.skipped, **table.skipped}
+    return counts
 
 
 def _declared_by_spec(

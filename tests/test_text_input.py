@@ -1,0 +1,255 @@
+"""From documents in: raw documents through check_pipeline, and a text column through ``--text``.
+
+Every test compares two routes to the same matrix -- the documents through nblint, and
+scikit-learn's own vectorizer output through ``nblint.check(X, y, feature_names=...)`` --
+and never today's counts of findings, which the wide-table work may change.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import nblint
+
+pytest.importorskip("sklearn")
+from sklearn.base import clone  # noqa: E402
+from sklearn.exceptions import NotFittedError  # noqa: E402
+from sklearn.feature_extraction.text import (  # noqa: E402
+    CountVectorizer,
+    HashingVectorizer,
+    TfidfTransformer,
+    TfidfVectorizer,
+)
+from sklearn.naive_bayes import BernoulliNB, ComplementNB, MultinomialNB  # noqa: E402
+from sklearn.pipeline import make_pipeline  # noqa: E402
+from sklearn.utils.validation import check_is_fitted  # noqa: E402
+
+COMMON = [f"word{i}" for i in range(30)]
+TOPIC = {"spam": ["cheap", "pills", "offer", "winner", "free"], "ham": ["meeting", "noon", "lunch", "report", "agenda"]}
+
+
+def corpus(n: int = 240, seed: int = 7) -> tuple[list[str], list[str]]:
+    """``n`` short documents from a fixed vocabulary; each class draws a few words of its own topic.
+
+    Common words follow a Zipf-like law, so some are rare; a few documents are empty.
+    """
+    rng = np.random.default_rng(seed)
+    weights = 1.0 / np.arange(1, len(COMMON) + 1)
+    docs, labels = [], []
+    for i in range(n):
+        label = "spam" if i % 3 == 0 else "ham"
+        words = list(rng.choice(COMMON, size=rng.integers(0, 7), p=weights / weights.sum()))
+        words += list(rng.choice(TOPIC[label], size=rng.integers(0, 3)))
+        rng.shuffle(words)
+        docs.append(" ".join(words).title() if i % 5 == 0 else " ".join(words))  # (case folds away)
+        labels.append(label)
+    docs[4] = docs[17] = ""  # empty documents are documents too
+    return docs, labels
+
+
+DOCS, Y = corpus()
+
+
+def table_findings(report) -> list[dict]:
+    """The findings on the table (the pipeline's own come first, path ``<pipeline>``), path aside."""
+    return [{k: v for k, v in f.to_dict().items() if k != "path"} for f in report if f.path != "<pipeline>"]
+
+
+def matrix_findings(vectorizer, docs, y, **kwargs) -> list[dict]:
+    """What ``nblint.check`` says of the matrix scikit-learn makes of ``docs``, with the vocabulary as names."""
+    X = vectorizer.fit_transform(docs)
+    return table_findings(nblint.check(X, y, feature_names=vectorizer.get_feature_names_out(), **kwargs))
+
+
+def params(obj) -> str:
+    return repr(sorted((k, repr(v)) for k, v in obj.get_params(deep=True).items()))
+
+
+# --------------------------------------------------------------------------- check_pipeline on documents
+
+
+@pytest.mark.parametrize(
+    "vectorizer, model, declared",
+    [
+        (CountVectorizer(), MultinomialNB(), {"model": "multinomial", "alpha": 1.0}),
+        (CountVectorizer(min_df=2), MultinomialNB(alpha=0.5), {"model": "multinomial", "alpha": 0.5}),
+        (TfidfVectorizer(), ComplementNB(), {"model": "complement", "alpha": 1.0}),
+        (CountVectorizer(binary=True), BernoulliNB(), {"model": "bernoulli", "alpha": 1.0}),
+        (make_pipeline(CountVectorizer(), TfidfTransformer()), MultinomialNB(), {"model": "multinomial", "alpha": 1.0}),
+    ],
+    ids=["counts", "min_df-alpha", "tfidf-complement", "binary-bernoulli", "nested-tfidf"],
+)
+def test_raw_documents_are_linted_as_the_vectorizers_matrix(vectorizer, model, declared):
+    pipe = make_pipeline(clone(vectorizer), clone(model))
+    expected = matrix_findings(clone(vectorizer), DOCS, Y, **declared)
+    assert expected  # (the comparison below is between two non-empty reports)
+    assert table_findings(nblint.check_pipeline(pipe, DOCS, Y)) == expected  # not fitted: nblint fits a clone
+    fitted = make_pipeline(clone(vectorizer), clone(model)).fit(DOCS, Y)
+    assert table_findings(nblint.check_pipeline(fitted, DOCS, Y)) == expected  # fitted: applied
+
+
+@pytest.mark.parametrize(
+    "docs",
+    [tuple(DOCS), np.array(DOCS), np.array(DOCS, dtype=object), pd.Series(DOCS, name="body")],
+    ids=["tuple", "str-array", "object-array", "series"],
+)
+def test_every_kind_of_document_list_is_read_alike(docs):
+    expected = table_findings(nblint.check_pipeline(make_pipeline(CountVectorizer(), MultinomialNB()), DOCS, Y))
+    report = nblint.check_pipeline(make_pipeline(CountVectorizer(), MultinomialNB()), docs, Y)
+    assert table_findings(report) == expected
+
+
+def test_the_users_pipeline_is_not_changed():
+    pipe = make_pipeline(make_pipeline(CountVectorizer(), TfidfTransformer()), MultinomialNB())
+    before, docs = params(pipe), list(DOCS)
+    nblint.check_pipeline(pipe, DOCS, Y)
+    assert params(pipe) == before and DOCS == docs
+    for step in (pipe[0][0], pipe[0][1], pipe[-1]):
+        with pytest.raises(NotFittedError):
+            check_is_fitted(step)
+    fitted = make_pipeline(CountVectorizer(), MultinomialNB()).fit(DOCS[:100], Y[:100])
+    vocabulary, counts = dict(fitted[0].vocabulary_), fitted[-1].feature_count_.copy()
+    nblint.check_pipeline(fitted, DOCS, Y)
+    assert fitted[0].vocabulary_ == vocabulary and np.array_equal(fitted[-1].feature_count_, counts)
+
+
+def test_a_fitted_vectorizer_is_applied_with_its_own_vocabulary():
+    vectorizer = CountVectorizer().fit(DOCS[:60])  # fitted on other documents: words of the rest are unknown
+    pipe = make_pipeline(vectorizer, MultinomialNB()).fit(DOCS[:60], Y[:60])
+    expected = nblint.check(
+        vectorizer.transform(DOCS), Y, feature_names=vectorizer.get_feature_names_out(), model="multinomial", alpha=1.0
+    )
+    report = nblint.check_pipeline(pipe, DOCS, Y)
+    assert table_findings(report) == table_findings(expected)
+    assert set(CountVectorizer().fit(DOCS).vocabulary_) - set(vectorizer.vocabulary_)  # (the test has teeth)
+
+
+def test_hashed_columns_are_named_by_bucket_and_the_empty_buckets_left_out():
+    pipe = make_pipeline(HashingVectorizer(n_features=2**12, alternate_sign=False), MultinomialNB())
+    X = HashingVectorizer(n_features=2**12, alternate_sign=False).transform(DOCS)
+    filled = np.flatnonzero(np.diff(X.tocsc().indptr))
+    expected = nblint.check(
+        X[:, filled], Y, feature_names=[f"hash_{j}" for j in filled], model="multinomial", alpha=1.0
+    )
+    report = nblint.check_pipeline(pipe, DOCS, Y)
+    note = [f for f in report if f.code == "NB106" and "HashingVectorizer" in f.message]
+    assert len(note) == 1 and f"{2**12 - len(filled):,} of {2**12:,} buckets" in note[0].message
+    assert [f for f in table_findings(report) if "HashingVectorizer" not in f["message"]] == table_findings(expected)
+
+
+def test_documents_into_steps_that_are_not_text_still_say_nblint_could_not_apply_them():
+    from sklearn.preprocessing import FunctionTransformer
+
+    pipe = make_pipeline(CountVectorizer(), FunctionTransformer(), MultinomialNB())
+    assert "NB511" in nblint.check_pipeline(pipe, DOCS, Y).codes()
+    assert "NB511" in nblint.check_pipeline(make_pipeline(CountVectorizer(), MultinomialNB()), [1, 2] * 120, Y).codes()
+
+
+# --------------------------------------------------------------------------- --text on a table
+
+
+def write_table(tmp_path: Path, frame: pd.DataFrame, suffix: str) -> Path:
+    path = tmp_path / f"docs{suffix}"
+    if suffix == ".parquet":
+        frame.to_parquet(path, index=False)
+    else:
+        frame.to_csv(path, index=False)
+    return path
+
+
+def run_cli(*args: str, python: str = "") -> subprocess.CompletedProcess:
+    code = python + 'from nblint.cli import main; main(prog_name="nblint")'
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=300)
+
+
+def cli_findings(*args: str) -> list[dict]:
+    result = run_cli("check", "--format", "json", "--exit-zero", *args)
+    assert result.returncode == 0, result.stderr
+    return [{k: v for k, v in f.items() if k != "path"} for f in json.loads(result.stdout)]
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+@pytest.mark.parametrize("model", [None, "multinomial"])
+def test_text_column_is_linted_as_the_api_lints_the_same_documents(tmp_path, suffix, model):
+    path = write_table(tmp_path, pd.DataFrame({"body": DOCS, "label": Y}), suffix)
+    declared = {"model": model} if model else {}
+    expected = matrix_findings(CountVectorizer(), DOCS, Y, **declared)
+    assert expected
+    options = ["--model", model] if model else []
+    assert cli_findings(str(path), "--target", "label", "--text", "body", *options) == expected
+
+
+def test_the_config_key_reads_the_text_column(tmp_path):
+    path = write_table(tmp_path, pd.DataFrame({"body": DOCS, "label": Y}), ".csv")
+    (tmp_path / "nblint.toml").write_text('target = "label"\ntext = "body"\n')
+    assert cli_findings(str(path)) == matrix_findings(CountVectorizer(), DOCS, Y)
+
+
+def test_other_numeric_columns_are_kept_beside_the_words(tmp_path):
+    rng = np.random.default_rng(3)
+    channel = rng.choice(["web", "app", "phone"], len(DOCS))
+    frame = pd.DataFrame({"body": DOCS, "label": Y, "author": rng.choice(["ann", "bob"], len(DOCS))})
+    for level in ("web", "app", "phone"):
+        frame[f"channel_{level}"] = (channel == level).astype(int)
+    found = cli_findings(str(write_table(tmp_path, frame, ".csv")), "--target", "label", "--text", "body")
+    groups = [f["columns"] for f in found if f["code"] == "NB101"]
+    assert groups == [["channel_app", "channel_phone", "channel_web"]]  # the metadata group, found exactly
+    notes = [f["message"] for f in found if f["code"] == "NB106"]
+    assert any("'author'" in note for note in notes)  # a text column that cannot join the counts: said
+
+
+def test_a_word_spelt_like_a_column_is_prefixed(tmp_path):
+    frame = pd.DataFrame({"body": DOCS, "label": Y, "noon": np.arange(len(DOCS)) % 2})
+    found = cli_findings(str(write_table(tmp_path, frame, ".csv")), "--target", "label", "--text", "body")
+    columns = {c for f in found for c in f["columns"]}
+    assert "body:noon" in columns
+
+
+def test_a_missing_text_column_is_one_error_line_and_the_other_files_are_linted(tmp_path):
+    good = write_table(tmp_path, pd.DataFrame({"body": DOCS, "label": Y}), ".csv")
+    bad = tmp_path / "other.csv"
+    pd.DataFrame({"text": DOCS, "label": Y}).to_csv(bad, index=False)
+    result = run_cli("check", "--format", "json", str(good), str(bad), "--target", "label", "--text", "body")
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [f"{bad}: error: text column 'body' not found (columns: 'text', 'label')"]
+    assert {f["path"] for f in json.loads(result.stdout)} == {str(good)}
+
+
+def test_a_column_with_no_words_is_one_error_line(tmp_path):
+    path = write_table(tmp_path, pd.DataFrame({"body": ["", "a", "b c"] * 10, "label": [0, 1, 1] * 10}), ".csv")
+    result = run_cli("check", str(path), "--target", "label", "--text", "body")
+    assert result.returncode == 2 and len(result.stderr.splitlines()) == 1
+    assert result.stderr.startswith(f"{path}: error: text column 'body' holds no words")
+
+
+def test_without_scikit_learn_text_is_one_line_saying_what_to_install(tmp_path):
+    path = write_table(tmp_path, pd.DataFrame({"body": DOCS, "label": Y}), ".csv")
+    hide = "import sys; sys.modules['sklearn'] = None; "  # an import of sklearn now fails, as if not installed
+    result = run_cli("check", str(path), "--target", "label", "--text", "body", python=hide)
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        "nblint check: error: --text needs scikit-learn: pip install 'nblint[sklearn]'"
+    ]
+    assert result.stdout == ""
+
+
+def test_readme_text_snippet_is_the_matrix_route(monkeypatch):
+    import re
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    (snippet,) = [b for b in re.findall(r"```python\n(.*?)```", readme, flags=re.S) if "CountVectorizer()" in b]
+    namespace: dict = {}
+    exec(compile(snippet, "README.md", "exec"), namespace)
+    vectorizer = CountVectorizer()
+    X = vectorizer.fit_transform(namespace["docs"])
+    expected = nblint.check(
+        X, namespace["labels"], feature_names=vectorizer.get_feature_names_out(), model="multinomial", alpha=1.0
+    )
+    assert table_findings(namespace["report"]) == table_findings(expected) != []
