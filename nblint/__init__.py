@@ -89,6 +89,12 @@ def check_pipeline(pipeline, X=None, y=None, **kwargs):
     * a fitted pipeline: ``X`` through every step but the last (``transform``
       only, never ``fit``), column names from ``get_feature_names_out`` where the
       steps have it (a fitted search is read through ``best_estimator_``);
+    * raw documents (a list, tuple, 1-D array or Series of strings) into text
+      vectorizers (CountVectorizer, TfidfVectorizer, HashingVectorizer, then
+      TfidfTransformer, or pipelines of them): fitted steps are applied, the others
+      fitted on the documents as clones (``pipeline`` is never changed); the
+      vocabulary names the columns (HashingVectorizer: ``hash_<bucket>``, empty
+      buckets left out, said by NB106);
     * an estimator alone, or steps that do not change ``X``: ``X`` as given;
     * an unfitted pipeline whose steps would change ``X``: no table rule runs, and
       NB511 (info) names the steps nblint could not apply.
