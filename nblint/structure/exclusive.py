@@ -126,9 +126,18 @@ def dummy_sets(
     threshold = member_threshold(int(exclusive.any(axis=1).sum()), min_evidence)
     all_names = list(all_names)
 
+    # The pool is re-pruned after every choice, mostly into sets seen before: memoise by set.
+    pruned: dict[tuple, list[int]] = {}
+    preferred: dict[tuple, tuple] = {}
+
     def prune(members: list[int]) -> list[int]:
         """Drop, weakest first, members neither tied by name nor supported by the evidence."""
-        members = list(members)
+        key = tuple(members)
+        if key not in pruned:
+            pruned[key] = _prune(list(members))
+        return list(pruned[key])
+
+    def _prune(members: list[int]) -> list[int]:
         while len(members) >= 2:
             total = int(counts[members].sum())
             tied = stem_ties([names[k] for k in members], all_names)
@@ -144,6 +153,12 @@ def dummy_sets(
         return members if len(members) >= 2 else []
 
     def preference(members: list[int]):
+        key = tuple(members)
+        if key not in preferred:
+            preferred[key] = _preference(members)
+        return preferred[key]
+
+    def _preference(members: list[int]):
         member_names = [names[k] for k in members]
         stem = informative_stem(member_names, all_names)
         evidence = exclusivity_evidence(counts[members].tolist(), n_rows)
