@@ -179,3 +179,34 @@ def names_say_complete(members, stem: str | None) -> bool:
     if stem is None or len(members) != 2:
         return False
     return set(level_names(members, stem)) in _COMPLEMENTS
+
+
+def family_stems(name: str, all_names) -> frozenset:
+    """The stems of ``name`` that at least one other column of the table carries too (its variable, by name)."""
+    all_names = tuple(all_names)
+    return frozenset(s for s in _candidate_stems(name) if stem_family(s, all_names) >= 2)
+
+
+def cross_stem(members, all_names) -> tuple[str, ...] | None:
+    """The variables, by name, of exclusive columns whose names point to different variables.
+
+    Every member's name carries a stem that other columns share (``continent_Asia``,
+    ``country_Chile``; ``disp.heinz28``, ``feat.heinz32``), and no stem is carried by
+    all of them: the names say the columns belong to two or more variables, so their
+    exclusivity is a relation between variables (nesting, or flags that exclude each
+    other), not one encoded variable.  None when the names say nothing (``c0, c1``
+    of an anonymised table, ``private, freepoor``: no stem) or share a stem.
+
+    Examples
+    --------
+    >>> cross_stem(["continent_Asia", "country_Chile"], ["continent_Asia", "continent_Africa", "country_Chile", "country_Peru"])
+    ('continent', 'country')
+    >>> cross_stem(["a", "b"], ["a", "b", "c"]) is None
+    True
+    """
+    all_names = tuple(all_names)
+    stems = [family_stems(m, all_names) for m in members]
+    if len(stems) < 2 or not all(stems) or frozenset.intersection(*stems):
+        return None
+    # Each member's shortest family stem names its variable.
+    return tuple(sorted({min(s, key=lambda x: (len(x), x)) for s in stems}))
