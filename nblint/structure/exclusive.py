@@ -261,7 +261,7 @@ def multi_label_kin(members: list[str], binary: list[str], cooccurrence: np.ndar
     not exclusive, so an exclusive subset of them is not one encoded variable.  A
     column nested in a member (a subtype) or holding one (a union of levels) does not count.
     """
-    stem = name_stem(members)
+    stem = informative_stem(members, all_names)  # a stem of all columns (v1..v30) names no variable
     if stem is None:
         return []
     index = {name: k for k, name in enumerate(binary)}
