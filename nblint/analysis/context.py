@@ -13,7 +13,7 @@ makes one extra chunked pass over the candidates only (:meth:`TableContext.row_c
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
@@ -75,6 +75,9 @@ class Structure:
     #: Sets of columns identical in every row.
     identical: list[list[str]]
     capped: bool = False
+    #: Exclusive 0/1 columns whose names say they are not one variable (NB107): flags of different
+    #: variables, a variable nested in another, or an exclusive subset of flags that overlap.
+    flags: list[Group] = field(default_factory=list)
 
     @property
     def groups(self) -> list[Group]:
@@ -405,8 +408,9 @@ class TableContext:
 
         broken_candidates: list[BrokenCandidate] = []
         dummy_candidates: list[Group] = []
+        flags: list[Group] = list(search.cross)
         if not gram.wide:
-            broken_candidates, dummy_candidates = candidate_sets(
+            broken_candidates, dummy_candidates, exclusive_flags = candidate_sets(
                 list(gram.binary),
                 gram.cooccurrence,
                 search.onehot,
@@ -417,6 +421,7 @@ class TableContext:
                 min_evidence,
                 self.budget,
             )
+            flags += exclusive_flags
 
         code_candidates = code_column_candidates(self.profile, search.onehot + dummy_candidates)
         identical_exact, identical_pending = identical_candidates(self.profile)
@@ -462,7 +467,8 @@ class TableContext:
         )
         dummy.sort(key=lambda g: self.table_order[g.members[0]])
         broken.sort(key=lambda g: self.table_order[g.members[0]])
-        return Structure(search.onehot, dummy, broken, code_columns, identical, self.budget.exhausted)
+        flags.sort(key=lambda g: self.table_order[g.members[0]])
+        return Structure(search.onehot, dummy, broken, code_columns, identical, self.budget.exhausted, flags)
 
     @cached_property
     def recodes(self) -> list[tuple[str, str]]:

@@ -28,7 +28,15 @@ import numpy as np
 
 from nblint.structure.budget import Budget
 from nblint.structure.groups import Group, exclusivity_evidence, expected_cooccurrences, member_evidence
-from nblint.structure.names import group_stem, informative_stem, name_stem, names_say_complete, stem_ties
+from nblint.structure.names import (
+    cross_stem,
+    family_stems,
+    group_stem,
+    informative_stem,
+    name_stem,
+    names_say_complete,
+    stem_ties,
+)
 
 #: Family-wise chance, over the columns tried, of letting one chance-exclusive column into a set.
 MEMBER_FALSE_ALARM = 0.05
@@ -126,9 +134,18 @@ def dummy_sets(
     threshold = member_threshold(int(exclusive.any(axis=1).sum()), min_evidence)
     all_names = list(all_names)
 
+    # The pool is re-pruned after every choice, mostly into sets seen before: memoise by set.
+    pruned: dict[tuple, list[int]] = {}
+    preferred: dict[tuple, tuple] = {}
+
     def prune(members: list[int]) -> list[int]:
         """Drop, weakest first, members neither tied by name nor supported by the evidence."""
-        members = list(members)
+        key = tuple(members)
+        if key not in pruned:
+            pruned[key] = _prune(list(members))
+        return list(pruned[key])
+
+    def _prune(members: list[int]) -> list[int]:
         while len(members) >= 2:
             total = int(counts[members].sum())
             tied = stem_ties([names[k] for k in members], all_names)
@@ -144,10 +161,18 @@ def dummy_sets(
         return members if len(members) >= 2 else []
 
     def preference(members: list[int]):
+        key = tuple(members)
+        if key not in preferred:
+            preferred[key] = _preference(members)
+        return preferred[key]
+
+    def _preference(members: list[int]):
         member_names = [names[k] for k in members]
         stem = informative_stem(member_names, all_names)
         evidence = exclusivity_evidence(counts[members].tolist(), n_rows)
-        return (stem is None, -len(members), -round(evidence, 6), sorted(member_names))
+        # Names pointing to different variables come last: same-stem sets take their columns first.
+        crossing = cross_stem(member_names, all_names) is not None
+        return (crossing, stem is None, -len(members), -round(evidence, 6), sorted(member_names))
 
     pool = [p for p in (prune(c) for c in maximal_cliques(exclusive, order, budget)) if p]
     chosen: list[ExclusiveSet] = []
@@ -169,11 +194,11 @@ def dummy_sets(
             found.alternatives = [sorted(r, key=lambda k: names[k]) for r in rivals[:3]]
             found.chosen_by = (
                 "names share a stem"
-                if mine[0] != theirs[0]
+                if mine[:2] != theirs[:2]
                 else "more levels (the finer split)"
-                if mine[1] != theirs[1]
-                else "stronger evidence"
                 if mine[2] != theirs[2]
+                else "stronger evidence"
+                if mine[3] != theirs[3]
                 else "member names (an arbitrary, fixed rule)"
             )
         chosen.append(found)
@@ -228,6 +253,34 @@ def near_sets(names, cooccurrence: np.ndarray, n_rows: int, max_share: float, bu
 BrokenCandidate = tuple[list[str], list[int], bool]
 
 
+def multi_label_kin(members: list[str], binary: list[str], cooccurrence: np.ndarray, all_names) -> list[str]:
+    """Columns outside ``members`` that carry their shared name stem and partly overlap one of them.
+
+    ``disp.heinz32, disp.heinz41, disp.hunts32`` never share a row, but ``disp.heinz28``
+    shares rows with two of them without lying within either: the ``disp`` flags are
+    not exclusive, so an exclusive subset of them is not one encoded variable.  A
+    column nested in a member (a subtype) or holding one (a union of levels) does not count.
+    """
+    stem = informative_stem(members, all_names)  # a stem of all columns (v1..v30) names no variable
+    if stem is None:
+        return []
+    index = {name: k for k, name in enumerate(binary)}
+    inside = [index[m] for m in members]
+    counts = np.diag(cooccurrence)
+    kin = []
+    for c, name in enumerate(binary):
+        if name in members or name_stem(list(members) + [name]) != stem:
+            continue
+        own = family_stems(name, all_names)
+        if own and max(own, key=lambda x: (len(x), x)) != stem:
+            continue  # a variable of its own under a longer stem (occupation_husb_* beside occupation_*)
+        shared = cooccurrence[inside, c]
+        partial = (shared > 0) & (shared < np.minimum(counts[inside], counts[c]))
+        if partial.any():
+            kin.append(name)
+    return kin
+
+
 def candidate_sets(
     binary: list[str],
     cooccurrence: np.ndarray,
@@ -238,8 +291,8 @@ def candidate_sets(
     max_share: float,
     min_evidence: float,
     budget: Budget,
-) -> tuple[list[BrokenCandidate], list[Group]]:
-    """Broken-group and dummy-group candidates among the 0/1 columns outside the one-hot groups.
+) -> tuple[list[BrokenCandidate], list[Group], list[Group]]:
+    """Broken-group, dummy-group and exclusive-flag candidates among the 0/1 columns outside the one-hot groups.
 
     First the sets that sum to one on nearly every row (at most ``max_share`` rows
     off: :func:`near_sets`), then, among the columns left, the exclusive sets
@@ -273,6 +326,7 @@ def candidate_sets(
     ones = {name: int(O[k, k]) for k, name in enumerate(leftover)}
     broken: list[BrokenCandidate] = []
     dummy: list[Group] = []
+    flags: list[Group] = []
     near = near_sets(leftover, O, n_rows, max_share, budget)
     claimed = {k for s in near for k in s.members}
     for s in near:
@@ -290,6 +344,17 @@ def candidate_sets(
             "exclusivity_evidence": round(s.evidence, 3),
             "expected_cooccurrences_if_independent": round(expected_cooccurrences(counts, n_rows), 3),
         }
+        variables = cross_stem(members, names)
+        kin = [] if variables else multi_label_kin(members, binary, cooccurrence, names)
+        if variables or kin:
+            # Exclusive, but the names say these are not the levels of one variable.
+            if variables:
+                evidence["variables"] = list(variables)
+            else:
+                evidence["overlapping_kin"] = sorted(kin, key=order.__getitem__)
+            if s.evidence >= min_evidence:
+                flags.append(Group("dummy", members, counts, n_rows, None, evidence))
+            continue
         if s.stem:
             evidence["shared_name_stem"] = s.stem
         if s.alternatives:
@@ -299,4 +364,4 @@ def candidate_sets(
             ]
             evidence["chosen_by"] = s.chosen_by
         dummy.append(Group("dummy", members, counts, n_rows, group_stem(members, names), evidence))
-    return broken, dummy
+    return broken, dummy, flags

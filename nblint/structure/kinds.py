@@ -52,6 +52,11 @@ HIGH_CARDINALITY = 50
 IDENTIFIER_SHARE = 0.95
 #: Columns sharing one 0..H integer scale that make it a scale of counts or intensities.
 SCALE_FAMILY = 5
+#: Columns with at most this many distinct values are never read with confidence as counts or
+#: measurements on their frequencies alone (three to five codes, or 0 / 0.5 / 1).
+FEW_LEVELS = 5
+#: Rows per distinct value (on average) before a few fractional values are read as levels.
+REPEATS = 10
 #: Largest ratio of the most to the least frequent level for "flat" frequencies (codes of a design).
 FLAT_RATIO = 2.5
 
@@ -218,11 +223,20 @@ def _kind(profile, column: str, group, scale: float | None) -> ColumnKind:
     j = profile.numeric.names.index(column)
     numeric = profile.numeric
     if not numeric.integral[j]:
+        # A few values each seen on many rows are levels; a few values on a few rows say nothing.
+        repeated = n_distinct is not None and present >= REPEATS * n_distinct
+        if repeated and n_distinct == 2:
+            # Two values however scaled (scikit-learn's diabetes ``sex`` is +-0.05): two levels.
+            return ColumnKind(column, "binary", "bernoulli", "exactly two values: a Bernoulli feature", 2.0)
+        if repeated and n_distinct <= FEW_LEVELS:
+            values = "/".join(f"{v:g}" for v in profile.levels(column).keys)
+            why = f"only {n_distinct:.0f} distinct values ({values}): codes of a few levels (ambiguous: could also be a coarse measurement)"
+            return ColumnKind(column, "categorical", "categorical", why, n_distinct, alternative="continuous")
         return ColumnKind(column, "continuous", "gaussian", _continuous_why(profile, j), n_distinct)
+    span = float(numeric.maximum[j] - numeric.minimum[j] + 1)
     if n_distinct is None or (present >= 20 and n_distinct >= IDENTIFIER_SHARE * present):
         # Row numbers and keys fill their range; measurements (a floor area, an income)
         # are as distinct but spread over a range far wider than the rows.
-        span = float(numeric.maximum[j] - numeric.minimum[j] + 1)
         if n_distinct is not None and (n_distinct >= 0.5 * span or _CODE_HINT.search(column)):
             return ColumnKind(
                 column,
@@ -231,14 +245,55 @@ def _kind(profile, column: str, group, scale: float | None) -> ColumnKind:
                 "whole numbers, a different one on (nearly) every row: an identifier",
                 n_distinct,
             )
+        if _spread_evenly(numeric, j):
+            why = (
+                "whole numbers, a different one on (nearly) every row, spread evenly over their range like keys: "
+                "an identifier (ambiguous: could also be a measurement)"
+            )
+            return ColumnKind(column, "identifier", None, why, n_distinct, alternative="continuous")
         return ColumnKind(column, "continuous", "gaussian", "whole numbers with many values: a measurement", n_distinct)
+    if n_distinct > MAX_CODE_LEVELS and n_distinct >= 0.9 * span and _spread_evenly(numeric, j):
+        # Keys repeated on a few rows each (a patient seen twice): they fill their range evenly.
+        why = (
+            f"{n_distinct:.0f} whole numbers filling {numeric.minimum[j]:.0f}..{numeric.maximum[j]:.0f} evenly, "
+            f"each on about {present / n_distinct:.1f} rows: an identifier of repeated units "
+            "(ambiguous: could also be counts)"
+        )
+        return ColumnKind(column, "identifier", None, why, n_distinct, alternative="count")
     kind, alternative, why = _integer_kind(profile, column, j, n_distinct, scale)
     if alternative is not None:
         why += f" (ambiguous: could also be {_READING[alternative]})"
     return ColumnKind(column, kind, MODEL_FOR_KIND[kind], why, n_distinct, alternative=alternative)
 
 
-_READING = {"categorical": "categorical codes", "count": "counts (a magnitude)", "continuous": "a measurement"}
+_READING = {
+    "identifier": "an identifier",
+    "categorical": "categorical codes",
+    "count": "counts (a magnitude)",
+    "continuous": "a measurement",
+}
+
+
+def _spread_evenly(numeric, j: int) -> bool:
+    """Mean near the middle of the range and spread as a uniform's: how keys sit, not measurements.
+
+    A key numbers units along its range; a measurement or a count with as many values
+    piles up somewhere (incomes and sizes are skewed, ages are humped), which moves the
+    mean off the middle or shrinks the spread below a uniform's ``range / sqrt(12)``.
+    """
+    n = numeric.class_n[:, j].astype(np.float64)
+    total = n.sum()
+    if total < 20:
+        return False
+    mean = float(numeric.class_mean[:, j] @ n / total)
+    m2 = float(numeric.class_m2[:, j].sum() + n @ (numeric.class_mean[:, j] - mean) ** 2)
+    lo, hi = float(numeric.minimum[j]), float(numeric.maximum[j])
+    width = hi - lo
+    if width <= 0:
+        return False
+    sd = (m2 / total) ** 0.5
+    uniform_sd = width / 12**0.5
+    return abs(mean - (lo + hi) / 2) <= 0.05 * width and abs(sd - uniform_sd) <= 0.05 * uniform_sd
 
 
 def _continuous_why(profile, j: int) -> str:
@@ -295,6 +350,15 @@ def _integer_kind(profile, column: str, j: int, n_distinct: float, scale: float 
     if k <= 20 and _holes_in_the_middle(freq) and not _heaped(keys, totals):
         return "categorical", "count", f"integer codes with gaps ({k} of {support} values in {lo:.0f}..{hi:.0f} used)"
     if lo <= 1 and _falls_from(freq, lo) and not named_code:
+        if k <= FEW_LEVELS or lo > 0:
+            # Codes are often numbered from their most common level (stage 1, no difference 0,
+            # a 1..7 scale whose second point is the mode): with a handful of values, or with
+            # no zero (counts start at none), falling frequencies do not tell counts from codes.
+            return (
+                "count",
+                "categorical",
+                f"non-negative whole numbers ({k} values) whose frequencies fall away from the smallest",
+            )
         return (
             "count",
             None,

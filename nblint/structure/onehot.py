@@ -23,13 +23,13 @@ A chosen group records the covers it was preferred to.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from nblint.structure.budget import Budget
 from nblint.structure.groups import Group
-from nblint.structure.names import group_stem, informative_stem, name_stem
+from nblint.structure.names import cross_stem, group_stem, informative_stem, name_stem
 
 #: Other covers listed in a group's evidence when the choice was ambiguous.
 MAX_ALTERNATIVES = 3
@@ -41,6 +41,9 @@ class GroupSearch:
 
     onehot: list[Group]
     capped: bool = False
+    #: Exact covers whose names point to two or more variables (:func:`~nblint.structure.names.cross_stem`):
+    #: a relation between variables (one nested in the other), reported as such, not as a group.
+    cross: list[Group] = field(default_factory=list)
 
 
 def find_onehot_groups(
@@ -128,12 +131,27 @@ def find_onehot_groups(
     search(usable & ~taken)
     mixed = [_mixed(cover, parts) for cover in covers]
     candidates = covers + [m for m in mixed if m is not None]
+    # Names decide between equally exact readings: a cover whose names point to different
+    # variables (a continent and the countries of the other continents) is a relation
+    # between them, not a group; its columns stay free for the same-stem groups.
+    all_names = list(table_order)
+    crossing = {c: cross_stem([binary[k] for k in c], all_names) for c in set(candidates)}
     groups = [
         _group(cover, alternatives, why, binary, counts, n_rows, table_order)
-        for cover, alternatives, why in choose_covers(candidates, binary, list(table_order))
+        for cover, alternatives, why in choose_covers([c for c in candidates if crossing[c] is None], binary, all_names)
     ]
     groups.sort(key=lambda g: table_order[g.members[0]])
-    return GroupSearch(groups, capped=budget.exhausted)
+    used = {m for g in groups for m in g.members}
+    cross = []
+    for cover in sorted(set(candidates), key=lambda c: sorted(binary[k] for k in c)):
+        variables = crossing[cover]
+        names = [binary[k] for k in cover]
+        if variables is not None and used.isdisjoint(names):
+            group = _group(cover, [], None, binary, counts, n_rows, table_order)
+            group.evidence["variables"] = list(variables)
+            cross.append(group)
+            used.update(names)
+    return GroupSearch(groups, capped=budget.exhausted, cross=cross)
 
 
 def union_parts(O: np.ndarray, counts: np.ndarray, usable: np.ndarray) -> list[tuple[int, ...]]:

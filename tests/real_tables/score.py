@@ -109,7 +109,7 @@ def lint(frame, target, model):
     Returns ``(findings, kinds)``; findings as dicts (``Finding.to_dict``), kinds as
     column -> kind name (``"ambiguous"`` where nblint shows more than one reading).
     """
-    from nblint.api.report import report as api
+    from nblint.api import report as api
     from nblint.engine import run_rules
     from nblint.readers import DataFrameSource
     from nblint.run.runner import make_context, one_blas_thread

@@ -1,0 +1,76 @@
+from nblint.engine import Rule, Severity
+
+from . import fmt_columns
+
+
+class ExclusiveFlags(Rule):
+    """Mutually exclusive 0/1 columns whose names say they are not one encoded variable.
+
+    ## What it does
+    Reports sets of 0/1 columns that never share a row, beyond chance, where the
+    column names point away from one encoded variable: the names carry stems of two
+    or more variables that other columns share too (``continent_Asia`` with the
+    ``country_*`` columns of the other continents: one variable nested in another;
+    ``disp.heinz28`` with ``feat.heinz32``: flags of two kinds that happen to exclude
+    each other), or the set is an exclusive subset of same-stem flags that otherwise
+    overlap (``disp.*`` flags of which two are set together on some rows). Such sets
+    are not reported as NB101/NB102 groups and get no invented variable name: names
+    decide between a same-stem reading and a cross-stem one (DESIGN.md 4b).
+    Anonymised names (``c0, c1``) or names with no stem say nothing, and such sets
+    stay with NB101/NB102.
+
+    ## Why is this bad?
+    For Naive Bayes the over-count is the same as a group's: exclusive columns read
+    as independent bits double-count the evidence where one rules the other out. But
+    the set is not an encoding of one variable, so collapsing it into one categorical
+    column is a modelling choice, not a repair.
+
+    ## Severity
+    A warning at most: exclusivity is measured, but what it means (nesting, a rule
+    of the world, or flags of a design) is not for a linter to say.
+
+    ## Example
+    ```
+    disp_a,disp_b,feat_a,feat_b,label   # feat_a excludes disp_b on every row
+    1,1,0,0,x
+    0,1,0,0,y
+    1,0,1,0,x
+    ```
+
+    ## Use instead
+    Keep the flags if they are distinct facts, and prefer a model that does not
+    multiply their evidence as independent (one categorical feature over the joint
+    states, or CategoricalNB over a combined column); where one variable is nested in
+    another, keep the finer one or give each its own categorical column.
+    """
+
+    code = "NB107"
+    name = "exclusive-flags"
+    severity = Severity.WARNING
+
+    def check(self, ctx):
+        for flags in ctx.structure.flags:
+            evidence = flags.evidence
+            if "variables" in evidence:
+                names = ", ".join(repr(v) for v in evidence["variables"])
+                why = f"their names point to different variables ({names}): a relation between variables, not one encoded variable"
+            else:
+                kin = fmt_columns(evidence.get("overlapping_kin", []), limit=3)
+                why = (
+                    f"they share a name stem with {kin}, which shares rows with some of them: "
+                    "flags that can overlap, of which these happen to exclude each other"
+                )
+            rows = sum(flags.counts)
+            exact = " (every row has exactly one)" if rows == flags.n_rows else ""
+            message = (
+                f"columns {fmt_columns(flags.members)} are exclusive flags: no row has two set{exact}; {why}. "
+                "Read as independent bits they over-count evidence as a one-hot group does, "
+                "but they are not an encoding of one variable"
+            )
+            yield self.finding(
+                ctx,
+                message,
+                columns=flags.members,
+                evidence={"n_rows": flags.n_rows, "counts": dict(zip(flags.members, flags.counts)), **evidence},
+                fix="Decide whether the flags are distinct facts; do not collapse them as if they were one variable's levels.",
+            )
