@@ -259,8 +259,28 @@ class TableContext:
 
     @cached_property
     def kinds(self) -> dict[str, ColumnKind]:
-        """Every column's kind and recommended event model (see :mod:`nblint.structure.kinds`)."""
-        return infer_kinds(self.profile, self.structure.groups, self.structure.code_columns, self.declared_kinds)
+        """Every column's kind and recommended event model (see :mod:`nblint.structure.kinds`).
+
+        The words of a document-term block are counts (or, fractional, weights read as
+        measurements) whatever a single word looks like: a word with three distinct counts
+        is not a categorical code. Group members, 0/1 words and declared kinds keep their kind.
+        """
+        kinds = infer_kinds(self.profile, self.structure.groups, self.structure.code_columns, self.declared_kinds)
+        numeric = self.profile.numeric
+        for column in self.term_columns:
+            kind = kinds[column]
+            if kind.declared or kind.kind in ("group-member", "binary", "constant"):
+                continue
+            integral = bool(numeric.integral[numeric.names.index(column)])
+            kinds[column] = ColumnKind(
+                column,
+                "count" if integral else "continuous",
+                "multinomial",
+                "a word of a document-term block: "
+                + ("its counts are what a multinomial text model reads" if integral else "a weight (tf-idf)"),
+                kind.n_distinct,
+            )
+        return kinds
 
     @cached_property
     def nonzero_rows(self) -> dict[str, int]:
@@ -409,10 +429,13 @@ class TableContext:
         broken_candidates: list[BrokenCandidate] = []
         dummy_candidates: list[Group] = []
         flags: list[Group] = list(search.cross)
-        if not gram.wide:
+        binary, cooccurrence = list(gram.binary), gram.cooccurrence
+        if gram.wide:
+            binary, cooccurrence = self._frequent_binary()
+        if binary:
             broken_candidates, dummy_candidates, exclusive_flags = candidate_sets(
-                list(gram.binary),
-                gram.cooccurrence,
+                binary,
+                cooccurrence,
                 search.onehot,
                 n,
                 names,
@@ -469,6 +492,28 @@ class TableContext:
         broken.sort(key=lambda g: self.table_order[g.members[0]])
         flags.sort(key=lambda g: self.table_order[g.members[0]])
         return Structure(search.onehot, dummy, broken, code_columns, identical, self.budget.exhausted, flags)
+
+    #: On a wide table, the exclusive-set search runs among this many of the most frequent 0/1 columns.
+    FREQUENT_BINARY = 512
+
+    def _frequent_binary(self) -> tuple[list[str], np.ndarray]:
+        """The most frequent 0/1 columns of a wide table (ties by name) and their dense co-occurrences.
+
+        Exclusivity is evidence only where independent columns would meet: two columns set
+        on ``s_i`` and ``s_j`` rows meet about ``s_i s_j / n`` times. On a bag of words
+        that is the frequent columns (metadata indicators, common words); the rare words,
+        which never meet by chance either, are left out, and the search stays small.
+        """
+        gram = self.profile.gram
+        counts = np.asarray(gram.cooccurrence.diagonal(), dtype=np.int64)
+        names = list(gram.binary)
+        usable = [i for i in range(len(names)) if 0 < counts[i] < gram.n]
+        chosen = sorted(usable, key=lambda i: (-counts[i], names[i]))[: self.FREQUENT_BINARY]
+        chosen.sort(key=lambda i: names[i])
+        if len(chosen) < 2:
+            return [], np.zeros((0, 0))
+        dense = np.asarray(gram.cooccurrence[chosen][:, chosen].toarray(), dtype=np.int64)
+        return [names[i] for i in chosen], dense
 
     @cached_property
     def recodes(self) -> list[tuple[str, str]]:

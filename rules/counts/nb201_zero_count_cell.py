@@ -69,7 +69,10 @@ class ZeroCountCell(Rule):
         classes = ctx.profile.classes
         class_rows = ctx.profile.class_count
         found = []
-        for column in ctx.features_of_kind(*DISCRETE_KINDS):
+        terms = ctx.term_columns  # tf-idf weights too: a word a class never has is a zero cell under any weighting
+        for column in ctx.profile.features:
+            if ctx.kinds[column].kind not in DISCRETE_KINDS and column not in terms:
+                continue
             if column in ctx.deciding_columns:
                 continue  # its zero cells are the leak NB208 reports
             cells, table = self._zero_cells(ctx, column)
@@ -134,7 +137,8 @@ class ZeroCountCell(Rule):
                 return [], None
             j = profile.numeric.names.index(column)
             totals = profile.numeric.class_mean[:n_classes, j] * profile.numeric.class_n[:n_classes, j]
-            cells = [("any count > 0", c) for c in np.flatnonzero((np.abs(totals) < 0.5) & counted)]
+            # No count at all (weights such as tf-idf sum to less than 0.5 without being zero).
+            cells = [("any count > 0", c) for c in np.flatnonzero((np.abs(totals) < 1e-9) & counted)]
             return cells, (("any count > 0",), np.rint(totals)[None, :])
         table = class_table(ctx, column)
         if table is None:

@@ -1,4 +1,4 @@
-from nblint.engine import Rule, Severity
+from nblint.engine import SUMMARIZE_ABOVE, Rule, Severity
 
 
 class ConstantColumn(Rule):
@@ -31,6 +31,7 @@ class ConstantColumn(Rule):
     code = "NB204"
     name = "constant-column"
     severity = Severity.WARNING
+    options = (SUMMARIZE_ABOVE,)
 
     def check(self, ctx):
         for column in ctx.features_of_kind("constant"):

@@ -1,6 +1,6 @@
 import numpy as np
 
-from nblint.engine import Rule, Severity
+from nblint.engine import SUMMARIZE_ABOVE, Rule, Severity
 
 from . import fmt_class
 
@@ -44,6 +44,7 @@ class ZeroClassVariance(Rule):
     code = "NB205"
     name = "zero-class-variance"
     severity = Severity.WARNING
+    options = (SUMMARIZE_ABOVE,)
     needs_target = True
 
     def check(self, ctx):

@@ -1,4 +1,4 @@
-from nblint.engine import Option, Rule, Severity
+from nblint.engine import SUMMARIZE_ABOVE, Option, Rule, Severity
 
 from . import fmt_class, fmt_value
 
@@ -52,6 +52,7 @@ class TargetLeak(Rule):
             minimum=0,
             maximum=1,
         ),
+        SUMMARIZE_ABOVE,
     )
 
     def check(self, ctx):

@@ -1,4 +1,4 @@
-from nblint.engine import Rule, Severity
+from nblint.engine import SUMMARIZE_ABOVE, Rule, Severity
 
 from . import ESTIMATOR, fmt_number
 
@@ -33,6 +33,7 @@ class MultinomialOnNegative(Rule):
     code = "NB302"
     name = "multinomial-negative"
     severity = Severity.ERROR
+    options = (SUMMARIZE_ABOVE,)
 
     def check(self, ctx):
         if ctx.model not in ("multinomial", "complement"):

@@ -1,4 +1,4 @@
-from nblint.engine import Rule, Severity
+from nblint.engine import SUMMARIZE_ABOVE, Rule, Severity
 
 from . import ESTIMATOR, value_range
 
@@ -38,6 +38,7 @@ class CodesAsMagnitudes(Rule):
     code = "NB305"
     name = "codes-as-magnitudes"
     severity = Severity.ERROR
+    options = (SUMMARIZE_ABOVE,)
 
     def check(self, ctx):
         if ctx.model not in ("gaussian", "multinomial", "complement"):

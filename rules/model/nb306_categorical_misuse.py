@@ -1,4 +1,4 @@
-from nblint.engine import Option, Rule, Severity
+from nblint.engine import SUMMARIZE_ABOVE, Option, Rule, Severity
 
 from . import GROUP_FIX, fmt_columns, value_range
 
@@ -44,6 +44,7 @@ class CategoricalMisuse(Rule):
     severity = Severity.ERROR
     options = (
         Option("max-levels", 50, "More levels than this make a column high-cardinality for CategoricalNB.", minimum=1),
+        SUMMARIZE_ABOVE,
     )
 
     def check(self, ctx):
