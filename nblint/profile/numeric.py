@@ -161,7 +161,8 @@ def profile_numeric(
         gappy_other = np.flatnonzero(n_missing[other])
         if len(gappy_other):
             deviation[:, gappy_other] *= ~np.isnan(X[:, other[gappy_other]])
-        class_m2[:, other] = by_class(deviation * deviation)
+        with np.errstate(over="ignore", invalid="ignore"):  # values near 1e308: the moments are inf, said by NB rules
+            class_m2[:, other] = by_class(deviation * deviation)
 
     levels: list = []
     sketches: list = []
