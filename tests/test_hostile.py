@@ -575,3 +575,83 @@ def test_a_table_whose_variance_underflows_still_gets_its_impact_measured(tmp_pa
     path = tmp_path / "tiny.csv"
     frame.to_csv(path, index=False)
     assert any(f["code"] == "NB401" for f in json_lint(str(path), "--target", "y"))
+
+
+# --------------------------------------------------------------------------- round 2 (issue 24)
+
+
+def _nblint(*args, cwd=None, preexec_fn=None, **kwargs):
+    return subprocess.run(
+        [sys.executable, "-m", "nblint", *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        preexec_fn=preexec_fn,
+        **kwargs,
+    )
+
+
+def test_no_descriptor_is_held_past_a_files_read(tmp_path):
+    """500 CSVs under ``ulimit -n 64``: every one linted (a descriptor was held per CSV, by its spill)."""
+    for i in range(500):
+        (tmp_path / f"t{i:03}.csv").write_text(GOOD)
+
+    def limit():
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
+
+    result = _nblint("check", tmp_path, "--target", "y", "--format", "concise", "-j", "1", preexec_fn=limit)
+    assert result.returncode == 1, result.stderr[-2000:]
+    assert result.stderr == ""
+    assert len({line.split(":")[0] for line in result.stdout.splitlines() if ": NB101" in line}) == 500
+
+
+def _unprivileged():
+    """A ``preexec_fn`` for which mode 000 means unreadable even when the tests run as root.
+
+    Root reads a mode-000 file through the CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH
+    capabilities; dropped from the bounding set before ``exec``, the child has neither.
+    """
+    if os.geteuid() != 0:
+        return None
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+
+    def drop():
+        for capability in (1, 2):  # CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH
+            if libc.prctl(24, capability, 0, 0, 0) != 0:  # PR_CAPBSET_DROP
+                raise OSError(ctypes.get_errno(), "cannot drop the capability")
+
+    return drop
+
+
+def test_an_unreadable_file_and_folder_are_named_and_the_run_goes_on(tmp_path):
+    import shutil
+    import tempfile
+
+    # A folder nobody can walk into (pytest's tmp_path is root's alone).
+    root = tempfile.mkdtemp(prefix="nblint-unreadable-")
+    try:
+        os.chmod(root, 0o755)
+        for name in ("good.csv", "locked.csv"):
+            with open(os.path.join(root, name), "w") as handle:
+                handle.write(GOOD)
+        os.mkdir(os.path.join(root, "sub"))
+        with open(os.path.join(root, "sub", "inner.csv"), "w") as handle:
+            handle.write(GOOD)
+        os.chmod(os.path.join(root, "locked.csv"), 0)
+        os.chmod(os.path.join(root, "sub"), 0)
+        result = _nblint("check", ".", "--target", "y", "--format", "concise", cwd=root, preexec_fn=_unprivileged())
+        assert result.returncode == 2, result.stderr
+        assert result.stderr.splitlines() == [
+            "locked.csv: error: cannot read the file: Permission denied",
+            "sub: error: cannot read the folder: Permission denied",
+        ]
+        assert "good.csv: NB101" in result.stdout
+        result = _nblint("check", "locked.csv", "--target", "y", cwd=root, preexec_fn=_unprivileged())
+        assert (result.returncode, result.stderr) == (2, "locked.csv: error: cannot read the file: Permission denied\n")
+    finally:
+        os.chmod(os.path.join(root, "sub"), 0o755)
+        shutil.rmtree(root)

@@ -39,8 +39,11 @@ class Header:
 
 def check_magic(path: str, gz: bool, display: str) -> None:
     """Refuse a gzip or Parquet file that is not named as one (its bytes tell)."""
-    with open(path, "rb") as handle:
-        start = handle.read(4)
+    try:
+        with open(path, "rb") as handle:
+            start = handle.read(4)
+    except OSError as exc:  # (unreadable: mode 000, a folder named *.csv...)
+        raise InputError(f"cannot read the file: {exc.strerror or exc}") from None
     where = "standard input holds" if display == "-" else "the file holds"
     if start.startswith(_PARQUET_MAGIC):
         raise InputError(f"{where} Parquet data, not CSV text: name the file *.parquet")
