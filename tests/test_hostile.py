@@ -655,3 +655,50 @@ def test_an_unreadable_file_and_folder_are_named_and_the_run_goes_on(tmp_path):
     finally:
         os.chmod(os.path.join(root, "sub"), 0o755)
         shutil.rmtree(root)
+
+
+def _leak_frame(n: int = 40) -> pd.DataFrame:
+    cls = np.random.default_rng(0).integers(0, 2, n)
+    return pd.DataFrame(
+        {"leak": np.int64(2**53) + cls, "x": np.round(np.random.default_rng(1).normal(size=n), 3), "y": cls}
+    )
+
+
+def test_integers_past_2_53_are_not_merged_csv_parquet_and_dataframe_alike(tmp_path):
+    """2^53 and 2^53 + 1 are two values: the column that is the class is a leak (NB208), not constant (NB204)."""
+    frame = _leak_frame()
+    frame.to_csv(tmp_path / "t.csv", index=False)
+    frame.to_parquet(tmp_path / "t.parquet", index=False)
+    from_csv = json_lint(str(tmp_path / "t.csv"), "--target", "y")
+    assert [f["code"] for f in from_csv] == ["NB208"]
+    assert "leak > 9007199254740992" in from_csv[0]["message"]
+    assert json_lint(str(tmp_path / "t.parquet"), "--target", "y") == from_csv
+    assert findings_of(frame, target="y") == from_csv
+
+
+def test_a_uint64_target_past_2_63_has_its_two_classes(tmp_path):
+    """(Parquet and DataFrames; a CSV's integers past int64 are read as float64 by pyarrow's inference.)"""
+    from nblint.profile.table import TableProfile
+    from nblint.readers import DataFrameSource
+    from nblint.run.runner import Overrides, table_context
+
+    n = 40
+    cls = np.random.default_rng(0).integers(0, 2, n).astype(np.uint64)
+    frame = pd.DataFrame({"x": np.arange(n) % 7, "t": np.uint64(2**63) + cls})
+    frame.to_parquet(tmp_path / "t.parquet", index=False)
+    ctx = table_context(str(tmp_path / "t.parquet"), Overrides(target="t"))
+    assert ctx.profile.classes == (2**63, 2**63 + 1)
+    assert TableProfile.from_source(DataFrameSource(frame), "t").classes == (2**63, 2**63 + 1)
+    assert findings_of(frame, target="t") == json_lint(str(tmp_path / "t.parquet"), "--target", "t")
+
+
+def test_decimal_one_hot_columns_in_a_dataframe_are_found_as_in_parquet(tmp_path):
+    import decimal
+
+    frame = onehot_table()
+    for name in ("g_a", "g_b", "g_c"):
+        frame[name] = [decimal.Decimal(int(v)) for v in frame[name]]
+    frame.to_parquet(tmp_path / "d.parquet", index=False)
+    from_frame = findings_of(frame, target="y")
+    assert "NB101" in [f["code"] for f in from_frame]
+    assert from_frame == json_lint(str(tmp_path / "d.parquet"), "--target", "y")

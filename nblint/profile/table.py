@@ -47,6 +47,7 @@ from nblint.profile.levels import (
     DISTINCT_CAP,
     Levels,
     estimate_distinct,
+    exact_key,
     merge_distinct,
     remap_levels,
     smallest,
@@ -357,6 +358,12 @@ def _encode_target(chunk: Chunk, target: str | None):
         local = np.full(len(col.labels), -1, dtype=np.int64)
         local[used[order]] = np.arange(len(classes))
         y = np.where(present, local[np.where(present, codes, 0)], len(classes))
+    elif col.values.dtype.kind in "iu":  # integers compared as integers: 2^63 and 2^63 + 1 are two classes
+        present = ~col.missing if col.missing is not None else np.ones(n, dtype=bool)
+        uniques, inverse = np.unique(col.values[present], return_inverse=True)
+        classes = tuple(exact_key(int(u)) for u in uniques)
+        y = np.full(n, len(classes), dtype=np.int64)
+        y[present] = inverse.reshape(-1)
     else:
         values = col.as_float()
         present = ~np.isnan(values)

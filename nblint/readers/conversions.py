@@ -42,6 +42,18 @@ def series_column_data(series) -> ColumnData:
     from pandas.api import types as ptypes
 
     dtype = series.dtype
+    if ptypes.is_integer_dtype(dtype) and not ptypes.is_bool_dtype(dtype):
+        # Kept as integers (int64/uint64, exact past 2^53), missing ones masked, as a Parquet column's are.
+        kind = np.dtype(getattr(dtype, "numpy_dtype", dtype))
+        missing = np.asarray(series.isna(), dtype=bool)
+        if missing.any():
+            values = series.to_numpy(dtype=kind, na_value=0)
+            return ColumnData("numeric", values, None, True, missing)
+        return ColumnData("numeric", series.to_numpy(dtype=kind), None, True)
+    if ptypes.is_object_dtype(dtype) and ptypes.infer_dtype(series, skipna=True) == "decimal":
+        # decimal.Decimal objects: numbers, as Parquet's decimal columns are read.
+        values = np.array([np.nan if v is None or v != v else float(v) for v in series], dtype=np.float64)
+        return ColumnData("numeric", _finite_or_nan(values), None, False)
     if ptypes.is_bool_dtype(dtype) or (ptypes.is_numeric_dtype(dtype) and not ptypes.is_complex_dtype(dtype)):
         integer = bool(ptypes.is_integer_dtype(dtype) or ptypes.is_bool_dtype(dtype))
         values = series.to_numpy(dtype=np.float64, na_value=np.nan)
