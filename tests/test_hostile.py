@@ -702,3 +702,30 @@ def test_decimal_one_hot_columns_in_a_dataframe_are_found_as_in_parquet(tmp_path
     from_frame = findings_of(frame, target="y")
     assert "NB101" in [f["code"] for f in from_frame]
     assert from_frame == json_lint(str(tmp_path / "d.parquet"), "--target", "y")
+
+
+def test_arrow_canonical_extension_types_are_read(tmp_path):
+    """arrow.bool8 (booleans), arrow.uuid and arrow.json (text): every command reads them, none crashes."""
+    import uuid
+
+    frame = onehot_table(60)
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    n = table.num_rows
+    ids = pa.array([uuid.UUID(int=i).bytes for i in range(n)], pa.binary(16))
+    table = table.append_column("flag", pa.array(np.arange(n) % 2, pa.int8()).cast(pa.bool8()))
+    table = table.append_column("id", pa.ExtensionArray.from_storage(pa.uuid(), ids))
+    table = table.append_column("doc", pa.array(['{"k": 1}'] * n, pa.json_()))
+    pq.write_table(table, tmp_path / "ext.parquet")
+    path = str(tmp_path / "ext.parquet")
+    codes = [f["code"] for f in json_lint(path, "--target", "y")]
+    assert "NB101" in codes
+    assert [f["code"] for f in json.loads(nblint.check(table, target="y").to_json())] == codes
+    for args in (["columns", path], ["schema", path], ["impact", path, "--target", "y"]):
+        result = run(*args)
+        assert result.exit_code == 0 and result.stderr == "", (args, result.output)
+    for out in ("fixed.parquet", "fixed2.csv"):
+        result = run("fix", path, "-o", str(tmp_path / out))
+        assert result.exit_code == 0, result.output
+    fixed = pq.read_table(tmp_path / "fixed.parquet")
+    assert fixed.schema.field("id").type == pa.uuid() and fixed.column("id") == table.column("id")
+    assert pd.read_csv(tmp_path / "fixed2.csv")["id"].tolist() == [str(uuid.UUID(int=i)) for i in range(n)]

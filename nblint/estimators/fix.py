@@ -279,7 +279,7 @@ def _csv_ready(table):
         if pa.types.is_duration(kind):  # pyarrow writes a bare count, without its unit
             text = [None if v is None else str(v) for v in column.to_pandas()]
             column = pa.array([None if v in ("NaT", None) else v for v in text], type=pa.string())
-        elif nested_arrow_type(kind) or isinstance(kind, pa.ExtensionType):
+        elif nested_arrow_type(kind) or isinstance(kind, pa.BaseExtensionType):
             column = pa.array([None if v is None else str(v) for v in column.to_pylist()], type=pa.string())
         columns.append(column)
     return pa.table(columns, names=table.column_names)

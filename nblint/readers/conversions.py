@@ -14,6 +14,8 @@ def arrow_column_data(array) -> ColumnData:
 
     from nblint.readers.arrow_numpy import to_numpy  # (pyarrow's own to_numpy imports pandas)
 
+    if isinstance(array.type, pa.BaseExtensionType):
+        array = _extension_storage(array)
     kind = array.type
     if pa.types.is_dictionary(kind):
         array = array.cast(kind.value_type)
@@ -34,6 +36,26 @@ def arrow_column_data(array) -> ColumnData:
     encoded = pc.dictionary_encode(array)
     codes = to_numpy(encoded.indices, fill=-1).astype(np.int64)
     return _text_column(codes, [_label(v) for v in encoded.dictionary.to_pylist()])
+
+
+def _extension_storage(array):
+    """An extension array (``arrow.bool8``, ``arrow.uuid``, ``arrow.json``, ...) as the plain array it stands for.
+
+    ``bool8`` is booleans (stored as int8), ``uuid`` its canonical text, anything
+    else its storage (``json`` is text).  Arrow's kernels refuse extension types.
+    """
+    import pyarrow as pa
+
+    if isinstance(array, pa.ChunkedArray):
+        array = array.combine_chunks()
+    name = getattr(array.type, "extension_name", "")
+    if name == "arrow.bool8":
+        import pyarrow.compute as pc
+
+        return pc.not_equal(array.storage, 0)
+    if name == "arrow.uuid":
+        return pa.array([None if v is None else str(v) for v in array.to_pylist()], type=pa.string())
+    return array.storage
 
 
 def series_column_data(series) -> ColumnData:
