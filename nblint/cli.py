@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 from contextlib import contextmanager
 
@@ -123,6 +124,23 @@ def _refuse_output_over_input(output: str | None, paths) -> None:
 
 
 FORCE = click.option("--force", is_flag=True, help="Overwrite the output file if it exists.")
+
+
+def printable(text: str, controls: bool = True, color: bool = False) -> str:
+    """``text`` safe to print: a file name's undecodable bytes as ``\\udcXX`` and, with ``controls``,
+    control characters (a carriage return would let a name overwrite its own line) as escapes.
+
+    ESC stays when ``color`` (the colours are escapes); newlines and tabs always stay.
+    """
+    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    if not controls:
+        return text
+    pattern = _CONTROLS_KEEP_ESC if color else _CONTROLS
+    return pattern.sub(lambda m: repr(m.group())[1:-1], text)
+
+
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f]")
+_CONTROLS_KEEP_ESC = re.compile("[\x00-\x08\x0b-\x1a\x1c-\x1f\x7f]")
 
 
 def _write(output: str, text: str, what: str, force: bool = False) -> None:
@@ -333,16 +351,33 @@ def check(
         report = render_statistics(result, "json" if output_format == "json" else "text", summary=not quiet)
     else:
         report = render(result, output_format, color=use_color, quiet=quiet)
+    report = printable(report, controls=output_format in ("text", "concise") or statistics, color=use_color)
     if output is None:
-        click.echo(report, nl=False, color=use_color)
+        _echo_stdout(report, use_color)
     else:
         _write(output, report, "report", force)
     seen = set()
     for message in ([] if quiet else result.warnings) + [r.error for r in result.errors]:
         if message not in seen:
             seen.add(message)
-            click.echo(message, err=True)
+            click.echo(printable(message), err=True)
     sys.exit(result.exit_code(exit_zero=exit_zero))
+
+
+def _echo_stdout(text: str, color: bool = False) -> None:
+    """Print the report; a standard output that cannot take it (a full disk, a closed pipe) is one line, exit 2."""
+    try:
+        click.echo(text, nl=False, color=color)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        try:
+            sys.stdout = open(os.devnull, "w")  # (the interpreter's own flush at exit would fail again)
+        except OSError:
+            pass
+        click.echo(f"error: cannot write to standard output: {exc.strerror or exc}", err=True)
+        sys.exit(2)
 
 
 @main.command()

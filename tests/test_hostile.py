@@ -729,3 +729,57 @@ def test_arrow_canonical_extension_types_are_read(tmp_path):
     fixed = pq.read_table(tmp_path / "fixed.parquet")
     assert fixed.schema.field("id").type == pa.uuid() and fixed.column("id") == table.column("id")
     assert pd.read_csv(tmp_path / "fixed2.csv")["id"].tolist() == [str(uuid.UUID(int=i)) for i in range(n)]
+
+
+@pytest.mark.parametrize("fmt", ["text", "concise", "json", "sarif", "github", "junit", "html"])
+def test_a_file_name_that_is_not_utf8_is_linted_in_every_format(tmp_path, fmt):
+    (tmp_path / "ok.csv").write_text(GOOD)
+    with open(os.path.join(os.fsencode(tmp_path), b"bad\xff.csv"), "wb") as handle:
+        handle.write(GOOD.encode())
+    result = _nblint("check", ".", "--target", "y", "--format", fmt, cwd=tmp_path)
+    assert (result.returncode, result.stderr) == (1, "")
+    if fmt == "sarif":
+        uris = {
+            r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+            for r in json.loads(result.stdout)["runs"][0]["results"]
+        }
+        assert uris == {"bad%FF.csv", "ok.csv"}
+    elif fmt == "json":
+        assert {f["path"] for f in json.loads(result.stdout)} == {"bad\udcff.csv", "ok.csv"}
+    elif fmt in ("text", "concise"):
+        assert "bad\\udcff.csv: NB101" in result.stdout
+
+
+def test_a_carriage_return_in_a_file_name_is_printed_escaped(tmp_path):
+    (tmp_path / "x\ry.csv").write_text(GOOD)
+    result = _nblint("check", ".", "--target", "y", "--format", "concise", cwd=tmp_path)
+    assert result.returncode == 1 and "\r" not in result.stdout
+    assert "x\\ry.csv: NB101" in result.stdout
+
+
+def test_standard_output_on_a_full_disk_is_one_line(tmp_path):
+    (tmp_path / "ok.csv").write_text(GOOD)
+    with open("/dev/full", "w") as full:
+        result = subprocess.run(
+            [sys.executable, "-m", "nblint", "check", "ok.csv", "--target", "y"],
+            cwd=tmp_path,
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+    assert (result.returncode, result.stderr) == (
+        2,
+        "error: cannot write to standard output: No space left on device\n",
+    )
+
+
+def test_no_writable_temporary_folder_is_one_line(monkeypatch):
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", "/nonexistent/nblint-no-tmp")
+    result = run("check", "-", "--target", "y", input=GOOD)
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "-: error: cannot copy standard input to a temporary file (No such file or directory): "
+        "set TMPDIR to a writable folder\n"
+    )

@@ -127,7 +127,7 @@ class CsvSource(StreamSource):
         """A fresh input stream over the file's text bytes (decompressed)."""
         import pyarrow as pa
 
-        self._raw = pa.OSFile(self.file, "rb")
+        self._raw = pa.OSFile(os.fsencode(self.file), "rb")  # (bytes: a name that is not UTF-8 is still a name)
         return pa.CompressedInputStream(self._raw, "gzip") if self.gz else self._raw
 
     def _header(self, delimiter: str) -> Header:
@@ -142,7 +142,7 @@ class CsvSource(StreamSource):
 
         import pyarrow as pa
 
-        with pa.OSFile(self.file, "rb") as raw:
+        with pa.OSFile(os.fsencode(self.file), "rb") as raw:
             stream = pa.CompressedInputStream(raw, "gzip") if self.gz else raw
             text = stream.read_buffer(MAX_RECORD_BYTES).to_pybytes().decode(self.encoding, "replace")
         rows = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)

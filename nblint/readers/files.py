@@ -47,7 +47,12 @@ def spool_stdin(stream, limit: int | None = None) -> tempfile._TemporaryFileWrap
     :data:`~nblint.readers.csvblocks.MAX_RECORD_BYTES` hold no line end (``/dev/zero``).
     """
     limit = disk_budget() if limit is None else limit
-    spool = tempfile.NamedTemporaryFile(prefix="nblint-stdin-", suffix=".csv")
+    try:
+        spool = tempfile.NamedTemporaryFile(prefix="nblint-stdin-", suffix=".csv")
+    except OSError as exc:  # (no writable temporary folder at all: TMPDIR, /tmp, /var/tmp, . all refused)
+        raise InputError(
+            f"cannot copy standard input to a temporary file ({exc.strerror or exc}): set TMPDIR to a writable folder"
+        ) from None
     weakref.finalize(spool, spool.close)
     copied, line_end = 0, False
     while True:
@@ -67,7 +72,11 @@ def spool_stdin(stream, limit: int | None = None) -> tempfile._TemporaryFileWrap
                 f"standard input is larger than the {limit:,} bytes nblint may copy to the temporary "
                 "folder (NBLINT_DISK_BUDGET); pass the file instead"
             )
-        spool.write(piece)
+        try:
+            spool.write(piece)
+        except OSError as exc:
+            spool.close()
+            raise InputError(f"cannot copy standard input to a temporary file: {exc.strerror or exc}") from None
     spool.flush()
     if copied == 0:
         raise InputError("no data on standard input")

@@ -52,8 +52,11 @@ class SpillWriter:
     def __init__(self, batch_rows: int, limit: int | None = None):
         self.batch_rows = batch_rows
         self.limit = disk_budget() if limit is None else limit
-        self.file = SpillFile()
         self.dropped = False
+        try:
+            self.file: SpillFile | None = SpillFile()
+        except OSError:  # no writable temporary folder: no spill, the later passes parse again
+            self.file, self.dropped = None, True
         self._writer = self._sink = None
         self._pending: list = []  # tables not yet written: a record batch holds several
 
@@ -88,7 +91,8 @@ class SpillWriter:
         """Delete the spill (an unfinished pass, or a dropped spill)."""
         if self._sink is not None:
             self._sink.close()
-        self.file.close()
+        if self.file is not None:
+            self.file.close()
 
     def _write(self) -> None:
         import pyarrow as pa
