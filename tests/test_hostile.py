@@ -103,11 +103,6 @@ BAD_FILES = [
         "unterminated quote: the quoted field starting at line 3 does not end",
     ),
     (
-        "gzip_named.csv",
-        gzip.compress(GOOD.encode()),
-        "the file holds gzip-compressed data, not CSV text: name the file *.csv.gz",
-    ),
-    (
         "bomb.csv.gz",
         gzip.compress(b"a" * (40 << 20)),
         "the first line is longer than 32 MiB with no line end: not a CSV table",
@@ -228,14 +223,15 @@ def test_standard_input_without_line_ends_or_past_the_disk_budget_is_refused():
     )
 
 
-def test_standard_input_holding_gzip_is_told_to_decompress_first():
-    result = run("check", "-", input=gzip.compress(GOOD.encode()))
-    assert_only_error(
-        result,
-        "-",
-        "standard input holds gzip-compressed data, not CSV text: decompress it first "
-        "(gunzip -c file | nblint check -)",
-    )
+def test_gzip_is_told_by_its_bytes_on_standard_input_and_under_a_csv_name(tmp_path):
+    """(Issue 24: the bytes decide, so gzip under any name, or on standard input, is read, not refused.)"""
+    (tmp_path / "plain.csv").write_text(GOOD)
+    (tmp_path / "gzip_named.csv").write_bytes(gzip.compress(GOOD.encode()))
+    expected = json_lint(str(tmp_path / "plain.csv"), "--target", "y")
+    assert json_lint(str(tmp_path / "gzip_named.csv"), "--target", "y") == expected
+    result = run("check", "-", "--target", "y", "--format", "json", input=gzip.compress(GOOD.encode()))
+    assert result.exit_code == 1 and result.stderr == ""
+    assert [{k: v for k, v in f.items() if k != "path"} for f in json.loads(result.stdout)] == expected
 
 
 def test_a_nested_parquet_target_is_one_error_line_and_nested_features_are_skipped(tmp_path, write):
@@ -783,3 +779,88 @@ def test_no_writable_temporary_folder_is_one_line(monkeypatch):
         "-: error: cannot copy standard input to a temporary file (No such file or directory): "
         "set TMPDIR to a writable folder\n"
     )
+
+
+def _compressed_tables(csv: bytes) -> dict:
+    import bz2
+    import lzma
+    import zipfile
+
+    sink = pa.BufferOutputStream()
+    with pa.CompressedOutputStream(sink, "zstd") as stream:
+        stream.write(csv)
+    archive = io.BytesIO()
+    with zipfile.ZipFile(archive, "w") as handle:
+        handle.writestr("table.csv", csv)
+    return {
+        "gz.csv": gzip.compress(csv),
+        "bz2.csv": bz2.compress(csv),
+        "xz.csv": lzma.compress(csv),
+        "zstd.csv": sink.getvalue().to_pybytes(),
+        "zip.csv": archive.getvalue(),
+        "utf16le.csv": b"\xff\xfe" + csv.decode().encode("utf-16-le"),
+        "utf16be.csv": b"\xfe\xff" + csv.decode().encode("utf-16-be"),
+    }
+
+
+def test_formats_are_told_by_their_magic_bytes_and_read(tmp_path):
+    """Compressed CSV (gzip, bzip2, xz, zstd, zip), UTF-16 with a BOM, Feather/Arrow IPC: all read, same findings."""
+    import pyarrow.feather as feather
+
+    frame = onehot_table()
+    csv = frame.to_csv(index=False).encode()
+    (tmp_path / "plain.csv").write_bytes(csv)
+    for name, data in _compressed_tables(csv).items():
+        (tmp_path / name).write_bytes(data)
+    feather.write_feather(frame, tmp_path / "table.feather")
+    feather.write_feather(frame, tmp_path / "feather_named.csv")
+    expected = json_lint(str(tmp_path / "plain.csv"), "--target", "y")
+    assert "NB101" in [f["code"] for f in expected]
+    for name in [*_compressed_tables(csv), "table.feather", "feather_named.csv"]:
+        assert json_lint(str(tmp_path / name), "--target", "y") == expected, name
+    assert json_lint(str(tmp_path / "utf16be.csv"), "--target", "y", "--encoding", "latin-1") == expected
+
+
+def test_what_nblint_does_not_read_is_named(tmp_path):
+    import zipfile
+
+    buffer = io.BytesIO()
+    onehot_table().to_parquet(buffer, index=False)
+    (tmp_path / "pq.csv.gz").write_bytes(gzip.compress(buffer.getvalue()))
+    with zipfile.ZipFile(tmp_path / "book.xlsx", "w") as book:
+        book.writestr("[Content_Types].xml", "<Types/>")
+        book.writestr("xl/workbook.xml", "<workbook/>")
+    (tmp_path / "book.csv").write_bytes((tmp_path / "book.xlsx").read_bytes())
+    (tmp_path / "good.csv").write_text(GOOD)
+    result = run(
+        "check", str(tmp_path / "pq.csv.gz"), str(tmp_path / "good.csv"), "--target", "y", "--format", "concise"
+    )
+    assert_only_error(
+        result,
+        str(tmp_path / "pq.csv.gz"),
+        "the file holds gzip-compressed Parquet data, not CSV text: decompress it first",
+        good=str(tmp_path / "good.csv"),
+    )
+    for name in ("book.csv", "book.xlsx"):
+        result = run("check", str(tmp_path / name), str(tmp_path / "good.csv"), "--target", "y", "--format", "concise")
+        assert_only_error(
+            result,
+            str(tmp_path / name),
+            "the file holds an Excel workbook (.xlsx), not CSV text: save the sheet as CSV",
+            good=str(tmp_path / "good.csv"),
+        )
+
+
+def test_an_excel_sep_line_is_honoured(tmp_path):
+    frame = onehot_table()
+    (tmp_path / "plain.csv").write_text(frame.to_csv(index=False))
+    (tmp_path / "sep.csv").write_text("sep=;\n" + frame.to_csv(index=False, sep=";"))
+    expected = json_lint(str(tmp_path / "plain.csv"), "--target", "y")
+    assert json_lint(str(tmp_path / "sep.csv"), "--target", "y") == expected
+
+
+def test_a_column_name_over_128_kib_is_read(tmp_path):
+    name = "a" * 200_000
+    (tmp_path / "long.csv").write_text(f"{name},b,y\n1,0,x\n0,1,y\n1,0,x\n")
+    findings = json_lint(str(tmp_path / "long.csv"), "--target", "y")
+    assert findings[0]["code"] == "NB101" and findings[0]["columns"] == [name, "b"]

@@ -30,11 +30,15 @@ class CsvErrors:
             message = str(exc)
             if s._widen(message):
                 raise Restart(message) from None
-            if s.gz and ("gzip" in message.lower() or "compress" in message.lower() or "zlib" in message.lower()):
+            if s.compression and (
+                "gzip" in message.lower() or "compress" in message.lower() or "zlib" in message.lower()
+            ):
                 raise InputError(f"not a readable gzip file ({first_line(exc)})") from None
-            raise InputError(explain_csv_error(message, s.file, s.delimiter, s.encoding, s.gz)) from None
+            raise InputError(
+                explain_csv_error(message, s.file, s.delimiter, s.encoding, s.compression is not None)
+            ) from None
         if isinstance(exc, (OSError, EOFError, zlib.error)):
-            what = "gzip file" if s.gz else "file"
+            what = f"{s.compression} file" if s.compression else "file"
             raise InputError(f"not a readable {what} ({first_line(exc)})") from None
         if isinstance(exc, (UnicodeDecodeError, ValueError)):
             raise InputError(f"cannot decode as {s.encoding}: {first_line(exc)}") from None

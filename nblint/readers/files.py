@@ -14,6 +14,8 @@ from nblint.readers.csvblocks import MAX_RECORD_BYTES
 from nblint.readers.csverrors import codec_name
 from nblint.readers.csvfile import CsvSource
 from nblint.readers.formats import TableFormat, table_format
+from nblint.readers.ipc import read_arrow_file
+from nblint.readers.magic import sniff
 from nblint.readers.parquet import ParquetSource
 
 
@@ -32,6 +34,12 @@ def read_table(path: str, *, encoding: str = "utf-8", stdin=None) -> TableSource
     form = table_format(path) or TableFormat("csv")  # any other name is read as CSV
     if form.kind == "parquet":
         return ParquetSource(path)
+    if path != "-":
+        kind = sniff(path).kind  # the bytes decide: a Parquet or Arrow file under another name is still read
+        if kind == "arrow":
+            return read_arrow_file(path)
+        if kind == "parquet" and form.kind == "arrow":
+            return ParquetSource(path)
     codec_name(encoding)
     if path == "-":
         spool = spool_stdin(stdin or sys.stdin.buffer)
