@@ -864,3 +864,29 @@ def test_a_column_name_over_128_kib_is_read(tmp_path):
     (tmp_path / "long.csv").write_text(f"{name},b,y\n1,0,x\n0,1,y\n1,0,x\n")
     findings = json_lint(str(tmp_path / "long.csv"), "--target", "y")
     assert findings[0]["code"] == "NB101" and findings[0]["columns"] == [name, "b"]
+
+
+def test_a_pep_263_coding_cookie_is_honoured(tmp_path):
+    source = (
+        "# -*- coding: latin-1 -*-\n# café\nfrom sklearn.naive_bayes import MultinomialNB\nm = MultinomialNB(alpha=0)\n"
+    )
+    (tmp_path / "cookie.py").write_bytes(source.encode("latin-1"))
+    codes = [(f["code"], f["line"]) for f in json_lint(str(tmp_path / "cookie.py"))]
+    assert codes == [("NB502", 4)]
+
+
+def test_syntax_newer_than_the_interpreter_is_a_note_not_an_error(tmp_path):
+    source = "from sklearn.naive_bayes import MultinomialNB\ntype Alias = int\nm = MultinomialNB(alpha=0)\n"
+    (tmp_path / "newer.py").write_text(source)
+    findings = json_lint(str(tmp_path / "newer.py"))
+    if sys.version_info >= (3, 12):  # the interpreter reads it: the pipeline is checked
+        assert [f["code"] for f in findings] == ["NB502"]
+    else:
+        assert [(f["code"], f["line"]) for f in findings] == [("NB510", 2)]
+        assert "uses Python 3.12 syntax at line 2" in findings[0]["message"]
+
+
+def test_an_infinite_alpha_in_a_config_is_reported(tmp_path):
+    (tmp_path / "model.yaml").write_text("_target_: sklearn.naive_bayes.MultinomialNB\nalpha: .inf\n")
+    findings = json_lint(str(tmp_path / "model.yaml"))
+    assert [(f["code"], f["line"]) for f in findings] == [("NB502", 2)]
