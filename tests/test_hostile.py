@@ -890,3 +890,18 @@ def test_an_infinite_alpha_in_a_config_is_reported(tmp_path):
     (tmp_path / "model.yaml").write_text("_target_: sklearn.naive_bayes.MultinomialNB\nalpha: .inf\n")
     findings = json_lint(str(tmp_path / "model.yaml"))
     assert [(f["code"], f["line"]) for f in findings] == [("NB502", 2)]
+
+
+def test_a_notebook_over_16_mib_of_outputs_is_read(tmp_path):
+    import base64
+
+    plot = base64.b64encode(os.urandom(1 << 20)).decode()  # an embedded PNG of 1.3 MiB, as text
+    cell = {"cell_type": "code", "metadata": {}, "execution_count": 1}
+    code = ["from sklearn.naive_bayes import MultinomialNB\n", "m = MultinomialNB(alpha=0)\n"]
+    outputs = [{"output_type": "display_data", "data": {"image/png": plot}, "metadata": {}}]
+    cells = [{**cell, "source": code, "outputs": outputs}] + [{**cell, "source": ["x = 1\n"], "outputs": outputs}] * 13
+    notebook = {"cells": cells, "metadata": {"kernelspec": {"name": "python3"}}, "nbformat": 4, "nbformat_minor": 5}
+    (tmp_path / "big.ipynb").write_text(json.dumps(notebook))
+    assert (tmp_path / "big.ipynb").stat().st_size > 16 << 20
+    findings = json_lint(str(tmp_path / "big.ipynb"))
+    assert [f["code"] for f in findings] == ["NB502"]

@@ -99,6 +99,10 @@ class ConfigFile:
         return codes is None or any(finding.code.startswith(code) for code in codes)
 
 
+#: Notebooks are read up to this size (their outputs are dropped as they are parsed); configs up to 16 MiB.
+MAX_NOTEBOOK_BYTES = 512 << 20
+
+
 def _coding_cookie(raw: bytes) -> str:
     """The encoding a Python source declares (PEP 263 ``# -*- coding: latin-1 -*-``), else UTF-8 (BOM allowed)."""
     import io
@@ -131,9 +135,10 @@ def read_config(path: str) -> ConfigFile | None:
     """
     if os.path.basename(path) in NBLINT_CONFIG_NAMES:
         return None
-    raw = read_limited(path)  # (a FIFO or device is refused, never read)
     if path.lower().endswith(".ipynb"):
-        return _read_notebook(raw, path)
+        # A notebook's weight is mostly its outputs (embedded plots), which are dropped while parsing.
+        return _read_notebook(read_limited(path, MAX_NOTEBOOK_BYTES), path)
+    raw = read_limited(path)  # (a FIFO or device is refused, never read)
     python = path.lower().endswith(".py")
     if not (_mentions_library(raw) if python else _MAPPING_HINT.search(raw)):
         return None
