@@ -905,3 +905,24 @@ def test_a_notebook_over_16_mib_of_outputs_is_read(tmp_path):
     assert (tmp_path / "big.ipynb").stat().st_size > 16 << 20
     findings = json_lint(str(tmp_path / "big.ipynb"))
     assert [f["code"] for f in findings] == ["NB502"]
+
+
+def test_int64_and_float64_extremes_print_no_warning_and_crash_nothing(tmp_path):
+    """(run() makes numpy's RuntimeWarnings errors; the square of 1e-12 x 1.8e308 was an OverflowError in NB205.)"""
+    n = 40
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame(
+        {
+            "i": np.where(np.arange(n) % 2, np.iinfo(np.int64).max, np.iinfo(np.int64).min),
+            "f": np.where(np.arange(n) % 3 == 0, np.finfo(np.float64).max, -np.finfo(np.float64).max),
+            "g": rng.normal(size=n) * 1e300,
+            "y": rng.integers(0, 2, n),
+        }
+    )
+    frame.to_csv(tmp_path / "ext.csv", index=False)
+    frame.to_parquet(tmp_path / "ext.parquet", index=False)
+    from_csv = json_lint(str(tmp_path / "ext.csv"), "--target", "y")
+    assert json_lint(str(tmp_path / "ext.parquet"), "--target", "y") == from_csv
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        assert findings_of(frame, target="y") == from_csv

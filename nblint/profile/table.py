@@ -180,6 +180,13 @@ class TableProfile:
             from nblint.profile.sparse import in_name_order, profile_block
 
             return profile_block(cls, in_name_order(chunk), target, wide_binary)
+        # Values near the float64 limits (1.8e308, int64's ends as floats) overflow sums of squares
+        # to inf: the statistics say so (rules read inf as unusable), numpy need not print a warning.
+        with np.errstate(over="ignore", invalid="ignore"):
+            return cls._from_chunk(chunk, target, wide_binary, caps)
+
+    @classmethod
+    def _from_chunk(cls, chunk: Chunk, target, wide_binary, caps) -> TableProfile:
         chunk = _in_name_order(chunk)
         n = chunk.n_rows
         classes, y, class_count, target_missing = _encode_target(chunk, target)
