@@ -926,3 +926,27 @@ def test_int64_and_float64_extremes_print_no_warning_and_crash_nothing(tmp_path)
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)
         assert findings_of(frame, target="y") == from_csv
+
+
+@pytest.mark.slow
+def test_the_dask_engine_honours_a_spec_and_parquet_folders_without_a_slash(tmp_path):
+    pytest.importorskip("dask.dataframe")
+    frame = onehot_table()
+    frame.to_csv(tmp_path / "data.csv", index=False)
+    (tmp_path / "spec.yaml").write_text("model: bernoulli\ndata: data.csv\ntarget: y\n")
+    local = _nblint("check", "spec.yaml", "--format", "json", cwd=tmp_path)
+    dask = _nblint("check", "spec.yaml", "--format", "json", "--engine", "dask", cwd=tmp_path)
+    assert local.returncode == 1 and "NB101" in local.stdout
+    assert (dask.returncode, dask.stderr) == (1, "")
+    codes = sorted({(f["path"], f["code"]) for f in json.loads(local.stdout)})
+    assert sorted({(f["path"], f["code"]) for f in json.loads(dask.stdout)}) == codes
+    (tmp_path / "parts").mkdir()
+    frame.iloc[:150].to_parquet(tmp_path / "parts" / "a.parquet", index=False)
+    frame.iloc[150:].to_parquet(tmp_path / "parts" / "b.parquet", index=False)
+    results = [
+        _nblint("check", name, "--target", "y", "--format", "concise", "--engine", "dask", cwd=tmp_path)
+        for name in ("parts", "parts/")
+    ]
+    assert [r.returncode for r in results] == [1, 1], results[0].stderr
+    assert results[0].stdout.replace("parts:", "parts/:") == results[1].stdout
+    assert "NB101" in results[0].stdout

@@ -320,7 +320,9 @@ def lint_paths(
     if engine == "dask":
         from nblint.dask.source import DaskSource, read_dask
 
-        files, warnings, configs = list(paths), [], {}  # each path (a file, a glob, a folder) is one table
+        files, warnings = list(paths), []  # each path (a file, a glob, a folder) is one table ...
+        # ... but a pipeline config is read as one, so that the table its nblint spec names is checked too
+        configs = {path: _read_config(path) for path in files if is_config_path(path) and os.path.isfile(path)}
         unreadable: dict[str, str] = {}
         client = _dask_client(scheduler)
 
