@@ -950,3 +950,18 @@ def test_the_dask_engine_honours_a_spec_and_parquet_folders_without_a_slash(tmp_
     assert [r.returncode for r in results] == [1, 1], results[0].stderr
     assert results[0].stdout.replace("parts:", "parts/:") == results[1].stdout
     assert "NB101" in results[0].stdout
+
+
+def test_a_bad_byte_past_the_first_block_is_located(tmp_path, monkeypatch):
+    monkeypatch.setattr(CsvSource, "PARSE_BLOCK", 1 << 12)  # (a small first block: the bad byte is past it)
+    monkeypatch.setattr(CsvSource, "BLOCK_ROWS", 16)
+    rows = b"a,b,y\n" + b"1,0,x\n0,1,y\n" * 2000 + b"1,\xff,x\n" + b"0,1,y\n" * 3
+    (tmp_path / "bad.csv").write_bytes(rows)
+    (tmp_path / "good.csv").write_text(GOOD)
+    result = run("check", str(tmp_path / "bad.csv"), str(tmp_path / "good.csv"), "--target", "y", "--format", "concise")
+    assert_only_error(
+        result,
+        str(tmp_path / "bad.csv"),
+        "bytes not valid in utf-8 in column 'b' at data row 4001; pass --encoding (for example --encoding latin-1)",
+        good=str(tmp_path / "good.csv"),
+    )
