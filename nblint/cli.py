@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 from contextlib import contextmanager
 
@@ -122,11 +123,35 @@ def _refuse_output_over_input(output: str | None, paths) -> None:
             raise click.UsageError(f"--output {output} is an input of this run: writing the report would overwrite it")
 
 
-def _write(output: str, text: str, what: str) -> None:
-    """Write ``text`` to the file ``output``; exit 2 with one error line if that fails."""
+FORCE = click.option("--force", is_flag=True, help="Overwrite the output file if it exists.")
+
+
+def printable(text: str, controls: bool = True, color: bool = False) -> str:
+    """``text`` safe to print: a file name's undecodable bytes as ``\\udcXX`` and, with ``controls``,
+    control characters (a carriage return would let a name overwrite its own line) as escapes.
+
+    ESC stays when ``color`` (the colours are escapes); newlines and tabs always stay.
+    """
+    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    if not controls:
+        return text
+    pattern = _CONTROLS_KEEP_ESC if color else _CONTROLS
+    return pattern.sub(lambda m: repr(m.group())[1:-1], text)
+
+
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f]")
+_CONTROLS_KEEP_ESC = re.compile("[\x00-\x08\x0b-\x1a\x1c-\x1f\x7f]")
+
+
+def _write(output: str, text: str, what: str, force: bool = False) -> None:
+    """Write ``text`` to the file ``output`` atomically; exit 2 with one error line if that fails or it exists."""
+    from nblint.core.atomic import OutputExists, write_text
+
     try:
-        with open(output, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
+        write_text(output, text, force)
+    except OutputExists as exc:
+        click.echo(f"{output}: error: {exc}", err=True)
+        sys.exit(2)
     except OSError as exc:
         click.echo(f"{output}: error: cannot write the {what}: {exc.strerror or exc}", err=True)
         sys.exit(2)
@@ -140,6 +165,17 @@ def _refuse_text_without_sklearn(engine: str) -> None:
         import sklearn.feature_extraction.text  # noqa: F401 - what --text will use
     except ImportError:
         raise click.UsageError("--text needs scikit-learn: pip install 'nblint[sklearn]'") from None
+
+
+def _refuse_existing_output(output: str | None, force: bool, *more: str) -> None:
+    """Exit 2 with one line, before any work, when an output file exists and ``--force`` was not given."""
+    from nblint.core.atomic import OutputExists, refuse_existing
+
+    try:
+        refuse_existing([p for p in (output, *more) if p], force)
+    except OutputExists as exc:
+        click.echo(f"{exc.path}: error: {exc}", err=True)
+        sys.exit(2)
 
 
 class _FiniteFloat(click.ParamType):
@@ -247,6 +283,7 @@ def main(ctx: click.Context) -> None:
     metavar="ADDRESS",
     help="With --engine dask: the Dask scheduler to use (e.g. tcp://host:8786; default: local).",
 )
+@FORCE
 def check(
     paths,
     target,
@@ -269,6 +306,7 @@ def check(
     jobs,
     engine,
     scheduler,
+    force,
 ):
     """Lint tables (CSV, TSV, gzip CSV, Parquet; - for CSV on stdin), pipeline configs
     (YAML, JSON, TOML, Python) and folders of them; no PATH: the current folder.
@@ -290,6 +328,7 @@ def check(
 
     _validate_selectors(select=select, ignore=ignore, extend_select=extend_select, extend_ignore=extend_ignore)
     _refuse_output_over_input(output, paths)
+    _refuse_existing_output(output, force)
     if statistics and output_format not in ("text", "concise", "json"):
         raise click.UsageError(f"--statistics prints text or json, not {output_format}")
     if text is not None:
@@ -336,16 +375,33 @@ def check(
         report = render_statistics(result, "json" if output_format == "json" else "text", summary=not quiet)
     else:
         report = render(result, output_format, color=use_color, quiet=quiet)
+    report = printable(report, controls=output_format in ("text", "concise") or statistics, color=use_color)
     if output is None:
-        click.echo(report, nl=False, color=use_color)
+        _echo_stdout(report, use_color)
     else:
-        _write(output, report, "report")
+        _write(output, report, "report", force)
     seen = set()
     for message in ([] if quiet else result.warnings) + [r.error for r in result.errors]:
         if message not in seen:
             seen.add(message)
-            click.echo(message, err=True)
+            click.echo(printable(message), err=True)
     sys.exit(result.exit_code(exit_zero=exit_zero))
+
+
+def _echo_stdout(text: str, color: bool = False) -> None:
+    """Print the report; a standard output that cannot take it (a full disk, a closed pipe) is one line, exit 2."""
+    try:
+        click.echo(text, nl=False, color=color)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        try:
+            sys.stdout = open(os.devnull, "w")  # (the interpreter's own flush at exit would fail again)
+        except OSError:
+            pass
+        click.echo(f"error: cannot write to standard output: {exc.strerror or exc}", err=True)
+        sys.exit(2)
 
 
 @main.command()
@@ -363,7 +419,8 @@ def check(
 )
 @click.option("--config", type=click.Path(dir_okay=False), help="Use this config file instead of searching for one.")
 @click.option("--encoding", help="Text encoding of a CSV/TSV input (default: utf-8).")
-def schema(path, target, model, select, ignore, output, config, encoding):
+@FORCE
+def schema(path, target, model, select, ignore, output, config, encoding, force):
     """Write a pandera schema (YAML) for the table at PATH.
 
     Column dtypes and nullability, the one-hot groups found as nblint_sum_to_one
@@ -376,6 +433,7 @@ def schema(path, target, model, select, ignore, output, config, encoding):
 
     _validate_selectors(select=select, ignore=ignore)
     _refuse_output_over_input(output, [path])
+    _refuse_existing_output(output, force)
     overrides = Overrides(
         target=target, model=model, select=_codes(select), ignore=_codes(ignore), encoding=encoding, config=config
     )
@@ -395,7 +453,7 @@ def schema(path, target, model, select, ignore, output, config, encoding):
     if output is None:
         click.echo(text, nl=False)
     else:
-        _write(output, text, "schema")
+        _write(output, text, "schema", force)
 
 
 @main.command()
@@ -456,7 +514,8 @@ def columns(path, target, output_format, config, encoding, pipeline):
 )
 @click.option("--config", type=click.Path(dir_okay=False), help="Use this config file instead of searching for one.")
 @click.option("--encoding", help="Text encoding of CSV/TSV inputs (default: utf-8).")
-def impact(path, target, output_format, alpha, folds, seed, plot_path, config, encoding):
+@FORCE
+def impact(path, target, output_format, alpha, folds, seed, plot_path, config, encoding, force):
     """Measure what reading one-hot/dummy groups as independent bits costs (NB401, in full)."""
     import json
 
@@ -474,6 +533,7 @@ def impact(path, target, output_format, alpha, folds, seed, plot_path, config, e
         if folder and not os.path.isdir(folder):  # say so before measuring, not after
             click.echo(f"{plot_path}: error: cannot write the plot: no folder {folder!r}", err=True)
             sys.exit(2)
+        _refuse_existing_output(plot_path, force)
     try:
         ctx = table_context(path, Overrides(target=target, config=config, encoding=encoding))
         if ctx.target is None:
@@ -496,7 +556,14 @@ def impact(path, target, output_format, alpha, folds, seed, plot_path, config, e
         click.echo(reporters.render_impact_text(result, path), nl=False)
     if plot_path:
         try:
-            reporters.plot_impact(result, plot_path, f"{path}: one-hot groups read as bits (PoB) vs collapsed (CAT)")
+            from nblint.core.atomic import OutputExists, atomic_output
+
+            with atomic_output(plot_path, force) as temporary:
+                title = f"{path}: one-hot groups read as bits (PoB) vs collapsed (CAT)"
+                reporters.plot_impact(result, temporary, title)
+        except OutputExists as exc:
+            click.echo(f"{plot_path}: error: {exc}", err=True)
+            sys.exit(2)
         except OSError as exc:
             click.echo(f"{plot_path}: error: cannot write the plot: {exc.strerror or exc}", err=True)
             sys.exit(2)
@@ -521,13 +588,17 @@ def impact(path, target, output_format, alpha, folds, seed, plot_path, config, e
 )
 @click.option("--config", type=click.Path(dir_okay=False), help="Use this config file instead of searching for one.")
 @click.option("--encoding", help="Text encoding of a CSV/TSV input (default: utf-8).")
-def fix(path, output, mapping, config, encoding):
+@FORCE
+def fix(path, output, mapping, config, encoding, force):
     """Write the table at PATH with its one-hot/dummy groups collapsed into categorical columns.
 
     Each group becomes one text column (its level on every row), at the place of
     its first member; a mapping file beside the output records how to undo it
-    (--restore). The input is never written: an output naming it is refused.
+    (--restore). The input is never written: an output naming it is refused, and
+    so is an existing output unless --force. Both files appear complete or not at
+    all (written aside, then renamed; the mapping last).
     """
+    from nblint.core.atomic import OutputExists
     from nblint.core.errors import NblintError
     from nblint.estimators import fix as fix_mod
     from nblint.run.runner import Overrides, table_context
@@ -536,13 +607,17 @@ def fix(path, output, mapping, config, encoding):
         fix_mod.output_format(output)
         written = [output] if mapping else [output, fix_mod.mapping_path(output)]
         fix_mod.check_outputs([path] + ([mapping] if mapping else []), written)
+        _refuse_existing_output(None, force, *written)
         if mapping:
             restored = fix_mod.restore(fix_mod.read_arrow(path), fix_mod.read_mapping(mapping))
-            fix_mod.write_tables([restored], output)
+            fix_mod.write_tables([restored], output, force)
             click.echo(f"wrote {output}", err=True)
             return
         ctx = table_context(path, Overrides(config=config, encoding=encoding))
-        groups = fix_mod.write_fixed(ctx, output)
+        groups = fix_mod.write_fixed(ctx, output, force)
+    except OutputExists as exc:
+        click.echo(f"{exc.path}: error: {exc}", err=True)
+        sys.exit(2)
     except NblintError as exc:
         click.echo(f"{path}: error: {exc}", err=True)
         sys.exit(2)

@@ -7,6 +7,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -191,3 +192,248 @@ def test_readme_pipeline_and_fix_output_is_what_nblint_prints(tmp_path, monkeypa
     restore = re.search(r"`(nblint fix \S+ --restore .*?)`", README).group(1)
     assert run(*restore.split()[1:]).exit_code == 0
     pd.testing.assert_frame_equal(pd.read_csv("back.csv"), pd.read_csv("examples/customers.csv"))
+
+
+# --------------------------------------------------------------------------- atomic, non-clobbering outputs (issue 24)
+
+
+def _fix_cli(*args, **kwargs):
+    return subprocess.run(
+        [sys.executable, "-m", "nblint", "fix", *[str(a) for a in args]], capture_output=True, text=True, **kwargs
+    )
+
+
+def test_fix_refuses_an_existing_output_or_mapping_unless_forced(tmp_path):
+    colour_table().to_csv(tmp_path / "data.csv", index=False)
+    out = tmp_path / "fixed.csv"
+    out.write_text("mine\n")
+    result = run("fix", tmp_path / "data.csv", "-o", out)
+    assert result.exit_code == 2
+    assert result.output == f"{out}: error: the output exists: pass --force to overwrite it\n"
+    assert out.read_text() == "mine\n" and not Path(mapping_path(str(out))).exists()
+    out.unlink()
+    Path(mapping_path(str(out))).write_text("{}")  # the mapping alone exists: nothing is written either
+    result = run("fix", tmp_path / "data.csv", "-o", out)
+    assert result.exit_code == 2 and not out.exists()
+    assert Path(mapping_path(str(out))).read_text() == "{}"
+    result = run("fix", tmp_path / "data.csv", "-o", out, "--force")
+    assert result.exit_code == 0, result.output
+    assert pd.read_csv(out).shape == (200, 5)
+    assert json.loads(Path(mapping_path(str(out))).read_text())["nblint_fix_mapping"] == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["data.csv", "fixed.csv", "fixed.mapping.json"]
+
+
+def test_every_output_option_refuses_an_existing_file(tmp_path):
+    colour_table().to_csv(tmp_path / "data.csv", index=False)
+    for command in (["check", tmp_path / "data.csv", "--target", "y"], ["schema", tmp_path / "data.csv"]):
+        out = tmp_path / "out.txt"
+        out.write_text("mine\n")
+        result = run(*command, "-o", out)
+        assert (result.exit_code, result.output) == (
+            2,
+            f"{out}: error: the output exists: pass --force to overwrite it\n",
+        )
+        assert out.read_text() == "mine\n"
+        result = run(*command, "-o", out, "--force")
+        assert result.exit_code in (0, 1) and out.read_text() != "mine\n"
+
+
+def test_a_failed_write_leaves_nothing_behind(tmp_path):
+    """A file size limit (as a full disk) mid-write: one line, exit 2, no partial output, no temporary file."""
+    frame = colour_table(20_000)
+    frame.to_csv(tmp_path / "data.csv", index=False)
+    out = tmp_path / "fixed.csv"
+    code = (
+        "import resource, sys; resource.setrlimit(resource.RLIMIT_FSIZE, (200_000, 200_000));"
+        "from nblint.cli import main; sys.argv = ['nblint', 'fix', sys.argv[1], '-o', sys.argv[2]]; main()"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path / "data.csv"), str(out)], capture_output=True, text=True
+    )
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.startswith(f"{out}: error: cannot write: ") and result.stderr.count("\n") == 1
+    assert "File too large" in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["data.csv"]
+
+
+def test_concurrent_writers_leave_one_complete_file(tmp_path):
+    frame = colour_table(30_000)
+    frame.to_csv(tmp_path / "data.csv", index=False)
+    out = tmp_path / "fixed.parquet"
+    for force in ([], ["--force"]):
+        procs = [
+            subprocess.Popen(
+                [sys.executable, "-m", "nblint", "fix", str(tmp_path / "data.csv"), "-o", str(out), *force],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            for _ in range(3)
+        ]
+        codes = [p.wait() for p in procs]
+        for p in procs:
+            p.stdout.close(), p.stderr.close()
+        assert 0 in codes and set(codes) <= {0, 2}, codes
+        assert pq.read_table(out).num_rows == 30_000
+        assert not [p.name for p in tmp_path.iterdir() if "nblint-tmp" in p.name]
+        if not force:
+            out.unlink()
+            Path(mapping_path(str(out))).unlink()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+def test_fix_killed_at_random_points_leaves_the_output_absent_or_complete(tmp_path, suffix):
+    import random
+    import signal
+    import time
+
+    n = 400_000
+    frame = colour_table(n)
+    frame.to_csv(tmp_path / "data.csv", index=False)
+    rng = random.Random(24)
+    outcomes = set()
+    for attempt in range(4):
+        out = tmp_path / f"fixed{attempt}{suffix}"
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "nblint", "fix", str(tmp_path / "data.csv"), "-o", str(out)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        time.sleep(rng.uniform(0.5, 6.0))
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        if out.exists():
+            rows = pq.read_table(out).num_rows if suffix == ".parquet" else len(pd.read_csv(out))
+            assert rows == n
+            outcomes.add("complete")
+        else:
+            assert not Path(mapping_path(str(out))).exists()  # the mapping is written last
+            outcomes.add("absent")
+    assert outcomes  # (which outcome depends on the machine's speed; either is correct)
+
+
+# --------------------------------------------------------------------------- lossless for the other columns (issue 24)
+
+
+def _odd_table(values: dict, n: int) -> pd.DataFrame:
+    """A one-hot group g_a/g_b/g_c, a target, and the columns of ``values``."""
+    level = np.arange(n) % 3
+    frame = pd.DataFrame({f"g_{k}": (level == i).astype(np.int8) for i, k in enumerate("abc")})
+    frame["g_b"] = frame["g_b"].astype(bool)  # members of any type come back in it
+    for name, column in values.items():
+        frame[name] = column
+    frame["y"] = np.where(level == 0, "p", "q")
+    return frame
+
+
+def _columns_strategy():
+    import decimal
+
+    from hypothesis import strategies as st
+
+    decimals = st.decimals(min_value=-(10**20), max_value=10**20, places=1).map(decimal.Decimal)
+
+    def column(n):
+        big = st.integers(-(2**63), 2**63 - 1)
+        return st.fixed_dictionaries(
+            {
+                "i64": st.lists(
+                    st.sampled_from([2**53, 2**53 + 1, -(2**63), 2**63 - 1, 0]) | big, min_size=n, max_size=n
+                ),
+                "u64": st.lists(st.integers(0, 2**64 - 1), min_size=n, max_size=n),
+                "f": st.lists(st.floats(allow_nan=False) | st.sampled_from([np.inf, -np.inf]), min_size=n, max_size=n),
+                "nint": st.lists(st.none() | st.integers(-(2**63), 2**63 - 1), min_size=n, max_size=n),
+                "nbool": st.lists(st.none() | st.booleans(), min_size=n, max_size=n),
+                "ts": st.lists(st.integers(0, 2**40), min_size=n, max_size=n),
+                "td": st.lists(st.none() | st.integers(-(2**40), 2**40), min_size=n, max_size=n),
+                "cat": st.lists(st.sampled_from(["lo", "mid", "hi"]), min_size=n, max_size=n),
+                "dec": st.tuples(
+                    decimals,  # one decimal at least: a column of nothing but None is of no type
+                    st.lists(st.none() | decimals, min_size=n - 1, max_size=n - 1),
+                ).map(lambda t: [t[0], *t[1]]),
+            }
+        )
+
+    return st.integers(6, 12).flatmap(lambda n: column(n).map(lambda d: (n, d)))
+
+
+def _frame_of(n: int, d: dict) -> pd.DataFrame:
+    values = {
+        "i64": np.array(d["i64"], dtype=np.int64),
+        "u64": np.array(d["u64"], dtype=np.uint64),
+        "f": np.array(d["f"], dtype=np.float64),
+        "nint": pd.array(d["nint"], dtype="Int64"),
+        "nbool": pd.array(d["nbool"], dtype="boolean"),
+        "ts": pd.to_datetime(d["ts"], unit="us").tz_localize("Asia/Kolkata"),
+        "td": pd.to_timedelta(pd.array(d["td"], dtype="Int64").astype("float64"), unit="us"),
+        "cat": pd.Categorical(d["cat"], categories=["lo", "mid", "hi"], ordered=True),
+        "dec": d["dec"],
+    }
+    return _odd_table(values, n)
+
+
+def test_fix_keeps_the_other_columns_exactly_parquet_round_trip(tmp_path):
+    from hypothesis import HealthCheck, Phase, given, settings
+
+    PHASES = (Phase.explicit, Phase.reuse, Phase.generate)  # shrinking these tables takes minutes
+
+    @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck), phases=PHASES)
+    @given(_columns_strategy())
+    def check(case):
+        n, d = case
+        frame = _frame_of(n, d)
+        folder = Path(tempfile.mkdtemp(dir=tmp_path))
+        frame.to_parquet(folder / "in.parquet", index=False)
+        result = run("fix", folder / "in.parquet", "-o", folder / "out.parquet")
+        assert result.exit_code == 0, result.output
+        fixed = pd.read_parquet(folder / "out.parquet")
+        rest = [c for c in frame.columns if not c.startswith("g_")]
+        pd.testing.assert_frame_equal(fixed[rest], pd.read_parquet(folder / "in.parquet")[rest])
+        assert fixed["g"].tolist() == np.array(["a", "b", "c"])[np.arange(n) % 3].tolist()
+        result = run(
+            "fix", folder / "out.parquet", "--restore", folder / "out.mapping.json", "-o", folder / "back.parquet"
+        )
+        assert result.exit_code == 0, result.output
+        back = pd.read_parquet(folder / "back.parquet")
+        pd.testing.assert_frame_equal(back[list(frame.columns)], pd.read_parquet(folder / "in.parquet"))
+
+    check()
+
+
+def test_fix_csv_output_writes_values_losslessly(tmp_path):
+    from hypothesis import HealthCheck, Phase, given, settings
+
+    PHASES = (Phase.explicit, Phase.reuse, Phase.generate)  # shrinking these tables takes minutes
+
+    @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck), phases=PHASES)
+    @given(_columns_strategy())
+    def check(case):
+        n, d = case
+        frame = _frame_of(n, d)[["g_a", "g_b", "g_c", "i64", "u64", "f", "cat", "y"]]
+        folder = Path(tempfile.mkdtemp(dir=tmp_path))
+        frame.to_parquet(folder / "in.parquet", index=False)
+        result = run("fix", folder / "in.parquet", "-o", folder / "out.csv")
+        assert result.exit_code == 0, result.output
+        back = pd.read_csv(folder / "out.csv", dtype={"i64": "int64", "u64": "uint64", "cat": str})
+        assert back["i64"].tolist() == d["i64"] and back["u64"].tolist() == d["u64"]
+        assert back["f"].tolist() == d["f"]  # floats written with round-trip precision, infinities as inf/-inf
+        assert back["cat"].tolist() == d["cat"]
+
+    check()
+
+
+def test_fix_from_csv_keeps_infinities_and_big_integers(tmp_path):
+    n = 9
+    level = np.arange(n) % 3
+    lines = ["g_a,g_b,g_c,big,f,y"] + [
+        f"{int(level[i] == 0)},{int(level[i] == 1)},{int(level[i] == 2)},{2**53 + i},{['inf', '-inf', '1.5'][i % 3]},{'pq'[i % 2]}"
+        for i in range(n)
+    ]
+    (tmp_path / "in.csv").write_text("\n".join(lines) + "\n")
+    result = run("fix", tmp_path / "in.csv", "-o", tmp_path / "out.csv")
+    assert result.exit_code == 0, result.output
+    out = (tmp_path / "out.csv").read_text().splitlines()
+    assert [row.split(",")[1:3] for row in out[1:]] == [
+        [str(2**53 + i), ["inf", "-inf", "1.5"][i % 3]] for i in range(n)
+    ]

@@ -34,9 +34,12 @@ def tables(draw):
     levels[:k] = np.arange(k)  # every level is used
     columns = {f"g_{j}": (levels == j).astype(int) for j in range(k)}
     for i in range(draw(st.integers(0, 4))):
-        kind = draw(st.sampled_from(["int", "float", "text", "mixed", "bool"]))
+        kind = draw(st.sampled_from(["int", "float", "text", "mixed", "bool", "bigint"]))
         if kind == "int":
             values = pd.Series(rng.integers(-2, 6, n))
+        elif kind == "bigint":  # (issue 24) integers float64 would merge: 2^53 and 2^53 + 1, int64's ends
+            big = np.array([2**53, 2**53 + 1, 2**53 + 2, np.iinfo(np.int64).max, np.iinfo(np.int64).min])
+            values = pd.Series(big[rng.integers(0, draw(st.integers(2, 5)), n)])
         elif kind == "float":
             values = pd.Series(np.round(rng.normal(size=n), 3)).mask(rng.random(n) < 0.2)
         elif kind == "bool":

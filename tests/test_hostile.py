@@ -103,11 +103,6 @@ BAD_FILES = [
         "unterminated quote: the quoted field starting at line 3 does not end",
     ),
     (
-        "gzip_named.csv",
-        gzip.compress(GOOD.encode()),
-        "the file holds gzip-compressed data, not CSV text: name the file *.csv.gz",
-    ),
-    (
         "bomb.csv.gz",
         gzip.compress(b"a" * (40 << 20)),
         "the first line is longer than 32 MiB with no line end: not a CSV table",
@@ -228,14 +223,15 @@ def test_standard_input_without_line_ends_or_past_the_disk_budget_is_refused():
     )
 
 
-def test_standard_input_holding_gzip_is_told_to_decompress_first():
-    result = run("check", "-", input=gzip.compress(GOOD.encode()))
-    assert_only_error(
-        result,
-        "-",
-        "standard input holds gzip-compressed data, not CSV text: decompress it first "
-        "(gunzip -c file | nblint check -)",
-    )
+def test_gzip_is_told_by_its_bytes_on_standard_input_and_under_a_csv_name(tmp_path):
+    """(Issue 24: the bytes decide, so gzip under any name, or on standard input, is read, not refused.)"""
+    (tmp_path / "plain.csv").write_text(GOOD)
+    (tmp_path / "gzip_named.csv").write_bytes(gzip.compress(GOOD.encode()))
+    expected = json_lint(str(tmp_path / "plain.csv"), "--target", "y")
+    assert json_lint(str(tmp_path / "gzip_named.csv"), "--target", "y") == expected
+    result = run("check", "-", "--target", "y", "--format", "json", input=gzip.compress(GOOD.encode()))
+    assert result.exit_code == 1 and result.stderr == ""
+    assert [{k: v for k, v in f.items() if k != "path"} for f in json.loads(result.stdout)] == expected
 
 
 def test_a_nested_parquet_target_is_one_error_line_and_nested_features_are_skipped(tmp_path, write):
@@ -575,3 +571,397 @@ def test_a_table_whose_variance_underflows_still_gets_its_impact_measured(tmp_pa
     path = tmp_path / "tiny.csv"
     frame.to_csv(path, index=False)
     assert any(f["code"] == "NB401" for f in json_lint(str(path), "--target", "y"))
+
+
+# --------------------------------------------------------------------------- round 2 (issue 24)
+
+
+def _nblint(*args, cwd=None, preexec_fn=None, **kwargs):
+    return subprocess.run(
+        [sys.executable, "-m", "nblint", *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        preexec_fn=preexec_fn,
+        **kwargs,
+    )
+
+
+def test_no_descriptor_is_held_past_a_files_read(tmp_path):
+    """500 CSVs under ``ulimit -n 64``: every one linted (a descriptor was held per CSV, by its spill)."""
+    for i in range(500):
+        (tmp_path / f"t{i:03}.csv").write_text(GOOD)
+
+    def limit():
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
+
+    result = _nblint("check", tmp_path, "--target", "y", "--format", "concise", "-j", "1", preexec_fn=limit)
+    assert result.returncode == 1, result.stderr[-2000:]
+    assert result.stderr == ""
+    assert len({line.split(":")[0] for line in result.stdout.splitlines() if ": NB101" in line}) == 500
+
+
+def _unprivileged():
+    """A ``preexec_fn`` for which mode 000 means unreadable even when the tests run as root.
+
+    Root reads a mode-000 file through the CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH
+    capabilities; dropped from the bounding set before ``exec``, the child has neither.
+    """
+    if os.geteuid() != 0:
+        return None
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+
+    def drop():
+        for capability in (1, 2):  # CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH
+            if libc.prctl(24, capability, 0, 0, 0) != 0:  # PR_CAPBSET_DROP
+                raise OSError(ctypes.get_errno(), "cannot drop the capability")
+
+    return drop
+
+
+def test_an_unreadable_file_and_folder_are_named_and_the_run_goes_on(tmp_path):
+    import shutil
+    import tempfile
+
+    # A folder nobody can walk into (pytest's tmp_path is root's alone).
+    root = tempfile.mkdtemp(prefix="nblint-unreadable-")
+    try:
+        os.chmod(root, 0o755)
+        for name in ("good.csv", "locked.csv"):
+            with open(os.path.join(root, name), "w") as handle:
+                handle.write(GOOD)
+        os.mkdir(os.path.join(root, "sub"))
+        with open(os.path.join(root, "sub", "inner.csv"), "w") as handle:
+            handle.write(GOOD)
+        os.chmod(os.path.join(root, "locked.csv"), 0)
+        os.chmod(os.path.join(root, "sub"), 0)
+        result = _nblint("check", ".", "--target", "y", "--format", "concise", cwd=root, preexec_fn=_unprivileged())
+        assert result.returncode == 2, result.stderr
+        assert result.stderr.splitlines() == [
+            "locked.csv: error: cannot read the file: Permission denied",
+            "sub: error: cannot read the folder: Permission denied",
+        ]
+        assert "good.csv: NB101" in result.stdout
+        result = _nblint("check", "locked.csv", "--target", "y", cwd=root, preexec_fn=_unprivileged())
+        assert (result.returncode, result.stderr) == (2, "locked.csv: error: cannot read the file: Permission denied\n")
+    finally:
+        os.chmod(os.path.join(root, "sub"), 0o755)
+        shutil.rmtree(root)
+
+
+def _leak_frame(n: int = 40) -> pd.DataFrame:
+    cls = np.random.default_rng(0).integers(0, 2, n)
+    return pd.DataFrame(
+        {"leak": np.int64(2**53) + cls, "x": np.round(np.random.default_rng(1).normal(size=n), 3), "y": cls}
+    )
+
+
+def test_integers_past_2_53_are_not_merged_csv_parquet_and_dataframe_alike(tmp_path):
+    """2^53 and 2^53 + 1 are two values: the column that is the class is a leak (NB208), not constant (NB204)."""
+    frame = _leak_frame()
+    frame.to_csv(tmp_path / "t.csv", index=False)
+    frame.to_parquet(tmp_path / "t.parquet", index=False)
+    from_csv = json_lint(str(tmp_path / "t.csv"), "--target", "y")
+    assert [f["code"] for f in from_csv] == ["NB208"]
+    assert "leak > 9007199254740992" in from_csv[0]["message"]
+    assert json_lint(str(tmp_path / "t.parquet"), "--target", "y") == from_csv
+    assert findings_of(frame, target="y") == from_csv
+
+
+def test_a_uint64_target_past_2_63_has_its_two_classes(tmp_path):
+    """(Parquet and DataFrames; a CSV's integers past int64 are read as float64 by pyarrow's inference.)"""
+    from nblint.profile.table import TableProfile
+    from nblint.readers import DataFrameSource
+    from nblint.run.runner import Overrides, table_context
+
+    n = 40
+    cls = np.random.default_rng(0).integers(0, 2, n).astype(np.uint64)
+    frame = pd.DataFrame({"x": np.arange(n) % 7, "t": np.uint64(2**63) + cls})
+    frame.to_parquet(tmp_path / "t.parquet", index=False)
+    ctx = table_context(str(tmp_path / "t.parquet"), Overrides(target="t"))
+    assert ctx.profile.classes == (2**63, 2**63 + 1)
+    assert TableProfile.from_source(DataFrameSource(frame), "t").classes == (2**63, 2**63 + 1)
+    assert findings_of(frame, target="t") == json_lint(str(tmp_path / "t.parquet"), "--target", "t")
+
+
+def test_decimal_one_hot_columns_in_a_dataframe_are_found_as_in_parquet(tmp_path):
+    import decimal
+
+    frame = onehot_table()
+    for name in ("g_a", "g_b", "g_c"):
+        frame[name] = [decimal.Decimal(int(v)) for v in frame[name]]
+    frame.to_parquet(tmp_path / "d.parquet", index=False)
+    from_frame = findings_of(frame, target="y")
+    assert "NB101" in [f["code"] for f in from_frame]
+    assert from_frame == json_lint(str(tmp_path / "d.parquet"), "--target", "y")
+
+
+def test_arrow_canonical_extension_types_are_read(tmp_path):
+    """arrow.bool8 (booleans), arrow.uuid and arrow.json (text): every command reads them, none crashes."""
+    import uuid
+
+    frame = onehot_table(60)
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    n = table.num_rows
+    ids = pa.array([uuid.UUID(int=i).bytes for i in range(n)], pa.binary(16))
+    table = table.append_column("flag", pa.array(np.arange(n) % 2, pa.int8()).cast(pa.bool8()))
+    table = table.append_column("id", pa.ExtensionArray.from_storage(pa.uuid(), ids))
+    table = table.append_column("doc", pa.array(['{"k": 1}'] * n, pa.json_()))
+    pq.write_table(table, tmp_path / "ext.parquet")
+    path = str(tmp_path / "ext.parquet")
+    codes = [f["code"] for f in json_lint(path, "--target", "y")]
+    assert "NB101" in codes
+    assert [f["code"] for f in json.loads(nblint.check(table, target="y").to_json())] == codes
+    for args in (["columns", path], ["schema", path], ["impact", path, "--target", "y"]):
+        result = run(*args)
+        assert result.exit_code == 0 and result.stderr == "", (args, result.output)
+    for out in ("fixed.parquet", "fixed2.csv"):
+        result = run("fix", path, "-o", str(tmp_path / out))
+        assert result.exit_code == 0, result.output
+    fixed = pq.read_table(tmp_path / "fixed.parquet")
+    assert fixed.schema.field("id").type == pa.uuid() and fixed.column("id") == table.column("id")
+    assert pd.read_csv(tmp_path / "fixed2.csv")["id"].tolist() == [str(uuid.UUID(int=i)) for i in range(n)]
+
+
+@pytest.mark.parametrize("fmt", ["text", "concise", "json", "sarif", "github", "junit", "html"])
+def test_a_file_name_that_is_not_utf8_is_linted_in_every_format(tmp_path, fmt):
+    (tmp_path / "ok.csv").write_text(GOOD)
+    with open(os.path.join(os.fsencode(tmp_path), b"bad\xff.csv"), "wb") as handle:
+        handle.write(GOOD.encode())
+    result = _nblint("check", ".", "--target", "y", "--format", fmt, cwd=tmp_path)
+    assert (result.returncode, result.stderr) == (1, "")
+    if fmt == "sarif":
+        uris = {
+            r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+            for r in json.loads(result.stdout)["runs"][0]["results"]
+        }
+        assert uris == {"bad%FF.csv", "ok.csv"}
+    elif fmt == "json":
+        assert {f["path"] for f in json.loads(result.stdout)} == {"bad\udcff.csv", "ok.csv"}
+    elif fmt in ("text", "concise"):
+        assert "bad\\udcff.csv: NB101" in result.stdout
+
+
+def test_a_carriage_return_in_a_file_name_is_printed_escaped(tmp_path):
+    (tmp_path / "x\ry.csv").write_text(GOOD)
+    result = _nblint("check", ".", "--target", "y", "--format", "concise", cwd=tmp_path)
+    assert result.returncode == 1 and "\r" not in result.stdout
+    assert "x\\ry.csv: NB101" in result.stdout
+
+
+def test_standard_output_on_a_full_disk_is_one_line(tmp_path):
+    (tmp_path / "ok.csv").write_text(GOOD)
+    with open("/dev/full", "w") as full:
+        result = subprocess.run(
+            [sys.executable, "-m", "nblint", "check", "ok.csv", "--target", "y"],
+            cwd=tmp_path,
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+    assert (result.returncode, result.stderr) == (
+        2,
+        "error: cannot write to standard output: No space left on device\n",
+    )
+
+
+def test_no_writable_temporary_folder_is_one_line(monkeypatch):
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", "/nonexistent/nblint-no-tmp")
+    result = run("check", "-", "--target", "y", input=GOOD)
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "-: error: cannot copy standard input to a temporary file (No such file or directory): "
+        "set TMPDIR to a writable folder\n"
+    )
+
+
+def _compressed_tables(csv: bytes) -> dict:
+    import bz2
+    import lzma
+    import zipfile
+
+    sink = pa.BufferOutputStream()
+    with pa.CompressedOutputStream(sink, "zstd") as stream:
+        stream.write(csv)
+    archive = io.BytesIO()
+    with zipfile.ZipFile(archive, "w") as handle:
+        handle.writestr("table.csv", csv)
+    return {
+        "gz.csv": gzip.compress(csv),
+        "bz2.csv": bz2.compress(csv),
+        "xz.csv": lzma.compress(csv),
+        "zstd.csv": sink.getvalue().to_pybytes(),
+        "zip.csv": archive.getvalue(),
+        "utf16le.csv": b"\xff\xfe" + csv.decode().encode("utf-16-le"),
+        "utf16be.csv": b"\xfe\xff" + csv.decode().encode("utf-16-be"),
+    }
+
+
+def test_formats_are_told_by_their_magic_bytes_and_read(tmp_path):
+    """Compressed CSV (gzip, bzip2, xz, zstd, zip), UTF-16 with a BOM, Feather/Arrow IPC: all read, same findings."""
+    import pyarrow.feather as feather
+
+    frame = onehot_table()
+    csv = frame.to_csv(index=False).encode()
+    (tmp_path / "plain.csv").write_bytes(csv)
+    for name, data in _compressed_tables(csv).items():
+        (tmp_path / name).write_bytes(data)
+    feather.write_feather(frame, tmp_path / "table.feather")
+    feather.write_feather(frame, tmp_path / "feather_named.csv")
+    expected = json_lint(str(tmp_path / "plain.csv"), "--target", "y")
+    assert "NB101" in [f["code"] for f in expected]
+    for name in [*_compressed_tables(csv), "table.feather", "feather_named.csv"]:
+        assert json_lint(str(tmp_path / name), "--target", "y") == expected, name
+    assert json_lint(str(tmp_path / "utf16be.csv"), "--target", "y", "--encoding", "latin-1") == expected
+
+
+def test_what_nblint_does_not_read_is_named(tmp_path):
+    import zipfile
+
+    buffer = io.BytesIO()
+    onehot_table().to_parquet(buffer, index=False)
+    (tmp_path / "pq.csv.gz").write_bytes(gzip.compress(buffer.getvalue()))
+    with zipfile.ZipFile(tmp_path / "book.xlsx", "w") as book:
+        book.writestr("[Content_Types].xml", "<Types/>")
+        book.writestr("xl/workbook.xml", "<workbook/>")
+    (tmp_path / "book.csv").write_bytes((tmp_path / "book.xlsx").read_bytes())
+    (tmp_path / "good.csv").write_text(GOOD)
+    result = run(
+        "check", str(tmp_path / "pq.csv.gz"), str(tmp_path / "good.csv"), "--target", "y", "--format", "concise"
+    )
+    assert_only_error(
+        result,
+        str(tmp_path / "pq.csv.gz"),
+        "the file holds gzip-compressed Parquet data, not CSV text: decompress it first",
+        good=str(tmp_path / "good.csv"),
+    )
+    for name in ("book.csv", "book.xlsx"):
+        result = run("check", str(tmp_path / name), str(tmp_path / "good.csv"), "--target", "y", "--format", "concise")
+        assert_only_error(
+            result,
+            str(tmp_path / name),
+            "the file holds an Excel workbook (.xlsx), not CSV text: save the sheet as CSV",
+            good=str(tmp_path / "good.csv"),
+        )
+
+
+def test_an_excel_sep_line_is_honoured(tmp_path):
+    frame = onehot_table()
+    (tmp_path / "plain.csv").write_text(frame.to_csv(index=False))
+    (tmp_path / "sep.csv").write_text("sep=;\n" + frame.to_csv(index=False, sep=";"))
+    expected = json_lint(str(tmp_path / "plain.csv"), "--target", "y")
+    assert json_lint(str(tmp_path / "sep.csv"), "--target", "y") == expected
+
+
+def test_a_column_name_over_128_kib_is_read(tmp_path):
+    name = "a" * 200_000
+    (tmp_path / "long.csv").write_text(f"{name},b,y\n1,0,x\n0,1,y\n1,0,x\n")
+    findings = json_lint(str(tmp_path / "long.csv"), "--target", "y")
+    assert findings[0]["code"] == "NB101" and findings[0]["columns"] == [name, "b"]
+
+
+def test_a_pep_263_coding_cookie_is_honoured(tmp_path):
+    source = (
+        "# -*- coding: latin-1 -*-\n# café\nfrom sklearn.naive_bayes import MultinomialNB\nm = MultinomialNB(alpha=0)\n"
+    )
+    (tmp_path / "cookie.py").write_bytes(source.encode("latin-1"))
+    codes = [(f["code"], f["line"]) for f in json_lint(str(tmp_path / "cookie.py"))]
+    assert codes == [("NB502", 4)]
+
+
+def test_syntax_newer_than_the_interpreter_is_a_note_not_an_error(tmp_path):
+    source = "from sklearn.naive_bayes import MultinomialNB\ntype Alias = int\nm = MultinomialNB(alpha=0)\n"
+    (tmp_path / "newer.py").write_text(source)
+    findings = json_lint(str(tmp_path / "newer.py"))
+    if sys.version_info >= (3, 12):  # the interpreter reads it: the pipeline is checked
+        assert [f["code"] for f in findings] == ["NB502"]
+    else:
+        assert [(f["code"], f["line"]) for f in findings] == [("NB510", 2)]
+        assert "uses Python 3.12 syntax at line 2" in findings[0]["message"]
+
+
+def test_an_infinite_alpha_in_a_config_is_reported(tmp_path):
+    (tmp_path / "model.yaml").write_text("_target_: sklearn.naive_bayes.MultinomialNB\nalpha: .inf\n")
+    findings = json_lint(str(tmp_path / "model.yaml"))
+    assert [(f["code"], f["line"]) for f in findings] == [("NB502", 2)]
+
+
+def test_a_notebook_over_16_mib_of_outputs_is_read(tmp_path):
+    import base64
+
+    plot = base64.b64encode(os.urandom(1 << 20)).decode()  # an embedded PNG of 1.3 MiB, as text
+    cell = {"cell_type": "code", "metadata": {}, "execution_count": 1}
+    code = ["from sklearn.naive_bayes import MultinomialNB\n", "m = MultinomialNB(alpha=0)\n"]
+    outputs = [{"output_type": "display_data", "data": {"image/png": plot}, "metadata": {}}]
+    cells = [{**cell, "source": code, "outputs": outputs}] + [{**cell, "source": ["x = 1\n"], "outputs": outputs}] * 13
+    notebook = {"cells": cells, "metadata": {"kernelspec": {"name": "python3"}}, "nbformat": 4, "nbformat_minor": 5}
+    (tmp_path / "big.ipynb").write_text(json.dumps(notebook))
+    assert (tmp_path / "big.ipynb").stat().st_size > 16 << 20
+    findings = json_lint(str(tmp_path / "big.ipynb"))
+    assert [f["code"] for f in findings] == ["NB502"]
+
+
+def test_int64_and_float64_extremes_print_no_warning_and_crash_nothing(tmp_path):
+    """(run() makes numpy's RuntimeWarnings errors; the square of 1e-12 x 1.8e308 was an OverflowError in NB205.)"""
+    n = 40
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame(
+        {
+            "i": np.where(np.arange(n) % 2, np.iinfo(np.int64).max, np.iinfo(np.int64).min),
+            "f": np.where(np.arange(n) % 3 == 0, np.finfo(np.float64).max, -np.finfo(np.float64).max),
+            "g": rng.normal(size=n) * 1e300,
+            "y": rng.integers(0, 2, n),
+        }
+    )
+    frame.to_csv(tmp_path / "ext.csv", index=False)
+    frame.to_parquet(tmp_path / "ext.parquet", index=False)
+    from_csv = json_lint(str(tmp_path / "ext.csv"), "--target", "y")
+    assert json_lint(str(tmp_path / "ext.parquet"), "--target", "y") == from_csv
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        assert findings_of(frame, target="y") == from_csv
+
+
+@pytest.mark.slow
+def test_the_dask_engine_honours_a_spec_and_parquet_folders_without_a_slash(tmp_path):
+    pytest.importorskip("dask.dataframe")
+    frame = onehot_table()
+    frame.to_csv(tmp_path / "data.csv", index=False)
+    (tmp_path / "spec.yaml").write_text("model: bernoulli\ndata: data.csv\ntarget: y\n")
+    local = _nblint("check", "spec.yaml", "--format", "json", cwd=tmp_path)
+    dask = _nblint("check", "spec.yaml", "--format", "json", "--engine", "dask", cwd=tmp_path)
+    assert local.returncode == 1 and "NB101" in local.stdout
+    assert (dask.returncode, dask.stderr) == (1, "")
+    codes = sorted({(f["path"], f["code"]) for f in json.loads(local.stdout)})
+    assert sorted({(f["path"], f["code"]) for f in json.loads(dask.stdout)}) == codes
+    (tmp_path / "parts").mkdir()
+    frame.iloc[:150].to_parquet(tmp_path / "parts" / "a.parquet", index=False)
+    frame.iloc[150:].to_parquet(tmp_path / "parts" / "b.parquet", index=False)
+    results = [
+        _nblint("check", name, "--target", "y", "--format", "concise", "--engine", "dask", cwd=tmp_path)
+        for name in ("parts", "parts/")
+    ]
+    assert [r.returncode for r in results] == [1, 1], results[0].stderr
+    assert results[0].stdout.replace("parts:", "parts/:") == results[1].stdout
+    assert "NB101" in results[0].stdout
+
+
+def test_a_bad_byte_past_the_first_block_is_located(tmp_path, monkeypatch):
+    monkeypatch.setattr(CsvSource, "PARSE_BLOCK", 1 << 12)  # (a small first block: the bad byte is past it)
+    monkeypatch.setattr(CsvSource, "BLOCK_ROWS", 16)
+    rows = b"a,b,y\n" + b"1,0,x\n0,1,y\n" * 2000 + b"1,\xff,x\n" + b"0,1,y\n" * 3
+    (tmp_path / "bad.csv").write_bytes(rows)
+    (tmp_path / "good.csv").write_text(GOOD)
+    result = run("check", str(tmp_path / "bad.csv"), str(tmp_path / "good.csv"), "--target", "y", "--format", "concise")
+    assert_only_error(
+        result,
+        str(tmp_path / "bad.csv"),
+        "bytes not valid in utf-8 in column 'b' at data row 4001; pass --encoding (for example --encoding latin-1)",
+        good=str(tmp_path / "good.csv"),
+    )

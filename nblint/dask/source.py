@@ -26,6 +26,7 @@ Needs the ``dask`` extra: ``pip install "nblint[dask]"``.
 from __future__ import annotations
 
 import glob as globmod
+import os
 from collections.abc import Iterator, Sequence
 
 from nblint.core.errors import InputError
@@ -52,7 +53,9 @@ def read_dask(path: str, *, encoding: str = "utf-8"):
         raise InputError('--engine dask needs dask: pip install "nblint[dask]"') from None
     if "://" not in path and not globmod.glob(path):
         raise InputError("file not found")
-    form = table_format(path) or TableFormat("parquet" if path.endswith("/") else "csv")  # a folder: Parquet parts
+    # A folder (named with or without its trailing slash) holds Parquet parts.
+    folder = path.endswith("/") or ("://" not in path and os.path.isdir(path))
+    form = table_format(path) or TableFormat("parquet" if folder else "csv")
     try:
         if form.kind == "parquet":
             return dd.read_parquet(path)

@@ -97,53 +97,127 @@ def _levels(members: list[str], stem: str | None) -> list[str]:
     return list(members)
 
 
-def write_fixed(ctx, output: str) -> list[dict]:
+def write_fixed(ctx, output: str, force: bool = False) -> list[dict]:
     """Write the table of ``ctx`` to ``output`` with its groups collapsed, and the mapping beside it.
+
+    Every column that is not a group's member is written as it was read
+    (:func:`_raw_tables`): its exact values and type.  Both files are written
+    atomically (:mod:`nblint.core.atomic`), the mapping last, and neither replaces
+    an existing file unless ``force``.
 
     Returns
     -------
     list of dict
         The groups' mappings (empty: nothing written).
     """
+    from nblint.core.atomic import atomic_output, refuse_existing
+
     mappings = group_mappings(ctx)
     if not mappings:
         return []
     fmt = output_format(output)
+    refuse_existing([output, mapping_path(output)], force)
     first = {m["members"][0]: m for m in mappings}
     members = {name for m in mappings for name in m["members"]}
-    names = list(ctx.source.names)
+    raw = _raw_tables(ctx.source)
+    if raw is None:  # a source without its own Arrow rows (Dask): the chunks nblint read
+        raw = _chunk_tables(ctx)
+    types: dict[str, str] = {}
 
     def tables():
         import pyarrow as pa
 
-        for chunk in ctx.scan(names):
+        for table in raw:
             columns, out_names = [], []
-            for name in names:
+            for name, column in zip(table.column_names, table.columns):
+                if name in members and not types.get(name):
+                    types[name] = str(column.type)
                 if name in first:
                     mapping = first[name]
-                    columns.append(_collapsed(chunk, mapping))
+                    columns.append(_collapsed(table, mapping))
                     out_names.append(mapping["column"])
                 elif name not in members:
-                    columns.append(_arrow(chunk.column(name)))
+                    columns.append(column)
                     out_names.append(name)
-            yield pa.table(columns, names=out_names)
+            result = pa.table(columns, names=out_names)
+            yield result.replace_schema_metadata(_metadata(table.schema.metadata, out_names))
 
-    _write(tables(), output, fmt)
+    with atomic_output(output, force) as temporary:
+        _write(tables(), temporary, fmt, output)
+    for mapping in mappings:
+        mapping["member_types"] = [types.get(m, mapping["member_type"]) for m in mapping["members"]]
     document = {"nblint_fix_mapping": MAPPING_VERSION, "source": ctx.path, "groups": mappings}
-    with open(mapping_path(output), "w", encoding="utf-8", newline="\n") as handle:
-        json.dump(document, handle, indent=2, ensure_ascii=False)
-        handle.write("\n")
+    text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    with atomic_output(mapping_path(output), force) as temporary:
+        with open(temporary, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
     return mappings
 
 
-def _collapsed(chunk, mapping: dict):
-    """The group's level on every row of the chunk (as text)."""
+def _raw_tables(source):
+    """The source's rows as Arrow tables with every column as it was read, or None (no such rows).
+
+    A DataFrame's columns keep their pandas types through Arrow (time zones,
+    ordered categories, nullable integers and booleans, decimals); a Parquet
+    file's and an Arrow table's are passed on untouched, nested columns too; a
+    CSV's are its parsed columns, once the types are settled for the whole file.
+    """
     import pyarrow as pa
 
+    from nblint.readers.csvfile import CsvSource
+    from nblint.readers.parquet import ParquetSource
+    from nblint.readers.sources import ArrowSource, DataFrameSource
+
+    step = source.chunk_rows
+    if isinstance(source, DataFrameSource):
+        frame = source.frame
+
+        def frames():
+            for start in range(0, len(frame), step):
+                part = frame.iloc[start : start + step]
+                part = part.set_axis([str(c) for c in part.columns], axis=1)
+                yield pa.Table.from_pandas(part, preserve_index=False)
+
+        return frames()
+    if isinstance(source, ArrowSource):
+        return (source.table.slice(start, step) for start in range(0, source.table.num_rows, step))
+    if isinstance(source, ParquetSource):
+        return (pa.Table.from_batches([b]) for b in source.file.iter_batches(batch_size=step))
+    if isinstance(source, CsvSource):
+        if not source.settled:
+            source.settled_pass(lambda chunks: [None for _ in chunks])
+        return source._tables(tuple(source.names))
+    return None
+
+
+def _chunk_tables(ctx):
+    names = list(ctx.source.names)
+    import pyarrow as pa
+
+    for chunk in ctx.scan(names):
+        yield pa.table([_arrow(chunk.column(n)) for n in names], names=names)
+
+
+def _metadata(metadata, names: list[str]):
+    """The schema metadata with pandas' column list cut to the columns written (the rest is kept as is)."""
+    if not metadata or b"pandas" not in metadata:
+        return metadata
+    document = json.loads(metadata[b"pandas"])
+    kept = set(names)
+    document["columns"] = [c for c in document.get("columns", []) if c.get("name") in kept]
+    return {**metadata, b"pandas": json.dumps(document).encode()}
+
+
+def _collapsed(table, mapping: dict):
+    """The group's level on every row of the table (as text)."""
+    import pyarrow as pa
+
+    from nblint.readers.conversions import arrow_column_data
+
     levels = np.array(mapping["levels"], dtype=object)
-    code = np.full(chunk.n_rows, len(mapping["members"]), dtype=np.int64)  # the reference (dummy groups)
+    code = np.full(table.num_rows, len(mapping["members"]), dtype=np.int64)  # the reference (dummy groups)
     for k, member in enumerate(mapping["members"]):
-        code[chunk.column(member).as_float() == 1] = k
+        code[arrow_column_data(table.column(member)).as_float() == 1] = k
     return pa.array(levels[code].tolist(), type=pa.string())
 
 
@@ -161,29 +235,54 @@ def _arrow(col):
     return pa.array(values, mask=missing if missing is not None and missing.any() else None)
 
 
-def write_tables(tables, output: str) -> None:
-    """Write Arrow tables, one after the other, to ``output`` (CSV or Parquet by its suffix)."""
-    _write(iter(tables), output, output_format(output))
+def write_tables(tables, output: str, force: bool = False) -> None:
+    """Write Arrow tables, one after the other, to ``output`` (CSV or Parquet by its suffix), atomically."""
+    from nblint.core.atomic import atomic_output
+
+    fmt = output_format(output)
+    with atomic_output(output, force) as temporary:
+        _write(iter(tables), temporary, fmt, output)
 
 
-def _write(tables, output: str, fmt: str) -> None:
-    """Stream Arrow tables to ``output``; each later chunk cast to the first one's schema."""
+def _write(tables, path: str, fmt: str, name: str) -> None:
+    """Stream Arrow tables to ``path`` (in the format ``name`` says); each later chunk cast to the first's schema."""
     import pyarrow as pa
 
     writer, schema = None, None
     try:
         for table in tables:
+            if fmt == "csv":
+                table = _csv_ready(table)
             if writer is None:
                 schema = pa.schema(
-                    [pa.field(f.name, pa.float64() if pa.types.is_null(f.type) else f.type) for f in table.schema]
+                    [pa.field(f.name, pa.float64() if pa.types.is_null(f.type) else f.type) for f in table.schema],
+                    metadata=table.schema.metadata,
                 )
-                writer = _writer(output, fmt, schema)
+                writer = _writer(path, fmt, schema, name)
             writer.write_table(_cast(table, schema))
         if writer is None:
             raise InputError("the table has no rows")
     finally:
         if writer is not None:
             writer.close()
+
+
+def _csv_ready(table):
+    """Columns a CSV cannot write as they are, as text: durations with their unit, nested values as JSON-like text."""
+    import pyarrow as pa
+
+    from nblint.readers.conversions import nested_arrow_type
+
+    columns = []
+    for column in table.columns:
+        kind = column.type
+        if pa.types.is_duration(kind):  # pyarrow writes a bare count, without its unit
+            text = [None if v is None else str(v) for v in column.to_pandas()]
+            column = pa.array([None if v in ("NaT", None) else v for v in text], type=pa.string())
+        elif nested_arrow_type(kind) or isinstance(kind, pa.BaseExtensionType):
+            column = pa.array([None if v is None else str(v) for v in column.to_pylist()], type=pa.string())
+        columns.append(column)
+    return pa.table(columns, names=table.column_names)
 
 
 def _cast(table, schema):
@@ -196,16 +295,16 @@ def _cast(table, schema):
     return pa.table(columns, schema=schema)
 
 
-def _writer(output: str, fmt: str, schema):
+def _writer(path: str, fmt: str, schema, name: str):
     if fmt == "parquet":
         import pyarrow.parquet as pq
 
-        return pq.ParquetWriter(output, schema)
+        return pq.ParquetWriter(path, schema)
     import pyarrow as pa
     import pyarrow.csv as pacsv
 
-    sink = pa.CompressedOutputStream(output, "gzip") if output.lower().endswith(".gz") else output
-    delimiter = "\t" if output.lower().endswith((".tsv", ".tsv.gz")) else ","
+    sink = pa.CompressedOutputStream(path, "gzip") if name.lower().endswith(".gz") else path
+    delimiter = "\t" if name.lower().endswith((".tsv", ".tsv.gz")) else ","
     return pacsv.CSVWriter(sink, schema, write_options=pacsv.WriteOptions(delimiter=delimiter))
 
 
@@ -249,15 +348,35 @@ def restore(table, mapping: dict):
             columns.append(column)
             names.append(name)
             continue
-        kind = pa.int64() if group["member_type"] == "int64" else pa.float64()
+        default = pa.int64() if group["member_type"] == "int64" else pa.float64()
+        kinds = [_member_type(t, default) for t in group.get("member_types", [None] * len(group["members"]))]
         text = column.cast(pa.string())
         known = pc.is_in(text, value_set=pa.array(group["levels"], type=pa.string()))
         if not pc.all(known).as_py():
             raise InputError(f"column {name!r} has a value that is no level of the mapping")
-        for member, level in zip(group["members"], group["levels"]):
+        for member, level, kind in zip(group["members"], group["levels"], kinds):
             columns.append(pc.equal(text, level).cast(kind))
             names.append(member)
-    return pa.table(columns, names=names)
+    return pa.table(columns, names=names).replace_schema_metadata(_metadata(table.schema.metadata, names))
+
+
+def _member_type(name, default):
+    """The Arrow type a member had (its name in the mapping), or ``default`` for a name not understood."""
+    import re
+
+    import pyarrow as pa
+
+    if not name:
+        return default
+    decimal = re.fullmatch(r"decimal(128|256)\((\d+), (-?\d+)\)", name)
+    if decimal:
+        bits, precision, scale = decimal.groups()
+        return (pa.decimal128 if bits == "128" else pa.decimal256)(int(precision), int(scale))
+    try:
+        kind = pa.type_for_alias(name)
+    except (ValueError, KeyError):
+        return default
+    return kind if pa.types.is_integer(kind) or pa.types.is_floating(kind) or pa.types.is_boolean(kind) else default
 
 
 def read_arrow(path: str):

@@ -120,6 +120,11 @@ def encode_chunk(chunk, design: Design, target: str) -> RowInputs:
     if tcol.kind == "text":
         lookup = np.array([class_index.get(label, -1) for label in tcol.labels] + [-1], dtype=np.int64)
         y = lookup[tcol.values]
+    elif _exact(tcol, design.classes):  # integer classes past 2^53: matched as integers (issue 24)
+        keys = np.array([int(c) for c in design.classes], dtype=tcol.values.dtype)
+        pos = np.clip(np.searchsorted(keys, tcol.values), 0, max(len(keys) - 1, 0))
+        present = ~tcol.missing if tcol.missing is not None else np.ones(len(tcol.values), dtype=bool)
+        y = np.where(present & (keys[pos] == tcol.values), pos, -1)
     else:
         values = tcol.as_float()
         keys = np.array(design.classes, dtype=np.float64)
@@ -142,6 +147,9 @@ def encode_chunk(chunk, design: Design, target: str) -> RowInputs:
             index = {k: i for i, k in enumerate(keys)}
             lookup = np.array([index[label] for label in col.labels] + [0], dtype=np.int64)
             categorical.append(_compact(lookup[col.values[keep]]))
+        elif _exact(col, keys):
+            exact = np.array([int(k) for k in keys], dtype=col.values.dtype)
+            categorical.append(_compact(np.searchsorted(exact, col.values[keep])))
         else:
             categorical.append(_compact(_level_index(np.array(keys, dtype=np.float64), col.values[keep])))
     gaussian = (
@@ -150,6 +158,11 @@ def encode_chunk(chunk, design: Design, target: str) -> RowInputs:
         else np.zeros((int(keep.sum()), 0))
     )
     return RowInputs(y[keep], rows, _compact(group_codes), categorical, gaussian)
+
+
+def _exact(col, keys) -> bool:
+    """Whether an integer column's keys hold integers past 2^53 (float64 would merge them): compare as integers."""
+    return col.values.dtype.kind in "iu" and any(isinstance(k, int) and not isinstance(k, bool) for k in keys)
 
 
 def _compact(codes: np.ndarray) -> np.ndarray:

@@ -99,6 +99,22 @@ class ConfigFile:
         return codes is None or any(finding.code.startswith(code) for code in codes)
 
 
+#: Notebooks are read up to this size (their outputs are dropped as they are parsed); configs up to 16 MiB.
+MAX_NOTEBOOK_BYTES = 512 << 20
+
+
+def _coding_cookie(raw: bytes) -> str:
+    """The encoding a Python source declares (PEP 263 ``# -*- coding: latin-1 -*-``), else UTF-8 (BOM allowed)."""
+    import io
+    import tokenize
+
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
+    except SyntaxError:  # an unknown encoding in the cookie: read as UTF-8, which says where it fails
+        return "utf-8-sig"
+    return "utf-8-sig" if encoding in ("utf-8", "utf-8-sig") else encoding
+
+
 def read_config(path: str) -> ConfigFile | None:
     """Read one config file; None when it is not a pipeline config.
 
@@ -119,17 +135,20 @@ def read_config(path: str) -> ConfigFile | None:
     """
     if os.path.basename(path) in NBLINT_CONFIG_NAMES:
         return None
-    raw = read_limited(path)  # (a FIFO or device is refused, never read)
     if path.lower().endswith(".ipynb"):
-        return _read_notebook(raw, path)
+        # A notebook's weight is mostly its outputs (embedded plots), which are dropped while parsing.
+        return _read_notebook(read_limited(path, MAX_NOTEBOOK_BYTES), path)
+    raw = read_limited(path)  # (a FIFO or device is refused, never read)
     python = path.lower().endswith(".py")
     if not (_mentions_library(raw) if python else _MAPPING_HINT.search(raw)):
         return None
+    encoding = _coding_cookie(raw) if python else "utf-8-sig"
     try:
-        text = raw.decode("utf-8-sig")
+        text = raw.decode(encoding)
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
-        raise InputError(f"not UTF-8 text (byte 0x{raw[exc.start]:02x} at line {line})") from None
+        what = "UTF-8" if encoding == "utf-8-sig" else encoding
+        raise InputError(f"not {what} text (byte 0x{raw[exc.start]:02x} at line {line})") from None
     try:
         if python:
             specs = read_python(text, path)

@@ -76,6 +76,15 @@ class Notebook:
     cut: list[tuple[int, list[int]]] = field(default_factory=list)  # (cell number, lines in it cut at depth)
 
 
+#: Keys of a cell whose values nblint never reads: dropped as each object is parsed, so that only
+#: one cell's outputs (embedded plots, tables) are ever held at once.
+_SKIPPED_KEYS = frozenset({"outputs", "attachments"})
+
+
+def _without_outputs(pairs: list) -> dict:
+    return {key: value for key, value in pairs if key not in _SKIPPED_KEYS}
+
+
 def load_cells(raw: bytes) -> list[Cell] | None:
     """The code cells of a notebook's bytes; None when its kernel is not Python.
 
@@ -85,7 +94,7 @@ def load_cells(raw: bytes) -> list[Cell] | None:
         When the bytes are not JSON, or not a notebook (no ``cells`` list).
     """
     try:
-        document = json.loads(raw)
+        document = json.loads(raw, object_pairs_hook=_without_outputs)
     except UnicodeDecodeError as exc:
         raise InputError(f"not a notebook: not UTF-8 text ({exc.reason})") from None
     except json.JSONDecodeError as exc:

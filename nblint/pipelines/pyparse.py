@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 from dataclasses import dataclass
 
 #: Cell magics whose body is Python run in the kernel: only the magic line is dropped.
@@ -80,6 +81,29 @@ CUT = "__nblint_not_followed__"
 _DEPTH_MESSAGES = ("too many nested parentheses", "too many levels of indentation")
 
 _LIBRARY_IMPORT = re.compile(r"^\s*(?:from|import)\s+(?:sklearn|imblearn)\b", re.M)
+
+
+# Syntax newer than some Pythons, on the line of the syntax error: (pattern, the version that reads it).
+_NEWER = (
+    (re.compile(r"^\s*type\s+[A-Za-z_]\w*\s*(?:\[[^\]]*\])?\s*="), (3, 12)),  # type X = ... (PEP 695)
+    (re.compile(r"^\s*(?:async\s+)?def\s+\w+\s*\["), (3, 12)),  # def f[T](...) (PEP 695)
+    (re.compile(r"^\s*class\s+\w+\s*\["), (3, 12)),  # class C[T]: (PEP 695)
+    (re.compile(r"^\s*except\s*\*"), (3, 11)),  # except* (PEP 654)
+    (re.compile(r"^\s*match\s+\S.*:\s*(?:#.*)?$"), (3, 10)),  # match x: (PEP 634)
+    (re.compile(r"^\s*except\s+[\w.]+\s*,\s*[\w.]+\s*(?:,\s*[\w.]+\s*)*:"), (3, 14)),  # except A, B: (PEP 758)
+    (re.compile(r"(?<![\w.])t[\"']"), (3, 14)),  # t"..." template strings (PEP 750)
+)
+
+
+def newer_syntax(text: str, line: int) -> tuple[int, int] | None:
+    """The Python version whose syntax line ``line`` of ``text`` uses, when newer than this interpreter; else None."""
+    lines = text.splitlines()
+    if not 1 <= line <= len(lines):
+        return None
+    for pattern, version in _NEWER:
+        if sys.version_info[:2] < version and pattern.search(lines[line - 1]):
+            return version
+    return None
 
 
 def imports_library(text: str) -> bool:

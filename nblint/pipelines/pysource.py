@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import ast
 import math
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -47,7 +48,7 @@ from nblint.pipelines import catalog
 from nblint.pipelines.pycalls import CallReading
 from nblint.pipelines.pydata import DataTracking
 from nblint.pipelines.pyloops import LoopReading, listed_names
-from nblint.pipelines.pyparse import MAX_NESTING, imports_library, parse_source
+from nblint.pipelines.pyparse import MAX_NESTING, imports_library, newer_syntax, parse_source
 from nblint.pipelines.pyvalues import UNKNOWN, Instance, calls_in, concatenated, subscript, unpack
 from nblint.pipelines.pyvalues import mark as _mark
 from nblint.pipelines.pyvalues import unknown as _unknown
@@ -114,6 +115,16 @@ def read_python(text: str, path: str) -> list[PipelineSpec] | None:
                     f"this file is Python 2 (Python 3 refuses its syntax at line {problem.line}): nblint "
                     "reads Python 3 only, so its pipelines are not checked"
                 )
+            return [PipelineSpec(path, "python", (), None, notes=(Note(problem.line, message),))]
+        newer = newer_syntax(text, problem.line)
+        if newer is not None:  # code for a newer Python: unreadable here, not broken
+            if not imports_library(text):
+                return None
+            message = (
+                f"this file uses Python {newer[0]}.{newer[1]} syntax at line {problem.line}, newer than the Python "
+                f"{sys.version_info[0]}.{sys.version_info[1]} nblint runs on, so nblint cannot read it: its pipelines "
+                f"are not checked (run nblint on Python {newer[0]}.{newer[1]} or later)"
+            )
             return [PipelineSpec(path, "python", (), None, notes=(Note(problem.line, message),))]
         where = f" at line {problem.line}, column {problem.column}"
         raise InputError(f"Python syntax error{where}: {problem.message}")

@@ -45,10 +45,19 @@ def merge_levels(a: Levels | None, b: Levels | None, cap: int = DISTINCT_CAP) ->
 
 
 def sort_key(value):
-    """Numbers before strings, each in natural order: a canonical, deterministic order."""
+    """Numbers before strings, each in natural order: a canonical, deterministic order.
+
+    Numbers compare as they are (Python compares an int and a float exactly):
+    ``float(2**53 + 1)`` would tie with ``2**53``.
+    """
     if isinstance(value, str):
         return (1, 0.0, value)
-    return (0, float(value), "")
+    return (0, value, "")
+
+
+def exact_key(value: int):
+    """A level key for an integer: a float within +-2^53 (where float64 is exact), else the int itself."""
+    return float(value) if -(2**53) <= value <= 2**53 else value
 
 
 # --------------------------------------------------------------------------- distinct-count sketch
@@ -64,7 +73,13 @@ def value_hashes(keys) -> np.ndarray:
     keys = list(keys)
     if keys and isinstance(keys[0], str):
         return pd.util.hash_array(np.array(keys, dtype=object))
-    return mix64(np.asarray(keys, dtype=np.float64).view(np.uint64))
+    big = [i for i, k in enumerate(keys) if isinstance(k, int) and not -(2**53) <= k <= 2**53]
+    if not big:
+        return mix64(np.asarray(keys, dtype=np.float64).view(np.uint64))
+    # Integers past 2^53 hash by their own 64 bits (tagged apart from a float's bits): exact, never rounded.
+    bits = np.asarray([0.0 if i in set(big) else k for i, k in enumerate(keys)], dtype=np.float64).view(np.uint64)
+    bits[big] = np.array([keys[i] & 0xFFFFFFFFFFFFFFFF for i in big], dtype=np.uint64) ^ np.uint64(0x5BD1E995)
+    return mix64(bits)
 
 
 def smallest(hashes: np.ndarray) -> np.ndarray:

@@ -15,7 +15,16 @@ import numpy as np
 from nblint.core.resources import ProfileCaps
 from nblint.nbmath import Moments, merge_moments
 from nblint.profile.gram import WIDE_BINARY, chunk_gram
-from nblint.profile.levels import DISTINCT_CAP, Levels, merge_distinct, remap_levels, remap_rows, smallest, value_hashes
+from nblint.profile.levels import (
+    DISTINCT_CAP,
+    Levels,
+    exact_key,
+    merge_distinct,
+    remap_levels,
+    remap_rows,
+    smallest,
+    value_hashes,
+)
 from nblint.readers import Chunk, Names
 
 #: Widest integer range counted with a direct bincount instead of a sort.
@@ -161,7 +170,8 @@ def profile_numeric(
         gappy_other = np.flatnonzero(n_missing[other])
         if len(gappy_other):
             deviation[:, gappy_other] *= ~np.isnan(X[:, other[gappy_other]])
-        class_m2[:, other] = by_class(deviation * deviation)
+        with np.errstate(over="ignore", invalid="ignore"):  # values near 1e308: the moments are inf, said by NB rules
+            class_m2[:, other] = by_class(deviation * deviation)
 
     levels: list = []
     sketches: list = []
@@ -170,9 +180,13 @@ def profile_numeric(
             levels.append(None)
             sketches.append(None)
             continue
-        lv, sk = _numeric_levels(
-            X[:, k], np.isnan(X[:, k]) if n_missing[k] else None, y, slots, integral[k], minimum[k], maximum[k], cap
-        )
+        col = chunk.columns[idx[k]]
+        if integer[k] and col.values.dtype.kind in "iu" and not (-EXACT < minimum[k] and maximum[k] < EXACT):
+            lv, sk = _integer_levels(col, y, slots, cap)  # float64 would merge neighbours past 2^53
+        else:
+            lv, sk = _numeric_levels(
+                X[:, k], np.isnan(X[:, k]) if n_missing[k] else None, y, slots, integral[k], minimum[k], maximum[k], cap
+            )
         levels.append(lv)
         sketches.append(sk)
 
@@ -194,6 +208,24 @@ def profile_numeric(
         X, names, n_missing == 0, zero_one, chunk.row_offset, WIDE_BINARY if wide_binary is None else wide_binary, caps
     )
     return numeric, gram, limits
+
+
+#: Integers float64 holds exactly: past them, levels of an integer column are counted as integers.
+EXACT = float(2**53)
+
+
+def _integer_levels(col, y, slots, cap: int = DISTINCT_CAP) -> tuple[Levels | None, np.ndarray | None]:
+    """Exact levels of an int64/uint64 column with values past 2^53, counted as integers (never through float64).
+
+    Keys within +-2^53 stay floats, as :func:`_numeric_levels` gives them (one level
+    for equal values in any chunk); keys past it are Python ints, exact.
+    """
+    values, classes = (col.values[~col.missing], y[~col.missing]) if col.missing is not None else (col.values, y)
+    uniques, inverse = np.unique(values, return_inverse=True)
+    keys = tuple(exact_key(int(u)) for u in uniques)
+    if len(uniques) > cap:
+        return None, smallest(value_hashes(keys))
+    return Levels(keys, bincount2(inverse.reshape(-1), classes, len(uniques), slots)), None
 
 
 def _numeric_levels(

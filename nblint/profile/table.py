@@ -47,6 +47,7 @@ from nblint.profile.levels import (
     DISTINCT_CAP,
     Levels,
     estimate_distinct,
+    exact_key,
     merge_distinct,
     remap_levels,
     smallest,
@@ -179,6 +180,13 @@ class TableProfile:
             from nblint.profile.sparse import in_name_order, profile_block
 
             return profile_block(cls, in_name_order(chunk), target, wide_binary)
+        # Values near the float64 limits (1.8e308, int64's ends as floats) overflow sums of squares
+        # to inf: the statistics say so (rules read inf as unusable), numpy need not print a warning.
+        with np.errstate(over="ignore", invalid="ignore"):
+            return cls._from_chunk(chunk, target, wide_binary, caps)
+
+    @classmethod
+    def _from_chunk(cls, chunk: Chunk, target, wide_binary, caps) -> TableProfile:
         chunk = _in_name_order(chunk)
         n = chunk.n_rows
         classes, y, class_count, target_missing = _encode_target(chunk, target)
@@ -357,6 +365,12 @@ def _encode_target(chunk: Chunk, target: str | None):
         local = np.full(len(col.labels), -1, dtype=np.int64)
         local[used[order]] = np.arange(len(classes))
         y = np.where(present, local[np.where(present, codes, 0)], len(classes))
+    elif col.values.dtype.kind in "iu":  # integers compared as integers: 2^63 and 2^63 + 1 are two classes
+        present = ~col.missing if col.missing is not None else np.ones(n, dtype=bool)
+        uniques, inverse = np.unique(col.values[present], return_inverse=True)
+        classes = tuple(exact_key(int(u)) for u in uniques)
+        y = np.full(n, len(classes), dtype=np.int64)
+        y[present] = inverse.reshape(-1)
     else:
         values = col.as_float()
         present = ~np.isnan(values)

@@ -14,6 +14,8 @@ def arrow_column_data(array) -> ColumnData:
 
     from nblint.readers.arrow_numpy import to_numpy  # (pyarrow's own to_numpy imports pandas)
 
+    if isinstance(array.type, pa.BaseExtensionType):
+        array = _extension_storage(array)
     kind = array.type
     if pa.types.is_dictionary(kind):
         array = array.cast(kind.value_type)
@@ -36,12 +38,44 @@ def arrow_column_data(array) -> ColumnData:
     return _text_column(codes, [_label(v) for v in encoded.dictionary.to_pylist()])
 
 
+def _extension_storage(array):
+    """An extension array (``arrow.bool8``, ``arrow.uuid``, ``arrow.json``, ...) as the plain array it stands for.
+
+    ``bool8`` is booleans (stored as int8), ``uuid`` its canonical text, anything
+    else its storage (``json`` is text).  Arrow's kernels refuse extension types.
+    """
+    import pyarrow as pa
+
+    if isinstance(array, pa.ChunkedArray):
+        array = array.combine_chunks()
+    name = getattr(array.type, "extension_name", "")
+    if name == "arrow.bool8":
+        import pyarrow.compute as pc
+
+        return pc.not_equal(array.storage, 0)
+    if name == "arrow.uuid":
+        return pa.array([None if v is None else str(v) for v in array.to_pylist()], type=pa.string())
+    return array.storage
+
+
 def series_column_data(series) -> ColumnData:
     """Convert a pandas Series to :class:`ColumnData`."""
     import pandas as pd
     from pandas.api import types as ptypes
 
     dtype = series.dtype
+    if ptypes.is_integer_dtype(dtype) and not ptypes.is_bool_dtype(dtype):
+        # Kept as integers (int64/uint64, exact past 2^53), missing ones masked, as a Parquet column's are.
+        kind = np.dtype(getattr(dtype, "numpy_dtype", dtype))
+        missing = np.asarray(series.isna(), dtype=bool)
+        if missing.any():
+            values = series.to_numpy(dtype=kind, na_value=0)
+            return ColumnData("numeric", values, None, True, missing)
+        return ColumnData("numeric", series.to_numpy(dtype=kind), None, True)
+    if ptypes.is_object_dtype(dtype) and ptypes.infer_dtype(series, skipna=True) == "decimal":
+        # decimal.Decimal objects: numbers, as Parquet's decimal columns are read.
+        values = np.array([np.nan if v is None or v != v else float(v) for v in series], dtype=np.float64)
+        return ColumnData("numeric", _finite_or_nan(values), None, False)
     if ptypes.is_bool_dtype(dtype) or (ptypes.is_numeric_dtype(dtype) and not ptypes.is_complex_dtype(dtype)):
         integer = bool(ptypes.is_integer_dtype(dtype) or ptypes.is_bool_dtype(dtype))
         values = series.to_numpy(dtype=np.float64, na_value=np.nan)

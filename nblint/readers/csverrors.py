@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import codecs
 import csv
-import gzip
 import zlib
 
 from nblint.core.errors import InputError, first_line
@@ -30,11 +29,15 @@ class CsvErrors:
             message = str(exc)
             if s._widen(message):
                 raise Restart(message) from None
-            if s.gz and ("gzip" in message.lower() or "compress" in message.lower() or "zlib" in message.lower()):
+            if s.compression and (
+                "gzip" in message.lower() or "compress" in message.lower() or "zlib" in message.lower()
+            ):
                 raise InputError(f"not a readable gzip file ({first_line(exc)})") from None
-            raise InputError(explain_csv_error(message, s.file, s.delimiter, s.encoding, s.gz)) from None
+            if "UTF8" in message or "UTF-8" in message:
+                raise InputError(_bad_bytes_message(s)) from None
+            raise InputError(explain_csv_error(message, s._stream, s.delimiter, s.encoding)) from None
         if isinstance(exc, (OSError, EOFError, zlib.error)):
-            what = "gzip file" if s.gz else "file"
+            what = f"{s.compression} file" if s.compression else "file"
             raise InputError(f"not a readable {what} ({first_line(exc)})") from None
         if isinstance(exc, (UnicodeDecodeError, ValueError)):
             raise InputError(f"cannot decode as {s.encoding}: {first_line(exc)}") from None
@@ -68,11 +71,12 @@ def check_utf8(batch, encoding: str, rows_before: int = 0) -> None:
                     ) from None
 
 
-def explain_csv_error(message: str, path: str, delimiter: str, encoding: str, gz: bool = False) -> str:
+def explain_csv_error(message: str, open_stream, delimiter: str, encoding: str) -> str:
+    """A one-line message for pyarrow's CSV error ``message``; ``open_stream()`` gives the text's bytes again."""
     if "Empty CSV file" in message:
         return "file is empty"
     if "Expected" in message and "columns" in message:
-        located = locate_ragged_row(path, delimiter, encoding, gz)
+        located = locate_ragged_row(open_stream, delimiter, encoding)
         if located:
             row, got, expected = located
             return f"ragged rows: data row {row} has {got} fields, the header has {expected}"
@@ -82,18 +86,70 @@ def explain_csv_error(message: str, path: str, delimiter: str, encoding: str, gz
     return first_line(message)
 
 
-def locate_ragged_row(path: str, delimiter: str, encoding: str, gz: bool = False):
+def _lines(open_stream, encoding: str, errors: str = "replace"):
+    """The text's lines (line ends kept), decoded as read: bounded memory, any compression."""
+    decoder = codecs.getincrementaldecoder(encoding)(errors=errors)
+    pending = ""
+    with open_stream() as stream:
+        while True:
+            piece = stream.read_buffer(1 << 20).to_pybytes()
+            text = pending + decoder.decode(piece, final=not piece)
+            lines = text.splitlines(keepends=True)
+            pending = lines.pop() if lines and piece else ""
+            yield from lines
+            if not piece:
+                if pending:
+                    yield pending
+                return
+
+
+def locate_ragged_row(open_stream, delimiter: str, encoding: str):
     """Find the first data row whose field count differs from the header's (error path only, streamed)."""
-    opener = gzip.open if gz else open
-    with opener(path, "rt", encoding=encoding, errors="replace", newline="") as handle:
-        reader = csv.reader(handle, delimiter=delimiter)
-        try:
+    from nblint.readers.csvheader import large_fields
+
+    reader = csv.reader(_lines(open_stream, encoding), delimiter=delimiter)
+    try:
+        with large_fields():
             header = next(reader, None)
             if header is None:
                 return None
             for row_number, fields in enumerate(reader, start=1):
                 if fields and len(fields) != len(header):
                     return row_number, len(fields), len(header)
-        except csv.Error:  # (a field past the csv module's size limit: no row number then)
-            return None
+    except csv.Error:  # (a field past the record limit: no row number then)
+        return None
     return None
+
+
+def _bad_bytes_message(source) -> str:
+    """Where the first byte not valid in the source's encoding is: its data row and column (error path only)."""
+    where = ""
+    try:
+        located = locate_bad_bytes(source._stream, source.encoding, source.delimiter, source.names)
+    except Exception:  # (the error message must come out whatever the file holds)
+        located = None
+    if located is not None:
+        row, column = located
+        where = f" in column {column!r} at data row {row}" if column is not None else f" at data row {row}"
+    return f"bytes not valid in {source.encoding}{where}; pass --encoding (for example --encoding latin-1)"
+
+
+def locate_bad_bytes(open_stream, encoding: str, delimiter: str, names) -> tuple[int, str | None] | None:
+    """(data row, column name) of the first undecodable byte, counting lines (streamed, bounded memory)."""
+    decoder = codecs.getincrementaldecoder(encoding)(errors="strict")
+    lines_before, line_start = 0, b""
+    with open_stream() as stream:
+        while True:
+            piece = stream.read_buffer(1 << 20).to_pybytes()
+            try:
+                decoder.decode(piece, final=not piece)
+            except UnicodeDecodeError as exc:
+                head = line_start + piece[: exc.start]
+                line = lines_before + head.count(b"\n")
+                current = head[head.rfind(b"\n") + 1 :]
+                field = current.count(delimiter.encode(encoding, "replace"))  # (quoted delimiters aside)
+                return line, (names[field] if field < len(names) else None)
+            if not piece:
+                return None
+            lines_before += piece.count(b"\n")
+            line_start = (line_start + piece)[(line_start + piece).rfind(b"\n") + 1 :]

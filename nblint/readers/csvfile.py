@@ -26,9 +26,9 @@ from nblint.core.errors import InputError
 from nblint.readers.chunks import Restart
 from nblint.readers.csvblocks import MAX_RECORD_BYTES, RecordError, record_blocks
 from nblint.readers.csverrors import CsvErrors, check_utf8, codec_name
-from nblint.readers.csvheader import Header, check_magic, header_error, read_header
+from nblint.readers.csvheader import Header, header_error, large_fields, read_header
 from nblint.readers.csvtypes import CONVERSION_ERROR, narrow_zero_one, unify, wider_type
-from nblint.readers.formats import TableFormat, table_format
+from nblint.readers.magic import open_text, sniff
 from nblint.readers.sources import StreamSource, regroup
 from nblint.readers.spill import SpillWriter, read_spill
 
@@ -100,10 +100,17 @@ class CsvSource(StreamSource):
         chunk_rows: int | None = None,
         keep=None,
     ):
+        display = display or path
+        where = "standard input holds" if display == "-" else "the file holds"
+        magic = sniff(path, where)  # the bytes say what the file is, whatever its name
+        if magic.kind != "text":
+            name = "Parquet" if magic.kind == "parquet" else "Arrow IPC (Feather)"
+            suffix = "*.parquet" if magic.kind == "parquet" else "*.arrow or *.feather"
+            raise InputError(f"{where} {name} data, not CSV text: name the file {suffix}")
         self.file = path
-        self.encoding = encoding
-        self.codec = codec_name(encoding)
-        self.gz = (table_format(path) or TableFormat("csv")).compression == "gzip"
+        self.encoding = magic.encoding or encoding  # a byte-order mark decides
+        self.codec = codec_name(self.encoding)
+        self.compression = magic.compression
         self.size_bytes = os.path.getsize(path)
         self._keep = keep
         self._raw = None
@@ -112,10 +119,10 @@ class CsvSource(StreamSource):
         self._consumed: int | None = None  # bytes of parsed blocks handed on (block reader)
         #: Column name -> pyarrow type: fixed after a widening and after the first full pass.
         self.types: dict = {}
-        display = display or path
-        check_magic(path, self.gz, display)
+        if self.compression is not None:
+            self._refuse_compressed_binary(where)
         #: UTF-16/32 text has multi-byte line ends: pyarrow's streaming reader cuts it.
-        self.streamed = codecs.lookup(encoding).name.startswith(("utf-16", "utf-32"))
+        self.streamed = codecs.lookup(self.encoding).name.startswith(("utf-16", "utf-32"))
         with self._errors():
             header = self._text_header(delimiter) if self.streamed else self._header(delimiter)
         self.delimiter = header.delimiter
@@ -125,10 +132,19 @@ class CsvSource(StreamSource):
 
     def _stream(self):
         """A fresh input stream over the file's text bytes (decompressed)."""
-        import pyarrow as pa
+        stream, self._raw = open_text(self.file, self.compression)
+        return stream
 
-        self._raw = pa.OSFile(self.file, "rb")
-        return pa.CompressedInputStream(self._raw, "gzip") if self.gz else self._raw
+    def _refuse_compressed_binary(self, where: str) -> None:
+        """Compressed Parquet or Arrow data is not compressed CSV text: say what it is."""
+        with self._stream() as stream:
+            try:
+                start = stream.read_buffer(8).to_pybytes()
+            except Exception as exc:  # (a damaged archive: the codec's own error)
+                raise InputError(f"{where} damaged {self.compression} data ({exc})") from None
+        if start.startswith((b"PAR1", b"ARROW1", b"FEA1")):
+            name = "Parquet" if start.startswith(b"PAR1") else "Arrow IPC (Feather)"
+            raise InputError(f"{where} {self.compression}-compressed {name} data, not CSV text: decompress it first")
 
     def _header(self, delimiter: str) -> Header:
         try:
@@ -140,13 +156,10 @@ class CsvSource(StreamSource):
         """The header of UTF-16/32 text, decoded in Python (pyarrow reads its own header from the stream)."""
         import csv
 
-        import pyarrow as pa
-
-        with pa.OSFile(self.file, "rb") as raw:
-            stream = pa.CompressedInputStream(raw, "gzip") if self.gz else raw
+        with self._stream() as stream:
             text = stream.read_buffer(MAX_RECORD_BYTES).to_pybytes().decode(self.encoding, "replace")
-        rows = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
-        names = next(rows, None)
+        with large_fields():
+            names = next(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter), None)
         if not names:
             raise InputError("file is empty")
         return Header(names, 0, delimiter)
@@ -176,7 +189,7 @@ class CsvSource(StreamSource):
         if self._spill is not None:
             done, total = self._spill_progress[0]
             return self.size_bytes * done // max(total, 1)
-        if self._consumed is not None and not self.gz:
+        if self._consumed is not None and self.compression is None:
             return self._consumed
         try:
             return self._raw.tell() if self._raw is not None else 0

@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import csv
 import io
+import re
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from nblint.core.errors import InputError, first_line
-from nblint.readers.csvblocks import RecordError, first_record, record_ends
+from nblint.readers.csvblocks import MAX_RECORD_BYTES, RecordError, first_record, record_ends
 
 #: Delimiters tried when the expected one finds a single column, in this order.
 CANDIDATE_DELIMITERS = (";", "\t", "|", ",")
@@ -24,8 +26,6 @@ CANDIDATE_DELIMITERS = (";", "\t", "|", ",")
 SNIFF_BYTES = 1 << 20
 #: Records looked at to confirm another delimiter, at most.
 SNIFF_RECORDS = 50
-
-_GZIP_MAGIC, _PARQUET_MAGIC = b"\x1f\x8b", b"PAR1"
 
 
 @dataclass(frozen=True)
@@ -35,18 +35,6 @@ class Header:
     names: list[str]
     length: int
     delimiter: str
-
-
-def check_magic(path: str, gz: bool, display: str) -> None:
-    """Refuse a gzip or Parquet file that is not named as one (its bytes tell)."""
-    with open(path, "rb") as handle:
-        start = handle.read(4)
-    where = "standard input holds" if display == "-" else "the file holds"
-    if start.startswith(_PARQUET_MAGIC):
-        raise InputError(f"{where} Parquet data, not CSV text: name the file *.parquet")
-    if start.startswith(_GZIP_MAGIC) and not gz:
-        fix = "decompress it first (gunzip -c file | nblint check -)" if display == "-" else "name the file *.csv.gz"
-        raise InputError(f"{where} gzip-compressed data, not CSV text: {fix}")
 
 
 def read_header(open_stream, delimiter: str, encoding: str, codec: str) -> Header:
@@ -67,6 +55,16 @@ def read_header(open_stream, delimiter: str, encoding: str, codec: str) -> Heade
     """
     with open_stream() as stream:
         raw, read = first_record(stream, delimiter)
+        declared = _sep_line(raw, encoding, codec)
+        if declared is not None:  # Excel's "sep=;" line: the delimiter is said, the header is the next record
+            import pyarrow as pa
+
+            rest = pa.BufferReader(read[len(raw) :] + stream.read_buffer(MAX_RECORD_BYTES).to_pybytes())
+            header, _ = first_record(rest, declared)
+            names = _fields(header, declared, encoding, codec)
+            if not names:
+                raise InputError("file is empty")
+            return Header(names, len(raw) + len(header), declared)
         names = _fields(raw, delimiter, encoding, codec)
         if len(names) == 1 and names[0]:
             sample = read + stream.read_buffer(max(SNIFF_BYTES - len(read), 0)).to_pybytes()
@@ -94,7 +92,11 @@ def sniff_delimiter(sample: bytes, expected: str, encoding: str) -> str | None:
         if not len(ends):
             continue
         text = sample[: int(ends[min(len(ends), SNIFF_RECORDS) - 1]) + 1].decode(encoding, "replace")
-        widths = {len(row) for row in csv.reader(io.StringIO(text, newline=""), delimiter=candidate) if row}
+        try:
+            with large_fields():
+                widths = {len(row) for row in csv.reader(io.StringIO(text, newline=""), delimiter=candidate) if row}
+        except csv.Error:
+            continue
         if len(widths) == 1 and widths.pop() >= 2:
             return candidate
     return None
@@ -107,9 +109,29 @@ def header_error(exc: RecordError) -> InputError:
     )
 
 
+def _sep_line(raw: bytes, encoding: str, codec: str) -> str | None:
+    """The delimiter an Excel ``sep=X`` first line declares, or None."""
+    if len(raw) > 16 or not raw.lstrip(b"\xef\xbb\xbf").lower().startswith(b"sep="):
+        return None
+    match = re.fullmatch(r"\ufeff?sep=(.)\r?\n?", _decode(raw, encoding, codec), flags=re.IGNORECASE)
+    return match.group(1) if match and match.group(1) not in '\r\n"' else None
+
+
+@contextmanager
+def large_fields():
+    """Let Python's csv module read fields up to the record limit (its own is 128 KiB), then restore it."""
+    previous = csv.field_size_limit()
+    csv.field_size_limit(max(previous, MAX_RECORD_BYTES))
+    try:
+        yield
+    finally:
+        csv.field_size_limit(previous)
+
+
 def _fields(raw: bytes, delimiter: str, encoding: str, codec: str) -> list[str]:
     try:
-        return next(csv.reader(io.StringIO(_decode(raw, encoding, codec), newline=""), delimiter=delimiter), [])
+        with large_fields():
+            return next(csv.reader(io.StringIO(_decode(raw, encoding, codec), newline=""), delimiter=delimiter), [])
     except csv.Error as exc:
         raise InputError(f"unreadable header ({first_line(exc)})") from None
 

@@ -14,6 +14,8 @@ from nblint.readers.csvblocks import MAX_RECORD_BYTES
 from nblint.readers.csverrors import codec_name
 from nblint.readers.csvfile import CsvSource
 from nblint.readers.formats import TableFormat, table_format
+from nblint.readers.ipc import read_arrow_file
+from nblint.readers.magic import sniff
 from nblint.readers.parquet import ParquetSource
 
 
@@ -32,6 +34,12 @@ def read_table(path: str, *, encoding: str = "utf-8", stdin=None) -> TableSource
     form = table_format(path) or TableFormat("csv")  # any other name is read as CSV
     if form.kind == "parquet":
         return ParquetSource(path)
+    if path != "-":
+        kind = sniff(path).kind  # the bytes decide: a Parquet or Arrow file under another name is still read
+        if kind == "arrow":
+            return read_arrow_file(path)
+        if kind == "parquet" and form.kind == "arrow":
+            return ParquetSource(path)
     codec_name(encoding)
     if path == "-":
         spool = spool_stdin(stdin or sys.stdin.buffer)
@@ -47,7 +55,12 @@ def spool_stdin(stream, limit: int | None = None) -> tempfile._TemporaryFileWrap
     :data:`~nblint.readers.csvblocks.MAX_RECORD_BYTES` hold no line end (``/dev/zero``).
     """
     limit = disk_budget() if limit is None else limit
-    spool = tempfile.NamedTemporaryFile(prefix="nblint-stdin-", suffix=".csv")
+    try:
+        spool = tempfile.NamedTemporaryFile(prefix="nblint-stdin-", suffix=".csv")
+    except OSError as exc:  # (no writable temporary folder at all: TMPDIR, /tmp, /var/tmp, . all refused)
+        raise InputError(
+            f"cannot copy standard input to a temporary file ({exc.strerror or exc}): set TMPDIR to a writable folder"
+        ) from None
     weakref.finalize(spool, spool.close)
     copied, line_end = 0, False
     while True:
@@ -67,7 +80,11 @@ def spool_stdin(stream, limit: int | None = None) -> tempfile._TemporaryFileWrap
                 f"standard input is larger than the {limit:,} bytes nblint may copy to the temporary "
                 "folder (NBLINT_DISK_BUDGET); pass the file instead"
             )
-        spool.write(piece)
+        try:
+            spool.write(piece)
+        except OSError as exc:
+            spool.close()
+            raise InputError(f"cannot copy standard input to a temporary file: {exc.strerror or exc}") from None
     spool.flush()
     if copied == 0:
         raise InputError("no data on standard input")

@@ -5,12 +5,24 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 #: Suffixes of the tables nblint reads (a folder is walked for these).
-TABLE_SUFFIXES = (".csv", ".tsv", ".tab", ".csv.gz", ".tsv.gz", ".tab.gz", ".parquet", ".pq")
+TABLE_SUFFIXES = (
+    ".csv",
+    ".tsv",
+    ".tab",
+    ".csv.gz",
+    ".tsv.gz",
+    ".tab.gz",
+    ".parquet",
+    ".pq",
+    ".arrow",
+    ".feather",
+    ".ipc",
+)
 
 
 @dataclass(frozen=True)
 class TableFormat:
-    """How to read a table: ``kind`` ``"csv"`` (with its ``delimiter`` and ``compression``) or ``"parquet"``."""
+    """How to read a table: ``kind`` ``"csv"`` (with its ``delimiter`` and ``compression``), ``"parquet"`` or ``"arrow"``."""
 
     kind: str
     delimiter: str = ","
@@ -26,6 +38,8 @@ def table_format(path: str) -> TableFormat | None:
         return None
     if lower.endswith((".parquet", ".pq")):
         return TableFormat("parquet")
+    if lower.endswith((".arrow", ".feather", ".ipc")):
+        return TableFormat("arrow")
     compression = "gzip" if lower.endswith(".gz") else None
     delimiter = "\t" if lower.removesuffix(".gz").endswith((".tsv", ".tab")) else ","
     return TableFormat("csv", delimiter, compression)

@@ -18,7 +18,7 @@ class ParquetSource(StreamSource):
 
         self.size_bytes = os.path.getsize(path)
         try:
-            self.file = pq.ParquetFile(path)
+            self.file = pq.ParquetFile(_openable(path))
         except (pa.ArrowException, OSError) as exc:
             raise InputError(f"not a readable Parquet file ({first_line(exc)})") from None
         if self.file.metadata.num_rows == 0:
@@ -47,3 +47,14 @@ class ParquetSource(StreamSource):
     def _bytes_read(self) -> int:
         total = sum(self.file.metadata.row_group(g).total_byte_size for g in range(self.file.num_row_groups))
         return int(self.size_bytes * self._done_groups / max(total, 1))
+
+
+def _openable(path: str):
+    """``path``, or for a name that is not valid UTF-8 (pyarrow takes UTF-8 names only) the file opened by its bytes."""
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        import pyarrow as pa
+
+        return pa.OSFile(os.fsencode(path), "rb")
+    return path

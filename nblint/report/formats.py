@@ -326,7 +326,7 @@ def _sarif_result(f: Finding, rule_index: int | None) -> dict:
 def _fingerprint(f: Finding) -> str:
     """Stable across runs while the same rule flags the same columns of the same file."""
     key = "\0".join([f.code, f.path, str(f.line or 0), *f.columns])
-    return hashlib.sha256(key.encode("utf-8")).hexdigest()[:32]
+    return hashlib.sha256(key.encode("utf-8", "surrogateescape")).hexdigest()[:32]
 
 
 def _artifact(path: str) -> dict:
@@ -338,7 +338,8 @@ def _artifact(path: str) -> dict:
         if relative.startswith(".."):
             return {"uri": _file_uri(path)}
         path = relative
-    uri = urllib.parse.quote(path.replace(os.sep, "/"), safe="/")
+    # The name's own bytes, percent-encoded: a name that is not UTF-8 is still a valid URI.
+    uri = urllib.parse.quote(os.fsencode(path.replace(os.sep, "/")), safe="/")
     return {"uri": uri, "uriBaseId": "%SRCROOT%"}
 
 

@@ -98,13 +98,24 @@ class Overrides:
     extend_ignore: list[str] | None = None
 
 
-def expand_paths(paths: list[str]) -> tuple[list[str], list[str]]:
-    """Files to lint (folders walked in sorted order) and warnings for empty folders."""
+def expand_paths(paths: list[str]) -> tuple[list[str], list[str], dict[str, str]]:
+    """Files to lint (folders walked in sorted order), warnings for empty folders, and folders that cannot be read.
+
+    The last maps each unreadable folder (met in the walk, or given) to its error line, listed
+    with the files at its place so that the run reports it and goes on.
+    """
     files, warnings = [], []
+    unreadable: dict[str, str] = {}
+
+    def failed(exc: OSError) -> None:
+        folder = _joined(os.path.dirname(exc.filename), os.path.basename(exc.filename)) if exc.filename else path
+        unreadable[folder] = f"{folder}: error: cannot read the folder: {exc.strerror or exc}"
+        found.append(folder)
+
     for path in paths:
         if path != "-" and os.path.isdir(path):
-            found = []
-            for folder, dirs, names in os.walk(path):
+            found: list[str] = []
+            for folder, dirs, names in os.walk(path, onerror=failed):
                 dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
                 found += [_joined(folder, n) for n in sorted(names) if is_table_path(n) or is_config_path(n)]
             if not found:
@@ -112,7 +123,7 @@ def expand_paths(paths: list[str]) -> tuple[list[str], list[str]]:
             files += found
         else:
             files.append(path)
-    return files, warnings
+    return files, warnings, unreadable
 
 
 def _joined(folder: str, name: str) -> str:
@@ -310,7 +321,10 @@ def lint_paths(
     if engine == "dask":
         from nblint.dask.source import DaskSource, read_dask
 
-        files, warnings, configs = list(paths), [], {}  # each path (a file, a glob, a folder) is one table
+        files, warnings = list(paths), []  # each path (a file, a glob, a folder) is one table ...
+        # ... but a pipeline config is read as one, so that the table its nblint spec names is checked too
+        configs = {path: _read_config(path) for path in files if is_config_path(path) and os.path.isfile(path)}
+        unreadable: dict[str, str] = {}
         client = _dask_client(scheduler)
 
         def open_source(path: str, settings: Settings) -> TableSource:
@@ -318,7 +332,7 @@ def lint_paths(
                 raise ConfigError("a text column (--text, text = ...) is read with the local engine only")
             return DaskSource(read_dask(path, encoding=settings.encoding), path, client)
     else:
-        files, warnings = expand_paths(paths)
+        files, warnings, unreadable = expand_paths(paths)
         configs = {path: _read_config(path) for path in files if is_config_path(path)}
 
         def open_source(path: str, settings: Settings) -> TableSource:
@@ -332,6 +346,9 @@ def lint_paths(
         for number, path in enumerate(files, 1):
             if progress is not None:
                 progress(number, len(files), path)
+            if path in unreadable:
+                results.append(FileResult(path, error=unreadable[path]))
+                continue
             config = configs.get(path)
             if path in configs and config is None:
                 continue

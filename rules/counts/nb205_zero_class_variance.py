@@ -1,3 +1,5 @@
+import math
+
 import numpy as np
 
 from nblint.engine import SUMMARIZE_ABOVE, Rule, Severity
@@ -65,7 +67,8 @@ class ZeroClassVariance(Rule):
             # Flat relative to the column's own magnitude: values of 1e-20 spread over 1e-20
             # have a variance double precision holds (1e-40), and are not a spike.
             scale = float(np.nanmax(np.abs([numeric.minimum[j], numeric.maximum[j]])))
-            flat = [c for c in range(n_classes) if n_c[c] >= 2 and m2[c] <= (1e-12 * scale) ** 2 * n_c[c]]
+            # (compared as standard deviations: the square of 1e-12 x 1.8e308 overflows a Python float)
+            flat = [c for c in range(n_classes) if n_c[c] >= 2 and math.sqrt(m2[c] / n_c[c]) <= 1e-12 * scale]
             tiny = [c for c in range(n_classes) if 0 < n_c[c] < 2]
             if not flat and not tiny:
                 continue

@@ -1,3 +1,5 @@
+import math
+
 from nblint.engine import Option, Severity
 from nblint.pipelines.flow import is_number
 from nblint.pipelines.spec import OneOf
@@ -91,6 +93,18 @@ class SmoothingDisabled(PipelineRule):
             if not all(is_number(v) for v in values):
                 return
         if not values:
+            return
+        unbounded = [v for v in values if not math.isfinite(v)]
+        if unbounded:  # inf (or nan) passes every comparison with 0 and min-alpha, and is no smoothing either
+            yield self.finding(
+                ctx,
+                f"{estimator.label()} has alpha={unbounded[0]!r}: an alpha that is not a finite number swamps "
+                "every count, so every feature's probabilities are uniform (or undefined) and the features "
+                "are ignored",
+                line=estimator.line_of("alpha"),
+                evidence={"model": estimator.cls, "alpha": str(unbounded[0]), "min_alpha": self.settings["min-alpha"]},
+                fix="Use alpha=1.0 (Laplace) or tune alpha over a range such as 0.01 to 1.",
+            )
             return
         smallest = min(values)
         threshold = self.settings["min-alpha"]
