@@ -29,7 +29,16 @@ SETTINGS = settings(max_examples=25, deadline=None)
 ALPHAS = st.sampled_from([1.0, 0.5, 1e-3, 2.0])
 
 
-@parametrize_with_checks([MixedNB(), MixedNB(kinds="categorical"), MixedNB(alpha=0.0), CollapseGroups()])
+@parametrize_with_checks(
+    [
+        MixedNB(),
+        MixedNB(kinds="categorical"),
+        MixedNB(alpha=0.0),
+        MixedNB(kinds="binned"),
+        MixedNB(weights="wanbia"),
+        CollapseGroups(),
+    ]
+)
 def test_scikit_learn_contract(estimator, check):
     check(estimator)
 
@@ -334,7 +343,7 @@ def test_posteriors_equal_nb401_cat_model():
         )
         cat = scoring.log_posteriors(models, rows)[0][:, scoring.CAT, :].T
         X = frame.drop(columns="y")
-        ours = MixedNB(alpha=alpha).fit(X, y)
+        ours = MixedNB(alpha=alpha, continuous="gaussian").fit(X, y)  # CAT reads a measurement as Gaussian
         assert {f.columns for f in ours.features_ if f.model == "categorical"} == {
             ("a0", "a1", "a2", "a3"),
             ("b0", "b1", "b2"),
@@ -376,3 +385,154 @@ def test_every_fix_that_asks_for_a_categorical_reading_points_at_mixednb(model):
     assert fixes or model == "categorical"
     for finding in fixes:
         assert "MixedNB" in finding.fix or "CollapseGroups" in finding.fix, (finding.code, finding.fix)
+
+
+# --------------------------------------------------------------------------- readings of a measurement
+
+
+def measurement_table(seed: int, n: int = 800):
+    """A skewed price (log-normal within each class), a score bimodal in one class, and a plain normal one."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    frame = pd.DataFrame(
+        {
+            "price": np.exp(rng.normal(1.0 + 0.8 * y, 1.0)),
+            # class 0 around 0, class 1 at -2 or 2: one mean, two shapes a normal density cannot tell apart well
+            "score": np.where(y == 1, np.where(rng.random(n) < 0.5, -2.0, 2.0), 0.0) + rng.normal(0, 0.5, n),
+            "x": rng.normal(0.6 * y, 1.0),
+        }
+    )
+    return frame, y
+
+
+def test_each_measurement_gets_the_reading_that_fits_it():
+    frame, y = measurement_table(0)
+    model = MixedNB().fit(frame, y)
+    readings_chosen = {f.label: f.model for f in model.features_}
+    assert readings_chosen == {"price": "lognormal", "score": "binned", "x": "gaussian"}
+    for column, scores in model.reading_scores_.items():
+        assert max(scores, key=scores.get) == readings_chosen[column]
+    # Deterministic, and not dependent on column order.
+    again = MixedNB().fit(frame[["x", "score", "price"]], y)
+    assert {f.label: f.model for f in again.features_} == readings_chosen
+    # Declared kinds win; continuous= sets the reading of every inferred measurement.
+    declared = MixedNB(kinds={"price": "gaussian"}).fit(frame, y)
+    assert {f.label: f.model for f in declared.features_}["price"] == "gaussian" and "price" not in declared.reading_scores_
+    assert {f.model for f in MixedNB(continuous="gaussian").fit(frame, y).features_} == {"gaussian"}
+
+
+def test_lognormal_reading_is_gaussian_nb_on_the_logs():
+    frame, y = measurement_table(1)
+    X = frame[["price"]]
+    ours = MixedNB(kinds="lognormal").fit(X, y)
+    theirs = GaussianNB().fit(np.log(X.to_numpy()), y)
+    np.testing.assert_allclose(ours.log_theta_, theirs.theta_, rtol=1e-9)
+    np.testing.assert_allclose(ours.log_var_, theirs.var_, rtol=1e-9)
+    # The density of x is that of log x times the Jacobian 1/x, which cancels in the posterior.
+    jacobian = -np.log(X.to_numpy())
+    np.testing.assert_allclose(
+        ours.predict_joint_log_proba(X), theirs.predict_joint_log_proba(np.log(X.to_numpy())) + jacobian, rtol=1e-9
+    )
+    np.testing.assert_allclose(ours.predict_proba(X), theirs.predict_proba(np.log(X.to_numpy())), atol=1e-12)
+    # A value that is not positive gives no evidence: the prior alone.
+    proba = ours.predict_proba(pd.DataFrame({"price": [-1.0, 0.0]}))
+    np.testing.assert_allclose(proba, np.exp(np.tile(ours.class_log_prior_, (2, 1))), atol=1e-12)
+    with pytest.raises(ValueError, match="positive"):
+        MixedNB(kinds="lognormal").fit(frame[["score"]], y)
+
+
+def test_binned_reading_is_categorical_nb_on_quantile_bins():
+    frame, y = measurement_table(2)
+    X = frame[["score", "x"]]
+    ours = MixedNB(kinds="binned", alpha=0.5).fit(X, y)
+    k = int(np.sqrt(len(y)))
+    assert all(len(edges) == k - 1 for edges in ours.bin_edges_.values())  # about sqrt(n) bins
+    codes = np.column_stack(
+        [np.searchsorted(ours.bin_edges_[c], X[c].to_numpy(), side="right") for c in X.columns]
+    )
+    theirs = CategoricalNB(alpha=0.5, force_alpha=True, min_categories=k).fit(codes, y)
+    assert_same_posteriors_between(ours, X, theirs, codes)
+    counts = np.bincount(codes[:, 0], minlength=k)
+    assert counts.min() >= 0.8 * len(y) / k and counts.max() <= 1.2 * len(y) / k  # equal-frequency bins
+
+
+def assert_same_posteriors_between(ours, X, theirs, X_theirs):
+    np.testing.assert_allclose(ours.predict_joint_log_proba(X), theirs.predict_joint_log_proba(X_theirs), rtol=1e-9)
+    np.testing.assert_allclose(ours.predict_proba(X), theirs.predict_proba(X_theirs), atol=1e-12)
+
+
+def test_partial_fit_keeps_the_first_batchs_readings_and_leaves_weights_to_fit():
+    frame, y = measurement_table(3)
+    whole = MixedNB(kinds={"price": "lognormal", "score": "binned", "x": "gaussian"}).fit(frame, y)
+    batched = MixedNB(kinds={"price": "lognormal", "score": "binned", "x": "gaussian"})
+    batched.partial_fit(frame.iloc[:400], y[:400], classes=[0, 1])
+    batched.partial_fit(frame.iloc[400:], y[400:])
+    edges_first = MixedNB(kinds="binned").fit(frame[["score"]].iloc[:400], y[:400]).bin_edges_["score"]
+    np.testing.assert_array_equal(batched.bin_edges_["score"], edges_first)  # bins from the first batch
+    np.testing.assert_allclose(batched.log_theta_, whole.log_theta_, rtol=1e-12)
+    with pytest.warns(UserWarning, match="unweighted"):
+        unweighted = MixedNB(weights="wanbia").partial_fit(frame, y, classes=[0, 1])
+    np.testing.assert_array_equal(unweighted.weights_, np.ones(len(unweighted.features_)))
+    np.testing.assert_allclose(unweighted.predict_proba(frame), MixedNB().fit(frame, y).predict_proba(frame), atol=1e-12)
+
+
+# --------------------------------------------------------------------------- WANBIA weights
+
+
+def copies_table(seed: int, n: int = 1500):
+    """A measurement, two near-copies of it, and a column of pure noise."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    x = rng.normal(0.8 * y, 1.0)
+    frame = pd.DataFrame(
+        {
+            "x_min": x - 0.01 * rng.random(n),
+            "x": x,
+            "x_max": x + 0.01 * rng.random(n),
+            "noise": rng.normal(size=n),
+        }
+    )
+    return frame, y
+
+
+def test_wanbia_discounts_copies_and_beats_plain_nb_on_held_out_rows():
+    from sklearn.metrics import log_loss
+
+    frame, y = copies_table(0)
+    kinds = "gaussian"
+    plain = MixedNB(kinds=kinds).fit(frame.iloc[:1000], y[:1000])
+    weighted = MixedNB(kinds=kinds, weights="wanbia").fit(frame.iloc[:1000], y[:1000])
+    w = weighted.weights_
+    assert w.shape == (4,) and np.all(w >= 0)
+    assert 0.6 < w[:3].sum() < 1.6  # three copies of one measurement count about once, not three times
+    assert w[3] < 0.7  # noise is discounted (the penalty pulls towards 1: plain Naive Bayes)
+    test, y_test = frame.iloc[1000:], y[1000:]
+    assert log_loss(y_test, weighted.predict_proba(test)) < 0.95 * log_loss(y_test, plain.predict_proba(test))
+    # Weights of one are plain Naive Bayes; the weighted score is the weighted sum of the features' scores.
+    weighted.weights_ = np.ones(4)
+    np.testing.assert_allclose(weighted.predict_proba(test), plain.predict_proba(test), atol=1e-12)
+
+
+def test_wanbia_weights_minimise_the_penalised_conditional_log_likelihood():
+    """The optimiser's answer against scipy's numerical gradient and a perturbation check."""
+    from scipy.optimize import check_grad
+
+    from nblint.estimators import wanbia
+
+    rng = np.random.default_rng(1)
+    L = rng.normal(size=(200, 3, 3))
+    y = rng.integers(0, 3, 200)
+    prior = np.log(np.full(3, 1 / 3))
+
+    def f(w):
+        return wanbia._objective(w, L, y, prior, 1.0)[0]
+
+    def g(w):
+        return wanbia._objective(w, L, y, prior, 1.0)[1]
+
+    assert check_grad(f, g, np.array([0.5, 1.0, 2.0])) < 1e-4
+    w = wanbia.fit_weights(L, y, prior)
+    for step in np.eye(3) * 1e-3:
+        for sign in (1, -1):
+            moved = np.maximum(w + sign * step, 0)
+            assert f(moved) >= f(w) - 1e-8
