@@ -32,10 +32,10 @@ ALPHAS = st.sampled_from([1.0, 0.5, 1e-3, 2.0])
 @parametrize_with_checks(
     [
         MixedNB(),
-        MixedNB(kinds="categorical"),
+        MixedNB(weights=None, kinds="categorical"),
         MixedNB(alpha=0.0),
-        MixedNB(kinds="binned"),
-        MixedNB(weights="wanbia"),
+        MixedNB(weights=None, kinds="binned"),
+        MixedNB(weights=None),
         CollapseGroups(),
     ]
 )
@@ -102,7 +102,7 @@ def assert_same_posteriors(ours, theirs, X):
 def test_categorical_table_equals_categorical_nb(table, alpha):
     X, y, prior = table
     sk = CategoricalNB(alpha=alpha, force_alpha=True, **prior_params(prior, y)).fit(X, y)
-    ours = MixedNB(kinds="categorical", alpha=alpha, **prior_params(prior, y)).fit(X, y)
+    ours = MixedNB(weights=None, kinds="categorical", alpha=alpha, **prior_params(prior, y)).fit(X, y)
     assert_same_posteriors(ours, sk, X)
 
 
@@ -112,7 +112,7 @@ def test_bernoulli_table_equals_bernoulli_nb(table, alpha, as_sparse):
     X, y, prior = table
     X = sparse.csr_matrix(X) if as_sparse else X
     sk = BernoulliNB(alpha=alpha, force_alpha=True, **prior_params(prior, y)).fit(X, y)
-    ours = MixedNB(kinds="bernoulli", alpha=alpha, **prior_params(prior, y)).fit(X, y)
+    ours = MixedNB(weights=None, kinds="bernoulli", alpha=alpha, **prior_params(prior, y)).fit(X, y)
     assert_same_posteriors(ours, sk, X)
 
 
@@ -122,10 +122,10 @@ def test_count_table_equals_multinomial_nb(table, alpha, as_sparse):
     X, y, prior = table
     X = sparse.csr_matrix(X) if as_sparse else X
     sk = MultinomialNB(alpha=alpha, force_alpha=True, **prior_params(prior, y)).fit(X, y)
-    ours = MixedNB(kinds="multinomial", alpha=alpha, **prior_params(prior, y)).fit(X, y)
+    ours = MixedNB(weights=None, kinds="multinomial", alpha=alpha, **prior_params(prior, y)).fit(X, y)
     assert_same_posteriors(ours, sk, X)
     if as_sparse:  # a sparse matrix is read as counts without being told
-        assert_same_posteriors(MixedNB(alpha=alpha, **prior_params(prior, y)).fit(X, y), sk, X)
+        assert_same_posteriors(MixedNB(weights=None, alpha=alpha, **prior_params(prior, y)).fit(X, y), sk, X)
 
 
 @SETTINGS
@@ -135,6 +135,7 @@ def test_continuous_table_equals_gaussian_nb(table, var_smoothing):
     params = {"priors": prior_params(prior, y)["class_prior"]} if prior == "given" else {}
     sk = GaussianNB(var_smoothing=var_smoothing, **params).fit(X, y)
     ours = MixedNB(
+        weights=None,
         kinds="gaussian", var_smoothing=var_smoothing, fit_prior=prior != "uniform", class_prior=params.get("priors")
     ).fit(X, y)
     if prior == "uniform":  # GaussianNB has no uniform prior: compare the likelihoods
@@ -183,7 +184,7 @@ MIXED_KINDS = {
 
 def test_auto_finds_groups_and_kinds_as_nblint_does():
     frame, y = mixed_table(0)
-    model = MixedNB().fit(frame, y)
+    model = MixedNB(weights=None).fit(frame, y)
     assert [(f.model, f.columns, f.group) for f in model.features_] == [
         ("categorical", ("a0", "a1", "a2", "a3"), "one-hot"),
         ("categorical", ("b0", "b1", "b2"), "dummy"),
@@ -192,10 +193,10 @@ def test_auto_finds_groups_and_kinds_as_nblint_does():
         ("categorical", ("n_visits",), None),
         ("gaussian", ("x",), None),
     ]
-    declared = MixedNB(kinds={**MIXED_KINDS, "n_visits": "categorical"}).fit(frame, y)
+    declared = MixedNB(weights=None, kinds={**MIXED_KINDS, "n_visits": "categorical"}).fit(frame, y)
     np.testing.assert_array_equal(model.predict_proba(frame), declared.predict_proba(frame))
     # Declared kinds win over the inference; the others are still inferred.
-    partly = MixedNB(kinds={"n_visits": "multinomial", "x": "drop"}).fit(frame, y)
+    partly = MixedNB(weights=None, kinds={"n_visits": "multinomial", "x": "drop"}).fit(frame, y)
     models = {f.columns: f.model for f in partly.features_}
     assert (
         models[("n_visits",)] == "multinomial" and ("x",) not in models and partly.left_out_ == {"x": "declared drop"}
@@ -206,7 +207,7 @@ def test_auto_finds_groups_and_kinds_as_nblint_does():
 def test_mixed_model_is_the_product_of_scikit_learn_models():
     """Each part equals its scikit-learn class: the joint log likelihoods add, with the prior once."""
     frame, y = mixed_table(1)
-    ours = MixedNB(kinds=MIXED_KINDS, alpha=0.5).fit(frame, y)
+    ours = MixedNB(weights=None, kinds=MIXED_KINDS, alpha=0.5).fit(frame, y)
     a = frame[["a0", "a1", "a2", "a3"]].to_numpy().argmax(axis=1)
     bits_b = frame[["b0", "b1", "b2"]].to_numpy()
     b = np.where(bits_b.any(axis=1), bits_b.argmax(axis=1), 3)
@@ -225,8 +226,8 @@ def test_mixed_model_is_the_product_of_scikit_learn_models():
 @SETTINGS
 def test_partial_fit_in_batches_is_one_fit(seed, cuts, alpha):
     frame, y = mixed_table(seed)
-    whole = MixedNB(kinds=MIXED_KINDS, alpha=alpha).fit(frame, y)
-    batched = MixedNB(kinds=MIXED_KINDS, alpha=alpha)
+    whole = MixedNB(weights=None, kinds=MIXED_KINDS, alpha=alpha).fit(frame, y)
+    batched = MixedNB(weights=None, kinds=MIXED_KINDS, alpha=alpha)
     for part in np.split(np.arange(len(y)), sorted(set(cuts))):
         batched.partial_fit(frame.iloc[part], y[part], classes=[0, 1, 2])
     np.testing.assert_allclose(batched.predict_proba(frame), whole.predict_proba(frame), rtol=0, atol=1e-12)
@@ -243,14 +244,14 @@ def test_unseen_categories_give_no_evidence_and_veto_no_class():
     new = frame.head(20).assign(city="Quito")  # a level never seen
     new.loc[new.index[:3], ["a0", "a1"]] = 1  # rows that are no level of the one-hot group either
     for alpha in (1.0, 0.0):
-        proba = MixedNB(kinds=kinds, alpha=alpha).fit(frame, y).predict_proba(new)
+        proba = MixedNB(weights=None, kinds=kinds, alpha=alpha).fit(frame, y).predict_proba(new)
         assert np.all(proba > 0) and np.allclose(proba.sum(axis=1), 1)
-        expected = MixedNB(kinds=no_city, alpha=alpha).fit(frame, y).predict_proba(new)
+        expected = MixedNB(weights=None, kinds=no_city, alpha=alpha).fit(frame, y).predict_proba(new)
         np.testing.assert_allclose(proba[3:], expected[3:], rtol=0, atol=1e-12)
-        expected = MixedNB(kinds=no_city_no_a, alpha=alpha).fit(frame, y).predict_proba(new)
+        expected = MixedNB(weights=None, kinds=no_city_no_a, alpha=alpha).fit(frame, y).predict_proba(new)
         np.testing.assert_allclose(proba[:3], expected[:3], rtol=0, atol=1e-12)
     with pytest.raises(ValueError, match="twice"):
-        MixedNB(kinds={("a0", "a1"): "one-hot", "a1": "bernoulli"}).fit(frame, y)
+        MixedNB(weights=None, kinds={("a0", "a1"): "one-hot", "a1": "bernoulli"}).fit(frame, y)
 
 
 def test_missing_categorical_values_give_no_evidence():
@@ -260,13 +261,13 @@ def test_missing_categorical_values_give_no_evidence():
     with_gaps = frame.copy()
     with_gaps.loc[:9, "city"] = None
     kinds = {"city": "categorical", "x": "drop"}
-    model = MixedNB(kinds=kinds, alpha=alpha).fit(with_gaps, y)
-    no_city = MixedNB(kinds={**kinds, "city": "drop"}, alpha=alpha).fit(frame, y)
+    model = MixedNB(weights=None, kinds=kinds, alpha=alpha).fit(with_gaps, y)
+    no_city = MixedNB(weights=None, kinds={**kinds, "city": "drop"}, alpha=alpha).fit(frame, y)
     np.testing.assert_allclose(
         model.predict_proba(with_gaps.head(10)), no_city.predict_proba(frame.head(10)), atol=1e-12
     )
     with pytest.raises(ValueError, match="NaN"):
-        MixedNB(kinds={"x": "gaussian"}).fit(frame.assign(x=np.nan), y)
+        MixedNB(weights=None, kinds={"x": "gaussian"}).fit(frame.assign(x=np.nan), y)
 
 
 def test_a_bernoulli_value_never_seen_gives_no_evidence():
@@ -274,8 +275,8 @@ def test_a_bernoulli_value_never_seen_gives_no_evidence():
     frame, y = mixed_table(7)
     kinds = {**MIXED_KINDS, "x": "drop", "n_visits": "drop"}
     new = frame.head(10).assign(flag=2)
-    proba = MixedNB(kinds=kinds).fit(frame, y).predict_proba(new)
-    expected = MixedNB(kinds={**kinds, "flag": "drop"}).fit(frame, y).predict_proba(new)
+    proba = MixedNB(weights=None, kinds=kinds).fit(frame, y).predict_proba(new)
+    expected = MixedNB(weights=None, kinds={**kinds, "flag": "drop"}).fit(frame, y).predict_proba(new)
     np.testing.assert_allclose(proba, expected, rtol=0, atol=1e-12)
 
 
@@ -290,8 +291,8 @@ def test_counts_on_their_own_are_categorical_or_gaussian():
 def test_alpha_zero_is_the_limit_of_small_alpha():
     frame, y = mixed_table(3, n=60)
     kinds = {**MIXED_KINDS, "x": "drop"}
-    limit = MixedNB(kinds=kinds, alpha=0.0).fit(frame, y).predict_proba(frame)
-    near = MixedNB(kinds=kinds, alpha=1e-9).fit(frame, y).predict_proba(frame)
+    limit = MixedNB(weights=None, kinds=kinds, alpha=0.0).fit(frame, y).predict_proba(frame)
+    near = MixedNB(weights=None, kinds=kinds, alpha=1e-9).fit(frame, y).predict_proba(frame)
     assert not np.isnan(limit).any()
     np.testing.assert_allclose(limit, near, atol=1e-6)
 
@@ -309,7 +310,7 @@ def test_sparse_count_blocks_stay_sparse(monkeypatch):
     X = sparse.random(200, 5000, density=0.002, format="csr", random_state=1) * 5
     X.data = np.ceil(X.data)
     y = rng.integers(0, 2, 200)
-    model = MixedNB().fit(X, y)
+    model = MixedNB(weights=None).fit(X, y)
     proba = model.predict_proba(X)
     assert seen == [True] and model.features_[0].model == "multinomial"
     np.testing.assert_allclose(proba, MultinomialNB().fit(X, y).predict_proba(X), atol=1e-9)
@@ -343,7 +344,7 @@ def test_posteriors_equal_nb401_cat_model():
         )
         cat = scoring.log_posteriors(models, rows)[0][:, scoring.CAT, :].T
         X = frame.drop(columns="y")
-        ours = MixedNB(alpha=alpha, continuous="gaussian").fit(X, y)  # CAT reads a measurement as Gaussian
+        ours = MixedNB(alpha=alpha, continuous="gaussian", weights=None).fit(X, y)  # CAT reads a measurement as Gaussian
         assert {f.columns for f in ours.features_ if f.model == "categorical"} == {
             ("a0", "a1", "a2", "a3"),
             ("b0", "b1", "b2"),
@@ -365,7 +366,7 @@ def test_collapse_groups_feeds_categorical_nb_and_inverts():
     assert list(collapse.get_feature_names_out()) == ["a0+a1+a2+a3", "b0+b1+b2", "flag"]
     np.testing.assert_array_equal(collapse.inverse_transform(codes), bits.to_numpy())
     pipeline = make_pipeline(CollapseGroups(), CategoricalNB()).fit(bits, y)
-    ours = MixedNB(kinds={("a0", "a1", "a2", "a3"): "one-hot", ("b0", "b1", "b2"): "dummy", "flag": "categorical"})
+    ours = MixedNB(weights=None, kinds={("a0", "a1", "a2", "a3"): "one-hot", ("b0", "b1", "b2"): "dummy", "flag": "categorical"})
     np.testing.assert_allclose(pipeline.predict_proba(bits), ours.fit(bits, y).predict_proba(bits), atol=1e-12)
     broken = bits.copy()
     broken.loc[4, ["a0", "a1"]] = 1  # row 5 has two bits of the one-hot group set
@@ -416,7 +417,7 @@ def test_each_measurement_gets_the_reading_that_fits_it():
     again = MixedNB().fit(frame[["x", "score", "price"]], y)
     assert {f.label: f.model for f in again.features_} == readings_chosen
     # Declared kinds win; continuous= sets the reading of every inferred measurement.
-    declared = MixedNB(kinds={"price": "gaussian"}).fit(frame, y)
+    declared = MixedNB(weights=None, kinds={"price": "gaussian"}).fit(frame, y)
     assert {f.label: f.model for f in declared.features_}["price"] == "gaussian" and "price" not in declared.reading_scores_
     assert {f.model for f in MixedNB(continuous="gaussian").fit(frame, y).features_} == {"gaussian"}
 
@@ -424,7 +425,7 @@ def test_each_measurement_gets_the_reading_that_fits_it():
 def test_lognormal_reading_is_gaussian_nb_on_the_logs():
     frame, y = measurement_table(1)
     X = frame[["price"]]
-    ours = MixedNB(kinds="lognormal").fit(X, y)
+    ours = MixedNB(weights=None, kinds="lognormal").fit(X, y)
     theirs = GaussianNB().fit(np.log(X.to_numpy()), y)
     np.testing.assert_allclose(ours.log_theta_, theirs.theta_, rtol=1e-9)
     np.testing.assert_allclose(ours.log_var_, theirs.var_, rtol=1e-9)
@@ -438,13 +439,13 @@ def test_lognormal_reading_is_gaussian_nb_on_the_logs():
     proba = ours.predict_proba(pd.DataFrame({"price": [-1.0, 0.0]}))
     np.testing.assert_allclose(proba, np.exp(np.tile(ours.class_log_prior_, (2, 1))), atol=1e-12)
     with pytest.raises(ValueError, match="positive"):
-        MixedNB(kinds="lognormal").fit(frame[["score"]], y)
+        MixedNB(weights=None, kinds="lognormal").fit(frame[["score"]], y)
 
 
 def test_binned_reading_is_categorical_nb_on_quantile_bins():
     frame, y = measurement_table(2)
     X = frame[["score", "x"]]
-    ours = MixedNB(kinds="binned", alpha=0.5).fit(X, y)
+    ours = MixedNB(weights=None, kinds="binned", alpha=0.5).fit(X, y)
     k = int(np.sqrt(len(y)))
     assert all(len(edges) == k - 1 for edges in ours.bin_edges_.values())  # about sqrt(n) bins
     codes = np.column_stack(
@@ -463,17 +464,18 @@ def assert_same_posteriors_between(ours, X, theirs, X_theirs):
 
 def test_partial_fit_keeps_the_first_batchs_readings_and_leaves_weights_to_fit():
     frame, y = measurement_table(3)
-    whole = MixedNB(kinds={"price": "lognormal", "score": "binned", "x": "gaussian"}).fit(frame, y)
-    batched = MixedNB(kinds={"price": "lognormal", "score": "binned", "x": "gaussian"})
+    whole = MixedNB(weights=None, kinds={"price": "lognormal", "score": "binned", "x": "gaussian"}).fit(frame, y)
+    batched = MixedNB(weights=None, kinds={"price": "lognormal", "score": "binned", "x": "gaussian"})
     batched.partial_fit(frame.iloc[:400], y[:400], classes=[0, 1])
     batched.partial_fit(frame.iloc[400:], y[400:])
-    edges_first = MixedNB(kinds="binned").fit(frame[["score"]].iloc[:400], y[:400]).bin_edges_["score"]
+    edges_first = MixedNB(weights=None, kinds="binned").fit(frame[["score"]].iloc[:400], y[:400]).bin_edges_["score"]
     np.testing.assert_array_equal(batched.bin_edges_["score"], edges_first)  # bins from the first batch
     np.testing.assert_allclose(batched.log_theta_, whole.log_theta_, rtol=1e-12)
     with pytest.warns(UserWarning, match="unweighted"):
         unweighted = MixedNB(weights="wanbia").partial_fit(frame, y, classes=[0, 1])
     np.testing.assert_array_equal(unweighted.weights_, np.ones(len(unweighted.features_)))
-    np.testing.assert_allclose(unweighted.predict_proba(frame), MixedNB().fit(frame, y).predict_proba(frame), atol=1e-12)
+    plain = MixedNB(weights=None).fit(frame, y)
+    np.testing.assert_allclose(unweighted.predict_proba(frame), plain.predict_proba(frame), atol=1e-12)
 
 
 # --------------------------------------------------------------------------- WANBIA weights
@@ -500,7 +502,7 @@ def test_wanbia_discounts_copies_and_beats_plain_nb_on_held_out_rows():
 
     frame, y = copies_table(0)
     kinds = "gaussian"
-    plain = MixedNB(kinds=kinds).fit(frame.iloc[:1000], y[:1000])
+    plain = MixedNB(weights=None, kinds=kinds).fit(frame.iloc[:1000], y[:1000])
     weighted = MixedNB(kinds=kinds, weights="wanbia").fit(frame.iloc[:1000], y[:1000])
     w = weighted.weights_
     assert w.shape == (4,) and np.all(w >= 0)

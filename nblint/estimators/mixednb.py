@@ -108,7 +108,7 @@ class MixedNB(ClassifierMixin, BaseEstimator):
         :mod:`nblint.estimators.readings`); the scores are in
         ``reading_scores_``.  ``"gaussian"`` is the reading of ``GaussianNB``
         (and of NB401's model CAT).
-    weights : {None, "wanbia"}, default None
+    weights : {"wanbia", None}, default "wanbia"
         ``"wanbia"``: one non-negative weight per feature (a group is one
         feature, a multinomial block is one feature) on its log-likelihood,
         fitted to the conditional log-likelihood of the classes by L-BFGS-B from
@@ -179,7 +179,7 @@ class MixedNB(ClassifierMixin, BaseEstimator):
         class_prior=None,
         var_smoothing=1e-9,
         continuous="auto",
-        weights=None,
+        weights="wanbia",
     ):
         self.kinds = kinds
         self.continuous = continuous
