@@ -288,8 +288,9 @@ def summary(rows: list[dict], model: str = "MixedNB") -> str:
         within = sum(ratio <= 1.02 for ratio in ratios)
         worst = max(range(len(scored)), key=lambda i: ratios[i])
         vs_lr = [r[name][0] / r["LogisticRegression"][0] for r in scored if r.get("LogisticRegression")]
-        medians = statistics.median(r[name][0] for r in scored), statistics.median(
-            r["LogisticRegression"][0] for r in scored if r.get("LogisticRegression")
+        medians = (
+            statistics.median(r[name][0] for r in scored),
+            statistics.median(r["LogisticRegression"][0] for r in scored if r.get("LogisticRegression")),
         )
         lines.append(
             f"{name}: within 2% of the best scikit-learn NB on {within} of {len(scored)} tables "

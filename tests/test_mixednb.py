@@ -136,7 +136,10 @@ def test_continuous_table_equals_gaussian_nb(table, var_smoothing):
     sk = GaussianNB(var_smoothing=var_smoothing, **params).fit(X, y)
     ours = MixedNB(
         weights=None,
-        kinds="gaussian", var_smoothing=var_smoothing, fit_prior=prior != "uniform", class_prior=params.get("priors")
+        kinds="gaussian",
+        var_smoothing=var_smoothing,
+        fit_prior=prior != "uniform",
+        class_prior=params.get("priors"),
     ).fit(X, y)
     if prior == "uniform":  # GaussianNB has no uniform prior: compare the likelihoods
         np.testing.assert_allclose(
@@ -344,7 +347,9 @@ def test_posteriors_equal_nb401_cat_model():
         )
         cat = scoring.log_posteriors(models, rows)[0][:, scoring.CAT, :].T
         X = frame.drop(columns="y")
-        ours = MixedNB(alpha=alpha, continuous="gaussian", weights=None).fit(X, y)  # CAT reads a measurement as Gaussian
+        ours = MixedNB(alpha=alpha, continuous="gaussian", weights=None).fit(
+            X, y
+        )  # CAT reads a measurement as Gaussian
         assert {f.columns for f in ours.features_ if f.model == "categorical"} == {
             ("a0", "a1", "a2", "a3"),
             ("b0", "b1", "b2"),
@@ -366,7 +371,9 @@ def test_collapse_groups_feeds_categorical_nb_and_inverts():
     assert list(collapse.get_feature_names_out()) == ["a0+a1+a2+a3", "b0+b1+b2", "flag"]
     np.testing.assert_array_equal(collapse.inverse_transform(codes), bits.to_numpy())
     pipeline = make_pipeline(CollapseGroups(), CategoricalNB()).fit(bits, y)
-    ours = MixedNB(weights=None, kinds={("a0", "a1", "a2", "a3"): "one-hot", ("b0", "b1", "b2"): "dummy", "flag": "categorical"})
+    ours = MixedNB(
+        weights=None, kinds={("a0", "a1", "a2", "a3"): "one-hot", ("b0", "b1", "b2"): "dummy", "flag": "categorical"}
+    )
     np.testing.assert_allclose(pipeline.predict_proba(bits), ours.fit(bits, y).predict_proba(bits), atol=1e-12)
     broken = bits.copy()
     broken.loc[4, ["a0", "a1"]] = 1  # row 5 has two bits of the one-hot group set
@@ -418,7 +425,9 @@ def test_each_measurement_gets_the_reading_that_fits_it():
     assert {f.label: f.model for f in again.features_} == readings_chosen
     # Declared kinds win; continuous= sets the reading of every inferred measurement.
     declared = MixedNB(weights=None, kinds={"price": "gaussian"}).fit(frame, y)
-    assert {f.label: f.model for f in declared.features_}["price"] == "gaussian" and "price" not in declared.reading_scores_
+    assert {f.label: f.model for f in declared.features_}[
+        "price"
+    ] == "gaussian" and "price" not in declared.reading_scores_
     assert {f.model for f in MixedNB(continuous="gaussian").fit(frame, y).features_} == {"gaussian"}
 
 
@@ -448,9 +457,7 @@ def test_binned_reading_is_categorical_nb_on_quantile_bins():
     ours = MixedNB(weights=None, kinds="binned", alpha=0.5).fit(X, y)
     k = int(np.sqrt(len(y)))
     assert all(len(edges) == k - 1 for edges in ours.bin_edges_.values())  # about sqrt(n) bins
-    codes = np.column_stack(
-        [np.searchsorted(ours.bin_edges_[c], X[c].to_numpy(), side="right") for c in X.columns]
-    )
+    codes = np.column_stack([np.searchsorted(ours.bin_edges_[c], X[c].to_numpy(), side="right") for c in X.columns])
     theirs = CategoricalNB(alpha=0.5, force_alpha=True, min_categories=k).fit(codes, y)
     assert_same_posteriors_between(ours, X, theirs, codes)
     counts = np.bincount(codes[:, 0], minlength=k)
