@@ -430,13 +430,30 @@ class MixedNB(ClassifierMixin, BaseEstimator):
             zeros = np.zeros((X.shape[0], len(self.classes_)))
             return nbmath.LogLikelihood(zeros, zeros.astype(np.int64))
         if self.weights is not None:
-            return _weighted_sum(self._feature_terms(X), self.weights_)
+            first = [self._units().index(u) for u in range(max(self._units(), default=-1) + 1)]
+            return _weighted_sum(self._feature_terms(X), self.weights_[first])
         return model.log_likelihood(self._inputs(X))
 
     # ------------------------------------------------------------------ weights
 
+    def _units(self) -> list[int]:
+        """The weight each feature of ``features_`` shares: its own, but one for all multinomial features.
+
+        A multinomial block holds counts of one kind (words): one weight for the block,
+        not one per word (10,000 weights would need 10,000 log-likelihoods per row).
+        """
+        units, multinomial = [], None
+        for feature in self.features_:
+            if feature.model == "multinomial":
+                if multinomial is None:
+                    multinomial = max(units, default=-1) + 1
+                units.append(multinomial)
+            else:
+                units.append(max(units, default=-1) + 1)
+        return units
+
     def _feature_terms(self, X) -> list[nbmath.LogLikelihood]:
-        """Each feature's log-likelihood alone, in ``features_`` order (a block split into its columns)."""
+        """Each weight unit's log-likelihood alone (:meth:`_units` order: a block split into its features)."""
         model, plan = self._model, self._plan
         assert isinstance(model, nbmath.NaiveBayes)
         inputs = self._inputs(X)
@@ -455,22 +472,29 @@ class MixedNB(ClassifierMixin, BaseEstimator):
             if not block:
                 continue
             component, values = next(components)
+            if model_name == "multinomial":
+                terms["\0multinomial"] = component.log_likelihood(values)
+                continue
             within = {j: d for d, j in enumerate(block)}
             for feature in self.features_:
                 if feature.model == model_name:
                     pick = [within[self._plan.order[c]] for c in feature.columns]
                     terms[feature.label] = split(component, pick).log_likelihood(_block(values, pick))
-        return [terms[f.label] for f in self.features_]
+        out: dict[int, nbmath.LogLikelihood] = {}
+        for unit, feature in zip(self._units(), self.features_, strict=True):
+            out.setdefault(unit, terms["\0multinomial" if feature.model == "multinomial" else feature.label])
+        return [out[u] for u in sorted(out)]
 
     def _fit_weights(self, X, y: np.ndarray) -> np.ndarray:
         """WANBIA's weights, fitted to cross-fitted per-feature log-likelihoods (:mod:`nblint.estimators.wanbia`)."""
-        n_features = len(self.features_)
-        if not n_features:
+        units = self._units()
+        n_units = max(units, default=-1) + 1
+        if not n_units:
             return np.ones(0)
-        rows = wanbia.sample_rows(y)
-        Xs, ys = X[rows], y[rows]
         C = len(self.classes_)
-        L = np.zeros((len(rows), n_features, C))
+        rows = wanbia.sample_rows(y, min(wanbia.SAMPLE_ROWS, max(2_000, wanbia.SAMPLE_CELLS // (n_units * C))))
+        Xs, ys = X[rows], y[rows]
+        L = np.zeros((len(rows), n_units, C))
         fold = wanbia.stratified_folds(ys, readings.FOLDS)
         try:
             for f in range(readings.FOLDS):
@@ -481,7 +505,7 @@ class MixedNB(ClassifierMixin, BaseEstimator):
                 L[test] = np.stack([t.finite for t in part._feature_terms(Xs[test])], axis=1)
         except ValueError:  # a fold without some class's rows, say: score in-sample instead
             L = np.stack([t.finite for t in self._feature_terms(Xs)], axis=1)
-        return wanbia.fit_weights(L, ys, self.class_log_prior_)
+        return wanbia.fit_weights(L, ys, self.class_log_prior_)[units]
 
     def _refitted(self, X, y: np.ndarray) -> MixedNB:
         """A copy with this plan (readings, bin edges) fitted on other rows, unweighted."""

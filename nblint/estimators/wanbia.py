@@ -29,6 +29,8 @@ import numpy as np
 PENALTY = 1.0
 #: Rows the weights are fitted on, at most (a seeded, class-stratified sample of larger tables).
 SAMPLE_ROWS = 50_000
+#: Log-likelihoods (rows x features x classes) held at most: fewer rows for wide tables.
+SAMPLE_CELLS = 20_000_000
 
 
 def _objective(w: np.ndarray, L: np.ndarray, y: np.ndarray, log_prior: np.ndarray, penalty: float):
