@@ -545,3 +545,22 @@ def test_wanbia_weights_minimise_the_penalised_conditional_log_likelihood():
         for sign in (1, -1):
             moved = np.maximum(w + sign * step, 0)
             assert f(moved) >= f(w) - 1e-8
+
+
+def test_wanbia_gives_a_multinomial_block_one_weight():
+    """Counts of one kind share one weight (a weight per word would hold n x words log-likelihoods)."""
+    rng = np.random.default_rng(2)
+    y = rng.integers(0, 2, 400)
+    counts = rng.poisson(1 + y[:, None] * np.array([1.0, 0.0, 0.5]), (400, 3)).astype(float)
+    X = np.column_stack([counts, rng.normal(y, 1.0)])
+    model = MixedNB(kinds={0: "multinomial", 1: "multinomial", 2: "multinomial", 3: "gaussian"}).fit(X, y)
+    assert len(model.weights_) == 4 and len(set(model.weights_[:3])) == 1
+    one_block = MixedNB(kinds="multinomial", weights=None).fit(counts, y)
+    gaussian = MixedNB(kinds="gaussian", weights=None).fit(X[:, [3]], y)
+    w = model.weights_
+    expected = (
+        model.class_log_prior_
+        + w[0] * (one_block.predict_joint_log_proba(counts) - one_block.class_log_prior_)
+        + w[3] * (gaussian.predict_joint_log_proba(X[:, [3]]) - gaussian.class_log_prior_)
+    )
+    np.testing.assert_allclose(model.predict_joint_log_proba(X), expected, rtol=1e-9)
