@@ -14,12 +14,17 @@ product over features of
   time gives no evidence);
 * one multinomial over a block of counts of one kind, such as words (kept sparse
   when given sparse);
-* normal densities for continuous columns,
+* for each measurement, whichever reading fits it (:mod:`nblint.estimators.readings`):
+  a normal density, a normal density of ``log x``, or a categorical over about
+  ``sqrt(n)`` quantile bins,
 
-times the class prior, with one Lidstone ``alpha`` for the discrete parts.  Every
-piece is fitted from sufficient statistics by :mod:`nblint.nbmath`, the package
-NB401's measurement uses, so ``partial_fit`` merges batches exactly and this
-estimator's posteriors are NB401's model "CAT".  Which column is what comes from
+times the class prior, with one Lidstone ``alpha`` for the discrete parts, and by
+default each feature's log-likelihood weighted (WANBIA,
+:mod:`nblint.estimators.wanbia`) so near-copies of one measurement do not count
+as full evidence each.  Every piece is fitted from sufficient statistics by
+:mod:`nblint.nbmath`, the package NB401's measurement uses, so ``partial_fit``
+merges batches exactly, and with ``weights=None`` and ``continuous="gaussian"``
+this estimator's posteriors are NB401's model "CAT".  Which column is what comes from
 nblint's own analyses (:func:`nblint.estimators.recommend.recommended_features`) unless
 given.
 
