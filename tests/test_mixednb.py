@@ -29,7 +29,16 @@ SETTINGS = settings(max_examples=25, deadline=None)
 ALPHAS = st.sampled_from([1.0, 0.5, 1e-3, 2.0])
 
 
-@parametrize_with_checks([MixedNB(), MixedNB(kinds="categorical"), MixedNB(alpha=0.0), CollapseGroups()])
+@parametrize_with_checks(
+    [
+        MixedNB(),
+        MixedNB(weights=None, kinds="categorical"),
+        MixedNB(alpha=0.0),
+        MixedNB(weights=None, kinds="binned"),
+        MixedNB(weights=None),
+        CollapseGroups(),
+    ]
+)
 def test_scikit_learn_contract(estimator, check):
     check(estimator)
 
@@ -93,7 +102,7 @@ def assert_same_posteriors(ours, theirs, X):
 def test_categorical_table_equals_categorical_nb(table, alpha):
     X, y, prior = table
     sk = CategoricalNB(alpha=alpha, force_alpha=True, **prior_params(prior, y)).fit(X, y)
-    ours = MixedNB(kinds="categorical", alpha=alpha, **prior_params(prior, y)).fit(X, y)
+    ours = MixedNB(weights=None, kinds="categorical", alpha=alpha, **prior_params(prior, y)).fit(X, y)
     assert_same_posteriors(ours, sk, X)
 
 
@@ -103,7 +112,7 @@ def test_bernoulli_table_equals_bernoulli_nb(table, alpha, as_sparse):
     X, y, prior = table
     X = sparse.csr_matrix(X) if as_sparse else X
     sk = BernoulliNB(alpha=alpha, force_alpha=True, **prior_params(prior, y)).fit(X, y)
-    ours = MixedNB(kinds="bernoulli", alpha=alpha, **prior_params(prior, y)).fit(X, y)
+    ours = MixedNB(weights=None, kinds="bernoulli", alpha=alpha, **prior_params(prior, y)).fit(X, y)
     assert_same_posteriors(ours, sk, X)
 
 
@@ -113,10 +122,10 @@ def test_count_table_equals_multinomial_nb(table, alpha, as_sparse):
     X, y, prior = table
     X = sparse.csr_matrix(X) if as_sparse else X
     sk = MultinomialNB(alpha=alpha, force_alpha=True, **prior_params(prior, y)).fit(X, y)
-    ours = MixedNB(kinds="multinomial", alpha=alpha, **prior_params(prior, y)).fit(X, y)
+    ours = MixedNB(weights=None, kinds="multinomial", alpha=alpha, **prior_params(prior, y)).fit(X, y)
     assert_same_posteriors(ours, sk, X)
     if as_sparse:  # a sparse matrix is read as counts without being told
-        assert_same_posteriors(MixedNB(alpha=alpha, **prior_params(prior, y)).fit(X, y), sk, X)
+        assert_same_posteriors(MixedNB(weights=None, alpha=alpha, **prior_params(prior, y)).fit(X, y), sk, X)
 
 
 @SETTINGS
@@ -126,7 +135,11 @@ def test_continuous_table_equals_gaussian_nb(table, var_smoothing):
     params = {"priors": prior_params(prior, y)["class_prior"]} if prior == "given" else {}
     sk = GaussianNB(var_smoothing=var_smoothing, **params).fit(X, y)
     ours = MixedNB(
-        kinds="gaussian", var_smoothing=var_smoothing, fit_prior=prior != "uniform", class_prior=params.get("priors")
+        weights=None,
+        kinds="gaussian",
+        var_smoothing=var_smoothing,
+        fit_prior=prior != "uniform",
+        class_prior=params.get("priors"),
     ).fit(X, y)
     if prior == "uniform":  # GaussianNB has no uniform prior: compare the likelihoods
         np.testing.assert_allclose(
@@ -174,7 +187,7 @@ MIXED_KINDS = {
 
 def test_auto_finds_groups_and_kinds_as_nblint_does():
     frame, y = mixed_table(0)
-    model = MixedNB().fit(frame, y)
+    model = MixedNB(weights=None).fit(frame, y)
     assert [(f.model, f.columns, f.group) for f in model.features_] == [
         ("categorical", ("a0", "a1", "a2", "a3"), "one-hot"),
         ("categorical", ("b0", "b1", "b2"), "dummy"),
@@ -183,10 +196,10 @@ def test_auto_finds_groups_and_kinds_as_nblint_does():
         ("categorical", ("n_visits",), None),
         ("gaussian", ("x",), None),
     ]
-    declared = MixedNB(kinds={**MIXED_KINDS, "n_visits": "categorical"}).fit(frame, y)
+    declared = MixedNB(weights=None, kinds={**MIXED_KINDS, "n_visits": "categorical"}).fit(frame, y)
     np.testing.assert_array_equal(model.predict_proba(frame), declared.predict_proba(frame))
     # Declared kinds win over the inference; the others are still inferred.
-    partly = MixedNB(kinds={"n_visits": "multinomial", "x": "drop"}).fit(frame, y)
+    partly = MixedNB(weights=None, kinds={"n_visits": "multinomial", "x": "drop"}).fit(frame, y)
     models = {f.columns: f.model for f in partly.features_}
     assert (
         models[("n_visits",)] == "multinomial" and ("x",) not in models and partly.left_out_ == {"x": "declared drop"}
@@ -197,7 +210,7 @@ def test_auto_finds_groups_and_kinds_as_nblint_does():
 def test_mixed_model_is_the_product_of_scikit_learn_models():
     """Each part equals its scikit-learn class: the joint log likelihoods add, with the prior once."""
     frame, y = mixed_table(1)
-    ours = MixedNB(kinds=MIXED_KINDS, alpha=0.5).fit(frame, y)
+    ours = MixedNB(weights=None, kinds=MIXED_KINDS, alpha=0.5).fit(frame, y)
     a = frame[["a0", "a1", "a2", "a3"]].to_numpy().argmax(axis=1)
     bits_b = frame[["b0", "b1", "b2"]].to_numpy()
     b = np.where(bits_b.any(axis=1), bits_b.argmax(axis=1), 3)
@@ -216,8 +229,8 @@ def test_mixed_model_is_the_product_of_scikit_learn_models():
 @SETTINGS
 def test_partial_fit_in_batches_is_one_fit(seed, cuts, alpha):
     frame, y = mixed_table(seed)
-    whole = MixedNB(kinds=MIXED_KINDS, alpha=alpha).fit(frame, y)
-    batched = MixedNB(kinds=MIXED_KINDS, alpha=alpha)
+    whole = MixedNB(weights=None, kinds=MIXED_KINDS, alpha=alpha).fit(frame, y)
+    batched = MixedNB(weights=None, kinds=MIXED_KINDS, alpha=alpha)
     for part in np.split(np.arange(len(y)), sorted(set(cuts))):
         batched.partial_fit(frame.iloc[part], y[part], classes=[0, 1, 2])
     np.testing.assert_allclose(batched.predict_proba(frame), whole.predict_proba(frame), rtol=0, atol=1e-12)
@@ -234,14 +247,14 @@ def test_unseen_categories_give_no_evidence_and_veto_no_class():
     new = frame.head(20).assign(city="Quito")  # a level never seen
     new.loc[new.index[:3], ["a0", "a1"]] = 1  # rows that are no level of the one-hot group either
     for alpha in (1.0, 0.0):
-        proba = MixedNB(kinds=kinds, alpha=alpha).fit(frame, y).predict_proba(new)
+        proba = MixedNB(weights=None, kinds=kinds, alpha=alpha).fit(frame, y).predict_proba(new)
         assert np.all(proba > 0) and np.allclose(proba.sum(axis=1), 1)
-        expected = MixedNB(kinds=no_city, alpha=alpha).fit(frame, y).predict_proba(new)
+        expected = MixedNB(weights=None, kinds=no_city, alpha=alpha).fit(frame, y).predict_proba(new)
         np.testing.assert_allclose(proba[3:], expected[3:], rtol=0, atol=1e-12)
-        expected = MixedNB(kinds=no_city_no_a, alpha=alpha).fit(frame, y).predict_proba(new)
+        expected = MixedNB(weights=None, kinds=no_city_no_a, alpha=alpha).fit(frame, y).predict_proba(new)
         np.testing.assert_allclose(proba[:3], expected[:3], rtol=0, atol=1e-12)
     with pytest.raises(ValueError, match="twice"):
-        MixedNB(kinds={("a0", "a1"): "one-hot", "a1": "bernoulli"}).fit(frame, y)
+        MixedNB(weights=None, kinds={("a0", "a1"): "one-hot", "a1": "bernoulli"}).fit(frame, y)
 
 
 def test_missing_categorical_values_give_no_evidence():
@@ -251,13 +264,13 @@ def test_missing_categorical_values_give_no_evidence():
     with_gaps = frame.copy()
     with_gaps.loc[:9, "city"] = None
     kinds = {"city": "categorical", "x": "drop"}
-    model = MixedNB(kinds=kinds, alpha=alpha).fit(with_gaps, y)
-    no_city = MixedNB(kinds={**kinds, "city": "drop"}, alpha=alpha).fit(frame, y)
+    model = MixedNB(weights=None, kinds=kinds, alpha=alpha).fit(with_gaps, y)
+    no_city = MixedNB(weights=None, kinds={**kinds, "city": "drop"}, alpha=alpha).fit(frame, y)
     np.testing.assert_allclose(
         model.predict_proba(with_gaps.head(10)), no_city.predict_proba(frame.head(10)), atol=1e-12
     )
     with pytest.raises(ValueError, match="NaN"):
-        MixedNB(kinds={"x": "gaussian"}).fit(frame.assign(x=np.nan), y)
+        MixedNB(weights=None, kinds={"x": "gaussian"}).fit(frame.assign(x=np.nan), y)
 
 
 def test_a_bernoulli_value_never_seen_gives_no_evidence():
@@ -265,8 +278,8 @@ def test_a_bernoulli_value_never_seen_gives_no_evidence():
     frame, y = mixed_table(7)
     kinds = {**MIXED_KINDS, "x": "drop", "n_visits": "drop"}
     new = frame.head(10).assign(flag=2)
-    proba = MixedNB(kinds=kinds).fit(frame, y).predict_proba(new)
-    expected = MixedNB(kinds={**kinds, "flag": "drop"}).fit(frame, y).predict_proba(new)
+    proba = MixedNB(weights=None, kinds=kinds).fit(frame, y).predict_proba(new)
+    expected = MixedNB(weights=None, kinds={**kinds, "flag": "drop"}).fit(frame, y).predict_proba(new)
     np.testing.assert_allclose(proba, expected, rtol=0, atol=1e-12)
 
 
@@ -281,8 +294,8 @@ def test_counts_on_their_own_are_categorical_or_gaussian():
 def test_alpha_zero_is_the_limit_of_small_alpha():
     frame, y = mixed_table(3, n=60)
     kinds = {**MIXED_KINDS, "x": "drop"}
-    limit = MixedNB(kinds=kinds, alpha=0.0).fit(frame, y).predict_proba(frame)
-    near = MixedNB(kinds=kinds, alpha=1e-9).fit(frame, y).predict_proba(frame)
+    limit = MixedNB(weights=None, kinds=kinds, alpha=0.0).fit(frame, y).predict_proba(frame)
+    near = MixedNB(weights=None, kinds=kinds, alpha=1e-9).fit(frame, y).predict_proba(frame)
     assert not np.isnan(limit).any()
     np.testing.assert_allclose(limit, near, atol=1e-6)
 
@@ -300,7 +313,7 @@ def test_sparse_count_blocks_stay_sparse(monkeypatch):
     X = sparse.random(200, 5000, density=0.002, format="csr", random_state=1) * 5
     X.data = np.ceil(X.data)
     y = rng.integers(0, 2, 200)
-    model = MixedNB().fit(X, y)
+    model = MixedNB(weights=None).fit(X, y)
     proba = model.predict_proba(X)
     assert seen == [True] and model.features_[0].model == "multinomial"
     np.testing.assert_allclose(proba, MultinomialNB().fit(X, y).predict_proba(X), atol=1e-9)
@@ -334,7 +347,9 @@ def test_posteriors_equal_nb401_cat_model():
         )
         cat = scoring.log_posteriors(models, rows)[0][:, scoring.CAT, :].T
         X = frame.drop(columns="y")
-        ours = MixedNB(alpha=alpha).fit(X, y)
+        ours = MixedNB(alpha=alpha, continuous="gaussian", weights=None).fit(
+            X, y
+        )  # CAT reads a measurement as Gaussian
         assert {f.columns for f in ours.features_ if f.model == "categorical"} == {
             ("a0", "a1", "a2", "a3"),
             ("b0", "b1", "b2"),
@@ -356,7 +371,9 @@ def test_collapse_groups_feeds_categorical_nb_and_inverts():
     assert list(collapse.get_feature_names_out()) == ["a0+a1+a2+a3", "b0+b1+b2", "flag"]
     np.testing.assert_array_equal(collapse.inverse_transform(codes), bits.to_numpy())
     pipeline = make_pipeline(CollapseGroups(), CategoricalNB()).fit(bits, y)
-    ours = MixedNB(kinds={("a0", "a1", "a2", "a3"): "one-hot", ("b0", "b1", "b2"): "dummy", "flag": "categorical"})
+    ours = MixedNB(
+        weights=None, kinds={("a0", "a1", "a2", "a3"): "one-hot", ("b0", "b1", "b2"): "dummy", "flag": "categorical"}
+    )
     np.testing.assert_allclose(pipeline.predict_proba(bits), ours.fit(bits, y).predict_proba(bits), atol=1e-12)
     broken = bits.copy()
     broken.loc[4, ["a0", "a1"]] = 1  # row 5 has two bits of the one-hot group set
@@ -376,3 +393,174 @@ def test_every_fix_that_asks_for_a_categorical_reading_points_at_mixednb(model):
     assert fixes or model == "categorical"
     for finding in fixes:
         assert "MixedNB" in finding.fix or "CollapseGroups" in finding.fix, (finding.code, finding.fix)
+
+
+# --------------------------------------------------------------------------- readings of a measurement
+
+
+def measurement_table(seed: int, n: int = 800):
+    """A skewed price (log-normal within each class), a score bimodal in one class, and a plain normal one."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    frame = pd.DataFrame(
+        {
+            "price": np.exp(rng.normal(1.0 + 0.8 * y, 1.0)),
+            # class 0 around 0, class 1 at -2 or 2: one mean, two shapes a normal density cannot tell apart well
+            "score": np.where(y == 1, np.where(rng.random(n) < 0.5, -2.0, 2.0), 0.0) + rng.normal(0, 0.5, n),
+            "x": rng.normal(0.6 * y, 1.0),
+        }
+    )
+    return frame, y
+
+
+def test_each_measurement_gets_the_reading_that_fits_it():
+    frame, y = measurement_table(0)
+    model = MixedNB().fit(frame, y)
+    readings_chosen = {f.label: f.model for f in model.features_}
+    assert readings_chosen == {"price": "lognormal", "score": "binned", "x": "gaussian"}
+    for column, scores in model.reading_scores_.items():
+        assert max(scores, key=scores.get) == readings_chosen[column]
+    # Deterministic, and not dependent on column order.
+    again = MixedNB().fit(frame[["x", "score", "price"]], y)
+    assert {f.label: f.model for f in again.features_} == readings_chosen
+    # Declared kinds win; continuous= sets the reading of every inferred measurement.
+    declared = MixedNB(weights=None, kinds={"price": "gaussian"}).fit(frame, y)
+    assert {f.label: f.model for f in declared.features_}[
+        "price"
+    ] == "gaussian" and "price" not in declared.reading_scores_
+    assert {f.model for f in MixedNB(continuous="gaussian").fit(frame, y).features_} == {"gaussian"}
+
+
+def test_lognormal_reading_is_gaussian_nb_on_the_logs():
+    frame, y = measurement_table(1)
+    X = frame[["price"]]
+    ours = MixedNB(weights=None, kinds="lognormal").fit(X, y)
+    theirs = GaussianNB().fit(np.log(X.to_numpy()), y)
+    np.testing.assert_allclose(ours.log_theta_, theirs.theta_, rtol=1e-9)
+    np.testing.assert_allclose(ours.log_var_, theirs.var_, rtol=1e-9)
+    # The density of x is that of log x times the Jacobian 1/x, which cancels in the posterior.
+    jacobian = -np.log(X.to_numpy())
+    np.testing.assert_allclose(
+        ours.predict_joint_log_proba(X), theirs.predict_joint_log_proba(np.log(X.to_numpy())) + jacobian, rtol=1e-9
+    )
+    np.testing.assert_allclose(ours.predict_proba(X), theirs.predict_proba(np.log(X.to_numpy())), atol=1e-12)
+    # A value that is not positive gives no evidence: the prior alone.
+    proba = ours.predict_proba(pd.DataFrame({"price": [-1.0, 0.0]}))
+    np.testing.assert_allclose(proba, np.exp(np.tile(ours.class_log_prior_, (2, 1))), atol=1e-12)
+    with pytest.raises(ValueError, match="positive"):
+        MixedNB(weights=None, kinds="lognormal").fit(frame[["score"]], y)
+
+
+def test_binned_reading_is_categorical_nb_on_quantile_bins():
+    frame, y = measurement_table(2)
+    X = frame[["score", "x"]]
+    ours = MixedNB(weights=None, kinds="binned", alpha=0.5).fit(X, y)
+    k = int(np.sqrt(len(y)))
+    assert all(len(edges) == k - 1 for edges in ours.bin_edges_.values())  # about sqrt(n) bins
+    codes = np.column_stack([np.searchsorted(ours.bin_edges_[c], X[c].to_numpy(), side="right") for c in X.columns])
+    theirs = CategoricalNB(alpha=0.5, force_alpha=True, min_categories=k).fit(codes, y)
+    assert_same_posteriors_between(ours, X, theirs, codes)
+    counts = np.bincount(codes[:, 0], minlength=k)
+    assert counts.min() >= 0.8 * len(y) / k and counts.max() <= 1.2 * len(y) / k  # equal-frequency bins
+
+
+def assert_same_posteriors_between(ours, X, theirs, X_theirs):
+    np.testing.assert_allclose(ours.predict_joint_log_proba(X), theirs.predict_joint_log_proba(X_theirs), rtol=1e-9)
+    np.testing.assert_allclose(ours.predict_proba(X), theirs.predict_proba(X_theirs), atol=1e-12)
+
+
+def test_partial_fit_keeps_the_first_batchs_readings_and_leaves_weights_to_fit():
+    frame, y = measurement_table(3)
+    whole = MixedNB(weights=None, kinds={"price": "lognormal", "score": "binned", "x": "gaussian"}).fit(frame, y)
+    batched = MixedNB(weights=None, kinds={"price": "lognormal", "score": "binned", "x": "gaussian"})
+    batched.partial_fit(frame.iloc[:400], y[:400], classes=[0, 1])
+    batched.partial_fit(frame.iloc[400:], y[400:])
+    edges_first = MixedNB(weights=None, kinds="binned").fit(frame[["score"]].iloc[:400], y[:400]).bin_edges_["score"]
+    np.testing.assert_array_equal(batched.bin_edges_["score"], edges_first)  # bins from the first batch
+    np.testing.assert_allclose(batched.log_theta_, whole.log_theta_, rtol=1e-12)
+    with pytest.warns(UserWarning, match="unweighted"):
+        unweighted = MixedNB(weights="wanbia").partial_fit(frame, y, classes=[0, 1])
+    np.testing.assert_array_equal(unweighted.weights_, np.ones(len(unweighted.features_)))
+    plain = MixedNB(weights=None).fit(frame, y)
+    np.testing.assert_allclose(unweighted.predict_proba(frame), plain.predict_proba(frame), atol=1e-12)
+
+
+# --------------------------------------------------------------------------- WANBIA weights
+
+
+def copies_table(seed: int, n: int = 1500):
+    """A measurement, two near-copies of it, and a column of pure noise."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    x = rng.normal(0.8 * y, 1.0)
+    frame = pd.DataFrame(
+        {
+            "x_min": x - 0.01 * rng.random(n),
+            "x": x,
+            "x_max": x + 0.01 * rng.random(n),
+            "noise": rng.normal(size=n),
+        }
+    )
+    return frame, y
+
+
+def test_wanbia_discounts_copies_and_beats_plain_nb_on_held_out_rows():
+    from sklearn.metrics import log_loss
+
+    frame, y = copies_table(0)
+    kinds = "gaussian"
+    plain = MixedNB(weights=None, kinds=kinds).fit(frame.iloc[:1000], y[:1000])
+    weighted = MixedNB(kinds=kinds, weights="wanbia").fit(frame.iloc[:1000], y[:1000])
+    w = weighted.weights_
+    assert w.shape == (4,) and np.all(w >= 0)
+    assert 0.6 < w[:3].sum() < 1.6  # three copies of one measurement count about once, not three times
+    assert w[3] < 0.7  # noise is discounted (the penalty pulls towards 1: plain Naive Bayes)
+    test, y_test = frame.iloc[1000:], y[1000:]
+    assert log_loss(y_test, weighted.predict_proba(test)) < 0.95 * log_loss(y_test, plain.predict_proba(test))
+    # Weights of one are plain Naive Bayes; the weighted score is the weighted sum of the features' scores.
+    weighted.weights_ = np.ones(4)
+    np.testing.assert_allclose(weighted.predict_proba(test), plain.predict_proba(test), atol=1e-12)
+
+
+def test_wanbia_weights_minimise_the_penalised_conditional_log_likelihood():
+    """The optimiser's answer against scipy's numerical gradient and a perturbation check."""
+    from scipy.optimize import check_grad
+
+    from nblint.estimators import wanbia
+
+    rng = np.random.default_rng(1)
+    L = rng.normal(size=(200, 3, 3))
+    y = rng.integers(0, 3, 200)
+    prior = np.log(np.full(3, 1 / 3))
+
+    def f(w):
+        return wanbia._objective(w, L, y, prior, 1.0)[0]
+
+    def g(w):
+        return wanbia._objective(w, L, y, prior, 1.0)[1]
+
+    assert check_grad(f, g, np.array([0.5, 1.0, 2.0])) < 1e-4
+    w = wanbia.fit_weights(L, y, prior)
+    for step in np.eye(3) * 1e-3:
+        for sign in (1, -1):
+            moved = np.maximum(w + sign * step, 0)
+            assert f(moved) >= f(w) - 1e-8
+
+
+def test_wanbia_gives_a_multinomial_block_one_weight():
+    """Counts of one kind share one weight (a weight per word would hold n x words log-likelihoods)."""
+    rng = np.random.default_rng(2)
+    y = rng.integers(0, 2, 400)
+    counts = rng.poisson(1 + y[:, None] * np.array([1.0, 0.0, 0.5]), (400, 3)).astype(float)
+    X = np.column_stack([counts, rng.normal(y, 1.0)])
+    model = MixedNB(kinds={0: "multinomial", 1: "multinomial", 2: "multinomial", 3: "gaussian"}).fit(X, y)
+    assert len(model.weights_) == 4 and len(set(model.weights_[:3])) == 1
+    one_block = MixedNB(kinds="multinomial", weights=None).fit(counts, y)
+    gaussian = MixedNB(kinds="gaussian", weights=None).fit(X[:, [3]], y)
+    w = model.weights_
+    expected = (
+        model.class_log_prior_
+        + w[0] * (one_block.predict_joint_log_proba(counts) - one_block.class_log_prior_)
+        + w[3] * (gaussian.predict_joint_log_proba(X[:, [3]]) - gaussian.class_log_prior_)
+    )
+    np.testing.assert_allclose(model.predict_joint_log_proba(X), expected, rtol=1e-9)

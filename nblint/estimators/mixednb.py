@@ -14,12 +14,17 @@ product over features of
   time gives no evidence);
 * one multinomial over a block of counts of one kind, such as words (kept sparse
   when given sparse);
-* normal densities for continuous columns,
+* for each measurement, whichever reading fits it (:mod:`nblint.estimators.readings`):
+  a normal density, a normal density of ``log x``, or a categorical over about
+  ``sqrt(n)`` quantile bins,
 
-times the class prior, with one Lidstone ``alpha`` for the discrete parts.  Every
-piece is fitted from sufficient statistics by :mod:`nblint.nbmath`, the package
-NB401's measurement uses, so ``partial_fit`` merges batches exactly and this
-estimator's posteriors are NB401's model "CAT".  Which column is what comes from
+times the class prior, with one Lidstone ``alpha`` for the discrete parts, and by
+default each feature's log-likelihood weighted (WANBIA,
+:mod:`nblint.estimators.wanbia`) so near-copies of one measurement do not count
+as full evidence each.  Every piece is fitted from sufficient statistics by
+:mod:`nblint.nbmath`, the package NB401's measurement uses, so ``partial_fit``
+merges batches exactly, and with ``weights=None`` and ``continuous="gaussian"``
+this estimator's posteriors are NB401's model "CAT".  Which column is what comes from
 nblint's own analyses (:func:`nblint.estimators.recommend.recommended_features`) unless
 given.
 
@@ -28,6 +33,7 @@ Importing this module imports scikit-learn (``pip install 'nblint[sklearn]'``).
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping
 
 import numpy as np
@@ -37,6 +43,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from nblint import nbmath
+from nblint.estimators import readings, wanbia
 from nblint.estimators.recommend import MODELS, Feature, frame_context, recommended_features
 
 try:  # scikit-learn >= 1.6
@@ -48,8 +55,16 @@ except ImportError:  # pragma: no cover - older scikit-learn
         return estimator._validate_data(X, y, **kwargs)
 
 
-#: Values ``kinds`` may give a column: an event model, or "drop".
-COLUMN_KINDS = (*MODELS, "drop")
+#: Readings of a continuous column besides the Gaussian one (:mod:`nblint.estimators.readings`).
+CONTINUOUS_READINGS = ("lognormal", "binned")
+#: Values ``kinds`` may give every column, or one: an event model or another reading of a measurement.
+READ_KINDS = (*MODELS, *CONTINUOUS_READINGS)
+#: Values ``kinds`` may give a column: a reading, or "drop".
+COLUMN_KINDS = (*READ_KINDS, "drop")
+#: Values of ``continuous``: choose per column, or one reading for every inferred continuous column.
+CONTINUOUS = ("auto", "gaussian", *CONTINUOUS_READINGS)
+#: Values of ``weights``.
+WEIGHTS = (None, "wanbia")
 #: Values ``kinds`` may give a tuple of columns (a group collapsed into one variable).
 GROUP_KINDS = ("one-hot", "dummy")
 #: Name of the class column in the table the kinds are inferred from.
@@ -66,8 +81,11 @@ class MixedNB(ClassifierMixin, BaseEstimator):
         (the kinds of ``nblint columns``, one-hot/dummy groups found from the
         values and collapsed into one categorical feature; identifiers and
         constant columns left out; a dense count column on its own, categorical
-        or Gaussian: see :mod:`nblint.estimators.recommend`).  One of ``"categorical"``, ``"bernoulli"``,
-        ``"multinomial"``, ``"gaussian"``: that model for every column.  A dict
+        or Gaussian: see :mod:`nblint.estimators.recommend`; a continuous column
+        read as ``continuous`` says).  One of ``"categorical"``, ``"bernoulli"``,
+        ``"multinomial"``, ``"gaussian"``, ``"lognormal"`` (a normal density of
+        ``log x``; values must be positive), ``"binned"`` (a categorical feature
+        over about ``sqrt(n)`` quantile bins): that reading for every column.  A dict
         declares columns (by name, or by position for arrays without names):
         ``{"colour": "categorical", "n_visits": "multinomial", "id": "drop",
         ("a_x", "a_y", "a_z"): "one-hot", ("b_1", "b_2"): "dummy"}``; declared
@@ -84,10 +102,33 @@ class MixedNB(ClassifierMixin, BaseEstimator):
         Given class prior (takes precedence).
     var_smoothing : float, default 1e-9
         As in ``GaussianNB``: this share of the largest variance of the Gaussian
-        columns is added to every class variance.
+        columns is added to every class variance (of the log-normal columns: of
+        their logs).
+    continuous : {"auto", "gaussian", "lognormal", "binned"}, default "auto"
+        How a column nblint *infers* as continuous is read (declared kinds are
+        kept as declared).  ``"auto"``: per column, the reading with the best
+        held-out conditional log-likelihood of the class given that column
+        (5 seeded folds; Gaussian, Gaussian on the log scale when every value is
+        positive, or about ``sqrt(n)`` quantile bins; see
+        :mod:`nblint.estimators.readings`); the scores are in
+        ``reading_scores_``.  ``"gaussian"`` is the reading of ``GaussianNB``
+        (and of NB401's model CAT).
+    weights : {"wanbia", None}, default "wanbia"
+        ``"wanbia"``: one non-negative weight per feature (a group is one
+        feature, a multinomial block is one feature) on its log-likelihood,
+        fitted to the conditional log-likelihood of the classes by L-BFGS-B from
+        ``w = 1`` with a pull towards 1 (Zaidi et al., JMLR 2013; see
+        :mod:`nblint.estimators.wanbia`), so near-copies of one measurement are
+        not counted as full evidence each.  Needs a full :meth:`fit`.
 
     Notes
     -----
+    ``partial_fit`` merges batches exactly for every reading, but decides on
+    the first batch which column is what, including a continuous column's
+    reading and its bin edges (``bin_edges_``); ``weights="wanbia"`` needs all
+    rows at once, so ``partial_fit`` gives the unweighted model with it
+    (``weights_`` all 1) and warns.
+
     A missing value (NaN, None) in a categorical column, like a level never seen
     in training, gives no evidence on that row (its factor is summed out); the
     Bernoulli, multinomial and Gaussian columns must be complete.
@@ -110,6 +151,15 @@ class MixedNB(ClassifierMixin, BaseEstimator):
     feature_count_ : ndarray of shape (n_classes, n_multinomial)
     theta_, var_ : ndarray of shape (n_classes, n_gaussian)
         Class means and smoothed variances of the Gaussian columns.
+    log_theta_, log_var_ : ndarray of shape (n_classes, n_lognormal)
+        The same for the logs of the log-normal columns.
+    bin_edges_ : dict
+        Column -> inner edges of its bins, for the binned columns.
+    reading_scores_ : dict
+        Column -> {reading: held-out conditional log-likelihood per row}, for
+        each continuous column whose reading ``continuous="auto"`` chose.
+    weights_ : ndarray of shape (n_features,)
+        The weight of each feature of ``features_`` (all 1 without ``weights``).
     n_features_in_ : int
     feature_names_in_ : ndarray of str
         Only when ``X`` has string column names.
@@ -125,8 +175,20 @@ class MixedNB(ClassifierMixin, BaseEstimator):
     [0, 1]
     """
 
-    def __init__(self, kinds="auto", *, alpha=1.0, fit_prior=True, class_prior=None, var_smoothing=1e-9):
+    def __init__(
+        self,
+        kinds="auto",
+        *,
+        alpha=1.0,
+        fit_prior=True,
+        class_prior=None,
+        var_smoothing=1e-9,
+        continuous="auto",
+        weights="wanbia",
+    ):
         self.kinds = kinds
+        self.continuous = continuous
+        self.weights = weights
         self.alpha = alpha
         self.fit_prior = fit_prior
         self.class_prior = class_prior
@@ -142,6 +204,8 @@ class MixedNB(ClassifierMixin, BaseEstimator):
         self._partial_fit(X, y, np.unique(y))
         if isinstance(self._model, ValueError):
             raise self._model
+        if self.weights == "wanbia":
+            self.weights_ = self._fit_weights(X, np.searchsorted(self.classes_, y))
         return self
 
     def partial_fit(self, X, y, classes=None):
@@ -163,7 +227,15 @@ class MixedNB(ClassifierMixin, BaseEstimator):
             raise ValueError(
                 f"classes={classes!r} is not the same as on the first call to partial_fit: {self.classes_!r}"
             )
-        return self._partial_fit(X, y, np.unique(classes) if first else self.classes_)
+        self._partial_fit(X, y, np.unique(classes) if first else self.classes_)
+        if first and self.weights is not None:
+            warnings.warn(
+                f"weights={self.weights!r} are fitted to all rows at once by fit: partial_fit gives the "
+                "unweighted model (weights_ all 1)",
+                UserWarning,
+                stacklevel=2,
+            )
+        return self
 
     def _validate(self, X, y, reset: bool):
         X, y = validate_data(self, X, y, reset=reset, dtype=None, accept_sparse="csr", ensure_all_finite=False)
@@ -175,6 +247,10 @@ class MixedNB(ClassifierMixin, BaseEstimator):
             alpha = float(self.alpha)
             if not np.isfinite(alpha) or alpha < 0:
                 raise ValueError(f"alpha must be a finite number >= 0, got {self.alpha!r}")
+            if self.continuous not in CONTINUOUS:
+                raise ValueError(f"continuous must be one of {CONTINUOUS}, got {self.continuous!r}")
+            if self.weights not in WEIGHTS:
+                raise ValueError(f"weights must be one of {WEIGHTS}, got {self.weights!r}")
             self.classes_ = classes
             self._plan = self._make_plan(X, y)
             self._start_statistics(len(classes))
@@ -182,6 +258,7 @@ class MixedNB(ClassifierMixin, BaseEstimator):
         if np.any(codes >= len(self.classes_)) or np.any(self.classes_[np.minimum(codes, len(self.classes_) - 1)] != y):
             raise ValueError(f"y has classes not in classes={self.classes_!r}")
         self._add_statistics(X, codes)
+        self.weights_ = np.ones(len(self.features_))
         try:
             self._model = self._fit_model()
         except ValueError as exc:  # e.g. one row so far: no variance yet; later batches may bring it
@@ -202,16 +279,51 @@ class MixedNB(ClassifierMixin, BaseEstimator):
             left_out.update(why)
         order = {name: j for j, name in enumerate(names)}
         features.sort(key=lambda f: order[f.columns[0]])
+        features = self._read_continuous(X, y, features, declared, order)
         self.features_ = features
         self.left_out_ = dict(sorted(left_out.items(), key=lambda item: order[item[0]]))
         return _Plan(features, order)
+
+    def _read_continuous(self, X, y, features: list[Feature], declared: _Declared, order) -> list[Feature]:
+        """Each inferred continuous column's reading (``continuous``), and the bin edges of binned columns."""
+        self.reading_scores_: dict[str, dict[str, float]] = {}
+        self.bin_edges_: dict[str, np.ndarray] = {}
+        codes = np.searchsorted(self.classes_, y)
+        out = []
+        for feature in features:
+            column = feature.columns[0]
+            if feature.model == "gaussian" and order[column] not in declared.columns and self.continuous != "gaussian":
+                reading = self.continuous
+                if reading == "auto" or reading == "lognormal":
+                    values = np.asarray(_dense(_numeric(X, [order[column]], "Gaussian"))[:, 0], dtype=float)
+                if reading == "auto":
+                    scores = readings.held_out_scores(
+                        values, codes, len(self.classes_), alpha=float(self.alpha), var_smoothing=self.var_smoothing
+                    )
+                    self.reading_scores_[column] = scores
+                    reading = readings.choose_reading(values, codes, len(self.classes_), scores=scores)
+                elif reading == "lognormal" and not np.all(values > 0):
+                    reading = "gaussian"  # log x needs x > 0: the Gaussian reading, as GaussianNB would
+                feature = Feature(reading, feature.columns, None, feature.label)
+            if feature.model == "binned":
+                values = _dense(_block(X, [order[column]]))[:, 0]
+                try:
+                    self.bin_edges_[column] = readings.bin_edges(np.asarray(values, dtype=float))
+                except (TypeError, ValueError):
+                    raise ValueError(f"the binned column {column!r} must hold numbers") from None
+            out.append(feature)
+        return out
 
     def _start_statistics(self, n_classes: int) -> None:
         plan = self._plan
         C = n_classes
         self.class_count_ = np.zeros(C)
         self.categories_ = [
-            np.array(plan.group_levels(f), dtype=object) if f.group else np.array([], dtype=object)
+            np.array(plan.group_levels(f), dtype=object)
+            if f.group
+            else _bin_labels(self.bin_edges_[f.columns[0]])
+            if f.model == "binned"
+            else np.array([], dtype=object)
             for f in plan.categorical
         ]
         self.category_count_ = [np.zeros((C, len(levels))) for levels in self.categories_]
@@ -221,6 +333,8 @@ class MixedNB(ClassifierMixin, BaseEstimator):
         self._moments = nbmath.Moments(
             np.zeros((C, len(plan.gaussian))), np.zeros((C, len(plan.gaussian))), np.zeros((C, len(plan.gaussian)))
         )
+        D = len(plan.lognormal)
+        self._log_moments = nbmath.Moments(np.zeros((C, D)), np.zeros((C, D)), np.zeros((C, D)))
 
     def _add_statistics(self, X, y: np.ndarray) -> None:
         plan, C = self._plan, len(self.classes_)
@@ -235,11 +349,24 @@ class MixedNB(ClassifierMixin, BaseEstimator):
         if plan.gaussian:
             batch = nbmath.gaussian_moments(_dense(_numeric(X, plan.gaussian, "Gaussian")), y, C)
             self._moments = nbmath.merge_moments(self._moments, batch)
+        if plan.lognormal:
+            values = np.asarray(_dense(_numeric(X, plan.lognormal, "log-normal")), dtype=float)
+            if not np.all(values > 0):
+                raise ValueError("the log-normal columns must hold positive numbers (declare them 'gaussian')")
+            batch = nbmath.gaussian_moments(np.log(values), y, C)
+            self._log_moments = nbmath.merge_moments(self._log_moments, batch)
 
     def _codes(self, i: int, feature: Feature, X, grow: bool) -> np.ndarray:
         """Level codes of categorical feature ``i`` (:data:`nbmath.MISSING` where unknown)."""
         if feature.group:
             return _group_codes(_dense(_block(X, self._plan.positions(feature))), feature.group)
+        if feature.model == "binned":
+            values = _dense(_block(X, self._plan.positions(feature)))[:, 0]
+            try:
+                values = np.asarray(values, dtype=float)
+            except (TypeError, ValueError):
+                raise ValueError(f"the binned column {feature.columns[0]!r} must hold numbers") from None
+            return readings.bin_codes(values, self.bin_edges_[feature.columns[0]])
         values = _dense(_block(X, self._plan.positions(feature)))[:, 0]
         index = self._level_index[i]
         if not grow and values.dtype.kind in "iuf" and all(type(k) in (int, float) for k in index):
@@ -273,6 +400,10 @@ class MixedNB(ClassifierMixin, BaseEstimator):
             gaussian = nbmath.GaussianComponent.from_moments(self._moments, var_smoothing=self.var_smoothing)
             self.theta_, self.var_ = gaussian.mean, gaussian.var
             components.append(gaussian)
+        if plan.lognormal:
+            lognormal = _LogNormalComponent.from_moments(self._log_moments, self.var_smoothing)
+            self.log_theta_, self.log_var_ = lognormal.mean, lognormal.var
+            components.append(lognormal)
         return nbmath.NaiveBayes(self.class_log_prior_, components)
 
     # ------------------------------------------------------------------ predicting
@@ -290,6 +421,8 @@ class MixedNB(ClassifierMixin, BaseEstimator):
             inputs.append(_numeric(X, plan.multinomial, "multinomial"))
         if plan.gaussian:
             inputs.append(_dense(_numeric(X, plan.gaussian, "Gaussian")))
+        if plan.lognormal:
+            inputs.append(np.asarray(_dense(_numeric(X, plan.lognormal, "log-normal")), dtype=float))
         return inputs
 
     def _joint(self, X) -> nbmath.LogLikelihood:
@@ -301,7 +434,93 @@ class MixedNB(ClassifierMixin, BaseEstimator):
         if not model.components:  # every column left out: the prior alone
             zeros = np.zeros((X.shape[0], len(self.classes_)))
             return nbmath.LogLikelihood(zeros, zeros.astype(np.int64))
+        if self.weights is not None:
+            first = [self._units().index(u) for u in range(max(self._units(), default=-1) + 1)]
+            return _weighted_sum(self._feature_terms(X), self.weights_[first])
         return model.log_likelihood(self._inputs(X))
+
+    # ------------------------------------------------------------------ weights
+
+    def _units(self) -> list[int]:
+        """The weight each feature of ``features_`` shares: its own, but one for all multinomial features.
+
+        A multinomial block holds counts of one kind (words): one weight for the block,
+        not one per word (10,000 weights would need 10,000 log-likelihoods per row).
+        """
+        units, multinomial = [], None
+        for feature in self.features_:
+            if feature.model == "multinomial":
+                if multinomial is None:
+                    multinomial = max(units, default=-1) + 1
+                units.append(multinomial)
+            else:
+                units.append(max(units, default=-1) + 1)
+        return units
+
+    def _feature_terms(self, X) -> list[nbmath.LogLikelihood]:
+        """Each weight unit's log-likelihood alone (:meth:`_units` order: a block split into its features)."""
+        model, plan = self._model, self._plan
+        assert isinstance(model, nbmath.NaiveBayes)
+        inputs = self._inputs(X)
+        terms: dict[str, nbmath.LogLikelihood] = {}
+        components = iter(zip(model.components, inputs, strict=True))
+        for feature in plan.categorical:
+            component, codes = next(components)
+            terms[feature.label] = component.log_likelihood(codes)
+        blocks = (
+            ("bernoulli", plan.bernoulli, _bernoulli_columns),
+            ("multinomial", plan.multinomial, _multinomial_columns),
+            ("gaussian", plan.gaussian, _gaussian_columns),
+            ("lognormal", plan.lognormal, _lognormal_columns),
+        )
+        for model_name, block, split in blocks:
+            if not block:
+                continue
+            component, values = next(components)
+            if model_name == "multinomial":
+                terms["\0multinomial"] = component.log_likelihood(values)
+                continue
+            within = {j: d for d, j in enumerate(block)}
+            for feature in self.features_:
+                if feature.model == model_name:
+                    pick = [within[self._plan.order[c]] for c in feature.columns]
+                    terms[feature.label] = split(component, pick).log_likelihood(_block(values, pick))
+        out: dict[int, nbmath.LogLikelihood] = {}
+        for unit, feature in zip(self._units(), self.features_, strict=True):
+            out.setdefault(unit, terms["\0multinomial" if feature.model == "multinomial" else feature.label])
+        return [out[u] for u in sorted(out)]
+
+    def _fit_weights(self, X, y: np.ndarray) -> np.ndarray:
+        """WANBIA's weights, fitted to cross-fitted per-feature log-likelihoods (:mod:`nblint.estimators.wanbia`)."""
+        units = self._units()
+        n_units = max(units, default=-1) + 1
+        if not n_units:
+            return np.ones(0)
+        C = len(self.classes_)
+        rows = wanbia.sample_rows(y, min(wanbia.SAMPLE_ROWS, max(2_000, wanbia.SAMPLE_CELLS // (n_units * C))))
+        Xs, ys = X[rows], y[rows]
+        L = np.zeros((len(rows), n_units, C))
+        fold = wanbia.stratified_folds(ys, readings.FOLDS)
+        try:
+            for f in range(readings.FOLDS):
+                test = fold == f
+                if not test.any():
+                    continue
+                part = self._refitted(Xs[~test], ys[~test])
+                L[test] = np.stack([t.finite for t in part._feature_terms(Xs[test])], axis=1)
+        except ValueError:  # a fold without some class's rows, say: score in-sample instead
+            L = np.stack([t.finite for t in self._feature_terms(Xs)], axis=1)
+        return wanbia.fit_weights(L, ys, self.class_log_prior_)[units]
+
+    def _refitted(self, X, y: np.ndarray) -> MixedNB:
+        """A copy with this plan (readings, bin edges) fitted on other rows, unweighted."""
+        part = object.__new__(type(self))
+        part.__dict__.update(self.__dict__)
+        part.weights = None
+        part._start_statistics(len(self.classes_))
+        part._add_statistics(X, y)
+        part._model = part._fit_model()
+        return part
 
     def predict_joint_log_proba(self, X) -> np.ndarray:
         """``log P(c) + log P(x | c)`` for every row and class (``-inf`` where alpha = 0 vetoes)."""
@@ -341,10 +560,12 @@ class _Plan:
 
     def __init__(self, features: list[Feature], order: dict[str, int]):
         self.order = order
-        self.categorical = [f for f in features if f.model == "categorical"]
+        self.categorical = [f for f in features if f.model in ("categorical", "binned")]
         self.bernoulli = [order[c] for f in features if f.model == "bernoulli" for c in f.columns]
         self.multinomial = [order[c] for f in features if f.model == "multinomial" for c in f.columns]
         self.gaussian = [order[c] for f in features if f.model == "gaussian" for c in f.columns]
+        self.lognormal = [order[c] for f in features if f.model == "lognormal" for c in f.columns]
+        self.name_of = {j: name for name, j in order.items()}
 
     def positions(self, feature: Feature) -> list[int]:
         return [self.order[c] for c in feature.columns]
@@ -368,11 +589,11 @@ def _declared(kinds, names: list[str]) -> _Declared:
     if isinstance(kinds, str):
         if kinds == "auto":
             return out
-        if kinds not in MODELS:
-            raise ValueError(f"kinds must be 'auto', one of {MODELS} or a dict, got {kinds!r}")
+        if kinds not in READ_KINDS:
+            raise ValueError(f"kinds must be 'auto', one of {READ_KINDS} or a dict, got {kinds!r}")
         kinds = dict.fromkeys(range(len(names)), kinds)
     if not isinstance(kinds, Mapping):
-        raise ValueError(f"kinds must be 'auto', one of {MODELS} or a dict, got {kinds!r}")
+        raise ValueError(f"kinds must be 'auto', one of {READ_KINDS} or a dict, got {kinds!r}")
     position = {name: j for j, name in enumerate(names)}
 
     def column(key) -> int:
@@ -491,3 +712,68 @@ def _group_codes(bits: np.ndarray, kind: str) -> np.ndarray:
     valid &= np.all(on | (bits == 0), axis=1)
     codes[~valid] = nbmath.MISSING
     return codes
+
+
+# --------------------------------------------------------------------------- readings and weights
+
+
+def _bin_labels(edges: np.ndarray) -> np.ndarray:
+    """The bins' intervals as text: ``< e0``, ``[e0, e1)``, ..., ``>= e_last``."""
+    if not len(edges):
+        return np.array(["all"], dtype=object)
+    inner = [f"[{a:.6g}, {b:.6g})" for a, b in zip(edges[:-1], edges[1:])]
+    return np.array([f"< {edges[0]:.6g}", *inner, f">= {edges[-1]:.6g}"], dtype=object)
+
+
+class _LogNormalComponent(nbmath.GaussianComponent):
+    """Normal densities of ``log x``, as densities of ``x`` (the Jacobian ``-log x`` included).
+
+    A value that is not positive, never seen in training, gives no evidence.
+    """
+
+    @classmethod
+    def from_moments(cls, moments, var_smoothing: float = 1e-9, overall_var=None):  # type: ignore[override]
+        return super().from_moments(moments, var_smoothing=var_smoothing, overall_var=overall_var)
+
+    def log_likelihood(self, X) -> nbmath.LogLikelihood:
+        X = np.asarray(X, dtype=float)
+        positive = X > 0
+        logs = np.log(np.where(positive, X, 1.0))
+        out = np.zeros((X.shape[0], self.mean.shape[0]))
+        for d in range(X.shape[1]):
+            density = nbmath.gaussian_log_density(logs[:, [d]], self.mean[:, [d]], self.var[:, [d]]) - logs[:, [d]]
+            out += np.where(positive[:, [d]], density, 0.0)
+        out[:, self.empty] = 0.0
+        return nbmath.LogLikelihood(out, nbmath.NO_VETOES)
+
+
+def _bernoulli_columns(component, pick: list[int]):
+    return nbmath.BernoulliComponent(
+        component.log_p[:, pick],
+        component.log_1mp[:, pick],
+        component.lead_p[:, pick],
+        component.lead_1mp[:, pick],
+        component.vetoed_p[:, pick],
+        component.vetoed_1mp[:, pick],
+    )
+
+
+def _multinomial_columns(component, pick: list[int]):
+    return nbmath.MultinomialComponent(
+        component.log_theta[:, pick], component.log_lead[:, pick], component.vetoed[:, pick]
+    )
+
+
+def _gaussian_columns(component, pick: list[int]):
+    return nbmath.GaussianComponent(component.mean[:, pick], component.var[:, pick], component.empty)
+
+
+def _lognormal_columns(component, pick: list[int]):
+    return _LogNormalComponent(component.mean[:, pick], component.var[:, pick], component.empty)
+
+
+def _weighted_sum(terms: list[nbmath.LogLikelihood], weights: np.ndarray) -> nbmath.LogLikelihood:
+    """``sum_f w_f log P(x_f | c)``; a zero count still vetoes (alpha = 0) where its feature's weight is > 0."""
+    finite = sum((w * t.finite for w, t in zip(weights, terms, strict=True)), start=np.zeros_like(terms[0].finite))
+    vetoes = sum((t.vetoes for w, t in zip(weights, terms, strict=True) if w > 0), start=0)
+    return nbmath.LogLikelihood(finite, vetoes)
