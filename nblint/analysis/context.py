@@ -181,7 +181,8 @@ class TableContext:
                 gram.binary, gram.cooccurrence, gram.n, self.table_order, gram.sparse_rows, self.budget
             )
         else:
-            search = find_onehot_groups(gram.binary, gram.cooccurrence, gram.n, self.table_order, self.budget)
+            binary, cooccurrence = self._searched_binary()
+            search = find_onehot_groups(binary, cooccurrence, gram.n, self.table_order, self.budget)
         kept = [g for g in search.onehot if not self._by_chance(g.members, "cover")]
         return search if len(kept) == len(search.onehot) else replace(search, onehot=kept)
 
@@ -419,7 +420,6 @@ class TableContext:
         when the names say no level can be missing (``smoker_yes``/``smoker_no``), its
         all-zero rows are breakage instead.
         """
-        gram = self.profile.gram
         search = self.group_search
         n = self.n_rows
         max_share = float(self.setting("max-violation-share"))
@@ -429,9 +429,7 @@ class TableContext:
         broken_candidates: list[BrokenCandidate] = []
         dummy_candidates: list[Group] = []
         flags: list[Group] = list(search.cross)
-        binary, cooccurrence = list(gram.binary), gram.cooccurrence
-        if gram.wide:
-            binary, cooccurrence = self._frequent_binary()
+        binary, cooccurrence = self._searched_binary()
         if binary:
             broken_candidates, dummy_candidates, exclusive_flags = candidate_sets(
                 binary,
@@ -493,27 +491,36 @@ class TableContext:
         flags.sort(key=lambda g: self.table_order[g.members[0]])
         return Structure(search.onehot, dummy, broken, code_columns, identical, self.budget.exhausted, flags)
 
-    #: On a wide table, the exclusive-set search runs among this many of the most frequent 0/1 columns.
-    FREQUENT_BINARY = 512
+    #: On a wide table, or beside a document-term block, the exclusive-set searches run among this many
+    #: of the most frequent 0/1 columns.
+    FREQUENT_BINARY = 128
 
-    def _frequent_binary(self) -> tuple[list[str], np.ndarray]:
-        """The most frequent 0/1 columns of a wide table (ties by name) and their dense co-occurrences.
+    def _searched_binary(self) -> tuple[list[str], np.ndarray]:
+        """The 0/1 columns the dense group searches visit, and their co-occurrences (dense).
 
-        Exclusivity is evidence only where independent columns would meet: two columns set
-        on ``s_i`` and ``s_j`` rows meet about ``s_i s_j / n`` times. On a bag of words
-        that is the frequent columns (metadata indicators, common words); the rare words,
-        which never meet by chance either, are left out, and the search stays small.
+        Every complete 0/1 column on an ordinary table. On a wide table, or one that holds a
+        document-term block, the :data:`FREQUENT_BINARY` most frequent ones (ties by name):
+        exclusivity is evidence only where independent columns would meet (two columns set on
+        ``s_i`` and ``s_j`` rows meet about ``s_i s_j / n`` times), and a one-hot group of K
+        columns has a member set on at least ``n / K`` rows; the rare words, thousands of them
+        and pairwise exclusive, would make the searches visit every pair of words for nothing.
         """
         gram = self.profile.gram
-        counts = np.asarray(gram.cooccurrence.diagonal(), dtype=np.int64)
         names = list(gram.binary)
+        if not gram.wide and not self.term_columns:
+            return names, gram.cooccurrence
+        if gram.wide:
+            counts = np.asarray(gram.cooccurrence.diagonal(), dtype=np.int64)
+        else:
+            counts = np.diag(gram.cooccurrence).astype(np.int64)
         usable = [i for i in range(len(names)) if 0 < counts[i] < gram.n]
         chosen = sorted(usable, key=lambda i: (-counts[i], names[i]))[: self.FREQUENT_BINARY]
         chosen.sort(key=lambda i: names[i])
         if len(chosen) < 2:
-            return [], np.zeros((0, 0))
-        dense = np.asarray(gram.cooccurrence[chosen][:, chosen].toarray(), dtype=np.int64)
-        return [names[i] for i in chosen], dense
+            return [], np.zeros((0, 0), dtype=np.int64)
+        sub = gram.cooccurrence[chosen][:, chosen]
+        dense = sub.toarray() if hasattr(sub, "toarray") else sub
+        return [names[i] for i in chosen], np.asarray(dense, dtype=np.int64)
 
     @cached_property
     def recodes(self) -> list[tuple[str, str]]:
