@@ -28,6 +28,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
+import signal
 import statistics
 import subprocess
 import sys
@@ -77,13 +79,21 @@ print(json.dumps(result))
 """
 
 
-def run(corpus: str, form: str, what: str) -> dict:
+def run(corpus: str, form: str, what: str, cpu_limit: int) -> dict | None:
+    """One fresh process; None when it went over ``cpu_limit`` CPU seconds (RLIMIT_CPU)."""
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu_limit, cpu_limit + 5))
+
     done = subprocess.run(
         [sys.executable, "-c", _CHILD, str(TESTS), corpus, form, what],
         capture_output=True,
         text=True,
         env=INSTALLED_ENV,
+        preexec_fn=limit,
     )
+    if done.returncode in (-signal.SIGXCPU, -signal.SIGKILL):
+        return None
     if done.returncode != 0:
         raise RuntimeError(f"{corpus}/{form}/{what} failed:\n{done.stderr[-3000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -104,6 +114,7 @@ def main() -> None:
     parser.add_argument("--corpora", default=",".join(CORPORA))
     parser.add_argument("--forms", default=",".join(FORMS))
     parser.add_argument("--json", help="also write every run's numbers to this file")
+    parser.add_argument("--cpu-limit", type=int, default=900, help="CPU seconds per process before it counts as hung")
     args = parser.parse_args()
     sys.path.insert(0, str(TESTS))
     from real_text import corpora
@@ -116,13 +127,27 @@ def main() -> None:
     load_before = os.getloadavg()
     cases = [(c, f) for c in args.corpora.split(",") for f in args.forms.split(",")]
     runs: dict[tuple[str, str], dict[str, list[dict]]] = {case: {"check": [], "fit": []} for case in cases}
+    hung = dict.fromkeys(cases, 0)
     for i in range(args.repeat):
         for case in cases:
             for what in ("check", "fit") if i % 2 == 0 else ("fit", "check"):
-                runs[case][what].append(run(*case, what))
+                result = run(*case, what, args.cpu_limit)
+                if result is None:
+                    hung[case] += 1
+                else:
+                    runs[case][what].append(result)
     load_after = os.getloadavg()
-    first = runs[cases[0]]["check"][0]
-    print(f"nblint {first['nblint']} ({Path(first['nblint_path']).parent}); {corpora.PACKAGE}=={corpora.VERSION}")
+    done = [r for case in cases for r in runs[case]["check"]]
+    if done:
+        print(
+            f"nblint {done[0]['nblint']} ({Path(done[0]['nblint_path']).parent}); {corpora.PACKAGE}=={corpora.VERSION}"
+        )
+    for case, n in hung.items():
+        if n:
+            print(
+                f"{case[0]}/{case[1]}: {n} process(es) went over {args.cpu_limit} CPU seconds (hung) and are left out"
+            )
+    cases = [case for case in cases if runs[case]["check"] and runs[case]["fit"]]
     print()
     print(
         "| | documents x words | findings | of them warnings | errors | `nblint.check` | CountVectorizer on the same "

@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import fnmatch
 import json
+import signal
 import sys
 import time
 from collections import Counter
@@ -55,28 +56,62 @@ class ScenarioScore:
 
 
 def aspect(check_name: str) -> str:
-    """The test aspect a check belongs to: ``limits``, ``must``, ``must_not`` or ``planted``."""
+    """The test aspect a check belongs to: ``limits``, ``must``, ``must_not`` or ``planted``.
+
+    A run that crashed or went over the CPU limit (``nblint.check ran``) fails every aspect.
+    """
     head = check_name.split(" ", 1)[0]
     return {"must": "must", "must_not": "must_not", "planted": "planted"}.get(head, "limits")
 
 
-def lint(matrix: build.Matrix, scenario: expectations.Scenario) -> tuple[list[dict], float]:
-    """The public API's findings on ``matrix`` under ``scenario``, and the seconds it took."""
+class CPULimit(Exception):
+    """nblint.check used more CPU seconds than allowed (a hang is a result too)."""
+
+
+def _over_limit(signum, frame):
+    raise CPULimit()
+
+
+def lint(
+    matrix: build.Matrix, scenario: expectations.Scenario, cpu_limit: float | None = None
+) -> tuple[list[dict], float]:
+    """The public API's findings on ``matrix`` under ``scenario``, and the seconds it took.
+
+    ``cpu_limit``: raise :class:`CPULimit` once the process has spent this many CPU seconds in
+    user mode inside the call (``ITIMER_VIRTUAL``; machine load does not count).
+    """
     import nblint
 
+    previous = None
+    if cpu_limit:
+        previous = signal.signal(signal.SIGVTALRM, _over_limit)
+        signal.setitimer(signal.ITIMER_VIRTUAL, cpu_limit)
     start = time.perf_counter()
-    report = nblint.check(
-        matrix.X, matrix.y, feature_names=matrix.feature_names, model=scenario.nblint_model, alpha=scenario.alpha
-    )
+    try:
+        report = nblint.check(
+            matrix.X, matrix.y, feature_names=matrix.feature_names, model=scenario.nblint_model, alpha=scenario.alpha
+        )
+    finally:
+        if cpu_limit:
+            signal.setitimer(signal.ITIMER_VIRTUAL, 0)
+            signal.signal(signal.SIGVTALRM, previous)
     seconds = time.perf_counter() - start
     return [expectations.finding_dict(f) for f in report.findings], seconds
 
 
-def score_scenario(scenario: expectations.Scenario, docs: int | None, raw: dict | None = None) -> ScenarioScore:
+def score_scenario(
+    scenario: expectations.Scenario, docs: int | None, raw: dict | None = None, cpu_limit: float | None = None
+) -> ScenarioScore:
     matrix = build.build(scenario.corpus, scenario.form, docs)
     score = ScenarioScore(scenario, docs=len(matrix.y), words=len(matrix.words))
+    start = time.perf_counter()
     try:
-        score.findings, score.seconds = lint(matrix, scenario)
+        score.findings, score.seconds = lint(matrix, scenario, cpu_limit)
+    except CPULimit:
+        score.seconds = time.perf_counter() - start
+        score.error = f"over the CPU limit: nblint.check did not finish within {cpu_limit:g} CPU seconds"
+        score.checks = [expectations.Check("nblint.check ran", False, score.error)]
+        return score
     except Exception as exc:  # a crash is a result too: reported, not raised
         score.error = f"{type(exc).__name__}: {exc}"
         score.checks = [expectations.Check("nblint.check ran", False, score.error)]
@@ -87,13 +122,15 @@ def score_scenario(scenario: expectations.Scenario, docs: int | None, raw: dict 
     return score
 
 
-def score_all(ids: list[str] | None = None, docs: int | None = None, out=None) -> list[ScenarioScore]:
+def score_all(
+    ids: list[str] | None = None, docs: int | None = None, out=None, cpu_limit: float | None = None
+) -> list[ScenarioScore]:
     """Score every scenario (or those whose id matches a glob of ``ids``), printing each as it goes."""
     raw = expectations.read()
     chosen = [s for s in expectations.scenarios() if not ids or any(fnmatch.fnmatch(s.id, p) for p in ids)]
     scores = []
     for scenario in chosen:
-        score = score_scenario(scenario, docs, raw)
+        score = score_scenario(scenario, docs, raw, cpu_limit)
         scores.append(score)
         if out is not None:
             print_scenario(score, out)
@@ -144,6 +181,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", action="append", help="scenario ids or globs, e.g. '20ng/counts/*' (repeatable)")
     parser.add_argument("--docs", type=int, default=None, help="a seeded subset of this many documents")
     parser.add_argument("--json", help="also write the scores to this file")
+    parser.add_argument(
+        "--cpu-limit", type=float, default=600.0, help="CPU seconds per nblint.check before it counts as hung"
+    )
     args = parser.parse_args(argv)
     import nblint
 
@@ -155,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print(f"nblint {nblint.__version__} from {Path(nblint.__file__).parent}; {corpora.PACKAGE}=={corpora.VERSION}")
     print(f"documents: {'all' if args.docs is None else args.docs}")
-    scores = score_all(args.only, args.docs, out=sys.stdout)
+    scores = score_all(args.only, args.docs, out=sys.stdout, cpu_limit=args.cpu_limit)
     summary(scores)
     if args.json:
         payload = [

