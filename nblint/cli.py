@@ -428,7 +428,7 @@ def columns(path, target, output_format, config, encoding, pipeline):
     "--plot",
     "plot_path",
     type=click.Path(dir_okay=False),
-    help="Also draw the comparison to this PNG (needs nblint[plot]).",
+    help="Also draw the comparison to this PNG (needs naive-bayes-lint[plot]).",
 )
 @click.option("--config", type=click.Path(dir_okay=False), help="Use this config file instead of searching for one.")
 @click.option("--encoding", help="Text encoding of CSV/TSV inputs (default: utf-8).")
@@ -445,7 +445,7 @@ def impact(path, target, output_format, alpha, folds, seed, plot_path, config, e
         try:
             import matplotlib  # noqa: F401
         except ImportError:
-            raise click.UsageError("--plot needs matplotlib: pip install 'nblint[plot]'") from None
+            raise click.UsageError("--plot needs matplotlib: pip install 'naive-bayes-lint[plot]'") from None
         folder = os.path.dirname(plot_path)
         if folder and not os.path.isdir(folder):  # say so before measuring, not after
             click.echo(f"{plot_path}: error: cannot write the plot: no folder {folder!r}", err=True)

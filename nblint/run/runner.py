@@ -428,7 +428,7 @@ def _dask_client(scheduler: str | None):
     try:
         from distributed import Client
     except ImportError:
-        raise ConfigError('--scheduler needs distributed: pip install "nblint[dask]"') from None
+        raise ConfigError('--scheduler needs distributed: pip install "naive-bayes-lint[dask]"') from None
     try:
         return Client(scheduler, timeout="10s")
     except OSError as exc:
