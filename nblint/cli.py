@@ -213,6 +213,7 @@ def main(ctx: click.Context) -> None:
     help="Lowest severity that makes the exit code 1 (default: warning).",
 )
 @click.option("--encoding", help="Text encoding of CSV/TSV inputs (default: utf-8).")
+@click.option("--sheet", metavar="NAME", help="The sheet of an Excel workbook to read (default: the first).")
 @click.option(
     "--jobs",
     "-j",
@@ -249,6 +250,7 @@ def check(
     config,
     fail_on,
     encoding,
+    sheet,
     jobs,
     engine,
     scheduler,
@@ -280,6 +282,7 @@ def check(
         fail_on=Severity.parse(fail_on) if fail_on else None,
         encoding=encoding,
         config=config,
+        sheet=sheet,
         extend_select=_codes(extend_select),
         extend_ignore=_codes(extend_ignore),
     )
@@ -380,10 +383,11 @@ def schema(path, target, model, select, ignore, output, config, encoding):
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--config", type=click.Path(dir_okay=False), help="Use this config file instead of searching for one.")
 @click.option("--encoding", help="Text encoding of CSV/TSV inputs (default: utf-8).")
+@click.option("--sheet", metavar="NAME", help="The sheet of an Excel workbook to read (default: the first).")
 @click.option(
     "--pipeline", is_flag=True, help="Print scikit-learn code that builds the recommended model (needs a target)."
 )
-def columns(path, target, output_format, config, encoding, pipeline):
+def columns(path, target, output_format, config, encoding, sheet, pipeline):
     """Print each column's kind, the event model nblint recommends for it, and why."""
     import json
 
@@ -391,7 +395,7 @@ def columns(path, target, output_format, config, encoding, pipeline):
     from nblint.run.runner import Overrides, table_context
 
     try:
-        ctx = table_context(path, Overrides(target=target, config=config, encoding=encoding))
+        ctx = table_context(path, Overrides(target=target, config=config, encoding=encoding, sheet=sheet))
     except NblintError as exc:
         click.echo(f"{path}: error: {exc}", err=True)
         sys.exit(2)
@@ -432,7 +436,8 @@ def columns(path, target, output_format, config, encoding, pipeline):
 )
 @click.option("--config", type=click.Path(dir_okay=False), help="Use this config file instead of searching for one.")
 @click.option("--encoding", help="Text encoding of CSV/TSV inputs (default: utf-8).")
-def impact(path, target, output_format, alpha, folds, seed, plot_path, config, encoding):
+@click.option("--sheet", metavar="NAME", help="The sheet of an Excel workbook to read (default: the first).")
+def impact(path, target, output_format, alpha, folds, seed, plot_path, config, encoding, sheet):
     """Measure what reading one-hot/dummy groups as independent bits costs (NB401, in full)."""
     import json
 
@@ -451,7 +456,7 @@ def impact(path, target, output_format, alpha, folds, seed, plot_path, config, e
             click.echo(f"{plot_path}: error: cannot write the plot: no folder {folder!r}", err=True)
             sys.exit(2)
     try:
-        ctx = table_context(path, Overrides(target=target, config=config, encoding=encoding))
+        ctx = table_context(path, Overrides(target=target, config=config, encoding=encoding, sheet=sheet))
         if ctx.target is None:
             raise click.UsageError("impact needs a target: --target COLUMN (or `target` in the config)")
         settings = impact_mod.ImpactSettings(

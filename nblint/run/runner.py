@@ -92,6 +92,8 @@ class Overrides:
     fail_on: Severity | None = None
     encoding: str | None = None
     config: str | None = None
+    #: The sheet of an Excel workbook to read (default: the first).
+    sheet: str | None = None
     #: Added to the select and ignore lists in force (the command line's, else the configuration's).
     extend_select: list[str] | None = None
     extend_ignore: list[str] | None = None
@@ -137,7 +139,9 @@ def settings_for(path: str, overrides: Overrides, cache: dict) -> Settings:
             raise base
     resolved = base.for_file(path)
     extend = {"extend_select": "select", "extend_ignore": "ignore"}
-    changes = {k: v for k, v in vars(overrides).items() if v is not None and k != "config" and k not in extend}
+    changes = {
+        k: v for k, v in vars(overrides).items() if v is not None and k not in ("config", "sheet") and k not in extend
+    }
     resolved = replace(resolved, **changes)
     for option, key in extend.items():
         if getattr(overrides, option):
@@ -259,7 +263,7 @@ def show_progress(source: TableSource, stream=None) -> ProgressBar | None:
 def table_context(path: str, overrides: Overrides, jobs: int | None = None) -> TableContext:
     """The analysis context of one table file, with its settings resolved (for `nblint columns`)."""
     settings = settings_for(path, overrides, {})
-    return make_context(read_table(path, encoding=settings.encoding), settings, jobs)
+    return make_context(read_table(path, encoding=settings.encoding, sheet=overrides.sheet), settings, jobs)
 
 
 def lint_paths(
@@ -319,7 +323,7 @@ def lint_paths(
         configs = {path: _read_config(path) for path in files if is_config_path(path)}
 
         def open_source(path: str, settings: Settings) -> TableSource:
-            return read_table(path, encoding=settings.encoding, stdin=stdin)
+            return read_table(path, encoding=settings.encoding, stdin=stdin, sheet=overrides.sheet)
 
     files, named = _with_named_data(files, configs)
     cache: dict = {}
