@@ -562,10 +562,15 @@ def list_rules(output_format):
 @main.command("rule")
 @click.argument("code")
 def show_rule(code):
-    """Print one rule's documentation."""
-    rule = load_rules().get(code.upper())
+    """Print one rule's documentation (CODE is a rule code or a rule name)."""
+    from nblint.engine.registry import likely_rules, selector_code
+
+    rules = load_rules()
+    rule = rules.get(selector_code(code))
     if rule is None:
-        raise click.UsageError(f"unknown rule {code!r}; `nblint rules` lists them")
+        likely = likely_rules(code, rules)
+        guess = f"; did you mean {' or '.join(f'{c} ({rules[c].name})' for c in likely)}?" if likely else ""
+        raise click.UsageError(f"unknown rule {code!r}{guess} (`nblint rules` lists them)")
     click.echo(rule.documentation(), nl=False)
 
 

@@ -23,7 +23,9 @@ from nblint.engine.registry import (
     rule_record,
     run_rules,
     select_rules,
+    selector_code,
     shared_settings,
+    unknown_selector,
     validate_codes,
 )
 
@@ -42,6 +44,8 @@ __all__ = [
     "Rule",
     "load_rules",
     "select_rules",
+    "selector_code",
+    "unknown_selector",
     "validate_codes",
     "run_rules",
     "resolved_options",

@@ -342,6 +342,8 @@ def lint_paths(
                 continue
             if path in configs:
                 results.append(_config_result(path, config, settings))
+                if isinstance(config, ConfigFile):
+                    warnings += config.suppression_warnings()
                 continue
             spec = named.get(_key(path))
             if spec is not None:
