@@ -404,17 +404,28 @@ def columns(path, target, output_format, config, encoding, sheet, pipeline):
 
         if ctx.target is None:
             raise click.UsageError("--pipeline needs a target: --target COLUMN (or `target` in the config)")
-        click.echo(pipeline_code(ctx, path), nl=False)
+        from nblint.run.runner import settings_for
+
+        used = settings_for(path, Overrides(target=target, config=config, encoding=encoding), {}).encoding
+        click.echo(pipeline_code(ctx, path, used, sheet), nl=False)
         return
+    from nblint.estimators.recommend import recommended_models
+
     kinds = [ctx.kinds[name] for name in ctx.source.names]  # as the table has them (the profile sorts by name)
+    # the model column is the model each column has in the recommended model (--pipeline), so the two agree
+    models = recommended_models(ctx) if ctx.target is not None else {k.column: k.model or "-" for k in kinds}
     if output_format == "json":
-        click.echo(json.dumps([k.to_dict() for k in kinds], indent=2, ensure_ascii=False))
+        # "model" stays the kind's event model (what the kind alone says); "pipeline_model" is the text's column
+        records = [
+            k.to_dict() | {"pipeline_model": None if models[k.column] == "-" else models[k.column]} for k in kinds
+        ]
+        click.echo(json.dumps(records, indent=2, ensure_ascii=False))
         return
     width = max([len("column")] + [len(k.column) for k in kinds])
     click.echo(f"{'column':<{width}}  {'kind':<12}  {'model':<11}  {'status':<9}  why")
     for k in kinds:
-        click.echo(f"{k.column:<{width}}  {k.kind:<12}  {k.model or '-':<11}  {k.status:<9}  {k.why}")
-    mixed = sorted({k.model for k in kinds if k.model})
+        click.echo(f"{k.column:<{width}}  {k.kind:<12}  {models[k.column]:<11}  {k.status:<9}  {k.why}")
+    mixed = sorted({m for m in models.values() if m != "-"})
     if len(mixed) > 1:
         click.echo(f"\nMixed kinds: no single event model fits every column ({', '.join(mixed)}); see NB308.")
 
