@@ -375,6 +375,44 @@ def schema(path, target, model, select, ignore, output, config, encoding):
         click.echo(text, nl=False)
     else:
         _write(output, text, "schema")
+    for line in _schema_failures(table_schema, path, settings.encoding):
+        click.echo(line, err=True)
+
+
+def _schema_failures(table_schema, path: str, encoding: str) -> list[str]:
+    """Warning lines for the schema's error checks that already fail on the table it was written for.
+
+    The schema carries every enabled rule as a check, and a rule that finds something
+    in this table fails here too: say so at writing time (which checks, and why, in
+    the rule's own words) rather than at the first validation in CI.
+    """
+    import warnings
+
+    import pandera.errors as pa_errors
+
+    import nblint.pandera as nbpa
+
+    try:
+        frame = nbpa.read_frame(path, encoding)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the warn-level checks: findings below error, not failures
+            table_schema.validate(frame, lazy=True)
+    except pa_errors.SchemaErrors as exc:
+        errors = exc.schema_errors
+    except pa_errors.SchemaError as exc:
+        errors = [exc]
+    except Exception as exc:  # the table read by pandas differs from nblint's reading: say it, do not fail
+        return [f"{path}: warning: the schema could not be tried on the table ({type(exc).__name__}: {exc})"]
+    else:
+        return []
+    lines = [f"{path}: warning: this schema already fails on the table it was written for ({len(errors)} checks):"]
+    for error in errors:
+        first = str(error).splitlines()[0] if str(error) else type(error).__name__
+        lines.append(f"  {first}")
+    lines.append(
+        "  (the schema checks what nblint checks: fix the table, or pass --ignore/--select to leave rules out)"
+    )
+    return lines
 
 
 @main.command()

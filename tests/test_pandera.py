@@ -389,3 +389,35 @@ def test_declared_kinds_reach_the_rule_checks():
     with pytest.raises(SchemaError, match="column 'rating' is categorical"):
         declared.validate(frame)
     assert pa.DataFrameSchema.from_yaml(declared.to_yaml()) == declared
+
+
+def test_schema_command_says_when_its_table_already_fails_the_error_checks(tmp_path, monkeypatch):
+    """--model bernoulli over a 3-valued column: NB301 (error) fails on the table; said at writing time."""
+    monkeypatch.chdir(ROOT)
+    out = tmp_path / "schema.yaml"
+    result = CliRunner().invoke(
+        main, ["schema", "examples/customers.csv", "--target", "churned", "--model", "bernoulli", "-o", str(out)]
+    )
+    assert result.exit_code == 0
+    lines = result.stderr.splitlines()
+    assert lines[0] == (
+        "examples/customers.csv: warning: this schema already fails on the table it was written for (2 checks):"
+    )
+    assert [line.split(":")[0].strip() for line in lines[1:3]] == [
+        "NB301 bernoulli-non-binary",
+        "NB307 group-under-model",
+    ]
+    # the oracle: pandera itself, validating the written schema on the table
+    import pandera.errors
+
+    schema = nbpa.load_schema(str(out))
+    with pytest.raises(pandera.errors.SchemaErrors) as failed:
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            schema.validate(nbpa.read_frame("examples/customers.csv"), lazy=True)
+    assert len(failed.value.schema_errors) == 2
+    # without a declared model nothing is at error level: the schema passes and nothing is said
+    quiet = CliRunner().invoke(main, ["schema", "examples/customers.csv", "--target", "churned", "-o", str(out)])
+    assert quiet.exit_code == 0 and quiet.stderr == ""
