@@ -8,7 +8,7 @@ model receives.  Heavy modules are imported lazily so
 that ``import nblint`` stays cheap (it never imports pandera or scikit-learn).
 :class:`~nblint.estimators.mixednb.MixedNB` (a Naive Bayes with an event model per column)
 and :class:`~nblint.estimators.collapse.CollapseGroups` are scikit-learn estimators, loaded
-on first use (``pip install 'nblint[sklearn]'``).
+on first use (``pip install 'naive-bayes-lint[sklearn]'``).
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def check(data, y=None, *, target=None, model=None, feature_names=None, **kwargs
         through Arrow), a pyarrow Table or RecordBatch, a dict of equally long
         arrays, a 2-D numpy array or ``scipy.sparse`` matrix (read without
         densifying it), a Dask DataFrame (profiled partition by partition on its
-        cluster, ``nblint[dask]``), or the path of a CSV/TSV/Parquet file.
+        cluster, ``naive-bayes-lint[dask]``), or the path of a CSV/TSV/Parquet file.
         Anything else raises ``TypeError``.
     y : array-like, optional
         The class of each row, scikit-learn style: ``nblint.check(X, y)``. It

@@ -265,6 +265,7 @@ def main(ctx: click.Context) -> None:
     help="Lowest severity that makes the exit code 1 (default: warning).",
 )
 @click.option("--encoding", help="Text encoding of CSV/TSV inputs (default: utf-8).")
+@click.option("--sheet", metavar="NAME", help="The sheet of an Excel workbook to read (default: the first).")
 @click.option(
     "--jobs",
     "-j",
@@ -303,6 +304,7 @@ def check(
     config,
     fail_on,
     encoding,
+    sheet,
     jobs,
     engine,
     scheduler,
@@ -343,6 +345,7 @@ def check(
         fail_on=Severity.parse(fail_on) if fail_on else None,
         encoding=encoding,
         config=config,
+        sheet=sheet,
         extend_select=_codes(extend_select),
         extend_ignore=_codes(extend_ignore),
     )
@@ -454,6 +457,44 @@ def schema(path, target, model, select, ignore, output, config, encoding, force)
         click.echo(text, nl=False)
     else:
         _write(output, text, "schema", force)
+    for line in _schema_failures(table_schema, path, settings.encoding):
+        click.echo(line, err=True)
+
+
+def _schema_failures(table_schema, path: str, encoding: str) -> list[str]:
+    """Warning lines for the schema's error checks that already fail on the table it was written for.
+
+    The schema carries every enabled rule as a check, and a rule that finds something
+    in this table fails here too: say so at writing time (which checks, and why, in
+    the rule's own words) rather than at the first validation in CI.
+    """
+    import warnings
+
+    import pandera.errors as pa_errors
+
+    import nblint.pandera as nbpa
+
+    try:
+        frame = nbpa.read_frame(path, encoding)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the warn-level checks: findings below error, not failures
+            table_schema.validate(frame, lazy=True)
+    except pa_errors.SchemaErrors as exc:
+        errors = exc.schema_errors
+    except pa_errors.SchemaError as exc:
+        errors = [exc]
+    except Exception as exc:  # the table read by pandas differs from nblint's reading: say it, do not fail
+        return [f"{path}: warning: the schema could not be tried on the table ({type(exc).__name__}: {exc})"]
+    else:
+        return []
+    lines = [f"{path}: warning: this schema already fails on the table it was written for ({len(errors)} checks):"]
+    for error in errors:
+        first = str(error).splitlines()[0] if str(error) else type(error).__name__
+        lines.append(f"  {first}")
+    lines.append(
+        "  (the schema checks what nblint checks: fix the table, or pass --ignore/--select to leave rules out)"
+    )
+    return lines
 
 
 @main.command()
@@ -462,10 +503,11 @@ def schema(path, target, model, select, ignore, output, config, encoding, force)
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--config", type=click.Path(dir_okay=False), help="Use this config file instead of searching for one.")
 @click.option("--encoding", help="Text encoding of CSV/TSV inputs (default: utf-8).")
+@click.option("--sheet", metavar="NAME", help="The sheet of an Excel workbook to read (default: the first).")
 @click.option(
     "--pipeline", is_flag=True, help="Print scikit-learn code that builds the recommended model (needs a target)."
 )
-def columns(path, target, output_format, config, encoding, pipeline):
+def columns(path, target, output_format, config, encoding, sheet, pipeline):
     """Print each column's kind, the event model nblint recommends for it, and why."""
     import json
 
@@ -473,7 +515,7 @@ def columns(path, target, output_format, config, encoding, pipeline):
     from nblint.run.runner import Overrides, table_context
 
     try:
-        ctx = table_context(path, Overrides(target=target, config=config, encoding=encoding))
+        ctx = table_context(path, Overrides(target=target, config=config, encoding=encoding, sheet=sheet))
     except NblintError as exc:
         click.echo(f"{path}: error: {exc}", err=True)
         sys.exit(2)
@@ -482,17 +524,28 @@ def columns(path, target, output_format, config, encoding, pipeline):
 
         if ctx.target is None:
             raise click.UsageError("--pipeline needs a target: --target COLUMN (or `target` in the config)")
-        click.echo(pipeline_code(ctx, path), nl=False)
+        from nblint.run.runner import settings_for
+
+        used = settings_for(path, Overrides(target=target, config=config, encoding=encoding), {}).encoding
+        click.echo(pipeline_code(ctx, path, used, sheet), nl=False)
         return
+    from nblint.estimators.recommend import recommended_models
+
     kinds = [ctx.kinds[name] for name in ctx.source.names]  # as the table has them (the profile sorts by name)
+    # the model column is the model each column has in the recommended model (--pipeline), so the two agree
+    models = recommended_models(ctx) if ctx.target is not None else {k.column: k.model or "-" for k in kinds}
     if output_format == "json":
-        click.echo(json.dumps([k.to_dict() for k in kinds], indent=2, ensure_ascii=False))
+        # "model" stays the kind's event model (what the kind alone says); "pipeline_model" is the text's column
+        records = [
+            k.to_dict() | {"pipeline_model": None if models[k.column] == "-" else models[k.column]} for k in kinds
+        ]
+        click.echo(json.dumps(records, indent=2, ensure_ascii=False))
         return
     width = max([len("column")] + [len(k.column) for k in kinds])
     click.echo(f"{'column':<{width}}  {'kind':<12}  {'model':<11}  {'status':<9}  why")
     for k in kinds:
-        click.echo(f"{k.column:<{width}}  {k.kind:<12}  {k.model or '-':<11}  {k.status:<9}  {k.why}")
-    mixed = sorted({k.model for k in kinds if k.model})
+        click.echo(f"{k.column:<{width}}  {k.kind:<12}  {models[k.column]:<11}  {k.status:<9}  {k.why}")
+    mixed = sorted({m for m in models.values() if m != "-"})
     if len(mixed) > 1:
         click.echo(f"\nMixed kinds: no single event model fits every column ({', '.join(mixed)}); see NB308.")
 
@@ -510,12 +563,13 @@ def columns(path, target, output_format, config, encoding, pipeline):
     "--plot",
     "plot_path",
     type=click.Path(dir_okay=False),
-    help="Also draw the comparison to this PNG (needs nblint[plot]).",
+    help="Also draw the comparison to this PNG (needs naive-bayes-lint[plot]).",
 )
 @click.option("--config", type=click.Path(dir_okay=False), help="Use this config file instead of searching for one.")
 @click.option("--encoding", help="Text encoding of CSV/TSV inputs (default: utf-8).")
 @FORCE
-def impact(path, target, output_format, alpha, folds, seed, plot_path, config, encoding, force):
+@click.option("--sheet", metavar="NAME", help="The sheet of an Excel workbook to read (default: the first).")
+def impact(path, target, output_format, alpha, folds, seed, plot_path, config, encoding, force, sheet):
     """Measure what reading one-hot/dummy groups as independent bits costs (NB401, in full)."""
     import json
 
@@ -528,14 +582,14 @@ def impact(path, target, output_format, alpha, folds, seed, plot_path, config, e
         try:
             import matplotlib  # noqa: F401
         except ImportError:
-            raise click.UsageError("--plot needs matplotlib: pip install 'nblint[plot]'") from None
+            raise click.UsageError("--plot needs matplotlib: pip install 'naive-bayes-lint[plot]'") from None
         folder = os.path.dirname(plot_path)
         if folder and not os.path.isdir(folder):  # say so before measuring, not after
             click.echo(f"{plot_path}: error: cannot write the plot: no folder {folder!r}", err=True)
             sys.exit(2)
         _refuse_existing_output(plot_path, force)
     try:
-        ctx = table_context(path, Overrides(target=target, config=config, encoding=encoding))
+        ctx = table_context(path, Overrides(target=target, config=config, encoding=encoding, sheet=sheet))
         if ctx.target is None:
             raise click.UsageError("impact needs a target: --target COLUMN (or `target` in the config)")
         settings = impact_mod.ImpactSettings(
@@ -656,10 +710,15 @@ def list_rules(output_format):
 @main.command("rule")
 @click.argument("code")
 def show_rule(code):
-    """Print one rule's documentation."""
-    rule = load_rules().get(code.upper())
+    """Print one rule's documentation (CODE is a rule code or a rule name)."""
+    from nblint.engine.registry import likely_rules, selector_code
+
+    rules = load_rules()
+    rule = rules.get(selector_code(code))
     if rule is None:
-        raise click.UsageError(f"unknown rule {code!r}; `nblint rules` lists them")
+        likely = likely_rules(code, rules)
+        guess = f"; did you mean {' or '.join(f'{c} ({rules[c].name})' for c in likely)}?" if likely else ""
+        raise click.UsageError(f"unknown rule {code!r}{guess} (`nblint rules` lists them)")
     click.echo(rule.documentation(), nl=False)
 
 

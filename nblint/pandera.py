@@ -444,7 +444,11 @@ def read_frame(path: str, encoding: str = "utf-8") -> pd.DataFrame:
     pandas.DataFrame
     """
     from nblint.readers import TableFormat, table_format
+    from nblint.readers.excel import is_excel_path, spool_sheet
 
+    if is_excel_path(path):  # the first sheet, as nblint check reads it (its CSV export)
+        with spool_sheet(path) as spool:
+            return pd.read_csv(spool.name)
     form = table_format(path) or TableFormat("csv")
     if form.kind == "parquet":
         return pd.read_parquet(path)
@@ -455,7 +459,7 @@ def _schema_name(path: str) -> str:
     import os
 
     name = os.path.basename(path)
-    for suffix in (".gz", ".csv", ".tsv", ".tab", ".parquet", ".pq"):
+    for suffix in (".gz", ".csv", ".tsv", ".tab", ".parquet", ".pq", ".xlsx", ".xlsm", ".xls"):
         if name.lower().endswith(suffix):
             name = name[: -len(suffix)]
     return name

@@ -160,7 +160,9 @@ def test_extend_select_and_extend_ignore_add_to_the_lists_in_force(tmp_path):
     # The longest prefix wins, as for --select/--ignore: NB101 beats NB1 either way.
     assert codes(run("check", path, "--format", "json", "--extend-select", "NB101")) == {"NB101", "NB102"}
     bad = run("check", path, "--extend-ignore", "NB9")
-    assert bad.exit_code == 2 and bad.stderr == "nblint check: error: --extend-ignore: 'NB9' matches no rule\n"
+    assert bad.exit_code == 2 and bad.stderr == (
+        "nblint check: error: --extend-ignore: 'NB9' matches no rule (`nblint rules` lists codes and names)\n"
+    )
 
 
 PIPELINE = """\

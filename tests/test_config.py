@@ -31,6 +31,28 @@ def test_nblint_toml_takes_top_level_keys_and_rule_options(tmp_path, write):
     assert codes(run("check", path, "--format", "json")) == ["NB102"]
 
 
+@pytest.mark.parametrize(
+    "name, content",
+    [
+        ("shared.toml", '[project]\nname = "x"\n[tool.nblint]\ntarget = "y"\nselect = ["NB1"]\nignore = ["NB102"]\n'),
+        ("shared-bare.toml", 'target = "y"\nselect = ["NB1"]\nignore = ["NB102"]\n'),
+        ("pyproject.toml", '[tool.nblint]\ntarget = "y"\nselect = ["NB1"]\nignore = ["NB102"]\n'),
+    ],
+)
+def test_config_option_takes_tool_nblint_tables_and_bare_keys(write, name, content):
+    """--config FILE: a file with [tool.nblint] (whatever its name) is read as a pyproject.toml is."""
+    config = write(f"conf/{name}", content)
+    path = write("t.csv", TABLE)
+    result = run("check", path, "--format", "json", "--config", config)
+    assert codes(result) == ["NB101"], result.output
+
+
+def test_a_tool_table_without_nblint_is_still_an_unknown_key(write):
+    config = write("other.toml", "[tool.black]\nline-length = 100\n")
+    result = run("check", write("t.csv", TABLE), "--config", config)
+    assert result.exit_code == 2 and "unknown key 'tool'" in result.stderr
+
+
 def test_cli_overrides_config(write):
     write("nblint.toml", 'ignore = ["NB101"]\n')
     path = write("t.csv", TABLE)
@@ -60,7 +82,7 @@ def test_fail_on_error_makes_warnings_pass(write):
 @pytest.mark.parametrize(
     "content, fragment",
     [
-        ('tagret = "y"\n', "unknown key 'tagret'"),
+        ('tagret = "y"\n', "unknown key 'tagret'; did you mean 'target'?"),
         ('model = "poisson"\n', "model must be one of"),
         ('select = ["NB9"]\n', "'NB9' matches no rule"),
         ("[NB104]\nvif-treshold = 3\n", "unknown option 'NB104.vif-treshold'"),

@@ -190,7 +190,7 @@ def test_plot_without_matplotlib_says_how_to_get_it(tmp_path):
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert proc.returncode == 2
-    assert "pip install 'nblint[plot]'" in proc.stderr
+    assert "pip install 'naive-bayes-lint[plot]'" in proc.stderr
 
 
 # --------------------------------------------------------------------------- the scoring machinery

@@ -107,7 +107,7 @@ def test_options_are_statistics():
     frame = pd.DataFrame({"a": a, "b": a + rng.normal(scale=0.25, size=300), "y": rng.integers(0, 2, 300)})
     vif = 1 + 1 / 0.25**2  # about 17: flagged at the default 10, not at 50
     assert 10 < vif < 50
-    with pytest.raises(SchemaError, match="NB104 collinear-columns: column 'a' has VIF"):
+    with pytest.raises(SchemaError, match="NB104 collinear-columns: columns a, b are one cluster of collinear columns"):
         pa.DataFrameSchema(checks=[Check.nblint_nb104(target="y")]).validate(frame)
     pa.DataFrameSchema(checks=[Check.nblint_nb104(target="y", vif_threshold=50)]).validate(frame)
 
@@ -389,3 +389,35 @@ def test_declared_kinds_reach_the_rule_checks():
     with pytest.raises(SchemaError, match="column 'rating' is categorical"):
         declared.validate(frame)
     assert pa.DataFrameSchema.from_yaml(declared.to_yaml()) == declared
+
+
+def test_schema_command_says_when_its_table_already_fails_the_error_checks(tmp_path, monkeypatch):
+    """--model bernoulli over a 3-valued column: NB301 (error) fails on the table; said at writing time."""
+    monkeypatch.chdir(ROOT)
+    out = tmp_path / "schema.yaml"
+    result = CliRunner().invoke(
+        main, ["schema", "examples/customers.csv", "--target", "churned", "--model", "bernoulli", "-o", str(out)]
+    )
+    assert result.exit_code == 0
+    lines = result.stderr.splitlines()
+    assert lines[0] == (
+        "examples/customers.csv: warning: this schema already fails on the table it was written for (2 checks):"
+    )
+    assert [line.split(":")[0].strip() for line in lines[1:3]] == [
+        "NB301 bernoulli-non-binary",
+        "NB307 group-under-model",
+    ]
+    # the oracle: pandera itself, validating the written schema on the table
+    import pandera.errors
+
+    schema = nbpa.load_schema(str(out))
+    with pytest.raises(pandera.errors.SchemaErrors) as failed:
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            schema.validate(nbpa.read_frame("examples/customers.csv"), lazy=True)
+    assert len(failed.value.schema_errors) == 2
+    # without a declared model nothing is at error level: the schema passes and nothing is said
+    quiet = CliRunner().invoke(main, ["schema", "examples/customers.csv", "--target", "churned", "-o", str(out)])
+    assert quiet.exit_code == 0 and quiet.stderr == ""

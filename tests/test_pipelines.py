@@ -220,8 +220,27 @@ def test_hostile_yaml_is_refused_and_nothing_runs(tmp_path, write, tag, with_tar
         (
             "spec.yaml",
             "model: BernoulliNB\nencoder:\n  color: OneHotEncoder\n",
-            "unknown key 'encoder' in the nblint spec at line 2",
+            "unknown key 'encoder' in the nblint spec at line 2; did you mean 'encoders'?",
         ),
+        # a mistyped model is an error, not a file skipped as "not a config" (a false green in pre-commit)
+        (
+            "typo.yaml",
+            "model: BernouliNB\ndata: t.csv\ntarget: y\n",
+            "unknown model 'BernouliNB' in the nblint spec at line 1; did you mean 'BernoulliNB'?",
+        ),
+        (
+            "typo2.yaml",
+            "data: t.csv\nmodel: bernouli\n",
+            "unknown model 'bernouli' in the nblint spec at line 2; did you mean 'bernoulli'?",
+        ),
+        ("typo.json", '{"model": "sklearn.naive_bayes.GausianNB",\n "target": "y"}\n', "did you mean 'GaussianNB'?"),
+        ("typo.toml", 'model = "CategorialNB"\nparams = {alpha = 1}\n', "did you mean 'CategoricalNB'?"),
+        (
+            "typo3.yaml",
+            "model: NaiveBayes\ntarget: y\n",
+            "unknown model 'NaiveBayes' in the nblint spec at line 1 (models:",
+        ),
+        ("typo4.yaml", "model: BernouliNB\ntarget: [y]\n", "did you mean 'BernoulliNB'?"),
         (
             "spec2.yaml",
             "model: BernoulliNB\nencoders: [OneHotEncoder]\n",
@@ -248,6 +267,23 @@ def test_malformed_config_is_one_error_line_with_the_line(write, name, content, 
     assert len(errors) == 1, result.stderr
     assert fragment in errors[0], errors[0]
     assert f"{good}:2: NB502" in result.stdout
+
+
+@pytest.mark.parametrize(
+    "name, text",
+    [
+        ("llm.yaml", "model: gpt-4\ntemperature: 0.2\n"),  # a string model beside keys no spec has
+        ("params.yaml", "model:\n  n_estimators: 10\ndata:\n  path: x.csv\n"),  # a model that is a mapping
+        ("hydra.yaml", "model:\n  _target_: mylib.Net\n"),
+        ("pyproject.toml", '[project]\nname = "x"\n'),
+        ("compose.yaml", "services:\n  model: {image: x}\n"),
+    ],
+)
+def test_files_that_are_clearly_not_specs_are_skipped_quietly(write, name, text):
+    path = write(name, text)
+    result = run("check", path)
+    assert (result.exit_code, result.stderr) == (0, ""), result.output
+    assert "0 files" in result.stdout
 
 
 @pytest.mark.parametrize(

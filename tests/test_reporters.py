@@ -153,20 +153,22 @@ def test_github_levels_and_unreadable_inputs():
 # --------------------------------------------------------------------------- JUnit
 
 
-def test_junit_one_testcase_per_file_and_a_failure_per_finding(examples):
+def test_junit_one_testcase_per_finding_and_one_per_clean_file(examples):
+    """CI servers show one result per <testcase>: each finding is its own case, with at most one <failure>."""
     root = ET.fromstring(examples("--format", "junit").stdout)
     (suite,) = root
-    cases = {case.get("name"): case for case in suite}
-    assert list(cases) == ["examples/customers.csv", "examples/clean.csv"]
-    assert suite.get("tests") == "2" and suite.get("failures") == "1" and suite.get("errors") == "0"
-    failures = cases["examples/customers.csv"].findall("failure")
-    codes = [
-        f["code"] for f in json.loads(examples("--format", "json").stdout) if f["path"] == "examples/customers.csv"
-    ]
-    assert [f.get("type") for f in failures] == codes and codes[:2] == ["NB101", "NB101"]
-    assert failures[0].get("message").startswith("NB101 one-hot-group: columns channel_app")
-    assert "fix: Collapse the group" in failures[0].text
-    assert list(cases["examples/clean.csv"]) == []
+    cases = list(suite)
+    findings = [f for f in json.loads(examples("--format", "json").stdout) if f["path"] == "examples/customers.csv"]
+    assert [c.get("classname") for c in cases] == ["examples/customers.csv"] * len(findings) + ["examples/clean.csv"]
+    assert all(len(c.findall("failure")) <= 1 for c in cases)
+    assert [c.find("failure").get("type") for c in cases[:-1]] == [f["code"] for f in findings]
+    assert cases[0].get("name") == "NB101 one-hot-group: " + ", ".join(findings[0]["columns"])
+    assert len({c.get("name") for c in cases[:-1]}) == len(findings)  # names tell the cases apart
+    assert suite.get("tests") == str(len(findings) + 1) and suite.get("failures") == str(len(findings))
+    assert suite.get("errors") == "0"
+    assert cases[0].find("failure").get("message").startswith("NB101 one-hot-group: columns channel_app")
+    assert "fix: Collapse the group" in cases[0].find("failure").text
+    assert (cases[-1].get("name"), list(cases[-1])) == ("no findings", [])
 
 
 def test_junit_findings_below_the_fail_level_do_not_fail_and_errors_are_errors():
@@ -178,12 +180,13 @@ def test_junit_findings_below_the_fail_level_do_not_fail_and_errors_are_errors()
         )
     )
     root = ET.fromstring(xml)
-    a, b = root[0]
-    assert [f.get("type") for f in a.findall("failure")] == ["NB101"]
-    assert "a.yaml:7: NB101 [error]" in a.find("failure").text
-    assert a.find("system-out").text == "NB101 [info] note <&> \ufffdthis"
+    failing, passing, b = root[0]
+    assert [f.get("type") for f in failing.findall("failure")] == ["NB101"] and failing.get("line") == "7"
+    assert "a.yaml:7: NB101 [error]" in failing.find("failure").text
+    assert passing.find("failure") is None
+    assert "a.yaml:7: NB101 [info] note <&> \ufffdthis" in passing.find("system-out").text
     assert b.find("error").get("message") == "b.csv: error: ragged rows"
-    assert root.get("failures") == "1" and root.get("errors") == "1"
+    assert root.get("tests") == "3" and root.get("failures") == "1" and root.get("errors") == "1"
 
 
 # --------------------------------------------------------------------------- text, colour, progress

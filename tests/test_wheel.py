@@ -55,7 +55,7 @@ def test_a_new_rule_family_is_in_the_wheel(tmp_path):
         capture_output=True,
         text=True,
     )
-    (wheel,) = out.glob("nblint-*.whl")
+    (wheel,) = out.glob("naive_bayes_lint-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
 
     assert "nblint_rules/newfamily/__init__.py" in names

@@ -67,3 +67,24 @@ def missing_column(what: str, name: str, names: Sequence[str]) -> str:
         ranked = closest(name, names, cutoff=0.0)
         listed = f"the closest of its {len(names):,} columns: {', '.join(ranked)}"
     return f"{what} {name!r} not found{guess} ({listed})"
+
+
+def did_you_mean(name: str, names: Sequence[str], n: int = 1) -> str:
+    """``"; did you mean 'BernoulliNB'?"`` for the closest of ``names``, or ``""`` when none is close.
+
+    Parameters
+    ----------
+    name : str
+        What was written.
+    names : sequence of str
+        What is accepted.
+    n : int
+        At most this many suggestions (joined by "or").
+
+    Returns
+    -------
+    str
+        A clause to append to an error message.
+    """
+    likely = closest(name, names, n=n)
+    return f"; did you mean {' or '.join(repr(c) for c in likely)}?" if likely else ""

@@ -20,7 +20,7 @@ results, never rows:
   client adds them in window order, so every float sum is the local engine's, bit
   for bit; the excess-confidence histograms (integers) are summed on the workers.
 
-Needs the ``dask`` extra: ``pip install "nblint[dask]"``.
+Needs the ``dask`` extra: ``pip install "naive-bayes-lint[dask]"``.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ def read_dask(path: str, *, encoding: str = "utf-8"):
     try:
         import dask.dataframe as dd
     except ImportError:
-        raise InputError('--engine dask needs dask: pip install "nblint[dask]"') from None
+        raise InputError('--engine dask needs dask: pip install "naive-bayes-lint[dask]"') from None
     if "://" not in path and not globmod.glob(path):
         raise InputError("file not found")
     # A folder (named with or without its trailing slash) holds Parquet parts.

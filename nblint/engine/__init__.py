@@ -24,7 +24,9 @@ from nblint.engine.registry import (
     rule_record,
     run_rules,
     select_rules,
+    selector_code,
     shared_settings,
+    unknown_selector,
     validate_codes,
 )
 
@@ -44,6 +46,8 @@ __all__ = [
     "Rule",
     "load_rules",
     "select_rules",
+    "selector_code",
+    "unknown_selector",
     "validate_codes",
     "run_rules",
     "resolved_options",

@@ -367,11 +367,12 @@ def _rules_in_package(package_name: str) -> Iterator[type[Rule]]:
 def select_rules(rules: dict[str, type[Rule]], select: Iterable[str] | None, ignore: Iterable[str] | None) -> list[str]:
     """Codes enabled by ``select`` and not removed by ``ignore`` (prefixes, ruff-style).
 
-    ``NB1`` selects every NB1xx rule, ``ALL`` every rule; the longest matching
-    prefix wins when a code matches both lists.
+    ``NB1`` selects every NB1xx rule, ``ALL`` every rule, a rule's name that
+    rule; the longest matching prefix wins when a code matches both lists.
     """
-    select = list(select) if select else ["ALL"]
-    ignore = list(ignore or [])
+    by_name = {rule.name: code for code, rule in rules.items() if rule.name}
+    select = [selector_code(s, by_name) for s in select] if select else ["ALL"]
+    ignore = [selector_code(i, by_name) for i in ignore or []]
     chosen = []
     for code in rules:
         s = _match_len(code, select)
@@ -392,12 +393,65 @@ def _match_len(code: str, prefixes: list[str]) -> int:
     return best
 
 
+def selector_code(selector: str, by_name: dict[str, str] | None = None) -> str:
+    """A selector as a code or prefix: ``nb104``, ``NB104`` and the rule's name ``collinear`` give ``NB104``.
+
+    Rule names are accepted wherever codes are (``--select one-hot-group``,
+    ``# nblint: ignore[one-hot-group]``), in kebab or snake case.  Anything
+    else is returned upper-cased, as a code prefix.
+    """
+    text = selector.strip()
+    by_name = _codes_by_name() if by_name is None else by_name
+    return by_name.get(text.lower().replace("_", "-"), text.upper())
+
+
+def _codes_by_name() -> dict[str, str]:
+    return {rule.name: code for code, rule in load_rules().items() if rule.name}
+
+
+def unknown_selector(selector: str, rules: dict[str, type[Rule]]) -> str:
+    """``'NB1O1' matches no rule; did you mean 'NB101'?``: the likeliest code or rule name, where one is close."""
+    from nblint.core.suggest import closest
+
+    text = selector.strip()
+    names = {rule.name: code for code, rule in rules.items() if rule.name}
+    # a code with one character wrong (NB1O1, NB10l): codes are compared at their own length only, so
+    # that a family prefix (NB9) is not "corrected" to some code that happens to contain it
+    same_length = [code for code in rules if len(code) == len(text)]
+    guesses = closest(_digits(text.upper()), same_length, n=1, cutoff=0.75)
+    by_name = closest(text.lower().replace("_", "-"), list(names), n=1, cutoff=0.6)
+    if by_name and not (guesses and text.upper().startswith("NB")):
+        guess = f"; did you mean {by_name[0]!r} ({names[by_name[0]]})?"
+    elif guesses:
+        guess = f"; did you mean {guesses[0]!r} ({rules[guesses[0]].name})?"
+    else:
+        guess = ""
+    return f"{selector!r} matches no rule{guess} (`nblint rules` lists codes and names)"
+
+
+def likely_rules(text: str, rules: dict[str, type[Rule]], n: int = 3) -> list[str]:
+    """The codes a mistyped rule code or name most likely meant, best first (for ``nblint rule``)."""
+    from nblint.core.suggest import closest
+
+    names = {rule.name: code for code, rule in rules.items() if rule.name}
+    exact = [c for c in rules if c == _digits(text.strip().upper())]
+    by_code = closest(_digits(text.strip().upper()), list(rules), n=n)
+    by_name = [names[m] for m in closest(text.strip().lower().replace("_", "-"), list(names), n=n)]
+    ranked = exact + (by_code if text.strip().upper().startswith("NB") else by_name + by_code)
+    return list(dict.fromkeys(ranked))[:n]
+
+
+def _digits(code: str) -> str:
+    """Letters typed for the digits they look like, after the NB of a code (NB1O1, NB1Ol)."""
+    return code[:2] + code[2:].translate(str.maketrans("OLI", "011"))
+
+
 def validate_codes(prefixes: Iterable[str], rules: dict[str, type[Rule]], what: str) -> None:
-    """Reject selectors that match no rule (a typo should not silently select nothing)."""
+    """Reject selectors that match no rule (a typo should not silently select nothing), with a did-you-mean."""
     for prefix in prefixes:
-        p = prefix.strip().upper()
+        p = selector_code(prefix)
         if p != "ALL" and not any(code.startswith(p) for code in rules):
-            raise ValueError(f"{what}: {prefix!r} matches no rule")
+            raise ValueError(f"{what}: {unknown_selector(prefix, rules)}")
 
 
 # --------------------------------------------------------------------------- running

@@ -15,7 +15,9 @@ refinements a fitted model needs:
   such columns, and the largest numbers swamp the rest.  On the real-data corpus
   that block made MixedNB's cross-validated log-loss up to 40 times worse
   (``bench/bench_mixednb.py``).  A multinomial is the model for counts of one kind,
-  such as words: a sparse ``X``, or columns declared ``multinomial``;
+  such as words: a sparse ``X``, columns declared ``multinomial``, or count columns on
+  one shared 0..H scale (pixel intensities: :func:`nblint.structure.kinds._shared_scale`),
+  which together are one multinomial block;
 * a binary column whose values are not 0 and 1 (``yes``/``no``, 1/2) is a
   two-level categorical feature, which is exactly a Bernoulli one with the same
   alpha, without asking which value means "on";
@@ -76,8 +78,11 @@ def recommended_features(ctx) -> tuple[list[Feature], dict[str, str]]:
     left_out : dict
         Column -> reason, in table order.
     """
+    from nblint.structure.kinds import _shared_scale
+
     profile = ctx.profile
     order = ctx.source_order
+    scale = _shared_scale(profile)
     features: list[Feature] = []
     in_group: set[str] = set()
     for group in ctx.structure.groups:
@@ -97,7 +102,7 @@ def recommended_features(ctx) -> tuple[list[Feature], dict[str, str]]:
             continue
         if model == "bernoulli" and not _zero_one(profile, column):
             model = "categorical"
-        if model == "multinomial":
+        if model == "multinomial" and not (kind.kind == "count" and _on_scale(profile, column, scale)):
             few = kind.n_distinct is not None and kind.n_distinct <= COUNT_LEVELS
             model = "categorical" if few else "gaussian"
         if profile.n_missing(column) and model != "categorical":
@@ -106,6 +111,25 @@ def recommended_features(ctx) -> tuple[list[Feature], dict[str, str]]:
         features.append(Feature(model, (column,), None, column))
     features.sort(key=lambda f: order[f.columns[0]])
     return features, dict(sorted(left_out.items(), key=lambda item: order[item[0]]))
+
+
+def _on_scale(profile, column: str, scale: float | None) -> bool:
+    """The column is a count on the table's shared 0..H scale (one of a family of pixels, say)."""
+    if scale is None or column in profile.text:
+        return False
+    numeric = profile.numeric
+    j = numeric.names.index(column)
+    return bool(numeric.minimum[j] == 0 and numeric.maximum[j] <= scale)
+
+
+def recommended_models(ctx) -> dict[str, str]:
+    """Column -> the event model of the feature it belongs to in the recommended model ("-": left out).
+
+    What ``nblint columns`` shows in its model column, so that it and ``--pipeline`` agree.
+    """
+    features, left_out = recommended_features(ctx)
+    models = {c: f.model for f in features for c in f.columns}
+    return {c: models.get(c, "-") for c in ctx.source.names} | dict.fromkeys(left_out, "-")
 
 
 def _zero_one(profile, column: str) -> bool:
@@ -138,7 +162,28 @@ def frame_context(frame, target: str | None = None):
 _SKLEARN_CLASS = {"bernoulli": "BernoulliNB", "multinomial": "MultinomialNB", "gaussian": "GaussianNB"}
 
 
-def pipeline_code(ctx, path: str) -> str:
+def read_code(path: str, encoding: str = "utf-8", sheet: str | None = None) -> str:
+    """The pandas call that reads ``path`` as nblint reads it: the same format, delimiter and encoding.
+
+    From :func:`nblint.readers.table_format` (the one suffix-to-format helper), so a
+    ``.tab`` or ``.tsv.gz`` gets ``sep='\\t'`` and any name nblint reads as CSV is read
+    as CSV here too; an Excel workbook gets ``read_excel`` with its sheet.
+    """
+    from nblint.readers import TableFormat, table_format
+    from nblint.readers.excel import is_excel_path
+
+    if is_excel_path(path):
+        return f"pd.read_excel({path!r}{'' if sheet is None else f', sheet_name={sheet!r}'})"
+    form = table_format(path) or TableFormat("csv")
+    if form.kind == "parquet":
+        return f"pd.read_parquet({path!r})"
+    sep = "" if form.delimiter == "," else f", sep={form.delimiter!r}"
+    # pandas infers gzip from the .gz suffix, as nblint does
+    enc = "" if encoding.lower().replace("_", "-") in ("utf-8", "utf8") else f", encoding={encoding!r}"
+    return f"pd.read_csv({path!r}{sep}{enc})"
+
+
+def pipeline_code(ctx, path: str, encoding: str = "utf-8", sheet: str | None = None) -> str:
     """Python code that builds and fits the recommended model on the table at ``path``.
 
     Plain scikit-learn when every feature is Bernoulli, multinomial or Gaussian
@@ -147,12 +192,7 @@ def pipeline_code(ctx, path: str) -> str:
     """
     features, left_out = recommended_features(ctx)
     target = ctx.target
-    lower = path.lower()
-    if lower.endswith((".parquet", ".pq")):
-        read = f"pd.read_parquet({path!r})"
-    else:
-        sep = ", sep='\\t'" if lower.endswith((".tsv", ".tsv.gz")) else ""
-        read = f"pd.read_csv({path!r}{sep})"
+    read = read_code(path, encoding, sheet)
     lines = [f"# The Naive Bayes nblint recommends for {path} (nblint columns --pipeline).", "import pandas as pd"]
     models = {f.model for f in features}
     single = len(models) == 1 and not any(f.group for f in features) and next(iter(models)) in _SKLEARN_CLASS
@@ -190,6 +230,8 @@ def _kind_line(feature: Feature, kinds) -> str:
             f"not {len(feature.columns)} independent bits"
         )
     line = f"    {feature.columns[0]!r}: {feature.model!r},"
-    if kinds[feature.columns[0]].kind == "count":
+    if feature.model == "multinomial":
+        line += "  # counts on one shared scale: one multinomial block"
+    elif kinds[feature.columns[0]].kind == "count":
         line += "  # counts, on their own: not one multinomial with unrelated counts"
     return line

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 from nblint.core.errors import InputError
 from nblint.core.fileguard import read_limited
-from nblint.engine import resolved_options, run_rules
+from nblint.engine import load_rules, resolved_options, run_rules, selector_code, unknown_selector
 from nblint.engine.findings import Finding
 from nblint.pipelines.context import PipelineContext
 from nblint.pipelines.mapping import read_mapping_config
@@ -85,6 +85,19 @@ class ConfigFile:
     specs: list[PipelineSpec]
     suppressions: dict[int, frozenset[str] | None] = field(default_factory=dict)
     cells: CellMap | None = None
+    #: (1-based line, what was written) for each suppressed code or name that matches no rule.
+    unknown_suppressions: list[tuple[int, str]] = field(default_factory=list)
+
+    def suppression_warnings(self) -> list[str]:
+        """One warning line for each suppression that names no rule, with the likeliest code."""
+        lines = []
+        for line, written in self.unknown_suppressions:
+            where = f"{self.path}:{line}" if self.cells is None else f"{self.path} ({self.cells.describe(line)})"
+            lines.append(
+                f"{where}: warning: suppression '# nblint: ignore[{written}]': "
+                f"{unknown_selector(written, load_rules())}; it suppresses nothing"
+            )
+        return lines
 
     def data_paths(self) -> list[tuple[str, PipelineSpec]]:
         """The data files the specs name, relative to the config's folder, with the spec naming each."""
@@ -158,7 +171,25 @@ def read_config(path: str) -> ConfigFile | None:
         raise InputError("nested too deeply to read") from None
     if specs is None:
         return None
-    return ConfigFile(path, specs, _suppressions(text))
+    return _with_suppressions(ConfigFile(path, specs), text)
+
+
+def _with_suppressions(config: ConfigFile, text: str) -> ConfigFile:
+    """``config`` with the suppression comments of ``text``; the codes and names that match no rule noted."""
+    config.suppressions = _suppressions(text)
+    if "nblint" not in text and "NB" not in text.upper():
+        return config
+    codes = list(load_rules())
+    for number, line in enumerate(text.splitlines(), 1):
+        for match in _SUPPRESSION.finditer(line):
+            # every entry of nblint's own comment; of a noqa, only NB codes (E501 is another linter's)
+            listed = match.group("codes") or ""
+            written = [c for c in re.split(r"[\s,]+", listed) if c]
+            written += [c for c in re.split(r"[\s,]+", match.group("noqa") or "") if c.upper().startswith("NB")]
+            for entry in written:
+                if not any(code.startswith(selector_code(entry)) for code in codes):
+                    config.unknown_suppressions.append((number, entry))
+    return config
 
 
 def _mentions_library(raw: bytes) -> bool:
@@ -232,7 +263,7 @@ def _read_notebook(raw: bytes, path: str) -> ConfigFile | None:
             if step.line is not None:
                 step.place = notebook.cells.describe(step.line)
     notebook.cells.file_lines = file_lines(raw, notebook.cells)
-    return ConfigFile(path, specs, _suppressions(notebook.text), notebook.cells)
+    return _with_suppressions(ConfigFile(path, specs, cells=notebook.cells), notebook.text)
 
 
 def _joined_line(notebook, cell: int, line: int) -> int:
@@ -255,7 +286,7 @@ def _suppressions(text: str) -> dict[int, frozenset[str] | None]:
             if listed is None:
                 found[number] = None
                 break
-            codes.update(c.upper() for c in re.split(r"[\s,]+", listed) if c)
+            codes.update(selector_code(c) for c in re.split(r"[\s,]+", listed) if c)
         else:
             if codes:
                 found[number] = frozenset(codes)

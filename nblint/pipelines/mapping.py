@@ -32,6 +32,8 @@ from __future__ import annotations
 from typing import Any
 
 from nblint.core.errors import InputError
+from nblint.core.suggest import closest, did_you_mean
+from nblint.engine import MODEL_CLASSES, MODELS
 from nblint.pipelines import catalog
 from nblint.pipelines.spec import Call, Expr, Mark, PipelineSpec, build_specs
 from nblint.pipelines.tree import PosDict
@@ -63,7 +65,8 @@ def read_mapping_config(documents: list, path: str) -> list[PipelineSpec] | None
     specs: list[PipelineSpec] = []
     recognised = False
     for document in documents:
-        if is_nblint_spec(document):
+        if looks_like_spec(document):
+            _check_spec_model(document)
             specs += _nblint_spec(document, path)
             recognised = True
         else:
@@ -79,6 +82,41 @@ def is_nblint_spec(document: Any) -> bool:
     """A top-level mapping whose ``model`` is a string naming a Naive Bayes model."""
     model = document.get("model") if isinstance(document, dict) else None
     return isinstance(model, str) and catalog.model_class(model) is not None
+
+
+def looks_like_spec(document: Any) -> bool:
+    """Whether a document has the shape of an nblint spec, so that a mistake in it is an error, not a skip.
+
+    A spec's ``model`` is always a string, so a top-level mapping with a string
+    ``model`` qualifies when that string names a Naive Bayes model, or when every
+    top-level key is a spec key (or a near-miss of one, ``encoder``): ``model:
+    BernouliNB`` next to ``data`` and ``target`` is a spec with a typo, whereas
+    ``model: gpt-4`` next to ``temperature`` is some other tool's file.  A
+    Hydra node (a ``_target_``) or a ``model`` that is a mapping belongs to
+    something else and is skipped quietly, as are files without a ``model``.
+    """
+    if not isinstance(document, dict) or "_target_" in document:
+        return False
+    model = document.get("model")
+    if not isinstance(model, str):
+        return False
+    if catalog.model_class(model) is not None:
+        return True
+    return all(str(key) in SPEC_KEYS or closest(str(key), SPEC_KEYS, n=1, cutoff=0.75) for key in document)
+
+
+def _check_spec_model(document: dict) -> None:
+    """One error line for a spec whose ``model`` names no Naive Bayes model, with the likeliest one."""
+    written = document["model"]
+    if catalog.model_class(written) is not None:
+        return
+    line = _key_mark(document, "model", (None, None))[0]
+    short = written.strip().rsplit(".", 1)[-1]
+    guess = did_you_mean(short, [*MODEL_CLASSES.values(), *MODELS])
+    raise InputError(
+        f"unknown model {written!r} in the nblint spec at line {line}{guess} "
+        f"(models: {', '.join(MODELS)}, or the class: {', '.join(MODEL_CLASSES.values())})"
+    )
 
 
 class _HydraReader:
@@ -149,8 +187,8 @@ def _nblint_spec(document: dict, path: str) -> list[PipelineSpec]:
     for key in document:
         if key not in SPEC_KEYS:
             raise InputError(
-                f"unknown key {key!r} in the nblint spec at line {_key_mark(document, key, (None, None))[0]} "
-                f"(allowed: {', '.join(SPEC_KEYS)})"
+                f"unknown key {key!r} in the nblint spec at line {_key_mark(document, key, (None, None))[0]}"
+                f"{did_you_mean(str(key), SPEC_KEYS)} (allowed: {', '.join(SPEC_KEYS)})"
             )
     reader = _HydraReader()
     model = Call(f"sklearn.naive_bayes.{catalog.model_class(document['model'])}", mark=document.marks["model"])

@@ -13,16 +13,19 @@ from nblint.readers.chunks import TableSource
 from nblint.readers.csvblocks import MAX_RECORD_BYTES
 from nblint.readers.csverrors import codec_name
 from nblint.readers.csvfile import CsvSource
+from nblint.readers.excel import is_excel_path, spool_sheet
 from nblint.readers.formats import TableFormat, table_format
 from nblint.readers.ipc import read_arrow_file
 from nblint.readers.magic import sniff
 from nblint.readers.parquet import ParquetSource
 
 
-def read_table(path: str, *, encoding: str = "utf-8", stdin=None) -> TableSource:
+def read_table(path: str, *, encoding: str = "utf-8", stdin=None, sheet: str | None = None) -> TableSource:
     """Open a CSV/TSV/gzip CSV/Parquet file (or ``-`` for CSV on stdin) for streaming.
 
-    The header (or Parquet schema) is read now; rows are read on each pass.
+    The header (or Parquet schema) is read now; rows are read on each pass.  An
+    Excel workbook is read as the CSV export of its first sheet, or of ``sheet``
+    (:mod:`nblint.readers.excel`).
 
     Raises
     ------
@@ -31,6 +34,9 @@ def read_table(path: str, *, encoding: str = "utf-8", stdin=None) -> TableSource
     """
     if path != "-" and regular_file(path, "table").st_size == 0:
         raise InputError("file is empty")
+    if is_excel_path(path):
+        spool = spool_sheet(path, sheet)
+        return CsvSource(spool.name, ",", "utf-8", display=path, keep=spool)
     form = table_format(path) or TableFormat("csv")  # any other name is read as CSV
     if form.kind == "parquet":
         return ParquetSource(path)

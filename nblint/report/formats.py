@@ -408,12 +408,13 @@ def _workflow_command(command: str, properties: list[tuple[str, str]], message: 
 
 
 def render_junit(result) -> str:
-    """JUnit XML: one test case per input file, one ``<failure>`` per failing finding.
+    """JUnit XML: one test case per finding (classname: the file), one per clean file.
 
-    A finding fails its test case when its severity is at or above the file's
-    fail level (``--fail-on``), exactly as it counts for the exit code; findings
-    below it are listed in the test case's ``<system-out>``.  An input that
-    could not be read is an ``<error>``.
+    CI servers show one result per ``<testcase>``, so each finding is its own case:
+    it fails when its severity is at or above the file's fail level (``--fail-on``),
+    exactly as it counts for the exit code, and passes, with the finding in its
+    ``<system-out>``, below it.  A file without findings is one passing case; an
+    input that could not be read is one case with an ``<error>``.
 
     Parameters
     ----------
@@ -426,30 +427,40 @@ def render_junit(result) -> str:
     cases = []
     n_failed = n_errors = 0
     for r in result.files:
-        case = ET.Element("testcase", {"classname": "nblint", "name": _xml(r.path), "file": _xml(r.path)})
+        path = _xml(r.path)
         if r.error:
             n_errors += 1
+            case = ET.Element("testcase", {"classname": path, "name": "read", "file": path})
             ET.SubElement(case, "error", {"type": "InputError", "message": _xml(r.error)}).text = _xml(r.error)
-        failing = [f for f in r.findings if f.severity >= r.fail_on]
-        passing = [f for f in r.findings if f.severity < r.fail_on]
-        for f in failing:
-            failure = ET.SubElement(
-                case, "failure", {"type": f.code, "message": _xml(f"{f.code} {f.name}: {f.message}")}
-            )
-            failure.text = _xml(_junit_details(f))
-        if failing:
-            n_failed += 1
-        if passing:
-            ET.SubElement(case, "system-out").text = _xml(
-                "\n".join(f"{f.code} [{f.severity}] {f.message}" for f in passing)
-            )
-        cases.append(case)
-    counts = {"tests": str(len(result.files)), "failures": str(n_failed), "errors": str(n_errors)}
+            cases.append(case)
+        if not r.findings and not r.error:
+            cases.append(ET.Element("testcase", {"classname": path, "name": "no findings", "file": path}))
+        for f in r.findings:
+            attributes = {"classname": path, "name": _xml(_junit_name(f)), "file": path}
+            if f.line is not None:
+                attributes["line"] = str(f.line)
+            case = ET.Element("testcase", attributes)
+            if f.severity >= r.fail_on:
+                n_failed += 1
+                failure = ET.SubElement(
+                    case, "failure", {"type": f.code, "message": _xml(f"{f.code} {f.name}: {f.message}")}
+                )
+                failure.text = _xml(_junit_details(f))
+            else:
+                ET.SubElement(case, "system-out").text = _xml(_junit_details(f))
+            cases.append(case)
+    counts = {"tests": str(len(cases)), "failures": str(n_failed), "errors": str(n_errors)}
     root = ET.Element("testsuites", {"name": "nblint", **counts})
     suite = ET.SubElement(root, "testsuite", {"name": "nblint", **counts, "skipped": "0"})
     suite.extend(cases)
     ET.indent(root, space="  ")
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def _junit_name(f: Finding) -> str:
+    """``NB101 one-hot-group: plan_basic, plan_pro, plan_team`` (or ``... line 12`` for a config finding)."""
+    where = ", ".join(f.columns) if f.columns else (f"line {f.line}" if f.line is not None else "")
+    return f"{f.code} {f.name}: {where}" if where else f"{f.code} {f.name}"
 
 
 def _junit_details(f: Finding) -> str:

@@ -72,7 +72,7 @@ def plot_impact(result, path: str, title: str) -> None:
     Raises
     ------
     ImportError
-        When matplotlib is not installed (``pip install 'nblint[plot]'``).
+        When matplotlib is not installed (``pip install 'naive-bayes-lint[plot]'``).
     """
     import matplotlib
     import numpy as np

@@ -48,6 +48,7 @@ from typing import Any
 from nblint.core.errors import ConfigError, InputError
 from nblint.core.fileguard import check_nesting, read_limited
 from nblint.core.resources import parse_size
+from nblint.core.suggest import did_you_mean
 from nblint.engine import load_rules, model_choices, parse_model, select_rules, validate_codes
 from nblint.engine.findings import Severity
 
@@ -153,7 +154,10 @@ def load_config(path: str) -> Settings:
         Naming the file and the offending key.
     """
     data = _read_toml(path)
-    if os.path.basename(path) == "pyproject.toml":
+    tool = data.get("tool")
+    # a pyproject.toml, or any file given with --config that holds a [tool.nblint] table (a copy of a
+    # pyproject.toml, a shared settings file): its table; a bare nblint.toml's keys are top level
+    if os.path.basename(path) == "pyproject.toml" or (isinstance(tool, dict) and "nblint" in tool):
         table = data.get("tool", {}).get("nblint", {})
         prefix = "tool.nblint"
     else:
@@ -189,7 +193,11 @@ def parse_settings(table: dict[str, Any], root: str = ".", prefix: str = "", sou
         if name in rules:
             settings.rule_options[name] = _rule_options(rules[name], value, key(name))
         elif name not in TOP_KEYS:
-            hint = " (rule codes are upper case, e.g. NB104)" if name.upper() in rules else ""
+            hint = (
+                " (rule codes are upper case, e.g. NB104)"
+                if name.upper() in rules
+                else did_you_mean(name, sorted(TOP_KEYS))
+            )
             raise ConfigError(f"unknown key {key(name)!r}{hint}")
     settings.target = _string(table, "target", key, settings.target)
     settings.text = _string(table, "text", key, settings.text)

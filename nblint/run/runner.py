@@ -93,6 +93,8 @@ class Overrides:
     fail_on: Severity | None = None
     encoding: str | None = None
     config: str | None = None
+    #: The sheet of an Excel workbook to read (default: the first).
+    sheet: str | None = None
     #: Added to the select and ignore lists in force (the command line's, else the configuration's).
     extend_select: list[str] | None = None
     extend_ignore: list[str] | None = None
@@ -149,7 +151,9 @@ def settings_for(path: str, overrides: Overrides, cache: dict) -> Settings:
             raise base
     resolved = base.for_file(path)
     extend = {"extend_select": "select", "extend_ignore": "ignore"}
-    changes = {k: v for k, v in vars(overrides).items() if v is not None and k != "config" and k not in extend}
+    changes = {
+        k: v for k, v in vars(overrides).items() if v is not None and k not in ("config", "sheet") and k not in extend
+    }
     resolved = replace(resolved, **changes)
     for option, key in extend.items():
         if getattr(overrides, option):
@@ -271,7 +275,7 @@ def show_progress(source: TableSource, stream=None) -> ProgressBar | None:
 def table_context(path: str, overrides: Overrides, jobs: int | None = None) -> TableContext:
     """The analysis context of one table file, with its settings resolved (for `nblint columns`)."""
     settings = settings_for(path, overrides, {})
-    return make_context(read_table(path, encoding=settings.encoding), settings, jobs)
+    return make_context(read_table(path, encoding=settings.encoding, sheet=overrides.sheet), settings, jobs)
 
 
 def lint_paths(
@@ -336,7 +340,7 @@ def lint_paths(
         configs = {path: _read_config(path) for path in files if is_config_path(path)}
 
         def open_source(path: str, settings: Settings) -> TableSource:
-            source = read_table(path, encoding=settings.encoding, stdin=stdin)
+            source = read_table(path, encoding=settings.encoding, stdin=stdin, sheet=overrides.sheet)
             return text_source(source, settings.text, settings.target) if settings.text else source
 
     files, named = _with_named_data(files, configs)
@@ -359,6 +363,8 @@ def lint_paths(
                 continue
             if path in configs:
                 results.append(_config_result(path, config, settings))
+                if isinstance(config, ConfigFile):
+                    warnings += config.suppression_warnings()
                 continue
             spec = named.get(_key(path))
             if spec is not None:
@@ -460,7 +466,7 @@ def _dask_client(scheduler: str | None):
     try:
         from distributed import Client
     except ImportError:
-        raise ConfigError('--scheduler needs distributed: pip install "nblint[dask]"') from None
+        raise ConfigError('--scheduler needs distributed: pip install "naive-bayes-lint[dask]"') from None
     try:
         return Client(scheduler, timeout="10s")
     except OSError as exc:

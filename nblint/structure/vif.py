@@ -72,6 +72,13 @@ class VifResult:
             values.update(zip(self.independent, (float(v) for v in np.diag(inverse))))
         return values
 
+    def correlation(self, a: str, b: str) -> float:
+        """The correlation of two independent columns, from the factor (``R = L L^T``); 0 where unknown."""
+        if self.factor is None or a not in self.independent or b not in self.independent:
+            return 0.0
+        i, j = self.independent.index(a), self.independent.index(b)
+        return float(self.factor[i] @ self.factor[j])
+
     def partners(self, column: str, top: int = 3) -> list[str]:
         """The columns that explain most of ``column``: largest standardised coefficients.
 

@@ -6,6 +6,8 @@ from . import fmt_columns
 
 #: More exact dependencies than this are reported as one rank deficiency, not one finding each.
 MAX_DEPENDENCIES = 5
+#: Columns over the VIF threshold whose correlation is at least this are one cluster (one finding).
+CLUSTER_R = 0.9
 
 
 class CollinearColumns(Rule):
@@ -28,6 +30,13 @@ class CollinearColumns(Rule):
     posteriors become over-confident, and the model's ranking of features is
     meaningless. A column that is the sum of others (``total = a + b + c``) is the
     extreme case.
+
+    Columns over the threshold with a finite VIF are reported by cluster: two such
+    columns are in one cluster when their correlation is at least 0.9 (or one is the
+    other's main partner), and each cluster is one finding with its members, their
+    VIFs and the column to drop first (the highest VIF: the one the others explain
+    best). The radius, perimeter and area columns of a table of cell measurements
+    are one finding, not one per column.
 
     More than five such combinations in one table are reported once, as a rank
     deficiency. With as many independent columns as the rows allow (n - 1 after centring), every
@@ -146,19 +155,80 @@ class CollinearColumns(Rule):
                 }
                 fix = f"Drop {solved!r} (or another column of the combination): it adds no information."
                 yield self.finding(ctx, message, columns=involved, evidence=evidence, fix=fix)
-            else:
-                partners = vif.partners(column)
-                r2 = 1.0 - 1.0 / value
-                message = (
-                    f"column {column!r} has VIF {value:.1f} (threshold {threshold:g}): the other columns explain "
-                    f"{r2:.1%} of its variance, mostly {fmt_columns(partners)}"
-                )
-                evidence = {"vif": value, "r_squared": r2, "threshold": threshold, "partners": partners}
-                fix = f"Drop {column!r} or one of {fmt_columns(partners)}, or combine them into one feature."
-                # A finite VIF is a matter of degree (petal length and width), not a defect: info.
-                yield self.finding(
-                    ctx, message, columns=[column] + partners, evidence=evidence, fix=fix, severity=Severity.INFO
-                )
+        finite = [
+            c
+            for c in sorted(vif.vif, key=lambda c: ctx.table_order[c])
+            if c not in explained
+            and c not in mentioned
+            and c not in vif.dropped
+            and vif.vif[c] > threshold
+            and not math.isinf(vif.vif[c])
+        ]
+        for cluster in _clusters(vif, finite):
+            yield self._cluster_finding(ctx, vif, cluster, threshold)
+
+    def _cluster_finding(self, ctx, vif, cluster: list[str], threshold: float):
+        if len(cluster) == 1:
+            (column,) = cluster
+            value = vif.vif[column]
+            partners = vif.partners(column)
+            r2 = 1.0 - 1.0 / value
+            message = (
+                f"column {column!r} has VIF {value:.1f} (threshold {threshold:g}): the other columns explain "
+                f"{r2:.1%} of its variance, mostly {fmt_columns(partners)}"
+            )
+            evidence = {"vif": value, "r_squared": r2, "threshold": threshold, "partners": partners}
+            fix = f"Drop {column!r} or one of {fmt_columns(partners)}, or combine them into one feature."
+            # A finite VIF is a matter of degree (petal length and width), not a defect: info.
+            return self.finding(
+                ctx, message, columns=[column] + partners, evidence=evidence, fix=fix, severity=Severity.INFO
+            )
+        vifs = {c: vif.vif[c] for c in cluster}
+        first = max(cluster, key=lambda c: (vifs[c], -ctx.table_order[c]))
+        shown = ", ".join(f"{c} {vifs[c]:.1f}" for c in cluster)
+        message = (
+            f"columns {fmt_columns(cluster)} are one cluster of collinear columns (VIF over {threshold:g}: "
+            f"{shown}): each is mostly explained by the others; drop {first!r} first (the highest VIF)"
+        )
+        evidence = {"vifs": vifs, "drop_first": first, "threshold": threshold, "min_correlation": CLUSTER_R}
+        fix = (
+            f"Drop {first!r} first and check again (the other VIFs fall with it), or combine the cluster "
+            "into one feature."
+        )
+        return self.finding(ctx, message, columns=cluster, evidence=evidence, fix=fix, severity=Severity.INFO)
+
+
+def _clusters(vif, columns: list[str]) -> list[list[str]]:
+    """Columns over the threshold grouped by strong correlation (or a main partner); in table order."""
+    parent = {c: c for c in columns}
+
+    def root(c: str) -> str:
+        while parent[c] != c:
+            parent[c] = parent[parent[c]]
+            c = parent[c]
+        return c
+
+    def union(a: str, b: str) -> None:
+        ra, rb = root(a), root(b)
+        if ra != rb:
+            # the root is the earlier column, so the result does not depend on the order of the unions
+            first, second = sorted((ra, rb), key=columns.index)
+            parent[second] = first
+
+    for i, a in enumerate(columns):
+        for b in columns[i + 1 :]:
+            if abs(vif.correlation(a, b)) >= CLUSTER_R:
+                union(a, b)
+    members = set(columns)
+    for c in columns:
+        if all(root(o) != root(c) for o in columns if o != c):  # still alone: its main partner's cluster
+            top = next((p for p in vif.partners(c, top=1) if p in members), None)
+            if top is not None:
+                union(c, top)
+    groups: dict[str, list[str]] = {}
+    for c in columns:
+        groups.setdefault(root(c), []).append(c)
+    return sorted(groups.values(), key=lambda g: columns.index(g[0]))
 
 
 def _solve_for(target, column, combo, mean):

@@ -1,0 +1,98 @@
+"""The code `nblint columns --pipeline` prints runs on the file it was printed for, and agrees with `columns`."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from nblint.cli import main
+
+pytest.importorskip("sklearn")
+
+
+def table() -> pd.DataFrame:
+    rng = np.random.default_rng(3)
+    n = 120
+    colour = rng.integers(0, 3, n)
+    return pd.DataFrame(
+        {
+            "age": rng.normal(40, 10, n).round(1),
+            **{f"colour_{c}": (colour == i).astype(int) for i, c in enumerate(["red", "green", "blue"])},
+            "visits": rng.poisson(2, n),
+            "member": rng.integers(0, 2, n),
+            "y": rng.choice(["a", "b"], n),
+        }
+    )
+
+
+def write(frame: pd.DataFrame, path) -> None:
+    name = str(path)
+    if name.endswith((".parquet", ".pq")):
+        frame.to_parquet(path, index=False)
+    elif name.endswith(".xlsx"):
+        frame.to_excel(path, index=False)
+    else:
+        sep = "\t" if re.search(r"\.(tsv|tab)(\.gz)?$", name) else ","
+        frame.to_csv(path, sep=sep, index=False)  # (pandas gzips by the .gz suffix)
+
+
+@pytest.mark.parametrize(
+    "name", ["d.csv", "d.tab", "d.tsv", "d.csv.gz", "d.tsv.gz", "d.tab.gz", "d.parquet", "d.pq", "d.xlsx", "d.txt"]
+)
+def test_printed_code_runs_on_the_file_it_was_printed_for(tmp_path, name):
+    if name.endswith(".xlsx"):
+        pytest.importorskip("openpyxl")
+    write(table(), tmp_path / name)
+    result = CliRunner().invoke(main, ["columns", str(tmp_path / name), "--target", "y", "--pipeline"])
+    assert result.exit_code == 0, result.output
+    code = result.stdout + "print(model.predict(X if 'X' in dir() else table[columns])[:3].tolist())\n"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert proc.returncode == 0, (result.stdout, proc.stderr[-2000:])
+    assert re.fullmatch(r"\['[ab]', '[ab]', '[ab]'\]\n", proc.stdout)
+
+
+def test_printed_code_reads_with_the_encoding_nblint_used(tmp_path):
+    path = tmp_path / "latin.csv"
+    frame = table()
+    frame["town"] = ["Orléans", "Besançon"] * (len(frame) // 2)
+    frame.to_csv(path, index=False, encoding="latin-1")
+    result = CliRunner().invoke(main, ["columns", str(path), "--target", "y", "--pipeline", "--encoding", "latin-1"])
+    assert "encoding='latin-1'" in result.stdout
+    proc = subprocess.run([sys.executable, "-c", result.stdout], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+
+
+def test_columns_and_pipeline_agree_on_every_column(tmp_path):
+    """The model column of `nblint columns` is the model each column gets in the printed code (digits: pixels)."""
+    from sklearn.datasets import load_digits
+
+    digits = load_digits(as_frame=True).frame
+    seen = {}
+    for frame, target, name in [(digits, "target", "digits.tab"), (table(), "y", "t.csv")]:
+        write(frame, tmp_path / name)
+        path = str(tmp_path / name)
+        shown = CliRunner().invoke(main, ["columns", path, "--target", target]).stdout.splitlines()
+        models = {line.split()[0]: line.split()[2] for line in shown[1:] if line and not line.startswith("Mixed")}
+        code = CliRunner().invoke(main, ["columns", path, "--target", target, "--pipeline"]).stdout
+        printed = dict(re.findall(r"^    '([^']+)': '(\w+)'", code, flags=re.M))
+        for members, _ in re.findall(r"^    \(([^)]*)\): '(one-hot|dummy)'", code, flags=re.M):
+            printed |= dict.fromkeys(re.findall(r"'([^']+)'", members), "categorical")
+        if "MixedNB" not in code:  # plain scikit-learn: one model for the listed columns
+            (cls,) = re.findall(r"model = (\w+)NB\(\)", code)
+            listed = re.search(r"columns = (\[.*\])", code).group(1)
+            printed = dict.fromkeys(re.findall(r"'([^']+)'", listed), cls.lower())
+        printed = {c: ("-" if m == "drop" else m) for c, m in printed.items()}
+        for column, model in models.items():
+            if column != target:
+                assert printed.get(column, "-") == model, (name, column)
+        seen[name] = models
+    # the pixels share one 0..16 scale: counts of one kind, one multinomial block in both
+    # (a pixel with two values is binary; a constant one left out)
+    pixels = [m for c, m in seen["digits.tab"].items() if c.startswith("pixel_")]
+    assert pixels.count("multinomial") > 50 and set(pixels) <= {"multinomial", "bernoulli", "-"}
