@@ -288,8 +288,9 @@ class TableContext:
         """Rows where each non-negative numeric feature is non-zero, where the profile tells (its levels)."""
         numeric = self.profile.numeric
         n_rows = numeric.class_n.sum(axis=0)  # (p,) non-missing rows
-        ones = np.rint((numeric.class_mean * numeric.class_n).sum(axis=0)).astype(np.int64)
-        nonzero = np.where(numeric.zero_one, ones, -1)  # -1: unknown (levels past the cap)
+        nonzero = np.full(len(numeric.names), -1, dtype=np.int64)  # -1: unknown (levels past the cap)
+        zero_one = numeric.zero_one  # (only their sums are counts: other columns' may be infinite)
+        nonzero[zero_one] = np.rint((numeric.class_mean[:, zero_one] * numeric.class_n[:, zero_one]).sum(axis=0))
         for j in np.flatnonzero(~numeric.zero_one & (numeric.minimum >= 0)):
             levels = numeric.levels[j]
             if levels is not None:
