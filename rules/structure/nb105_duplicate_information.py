@@ -25,6 +25,11 @@ class DuplicateInformation(Rule):
     column, or a variable given both as codes and as indicators, is counted twice:
     its influence on the posterior is squared and the model is over-confident.
 
+    Words of a document-term block that always occur together (a phrase, a name, a
+    signature), beyond what chance makes of rare words (see ``nblint.structure.chance``),
+    are one ``info`` finding for the table: text is full of them, and the over-count is
+    worth knowing rather than a defect of the table.
+
     ## Severity
     A warning: the information is certainly counted twice, but how much that moves the
     posteriors depends on the column.
@@ -46,20 +51,25 @@ class DuplicateInformation(Rule):
 
     def check(self, ctx):
         structure = ctx.structure
-        if len(structure.identical) > MAX_IDENTICAL_SETS:
+        terms = ctx.term_columns
+        phrases = [cols for cols in structure.identical if all(c in terms for c in cols)]
+        if phrases:
+            yield self.phrases_finding(ctx, phrases)
+        identical = [cols for cols in structure.identical if not all(c in terms for c in cols)]
+        if len(identical) > MAX_IDENTICAL_SETS:
             # A table of sparse indicators on few rows: one redundancy to look at, not dozens.
-            columns = [c for cols in structure.identical for c in cols]
-            largest = max(structure.identical, key=len)
+            columns = [c for cols in identical for c in cols]
+            largest = max(identical, key=len)
             message = (
-                f"{len(structure.identical)} sets of identical columns ({len(columns)} columns in all; the "
+                f"{len(identical)} sets of identical columns ({len(columns)} columns in all; the "
                 f"largest: {fmt_columns(largest)}): the same information counted "
-                f"{len(columns) - len(structure.identical)} extra times"
+                f"{len(columns) - len(identical)} extra times"
             )
-            evidence = {"identical": structure.identical, "n_rows": ctx.n_rows}
+            evidence = {"identical": identical, "n_rows": ctx.n_rows}
             yield self.finding(
                 ctx, message, columns=columns, evidence=evidence, fix="Keep one column of each set and drop the others."
             )
-        for columns in structure.identical if len(structure.identical) <= MAX_IDENTICAL_SETS else ():
+        for columns in identical if len(identical) <= MAX_IDENTICAL_SETS else ():
             message = f"columns {fmt_columns(columns)} are identical on every row: the same information counted {len(columns)} times"
             evidence = {"identical": columns, "n_rows": ctx.n_rows}
             fix = f"Keep {columns[0]!r} and drop {fmt_columns(columns[1:])}."
@@ -87,3 +97,20 @@ class DuplicateInformation(Rule):
             evidence = {"recoded": [a, b], "levels": levels}
             fix = f"Keep one of {a!r} and {b!r}: read together, the variable is counted twice."
             yield self.finding(ctx, message, columns=[a, b], evidence=evidence, fix=fix)
+
+    def phrases_finding(self, ctx, phrases: list[list[str]]):
+        """One info for the words of a term block that always occur together."""
+        words = [c for cols in phrases for c in cols]
+        largest = max(phrases, key=len)
+        message = (
+            f"{len(phrases)} sets of words always occur together ({len(words)} words in all; the largest: "
+            f"{fmt_columns(largest)}): phrases, names or signatures, whose evidence Naive Bayes counts once per word"
+        )
+        return self.finding(
+            ctx,
+            message,
+            columns=words,
+            evidence={"identical": phrases, "n_rows": ctx.n_rows},
+            fix="Usually fine for text; to count a phrase once, keep one word of each set (or strip signatures).",
+            severity=Severity.INFO,
+        )
