@@ -443,6 +443,15 @@ class TableContext:
                 min_evidence,
                 self.budget,
             )
+            if self.term_columns:
+                # Among the words of a term block, exclusive sets are topics (the words of different
+                # classes rarely meet), not encoded variables: only a shared name stem makes them one.
+                def encoded(members) -> bool:
+                    return not all(m in self.term_columns for m in members) or group_stem(members, names) is not None
+
+                broken_candidates = [c for c in broken_candidates if encoded(c[0])]
+                dummy_candidates = [g for g in dummy_candidates if encoded(g.members)]
+                exclusive_flags = [g for g in exclusive_flags if encoded(g.members)]
             flags += exclusive_flags
 
         code_candidates = code_column_candidates(self.profile, search.onehot + dummy_candidates)

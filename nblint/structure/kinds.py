@@ -228,8 +228,11 @@ def _kind(profile, column: str, group, scale: float | None) -> ColumnKind:
         if repeated and n_distinct == 2:
             # Two values however scaled (scikit-learn's diabetes ``sex`` is +-0.05): two levels.
             return ColumnKind(column, "binary", "bernoulli", "exactly two values: a Bernoulli feature", 2.0)
-        if repeated and n_distinct <= FEW_LEVELS:
-            values = "/".join(f"{v:g}" for v in profile.levels(column).keys)
+        levels = profile.levels(column) if repeated and n_distinct <= FEW_LEVELS else None
+        # Levels repeat apart from the most common one too: a mostly-zero weight with three values seen
+        # once each (a word's tf-idf) is a measurement, where 0 / 0.5 / 1 on dozens of rows each is codes.
+        if levels is not None and levels.totals.sum() - levels.totals.max() >= REPEATS * (n_distinct - 1):
+            values = "/".join(f"{v:g}" for v in levels.keys)
             why = f"only {n_distinct:.0f} distinct values ({values}): codes of a few levels (ambiguous: could also be a coarse measurement)"
             return ColumnKind(column, "categorical", "categorical", why, n_distinct, alternative="continuous")
         return ColumnKind(column, "continuous", "gaussian", _continuous_why(profile, j), n_distinct)
@@ -285,15 +288,19 @@ def _spread_evenly(numeric, j: int) -> bool:
     total = n.sum()
     if total < 20:
         return False
-    mean = float(numeric.class_mean[:, j] @ n / total)
-    m2 = float(numeric.class_m2[:, j].sum() + n @ (numeric.class_mean[:, j] - mean) ** 2)
     lo, hi = float(numeric.minimum[j]), float(numeric.maximum[j])
     width = hi - lo
-    if width <= 0:
+    if not 0 < width < np.inf:  # (values near float64's ends: their moments overflow)
         return False
-    sd = (m2 / total) ** 0.5
-    uniform_sd = width / 12**0.5
-    return abs(mean - (lo + hi) / 2) <= 0.05 * width and abs(sd - uniform_sd) <= 0.05 * uniform_sd
+    # Moments of the values scaled by the range, so the squares stay finite.
+    means = (numeric.class_mean[:, j] - lo) / width
+    mean = float(means @ n / total)
+    m2 = float(numeric.class_m2[:, j].sum() / width / width + n @ (means - mean) ** 2)
+    if not np.isfinite(m2):
+        return False
+    # A uniform's spread is range / sqrt(12): compared in the scaled units (no square of the range).
+    sd, uniform_sd = (m2 / total) ** 0.5, 1 / 12**0.5
+    return abs(mean - 0.5) <= 0.05 and abs(sd - uniform_sd) <= 0.05 * uniform_sd
 
 
 def _continuous_why(profile, j: int) -> str:
