@@ -419,5 +419,7 @@ def test_schema_command_says_when_its_table_already_fails_the_error_checks(tmp_p
             schema.validate(nbpa.read_frame("examples/customers.csv"), lazy=True)
     assert len(failed.value.schema_errors) == 2
     # without a declared model nothing is at error level: the schema passes and nothing is said
-    quiet = CliRunner().invoke(main, ["schema", "examples/customers.csv", "--target", "churned", "-o", str(out)])
+    quiet = CliRunner().invoke(
+        main, ["schema", "examples/customers.csv", "--target", "churned", "-o", str(tmp_path / "quiet.yaml")]
+    )
     assert quiet.exit_code == 0 and quiet.stderr == ""
