@@ -260,3 +260,16 @@ def test_the_overlap_check_sees_rotated_boxes():
     strip = [[0, 0], [30, -30], [37, -23], [7, 7]]  # a label rotated -45 degrees
     assert _separated(strip, [[p[0] + 20, p[1]] for p in strip], slack=0.5)
     assert not _separated(strip, [[0, -20], [40, -20], [40, -10], [0, -10]], slack=0.5)  # but not their boxes
+
+
+def test_long_labels_are_cut_to_what_tells_them_apart_with_the_whole_name_as_tooltip():
+    """Members sharing a long stem keep their distinct ends on the picture; the whole names stay in tooltips."""
+    from nblint.report import svg
+
+    stem = "acquisition_channel_through_which_the_customer_first_arrived_"
+    members = [stem + end for end in ("app", "web", "phone")]
+    drawn = svg.matrix(members, members, [[1, 0, 0], [0, 1, 0], [0, 0, 1]], lambda i, j, v: "#fff", "group")
+    texts = re.findall(r"<text [^>]*>([^<]*)</text>", drawn)
+    assert {"…app", "…web", "…phone"} <= set(texts)
+    assert all(f"<title>{m}</title>" in drawn for m in members)
+    assert max(svg.text_width(t) for t in texts) <= svg.LABEL

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Set
 from html import escape
+from os.path import commonprefix
 from unicodedata import east_asian_width
 
 SIZE = 11
@@ -53,6 +54,18 @@ def fit(text: str, room: float = LABEL) -> str:
     while kept and text_width(kept + "…") > room:
         kept = kept[:-1]
     return kept + "…"
+
+
+def fit_all(texts: list[str], room: float = LABEL) -> list[str]:
+    """:func:`fit` for labels read together: when one is too wide, their shared leading words are
+    replaced by an ellipsis first, so the parts that tell them apart stay on the picture."""
+    if len(texts) < 2 or all(text_width(t) <= room for t in texts):
+        return [fit(t, room) for t in texts]
+    shared = commonprefix(texts)
+    cut = max(shared.rfind(sep) for sep in " _-./") + 1  # whole words only
+    if cut < 4 or any(len(t) <= cut for t in texts):
+        return [fit(t, room) for t in texts]
+    return [fit("…" + t[cut:], room) for t in texts]
 
 
 def _n(x: float) -> str:
@@ -113,7 +126,7 @@ def matrix(
     :data:`LABEL` pixels (the whole name in a tooltip), and the margins are their
     estimated extents, so no label leaves the picture.
     """
-    row_text, col_text = [fit(r) for r in rows], [fit(c) for c in columns]
+    row_text, col_text = fit_all(rows), fit_all(columns)
     shown = [[_compact(v) for v in row] for row in values]
     if show_values:  # a cell holds its number with 3 px either side
         cell = max([cell] + [round(text_width(t)) + 6 for row in shown for t in row])
@@ -175,7 +188,7 @@ def bars(
     written = [_fmt(v, percent) for v in series[0][2]] if one else []
     group = max([14 * len(series) + 18, 48] + [text_width(t) + 8 for t in written])
     axis = ([] if one else [_fmt(high, percent)]) + ([_fmt(low, percent)] if low < 0 else [])
-    names = [fit(t) for t in labels]
+    names = fit_all(labels)
     widths = [text_width(t) for t in names]
     turned = any(w + 6 > group for w in widths)
     diagonal = 0.707
