@@ -26,7 +26,7 @@ LABEL = 130.0
 # system-ui falls back to on Linux, is wider than Segoe UI, Helvetica or Liberation Sans): the pictures
 # are laid out before any browser measures them, so an estimate must never be short.
 _NARROW = dict.fromkeys("ijl.,:;'!|` ", 0.34) | dict.fromkeys('ftr()[]{}-"/', 0.42)
-_WIDE = dict.fromkeys("mwMW%@", 1.0) | dict.fromkeys("+=<>~#&", 0.86)
+_WIDE = dict.fromkeys("mwMW%@…", 1.0) | dict.fromkeys("+=<>~#&", 0.86)
 _UPPER = 0.8
 _OTHER = 0.66
 
@@ -38,7 +38,7 @@ def _em(char: str) -> float:
         return _WIDE[char]
     if char.isascii():
         return _UPPER if char.isupper() else _OTHER
-    return 1.0 if east_asian_width(char) in ("W", "F") else 0.8  # (an ellipsis, accents, other scripts)
+    return 1.0 if east_asian_width(char) in ("W", "F") else 0.8  # (accents, other scripts)
 
 
 def text_width(text: str, size: float = SIZE) -> float:
