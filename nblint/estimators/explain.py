@@ -94,7 +94,10 @@ def explain_weights(ctx) -> dict | None:
     rows, L = model._held_out_terms(X, codes)
     units = model._units()
     weights = np.array([model.weights_[units.index(u)] for u in range(len(L[0, :, 0]))])
-    labels = _unit_labels(model, units)
+    # A group is named as nblint names it ('channel'), not by its members joined in the table's order.
+    names = {frozenset(f.columns): f.label for f in features}
+    labels = [names.get(frozenset(f.columns), f.label) for f in model.features_]
+    labels = _unit_labels(model, units, labels)
     correlation = _evidence_correlation(L)
     cost = _cost_at_one(L, codes[rows], model.class_log_prior_, weights)
     records = []
@@ -138,15 +141,15 @@ def _frame(ctx, columns: list[str]):
     return frame[columns].reset_index(drop=True), y
 
 
-def _unit_labels(model, units: list[int]) -> list[str]:
-    """One label per weight: the feature's, or ``counts (N columns)`` for a multinomial block."""
+def _unit_labels(model, units: list[int], names: list[str]) -> list[str]:
+    """One label per weight: the feature's name, or ``counts (N columns)`` for a multinomial block."""
     labels: dict[int, str] = {}
-    for feature, unit in zip(model.features_, units, strict=True):
+    for feature, unit, name in zip(model.features_, units, names, strict=True):
         if feature.model == "multinomial":
             n = sum(len(f.columns) for f in model.features_ if f.model == "multinomial")
             labels[unit] = f"counts ({n} columns)"
         else:
-            labels.setdefault(unit, feature.label)
+            labels.setdefault(unit, name)
     return [labels[u] for u in sorted(labels)]
 
 
