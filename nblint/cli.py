@@ -575,6 +575,7 @@ def impact(path, target, output_format, alpha, folds, seed, plot_path, config, e
 
     from nblint import impact as impact_mod
     from nblint.core.errors import NblintError
+    from nblint.estimators.explain import explain_weights
     from nblint.report import formats as reporters
     from nblint.run.runner import Overrides, table_context
 
@@ -598,16 +599,22 @@ def impact(path, target, output_format, alpha, folds, seed, plot_path, config, e
             seed=seed if seed is not None else int(ctx.setting("seed")),
         )
         result = impact_mod.measure_impact(ctx, settings)
+        weights = explain_weights(ctx)  # the recommended model's weights: what a user of the fix gets
     except NblintError as exc:
         click.echo(f"{path}: error: {exc}", err=True)
         sys.exit(2)
-    if result is None:
-        click.echo(f"{path}: no one-hot or dummy groups found (or fewer than two classes): nothing to measure")
-        return
     if output_format == "json":
-        click.echo(json.dumps(reporters.impact_json(result, path), indent=2, ensure_ascii=False))
+        data = reporters.impact_json(result, path, weights, with_weights=True)
+        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+        if result is None:
+            return
+    elif result is None:
+        click.echo(f"{path}: no one-hot or dummy groups found (or fewer than two classes): nothing to measure")
+        click.echo(reporters.render_weights_text(weights), nl=False)
+        return
     else:
         click.echo(reporters.render_impact_text(result, path), nl=False)
+        click.echo(reporters.render_weights_text(weights), nl=False)
     if plot_path:
         try:
             from nblint.core.atomic import OutputExists, atomic_output

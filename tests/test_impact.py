@@ -317,3 +317,84 @@ def test_excess_histogram_counts_every_row_once(monkeypatch):
 def test_argmax_ties_go_to_the_lowest_class():
     log_post = np.log(np.random.default_rng(1).integers(1, 4, (4, 3, 200)) / 4)  # many exact ties
     assert np.array_equal(scoring.argmax(log_post, log_post.max(axis=0)), log_post.argmax(axis=0))
+
+
+# --------------------------------------------------------------------------- the recommended MixedNB's weights
+
+
+def price_table(seed: int = 1, n: int = 600) -> pd.DataFrame:
+    """Minimum, average and maximum of one price (near-copies), an independent measurement, a noise code."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    base = np.exp(rng.normal(3 + 0.6 * y, 0.5))
+    return pd.DataFrame(
+        {
+            "min_price": base * rng.uniform(0.85, 0.9, n),
+            "avg_price": base,
+            "max_price": base * rng.uniform(1.1, 1.15, n),
+            "age": rng.normal(40 + 3 * y, 10).round(1),
+            "colour": rng.choice(["red", "blue", "green"], n),
+            "label": np.where(y == 1, "yes", "no"),
+        }
+    )
+
+
+def test_impact_explains_discounted_near_copies_by_each_other(tmp_path):
+    from nblint import MixedNB
+
+    frame = price_table()
+    path = tmp_path / "prices.csv"
+    frame.to_csv(path, index=False)
+    out = CliRunner().invoke(main, ["impact", str(path), "--target", "label", "--format", "json"])
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)
+    assert data["groups"] == []
+    rows = {r["feature"]: r for r in data["weights"]["features"]}
+    assert [r["feature"] for r in data["weights"]["features"]] == sorted(rows)
+    # The oracle: the weights shown are those of the MixedNB a user fits with its defaults.
+    model = MixedNB().fit(pd.read_csv(path).drop(columns="label"), pd.read_csv(path)["label"])
+    fitted = dict(zip([f.label for f in model.features_], model.weights_, strict=True))
+    assert {k: r["weight"] for k, r in rows.items()} == pytest.approx(fitted, abs=1e-3)  # JSON rounds
+    copies = {"min_price", "avg_price", "max_price"}
+    for name in copies:
+        row = rows[name]
+        assert row["discounted"] and row["weight"] < 0.75, row
+        assert {p["feature"] for p in row["shares_with"]} == copies - {name}
+        assert all(p["correlation"] > 0.9 for p in row["shares_with"])
+        assert row["cost_at_weight_1"] > 0  # counting it fully loses likelihood
+        assert set(row["reading_scores"]) == {"gaussian", "lognormal", "binned"}
+        assert row["model"] == max(row["reading_scores"], key=row["reading_scores"].get)
+        assert all(other in row["why"] for other in copies - {name})
+    assert rows["age"]["weight"] == pytest.approx(1.0, abs=0.15)
+    assert not rows["age"]["discounted"] and rows["age"]["shares_with"] == []
+    text = CliRunner().invoke(main, ["impact", str(path), "--target", "label"])
+    assert text.exit_code == 0 and "no one-hot or dummy groups" in text.stdout
+    starred = {line.split()[1] for line in text.stdout.splitlines() if line.startswith("* ")}
+    assert copies <= starred and "age" not in starred
+
+
+def test_impact_weights_do_not_depend_on_column_order(tmp_path):
+    frame = price_table(seed=2)
+    shuffled = frame[["label", "colour", "age", "max_price", "avg_price", "min_price"]]
+    outputs = []
+    for name, table in (("a.csv", frame), ("b.csv", shuffled)):
+        table.to_csv(tmp_path / name, index=False)
+        result = CliRunner().invoke(main, ["impact", str(tmp_path / name), "--target", "label"])
+        assert result.exit_code == 0, result.output
+        outputs.append(result.stdout.split("\n", 1)[1])  # the first line names the file
+    assert outputs[0] == outputs[1]
+
+
+def test_impact_without_sklearn_says_why_in_one_line(tmp_path):
+    price_table().to_csv(tmp_path / "p.csv", index=False)
+    code = (
+        "import sys; sys.modules['sklearn'] = None\n"
+        "from nblint.cli import main\n"
+        f"main(['impact', {str(tmp_path / 'p.csv')!r}, '--target', 'label'])\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    lines = [line for line in proc.stdout.splitlines() if "weights" in line]
+    assert lines == [
+        "weights of the recommended MixedNB: not shown: needs scikit-learn (pip install 'naive-bayes-lint[sklearn]')"
+    ]

@@ -493,9 +493,18 @@ class MixedNB(ClassifierMixin, BaseEstimator):
     def _fit_weights(self, X, y: np.ndarray) -> np.ndarray:
         """WANBIA's weights, fitted to cross-fitted per-feature log-likelihoods (:mod:`nblint.estimators.wanbia`)."""
         units = self._units()
-        n_units = max(units, default=-1) + 1
-        if not n_units:
+        if not units:
             return np.ones(0)
+        rows, L = self._held_out_terms(X, y)
+        return wanbia.fit_weights(L, y[rows], self.class_log_prior_)[units]
+
+    def _held_out_terms(self, X, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The rows the weights are fitted on, and their cross-fitted log-likelihoods (rows, units, classes).
+
+        Each row scored by this plan fitted without its fold; what the weights are
+        fitted to, and what ``nblint impact`` explains them with.
+        """
+        n_units = max(self._units(), default=-1) + 1
         C = len(self.classes_)
         rows = wanbia.sample_rows(y, min(wanbia.SAMPLE_ROWS, max(2_000, wanbia.SAMPLE_CELLS // (n_units * C))))
         Xs, ys = X[rows], y[rows]
@@ -510,7 +519,7 @@ class MixedNB(ClassifierMixin, BaseEstimator):
                 L[test] = np.stack([t.finite for t in part._feature_terms(Xs[test])], axis=1)
         except ValueError:  # a fold without some class's rows, say: score in-sample instead
             L = np.stack([t.finite for t in self._feature_terms(Xs)], axis=1)
-        return wanbia.fit_weights(L, ys, self.class_log_prior_)[units]
+        return rows, L
 
     def _refitted(self, X, y: np.ndarray) -> MixedNB:
         """A copy with this plan (readings, bin edges) fitted on other rows, unweighted."""

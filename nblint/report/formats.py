@@ -20,7 +20,12 @@ from collections import Counter
 from nblint.engine.findings import Finding, Severity
 
 # `nblint impact` renders a measurement, not findings: its table, JSON and plot are in their own module.
-from nblint.report.impact import impact_json, plot_impact, render_impact_text  # noqa: F401 - names cli.py uses
+from nblint.report.impact import (  # noqa: F401 - names cli.py uses
+    impact_json,
+    plot_impact,
+    render_impact_text,
+    render_weights_text,
+)
 
 FORMATS = ("text", "concise", "json", "sarif", "github", "junit", "html")
 

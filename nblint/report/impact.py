@@ -45,12 +45,21 @@ def _impact_pair(a, b) -> str:
     return f"{a:.4f}/{b:.4f}"
 
 
-def impact_json(result, path: str) -> dict:
-    """The impact result as plain JSON data."""
-    from nblint.engine.registry import _jsonable
+def impact_json(result, path: str, weights: dict | None = None, with_weights: bool = False) -> dict:
+    """The impact result as plain JSON data.
 
-    return _jsonable(
-        {
+    ``result`` may be ``None`` (no group to measure: ``groups`` is empty).  With
+    ``with_weights``, ``weights`` (:func:`nblint.estimators.explain.explain_weights`'s
+    answer) is added under ``"weights"``; ``None`` there means scikit-learn is
+    missing, said in ``"weights_note"``.
+    """
+    from nblint.engine.registry import _jsonable
+    from nblint.estimators import explain
+
+    if result is None:
+        data: dict = {"path": path, "groups": [], "note": "no one-hot or dummy groups found: nothing to measure"}
+    else:
+        data = {
             "path": path,
             "alpha": result.settings.alpha,
             "folds": result.settings.folds,
@@ -59,7 +68,11 @@ def impact_json(result, path: str) -> dict:
             "groups": result.groups,
             "left_out": result.design.left_out,
         }
-    )
+    if with_weights:
+        data["weights"] = weights
+        if weights is None:
+            data["weights_note"] = explain.NO_SKLEARN
+    return _jsonable(data)
 
 
 def plot_impact(result, path: str, title: str) -> None:
@@ -106,3 +119,34 @@ def plot_impact(result, path: str, title: str) -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
+
+
+def render_weights_text(weights: dict | None) -> str:
+    """The weights section of ``nblint impact``: one line per feature of the recommended MixedNB, sorted by name.
+
+    ``weights`` is :func:`nblint.estimators.explain.explain_weights`'s answer
+    (``None``: scikit-learn is missing, said in one line).
+    """
+    from nblint.estimators import explain
+
+    if weights is None:
+        return f"\n{explain.NO_SKLEARN}\n"
+    lines = [
+        "",
+        f"weights of the recommended MixedNB (nblint columns --pipeline; WANBIA, fitted on {weights['rows']} rows): "
+        f"'*' marks a weight below {explain.DISCOUNTED:g}, a feature counted as less than one",
+    ]
+    if weights["note"]:
+        return "\n".join(lines + [f"not measured: {weights['note']}"]) + "\n"
+    width = max([len("feature")] + [len(r["feature"]) for r in weights["features"]])
+    lines.append(f"  {'feature':<{width}} {'model':<11} {'weight':>6}  why")
+    for r in weights["features"]:
+        mark = "*" if r["discounted"] else " "
+        lines.append(f"{mark} {r['feature']:<{width}} {r['model']:<11} {r['weight']:>6.2f}  {r['why']}")
+    lines.append(
+        "shares evidence: the correlation over rows of two features' class-centred log-likelihoods (cross-fitted); "
+        "cost: the conditional log-likelihood per row (of cross-fitted log-likelihoods) lost if that weight alone were 1; "
+        "reading scores: held-out conditional log-likelihood per row of each reading of a measurement."
+    )
+    lines += [f"left out: {column} ({why})" for column, why in sorted(weights["left_out"].items())]
+    return "\n".join(lines) + "\n"
