@@ -112,7 +112,7 @@ def test_every_pass_runs_where_the_partitions_live_with_the_local_findings(clien
     # The messages round; the measurement itself is the same to the last bit (sums in the same order).
     import numpy as np
 
-    from nblint.api.report import report as api
+    from nblint.api import report as api
     from nblint.readers import DataFrameSource
     from nblint.run.runner import make_context
 
