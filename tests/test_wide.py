@@ -53,7 +53,7 @@ def test_wide_search_finds_the_groups_and_duplicates_among_sparse_words():
     assert any(sorted(f.columns) == truth["identical"] for f in wide if f.code == "NB105")
     notes = [f for f in wide if f.code == "NB106"]
     assert len(notes) == 1 and notes[0].evidence["wide"] and notes[0].evidence["binary_columns"] == 308
-    assert "not searched" in notes[0].message
+    assert "searched among its 128 most frequent 0/1 columns only" in notes[0].message
     # The dense search starts from every column, and rare words exclusive by chance
     # exhaust its budget; the wide search starts from the sparsest row's columns only.
     dense = nblint.check(frame, target="y", select=["NB106"])

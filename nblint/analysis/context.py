@@ -240,7 +240,8 @@ class TableContext:
             notes.append(
                 f"wide table: {len(gram.binary)} complete 0/1 columns (more than {self.wide_binary}): one-hot groups "
                 "and identical 0/1 columns are found exactly from sparse co-occurrence counts; dummy and broken "
-                "groups (NB102, NB103) are not searched, and VIF (NB104) covers the "
+                f"groups (NB102, NB103) are searched among its {self.FREQUENT_BINARY} most frequent 0/1 columns only, and VIF "
+                "(NB104) covers the "
                 f"{len(gram.names)} other complete numeric columns only"
             )
         notes.extend(self.source.limits)
@@ -524,6 +525,12 @@ class TableContext:
         else:
             counts = np.diag(gram.cooccurrence).astype(np.int64)
         usable = [i for i in range(len(names)) if 0 < counts[i] < gram.n]
+        # Two columns that never meet are evidence of ``s_i s_j / n`` nats (the log of the chance that
+        # independent ones would not): a column that cannot reach ``min-evidence`` even beside the most
+        # frequent one cannot be shown exclusive, and only widens the search.
+        most = max((int(counts[i]) for i in usable), default=0)
+        floor = float(self.setting("min-evidence")) * gram.n / max(most, 1)
+        usable = [i for i in usable if counts[i] >= floor]
         chosen = sorted(usable, key=lambda i: (-counts[i], names[i]))[: self.FREQUENT_BINARY]
         chosen.sort(key=lambda i: names[i])
         if len(chosen) < 2:

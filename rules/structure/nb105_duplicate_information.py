@@ -103,7 +103,7 @@ class DuplicateInformation(Rule):
         words = [c for cols in phrases for c in cols]
         largest = max(phrases, key=len)
         message = (
-            f"{len(phrases)} sets of words always occur together ({len(words)} words in all; the largest: "
+            f"{len(phrases)} {'sets' if len(phrases) > 1 else 'set'} of words always occur together ({len(words)} words in all; the largest: "
             f"{fmt_columns(largest)}): phrases, names or signatures, whose evidence Naive Bayes counts once per word"
         )
         return self.finding(

@@ -11,7 +11,8 @@ class ChecksLimited(Rule):
     ``wide-columns``, typically a bag-of-words table) is profiled without a dense
     columns x columns matrix: its one-hot groups and identical 0/1 columns are still
     found exactly, from sparse co-occurrence counts, but dummy and broken groups are
-    not searched and the VIF covers the other numeric columns only. A group search
+    searched among its most frequent 0/1 columns only and the VIF covers the other
+    numeric columns only. A group search
     that ran out of its node budget is reported here too.
 
     ## Why is this bad?
@@ -40,8 +41,8 @@ class ChecksLimited(Rule):
         Option(
             "wide-columns",
             WIDE_BINARY,
-            "More complete 0/1 columns than this make the table wide: sparse co-occurrences, no dummy/broken "
-            "group search, VIF over the other columns only.",
+            "More complete 0/1 columns than this make the table wide: sparse co-occurrences, the dummy/broken "
+            "group search among the most frequent ones only, VIF over the other columns only.",
             shared=True,
             minimum=0,
         ),
