@@ -17,6 +17,8 @@ import nblint
 from nblint.report.formats import statistics
 
 N_DOCS, N_WORDS = 600, 400
+#: A vocabulary of 400 words is small: the term block is declared at 100 columns (NB209's option).
+TEXT = {"NB209": {"term-block": 100}}
 
 
 def corpus(seed: int = 0):
@@ -46,9 +48,14 @@ def codes(report) -> list[str]:
 
 def test_a_rule_that_fires_on_many_columns_says_it_once_with_every_instance_counted():
     X, names, y = corpus()
-    wide = nblint.check(X, y, feature_names=names, model="multinomial", select=["NB201"])
+    wide = nblint.check(X, y, feature_names=names, model="multinomial", select=["NB201"], options=TEXT)
     per_column = nblint.check(
-        X, y, feature_names=names, model="multinomial", select=["NB201"], options={"NB201": {"summarize-above": 10**6}}
+        X,
+        y,
+        feature_names=names,
+        model="multinomial",
+        select=["NB201"],
+        options={"NB201": {"summarize-above": 10**6}, **TEXT},
     )
     assert len(per_column.findings) > 50  # the oracle: one finding per column, as on a narrow table
     assert len(wide.findings) == 1
@@ -62,7 +69,7 @@ def test_a_rule_that_fires_on_many_columns_says_it_once_with_every_instance_coun
 
 def test_alpha_zero_with_unseen_word_class_cells_is_one_error():
     X, names, y = corpus()
-    report = nblint.check(X, y, feature_names=names, model="multinomial", alpha=0)
+    report = nblint.check(X, y, feature_names=names, model="multinomial", alpha=0, options=TEXT)
     errors = [f for f in report.findings if str(f.severity) == "error"]
     assert [f.code for f in errors] == ["NB201"]
     assert "vetoes its class" in errors[0].message
@@ -75,11 +82,11 @@ def test_a_text_model_over_a_bag_of_words_is_at_most_one_info_per_table(form):
         from sklearn.feature_extraction.text import TfidfTransformer
 
         X = TfidfTransformer().fit_transform(X)
-    bernoulli = nblint.check(X, y, feature_names=names, model="bernoulli")
+    bernoulli = nblint.check(X, y, feature_names=names, model="bernoulli", options=TEXT)
     nb301 = [f for f in bernoulli.findings if f.code == "NB301"]
     assert len(nb301) == 1 and str(nb301[0].severity) == "info"
     assert "word presence" in nb301[0].message
-    multinomial = nblint.check(X, y, feature_names=names, model="multinomial")
+    multinomial = nblint.check(X, y, feature_names=names, model="multinomial", options=TEXT)
     nb303 = [f for f in multinomial.findings if f.code == "NB303"]
     assert len(nb303) == (1 if form == "tfidf" else 0)
     assert all(str(f.severity) == "info" for f in nb303)
@@ -88,7 +95,7 @@ def test_a_text_model_over_a_bag_of_words_is_at_most_one_info_per_table(form):
 
 def test_a_lone_count_under_bernoulli_is_still_an_error():
     frame = pd.DataFrame({"visits": [0, 12, 3, 1, 0, 7] * 5, "member": [0, 1] * 15, "y": list("ab") * 15})
-    report = nblint.check(frame, target="y", model="bernoulli")
+    report = nblint.check(frame, target="y", model="bernoulli", options=TEXT)
     assert [(f.code, str(f.severity)) for f in report.findings if f.code == "NB301"] == [("NB301", "error")]
 
 
@@ -98,7 +105,7 @@ def test_words_seen_once_in_one_document_are_not_identical_columns_or_a_group():
     X[7, N_WORDS] = X[7, N_WORDS + 1] = X[7, N_WORDS + 2] = 1  # three rare words, seen once, in one document
     full = X.tocsr()
     words = names + ["zephyr", "quokka", "brisket"]  # no shared stem: nothing says they encode one variable
-    report = nblint.check(full, y, feature_names=words)
+    report = nblint.check(full, y, feature_names=words, options=TEXT)
     assert not {"NB101", "NB102", "NB105", "NB401"} & set(codes(report))
 
 
@@ -111,14 +118,14 @@ def test_metadata_groups_beside_the_words_are_still_found_exactly():
     dummies = np.eye(3, dtype=int)[source][:, 1:]
     full = sparse.hstack([X, sparse.csr_matrix(onehot), sparse.csr_matrix(dummies)]).tocsr()
     meta = ["length_Q1", "length_Q2", "length_Q3", "length_Q4", "source_b", "source_c"]
-    report = nblint.check(full, y, feature_names=names + meta)
+    report = nblint.check(full, y, feature_names=names + meta, options=TEXT)
     groups = {f.code: sorted(f.columns) for f in report.findings if f.code in ("NB101", "NB102")}
     assert groups.get("NB101") == meta[:4]
 
 
 def test_identical_documents_are_found_and_the_ones_with_two_labels_said(tmp_path):
     X, names, y = corpus()
-    report = nblint.check(X, y, feature_names=names)
+    report = nblint.check(X, y, feature_names=names, options=TEXT)
     found = [f for f in report.findings if f.code == "NB209"]
     assert len(found) == 1
     assert found[0].evidence["sets"] == 2 and found[0].evidence["conflicting_sets"] == 1
@@ -128,5 +135,5 @@ def test_identical_documents_are_found_and_the_ones_with_two_labels_said(tmp_pat
     frame["y"] = y
     path = tmp_path / "docs.csv"
     frame.to_csv(path, index=False)
-    from_file = [f for f in nblint.check(str(path), target="y").findings if f.code == "NB209"]
+    from_file = [f for f in nblint.check(str(path), target="y", options=TEXT).findings if f.code == "NB209"]
     assert [f.evidence for f in from_file] == [found[0].evidence]

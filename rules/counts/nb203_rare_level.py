@@ -17,7 +17,7 @@ class RareLevel(Rule):
     most likely to be missing from a training split, so CategoricalNB meets them as
     unknown categories at prediction time.
 
-    A column of a document-term block (NB301's ``term-block``) is a word: it is rare when
+    A column of a document-term block (NB209's ``term-block``) is a word: it is rare when
     it occurs (is non-zero) in fewer than ``min-count`` rows, whatever its counts; on a
     wide table the rare words are one finding with their share of the vocabulary.
 

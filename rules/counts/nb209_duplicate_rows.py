@@ -1,12 +1,12 @@
-from nblint.engine import Rule, Severity
+from nblint.engine import Option, Rule, Severity
 
 
 class DuplicateRows(Rule):
     """Identical documents: rows of a document-term block that repeat another, above all with another label.
 
     ## What it does
-    On a table that holds a document-term block (a bag of words, tf-idf; see NB301's
-    ``term-block``), finds rows whose non-zero cells are all the same as another row's:
+    On a table that holds a document-term block (a bag of words, tf-idf; see the
+    ``term-block`` option), finds rows whose non-zero cells are all the same as another row's:
     the same document twice (a repost, a forward, a quoted reply), and among them the
     sets whose copies carry different labels. Empty documents (no non-zero cell) are
     counted apart, not as copies. Rows are compared by a 64-bit fingerprint of their
@@ -38,6 +38,17 @@ class DuplicateRows(Rule):
     code = "NB209"
     name = "duplicate-rows"
     severity = Severity.WARNING
+    options = (
+        Option(
+            "term-block",
+            1000,
+            "Fewest non-negative columns, each zero on at least half of its rows, that make a document-term block "
+            "(a vocabulary: a bag of words, tf-idf); rules read its columns as text models do. A table of indicator "
+            "groups, however wide, stays below it.",
+            shared=True,
+            minimum=2,
+        ),
+    )
 
     def check(self, ctx):
         found = ctx.duplicate_rows

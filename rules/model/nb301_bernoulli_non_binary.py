@@ -1,4 +1,4 @@
-from nblint.engine import SUMMARIZE_ABOVE, Option, Rule, Severity
+from nblint.engine import SUMMARIZE_ABOVE, Rule, Severity
 
 from . import value_range
 
@@ -19,7 +19,7 @@ class BernoulliOnNonBinary(Rule):
 
     A document-term block is different: binarising word counts or tf-idf weights at 0 is
     exactly the multivariate Bernoulli model of word presence (McCallum & Nigam, 1998), a
-    standard text classifier. The columns of such a block (see ``term-block``) are
+    standard text classifier. The columns of such a block (see NB209's ``term-block``) are
     reported once for the table, as ``info``, saying what the model does with the weights.
 
     ## Severity
@@ -44,17 +44,7 @@ class BernoulliOnNonBinary(Rule):
     code = "NB301"
     name = "bernoulli-non-binary"
     severity = Severity.ERROR
-    options = (
-        Option(
-            "term-block",
-            100,
-            "Fewest non-negative columns, each zero on at least half of its rows, that make a document-term block "
-            "(a bag of words, tf-idf): rules read its columns as text models do.",
-            shared=True,
-            minimum=2,
-        ),
-        SUMMARIZE_ABOVE,
-    )
+    options = (SUMMARIZE_ABOVE,)
 
     def check(self, ctx):
         if ctx.model != "bernoulli":

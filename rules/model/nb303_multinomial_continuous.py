@@ -16,7 +16,7 @@ class MultinomialOnContinuous(Rule):
     the intended case) but a measurement such as a price or a temperature is not a
     count of anything: its scale, not its meaning, sets how much evidence it carries.
 
-    The weights of a document-term block (tf-idf, see NB301's ``term-block``) are the
+    The weights of a document-term block (tf-idf, see NB209's ``term-block``) are the
     intended case and work well in practice (scikit-learn's documentation): they are
     reported once for the table, as ``info``, saying how the model reads them.
 

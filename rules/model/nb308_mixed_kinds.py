@@ -17,7 +17,7 @@ class MixedKinds(Rule):
     model over all of them mis-reads most columns. Naive Bayes factorises over features,
     so the per-column models can be fitted separately and their log likelihoods summed.
 
-    The columns of a document-term block (NB301's ``term-block``) count as one kind under a
+    The columns of a document-term block (NB209's ``term-block``) count as one kind under a
     text model: a word seen at most once per document is 0/1, and still a count.
 
     ## Severity
