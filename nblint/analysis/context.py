@@ -209,7 +209,7 @@ class TableContext:
             # Pairwise: a long document's own words coincide as a set; the chance of one pair of them is
             # what independence can speak to, with rows drawn in proportion to the documents' lengths.
             support = supports[members[0]]
-            expected = chance.expected_identical(support, 2, n, peers) * self._length_spread**support
+            expected = chance.expected_identical(support, 2, n, peers, self._length_spread)
         return expected >= chance.MAX_EXPECTED
 
     @cached_property

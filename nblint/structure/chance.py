@@ -42,9 +42,14 @@ def expected_covers(supports: Sequence[int], n: int, peers: Counter) -> float:
     return math.inf if total > 700 else math.exp(total)
 
 
-def expected_identical(support: int, size: int, n: int, peers: Counter) -> float:
-    """Expected number of sets of ``size`` identical columns of this support among independent columns."""
-    log_p = (size - 1) * -log_comb(n, support)
+def expected_identical(support: int, size: int, n: int, peers: Counter, spread: float = 1.0) -> float:
+    """Expected number of sets of ``size`` identical columns of this support among independent columns.
+
+    ``spread`` (at least 1) is how much likelier rows are to be shared when they are drawn in
+    proportion to unequal weights (documents of unequal length): each coincidence is about
+    ``spread^support`` times likelier than with rows drawn uniformly.
+    """
+    log_p = (size - 1) * (support * math.log(max(spread, 1.0)) - log_comb(n, support))
     log_tries = _log_choices([support] * size, peers)
     total = log_p + log_tries
     return math.inf if total > 700 else math.exp(total)
