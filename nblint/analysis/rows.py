@@ -45,7 +45,7 @@ class RowFingerprints:
             if chunk.sparse is not None:
                 block = chunk.sparse
                 csr = block.matrix
-                salts = np.array([_salt(name) for name in block.names], dtype=np.uint64)
+                salts = self._salts(block.names)
                 cells = mix64(salts[csr.indices] + mix64(_value_bits(csr.data)))
                 running = np.concatenate([np.zeros(1, dtype=np.uint64), np.cumsum(cells, dtype=np.uint64)])
                 hashes += running[csr.indptr[1:]] - running[csr.indptr[:-1]]
@@ -61,6 +61,12 @@ class RowFingerprints:
         self.hashes.append(hashes)
         self.nonzero.append(nonzero)
         self.labels.append(self._labels(chunk))
+
+    def _salts(self, names: tuple[str, ...]) -> np.ndarray:
+        """The salts of a sparse block's columns, computed once for all the blocks (they share the names)."""
+        if getattr(self, "_salt_names", None) is not names:
+            self._salt_names, self._salt_values = names, np.array([_salt(name) for name in names], dtype=np.uint64)
+        return self._salt_values
 
     def _labels(self, chunk) -> np.ndarray:
         if self.target is None or self.target not in chunk.names:
