@@ -17,9 +17,15 @@ import numpy as np
 from nblint.core.hashing import mix64
 
 
+def _salts(names) -> np.ndarray:
+    """The columns' salts: from their names (crc32 of the UTF-8 bytes, spread to 64 bits)."""
+    crcs = [zlib.crc32(name.encode("utf-8", "surrogatepass")) for name in names]
+    return mix64(np.array(crcs, dtype=np.uint64))
+
+
 def _salt(name: str) -> np.uint64:
-    """A column's salt: from its name (crc32 of the UTF-8 bytes, spread to 64 bits)."""
-    return np.uint64(mix64(np.array([zlib.crc32(name.encode("utf-8", "surrogatepass"))], dtype=np.uint64))[0])
+    """One column's salt (see :func:`_salts`)."""
+    return _salts([name])[0]
 
 
 def _value_bits(values: np.ndarray) -> np.ndarray:
@@ -65,7 +71,7 @@ class RowFingerprints:
     def _salts(self, names: tuple[str, ...]) -> np.ndarray:
         """The salts of a sparse block's columns, computed once for all the blocks (they share the names)."""
         if getattr(self, "_salt_names", None) is not names:
-            self._salt_names, self._salt_values = names, np.array([_salt(name) for name in names], dtype=np.uint64)
+            self._salt_names, self._salt_values = names, _salts(names)
         return self._salt_values
 
     def _labels(self, chunk) -> np.ndarray:

@@ -192,28 +192,41 @@ class Rule:
         large = {key: group for key, group in by_reason.items() if len(group) > 1}
         summarized = {id(f) for group in large.values() for f in group}
         kept = [f for f in findings if id(f) not in summarized]
-        n_features = max(1, len(ctx.profile.names) - (ctx.target is not None))
         order = ctx.table_order
         for group in large.values():
             ranked = sorted(group, key=lambda f: (-self.cost(f), order.get(f.columns[0], 0)))
-            share = len(group) / n_features
-            evidence = {
-                "instances": len(group),
-                "share": share,
-                "examples": [{"column": f.columns[0], "message": f.message, **f.evidence} for f in ranked[:10]],
-                "columns": [{"column": f.columns[0], "cost": self.cost(f)} for f in ranked],
-            }
-            kept.append(
-                self.finding(
-                    ctx,
-                    self.summary_message(ctx, ranked, share),
-                    columns=sorted((f.columns[0] for f in group), key=lambda c: order.get(c, 0)),
-                    evidence=evidence,
-                    fix=ranked[0].fix,
-                    severity=ranked[0].severity,
-                )
-            )
+            share = len(group) / _n_features(ctx)
+            message = self.summary_message(ctx, ranked, share)
+            kept.append(self.summary_finding(ctx, message, ranked[:10], [(f.columns[0], self.cost(f)) for f in ranked]))
         return kept
+
+    def summary_finding(self, ctx, message: str, examples: list[Finding], ranked: list[tuple[str, float]]) -> Finding:
+        """The one finding for many columns reported for one reason (see :meth:`summarize`).
+
+        Parameters
+        ----------
+        message : str
+            What :meth:`summary_message` says.
+        examples : list of Finding
+            The per-column findings of the costliest columns (at most ten are kept), costliest first.
+        ranked : list of (str, float)
+            Every column reported, with its cost, costliest first.
+        """
+        order = ctx.table_order
+        evidence = {
+            "instances": len(ranked),
+            "share": len(ranked) / _n_features(ctx),
+            "examples": [{"column": f.columns[0], "message": f.message, **f.evidence} for f in examples[:10]],
+            "columns": [{"column": column, "cost": cost} for column, cost in ranked],
+        }
+        return self.finding(
+            ctx,
+            message,
+            columns=sorted((column for column, _ in ranked), key=lambda c: order.get(c, 0)),
+            evidence=evidence,
+            fix=examples[0].fix,
+            severity=examples[0].severity,
+        )
 
     # ---------------------------------------------------------------- helpers
 
@@ -240,7 +253,9 @@ class Rule:
             columns=list(columns),
             rows=list(rows),
             line=line,
-            evidence=_jsonable(evidence or {}),
+            # As given: :func:`run_rules` makes the evidence of the findings it keeps plain JSON (a wide
+            # table's per-column findings are mostly folded into one summary, their evidence never shown).
+            evidence=dict(evidence or {}),
             fix=fix,
             figure=figure,
         )
@@ -280,6 +295,10 @@ class Rule:
         return {parts[i].strip(): parts[i + 1].strip() for i in range(1, len(parts) - 1, 2)}
 
 
+def _n_features(ctx) -> int:
+    return max(1, len(ctx.profile.names) - (ctx.target is not None))
+
+
 def _toml(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -305,6 +324,8 @@ def _jsonable(value: Any) -> Any:
         return bool(value)
     if isinstance(value, (int, np.integer)):
         return int(value)
+    if kind is float and value.is_integer() and abs(value) < 1e6:
+        return value  # a count held as a float (a cost, a row total) is already what 6 digits would print
     if isinstance(value, (float, np.floating)):
         value = float(value)
         if math.isinf(value):
@@ -469,6 +490,8 @@ def run_rules(ctx, codes: list[str], rule_options: dict[str, dict[str, Any]]) ->
         found = list(rule.check(ctx))
         limit = rule.settings.get(SUMMARIZE_ABOVE.name)
         findings.extend(found if limit is None else rule.summarize(ctx, found, int(limit)))
+    for finding in findings:
+        finding.evidence = _jsonable(finding.evidence)
     findings.sort(key=Finding.sort_key)
     return findings
 

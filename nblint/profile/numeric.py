@@ -9,6 +9,7 @@ A chunk's :func:`profile_numeric` also gives its Gram block (:mod:`nblint.profil
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -53,6 +54,17 @@ class NumericStats:
 
     def __post_init__(self):
         self.names = Names(self.names)  # look-ups by name in O(1)
+
+    @cached_property
+    def level_counts(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(zeros, ones)``, each (C+1, p): the rows of each class slot where a 0/1 column is 0, and 1.
+
+        The contingency tables of every 0/1 column at once, from the class counts and sums
+        (meaningless for the other columns); a wide table reads them as matrices rather
+        than as one small table per column.
+        """
+        ones = np.rint(self.class_mean * self.class_n).astype(np.int64)
+        return self.class_n - ones, ones
 
 
 class _ClassSums:
@@ -273,8 +285,7 @@ def remap_numeric(s: NumericStats, slots, n_classes) -> NumericStats:
 
 def zero_one_levels(s: NumericStats, j: int) -> Levels:
     """The contingency table of a 0/1 column, from its class counts and class sums."""
-    ones = np.rint(s.class_mean[:, j] * s.class_n[:, j]).astype(np.int64)
-    zeros = s.class_n[:, j] - ones
+    zeros, ones = (counts[:, j] for counts in s.level_counts)
     keys, rows = [], []
     for key, row in ((0.0, zeros), (1.0, ones)):
         if row.sum():

@@ -284,31 +284,36 @@ def _column_extremes(values: np.ndarray, indptr: np.ndarray, n: int) -> tuple[np
 
 
 def _levels(values, cols, row_class, zeros, zero_one, integral, p: int, slots: int):
-    """Contingency tables of the columns that are not 0/1: stored values, plus the level 0."""
+    """Contingency tables of the columns that are not 0/1: stored values, plus the level 0.
+
+    One sort for the whole matrix: the stored entries, and for each (class, column) with
+    zeros one entry of value 0 weighing that many rows, are sorted by (column, value); the
+    runs of equal pairs are the levels, their class counts one weighted bincount.
+    """
 
     keep = ~np.isnan(values) & ~zero_one[cols]
-    v, c, k = values[keep], cols[keep], row_class[keep]
+    zero_class, zero_col = np.nonzero(zeros * ~zero_one[None, :])
+    v = np.concatenate([values[keep], np.zeros(len(zero_col))])
+    c = np.concatenate([cols[keep].astype(np.int64), zero_col])
+    k = np.concatenate([row_class[keep].astype(np.int64), zero_class])
+    weight = np.concatenate([np.ones(int(keep.sum())), zeros[zero_class, zero_col].astype(np.float64)])
     order = np.lexsort((v, c))
-    v, c, k = v[order], c[order], k[order]
+    v, c, k, weight = v[order], c[order], k[order], weight[order]
     new_pair = np.ones(len(v), dtype=bool)
     new_pair[1:] = (c[1:] != c[:-1]) | (v[1:] != v[:-1])
     pair = np.cumsum(new_pair) - 1
     pair_value, pair_col = v[new_pair], c[new_pair]
-    table = np.bincount(pair * slots + k, minlength=len(pair_value) * slots).reshape(len(pair_value), slots)
+    table = np.rint(np.bincount(pair * slots + k, weights=weight, minlength=len(pair_value) * slots))
+    table = table.astype(np.int64).reshape(len(pair_value), slots)
     bounds = np.searchsorted(pair_col, np.arange(p + 1))
     levels: list = [None] * p
     sketches: list = [None] * p
     for j in np.flatnonzero(~zero_one).tolist():
-        keys = pair_value[bounds[j] : bounds[j + 1]]
-        counts = table[bounds[j] : bounds[j + 1]].astype(np.int64)
-        if zeros[:, j].any():
-            at = int(np.searchsorted(keys, 0.0))
-            keys = np.insert(keys, at, 0.0)
-            counts = np.insert(counts, at, zeros[:, j], axis=0)
-        if len(keys) > DISTINCT_CAP:
-            sketches[j] = smallest(value_hashes(keys)) if integral[j] else None
+        start, stop = int(bounds[j]), int(bounds[j + 1])
+        if stop - start > DISTINCT_CAP:
+            sketches[j] = smallest(value_hashes(pair_value[start:stop])) if integral[j] else None
         else:
-            levels[j] = Levels(tuple(float(x) for x in keys), counts)
+            levels[j] = Levels(tuple(pair_value[start:stop].tolist()), table[start:stop])
     return levels, sketches
 
 

@@ -293,6 +293,8 @@ class TableProfile:
 
     def n_distinct(self, name: str) -> float | None:
         """Distinct non-missing values: exact up to the cap, else estimated; None if unknown."""
+        if name not in self.text and self.numeric.zero_one[j := self.numeric.names.index(name)]:
+            return float(sum(bool(counts[:, j].any()) for counts in self.numeric.level_counts))
         levels = self.levels(name)
         if levels is not None:
             return float(len(levels.keys))

@@ -100,11 +100,27 @@ def single_class_levels(profile, columns, min_rows: int, max_chance: float) -> l
     class_rows = profile.class_count[:n_classes]
     candidates = []
     tested = 0
+    # The 0/1 columns' two levels, all at once (a bag of words has thousands): how many levels are
+    # tested, and which columns have a level in one class, before any column is looked at alone.
+    numeric = profile.numeric
+    index = numeric.names
+    single = np.zeros(len(index), dtype=bool)  # a 0/1 column with a level of min_rows rows in one class
+    big_levels = np.zeros(len(index), dtype=np.int64)  # its levels of min_rows rows or more (the tests)
+    for counts in (c[:n_classes] for c in numeric.level_counts):
+        big = numeric.zero_one & (counts.sum(axis=0) >= min_rows)
+        big_levels += big
+        single |= big & ((counts > 0).sum(axis=0) == 1)
     for column in columns:
+        j = index.index(column) if column not in profile.text else None
+        if j is not None and numeric.zero_one[j]:
+            tested += int(big_levels[j])
+            if not single[j]:
+                continue
         levels = profile.levels(column)
         table = levels.table[:, :n_classes]
         sizes = table.sum(axis=1)
-        tested += int((sizes >= min_rows).sum())
+        if j is None or not numeric.zero_one[j]:
+            tested += int((sizes >= min_rows).sum())
         for key, row, size in zip(levels.keys, table, sizes):
             present = np.flatnonzero(row)
             if len(present) == 1 and size >= min_rows:
@@ -129,9 +145,17 @@ def deciding_columns(profile, kinds, min_share: float) -> list[DecidingColumn]:
         return []
     class_rows = profile.class_count[:n_classes].astype(np.int64)
     n = int(class_rows.sum())
+    # No reading of a 0/1 column's two values errs less than giving each its commonest class: columns
+    # whose least errors are too many cannot decide (all of a bag of words' 0/1 words, at once).
+    numeric = profile.numeric
+    zeros, ones = (counts[:n_classes] for counts in numeric.level_counts)
+    least_errors = n - zeros.max(axis=0, initial=0) - ones.max(axis=0, initial=0)
+    hopeless = numeric.zero_one & (least_errors > _allowed_errors(class_rows, min_share))
     found = []
     for column, kind in kinds.items():
         if kind.kind in ("target", "constant") or profile.n_missing(column):
+            continue
+        if column not in profile.text and hopeless[numeric.names.index(column)]:
             continue
         levels = profile.levels(column)
         if levels is None or len(levels.keys) < 2:
@@ -151,8 +175,12 @@ def deciding_columns(profile, kinds, min_share: float) -> list[DecidingColumn]:
 
 def decides(found: DecidingColumn, class_rows, min_share: float) -> bool:
     """At most ``1 - min_share`` of the rows wrong, and at most a tenth of the smaller classes' rows."""
+    return found.errors <= _allowed_errors(class_rows, min_share)
+
+
+def _allowed_errors(class_rows, min_share: float) -> float:
     n = int(np.sum(class_rows))
-    return found.errors <= min((1 - min_share) * n, 0.1 * (n - int(np.max(class_rows))))
+    return min((1 - min_share) * n, 0.1 * (n - int(np.max(class_rows))))
 
 
 def threshold_candidates(profile, kinds) -> list[str]:

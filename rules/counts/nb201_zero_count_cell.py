@@ -70,107 +70,185 @@ class ZeroCountCell(Rule):
         class_rows = ctx.profile.class_count
         found = []
         terms = ctx.term_columns  # tf-idf weights too: a word a class never has is a zero cell under any weighting
+        self._cells = _ClassCells(ctx)
         for column in ctx.profile.features:
             if ctx.kinds[column].kind not in DISCRETE_KINDS and column not in terms:
                 continue
             if column in ctx.deciding_columns:
                 continue  # its zero cells are the leak NB208 reports
-            cells, table = self._zero_cells(ctx, column)
+            cells = self._zero_cells(ctx, column)
             if cells:
-                found.append((column, cells, table))
-        # Past the summary limit the findings become one (Rule.summarize): no picture per column.
-        pictures = len(found) <= self.settings["summarize-above"]
-        for column, cells, table in found:
-            severity = Severity.ERROR if ctx.alpha == 0 and not ctx.kinds[column].ambiguous else Severity.INFO
-            shown = cells[: self.settings["max-cells"] if pictures else 3]
-            described = [
-                {
-                    "value": fmt_value(v),
-                    "class": fmt_value(classes[c]),
-                    "class_rows": int(class_rows[c]),
-                    "upper_95": zero_upper_bound(int(class_rows[c])),
-                    "rule_of_three": 3 / int(class_rows[c]),
-                }
-                for v, c in shown
-            ]
-            first = described[0]
-            more = f" and {len(cells) - 1} more" if len(cells) > 1 else ""
-            message = (
-                f"column {column!r}: value {first['value']} never seen with class {fmt_class(classes[shown[0][1]])} "
-                f"({first['class_rows']} rows; true probability may still be up to {first['upper_95']:.1%}){more}"
-            )
-            if ctx.alpha == 0:
-                message += "; with alpha = 0 each such cell vetoes its class"
-            evidence = {
-                "zero_cells": len(cells),
-                "vetoed_rows": int(sum(class_rows[c] for _, c in cells)),
-                "cells": described,
-                "alpha": ctx.alpha,
-                "model": ctx.model,
-                "kind": ctx.kinds[column].kind,
-                "ambiguous_kind": ctx.kinds[column].ambiguous,
+                found.append((column, cells))
+        self._labels = [fmt_value(c) for c in classes]
+        # What a cell of class c says does not depend on the column: said once per class.
+        self._per_class = [
+            {
+                "class": self._labels[c],
+                "class_rows": int(n),
+                "upper_95": zero_upper_bound(int(n)),
+                "rule_of_three": 3 / int(n),
             }
-            fix = "Keep smoothing on (alpha > 0), collect more rows for the small classes, or merge rare levels."
-            figure = None
-            if pictures:
-                keys, counts = table
-                index = {key: i for i, key in enumerate(keys)}
-                labels = ["total count" if k == "any count > 0" else fmt_value(k) for k in keys]
-                figure = contingency(
-                    column, labels, [fmt_value(c) for c in classes], counts, [(index[v], c) for v, c in cells]
-                )
-            yield self.finding(
-                ctx, message, columns=[column], evidence=evidence, fix=fix, severity=severity, figure=figure
-            )
+            if n > 0
+            else None
+            for c, n in enumerate(class_rows[: len(classes)])
+        ]
+        limit = self.settings["summarize-above"]
+        if len(found) <= limit:
+            for column, cells in found:
+                yield self._column_finding(ctx, column, cells, pictures=True)
+            return
+        # A wide table: one finding per severity, as Rule.summarize would make it, but with
+        # only the costliest columns' findings built (a bag of words has ten thousand).
+        by_severity: dict = {}
+        for column, cells in found:
+            by_severity.setdefault(self._severity(ctx, column), []).append((column, cells))
+        order = ctx.table_order
+        for group in by_severity.values():
+            if len(group) == 1:
+                yield self._column_finding(ctx, *group[0], pictures=False)
+                continue
+            # The cost of a column: the rows of the classes its zero cells would veto.
+            rows = class_rows.tolist()
+            costed = [(column, float(sum(rows[c] for _, c in cells)), cells) for column, cells in group]
+            costed.sort(key=lambda t: (-t[1], order.get(t[0], 0)))
+            examples = [self._column_finding(ctx, column, cells, pictures=False) for column, _, cells in costed[:10]]
+            n_cells = sum(len(cells) for _, _, cells in costed)
+            message = self._summary_message(ctx, len(costed), n_cells, [c for c, _, _ in costed[:5]])
+            yield self.summary_finding(ctx, message, examples, [(column, cost) for column, cost, _ in costed])
 
-    def _zero_cells(self, ctx, column) -> tuple[list[tuple[object, int]], tuple | None]:
-        """The zero (value, class) cells, and the table they are cells of: (keys, counts[key, class])."""
-        profile = ctx.profile
-        n_classes = len(profile.classes)
-        # Classes too small to say anything are NB206's finding, not a source of zero cells.
-        counted = profile.class_count[:n_classes] >= ctx.setting("min-class-rows")
-        model = ctx.model or ctx.kinds[column].model
-        if model == "gaussian" or not counted.any():
-            return [], None
+    def _severity(self, ctx, column) -> Severity:
+        return Severity.ERROR if ctx.alpha == 0 and not ctx.kinds[column].ambiguous else Severity.INFO
+
+    def _column_finding(self, ctx, column, cells, pictures: bool):
+        classes, class_rows = ctx.profile.classes, ctx.profile.class_count
+        kind = ctx.kinds[column]
+        shown = cells[: self.settings["max-cells"] if pictures else 3]
+        described = [{"value": fmt_value(v), **self._per_class[c]} for v, c in shown]
+        first = described[0]
+        more = f" and {len(cells) - 1} more" if len(cells) > 1 else ""
+        message = (
+            f"column {column!r}: value {first['value']} never seen with class {fmt_class(classes[shown[0][1]])} "
+            f"({first['class_rows']} rows; true probability may still be up to {first['upper_95']:.1%}){more}"
+        )
+        if ctx.alpha == 0:
+            message += "; with alpha = 0 each such cell vetoes its class"
+        evidence = {
+            "zero_cells": len(cells),
+            "vetoed_rows": int(sum(class_rows[c] for _, c in cells)),
+            "cells": described,
+            "alpha": ctx.alpha,
+            "model": ctx.model,
+            "kind": kind.kind,
+            "ambiguous_kind": kind.ambiguous,
+        }
+        fix = "Keep smoothing on (alpha > 0), collect more rows for the small classes, or merge rare levels."
+        figure = None
+        if pictures:
+            keys, counts = self._table(ctx, column)
+            index = {key: i for i, key in enumerate(keys)}
+            names = ["total count" if k == "any count > 0" else fmt_value(k) for k in keys]
+            figure = contingency(column, names, self._labels, counts, [(index[v], c) for v, c in cells])
+        severity = self._severity(ctx, column)
+        return self.finding(
+            ctx, message, columns=[column], evidence=evidence, fix=fix, severity=severity, figure=figure
+        )
+
+    def _model(self, ctx, column) -> str | None:
+        return ctx.model or ctx.kinds[column].model
+
+    def _zero_cells(self, ctx, column) -> list[tuple[object, int]]:
+        """The zero (value, class) cells of ``column`` under the model that reads it."""
+        cells = self._cells
+        model = self._model(ctx, column)
+        if model == "gaussian" or not cells.counted.any():
+            return []
         if model in ("multinomial", "complement"):
-            if column in profile.text:
-                return [], None
-            j = profile.numeric.names.index(column)
-            totals = profile.numeric.class_mean[:n_classes, j] * profile.numeric.class_n[:n_classes, j]
-            # No count at all (weights such as tf-idf sum to less than 0.5 without being zero).
-            cells = [("any count > 0", c) for c in np.flatnonzero((np.abs(totals) < 1e-9) & counted)]
-            return cells, (("any count > 0",), np.rint(totals)[None, :])
+            if column in ctx.profile.text:
+                return []
+            return [("any count > 0", c) for c in np.flatnonzero(cells.absent[:, cells.index[column]] & cells.counted)]
+        j = cells.index.get(column)
+        if j is not None and cells.zero_one[j]:
+            # A 0/1 column: its two levels' class counts are columns of two matrices, whatever the model.
+            separated = {level.value for level in ctx.single_class_levels.get(column, ())}
+            found = []
+            for key, counts in ((0.0, cells.zeros), (1.0, cells.ones)):
+                row = counts[:, j]
+                if key not in separated and row.any():
+                    found += [(key, int(c)) for c in np.flatnonzero((row == 0) & cells.counted)]
+            return found
+        return self._level_cells(ctx, column, model)
+
+    def _level_cells(self, ctx, column, model) -> list[tuple[object, int]]:
+        table = self._table(ctx, column, model)
+        if table is None:
+            return []
+        separated = {level.value for level in ctx.single_class_levels.get(column, ())}
+        cells = []
+        for key, row in zip(*table):
+            if key in separated or row.sum() == 0:
+                continue
+            cells += [(key, int(c)) for c in np.flatnonzero((row == 0) & self._cells.counted)]
+        return cells
+
+    def _table(self, ctx, column, model=None) -> tuple | None:
+        """The table the zero cells are cells of: (keys, counts[key, class]), as the model reads the column."""
+        model = model or self._model(ctx, column)
+        if model in ("multinomial", "complement"):
+            totals = self._cells.totals[:, self._cells.index[column]]
+            return ("any count > 0",), np.rint(totals)[None, :]
         table = class_table(ctx, column)
         if table is None:
-            return [], None
+            return None
         keys, counts = table
-        if model == "bernoulli" and column not in profile.text:
+        if model == "bernoulli" and column not in ctx.profile.text:
             # Bernoulli reads x > 0 as 1 (scikit-learn's binarize=0.0): cells of that split,
             # for the sides that occur in the column.
             positive = np.array([float(k) > 0 for k in keys])
             split = np.vstack([counts[~positive].sum(axis=0), counts[positive].sum(axis=0)])
             occurs = split.sum(axis=1) > 0
             keys, counts = tuple(k for k, o in zip((0.0, 1.0), occurs) if o), split[occurs]
-        separated = {level.value for level in ctx.single_class_levels.get(column, ())}
-        cells = []
-        for key, row in zip(keys, counts):
-            if key in separated or row.sum() == 0:
-                continue
-            cells += [(key, int(c)) for c in np.flatnonzero((row == 0) & counted)]
-        return cells, (keys, counts)
+        return keys, counts
 
-    def cost(self, finding):
-        """The rows of the classes a column's zero cells would veto."""
-        return float(finding.evidence["vetoed_rows"])
-
-    def summary_message(self, ctx, findings, share):
-        cells = sum(int(f.evidence["zero_cells"]) for f in findings)
-        examples = ", ".join(repr(f.columns[0]) for f in findings[:5])
+    def _summary_message(self, ctx, n_columns: int, cells: int, costliest: list[str]) -> str:
+        features = len(ctx.profile.features)
+        examples = ", ".join(repr(column) for column in costliest)
         what = (
-            f"{len(findings):,} of {len(ctx.profile.features):,} features ({share:.0%}) have values never seen with at "
+            f"{n_columns:,} of {features:,} features ({n_columns / max(1, features):.0%}) have values never seen with at "
             f"least one class ({cells:,} zero cells; the costliest: {examples})"
         )
         if ctx.alpha == 0:
             return what + ": with alpha = 0 each cell vetoes its class for every row that has the value"
         smoothing = "scikit-learn's default alpha = 1" if ctx.alpha is None else f"alpha = {ctx.alpha:g}"
         return what + f": normal for sparse data with smoothing ({smoothing}); with alpha = 0 each would veto its class"
+
+
+class _ClassCells:
+    """The class counts behind every numeric column's cells, for the whole table at once (classes x columns).
+
+    Attributes
+    ----------
+    index : dict
+        Column name to its position in the matrices.
+    counted : ndarray of bool
+        The classes with at least ``min-class-rows`` rows: smaller ones are NB206's finding,
+        not a source of zero cells (in a class of one row, every other level is a zero cell).
+    totals : ndarray
+        ``totals[c, j]``: the sum of column j over the rows of class c (its count, for counts).
+    absent : ndarray of bool
+        ``|totals| < 1e-9``: the column never occurs in the class (weights such as tf-idf sum to
+        less than 0.5 without being zero, so this is not a rounding of the totals).
+    zero_one : ndarray of bool
+        The 0/1 columns, whose level counts are ``zeros`` and ``ones`` (rows of each class with 0, with 1).
+    """
+
+    def __init__(self, ctx):
+        numeric = ctx.profile.numeric
+        n_classes = len(ctx.profile.classes)
+        self.counted = ctx.profile.class_count[:n_classes] >= ctx.setting("min-class-rows")
+        self.index = {name: j for j, name in enumerate(numeric.names)}
+        class_n = numeric.class_n[:n_classes]
+        self.totals = numeric.class_mean[:n_classes] * class_n
+        self.absent = np.abs(self.totals) < 1e-9
+        self.zero_one = numeric.zero_one
+        self.ones = np.rint(self.totals).astype(np.int64)
+        self.zeros = class_n - self.ones
