@@ -37,7 +37,7 @@ from nblint.structure import (
 )
 from nblint.structure.duplicates import code_column_candidates, identical_candidates, recode_candidates
 from nblint.structure.exclusive import BrokenCandidate, candidate_sets
-from nblint.structure.kinds import ColumnKind, infer_kinds
+from nblint.structure.kinds import ColumnKind, declared_kind, infer_kinds, term_kinds
 from nblint.structure.names import group_stem
 
 #: How many example row numbers a finding carries.
@@ -267,22 +267,11 @@ class TableContext:
         measurements) whatever a single word looks like: a word with three distinct counts
         is not a categorical code. Group members, 0/1 words and declared kinds keep their kind.
         """
-        kinds = infer_kinds(self.profile, self.structure.groups, self.structure.code_columns, self.declared_kinds)
-        numeric = self.profile.numeric
-        for column in self.term_columns:
-            kind = kinds[column]
-            if kind.declared or kind.kind in ("group-member", "binary", "constant"):
-                continue
-            integral = bool(numeric.integral[numeric.names.index(column)])
-            kinds[column] = ColumnKind(
-                column,
-                "count" if integral else "continuous",
-                "multinomial",
-                "a word of a document-term block: "
-                + ("its counts are what a multinomial text model reads" if integral else "a weight (tf-idf)"),
-                kind.n_distinct,
-            )
-        return kinds
+        groups = self.structure.groups
+        members = {m for g in groups for m in g.members}
+        words = [c for c in self.term_columns if c not in members and declared_kind(c, self.declared_kinds) is None]
+        preset = term_kinds(self.profile, words)
+        return infer_kinds(self.profile, groups, self.structure.code_columns, self.declared_kinds, preset)
 
     @cached_property
     def nonzero_rows(self) -> dict[str, int]:

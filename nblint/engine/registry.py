@@ -490,10 +490,19 @@ def run_rules(ctx, codes: list[str], rule_options: dict[str, dict[str, Any]]) ->
         found = list(rule.check(ctx))
         limit = rule.settings.get(SUMMARIZE_ABOVE.name)
         findings.extend(found if limit is None else rule.summarize(ctx, found, int(limit)))
-    for finding in findings:
-        finding.evidence = _jsonable(finding.evidence)
+    settle(findings)
     findings.sort(key=Finding.sort_key)
     return findings
+
+
+def settle(findings: Iterable[Finding]) -> None:
+    """Make the evidence of findings that are kept plain JSON (numbers rounded to 6 digits, inf as text).
+
+    :meth:`Rule.finding` keeps evidence as the rule gave it: on a wide table most per-column
+    findings are folded into one summary and their evidence is never shown.
+    """
+    for finding in findings:
+        finding.evidence = _jsonable(finding.evidence)
 
 
 def resolved_options(overrides: dict[str, dict[str, Any]] | None = None) -> dict[str, dict[str, Any]]:

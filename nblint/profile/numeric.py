@@ -60,11 +60,13 @@ class NumericStats:
         """``(zeros, ones)``, each (C+1, p): the rows of each class slot where a 0/1 column is 0, and 1.
 
         The contingency tables of every 0/1 column at once, from the class counts and sums
-        (meaningless for the other columns); a wide table reads them as matrices rather
+        (zero for the other columns); a wide table reads them as matrices rather
         than as one small table per column.
         """
-        ones = np.rint(self.class_mean * self.class_n).astype(np.int64)
-        return self.class_n - ones, ones
+        with np.errstate(invalid="ignore", over="ignore"):  # other columns' means may be infinite
+            sums = np.where(self.zero_one[None, :], self.class_mean * self.class_n, 0.0)
+        ones = np.rint(sums).astype(np.int64)
+        return np.where(self.zero_one[None, :], self.class_n - ones, 0), ones
 
 
 class _ClassSums:

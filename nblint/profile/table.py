@@ -288,7 +288,12 @@ class TableProfile:
             return self.text[name].levels
         j = self.numeric.names.index(name)
         if self.numeric.zero_one[j]:
-            return zero_one_levels(self.numeric, j)
+            # Made from the class counts when asked, then kept: the analyses and rules of a wide
+            # table ask for the same 0/1 columns' tables several times each.
+            cache = self.numeric.__dict__.setdefault("_zero_one_levels", {})
+            if j not in cache:
+                cache[j] = zero_one_levels(self.numeric, j)
+            return cache[j]
         return self.numeric.levels[j]
 
     def n_distinct(self, name: str) -> float | None:

@@ -120,26 +120,39 @@ def code_column_candidates(profile, groups) -> list[tuple[str, object]]:
     level per group level (the reference included) with the same counts; equal count
     signatures are necessary, and the row pass checks they are sufficient.
     """
+    if not groups:
+        return []
     n_rows = profile.n_rows
     members = {m for g in groups for m in g.members}
     signatures = [
         sorted(group.counts + ([n_rows - sum(group.counts)] if sum(group.counts) < n_rows else [])) for group in groups
     ]
     sizes = {len(signature) for signature in signatures}
-    # Each column's level counts once (not once per group: wide tables have thousands of columns).
+    # Each column's level counts once (not once per group: wide tables have thousands of columns);
+    # the 0/1 columns' two counts from the class counts, without a table each.
+    numeric = profile.numeric
+    level_rows = [counts.sum(axis=0).tolist() for counts in numeric.level_counts]
     column_counts = {}
     for column in profile.features:
         if column in members or profile.n_missing(column):
             continue
+        j = None if column in profile.text else numeric.names.index(column)
+        if j is not None and numeric.zero_one[j]:
+            counts = sorted(rows[j] for rows in level_rows if rows[j] > 0)
+            if len(counts) in sizes:
+                column_counts[column] = counts
+            continue
         levels = profile.levels(column)
         if levels is not None and len(levels.keys) in sizes:
             column_counts[column] = sorted(levels.totals.tolist())
-    pairs = []
-    for group, signature in zip(groups, signatures):
-        for column, counts in column_counts.items():
-            if counts == signature:
-                pairs.append((column, group))
-    return pairs
+    by_counts: dict[tuple, list[str]] = {}
+    for column, counts in column_counts.items():
+        by_counts.setdefault(tuple(counts), []).append(column)
+    return [
+        (column, group)
+        for group, signature in zip(groups, signatures)
+        for column in by_counts.get(tuple(signature), ())
+    ]
 
 
 #: Most pairs of columns checked for being recodings of each other (they cost a pass over both).

@@ -136,7 +136,41 @@ def declared_kind(column: str, declared: dict[str, str] | None) -> str | None:
     return None
 
 
-def infer_kinds(profile, groups, code_columns=None, declared=None) -> dict[str, ColumnKind]:
+def term_kinds(profile, columns) -> dict[str, ColumnKind]:
+    """The kinds of the words of a document-term block, from the profile's arrays.
+
+    A word is a count (a weight, tf-idf, when its values are not whole) read by a
+    multinomial text model, whatever a single word looks like: a word with three distinct
+    counts is not a categorical code. A word with two values is binary (presence), a word
+    with one constant. The caller leaves out words that are group members or declared.
+    """
+    numeric = profile.numeric
+    n_rows = profile.n_rows
+    kinds = {}
+    for column in columns:
+        j = numeric.names.index(column)
+        present = n_rows - int(numeric.n_missing[j])
+        n_distinct = profile.n_distinct(column)
+        integral = bool(numeric.integral[j])
+        if present == 0:
+            kinds[column] = ColumnKind(column, "constant", None, "every value is missing", 0.0)
+        elif n_distinct is not None and n_distinct <= 1:
+            kinds[column] = ColumnKind(column, "constant", None, "the same value on every row", n_distinct)
+        elif n_distinct == 2 and (integral or present >= REPEATS * 2):
+            kinds[column] = ColumnKind(column, "binary", "bernoulli", "exactly two values: a Bernoulli feature", 2.0)
+        else:
+            what = "its counts are what a multinomial text model reads" if integral else "a weight (tf-idf)"
+            kinds[column] = ColumnKind(
+                column,
+                "count" if integral else "continuous",
+                "multinomial",
+                "a word of a document-term block: " + what,
+                n_distinct,
+            )
+    return kinds
+
+
+def infer_kinds(profile, groups, code_columns=None, declared=None, preset=None) -> dict[str, ColumnKind]:
     """Kind of every column, in table order.
 
     Parameters
@@ -148,12 +182,18 @@ def infer_kinds(profile, groups, code_columns=None, declared=None) -> dict[str, 
         Columns found to decode a group (NB105): they are categorical codes.
     declared : dict, optional
         Column name or glob -> kind (one of :data:`DECLARABLE`); declared kinds win.
+    preset : dict, optional
+        Kinds already known (the words of a document-term block, :func:`term_kinds`), kept as they are.
     """
+    preset = preset or {}
     member_of = {m: g for g in groups for m in g.members}
     code_columns = code_columns or {}
     scale = _shared_scale(profile)
     kinds = {}
     for column in profile.names:
+        if column in preset:
+            kinds[column] = preset[column]
+            continue
         chosen = declared_kind(column, declared) if column != profile.target else None
         if chosen is not None:
             kinds[column] = ColumnKind(

@@ -37,7 +37,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
-from nblint.engine import CODE_PATTERN, DOC_SECTIONS, INPUTS, MODEL_CLASSES, MODELS, Rule, load_rules
+from nblint.engine import CODE_PATTERN, DOC_SECTIONS, INPUTS, MODEL_CLASSES, MODELS, Rule, load_rules, settle
 from nblint.engine.findings import Finding, Severity
 
 #: Every declared-model setting a table rule is tried under (None: no model declared).
@@ -159,6 +159,7 @@ def _checked_findings(rule: type[Rule], item: ContractInput, copy: int) -> str:
         if item.input == "table":
             unknown = set(finding.columns) - set(item.columns)
             assert not unknown, f"{where} names columns the table does not have: {sorted(unknown)}"
+    settle(findings)  # as the engine does with the findings it keeps
     findings.sort(key=Finding.sort_key)
     return json.dumps([f.to_dict() for f in findings], sort_keys=True, allow_nan=False)
 

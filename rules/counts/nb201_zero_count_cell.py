@@ -1,3 +1,7 @@
+from __future__ import annotations
+
+import functools
+
 import numpy as np
 
 from nblint.engine import SUMMARIZE_ABOVE, Option, Rule, Severity
@@ -68,17 +72,16 @@ class ZeroCountCell(Rule):
     def check(self, ctx):
         classes = ctx.profile.classes
         class_rows = ctx.profile.class_count
-        found = []
         terms = ctx.term_columns  # tf-idf weights too: a word a class never has is a zero cell under any weighting
+        deciding = set(ctx.deciding_columns)  # their zero cells are the leak NB208 reports
+        columns = [
+            column
+            for column in ctx.profile.features
+            if (ctx.kinds[column].kind in DISCRETE_KINDS or column in terms) and column not in deciding
+        ]
         self._cells = _ClassCells(ctx)
-        for column in ctx.profile.features:
-            if ctx.kinds[column].kind not in DISCRETE_KINDS and column not in terms:
-                continue
-            if column in ctx.deciding_columns:
-                continue  # its zero cells are the leak NB208 reports
-            cells = self._zero_cells(ctx, column)
-            if cells:
-                found.append((column, cells))
+        cells = self._cells.search(ctx, columns, self._model, self._level_cells)
+        found = [(column, cells[column]) for column in columns if column in cells]
         self._labels = [fmt_value(c) for c in classes]
         # What a cell of class c says does not depend on the column: said once per class.
         self._per_class = [
@@ -94,27 +97,28 @@ class ZeroCountCell(Rule):
         ]
         limit = self.settings["summarize-above"]
         if len(found) <= limit:
-            for column, cells in found:
-                yield self._column_finding(ctx, column, cells, pictures=True)
+            for column, zero in found:
+                yield self._column_finding(ctx, column, zero.cells(), pictures=True)
             return
         # A wide table: one finding per severity, as Rule.summarize would make it, but with
         # only the costliest columns' findings built (a bag of words has ten thousand).
         by_severity: dict = {}
-        for column, cells in found:
-            by_severity.setdefault(self._severity(ctx, column), []).append((column, cells))
+        alpha_zero = ctx.alpha == 0
+        for column, zero in found:
+            severity = self._severity(ctx, column) if alpha_zero else Severity.INFO
+            by_severity.setdefault(severity, []).append((column, zero))
         order = ctx.table_order
         for group in by_severity.values():
             if len(group) == 1:
-                yield self._column_finding(ctx, *group[0], pictures=False)
+                column, zero = group[0]
+                yield self._column_finding(ctx, column, zero.cells(), pictures=False)
                 continue
             # The cost of a column: the rows of the classes its zero cells would veto.
-            rows = class_rows.tolist()
-            costed = [(column, float(sum(rows[c] for _, c in cells)), cells) for column, cells in group]
-            costed.sort(key=lambda t: (-t[1], order.get(t[0], 0)))
-            examples = [self._column_finding(ctx, column, cells, pictures=False) for column, _, cells in costed[:10]]
-            n_cells = sum(len(cells) for _, _, cells in costed)
-            message = self._summary_message(ctx, len(costed), n_cells, [c for c, _, _ in costed[:5]])
-            yield self.summary_finding(ctx, message, examples, [(column, cost) for column, cost, _ in costed])
+            group.sort(key=lambda item: (-item[1].vetoed, order.get(item[0], 0)))
+            examples = [self._column_finding(ctx, column, zero.cells(), pictures=False) for column, zero in group[:10]]
+            n_cells = sum(zero.count for _, zero in group)
+            message = self._summary_message(ctx, len(group), n_cells, [column for column, _ in group[:5]])
+            yield self.summary_finding(ctx, message, examples, [(column, float(zero.vetoed)) for column, zero in group])
 
     def _severity(self, ctx, column) -> Severity:
         return Severity.ERROR if ctx.alpha == 0 and not ctx.kinds[column].ambiguous else Severity.INFO
@@ -156,29 +160,8 @@ class ZeroCountCell(Rule):
     def _model(self, ctx, column) -> str | None:
         return ctx.model or ctx.kinds[column].model
 
-    def _zero_cells(self, ctx, column) -> list[tuple[object, int]]:
-        """The zero (value, class) cells of ``column`` under the model that reads it."""
-        cells = self._cells
-        model = self._model(ctx, column)
-        if model == "gaussian" or not cells.counted.any():
-            return []
-        if model in ("multinomial", "complement"):
-            if column in ctx.profile.text:
-                return []
-            return [("any count > 0", c) for c in np.flatnonzero(cells.absent[:, cells.index[column]] & cells.counted)]
-        j = cells.index.get(column)
-        if j is not None and cells.zero_one[j]:
-            # A 0/1 column: its two levels' class counts are columns of two matrices, whatever the model.
-            separated = {level.value for level in ctx.single_class_levels.get(column, ())}
-            found = []
-            for key, counts in ((0.0, cells.zeros), (1.0, cells.ones)):
-                row = counts[:, j]
-                if key not in separated and row.any():
-                    found += [(key, int(c)) for c in np.flatnonzero((row == 0) & cells.counted)]
-            return found
-        return self._level_cells(ctx, column, model)
-
     def _level_cells(self, ctx, column, model) -> list[tuple[object, int]]:
+        """The zero cells of a column read through its contingency table (levels, or Bernoulli's split)."""
         table = self._table(ctx, column, model)
         if table is None:
             return []
@@ -244,11 +227,95 @@ class _ClassCells:
     def __init__(self, ctx):
         numeric = ctx.profile.numeric
         n_classes = len(ctx.profile.classes)
-        self.counted = ctx.profile.class_count[:n_classes] >= ctx.setting("min-class-rows")
+        self.class_rows = ctx.profile.class_count[:n_classes].astype(np.int64)
+        self.counted = self.class_rows >= ctx.setting("min-class-rows")
         self.index = {name: j for j, name in enumerate(numeric.names)}
         class_n = numeric.class_n[:n_classes]
         self.totals = numeric.class_mean[:n_classes] * class_n
         self.absent = np.abs(self.totals) < 1e-9
         self.zero_one = numeric.zero_one
-        self.ones = np.rint(self.totals).astype(np.int64)
-        self.zeros = class_n - self.ones
+        self.zeros, self.ones = (counts[:n_classes] for counts in numeric.level_counts)
+
+    def search(self, ctx, columns: list[str], model_of, level_cells) -> dict[str, _ZeroCells]:
+        """The zero (value, class) cells of ``columns``, each read by the model ``model_of(ctx, column)`` gives.
+
+        A column read by counts (Multinomial, Complement) has one cell per class its total
+        misses; a 0/1 column, whatever reads it, one per (level, class) its level misses.
+        Those are counted for all such columns at once (their lists are made when asked for);
+        a column with a table of levels (categorical codes, counts read as Bernoulli) is read
+        alone, by ``level_cells(ctx, column, model)``. Columns without a zero cell are left out.
+        """
+        found: dict[str, _ZeroCells] = {}
+        if not self.counted.any():
+            return found
+        text = ctx.profile.text
+        by_counts, zero_one, alone = [], [], []
+        for column in columns:
+            model = model_of(ctx, column)
+            if model == "gaussian" or (column in text and model in ("multinomial", "complement")):
+                continue
+            if model in ("multinomial", "complement"):
+                by_counts.append(column)
+            elif column not in text and self.zero_one[self.index[column]]:
+                zero_one.append(column)
+            else:
+                alone.append(column)
+        self._gather(found, by_counts, [("any count > 0", self.absent)])
+        # A level seen in one class beyond chance is NB202's finding, not a zero cell.
+        separated = {(level.column, level.value) for levels in ctx.single_class_levels.values() for level in levels}
+        mixed = {c for c, _ in separated}
+        plain = [c for c in zero_one if c not in mixed]
+        self._gather(found, plain, [(key, (counts == 0) & counts.any(axis=0)) for key, counts in self._levels()])
+        for column in zero_one:
+            if column in mixed:
+                j = self.index[column]
+                masks = [(k, (n[:, j] == 0) & n[:, j].any()) for k, n in self._levels() if (column, k) not in separated]
+                cells = [(key, int(c)) for key, mask in masks for c in np.flatnonzero(mask & self.counted)]
+                if cells:
+                    found[column] = _ZeroCells.listed(cells, self.class_rows)
+        for column in alone:
+            cells = level_cells(ctx, column, model_of(ctx, column))
+            if cells:
+                found[column] = _ZeroCells.listed(cells, self.class_rows)
+        return found
+
+    def _levels(self):
+        return ((0.0, self.zeros), (1.0, self.ones))
+
+    def _gather(self, found, columns, masks) -> None:
+        """Add ``columns``' cells: for each (key, mask[class, column]), in order, the counted classes where it holds."""
+        if not columns:
+            return
+        j = np.array([self.index[c] for c in columns], dtype=np.int64)
+        held = [(key, mask[:, j] & self.counted[:, None]) for key, mask in masks]
+        count = sum(mask.sum(axis=0) for _, mask in held)
+        vetoed = sum(self.class_rows @ mask for _, mask in held)
+        for i in np.flatnonzero(count).tolist():
+            found[columns[i]] = _ZeroCells(int(count[i]), int(vetoed[i]), functools.partial(_cells_in, held, i))
+
+
+class _ZeroCells:
+    """One column's zero cells: how many, the rows of the classes they would veto, and (when asked) the list.
+
+    Parameters
+    ----------
+    count, vetoed : int
+    make : callable
+        Returns the (value, class) cells, by value then class: a wide table lists only the
+        cells of the columns it shows.
+    """
+
+    __slots__ = ("count", "vetoed", "cells")
+
+    def __init__(self, count: int, vetoed: int, make):
+        self.count, self.vetoed, self.cells = count, vetoed, make
+
+    @classmethod
+    def listed(cls, cells: list[tuple[object, int]], class_rows) -> _ZeroCells:
+        """Cells already listed (a column read alone)."""
+        return cls(len(cells), int(sum(int(class_rows[c]) for _, c in cells)), cells.copy)
+
+
+def _cells_in(held, i: int) -> list[tuple[object, int]]:
+    """Column ``i``'s cells in the (key, mask[class, column]) pairs ``held``."""
+    return [(key, int(c)) for key, mask in held for c in np.flatnonzero(mask[:, i])]
