@@ -11,6 +11,7 @@ from tables import mixed_table, onehot
 import nblint
 from nblint.analysis.context import TableContext
 from nblint.engine import resolved_options
+from nblint.profile.incidence import Incidence
 from nblint.profile.table import TableProfile
 from nblint.readers import DataFrameSource
 
@@ -31,15 +32,20 @@ def bag_of_words(seed: int = 0, n: int = 400, words: int = 300) -> tuple[pd.Data
     return frame, {"groups": groups, "identical": ["w007", "w_copy"]}
 
 
-def test_wide_profile_keeps_sparse_cooccurrences_and_no_dense_binary_block():
+def test_wide_profile_keeps_the_incidence_and_no_dense_binary_block():
     frame, _ = bag_of_words()
     profile = TableProfile.from_source(DataFrameSource(frame, chunk_rows=64), "y", wide_binary=100)
     gram = profile.gram
-    assert gram.wide and scipy.sparse.issparse(gram.cooccurrence)
+    assert gram.wide and isinstance(gram.cooccurrence, Incidence)
+    assert (
+        scipy.sparse.issparse(gram.cooccurrence.B) and gram.cooccurrence.B.nnz == frame[list(gram.binary)].sum().sum()
+    )
     assert len(gram.binary) == 308 and gram.comoment.shape == (0, 0)
     dense = TableProfile.from_source(DataFrameSource(frame, chunk_rows=64), "y").gram
     assert not dense.wide
-    np.testing.assert_array_equal(gram.cooccurrence.toarray(), dense.cooccurrence)
+    everything = range(len(gram.binary))
+    np.testing.assert_array_equal(gram.block(everything), dense.cooccurrence)
+    np.testing.assert_array_equal(gram.diagonal(), dense.diagonal())
     ones = frame[list(gram.binary)].to_numpy().sum(axis=1)
     assert [(count, row) for count, row, _ in gram.sparse_rows] == sorted(zip(ones.tolist(), range(len(ones))))[:32]
 

@@ -509,10 +509,7 @@ class TableContext:
         names = list(gram.binary)
         if not gram.wide and not self.term_columns:
             return names, gram.cooccurrence
-        if gram.wide:
-            counts = np.asarray(gram.cooccurrence.diagonal(), dtype=np.int64)
-        else:
-            counts = np.diag(gram.cooccurrence).astype(np.int64)
+        counts = gram.diagonal()
         usable = [i for i in range(len(names)) if 0 < counts[i] < gram.n]
         # Two columns that never meet are evidence of ``s_i s_j / n`` nats (the log of the chance that
         # independent ones would not): a column that cannot reach ``min-evidence`` even beside the most
@@ -524,9 +521,7 @@ class TableContext:
         chosen.sort(key=lambda i: names[i])
         if len(chosen) < 2:
             return [], np.zeros((0, 0), dtype=np.int64)
-        sub = gram.cooccurrence[chosen][:, chosen]
-        dense = sub.toarray() if hasattr(sub, "toarray") else sub
-        return [names[i] for i in chosen], np.asarray(dense, dtype=np.int64)
+        return [names[i] for i in chosen], gram.block(chosen)
 
     @cached_property
     def recodes(self) -> list[tuple[str, str]]:

@@ -217,7 +217,8 @@ class Rule:
             "instances": len(ranked),
             "share": len(ranked) / _n_features(ctx),
             "examples": [{"column": f.columns[0], "message": f.message, **f.evidence} for f in examples[:10]],
-            "columns": [{"column": column, "cost": cost} for column, cost in ranked],
+            # Already plain (a vocabulary's worth of entries is not walked again by :func:`settle`).
+            "columns": _Plain({"column": str(column), "cost": _jsonable(float(cost))} for column, cost in ranked),
         }
         return self.finding(
             ctx,
@@ -307,6 +308,10 @@ def _toml(value: Any) -> str:
     return repr(value)
 
 
+class _Plain(list):
+    """A list of evidence that is plain JSON already (see :meth:`Rule.summary_finding`)."""
+
+
 def _jsonable(value: Any) -> Any:
     """Evidence as plain JSON types, floats rounded for stable, readable output."""
     import math
@@ -314,7 +319,7 @@ def _jsonable(value: Any) -> Any:
     import numpy as np
 
     kind = type(value)  # the plain types first: evidence is mostly made of them (wide tables make a lot of it)
-    if kind is str or kind is int or kind is bool or value is None:
+    if kind is str or kind is int or kind is bool or value is None or kind is _Plain:
         return value
     if isinstance(value, dict):
         return {str(k): _jsonable(v) for k, v in value.items()}

@@ -14,6 +14,7 @@ import numpy as np
 
 from nblint.core.resources import ProfileCaps
 from nblint.nbmath import Moments, merge_moments
+from nblint.profile.incidence import Incidence
 from nblint.readers import Names
 
 #: More complete 0/1 columns than this make a table *wide*: their co-occurrences are
@@ -50,13 +51,14 @@ class Gram:
         ``z`` columns of ``names`` that are not 0/1 (in ``names`` order).
     binary : tuple of str
         The 0/1 columns among ``names``.
-    counts : ndarray (b, b) int64, or scipy.sparse CSR matrix when ``wide``
+    counts : ndarray (b, b) int64, or :class:`~nblint.profile.incidence.Incidence` when ``wide``
         ``O_ij`` = rows where both 0/1 columns are 1 (diagonal: the column's count of
         ones), for ``i <= j`` only when dense (zeros below the diagonal: the products
-        are symmetric, so half of them are computed and added); all of them when wide.
+        are symmetric, so half of them are computed and added); when wide, the 0/1
+        block itself, which gives the entries of ``O`` that are asked for.
     wide : bool
-        More than ``wide_binary`` 0/1 columns: ``cooccurrence`` is sparse (only pairs
-        that share a row are stored), ``names``/``mean``/``comoment`` cover the
+        More than ``wide_binary`` 0/1 columns: ``cooccurrence`` is an incidence matrix
+        (``O`` on demand), ``names``/``mean``/``comoment`` cover the
         other complete columns only, and ``sparse_rows`` is kept.
     sparse_rows : list of (ones, row, columns)
         The :data:`SPARSE_ROWS` rows with the fewest ones in the 0/1 block (ties: first
@@ -78,9 +80,16 @@ class Gram:
         self._comoment = None
         self._cooccurrence = None
 
+    def block(self, index) -> np.ndarray:
+        """The co-occurrence counts among the 0/1 columns at positions ``index``: ``O[index][:, index]``, dense."""
+        if self.wide:
+            return self.counts.block(index)
+        index = np.asarray(index, dtype=np.int64)
+        return np.asarray(self.cooccurrence[np.ix_(index, index)], dtype=np.int64)
+
     @property
     def cooccurrence(self) -> np.ndarray | object:
-        """The symmetric co-occurrence counts ``O`` (dense int64, or CSR when wide), built once."""
+        """The symmetric co-occurrence counts ``O`` (dense int64, or when wide the incidence that answers for it)."""
         if self.wide:
             return self.counts
         if self._cooccurrence is None:
@@ -113,7 +122,7 @@ class Gram:
     def diagonal(self) -> np.ndarray:
         """Each 0/1 column's count of ones, ``O_ii``."""
         if self.wide:
-            return np.asarray(self.counts.diagonal(), dtype=np.int64)
+            return self.counts.diagonal()
         return np.diag(self.counts).astype(np.int64) if len(self.binary) else np.zeros(0, dtype=np.int64)
 
 
@@ -205,8 +214,9 @@ def _cooccurrence(bits: np.ndarray, wide: bool, row_offset: int):
     Returns
     -------
     (O, sparse_rows)
-        ``O`` (dense int64 upper triangle, or all of it as CSR when ``wide``) and
-        (for ``wide``) the chunk's :data:`SPARSE_ROWS` rows with the fewest ones.
+        ``O`` (dense int64 upper triangle, or when ``wide`` the block's
+        :class:`~nblint.profile.incidence.Incidence`, which answers for ``O``) and (for
+        ``wide``) the chunk's :data:`SPARSE_ROWS` rows with the fewest ones.
     """
     n, b = bits.shape
     B32 = bits.astype(np.float32, order="F")
@@ -219,15 +229,17 @@ def _cooccurrence(bits: np.ndarray, wide: bool, row_offset: int):
 
     rows, cols = np.nonzero(B32)
     B = sparse.csr_matrix((np.ones(len(rows), dtype=np.int64), (rows, cols)), shape=(n, b))
-    O = (B.T.tocsr() @ B).tocsr()
-    O.sort_indices()
     if not wide:
+        O = (B.T.tocsr() @ B).tocsr()
         return np.triu(O.toarray()), []
-    order = np.lexsort((np.arange(n), row_ones))[:SPARSE_ROWS]
-    sparse_rows = [
-        (int(row_ones[r]), row_offset + int(r), B.indices[B.indptr[r] : B.indptr[r + 1]].copy()) for r in order
-    ]
-    return O, sparse_rows
+    return Incidence(B), sparsest_rows(B, row_offset)
+
+
+def sparsest_rows(B, row_offset: int) -> list:
+    """The :data:`SPARSE_ROWS` rows of a CSR 0/1 block with the fewest ones (ties: first rows), with their columns."""
+    row_ones = np.diff(B.indptr)
+    order = np.lexsort((np.arange(B.shape[0]), row_ones))[:SPARSE_ROWS]
+    return [(int(row_ones[r]), row_offset + int(r), B.indices[B.indptr[r] : B.indptr[r + 1]].copy()) for r in order]
 
 
 def _dense_counts(B32: np.ndarray) -> np.ndarray:
@@ -245,13 +257,25 @@ def merge_gram(
 ) -> tuple[Gram, tuple[str, ...]]:
     """:func:`_merge_grams`, then the sparse co-occurrences dropped if they outgrew ``caps`` (with NB106's note)."""
     merged = _merge_grams(a, b, in_place)
-    if caps is not None and merged.wide and merged.binary and merged.counts.nnz > caps.cooccurrences:
-        note = _cooccurrence_note(len(merged.binary), merged.counts.nnz, caps)
+    if merged is None:  # a wide part beside a narrow one: their 0/1 blocks cannot be put together
+        a_wide = a if a.wide else b
+        note = _mixed_note(len(a_wide.binary))
+        return Gram(a_wide.names, a.n + b.n, a_wide.mean, a_wide.moments, (), np.zeros((0, 0), dtype=np.int64)), (note,)
+    if caps is not None and merged.wide and merged.binary and merged.counts.pairs() > caps.cooccurrences:
+        note = _cooccurrence_note(len(merged.binary), merged.counts.pairs(), caps)
         return Gram(merged.names, merged.n, merged.mean, merged.moments, (), np.zeros((0, 0), dtype=np.int64)), (note,)
     return merged, ()
 
 
-def _merge_grams(a: Gram, b: Gram, in_place: bool = False) -> Gram:
+def _mixed_note(columns: int) -> str:
+    return (
+        f"one-hot, dummy and broken groups (NB101-NB103, NB105) and identical 0/1 columns are not searched among "
+        f"the {columns:,} complete 0/1 columns: some row blocks had fewer of them (a value other than 0 or 1, or "
+        "a missing one), too few to keep them as a wide block"
+    )
+
+
+def _merge_grams(a: Gram, b: Gram, in_place: bool = False) -> Gram | None:
     """Merge the Gram blocks of two disjoint sets of rows.
 
     Co-occurrence counts add; the ``(q, z)`` co-moment columns take Chan et al.'s
@@ -299,11 +323,12 @@ def _merge_grams(a: Gram, b: Gram, in_place: bool = False) -> Gram:
     ja = [bin_a[nm] for nm in binary]
     jb = [bin_b[nm] for nm in binary]
     wide = a.wide or b.wide
+    if wide and not (a.wide and b.wide) and (a.binary and b.binary):
+        return None  # (the narrow part's counts have no rows to add to the wide part's incidence)
     if wide:
         # Rows of the sparsest-rows sample are re-indexed to the common 0/1 columns.
-        from scipy import sparse
-
-        cooc = sparse.csr_matrix(_take(a.cooccurrence, ja)) + sparse.csr_matrix(_take(b.cooccurrence, jb))
+        wide_part = [part.counts.take(index) for part, index in ((a, ja), (b, jb)) if part.wide]
+        cooc = wide_part[0] if len(wide_part) == 1 else wide_part[0] + wide_part[1]
         rows = []
         for part, index in ((a, ja), (b, jb)):
             position = np.full(len(part.binary), -1)
@@ -317,17 +342,10 @@ def _merge_grams(a: Gram, b: Gram, in_place: bool = False) -> Gram:
         keep = [i for i, nm in enumerate(names) if nm not in bin_a and nm not in bin_b]
         names = tuple(names[i] for i in keep)
         mean, comoment = mean[keep], comoment[np.ix_(keep, keep)]
-        return Gram(names, n, mean, comoment, binary, cooc.tocsr(), True, rows)
+        return Gram(names, n, mean, comoment, binary, cooc, True, rows)
     # (the kept 0/1 columns stay in order: the upper triangle of the sum is the counts)
     cooc = np.triu(a.cooccurrence[np.ix_(ja, ja)] + b.cooccurrence[np.ix_(jb, jb)])
     merged = Gram(names, n, mean, np.zeros((len(names), 0)), binary, cooc)
     _, zpos = merged.positions
     merged.moments = comoment[:, zpos]
     return merged
-
-
-def _take(matrix, index):
-    """Rows and columns ``index`` of a dense or sparse square matrix."""
-    if isinstance(matrix, np.ndarray):
-        return matrix[np.ix_(index, index)]
-    return matrix[index][:, index]

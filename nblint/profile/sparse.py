@@ -36,7 +36,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from nblint.core.hashing import mix64
-from nblint.profile.gram import SPARSE_ROWS, WIDE_BINARY, Gram
+from nblint.profile.gram import WIDE_BINARY, Gram, sparsest_rows
+from nblint.profile.incidence import Incidence
 from nblint.profile.levels import DISTINCT_CAP, Levels, smallest, value_hashes
 from nblint.profile.numeric import NumericStats
 from nblint.readers import Chunk, ColumnData, TableSource, chunk_rows_for
@@ -346,20 +347,16 @@ def _gram(X, names, complete: np.ndarray, zero_one: np.ndarray, row_offset: int,
     B = X[:, b_idx].tocsr()
     B.sort_indices()
     B = sparse.csr_matrix((np.ones(B.nnz, dtype=np.int64), B.indices, B.indptr), shape=B.shape)
-    O = (B.T.tocsr() @ B).tocsr()
-    O.sort_indices()
-    ones = np.asarray(O.diagonal(), dtype=np.float64)
     binary = tuple(names[i] for i in b_idx)
     Z = X[:, z_idx].astype(np.float64)
     z_mean = np.asarray(Z.sum(axis=0)).ravel() / max(n, 1)
     zz = (Z.T @ Z).toarray() - n * np.outer(z_mean, z_mean)
-    if wide:
-        row_ones = np.diff(B.indptr)
-        order = np.lexsort((np.arange(n), row_ones))[:SPARSE_ROWS]
-        sparse_rows = [
-            (int(row_ones[r]), row_offset + int(r), B.indices[B.indptr[r] : B.indptr[r + 1]].copy()) for r in order
-        ]
-        return Gram(tuple(names[i] for i in z_idx), n, z_mean, zz, binary, O, True, sparse_rows)
+    if wide:  # the incidence, not O = B^T B: a bag of words' pairs of words are hundreds of millions
+        return Gram(
+            tuple(names[i] for i in z_idx), n, z_mean, zz, binary, Incidence(B), True, sparsest_rows(B, row_offset)
+        )
+    O = (B.T.tocsr() @ B).tocsr()
+    ones = np.asarray(O.diagonal(), dtype=np.float64)
     q_idx = np.sort(np.concatenate([b_idx, z_idx]))
     b_mask = zero_one[q_idx]
     bpos, zpos = np.flatnonzero(b_mask), np.flatnonzero(~b_mask)

@@ -59,18 +59,24 @@ class Names(tuple):
 
     def _positions(self) -> dict:
         try:
-            return self.__dict__["_by_name"]
-        except KeyError:
-            positions = self.__dict__["_by_name"] = {}
+            return self._by_name
+        except AttributeError:
+            positions: dict = {}
             for i, n in enumerate(self):
                 positions.setdefault(n, i)
+            self._by_name = positions
             return positions
 
     def index(self, name, *args):  # noqa: D102 - tuple.index, in O(1)
+        # The hottest look-up of a wide table (a few per column per analysis): one attribute, one dict.
         if args:
             return super().index(name, *args)
         try:
-            return self._positions()[name]
+            positions = self._by_name
+        except AttributeError:
+            positions = self._positions()
+        try:
+            return positions[name]
         except (KeyError, TypeError):
             return super().index(name)
 

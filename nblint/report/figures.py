@@ -25,9 +25,7 @@ def group_pattern(ctx, members: list[str], row_sums: dict) -> dict:
     """
     gram = ctx.profile.gram
     index = [gram.binary.index(m) for m in members]
-    counts = gram.cooccurrence
-    block = counts[index][:, index]
-    block = block.toarray() if hasattr(block, "toarray") else np.asarray(block)
+    block = gram.block(index)
     return {
         "kind": "group",
         "members": list(members),

@@ -29,22 +29,12 @@ def identical_binary_dense(binary, cooccurrence: np.ndarray, n_rows: int) -> lis
     return exact
 
 
-def identical_binary_sparse(binary, cooccurrence, ones: np.ndarray, n_rows: int) -> list[list[str]]:
-    """Sets of identical 0/1 columns from sparse co-occurrences: ``O_ij = O_ii = O_jj``.
+def identical_binary_sparse(binary, incidence) -> list[list[str]]:
+    """Sets of identical 0/1 columns of a wide block: columns set on the same rows (see :class:`Incidence`).
 
     Constant columns (no ones, or all ones) are NB204's finding, not duplicates.
     """
-    O = cooccurrence.tocoo()
-    same = (O.row < O.col) & (O.data == ones[O.row]) & (O.data == ones[O.col])
-    first = np.arange(len(binary))
-    for i, j in sorted(zip(O.row[same].tolist(), O.col[same].tolist())):
-        first[j] = min(first[j], first[i])
-    constant = (ones == 0) | (ones == n_rows)
-    sets: dict[int, list[str]] = {}
-    for k, root in enumerate(first.tolist()):
-        if not constant[k]:
-            sets.setdefault(root, []).append(binary[k])
-    return [cols for cols in sets.values() if len(cols) > 1]
+    return [[binary[k] for k in members] for members in incidence.identical_sets()]
 
 
 def identical_candidates(profile) -> tuple[list[list[str]], list[list[str]]]:
@@ -57,7 +47,7 @@ def identical_candidates(profile) -> tuple[list[list[str]], list[list[str]]]:
     """
     gram, numeric = profile.gram, profile.numeric
     exact = (
-        identical_binary_sparse(gram.binary, gram.cooccurrence, gram.diagonal(), gram.n)
+        identical_binary_sparse(gram.binary, gram.cooccurrence)
         if gram.wide
         else identical_binary_dense(gram.binary, gram.cooccurrence, gram.n)
     )

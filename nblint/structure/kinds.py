@@ -146,12 +146,15 @@ def term_kinds(profile, columns) -> dict[str, ColumnKind]:
     """
     numeric = profile.numeric
     n_rows = profile.n_rows
+    # The 0/1 words' distinct values from their level counts, at once; the others' from their tables.
+    zero_one_distinct = sum((counts.sum(axis=0) > 0).astype(np.int64) for counts in numeric.level_counts).tolist()
+    is_zero_one, is_integral, missing = numeric.zero_one.tolist(), numeric.integral.tolist(), numeric.n_missing.tolist()
     kinds = {}
     for column in columns:
         j = numeric.names.index(column)
-        present = n_rows - int(numeric.n_missing[j])
-        n_distinct = profile.n_distinct(column)
-        integral = bool(numeric.integral[j])
+        present = n_rows - missing[j]
+        n_distinct = float(zero_one_distinct[j]) if is_zero_one[j] else profile.n_distinct(column)
+        integral = is_integral[j]
         if present == 0:
             kinds[column] = ColumnKind(column, "constant", None, "every value is missing", 0.0)
         elif n_distinct is not None and n_distinct <= 1:

@@ -250,9 +250,10 @@ def find_onehot_groups_sparse(
     ----------
     binary, n_rows, table_order, budget
         As in :func:`find_onehot_groups`.
-    cooccurrence : scipy.sparse CSR matrix (b, b)
-        Exact co-occurrence counts; only pairs that share a row are stored, so the
-        exclusivity graph (dense for a bag of words: most pairs never meet) is never built.
+    cooccurrence : nblint.profile.incidence.Incidence
+        The 0/1 block, which gives each column's count and the columns it meets, so that
+        neither ``O`` nor the exclusivity graph (dense for a bag of words: most pairs never
+        meet) is built.
     sparse_rows : list of (ones, row, columns)
         Rows with the fewest ones (:attr:`nblint.profile.gram.Gram.sparse_rows`).
 
@@ -275,15 +276,13 @@ def find_onehot_groups_sparse(
         return GroupSearch([])  # a row with no 0/1 column set: no group covers it
     counts = np.asarray(cooccurrence.diagonal(), dtype=np.int64)
     usable = (counts > 0) & (counts < n_rows)
-    indptr, indices = cooccurrence.indptr, cooccurrence.indices
     by_name = sorted(range(b), key=lambda i: binary[i])
     rank = np.empty(b, dtype=np.int64)
     rank[by_name] = np.arange(b)
     rows = [np.asarray(cols, dtype=np.int64) for _, _, cols in sparse_rows]
     assigned = np.zeros(b, dtype=bool)
 
-    def partners(j: int) -> np.ndarray:
-        return indices[indptr[j] : indptr[j + 1]]
+    partners = cooccurrence.partners
 
     def cover(chosen: list[int], total: int, allowed: np.ndarray, part: Budget):
         if total == n_rows:

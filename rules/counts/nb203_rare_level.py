@@ -48,17 +48,14 @@ class RareLevel(Rule):
         kinds = ("binary", "group-member", "categorical") + (("count",) if ctx.model == "categorical" else ())
         minimum = self.settings["min-count"]
         terms = ctx.term_columns
+        supports = ctx.term_supports if terms else {}
+        rare_terms = []  # (word, documents): made findings only when they are shown
+        found = []
         for column in ctx.features_of_kind(*kinds, "count", "continuous"):
             if column in terms:
-                occurs = ctx.term_supports.get(column, minimum)
+                occurs = supports.get(column, minimum)
                 if 0 < occurs < minimum:
-                    yield self.finding(
-                        ctx,
-                        f"term {column!r} occurs in {occurs} rows only (fewer than {minimum})",
-                        columns=[column],
-                        evidence={"rows": occurs, "min_count": minimum, "term": True},
-                        fix="Drop words seen in few documents (CountVectorizer(min_df=...)), or collect more documents.",
-                    )
+                    rare_terms.append((column, occurs))
                 continue
             if ctx.kinds[column].kind not in kinds:
                 continue
@@ -77,21 +74,52 @@ class RareLevel(Rule):
                 "min_count": minimum,
             }
             fix = "Merge rare levels into an 'other' level (encoder min_frequency), or collect more rows."
-            yield self.finding(ctx, message, columns=[column], evidence=evidence, fix=fix)
+            found.append(self.finding(ctx, message, columns=[column], evidence=evidence, fix=fix))
+        limit = self.settings["summarize-above"]
+        if len(found) + len(rare_terms) <= limit:
+            found += [self._term_finding(ctx, column, occurs) for column, occurs in rare_terms]
+            order = ctx.table_order
+            yield from sorted(found, key=lambda f: order.get(f.columns[0], 0))
+            return
+        # A wide table: the rare words are one finding, as Rule.summarize would make it, with only the
+        # shown words' findings built (a vocabulary has tens of thousands); the other columns by reason.
+        yield from self.summarize(ctx, found, 0)
+        if len(rare_terms) == 1:
+            yield self._term_finding(ctx, *rare_terms[0])
+        elif rare_terms:
+            order = ctx.table_order
+            rare_terms.sort(key=lambda item: (-item[1], order.get(item[0], 0)))
+            examples = [self._term_finding(ctx, column, occurs) for column, occurs in rare_terms[:10]]
+            message = self._terms_message(ctx, len(rare_terms))
+            yield self.summary_finding(
+                ctx, message, examples, [(column, float(occurs)) for column, occurs in rare_terms]
+            )
+
+    def _term_finding(self, ctx, column, occurs: int):
+        minimum = self.settings["min-count"]
+        return self.finding(
+            ctx,
+            f"term {column!r} occurs in {occurs} rows only (fewer than {minimum})",
+            columns=[column],
+            evidence={"rows": occurs, "min_count": minimum, "term": True},
+            fix="Drop words seen in few documents (CountVectorizer(min_df=...)), or collect more documents.",
+        )
+
+    def _terms_message(self, ctx, n_rare: int) -> str:
+        vocabulary = len(ctx.term_columns)
+        return (
+            f"{n_rare:,} of {vocabulary:,} terms ({n_rare / vocabulary:.0%} of the vocabulary) occur in "
+            f"fewer than {self.settings['min-count']} rows (documents): their per-class estimates rest on a handful of "
+            "documents (consider min_df)"
+        )
 
     def reason(self, finding):
         return (finding.severity, bool(finding.evidence.get("term")))
 
     def summary_message(self, ctx, findings, share):
-        minimum = self.settings["min-count"]
         if findings[0].evidence.get("term"):
-            vocabulary = len(ctx.term_columns)
-            return (
-                f"{len(findings):,} of {vocabulary:,} terms ({len(findings) / vocabulary:.0%} of the vocabulary) occur in "
-                f"fewer than {minimum} rows (documents): their per-class estimates rest on a handful of documents "
-                "(consider min_df)"
-            )
+            return self._terms_message(ctx, len(findings))
         return (
-            f"{len(findings):,} columns ({share:.0%} of the features) have levels seen on fewer than {minimum} rows; "
-            f"the first: {findings[0].message}"
+            f"{len(findings):,} columns ({share:.0%} of the features) have levels seen on fewer than "
+            f"{self.settings['min-count']} rows; the first: {findings[0].message}"
         )
