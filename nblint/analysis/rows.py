@@ -23,11 +23,6 @@ def _salts(names) -> np.ndarray:
     return mix64(np.array(crcs, dtype=np.uint64))
 
 
-def _salt(name: str) -> np.uint64:
-    """One column's salt (see :func:`_salts`)."""
-    return _salts([name])[0]
-
-
 def _value_bits(values: np.ndarray) -> np.ndarray:
     """The bits of each value as float64 (so 3 and 3.0 agree), as uint64."""
     return np.ascontiguousarray(values, dtype=np.float64).view(np.uint64)
@@ -56,21 +51,29 @@ class RowFingerprints:
                 running = np.concatenate([np.zeros(1, dtype=np.uint64), np.cumsum(cells, dtype=np.uint64)])
                 hashes += running[csr.indptr[1:]] - running[csr.indptr[:-1]]
                 nonzero += np.diff(csr.indptr)
-            for name, column in zip(chunk.names, chunk.columns):
-                if name == self.target or name not in self.features or column.kind != "numeric":
-                    continue
-                values = np.asarray(column.values)
+            dense = [
+                (name, column)
+                for name, column in zip(chunk.names, chunk.columns)
+                if name != self.target and name in self.features and column.kind == "numeric"
+            ]
+            if dense:
+                # All the chunk's columns at once: the non-zero cells in row order, hashed, summed per row.
+                salts = self._salts(tuple(name for name, _ in dense))
+                values = np.column_stack([np.asarray(column.values, dtype=np.float64) for _, column in dense])
                 cell = values != 0
-                bits = mix64(_salt(name) + mix64(_value_bits(values)))
-                hashes += np.where(cell, bits, np.uint64(0))
-                nonzero += cell
+                rows, cols = np.nonzero(cell)
+                cells = mix64(salts[cols] + mix64(_value_bits(values[rows, cols])))
+                running = np.concatenate([np.zeros(1, dtype=np.uint64), np.cumsum(cells, dtype=np.uint64)])
+                bounds = np.concatenate([[0], np.cumsum(cell.sum(axis=1))])
+                hashes += running[bounds[1:]] - running[bounds[:-1]]
+                nonzero += np.diff(bounds)
         self.hashes.append(hashes)
         self.nonzero.append(nonzero)
         self.labels.append(self._labels(chunk))
 
     def _salts(self, names: tuple[str, ...]) -> np.ndarray:
-        """The salts of a sparse block's columns, computed once for all the blocks (they share the names)."""
-        if getattr(self, "_salt_names", None) is not names:
+        """The salts of a block's columns, computed once for all the blocks (they share the names)."""
+        if getattr(self, "_salt_names", None) != names:
             self._salt_names, self._salt_values = names, _salts(names)
         return self._salt_values
 
