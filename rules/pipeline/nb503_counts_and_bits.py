@@ -29,9 +29,10 @@ class CountsAndBitsMismatch(PipelineRule):
     binary=True removes exactly that (sometimes done on purpose; suppress it then).
 
     ## Severity
-    A warning: the model runs, but repeated words count once (or counts are read as
-    bits), so information is lost; ``info`` for ``binary=True`` into a count model,
-    which can be a deliberate choice.
+    A warning for ``binarize=None`` on counts or weights: values above 1 are read as
+    bits. ``info`` for counts binarised at BernoulliNB's default threshold, which is the
+    multivariate Bernoulli model of word presence (a model choice: the counts are not
+    used), and for ``binary=True`` into a count model, which can be deliberate too.
 
     ## Example
     ```python
@@ -92,13 +93,17 @@ class CountsAndBitsMismatch(PipelineRule):
                 "per-class probabilities can exceed 1"
             )
             line = estimator.line_of("binarize")
+            severity = Severity.WARNING
         elif "binarize" not in estimator.params:
+            # Binarising at 0 is the multivariate Bernoulli model of word presence (McCallum & Nigam,
+            # 1998): a model choice, said once, not a defect.
             message = (
-                f"{step.label()} produces {what} from {inputs(step)} for {estimator.label()}, which turns them into "
-                "bits at its default binarize=0.0: every non-zero value becomes 1 and the "
-                f"{what} are silently thrown away"
+                f"{step.label()} produces {what} from {inputs(step)} for {estimator.label()}, which reads them as "
+                "presence at its default binarize=0.0 (the multivariate Bernoulli model): every non-zero value "
+                f"becomes 1 and how large the {what} are is not used"
             )
             line = step.line
+            severity = Severity.INFO
         else:  # an explicit threshold is a decision
             return
         yield self.step_finding(
@@ -106,6 +111,7 @@ class CountsAndBitsMismatch(PipelineRule):
             step,
             message,
             line=line,
+            severity=severity,
             produces=what,
             binarize=estimator.value("binarize", 0.0),
             fix=f"Set binary=True on {step.cls} for BernoulliNB, or use MultinomialNB to keep the {what}.",
