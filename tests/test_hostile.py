@@ -673,7 +673,7 @@ def test_integers_past_2_53_are_not_merged_csv_parquet_and_dataframe_alike(tmp_p
 
 
 def test_a_uint64_target_past_2_63_has_its_two_classes(tmp_path):
-    """(Parquet and DataFrames; a CSV's integers past int64 are read as float64 by pyarrow's inference.)"""
+    """In a CSV too: pyarrow infers float64 for integers past int64 (2^63 and 2^63 + 1 become one value)."""
     from nblint.profile.table import TableProfile
     from nblint.readers import DataFrameSource
     from nblint.run.runner import Overrides, table_context
@@ -686,6 +686,9 @@ def test_a_uint64_target_past_2_63_has_its_two_classes(tmp_path):
     assert ctx.profile.classes == (2**63, 2**63 + 1)
     assert TableProfile.from_source(DataFrameSource(frame), "t").classes == (2**63, 2**63 + 1)
     assert findings_of(frame, target="t") == json_lint(str(tmp_path / "t.parquet"), "--target", "t")
+    frame.to_csv(tmp_path / "t.csv", index=False)
+    assert table_context(str(tmp_path / "t.csv"), Overrides(target="t")).profile.classes == (2**63, 2**63 + 1)
+    assert json_lint(str(tmp_path / "t.csv"), "--target", "t") == json_lint(str(tmp_path / "t.parquet"), "--target", "t")
 
 
 def test_decimal_one_hot_columns_in_a_dataframe_are_found_as_in_parquet(tmp_path):

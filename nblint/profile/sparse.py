@@ -298,7 +298,7 @@ def _levels(values, cols, row_class, zeros, zero_one, integral, p: int, slots: i
     c = np.concatenate([cols[keep].astype(np.int64), zero_col])
     k = np.concatenate([row_class[keep].astype(np.int64), zero_class])
     weight = np.concatenate([np.ones(int(keep.sum())), zeros[zero_class, zero_col].astype(np.float64)])
-    order = np.lexsort((v, c))
+    order = _by_column_then_value(c, v)
     v, c, k, weight = v[order], c[order], k[order], weight[order]
     new_pair = np.ones(len(v), dtype=bool)
     new_pair[1:] = (c[1:] != c[:-1]) | (v[1:] != v[:-1])
@@ -316,6 +316,21 @@ def _levels(values, cols, row_class, zeros, zero_one, integral, p: int, slots: i
         else:
             levels[j] = Levels(tuple(pair_value[start:stop].tolist()), table[start:stop])
     return levels, sketches
+
+
+def _by_column_then_value(c: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """The order sorting entries by column, then value: ``np.lexsort((v, c))``.
+
+    Whole values (counts) within a span that fits are sorted as one integer key,
+    ``c * span + (v - min)``, about four times faster than the two-key sort.
+    """
+    if len(v) and np.all(np.mod(v, 1) == 0):
+        low, high = float(v.min()), float(v.max())
+        span = high - low + 1
+        if span * (int(c.max()) + 1) < 2.0**62:
+            key = c.astype(np.int64) * np.int64(span) + (v - low).astype(np.int64)
+            return np.argsort(key, kind="stable")
+    return np.lexsort((v, c))
 
 
 def _fingerprints(values, cols, rows, p: int) -> np.ndarray:

@@ -27,7 +27,7 @@ from nblint.readers.chunks import Restart
 from nblint.readers.csvblocks import MAX_RECORD_BYTES, RecordError, record_blocks
 from nblint.readers.csverrors import CsvErrors, check_utf8, codec_name
 from nblint.readers.csvheader import Header, header_error, large_fields, read_header
-from nblint.readers.csvtypes import CONVERSION_ERROR, narrow_zero_one, unify, wider_type
+from nblint.readers.csvtypes import CONVERSION_ERROR, beyond_int64, narrow_zero_one, unify, wider_type
 from nblint.readers.magic import open_text, sniff
 from nblint.readers.sources import StreamSource, regroup
 from nblint.readers.spill import SpillWriter, read_spill
@@ -257,6 +257,10 @@ class CsvSource(StreamSource):
             table = parse(first, fixed)
             if table is None:
                 self._survey(itertools.chain([first], blocks), {}, parse)
+            unsigned = beyond_int64(table, self.types)
+            if unsigned:  # whole numbers past int64, which pyarrow infers as float64: exact as uint64 if they fit
+                exact = parse(first, fixed | {name: pa.uint64() for name in unsigned})
+                table = table if exact is None else exact
             table = narrow_zero_one(table, self.types)
             types = {field.name: field.type for field in table.schema}
             rows = 0

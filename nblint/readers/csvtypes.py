@@ -41,6 +41,27 @@ def narrow_zero_one(table, fixed: dict):
     return pa.Table.from_arrays(columns, schema=pa.schema(fields))
 
 
+def beyond_int64(table, fixed: dict) -> list[str]:
+    """The inferred float64 columns of ``table`` whose values are all whole, none negative, some past int64.
+
+    pyarrow infers float64 for an integer past 2^63 - 1 (a 64-bit hashed id, a uint64
+    count), and float64 merges neighbours there (2^63 and 2^63 + 1 are one value): such
+    a column is read again as uint64, which holds them exactly when the text is integers.
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    found = []
+    for field, column in zip(table.schema, table.columns):
+        if field.name in fixed or field.type != pa.float64() or column.null_count == len(column):
+            continue
+        bounds = pc.min_max(column)
+        low, high = bounds["min"].as_py(), bounds["max"].as_py()
+        if low is not None and low >= 0 and 2.0**63 <= high < 2.0**64 and pc.all(pc.equal(pc.floor(column), column)).as_py():
+            found.append(field.name)
+    return found
+
+
 def wider_type(current: str, value: str):
     """The narrowest of int64, float64, string holding both the column so far and ``value``."""
     import pyarrow as pa
@@ -52,9 +73,12 @@ def wider_type(current: str, value: str):
         except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
             return False
 
-    ladder = {"null": [pa.int64(), pa.float64()], "int8": [pa.int64(), pa.float64()], "int64": [pa.float64()]}.get(
-        current, []
-    )
+    ladder = {
+        "null": [pa.int64(), pa.float64()],
+        "int8": [pa.int64(), pa.float64()],
+        "int64": [pa.float64()],
+        "uint64": [pa.float64()],
+    }.get(current, [])
     for kind in ladder:
         if fits(kind):
             return kind
@@ -62,7 +86,10 @@ def wider_type(current: str, value: str):
 
 
 def unify(a, b):
-    """The narrowest type holding the values of types ``a`` and ``b``: up the ladder null, int8, int64, float64; else text."""
+    """The narrowest type holding the values of types ``a`` and ``b``: up the ladder null, int8, int64, float64; else text.
+
+    uint64 (whole numbers past int64, see :func:`beyond_int64`) joins the others at float64.
+    """
     import pyarrow as pa
 
     if a == b:
@@ -72,6 +99,8 @@ def unify(a, b):
         return b
     if b == pa.null():
         return a
+    if pa.uint64() in (a, b) and {a, b} <= {pa.uint64(), *ladder}:
+        return pa.float64()  # (uint64 beside signed integers or floats: only float64 holds both)
     if a in ladder and b in ladder:
         return max(a, b, key=ladder.index)
     return pa.string()
