@@ -688,7 +688,9 @@ def test_a_uint64_target_past_2_63_has_its_two_classes(tmp_path):
     assert findings_of(frame, target="t") == json_lint(str(tmp_path / "t.parquet"), "--target", "t")
     frame.to_csv(tmp_path / "t.csv", index=False)
     assert table_context(str(tmp_path / "t.csv"), Overrides(target="t")).profile.classes == (2**63, 2**63 + 1)
-    assert json_lint(str(tmp_path / "t.csv"), "--target", "t") == json_lint(str(tmp_path / "t.parquet"), "--target", "t")
+    assert json_lint(str(tmp_path / "t.csv"), "--target", "t") == json_lint(
+        str(tmp_path / "t.parquet"), "--target", "t"
+    )
 
 
 def test_decimal_one_hot_columns_in_a_dataframe_are_found_as_in_parquet(tmp_path):
@@ -923,10 +925,17 @@ def test_int64_and_float64_extremes_print_no_warning_and_crash_nothing(tmp_path)
             "y": rng.integers(0, 2, n),
         }
     )
+    level = rng.integers(0, 3, n)  # a one-hot group beside them: NB401 and the readings fit the extremes too
+    for k in range(3):
+        frame[f"h_{k}"] = (level == k).astype(int)
     frame.to_csv(tmp_path / "ext.csv", index=False)
     frame.to_parquet(tmp_path / "ext.parquet", index=False)
     from_csv = json_lint(str(tmp_path / "ext.csv"), "--target", "y")
+    assert "NB401" in [f["code"] for f in from_csv]
     assert json_lint(str(tmp_path / "ext.parquet"), "--target", "y") == from_csv
+    for command in ("impact", "columns"):
+        done = _nblint(command, "ext.csv", "--target", "y", cwd=tmp_path)
+        assert (done.returncode, done.stderr) == (0, ""), (command, done.stderr)
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)
         assert findings_of(frame, target="y") == from_csv

@@ -76,14 +76,16 @@ def _gaussian_score(train_x, train_y, test_x, n_classes: int, var_smoothing: flo
     """``log p(x | c)`` of the test rows under per-class normals fitted on the training rows, (n, C)."""
     mean = np.zeros(n_classes)
     var = np.ones(n_classes)
-    epsilon = var_smoothing * max(float(np.var(train_x)), 0.0)
-    for c in range(n_classes):
-        xc = train_x[train_y == c]
-        if len(xc):
-            mean[c], var[c] = xc.mean(), xc.var()
-    var = var + epsilon
-    var = np.where(var > 0, var, 1.0)  # a constant class: any variance, it scores the same on every row
-    return -0.5 * (np.log(2 * np.pi * var) + (test_x[:, None] - mean) ** 2 / var)
+    # Values near float64's limits (1.8e308): their squares are inf, float64's own answer, without warnings.
+    with np.errstate(over="ignore", invalid="ignore"):
+        epsilon = var_smoothing * max(float(np.var(train_x)), 0.0)
+        for c in range(n_classes):
+            xc = train_x[train_y == c]
+            if len(xc):
+                mean[c], var[c] = xc.mean(), xc.var()
+        var = var + epsilon
+        var = np.where(var > 0, var, 1.0)  # a constant class: any variance, it scores the same on every row
+        return -0.5 * (np.log(2 * np.pi * var) + (test_x[:, None] - mean) ** 2 / var)
 
 
 def _binned_score(train_x, train_y, test_x, n_classes: int, alpha: float) -> np.ndarray:
@@ -145,5 +147,10 @@ def choose_reading(x: np.ndarray, y: np.ndarray, n_classes: int, scores: dict | 
     """
     if scores is None:
         scores = held_out_scores(x, y, n_classes, **kwargs)
-    best = max(scores.values())
-    return next(r for r in READINGS if r in scores and scores[r] >= best - 1e-9)
+    # A score is nan or -inf where the values reach float64's limits (their variance is inf):
+    # such a reading says nothing; with none left, the simplest reading.
+    scored = {r: s for r, s in scores.items() if np.isfinite(s)}
+    if not scored:
+        return READINGS[0]
+    best = max(scored.values())
+    return next(r for r in READINGS if r in scored and scored[r] >= best - 1e-9)

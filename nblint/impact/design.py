@@ -174,7 +174,8 @@ def _compact(codes: np.ndarray) -> np.ndarray:
 def _level_index(keys: np.ndarray, values: np.ndarray) -> np.ndarray:
     """Index of each value among the sorted level keys (every value is a key)."""
     lo, hi = keys[0], keys[-1]
-    if np.all(keys == np.floor(keys)) and hi - lo < 1 << 16:
+    # (the span as Python floats: levels at float64's limits span inf, without numpy's overflow warning)
+    if np.all(keys == np.floor(keys)) and float(hi) - float(lo) < 1 << 16:
         # Whole-number levels: one lookup array over lo..hi beats a binary search.
         lookup = np.zeros(int(hi - lo) + 1, dtype=np.int64)
         lookup[(keys - lo).astype(np.int64)] = np.arange(len(keys))

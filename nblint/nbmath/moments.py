@@ -105,10 +105,11 @@ def merge_moments(a: Moments, b: Moments, columns=None) -> Moments:
         safe_n = np.where(n != 0, n, 1)
         share_b = np.where(n != 0, b.n / safe_n, 0.0)  # n_b / n
         weight = np.where(n != 0, a.n * b.n / safe_n, 0.0)  # n_a n_b / n
-    delta = b.mean - a.mean
-    mean = a.mean + delta * share_b
-    cross = delta * delta if columns is None else np.outer(delta, delta[columns])
-    return Moments(n, mean, a.m2 + b.m2 + cross * weight)
+    with np.errstate(over="ignore", invalid="ignore"):  # (as in pooled_variance: near float64's limits)
+        delta = b.mean - a.mean
+        mean = a.mean + delta * share_b
+        cross = delta * delta if columns is None else np.outer(delta, delta[columns])
+        return Moments(n, mean, a.m2 + b.m2 + cross * weight)
 
 
 def pooled_variance(moments: Moments) -> np.ndarray:
@@ -130,6 +131,9 @@ def pooled_variance(moments: Moments) -> np.ndarray:
     """
     n = np.broadcast_to(np.asarray(moments.n, dtype=float), np.shape(moments.mean))
     total = n.sum(axis=0)
-    overall_mean = (n * moments.mean).sum(axis=0) / np.maximum(total, 1)
-    m2 = np.sum(moments.m2, axis=0) + (n * (moments.mean - overall_mean) ** 2).sum(axis=0)
+    # Values near float64's limits (1.8e308) have sums of squares past it: the variance is then
+    # inf (or nan from inf - inf), float64's own answer, without numpy's warnings on the way.
+    with np.errstate(over="ignore", invalid="ignore"):
+        overall_mean = (n * moments.mean).sum(axis=0) / np.maximum(total, 1)
+        m2 = np.sum(moments.m2, axis=0) + (n * (moments.mean - overall_mean) ** 2).sum(axis=0)
     return m2 / np.maximum(total, 1)

@@ -57,7 +57,12 @@ def beyond_int64(table, fixed: dict) -> list[str]:
             continue
         bounds = pc.min_max(column)
         low, high = bounds["min"].as_py(), bounds["max"].as_py()
-        if low is not None and low >= 0 and 2.0**63 <= high < 2.0**64 and pc.all(pc.equal(pc.floor(column), column)).as_py():
+        if (
+            low is not None
+            and low >= 0
+            and 2.0**63 <= high < 2.0**64
+            and pc.all(pc.equal(pc.floor(column), column)).as_py()
+        ):
             found.append(field.name)
     return found
 
