@@ -865,6 +865,17 @@ def test_an_excel_sep_line_is_honoured(tmp_path):
     assert json_lint(str(tmp_path / "sep.csv"), "--target", "y") == expected
 
 
+@pytest.mark.slow
+def test_an_excel_sep_line_is_honoured_by_the_dask_engine(tmp_path):
+    pytest.importorskip("dask.dataframe")
+    frame = onehot_table()
+    (tmp_path / "sep.csv").write_text("sep=;\n" + frame.to_csv(index=False, sep=";"))
+    local = _nblint("check", "sep.csv", "--target", "y", "--format", "json", cwd=tmp_path)
+    dask = _nblint("check", "sep.csv", "--target", "y", "--format", "json", "--engine", "dask", cwd=tmp_path)
+    assert (dask.returncode, dask.stderr) == (local.returncode, "") and "NB101" in dask.stdout
+    assert {f["code"] for f in json.loads(dask.stdout)} == {f["code"] for f in json.loads(local.stdout)}
+
+
 def test_a_column_name_over_128_kib_is_read(tmp_path):
     name = "a" * 200_000
     (tmp_path / "long.csv").write_text(f"{name},b,y\n1,0,x\n0,1,y\n1,0,x\n")

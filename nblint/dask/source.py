@@ -32,6 +32,8 @@ from collections.abc import Iterator, Sequence
 from nblint.core.errors import InputError
 from nblint.core.suggest import missing_column
 from nblint.readers import Chunk, DataFrameSource, TableFormat, TableSource, table_format
+from nblint.readers.csverrors import codec_name
+from nblint.readers.csvheader import excel_sep_line
 
 
 def is_dask_frame(data) -> bool:
@@ -59,9 +61,11 @@ def read_dask(path: str, *, encoding: str = "utf-8"):
     try:
         if form.kind == "parquet":
             return dd.read_parquet(path)
+        declared = None if form.compression else _declared_delimiter(path, encoding)
         return dd.read_csv(
             path,
-            sep=form.delimiter,
+            sep=declared or form.delimiter,
+            skiprows=1 if declared else None,
             encoding=encoding,
             compression=form.compression,
             blocksize=None if form.compression else "64MB",
@@ -71,6 +75,16 @@ def read_dask(path: str, *, encoding: str = "utf-8"):
         raise InputError(
             f"cannot read with dask: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}"
         ) from None
+
+
+def _declared_delimiter(path: str, encoding: str) -> str | None:
+    """The delimiter an Excel ``sep=X`` first line declares in the (first) file, as the local engine reads it."""
+    files = sorted(globmod.glob(path)) if "://" not in path else []
+    if not files or os.path.isdir(files[0]):
+        return None
+    with open(files[0], "rb") as handle:
+        first = handle.readline(32)
+    return excel_sep_line(first, encoding, codec_name(encoding))
 
 
 class DaskSource(TableSource):

@@ -55,7 +55,7 @@ def read_header(open_stream, delimiter: str, encoding: str, codec: str) -> Heade
     """
     with open_stream() as stream:
         raw, read = first_record(stream, delimiter)
-        declared = _sep_line(raw, encoding, codec)
+        declared = excel_sep_line(raw, encoding, codec)
         if declared is not None:  # Excel's "sep=;" line: the delimiter is said, the header is the next record
             import pyarrow as pa
 
@@ -109,7 +109,7 @@ def header_error(exc: RecordError) -> InputError:
     )
 
 
-def _sep_line(raw: bytes, encoding: str, codec: str) -> str | None:
+def excel_sep_line(raw: bytes, encoding: str, codec: str) -> str | None:
     """The delimiter an Excel ``sep=X`` first line declares, or None."""
     if len(raw) > 16 or not raw.lstrip(b"\xef\xbb\xbf").lower().startswith(b"sep="):
         return None
