@@ -386,13 +386,27 @@ class TableContext:
         """Levels seen in one class only, beyond chance, per column (columns that decide the target left out)."""
         if self.target is None:
             return {}
-        columns = [c for c in leakage.scanned_columns(self.profile, self.kinds) if c not in self.deciding_columns]
+        deciding = set(self.deciding_columns)
+        columns = [c for c in leakage.scanned_columns(self.profile, self.kinds) if c not in deciding]
+        # A word read as counts gives the class away by occurring at all, whatever its count:
+        # its table is read as presence (0 against > 0).
+        scanned = set(columns)
+        presence = [
+            c
+            for c in self.profile.features
+            if c in self.term_columns
+            and c not in scanned
+            and c not in deciding
+            and self.kinds[c].kind == "count"
+            and self.profile.levels(c) is not None
+        ]
         found: dict[str, list[leakage.SingleClassLevel]] = {}
         for level in leakage.single_class_levels(
             self.profile,
-            columns,
+            columns + presence,
             int(self.setting("separation-min-rows")),
             float(self.setting("separation-max-chance")),
+            presence=frozenset(presence),
         ):
             found.setdefault(level.column, []).append(level)
         return found

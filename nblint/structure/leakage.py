@@ -92,8 +92,25 @@ def scanned_columns(profile, kinds) -> list[str]:
     return [column for column, kind in kinds.items() if kind.kind in LEVEL_KINDS and profile.levels(column) is not None]
 
 
-def single_class_levels(profile, columns, min_rows: int, max_chance: float) -> list[SingleClassLevel]:
-    """Levels seen in one class only that chance cannot explain (see the module docstring)."""
+#: The level of a column read as presence (see :func:`presence_levels`): the rows where it is not zero.
+PRESENT = "> 0"
+
+
+def presence_levels(levels):
+    """A count column's table read as presence: (0, ``"> 0"``) and their class counts."""
+    keys = np.array([float(k) for k in levels.keys])
+    table = levels.table
+    absent, present = table[keys == 0].sum(axis=0), table[keys != 0].sum(axis=0)
+    return ((0.0, PRESENT), np.vstack([absent, present]))
+
+
+def single_class_levels(
+    profile, columns, min_rows: int, max_chance: float, presence=frozenset()
+) -> list[SingleClassLevel]:
+    """Levels seen in one class only that chance cannot explain (see the module docstring).
+
+    ``presence``: columns (words read as counts) whose levels are 0 and ``"> 0"`` (:func:`presence_levels`).
+    """
     n_classes = len(profile.classes)
     if n_classes < 2:
         return []
@@ -117,11 +134,12 @@ def single_class_levels(profile, columns, min_rows: int, max_chance: float) -> l
             if not single[j]:
                 continue
         levels = profile.levels(column)
-        table = levels.table[:, :n_classes]
+        keys, table = presence_levels(levels) if column in presence else (levels.keys, levels.table)
+        table = table[:, :n_classes]
         sizes = table.sum(axis=1)
         if j is None or not numeric.zero_one[j]:
             tested += int((sizes >= min_rows).sum())
-        for key, row, size in zip(levels.keys, table, sizes):
+        for key, row, size in zip(keys, table, sizes):
             present = np.flatnonzero(row)
             if len(present) == 1 and size >= min_rows:
                 candidates.append((column, key, int(present[0]), int(size)))

@@ -91,6 +91,11 @@ class SingleClassLevel(Rule):
             fix = f"Check whether {column!r} is known before the label; drop it if it leaks the label."
             yield self.finding(ctx, message, columns=[column], evidence=evidence, fix=fix)
 
+    def summarize(self, ctx, findings, limit):
+        """On a table holding a document-term block, the words that give each class away are one finding
+        per class whatever their number (a text user reads "these words decide 'sci.space'", not a word each)."""
+        return super().summarize(ctx, findings, 0 if ctx.term_columns else limit)
+
     def reason(self, finding):
         """Per class: on a wide table, the words that give each class away are one finding."""
         first = min(finding.evidence["levels"], key=lambda level: (level["corrected_chance"], -level["rows"]))

@@ -61,6 +61,8 @@ class ZeroClassVariance(Rule):
         for column in ctx.features_of_kind(*kinds):
             if column in profile.text:
                 continue
+            if ctx.model is None and ctx.kinds[column].model != "gaussian":
+                continue  # (a tf-idf weight is a measurement that a text model, not GaussianNB, reads)
             j = numeric.names.index(column)
             n_c = numeric.class_n[:n_classes, j]
             m2 = numeric.class_m2[:n_classes, j]

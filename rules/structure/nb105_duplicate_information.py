@@ -1,4 +1,5 @@
 from nblint.engine import Rule, Severity
+from nblint.structure.names import group_stem
 
 from . import fmt_columns
 
@@ -26,9 +27,9 @@ class DuplicateInformation(Rule):
     its influence on the posterior is squared and the model is over-confident.
 
     Words of a document-term block that always occur together (a phrase, a name, a
-    signature), beyond what chance makes of rare words (see ``nblint.structure.chance``),
-    are one ``info`` finding for the table: text is full of them, and the over-count is
-    worth knowing rather than a defect of the table.
+    signature) are not reported: text is full of them, every text model counts them once
+    per word, and there is nothing in the table to change (names sharing a stem, an
+    encoding, still are).
 
     ## Severity
     A warning: the information is certainly counted twice, but how much that moves the
@@ -52,10 +53,10 @@ class DuplicateInformation(Rule):
     def check(self, ctx):
         structure = ctx.structure
         terms = ctx.term_columns
-        phrases = [cols for cols in structure.identical if all(c in terms for c in cols)]
-        if phrases:
-            yield self.phrases_finding(ctx, phrases)
-        identical = [cols for cols in structure.identical if not all(c in terms for c in cols)]
+        names = ctx.profile.names
+        identical = [
+            cols for cols in structure.identical if not all(c in terms for c in cols) or group_stem(cols, names)
+        ]
         if len(identical) > MAX_IDENTICAL_SETS:
             # A table of sparse indicators on few rows: one redundancy to look at, not dozens.
             columns = [c for cols in identical for c in cols]
@@ -97,20 +98,3 @@ class DuplicateInformation(Rule):
             evidence = {"recoded": [a, b], "levels": levels}
             fix = f"Keep one of {a!r} and {b!r}: read together, the variable is counted twice."
             yield self.finding(ctx, message, columns=[a, b], evidence=evidence, fix=fix)
-
-    def phrases_finding(self, ctx, phrases: list[list[str]]):
-        """One info for the words of a term block that always occur together."""
-        words = [c for cols in phrases for c in cols]
-        largest = max(phrases, key=len)
-        message = (
-            f"{len(phrases)} {'sets' if len(phrases) > 1 else 'set'} of words always occur together ({len(words)} words in all; the largest: "
-            f"{fmt_columns(largest)}): phrases, names or signatures, whose evidence Naive Bayes counts once per word"
-        )
-        return self.finding(
-            ctx,
-            message,
-            columns=words,
-            evidence={"identical": phrases, "n_rows": ctx.n_rows},
-            fix="Usually fine for text; to count a phrase once, keep one word of each set (or strip signatures).",
-            severity=Severity.INFO,
-        )

@@ -49,14 +49,17 @@ class ChecksLimited(Rule):
     )
 
     def check(self, ctx):
-        for note in ctx.limits:
-            yield self.finding(
-                ctx,
-                note,
-                evidence={
-                    "binary_columns": len(ctx.profile.gram.binary),
-                    "wide": ctx.profile.gram.wide,
-                    "wide_columns": ctx.wide_binary,
-                    "vif_columns": len(ctx.profile.gram.names),
-                },
-            )
+        evidence = {
+            "binary_columns": len(ctx.profile.gram.binary),
+            "wide": ctx.profile.gram.wide,
+            "wide_columns": ctx.wide_binary,
+            "vif_columns": len(ctx.profile.gram.names),
+        }
+        notes = list(ctx.limits)
+        if ctx.term_columns and len(notes) > 1:
+            # A document-term block: what was limited is one thing to know about the table, said once.
+            message = f"checks limited on this table ({len(notes)} limits): " + "; ".join(notes)
+            yield self.finding(ctx, message, evidence=evidence | {"notes": notes})
+            return
+        for note in notes:
+            yield self.finding(ctx, note, evidence=evidence)
