@@ -245,6 +245,11 @@ class TableContext:
                 f"{len(gram.names)} other complete numeric columns only"
             )
         notes.extend(self.source.limits)
+        if self._vif_words:
+            notes.append(
+                f"VIF (NB104) leaves out the {self._vif_words:,} words of the document-term block: linear "
+                "dependencies among words are what any bag of words has"
+            )
         if self.structure.capped:
             notes.append(f"group search stopped at its budget of {Budget().left} nodes; some groups may be missing")
         notes += [f"column {name!r} not checked: it holds {why}" for name, why in self.source.skipped.items()]
@@ -356,8 +361,25 @@ class TableContext:
 
     @cached_property
     def vif(self) -> VifResult:
+        """Variance inflation of the complete numeric columns, the words of a document-term block left out.
+
+        A bag of words has more words than documents, or words seen in a few documents
+        each: exact linear dependencies among them are certain and say nothing about the
+        table (and finding each would take a least-squares fit per word).
+        """
         gram = self.profile.gram
-        return variance_inflation(gram.names, gram.comoment, self.group_search.onehot)
+        names, comoment = gram.names, gram.comoment
+        words = self._vif_words
+        if words:
+            keep = [i for i, name in enumerate(names) if name not in self.term_columns]
+            names, comoment = tuple(names[i] for i in keep), comoment[np.ix_(keep, keep)]
+        return variance_inflation(names, comoment, self.group_search.onehot)
+
+    @cached_property
+    def _vif_words(self) -> int:
+        """How many of the co-moments' columns are words of a document-term block (left out of VIF)."""
+        terms = self.term_columns
+        return sum(name in terms for name in self.profile.gram.names) if terms else 0
 
     # ---------------------------------------------------------------- class association
 
