@@ -96,12 +96,11 @@ def scanned_columns(profile, kinds) -> list[str]:
 PRESENT = "> 0"
 
 
-def presence_levels(levels):
-    """A count column's table read as presence: (0, ``"> 0"``) and their class counts."""
-    keys = np.array([float(k) for k in levels.keys])
-    table = levels.table
-    absent, present = table[keys == 0].sum(axis=0), table[keys != 0].sum(axis=0)
-    return ((0.0, PRESENT), np.vstack([absent, present]))
+def _zero_row(levels, n_classes: int) -> np.ndarray:
+    """The class counts of a count column's level 0 (zeros when it has none)."""
+    if levels.keys and float(levels.keys[0]) == 0.0:
+        return levels.table[0, :n_classes]
+    return np.zeros(n_classes, dtype=np.int64)
 
 
 def single_class_levels(
@@ -109,7 +108,7 @@ def single_class_levels(
 ) -> list[SingleClassLevel]:
     """Levels seen in one class only that chance cannot explain (see the module docstring).
 
-    ``presence``: columns (words read as counts) whose levels are 0 and ``"> 0"`` (:func:`presence_levels`).
+    ``presence``: columns (words read as counts, values >= 0) whose levels are read as 0 and ``"> 0"``.
     """
     n_classes = len(profile.classes)
     if n_classes < 2:
@@ -127,15 +126,31 @@ def single_class_levels(
         big = numeric.zero_one & (counts.sum(axis=0) >= min_rows)
         big_levels += big
         single |= big & ((counts > 0).sum(axis=0) == 1)
+    # Words read as presence, all at once: their (absent, present) class counts as two matrices.
+    present_block = [c for c in columns if c in presence]
+    if present_block:
+        js = [index.index(c) for c in present_block]
+        class_n = numeric.class_n[:n_classes][:, js]
+        absent = np.column_stack([_zero_row(profile.levels(c), n_classes) for c in present_block]).reshape(
+            n_classes, len(js)
+        )
+        for key, counts in ((0.0, absent), (PRESENT, class_n - absent)):
+            sizes = counts.sum(axis=0)
+            big = sizes >= min_rows
+            tested += int(big.sum())
+            for i in np.flatnonzero(big & ((counts > 0).sum(axis=0) == 1)).tolist():
+                klass = int(np.flatnonzero(counts[:, i])[0])
+                candidates.append((present_block[i], key, klass, int(sizes[i])))
     for column in columns:
+        if column in presence:
+            continue
         j = index.index(column) if column not in profile.text else None
         if j is not None and numeric.zero_one[j]:
             tested += int(big_levels[j])
             if not single[j]:
                 continue
         levels = profile.levels(column)
-        keys, table = presence_levels(levels) if column in presence else (levels.keys, levels.table)
-        table = table[:, :n_classes]
+        keys, table = levels.keys, levels.table[:, :n_classes]
         sizes = table.sum(axis=1)
         if j is None or not numeric.zero_one[j]:
             tested += int((sizes >= min_rows).sum())
