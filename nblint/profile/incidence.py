@@ -39,6 +39,12 @@ class Incidence:
         self._csc = None
         self._partners: dict[int, np.ndarray] = {}
 
+    def _columns(self):
+        """``B`` in CSC form (each column's rows), made once when first needed."""
+        if self._csc is None:
+            self._csc = self.B.tocsc()
+        return self._csc
+
     @property
     def shape(self) -> tuple[int, int]:
         """(columns, columns): the shape of ``O``."""
@@ -57,9 +63,8 @@ class Incidence:
         """The columns that share a row with column ``j`` (itself included), sorted: row j of ``O``'s pattern."""
         found = self._partners.get(j)
         if found is None:
-            if self._csc is None:
-                self._csc = self.B.tocsc()
-            rows = self._csc.indices[self._csc.indptr[j] : self._csc.indptr[j + 1]]
+            csc = self._columns()
+            rows = csc.indices[csc.indptr[j] : csc.indptr[j + 1]]
             found = self._partners[j] = np.unique(self.B[rows].indices)
         return found
 
@@ -86,9 +91,7 @@ class Incidence:
         Sets are ordered by their first column, members ascending.
         """
         n, b = self.B.shape
-        if self._csc is None:
-            self._csc = self.B.tocsc()
-        csc = self._csc
+        csc = self._columns()
         counts = np.diff(csc.indptr)
         with np.errstate(over="ignore"):
             mixed = mix64(csc.indices.astype(np.uint64) + _ROW_SALT)
@@ -112,7 +115,7 @@ class Incidence:
 
     def _confirmed(self, candidates: list[int]) -> list[list[int]]:
         """Split columns of equal hash into the sets whose rows really are equal."""
-        csc = self._csc
+        csc = self._columns()
         rows = {j: csc.indices[csc.indptr[j] : csc.indptr[j + 1]] for j in candidates}
         sets: list[list[int]] = []
         for j in candidates:
