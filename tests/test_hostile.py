@@ -693,6 +693,25 @@ def test_a_uint64_target_past_2_63_has_its_two_classes(tmp_path):
     )
 
 
+def test_integers_past_int64_after_the_first_block_stay_exact(tmp_path, monkeypatch):
+    """The first block's small ids are int64; later blocks' ids past 2^63 make the pass restart as uint64.
+
+    A negative id anywhere makes it float64 (which only then merges neighbours past 2^53).
+    """
+    from nblint.readers.csvfile import CsvSource
+    from nblint.run.runner import Overrides, table_context
+
+    monkeypatch.setattr(CsvSource, "PARSE_BLOCK", 1 << 10)  # many blocks: the big ids are far past the first
+    small = np.arange(6000) % 2 + 1  # 24 kB: the first block (at least 1,000 rows) holds small ids only
+    big = [2**63 + int(k) for k in np.arange(200) % 2]
+    rows = "".join(f"{i % 3},{t}\n" for i, t in enumerate(list(small) + big))
+    (tmp_path / "ids.csv").write_text("x,t\n" + rows)
+    ctx = table_context(str(tmp_path / "ids.csv"), Overrides(target="t"))
+    assert ctx.profile.classes == (1, 2, 2**63, 2**63 + 1)
+    (tmp_path / "signed.csv").write_text("x,t\n" + rows + "0,-1\n")
+    assert len(table_context(str(tmp_path / "signed.csv"), Overrides(target="t")).profile.classes) == 4
+
+
 def test_decimal_one_hot_columns_in_a_dataframe_are_found_as_in_parquet(tmp_path):
     import decimal
 

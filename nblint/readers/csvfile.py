@@ -301,12 +301,17 @@ class CsvSource(StreamSource):
         then meets no value its types cannot hold: one restart in all, whatever
         the number of columns whose type changes.
         """
+        import pyarrow as pa
+
         widened = dict(types or self.types)
         for block in blocks:
             table = parse(block, None)
+            unsigned = set(beyond_int64(table, {}))  # whole numbers past int64, inferred float64
             for field, column in zip(table.schema, table.columns):
-                seen = _narrowest_integer(field.type, column)
-                widened[field.name] = unify(widened[field.name], seen) if field.name in widened else seen
+                seen = pa.uint64() if field.name in unsigned else _narrowest_integer(field.type, column)
+                if field.name in widened:
+                    seen = unify(widened[field.name], seen, _never_negative(seen, column))
+                widened[field.name] = seen
         self.types.update(widened)
         raise Restart("column types widened")
 
@@ -407,6 +412,17 @@ def _in_order(blocks, parse, jobs: int):
         finally:
             for future, _ in in_flight:
                 future.cancel()
+
+
+def _never_negative(kind, column) -> bool:
+    """Whether an integer column of a block has no negative value (it then fits uint64 too)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if kind not in (pa.int8(), pa.int64()):
+        return False
+    low = pc.min(column).as_py()
+    return low is None or low >= 0
 
 
 def _narrowest_integer(kind, column):

@@ -90,10 +90,11 @@ def wider_type(current: str, value: str):
     return pa.string()
 
 
-def unify(a, b):
+def unify(a, b, b_never_negative: bool = False):
     """The narrowest type holding the values of types ``a`` and ``b``: up the ladder null, int8, int64, float64; else text.
 
-    uint64 (whole numbers past int64, see :func:`beyond_int64`) joins the others at float64.
+    uint64 (whole numbers past int64, see :func:`beyond_int64`) holds integers known not to be
+    negative (``b_never_negative`` for ``b``), and joins negative ones and floats at float64.
     """
     import pyarrow as pa
 
@@ -105,7 +106,14 @@ def unify(a, b):
     if b == pa.null():
         return a
     if pa.uint64() in (a, b) and {a, b} <= {pa.uint64(), *ladder}:
-        return pa.float64()  # (uint64 beside signed integers or floats: only float64 holds both)
+        integers = {pa.int8(), pa.int64()}
+        if b == pa.uint64() and a in integers:
+            # Whole numbers past int64 in this block, smaller ones before: uint64 holds them if the
+            # earlier ones were not negative; a negative one makes the restarted pass widen again (below).
+            return pa.uint64()
+        if a == pa.uint64() and b in integers and b_never_negative:
+            return pa.uint64()
+        return pa.float64()  # (uint64 beside negative integers or floats: only float64 holds both)
     if a in ladder and b in ladder:
         return max(a, b, key=ladder.index)
     return pa.string()
