@@ -134,7 +134,9 @@ def _table(draw_columns, rows, rng):
 
 
 @pytest.mark.slow
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# Derandomised, as the fuzzer is: CI draws the same 40 examples every run (a random draw found the
+# pivot instability below, which is tracked by its own test rather than by chance).
+@settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(
     kinds=st.lists(
         st.sampled_from(["bits", "onehot", "counts", "negative", "floats", "missing", "copy"]), min_size=1, max_size=6
@@ -165,6 +167,22 @@ def test_a_sparse_matrix_gives_the_findings_of_the_same_dense_array(kinds, rows,
     source.block_rows = block_rows
     settings_ = replace(_settings(model=model), target=target)
     got = json.loads(nblint.api.report.render_json(lint_source(source, settings_, _codes(settings_))))
+    assert _comparable_all(got) == _comparable_all(dense)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="NB104's pivot depends on rounding: x3 = 0.551 x1 exactly, where x1 is a one-hot member; the dense "
+    "co-moments make x3 the dependent column (reported), the sparse ones x1 (left to NB101, so nothing is reported)",
+)
+def test_a_sparse_matrix_reports_an_exact_dependency_on_a_group_member_as_the_dense_array_does():
+    from scipy import sparse
+
+    rng = np.random.default_rng(60)  # (the example hypothesis found)
+    X = _table(["onehot", "floats", "onehot"], 6, rng)
+    y = rng.integers(0, 2, 6)
+    dense = json.loads(nblint.check(X, y).to_json())
+    got = json.loads(nblint.check(sparse.csr_matrix(X), y).to_json())
     assert _comparable_all(got) == _comparable_all(dense)
 
 
