@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pandas as pd
 import pytest
 from click.testing import CliRunner
+from missing_module import cli_without
 
 from nblint.cli import main
 
@@ -80,12 +79,7 @@ def test_without_openpyxl_an_excel_file_is_one_line_saying_how_to_read_it(tmp_pa
     pd.DataFrame({"a": [1, 0], "y": [0, 1]}).to_excel(workbook, index=False)
     table = tmp_path / "t.csv"
     table.write_text("a,b,y\n1,0,1\n0,1,0\n")
-    code = (
-        "import sys; sys.modules['openpyxl'] = None\n"
-        "from nblint.cli import main\n"
-        f"main(['check', {str(workbook)!r}, {str(table)!r}, '--target', 'y'])\n"
-    )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    proc = cli_without("openpyxl", "check", str(workbook), str(table), "--target", "y")
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.splitlines() == [
         f"{workbook}: error: an Excel workbook: nblint reads it with openpyxl, which is not installed "

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import numpy as np
 import pandas as pd
@@ -12,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from missing_module import cli_without
 from sklearn.naive_bayes import CategoricalNB, GaussianNB
 
 from nblint import nbmath
@@ -183,12 +182,7 @@ def test_plot_without_matplotlib_says_how_to_get_it(tmp_path):
     frame, _ = make_table(1)
     path = tmp_path / "t.csv"
     frame.to_csv(path, index=False)
-    code = (
-        "import sys; sys.modules['matplotlib'] = None\n"
-        "from nblint.cli import main\n"
-        f"main(['impact', {str(path)!r}, '--target', 'y', '--plot', {str(tmp_path / 'f.png')!r}])\n"
-    )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    proc = cli_without("matplotlib", "impact", str(path), "--target", "y", "--plot", str(tmp_path / "f.png"))
     assert proc.returncode == 2
     assert "pip install 'naive-bayes-lint[plot]'" in proc.stderr
 
@@ -387,12 +381,7 @@ def test_impact_weights_do_not_depend_on_column_order(tmp_path):
 
 def test_impact_without_sklearn_says_why_in_one_line(tmp_path):
     price_table().to_csv(tmp_path / "p.csv", index=False)
-    code = (
-        "import sys; sys.modules['sklearn'] = None\n"
-        "from nblint.cli import main\n"
-        f"main(['impact', {str(tmp_path / 'p.csv')!r}, '--target', 'label'])\n"
-    )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    proc = cli_without("sklearn", "impact", str(tmp_path / "p.csv"), "--target", "label")
     assert proc.returncode == 0, proc.stderr
     lines = [line for line in proc.stdout.splitlines() if "weights" in line]
     assert lines == [

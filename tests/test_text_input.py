@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from missing_module import cli_without
 
 import nblint
 
@@ -164,8 +165,8 @@ def write_table(tmp_path: Path, frame: pd.DataFrame, suffix: str) -> Path:
     return path
 
 
-def run_cli(*args: str, python: str = "") -> subprocess.CompletedProcess:
-    code = python + 'from nblint.cli import main; main(prog_name="nblint")'
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    code = 'from nblint.cli import main; main(prog_name="nblint")'
     return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=300)
 
 
@@ -231,8 +232,7 @@ def test_a_column_with_no_words_is_one_error_line(tmp_path):
 
 def test_without_scikit_learn_text_is_one_line_saying_what_to_install(tmp_path):
     path = write_table(tmp_path, pd.DataFrame({"body": DOCS, "label": Y}), ".csv")
-    hide = "import sys; sys.modules['sklearn'] = None; "  # an import of sklearn now fails, as if not installed
-    result = run_cli("check", str(path), "--target", "label", "--text", "body", python=hide)
+    result = cli_without("sklearn", "check", str(path), "--target", "label", "--text", "body")
     assert result.returncode == 2
     assert result.stderr.splitlines() == [
         "nblint check: error: --text needs scikit-learn: pip install 'nblint[sklearn]'"
