@@ -68,6 +68,13 @@ class NumericStats:
         ones = np.rint(sums).astype(np.int64)
         return np.where(self.zero_one[None, :], self.class_n - ones, 0), ones
 
+    def zero_one_table(self, j: int) -> Levels:
+        """:func:`zero_one_levels` of column ``j``, made once: a wide table's analyses ask for it several times."""
+        tables = self.__dict__.setdefault("_zero_one_tables", {})
+        if j not in tables:
+            tables[j] = zero_one_levels(self, j)
+        return tables[j]
+
 
 class _ClassSums:
     """Column sums of a matrix's rows within each class slot, ``S[c, j] = sum_{r: y_r = c} M[r, j]``.

@@ -60,7 +60,6 @@ from nblint.profile.numeric import (
     merge_numeric,
     profile_numeric,
     remap_numeric,
-    zero_one_levels,
 )
 from nblint.readers import Chunk, TableSource
 
@@ -288,12 +287,7 @@ class TableProfile:
             return self.text[name].levels
         j = self.numeric.names.index(name)
         if self.numeric.zero_one[j]:
-            # Made from the class counts when asked, then kept: the analyses and rules of a wide
-            # table ask for the same 0/1 columns' tables several times each.
-            cache = self.numeric.__dict__.setdefault("_zero_one_levels", {})
-            if j not in cache:
-                cache[j] = zero_one_levels(self.numeric, j)
-            return cache[j]
+            return self.numeric.zero_one_table(j)
         return self.numeric.levels[j]
 
     def n_distinct(self, name: str) -> float | None:

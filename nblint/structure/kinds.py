@@ -155,12 +155,11 @@ def term_kinds(profile, columns) -> dict[str, ColumnKind]:
         present = n_rows - missing[j]
         n_distinct = float(zero_one_distinct[j]) if is_zero_one[j] else profile.n_distinct(column)
         integral = is_integral[j]
-        if present == 0:
-            kinds[column] = ColumnKind(column, "constant", None, "every value is missing", 0.0)
-        elif n_distinct is not None and n_distinct <= 1:
-            kinds[column] = ColumnKind(column, "constant", None, "the same value on every row", n_distinct)
+        constant = _constant_kind(column, present, n_distinct)
+        if constant is not None:
+            kinds[column] = constant
         elif n_distinct == 2 and (integral or present >= REPEATS * 2):
-            kinds[column] = ColumnKind(column, "binary", "bernoulli", "exactly two values: a Bernoulli feature", 2.0)
+            kinds[column] = _binary_kind(column)
         else:
             what = "its counts are what a multinomial text model reads" if integral else "a weight (tf-idf)"
             kinds[column] = ColumnKind(
@@ -230,6 +229,19 @@ def _shared_scale(profile) -> float | None:
     return max(shared) if shared else None
 
 
+def _constant_kind(column: str, present: int, n_distinct: float | None) -> ColumnKind | None:
+    """The kind of a column with no value, or one value on every row; None for any other column."""
+    if present == 0:
+        return ColumnKind(column, "constant", None, "every value is missing", 0.0)
+    if n_distinct is not None and n_distinct <= 1:
+        return ColumnKind(column, "constant", None, "the same value on every row", n_distinct)
+    return None
+
+
+def _binary_kind(column: str) -> ColumnKind:
+    return ColumnKind(column, "binary", "bernoulli", "exactly two values: a Bernoulli feature", 2.0)
+
+
 def _kind(profile, column: str, group, scale: float | None) -> ColumnKind:
     n_rows = profile.n_rows
     if column == profile.target:
@@ -237,10 +249,9 @@ def _kind(profile, column: str, group, scale: float | None) -> ColumnKind:
     n_missing = profile.n_missing(column)
     present = n_rows - n_missing
     n_distinct = profile.n_distinct(column)
-    if present == 0:
-        return ColumnKind(column, "constant", None, "every value is missing", 0.0)
-    if n_distinct is not None and n_distinct <= 1:
-        return ColumnKind(column, "constant", None, "the same value on every row", n_distinct)
+    constant = _constant_kind(column, present, n_distinct)
+    if constant is not None:
+        return constant
     if group is not None:
         kind = "one-hot" if group.kind == "one-hot" else "drop-first dummy"
         why = f"member of the {kind} group {group.label!r}: model the collapsed variable as one categorical feature"
@@ -248,7 +259,7 @@ def _kind(profile, column: str, group, scale: float | None) -> ColumnKind:
     text = column in profile.text
     whole = text or bool(profile.numeric.integral[profile.numeric.names.index(column)])
     if n_distinct is not None and n_distinct == 2 and whole:
-        return ColumnKind(column, "binary", "bernoulli", "exactly two values: a Bernoulli feature", 2.0)
+        return _binary_kind(column)
     if text:
         if n_distinct is None or (present >= 20 and n_distinct >= IDENTIFIER_SHARE * present):
             return ColumnKind(
@@ -270,7 +281,7 @@ def _kind(profile, column: str, group, scale: float | None) -> ColumnKind:
         repeated = n_distinct is not None and present >= REPEATS * n_distinct
         if repeated and n_distinct == 2:
             # Two values however scaled (scikit-learn's diabetes ``sex`` is +-0.05): two levels.
-            return ColumnKind(column, "binary", "bernoulli", "exactly two values: a Bernoulli feature", 2.0)
+            return _binary_kind(column)
         levels = profile.levels(column) if repeated and n_distinct <= FEW_LEVELS else None
         # Levels repeat apart from the most common one too: a mostly-zero weight with three values seen
         # once each (a word's tf-idf) is a measurement, where 0 / 0.5 / 1 on dozens of rows each is codes.

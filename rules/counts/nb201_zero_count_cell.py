@@ -98,7 +98,7 @@ class ZeroCountCell(Rule):
         limit = self.settings["summarize-above"]
         if len(found) <= limit:
             for column, zero in found:
-                yield self._column_finding(ctx, column, zero.cells(), pictures=True)
+                yield self._column_finding(ctx, column, zero, pictures=True)
             return
         # A wide table: one finding per severity, as Rule.summarize would make it, but with
         # only the costliest columns' findings built (a bag of words has ten thousand).
@@ -111,11 +111,11 @@ class ZeroCountCell(Rule):
         for group in by_severity.values():
             if len(group) == 1:
                 column, zero = group[0]
-                yield self._column_finding(ctx, column, zero.cells(), pictures=False)
+                yield self._column_finding(ctx, column, zero, pictures=False)
                 continue
             # The cost of a column: the rows of the classes its zero cells would veto.
             group.sort(key=lambda item: (-item[1].vetoed, order.get(item[0], 0)))
-            examples = [self._column_finding(ctx, column, zero.cells(), pictures=False) for column, zero in group[:10]]
+            examples = [self._column_finding(ctx, column, zero, pictures=False) for column, zero in group[:10]]
             n_cells = sum(zero.count for _, zero in group)
             message = self._summary_message(ctx, len(group), n_cells, [column for column, _ in group[:5]])
             yield self.summary_finding(ctx, message, examples, [(column, float(zero.vetoed)) for column, zero in group])
@@ -123,8 +123,9 @@ class ZeroCountCell(Rule):
     def _severity(self, ctx, column) -> Severity:
         return Severity.ERROR if ctx.alpha == 0 and not ctx.kinds[column].ambiguous else Severity.INFO
 
-    def _column_finding(self, ctx, column, cells, pictures: bool):
-        classes, class_rows = ctx.profile.classes, ctx.profile.class_count
+    def _column_finding(self, ctx, column, zero: _ZeroCells, pictures: bool):
+        classes = ctx.profile.classes
+        cells = zero.cells()
         kind = ctx.kinds[column]
         shown = cells[: self.settings["max-cells"] if pictures else 3]
         described = [{"value": fmt_value(v), **self._per_class[c]} for v, c in shown]
@@ -137,8 +138,8 @@ class ZeroCountCell(Rule):
         if ctx.alpha == 0:
             message += "; with alpha = 0 each such cell vetoes its class"
         evidence = {
-            "zero_cells": len(cells),
-            "vetoed_rows": int(sum(class_rows[c] for _, c in cells)),
+            "zero_cells": zero.count,
+            "vetoed_rows": zero.vetoed,
             "cells": described,
             "alpha": ctx.alpha,
             "model": ctx.model,
@@ -264,12 +265,15 @@ class _ClassCells:
         # A level seen in one class beyond chance is NB202's finding, not a zero cell.
         separated = {(level.column, level.value) for levels in ctx.single_class_levels.values() for level in levels}
         mixed = {c for c, _ in separated}
-        plain = [c for c in zero_one if c not in mixed]
-        self._gather(found, plain, [(key, (counts == 0) & counts.any(axis=0)) for key, counts in self._levels()])
+        # A level's cells: the classes it misses, where it occurs in the column at all.
+        level_masks = [
+            (key, (counts == 0) & counts.any(axis=0)) for key, counts in ((0.0, self.zeros), (1.0, self.ones))
+        ]
+        self._gather(found, [c for c in zero_one if c not in mixed], level_masks)
         for column in zero_one:
             if column in mixed:
                 j = self.index[column]
-                masks = [(k, (n[:, j] == 0) & n[:, j].any()) for k, n in self._levels() if (column, k) not in separated]
+                masks = [(key, mask[:, j]) for key, mask in level_masks if (column, key) not in separated]
                 cells = [(key, int(c)) for key, mask in masks for c in np.flatnonzero(mask & self.counted)]
                 if cells:
                     found[column] = _ZeroCells.listed(cells, self.class_rows)
@@ -278,9 +282,6 @@ class _ClassCells:
             if cells:
                 found[column] = _ZeroCells.listed(cells, self.class_rows)
         return found
-
-    def _levels(self):
-        return ((0.0, self.zeros), (1.0, self.ones))
 
     def _gather(self, found, columns, masks) -> None:
         """Add ``columns``' cells: for each (key, mask[class, column]), in order, the counted classes where it holds."""
