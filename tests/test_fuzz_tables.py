@@ -1,7 +1,8 @@
 """A fuzzer over random tables: CSV, Parquet and DataFrame give the same findings, and planted groups are found.
 
 Hypothesis builds small tables of mixed kinds (whole numbers, floats with NaN,
-text with empty and NA-like cells, columns mixing numbers and text, a target
+text with empty and NA-like cells, columns mixing numbers and text, integers
+that float64 would merge (past 2^53, uint64 past int64), float64's extremes, a target
 that may be missing) with a planted one-hot group. The table is written as CSV;
 the oracle is pandas reading that CSV whole, linted as a DataFrame and written
 to Parquet. All three must give the same findings, and the planted group must
@@ -34,12 +35,19 @@ def tables(draw):
     levels[:k] = np.arange(k)  # every level is used
     columns = {f"g_{j}": (levels == j).astype(int) for j in range(k)}
     for i in range(draw(st.integers(0, 4))):
-        kind = draw(st.sampled_from(["int", "float", "text", "mixed", "bool", "bigint"]))
+        kind = draw(st.sampled_from(["int", "float", "text", "mixed", "bool", "bigint", "uint64", "extreme"]))
         if kind == "int":
             values = pd.Series(rng.integers(-2, 6, n))
         elif kind == "bigint":  # (issue 24) integers float64 would merge: 2^53 and 2^53 + 1, int64's ends
             big = np.array([2**53, 2**53 + 1, 2**53 + 2, np.iinfo(np.int64).max, np.iinfo(np.int64).min])
             values = pd.Series(big[rng.integers(0, draw(st.integers(2, 5)), n)])
+        elif kind == "uint64":  # (issue 24) hashed ids past int64: 2^63 and 2^63 + 1 are two values
+            big = np.array([2**63, 2**63 + 1, 2**64 - 1, 0, 7], dtype=np.uint64)
+            values = pd.Series(big[rng.integers(0, draw(st.integers(2, 5)), n)])
+        elif kind == "extreme":  # (issue 24) float64's ends beside ordinary values, whole or not
+            ends = np.array([1.79e308, -1.79e308, 1e300, 0.0, 1.0, 0.5, -1e-300])
+            picked = ends[: draw(st.sampled_from([3, 5, 7]))]  # the first five are all whole numbers
+            values = pd.Series(picked[rng.integers(0, len(picked), n)]).mask(rng.random(n) < 0.1)
         elif kind == "float":
             values = pd.Series(np.round(rng.normal(size=n), 3)).mask(rng.random(n) < 0.2)
         elif kind == "bool":

@@ -952,6 +952,10 @@ def test_int64_and_float64_extremes_print_no_warning_and_crash_nothing(tmp_path)
             "i": np.where(np.arange(n) % 2, np.iinfo(np.int64).max, np.iinfo(np.int64).min),
             "f": np.where(np.arange(n) % 3 == 0, np.finfo(np.float64).max, -np.finfo(np.float64).max),
             "g": rng.normal(size=n) * 1e300,
+            # Few whole values spread over float64's or uint64's whole range: a kind is read from their
+            # frequencies, once an array over the range ("array is too big").
+            "w": np.array([0.0, 1.0, 2.0, 1e300, np.finfo(np.float64).max])[np.arange(n) % 5],
+            "u": np.array([0, 7, 2**63, 2**63 + 1, 2**64 - 1], dtype=np.uint64)[np.arange(n) % 5],
             "y": rng.integers(0, 2, n),
         }
     )

@@ -60,7 +60,8 @@ def beyond_int64(table, fixed: dict) -> list[str]:
         if (
             low is not None
             and low >= 0
-            and 2.0**63 <= high < 2.0**64
+            # (uint64's largest, 2^64 - 1, is 2^64 in float64: the uint64 parse decides which it was)
+            and 2.0**63 <= high <= 2.0**64
             and pc.all(pc.equal(pc.floor(column), column)).as_py()
         ):
             found.append(field.name)

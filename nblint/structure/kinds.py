@@ -59,6 +59,8 @@ FEW_LEVELS = 5
 REPEATS = 10
 #: Largest ratio of the most to the least frequent level for "flat" frequencies (codes of a design).
 FLAT_RATIO = 2.5
+#: Unused whole numbers between two used ones beyond this many read as this many (see _frequencies).
+WIDEST_GAP = 10_000
 
 # Names break ties only; they never overrule the values.
 _CODE_HINT = re.compile(
@@ -290,7 +292,8 @@ def _kind(profile, column: str, group, scale: float | None) -> ColumnKind:
             why = f"only {n_distinct:.0f} distinct values ({values}): codes of a few levels (ambiguous: could also be a coarse measurement)"
             return ColumnKind(column, "categorical", "categorical", why, n_distinct, alternative="continuous")
         return ColumnKind(column, "continuous", "gaussian", _continuous_why(profile, j), n_distinct)
-    span = float(numeric.maximum[j] - numeric.minimum[j] + 1)
+    with np.errstate(over="ignore"):  # (int64's or float64's ends: the span is inf, wider than any rows)
+        span = float(numeric.maximum[j]) - float(numeric.minimum[j]) + 1
     if n_distinct is None or (present >= 20 and n_distinct >= IDENTIFIER_SHARE * present):
         # Row numbers and keys fill their range; measurements (a floor area, an income)
         # are as distinct but spread over a range far wider than the rows.
@@ -360,11 +363,14 @@ def _spread_evenly(numeric, j: int) -> bool:
 def _continuous_why(profile, j: int) -> str:
     numeric = profile.numeric
     n = numeric.class_n[:, j].sum()
-    mean = float(numeric.class_mean[:, j] @ numeric.class_n[:, j] / max(n, 1))
     per_class = Moments(numeric.class_n[:, j : j + 1], numeric.class_mean[:, j : j + 1], numeric.class_m2[:, j : j + 1])
-    sd = float(np.sqrt(pooled_variance(per_class)[0]))
-    lo, hi = float(numeric.minimum[j]), float(numeric.maximum[j])
-    if sd > 0 and lo >= 0 and (hi - mean) / sd > 6:
+    # Values near float64's ends overflow the mean and spread to inf or nan: no tail is measured then.
+    with np.errstate(over="ignore", invalid="ignore"):
+        mean = float(numeric.class_mean[:, j] @ numeric.class_n[:, j] / max(n, 1))
+        sd = float(np.sqrt(pooled_variance(per_class)[0]))
+        lo, hi = float(numeric.minimum[j]), float(numeric.maximum[j])
+        tail = (hi - mean) / sd if np.isfinite(mean) and 0 < sd < np.inf else 0.0
+    if lo >= 0 and tail > 6:
         return (
             "continuous, non-negative with a long right tail: Gaussian after a log transform, or binned into categories"
         )
@@ -398,18 +404,21 @@ def _integer_kind(profile, column: str, j: int, n_distinct: float, scale: float 
     levels = profile.levels(column)
     keys = np.array(levels.keys, dtype=np.float64)
     totals = levels.totals.astype(np.float64)
-    support = int(hi - lo + 1)
-    freq = np.zeros(support)
-    freq[(keys - lo).astype(int)] = totals
+    support = hi - lo + 1  # (a float: int64's and float64's ends are whole numbers too)
+    freq = _frequencies(keys, totals)
     named_code, named_count = bool(_CODE_HINT.search(column)), bool(_COUNT_HINT.search(column))
-    if len(keys) == support and totals.max() <= FLAT_RATIO * totals.min():
+    if len(keys) == len(freq) and totals.max() <= FLAT_RATIO * totals.min():
         return (
             "categorical",
             "count",
             f"{k} integer levels {lo:.0f}..{hi:.0f}, all about equally frequent: codes of a design",
         )
     if k <= 20 and _holes_in_the_middle(freq) and not _heaped(keys, totals):
-        return "categorical", "count", f"integer codes with gaps ({k} of {support} values in {lo:.0f}..{hi:.0f} used)"
+        return (
+            "categorical",
+            "count",
+            f"integer codes with gaps ({k} of {support:.0f} values in {lo:.0f}..{hi:.0f} used)",
+        )
     if lo <= 1 and _falls_from(freq, lo) and not named_code:
         if k <= FEW_LEVELS or lo > 0:
             # Codes are often numbered from their most common level (stage 1, no difference 0,
@@ -436,6 +445,24 @@ def _integer_kind(profile, column: str, j: int, n_distinct: float, scale: float 
     if (lo == 0 and k >= 8) or k > 12:
         return "count", "categorical", f"{k} whole-number values {lo:.0f}..{hi:.0f}"
     return "categorical", "count", f"a small set of integer values ({k}, {lo:.0f}..{hi:.0f})"
+
+
+def _frequencies(keys: np.ndarray, totals: np.ndarray) -> np.ndarray:
+    """Rows per whole number from the smallest to the largest value, unused numbers as zeros.
+
+    A gap wider than ``WIDEST_GAP`` unused numbers is kept at that width: the shape tests
+    ask where values are missing and whether frequencies rise or fall, which a gap of a
+    billion answers as one of ten thousand does, and the array stays small whatever the
+    range (int64's or float64's ends as values would otherwise ask for exabytes).
+    """
+    order = np.argsort(keys)
+    keys, totals = keys[order], totals[order]
+    with np.errstate(over="ignore"):  # (the step from -1.8e308 to 1.8e308 is inf: a wide gap)
+        steps = np.minimum(np.diff(keys), WIDEST_GAP + 1).astype(np.int64)
+    positions = np.concatenate([[0], np.cumsum(steps)])
+    freq = np.zeros(int(positions[-1]) + 1)
+    freq[positions] = totals
+    return freq
 
 
 def _holes_in_the_middle(freq: np.ndarray) -> bool:
