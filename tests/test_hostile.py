@@ -546,7 +546,7 @@ def test_a_signal_removes_the_temporary_files_and_exits_128_plus_its_number(tmp_
         stderr=subprocess.PIPE,
     )
     deadline = time.monotonic() + 120
-    while not any(name.startswith("nblint-spill-") for name in os.listdir(temp)):
+    while not any(name.startswith(f"nblint-{process.pid}-spill-") for name in os.listdir(temp)):
         assert process.poll() is None and time.monotonic() < deadline, "the run ended before it could be stopped"
         time.sleep(0.01)
     process.send_signal(signum)
@@ -1012,3 +1012,40 @@ def test_a_bad_byte_past_the_first_block_is_located(tmp_path, monkeypatch):
         "bytes not valid in utf-8 in column 'b' at data row 4001; pass --encoding (for example --encoding latin-1)",
         good=str(tmp_path / "good.csv"),
     )
+
+
+def test_a_killed_run_s_temporary_files_are_removed_by_the_next_run_and_a_live_run_s_are_not(tmp_path):
+    """SIGKILL skips every clean-up: the copy of standard input stays until a later run sweeps it."""
+    folder = tmp_path / "tmp"
+    folder.mkdir()
+    env = {**os.environ, "TMPDIR": str(folder)}
+    command = [sys.executable, "-m", "nblint", "check", "-", "--target", "y"]
+
+    def reading_stdin():
+        """A run blocked on standard input after its first bytes are copied to a temporary file."""
+        proc = subprocess.Popen(command, env=env, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
+        proc.stdin.write(b"a,y\n1,0\n")
+        proc.stdin.flush()
+        deadline = time.monotonic() + 60
+        while not list(folder.glob(f"nblint-{proc.pid}-stdin-*")):
+            assert time.monotonic() < deadline and proc.poll() is None
+            time.sleep(0.05)
+        return proc
+
+    killed = reading_stdin()
+    killed.kill()
+    killed.wait()
+    orphans = sorted(p.name for p in folder.iterdir())
+    assert orphans and all(name.startswith(f"nblint-{killed.pid}") for name in orphans), orphans
+    live = reading_stdin()  # sweeps the killed run's files, keeps its own
+    try:
+        left = sorted(p.name for p in folder.iterdir())
+        assert not [name for name in left if name.startswith(f"nblint-{killed.pid}")], left
+        assert [name for name in left if name.startswith(f"nblint-{live.pid}-stdin-")], left
+        third = subprocess.run(command, env=env, input=b"a,y\n1,0\n2,1\n", capture_output=True)
+        assert third.returncode in (0, 1), third.stderr
+        assert [p for p in folder.iterdir() if p.name.startswith(f"nblint-{live.pid}-stdin-")]  # live: kept
+    finally:
+        live.stdin.close()
+        live.wait(60)
+    assert sorted(p.name for p in folder.iterdir()) == []  # a run that ends removes its files and its lock

@@ -23,6 +23,7 @@ from typing import Any
 from nblint.core.errors import InputError
 from nblint.core.resources import disk_budget
 from nblint.core.suggest import did_you_mean
+from nblint.core.tempfiles import owned_prefix
 
 #: Suffixes read as Excel workbooks (only when named on the command line or in the API: a folder
 #: walk does not pick them up, so a folder of workbooks is not an error where openpyxl is missing).
@@ -139,7 +140,9 @@ def spool_sheet(path: str, sheet: str | None = None) -> tempfile._TemporaryFileW
     (a sheet's range keeps formatted but empty rows; they are no table rows).
     """
     limit = disk_budget()
-    spool = tempfile.NamedTemporaryFile(prefix="nblint-excel-", suffix=".csv", mode="w+", newline="", encoding="utf-8")
+    spool = tempfile.NamedTemporaryFile(
+        prefix=owned_prefix("excel"), suffix=".csv", mode="w+", newline="", encoding="utf-8"
+    )
     weakref.finalize(spool, spool.close)
     writer = csv.writer(spool, lineterminator="\n")
     width = 0

@@ -9,6 +9,7 @@ import weakref
 from nblint.core.errors import InputError
 from nblint.core.fileguard import regular_file
 from nblint.core.resources import disk_budget
+from nblint.core.tempfiles import owned_prefix
 from nblint.readers.chunks import TableSource
 from nblint.readers.csvblocks import MAX_RECORD_BYTES
 from nblint.readers.csverrors import codec_name
@@ -62,7 +63,7 @@ def spool_stdin(stream, limit: int | None = None) -> tempfile._TemporaryFileWrap
     """
     limit = disk_budget() if limit is None else limit
     try:
-        spool = tempfile.NamedTemporaryFile(prefix="nblint-stdin-", suffix=".csv")
+        spool = tempfile.NamedTemporaryFile(prefix=owned_prefix("stdin"), suffix=".csv")
     except OSError as exc:  # (no writable temporary folder at all: TMPDIR, /tmp, /var/tmp, . all refused)
         raise InputError(
             f"cannot copy standard input to a temporary file ({exc.strerror or exc}): set TMPDIR to a writable folder"

@@ -4,7 +4,8 @@ The spill is an optimisation, never a requirement: it is written during the
 first full pass and dropped (deleted at once) when it would grow past the disk
 budget (:func:`nblint.core.resources.disk_budget`), in which case the later passes
 parse the CSV again.  Its file is removed when the source is collected, at exit,
-and on SIGINT/SIGTERM (:mod:`nblint.core.interrupts`).
+and on SIGINT/SIGTERM (:mod:`nblint.core.interrupts`); after SIGKILL, by the next
+run that makes a temporary file (:mod:`nblint.core.tempfiles`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import weakref
 from collections.abc import Iterator
 
 from nblint.core.resources import disk_budget
+from nblint.core.tempfiles import owned_prefix
 
 
 class SpillFile:
@@ -27,7 +29,7 @@ class SpillFile:
     """
 
     def __init__(self):
-        fd, self.name = tempfile.mkstemp(prefix="nblint-spill-", suffix=".arrow")
+        fd, self.name = tempfile.mkstemp(prefix=owned_prefix("spill"), suffix=".arrow")
         os.close(fd)
         self._finalizer = weakref.finalize(self, _remove, self.name)
 
