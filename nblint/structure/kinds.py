@@ -155,7 +155,11 @@ def term_kinds(profile, columns) -> dict[str, ColumnKind]:
     for column in columns:
         j = numeric.names.index(column)
         present = n_rows - missing[j]
-        n_distinct = float(zero_one_distinct[j]) if is_zero_one[j] else profile.n_distinct(column)
+        if is_zero_one[j]:
+            n_distinct = float(zero_one_distinct[j])
+        else:  # (profile.n_distinct's answer, without its look-ups: a vocabulary has tens of thousands)
+            levels = numeric.levels[j]
+            n_distinct = float(len(levels.keys)) if levels is not None else profile.n_distinct(column)
         integral = is_integral[j]
         constant = _constant_kind(column, present, n_distinct)
         if constant is not None:

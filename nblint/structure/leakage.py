@@ -89,7 +89,14 @@ def one_class_chance(rows: int, class_rows) -> float:
 
 def scanned_columns(profile, kinds) -> list[str]:
     """Columns whose levels are scanned: binary, group members and categorical codes."""
-    return [column for column, kind in kinds.items() if kind.kind in LEVEL_KINDS and profile.levels(column) is not None]
+    numeric, text = profile.numeric, profile.text
+
+    def tabled(column: str) -> bool:
+        if column not in text and numeric.zero_one[numeric.names.index(column)]:
+            return True  # (its table comes from the class counts: not made here, for a vocabulary of 0/1 words)
+        return profile.levels(column) is not None
+
+    return [column for column, kind in kinds.items() if kind.kind in LEVEL_KINDS and tabled(column)]
 
 
 #: The level of a column read as presence (see :func:`presence_levels`): the rows where it is not zero.
@@ -190,12 +197,15 @@ def deciding_columns(profile, kinds, min_share: float) -> list[DecidingColumn]:
             continue
         if column not in profile.text and hopeless[numeric.names.index(column)]:
             continue
+        by_threshold = column not in profile.text and n_classes == 2
+        if not by_threshold and kind.kind not in LEVEL_KINDS:
+            continue  # (neither reading below applies: a bag of words' count columns, with many classes)
         levels = profile.levels(column)
         if levels is None or len(levels.keys) < 2:
             continue
         table = levels.table[:, :n_classes].astype(np.int64)
         best = None
-        if column not in profile.text and n_classes == 2:
+        if by_threshold:
             best = _best_threshold(levels.keys, table, column)
         if len(levels.keys) * MIN_ROWS_PER_LEVEL <= n and kind.kind in LEVEL_KINDS:
             errors = int(n - table.max(axis=1).sum())

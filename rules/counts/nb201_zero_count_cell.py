@@ -72,16 +72,16 @@ class ZeroCountCell(Rule):
     def check(self, ctx):
         classes = ctx.profile.classes
         class_rows = ctx.profile.class_count
+        kinds = ctx.kinds
         terms = ctx.term_columns  # tf-idf weights too: a word a class never has is a zero cell under any weighting
         deciding = set(ctx.deciding_columns)  # their zero cells are the leak NB208 reports
         columns = [
             column
             for column in ctx.profile.features
-            if (ctx.kinds[column].kind in DISCRETE_KINDS or column in terms) and column not in deciding
+            if (kinds[column].kind in DISCRETE_KINDS or column in terms) and column not in deciding
         ]
         self._cells = _ClassCells(ctx)
-        cells = self._cells.search(ctx, columns, self._model, self._level_cells)
-        found = [(column, cells[column]) for column in columns if column in cells]
+        found = self._cells.search(ctx, columns, self._model, self._level_cells)
         self._labels = [fmt_value(c) for c in classes]
         # What a cell of class c says does not depend on the column: said once per class.
         self._per_class = [
@@ -96,29 +96,33 @@ class ZeroCountCell(Rule):
             for c, n in enumerate(class_rows[: len(classes)])
         ]
         limit = self.settings["summarize-above"]
-        if len(found) <= limit:
-            for column, zero in found:
-                yield self._column_finding(ctx, column, zero, pictures=True)
+        if len(found.names) <= limit:
+            for k, column in enumerate(found.names):
+                yield self._column_finding(ctx, column, found.zero(k), pictures=True)
             return
         # A wide table: one finding per severity, as Rule.summarize would make it, but with
         # only the costliest columns' findings built (a bag of words has ten thousand).
         by_severity: dict = {}
-        alpha_zero = ctx.alpha == 0
-        for column, zero in found:
-            severity = self._severity(ctx, column) if alpha_zero else Severity.INFO
-            by_severity.setdefault(severity, []).append((column, zero))
+        if ctx.alpha == 0:
+            for k, column in enumerate(found.names):
+                by_severity.setdefault(self._severity(ctx, column), []).append(k)
+        else:
+            by_severity[Severity.INFO] = list(range(len(found.names)))
         order = ctx.table_order
-        for group in by_severity.values():
-            if len(group) == 1:
-                column, zero = group[0]
-                yield self._column_finding(ctx, column, zero, pictures=False)
+        position = np.array([order.get(column, 0) for column in found.names], dtype=np.int64)
+        for members in by_severity.values():
+            if len(members) == 1:
+                k = members[0]
+                yield self._column_finding(ctx, found.names[k], found.zero(k), pictures=False)
                 continue
             # The cost of a column: the rows of the classes its zero cells would veto.
-            group.sort(key=lambda item: (-item[1].vetoed, order.get(item[0], 0)))
-            examples = [self._column_finding(ctx, column, zero, pictures=False) for column, zero in group[:10]]
-            n_cells = sum(zero.count for _, zero in group)
-            message = self._summary_message(ctx, len(group), n_cells, [column for column, _ in group[:5]])
-            yield self.summary_finding(ctx, message, examples, [(column, float(zero.vetoed)) for column, zero in group])
+            group = np.array(members, dtype=np.int64)
+            ranked = group[np.lexsort((position[group], -found.vetoed[group]))].tolist()
+            examples = [self._column_finding(ctx, found.names[k], found.zero(k), pictures=False) for k in ranked[:10]]
+            n_cells = int(found.count[group].sum())
+            message = self._summary_message(ctx, len(ranked), n_cells, [found.names[k] for k in ranked[:5]])
+            costs = found.vetoed.astype(np.float64).tolist()
+            yield self.summary_finding(ctx, message, examples, [(found.names[k], costs[k]) for k in ranked])
 
     def _severity(self, ctx, column) -> Severity:
         return Severity.ERROR if ctx.alpha == 0 and not ctx.kinds[column].ambiguous else Severity.INFO
@@ -237,62 +241,99 @@ class _ClassCells:
         self.zero_one = numeric.zero_one
         self.zeros, self.ones = (counts[:n_classes] for counts in numeric.level_counts)
 
-    def search(self, ctx, columns: list[str], model_of, level_cells) -> dict[str, _ZeroCells]:
+    def search(self, ctx, columns: list[str], model_of, level_cells) -> _Found:
         """The zero (value, class) cells of ``columns``, each read by the model ``model_of(ctx, column)`` gives.
 
         A column read by counts (Multinomial, Complement) has one cell per class its total
         misses; a 0/1 column, whatever reads it, one per (level, class) its level misses.
-        Those are counted for all such columns at once (their lists are made when asked for);
-        a column with a table of levels (categorical codes, counts read as Bernoulli) is read
-        alone, by ``level_cells(ctx, column, model)``. Columns without a zero cell are left out.
+        Those are counted for all such columns at once, as matrices (their lists are made
+        when asked for: a vocabulary shows ten); a column with a table of levels
+        (categorical codes, counts read as Bernoulli) is read alone, by
+        ``level_cells(ctx, column, model)``. Columns without a zero cell are left out.
         """
-        found: dict[str, _ZeroCells] = {}
-        if not self.counted.any():
-            return found
-        text = ctx.profile.text
-        by_counts, zero_one, alone = [], [], []
-        for column in columns:
-            model = model_of(ctx, column)
-            if model == "gaussian" or (column in text and model in ("multinomial", "complement")):
-                continue
-            if model in ("multinomial", "complement"):
-                by_counts.append(column)
-            elif column not in text and self.zero_one[self.index[column]]:
-                zero_one.append(column)
-            else:
-                alone.append(column)
-        self._gather(found, by_counts, [("any count > 0", self.absent)])
-        # A level seen in one class beyond chance is NB202's finding, not a zero cell.
-        separated = {(level.column, level.value) for levels in ctx.single_class_levels.values() for level in levels}
-        mixed = {c for c, _ in separated}
-        # A level's cells: the classes it misses, where it occurs in the column at all.
-        level_masks = [
-            (key, (counts == 0) & counts.any(axis=0)) for key, counts in ((0.0, self.zeros), (1.0, self.ones))
-        ]
-        self._gather(found, [c for c in zero_one if c not in mixed], level_masks)
-        for column in zero_one:
-            if column in mixed:
-                j = self.index[column]
-                masks = [(key, mask[:, j]) for key, mask in level_masks if (column, key) not in separated]
+        n = len(columns)
+        count, vetoed = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
+        where = np.array([self.index.get(column, -1) for column in columns], dtype=np.int64)  # (text: -1)
+        listed: dict[int, list] = {}
+        routes = np.zeros(n, dtype=np.int8)
+        if self.counted.any():
+            text = ctx.profile.text
+            # A level seen in one class beyond chance is NB202's finding, not a zero cell.
+            separated = {(level.column, level.value) for levels in ctx.single_class_levels.values() for level in levels}
+            mixed = {c for c, _ in separated}
+            for k, column in enumerate(columns):
+                model = model_of(ctx, column)
+                if model == "gaussian" or (column in text and model in ("multinomial", "complement")):
+                    continue
+                if model in ("multinomial", "complement"):
+                    routes[k] = _BY_COUNTS
+                elif column not in text and self.zero_one[where[k]]:
+                    routes[k] = _MIXED if column in mixed else _ZERO_ONE
+                else:
+                    cells = level_cells(ctx, column, model)
+                    if cells:
+                        listed[k] = cells
+            for route in (_BY_COUNTS, _ZERO_ONE):
+                at = np.flatnonzero(routes == route)
+                held = [mask[:, where[at]] & self.counted[:, None] for _, mask in self._masks[route]]
+                count[at] = sum((mask.sum(axis=0) for mask in held), np.zeros(len(at), dtype=np.int64))
+                vetoed[at] = sum((self.class_rows @ mask for mask in held), np.zeros(len(at), dtype=np.int64))
+            for k in np.flatnonzero(routes == _MIXED).tolist():
+                column, j = columns[k], where[k]
+                masks = [(key, mask[:, j]) for key, mask in self._masks[_ZERO_ONE] if (column, key) not in separated]
                 cells = [(key, int(c)) for key, mask in masks for c in np.flatnonzero(mask & self.counted)]
                 if cells:
-                    found[column] = _ZeroCells.listed(cells, self.class_rows)
-        for column in alone:
-            cells = level_cells(ctx, column, model_of(ctx, column))
-            if cells:
-                found[column] = _ZeroCells.listed(cells, self.class_rows)
-        return found
+                    listed[k] = cells
+            for k, cells in listed.items():
+                count[k], vetoed[k] = len(cells), sum(int(self.class_rows[c]) for _, c in cells)
+        keep = np.flatnonzero(count)
+        return _Found(
+            [columns[k] for k in keep.tolist()],
+            count[keep],
+            vetoed[keep],
+            functools.partial(self._cells_of, [listed.get(k) for k in keep.tolist()], routes[keep], where[keep]),
+        )
 
-    def _gather(self, found, columns, masks) -> None:
-        """Add ``columns``' cells: for each (key, mask[class, column]), in order, the counted classes where it holds."""
-        if not columns:
-            return
-        j = np.array([self.index[c] for c in columns], dtype=np.int64)
-        held = [(key, mask[:, j] & self.counted[:, None]) for key, mask in masks]
-        count = sum(mask.sum(axis=0) for _, mask in held)
-        vetoed = sum(self.class_rows @ mask for _, mask in held)
-        for i in np.flatnonzero(count).tolist():
-            found[columns[i]] = _ZeroCells(int(count[i]), int(vetoed[i]), functools.partial(_cells_in, held, i))
+    @functools.cached_property
+    def _masks(self) -> dict[int, list]:
+        """(key, mask[class, column]) pairs whose counted classes are a column's cells, by route."""
+        # A level's cells: the classes it misses, where it occurs in the column at all.
+        levels = [(key, (counts == 0) & counts.any(axis=0)) for key, counts in ((0.0, self.zeros), (1.0, self.ones))]
+        return {_BY_COUNTS: [("any count > 0", self.absent)], _ZERO_ONE: levels}
+
+    def _cells_of(self, listed: list, routes: np.ndarray, where: np.ndarray, k: int) -> list[tuple[object, int]]:
+        """The ``k``-th found column's cells: listed already, or read from its route's masks."""
+        if listed[k] is not None:
+            return listed[k]
+        j = where[k]
+        return [
+            (key, int(c))
+            for key, mask in self._masks[int(routes[k])]
+            for c in np.flatnonzero(mask[:, j] & self.counted)
+        ]
+
+
+#: How :meth:`_ClassCells.search` reads a column: by its total count, by its 0/1 levels as matrices,
+#: or by its 0/1 levels alone (some of them are NB202's).
+_BY_COUNTS, _ZERO_ONE, _MIXED = 1, 2, 3
+
+
+class _Found:
+    """The columns with zero cells, in the order searched: counts and costs as arrays, cells listed when asked.
+
+    Attributes
+    ----------
+    names : list of str
+    count, vetoed : ndarray of int
+        Each column's zero cells, and the rows of the classes they would veto.
+    """
+
+    def __init__(self, names: list[str], count: np.ndarray, vetoed: np.ndarray, cells_of):
+        self.names, self.count, self.vetoed, self._cells_of = names, count, vetoed, cells_of
+
+    def zero(self, k: int) -> _ZeroCells:
+        """The ``k``-th column's zero cells."""
+        return _ZeroCells(int(self.count[k]), int(self.vetoed[k]), functools.partial(self._cells_of, k))
 
 
 class _ZeroCells:
@@ -310,13 +351,3 @@ class _ZeroCells:
 
     def __init__(self, count: int, vetoed: int, make):
         self.count, self.vetoed, self.cells = count, vetoed, make
-
-    @classmethod
-    def listed(cls, cells: list[tuple[object, int]], class_rows) -> _ZeroCells:
-        """Cells already listed (a column read alone)."""
-        return cls(len(cells), int(sum(int(class_rows[c]) for _, c in cells)), cells.copy)
-
-
-def _cells_in(held, i: int) -> list[tuple[object, int]]:
-    """Column ``i``'s cells in the (key, mask[class, column]) pairs ``held``."""
-    return [(key, int(c)) for key, mask in held for c in np.flatnonzero(mask[:, i])]
