@@ -40,6 +40,7 @@ from nblint.profile.gram import WIDE_BINARY, Gram, sparsest_rows
 from nblint.profile.incidence import Incidence
 from nblint.profile.levels import DISTINCT_CAP, Levels, smallest, value_hashes
 from nblint.profile.numeric import NumericStats
+from nblint.profile.target import encode_target
 from nblint.readers import Chunk, ColumnData, TableSource, chunk_rows_for
 
 #: Stored entries in one row block of the profile pass (about 100 MB of work arrays;
@@ -193,12 +194,10 @@ def in_name_order(chunk: Chunk) -> Chunk:
 
 def profile_block(cls, chunk: Chunk, target: str | None, wide_binary: int | None):
     """The :class:`~nblint.profile.table.TableProfile` of one chunk carrying a sparse block."""
-    from nblint.profile.table import _encode_target
-
     block = chunk.sparse
     X = block.matrix
     n, p = X.shape
-    classes, y, class_count, target_missing = _encode_target(chunk, target)
+    classes, y, class_count, target_missing = encode_target(chunk, target)
     slots = len(classes) + 1
     csc = X.tocsc()
     csc.sort_indices()

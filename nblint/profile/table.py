@@ -47,7 +47,6 @@ from nblint.profile.levels import (
     DISTINCT_CAP,
     Levels,
     estimate_distinct,
-    exact_key,
     merge_distinct,
     remap_levels,
     smallest,
@@ -61,6 +60,7 @@ from nblint.profile.numeric import (
     profile_numeric,
     remap_numeric,
 )
+from nblint.profile.target import class_slots, encode_target
 from nblint.readers import Chunk, TableSource
 
 # The blocks' own modules compute and merge them; their names stay importable from here.
@@ -188,7 +188,7 @@ class TableProfile:
     def _from_chunk(cls, chunk: Chunk, target, wide_binary, caps) -> TableProfile:
         chunk = _in_name_order(chunk)
         n = chunk.n_rows
-        classes, y, class_count, target_missing = _encode_target(chunk, target)
+        classes, y, class_count, target_missing = encode_target(chunk, target)
         slots = len(classes) + 1
         numeric_idx = [
             i
@@ -348,47 +348,6 @@ def _in_name_order(chunk: Chunk) -> Chunk:
     return Chunk(
         tuple(chunk.names[i] for i in order), tuple(chunk.columns[i] for i in order), chunk.row_offset, chunk.n_rows
     )
-
-
-def _encode_target(chunk: Chunk, target: str | None):
-    """Class labels (sorted), per-row slot index (C for missing) and class counts."""
-    n = chunk.n_rows
-    if target is None:
-        return (), np.zeros(n, dtype=np.int64), np.zeros(0, dtype=np.int64), 0
-    col = chunk.column(target)
-    if col.kind == "text":
-        codes = col.values
-        present = codes >= 0
-        used = np.flatnonzero(np.bincount(codes[present], minlength=len(col.labels)))
-        labels = [col.labels[k] for k in used]
-        order = np.argsort(np.array(labels, dtype=object), kind="stable") if labels else np.zeros(0, dtype=np.int64)
-        classes = tuple(labels[k] for k in order)
-        local = np.full(len(col.labels), -1, dtype=np.int64)
-        local[used[order]] = np.arange(len(classes))
-        y = np.where(present, local[np.where(present, codes, 0)], len(classes))
-    elif col.values.dtype.kind in "iu":  # integers compared as integers: 2^63 and 2^63 + 1 are two classes
-        present = ~col.missing if col.missing is not None else np.ones(n, dtype=bool)
-        uniques, inverse = np.unique(col.values[present], return_inverse=True)
-        classes = tuple(exact_key(int(u)) for u in uniques)
-        y = np.full(n, len(classes), dtype=np.int64)
-        y[present] = inverse.reshape(-1)
-    else:
-        values = col.as_float()
-        present = ~np.isnan(values)
-        uniques, inverse = np.unique(values[present], return_inverse=True)
-        classes = tuple(float(u) for u in uniques)
-        y = np.full(n, len(classes), dtype=np.int64)
-        y[present] = inverse
-    class_count = np.bincount(y, minlength=len(classes) + 1)[: len(classes)].astype(np.int64)
-    return classes, y.astype(np.int64), class_count, int(n - present.sum())
-
-
-def class_slots(chunk: Chunk, target: str, classes: tuple) -> np.ndarray:
-    """Each row's index into the table's ``classes`` (``len(classes)`` where the target is missing)."""
-    local, y, _, _ = _encode_target(chunk, target)
-    index = {label: k for k, label in enumerate(classes)}
-    slots = np.array([index[label] for label in local] + [len(classes)], dtype=np.int64)
-    return slots[y]
 
 
 def _slot_map(old: tuple, new: tuple) -> np.ndarray:
