@@ -10,15 +10,16 @@ Forms accepted (README, "Pipeline configs"):
   :mod:`nblint.pipelines.pysource`;
 * live scikit-learn objects through the API -- :mod:`nblint.pipelines.live`.
 
-All become :class:`~nblint.pipelines.spec.Call` records, then pipelines
+All become :class:`~nblint.pipelines.calls.Call` records, then pipelines
 (:func:`~nblint.pipelines.spec.build_specs`); :mod:`nblint.pipelines.flow` works out
 what kind of values reach the final estimator, which the NB5xx rules read
 through a :class:`~nblint.pipelines.context.PipelineContext`.
 """
 
+from nblint.pipelines.calls import Param
 from nblint.pipelines.configs import ConfigFile, is_config_path, lint_specs, read_config
 from nblint.pipelines.context import PipelineContext
-from nblint.pipelines.spec import Param, PipelineSpec, Step
+from nblint.pipelines.spec import PipelineSpec, Step
 
 __all__ = [
     "ConfigFile",

@@ -31,12 +31,13 @@ from nblint.core.errors import InputError
 from nblint.core.fileguard import read_limited
 from nblint.engine import load_rules, resolved_options, run_rules, selector_code, unknown_selector
 from nblint.engine.findings import Finding
+from nblint.pipelines.calls import Note
 from nblint.pipelines.context import PipelineContext
 from nblint.pipelines.mapping import read_mapping_config
 from nblint.pipelines.notebook import CellMap, file_lines, load_cells, read_notebook
 from nblint.pipelines.pyparse import imports_library
 from nblint.pipelines.pysource import cut_message, read_module, read_python
-from nblint.pipelines.spec import Note, PipelineSpec
+from nblint.pipelines.spec import PipelineSpec
 from nblint.pipelines.tree import read_documents
 
 CONFIG_SUFFIXES = (".yaml", ".yml", ".json", ".toml", ".py", ".ipynb")

@@ -32,7 +32,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from nblint.pipelines import catalog
-from nblint.pipelines.spec import Call, Expr, Step
+from nblint.pipelines.calls import Call, Expr
+from nblint.pipelines.spec import Step
 
 RAW = "raw"  # the input as given: nothing known
 ONEHOT = "onehot"  # indicator bits of a one-hot encoding (K bits, one set per row and variable)

@@ -1,4 +1,4 @@
-"""Read a live scikit-learn object (a Pipeline, an estimator) into :class:`~nblint.pipelines.spec.Call` records.
+"""Read a live scikit-learn object (a Pipeline, an estimator) into :class:`~nblint.pipelines.calls.Call` records.
 
 Objects are inspected by class and ``get_params(deep=False)`` only; scikit-learn
 is never imported by nblint.  A user subclass is read as the first scikit-learn
@@ -15,7 +15,7 @@ import inspect
 from typing import Any
 
 from nblint.pipelines import catalog
-from nblint.pipelines.spec import Call, Expr
+from nblint.pipelines.calls import Call, Expr
 
 
 def calls_from_object(obj: Any) -> list[Call]:

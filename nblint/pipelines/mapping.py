@@ -35,7 +35,8 @@ from nblint.core.errors import InputError
 from nblint.core.suggest import closest, did_you_mean
 from nblint.engine import MODEL_CLASSES, MODELS
 from nblint.pipelines import catalog
-from nblint.pipelines.spec import Call, Expr, Mark, PipelineSpec, build_specs
+from nblint.pipelines.calls import Call, Expr, Mark
+from nblint.pipelines.spec import PipelineSpec, build_specs
 from nblint.pipelines.tree import PosDict
 
 HYDRA_KEYS = frozenset({"_target_", "_partial_", "_recursive_", "_convert_", "_args_"})

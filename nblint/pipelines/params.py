@@ -8,7 +8,7 @@ meta-estimator; ``prep__cat__drop`` through a ColumnTransformer's branch.
 
 A parameter grid (``GridSearchCV(estimator, param_grid)``, also a list of
 grids, ``RandomizedSearchCV``'s lists) gives each named parameter the values it
-tries: :func:`grid_overrides` returns them as :class:`~nblint.pipelines.spec.OneOf`
+tries: :func:`grid_overrides` returns them as :class:`~nblint.pipelines.calls.OneOf`
 values, keyed by the estimator they set, for the spec builder to apply without
 changing the calls themselves (the same estimator may be used elsewhere).
 """
@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from nblint.pipelines import catalog
-from nblint.pipelines.spec import Call, Mark, OneOf, Param
+from nblint.pipelines.calls import Call, Mark, OneOf, Param
 
 #: The parameter of each search class holding its grid.
 GRID_PARAMS = ("param_grid", "param_distributions")

@@ -3,7 +3,7 @@
 Part of the Python reader (:mod:`nblint.pipelines.pysource`, which mixes this in):
 
 * a call of a scikit-learn (imblearn, category_encoders, ``pandas.get_dummies``)
-  callable becomes a :class:`~nblint.pipelines.spec.Call`; given a loop's model
+  callable becomes a :class:`~nblint.pipelines.calls.Call`; given a loop's model
   (a OneOf of estimators, perhaps inside a step list) it becomes one call per
   model;
 * ``fit``/``partial_fit`` and the cross-validation functions link a model to
@@ -22,13 +22,13 @@ import ast
 from typing import Any
 
 from nblint.pipelines import catalog
+from nblint.pipelines.calls import Call, Expr, Note, OneOf
 from nblint.pipelines.flow import FITTED_LEVELS
 from nblint.pipelines.params import resolve_param
 from nblint.pipelines.pydata import FIT_METHODS, argument, union
 from nblint.pipelines.pyvalues import Instance, calls_in, enumerated, number_range, one_of, zipped
 from nblint.pipelines.pyvalues import mark as _mark
 from nblint.pipelines.pyvalues import unknown as _unknown
-from nblint.pipelines.spec import Call, Expr, Note, OneOf
 from nblint.pipelines.tree import PosDict
 
 CV_FUNCTIONS = frozenset(

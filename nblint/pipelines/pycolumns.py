@@ -33,9 +33,9 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from nblint.pipelines.calls import Call, OneOf
 from nblint.pipelines.flow import DROPPED_LEVELS, ONE_COLUMN, UNLISTED
 from nblint.pipelines.pyvalues import is_sequence
-from nblint.pipelines.spec import Call, OneOf
 
 Chains = tuple[tuple[Call, ...], ...]
 

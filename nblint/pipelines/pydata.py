@@ -26,12 +26,12 @@ from __future__ import annotations
 
 import ast
 
+from nblint.pipelines.calls import Call
 from nblint.pipelines.catalog import FUNCTION_TRANSFORMS
 from nblint.pipelines.flow import UNLISTED
 from nblint.pipelines.pycolumns import ColumnTracking, names, raw, same_names
 from nblint.pipelines.pycolumns import _union as union
 from nblint.pipelines.pyvalues import AllBut, calls_in
-from nblint.pipelines.spec import Call
 
 __all__ = ["FIT_METHODS", "TRANSFORM_METHODS", "DataTracking", "argument", "union"]
 

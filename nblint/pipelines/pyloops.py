@@ -4,7 +4,7 @@ Part of the Python reader (:mod:`nblint.pipelines.pysource`, which mixes this in
 
 * a loop (or comprehension) over values written in the source -- a list, a
   dict's items, ``zip``/``enumerate`` of those, ``range`` -- gives its variable
-  a :class:`~nblint.pipelines.spec.OneOf` of them, so models kept in lists and
+  a :class:`~nblint.pipelines.calls.OneOf` of them, so models kept in lists and
   dicts are fitted one by one;
 * a loop over a list of *frames* -- names written in the source that hold no
   value nblint knows (``for dataset in [train, test]``, or a name bound to such
@@ -23,6 +23,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from nblint.pipelines.calls import Expr
 from nblint.pipelines.pycolumns import names
 from nblint.pipelines.pyvalues import (
     AllBut,
@@ -36,7 +37,6 @@ from nblint.pipelines.pyvalues import (
     zipped,
 )
 from nblint.pipelines.pyvalues import unknown as _unknown
-from nblint.pipelines.spec import Expr
 
 #: The most frames a loop over a list of frames is read for (its body is read once per frame).
 MAX_FRAMES_WALKED = 6

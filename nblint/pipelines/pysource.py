@@ -16,7 +16,7 @@ class bodies, branches and loops included, each once).  What is followed:
   earlier (also ``self.x = ...``), items of known lists and dicts (``models["nb"]``);
 * loops (:mod:`nblint.pipelines.pyloops`): a loop variable takes each item of a
   list, dict, ``.items()``, ``zip``/``enumerate`` written in the source
-  (:class:`~nblint.pipelines.spec.OneOf`), so models kept in lists, dicts and
+  (:class:`~nblint.pipelines.calls.OneOf`), so models kept in lists, dicts and
   tuples are fitted, searched and cross-validated one by one; a loop over a list
   of frames (``for dataset in [train, test]``) is read once per frame;
 * functions and classes of the same source: a call is read with its arguments
@@ -27,11 +27,11 @@ class bodies, branches and loops included, each once).  What is followed:
 * data preparation (:mod:`nblint.pipelines.pydata`): what the data a model is
   fitted on (``model.fit(X, y)``, ``cross_val_score(model, X, y)``) went through.
 
-Anything else (a value computed at run time) is an :class:`~nblint.pipelines.spec.Expr`
+Anything else (a value computed at run time) is an :class:`~nblint.pipelines.calls.Expr`
 whose value nblint does not guess.  What cannot be followed at all -- a Python 2
 source, code nested too deeply (:mod:`nblint.pipelines.pyparse`), a star import
 from a module of the project that may define a scikit-learn name used here --
-becomes a :class:`~nblint.pipelines.spec.Note`, reported by NB510.
+becomes a :class:`~nblint.pipelines.calls.Note`, reported by NB510.
 """
 
 from __future__ import annotations
@@ -45,6 +45,7 @@ from typing import Any
 
 from nblint.core.errors import InputError
 from nblint.pipelines import catalog
+from nblint.pipelines.calls import Call, Expr, Note
 from nblint.pipelines.pycalls import CallReading
 from nblint.pipelines.pydata import DataTracking
 from nblint.pipelines.pyloops import LoopReading, listed_names
@@ -52,7 +53,7 @@ from nblint.pipelines.pyparse import MAX_NESTING, imports_library, newer_syntax,
 from nblint.pipelines.pyvalues import UNKNOWN, Instance, calls_in, concatenated, subscript, unpack
 from nblint.pipelines.pyvalues import mark as _mark
 from nblint.pipelines.pyvalues import unknown as _unknown
-from nblint.pipelines.spec import Call, Expr, Note, PipelineSpec, build_specs
+from nblint.pipelines.spec import PipelineSpec, build_specs
 from nblint.pipelines.tree import PosDict
 
 CONSTANTS = {

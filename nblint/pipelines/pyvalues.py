@@ -2,7 +2,7 @@
 
 Python sources keep models and column names in lists, dicts and tuples and walk
 them in loops (``for name, model in models.items(): model.fit(X, y)``).  A loop
-variable is a :class:`~nblint.pipelines.spec.OneOf`: the values it takes in
+variable is a :class:`~nblint.pipelines.calls.OneOf`: the values it takes in
 turn, where the iterable is written in the source (a literal list, a dict's
 items/keys/values, ``zip``/``enumerate`` of those, ``range`` and numpy's
 ``linspace``/``arange``/``logspace`` with literal arguments).  Anything else is
@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from nblint.pipelines.spec import Call, Expr, Mark, OneOf
+from nblint.pipelines.calls import Call, Expr, Mark, OneOf
 
 #: Longest range or sequence spelled out as candidate values; longer ones keep their ends.
 MAX_ITEMS = 1000

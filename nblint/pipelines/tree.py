@@ -32,7 +32,7 @@ import yaml
 
 from nblint.core.errors import InputError
 from nblint.core.fileguard import MAX_DEPTH, check_nesting
-from nblint.pipelines.spec import NO_MARK, Mark
+from nblint.pipelines.calls import NO_MARK, Mark
 
 
 class PosDict(dict):

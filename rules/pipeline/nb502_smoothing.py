@@ -1,8 +1,8 @@
 import math
 
 from nblint.engine import Option, Severity
+from nblint.pipelines.calls import OneOf
 from nblint.pipelines.flow import is_number
-from nblint.pipelines.spec import OneOf
 
 from . import PipelineRule, literal
 
