@@ -104,7 +104,7 @@ def test_the_summary_never_says_all_passed_when_an_input_failed(tmp_path, option
 
 def test_summary_counts_the_files_read():
     from nblint.engine.findings import Finding, Severity
-    from nblint.report.formats import summary_line
+    from nblint.report.summary import summary_line
 
     finding = Finding("NB101", "one-hot-group", Severity.WARNING, "m")
     assert summary_line([], 2) == "All checks passed (2 files)."

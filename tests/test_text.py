@@ -14,7 +14,7 @@ import pytest
 from scipy import sparse
 
 import nblint
-from nblint.report.formats import statistics
+from nblint.report.summary import statistics
 
 N_DOCS, N_WORDS = 600, 400
 #: A vocabulary of 400 words is small: the term block is declared at 100 columns (NB209's option).

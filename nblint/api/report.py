@@ -50,7 +50,7 @@ class Report:
         return render_json(self.findings)
 
     def _summary(self) -> str:
-        from nblint.report.formats import summary_line
+        from nblint.report.summary import summary_line
 
         return summary_line(self.findings, 1)
 

@@ -15,7 +15,6 @@ import os
 import re
 import urllib.parse
 import xml.etree.ElementTree as ET
-from collections import Counter
 
 from nblint.engine.findings import Finding, Severity
 
@@ -26,6 +25,7 @@ from nblint.report.impact import (  # noqa: F401 - names cli.py uses
     render_impact_text,
     render_weights_text,
 )
+from nblint.report.summary import plural, statistics, summary_line
 
 FORMATS = ("text", "concise", "json", "sarif", "github", "junit", "html")
 
@@ -93,61 +93,6 @@ def _style(text: str, color: bool, **styles) -> str:
     return click.style(text, **styles)
 
 
-def _plural(n: int, noun: str) -> str:
-    return f"{n} {noun}" + ("" if n == 1 else "s")
-
-
-def summary_line(findings: list[Finding], n_files: int, n_unreadable: int = 0) -> str:
-    """What the run found, in how many files, and how many could not be read.
-
-    ``All checks passed (N files).`` only when every input was read and nothing
-    was found; otherwise ``Found N findings (...) in N files.`` or ``No findings
-    in N files.``, followed by ``; M files could not be read.``  ``n_files``
-    counts the inputs that were read.
-    """
-    files = _plural(n_files, "file")
-    if not n_unreadable and not findings:
-        return f"All checks passed ({files})."
-    if findings:
-        by_severity = Counter(f.severity for f in findings)
-        parts = [_plural(by_severity[s], str(s)) for s in sorted(by_severity, reverse=True)]
-        found = f"Found {_plural(len(findings), 'finding')} ({', '.join(parts)}) in {files}"
-    else:
-        found = f"No findings in {files}" if n_files else "No file checked"
-    unread = f"; {_plural(n_unreadable, 'file')} could not be read" if n_unreadable else ""
-    return f"{found}{unread}."
-
-
-def statistics(findings: list[Finding]) -> list[dict]:
-    """How many findings each rule made, most first (then by code), with their severities.
-
-    Returns
-    -------
-    list of dict
-        ``{"code", "name", "count", "severities": {"error": n, ...}}``, severities
-        from the highest.
-    """
-    by_code: dict[str, list[Finding]] = {}
-    for f in findings:
-        by_code.setdefault(f.code, []).append(f)
-    rows = []
-    for code, group in by_code.items():
-        # A summary finding (one for many columns, see Rule.summarize) counts every instance it stands for.
-        severities: Counter = Counter()
-        for f in group:
-            severities[f.severity] += int(f.evidence.get("instances", 1))
-        rows.append(
-            {
-                "code": code,
-                "name": group[0].name,
-                "count": sum(severities.values()),
-                "severities": {str(s): severities[s] for s in sorted(severities, reverse=True)},
-            }
-        )
-    rows.sort(key=lambda row: (-row["count"], row["code"]))
-    return rows
-
-
 def render_statistics(result, output_format: str = "text", summary: bool = True) -> str:
     """``--statistics``: one line (or JSON object) per rule with its count, like ruff's.
 
@@ -164,7 +109,7 @@ def render_statistics(result, output_format: str = "text", summary: bool = True)
     for row in rows:
         severities = row["severities"]
         severity = (
-            next(iter(severities)) if len(severities) == 1 else ", ".join(_plural(n, s) for s, n in severities.items())
+            next(iter(severities)) if len(severities) == 1 else ", ".join(plural(n, s) for s, n in severities.items())
         )
         lines.append(f"{row['count']:>{count_width}}  {row['code']}  {row['name']:<{name_width}}  {severity}")
     n_unreadable = len(result.errors)

@@ -61,7 +61,7 @@ figcaption{font-size:12px;color:#4a5568;flex-basis:100%}
 
 def render_html(result) -> str:
     """A whole run (:class:`~nblint.run.runner.RunResult`) as one self-contained HTML page."""
-    from nblint.report.formats import summary_line
+    from nblint.report.summary import summary_line
 
     sections = []
     for r in result.files:
