@@ -25,6 +25,7 @@ import numpy as np
 from nblint.impact.design import RowInputs
 from nblint.impact.measure import EXCESS_BINS, WindowScores, histogram_percentile
 from nblint.impact.scoring import posteriors
+from nblint.readers import DataFrameSource
 
 
 def impact_passes(source, plan, comparisons, fold_counts, points: list) -> None:
@@ -116,9 +117,7 @@ def _pieces(encoded: list, starts: np.ndarray, begin: int, end: int) -> list:
 
 def _encode_partition(frame, offset: int, chunk_rows: int, plan) -> RowInputs:
     """One partition's rows, encoded for the models (rows numbered from the table's first)."""
-    from nblint.dask.source import _OffsetSource
-
-    source = _OffsetSource(frame.reset_index(drop=True), offset, chunk_rows)
+    source = DataFrameSource(frame.reset_index(drop=True), "<partition>", chunk_rows, row_offset=offset)
     parts = [plan.encode(chunk) for chunk in source.chunks(plan.columns)]
     return RowInputs.concatenate(parts)
 

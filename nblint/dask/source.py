@@ -199,7 +199,7 @@ def _partition_profile(frame, offset: int, target, chunk_rows: int, wide_binary,
     """Profile one partition (runs on a worker); row numbers count from the table's first row."""
     from nblint.profile.table import TableProfile
 
-    source = _OffsetSource(frame.reset_index(drop=True), offset, chunk_rows)
+    source = DataFrameSource(frame.reset_index(drop=True), "<partition>", chunk_rows, row_offset=offset)
     return TableProfile.from_source(source, target, 1, wide_binary, budget)
 
 
@@ -212,18 +212,8 @@ def _reduce_partition(frame, offset: int, chunk_rows: int, columns, accumulator)
     import copy
 
     accumulator = copy.deepcopy(accumulator)  # (the threaded scheduler shares the argument)
-    for chunk in _OffsetSource(frame.reset_index(drop=True), offset, chunk_rows).chunks(columns):
+    for chunk in DataFrameSource(frame.reset_index(drop=True), "<partition>", chunk_rows, row_offset=offset).chunks(
+        columns
+    ):
         accumulator.add(chunk)
     return accumulator
-
-
-class _OffsetSource(DataFrameSource):
-    """A partition whose first row is row ``offset`` of the whole table."""
-
-    def __init__(self, frame, offset: int, chunk_rows: int):
-        super().__init__(frame, "<partition>", chunk_rows)
-        self.offset = offset
-
-    def chunks(self, columns=None):
-        for chunk in super().chunks(columns):
-            yield Chunk(chunk.names, chunk.columns, self.offset + chunk.row_offset, chunk.n_rows)

@@ -31,10 +31,18 @@ class ArrowSource(TableSource):
 
 
 class DataFrameSource(TableSource):
-    """A pandas DataFrame given through the Python API."""
+    """A pandas DataFrame given through the Python API, or a part of a table (a Dask partition).
 
-    def __init__(self, frame, path: str = "<dataframe>", chunk_rows: int | None = None):
+    Parameters
+    ----------
+    row_offset : int
+        The table row of the frame's first row: chunks are numbered from it, so a part
+        of a table (a Dask partition) names its rows as the whole table does.
+    """
+
+    def __init__(self, frame, path: str = "<dataframe>", chunk_rows: int | None = None, row_offset: int = 0):
         self.frame = frame
+        self.row_offset = row_offset
         names = [str(c) for c in frame.columns]
         nested = {
             i: nested_values(frame.iloc[:, i]) if dtype == object else None  # noqa: E721 (numpy dtypes compare by ==)
@@ -47,6 +55,12 @@ class DataFrameSource(TableSource):
     def _column(self, name, offset, length):
         series = self.frame.iloc[offset : offset + length, self._positions[self.names.index(name)]]
         return series_column_data(series)
+
+    def chunks(self, columns=None):
+        for chunk in super().chunks(columns):
+            if self.row_offset:
+                chunk = Chunk(chunk.names, chunk.columns, self.row_offset + chunk.row_offset, chunk.n_rows)
+            yield chunk
 
 
 class StreamSource(TableSource):
