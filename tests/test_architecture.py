@@ -1,16 +1,24 @@
-"""Issue 15's architecture holds: rule codes live in ``rules/`` only.
+"""The architecture holds: rule codes live in ``rules/`` only, and the package is rooms without circles.
 
-The engine, the analyses and the integrations never name a rule: rules declare the
-settings they need (``Option(shared=True)``, read as ``ctx.setting(name)``) and the
-row checks that report them (``Rule.row_checks``).  Prose may mention a code (a
-docstring, a message such as "VIF (NB104) leaves out..."); a code as a value may not.
+Issue 15: the engine, the analyses and the integrations never name a rule: rules
+declare the settings they need (``Option(shared=True)``, read as
+``ctx.setting(name)``) and the row checks that report them (``Rule.row_checks``).
+Prose may mention a code (a docstring, a message such as "VIF (NB104) leaves
+out..."); a code as a value may not.
+
+Issue 25: the package root holds only its faces and folders, and no module imports
+itself back through others, function-level imports included (each circle there
+was held open by an import inside a function, and nothing kept the next one out).
 """
 
 from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 CODE = re.compile(r"NB[0-9]{1,3}")
@@ -49,3 +57,125 @@ def test_no_rule_code_is_a_value_in_nblint():
         for line, text in code_values(path.read_text("utf-8"))
     }
     assert found == {}
+
+
+# --------------------------------------------------------------------------- issue 25: rooms and circles
+
+#: The modules of the package root: what users and tools import or run. Everything else is in a folder.
+FACES = {"__init__.py", "__main__.py", "cli.py", "pandera.py"}
+#: The two trees of the project's code, and the names they are imported by.
+PACKAGES = {"nblint": "nblint", "rules": "nblint_rules"}
+
+
+def modules() -> dict[str, Path]:
+    """Every module of nblint and of the built-in rule pack, by dotted name."""
+    found = {}
+    for folder, package in PACKAGES.items():
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            parts = list(path.relative_to(ROOT / folder).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            found[".".join([package, *parts])] = path
+    return found
+
+
+def imports(name: str, path: Path, known: dict) -> Iterator[str]:
+    """The project modules ``name`` imports, anywhere in it (functions included).
+
+    ``from package import module`` is an import of that module, not of the package's
+    ``__init__`` (which Python runs for any submodule, as it runs every parent's).
+    """
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                up = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(up + ([node.module] if node.module else []))
+            submodules = [f"{base}.{alias.name}" for alias in node.names if f"{base}.{alias.name}" in known]
+            targets = submodules if len(submodules) == len(node.names) else [base, *submodules]
+        else:
+            continue
+        for target in targets:
+            while target and target not in known:  # ``a.b.name``: the module ``a.b``
+                target = target.rpartition(".")[0]
+            if target and target != name:
+                yield target
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan's algorithm, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found = []
+    for start in sorted(graph):
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, edges = work[-1]
+            for nxt in edges:
+                if nxt not in index:
+                    index[nxt] = low[nxt] = len(index)
+                    stack.append(nxt)
+                    on_stack.add(nxt)
+                    work.append((nxt, iter(sorted(graph.get(nxt, ())))))
+                    break
+                if nxt in on_stack:
+                    low[node] = min(low[node], index[nxt])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    component = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        component.append(member)
+                        if member == node:
+                            break
+                    if len(component) > 1:
+                        found.append(sorted(component))
+    return found
+
+
+def import_graph() -> dict[str, set[str]]:
+    known = modules()
+    return {name: set(imports(name, path, known)) for name, path in known.items()}
+
+
+@pytest.mark.parametrize(
+    "graph, expected",
+    [
+        ({"a": {"b"}, "b": {"c"}, "c": set()}, []),
+        ({"a": {"b"}, "b": {"a"}, "c": {"a"}}, [["a", "b"]]),
+        ({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"d"}}, [["a", "b", "c"]]),
+    ],
+)
+def test_the_circle_finder_finds_circles(graph, expected):
+    assert circles(graph) == expected
+
+
+def test_the_import_reader_sees_function_level_and_relative_imports(tmp_path):
+    module = tmp_path / "m.py"
+    module.write_text("def f():\n    from . import b\n    from .c import thing\n    import a.d\n")
+    known = {"a": None, "a.b": None, "a.c": None, "a.d": None, "a.m": None}
+    assert sorted(imports("a.m", module, known)) == ["a.b", "a.c", "a.d"]
+
+
+def test_no_module_imports_itself_back():
+    graph = import_graph()
+    assert len(graph) > 150  # (the walk found the package)
+    assert circles(graph) == []
+
+
+def test_the_package_root_holds_only_its_faces():
+    assert {path.name for path in (ROOT / "nblint").glob("*.py")} == FACES
