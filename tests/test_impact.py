@@ -387,3 +387,91 @@ def test_impact_without_sklearn_says_why_in_one_line(tmp_path):
     assert lines == [
         "weights of the recommended MixedNB: not shown: needs scikit-learn (pip install 'naive-bayes-lint[sklearn]')"
     ]
+
+
+def text_table(seed: int, n: int = 240, words: int = 40, binary: bool = False):
+    """A one-hot group beside a block of word counts (each zero on most rows) drawn per class."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 3, n)
+    a = np.where(rng.random(n) < 0.5, y, rng.integers(0, 4, n))
+    rates = np.minimum(rng.gamma(0.3, 0.6, size=(3, words)), 0.5)  # each class's rate of each word: all rare
+    counts = rng.poisson(rates[y])
+    if binary:
+        counts = (counts > 0).astype(int)
+    frame = pd.DataFrame({f"a{k}": (a == k).astype(int) for k in range(4)})
+    frame = pd.concat([frame, pd.DataFrame(counts, columns=[f"w{j}" for j in range(words)])], axis=1)
+    frame["y"] = y
+    return frame, a
+
+
+def test_a_document_term_block_is_read_as_text_models_read_it():
+    """The words are one MultinomialNB block (counts) or BernoulliNB block (0/1) in both models,
+    and the measurement equals scikit-learn's: CategoricalNB or BernoulliNB over the group, times the block."""
+    from sklearn.naive_bayes import BernoulliNB, MultinomialNB
+
+    options = resolved_options({"NB209": {"term-block": 20}})  # (40 words make a block here)
+    for binary in (False, True):
+        frame, a = text_table(3, binary=binary)
+        source = DataFrameSource(frame)
+        ctx = TableContext(source, TableProfile.from_source(source, "y"), None, options)
+        design = measure.make_design(ctx)
+        words = [f"w{j}" for j in range(40)]
+        assert set(design.terms) <= set(words) and len(design.terms) >= 30, design.terms
+        assert not design.categorical and not design.gaussian  # (the other words are constants, left out)
+        assert design.term_model == ("bernoulli" if binary else "multinomial")
+        result = measure_impact(ctx, ImpactSettings(alpha=1.0))
+        y = frame["y"].to_numpy()
+        X = frame[design.terms].to_numpy()
+        block = (
+            BernoulliNB(alpha=1.0, force_alpha=True) if binary else MultinomialNB(alpha=1.0, force_alpha=True)
+        ).fit(X, y)
+        word_loglik = block.predict_joint_log_proba(X) - block.class_log_prior_
+
+        def posterior(joint, word_loglik=word_loglik):
+            joint = joint + word_loglik
+            joint -= joint.max(axis=1, keepdims=True)
+            p = np.exp(joint)
+            return p / p.sum(axis=1, keepdims=True)
+
+        bits = frame[[f"a{k}" for k in range(4)]].to_numpy()
+        cat = posterior(
+            CategoricalNB(alpha=1.0, force_alpha=True).fit(a[:, None], y).predict_joint_log_proba(a[:, None])
+        )
+        pob = posterior(
+            BernoulliNB(alpha=1.0, force_alpha=True, binarize=None).fit(bits, y).predict_joint_log_proba(bits)
+        )
+        expected = compare(cat, pob, y)
+        for key in ("map_differs_share", "pob_more_confident_share", "excess_mean"):
+            assert result.table[key] == pytest.approx(expected[key], abs=1e-9), (binary, key)
+        assert result.table["cat"]["in_sample"]["log_loss"] == pytest.approx(expected["cat_log_loss"], abs=1e-9)
+        assert result.table["pob"]["in_sample"]["log_loss"] == pytest.approx(expected["pob_log_loss"], abs=1e-9)
+
+        # Cross-validated: each fold's block fitted from the totals minus the fold's own word counts.
+        folds = fold_of(np.arange(len(frame), dtype=np.int64), 5, 0)
+        cv = np.zeros((len(y), 3))
+        for f in range(5):
+            train, test = folds != f, folds == f
+            fitted = (BernoulliNB if binary else MultinomialNB)(alpha=1.0, force_alpha=True).fit(X[train], y[train])
+            joint = CategoricalNB(alpha=1.0, force_alpha=True, min_categories=4).fit(a[train, None], y[train])
+            joint = joint.predict_joint_log_proba(a[test, None]) + fitted.predict_joint_log_proba(X[test])
+            joint -= fitted.class_log_prior_ + joint.max(axis=1, keepdims=True)
+            cv[test] = np.exp(joint) / np.exp(joint).sum(axis=1, keepdims=True)
+        cv_loss = -np.log(cv[np.arange(len(y)), y]).mean()
+        assert result.table["cat"]["cross_validated"]["log_loss"] == pytest.approx(cv_loss, rel=1e-9)
+
+
+@pytest.mark.parametrize("model", [None, "bernoulli"])
+def test_a_document_term_block_is_measured_the_same_whatever_the_chunks_and_threads(model):
+    """Word counts are whole numbers, so the block's statistics are exact and the measurement the same to
+    the last bit (a declared Bernoulli NB reads the counts as presence)."""
+    frame, _ = text_table(5)
+    options = resolved_options({"NB209": {"term-block": 20}})
+    results = []
+    for chunk_rows, jobs in ((None, 1), (37, 1), (53, 2)):
+        source = DataFrameSource(frame, chunk_rows=chunk_rows)
+        source.jobs = jobs
+        ctx = TableContext(source, TableProfile.from_source(source, "y"), model, options)
+        result = measure_impact(ctx, ImpactSettings())
+        assert result.design.term_model == (model or "multinomial")
+        results.append((result.table, result.groups))
+    assert results[1] == results[0] and results[2] == results[0]

@@ -2,17 +2,23 @@
 
 Both models of the measurement read the same columns: each one-hot/dummy group
 (as level codes for CAT, as bits for PoB), every other discrete column as a
-categorical feature and every continuous one as a Gaussian feature.  A
-:class:`Design` records that decision, made once from the profile and the
+categorical feature and every continuous one as a Gaussian feature.  The words
+of a document-term block are one block, read as text models read them: counts
+or weights by one multinomial per class (MultinomialNB), presence bits by
+independent Bernoullis (BernoulliNB, which binarises at 0), as a sparse matrix.
+A :class:`Design` records that decision, made once from the profile and the
 column kinds; :func:`encode_chunk` turns a chunk of rows into the compact codes
 and values the scoring kernel reads.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
+
+#: How a document-term block is read (see :func:`term_model`).
+MULTINOMIAL, BERNOULLI = "multinomial", "bernoulli"
 
 
 @dataclass
@@ -38,11 +44,17 @@ class Design:
     level_keys: dict[str, tuple]
     gaussian: list[str]
     left_out: dict[str, str]
+    terms: list[str] = field(default_factory=list)  # the words of a document-term block, read as one block
+    term_model: str | None = None  # MULTINOMIAL or BERNOULLI when there are terms
 
     @property
     def columns(self) -> list[str]:
-        cols = [m for g in self.groups for m in g.members] + self.categorical + self.gaussian
-        return cols
+        return [m for g in self.groups for m in g.members] + self.categorical + self.gaussian + self.terms
+
+    @property
+    def width(self) -> int:
+        """Encoded values of a row, about: one per column read alone, one for a block (its words are sparse)."""
+        return len(self.columns) - len(self.terms) + bool(self.terms)
 
 
 def make_design(ctx) -> Design:
@@ -50,7 +62,9 @@ def make_design(ctx) -> Design:
     profile = ctx.profile
     groups = [GroupFeature(g.label, g.kind, list(g.members)) for g in ctx.structure.groups]
     in_group = {m for g in groups for m in g.members}
-    categorical, gaussian, left_out, keys = [], [], {}, {}
+    block = term_model(ctx)
+    words = ctx.term_columns if block is not None else frozenset()
+    categorical, gaussian, terms, left_out, keys = [], [], [], {}, {}
     for column in profile.features:
         if column in in_group:
             continue
@@ -59,6 +73,8 @@ def make_design(ctx) -> Design:
             left_out[column] = kind.kind
         elif profile.n_missing(column):
             left_out[column] = "missing values"
+        elif column in words:
+            terms.append(column)
         elif kind.kind == "continuous" or profile.levels(column) is None:
             if column in profile.text:
                 left_out[column] = "too many text values"
@@ -67,7 +83,29 @@ def make_design(ctx) -> Design:
         else:
             categorical.append(column)
             keys[column] = profile.levels(column).keys
-    return Design(profile.classes, groups, categorical, keys, gaussian, left_out)
+    return Design(profile.classes, groups, categorical, keys, gaussian, left_out, terms, block if terms else None)
+
+
+def term_model(ctx) -> str | None:
+    """How the words of the table's document-term block are read, or None (no block, or each word alone).
+
+    The declared model when it reads a block (Multinomial and Complement NB read counts
+    and weights, Bernoulli NB presence); with none declared, presence bits when every
+    word is 0/1 (``binary=True``), else counts. A declared Categorical or Gaussian NB
+    reads each word as a feature of its own, as the columns elsewhere are read.
+    """
+    if not ctx.term_columns:
+        return None
+    if ctx.model in ("multinomial", "complement"):
+        return MULTINOMIAL
+    if ctx.model == "bernoulli":
+        return BERNOULLI
+    if ctx.model is not None:
+        return None
+    numeric = ctx.profile.numeric
+    zero_one = numeric.zero_one
+    binary = all(zero_one[numeric.names.index(c)] for c in ctx.term_columns)
+    return BERNOULLI if binary else MULTINOMIAL
 
 
 @dataclass
@@ -79,6 +117,7 @@ class RowInputs:
     group_codes: np.ndarray  # (G, n): level code of each group
     categorical: list[np.ndarray]
     gaussian: np.ndarray
+    terms: object = None  # scipy.sparse.csr_matrix (n, words): counts, weights or presence bits
 
     def __len__(self) -> int:
         return len(self.y)
@@ -86,6 +125,8 @@ class RowInputs:
     @property
     def nbytes(self) -> int:
         arrays = [self.y, self.rows, self.gaussian, self.group_codes, *self.categorical]
+        if self.terms is not None:
+            arrays += [self.terms.data, self.terms.indices, self.terms.indptr]
         return sum(a.nbytes for a in arrays)
 
     def take(self, index: slice | np.ndarray) -> RowInputs:
@@ -96,6 +137,7 @@ class RowInputs:
             self.group_codes[:, index],
             [codes[index] for codes in self.categorical],
             self.gaussian[index],
+            None if self.terms is None else self.terms[index],
         )
 
     @classmethod
@@ -109,6 +151,7 @@ class RowInputs:
             np.concatenate([p.group_codes for p in parts], axis=1),
             [np.concatenate(column) for column in zip(*(p.categorical for p in parts))],
             np.concatenate([p.gaussian for p in parts]),
+            None if parts[0].terms is None else _stack([p.terms for p in parts]),
         )
 
 
@@ -157,7 +200,22 @@ def encode_chunk(chunk, design: Design, target: str) -> RowInputs:
         if design.gaussian
         else np.zeros((int(keep.sum()), 0))
     )
-    return RowInputs(y[keep], rows, _compact(group_codes), categorical, gaussian)
+    terms = None
+    if design.terms:
+        from scipy import sparse
+
+        block = np.column_stack([cols[c].as_float()[keep] for c in design.terms])
+        if design.term_model == BERNOULLI:
+            block = (block > 0).astype(np.float64)  # Bernoulli NB binarises at 0: a word's presence
+        terms = sparse.csr_matrix(block)
+    return RowInputs(y[keep], rows, _compact(group_codes), categorical, gaussian, terms)
+
+
+def _stack(blocks: list):
+    """Sparse row blocks, one under the other."""
+    from scipy import sparse
+
+    return sparse.vstack(blocks, format="csr")
 
 
 def _exact(col, keys) -> bool:

@@ -338,7 +338,7 @@ def _local_passes(ctx, plan: Plan, comparisons: Comparisons, fold_counts: FoldCo
     size, k, n_rows, share = plan.size, plan.folds, ctx.profile.n_rows, plan.share
     # With a sample, the fold statistics (of every row) are gathered in windows of
     # their own: a many-class window of ``size`` rows is a few dozen rows.
-    count_size = size if share is None else max(size, SCORE_CELLS // (len(plan.design.columns) + 2))
+    count_size = size if share is None else max(size, SCORE_CELLS // (plan.design.width + 2))
 
     def windows():
         """The table's encoded rows in windows of ``count_size`` rows, whatever the chunking."""
@@ -421,7 +421,9 @@ def score_share(design: Design, n_rows: int) -> float | None:
     :data:`MANY_CLASSES` classes it is the table's own size and every row is scored.
     """
     C, G = len(design.classes), len(design.groups)
-    work = 2.0 * n_rows * C * (2 * G + FIRST_GROUP + len(design.categorical) + len(design.gaussian))
+    work = (
+        2.0 * n_rows * C * (2 * G + FIRST_GROUP + len(design.categorical) + len(design.gaussian) + bool(design.terms))
+    )
     if C <= MANY_CLASSES or work <= IMPACT_WORK:
         return None
     return IMPACT_WORK / work
@@ -458,7 +460,7 @@ def _window_rows(design: Design) -> int:
     feature.
     """
     C, G = len(design.classes), len(design.groups)
-    per_row = C * (FIRST_GROUP + G) + G + len(design.categorical) + len(design.gaussian)
+    per_row = C * (FIRST_GROUP + G) + G + len(design.categorical) + len(design.gaussian) + bool(design.terms)
     return max(1, SCORE_CELLS // per_row)
 
 

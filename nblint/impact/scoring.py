@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from nblint import nbmath
-from nblint.impact.design import Design, RowInputs
+from nblint.impact.design import BERNOULLI, Design, RowInputs
 from nblint.impact.statistics import Counts
 
 
@@ -91,6 +91,7 @@ class Models:
     categorical: list[LevelTable]
     gaussian: nbmath.GaussianComponent | None
     exact_zero: bool  # alpha == 0: vetoes possible, posteriors need the limit rule
+    terms: nbmath.MultinomialComponent | nbmath.BernoulliComponent | None = None  # a document-term block
 
     def __post_init__(self):
         # The groups' tables side by side, group g's levels from column level_offset[g]:
@@ -119,12 +120,18 @@ def fit(counts: Counts, design: Design, alpha: float, var_smoothing: float, over
         gaussian = nbmath.GaussianComponent.from_moments(
             counts.moments, var_smoothing=var_smoothing, overall_var=overall_var
         )
-    return Models(nbmath.log_class_prior(counts.class_count), cat, pob, categorical, gaussian, alpha == 0)
+    terms = None
+    if design.terms:
+        if design.term_model == BERNOULLI:
+            terms = nbmath.BernoulliComponent.from_counts(counts.terms, counts.class_count, alpha)
+        else:
+            terms = nbmath.MultinomialComponent.from_counts(counts.terms, alpha)
+    return Models(nbmath.log_class_prior(counts.class_count), cat, pob, categorical, gaussian, alpha == 0, terms)
 
 
 def _other_features(models: Models, inputs: RowInputs):
     """Log likelihood of the rows under the features both models read alike (categorical
-    and Gaussian columns), class-major: finite (C, n), and vetoes (C, n) or None.
+    and Gaussian columns, a document-term block), class-major: finite (C, n), and vetoes (C, n) or None.
 
     Vetoes exist only with alpha = 0; otherwise they are never built.
     """
@@ -135,6 +142,11 @@ def _other_features(models: Models, inputs: RowInputs):
         table.add_to(finite, vetoes, codes)
     if models.gaussian is not None:
         finite += models.gaussian.log_likelihood(inputs.gaussian).finite.T
+    if models.terms is not None:
+        words = models.terms.log_likelihood(inputs.terms)
+        finite += words.finite.T
+        if vetoes is not None and np.ndim(words.vetoes):
+            vetoes += np.rint(words.vetoes.T).astype(np.int64)
     return finite, vetoes
 
 

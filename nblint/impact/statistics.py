@@ -15,7 +15,7 @@ import numpy as np
 
 from nblint import nbmath
 from nblint.core.hashing import mix64
-from nblint.impact.design import Design, RowInputs
+from nblint.impact.design import MULTINOMIAL, Design, RowInputs
 
 
 @dataclass
@@ -28,6 +28,7 @@ class Counts:
     gauss_n: np.ndarray  # (C, D)
     gauss_mean: np.ndarray  # (C, D)
     gauss_m2: np.ndarray  # (C, D)
+    terms: np.ndarray | None = None  # (C, words): per class, the words' total counts (weights), or rows present
 
     def minus(self, part: Counts) -> Counts:
         """The statistics of the rows of ``self`` not in ``part`` (exact for counts).
@@ -43,6 +44,8 @@ class Counts:
             n,
             mean,
             np.maximum(m2, 0.0),
+            # (weights, tf-idf, are floats: a total minus its part may round below zero)
+            None if self.terms is None else np.maximum(self.terms - part.terms, 0.0),
         )
 
     @property
@@ -74,7 +77,29 @@ def profile_counts(ctx, design: Design) -> Counts:
         numeric.class_n[:C][:, idx].astype(np.float64),
         numeric.class_mean[:C][:, idx],
         numeric.class_m2[:C][:, idx],
+        _term_totals(profile, design) if design.terms else None,
     )
+
+
+def _term_totals(profile, design: Design) -> np.ndarray:
+    """Per class, each word's total (multinomial) or the rows where it is present (Bernoulli), (C, words)."""
+    C = len(profile.classes)
+    numeric = profile.numeric
+    idx = np.array([numeric.names.index(c) for c in design.terms], dtype=np.int64)
+    totals = numeric.class_mean[:C][:, idx] * numeric.class_n[:C][:, idx]
+    if design.term_model == MULTINOMIAL:
+        # Counts' totals are whole numbers: rounded, they are exact whatever the chunks the profile
+        # merged (weights, tf-idf, keep the last bits of their merged means, as Gaussian moments do).
+        whole = numeric.integral[idx]
+        totals[:, whole] = np.rint(totals[:, whole])
+        return np.maximum(totals, 0.0)
+    present = np.rint(totals)  # a 0/1 word's total is its rows with a 1
+    for k in np.flatnonzero(~numeric.zero_one[idx]).tolist():
+        # A count read as presence: its rows minus those where it is 0.
+        levels = numeric.levels[idx[k]]
+        zeros = levels.table[levels.keys.index(0.0), :C] if levels is not None and 0.0 in levels.keys else 0
+        present[:, k] = numeric.class_n[:C, idx[k]] - zeros
+    return present
 
 
 def fold_of(rows: np.ndarray, k: int, seed: int) -> np.ndarray:
@@ -99,6 +124,7 @@ class FoldCounts:
         self.sum = np.zeros((k, C, D))
         self.sumsq = np.zeros((k, C, D))
         self.shift = like.gauss_mean  # all-rows class means: deviations from them subtract stably
+        self.terms = None if like.terms is None else np.zeros((k,) + like.terms.shape)
 
     def add(self, inputs: RowInputs, folds: np.ndarray) -> None:
         k, C = self.k, self.C
@@ -107,6 +133,12 @@ class FoldCounts:
         for acc, codes in zip(self.groups + self.categorical, [*inputs.group_codes, *inputs.categorical]):
             K = acc.shape[2]
             acc += np.bincount(cell * K + codes, minlength=k * C * K).reshape(k, C, K)
+        if self.terms is not None:
+            from scipy import sparse
+
+            # The (fold, class) cells' word totals: one sparse product with the rows' cell indicators.
+            cells = sparse.csr_matrix((np.ones(len(cell)), (cell, np.arange(len(cell)))), shape=(k * C, len(cell)))
+            self.terms += (cells @ inputs.terms).toarray().reshape(self.terms.shape)
         if inputs.gaussian.shape[1]:
             dev = inputs.gaussian - self.shift[inputs.y]
             self.n += np.bincount(cell, minlength=k * C).reshape(k, C)[:, :, None]
@@ -126,6 +158,8 @@ class FoldCounts:
         for acc, part in zip(self.groups + self.categorical, other.groups + other.categorical):
             acc += part
         self.n += other.n  # (whole numbers in floats: exact)
+        if self.terms is not None:
+            self.terms += other.terms  # (counts exact; weights added part after part, in row order)
 
     def add_sums(self, total: np.ndarray, squares: np.ndarray) -> None:
         """Add another part's sums of deviations (floats: in row order, as they were gathered)."""
@@ -139,7 +173,13 @@ class FoldCounts:
             mean_dev = np.where(n > 0, self.sum[f] / np.maximum(n, 1), 0.0)
         m2 = np.maximum(self.sumsq[f] - n * mean_dev**2, 0.0)
         return Counts(
-            self.classes[f], [g[f] for g in self.groups], [c[f] for c in self.categorical], n, self.shift + mean_dev, m2
+            self.classes[f],
+            [g[f] for g in self.groups],
+            [c[f] for c in self.categorical],
+            n,
+            self.shift + mean_dev,
+            m2,
+            None if self.terms is None else self.terms[f],
         )
 
 

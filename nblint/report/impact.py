@@ -68,6 +68,8 @@ def impact_json(result, path: str, weights: dict | None = None, with_weights: bo
             "groups": result.groups,
             "left_out": result.design.left_out,
         }
+        if result.design.terms:
+            data["terms"] = {"words": len(result.design.terms), "read_as": result.design.term_model}
     if with_weights:
         data["weights"] = weights
         if weights is None:

@@ -11,8 +11,10 @@ class OneHotImpact(Rule):
     categorical feature (the paper's eq. 2; for a dummy group the all-zero row is the
     reference level) and PoB reads its bits as independent Bernoulli features (eqs. 1
     and 3). Every other group is collapsed in both and every other column is read the
-    same way by both (discrete columns as categorical, continuous ones as Gaussian),
-    with the same smoothing, so the difference is the group's encoding alone. Reports
+    same way by both (discrete columns as categorical, continuous ones as Gaussian, the
+    words of a document-term block as one block, as text models read them: counts or
+    weights by one multinomial per class, 0/1 words or a declared Bernoulli NB by their
+    presence), with the same smoothing, so the difference is the group's encoding alone. Reports
     the share of rows whose predicted class flips, the share where PoB is more
     confident and by how much (mean and 95th percentile of the excess maximum
     posterior), and log-loss and accuracy of both models in-sample and with k-fold
@@ -115,6 +117,8 @@ class OneHotImpact(Rule):
             evidence["alpha"] = result.settings.alpha
             evidence["folds"] = result.settings.folds
             evidence["left_out"] = result.design.left_out
+            if result.design.terms:
+                evidence["terms"] = {"words": len(result.design.terms), "read_as": result.design.term_model}
             fix = (
                 f"Read {group['group']!r} as one categorical feature: fit nblint.MixedNB (the collapsed model "
                 "measured here), or run `nblint fix` to write the table with the group collapsed for CategoricalNB."
