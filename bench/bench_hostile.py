@@ -98,7 +98,7 @@ def main() -> None:
     parser.add_argument("--tables", default=",".join(TABLES))
     args = parser.parse_args()
     OUT.mkdir(exist_ok=True)
-    from nblint.core.resources import Budget
+    from nblint.core.resources import MemoryBudget
 
     results = []
     for name in args.tables.split(","):
@@ -129,7 +129,7 @@ def main() -> None:
             print(f"    NB106: {note}")
     print(
         f"(medians of {args.repeat} runs, each in a fresh process; cpus={os.cpu_count()}; "
-        f"memory budget {Budget.default().memory / 2**30:.1f} GiB)"
+        f"memory budget {MemoryBudget.default().memory / 2**30:.1f} GiB)"
     )
 
 

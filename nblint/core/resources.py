@@ -86,13 +86,13 @@ def machine_memory() -> int:
 
 
 @dataclass(frozen=True)
-class Budget:
+class MemoryBudget:
     """Bytes the statistics of one table may take (``memory``)."""
 
     memory: int
 
     @classmethod
-    def default(cls, configured=None) -> Budget:
+    def default(cls, configured=None) -> MemoryBudget:
         """``configured`` (bytes or a size string), else ``NBLINT_MEMORY_BUDGET``, else the machine's share."""
         if configured is None:
             configured = os.environ.get("NBLINT_MEMORY_BUDGET") or None
@@ -144,8 +144,8 @@ class ProfileCaps:
     distinct: int
 
     @classmethod
-    def for_table(cls, budget: Budget | None, n_columns: int, distinct: int) -> ProfileCaps:
-        budget = budget or Budget.default()
+    def for_table(cls, budget: MemoryBudget | None, n_columns: int, distinct: int) -> ProfileCaps:
+        budget = budget or MemoryBudget.default()
         return cls(budget.memory // 2, n_columns, distinct)
 
     def levels(self, slots: int) -> int:

@@ -114,7 +114,7 @@ class DaskSource(TableSource):
     def compute_profile(self, target: str | None, wide_binary: int | None = None, budget=None):
         """The table's profile: one per partition on the workers, merged pairwise up a fixed tree.
 
-        ``wide_binary`` and ``budget`` (a :class:`~nblint.core.resources.Budget`, resolved on
+        ``wide_binary`` and ``budget`` (a :class:`~nblint.core.resources.MemoryBudget`, resolved on
         the client from the settings) are :meth:`nblint.profile.table.TableProfile.from_source`'s,
         so a configured memory budget caps each partition's profile as it caps a local one.
         """

@@ -40,7 +40,7 @@ import numpy as np
 
 from nblint.core.errors import InputError
 from nblint.core.parallel import ordered_map
-from nblint.core.resources import Budget, ProfileCaps
+from nblint.core.resources import MemoryBudget, ProfileCaps
 from nblint.core.suggest import missing_column
 from nblint.profile.gram import SPARSE_ROWS, WIDE_BINARY, Gram, merge_gram
 from nblint.profile.levels import (
@@ -122,7 +122,7 @@ class TableProfile:
         target: str | None = None,
         jobs: int = 1,
         wide_binary: int | None = None,
-        budget: Budget | None = None,
+        budget: MemoryBudget | None = None,
     ) -> TableProfile:
         """Profile a whole source, chunk by chunk, merging as it goes.
 
@@ -137,8 +137,8 @@ class TableProfile:
         wide_binary : int, optional
             More complete 0/1 columns than this make the table *wide* (default
             :data:`WIDE_BINARY`): see :class:`Gram`.
-        budget : Budget, optional
-            The memory the profile may take (default :meth:`Budget.default`): past
+        budget : MemoryBudget, optional
+            The memory the profile may take (default :meth:`MemoryBudget.default`): past
             it, structures are capped (see :class:`~nblint.core.resources.ProfileCaps`) and
             ``limits`` says how.
         """

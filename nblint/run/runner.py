@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from nblint.analysis.context import TableContext
 from nblint.core.errors import ConfigError, NblintError
 from nblint.core.progress import ProgressBar
-from nblint.core.resources import Budget
+from nblint.core.resources import MemoryBudget
 from nblint.core.terminal import is_interactive
 from nblint.engine import resolved_options, run_rules, shared_settings
 from nblint.engine.findings import Finding, Severity
@@ -179,7 +179,7 @@ def make_context(source: TableSource, settings: Settings, jobs: int | None = Non
     source.jobs = jobs  # a CSV source also parses that many blocks at once
     options = resolved_options(settings.rule_options)
     wide = shared_settings(options)["wide-columns"]
-    budget = Budget.default(settings.memory_budget)
+    budget = MemoryBudget.default(settings.memory_budget)
     if hasattr(source, "compute_profile"):  # a Dask source profiles on the cluster; pandera shares one profile
         profile = source.compute_profile(settings.target, wide, budget)
     else:
