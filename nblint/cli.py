@@ -9,8 +9,9 @@ from contextlib import contextmanager
 
 import click
 
+from nblint.core.models import model_choices, parse_model
 from nblint.core.version import __version__
-from nblint.engine import describe, load_rules, model_choices, parse_model, rule_record, validate_codes
+from nblint.engine import describe, load_rules, rule_record, validate_codes
 from nblint.engine.findings import Severity
 from nblint.report.formats import FORMATS
 

@@ -1,25 +1,17 @@
-"""The rule engine: findings, rules and their options, rule packs, selection and running.
+"""The rule engine: findings, rules and their options (``rule.py``), rule packs, selection and running (``registry.py``).
 
 This package is the door rule packs import from (``from nblint.engine import Rule,
 Option, Finding, Severity``): the names below are its public surface, whichever module
 defines them.
 """
 
+from nblint.core.models import MODEL_CLASSES, MODELS, model_choices, parse_model
 from nblint.engine.findings import Finding, Severity
 from nblint.engine.registry import (
     CODE_PATTERN,
-    DOC_SECTIONS,
     ENTRY_POINT_GROUP,
-    INPUTS,
-    MODEL_CLASSES,
-    MODELS,
-    SUMMARIZE_ABOVE,
-    Option,
-    Rule,
     describe,
     load_rules,
-    model_choices,
-    parse_model,
     resolved_options,
     rule_record,
     run_rules,
@@ -30,6 +22,7 @@ from nblint.engine.registry import (
     unknown_selector,
     validate_codes,
 )
+from nblint.engine.rule import DOC_SECTIONS, INPUTS, SUMMARIZE_ABOVE, Option, Rule
 
 __all__ = [
     "Finding",

@@ -8,7 +8,7 @@ nblint knows, as Hydra configs sometimes do).
 
 from __future__ import annotations
 
-from nblint.engine import MODEL_CLASSES, parse_model
+from nblint.core.models import MODEL_CLASSES, parse_model
 
 #: Top-level packages whose classes nblint recognises in a config (and, from pandas, ``get_dummies``).
 #: category_encoders' OneHotEncoder and OrdinalEncoder encode as scikit-learn's do (one-hot bits,

@@ -32,8 +32,8 @@ from __future__ import annotations
 from typing import Any
 
 from nblint.core.errors import InputError
+from nblint.core.models import MODEL_CLASSES, MODELS
 from nblint.core.suggest import closest, did_you_mean
-from nblint.engine import MODEL_CLASSES, MODELS
 from nblint.pipelines import catalog
 from nblint.pipelines.calls import Call, Expr, Mark
 from nblint.pipelines.spec import PipelineSpec, build_specs

@@ -53,7 +53,7 @@ def impact_json(result, path: str, weights: dict | None = None, with_weights: bo
     answer) is added under ``"weights"``; ``None`` there means scikit-learn is
     missing, said in ``"weights_note"``.
     """
-    from nblint.engine.registry import _jsonable
+    from nblint.engine.rule import _jsonable
     from nblint.estimators import explain
 
     if result is None:

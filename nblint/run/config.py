@@ -47,9 +47,10 @@ from typing import Any
 
 from nblint.core.errors import ConfigError, InputError
 from nblint.core.fileguard import check_nesting, read_limited
+from nblint.core.models import model_choices, parse_model
 from nblint.core.resources import parse_size
 from nblint.core.suggest import did_you_mean
-from nblint.engine import load_rules, model_choices, parse_model, select_rules, validate_codes
+from nblint.engine import load_rules, select_rules, validate_codes
 from nblint.engine.findings import Severity
 
 TOP_KEYS = {

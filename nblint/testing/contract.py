@@ -37,7 +37,8 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
-from nblint.engine import CODE_PATTERN, DOC_SECTIONS, INPUTS, MODEL_CLASSES, MODELS, Rule, load_rules, settle
+from nblint.core.models import MODEL_CLASSES, MODELS
+from nblint.engine import CODE_PATTERN, DOC_SECTIONS, INPUTS, Rule, load_rules, settle
 from nblint.engine.findings import Finding, Severity
 
 #: Every declared-model setting a table rule is tried under (None: no model declared).

@@ -1,0 +1,307 @@
+"""A rule: its metadata and options, its documentation, and the findings it builds.
+
+A rule is a small class: metadata (``code``, ``name``, ``severity``, ``options``,
+``inputs``), a docstring in fixed sections, and :meth:`Rule.check` yielding
+findings. A rule reads tables (the default, ``inputs = ("table",)``: its ``check``
+gets a :class:`nblint.analysis.context.TableContext`) or pipeline configs
+(``inputs = ("pipeline",)``: a :class:`nblint.pipelines.PipelineContext`). On a
+wide table a rule that fires on many columns for one reason says it once
+(:meth:`Rule.summarize`); evidence becomes plain JSON once, for the findings kept
+(:func:`jsonable`).
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from nblint.engine.findings import Finding, Severity
+
+DOC_SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead")
+#: The kinds of input a rule can read, and how ``nblint rule CODE`` describes each.
+INPUTS = {
+    "table": "tables",
+    "pipeline": "pipeline configs (YAML, JSON, TOML, Python) and live pipelines",
+    "live": "live pipelines given with their training data (nblint.check_pipeline)",
+}
+
+
+@dataclass(frozen=True)
+class Option:
+    """A rule option: its kebab-case name, default, type and one-line meaning.
+
+    A number must be finite and, where they are given, within ``minimum`` and
+    ``maximum`` (inclusive): ``nan`` would make every comparison false and
+    silently turn a check off.
+    """
+
+    name: str
+    default: Any
+    doc: str
+    #: An analysis setting as well: rules and analyses read it as ``ctx.setting(name)``, whichever rule declares it.
+    shared: bool = False
+    minimum: float | None = None
+    maximum: float | None = None
+
+    def coerce(self, value: Any) -> Any:
+        """Check and convert a configured value to the default's type (ValueError saying what is expected)."""
+        kind = type(self.default)
+        if kind is bool:
+            if isinstance(value, bool):
+                return value
+        elif kind in (int, float):
+            if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+                if kind is int and not float(value).is_integer():
+                    return _bad(self, value)
+                if (self.minimum is not None and value < self.minimum) or (
+                    self.maximum is not None and value > self.maximum
+                ):
+                    return _bad(self, value)
+                return kind(value)
+        elif isinstance(value, kind):
+            return value
+        return _bad(self, value)
+
+    def expected(self) -> str:
+        """What a value must be, in words (``a whole number >= 2``)."""
+        kind = type(self.default)
+        what = {bool: "true or false", int: "a whole number", float: "a finite number"}.get(kind, kind.__name__)
+        bounds = [f">= {self.minimum:g}"] if self.minimum is not None else []
+        bounds += [f"<= {self.maximum:g}"] if self.maximum is not None else []
+        return " ".join([what] + [" and ".join(bounds)] if bounds else [what])
+
+
+#: The option of a rule that reports one finding per column: past this many columns for one reason, it
+#: reports once for the table (see :meth:`Rule.summarize`). A rule opts in by listing it in its ``options``.
+SUMMARIZE_ABOVE = Option(
+    "summarize-above",
+    50,
+    "On a wide table, more than this many columns reported for one reason become one finding for the table "
+    "(count, share, the costliest examples; every column in the evidence). Narrow tables keep a finding per column.",
+    minimum=1,
+)
+
+
+def _bad(option: Option, value: Any):
+    raise ValueError(f"expected {option.expected()}, got {value!r}")
+
+
+class Rule:
+    """Base class of every rule.  Subclasses set the class attributes and ``check``.
+
+    The class docstring is the rule's documentation: a one-line summary, then the
+    sections ``## What it does``, ``## Why is this bad?``, ``## Example`` and
+    ``## Use instead``.  ``nblint rule CODE`` prints it with the options.
+    """
+
+    code: ClassVar[str] = ""
+    name: ClassVar[str] = ""
+    severity: ClassVar[Severity] = Severity.WARNING
+    options: ClassVar[tuple[Option, ...]] = ()
+    #: The rule needs ``--target`` (skipped without one).
+    needs_target: ClassVar[bool] = False
+    #: What the rule reads: keys of :data:`INPUTS`; a context runs the rules whose inputs include its own.
+    inputs: ClassVar[tuple[str, ...]] = ("table",)
+    #: Row-level checks (by name) whose failing rows are this rule's finding, e.g. the pandera
+    #: check ``nblint_sum_to_one`` of a one-hot group's columns: integrations map them back to the rule.
+    row_checks: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, settings: dict[str, Any] | None = None):
+        self.settings = {opt.name: opt.default for opt in self.options} | dict(settings or {})
+
+    def check(self, ctx) -> Iterable[Finding]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    # ------------------------------------------------------------ many columns, one reason
+
+    def reason(self, finding: Finding) -> Any:
+        """What a per-column finding says, as a key: findings with equal keys are one problem on a wide table.
+
+        The default is the severity (every finding of the rule says the same thing); a rule
+        whose findings differ by class, say, returns the class too.
+        """
+        return finding.severity
+
+    def cost(self, finding: Finding) -> float:
+        """How much a per-column finding costs (rows affected, class mass): summaries list the costliest first."""
+        return float(finding.evidence.get("rows", 0) or 0)
+
+    def summary_message(self, ctx, findings: list[Finding], share: float) -> str:
+        """The one message of a summary finding: ``findings`` (ranked by cost) make ``share`` of the features.
+
+        Rules override this with words about their own problem; the default names the
+        count and the costliest instance.
+        """
+        first = findings[0]
+        return f"{len(findings)} columns ({share:.0%} of the features) are reported for one reason; the costliest: {first.message}"
+
+    def summarize(self, ctx, findings: list[Finding], limit: int) -> list[Finding]:
+        """Say once what this rule found on more than ``limit`` columns of one table for one reason.
+
+        When more than ``limit`` findings are about one column each, they are grouped by
+        :meth:`reason` (the class, say), and each group becomes one finding with the count,
+        the share of the features, the costliest instances (:meth:`cost`) in the message and
+        every column, in table order, in ``columns`` and the evidence. A group of one, and
+        findings about several columns, stay as they are; a narrow table, where a rule cannot
+        fire on more than ``limit`` columns, keeps one finding per column.
+        """
+        per_column = [f for f in findings if len(f.columns) == 1]
+        if len(per_column) <= limit:
+            return findings
+        by_reason: dict[Any, list[Finding]] = {}
+        for f in per_column:
+            by_reason.setdefault(self.reason(f), []).append(f)
+        large = {key: group for key, group in by_reason.items() if len(group) > 1}
+        summarized = {id(f) for group in large.values() for f in group}
+        kept = [f for f in findings if id(f) not in summarized]
+        order = ctx.table_order
+        for group in large.values():
+            ranked = sorted(group, key=lambda f: (-self.cost(f), order.get(f.columns[0], 0)))
+            share = len(group) / _n_features(ctx)
+            message = self.summary_message(ctx, ranked, share)
+            kept.append(self.summary_finding(ctx, message, ranked[:10], [(f.columns[0], self.cost(f)) for f in ranked]))
+        return kept
+
+    def summary_finding(self, ctx, message: str, examples: list[Finding], ranked: list[tuple[str, float]]) -> Finding:
+        """The one finding for many columns reported for one reason (see :meth:`summarize`).
+
+        Parameters
+        ----------
+        message : str
+            What :meth:`summary_message` says.
+        examples : list of Finding
+            The per-column findings of the costliest columns (at most ten are kept), costliest first.
+        ranked : list of (str, float)
+            Every column reported, with its cost, costliest first.
+        """
+        order = ctx.table_order
+        evidence = {
+            "instances": len(ranked),
+            "share": len(ranked) / _n_features(ctx),
+            "examples": [{"column": f.columns[0], "message": f.message, **f.evidence} for f in examples[:10]],
+            # Already plain (a vocabulary's worth of entries is not walked again by :func:`settle`).
+            "columns": _Plain({"column": str(column), "cost": _jsonable(float(cost))} for column, cost in ranked),
+        }
+        return self.finding(
+            ctx,
+            message,
+            columns=sorted((column for column, _ in ranked), key=lambda c: order.get(c, 0)),
+            evidence=evidence,
+            fix=examples[0].fix,
+            severity=examples[0].severity,
+        )
+
+    # ---------------------------------------------------------------- helpers
+
+    def finding(
+        self,
+        ctx,
+        message: str,
+        *,
+        columns=(),
+        rows=(),
+        evidence=None,
+        fix: str = "",
+        severity: Severity | None = None,
+        line: int | None = None,
+        figure: dict | None = None,
+    ) -> Finding:
+        """Build a finding of this rule for the table in ``ctx`` (``figure``: see :class:`Finding`)."""
+        return Finding(
+            code=self.code,
+            name=self.name,
+            severity=severity or self.severity,
+            message=message,
+            path=ctx.path,
+            columns=list(columns),
+            rows=list(rows),
+            line=line,
+            # As given: :func:`run_rules` makes the evidence of the findings it keeps plain JSON (a wide
+            # table's per-column findings are mostly folded into one summary, their evidence never shown).
+            evidence=dict(evidence or {}),
+            fix=fix,
+            figure=figure,
+        )
+
+    @classmethod
+    def summary(cls) -> str:
+        doc = inspect.getdoc(cls) or ""
+        return doc.strip().splitlines()[0] if doc.strip() else ""
+
+    @classmethod
+    def documentation(cls) -> str:
+        """The full documentation: header, docstring sections and options."""
+        doc = inspect.getdoc(cls) or ""
+        lines = [
+            f"# {cls.name} ({cls.code})",
+            "",
+            f"Default severity: {cls.severity}.",
+            f"Reads {' and '.join(INPUTS[i] for i in cls.inputs)}.",
+        ]
+        if cls.needs_target:
+            lines.append("Needs a target column (--target or `target` in the config).")
+        lines += ["", doc.strip(), "", "## Options", ""]
+        if cls.options:
+            for opt in cls.options:
+                lines.append(f"- `{opt.name}` (default: `{_toml(opt.default)}`): {opt.doc}")
+            lines += ["", "Set them in the config, for example:", "", "```toml", f"[tool.nblint.{cls.code}]"]
+            lines += [f"{opt.name} = {_toml(opt.default)}" for opt in cls.options] + ["```"]
+        else:
+            lines.append("None.")
+        return "\n".join(lines) + "\n"
+
+    @classmethod
+    def doc_sections(cls) -> dict[str, str]:
+        """The docstring's ``## Section`` bodies, by title."""
+        doc = inspect.getdoc(cls) or ""
+        parts = re.split(r"^## (.+)$", doc, flags=re.M)
+        return {parts[i].strip(): parts[i + 1].strip() for i in range(1, len(parts) - 1, 2)}
+
+
+def _n_features(ctx) -> int:
+    return max(1, len(ctx.profile.names) - (ctx.target is not None))
+
+
+def _toml(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"'
+    return repr(value)
+
+
+class _Plain(list):
+    """A list of evidence that is plain JSON already (see :meth:`Rule.summary_finding`)."""
+
+
+def _jsonable(value: Any) -> Any:
+    """Evidence as plain JSON types, floats rounded for stable, readable output."""
+    import math
+
+    import numpy as np
+
+    kind = type(value)  # the plain types first: evidence is mostly made of them (wide tables make a lot of it)
+    if kind is str or kind is int or kind is bool or value is None or kind is _Plain:
+        return value
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if kind is float and value.is_integer() and abs(value) < 1e6:
+        return value  # a count held as a float (a cost, a row total) is already what 6 digits would print
+    if isinstance(value, (float, np.floating)):
+        value = float(value)
+        if math.isinf(value):
+            return "inf" if value > 0 else "-inf"
+        if math.isnan(value):
+            return None
+        return float(f"{value:.6g}")
+    return value
