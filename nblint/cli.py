@@ -202,7 +202,7 @@ class _FiniteFloat(click.ParamType):
 def main(ctx: click.Context) -> None:
     """nblint: lint tables and pipeline configs fed to Naive Bayes."""
     from nblint.core.interrupts import exit_on_signals
-    from nblint.run.runner import one_blas_thread
+    from nblint.run.blas import one_blas_thread
 
     ctx.with_resource(one_blas_thread())  # for every command (impact, columns: not through lint_source)
     ctx.with_resource(exit_on_signals())  # SIGINT/SIGTERM: temp files removed, exit 130/143

@@ -87,7 +87,7 @@ BLAS_PROBE = """
 import json
 import numpy
 from threadpoolctl import threadpool_info
-from nblint.run.runner import one_blas_thread
+from nblint.run.blas import one_blas_thread
 
 def threads():
     return sorted({info["num_threads"] for info in threadpool_info() if info["user_api"] == "blas"})
@@ -110,7 +110,7 @@ def test_a_blas_loaded_while_nblint_runs_stays_on_one_thread_and_is_handed_back(
 def test_the_blas_environment_is_restored_when_the_last_overlapping_user_leaves(monkeypatch):
     import threading
 
-    from nblint.run.runner import one_blas_thread
+    from nblint.run.blas import one_blas_thread
 
     monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
     entered, leave = threading.Event(), threading.Event()

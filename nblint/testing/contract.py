@@ -116,7 +116,7 @@ def check_case_coverage(rule: type[Rule], cases) -> None:
 
 def check_rule_behaviour(rule: type[Rule]) -> None:
     """On every contract input the rule reads: never raises, well-formed findings, deterministic, order-free."""
-    from nblint.run.runner import one_blas_thread
+    from nblint.run.blas import one_blas_thread
 
     # BLAS on one thread as in a run, set once: threadpoolctl reads the process's
     # library map each time (2 ms), four-fifths of a rule's contract if done per input.

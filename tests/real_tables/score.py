@@ -112,7 +112,8 @@ def lint(frame, target, model):
     from nblint.api import report as api
     from nblint.engine import run_rules
     from nblint.readers import DataFrameSource
-    from nblint.run.runner import make_context, one_blas_thread
+    from nblint.run.blas import one_blas_thread
+    from nblint.run.runner import make_context
 
     settings = api._settings(target=target, model=model)
     codes = api._codes(settings)
