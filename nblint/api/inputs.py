@@ -151,7 +151,7 @@ def _matrix_source(X, y, target, feature_names, notes: tuple[str, ...] = ()) -> 
         raise ValueError("a numpy array or sparse matrix has no column to be the target: pass the classes as y")
     column = _column_of(y, n) if y is not None else None
     if is_sparse(X):
-        from nblint.profile.sparse import SparseSource
+        from nblint.readers.sparse import SparseSource
 
         if not notes:
             return SparseSource(X, names, name, column), name
@@ -238,7 +238,7 @@ class WithTarget(TableSource):
 
     def _column(self, name, offset, length):
         if name == self.target:
-            from nblint.profile.sparse import slice_column
+            from nblint.readers.sparse import slice_column
 
             return slice_column(self.y, offset, length)
         return self.inner._column(name, offset, length)

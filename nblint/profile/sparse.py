@@ -1,8 +1,8 @@
 """Sparse matrices (``scipy.sparse``, a document-term matrix) profiled without densifying them.
 
-A :class:`SparseSource` hands the profile row blocks of the matrix as they are
-(a CSR :class:`SparseBlock` on the chunk, the target as an ordinary column), and
-:func:`profile_block` computes from the stored entries alone the same statistics
+A :class:`~nblint.readers.sparse.SparseSource` hands the profile row blocks of the
+matrix as they are (a CSR :class:`~nblint.readers.sparse.SparseBlock` on the chunk,
+the target as an ordinary column), and :func:`profile_block` computes from the stored entries alone the same statistics
 :meth:`nblint.profile.table.TableProfile.from_chunk` computes from dense columns. Every
 implicit zero is a value 0, so each statistic is "what the stored entries say,
 plus the zeros":
@@ -21,7 +21,7 @@ plus the zeros":
   fingerprints, so identical columns (NB105) are found without a pass over rows.
 
 The co-moments behind VIF (NB104) are a dense ``q x q`` matrix; for a sparse block
-of more than :data:`MOMENT_COLUMNS` columns they are not gathered for its non-0/1
+of more than :data:`~nblint.readers.sparse.MOMENT_COLUMNS` columns they are not gathered for its non-0/1
 columns (a 50,000-word count matrix would need 20 GB), and NB106 says so.
 
 Second passes (candidate checks, NB401's scores) ask for a few columns by name;
@@ -29,9 +29,6 @@ those come as ordinary dense columns, a chunk of rows at a time.
 """
 
 from __future__ import annotations
-
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -41,137 +38,11 @@ from nblint.profile.incidence import Incidence
 from nblint.profile.levels import DISTINCT_CAP, Levels, smallest, value_hashes
 from nblint.profile.numeric import NumericStats
 from nblint.profile.target import encode_target
-from nblint.readers import Chunk, ColumnData, TableSource, chunk_rows_for
+from nblint.readers import Chunk
+from nblint.readers.sparse import MOMENT_COLUMNS, SparseBlock
 
-#: Stored entries in one row block of the profile pass (about 100 MB of work arrays;
-#: ``jobs + 1`` blocks are in flight).
-CHUNK_ENTRIES = 1 << 21
-#: Sparse blocks wider than this keep no co-moments for their non-0/1 columns (VIF).
-MOMENT_COLUMNS = 4096
 #: Weight of row r in the fingerprints: a pseudo-random 64-bit number.
 _ROW_SALT = np.uint64(0x9E3779B97F4A7C15)
-
-
-@dataclass(frozen=True)
-class SparseBlock:
-    """Rows ``[row_offset, row_offset + n)`` of the sparse feature columns, as CSR.
-
-    ``matrix`` has sorted indices and no stored zeros; ``integer_dtype`` says the
-    matrix holds integers (or booleans) by type; ``binary`` marks the columns that
-    hold only 0 and 1 in the whole matrix (not just in these rows).
-    """
-
-    names: tuple[str, ...]
-    matrix: object  # scipy.sparse.csr_matrix (n, p)
-    integer_dtype: bool
-    binary: np.ndarray  # (p,) bool
-
-
-class SparseSource(TableSource):
-    """A ``scipy.sparse`` matrix of features, and optionally the class of each row.
-
-    Parameters
-    ----------
-    matrix : scipy.sparse matrix or array (n, p)
-    names : sequence of str
-        The p feature names.
-    target : str, optional
-        Name of the class column.
-    y : ColumnData, optional
-        The classes, one per row (with ``target``).
-    path : str
-        Display name in findings.
-    """
-
-    def __init__(
-        self,
-        matrix,
-        names: Sequence[str],
-        target: str | None = None,
-        y: ColumnData | None = None,
-        path: str = "<array>",
-    ):
-        from scipy import sparse
-
-        csr = sparse.csr_matrix(matrix)  # shares the caller's arrays when it is CSR already
-        if csr.dtype.kind not in "biuf":
-            raise TypeError(f"a sparse matrix of {csr.dtype} values cannot be linted (expected numbers or booleans)")
-        if not csr.has_canonical_format or not np.all(csr.data):
-            csr = csr.copy()  # never change the caller's matrix
-            csr.sum_duplicates()
-            csr.eliminate_zeros()
-        self.matrix = csr
-        # Columns with a stored value other than 1 (NaN included) are not 0/1 anywhere: one
-        # pass over the entries, so that no row block counts co-occurrences for them.
-        other = (csr.data != 1) & (csr.data != 0)
-        self.binary = np.bincount(csr.indices[other], minlength=csr.shape[1]) == 0
-        self.features = tuple(names)
-        self.y = y
-        self.target = target
-        super().__init__(path, self.features + ((target,) if target is not None else ()), csr.shape[0])
-        entries_per_row = max(csr.nnz / max(csr.shape[0], 1), 1.0)
-        self.block_rows = int(max(256, min(1 << 20, CHUNK_ENTRIES // entries_per_row)))
-
-    @property
-    def limits(self) -> list[str]:
-        """What the profile of this source leaves out (reported by NB106)."""
-        if len(self.features) <= MOMENT_COLUMNS:
-            return []
-        return [
-            f"sparse input of {len(self.features)} columns (more than {MOMENT_COLUMNS}): VIF (NB104) is not "
-            "computed for its columns that are not 0/1, whose dense co-moment matrix would need "
-            f"{8 * len(self.features) ** 2 / 2**30:.1f} GiB"
-        ]
-
-    def chunks(self, columns: Sequence[str] | None = None) -> Iterator[Chunk]:
-        if columns is None:  # the profile pass: row blocks as they are
-            yield from self._blocks()
-            return
-        names = tuple(columns)
-        wanted = [self.names.index(n) for n in names if n != self.target]  # (features come first in names)
-        position = {self.features[j]: k for k, j in enumerate(wanted)}
-        rows = chunk_rows_for(len(names))
-        for offset in range(0, self.n_rows, rows):
-            length = min(rows, self.n_rows - offset)
-            dense = self.matrix[offset : offset + length][:, wanted].toarray() if wanted else None
-            yield Chunk(
-                names,
-                tuple(
-                    self._target_slice(offset, length)
-                    if n == self.target
-                    else self._dense_column(dense[:, position[n]])
-                    for n in names
-                ),
-                offset,
-                length,
-            )
-
-    def _blocks(self) -> Iterator[Chunk]:
-        dense_names = (self.target,) if self.target is not None else ()
-        for offset in range(0, self.n_rows, self.block_rows):
-            length = min(self.block_rows, self.n_rows - offset)
-            columns = (self._target_slice(offset, length),) if self.target is not None else ()
-            block = SparseBlock(
-                self.features, self.matrix[offset : offset + length], self.matrix.dtype.kind in "biu", self.binary
-            )
-            yield Chunk(dense_names, columns, offset, length, sparse=block)
-
-    def _target_slice(self, offset: int, length: int) -> ColumnData:
-        return slice_column(self.y, offset, length)
-
-    def _dense_column(self, values: np.ndarray) -> ColumnData:
-        if self.matrix.dtype.kind in "biu":
-            return ColumnData("numeric", values, None, True)
-        values = values.astype(np.float64)
-        values[np.isinf(values)] = np.nan
-        return ColumnData("numeric", values)
-
-
-def slice_column(col: ColumnData, offset: int, length: int) -> ColumnData:
-    """Rows ``[offset, offset + length)`` of a whole column."""
-    end = offset + length
-    missing = None if col.missing is None else col.missing[offset:end]
-    return ColumnData(col.kind, col.values[offset:end], col.labels, col.integer_dtype, missing)
 
 
 # --------------------------------------------------------------------------- the profile of a block

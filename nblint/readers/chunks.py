@@ -121,7 +121,7 @@ class Chunk:
     columns: tuple[ColumnData, ...]
     row_offset: int
     n_rows: int
-    #: Feature columns held as a sparse row block (:class:`nblint.profile.sparse.SparseBlock`), before ``names``.
+    #: Feature columns held as a sparse row block (:class:`nblint.readers.sparse.SparseBlock`), before ``names``.
     sparse: object = None
 
     def __post_init__(self):

@@ -321,7 +321,7 @@ def lint_paths(
 
 def text_source(source: TableSource, column: str, target: str | None) -> TableSource:
     """``source`` with its text ``column`` as word counts beside its numeric columns (:mod:`nblint.readers.text`)."""
-    from nblint.profile.sparse import SparseSource
+    from nblint.readers.sparse import SparseSource
     from nblint.readers.text import word_counts
 
     table = word_counts(source, column, target)
