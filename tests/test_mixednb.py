@@ -564,3 +564,11 @@ def test_wanbia_gives_a_multinomial_block_one_weight():
         + w[3] * (gaussian.predict_joint_log_proba(X[:, [3]]) - gaussian.class_log_prior_)
     )
     np.testing.assert_allclose(model.predict_joint_log_proba(X), expected, rtol=1e-9)
+
+
+def test_a_feature_of_a_mixed_model_has_every_event_model_but_complement():
+    """One vocabulary (nblint.core.models): ComplementNB weighs every feature at once, so no single one has it."""
+    from nblint.core.models import MODELS
+    from nblint.estimators.recommend import FEATURE_MODELS
+
+    assert set(FEATURE_MODELS) == set(MODELS) - {"complement"}

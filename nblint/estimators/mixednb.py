@@ -44,7 +44,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from nblint import nbmath
 from nblint.estimators import readings, wanbia
-from nblint.estimators.recommend import MODELS, Feature, frame_context, recommended_features
+from nblint.estimators.recommend import FEATURE_MODELS, Feature, frame_context, recommended_features
 
 try:  # scikit-learn >= 1.6
     from sklearn.utils.validation import validate_data
@@ -58,7 +58,7 @@ except ImportError:  # pragma: no cover - older scikit-learn
 #: Readings of a continuous column besides the Gaussian one (:mod:`nblint.estimators.readings`).
 CONTINUOUS_READINGS = ("lognormal", "binned")
 #: Values ``kinds`` may give every column, or one: an event model or another reading of a measurement.
-READ_KINDS = (*MODELS, *CONTINUOUS_READINGS)
+READ_KINDS = (*FEATURE_MODELS, *CONTINUOUS_READINGS)
 #: Values ``kinds`` may give a column: a reading, or "drop".
 COLUMN_KINDS = (*READ_KINDS, "drop")
 #: Values of ``continuous``: choose per column, or one reading for every inferred continuous column.

@@ -39,8 +39,9 @@ from dataclasses import dataclass
 COUNT_LEVELS = 20
 
 
-#: Event models a feature can have, in the order they are listed.
-MODELS = ("categorical", "bernoulli", "multinomial", "gaussian")
+#: Event models one feature of a mixed model can have, in the order they are listed: those of
+#: :data:`nblint.core.models.MODELS` but ComplementNB, whose weights are fitted over every feature at once.
+FEATURE_MODELS = ("categorical", "bernoulli", "multinomial", "gaussian")
 
 
 @dataclass(frozen=True)
