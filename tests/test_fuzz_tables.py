@@ -27,6 +27,8 @@ from hypothesis import strategies as st
 
 import nblint
 
+#: Both fuzzers: a few derandomised examples, so CI runs the same ones in seconds (raise max_examples by hand).
+FUZZ = settings(max_examples=12, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 TEXT = st.sampled_from(["a", "b", "c", "", "NA", "null", "x y", "1", "with,comma", 'q"uote', "line\nbreak"])
 
 
@@ -76,7 +78,7 @@ def findings(data) -> list[dict]:
 
 
 @pytest.mark.slow
-@settings(max_examples=12, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@FUZZ
 @given(table=tables())
 def test_csv_parquet_and_dataframe_agree_and_planted_groups_are_found(tmp_path_factory, table):
     frame, planted = table
@@ -138,7 +140,7 @@ def typed_tables(draw):
 
 
 @pytest.mark.slow
-@settings(max_examples=12, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@FUZZ
 @given(table=typed_tables())
 def test_a_dataframe_with_decimal_nullable_and_uint64_columns_agrees_with_its_csv_and_parquet(tmp_path_factory, table):
     frame, _ = table
