@@ -289,8 +289,7 @@ class TableContext:
         for j in np.flatnonzero(~numeric.zero_one & (numeric.minimum >= 0)):
             levels = numeric.levels[j]
             if levels is not None:
-                zeros = int(levels.totals[levels.keys.index(0.0)]) if 0.0 in levels.keys else 0
-                nonzero[j] = n_rows[j] - zeros
+                nonzero[j] = n_rows[j] - int(levels.counts_of(0.0).sum())
         target = self.target
         return {
             name: int(nonzero[j])

@@ -97,7 +97,7 @@ def _term_totals(profile, design: Design) -> np.ndarray:
     for k in np.flatnonzero(~numeric.zero_one[idx]).tolist():
         # A count read as presence: its rows minus those where it is 0.
         levels = numeric.levels[idx[k]]
-        zeros = levels.table[levels.keys.index(0.0), :C] if levels is not None and 0.0 in levels.keys else 0
+        zeros = levels.counts_of(0.0)[:C] if levels is not None else 0
         present[:, k] = numeric.class_n[:C, idx[k]] - zeros
     return present
 

@@ -29,6 +29,12 @@ class Levels:
     def totals(self) -> np.ndarray:
         return self.table.sum(axis=1)
 
+    def counts_of(self, key) -> np.ndarray:
+        """Rows with level ``key`` in each class slot, (C+1,): zeros where the column never takes it."""
+        if key in self.keys:
+            return self.table[self.keys.index(key)]
+        return np.zeros(self.table.shape[1], dtype=np.int64)
+
 
 def merge_levels(a: Levels | None, b: Levels | None, cap: int = DISTINCT_CAP) -> Levels | None:
     """Union two level tables with the same class slots; None (more than ``cap`` levels) absorbs."""
