@@ -424,10 +424,10 @@ class TableContext:
         found: dict[str, list[leakage.SingleClassLevel]] = {}
         for level in leakage.single_class_levels(
             self.profile,
-            columns + presence,
+            columns,
             int(self.setting("separation-min-rows")),
             float(self.setting("separation-max-chance")),
-            presence=frozenset(presence),
+            presence,
         ):
             found.setdefault(level.column, []).append(level)
         return found

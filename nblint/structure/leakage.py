@@ -27,6 +27,7 @@ histogram bins gives a lower bound on the share of rows a threshold decides.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from math import exp, lgamma
 
@@ -99,23 +100,17 @@ def scanned_columns(profile, kinds) -> list[str]:
     return [column for column, kind in kinds.items() if kind.kind in LEVEL_KINDS and tabled(column)]
 
 
-#: The level of a column read as presence (see :func:`presence_levels`): the rows where it is not zero.
+#: The level of a column read as presence (see :func:`single_class_levels`): the rows where it is not zero.
 PRESENT = "> 0"
 
 
-def _zero_row(levels, n_classes: int) -> np.ndarray:
-    """The class counts of a count column's level 0 (zeros when it has none)."""
-    if levels.keys and float(levels.keys[0]) == 0.0:
-        return levels.table[0, :n_classes]
-    return np.zeros(n_classes, dtype=np.int64)
-
-
 def single_class_levels(
-    profile, columns, min_rows: int, max_chance: float, presence=frozenset()
+    profile, columns, min_rows: int, max_chance: float, presence: Sequence[str] = ()
 ) -> list[SingleClassLevel]:
     """Levels seen in one class only that chance cannot explain (see the module docstring).
 
-    ``presence``: columns (words read as counts, values >= 0) whose levels are read as 0 and ``"> 0"``.
+    ``columns`` are read by their levels; ``presence`` (other columns: words read as counts,
+    values >= 0) by two levels, 0 and :data:`PRESENT`.
     """
     n_classes = len(profile.classes)
     if n_classes < 2:
@@ -134,11 +129,10 @@ def single_class_levels(
         big_levels += big
         single |= big & ((counts > 0).sum(axis=0) == 1)
     # Words read as presence, all at once: their (absent, present) class counts as two matrices.
-    present_block = [c for c in columns if c in presence]
-    if present_block:
-        js = [index.index(c) for c in present_block]
+    if presence:
+        js = [index.index(c) for c in presence]
         class_n = numeric.class_n[:n_classes][:, js]
-        absent = np.column_stack([_zero_row(profile.levels(c), n_classes) for c in present_block]).reshape(
+        absent = np.column_stack([profile.levels(c).counts_of(0.0)[:n_classes] for c in presence]).reshape(
             n_classes, len(js)
         )
         for key, counts in ((0.0, absent), (PRESENT, class_n - absent)):
@@ -147,10 +141,8 @@ def single_class_levels(
             tested += int(big.sum())
             for i in np.flatnonzero(big & ((counts > 0).sum(axis=0) == 1)).tolist():
                 klass = int(np.flatnonzero(counts[:, i])[0])
-                candidates.append((present_block[i], key, klass, int(sizes[i])))
+                candidates.append((presence[i], key, klass, int(sizes[i])))
     for column in columns:
-        if column in presence:
-            continue
         j = index.index(column) if column not in profile.text else None
         if j is not None and numeric.zero_one[j]:
             tested += int(big_levels[j])
