@@ -117,7 +117,7 @@ def _pieces(encoded: list, starts: np.ndarray, begin: int, end: int) -> list:
 
 def _encode_partition(frame, offset: int, chunk_rows: int, plan) -> RowInputs:
     """One partition's rows, encoded for the models (rows numbered from the table's first)."""
-    source = DataFrameSource(frame.reset_index(drop=True), "<partition>", chunk_rows, row_offset=offset)
+    source = DataFrameSource.part(frame, offset, chunk_rows)
     parts = [plan.encode(chunk) for chunk in source.chunks(plan.columns)]
     return RowInputs.concatenate(parts)
 

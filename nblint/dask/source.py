@@ -199,7 +199,7 @@ def _partition_profile(frame, offset: int, target, chunk_rows: int, wide_binary,
     """Profile one partition (runs on a worker); row numbers count from the table's first row."""
     from nblint.profile.table import TableProfile
 
-    source = DataFrameSource(frame.reset_index(drop=True), "<partition>", chunk_rows, row_offset=offset)
+    source = DataFrameSource.part(frame, offset, chunk_rows)
     return TableProfile.from_source(source, target, 1, wide_binary, budget)
 
 
@@ -212,8 +212,6 @@ def _reduce_partition(frame, offset: int, chunk_rows: int, columns, accumulator)
     import copy
 
     accumulator = copy.deepcopy(accumulator)  # (the threaded scheduler shares the argument)
-    for chunk in DataFrameSource(frame.reset_index(drop=True), "<partition>", chunk_rows, row_offset=offset).chunks(
-        columns
-    ):
+    for chunk in DataFrameSource.part(frame, offset, chunk_rows).chunks(columns):
         accumulator.add(chunk)
     return accumulator

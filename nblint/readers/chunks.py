@@ -163,6 +163,9 @@ class TableSource:
     jobs: int = 1
     #: What the profile of this source leaves out, as sentences (reported by NB106).
     limits: tuple[str, ...] = ()
+    #: The table row of this source's first row (a part of a table, a Dask partition, numbers its rows
+    #: as the whole table does): chunks carry it in their ``row_offset``.
+    row_offset: int = 0
 
     def __init__(self, path: str, names: Sequence[str], n_rows: int, chunk_rows: int | None = None):
         self.path = path
@@ -180,7 +183,7 @@ class TableSource:
         names = tuple(columns) if columns is not None else self.names
         for offset in range(0, self.n_rows, self.chunk_rows):
             length = min(self.chunk_rows, self.n_rows - offset)
-            yield Chunk(names, tuple(self._column(n, offset, length) for n in names), offset, length)
+            yield Chunk(names, tuple(self._column(n, offset, length) for n in names), self.row_offset + offset, length)
 
     def settled_pass(self, consume: Callable[[Iterator[Chunk]], R]) -> R:
         """``consume(chunks)`` over one full pass of every column, restarted until the types settle.

@@ -52,15 +52,14 @@ class DataFrameSource(TableSource):
         self._positions = [i for i in range(len(names)) if not nested[i]]  # column positions in the frame
         super().__init__(path, [names[i] for i in self._positions], len(frame), chunk_rows)
 
+    @classmethod
+    def part(cls, frame, row_offset: int, chunk_rows: int) -> DataFrameSource:
+        """Rows of a larger table (a Dask partition) whose first is the table's row ``row_offset``."""
+        return cls(frame.reset_index(drop=True), "<partition>", chunk_rows, row_offset=row_offset)
+
     def _column(self, name, offset, length):
         series = self.frame.iloc[offset : offset + length, self._positions[self.names.index(name)]]
         return series_column_data(series)
-
-    def chunks(self, columns=None):
-        for chunk in super().chunks(columns):
-            if self.row_offset:
-                chunk = Chunk(chunk.names, chunk.columns, self.row_offset + chunk.row_offset, chunk.n_rows)
-            yield chunk
 
 
 class StreamSource(TableSource):
