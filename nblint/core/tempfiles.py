@@ -30,7 +30,8 @@ except ImportError:  # (Windows)
     fcntl = None  # type: ignore[assignment]
 
 _PREFIX = "nblint-"
-#: The lock this process holds (its descriptor stays open for the process's lifetime), once made.
+#: The process that swept and locked (``pid``), and its lock's descriptor (``fd``, open for the
+#: process's lifetime) when the lock could be taken.
 _held: dict[str, int] = {}
 
 
@@ -44,6 +45,8 @@ def owned_prefix(kind: str) -> str:
     """
     folder = tempfile.gettempdir()
     if fcntl is not None and _held.get("pid") != os.getpid():  # (a forked worker takes its own lock)
+        _held.clear()
+        _held["pid"] = os.getpid()  # once per process, whether or not the lock can be taken
         _sweep(folder)
         _lock(folder)
     return f"{_PREFIX}{os.getpid()}-{kind}-"
@@ -54,11 +57,15 @@ def _lock(folder: str) -> None:
     for _ in range(3):
         try:
             fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:  # (a read-only folder: the files themselves will fail and say so)
             return
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            return
         if os.fstat(fd).st_nlink:
-            _held.update(pid=os.getpid(), fd=fd)
+            _held["fd"] = fd
             atexit.register(_remove, path)
             return
         os.close(fd)  # a sweep took the file between its creation and the lock: make it again
