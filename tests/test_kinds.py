@@ -152,6 +152,22 @@ def test_an_ambiguous_kind_is_shown_with_both_readings_and_rules_on_it_are_info(
     assert all(str(f.severity) == "info" for f in findings)
 
 
+def test_a_declared_model_makes_a_zero_cell_certain_whatever_the_kind():
+    """Issue 22 item 5: an ambiguous kind lowers NB201's severity only when no model is declared."""
+    frame = _survey()
+    ones = np.flatnonzero(frame["rating"].to_numpy() == 1)
+    seen = [i for i in ones if frame["y"].iat[i] == 0][:3]  # rating 1: three rows, all class 0 (chance, not NB202)
+    frame.loc[np.setdiff1d(ones, seen), "rating"] = 2
+    assert _context(frame).kinds["rating"].ambiguous
+
+    def severity(**kwargs):
+        report = nblint.check(frame, target="y", alpha=0, select=["NB201"], **kwargs)
+        return [str(f.severity) for f in report if f.columns == ["rating"]]
+
+    assert severity() == ["info"]  # one reading's cell: categorical codes have it, a count would not
+    assert severity(model="categorical") == ["error"]  # CategoricalNB reads the level: it vetoes class 1
+
+
 def test_declared_kinds_win_with_names_and_globs_in_the_api():
     frame = _survey()
     kinds = _context(frame, kinds={"rating": "categorical", "pixel_*": "categorical"}).kinds

@@ -40,7 +40,9 @@ class ZeroCountCell(Rule):
     An error when the smoothing is known to be off (``alpha = 0`` in the config or a
     pipeline): each cell then certainly vetoes its class. Otherwise ``info``:
     scikit-learn smooths by default (alpha = 1), so the cell is worth knowing about,
-    not a defect. ``info`` as well when the column's kind is ambiguous.
+    not a defect. ``info`` as well when no model is declared and the column's kind is
+    ambiguous: the cell is then only one reading's; a declared model reads the column its
+    own way, so there the cell is an error whatever the kind.
 
     ## Example
     ```
@@ -125,7 +127,10 @@ class ZeroCountCell(Rule):
             yield self.summary_finding(ctx, message, examples, [(found.names[k], costs[k]) for k in ranked])
 
     def _severity(self, ctx, column) -> Severity:
-        return Severity.ERROR if ctx.alpha == 0 and not ctx.kinds[column].ambiguous else Severity.INFO
+        # A declared model reads the column its own way, so the cell certainly vetoes its class;
+        # with none declared, an ambiguous kind means the cell is only one reading's.
+        certain = ctx.model is not None or not ctx.kinds[column].ambiguous
+        return Severity.ERROR if ctx.alpha == 0 and certain else Severity.INFO
 
     def _column_finding(self, ctx, column, zero: _ZeroCells, pictures: bool):
         classes = ctx.profile.classes
