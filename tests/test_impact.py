@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from missing_module import cli_without
 from sklearn.naive_bayes import CategoricalNB, GaussianNB
 
+import nblint
 from nblint import nbmath
 from nblint.analysis.context import TableContext
 from nblint.cli import main
@@ -71,6 +72,7 @@ def compare(cat, pob, y):
         "pob_log_loss": -np.log(pob[rows, y]).mean(),
         "cat_accuracy": np.mean(cat.argmax(1) == y),
         "pob_accuracy": np.mean(pob.argmax(1) == y),
+        "gap": np.log(cat[rows, y]) - np.log(pob[rows, y]),  # each row's bits-minus-collapsed log-loss
     }
 
 
@@ -126,6 +128,13 @@ def test_cross_validation_equals_sklearn_fold_by_fold():
         assert got["cat"]["cross_validated"]["log_loss"] == pytest.approx(expected["cat_log_loss"], rel=1e-9)
         assert got["pob"]["cross_validated"]["log_loss"] == pytest.approx(expected["pob_log_loss"], rel=1e-9)
         assert got["cat"]["cross_validated"]["accuracy"] == pytest.approx(expected["cat_accuracy"])
+        # NB401's noise test: the paired differences' mean, standard error and z, row by row.
+        gap = expected["gap"]
+        se = gap.std(ddof=1) / np.sqrt(len(gap))
+        paired = got["cross_validated_difference"]
+        assert paired["mean"] == pytest.approx(gap.mean(), rel=1e-9, abs=1e-12)
+        assert paired["standard_error"] == pytest.approx(se, rel=1e-6)
+        assert paired["z"] == pytest.approx(gap.mean() / se, rel=1e-6, abs=1e-9)
 
 
 def test_chunking_does_not_change_the_measurement():
@@ -299,7 +308,14 @@ def test_excess_histogram_counts_every_row_once(monkeypatch):
     bins, start = [], 0
     for n in rng.integers(1, 40, 30):
         top = rng.random((4, n))  # CAT, then the three variants
-        post = scoring.Posteriors(rng.integers(0, 3, (4, n)), top, np.zeros(4), np.zeros(4, dtype=np.int64))
+        post = scoring.Posteriors(
+            rng.integers(0, 3, (4, n)),
+            top,
+            np.zeros(4),
+            np.zeros(4, dtype=np.int64),
+            np.zeros(4),
+            np.zeros(4, dtype=np.int64),
+        )
         comparisons.add_window(measure.InSample.of(post, np.arange(start, start + n), np.zeros((0, 3)), None))
         bins.append(np.rint((top[1:] - top[0] + 1.0) * 50).astype(np.int64))
         start += n
@@ -475,3 +491,32 @@ def test_a_document_term_block_is_measured_the_same_whatever_the_chunks_and_thre
         assert result.design.term_model == (model or "multinomial")
         results.append((result.table, result.groups))
     assert results[1] == results[0] and results[2] == results[0]
+
+
+def test_nb401_is_more_than_info_only_where_cross_validation_bears_the_cost_out():
+    """Issue 22 item 5: flips and log-loss count only beyond out-of-fold noise, paired by row."""
+    # A group that says nothing about the class: its in-sample flips (up to a tenth of the
+    # rows on these seeds) are not a cost when, out of fold, neither model decides better.
+    flipped = 0
+    for seed in range(10):
+        rng = np.random.default_rng(seed)
+        y = rng.integers(0, 2, 300)
+        g = rng.integers(0, 4, 300)
+        frame = pd.DataFrame({f"g_{k}": (g == k).astype(int) for k in range(4)})
+        frame["x"] = np.where(rng.random(300) < 0.7, y, 1 - y)
+        frame["y"] = y
+        (finding,) = nblint.check(frame, target="y", select=["NB401"])
+        flipped += finding.evidence["map_differs_share"] >= 0.005
+        assert str(finding.severity) == "info", (seed, finding.message)
+    assert flipped  # the old rule (flips alone) made at least one of these a warning
+    # The bundled example: 'plan' flips 5.75% of rows and its collapsed model is right out of
+    # fold on 20 rows the bits model misses against 10 (z = 1.8); 'channel' flips 0.5% but the
+    # bits model decides better out of fold.
+    report = {
+        f.evidence["group"]: f for f in nblint.check("examples/customers.csv", target="churned", select=["NB401"])
+    }
+    plan, channel = report["plan"].evidence, report["channel"].evidence
+    assert plan["cross_validated_decisions"]["z"] >= 1.645 and str(report["plan"].severity) == "warning"
+    assert channel["map_differs_share"] >= 0.005 and channel["cross_validated_decisions"]["z"] < 0
+    assert str(report["channel"].severity) == "info"
+    assert "decisions within noise" in report["channel"].message

@@ -49,11 +49,48 @@ class Scores:
         self.rows = 0
         self.log_loss_sum = np.zeros(n_models)
         self.correct = np.zeros(n_models, dtype=np.int64)
+        self.gap_square_sum = np.zeros(n_models)
+        self.cat_only_right = np.zeros(n_models, dtype=np.int64)
 
     def add(self, post: Posteriors | WindowScores) -> None:
         self.rows += post.argmax.shape[1] if isinstance(post, Posteriors) else post.rows
         self.log_loss_sum += post.log_loss
         self.correct += post.correct
+        self.gap_square_sum += post.gap_square
+        self.cat_only_right += post.cat_only_right
+
+    def paired(self, model: int) -> dict:
+        """How far model ``model``'s log-loss is above CAT's, row by row, and how sure that is.
+
+        With d_i the difference of the two models' losses on row i (the same row, the
+        same fold's fit), ``mean`` is the mean of d, ``standard_error`` its standard
+        error (sample variance of d over n) and ``z`` their ratio: a positive z of 2
+        or more says CAT is the better model beyond the noise of which rows were drawn.
+        ``z`` is None where a loss is infinite (alpha = 0 and a vetoed true class).
+        """
+        n = self.rows
+        if n < 2:
+            return {"mean": None, "standard_error": None, "z": None}
+        with np.errstate(invalid="ignore", over="ignore"):
+            mean = (self.log_loss_sum[model] - self.log_loss_sum[CAT]) / n
+            variance = (self.gap_square_sum[model] - n * mean * mean) / (n - 1)
+        if not (np.isfinite(mean) and np.isfinite(variance)):
+            return {"mean": float(mean) if not np.isnan(mean) else None, "standard_error": None, "z": None}
+        se = float(np.sqrt(max(variance, 0.0) / n))
+        z = float(mean / se) if se > 0 else (0.0 if mean == 0 else float(np.copysign(1e9, mean)))
+        return {"mean": float(mean), "standard_error": se, "z": z}
+
+    def decisions(self, model: int) -> dict:
+        """Rows only CAT classifies right against rows only model ``model`` does (McNemar's test).
+
+        Under no difference between the two models' decisions each disagreeing row is
+        a fair coin, so ``z`` = (a - b) / sqrt(a + b) is about standard normal; 2 or more
+        says CAT decides better beyond noise.
+        """
+        a = int(self.cat_only_right[model])
+        b = a + int(self.correct[model]) - int(self.correct[CAT])
+        z = (a - b) / float(np.sqrt(a + b)) if a + b else 0.0
+        return {"collapsed_only_right": a, "bits_only_right": b, "z": z}
 
     def result(self, model: int) -> dict:
         if not self.rows:
@@ -153,6 +190,9 @@ class Comparisons:
                 "in_sample": self.in_sample.result(POB + v),
                 "cross_validated": self.cross_validated.result(POB + v),
             },
+            # Bits minus collapsed, out of fold, paired by row: is CAT better beyond noise?
+            "cross_validated_difference": self.cross_validated.paired(POB + v),
+            "cross_validated_decisions": self.cross_validated.decisions(POB + v),
             "flipped_rows": self.example_rows[v],
             **self.extra[v],
         }
@@ -165,10 +205,12 @@ class WindowScores:
     rows: int
     log_loss: np.ndarray  # (M,)
     correct: np.ndarray  # (M,)
+    gap_square: np.ndarray  # (M,)
+    cat_only_right: np.ndarray  # (M,)
 
     @classmethod
     def of(cls, post: Posteriors) -> WindowScores:
-        return cls(post.argmax.shape[1], post.log_loss, post.correct)
+        return cls(post.argmax.shape[1], post.log_loss, post.correct, post.gap_square, post.cat_only_right)
 
 
 @dataclass

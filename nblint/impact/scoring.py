@@ -265,6 +265,8 @@ class Posteriors:
     max: np.ndarray  # (M, n) its posterior probability
     log_loss: np.ndarray  # (M,) sum over the rows of -log p(y | x)
     correct: np.ndarray  # (M,) rows whose predicted class is y
+    gap_square: np.ndarray  # (M,) sum over the rows of (model m's -log p(y | x) minus CAT's)^2
+    cat_only_right: np.ndarray  # (M,) rows whose class CAT predicts and model m does not
 
 
 def log_posteriors(models: Models, inputs: RowInputs) -> tuple[np.ndarray, np.ndarray]:
@@ -280,4 +282,10 @@ def posteriors(models: Models, inputs: RowInputs) -> Posteriors:
     log_post, top = log_posteriors(models, inputs)
     predicted = argmax(log_post, top)
     at_y = np.take_along_axis(log_post, inputs.y[None, None, :], axis=0)[0]
-    return Posteriors(predicted, np.exp(top), -at_y.sum(axis=1), (predicted == inputs.y).sum(axis=1))
+    # Each row's loss under model m minus CAT's on the same row: the paired differences
+    # whose spread says whether a difference in mean log-loss is beyond noise.
+    with np.errstate(invalid="ignore", over="ignore"):  # alpha = 0: a vetoed true class loses +inf
+        gap_square = np.square(at_y[CAT] - at_y).sum(axis=1)
+    right = predicted == inputs.y
+    cat_only_right = (right[CAT] & ~right).sum(axis=1)
+    return Posteriors(predicted, np.exp(top), -at_y.sum(axis=1), right.sum(axis=1), gap_square, cat_only_right)

@@ -28,18 +28,22 @@ class OneHotImpact(Rule):
     are over-confident and, where the prior and the evidence compete, the predicted
     class changes. How much depends on the table; this rule measures it.
 
-    Severity: error when at least ``flip-error`` of the rows change class (one decision
-    in twenty at the default: material for any use of the predictions); warning when
-    at least ``flip-warning`` do (one in two hundred: more than ties and rounding ever
-    produce) or cross-validated log-loss worsens by ``logloss-warning`` nats per row;
-    info otherwise.
-
     ## Severity
-    Measured on the table: an error when a model is declared (it reads the bits as
-    bits) and the share of flipped predictions reaches ``flip-error``; a warning from
-    ``flip-warning``, or when the cross-validated log-loss is worse by ``logloss-
-    warning``, and at most a warning with no model declared (reading the bits as bits
-    is then what the table invites, not what is known to happen); ``info`` otherwise.
+    Measured on the table, and only where the out-of-fold comparison bears the cost
+    out, paired by row (the same row, the same fold's fit; DESIGN.md section 5): the
+    flips count only when the collapsed model's decisions are better out of fold
+    (McNemar: rows only it classifies right against rows only the bits model does, at
+    least ``noise-z`` standard deviations apart), and the log-loss only when each
+    row's out-of-fold log-loss, bits minus collapsed, has a mean at least ``noise-z``
+    standard errors above zero. The finding says both, and how sure. Then: an error
+    when a model is declared (it reads the bits as bits) and the share of flipped
+    predictions reaches ``flip-error`` (one decision in twenty at the default:
+    material for any use of the predictions); a warning from ``flip-warning`` (one in
+    two hundred), or when the cross-validated log-loss is worse by
+    ``logloss-warning``; at most a warning with no model declared (reading the bits
+    as bits is then what the table invites, not what is known to happen). ``info``
+    otherwise: flips on a few rows, differences within noise, or a bits model with
+    the lower out-of-fold log-loss are the table's noise, not a cost.
 
     ## Example
     ```
@@ -88,6 +92,13 @@ class OneHotImpact(Rule):
             "Worsening of cross-validated log-loss (nats per row) that makes the finding a warning.",
             minimum=0,
         ),
+        Option(
+            "noise-z",
+            1.645,
+            "Standard errors by which the collapsed model must beat the bits model out of fold, paired by row, "
+            "before flips or log-loss count (1.645: one-sided 95%).",
+            minimum=0,
+        ),
     )
 
     def check(self, ctx):
@@ -111,6 +122,7 @@ class OneHotImpact(Rule):
                 f"more confident on {group['pob_more_confident_share']:.1%} (mean excess {group['excess_mean']:+.3f}, "
                 f"95th percentile {group['excess_p95']:+.3f}); cross-validated log-loss {cv_pob['log_loss']:.4f} vs "
                 f"{cv_cat['log_loss']:.4f}, accuracy {cv_pob['accuracy']:.1%} vs {cv_cat['accuracy']:.1%} (bits vs collapsed)"
+                f"; {self._how_sure(group)}"
             )
             evidence = dict(group)
             evidence["table"] = table
@@ -134,13 +146,51 @@ class OneHotImpact(Rule):
                 figure=figure,
             )
 
+    def _verdicts(self, group) -> tuple[bool, bool]:
+        """Whether, out of fold, the collapsed model's log-loss and its decisions are better beyond noise.
+
+        Neither is, whatever the z, when the bits model's mean log-loss is the lower one.
+        """
+        loss, decisions = group["cross_validated_difference"], group["cross_validated_decisions"]
+        mean, z, enough = loss["mean"], loss["z"], self.settings["noise-z"]
+        if mean is None or mean <= 0:
+            return False, False
+        if z is None:  # an infinite mean loss (alpha = 0 vetoes true classes): decisive only for the bits model
+            loss_better = mean == float("inf")
+        else:
+            loss_better = z >= enough
+        return loss_better, decisions["z"] >= enough
+
+    def _how_sure(self, group) -> str:
+        """The paired out-of-fold comparisons in words: by how much and how many standard errors."""
+        loss, decisions = group["cross_validated_difference"], group["cross_validated_decisions"]
+        loss_better, decisions_better = self._verdicts(group)
+        if loss["z"] is None:
+            said = (
+                "out of fold (paired by row) the difference in log-loss is not finite (alpha = 0 vetoes true classes)"
+            )
+        else:
+            lower = "collapsed" if loss["mean"] > 0 else "bits"
+            said = (
+                f"out of fold (paired by row) the {lower} model's log-loss is lower by {abs(loss['mean']):.4f} "
+                f"+/- {loss['standard_error']:.4f} nats (z = {loss['z']:+.1f})"
+            )
+        alone = decisions["collapsed_only_right"]
+        return (
+            f"{said}, and the collapsed model alone is right on {alone} row{'' if alone == 1 else 's'} against "
+            f"{decisions['bits_only_right']} (z = {decisions['z']:+.1f}): "
+            f"log-loss {'beyond' if loss_better else 'within'} noise, decisions {'beyond' if decisions_better else 'within'} noise"
+        )
+
     def _severity(self, group) -> Severity:
+        """A cost is a warning or an error only where the out-of-fold comparison bears it out."""
+        loss_better, decisions_better = self._verdicts(group)
         flips = group["map_differs_share"]
         cat, pob = group["cat"]["cross_validated"]["log_loss"], group["pob"]["cross_validated"]["log_loss"]
-        if flips >= self.settings["flip-error"]:
+        if decisions_better and flips >= self.settings["flip-error"]:
             return Severity.ERROR
-        if flips >= self.settings["flip-warning"] or (
-            cat is not None and pob is not None and pob - cat >= self.settings["logloss-warning"]
+        if (decisions_better and flips >= self.settings["flip-warning"]) or (
+            loss_better and cat is not None and pob is not None and pob - cat >= self.settings["logloss-warning"]
         ):
             return Severity.WARNING
         return Severity.INFO
