@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -96,3 +97,30 @@ def test_columns_and_pipeline_agree_on_every_column(tmp_path):
     # (a pixel with two values is binary; a constant one left out)
     pixels = [m for c, m in seen["digits.tab"].items() if c.startswith("pixel_")]
     assert pixels.count("multinomial") > 50 and set(pixels) <= {"multinomial", "bernoulli", "-"}
+
+
+def test_the_printed_model_leaves_out_leaks_and_says_where_it_guessed(tmp_path):
+    """Issue 22 item 4: NB208's leaks are left out with the reason; a guessed reading says so."""
+    import statsmodels.api as sm
+
+    fair = sm.datasets.fair.load_pandas().data  # `affairs` > 0 is the class: a leak
+    fair["had_affair"] = np.where(fair["affairs"] > 0, "yes", "no")
+    modes = sm.datasets.modechoice.load_pandas().data
+    for frame, target, name in [(fair, "had_affair", "fair.csv"), (modes, "choice", "modes.csv")]:
+        write(frame, tmp_path / name)
+        path = str(tmp_path / name)
+        code = CliRunner().invoke(main, ["columns", path, "--target", target, "--pipeline"]).stdout
+        shown = CliRunner().invoke(main, ["columns", path, "--target", target, "--format", "json"]).stdout
+        rows = {row["column"]: row for row in json.loads(shown)}
+        guessed = dict(re.findall(r"^    '([^']+)': '\w+',  # .*ambiguous: read as (\w+)", code, flags=re.M))
+        for column, kind in guessed.items():  # only ambiguous columns say so, with the kind they were read as
+            assert (rows[column]["status"], rows[column]["kind"]) == ("ambiguous", kind), column
+        if name == "fair.csv":
+            assert re.search(r"^    'affairs': 'drop',  # gives the class on 100% of rows \(NB208\)", code, flags=re.M)
+            assert rows["affairs"]["pipeline_model"] is None
+            # five marriage ratings: a count or codes, a categorical feature either way: no guess to flag
+            assert rows["rate_marriage"]["status"] == "ambiguous" and "rate_marriage" not in guessed
+        else:
+            assert "ttme" in guessed  # travel times: a count read as Gaussian, or codes read as categories
+        proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0, proc.stderr[-2000:]

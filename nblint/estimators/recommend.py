@@ -28,7 +28,10 @@ refinements a fitted model needs:
   the group read in its place: reading both counts that variable twice.
 
 :class:`nblint.MixedNB` with ``kinds="auto"`` fits exactly these features, and
-``nblint columns --pipeline`` prints them as code.
+``nblint columns --pipeline`` prints them as code, with two things an estimator's
+``fit`` cannot do for its user: a column NB208 finds deciding the target is left out
+(a leak to check before it is trusted; commented with how much it decides), and a
+column whose kind is ambiguous says so in a comment beside the reading it was given.
 """
 
 from __future__ import annotations
@@ -65,12 +68,14 @@ class Feature:
     label: str = ""
 
 
-def recommended_features(ctx) -> tuple[list[Feature], dict[str, str]]:
+def recommended_features(ctx, leaks_out: bool = False) -> tuple[list[Feature], dict[str, str]]:
     """The features of the recommended model, and the columns left out with why.
 
     Parameters
     ----------
     ctx : nblint.analysis.context.TableContext
+    leaks_out : bool, default False
+        Leave out the columns that decide the target (NB208), as the printed code does.
 
     Returns
     -------
@@ -93,25 +98,45 @@ def recommended_features(ctx) -> tuple[list[Feature], dict[str, str]]:
     left_out = {}
     for column, group in ctx.structure.code_columns.items():
         left_out[column] = f"the same variable as the group {group.label!r} (NB105)"
+    if leaks_out:
+        for column, deciding in ctx.deciding_columns.items():
+            if column not in in_group:
+                left_out[column] = (
+                    f"gives the class on {deciding.share:.0%} of rows (NB208): a leak unless it is known "
+                    "before the label; put it back only then"
+                )
     for column in profile.features:
         if column in in_group or column in left_out:
             continue
         kind = ctx.kinds[column]
-        model = kind.model
+        model = feature_model(profile, column, kind.kind, kind.model, kind.n_distinct, scale)
         if model is None:
             left_out[column] = kind.kind
             continue
-        if model == "bernoulli" and not _zero_one(profile, column):
-            model = "categorical"
-        if model == "multinomial" and not (kind.kind == "count" and _on_scale(profile, column, scale)):
-            few = kind.n_distinct is not None and kind.n_distinct <= COUNT_LEVELS
-            model = "categorical" if few else "gaussian"
         if profile.n_missing(column) and model != "categorical":
             left_out[column] = "missing values"
             continue
         features.append(Feature(model, (column,), None, column))
     features.sort(key=lambda f: order[f.columns[0]])
     return features, dict(sorted(left_out.items(), key=lambda item: order[item[0]]))
+
+
+def feature_model(
+    profile, column: str, kind: str, model: str | None, n_distinct: float | None, scale: float | None
+) -> str | None:
+    """The event model a column of kind ``kind`` read by ``model`` gets in the recommended model (None: left out).
+
+    The refinements of this module's docstring: a binary column not coded 0/1 is a
+    two-level categorical feature, and a count is one multinomial block only on the
+    table's shared scale, otherwise categorical with at most :data:`COUNT_LEVELS`
+    values and Gaussian beyond.
+    """
+    if model == "bernoulli" and not _zero_one(profile, column):
+        model = "categorical"
+    if model == "multinomial" and not (kind == "count" and _on_scale(profile, column, scale)):
+        few = n_distinct is not None and n_distinct <= COUNT_LEVELS
+        model = "categorical" if few else "gaussian"
+    return model
 
 
 def _on_scale(profile, column: str, scale: float | None) -> bool:
@@ -128,7 +153,7 @@ def recommended_models(ctx) -> dict[str, str]:
 
     What ``nblint columns`` shows in its model column, so that it and ``--pipeline`` agree.
     """
-    features, left_out = recommended_features(ctx)
+    features, left_out = recommended_features(ctx, leaks_out=True)
     models = {c: f.model for f in features for c in f.columns}
     return {c: models.get(c, "-") for c in ctx.source.names} | dict.fromkeys(left_out, "-")
 
@@ -191,7 +216,7 @@ def pipeline_code(ctx, path: str, encoding: str = "utf-8", sheet: str | None = N
     alike; otherwise :class:`nblint.MixedNB` with every column's kind written out
     (so the code does not depend on nblint inferring them again).
     """
-    features, left_out = recommended_features(ctx)
+    features, left_out = recommended_features(ctx, leaks_out=True)
     target = ctx.target
     read = read_code(path, encoding, sheet)
     lines = [f"# The Naive Bayes nblint recommends for {path} (nblint columns --pipeline).", "import pandas as pd"]
@@ -207,6 +232,7 @@ def pipeline_code(ctx, path: str, encoding: str = "utf-8", sheet: str | None = N
             f"model = {cls}()",
             f"model.fit(table[columns], table[{target!r}])",
         ]
+        lines += [f"# {column}: {why}" for column, why in _guesses(ctx, features).items()]
         if left_out:
             lines.append(f"# left out: {', '.join(f'{c} ({why})' for c, why in left_out.items())}")
         return "\n".join(lines) + "\n"
@@ -217,22 +243,52 @@ def pipeline_code(ctx, path: str, encoding: str = "utf-8", sheet: str | None = N
         f"X, y = table.drop(columns=[{target!r}]), table[{target!r}]",
         "model = MixedNB(kinds={",
     ]
-    entries = [(ctx.source_order[f.columns[0]], _kind_line(f, ctx.kinds)) for f in features]
+    guesses = _guesses(ctx, features)
+    entries = [(ctx.source_order[f.columns[0]], _kind_line(f, ctx.kinds, guesses)) for f in features]
     entries += [(ctx.source_order[c], f"    {c!r}: 'drop',  # {why}") for c, why in left_out.items()]
     lines += [line for _, line in sorted(entries)]
     lines += ["})", "model.fit(X, y)"]
     return "\n".join(lines) + "\n"
 
 
-def _kind_line(feature: Feature, kinds) -> str:
+def _guesses(ctx, features: list[Feature]) -> dict[str, str]:
+    """Column -> a comment, for the columns whose model is a guess: an ambiguous kind whose
+    other reading would give the column another model (a count of five values and five
+    categorical codes are both a categorical feature: no guess there)."""
+    from nblint.structure.kinds import MODEL_FOR_KIND, _shared_scale
+
+    scale = _shared_scale(ctx.profile)
+    guesses = {}
+    for feature in features:
+        if feature.group:
+            continue
+        column = feature.columns[0]
+        kind = ctx.kinds[column]
+        if not kind.ambiguous or kind.declared:
+            continue
+        other = feature_model(
+            ctx.profile, column, kind.alternative, MODEL_FOR_KIND.get(kind.alternative), kind.n_distinct, scale
+        )
+        if other != feature.model:
+            guesses[column] = (
+                f"ambiguous: read as {kind.kind} ({feature.model}); as {kind.alternative} it would be "
+                f"{other or 'left out'}: declare its kind ([columns] in the config) to decide"
+            )
+    return guesses
+
+
+def _kind_line(feature: Feature, kinds, guesses: dict[str, str]) -> str:
     if feature.group:
         return (
             f"    {feature.columns!r}: {feature.group!r},  # one categorical feature, "
             f"not {len(feature.columns)} independent bits"
         )
-    line = f"    {feature.columns[0]!r}: {feature.model!r},"
+    kind = kinds[feature.columns[0]]
+    notes = []
     if feature.model == "multinomial":
-        line += "  # counts on one shared scale: one multinomial block"
-    elif kinds[feature.columns[0]].kind == "count":
-        line += "  # counts, on their own: not one multinomial with unrelated counts"
-    return line
+        notes.append("counts on one shared scale: one multinomial block")
+    elif kind.kind == "count":
+        notes.append("counts, on their own: not one multinomial with unrelated counts")
+    if feature.columns[0] in guesses:
+        notes.append(guesses[feature.columns[0]])
+    return f"    {feature.columns[0]!r}: {feature.model!r}," + (f"  # {'; '.join(notes)}" if notes else "")
