@@ -57,10 +57,17 @@ class BrokenGroup:
     stem: str | None
     #: The names enumerate every level (``smoker_yes``/``smoker_no``): the breakage is certain.
     complete_names: bool = False
+    #: A drop-first set (``"dummy"``): its all-zero rows are the reference level, and only the
+    #: rows with two or more set break it.
+    kind: str = "one-hot"
+    #: Stems of the one-hot groups written the same way (one encoder call that kept every level):
+    #: why all-zero rows are breakage and not a dropped reference level.
+    siblings: list = field(default_factory=list)
 
     @property
     def violations(self) -> int:
-        return self.rows_zero + self.rows_multi
+        """Rows that break the group: not summing to one (a drop-first set: summing to two or more)."""
+        return self.rows_multi if self.kind == "dummy" else self.rows_zero + self.rows_multi
 
 
 @dataclass
@@ -481,7 +488,7 @@ class TableContext:
 
         code_candidates = code_column_candidates(self.profile, search.onehot + dummy_candidates)
         identical_exact, identical_pending = identical_candidates(self.profile)
-        checks = self.row_checks([(m, c) for m, c, _ in broken_candidates], code_candidates, identical_pending)
+        checks = self.row_checks([(c[0], c[1]) for c in broken_candidates], code_candidates, identical_pending)
 
         code_columns: dict[str, Group] = {}
         for (column, group), ok in sorted(zip(code_candidates, checks["decodes"]), key=lambda item: item[0][0]):
@@ -507,15 +514,14 @@ class TableContext:
         code_columns = {c: g for c, g in code_columns.items() if id(g) in kept}
 
         broken = []
-        for (members, counts, complete), result in zip(broken_candidates, checks["row_sums"]):
-            zero, multi, examples = result
-            bad = zero + multi
+        for (members, counts, complete, reference, siblings), result in zip(broken_candidates, checks["row_sums"]):
+            zero, multi, examples, multi_examples = result
+            bad = multi if reference else zero + multi  # a drop-first set's all-zero rows are its reference level
+            examples = multi_examples if reference else examples
             if bad and (complete or bad <= max_share * n):
-                broken.append(
-                    BrokenGroup(
-                        members, counts, n, zero, multi, examples, group_stem(members, self.profile.names), complete
-                    )
-                )
+                stem = group_stem(members, self.profile.names)
+                kind = "dummy" if reference else "one-hot"
+                broken.append(BrokenGroup(members, counts, n, zero, multi, examples, stem, complete, kind, siblings))
 
         identical = sorted(
             (cols for cols in identical_exact + checks["identical"] if not self._by_chance(cols, "identical")),
@@ -580,8 +586,8 @@ class TableContext:
         Returns
         -------
         dict
-            ``row_sums``: (rows summing to 0, rows summing to 2+, example rows) per
-            broken candidate; ``decodes``: per (code column, group) pair, whether the
+            ``row_sums``: (rows summing to 0, rows summing to 2+, example rows not summing
+            to 1, example rows summing to 2+) per broken candidate; ``decodes``: per (code column, group) pair, whether the
             column and the group determine each other row by row; ``identical``:
             lists of columns whose values agree on every row; ``recodes``: per pair
             of columns, whether their values map one to one.
@@ -637,7 +643,7 @@ class RowChecks:
     """The per-row verifications of candidate structure, accumulated chunk by chunk.
 
     For each broken-group candidate: rows summing to 0, to 2 or more, and the first
-    example rows; for each (code column, group) candidate: the (code, level) pairs
+    example rows (not summing to one; summing to two or more); for each (code column, group) candidate: the (code, level) pairs
     seen; for each column that may duplicate another: an order-free hash of its
     values (a sum, modulo 2**64, of a hash of each (row, value)); for each pair of
     columns that may recode each other: the (value, value) pairs seen.  Every part
@@ -647,7 +653,7 @@ class RowChecks:
     def __init__(self, broken_candidates, code_candidates, hash_columns, recode_candidates=()):
         self.broken_candidates, self.code_candidates = broken_candidates, code_candidates
         self.recode_candidates = list(recode_candidates)
-        self.row_sums = [[0, 0, []] for _ in broken_candidates]
+        self.row_sums = [[0, 0, [], []] for _ in broken_candidates]
         self.pair_tables: list[set] = [set() for _ in code_candidates]
         self.hashes = {c: np.uint64(0) for c in hash_columns}
         self.recode_tables: list[set] = [set() for _ in self.recode_candidates]
@@ -661,9 +667,10 @@ class RowChecks:
             bad = np.flatnonzero(total != 1)
             acc[0] += int((total == 0).sum())
             acc[1] += int((total >= 2).sum())
-            room = EXAMPLE_ROWS - len(acc[2])
-            if room > 0:
-                acc[2].extend(int(r) + chunk.row_offset + 1 for r in bad[:room])
+            for examples, rows in ((acc[2], bad), (acc[3], np.flatnonzero(total >= 2))):
+                room = EXAMPLE_ROWS - len(examples)
+                if room > 0:
+                    examples.extend(int(r) + chunk.row_offset + 1 for r in rows[:room])
         for (column, group), pairs in zip(self.code_candidates, self.pair_tables):
             k = len(group.members) + 1
             level = np.full(chunk.n_rows, k - 1, dtype=np.int64)
@@ -696,6 +703,7 @@ class RowChecks:
             acc[0] += part[0]
             acc[1] += part[1]
             acc[2].extend(part[2][: EXAMPLE_ROWS - len(acc[2])])
+            acc[3].extend(part[3][: EXAMPLE_ROWS - len(acc[3])])
         for pairs, part in zip(self.pair_tables, other.pair_tables):
             pairs |= part
         for seen, part in zip(self.recode_tables, other.recode_tables):
