@@ -33,6 +33,7 @@ from nblint.structure import (
     find_onehot_groups,
     find_onehot_groups_sparse,
     leakage,
+    missing_together,
     variance_inflation,
 )
 from nblint.structure.duplicates import code_column_candidates, identical_candidates, recode_candidates
@@ -85,6 +86,10 @@ class Structure:
     #: Exclusive 0/1 columns whose names say they are not one variable (NB107): flags of different
     #: variables, a variable nested in another, or an exclusive subset of flags that overlap.
     flags: list[Group] = field(default_factory=list)
+    #: Groups among 0/1 columns missing on the same rows, on the rows where they are known
+    #: (:mod:`nblint.structure.missing_together`): reported by NB101/NB102, but kept out of
+    #: :attr:`groups`, whose users (impact, the recommended model) read every row.
+    missing_together: list[Group] = field(default_factory=list)
 
     @property
     def groups(self) -> list[Group]:
@@ -530,7 +535,27 @@ class TableContext:
         dummy.sort(key=lambda g: self.table_order[g.members[0]])
         broken.sort(key=lambda g: self.table_order[g.members[0]])
         flags.sort(key=lambda g: self.table_order[g.members[0]])
-        return Structure(search.onehot, dummy, broken, code_columns, identical, self.budget.exhausted, flags)
+        missing = self._missing_together_groups()
+        return Structure(search.onehot, dummy, broken, code_columns, identical, self.budget.exhausted, flags, missing)
+
+    def _missing_together_groups(self) -> list[Group]:
+        """Groups among the 0/1 feature columns with missing values (:mod:`nblint.structure.missing_together`).
+
+        One pass over those columns alone (at most :data:`missing_together.MAX_COLUMNS`, by name).
+        """
+        numeric = self.profile.numeric
+        n = self.n_rows
+        columns = sorted(
+            name
+            for j, name in enumerate(numeric.names)
+            if name != self.target and numeric.zero_one[j] and 0 < int(numeric.n_missing[j]) < n
+        )[: missing_together.MAX_COLUMNS]
+        if len(columns) < 2 or self.term_columns:
+            return []
+        counts = self.reduce_rows(columns, missing_together.MissingCounts(columns))
+        return missing_together.missing_together_groups(
+            counts, n, self.table_order, list(self.profile.names), self.budget, float(self.setting("min-evidence"))
+        )
 
     #: On a wide table, or beside a document-term block, the exclusive-set searches run among this many
     #: of the most frequent 0/1 columns.
