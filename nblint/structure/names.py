@@ -230,6 +230,8 @@ def measured_per_level(members, stem: str | None, all_names, binary) -> str | No
     'price'
     >>> measured_per_level(["m_a", "m_b"], "m", ["m_a", "m_b", "f_a", "f_b"], {"m_a", "m_b", "f_a", "f_b"}) is None
     True
+    >>> measured_per_level(["a0", "a1"], "a", ["a0", "a1", "w0", "w1"], {"a0", "a1"}) is None  # numbered columns
+    True
     """
     if stem is None:
         return None
@@ -238,6 +240,10 @@ def measured_per_level(members, stem: str | None, all_names, binary) -> str | No
 
 @lru_cache(maxsize=NAME_CACHE)
 def _measured_per_level(members: tuple, stem: str, all_names: tuple, binary: frozenset) -> str | None:
+    # Only stems followed by a separator (``feat.dannon``): ``a0, a1`` beside word counts ``w0, w1``
+    # are numbered columns, not attributes of named alternatives.
+    if not all(_separated(m, stem) for m in members):
+        return None
     levels = set(level_names(members, stem))
     if len(levels) < len(members):
         return None
@@ -246,7 +252,12 @@ def _measured_per_level(members: tuple, stem: str, all_names: tuple, binary: fro
         if name in binary or name in members:
             continue
         for other in _candidate_stems(name):
-            if other != stem:
+            if other != stem and _separated(name, other):
                 carried.setdefault(other, set()).update(level_names([name], other))
     found = sorted(other for other, seen in carried.items() if levels <= seen)
     return found[0] if found else None
+
+
+def _separated(name: str, stem: str) -> bool:
+    """Whether ``name`` continues ``stem`` with a separator (``feat.dannon`` after ``feat``)."""
+    return name.startswith(stem) and _SEPARATORS.match(name, len(stem)) is not None
