@@ -539,20 +539,30 @@ class TableContext:
         return Structure(search.onehot, dummy, broken, code_columns, identical, self.budget.exhausted, flags, missing)
 
     def _missing_together_groups(self) -> list[Group]:
-        """Groups among the 0/1 feature columns with missing values (:mod:`nblint.structure.missing_together`).
+        """Groups among the 0/1 feature columns with missing values, and yes/no text columns (:mod:`nblint.structure.missing_together`).
 
         One pass over those columns alone (at most :data:`missing_together.MAX_COLUMNS`, by name).
         """
         numeric = self.profile.numeric
         n = self.n_rows
+        yes = {}
+        for name, stats in self.profile.text.items():
+            label = missing_together.yes_label(stats.levels.keys) if stats.levels is not None else None
+            if name != self.target and label is not None and stats.n_missing < n:
+                yes[name] = label
         columns = sorted(
-            name
-            for j, name in enumerate(numeric.names)
-            if name != self.target and numeric.zero_one[j] and 0 < int(numeric.n_missing[j]) < n
+            [
+                name
+                for j, name in enumerate(numeric.names)
+                if name != self.target and numeric.zero_one[j] and 0 < int(numeric.n_missing[j]) < n
+            ]
+            + list(yes)
         )[: missing_together.MAX_COLUMNS]
         if len(columns) < 2 or self.term_columns:
             return []
-        counts = self.reduce_rows(columns, missing_together.MissingCounts(columns))
+        counts = self.reduce_rows(
+            columns, missing_together.MissingCounts(columns, {c: yes[c] for c in columns if c in yes})
+        )
         return missing_together.missing_together_groups(
             counts, n, self.table_order, list(self.profile.names), self.budget, float(self.setting("min-evidence"))
         )

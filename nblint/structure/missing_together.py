@@ -1,4 +1,4 @@
-"""Groups among 0/1 columns with missing values: levels of one variable, missing on the same rows.
+"""Groups among the 0/1 columns the profile's co-occurrences leave out: with missing values, or written as yes/no.
 
 A survey answer written as indicators (``income1..income4``) is missing on the rows
 where the question was not answered, and then every indicator is missing there
@@ -14,6 +14,10 @@ Columns ``k`` and ``l`` are missing on the same rows exactly when
 ``M_kk = M_ll = M_kl``.  Within each such class, on its ``n - M_kk`` known rows, the
 one-hot search (:func:`~nblint.structure.onehot.find_onehot_groups`) and the
 drop-first search (:func:`~nblint.structure.exclusive.dummy_sets`) run unchanged.
+
+Indicators written as words (``private = yes/no``, one column per level) are 0/1
+columns too: they join the same pass, read as 1 for "yes" (a class of their own
+when they have no missing value).
 """
 
 from __future__ import annotations
@@ -30,18 +34,51 @@ from nblint.structure.onehot import find_onehot_groups
 MAX_COLUMNS = 64
 
 
-class MissingCounts:
-    """``O`` (both 1, missing as 0) and ``M`` (both missing) over some 0/1 columns, chunk by chunk."""
+#: Two text values that are a yes/no flag, the "yes" first: such a column is a 0/1 column written in words.
+YES_NO = (("yes", "no"), ("y", "n"), ("true", "false"), ("t", "f"))
 
-    def __init__(self, columns):
+
+def yes_label(keys) -> str | None:
+    """The "yes" of a text column's two values when they are a yes/no pair (``{"no", "yes"}``), else None.
+
+    Examples
+    --------
+    >>> yes_label(("no", "yes")), yes_label(("False", "True")), yes_label(("female", "male"))
+    ('yes', 'True', None)
+    """
+    if len(keys) != 2:
+        return None
+    lower = {str(k).strip().lower(): k for k in keys}
+    for yes, no in YES_NO:
+        if set(lower) == {yes, no}:
+            return lower[yes]
+    return None
+
+
+class MissingCounts:
+    """``O`` (both 1, missing as 0) and ``M`` (both missing) over some 0/1 columns, chunk by chunk.
+
+    ``yes`` maps a yes/no text column to its "yes" label (:func:`yes_label`): read as 1, the
+    other value as 0.
+    """
+
+    def __init__(self, columns, yes: dict | None = None):
         self.columns = list(columns)
+        self.yes = dict(yes or {})
         k = len(self.columns)
         self.ones = np.zeros((k, k), dtype=np.int64)
         self.missing = np.zeros((k, k), dtype=np.int64)
 
+    def _values(self, name: str, column) -> np.ndarray:
+        if name not in self.yes:
+            return column.as_float()
+        codes = np.asarray(column.values, dtype=np.int64)
+        is_yes = np.array([label == self.yes[name] for label in column.labels] + [False])
+        return np.where(codes < 0, np.nan, is_yes[codes].astype(np.float64))
+
     def add(self, chunk) -> None:
         values = dict(zip(chunk.names, chunk.columns))
-        floats = np.column_stack([values[c].as_float() for c in self.columns])
+        floats = np.column_stack([self._values(c, values[c]) for c in self.columns])
         absent = np.isnan(floats)
         ones = np.where(absent, 0.0, floats).astype(np.int64)
         gone = absent.astype(np.int64)

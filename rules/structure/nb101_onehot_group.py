@@ -72,7 +72,7 @@ class OneHotGroup(Rule):
             }
             if structure.capped:
                 evidence["search_capped"] = True
-            if missing:
+            if "missing_rows" in group.evidence:
                 evidence["missing_rows"] = missing
             if group.evidence.get("ambiguous"):
                 evidence.update({k: group.evidence[k] for k in ("ambiguous", "alternatives", "chosen_by")})
@@ -80,6 +80,6 @@ class OneHotGroup(Rule):
                     f"; ambiguous: {fmt_columns(group.evidence['alternatives'][0])} also sum to one on every "
                     f"row (chosen by {group.evidence['chosen_by']})"
                 )
-            # (members with missing values are outside the profile's co-occurrence counts the figure draws)
-            figure = None if missing else group_pattern(ctx, group.members, {1: group.n_rows})
+            # (members with missing values, or written as yes/no, are outside the co-occurrence counts the figure draws)
+            figure = None if "missing_rows" in group.evidence else group_pattern(ctx, group.members, {1: group.n_rows})
             yield self.finding(ctx, message, columns=group.members, evidence=evidence, fix=COLLAPSE_FIX, figure=figure)

@@ -95,6 +95,10 @@ class DummyGroup(Rule):
                 "level_counts": dict(zip(group.members, group.counts)),
                 **{k: v for k, v in group.evidence.items() if k != "reference_rows"},
             }
-            # (members with missing values are outside the profile's co-occurrence counts the figure draws)
-            figure = None if missing else group_pattern(ctx, group.members, {0: reference, 1: group.n_rows - reference})
+            # (members with missing values, or written as yes/no, are outside the co-occurrence counts the figure draws)
+            figure = (
+                None
+                if "missing_rows" in group.evidence
+                else group_pattern(ctx, group.members, {0: reference, 1: group.n_rows - reference})
+            )
             yield self.finding(ctx, message, columns=group.members, evidence=evidence, fix=COLLAPSE_FIX, figure=figure)
