@@ -90,6 +90,9 @@ class Structure:
     #: (:mod:`nblint.structure.missing_together`): reported by NB101/NB102, but kept out of
     #: :attr:`groups`, whose users (impact, the recommended model) read every row.
     missing_together: list[Group] = field(default_factory=list)
+    #: Code column -> the group among :attr:`missing_together` it carries the same information as
+    #: (NB105), kept apart from :attr:`code_columns` as those groups are from :attr:`groups`.
+    missing_together_codes: dict[str, Group] = field(default_factory=dict)
 
     @property
     def groups(self) -> list[Group]:
@@ -491,7 +494,10 @@ class TableContext:
                 exclusive_flags = [g for g in exclusive_flags if encoded(g.members)]
             flags += exclusive_flags
 
-        code_candidates = code_column_candidates(self.profile, search.onehot + dummy_candidates)
+        missing = self._missing_together_groups()
+        # (only numeric members: yes/no words are 0/1 for the group searches, not for the row checks)
+        missing_numeric = [g for g in missing if not any(m in self.profile.text for m in g.members)]
+        code_candidates = code_column_candidates(self.profile, search.onehot + dummy_candidates + missing_numeric)
         identical_exact, identical_pending = identical_candidates(self.profile)
         checks = self.row_checks([(c[0], c[1]) for c in broken_candidates], code_candidates, identical_pending)
 
@@ -516,6 +522,8 @@ class TableContext:
             for column in decoded_by:
                 code_columns[column] = group
         kept = {id(g) for g in search.onehot} | {id(g) for g in dummy}
+        known_only = {id(g) for g in missing_numeric}
+        missing_codes = {c: g for c, g in code_columns.items() if id(g) in known_only}
         code_columns = {c: g for c, g in code_columns.items() if id(g) in kept}
 
         broken = []
@@ -535,8 +543,9 @@ class TableContext:
         dummy.sort(key=lambda g: self.table_order[g.members[0]])
         broken.sort(key=lambda g: self.table_order[g.members[0]])
         flags.sort(key=lambda g: self.table_order[g.members[0]])
-        missing = self._missing_together_groups()
-        return Structure(search.onehot, dummy, broken, code_columns, identical, self.budget.exhausted, flags, missing)
+        return Structure(
+            search.onehot, dummy, broken, code_columns, identical, self.budget.exhausted, flags, missing, missing_codes
+        )
 
     def _missing_together_groups(self) -> list[Group]:
         """Groups among the 0/1 feature columns with missing values, and yes/no text columns (:mod:`nblint.structure.missing_together`).
@@ -709,15 +718,23 @@ class RowChecks:
         for (column, group), pairs in zip(self.code_candidates, self.pair_tables):
             k = len(group.members) + 1
             level = np.full(chunk.n_rows, k - 1, dtype=np.int64)
+            # Rows where the members or the code are missing say nothing (a group found on the rows
+            # where its members are known, beside a code column missing on the same rows).
+            known = np.ones(chunk.n_rows, dtype=bool)
             for position, m in enumerate(group.members):
-                level[values[m].values.astype(bool)] = position
+                member = values[m].as_float()
+                known &= ~np.isnan(member)
+                level[member == 1] = position
             col = values[column]
             if col.kind == "text":
+                known &= col.values >= 0
                 # Distinct (code, level) pairs of this chunk, then local codes -> labels.
-                for key in np.unique(col.values * k + level).tolist():
+                for key in np.unique(col.values[known] * k + level[known]).tolist():
                     pairs.add((col.labels[key // k], key % k))
             else:
-                stacked = np.column_stack([col.as_float(), level.astype(np.float64)])
+                code = col.as_float()
+                known &= ~np.isnan(code)
+                stacked = np.column_stack([code[known], level[known].astype(np.float64)])
                 pairs.update((a, int(b)) for a, b in np.unique(stacked, axis=0).tolist())
         if self.hashes:
             weights = mix64(
