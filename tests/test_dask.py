@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
@@ -144,3 +145,23 @@ def test_engine_dask_applies_the_configured_memory_budget_as_the_local_engine_do
     )
     assert "co-occurrence counts would take" in local.stdout  # the budget left the group search out
     assert result.stdout.replace(pattern, "PATH") == local.stdout.replace(str(tmp_path / "whole.parquet"), "PATH")
+
+
+def test_groups_missing_together_and_yes_no_indicators_on_dask_give_the_pandas_findings(client):
+    """Issue 22: the pass over 0/1 columns the profile leaves out (missing together, yes/no words) merges across partitions."""
+    rng = np.random.default_rng(3)
+    n = 600
+    income = rng.integers(1, 5, n).astype(float)
+    income[rng.random(n) < 0.1] = np.nan
+    insurance = rng.choice(["none", "private", "public"], n)
+    frame = pd.DataFrame({"income": income})
+    for level in range(1, 5):
+        frame[f"income{level}"] = np.where(np.isnan(income), np.nan, (income == level).astype(float))
+    frame["private"] = np.where(insurance == "private", "yes", "no")
+    frame["public"] = np.where(insurance == "public", "yes", "no")
+    frame["age"] = rng.normal(40, 9, n).round(1)
+    frame["target"] = rng.integers(0, 2, n)
+    expected = nblint.check(frame, target="target")
+    assert {"NB101", "NB102", "NB105"} <= set(expected.codes())
+    got = nblint.check(dd.from_pandas(frame, npartitions=5), target="target")
+    assert got.to_json().replace('"<dask>"', '"<dataframe>"') == expected.to_json()

@@ -33,6 +33,7 @@ from nblint.structure import (
     find_onehot_groups,
     find_onehot_groups_sparse,
     leakage,
+    missing_together,
     variance_inflation,
 )
 from nblint.structure.duplicates import code_column_candidates, identical_candidates, recode_candidates
@@ -57,10 +58,17 @@ class BrokenGroup:
     stem: str | None
     #: The names enumerate every level (``smoker_yes``/``smoker_no``): the breakage is certain.
     complete_names: bool = False
+    #: A drop-first set (``"dummy"``): its all-zero rows are the reference level, and only the
+    #: rows with two or more set break it.
+    kind: str = "one-hot"
+    #: Stems of the one-hot groups written the same way (one encoder call that kept every level):
+    #: why all-zero rows are breakage and not a dropped reference level.
+    siblings: list = field(default_factory=list)
 
     @property
     def violations(self) -> int:
-        return self.rows_zero + self.rows_multi
+        """Rows that break the group: not summing to one (a drop-first set: summing to two or more)."""
+        return self.rows_multi if self.kind == "dummy" else self.rows_zero + self.rows_multi
 
 
 @dataclass
@@ -78,6 +86,13 @@ class Structure:
     #: Exclusive 0/1 columns whose names say they are not one variable (NB107): flags of different
     #: variables, a variable nested in another, or an exclusive subset of flags that overlap.
     flags: list[Group] = field(default_factory=list)
+    #: Groups among 0/1 columns missing on the same rows, on the rows where they are known
+    #: (:mod:`nblint.structure.missing_together`): reported by NB101/NB102, but kept out of
+    #: :attr:`groups`, whose users (impact, the recommended model) read every row.
+    missing_together: list[Group] = field(default_factory=list)
+    #: Code column -> the group among :attr:`missing_together` it carries the same information as
+    #: (NB105), kept apart from :attr:`code_columns` as those groups are from :attr:`groups`.
+    missing_together_codes: dict[str, Group] = field(default_factory=dict)
 
     @property
     def groups(self) -> list[Group]:
@@ -479,9 +494,12 @@ class TableContext:
                 exclusive_flags = [g for g in exclusive_flags if encoded(g.members)]
             flags += exclusive_flags
 
-        code_candidates = code_column_candidates(self.profile, search.onehot + dummy_candidates)
+        missing = self._missing_together_groups()
+        # (only numeric members: yes/no words are 0/1 for the group searches, not for the row checks)
+        missing_numeric = [g for g in missing if not any(m in self.profile.text for m in g.members)]
+        code_candidates = code_column_candidates(self.profile, search.onehot + dummy_candidates + missing_numeric)
         identical_exact, identical_pending = identical_candidates(self.profile)
-        checks = self.row_checks([(m, c) for m, c, _ in broken_candidates], code_candidates, identical_pending)
+        checks = self.row_checks([(c[0], c[1]) for c in broken_candidates], code_candidates, identical_pending)
 
         code_columns: dict[str, Group] = {}
         for (column, group), ok in sorted(zip(code_candidates, checks["decodes"]), key=lambda item: item[0][0]):
@@ -504,18 +522,19 @@ class TableContext:
             for column in decoded_by:
                 code_columns[column] = group
         kept = {id(g) for g in search.onehot} | {id(g) for g in dummy}
+        known_only = {id(g) for g in missing_numeric}
+        missing_codes = {c: g for c, g in code_columns.items() if id(g) in known_only}
         code_columns = {c: g for c, g in code_columns.items() if id(g) in kept}
 
         broken = []
-        for (members, counts, complete), result in zip(broken_candidates, checks["row_sums"]):
-            zero, multi, examples = result
-            bad = zero + multi
+        for (members, counts, complete, reference, siblings), result in zip(broken_candidates, checks["row_sums"]):
+            zero, multi, examples, multi_examples = result
+            bad = multi if reference else zero + multi  # a drop-first set's all-zero rows are its reference level
+            examples = multi_examples if reference else examples
             if bad and (complete or bad <= max_share * n):
-                broken.append(
-                    BrokenGroup(
-                        members, counts, n, zero, multi, examples, group_stem(members, self.profile.names), complete
-                    )
-                )
+                stem = group_stem(members, self.profile.names)
+                kind = "dummy" if reference else "one-hot"
+                broken.append(BrokenGroup(members, counts, n, zero, multi, examples, stem, complete, kind, siblings))
 
         identical = sorted(
             (cols for cols in identical_exact + checks["identical"] if not self._by_chance(cols, "identical")),
@@ -524,7 +543,38 @@ class TableContext:
         dummy.sort(key=lambda g: self.table_order[g.members[0]])
         broken.sort(key=lambda g: self.table_order[g.members[0]])
         flags.sort(key=lambda g: self.table_order[g.members[0]])
-        return Structure(search.onehot, dummy, broken, code_columns, identical, self.budget.exhausted, flags)
+        return Structure(
+            search.onehot, dummy, broken, code_columns, identical, self.budget.exhausted, flags, missing, missing_codes
+        )
+
+    def _missing_together_groups(self) -> list[Group]:
+        """Groups among the 0/1 feature columns with missing values, and yes/no text columns (:mod:`nblint.structure.missing_together`).
+
+        One pass over those columns alone (at most :data:`missing_together.MAX_COLUMNS`, by name).
+        """
+        numeric = self.profile.numeric
+        n = self.n_rows
+        yes = {}
+        for name, stats in self.profile.text.items():
+            label = missing_together.yes_label(stats.levels.keys) if stats.levels is not None else None
+            if name != self.target and label is not None and stats.n_missing < n:
+                yes[name] = label
+        columns = sorted(
+            [
+                name
+                for j, name in enumerate(numeric.names)
+                if name != self.target and numeric.zero_one[j] and 0 < int(numeric.n_missing[j]) < n
+            ]
+            + list(yes)
+        )[: missing_together.MAX_COLUMNS]
+        if len(columns) < 2 or self.term_columns:
+            return []
+        counts = self.reduce_rows(
+            columns, missing_together.MissingCounts(columns, {c: yes[c] for c in columns if c in yes})
+        )
+        return missing_together.missing_together_groups(
+            counts, n, self.table_order, list(self.profile.names), self.budget, float(self.setting("min-evidence"))
+        )
 
     #: On a wide table, or beside a document-term block, the exclusive-set searches run among this many
     #: of the most frequent 0/1 columns.
@@ -580,8 +630,8 @@ class TableContext:
         Returns
         -------
         dict
-            ``row_sums``: (rows summing to 0, rows summing to 2+, example rows) per
-            broken candidate; ``decodes``: per (code column, group) pair, whether the
+            ``row_sums``: (rows summing to 0, rows summing to 2+, example rows not summing
+            to 1, example rows summing to 2+) per broken candidate; ``decodes``: per (code column, group) pair, whether the
             column and the group determine each other row by row; ``identical``:
             lists of columns whose values agree on every row; ``recodes``: per pair
             of columns, whether their values map one to one.
@@ -637,7 +687,7 @@ class RowChecks:
     """The per-row verifications of candidate structure, accumulated chunk by chunk.
 
     For each broken-group candidate: rows summing to 0, to 2 or more, and the first
-    example rows; for each (code column, group) candidate: the (code, level) pairs
+    example rows (not summing to one; summing to two or more); for each (code column, group) candidate: the (code, level) pairs
     seen; for each column that may duplicate another: an order-free hash of its
     values (a sum, modulo 2**64, of a hash of each (row, value)); for each pair of
     columns that may recode each other: the (value, value) pairs seen.  Every part
@@ -647,7 +697,7 @@ class RowChecks:
     def __init__(self, broken_candidates, code_candidates, hash_columns, recode_candidates=()):
         self.broken_candidates, self.code_candidates = broken_candidates, code_candidates
         self.recode_candidates = list(recode_candidates)
-        self.row_sums = [[0, 0, []] for _ in broken_candidates]
+        self.row_sums = [[0, 0, [], []] for _ in broken_candidates]
         self.pair_tables: list[set] = [set() for _ in code_candidates]
         self.hashes = {c: np.uint64(0) for c in hash_columns}
         self.recode_tables: list[set] = [set() for _ in self.recode_candidates]
@@ -661,21 +711,30 @@ class RowChecks:
             bad = np.flatnonzero(total != 1)
             acc[0] += int((total == 0).sum())
             acc[1] += int((total >= 2).sum())
-            room = EXAMPLE_ROWS - len(acc[2])
-            if room > 0:
-                acc[2].extend(int(r) + chunk.row_offset + 1 for r in bad[:room])
+            for examples, rows in ((acc[2], bad), (acc[3], np.flatnonzero(total >= 2))):
+                room = EXAMPLE_ROWS - len(examples)
+                if room > 0:
+                    examples.extend(int(r) + chunk.row_offset + 1 for r in rows[:room])
         for (column, group), pairs in zip(self.code_candidates, self.pair_tables):
             k = len(group.members) + 1
             level = np.full(chunk.n_rows, k - 1, dtype=np.int64)
+            # Rows where the members or the code are missing say nothing (a group found on the rows
+            # where its members are known, beside a code column missing on the same rows).
+            known = np.ones(chunk.n_rows, dtype=bool)
             for position, m in enumerate(group.members):
-                level[values[m].values.astype(bool)] = position
+                member = values[m].as_float()
+                known &= ~np.isnan(member)
+                level[member == 1] = position
             col = values[column]
             if col.kind == "text":
+                known &= col.values >= 0
                 # Distinct (code, level) pairs of this chunk, then local codes -> labels.
-                for key in np.unique(col.values * k + level).tolist():
+                for key in np.unique(col.values[known] * k + level[known]).tolist():
                     pairs.add((col.labels[key // k], key % k))
             else:
-                stacked = np.column_stack([col.as_float(), level.astype(np.float64)])
+                code = col.as_float()
+                known &= ~np.isnan(code)
+                stacked = np.column_stack([code[known], level[known].astype(np.float64)])
                 pairs.update((a, int(b)) for a, b in np.unique(stacked, axis=0).tolist())
         if self.hashes:
             weights = mix64(
@@ -696,6 +755,7 @@ class RowChecks:
             acc[0] += part[0]
             acc[1] += part[1]
             acc[2].extend(part[2][: EXAMPLE_ROWS - len(acc[2])])
+            acc[3].extend(part[3][: EXAMPLE_ROWS - len(acc[3])])
         for pairs, part in zip(self.pair_tables, other.pair_tables):
             pairs |= part
         for seen, part in zip(self.recode_tables, other.recode_tables):

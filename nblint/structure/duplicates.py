@@ -112,10 +112,13 @@ def code_column_candidates(profile, groups) -> list[tuple[str, object]]:
     """
     if not groups:
         return []
-    n_rows = profile.n_rows
     members = {m for g in groups for m in g.members}
+    # A group found on the rows where its members are known (missing together) is carried by a code
+    # column missing on as many rows: its signature is over the known rows.
+    missing_rows = {int(g.evidence["missing_rows"]) for g in groups if g.evidence.get("missing_rows")}
     signatures = [
-        sorted(group.counts + ([n_rows - sum(group.counts)] if sum(group.counts) < n_rows else [])) for group in groups
+        sorted(group.counts + ([group.n_rows - sum(group.counts)] if sum(group.counts) < group.n_rows else []))
+        for group in groups
     ]
     sizes = {len(signature) for signature in signatures}
     # Each column's level counts once (not once per group: wide tables have thousands of columns);
@@ -124,10 +127,13 @@ def code_column_candidates(profile, groups) -> list[tuple[str, object]]:
     level_rows = [counts.sum(axis=0).tolist() for counts in numeric.level_counts]
     column_counts = {}
     for column in profile.features:
-        if column in members or profile.n_missing(column):
+        missing = profile.n_missing(column)
+        if column in members or (missing and missing not in missing_rows):
             continue
         j = None if column in profile.text else numeric.names.index(column)
         if j is not None and numeric.zero_one[j]:
+            if missing:
+                continue  # (a 0/1 column's two counts below are over every row)
             counts = sorted(rows[j] for rows in level_rows if rows[j] > 0)
             if len(counts) in sizes:
                 column_counts[column] = counts

@@ -8,7 +8,10 @@ After the exact one-hot groups (:mod:`nblint.structure.onehot`) are taken out, t
   rare it is;
 * **broken groups**: columns that sum to one on nearly every row but have two or
   more set on a few (overlaps), or none set on a few where the names say no level
-  can have been dropped.
+  can have been dropped (they enumerate both levels, or every other variable written
+  the same way is a complete one-hot group); and drop-first groups whose same-stem
+  columns share a few rows, far fewer than chance: the whole stem family is the
+  broken group, not an exclusive subset of it.
 
 Exclusive flags happen by chance when they are rare, so a column joins a set only
 with evidence (:func:`nblint.structure.groups.member_evidence`): the chance that
@@ -33,6 +36,7 @@ from nblint.structure.names import (
     family_stems,
     group_stem,
     informative_stem,
+    measured_per_level,
     name_stem,
     names_say_complete,
     stem_ties,
@@ -248,9 +252,71 @@ def near_sets(names, cooccurrence: np.ndarray, n_rows: int, max_share: float, bu
     return chosen
 
 
-#: A broken-group candidate: its members (table order), their counts of ones, and
-#: whether the names enumerate every level (then all-zero rows are breakage too).
-BrokenCandidate = tuple[list[str], list[int], bool]
+#: A broken-group candidate: its members (table order), their counts of ones, whether the
+#: names enumerate every level (then all-zero rows are breakage too), whether it is a
+#: drop-first set (its all-zero rows are the reference level: only rows with two set break it),
+#: and the stems of the one-hot groups written the same way, when they say no level was dropped.
+BrokenCandidate = tuple[list[str], list[int], bool, bool, list[str]]
+
+
+def _written_as(members, stem: str | None) -> str | None:
+    """The separator every member's name puts after ``stem`` (``_`` for ``region_C``), or None."""
+    if not stem or not all(len(m) > len(stem) and m.startswith(stem) for m in members):
+        return None
+    seps = {m[len(stem)] for m in members}
+    sep = seps.pop() if len(seps) == 1 else None
+    return None if sep is None or sep.isalnum() else sep
+
+
+def encoded_whole(members, stem: str | None, onehot: list[Group], stemmed_sets) -> list[str]:
+    """The one-hot groups written as ``members`` are, when they say the encoder kept every level.
+
+    ``pd.get_dummies`` and ``OneHotEncoder`` encode every variable of a call the same way:
+    ``region_C, region_M, ...`` and ``sex_F, sex_M`` summing to one on every row say the call
+    kept every level, so an exclusive set written alike (``education_P, education_PS,
+    education_S``) with a few all-zero rows lost its value there: no level was dropped.
+    Only when the one-hot groups are the only other stem-named sets written that way (a
+    drop-first set beside them would say the encoding differs by variable).
+
+    Parameters
+    ----------
+    members : list of str
+    stem : str or None
+        The members' stem.
+    onehot : list of Group
+        The table's exact one-hot groups.
+    stemmed_sets : list of (stem, members)
+        The exclusive sets with a stem, ``members`` among them.
+    """
+    sep = _written_as(members, stem)
+    if sep is None:
+        return []
+    alike = sorted(g.stem + sep for g in onehot if g.stem and _written_as(g.members, g.stem) == sep)
+    others = [m for st, m in stemmed_sets if set(m) != set(members) and _written_as(m, st) == sep]
+    return alike if alike and not others else []
+
+
+def stem_family_columns(members: list[str], binary: list[str], all_names) -> list[str]:
+    """The 0/1 columns outside ``members`` whose names carry the members' shared stem as their variable.
+
+    ``reg_ne, reg_west`` beside ``reg_nc, reg_south``: the other levels of ``reg``.  A column
+    under a longer stem of its own (``occupation_husb_*`` beside ``occupation_*``) is another
+    variable and is left out.
+    """
+    stem = name_stem(members, period_dummies=False)
+    if stem is None:
+        return []
+    family = []
+    for name in binary:
+        if name in members or not name.startswith(stem):
+            continue  # cheap test first: the table's other columns do not carry the stem at all
+        if name_stem(list(members) + [name], period_dummies=False) != stem:
+            continue
+        own = family_stems(name, all_names)
+        if own and max(own, key=lambda x: (len(x), x)) != stem:
+            continue
+        family.append(name)
+    return family
 
 
 def multi_label_kin(members: list[str], binary: list[str], cooccurrence: np.ndarray, all_names) -> list[str]:
@@ -297,9 +363,14 @@ def candidate_sets(
     First the sets that sum to one on nearly every row (at most ``max_share`` rows
     off: :func:`near_sets`), then, among the columns left, the exclusive sets
     (:func:`dummy_sets`).  An exclusive set whose names enumerate every level
-    (``smoker_yes``/``smoker_no``) is a broken-group candidate, since no level can be
-    missing; the others are dummy-group candidates with their evidence, which row
-    checks then confirm or drop.
+    (``smoker_yes``/``smoker_no``), or written as the table's complete one-hot groups
+    are (:func:`encoded_whole`), is a broken-group candidate, since no level can be
+    missing; so is a stem family of which the set is an exclusive part, when the
+    family's columns share rows far more rarely than chance (a drop-first group with
+    a few rows that have two set).  Exclusive sets whose names say they are not one
+    variable (two stems, one flag per alternative of a measured choice, same-stem
+    flags that overlap at chance) are exclusive flags; the others are dummy-group
+    candidates with their evidence, which row checks then confirm or drop.
 
     Parameters
     ----------
@@ -331,29 +402,65 @@ def candidate_sets(
     claimed = {k for s in near for k in s.members}
     for s in near:
         members = sorted((leftover[k] for k in s.members), key=order.__getitem__)
-        broken.append((members, [ones[m] for m in members], False))
+        broken.append((members, [ones[m] for m in members], False, False, []))
+    index = {name: k for k, name in enumerate(binary)}
+    all_ones = np.diag(cooccurrence)
+    binary_names = set(binary)
     rest = [k for k in range(len(leftover)) if k not in claimed]
     sub = O[np.ix_(rest, rest)]
-    for s in dummy_sets([leftover[k] for k in rest], sub, n_rows, names, budget, min_evidence):
+    sets = dummy_sets([leftover[k] for k in rest], sub, n_rows, names, budget, min_evidence)
+    set_of = {leftover[rest[k]]: i for i, s in enumerate(sets) for k in s.members}
+    # Columns a one-hot group or a near set holds cannot join a broken drop-first set.
+    held = in_group | {leftover[k] for k in claimed}
+    merged: set[int] = set()
+    sets_stems = [(s.stem, [leftover[rest[k]] for k in s.members]) for s in sets if s.stem]
+    for i, s in enumerate(sets):
+        if i in merged:
+            continue
         members = sorted((leftover[rest[k]] for k in s.members), key=order.__getitem__)
         counts = [ones[m] for m in members]
         if names_say_complete(members, name_stem(members)):
-            broken.append((members, counts, True))
+            broken.append((members, counts, True, False, []))
             continue
         evidence: dict = {
             "exclusivity_evidence": round(s.evidence, 3),
             "expected_cooccurrences_if_independent": round(expected_cooccurrences(counts, n_rows), 3),
         }
         variables = cross_stem(members, names)
-        kin = [] if variables else multi_label_kin(members, binary, cooccurrence, names)
-        if variables or kin:
+        measured = None if variables else measured_per_level(members, s.stem, names, binary_names)
+        family = [] if variables or measured else stem_family_columns(members, binary, names)
+        if family and held.isdisjoint(family):
+            # Same-stem columns share rows with the set, but far more rarely than independent
+            # columns would: the set (with the other exclusive sets those columns are in) is one
+            # variable whose group is broken on those rows (NB103), not groups of its own (NB102).
+            others = sorted({set_of[k] for k in family if k in set_of} - {i})
+            whole = set(members) | set(family) | {leftover[rest[k]] for j in others for k in sets[j].members}
+            whole_list = sorted(whole, key=order.__getitem__)
+            inside = [index[m] for m in whole_list]
+            pairs = cooccurrence[np.ix_(inside, inside)]
+            overlap = int((pairs.sum() - np.trace(pairs)) // 2)
+            chance = expected_cooccurrences([int(all_ones[k]) for k in inside], n_rows)
+            if informative_stem(whole_list, names) and 0 < overlap <= 0.5 * chance:
+                broken.append((whole_list, [int(all_ones[k]) for k in inside], False, True, []))
+                merged.update(others)
+                continue
+        kin = [] if variables or measured else multi_label_kin(members, binary, cooccurrence, names)
+        if variables or kin or measured:
             # Exclusive, but the names say these are not the levels of one variable.
             if variables:
                 evidence["variables"] = list(variables)
+            elif measured:
+                evidence["measured_per_level"] = measured
             else:
                 evidence["overlapping_kin"] = sorted(kin, key=order.__getitem__)
             if s.evidence >= min_evidence:
                 flags.append(Group("dummy", members, counts, n_rows, None, evidence))
+            continue
+        siblings = [] if sum(counts) < (1 - max_share) * n_rows else encoded_whole(members, s.stem, onehot, sets_stems)
+        if siblings:
+            # Every other variable written the same way keeps all its levels (one call of the same
+            # encoder): the few rows with none of these set are missing values, not a reference level.
+            broken.append((members, counts, False, False, siblings))
             continue
         if s.stem:
             evidence["shared_name_stem"] = s.stem

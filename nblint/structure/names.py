@@ -210,3 +210,54 @@ def cross_stem(members, all_names) -> tuple[str, ...] | None:
         return None
     # Each member's shortest family stem names its variable.
     return tuple(sorted({min(s, key=lambda x: (len(x), x)) for s in stems}))
+
+
+def measured_per_level(members, stem: str | None, all_names, binary) -> str | None:
+    """The stem of a measurement the table carries once per level of ``members`` (wide choice data).
+
+    ``feat.dannon, feat.hiland, feat.yoplait`` beside ``price.dannon, price.hiland,
+    price.yoplait`` (prices, not 0/1): each level name recurs under another stem whose
+    columns are measurements, so the levels are the alternatives of a choice and the
+    flags one yes/no attribute per alternative, not the levels of one encoded variable.
+    Two 0/1 families over the same level names (``mother_edu_*``, ``father_edu_*``) are
+    two encoded variables and do not count: only a stem with a column that is not 0/1
+    for every level does.  None when there is no such stem.
+
+    Examples
+    --------
+    >>> names = ["feat.a", "feat.b", "price.a", "price.b", "y"]
+    >>> measured_per_level(["feat.a", "feat.b"], "feat", names, {"feat.a", "feat.b", "y"})
+    'price'
+    >>> measured_per_level(["m_a", "m_b"], "m", ["m_a", "m_b", "f_a", "f_b"], {"m_a", "m_b", "f_a", "f_b"}) is None
+    True
+    >>> measured_per_level(["a0", "a1"], "a", ["a0", "a1", "w0", "w1"], {"a0", "a1"}) is None  # numbered columns
+    True
+    """
+    if stem is None:
+        return None
+    return _measured_per_level(tuple(members), stem, tuple(all_names), frozenset(binary))
+
+
+@lru_cache(maxsize=NAME_CACHE)
+def _measured_per_level(members: tuple, stem: str, all_names: tuple, binary: frozenset) -> str | None:
+    # Only stems followed by a separator (``feat.dannon``): ``a0, a1`` beside word counts ``w0, w1``
+    # are numbered columns, not attributes of named alternatives.
+    if not all(_separated(m, stem) for m in members):
+        return None
+    levels = set(level_names(members, stem))
+    if len(levels) < len(members):
+        return None
+    carried: dict[str, set] = {}
+    for name in all_names:
+        if name in binary or name in members:
+            continue
+        for other in _candidate_stems(name):
+            if other != stem and _separated(name, other):
+                carried.setdefault(other, set()).update(level_names([name], other))
+    found = sorted(other for other, seen in carried.items() if levels <= seen)
+    return found[0] if found else None
+
+
+def _separated(name: str, stem: str) -> bool:
+    """Whether ``name`` continues ``stem`` with a separator (``feat.dannon`` after ``feat``)."""
+    return name.startswith(stem) and _SEPARATORS.match(name, len(stem)) is not None

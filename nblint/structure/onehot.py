@@ -65,16 +65,19 @@ def find_onehot_groups(
 
     Notes
     -----
-    A cover is a clique of the exclusivity graph whose counts add up to ``n``.  The
-    search visits columns by name, extending each clique only with columns after
-    its last member (so each cover is found once).  Every other 0/1 column constrains
-    it: in an exact cover ``C`` each row has exactly one member set, so for every
-    column ``k`` the rows where ``k`` is set split over the members,
+    A cover is a clique of the exclusivity graph whose counts add up to ``n``.  Every
+    0/1 column constrains it: in an exact cover ``C`` each row has exactly one member
+    set, so for every column ``k`` the rows where ``k`` is set split over the members,
     ``sum_{c in C} O_ck = s_k``.  A branch is pruned as soon as some column is
     over-covered by the members chosen, or can no longer be covered by the
     candidates left (``partial_k + sum_{j in P} O_jk < s_k``).  That prunes nested
     codings (a subtype's levels beside its main type's), whose exclusive sets are
-    many, to the covers alone.
+    many, to the covers alone.  The search branches as Knuth's Algorithm X does: on
+    the column still short of its count that the fewest candidates can help cover
+    (one of them must be in the cover), ties by name; a candidate tried is left out
+    of the branches after it, so each cover is found once.  A drop-first set, whose
+    reference rows no candidate covers, is then dropped at its first member instead
+    of after every subset of its levels was tried.
     """
     binary = list(binary)
     b = len(binary)
@@ -92,31 +95,41 @@ def find_onehot_groups(
     O = cooccurrence.astype(np.int64)[:, usable]
     target = counts[usable]
 
-    def extend(chosen: list[int], total: int, covered: np.ndarray, candidates: list[int]) -> None:
+    # Ties between constraints are broken by name, so the nodes visited (and where a capped
+    # search stops) do not depend on column order.
+    usable_rank = rank[usable]
+
+    def extend(chosen: list[int], total: int, covered: np.ndarray, candidates: np.ndarray) -> None:
         if total == n_rows:
             if len(chosen) >= 2:
-                covers.append(tuple(chosen))
+                covers.append(tuple(sorted(chosen, key=lambda k: rank[k])))
             return
-        if not budget.spend() or total + int(counts[candidates].sum()) < n_rows:
+        if not len(candidates) or not budget.spend() or total + int(counts[candidates].sum()) < n_rows:
             return
-        supply = O[candidates].sum(axis=0) if candidates else np.zeros(len(target), dtype=np.int64)
-        if (covered > target).any() or (covered + supply < target).any():
+        block = O[candidates]
+        deficit = target - covered
+        if (deficit < 0).any() or (block.sum(axis=0) < deficit).any():
             return
-        for pos, j in enumerate(candidates):
+        # Every row of a column still short of its count needs a member among the candidates
+        # that share rows with it: branch on the column with the fewest such candidates.
+        # Each cover is found once: a candidate tried is left out of the branches after it.
+        short = np.flatnonzero(deficit > 0)
+        able = (block[:, short] > 0).sum(axis=0)
+        k = short[np.lexsort((usable_rank[short], able))[0]]
+        branch = candidates[block[:, k] > 0].tolist()
+        left = np.ones(len(candidates), dtype=bool)
+        position = {int(j): p for p, j in enumerate(candidates.tolist())}
+        for j in branch:
             if total + counts[j] <= n_rows:
-                rest = [k for k in candidates[pos + 1 :] if exclusive[j, k]]
+                rest = candidates[left & exclusive[j, candidates]]
                 extend(chosen + [j], total + int(counts[j]), covered + O[j], rest)
+            left[position[j]] = False
             if budget.exhausted:
                 return
 
     def search(allowed: np.ndarray) -> None:
-        for i in order:
-            if not allowed[i]:
-                continue
-            later = np.flatnonzero(exclusive[i] & allowed & (rank > rank[i]))
-            extend([i], int(counts[i]), O[i].copy(), sorted(later.tolist(), key=lambda j: rank[j]))
-            if budget.exhausted:
-                return
+        start = np.array(sorted(np.flatnonzero(allowed).tolist(), key=lambda j: rank[j]), dtype=np.int64)
+        extend([], 0, np.zeros(len(target), dtype=np.int64), start)
 
     # A column that is exactly the union of finer exclusive columns (weekend = sat + sun, a main
     # type = its subtypes) doubles the covers for every such column.  Covers of the finer columns

@@ -47,12 +47,19 @@ class OneHotGroup(Rule):
 
     def check(self, ctx):
         structure = ctx.structure
-        for group in structure.onehot:
+        known = [g for g in structure.missing_together if g.kind == "one-hot"]
+        for group in structure.onehot + known:
             variable = f" (likely variable {group.stem!r})" if group.stem else ""
+            missing = group.evidence.get("missing_rows")
+            rows = (
+                f"every one of the {group.n_rows} rows where they are known sums to exactly 1 "
+                f"(all of them are missing on {missing} rows)"
+                if missing
+                else f"every one of the {group.n_rows} rows sums to exactly 1"
+            )
             message = (
                 f"columns {fmt_columns(group.members)} form a one-hot group{variable}, K={len(group.members)}: "
-                f"every one of the {group.n_rows} rows sums to exactly 1, so each column is 1 minus the others "
-                "(VIF infinite with an intercept)"
+                f"{rows}, so each column is 1 minus the others (VIF infinite with an intercept)"
             )
             evidence = {
                 "k": len(group.members),
@@ -65,11 +72,14 @@ class OneHotGroup(Rule):
             }
             if structure.capped:
                 evidence["search_capped"] = True
+            if "missing_rows" in group.evidence:
+                evidence["missing_rows"] = missing
             if group.evidence.get("ambiguous"):
                 evidence.update({k: group.evidence[k] for k in ("ambiguous", "alternatives", "chosen_by")})
                 message += (
                     f"; ambiguous: {fmt_columns(group.evidence['alternatives'][0])} also sum to one on every "
                     f"row (chosen by {group.evidence['chosen_by']})"
                 )
-            figure = group_pattern(ctx, group.members, {1: group.n_rows})
+            # (members with missing values, or written as yes/no, are outside the co-occurrence counts the figure draws)
+            figure = None if "missing_rows" in group.evidence else group_pattern(ctx, group.members, {1: group.n_rows})
             yield self.finding(ctx, message, columns=group.members, evidence=evidence, fix=COLLAPSE_FIX, figure=figure)

@@ -59,7 +59,9 @@ class DummyGroup(Rule):
     )
 
     def check(self, ctx):
-        for group in ctx.structure.dummy:
+        known = [g for g in ctx.structure.missing_together if g.kind == "dummy"]
+        for group in ctx.structure.dummy + known:
+            missing = group.evidence.get("missing_rows")
             variable = f" (likely variable {group.stem!r})" if group.stem else ""
             reference = group.reference_count
             why = []
@@ -78,9 +80,10 @@ class DummyGroup(Rule):
                 why.append(
                     f"ambiguous: {fmt_columns(alternative)} would also fit; chosen by {group.evidence['chosen_by']}"
                 )
+            known_rows = f" where they are known (all of them are missing on {missing} rows)" if missing else ""
             message = (
                 f"columns {fmt_columns(group.members)} look like a drop-first dummy group{variable}: "
-                f"at most one is set on any row and {reference} of {group.n_rows} rows have none "
+                f"at most one is set on any row and {reference} of {group.n_rows} rows{known_rows} have none "
                 f"(the dropped reference level); {'; '.join(why)}"
             )
             evidence = {
@@ -92,5 +95,10 @@ class DummyGroup(Rule):
                 "level_counts": dict(zip(group.members, group.counts)),
                 **{k: v for k, v in group.evidence.items() if k != "reference_rows"},
             }
-            figure = group_pattern(ctx, group.members, {0: reference, 1: group.n_rows - reference})
+            # (members with missing values, or written as yes/no, are outside the co-occurrence counts the figure draws)
+            figure = (
+                None
+                if "missing_rows" in group.evidence
+                else group_pattern(ctx, group.members, {0: reference, 1: group.n_rows - reference})
+            )
             yield self.finding(ctx, message, columns=group.members, evidence=evidence, fix=COLLAPSE_FIX, figure=figure)

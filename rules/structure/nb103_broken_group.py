@@ -14,7 +14,14 @@ class BrokenGroup(Rule):
     variable (``smoker_yes``/``smoker_no``) but where some rows have none set. It
     reports how many rows sum to 0 and to 2+, with example row numbers (1-based data
     rows). Exclusive columns that leave rows all zero without such names are a
-    drop-first group whose reference level is rare: NB102's, not a breakage.
+    drop-first group whose reference level is rare: NB102's, not a breakage, unless
+    every other variable the table writes the same way (``region_*``, ``sex_*``, one
+    encoder call) is a complete one-hot group: then the encoder kept every level, and
+    the few all-zero rows are missing values.
+
+    A drop-first group (its all-zero rows are the reference level) is broken when
+    same-stem columns share a few rows, far fewer than independent columns would: the
+    whole stem family is reported here, not an exclusive subset of it as NB102.
 
     ## Why is this bad?
     Rows with no level or two levels of a categorical variable are almost always
@@ -61,31 +68,50 @@ class BrokenGroup(Rule):
     def check(self, ctx):
         for group in ctx.structure.broken:
             variable = f" (likely variable {group.stem!r})" if group.stem else ""
-            parts = []
-            if group.rows_zero:
-                parts.append(f"{group.rows_zero} rows have no column set")
-            if group.rows_multi:
-                parts.append(f"{group.rows_multi} rows have two or more")
             share = group.violations / group.n_rows
-            message = (
-                f"columns {fmt_columns(group.members)} are a one-hot group{variable} on "
-                f"{group.n_rows - group.violations} of {group.n_rows} rows but {' and '.join(parts)} "
-                f"({share:.2%}); e.g. rows {', '.join(map(str, group.examples))}"
-            )
+            if group.kind == "dummy":
+                # Exclusive but for a few rows, which same-stem columns share far more rarely than chance.
+                message = (
+                    f"columns {fmt_columns(group.members)} are a drop-first dummy group{variable}: at most one "
+                    f"is set on {group.n_rows - group.violations} of {group.n_rows} rows (none on "
+                    f"{group.rows_zero}, the reference level), but {group.rows_multi} rows have two or more "
+                    f"({share:.2%}); e.g. rows {', '.join(map(str, group.examples))}"
+                )
+            else:
+                parts = []
+                if group.rows_zero:
+                    parts.append(f"{group.rows_zero} rows have no column set")
+                if group.rows_multi:
+                    parts.append(f"{group.rows_multi} rows have two or more")
+                why = ""
+                if group.siblings:
+                    stems = ", ".join(f"{s}*" for s in group.siblings[:3])
+                    why = (
+                        f"; the table's other variables written the same way ({stems}) keep every level, "
+                        "so no level was dropped here"
+                    )
+                message = (
+                    f"columns {fmt_columns(group.members)} are a one-hot group{variable} on "
+                    f"{group.n_rows - group.violations} of {group.n_rows} rows but {' and '.join(parts)} "
+                    f"({share:.2%}){why}; e.g. rows {', '.join(map(str, group.examples))}"
+                )
             evidence = {
                 "k": len(group.members),
+                "kind": group.kind,
                 "variable": group.stem,
                 "rows_summing_to_zero": group.rows_zero,
                 "rows_summing_to_two_or_more": group.rows_multi,
-                "rows_summing_to_one": group.n_rows - group.violations,
+                "rows_summing_to_one": group.n_rows - group.rows_zero - group.rows_multi,
                 "n_rows": group.n_rows,
                 "violation_share": share,
                 "level_counts": dict(zip(group.members, group.counts)),
             }
             fix = "Correct the listed rows at the source, or add an explicit level for the missing state."
             evidence["names_enumerate_every_level"] = group.complete_names
+            if group.siblings:
+                evidence["written_as_complete_groups"] = list(group.siblings)
             severity = Severity.ERROR if group.complete_names else self.severity
-            sums = {0: group.rows_zero, 1: group.n_rows - group.violations, "2+": group.rows_multi}
+            sums = {0: group.rows_zero, 1: group.n_rows - group.rows_zero - group.rows_multi, "2+": group.rows_multi}
             yield self.finding(
                 ctx,
                 message,

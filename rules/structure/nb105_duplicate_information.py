@@ -75,12 +75,15 @@ class DuplicateInformation(Rule):
             evidence = {"identical": columns, "n_rows": ctx.n_rows}
             fix = f"Keep {columns[0]!r} and drop {fmt_columns(columns[1:])}."
             yield self.finding(ctx, message, columns=columns, evidence=evidence, fix=fix)
-        for column, group in sorted(structure.code_columns.items(), key=lambda kv: ctx.table_order[kv[0]]):
+        codes = {**structure.code_columns, **structure.missing_together_codes}
+        for column, group in sorted(codes.items(), key=lambda kv: ctx.table_order[kv[0]]):
             what = "one-hot" if group.kind == "one-hot" else "dummy"
             message = (
                 f"column {column!r} carries the same information as the {what} group {fmt_columns(group.members)}: "
                 f"each of its {group.n_levels} values maps to exactly one level of the group"
             )
+            if group.evidence.get("missing_rows"):
+                message += f" (on the {group.n_rows} rows where both are known)"
             evidence = {
                 "code_column": column,
                 "group": group.members,

@@ -13,7 +13,10 @@ class ExclusiveFlags(Rule):
     ``country_*`` columns of the other continents: one variable nested in another;
     ``disp.heinz28`` with ``feat.heinz32``: flags of two kinds that happen to exclude
     each other), or the set is an exclusive subset of same-stem flags that otherwise
-    overlap (``disp.*`` flags of which two are set together on some rows). Such sets
+    overlap (``disp.*`` flags of which two are set together on some rows), or the flags
+    are one attribute per alternative of a choice: their level names recur under a stem
+    the table measures (``feat.dannon, feat.yoplait`` beside the prices ``price.dannon,
+    price.yoplait``). Such sets
     are not reported as NB101/NB102 groups and get no invented variable name: names
     decide between a same-stem reading and a cross-stem one (DESIGN.md 4b).
     Anonymised names (``c0, c1``) or names with no stem say nothing, and such sets
@@ -54,6 +57,12 @@ class ExclusiveFlags(Rule):
             if "variables" in evidence:
                 names = ", ".join(repr(v) for v in evidence["variables"])
                 why = f"their names point to different variables ({names}): a relation between variables, not one encoded variable"
+            elif "measured_per_level" in evidence:
+                measured = evidence["measured_per_level"]
+                why = (
+                    f"the table measures {measured!r} for each of their level names too: one yes/no attribute "
+                    "per alternative (wide choice data), not the levels of one variable"
+                )
             else:
                 kin = fmt_columns(evidence.get("overlapping_kin", []), limit=3)
                 why = (
