@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
 from pathlib import Path
@@ -9,9 +10,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import nblint
 from nblint import testing
 from nblint.cli import main
-from nblint.engine import DOC_SECTIONS, load_rules
+from nblint.engine import DOC_SECTIONS, MODELS, load_rules
 from nblint.pipelines import read_config
 
 CASES = testing.load_cases(Path(__file__).parent / "rule_cases")
@@ -76,3 +78,30 @@ def test_pipeline_rule_examples_are_true(code, tmp_path):
         assert read_config(str(path)) is not None, f"{code} {title} is not read as a pipeline config"
         result = CliRunner().invoke(main, ["check", str(path), "--select", code, "--format", "json"])
         assert bool(json.loads(result.stdout)) is fires, f"{code} {title}: {result.stdout}"
+
+
+def test_the_engine_runs_a_rule_only_under_the_models_it_declares():
+    """Rule.models gates as needs_target does: no rule opens with its own `if ctx.model ...: return`."""
+    import pandas as pd
+
+    from nblint.engine import applies
+
+    rules = load_rules()
+    frame = pd.DataFrame({"u": [0.5, 1.5, 2.5, 3.5] * 5, "v": [0, 1, 1, 0] * 5, "y": list("abab") * 5})
+    for model in (None, "bernoulli", "gaussian", "categorical"):
+        report = nblint.check(frame, target="y", model=model)
+        ran = {f.code for f in report}
+        for code in ran:
+            assert not rules[code].models or model in rules[code].models, (code, model)
+    gated = {code: rule.models for code, rule in rules.items() if rule.models}
+    assert gated["NB301"] == {"bernoulli"} and gated["NB205"] == {None, "gaussian"}
+    assert gated["NB308"] == set(MODELS)  # any declared model, not none
+    for code, rule in rules.items():  # the gate lives in the engine, not in each rule
+        source = Path(inspect.getsourcefile(rule)).read_text()
+        assert not re.search(r"if ctx\.model (?:not in|!=|is None|in) .*:\n\s+return\n", source), code
+
+    class Declared:
+        input, target, model = "table", "y", "gaussian"
+
+    assert applies(rules["NB304"], Declared()) and not applies(rules["NB301"], Declared())
+    assert not applies(rules["NB205"], type("Other", (Declared,), {"model": "categorical"})())

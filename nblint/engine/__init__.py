@@ -10,6 +10,7 @@ from nblint.engine.findings import Finding, Severity
 from nblint.engine.registry import (
     CODE_PATTERN,
     ENTRY_POINT_GROUP,
+    applies,
     describe,
     load_rules,
     resolved_options,
@@ -44,6 +45,7 @@ __all__ = [
     "unknown_selector",
     "validate_codes",
     "run_rules",
+    "applies",
     "settle",
     "resolved_options",
     "shared_settings",

@@ -168,7 +168,7 @@ def run_rules(ctx, codes: list[str], rule_options: dict[str, dict[str, Any]]) ->
     findings: list[Finding] = []
     for code in codes:
         rule_cls = rules[code]
-        if ctx.input not in rule_cls.inputs or (rule_cls.needs_target and ctx.target is None):
+        if not applies(rule_cls, ctx):
             continue
         rule = rule_cls(rule_options.get(code))
         found = list(rule.check(ctx))
@@ -177,6 +177,13 @@ def run_rules(ctx, codes: list[str], rule_options: dict[str, dict[str, Any]]) ->
     settle(findings)
     findings.sort(key=Finding.sort_key)
     return findings
+
+
+def applies(rule_cls: type[Rule], ctx) -> bool:
+    """Whether the rule runs on this context: its input, its target and its declared model."""
+    if ctx.input not in rule_cls.inputs or (rule_cls.needs_target and ctx.target is None):
+        return False
+    return not rule_cls.models or ctx.model in rule_cls.models
 
 
 def settle(findings: Iterable[Finding]) -> None:
@@ -224,6 +231,7 @@ def rule_record(rule: type[Rule]) -> dict[str, Any]:
         "summary": rule.summary(),
         "inputs": list(rule.inputs),
         "needs_target": rule.needs_target,
+        "models": sorted(rule.models, key=lambda m: (m is not None, m or "")),
         "options": [{"name": opt.name, "default": opt.default, "doc": opt.doc} for opt in rule.options],
         "documentation": rule.documentation(),
     }

@@ -104,6 +104,10 @@ class Rule:
     options: ClassVar[tuple[Option, ...]] = ()
     #: The rule needs ``--target`` (skipped without one).
     needs_target: ClassVar[bool] = False
+    #: The declared event models the rule applies to (names of :data:`nblint.core.models.MODELS`;
+    #: None: no model declared); empty: any. The engine skips the rule otherwise, as it does a
+    #: rule that needs a target without one.
+    models: ClassVar[frozenset[str | None]] = frozenset()
     #: What the rule reads: keys of :data:`INPUTS`; a context runs the rules whose inputs include its own.
     inputs: ClassVar[tuple[str, ...]] = ("table",)
     #: Row-level checks (by name) whose failing rows are this rule's finding, e.g. the pandera

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from nblint.core.models import MODEL_CLASSES, MODELS
-from nblint.engine import CODE_PATTERN, DOC_SECTIONS, INPUTS, Rule, load_rules, settle
+from nblint.engine import CODE_PATTERN, DOC_SECTIONS, INPUTS, Rule, applies, load_rules, settle
 from nblint.engine.findings import Finding, Severity
 
 #: Every declared-model setting a table rule is tried under (None: no model declared).
@@ -144,7 +144,7 @@ def _checked_findings(rule: type[Rule], item: ContractInput, copy: int) -> str:
     registered = load_rules().get(rule.code) is rule
     findings: list[Finding] = []
     for ctx in _contexts(item.name, copy):
-        if rule.needs_target and getattr(ctx, "target", None) is None:  # the engine does not run it there
+        if not applies(rule, ctx):  # the engine does not run it there
             continue
         options = ctx.rule_options.get(rule.code) if registered else None
         try:

@@ -45,13 +45,12 @@ class ZeroClassVariance(Rule):
 
     code = "NB205"
     name = "zero-class-variance"
+    models = frozenset({None, "gaussian"})
     severity = Severity.WARNING
     options = (SUMMARIZE_ABOVE,)
     needs_target = True
 
     def check(self, ctx):
-        if ctx.model not in (None, "gaussian"):
-            return
         profile = ctx.profile
         numeric = profile.numeric
         n_classes = len(profile.classes)

@@ -43,12 +43,11 @@ class BernoulliOnNonBinary(Rule):
 
     code = "NB301"
     name = "bernoulli-non-binary"
+    models = frozenset({"bernoulli"})
     severity = Severity.ERROR
     options = (SUMMARIZE_ABOVE,)
 
     def check(self, ctx):
-        if ctx.model != "bernoulli":
-            return
         terms = ctx.term_columns
         binarised = []
         for column in ctx.features_of_kind("count", "continuous", "categorical"):

@@ -32,12 +32,11 @@ class MultinomialOnNegative(Rule):
 
     code = "NB302"
     name = "multinomial-negative"
+    models = frozenset({"multinomial", "complement"})
     severity = Severity.ERROR
     options = (SUMMARIZE_ABOVE,)
 
     def check(self, ctx):
-        if ctx.model not in ("multinomial", "complement"):
-            return
         numeric = ctx.profile.numeric
         for column in ctx.profile.features:
             if column in ctx.profile.text or ctx.kinds[column].kind in ("constant", "identifier"):

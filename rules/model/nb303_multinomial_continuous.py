@@ -37,12 +37,11 @@ class MultinomialOnContinuous(Rule):
 
     code = "NB303"
     name = "multinomial-continuous"
+    models = frozenset({"multinomial", "complement"})
     severity = Severity.WARNING
     options = (SUMMARIZE_ABOVE,)
 
     def check(self, ctx):
-        if ctx.model not in ("multinomial", "complement"):
-            return
         numeric = ctx.profile.numeric
         terms = ctx.term_columns
         weights = []

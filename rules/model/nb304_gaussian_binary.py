@@ -36,11 +36,10 @@ class GaussianOnBinary(Rule):
 
     code = "NB304"
     name = "gaussian-binary"
+    models = frozenset({"gaussian"})
     severity = Severity.WARNING
 
     def check(self, ctx):
-        if ctx.model != "gaussian":
-            return
         binary = ctx.features_of_kind("binary")
         if binary:
             message = f"{len(binary)} binary column(s) {fmt_columns(binary)} under GaussianNB: a normal density over two values misstates both"

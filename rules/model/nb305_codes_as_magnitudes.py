@@ -37,12 +37,11 @@ class CodesAsMagnitudes(Rule):
 
     code = "NB305"
     name = "codes-as-magnitudes"
+    models = frozenset({"gaussian", "multinomial", "complement"})
     severity = Severity.ERROR
     options = (SUMMARIZE_ABOVE,)
 
     def check(self, ctx):
-        if ctx.model not in ("gaussian", "multinomial", "complement"):
-            return
         for column in ctx.features_of_kind("categorical"):
             kind = ctx.kinds[column]
             text = column in ctx.profile.text

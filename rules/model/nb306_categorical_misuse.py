@@ -41,6 +41,7 @@ class CategoricalMisuse(Rule):
 
     code = "NB306"
     name = "categorical-misuse"
+    models = frozenset({"categorical"})
     severity = Severity.ERROR
     options = (
         Option("max-levels", 50, "More levels than this make a column high-cardinality for CategoricalNB.", minimum=1),
@@ -48,8 +49,6 @@ class CategoricalMisuse(Rule):
     )
 
     def check(self, ctx):
-        if ctx.model != "categorical":
-            return
         profile = ctx.profile
         numeric = profile.numeric
         for column in profile.features:

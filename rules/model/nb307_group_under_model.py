@@ -38,11 +38,12 @@ class GroupUnderModel(Rule):
 
     code = "NB307"
     name = "group-under-model"
+    models = frozenset(
+        {"bernoulli", "multinomial", "complement"}
+    )  # gaussian: NB304, categorical: NB306 report the groups
     severity = Severity.ERROR
 
     def check(self, ctx):
-        if ctx.model not in ("bernoulli", "multinomial", "complement"):
-            return  # gaussian: NB304, categorical: NB306 report the groups
         for group in ctx.structure.groups:
             source = "NB101" if group.kind == "one-hot" else "NB102"
             message = (

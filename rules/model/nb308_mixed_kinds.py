@@ -1,4 +1,4 @@
-from nblint.engine import Rule, Severity
+from nblint.engine import MODELS, Rule, Severity
 
 from . import ESTIMATOR, recommendation
 
@@ -36,11 +36,10 @@ class MixedKinds(Rule):
 
     code = "NB308"
     name = "mixed-kinds"
+    models = frozenset(MODELS)
     severity = Severity.INFO
 
     def check(self, ctx):
-        if ctx.model is None:
-            return
         # A document-term block is one kind of input, whatever single words look like (a word seen at
         # most once per document is 0/1): text models read the block as a whole.
         terms = ctx.term_columns if ctx.model in ("multinomial", "complement", "bernoulli") else frozenset()

@@ -37,6 +37,7 @@ class MultinomialSkewedClasses(Rule):
 
     code = "NB309"
     name = "multinomial-skewed-classes"
+    models = frozenset({"multinomial"})
     severity = Severity.INFO
     needs_target = True
     options = (
@@ -49,8 +50,6 @@ class MultinomialSkewedClasses(Rule):
     )
 
     def check(self, ctx):
-        if ctx.model != "multinomial":
-            return
         profile = ctx.profile
         rows = [(label, int(n)) for label, n in zip(profile.classes, profile.class_count) if n > 0]
         if len(rows) < 2:

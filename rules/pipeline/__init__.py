@@ -7,7 +7,6 @@ line of the offending class or parameter.
 """
 
 from collections.abc import Iterable, Iterator
-from typing import ClassVar
 
 from nblint.engine import Finding, Rule, Severity
 from nblint.pipelines.spec import Step
@@ -51,14 +50,13 @@ class PipelineRule(Rule):
     """Base of the NB5xx rules: runs :meth:`check_model` on pipelines ending in one of ``models``.
 
     Subclasses set ``models`` (nblint model names; empty means every Naive Bayes
-    model) and implement :meth:`check_model`.
+    model: the engine gates on them, :attr:`Rule.models`) and implement :meth:`check_model`.
     """
 
     inputs = ("pipeline",)
-    models: ClassVar[frozenset[str]] = frozenset()
 
     def check(self, ctx) -> Iterable[Finding]:
-        if ctx.estimator is not None and (not self.models or ctx.model in self.models):
+        if ctx.estimator is not None:
             yield from self.check_model(ctx, ctx.estimator)
 
     def check_model(self, ctx, estimator: Step) -> Iterable[Finding]:  # pragma: no cover - abstract
