@@ -35,7 +35,7 @@ import numpy as np
 from nblint.core.hashing import mix64
 from nblint.profile.gram import WIDE_BINARY, Gram, sparsest_rows
 from nblint.profile.incidence import Incidence
-from nblint.profile.levels import DISTINCT_CAP, Levels, smallest, value_hashes
+from nblint.profile.levels import DISTINCT_CAP, PackedLevels, smallest, value_hashes
 from nblint.profile.numeric import NumericStats
 from nblint.profile.target import encode_target
 from nblint.readers import Chunk
@@ -177,15 +177,12 @@ def _levels(values, cols, row_class, zeros, zero_one, integral, p: int, slots: i
     table = np.rint(np.bincount(pair * slots + k, weights=weight, minlength=len(pair_value) * slots))
     table = table.astype(np.int64).reshape(len(pair_value), slots)
     bounds = np.searchsorted(pair_col, np.arange(p + 1))
-    levels: list = [None] * p
+    sizes = np.diff(bounds)
     sketches: list = [None] * p
-    for j in np.flatnonzero(~zero_one).tolist():
-        start, stop = int(bounds[j]), int(bounds[j + 1])
-        if stop - start > DISTINCT_CAP:
-            sketches[j] = smallest(value_hashes(pair_value[start:stop])) if integral[j] else None
-        else:
-            levels[j] = Levels(tuple(pair_value[start:stop].tolist()), table[start:stop])
-    return levels, sketches
+    for j in np.flatnonzero(~zero_one & (sizes > DISTINCT_CAP) & integral).tolist():
+        sketches[j] = smallest(value_hashes(pair_value[int(bounds[j]) : int(bounds[j + 1])]))
+    # (each column's Levels object is made when asked for: a vocabulary is tens of thousands of them)
+    return PackedLevels(pair_value, table, bounds, ~zero_one & (sizes <= DISTINCT_CAP)), sketches
 
 
 def _by_column_then_value(c: np.ndarray, v: np.ndarray) -> np.ndarray:

@@ -47,6 +47,7 @@ from nblint.profile.levels import (
     DISTINCT_CAP,
     Levels,
     estimate_distinct,
+    level_sizes,
     merge_distinct,
     remap_levels,
     smallest,
@@ -318,8 +319,8 @@ def _level_note(profile: TableProfile, caps: ProfileCaps | None) -> tuple[str, .
     """NB106's note when the budget lowered the distinct-value cap and a column went past it (none otherwise)."""
     cap = profile.level_cap
     numeric = profile.numeric
-    past = any(stats.levels is None for stats in profile.text.values()) or any(
-        levels is None and not zero_one for levels, zero_one in zip(numeric.levels, numeric.zero_one)
+    past = any(stats.levels is None for stats in profile.text.values()) or bool(
+        np.any((level_sizes(numeric.levels) < 0) & ~numeric.zero_one)
     )
     if cap >= DISTINCT_CAP or caps is None or not past:
         return ()
