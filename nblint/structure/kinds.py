@@ -84,7 +84,7 @@ MODEL_FOR_KIND = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ColumnKind:
     """A column's kind, the event model recommended for it, and why.
 
@@ -223,14 +223,12 @@ def infer_kinds(profile, groups, code_columns=None, declared=None, preset=None) 
 def _shared_scale(profile) -> float | None:
     """The top H of a 0..H integer scale that at least :data:`SCALE_FAMILY` columns reach exactly, if any."""
     numeric = profile.numeric
-    tops: dict[float, int] = {}
-    for j, name in enumerate(numeric.names):
-        if name == profile.target or not numeric.integral[j] or numeric.zero_one[j]:
-            continue
-        if numeric.minimum[j] == 0 and numeric.maximum[j] >= 2:
-            tops[float(numeric.maximum[j])] = tops.get(float(numeric.maximum[j]), 0) + 1
-    shared = [top for top, n in tops.items() if n >= SCALE_FAMILY]
-    return max(shared) if shared else None
+    # (every column at once: a vocabulary has tens of thousands)
+    on_scale = numeric.integral & ~numeric.zero_one & (numeric.minimum == 0) & (numeric.maximum >= 2)
+    on_scale[[j for j, name in enumerate(numeric.names) if name == profile.target]] = False
+    tops, n = np.unique(numeric.maximum[on_scale], return_counts=True)
+    shared = tops[n >= SCALE_FAMILY]
+    return float(shared.max()) if len(shared) else None
 
 
 def _constant_kind(column: str, present: int, n_distinct: float | None) -> ColumnKind | None:
