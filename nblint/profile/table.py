@@ -280,7 +280,13 @@ class TableProfile:
     @property
     def features(self) -> tuple[str, ...]:
         """Every column but the target, in table order."""
-        return tuple(n for n in self.names if n != self.target)
+        names, target = tuple(self.names), self.target
+        if target not in names:
+            return names
+        # (slices, not a test per name: the analyses ask for this several times over a vocabulary)
+        i = names.index(target)
+        rest = names[i + 1 :]
+        return names[:i] + (rest if target not in rest else tuple(n for n in rest if n != target))
 
     def levels(self, name: str) -> Levels | None:
         """The contingency table of a discrete column (0/1 columns included), or None."""
