@@ -190,8 +190,10 @@ class TableContext:
     @cached_property
     def term_supports(self) -> dict[str, int]:
         """Rows where each term column is non-zero (its document frequency), where known."""
-        nonzero = self.nonzero_rows
-        return {c: nonzero[c] for c in self.term_columns if c in nonzero}
+        nonzero, terms = self.nonzero_rows, self.term_columns
+        if terms == nonzero.keys():  # (a vectorizer's matrix: every column is a term, copied at once)
+            return dict(nonzero)
+        return {c: nonzero[c] for c in terms if c in nonzero}
 
     def _by_chance(self, members: list[str], relation: str) -> bool:
         """Whether an exact relation among term columns is what independent sparse columns produce by chance.
