@@ -553,15 +553,19 @@ class TableContext:
         names = list(gram.binary)
         if not gram.wide and not self.term_columns:
             return names, gram.cooccurrence
-        counts = gram.diagonal()
-        usable = [i for i in range(len(names)) if 0 < counts[i] < gram.n]
+        counts = np.asarray(gram.diagonal())
+        usable = np.flatnonzero((counts > 0) & (counts < gram.n))
         # Two columns that never meet are evidence of ``s_i s_j / n`` nats (the log of the chance that
         # independent ones would not): a column that cannot reach ``min-evidence`` even beside the most
         # frequent one cannot be shown exclusive, and only widens the search.
-        most = max((int(counts[i]) for i in usable), default=0)
+        most = int(counts[usable].max()) if len(usable) else 0
         floor = float(self.setting("min-evidence")) * gram.n / max(most, 1)
-        usable = [i for i in usable if counts[i] >= floor]
-        chosen = sorted(usable, key=lambda i: (-counts[i], names[i]))[: self.FREQUENT_BINARY]
+        usable = usable[counts[usable] >= floor]
+        if len(usable) > self.FREQUENT_BINARY:  # (only columns as frequent as the last one chosen can be chosen)
+            last = np.partition(counts[usable], len(usable) - self.FREQUENT_BINARY)[len(usable) - self.FREQUENT_BINARY]
+            usable = usable[counts[usable] >= last]
+        ones = counts.tolist()
+        chosen = sorted(usable.tolist(), key=lambda i: (-ones[i], names[i]))[: self.FREQUENT_BINARY]
         chosen.sort(key=lambda i: names[i])
         if len(chosen) < 2:
             return [], np.zeros((0, 0), dtype=np.int64)

@@ -225,7 +225,8 @@ def _shared_scale(profile) -> float | None:
     numeric = profile.numeric
     # (every column at once: a vocabulary has tens of thousands)
     on_scale = numeric.integral & ~numeric.zero_one & (numeric.minimum == 0) & (numeric.maximum >= 2)
-    on_scale[[j for j, name in enumerate(numeric.names) if name == profile.target]] = False
+    if profile.target in numeric.names:  # (names are unique)
+        on_scale[numeric.names.index(profile.target)] = False
     tops, n = np.unique(numeric.maximum[on_scale], return_counts=True)
     shared = tops[n >= SCALE_FAMILY]
     return float(shared.max()) if len(shared) else None
