@@ -93,9 +93,10 @@ def one_class_chance(rows: int, class_rows) -> float:
 def scanned_columns(profile, kinds) -> list[str]:
     """Columns whose levels are scanned: binary, group members and categorical codes."""
     numeric, text = profile.numeric, profile.text
+    zero_one = numeric.zero_one.tolist()  # (plain lists: a vocabulary has thousands of 0/1 words)
 
     def tabled(column: str) -> bool:
-        if column not in text and numeric.zero_one[numeric.names.index(column)]:
+        if column not in text and zero_one[numeric.names.index(column)]:
             return True  # (its table comes from the class counts: not made here, for a vocabulary of 0/1 words)
         return profile.levels(column) is not None
 
@@ -195,13 +196,20 @@ def deciding_columns(profile, kinds, min_share: float) -> list[DecidingColumn]:
     numeric = profile.numeric
     zeros, ones = (counts[:n_classes] for counts in numeric.level_counts)
     least_errors = n - zeros.max(axis=0, initial=0) - ones.max(axis=0, initial=0)
-    hopeless = numeric.zero_one & (least_errors > _allowed_errors(class_rows, min_share))
+    hopeless = (numeric.zero_one & (least_errors > _allowed_errors(class_rows, min_share))).tolist()
+    missing = numeric.n_missing.tolist()  # (plain lists: a vocabulary is tens of thousands of columns)
+    text = profile.text
     found = []
     for column, kind in kinds.items():
-        if kind.kind in ("target", "constant") or profile.n_missing(column):
+        if kind.kind in ("target", "constant"):
             continue
-        if column not in profile.text and hopeless[numeric.names.index(column)]:
-            continue
+        if column in text:
+            if text[column].n_missing:
+                continue
+        else:
+            j = numeric.names.index(column)
+            if missing[j] or hopeless[j]:
+                continue
         by_threshold = column not in profile.text and n_classes == 2
         if not by_threshold and kind.kind not in LEVEL_KINDS:
             continue  # (neither reading below applies: a bag of words' count columns, with many classes)
