@@ -22,6 +22,7 @@ import numpy as np
 from nblint.analysis.rows import DuplicateRows, RowFingerprints, duplicate_rows
 from nblint.core.hashing import mix64
 from nblint.engine import shared_settings
+from nblint.profile.levels import key_counts, level_sizes
 from nblint.profile.table import WIDE_BINARY, TableProfile, class_slots
 from nblint.readers import Chunk, TableSource
 from nblint.structure import (
@@ -204,8 +205,10 @@ class TableContext:
     @cached_property
     def term_supports(self) -> dict[str, int]:
         """Rows where each term column is non-zero (its document frequency), where known."""
-        nonzero = self.nonzero_rows
-        return {c: nonzero[c] for c in self.term_columns if c in nonzero}
+        nonzero, terms = self.nonzero_rows, self.term_columns
+        if terms == nonzero.keys():  # (a vectorizer's matrix: every column is a term, copied at once)
+            return dict(nonzero)
+        return {c: nonzero[c] for c in terms if c in nonzero}
 
     def _by_chance(self, members: list[str], relation: str) -> bool:
         """Whether an exact relation among term columns is what independent sparse columns produce by chance.
@@ -297,20 +300,25 @@ class TableContext:
     def nonzero_rows(self) -> dict[str, int]:
         """Rows where each non-negative numeric feature is non-zero, where the profile tells (its levels)."""
         numeric = self.profile.numeric
+        nonzero = self._nonzero
+        target = self.target
+        # (every column at once: a vocabulary has tens of thousands)
+        at = np.flatnonzero((numeric.minimum >= 0) & (nonzero >= 0)).tolist()
+        return {name: k for name, k in zip([numeric.names[j] for j in at], nonzero[at].tolist()) if name != target}
+
+    @cached_property
+    def _nonzero(self) -> np.ndarray:
+        """:attr:`nonzero_rows` as an array over the profile's numeric columns, -1 where unknown."""
+        numeric = self.profile.numeric
         n_rows = numeric.class_n.sum(axis=0)  # (p,) non-missing rows
         nonzero = np.full(len(numeric.names), -1, dtype=np.int64)  # -1: unknown (levels past the cap)
         zero_one = numeric.zero_one  # (only their sums are counts: other columns' may be infinite)
         nonzero[zero_one] = np.rint((numeric.class_mean[:, zero_one] * numeric.class_n[:, zero_one]).sum(axis=0))
-        for j in np.flatnonzero(~numeric.zero_one & (numeric.minimum >= 0)):
-            levels = numeric.levels[j]
-            if levels is not None:
-                nonzero[j] = n_rows[j] - int(levels.counts_of(0.0).sum())
-        target = self.target
-        return {
-            name: int(nonzero[j])
-            for j, name in enumerate(numeric.names)
-            if name != target and numeric.minimum[j] >= 0 and nonzero[j] >= 0
-        }
+        # The other non-negative columns with a table: the rows that are not at the level 0.
+        tabled = ~zero_one & (numeric.minimum >= 0) & (level_sizes(numeric.levels) >= 0)
+        zeros = key_counts(numeric.levels, 0.0, numeric.class_n.shape[0]).sum(axis=0)
+        nonzero[tabled] = n_rows[tabled] - zeros[tabled]
+        return nonzero
 
     @cached_property
     def term_columns(self) -> frozenset[str]:
@@ -325,14 +333,16 @@ class TableContext:
         """
         numeric = self.profile.numeric
         n_rows = numeric.class_n.sum(axis=0)
-        index = numeric.names.index
-        sparse = [name for name, k in self.nonzero_rows.items() if 2 * k <= n_rows[index(name)]]
+        nonzero, target = self._nonzero, self.target
+        at = np.flatnonzero((numeric.minimum >= 0) & (nonzero >= 0) & (2 * nonzero <= n_rows)).tolist()
+        sparse = [name for name in (numeric.names[j] for j in at) if name != target]
         if len(sparse) < int(self.setting("term-block")):
             return frozenset()
         # A sparse matrix given as such (a vectorizer's output) is one block: its frequent words
         # ('the', in 93% of documents) are terms too. In a dense file only the sparse columns are.
         if numeric.fingerprints is not None:
-            return frozenset(n for j, n in enumerate(numeric.names) if n != self.target and numeric.minimum[j] >= 0)
+            at = np.flatnonzero(numeric.minimum >= 0).tolist()
+            return frozenset(name for name in (numeric.names[j] for j in at) if name != target)
         return frozenset(sparse)
 
     @cached_property
@@ -427,14 +437,13 @@ class TableContext:
         # A word read as counts gives the class away by occurring at all, whatever its count:
         # its table is read as presence (0 against > 0).
         scanned = set(columns)
+        numeric, terms, kinds = self.profile.numeric, self.term_columns, self.kinds
+        index = numeric.names.index  # (the words are numeric columns: the table each has, for all at once)
+        tabled = ((level_sizes(numeric.levels) >= 0) | numeric.zero_one).tolist()
         presence = [
             c
             for c in self.profile.features
-            if c in self.term_columns
-            and c not in scanned
-            and c not in deciding
-            and self.kinds[c].kind == "count"
-            and self.profile.levels(c) is not None
+            if c in terms and c not in scanned and c not in deciding and kinds[c].kind == "count" and tabled[index(c)]
         ]
         found: dict[str, list[leakage.SingleClassLevel]] = {}
         for level in leakage.single_class_levels(
@@ -594,15 +603,19 @@ class TableContext:
         names = list(gram.binary)
         if not gram.wide and not self.term_columns:
             return names, gram.cooccurrence
-        counts = gram.diagonal()
-        usable = [i for i in range(len(names)) if 0 < counts[i] < gram.n]
+        counts = np.asarray(gram.diagonal())
+        usable = np.flatnonzero((counts > 0) & (counts < gram.n))
         # Two columns that never meet are evidence of ``s_i s_j / n`` nats (the log of the chance that
         # independent ones would not): a column that cannot reach ``min-evidence`` even beside the most
         # frequent one cannot be shown exclusive, and only widens the search.
-        most = max((int(counts[i]) for i in usable), default=0)
+        most = int(counts[usable].max()) if len(usable) else 0
         floor = float(self.setting("min-evidence")) * gram.n / max(most, 1)
-        usable = [i for i in usable if counts[i] >= floor]
-        chosen = sorted(usable, key=lambda i: (-counts[i], names[i]))[: self.FREQUENT_BINARY]
+        usable = usable[counts[usable] >= floor]
+        if len(usable) > self.FREQUENT_BINARY:  # (only columns as frequent as the last one chosen can be chosen)
+            last = np.partition(counts[usable], len(usable) - self.FREQUENT_BINARY)[len(usable) - self.FREQUENT_BINARY]
+            usable = usable[counts[usable] >= last]
+        ones = counts.tolist()
+        chosen = sorted(usable.tolist(), key=lambda i: (-ones[i], names[i]))[: self.FREQUENT_BINARY]
         chosen.sort(key=lambda i: names[i])
         if len(chosen) < 2:
             return [], np.zeros((0, 0), dtype=np.int64)

@@ -188,7 +188,7 @@ class Rule:
             "share": len(ranked) / _n_features(ctx),
             "examples": [{"column": f.columns[0], "message": f.message, **f.evidence} for f in examples[:10]],
             # Already plain (a vocabulary's worth of entries is not walked again by :func:`settle`).
-            "columns": _Plain({"column": str(column), "cost": _jsonable(float(cost))} for column, cost in ranked),
+            "columns": _Plain({"column": str(column), "cost": _plain_cost(float(cost))} for column, cost in ranked),
         }
         return self.finding(
             ctx,
@@ -276,6 +276,11 @@ def _toml(value: Any) -> str:
     if isinstance(value, str):
         return f'"{value}"'
     return repr(value)
+
+
+def _plain_cost(cost: float) -> Any:
+    """``_jsonable(cost)``, a whole cost (rows, documents) returned at once: a vocabulary has tens of thousands."""
+    return cost if cost.is_integer() and abs(cost) < 1e6 else _jsonable(cost)
 
 
 class _Plain(list):

@@ -16,10 +16,27 @@ what kind of values reach the final estimator, which the NB5xx rules read
 through a :class:`~nblint.pipelines.context.PipelineContext`.
 """
 
+from typing import TYPE_CHECKING
+
 from nblint.pipelines.calls import Param
-from nblint.pipelines.configs import ConfigFile, is_config_path, lint_specs, read_config
 from nblint.pipelines.context import PipelineContext
 from nblint.pipelines.spec import PipelineSpec, Step
+
+if TYPE_CHECKING:
+    from nblint.pipelines.configs import ConfigFile, is_config_path, lint_specs, read_config
+
+#: Names of :mod:`nblint.pipelines.configs`, imported on first use: its readers load YAML, TOML and
+#: the Python-source parsers, which the NB5xx rules (and ``nblint.check`` on a table) never need.
+_CONFIGS = ("ConfigFile", "is_config_path", "lint_specs", "read_config")
+
+
+def __getattr__(name: str):
+    if name in _CONFIGS:
+        from nblint.pipelines import configs
+
+        return getattr(configs, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "ConfigFile",

@@ -99,18 +99,17 @@ class Incidence:
         hashes = running[csc.indptr[1:]] - running[csc.indptr[:-1]]
         varied = np.flatnonzero((counts > 0) & (counts < n))
         order = varied[np.lexsort((varied, hashes[varied], counts[varied]))]
+        if not len(order):
+            return []
+        # Runs of equal (count, hash) in that order, found at once: only runs of two or more are compared.
+        new = np.ones(len(order), dtype=bool)
+        new[1:] = (counts[order[1:]] != counts[order[:-1]]) | (hashes[order[1:]] != hashes[order[:-1]])
+        starts = np.flatnonzero(new)
+        stops = np.append(starts[1:], len(order))
+        shared = stops - starts > 1
         sets: list[list[int]] = []
-        start = 0
-        for stop in range(1, len(order) + 1):
-            if (
-                stop < len(order)
-                and counts[order[stop]] == counts[order[start]]
-                and hashes[order[stop]] == hashes[order[start]]
-            ):
-                continue
-            if stop - start > 1:
-                sets += self._confirmed(sorted(order[start:stop].tolist()))
-            start = stop
+        for start, stop in zip(starts[shared].tolist(), stops[shared].tolist()):
+            sets += self._confirmed(sorted(order[start:stop].tolist()))
         return sorted(sets, key=lambda members: members[0])
 
     def _confirmed(self, candidates: list[int]) -> list[list[int]]:

@@ -8,6 +8,8 @@ are.  Both merge across chunks, partitions and class slots, in any order.
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -34,6 +36,78 @@ class Levels:
         if key in self.keys:
             return self.table[self.keys.index(key)]
         return np.zeros(self.table.shape[1], dtype=np.int64)
+
+
+class PackedLevels(Sequence):
+    """Every column's :class:`Levels` of one block, in three arrays; each column's object made when asked for.
+
+    A bag of words has tens of thousands of columns: one object per word costs more than the
+    arrays it is made from, and the analyses that read every word read the arrays instead
+    (:func:`key_counts`, :func:`level_sizes`). As a sequence it is the list of ``Levels | None``
+    the profile keeps per column, with the same objects each time an item is asked for.
+
+    Parameters
+    ----------
+    keys : ndarray of float
+        The levels of every column, column after column, each column's in increasing order.
+    table : ndarray of int64, (len(keys), slots)
+        The rows of each level in each class slot.
+    bounds : ndarray of int64, (p + 1,)
+        Column j's levels are ``keys[bounds[j]:bounds[j + 1]]``.
+    known : ndarray of bool, (p,)
+        Columns with an exact table (the others are None: 0/1 columns, or past the cap).
+    """
+
+    def __init__(self, keys: np.ndarray, table: np.ndarray, bounds: np.ndarray, known: np.ndarray):
+        self.keys, self.table, self.bounds, self.known = keys, table, bounds, known
+        self._made: dict[int, Levels] = {}
+
+    def __len__(self) -> int:
+        return len(self.known)
+
+    def __getitem__(self, j):
+        if isinstance(j, slice):
+            return [self[i] for i in range(*j.indices(len(self)))]
+        j = operator.index(j)
+        if j < 0:
+            j += len(self)
+        if not 0 <= j < len(self):
+            raise IndexError(j)
+        if not self.known[j]:
+            return None
+        made = self._made.get(j)
+        if made is None:
+            start, stop = int(self.bounds[j]), int(self.bounds[j + 1])
+            made = self._made[j] = Levels(tuple(self.keys[start:stop].tolist()), self.table[start:stop])
+        return made
+
+    def __reduce__(self):
+        return (PackedLevels, (self.keys, self.table, self.bounds, self.known))
+
+
+def key_counts(levels: Sequence, key: float, slots: int) -> np.ndarray:
+    """``out[c, j]``: the rows of column j with level ``key`` in class slot c (0 where j has no table or no such level).
+
+    For every column at once: ``levels[j].counts_of(key)`` where ``levels[j]`` is not None.
+    """
+    out = np.zeros((slots, len(levels)), dtype=np.int64)
+    if isinstance(levels, PackedLevels):
+        at = np.flatnonzero(levels.keys == key)
+        column = np.searchsorted(levels.bounds, at, side="right") - 1
+        kept = levels.known[column]
+        out[:, column[kept]] = levels.table[at[kept]].T
+        return out
+    for j, lv in enumerate(levels):
+        if lv is not None:
+            out[:, j] = lv.counts_of(key)
+    return out
+
+
+def level_sizes(levels: Sequence) -> np.ndarray:
+    """Each column's number of levels, -1 where it has no table (None)."""
+    if isinstance(levels, PackedLevels):
+        return np.where(levels.known, np.diff(levels.bounds), -1)
+    return np.array([-1 if lv is None else len(lv.keys) for lv in levels], dtype=np.int64)
 
 
 def merge_levels(a: Levels | None, b: Levels | None, cap: int = DISTINCT_CAP) -> Levels | None:

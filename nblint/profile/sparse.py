@@ -35,7 +35,7 @@ import numpy as np
 from nblint.core.hashing import mix64
 from nblint.profile.gram import WIDE_BINARY, Gram, sparsest_rows
 from nblint.profile.incidence import Incidence
-from nblint.profile.levels import DISTINCT_CAP, Levels, smallest, value_hashes
+from nblint.profile.levels import DISTINCT_CAP, PackedLevels, smallest, value_hashes
 from nblint.profile.numeric import NumericStats
 from nblint.profile.target import encode_target
 from nblint.readers import Chunk
@@ -157,11 +157,38 @@ def _column_extremes(values: np.ndarray, indptr: np.ndarray, n: int) -> tuple[np
 def _levels(values, cols, row_class, zeros, zero_one, integral, p: int, slots: int):
     """Contingency tables of the columns that are not 0/1: stored values, plus the level 0.
 
-    One sort for the whole matrix: the stored entries, and for each (class, column) with
-    zeros one entry of value 0 weighing that many rows, are sorted by (column, value); the
-    runs of equal pairs are the levels, their class counts one weighted bincount.
+    One sort of the stored entries by (column, value) (they come in column order, which the
+    stable sort keeps as runs): the runs of equal pairs are the levels, their class counts one
+    bincount. The level 0 of each column with zeros is its class counts of zeros, put in at
+    its place among the column's levels (after the negative ones) rather than sorted as one
+    more entry per (class, column): a vocabulary has hundreds of thousands of those.
     """
 
+    keep = ~np.isnan(values) & ~zero_one[cols]
+    v, c, k = values[keep], cols[keep].astype(np.int64), row_class[keep].astype(np.int64)
+    if np.any(v == 0):  # (stored zeros: a matrix that was not made canonical; count them with the zeros)
+        return _levels_with_stored_zeros(values, cols, row_class, zeros, zero_one, integral, p, slots)
+    order = _by_column_then_value(c, v, whole=bool(integral[~zero_one].all()) or None)
+    v, c, k = v[order], c[order], k[order]
+    new_pair = np.ones(len(v), dtype=bool)
+    new_pair[1:] = (c[1:] != c[:-1]) | (v[1:] != v[:-1])
+    pair = np.cumsum(new_pair) - 1
+    pair_value, pair_col = v[new_pair], c[new_pair]
+    table = np.bincount(pair * slots + k, minlength=len(pair_value) * slots).astype(np.int64)
+    table = table.reshape(len(pair_value), slots)
+    # The level 0: before the first non-negative level of its column.
+    zero_col = np.flatnonzero(~zero_one & (zeros != 0).any(axis=0))
+    start = np.searchsorted(pair_col, zero_col)
+    negative = np.concatenate([[0], np.cumsum(pair_value < 0)])
+    at = start + negative[np.searchsorted(pair_col, zero_col, side="right")] - negative[start]
+    pair_value = np.insert(pair_value, at, 0.0)
+    pair_col = np.insert(pair_col, at, zero_col)
+    table = np.insert(table, at, zeros[:, zero_col].T.astype(np.int64), axis=0)
+    return _packed(pair_value, pair_col, table, zero_one, integral, p)
+
+
+def _levels_with_stored_zeros(values, cols, row_class, zeros, zero_one, integral, p: int, slots: int):
+    """:func:`_levels` when some stored entries are 0: every entry and each (class, column)'s zeros sorted at once."""
     keep = ~np.isnan(values) & ~zero_one[cols]
     zero_class, zero_col = np.nonzero(zeros * ~zero_one[None, :])
     v = np.concatenate([values[keep], np.zeros(len(zero_col))])
@@ -176,25 +203,28 @@ def _levels(values, cols, row_class, zeros, zero_one, integral, p: int, slots: i
     pair_value, pair_col = v[new_pair], c[new_pair]
     table = np.rint(np.bincount(pair * slots + k, weights=weight, minlength=len(pair_value) * slots))
     table = table.astype(np.int64).reshape(len(pair_value), slots)
+    return _packed(pair_value, pair_col, table, zero_one, integral, p)
+
+
+def _packed(pair_value, pair_col, table, zero_one, integral, p: int):
+    """The levels as :class:`PackedLevels` (up to the cap), and the sketches of integral columns past it."""
     bounds = np.searchsorted(pair_col, np.arange(p + 1))
-    levels: list = [None] * p
+    sizes = np.diff(bounds)
     sketches: list = [None] * p
-    for j in np.flatnonzero(~zero_one).tolist():
-        start, stop = int(bounds[j]), int(bounds[j + 1])
-        if stop - start > DISTINCT_CAP:
-            sketches[j] = smallest(value_hashes(pair_value[start:stop])) if integral[j] else None
-        else:
-            levels[j] = Levels(tuple(pair_value[start:stop].tolist()), table[start:stop])
-    return levels, sketches
+    for j in np.flatnonzero(~zero_one & (sizes > DISTINCT_CAP) & integral).tolist():
+        sketches[j] = smallest(value_hashes(pair_value[int(bounds[j]) : int(bounds[j + 1])]))
+    # (each column's Levels object is made when asked for: a vocabulary is tens of thousands of them)
+    return PackedLevels(pair_value, table, bounds, ~zero_one & (sizes <= DISTINCT_CAP)), sketches
 
 
-def _by_column_then_value(c: np.ndarray, v: np.ndarray) -> np.ndarray:
+def _by_column_then_value(c: np.ndarray, v: np.ndarray, whole: bool | None = None) -> np.ndarray:
     """The order sorting entries by column, then value: ``np.lexsort((v, c))``.
 
     Whole values (counts) within a span that fits are sorted as one integer key,
-    ``c * span + (v - min)``, about four times faster than the two-key sort.
+    ``c * span + (v - min)``, about four times faster than the two-key sort (the same
+    order: both sorts are stable). ``whole``: the values are known to be whole (else looked at).
     """
-    if len(v) and np.all(np.mod(v, 1) == 0):
+    if len(v) and (whole or np.all(np.mod(v, 1) == 0)):
         low, high = float(v.min()), float(v.max())
         span = high - low + 1
         if span * (int(c.max()) + 1) < 2.0**62:
@@ -205,12 +235,17 @@ def _by_column_then_value(c: np.ndarray, v: np.ndarray) -> np.ndarray:
 
 def _fingerprints(values, cols, rows, p: int) -> np.ndarray:
     """Per column, ``sum over stored entries of h(value, row) - h(0, row)`` (uint64, wrapping)."""
-    weight = mix64(rows.astype(np.uint64) + _ROW_SALT)
     bits = values.view(np.uint64).copy()
     bits[np.isnan(values)] = np.uint64(0x7FF8000000000001)  # one canonical NaN
     zero = mix64(np.zeros(1, dtype=np.uint64))[0]
+    # The row terms once per row of the block, not once per entry (a document has hundreds of words).
+    first = int(rows.min()) if len(rows) else 0
+    block = np.arange(first, int(rows.max()) + 1 if len(rows) else first, dtype=np.int64)
+    row_weight = mix64(block.astype(np.uint64) + _ROW_SALT)
+    at = rows - first
+    weight = row_weight[at]
     with np.errstate(over="ignore"):
-        terms = mix64(mix64(bits) ^ weight) - mix64(zero ^ weight)
+        terms = mix64(mix64(bits) ^ weight) - mix64(zero ^ row_weight)[at]
     out = np.zeros(p, dtype=np.uint64)
     np.add.at(out, cols, terms)
     return out

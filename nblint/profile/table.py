@@ -47,6 +47,7 @@ from nblint.profile.levels import (
     DISTINCT_CAP,
     Levels,
     estimate_distinct,
+    level_sizes,
     merge_distinct,
     remap_levels,
     smallest,
@@ -279,7 +280,13 @@ class TableProfile:
     @property
     def features(self) -> tuple[str, ...]:
         """Every column but the target, in table order."""
-        return tuple(n for n in self.names if n != self.target)
+        names, target = tuple(self.names), self.target
+        if target not in names:
+            return names
+        # (slices, not a test per name: the analyses ask for this several times over a vocabulary)
+        i = names.index(target)
+        rest = names[i + 1 :]
+        return names[:i] + (rest if target not in rest else tuple(n for n in rest if n != target))
 
     def levels(self, name: str) -> Levels | None:
         """The contingency table of a discrete column (0/1 columns included), or None."""
@@ -318,8 +325,8 @@ def _level_note(profile: TableProfile, caps: ProfileCaps | None) -> tuple[str, .
     """NB106's note when the budget lowered the distinct-value cap and a column went past it (none otherwise)."""
     cap = profile.level_cap
     numeric = profile.numeric
-    past = any(stats.levels is None for stats in profile.text.values()) or any(
-        levels is None and not zero_one for levels, zero_one in zip(numeric.levels, numeric.zero_one)
+    past = any(stats.levels is None for stats in profile.text.values()) or bool(
+        np.any((level_sizes(numeric.levels) < 0) & ~numeric.zero_one)
     )
     if cap >= DISTINCT_CAP or caps is None or not past:
         return ()

@@ -14,7 +14,6 @@ import json
 import os
 import re
 import urllib.parse
-import xml.etree.ElementTree as ET
 
 from nblint.engine.findings import Finding, Severity
 
@@ -374,6 +373,8 @@ def render_junit(result) -> str:
     -------
     str
     """
+    import xml.etree.ElementTree as ET  # (here: text and JSON reports need no XML)
+
     cases = []
     n_failed = n_errors = 0
     for r in result.files:

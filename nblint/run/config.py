@@ -41,7 +41,6 @@ from __future__ import annotations
 import fnmatch
 import math
 import os
-import tomllib
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -169,6 +168,8 @@ def load_config(path: str) -> Settings:
 
 def _read_toml(path: str) -> dict:
     """A config file's TOML: a regular file, within a size and a nesting depth (:mod:`nblint.core.fileguard`)."""
+    import tomllib  # (here: the API's settings come from arguments, not files)
+
     try:
         text = read_limited(path).decode("utf-8")
         check_nesting(text, "toml")

@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from nblint.analysis.context import TableContext
 from nblint.core.errors import ConfigError, NblintError
@@ -26,11 +27,13 @@ from nblint.core.resources import MemoryBudget
 from nblint.core.terminal import is_interactive
 from nblint.engine import resolved_options, run_rules, shared_settings
 from nblint.engine.findings import Finding, Severity
-from nblint.pipelines import ConfigFile, PipelineSpec, is_config_path, lint_specs, read_config
 from nblint.profile.table import TableProfile
 from nblint.readers import StreamSource, TableSource, is_table_path, read_table
 from nblint.run.blas import one_blas_thread
 from nblint.run.config import Settings, find_config, load_config
+
+if TYPE_CHECKING:
+    from nblint.pipelines import ConfigFile, PipelineSpec
 
 #: Folders never descended into when a directory is checked.
 SKIP_DIRS = {
@@ -105,6 +108,8 @@ def expand_paths(paths: list[str]) -> tuple[list[str], list[str], dict[str, str]
     The last maps each unreadable folder (met in the walk, or given) to its error line, listed
     with the files at its place so that the run reports it and goes on.
     """
+    from nblint.pipelines import is_config_path
+
     files, warnings = [], []
     unreadable: dict[str, str] = {}
 
@@ -251,6 +256,9 @@ def lint_paths(
     -------
     RunResult
     """
+    # (pipeline configs only here: ``nblint.check`` on a table does not import their readers)
+    from nblint.pipelines import ConfigFile, is_config_path
+
     overrides = overrides or Overrides()
     client = None
     if engine == "dask":
@@ -358,6 +366,8 @@ def _declared_by_spec(
 
 
 def _read_config(path: str) -> ConfigFile | NblintError | None:
+    from nblint.pipelines import read_config
+
     try:
         return read_config(path)
     except NblintError as exc:
@@ -367,6 +377,8 @@ def _read_config(path: str) -> ConfigFile | NblintError | None:
 def _config_result(path: str, config: ConfigFile | NblintError, settings: Settings) -> FileResult:
     if isinstance(config, NblintError):
         return FileResult(path, error=f"{path}: error: {config}", fail_on=settings.fail_on)
+    from nblint.pipelines import lint_specs
+
     codes = settings.enabled_codes(path)
     return FileResult(path, lint_specs(config.specs, codes, settings.rule_options, config), fail_on=settings.fail_on)
 
@@ -377,6 +389,8 @@ def _key(path: str) -> str:
 
 def _with_named_data(files: list[str], configs: dict) -> tuple[list[str], dict[str, PipelineSpec]]:
     """The run's files with each data file a spec names added after the spec (once), and who names what."""
+    from nblint.pipelines import ConfigFile
+
     present = {_key(path) for path in files}
     out, named = [], {}
     for path in files:

@@ -52,6 +52,8 @@ def identical_candidates(profile) -> tuple[list[list[str]], list[list[str]]]:
         else identical_binary_dense(gram.binary, gram.cooccurrence, gram.n)
     )
     binary = set(gram.binary)
+    if numeric.fingerprints is not None and not profile.text:
+        return exact + _same_fingerprint(profile, [c for c in profile.features if c not in binary]), []
     complete = {name: j for j, name in enumerate(gram.names)}
     keys: dict[tuple, list[str]] = {}
     key: tuple
@@ -101,6 +103,28 @@ def identical_candidates(profile) -> tuple[list[list[str]], list[list[str]]]:
         else:
             candidates.append(cols)
     return exact, candidates
+
+
+def _same_fingerprint(profile, columns: list[str]) -> list[list[str]]:
+    """Sets of ``columns`` (numeric, of a sparse input) with equal fingerprints, constant columns left out.
+
+    What :func:`identical_candidates` finds column by column, for a vocabulary at once: the
+    sets in the order of their first column, each in the order of ``columns``.
+    """
+    numeric = profile.numeric
+    at = np.array([numeric.names.index(c) for c in columns], dtype=np.int64)
+    # All missing, or one value: a constant column (NB204's finding), not a duplicate.
+    kept = np.flatnonzero(~((numeric.n_missing[at] == profile.n_rows) | (numeric.minimum[at] == numeric.maximum[at])))
+    _, first, inverse, count = np.unique(
+        numeric.fingerprints[at[kept]], return_index=True, return_inverse=True, return_counts=True
+    )
+    grouped = kept[np.argsort(inverse.reshape(-1), kind="stable")]  # each key's columns together, in order
+    stop = np.cumsum(count)
+    shared = np.flatnonzero(count > 1)
+    return [
+        [columns[k] for k in grouped[stop[key] - count[key] : stop[key]].tolist()]
+        for key in shared[np.argsort(first[shared], kind="stable")].tolist()
+    ]
 
 
 def code_column_candidates(profile, groups) -> list[tuple[str, object]]:

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from nblint.nbmath.moments import Moments, pooled_variance
+from nblint.profile.levels import level_sizes
 
 #: Kinds a user may declare for a column.
 DECLARABLE = ("binary", "categorical", "count", "continuous", "identifier", "constant")
@@ -83,7 +84,7 @@ MODEL_FOR_KIND = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ColumnKind:
     """A column's kind, the event model recommended for it, and why.
 
@@ -147,33 +148,30 @@ def term_kinds(profile, columns) -> dict[str, ColumnKind]:
     with one constant. The caller leaves out words that are group members or declared.
     """
     numeric = profile.numeric
-    n_rows = profile.n_rows
-    # The 0/1 words' distinct values from their level counts, at once; the others' from their tables.
-    zero_one_distinct = sum((counts.sum(axis=0) > 0).astype(np.int64) for counts in numeric.level_counts).tolist()
-    is_zero_one, is_integral, missing = numeric.zero_one.tolist(), numeric.integral.tolist(), numeric.n_missing.tolist()
+    # Every word's evidence at once, from the profile's arrays (a vocabulary has tens of thousands):
+    # the 0/1 words' distinct values from their level counts, the others' from their tables.
+    zero_one_distinct = sum((counts.sum(axis=0) > 0).astype(np.int64) for counts in numeric.level_counts)
+    distinct = np.where(numeric.zero_one, zero_one_distinct, level_sizes(numeric.levels))  # -1: past the cap
+    at = [numeric.names.index(column) for column in columns]
+    present = (profile.n_rows - numeric.n_missing[at]).tolist()
+    n_distinct = distinct[at].astype(np.float64).tolist()
+    integral = numeric.integral[at].tolist()
+    why = {
+        True: "a word of a document-term block: its counts are what a multinomial text model reads",
+        False: "a word of a document-term block: a weight (tf-idf)",
+    }
     kinds = {}
-    for column in columns:
-        j = numeric.names.index(column)
-        present = n_rows - missing[j]
-        if is_zero_one[j]:
-            n_distinct = float(zero_one_distinct[j])
-        else:  # (profile.n_distinct's answer, without its look-ups: a vocabulary has tens of thousands)
-            levels = numeric.levels[j]
-            n_distinct = float(len(levels.keys)) if levels is not None else profile.n_distinct(column)
-        integral = is_integral[j]
-        constant = _constant_kind(column, present, n_distinct)
+    for k, column in enumerate(columns):
+        distinct_k = n_distinct[k] if n_distinct[k] >= 0 else profile.n_distinct(column)
+        constant = _constant_kind(column, present[k], distinct_k)
         if constant is not None:
             kinds[column] = constant
-        elif n_distinct == 2 and (integral or present >= REPEATS * 2):
+        elif distinct_k == 2 and (integral[k] or present[k] >= REPEATS * 2):
             kinds[column] = _binary_kind(column)
         else:
-            what = "its counts are what a multinomial text model reads" if integral else "a weight (tf-idf)"
+            whole = integral[k]
             kinds[column] = ColumnKind(
-                column,
-                "count" if integral else "continuous",
-                "multinomial",
-                "a word of a document-term block: " + what,
-                n_distinct,
+                column, "count" if whole else "continuous", "multinomial", why[whole], distinct_k
             )
     return kinds
 
@@ -225,14 +223,13 @@ def infer_kinds(profile, groups, code_columns=None, declared=None, preset=None) 
 def _shared_scale(profile) -> float | None:
     """The top H of a 0..H integer scale that at least :data:`SCALE_FAMILY` columns reach exactly, if any."""
     numeric = profile.numeric
-    tops: dict[float, int] = {}
-    for j, name in enumerate(numeric.names):
-        if name == profile.target or not numeric.integral[j] or numeric.zero_one[j]:
-            continue
-        if numeric.minimum[j] == 0 and numeric.maximum[j] >= 2:
-            tops[float(numeric.maximum[j])] = tops.get(float(numeric.maximum[j]), 0) + 1
-    shared = [top for top, n in tops.items() if n >= SCALE_FAMILY]
-    return max(shared) if shared else None
+    # (every column at once: a vocabulary has tens of thousands)
+    on_scale = numeric.integral & ~numeric.zero_one & (numeric.minimum == 0) & (numeric.maximum >= 2)
+    if profile.target in numeric.names:  # (names are unique)
+        on_scale[numeric.names.index(profile.target)] = False
+    tops, n = np.unique(numeric.maximum[on_scale], return_counts=True)
+    shared = tops[n >= SCALE_FAMILY]
+    return float(shared.max()) if len(shared) else None
 
 
 def _constant_kind(column: str, present: int, n_distinct: float | None) -> ColumnKind | None:

@@ -33,6 +33,8 @@ from math import exp, lgamma
 
 import numpy as np
 
+from nblint.profile.levels import key_counts
+
 #: Kinds whose levels are scanned for single-class levels (counts and measurements are
 #: magnitudes: a value of theirs that goes with one class is a threshold, NB208's matter).
 LEVEL_KINDS = ("binary", "group-member", "categorical")
@@ -91,9 +93,10 @@ def one_class_chance(rows: int, class_rows) -> float:
 def scanned_columns(profile, kinds) -> list[str]:
     """Columns whose levels are scanned: binary, group members and categorical codes."""
     numeric, text = profile.numeric, profile.text
+    zero_one = numeric.zero_one.tolist()  # (plain lists: a vocabulary has thousands of 0/1 words)
 
     def tabled(column: str) -> bool:
-        if column not in text and numeric.zero_one[numeric.names.index(column)]:
+        if column not in text and zero_one[numeric.names.index(column)]:
             return True  # (its table comes from the class counts: not made here, for a vocabulary of 0/1 words)
         return profile.levels(column) is not None
 
@@ -132,9 +135,13 @@ def single_class_levels(
     if presence:
         js = [index.index(c) for c in presence]
         class_n = numeric.class_n[:n_classes][:, js]
-        absent = np.column_stack([profile.levels(c).counts_of(0.0)[:n_classes] for c in presence]).reshape(
-            n_classes, len(js)
+        # Their level 0 (``profile.levels(c).counts_of(0.0)``), every column's at once.
+        zeros = np.where(
+            numeric.zero_one[None, :],
+            numeric.level_counts[0],
+            key_counts(numeric.levels, 0.0, numeric.class_n.shape[0]),
         )
+        absent = zeros[:n_classes][:, js]
         for key, counts in ((0.0, absent), (PRESENT, class_n - absent)):
             sizes = counts.sum(axis=0)
             big = sizes >= min_rows
@@ -142,12 +149,16 @@ def single_class_levels(
             for i in np.flatnonzero(big & ((counts > 0).sum(axis=0) == 1)).tolist():
                 klass = int(np.flatnonzero(counts[:, i])[0])
                 candidates.append((presence[i], key, klass, int(sizes[i])))
-    for column in columns:
-        j = index.index(column) if column not in profile.text else None
-        if j is not None and numeric.zero_one[j]:
-            tested += int(big_levels[j])
-            if not single[j]:
-                continue
+    # The 0/1 columns count their tests from the matrices; only those with a level in one class are read alone.
+    text = profile.text
+    at = np.array([-1 if column in text else index.index(column) for column in columns], dtype=np.int64)
+    zero_one = np.zeros(len(at), dtype=bool)
+    zero_one[at >= 0] = numeric.zero_one[at[at >= 0]]
+    tested += int(big_levels[at[zero_one]].sum())
+    read = ~zero_one
+    read[zero_one] = single[at[zero_one]]
+    for k in np.flatnonzero(read).tolist():
+        column, j = columns[k], (int(at[k]) if at[k] >= 0 else None)
         levels = profile.levels(column)
         keys, table = levels.keys, levels.table[:, :n_classes]
         sizes = table.sum(axis=1)
@@ -158,8 +169,11 @@ def single_class_levels(
             if len(present) == 1 and size >= min_rows:
                 candidates.append((column, key, int(present[0]), int(size)))
     found = []
+    chances: dict[int, float] = {}  # (a vocabulary's candidates share a few sizes)
     for column, key, klass, rows in candidates:
-        chance = one_class_chance(rows, class_rows)
+        chance = chances.get(rows)
+        if chance is None:
+            chance = chances[rows] = one_class_chance(rows, class_rows)
         corrected = min(1.0, chance * max(tested, 1))
         if corrected <= max_chance:
             found.append(SingleClassLevel(column, key, klass, rows, chance, corrected))
@@ -182,13 +196,20 @@ def deciding_columns(profile, kinds, min_share: float) -> list[DecidingColumn]:
     numeric = profile.numeric
     zeros, ones = (counts[:n_classes] for counts in numeric.level_counts)
     least_errors = n - zeros.max(axis=0, initial=0) - ones.max(axis=0, initial=0)
-    hopeless = numeric.zero_one & (least_errors > _allowed_errors(class_rows, min_share))
+    hopeless = (numeric.zero_one & (least_errors > _allowed_errors(class_rows, min_share))).tolist()
+    missing = numeric.n_missing.tolist()  # (plain lists: a vocabulary is tens of thousands of columns)
+    text = profile.text
     found = []
     for column, kind in kinds.items():
-        if kind.kind in ("target", "constant") or profile.n_missing(column):
+        if kind.kind in ("target", "constant"):
             continue
-        if column not in profile.text and hopeless[numeric.names.index(column)]:
-            continue
+        if column in text:
+            if text[column].n_missing:
+                continue
+        else:
+            j = numeric.names.index(column)
+            if missing[j] or hopeless[j]:
+                continue
         by_threshold = column not in profile.text and n_classes == 2
         if not by_threshold and kind.kind not in LEVEL_KINDS:
             continue  # (neither reading below applies: a bag of words' count columns, with many classes)

@@ -266,18 +266,24 @@ class _ClassCells:
             # A level seen in one class beyond chance is NB202's finding, not a zero cell.
             separated = {(level.column, level.value) for levels in ctx.single_class_levels.values() for level in levels}
             mixed = {c for c, _ in separated}
+            # (plain lists in the loop: a vocabulary is tens of thousands of columns)
+            flags = np.zeros(n, dtype=bool)
+            flags[where >= 0] = self.zero_one[where[where >= 0]]
+            zero_one = flags.tolist()
+            route = [0] * n
             for k, column in enumerate(columns):
                 model = model_of(ctx, column)
                 if model == "gaussian" or (column in text and model in ("multinomial", "complement")):
                     continue
                 if model in ("multinomial", "complement"):
-                    routes[k] = _BY_COUNTS
-                elif column not in text and self.zero_one[where[k]]:
-                    routes[k] = _MIXED if column in mixed else _ZERO_ONE
+                    route[k] = _BY_COUNTS
+                elif column not in text and zero_one[k]:
+                    route[k] = _MIXED if column in mixed else _ZERO_ONE
                 else:
                     cells = level_cells(ctx, column, model)
                     if cells:
                         listed[k] = cells
+            routes = np.array(route, dtype=np.int8)
             for route in (_BY_COUNTS, _ZERO_ONE):
                 at = np.flatnonzero(routes == route)
                 held = [mask[:, where[at]] & self.counted[:, None] for _, mask in self._masks[route]]

@@ -1,3 +1,5 @@
+import numpy as np
+
 from nblint.engine import Rule, Severity
 
 
@@ -39,7 +41,11 @@ class MissingValues(Rule):
         n = ctx.n_rows
         kinds = ctx.kinds
         gaps = {}
+        numeric = ctx.profile.numeric
+        gappy = {numeric.names[j] for j in np.flatnonzero(numeric.n_missing).tolist()} | set(ctx.profile.text)
         for column in ctx.profile.features:
+            if column not in gappy:  # (a numeric column with no missing value: a vocabulary's words, at once)
+                continue
             missing = ctx.profile.n_missing(column)
             if missing and missing < n and kinds[column].kind != "constant":
                 gaps[column] = missing
