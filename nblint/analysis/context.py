@@ -12,6 +12,7 @@ makes one extra chunked pass over the candidates only (:meth:`TableContext.row_c
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -178,13 +179,45 @@ class TableContext:
         gram = self.profile.gram
         if gram.wide:
             search = find_onehot_groups_sparse(
-                gram.binary, gram.cooccurrence, gram.n, self.table_order, gram.sparse_rows, self.budget
+                gram.binary,
+                gram.cooccurrence,
+                gram.n,
+                self.table_order,
+                gram.sparse_rows,
+                self.budget,
+                self._shown_exclusive,
             )
         else:
             binary, cooccurrence = self._searched_binary()
             search = find_onehot_groups(binary, cooccurrence, gram.n, self.table_order, self.budget)
         kept = [g for g in search.onehot if not self._by_chance(g.members, "cover")]
         return search if len(kept) == len(search.onehot) else replace(search, onehot=kept)
+
+    @cached_property
+    def _shown_exclusive(self) -> np.ndarray | None:
+        """The wide 0/1 columns the one-hot search visits: all but the words too rare to be shown exclusive.
+
+        Two columns that never meet are evidence of ``s_i s_j / n`` nats (the log of the chance
+        that independent ones would not); a word of a document-term block that cannot reach
+        ``min-evidence`` even beside the most frequent column is exclusive of the others by
+        chance alone (rare words are pairwise exclusive by the thousand, and partition the rows
+        in countless ways: an exact search among them runs to its budget). Columns outside a
+        term block are all visited. None: every column.
+        """
+        gram = self.profile.gram
+        terms = self.term_columns
+        if not terms:
+            return None
+        floor = self._evidence_floor(gram.diagonal(), gram.n)
+        counts = gram.diagonal()
+        shown = np.array([name not in terms or counts[j] >= floor for j, name in enumerate(gram.binary)], dtype=bool)
+        return None if shown.all() else shown
+
+    def _evidence_floor(self, counts: np.ndarray, n: int) -> float:
+        """Rows a 0/1 column must be set on for ``min-evidence`` beside the most frequent usable column."""
+        usable = counts[(counts > 0) & (counts < n)]
+        most = int(usable.max()) if len(usable) else 0
+        return float(self.setting("min-evidence")) * n / max(most, 1)
 
     @cached_property
     def term_supports(self) -> dict[str, int]:
@@ -244,6 +277,14 @@ class TableContext:
                 "(NB104) covers the "
                 f"{len(gram.names)} other complete numeric columns only"
             )
+            shown = self._shown_exclusive
+            if shown is not None:
+                floor = self._evidence_floor(gram.diagonal(), gram.n)
+                notes.append(
+                    f"one-hot groups (NB101) are searched among the {int(shown.sum()):,} 0/1 columns set on at least "
+                    f"{math.ceil(floor):,} rows or outside the document-term block: its {int((~shown).sum()):,} rarer "
+                    f"words cannot be shown exclusive of another column (min-evidence)"
+                )
         notes.extend(self.source.limits)
         if self._vif_words:
             notes.append(
@@ -549,8 +590,7 @@ class TableContext:
         # Two columns that never meet are evidence of ``s_i s_j / n`` nats (the log of the chance that
         # independent ones would not): a column that cannot reach ``min-evidence`` even beside the most
         # frequent one cannot be shown exclusive, and only widens the search.
-        most = max((int(counts[i]) for i in usable), default=0)
-        floor = float(self.setting("min-evidence")) * gram.n / max(most, 1)
+        floor = self._evidence_floor(counts, gram.n)
         usable = [i for i in usable if counts[i] >= floor]
         chosen = sorted(usable, key=lambda i: (-counts[i], names[i]))[: self.FREQUENT_BINARY]
         chosen.sort(key=lambda i: names[i])

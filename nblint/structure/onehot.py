@@ -242,7 +242,13 @@ def _group(cover, alternatives, why, binary, counts, n_rows, table_order) -> Gro
 
 
 def find_onehot_groups_sparse(
-    binary, cooccurrence, n_rows: int, table_order: dict[str, int], sparse_rows: list, budget: Budget
+    binary,
+    cooccurrence,
+    n_rows: int,
+    table_order: dict[str, int],
+    sparse_rows: list,
+    budget: Budget,
+    searched: np.ndarray | None = None,
 ) -> GroupSearch:
     """:func:`find_onehot_groups` for wide tables, from sparse co-occurrences.
 
@@ -256,6 +262,9 @@ def find_onehot_groups_sparse(
         meet) is built.
     sparse_rows : list of (ones, row, columns)
         Rows with the fewest ones (:attr:`nblint.profile.gram.Gram.sparse_rows`).
+    searched : ndarray of bool, optional
+        The columns a group may have as members (default: every one). The search is
+        exact among them: a group with a member outside them is not looked for.
 
     Notes
     -----
@@ -276,10 +285,16 @@ def find_onehot_groups_sparse(
         return GroupSearch([])  # a row with no 0/1 column set: no group covers it
     counts = np.asarray(cooccurrence.diagonal(), dtype=np.int64)
     usable = (counts > 0) & (counts < n_rows)
+    if searched is not None:
+        usable &= searched
     by_name = sorted(range(b), key=lambda i: binary[i])
     rank = np.empty(b, dtype=np.int64)
     rank[by_name] = np.arange(b)
-    rows = [np.asarray(cols, dtype=np.int64) for _, _, cols in sparse_rows]
+    # Each kept row keeps its searchable columns; the row with the fewest of them gives the starts.
+    rows = [cols[usable[cols]] for cols in (np.asarray(cols, dtype=np.int64) for _, _, cols in sparse_rows)]
+    rows.sort(key=len)  # (stable: ties stay in row order)
+    if not len(rows[0]):
+        return GroupSearch([])  # a row none of the searched columns covers: no group among them
     assigned = np.zeros(b, dtype=bool)
 
     partners = cooccurrence.partners
