@@ -377,6 +377,11 @@ class TableContext:
             for chunk in self.source.chunks():
                 fingerprints.add(chunk)
         else:
+            gram = self.profile.gram
+            if gram.wide and gram.binary and getattr(self.source, "reduce_rows", None) is None:
+                # The wide 0/1 block is held whole (the profile's incidence): read only the other columns again.
+                fingerprints.add_held(gram.cooccurrence.B, tuple(gram.binary))
+                features = tuple(c for c in features if c in fingerprints.features)
             columns = features + ((self.target,) if self.target is not None else ())
             fingerprints = self.reduce_rows(columns, fingerprints)
         return duplicate_rows(fingerprints)
