@@ -38,6 +38,43 @@ def arrow_column_data(array) -> ColumnData:
     return _text_column(codes, [_label(v) for v in encoded.dictionary.to_pylist()])
 
 
+#: Columns of one integer type, none missing, from which a table's chunk converts them as one
+#: 2-D array (one pyarrow call) instead of one call per column: a bag of words' 20,000 0/1
+#: columns took about 20 us each, per chunk of 418 rows, in every pass.
+BULK_COLUMNS = 256
+
+
+def table_column_data(table, names) -> tuple[ColumnData, ...]:
+    """The columns ``names`` of a pyarrow Table as :class:`ColumnData`, as :func:`arrow_column_data` makes them.
+
+    Many columns of one integer type without a missing value are copied out as one
+    Fortran-ordered array (``RecordBatch.to_tensor``), each column a contiguous view
+    of it: the same values and dtype, in one call.
+    """
+    import pyarrow as pa
+
+    position = {name: i for i, name in enumerate(table.column_names)}
+    out: list = [None] * len(names)
+    if len(names) >= BULK_COLUMNS and table.num_rows:
+        by_type: dict = {}
+        for k, name in enumerate(names):
+            column = table.column(position[name])
+            if pa.types.is_integer(column.type) and not column.null_count:
+                by_type.setdefault(column.type, []).append(k)
+        for ks in by_type.values():
+            if len(ks) < BULK_COLUMNS:
+                continue
+            part = table.select([position[names[k]] for k in ks]).combine_chunks().to_batches()
+            if len(part) != 1:
+                continue
+            block = np.asarray(part[0].to_tensor(row_major=False))
+            for j, k in enumerate(ks):
+                out[k] = ColumnData("numeric", block[:, j], None, True)
+    return tuple(
+        col if col is not None else arrow_column_data(table.column(position[name])) for name, col in zip(names, out)
+    )
+
+
 def _extension_storage(array):
     """An extension array (``arrow.bool8``, ``arrow.uuid``, ``arrow.json``, ...) as the plain array it stands for.
 
