@@ -65,7 +65,12 @@ class Incidence:
         if found is None:
             csc = self._columns()
             rows = csc.indices[csc.indptr[j] : csc.indptr[j + 1]]
-            found = self._partners[j] = np.unique(self.B[rows].indices)
+            # The rows' stored columns gathered straight from the CSR arrays and marked (a bincount,
+            # not a sort): a frequent word's thousands of rows took milliseconds through B[rows].
+            starts, lengths = self.B.indptr[rows], np.diff(self.B.indptr)[rows]
+            offsets = np.repeat(starts - np.concatenate([[0], np.cumsum(lengths)[:-1]]), lengths)
+            cells = self.B.indices[offsets + np.arange(int(lengths.sum()))]
+            found = self._partners[j] = np.flatnonzero(np.bincount(cells, minlength=self.B.shape[1]))
         return found
 
     def block(self, index) -> np.ndarray:

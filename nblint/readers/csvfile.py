@@ -90,9 +90,9 @@ class CsvSource(StreamSource):
     SPILL_BATCH_ROWS = 8192
     #: ... and at most this many bytes of values (a batch of 8,192 rows of 50,000 int64 columns would
     #: be 3 GB), taken from the first chunk's bytes per row: int8 0/1 columns take an eighth of int64's,
-    #: so a 20,000-column bag of words gets batches of 6,700 rows, not 800 (LZ4 frames per column
+    #: so a 20,000-column bag of words gets batches of 1,670 rows, not 800 (LZ4 frames per column
     #: buffer: 12 batches of 20,000 small buffers took 7 s of a 10,000-row table's first pass).
-    SPILL_BATCH_BYTES = 1 << 27
+    SPILL_BATCH_BYTES = 1 << 25
 
     def __init__(
         self,

@@ -295,6 +295,8 @@ def find_onehot_groups_sparse(
     rows.sort(key=len)  # (stable: ties stay in row order)
     if not len(rows[0]):
         return GroupSearch([])  # a row none of the searched columns covers: no group among them
+    kept = np.concatenate(rows)
+    heads = np.cumsum([0] + [len(cols) for cols in rows[:-1]])
     assigned = np.zeros(b, dtype=bool)
 
     partners = cooccurrence.partners
@@ -307,14 +309,14 @@ def find_onehot_groups_sparse(
         branch = None
         in_cover = np.zeros(b, dtype=bool)
         in_cover[chosen] = True
-        for cols in rows:
-            if in_cover[cols].any():
-                continue
-            options = cols[allowed[cols]]
-            if not len(options):
-                return None  # this row can no longer be covered
-            if branch is None or len(options) < len(branch):
-                branch = options
+        # Every kept row at once: the uncovered ones, and how many admissible columns each has left.
+        uncovered = ~np.logical_or.reduceat(in_cover[kept], heads)
+        options = np.add.reduceat(allowed[kept].astype(np.int64), heads)
+        if (options[uncovered] == 0).any():
+            return None  # a row can no longer be covered
+        if uncovered.any():
+            r = int(np.flatnonzero(uncovered)[np.argmin(options[uncovered])])  # (the first of the fewest)
+            branch = rows[r][allowed[rows[r]]]
         if branch is None:
             # Every kept row is covered: any admissible column may come next, larger counts first.
             branch = np.flatnonzero(allowed)
