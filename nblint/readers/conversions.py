@@ -56,18 +56,23 @@ def table_column_data(table, names) -> tuple[ColumnData, ...]:
     position = {name: i for i, name in enumerate(table.column_names)}
     out: list = [None] * len(names)
     if len(names) >= BULK_COLUMNS and table.num_rows:
+        # (types from the schema: asking each column for its type and nulls cost more than converting it)
+        types = table.schema.types
         by_type: dict = {}
         for k, name in enumerate(names):
-            column = table.column(position[name])
-            if pa.types.is_integer(column.type) and not column.null_count:
-                by_type.setdefault(column.type, []).append(k)
+            kind = types[position[name]]
+            if pa.types.is_integer(kind):
+                by_type.setdefault(kind, []).append(k)
         for ks in by_type.values():
             if len(ks) < BULK_COLUMNS:
                 continue
             part = table.select([position[names[k]] for k in ks]).combine_chunks().to_batches()
-            if len(part) != 1:
+            try:
+                block = np.asarray(part[0].to_tensor(row_major=False)) if len(part) == 1 else None
+            except (pa.ArrowTypeError, pa.ArrowInvalid):  # a missing value among them: one column at a time
+                block = None
+            if block is None:
                 continue
-            block = np.asarray(part[0].to_tensor(row_major=False))
             for j, k in enumerate(ks):
                 out[k] = ColumnData("numeric", block[:, j], None, True)
     return tuple(
