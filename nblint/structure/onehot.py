@@ -271,7 +271,7 @@ def find_onehot_groups_sparse(
     Every one-hot group has exactly one member set on every row.  So a row with
     no 0/1 column set rules out every group at once, and otherwise each group has
     one member among the few columns set on the sparsest row: those are the only
-    starting points.  The search is Knuth's exact cover (Algorithm X) on the kept
+    starting points (of the kept rows, the one with the fewest searched columns).  The search is Knuth's exact cover (Algorithm X) on the kept
     rows: it branches on the uncovered kept row with the fewest admissible columns
     (pairwise exclusive with the chosen ones), dropping a branch as soon as a kept
     row cannot be covered; once every kept row is covered it falls back to every
