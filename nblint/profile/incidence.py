@@ -70,7 +70,9 @@ class Incidence:
             starts, lengths = self.B.indptr[rows], np.diff(self.B.indptr)[rows]
             offsets = np.repeat(starts - np.concatenate([[0], np.cumsum(lengths)[:-1]]), lengths)
             cells = self.B.indices[offsets + np.arange(int(lengths.sum()))]
-            found = self._partners[j] = np.flatnonzero(np.bincount(cells, minlength=self.B.shape[1]))
+            marked = np.flatnonzero(np.bincount(cells, minlength=self.B.shape[1]))
+            # (kept per column for the search: in the indices' own dtype, as B[rows].indices gave them)
+            found = self._partners[j] = marked.astype(self.B.indices.dtype, copy=False)
         return found
 
     def block(self, index) -> np.ndarray:
