@@ -4,7 +4,8 @@ Generates (seeded, cached under bench/out/) ``--rows`` documents over a 20,000-w
 vocabulary (Zipf-like word frequencies, about ``--words-per-row`` words per document),
 plus 5 one-hot groups (3-7 levels) and a 2-class target, as a CSV. Runs
 ``nblint check PATH --target y --format json`` in a fresh process and prints its wall
-time, peak resident memory, how many planted groups NB101 found, and NB106's note
+and CPU time and peak resident memory against the floor measured in the same run
+(pyarrow reading the whole CSV once, in a fresh process), how many planted groups NB101 found, and NB106's note
 (what was checked in full and what was capped). A dense 20,000 x 20,000 float64
 matrix alone would be 3.2 GB.
 
@@ -49,6 +50,16 @@ def make_bag_of_words(path: Path, rows: int, words: int, per_row: int, seed: int
     return groups
 
 
+#: The floor: pyarrow reading the whole CSV once, in a fresh process, with blocks as large as
+#: nblint's (its default 1 MiB blocks hold 25 rows of this table: 111-181 s and 6.8 GB measured).
+_FLOOR = r"""
+import resource, sys, time
+import pyarrow.csv as pacsv
+table = pacsv.read_csv(sys.argv[1], read_options=pacsv.ReadOptions(block_size=1 << 26))
+usage = resource.getrusage(resource.RUSAGE_SELF)
+print(table.num_rows, usage.ru_utime + usage.ru_stime, usage.ru_maxrss)
+"""
+
 _WRAPPER = r"""
 import resource, sys
 from nblint.cli import main
@@ -57,7 +68,8 @@ try:
     main(["check", sys.argv[1], "--target", "y", "--format", "json"], standalone_mode=False)
 except SystemExit as exc:
     code = exc.code or 0
-print("\n__PEAK_KIB__", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, flush=True)
+usage = resource.getrusage(resource.RUSAGE_SELF)
+print("\n__PEAK_KIB__", usage.ru_maxrss, usage.ru_utime + usage.ru_stime, flush=True)
 sys.exit(0 if code in (0, 1) else code)
 """
 
@@ -74,12 +86,18 @@ def main() -> None:
     if not path.exists() or not meta.exists():
         meta.write_text(json.dumps(make_bag_of_words(path, args.rows, args.words, args.words_per_row)))
     groups = json.loads(meta.read_text())
+    load = Path("/proc/loadavg").read_text().split()[0] if Path("/proc/loadavg").exists() else "?"
+    start = time.perf_counter()
+    floor = subprocess.run([sys.executable, "-c", _FLOOR, str(path)], capture_output=True, text=True, check=True)
+    floor_wall = time.perf_counter() - start
+    _, floor_cpu, floor_peak = floor.stdout.split()
     start = time.perf_counter()
     proc = subprocess.run([sys.executable, "-c", _WRAPPER, str(path)], capture_output=True, text=True, check=False)
     wall = time.perf_counter() - start
     if proc.returncode not in (0, 1):
         raise SystemExit(proc.stderr[-2000:])
-    stdout, _, peak = proc.stdout.rpartition("\n__PEAK_KIB__ ")
+    stdout, _, measured = proc.stdout.rpartition("\n__PEAK_KIB__ ")
+    peak, cpu = measured.split()
     findings = json.loads(stdout)
     found = {frozenset(f["columns"]) for f in findings if f["code"] == "NB101"}
     notes = [f["message"] for f in findings if f["code"] == "NB106"]
@@ -88,9 +106,14 @@ def main() -> None:
         f"table: {args.rows:,} rows x {args.words:,} words + 5 one-hot groups ({path.stat().st_size / 1e6:.0f} MB CSV)"
     )
     print(
-        f"check: {wall:.1f} s, peak {float(peak) / 1024:.0f} MiB (a dense {args.words:,}^2 float64 matrix: "
-        f"{8 * args.words**2 / 2**30:.1f} GiB)"
+        f"floor, pyarrow.csv.read_csv of the whole file (64 MiB blocks): {floor_wall:.1f} s wall, "
+        f"{float(floor_cpu):.1f} s CPU, peak {float(floor_peak) / 1024:.0f} MiB (load average {load})"
     )
+    print(
+        f"check: {wall:.1f} s wall, {float(cpu):.1f} s CPU, peak {float(peak) / 1024:.0f} MiB (a dense "
+        f"{args.words:,}^2 float64 matrix: {8 * args.words**2 / 2**30:.1f} GiB)"
+    )
+    print(f"check / floor: {wall / floor_wall:.2f} wall, {float(cpu) / float(floor_cpu):.2f} CPU")
     print(
         f"planted one-hot groups found by NB101: {len(found & {frozenset(g) for g in groups})}/{len(groups)}; codes: {','.join(codes)}"
     )

@@ -254,3 +254,33 @@ def test_progress_bar_shows_share_rate_and_eta_after_its_delay():
     assert "500.0 kB/s" in line and "ETA 0:06" in line and "20,000 rows" in line
     bar.close()
     assert stream.getvalue().endswith("\r\x1b[K")
+
+
+def test_many_integer_columns_convert_at_once_as_one_at_a_time():
+    """Columns of one integer type converted as one 2-D array equal arrow_column_data's, missing values included."""
+    import pyarrow as pa
+
+    from nblint.readers.conversions import BULK_COLUMNS, arrow_column_data, table_column_data
+
+    rng = np.random.default_rng(1)
+    columns = {}
+    for i in range(3 * BULK_COLUMNS):
+        if i % 3 == 0:
+            columns[f"bit{i}"] = pa.array(rng.integers(0, 2, 500).astype(np.int8))
+        elif i % 3 == 1:
+            columns[f"num{i}"] = pa.array(rng.integers(-(2**40), 2**40, 500))
+        else:  # one missing value: converted alone
+            columns[f"gap{i}"] = pa.array([None] + rng.integers(0, 9, 499).tolist(), type=pa.int64())
+    table = pa.table(columns)
+    table = pa.concat_tables([table.slice(0, 123), table.slice(123)])  # columns of two chunks, as regrouped
+    names = sorted(table.column_names, reverse=True)
+    for bulk, alone in zip(table_column_data(table, names), (arrow_column_data(table.column(n)) for n in names)):
+        assert (bulk.kind, bulk.values.dtype, bulk.integer_dtype) == (
+            alone.kind,
+            alone.values.dtype,
+            alone.integer_dtype,
+        )
+        np.testing.assert_array_equal(bulk.values, alone.values)
+        assert (bulk.missing is None) == (alone.missing is None)
+        if alone.missing is not None:
+            np.testing.assert_array_equal(bulk.missing, alone.missing)

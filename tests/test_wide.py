@@ -87,3 +87,31 @@ def test_a_row_with_no_bits_rules_out_every_group_in_wide_tables():
     assert profile.gram.sparse_rows[0][:2] == (0, 5)
     ctx = TableContext(source, profile, None, resolved_options({"NB106": {"wide-columns": 100}}))
     assert ctx.group_search.onehot == []
+
+
+def test_wide_passes_read_the_held_incidence_as_the_rows_would_give_it(monkeypatch):
+    """Duplicate documents and NB401's words come from the profile's incidence on a wide table:
+    the findings are those of the passes that read every column again."""
+    from nblint.analysis.rows import RowFingerprints
+
+    frame, truth = bag_of_words()
+    frame.insert(0, "count", np.arange(len(frame)) % 7)  # a column outside the 0/1 block, read by the passes
+    copies = frame.iloc[:6].copy()
+    copies.loc[copies.index[:3], "y"] = 1 - copies["y"].iloc[:3]  # three documents again under the other label
+    frame = pd.concat([frame, copies], ignore_index=True)
+    options = {"NB106": {"wide-columns": 100}, "NB209": {"term-block": 100}}
+
+    def findings():
+        return [f.to_dict() for f in nblint.check(frame, target="y", options=options)]
+
+    held = findings()
+    monkeypatch.setattr(RowFingerprints, "add_held", lambda self, matrix, names: None)
+    monkeypatch.setattr("nblint.impact.measure._held_terms", lambda ctx, design: None)
+    assert held == findings()
+    codes = {f["code"] for f in held}
+    assert {"NB209", "NB401"} <= codes
+    nb209 = next(f for f in held if f["code"] == "NB209")
+    assert nb209["evidence"]["conflicting_sets"] == 3 and nb209["evidence"]["sets"] == 6
+    assert sorted(sorted(f["columns"]) for f in held if f["code"] == "NB101") == sorted(
+        sorted(g) for g in truth["groups"]
+    )

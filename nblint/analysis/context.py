@@ -12,6 +12,7 @@ makes one extra chunked pass over the candidates only (:meth:`TableContext.row_c
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -194,13 +195,45 @@ class TableContext:
         gram = self.profile.gram
         if gram.wide:
             search = find_onehot_groups_sparse(
-                gram.binary, gram.cooccurrence, gram.n, self.table_order, gram.sparse_rows, self.budget
+                gram.binary,
+                gram.cooccurrence,
+                gram.n,
+                self.table_order,
+                gram.sparse_rows,
+                self.budget,
+                self._shown_exclusive,
             )
         else:
             binary, cooccurrence = self._searched_binary()
             search = find_onehot_groups(binary, cooccurrence, gram.n, self.table_order, self.budget)
         kept = [g for g in search.onehot if not self._by_chance(g.members, "cover")]
         return search if len(kept) == len(search.onehot) else replace(search, onehot=kept)
+
+    @cached_property
+    def _shown_exclusive(self) -> np.ndarray | None:
+        """The wide 0/1 columns the one-hot search visits: all but the words too rare to be shown exclusive.
+
+        Two columns that never meet are evidence of ``s_i s_j / n`` nats (the log of the chance
+        that independent ones would not); a word of a document-term block that cannot reach
+        ``min-evidence`` even beside the most frequent column is exclusive of the others by
+        chance alone (rare words are pairwise exclusive by the thousand, and partition the rows
+        in countless ways: an exact search among them runs to its budget). Columns outside a
+        term block are all visited. None: every column.
+        """
+        gram = self.profile.gram
+        terms = self.term_columns
+        if not terms:
+            return None
+        floor = self._evidence_floor(gram.diagonal(), gram.n)
+        counts = gram.diagonal()
+        shown = np.array([name not in terms or counts[j] >= floor for j, name in enumerate(gram.binary)], dtype=bool)
+        return None if shown.all() else shown
+
+    def _evidence_floor(self, counts: np.ndarray, n: int) -> float:
+        """Rows a 0/1 column must be set on for ``min-evidence`` beside the most frequent usable column."""
+        usable = counts[(counts > 0) & (counts < n)]
+        most = int(usable.max()) if len(usable) else 0
+        return float(self.setting("min-evidence")) * n / max(most, 1)
 
     @cached_property
     def term_supports(self) -> dict[str, int]:
@@ -262,6 +295,14 @@ class TableContext:
                 "(NB104) covers the "
                 f"{len(gram.names)} other complete numeric columns only"
             )
+            shown = self._shown_exclusive
+            if shown is not None:
+                floor = self._evidence_floor(gram.diagonal(), gram.n)
+                notes.append(
+                    f"one-hot groups (NB101) are searched among the {int(shown.sum()):,} 0/1 columns set on at least "
+                    f"{math.ceil(floor):,} rows or outside the document-term block: its {int((~shown).sum()):,} rarer "
+                    f"words cannot be shown exclusive of another column (min-evidence)"
+                )
         notes.extend(self.source.limits)
         if self._vif_words:
             notes.append(
@@ -361,6 +402,11 @@ class TableContext:
             for chunk in self.source.chunks():
                 fingerprints.add(chunk)
         else:
+            gram = self.profile.gram
+            if gram.wide and gram.binary and getattr(self.source, "reduce_rows", None) is None:
+                # The wide 0/1 block is held whole (the profile's incidence): read only the other columns again.
+                fingerprints.add_held(gram.cooccurrence.B, tuple(gram.binary))
+                features = tuple(c for c in features if c in fingerprints.features)
             columns = features + ((self.target,) if self.target is not None else ())
             fingerprints = self.reduce_rows(columns, fingerprints)
         return duplicate_rows(fingerprints)
@@ -608,8 +654,7 @@ class TableContext:
         # Two columns that never meet are evidence of ``s_i s_j / n`` nats (the log of the chance that
         # independent ones would not): a column that cannot reach ``min-evidence`` even beside the most
         # frequent one cannot be shown exclusive, and only widens the search.
-        most = int(counts[usable].max()) if len(usable) else 0
-        floor = float(self.setting("min-evidence")) * gram.n / max(most, 1)
+        floor = self._evidence_floor(counts, gram.n)
         usable = usable[counts[usable] >= floor]
         if len(usable) > self.FREQUENT_BINARY:  # (only columns as frequent as the last one chosen can be chosen)
             last = np.partition(counts[usable], len(usable) - self.FREQUENT_BINARY)[len(usable) - self.FREQUENT_BINARY]

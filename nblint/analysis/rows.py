@@ -37,6 +37,21 @@ class RowFingerprints:
         self.hashes: list[np.ndarray] = []
         self.nonzero: list[np.ndarray] = []
         self.labels: list[np.ndarray] = []
+        #: Every row's share from columns held whole in memory (:meth:`add_held`), or None.
+        self.held: tuple[np.ndarray, np.ndarray] | None = None
+
+    def add_held(self, matrix, names: tuple[str, ...]) -> None:
+        """Add the cells of ``names``, held for every row as one CSR matrix (a wide table's 0/1 block).
+
+        The same sums :meth:`add` makes from a sparse block, for all the rows at once: a
+        pass need not read these columns again. The row passes then skip them.
+        """
+        with np.errstate(over="ignore"):
+            cells = mix64(_salts(names)[matrix.indices] + mix64(_value_bits(matrix.data)))
+            running = np.concatenate([np.zeros(1, dtype=np.uint64), np.cumsum(cells, dtype=np.uint64)])
+            hashes = running[matrix.indptr[1:]] - running[matrix.indptr[:-1]]
+        self.held = (hashes, np.diff(matrix.indptr).astype(np.int64))
+        self.features = self.features - frozenset(names)
 
     def add(self, chunk) -> None:
         n = chunk.n_rows
@@ -110,6 +125,10 @@ def duplicate_rows(fingerprints: RowFingerprints, max_examples: int = 5) -> Dupl
     hashes = np.concatenate(fingerprints.hashes) if fingerprints.hashes else np.zeros(0, dtype=np.uint64)
     nonzero = np.concatenate(fingerprints.nonzero) if fingerprints.nonzero else np.zeros(0, dtype=np.int64)
     labels = np.concatenate(fingerprints.labels) if fingerprints.labels else np.zeros(0, dtype=object)
+    if fingerprints.held is not None:
+        with np.errstate(over="ignore"):
+            hashes = hashes + fingerprints.held[0]
+        nonzero = nonzero + fingerprints.held[1]
     filled = np.flatnonzero(nonzero > 0)
     empty = int(len(hashes) - len(filled))
     _, inverse, counts = np.unique(hashes[filled], return_inverse=True, return_counts=True)

@@ -155,8 +155,12 @@ class RowInputs:
         )
 
 
-def encode_chunk(chunk, design: Design, target: str) -> RowInputs:
-    """Encode one chunk (rows with a missing target are dropped)."""
+def encode_chunk(chunk, design: Design, target: str, held_terms=None) -> RowInputs:
+    """Encode one chunk (rows with a missing target are dropped).
+
+    ``held_terms``: the design's words for every row of the table (CSR), when they are
+    held in memory rather than read with the chunk.
+    """
     cols = dict(zip(chunk.names, chunk.columns))
     class_index = {c: i for i, c in enumerate(design.classes)}
     tcol = cols[target]
@@ -201,7 +205,9 @@ def encode_chunk(chunk, design: Design, target: str) -> RowInputs:
         else np.zeros((int(keep.sum()), 0))
     )
     terms = None
-    if design.terms:
+    if design.terms and held_terms is not None:
+        terms = held_terms[chunk.row_offset : chunk.row_offset + chunk.n_rows][np.flatnonzero(keep)]
+    elif design.terms:
         from scipy import sparse
 
         block = np.column_stack([cols[c].as_float()[keep] for c in design.terms])

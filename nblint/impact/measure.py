@@ -269,13 +269,19 @@ class Plan:
     overall_var: np.ndarray | None
     #: The share of rows scored (:func:`score_share`), None for every row.
     share: float | None = None
+    #: The words of the term block for every row (CSR, in ``design.terms`` order) when the profile
+    #: holds them (a wide table's 0/1 block): the passes then read the other columns only.
+    held_terms: object = None
 
     @property
     def columns(self) -> list[str]:
+        if self.held_terms is not None:
+            held = set(self.design.terms)
+            return [c for c in self.design.columns if c not in held] + [self.target]
         return self.design.columns + [self.target]
 
     def encode(self, chunk) -> RowInputs:
-        return encode_chunk(chunk, self.design, self.target)
+        return encode_chunk(chunk, self.design, self.target, self.held_terms)
 
     def in_sample(self, window: RowInputs, count: bool = True) -> InSample:
         """Score one window of rows with the in-sample models (and, if ``count``, gather its fold statistics)."""
@@ -361,6 +367,7 @@ def measure_impact(ctx, settings: ImpactSettings | None = None) -> ImpactResult 
     if passes is not None and plan.share is None:
         passes(plan, comparisons, fold_counts, points)
     else:
+        plan.held_terms = _held_terms(ctx, design)
         _local_passes(ctx, plan, comparisons, fold_counts, points)
 
     for extra, group, counts in zip(comparisons.extra[1:], design.groups, totals.group_counts):
@@ -373,6 +380,25 @@ def measure_impact(ctx, settings: ImpactSettings | None = None) -> ImpactResult 
     plot = np.concatenate(points) if points else np.zeros((0, 3))
     table, *per_group = comparisons.results()
     return ImpactResult(table, per_group, design, settings, plot, notes)
+
+
+def _held_terms(ctx, design: Design):
+    """The design's words for every row, from the profile's incidence when it holds them all (else None).
+
+    A wide table's complete 0/1 columns are kept whole by the profile
+    (:class:`~nblint.profile.incidence.Incidence`); reading 20,000 of them again, a chunk
+    of rows at a time, cost more than the scoring. Their values are 1 (presence and
+    count alike), as :func:`encode_chunk` reads them from the rows. A sparse matrix given
+    as such is read from its own source as before.
+    """
+    gram = ctx.profile.gram
+    if not design.terms or not gram.wide or getattr(ctx.source, "matrix", None) is not None:
+        return None
+    if any(term not in gram.binary for term in design.terms):
+        return None
+    held = gram.cooccurrence.B[:, [gram.binary.index(term) for term in design.terms]].tocsr().astype(np.float64)
+    held.sort_indices()
+    return held
 
 
 def _local_passes(ctx, plan: Plan, comparisons: Comparisons, fold_counts: FoldCounts, points: list) -> None:

@@ -65,7 +65,14 @@ class Incidence:
         if found is None:
             csc = self._columns()
             rows = csc.indices[csc.indptr[j] : csc.indptr[j + 1]]
-            found = self._partners[j] = np.unique(self.B[rows].indices)
+            # The rows' stored columns gathered straight from the CSR arrays and marked (a bincount,
+            # not a sort): a frequent word's thousands of rows took milliseconds through B[rows].
+            starts, lengths = self.B.indptr[rows], np.diff(self.B.indptr)[rows]
+            offsets = np.repeat(starts - np.concatenate([[0], np.cumsum(lengths)[:-1]]), lengths)
+            cells = self.B.indices[offsets + np.arange(int(lengths.sum()))]
+            marked = np.flatnonzero(np.bincount(cells, minlength=self.B.shape[1]))
+            # (kept per column for the search: in the indices' own dtype, as B[rows].indices gave them)
+            found = self._partners[j] = marked.astype(self.B.indices.dtype, copy=False)
         return found
 
     def block(self, index) -> np.ndarray:

@@ -38,6 +38,48 @@ def arrow_column_data(array) -> ColumnData:
     return _text_column(codes, [_label(v) for v in encoded.dictionary.to_pylist()])
 
 
+#: Columns of one integer type, none missing, from which a table's chunk converts them as one
+#: 2-D array (one pyarrow call) instead of one call per column: a bag of words' 20,000 0/1
+#: columns took about 20 us each, per chunk of 418 rows, in every pass.
+BULK_COLUMNS = 256
+
+
+def table_column_data(table, names) -> tuple[ColumnData, ...]:
+    """The columns ``names`` of a pyarrow Table as :class:`ColumnData`, as :func:`arrow_column_data` makes them.
+
+    Many columns of one integer type without a missing value are copied out as one
+    Fortran-ordered array (``RecordBatch.to_tensor``), each column a contiguous view
+    of it: the same values and dtype, in one call.
+    """
+    import pyarrow as pa
+
+    position = {name: i for i, name in enumerate(table.column_names)}
+    out: list = [None] * len(names)
+    if len(names) >= BULK_COLUMNS and table.num_rows:
+        # (types from the schema: asking each column for its type and nulls cost more than converting it)
+        types = table.schema.types
+        by_type: dict = {}
+        for k, name in enumerate(names):
+            kind = types[position[name]]
+            if pa.types.is_integer(kind):
+                by_type.setdefault(kind, []).append(k)
+        for ks in by_type.values():
+            if len(ks) < BULK_COLUMNS:
+                continue
+            part = table.select([position[names[k]] for k in ks]).combine_chunks().to_batches()
+            try:
+                block = np.asarray(part[0].to_tensor(row_major=False)) if len(part) == 1 else None
+            except (pa.ArrowTypeError, pa.ArrowInvalid):  # a missing value among them: one column at a time
+                block = None
+            if block is None:
+                continue
+            for j, k in enumerate(ks):
+                out[k] = ColumnData("numeric", block[:, j], None, True)
+    return tuple(
+        col if col is not None else arrow_column_data(table.column(position[name])) for name, col in zip(names, out)
+    )
+
+
 def _extension_storage(array):
     """An extension array (``arrow.bool8``, ``arrow.uuid``, ``arrow.json``, ...) as the plain array it stands for.
 

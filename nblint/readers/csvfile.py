@@ -88,8 +88,11 @@ class CsvSource(StreamSource):
     #: has ~1,000 rows) cost more in per-buffer set-up than in compression (measured
     #: 8x slower to write and read at one such chunk per batch than at eight).
     SPILL_BATCH_ROWS = 8192
-    #: ... and at most this many cells (a batch of 8,192 rows of 50,000 columns would be 3 GB).
-    SPILL_BATCH_CELLS = 1 << 24
+    #: ... and at most this many bytes of values (a batch of 8,192 rows of 50,000 int64 columns would
+    #: be 3 GB), taken from the first chunk's bytes per row: int8 0/1 columns take an eighth of int64's,
+    #: so a 20,000-column bag of words gets batches of 1,670 rows, not 800 (LZ4 frames per column
+    #: buffer: 12 batches of 20,000 small buffers took 7 s of a 10,000-row table's first pass).
+    SPILL_BATCH_BYTES = 1 << 25
 
     def __init__(
         self,
@@ -174,8 +177,7 @@ class CsvSource(StreamSource):
         if not (self.SPILL and names == self.names):
             yield from super()._tables(names)
             return
-        rows = min(self.SPILL_BATCH_ROWS, max(self.chunk_rows, self.SPILL_BATCH_CELLS // max(len(self.names), 1)))
-        spill = SpillWriter(rows)
+        spill = SpillWriter(self.chunk_rows, max_rows=self.SPILL_BATCH_ROWS, max_bytes=self.SPILL_BATCH_BYTES)
         try:
             for table in super()._tables(names):
                 spill.add(table)

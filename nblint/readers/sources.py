@@ -11,7 +11,13 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TypeVar
 
 from nblint.readers.chunks import Chunk, Restart, TableSource
-from nblint.readers.conversions import arrow_column_data, nested_arrow_type, nested_values, series_column_data
+from nblint.readers.conversions import (
+    arrow_column_data,
+    nested_arrow_type,
+    nested_values,
+    series_column_data,
+    table_column_data,
+)
 
 R = TypeVar("R")
 
@@ -110,7 +116,7 @@ class StreamSource(TableSource):
         pass_number = self.passes
         rows = 0
         for table in self._tables(names):
-            yield Chunk(names, tuple(arrow_column_data(table.column(n)) for n in names), rows, table.num_rows)
+            yield Chunk(names, table_column_data(table, names), rows, table.num_rows)
             rows += table.num_rows
             self._report(pass_number, rows)
         self._report(pass_number, rows)

@@ -51,8 +51,11 @@ class SpillWriter:
         The spill outgrew its limit and was deleted.
     """
 
-    def __init__(self, batch_rows: int, limit: int | None = None):
+    def __init__(self, batch_rows: int, limit: int | None = None, max_rows: int | None = None, max_bytes: int = 0):
         self.batch_rows = batch_rows
+        #: With ``max_bytes``: batches of up to ``max_rows`` rows within that many bytes, sized from the
+        #: first table's bytes per row (``batch_rows`` the least).
+        self._sizing = (max_rows, max_bytes) if max_rows is not None and max_bytes else None
         self.limit = disk_budget() if limit is None else limit
         self.dropped = False
         try:
@@ -69,6 +72,10 @@ class SpillWriter:
         if self.dropped:
             return
         if self._writer is None:
+            if self._sizing is not None and table.num_rows:
+                max_rows, max_bytes = self._sizing
+                per_row = max(table.nbytes / table.num_rows, 1.0)
+                self.batch_rows = int(min(max_rows, max(self.batch_rows, max_bytes // per_row)))
             # Through a native file: a Python file object would take one call per buffer.
             self._sink = pa.OSFile(self.file.name, "wb")
             self._writer = pa.ipc.new_file(self._sink, table.schema, options=pa.ipc.IpcWriteOptions(compression="lz4"))

@@ -255,7 +255,13 @@ def _group(cover, alternatives, why, binary, counts, n_rows, table_order) -> Gro
 
 
 def find_onehot_groups_sparse(
-    binary, cooccurrence, n_rows: int, table_order: dict[str, int], sparse_rows: list, budget: Budget
+    binary,
+    cooccurrence,
+    n_rows: int,
+    table_order: dict[str, int],
+    sparse_rows: list,
+    budget: Budget,
+    searched: np.ndarray | None = None,
 ) -> GroupSearch:
     """:func:`find_onehot_groups` for wide tables, from sparse co-occurrences.
 
@@ -269,13 +275,16 @@ def find_onehot_groups_sparse(
         meet) is built.
     sparse_rows : list of (ones, row, columns)
         Rows with the fewest ones (:attr:`nblint.profile.gram.Gram.sparse_rows`).
+    searched : ndarray of bool, optional
+        The columns a group may have as members (default: every one). The search is
+        exact among them: a group with a member outside them is not looked for.
 
     Notes
     -----
     Every one-hot group has exactly one member set on every row.  So a row with
     no 0/1 column set rules out every group at once, and otherwise each group has
     one member among the few columns set on the sparsest row: those are the only
-    starting points.  The search is Knuth's exact cover (Algorithm X) on the kept
+    starting points (of the kept rows, the one with the fewest searched columns).  The search is Knuth's exact cover (Algorithm X) on the kept
     rows: it branches on the uncovered kept row with the fewest admissible columns
     (pairwise exclusive with the chosen ones), dropping a branch as soon as a kept
     row cannot be covered; once every kept row is covered it falls back to every
@@ -289,10 +298,18 @@ def find_onehot_groups_sparse(
         return GroupSearch([])  # a row with no 0/1 column set: no group covers it
     counts = np.asarray(cooccurrence.diagonal(), dtype=np.int64)
     usable = (counts > 0) & (counts < n_rows)
+    if searched is not None:
+        usable &= searched
     by_name = sorted(range(b), key=lambda i: binary[i])
     rank = np.empty(b, dtype=np.int64)
     rank[by_name] = np.arange(b)
-    rows = [np.asarray(cols, dtype=np.int64) for _, _, cols in sparse_rows]
+    # Each kept row keeps its searchable columns; the row with the fewest of them gives the starts.
+    rows = [cols[usable[cols]] for cols in (np.asarray(cols, dtype=np.int64) for _, _, cols in sparse_rows)]
+    rows.sort(key=len)  # (stable: ties stay in row order)
+    if not len(rows[0]):
+        return GroupSearch([])  # a row none of the searched columns covers: no group among them
+    kept = np.concatenate(rows)
+    heads = np.cumsum([0] + [len(cols) for cols in rows[:-1]])
     assigned = np.zeros(b, dtype=bool)
 
     partners = cooccurrence.partners
@@ -305,14 +322,14 @@ def find_onehot_groups_sparse(
         branch = None
         in_cover = np.zeros(b, dtype=bool)
         in_cover[chosen] = True
-        for cols in rows:
-            if in_cover[cols].any():
-                continue
-            options = cols[allowed[cols]]
-            if not len(options):
-                return None  # this row can no longer be covered
-            if branch is None or len(options) < len(branch):
-                branch = options
+        # Every kept row at once: the uncovered ones, and how many admissible columns each has left.
+        uncovered = ~np.logical_or.reduceat(in_cover[kept], heads)
+        options = np.add.reduceat(allowed[kept].astype(np.int64), heads)
+        if (options[uncovered] == 0).any():
+            return None  # a row can no longer be covered
+        if uncovered.any():
+            r = int(np.flatnonzero(uncovered)[np.argmin(options[uncovered])])  # (the first of the fewest)
+            branch = rows[r][allowed[rows[r]]]
         if branch is None:
             # Every kept row is covered: any admissible column may come next, larger counts first.
             branch = np.flatnonzero(allowed)
