@@ -8,12 +8,16 @@ tests/real_text.
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pandas as pd
 import pytest
+from click.testing import CliRunner
 from scipy import sparse
 
 import nblint
+from nblint.cli import main
 from nblint.report.summary import statistics
 
 N_DOCS, N_WORDS = 600, 400
@@ -121,6 +125,28 @@ def test_metadata_groups_beside_the_words_are_still_found_exactly():
     report = nblint.check(full, y, feature_names=names + meta, options=TEXT)
     groups = {f.code: sorted(f.columns) for f in report.findings if f.code in ("NB101", "NB102")}
     assert groups.get("NB101") == meta[:4]
+
+
+def test_in_a_dense_file_the_frequent_words_of_a_count_block_are_words(tmp_path):
+    """A word in most documents ('the') is a term of the block, not a categorical column of its own."""
+    X, names, y = corpus()
+    frame = pd.DataFrame(X.toarray(), columns=names)
+    rng = np.random.default_rng(2)
+    frame["the"] = rng.poisson(6, N_DOCS)  # in nearly every document, up to ~15 times
+    frame.loc[0, "the"] = 0
+    frame["is_reply"] = (rng.random(N_DOCS) < 0.7).astype(int)  # an indicator as frequent: not a word
+    frame["y"] = y
+    path = tmp_path / "docs.csv"
+    frame.to_csv(path, index=False)
+    (tmp_path / "nblint.toml").write_text('target = "y"\n[NB209]\nterm-block = 100\n')
+    shown = CliRunner().invoke(
+        main, ["columns", str(path), "--config", str(tmp_path / "nblint.toml"), "--format", "json"]
+    )
+    why = {row["column"]: row["why"] for row in json.loads(shown.stdout)}
+    assert why["the"].startswith("a word of a document-term block") and why["word000"] == why["the"]
+    assert not why["is_reply"].startswith("a word")
+    report = nblint.check(str(path), target="y", options=TEXT)
+    assert not [f for f in report.findings if f.columns == ["the"]]  # no NB203 of its own
 
 
 def test_identical_documents_are_found_and_the_ones_with_two_labels_said(tmp_path):

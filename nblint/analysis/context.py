@@ -366,7 +366,8 @@ class TableContext:
         """The columns of a document-term block (a bag of words, n-gram counts, tf-idf weights), or none.
 
         A term column is a numeric feature with no negative value that is zero on at least
-        half of its rows: a word absent from most documents. Only a block of them is text:
+        half of its rows: a word absent from most documents; beside a block of counts, also a
+        whole count from 0 (not 0/1) that is present in more: a frequent word. Only a block is text:
         at least ``term-block`` such columns (the setting), so a lone count beside measurements
         is never one. Rules read a term column the way text models do: Bernoulli NB's
         binarisation at 0 is word presence (the multivariate Bernoulli event model), and a
@@ -384,6 +385,14 @@ class TableContext:
         if numeric.fingerprints is not None:
             at = np.flatnonzero(numeric.minimum >= 0).tolist()
             return frozenset(name for name in (numeric.names[j] for j in at) if name != target)
+        # In a dense file, a frequent word of a block of counts is a count absent from some
+        # documents ('it' in 60 of 100, 'the' in 95): whole, from 0, not 0/1 (an indicator beside
+        # the words may be as frequent); only where the block's words are counts too.
+        if (numeric.integral[at] & (numeric.maximum[at] > 1)).any():
+            frequent = np.flatnonzero(
+                (numeric.minimum == 0) & numeric.integral & (numeric.maximum > 1) & (2 * nonzero > n_rows)
+            ).tolist()
+            sparse += [name for name in (numeric.names[j] for j in frequent) if name != target]
         return frozenset(sparse)
 
     @cached_property
