@@ -264,21 +264,23 @@ def _share_profiles_within_validations() -> None:
             backend.run_checks = _scoped(method)
 
 
-def _source(data):
-    """An nblint table source for what pandera hands a dataframe check.
+def _source(data) -> tuple[Any, dict | None]:
+    """An nblint table source for what pandera hands a dataframe check, and its profiles.
 
     Within one validation (:func:`_one_profile_per_validation`) the checks get the
-    same source for the same frame, which profiles it once per target.
+    same source for the same frame and the same profile cache
+    (:data:`nblint.run.runner.ProfileCache`), so the frame is profiled once per target.
     """
     frame = getattr(data, "lazyframe", data)  # pandera.api.polars.types.PolarsData holds a LazyFrame
     shared = _VALIDATION.get()
     if shared is not None and id(frame) in shared:
-        return shared[id(frame)][1]
+        return shared[id(frame)][1:]
     source = _new_source(data)
-    if shared is not None:
-        # (The frame is kept with its source, so its id cannot be reused meanwhile.)
-        shared[id(frame)] = (frame, _profiled_once(source))
-    return source
+    if shared is None:
+        return source, None
+    # (The frame is kept with its source, so its id cannot be reused meanwhile.)
+    shared[id(frame)] = (frame, source, {})
+    return shared[id(frame)][1:]
 
 
 def _new_source(data):
@@ -290,27 +292,6 @@ def _new_source(data):
     if lazyframe is not None:
         return ArrowSource("<dataframe>", lazyframe.collect().to_arrow())
     raise SchemaDefinitionError(f"nblint checks validate pandas or polars data frames, not {type(data).__name__}")
-
-
-def _profiled_once(source):
-    """Give ``source`` the ``compute_profile`` hook of :func:`nblint.run.runner.make_context`, memoised.
-
-    The profile depends on the target, the width setting and the memory budget
-    only (not on the model, the options or ``jobs``), so checks that differ in
-    those share it.
-    """
-    from nblint.profile.table import TableProfile
-
-    profiles: dict = {}
-
-    def compute_profile(target, wide_binary=None, budget=None):
-        key = (target, wide_binary, budget)
-        if key not in profiles:
-            profiles[key] = TableProfile.from_source(source, target, source.jobs, wide_binary, budget)
-        return profiles[key]
-
-    source.compute_profile = compute_profile
-    return source
 
 
 def _settings(rule, options: dict, statistics: dict):
@@ -335,7 +316,8 @@ def _run_rule(rule, options: dict, data, statistics: dict, context: _Context | N
     settings = _settings(rule, options, statistics)
     check = context.check if context is not None else None
     try:
-        findings = lint_source(_source(data), settings, [rule.code])
+        source, profiles = _source(data)
+        findings = lint_source(source, settings, [rule.code], profiles=profiles)
     except NblintError as exc:
         message = f"{rule.code} {rule.name}: cannot check the table: {exc}"
         raise SchemaError(None, data, message, failure_cases=_failure_cases([message]), check=check) from None

@@ -179,3 +179,19 @@ def test_no_module_imports_itself_back():
 
 def test_the_package_root_holds_only_its_faces():
     assert {path.name for path in (ROOT / "nblint").glob("*.py")} == FACES
+
+
+def test_engines_plug_in_through_the_table_source_not_by_probing():
+    """Issue 25 item 2: TableSource declares what an engine provides; nothing asks a source what it has."""
+    import re
+
+    from nblint.readers import TableSource
+
+    for operation in ("reduce_rows", "remote_profile", "impact_passes", "matrix", "distributed"):
+        assert hasattr(TableSource, operation), operation
+    probes = []
+    for path in sorted((ROOT / "nblint").rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        for match in re.finditer(r"(?:hasattr|getattr)\((?:ctx\.|self\.)?source\b[^)]*\)", text):
+            probes.append(f"{path.relative_to(ROOT)}: {match.group(0)}")
+    assert probes == []

@@ -181,12 +181,7 @@ class TableContext:
         copy of the empty ``accumulator`` there and merges the copies here in row
         order (``accumulator.merge``), so the accumulator's results are the same.
         """
-        distributed = getattr(self.source, "reduce_rows", None)
-        if distributed is not None:
-            return distributed(list(columns), accumulator)
-        for chunk in self.scan(columns):
-            accumulator.add(chunk)
-        return accumulator
+        return self.source.reduce_rows(list(columns), accumulator)
 
     # ---------------------------------------------------------------- structure
 
@@ -407,12 +402,12 @@ class TableContext:
             return None
         features = tuple(self.profile.features)
         fingerprints = RowFingerprints(frozenset(features), self.target)
-        if getattr(self.source, "matrix", None) is not None:  # a sparse matrix: its own row blocks
+        if self.source.matrix is not None:  # a sparse matrix: its own row blocks
             for chunk in self.source.chunks():
                 fingerprints.add(chunk)
         else:
             gram = self.profile.gram
-            if gram.wide and gram.binary and getattr(self.source, "reduce_rows", None) is None:
+            if gram.wide and gram.binary and not self.source.distributed:
                 # The wide 0/1 block is held whole (the profile's incidence): read only the other columns again.
                 fingerprints.add_held(gram.cooccurrence.B, tuple(gram.binary))
                 features = tuple(c for c in features if c in fingerprints.features)

@@ -90,6 +90,9 @@ def _declared_delimiter(path: str, encoding: str) -> str | None:
 class DaskSource(TableSource):
     """A ``dask.dataframe.DataFrame``: profiled on its cluster, re-read partition by partition.
 
+    It provides :class:`~nblint.readers.TableSource`'s engine operations (the profile,
+    row reductions, NB401's passes) on the workers.
+
     Parameters
     ----------
     frame : dask.dataframe.DataFrame
@@ -98,6 +101,8 @@ class DaskSource(TableSource):
     client : distributed.Client, optional
         Where to compute (default: the current client, or dask's local scheduler).
     """
+
+    distributed = True
 
     def __init__(self, frame, path: str = "<dask>", client=None, chunk_rows: int | None = None):
         self.frame = frame
@@ -111,7 +116,7 @@ class DaskSource(TableSource):
             return self.client.compute(collection).result()
         return collection.compute()
 
-    def compute_profile(self, target: str | None, wide_binary: int | None = None, budget=None):
+    def remote_profile(self, target: str | None, wide_binary: int | None = None, budget=None):
         """The table's profile: one per partition on the workers, merged pairwise up a fixed tree.
 
         ``wide_binary`` and ``budget`` (a :class:`~nblint.core.resources.MemoryBudget`, resolved on
@@ -175,11 +180,12 @@ class DaskSource(TableSource):
             first.merge(part)
         return first
 
-    def impact_passes(self, plan, comparisons, fold_counts, points: list) -> None:
+    def impact_passes(self, plan, comparisons, fold_counts, points: list) -> bool:
         """NB401's two passes (:func:`nblint.impact.measure.measure_impact`) on the workers."""
         from nblint.dask.impact import impact_passes
 
         impact_passes(self, plan, comparisons, fold_counts, points)
+        return True
 
     def chunks(self, columns: Sequence[str] | None = None) -> Iterator[Chunk]:
         """The rows in order, one partition at a time on the client, in chunks."""

@@ -69,7 +69,7 @@ def explain_weights(ctx) -> dict | None:
 
     features, left_out = recommended_features(ctx)
     out: dict = {"features": [], "left_out": left_out, "rows": 0, "note": None}
-    if getattr(ctx.source, "matrix", None) is not None:
+    if ctx.source.matrix is not None:
         out["note"] = "not measured for a sparse matrix"
         return out
     if not features:

@@ -363,10 +363,7 @@ def measure_impact(ctx, settings: ImpactSettings | None = None) -> ImpactResult 
     points: list[np.ndarray] = []
     # A Dask source scores where its partitions live; a sample of a many-class
     # table is scored here (its rows stream past the client once per pass).
-    passes = getattr(ctx.source, "impact_passes", None)
-    if passes is not None and plan.share is None:
-        passes(plan, comparisons, fold_counts, points)
-    else:
+    if plan.share is not None or not ctx.source.impact_passes(plan, comparisons, fold_counts, points):
         plan.held_terms = _held_terms(ctx, design)
         _local_passes(ctx, plan, comparisons, fold_counts, points)
 
@@ -392,7 +389,7 @@ def _held_terms(ctx, design: Design):
     as such is read from its own source as before.
     """
     gram = ctx.profile.gram
-    if not design.terms or not gram.wide or getattr(ctx.source, "matrix", None) is not None:
+    if not design.terms or not gram.wide or ctx.source.matrix is not None:
         return None
     if any(term not in gram.binary for term in design.terms):
         return None

@@ -29,13 +29,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 
 from nblint.core.errors import InputError
 
 R = TypeVar("R")
+A = TypeVar("A")  # an accumulator of rows (add, merge)
 
 
 #: Cells (rows x columns) in one chunk of a table that is not wide.  1M float64
@@ -166,6 +167,10 @@ class TableSource:
     #: The table row of this source's first row (a part of a table, a Dask partition, numbers its rows
     #: as the whole table does): chunks carry it in their ``row_offset``.
     row_offset: int = 0
+    #: The ``scipy.sparse`` matrix of a sparse input (:class:`~nblint.readers.sparse.SparseSource`), else None.
+    matrix: Any = None
+    #: The rows live elsewhere (a Dask cluster): the operations below run there.
+    distributed: bool = False
 
     def __init__(self, path: str, names: Sequence[str], n_rows: int, chunk_rows: int | None = None):
         self.path = path
@@ -202,6 +207,27 @@ class TableSource:
 
     def _column(self, name: str, offset: int, length: int) -> ColumnData:  # pragma: no cover
         raise NotImplementedError
+
+    # ---------------------------------------------------- what an engine provides (Dask overrides)
+
+    def reduce_rows(self, columns: list[str], accumulator: A) -> A:
+        """``accumulator.add(chunk)`` over the rows in order, restricted to ``columns``; the accumulator.
+
+        Here, one chunk after the other. A source whose rows live elsewhere adds each
+        partition's chunks to a copy of the empty accumulator there and merges the copies
+        in row order (``accumulator.merge``), so the results are the same.
+        """
+        for chunk in self.chunks(columns):
+            accumulator.add(chunk)
+        return accumulator
+
+    def remote_profile(self, target: str | None, wide_binary: int | None, budget: Any) -> Any:
+        """The table's profile computed where the rows live, or None: the caller profiles the chunks here."""
+        return None
+
+    def impact_passes(self, plan: Any, comparisons: Any, fold_counts: Any, points: list) -> bool:
+        """NB401's two scoring passes run where the rows live; False: the caller runs them here."""
+        return False
 
 
 class Restart(Exception):

@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from nblint.analysis.context import TableContext
 from nblint.core.errors import ConfigError, NblintError
@@ -177,24 +177,44 @@ def default_jobs() -> int:
 MAX_JOBS = 256
 
 
-def make_context(source: TableSource, settings: Settings, jobs: int | None = None) -> TableContext:
-    """Profile one table (one pass, ``jobs`` chunks at a time) and wrap it in the context the rules share."""
+#: Profiles of one table kept across runs with other rules or models (pandera's checks of one
+#: validation): by target, the width setting and the memory budget, all a profile depends on.
+ProfileCache = dict[tuple[Any, ...], TableProfile]
+
+
+def make_context(
+    source: TableSource, settings: Settings, jobs: int | None = None, profiles: ProfileCache | None = None
+) -> TableContext:
+    """Profile one table (one pass, ``jobs`` chunks at a time) and wrap it in the context the rules share.
+
+    ``profiles``, when given, keeps the profile for the next context of the same table.
+    """
     jobs = min(jobs or default_jobs(), MAX_JOBS)
     source.jobs = jobs  # a CSV source also parses that many blocks at once
     options = resolved_options(settings.rule_options)
     wide = shared_settings(options)["wide-columns"]
     budget = MemoryBudget.default(settings.memory_budget)
-    if hasattr(source, "compute_profile"):  # a Dask source profiles on the cluster; pandera shares one profile
-        profile = source.compute_profile(settings.target, wide, budget)
-    else:
+    key = (settings.target, wide, budget)
+    profile = profiles.get(key) if profiles is not None else None
+    if profile is None:
+        profile = source.remote_profile(*key)  # a Dask source profiles on the cluster
+    if profile is None:
         profile = TableProfile.from_source(source, settings.target, jobs, wide, budget)
+    if profiles is not None:
+        profiles[key] = profile
     return TableContext(source, profile, settings.model, options, settings.alpha, settings.kinds)
 
 
-def lint_source(source: TableSource, settings: Settings, codes: list[str], jobs: int | None = None) -> list[Finding]:
-    """Profile one table and run the enabled rules on it."""
+def lint_source(
+    source: TableSource,
+    settings: Settings,
+    codes: list[str],
+    jobs: int | None = None,
+    profiles: ProfileCache | None = None,
+) -> list[Finding]:
+    """Profile one table (or take its profile from ``profiles``) and run the enabled rules on it."""
     with one_blas_thread():
-        ctx = make_context(source, settings, jobs)
+        ctx = make_context(source, settings, jobs, profiles)
         return run_rules(ctx, codes, ctx.rule_options)
 
 
