@@ -594,12 +594,7 @@ def impact(path, target, output_format, alpha, folds, seed, plot_path, config, e
         ctx = table_context(path, Overrides(target=target, config=config, encoding=encoding, sheet=sheet))
         if ctx.target is None:
             raise click.UsageError("impact needs a target: --target COLUMN (or `target` in the config)")
-        settings = impact_mod.ImpactSettings(
-            alpha=alpha if alpha is not None else (ctx.alpha if ctx.alpha is not None else float(ctx.setting("alpha"))),
-            folds=folds or int(ctx.setting("folds")),
-            seed=seed if seed is not None else int(ctx.setting("seed")),
-        )
-        result = impact_mod.measure_impact(ctx, settings)
+        result = impact_mod.measure_impact(ctx, ctx.impact_settings(alpha, folds, seed))
         weights = explain_weights(ctx)  # the recommended model's weights: what a user of the fix gets
     except NblintError as exc:
         click.echo(f"{path}: error: {exc}", err=True)

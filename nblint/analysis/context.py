@@ -424,14 +424,23 @@ class TableContext:
         """CAT against PoB on this table (:mod:`nblint.impact`), with the impact settings."""
         if self.target is None or not self.structure.groups or len(self.profile.classes) < 2:
             return None  # nothing to measure (as measure_impact would say), and nothing to import for it
-        from nblint.impact import ImpactSettings, measure_impact
+        from nblint.impact import measure_impact
 
-        settings = ImpactSettings(
-            alpha=self.alpha if self.alpha is not None else float(self.setting("alpha")),
-            folds=int(self.setting("folds")),
-            seed=int(self.setting("seed")),
+        return measure_impact(self, self.impact_settings())
+
+    def impact_settings(self, alpha: float | None = None, folds: int | None = None, seed: int | None = None):
+        """NB401's measurement settings: those given here (``nblint impact``'s options), else the
+        table's alpha (the config's or the pipeline's, the one alpha the rules read), else NB401's options.
+        """
+        from nblint.impact import ImpactSettings
+
+        if alpha is None:
+            alpha = self.alpha if self.alpha is not None else float(self.setting("alpha"))
+        return ImpactSettings(
+            alpha=alpha,
+            folds=folds if folds is not None else int(self.setting("folds")),
+            seed=seed if seed is not None else int(self.setting("seed")),
         )
-        return measure_impact(self, settings)
 
     @cached_property
     def vif(self) -> VifResult:
