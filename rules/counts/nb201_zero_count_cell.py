@@ -157,8 +157,9 @@ class ZeroCountCell(Rule):
         }
         fix = "Keep smoothing on (alpha > 0), collect more rows for the small classes, or merge rare levels."
         figure = None
-        if pictures:
-            keys, counts = self._table(ctx, column)
+        table = self._table(ctx, column) if pictures else None
+        if table is not None:
+            keys, counts = table
             index = {key: i for i, key in enumerate(keys)}
             names = ["total count" if k == "any count > 0" else fmt_value(k) for k in keys]
             figure = contingency(column, names, self._labels, counts, [(index[v], c) for v, c in cells])
@@ -284,9 +285,9 @@ class _ClassCells:
                     if cells:
                         listed[k] = cells
             routes = np.array(route, dtype=np.int8)
-            for route in (_BY_COUNTS, _ZERO_ONE):
-                at = np.flatnonzero(routes == route)
-                held = [mask[:, where[at]] & self.counted[:, None] for _, mask in self._masks[route]]
+            for counted_route in (_BY_COUNTS, _ZERO_ONE):
+                at = np.flatnonzero(routes == counted_route)
+                held = [mask[:, where[at]] & self.counted[:, None] for _, mask in self._masks[counted_route]]
                 count[at] = sum((mask.sum(axis=0) for mask in held), np.zeros(len(at), dtype=np.int64))
                 vetoed[at] = sum((self.class_rows @ mask for mask in held), np.zeros(len(at), dtype=np.int64))
             for k in np.flatnonzero(routes == _MIXED).tolist():
