@@ -153,19 +153,12 @@ def _matrix_source(X, y, target, feature_names, notes: tuple[str, ...] = ()) -> 
     if is_sparse(X):
         from nblint.readers.sparse import SparseSource
 
-        if not notes:
-            return SparseSource(X, names, name, column), name
-
-        class NotedSparseSource(SparseSource):
-            """The matrix, with what its maker did to it among its limits (one class per call: the notes)."""
-
-            @property
-            def limits(self) -> list[str]:
-                return [*super().limits, *notes]
-
-        return NotedSparseSource(X, names, name, column), name
+        sparse_source = SparseSource(X, names, name, column)
+        sparse_source.limits = (*sparse_source.limits, *notes)  # what its maker did to the matrix, too
+        return sparse_source, name
     source = ArraySource(X, names)
-    return (WithTarget(source, name, column), name) if column is not None else (source, None)
+    # (name and column are both set from y, or both None)
+    return (WithTarget(source, name, column), name) if name is not None and column is not None else (source, None)
 
 
 def _feature_names(feature_names, p: int) -> tuple[str, ...]:

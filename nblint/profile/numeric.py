@@ -91,8 +91,9 @@ class _ClassSums:
     def __init__(self, y: np.ndarray, slots: int):
         self.slots = slots
         if slots <= self.GEMM_SLOTS:
-            self.Y = np.zeros((len(y), slots), dtype=np.float64)
-            self.Y[np.arange(len(y)), y] = 1.0
+            Y = np.zeros((len(y), slots), dtype=np.float64)
+            Y[np.arange(len(y)), y] = 1.0
+            self.Y: np.ndarray | None = Y
         else:
             self.Y = None
             self.order = np.argsort(y, kind="stable")
@@ -174,7 +175,7 @@ def profile_numeric(
         minimum = np.fmin.reduce(X, axis=0) if n else np.full(p, np.nan)
         maximum = np.fmax.reduce(X, axis=0) if n else np.full(p, np.nan)
     integral = integer.copy()
-    for k in np.flatnonzero(~integer):
+    for k in np.flatnonzero(~integer).tolist():
         integral[k] = bool(np.all(X0[:, k] == np.floor(X0[:, k])))
     zero_one = integral & ~(minimum < 0) & ~(maximum > 1)
 
@@ -309,7 +310,8 @@ def merge_numeric(a: NumericStats, b: NumericStats, cap: int = DISTINCT_CAP) -> 
         Moments(a.class_n, a.class_mean, a.class_m2), Moments(b.class_n, b.class_mean, b.class_m2)
     )
     zero_one = a.zero_one & b.zero_one
-    levels, sketches = [], []
+    levels: list = []
+    sketches: list = []
     integral = a.integral & b.integral
     for j in range(len(a.names)):
         if zero_one[j]:

@@ -207,6 +207,7 @@ class TableProfile:
         text = {}
         for i in text_idx:
             col = chunk.columns[i]
+            assert col.labels is not None  # a text column carries its labels
             present = col.values >= 0
             levels, sketch = None, None
             if len(col.labels) > cap:

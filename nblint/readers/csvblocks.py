@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -31,7 +32,7 @@ class Block:
     only such blocks ask pyarrow to look for line ends inside values.
     """
 
-    data: object
+    data: Any  # a pyarrow Buffer (pyarrow ships no types)
     offset: int
     quoted: bool
 
@@ -197,6 +198,7 @@ class RecordError(Exception):
         if self.unterminated:
             beyond = f" within {self.limit >> 20} MiB" if self.limit else ""
             return f"unterminated quote: the quoted field starting at line {line} does not end{beyond}"
+        assert self.limit is not None  # a record with no open quote is cut only at a limit
         return f"line {line} is longer than {self.limit >> 20} MiB with no line end: not a CSV table"
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import zipfile
 from dataclasses import dataclass
+from typing import IO
 
 from nblint.core.errors import InputError
 
@@ -94,6 +95,7 @@ def open_text(path: str, compression: str | None):
     import pyarrow as pa
 
     if compression in ("xz", "zip"):  # codecs pyarrow lacks: Python's, wrapped
+        handle: IO[bytes]
         if compression == "xz":
             import lzma
 

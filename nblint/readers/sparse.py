@@ -82,17 +82,12 @@ class SparseSource(TableSource):
         super().__init__(path, self.features + ((target,) if target is not None else ()), csr.shape[0])
         entries_per_row = max(csr.nnz / max(csr.shape[0], 1), 1.0)
         self.block_rows = int(max(256, min(1 << 20, CHUNK_ENTRIES // entries_per_row)))
-
-    @property
-    def limits(self) -> list[str]:
-        """What the profile of this source leaves out (reported by NB106)."""
-        if len(self.features) <= MOMENT_COLUMNS:
-            return []
-        return [
-            f"sparse input of {len(self.features)} columns (more than {MOMENT_COLUMNS}): VIF (NB104) is not "
-            "computed for its columns that are not 0/1, whose dense co-moment matrix would need "
-            f"{8 * len(self.features) ** 2 / 2**30:.1f} GiB"
-        ]
+        if len(self.features) > MOMENT_COLUMNS:  # what the profile of this source leaves out (NB106)
+            self.limits = (
+                f"sparse input of {len(self.features)} columns (more than {MOMENT_COLUMNS}): VIF (NB104) is not "
+                "computed for its columns that are not 0/1, whose dense co-moment matrix would need "
+                f"{8 * len(self.features) ** 2 / 2**30:.1f} GiB",
+            )
 
     def chunks(self, columns: Sequence[str] | None = None) -> Iterator[Chunk]:
         if columns is None:  # the profile pass: row blocks as they are
@@ -104,7 +99,7 @@ class SparseSource(TableSource):
         rows = chunk_rows_for(len(names))
         for offset in range(0, self.n_rows, rows):
             length = min(rows, self.n_rows - offset)
-            dense = self.matrix[offset : offset + length][:, wanted].toarray() if wanted else None
+            dense = self.matrix[offset : offset + length][:, wanted].toarray() if wanted else np.empty((length, 0))
             yield Chunk(
                 names,
                 tuple(
@@ -128,6 +123,7 @@ class SparseSource(TableSource):
             yield Chunk(dense_names, columns, offset, length, sparse=block)
 
     def _target_slice(self, offset: int, length: int) -> ColumnData:
+        assert self.y is not None  # called for the target column, which comes with its classes
         return slice_column(self.y, offset, length)
 
     def _dense_column(self, values: np.ndarray) -> ColumnData:

@@ -15,6 +15,7 @@ import os
 import tempfile
 import weakref
 from collections.abc import Iterator
+from typing import Any
 
 from nblint.core.resources import disk_budget
 from nblint.core.tempfiles import owned_prefix
@@ -62,7 +63,9 @@ class SpillWriter:
             self.file: SpillFile | None = SpillFile()
         except OSError:  # no writable temporary folder: no spill, the later passes parse again
             self.file, self.dropped = None, True
-        self._writer = self._sink = None
+        # pyarrow ships no types: its IPC writer and native file are Any here
+        self._writer: Any = None
+        self._sink: Any = None
         self._pending: list = []  # tables not yet written: a record batch holds several
 
     def add(self, table) -> None:
@@ -77,6 +80,7 @@ class SpillWriter:
                 per_row = max(table.nbytes / table.num_rows, 1.0)
                 self.batch_rows = int(min(max_rows, max(self.batch_rows, max_bytes // per_row)))
             # Through a native file: a Python file object would take one call per buffer.
+            assert self.file is not None  # no file means dropped, which returned above
             self._sink = pa.OSFile(self.file.name, "wb")
             self._writer = pa.ipc.new_file(self._sink, table.schema, options=pa.ipc.IpcWriteOptions(compression="lz4"))
         self._pending.append(table)

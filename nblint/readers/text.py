@@ -106,6 +106,7 @@ def word_counts(source: TableSource, column: str, target: str | None) -> WordCou
 def _documents(col: ColumnData, column: str) -> list[str]:
     """The documents of one chunk of the text column; a missing value is an empty document."""
     if col.kind == "text":
+        assert col.labels is not None  # a text chunk carries its labels
         labels = np.array([*col.labels, ""], dtype=object)  # code -1 (missing) picks the ""
         return labels[col.values].tolist()
     values = col.as_float()
@@ -129,6 +130,7 @@ def _whole(chunks: list[ColumnData]) -> ColumnData:
     codes = []
     for col in chunks:
         if col.kind == "text":
+            assert col.labels is not None  # a text chunk carries its labels
             local = np.array([labels.setdefault(label, len(labels)) for label in col.labels] + [-1], dtype=np.int64)
             codes.append(local[col.values])
         else:  # a stretch read as numbers in a text column: only an all-missing one can be
