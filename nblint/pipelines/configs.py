@@ -209,12 +209,12 @@ def _read_notebook(raw: bytes, path: str) -> ConfigFile | None:
     notes = []
     if notebook.python2:
         first_cell, first = notebook.python2[0]
-        cells = ", ".join(str(cell) for cell, _ in notebook.python2)
+        listed = ", ".join(str(cell) for cell, _ in notebook.python2)
         notes.append(
             Note(
                 notebook.cells.starts[notebook.cells.cells.index(first_cell)] + first.line - 1,
                 (
-                    f"the notebook is Python 2 (cell{'s' if len(notebook.python2) > 1 else ''} {cells}): nblint read "
+                    f"the notebook is Python 2 (cell{'s' if len(notebook.python2) > 1 else ''} {listed}): nblint read "
                     "those cells with their Python 2 statements set aside (print, exec, old except/raise forms), so what "
                     "it checked assumes the rest means the same in Python 3"
                 ),
@@ -235,12 +235,12 @@ def _read_notebook(raw: bytes, path: str) -> ConfigFile | None:
         )
     deep = [(cell, why) for cell, why in notebook.unreadable if why.deep]
     if deep:
-        cells = ", ".join(str(cell) for cell, _ in deep)
+        listed = ", ".join(str(cell) for cell, _ in deep)
         notes.append(
             Note(
                 _joined_line(notebook, deep[0][0], deep[0][1].line),
                 (
-                    f"code cell{'s' if len(deep) > 1 else ''} {cells} {'are' if len(deep) > 1 else 'is'} nested too deeply "
+                    f"code cell{'s' if len(deep) > 1 else ''} {listed} {'are' if len(deep) > 1 else 'is'} nested too deeply "
                     "for Python's parser (its own limit, not an error in the code) and could not be read: what "
                     f"{'they do' if len(deep) > 1 else 'it does'} is not followed, so pipelines built or fitted there are "
                     "not checked"

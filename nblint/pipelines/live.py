@@ -74,7 +74,7 @@ def _target(cls: type) -> str:
     return f"{cls.__module__}.{cls.__qualname__}"
 
 
-def _defaults(cls: type) -> dict[str, Any]:
+def _defaults(cls: type[Any]) -> dict[str, Any]:
     try:
         parameters = inspect.signature(cls.__init__).parameters.values()
     except (TypeError, ValueError):

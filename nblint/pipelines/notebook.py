@@ -21,9 +21,13 @@ import ast
 import bisect
 import json
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, cast
 
 from nblint.core.errors import InputError
 from nblint.pipelines.pyparse import Unreadable, parse_source
+
+if TYPE_CHECKING:
+    from nblint.pipelines.tree import PosList
 
 
 @dataclass
@@ -155,10 +159,12 @@ def read_notebook(cells: list[Cell], path: str) -> Notebook:
             ast.increment_lineno(parsed.tree, offset)
             body += parsed.tree.body
             if parsed.python2:
+                assert parsed.unreadable is not None  # set aside because the cell as written was unreadable
                 python2.append((cell.number, parsed.unreadable))
             if parsed.cut:
                 cut.append((cell.number, parsed.cut))
         elif source.strip():
+            assert parsed.unreadable is not None  # no tree: parse_source says why
             unreadable.append((cell.number, parsed.unreadable))
         runs += [(script, at + offset) for script, at in parsed.runs]
         texts.append(source)
@@ -187,16 +193,18 @@ def file_lines(raw: bytes, cells: CellMap) -> dict[tuple[int, int], int]:
 
 
 def _source_lines(all_cells: list, cells: CellMap) -> dict[tuple[int, int], int]:
-    found = {}
+    found: dict[tuple[int, int], int] = {}
     for number in cells.cells:
         cell = all_cells[number - 1]
         key = "source" if "source" in cell else "input"
         source, mark = cell.get(key), cell.marks.get(key, (1, 1))
         if isinstance(source, list):
             local = 1
-            for part, part_mark in zip(source, source.marks):
+            # a list read from the document is a PosList (read_documents), which carries its items' marks
+            for part, part_mark in zip(source, cast("PosList", source).marks):
                 for _ in range(max(1, part.count("\n"))):
-                    found[(number, local)] = part_mark[0]
+                    if part_mark[0] is not None:  # (JSON marks always have their line; a missing one reads as unknown)
+                        found[(number, local)] = part_mark[0]
                     local += 1
         elif isinstance(source, str):
             for local in range(1, source.count("\n") + 2):

@@ -29,9 +29,10 @@ def resolve_param(root: Call, key: str) -> tuple[Call, str] | None:
     *path, name = key.split("__")
     call = root
     for part in path:
-        call = child(call, part)
-        if call is None:
+        found = child(call, part)
+        if found is None:
             return None
+        call = found
     return call, name
 
 

@@ -162,8 +162,11 @@ def _parse(text: str, path: str, ipython: bool) -> Parsed:
     if isinstance(problem, SyntaxError) and ipython:
         text, runs = blank_ipython(text)
         tree, problem = _attempt(text, path)
-    if tree is not None or isinstance(problem, Unreadable):
+    if tree is not None:
+        return Parsed(tree, runs)
+    if isinstance(problem, Unreadable):
         return Parsed(tree, runs, problem)
+    assert problem is not None  # _attempt gives a tree or a problem
     problem = _unreadable(problem, text)
     if problem.python2:
         python3, changed = set_aside_python2(text)
@@ -213,6 +216,7 @@ def cut_deep(tree: ast.AST, limit: int = MAX_NESTING) -> list[int]:
                 if replaced is None:
                     stack.append((child, depth + 1))
                     continue
+                assert isinstance(child, (ast.expr, ast.stmt))  # the nodes _cut replaces, which have lines
                 cut.add(child.lineno)
                 if isinstance(value, list):
                     value[index] = replaced

@@ -88,14 +88,15 @@ def unpack(value: Any, size: int) -> list | None:
         return list(value)
     if isinstance(value, OneOf):
         rows = [unpack(item, size) for item in value.items]
-        if rows and all(row is not None for row in rows):
-            return [one_of([row[i] for row in rows]) for i in range(size)]
+        known = [row for row in rows if row is not None]
+        if rows and len(known) == len(rows):
+            return [one_of([row[i] for row in known]) for i in range(size)]
     return None
 
 
 def one_of(values: list) -> Any:
     """A OneOf of ``values``; a single value stands for itself."""
-    distinct = []
+    distinct: list[Any] = []
     for value in values:
         if not any(value is seen or (_literal(value) and value == seen) for seen in distinct):
             distinct.append(value)

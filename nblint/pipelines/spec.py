@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -129,7 +130,7 @@ class PipelineSpec:
         None when the model has no ``alpha`` (GaussianNB) or sets it to something
         that is not a number written in the config.
         """
-        if self.model is None or self.model == "gaussian":
+        if self.estimator is None or self.model is None or self.model == "gaussian":
             return None
         value = self.estimator.value("alpha", 1.0)
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
@@ -164,7 +165,7 @@ def build_specs(
     data: str | None = None,
     target: str | None = None,
     data_line: int | None = None,
-    skip: set[int] = frozenset(),
+    skip: AbstractSet[int] = frozenset(),
 ) -> list[PipelineSpec]:
     """The pipelines among ``calls`` (every call a reader found, in source order).
 
@@ -283,8 +284,9 @@ def _as_steps(
                 item_name, item_value = _named(item)
                 steps += _as_steps(item_value, item_name, columns, overrides)
             return steps
-        if role == "meta" and _wrapped(value) is not None:
-            return _as_steps(_wrapped(value), name, columns, _searched(value, _wrapped(value), overrides))
+        wrapped = _wrapped(value) if role == "meta" else None
+        if wrapped is not None:
+            return _as_steps(wrapped, name, columns, _searched(value, wrapped, overrides))
         step = _step(value, name, columns, overrides)
         if role in ("columns", "union"):
             step.branches = tuple(_branches(value, columns, overrides))
