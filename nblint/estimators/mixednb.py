@@ -260,7 +260,7 @@ class MixedNB(ClassifierMixin, BaseEstimator):
         self._add_statistics(X, codes)
         self.weights_ = np.ones(len(self.features_))
         try:
-            self._model = self._fit_model()
+            self._model: nbmath.NaiveBayes | ValueError = self._fit_model()
         except ValueError as exc:  # e.g. one row so far: no variance yet; later batches may bring it
             self._model = exc
         return self
@@ -447,7 +447,8 @@ class MixedNB(ClassifierMixin, BaseEstimator):
         A multinomial block holds counts of one kind (words): one weight for the block,
         not one per word (10,000 weights would need 10,000 log-likelihoods per row).
         """
-        units, multinomial = [], None
+        units: list[int] = []
+        multinomial: int | None = None
         for feature in self.features_:
             if feature.model == "multinomial":
                 if multinomial is None:
@@ -741,7 +742,7 @@ class _LogNormalComponent(nbmath.GaussianComponent):
     """
 
     @classmethod
-    def from_moments(cls, moments, var_smoothing: float = 1e-9, overall_var=None):  # type: ignore[override]
+    def from_moments(cls, moments, var_smoothing: float = 1e-9, overall_var=None):
         return super().from_moments(moments, var_smoothing=var_smoothing, overall_var=overall_var)
 
     def log_likelihood(self, X) -> nbmath.LogLikelihood:

@@ -14,6 +14,7 @@ and values the scoring kernel reads.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -117,7 +118,7 @@ class RowInputs:
     group_codes: np.ndarray  # (G, n): level code of each group
     categorical: list[np.ndarray]
     gaussian: np.ndarray
-    terms: object = None  # scipy.sparse.csr_matrix (n, words): counts, weights or presence bits
+    terms: Any = None  # scipy.sparse.csr_matrix (n, words): counts, weights or presence bits
 
     def __len__(self) -> int:
         return len(self.y)
@@ -189,16 +190,16 @@ def encode_chunk(chunk, design: Design, target: str, held_terms=None) -> RowInpu
     categorical = []
     for column in design.categorical:
         col = cols[column]
-        keys = design.level_keys[column]
+        level_keys = design.level_keys[column]
         if col.kind == "text":
-            index = {k: i for i, k in enumerate(keys)}
+            index = {k: i for i, k in enumerate(level_keys)}
             lookup = np.array([index[label] for label in col.labels] + [0], dtype=np.int64)
             categorical.append(_compact(lookup[col.values[keep]]))
-        elif _exact(col, keys):
-            exact = np.array([int(k) for k in keys], dtype=col.values.dtype)
+        elif _exact(col, level_keys):
+            exact = np.array([int(k) for k in level_keys], dtype=col.values.dtype)
             categorical.append(_compact(np.searchsorted(exact, col.values[keep])))
         else:
-            categorical.append(_compact(_level_index(np.array(keys, dtype=np.float64), col.values[keep])))
+            categorical.append(_compact(_level_index(np.array(level_keys, dtype=np.float64), col.values[keep])))
     gaussian = (
         np.column_stack([cols[c].as_float()[keep] for c in design.gaussian])
         if design.gaussian

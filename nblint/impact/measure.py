@@ -434,6 +434,7 @@ def _local_passes(ctx, plan: Plan, comparisons: Comparisons, fold_counts: FoldCo
         comparisons.add_window(result)
         points.append(result.points)
         if count:
+            assert result.folds is not None  # in_sample(window, count=True) gathers them
             fold_counts.merge(result.folds)
         if kept is not None:
             kept_bytes += window.nbytes
@@ -496,8 +497,10 @@ def score_share(design: Design, n_rows: int) -> float | None:
 
 def sample_note(design: Design, n_rows: int, scored: int | None = None) -> str:
     """What the sample leaves out, in words (for NB106 and the impact report)."""
-    share = score_share(design, n_rows)
-    scored = int(round(share * n_rows)) if scored is None else scored
+    if scored is None:
+        share = score_share(design, n_rows)
+        assert share is not None  # a note only for a table scored on a sample
+        scored = int(round(share * n_rows))
     return (
         f"NB401/impact scored a fixed sample of about {scored:,} of {n_rows:,} rows: scoring every row against "
         f"{len(design.classes):,} classes would take more than {IMPACT_WORK:.0e} class-term evaluations "

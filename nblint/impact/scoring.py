@@ -120,7 +120,7 @@ def fit(counts: Counts, design: Design, alpha: float, var_smoothing: float, over
         gaussian = nbmath.GaussianComponent.from_moments(
             counts.moments, var_smoothing=var_smoothing, overall_var=overall_var
         )
-    terms = None
+    terms: nbmath.MultinomialComponent | nbmath.BernoulliComponent | None = None
     if design.terms:
         if design.term_model == BERNOULLI:
             terms = nbmath.BernoulliComponent.from_counts(counts.terms, counts.class_count, alpha)
@@ -145,7 +145,7 @@ def _other_features(models: Models, inputs: RowInputs):
     if models.terms is not None:
         words = models.terms.log_likelihood(inputs.terms)
         finite += words.finite.T
-        if vetoes is not None and np.ndim(words.vetoes):
+        if vetoes is not None and isinstance(words.vetoes, np.ndarray) and words.vetoes.ndim:  # (else the scalar 0)
             vetoes += np.rint(words.vetoes.T).astype(np.int64)
     return finite, vetoes
 

@@ -159,6 +159,7 @@ class FoldCounts:
             acc += part
         self.n += other.n  # (whole numbers in floats: exact)
         if self.terms is not None:
+            assert other.terms is not None  # parts of one design: both have the term block or neither
             self.terms += other.terms  # (counts exact; weights added part after part, in row order)
 
     def add_sums(self, total: np.ndarray, squares: np.ndarray) -> None:

@@ -40,7 +40,7 @@ class LogLikelihood:
     """
 
     finite: np.ndarray
-    vetoes: np.ndarray | np.integer
+    vetoes: np.ndarray | np.integer | int  # (the scalar 0: no factor can be vetoed)
 
     def __add__(self, other: LogLikelihood) -> LogLikelihood:
         """Naive Bayes: independent features multiply, so their logs add."""
