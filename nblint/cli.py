@@ -385,7 +385,7 @@ def check(
     else:
         _write(output, report, "report", force)
     seen = set()
-    for message in ([] if quiet else result.warnings) + [r.error for r in result.errors]:
+    for message in ([] if quiet else result.warnings) + [r.error for r in result.errors if r.error]:
         if message not in seen:
             seen.add(message)
             click.echo(printable(message), err=True)

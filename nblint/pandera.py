@@ -164,8 +164,7 @@ def _with_context(factory):
         context.check = check
         return check
 
-    make.__wrapped__ = factory
-    make.__doc__ = getattr(factory, "__doc__", None)
+    functools.update_wrapper(make, factory, assigned=("__doc__",), updated=())  # (also sets __wrapped__)
     return make
 
 
@@ -184,7 +183,8 @@ def _make_rule_check(rule):
     parameters = [inspect.Parameter("data", inspect.Parameter.POSITIONAL_ONLY)]
     parameters += [inspect.Parameter(s, inspect.Parameter.KEYWORD_ONLY, default=None) for s in statistics]
     parameters.append(inspect.Parameter("nblint_context", inspect.Parameter.KEYWORD_ONLY, default=None))
-    rule_check.__signature__ = inspect.Signature(parameters)
+    # inspect.signature reads this attribute; mypy types a function without it
+    rule_check.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
     return rule_check, statistics
 
 
@@ -238,7 +238,8 @@ def _scoped(run_checks):
         with _one_profile_per_validation():
             return run_checks(self, *args, **kwargs)
 
-    run_checks_sharing_profiles.nblint_scoped = True
+    # a mark on the function itself (so a reload never wraps twice); mypy types a function without it
+    run_checks_sharing_profiles.nblint_scoped = True  # type: ignore[attr-defined]
     return run_checks_sharing_profiles
 
 
@@ -248,7 +249,7 @@ def _share_profiles_within_validations() -> None:
     A backend without that method keeps working unwrapped: each check then
     profiles the frame itself, as before.
     """
-    backends = []
+    backends: list[type] = []
     from pandera.backends.pandas.container import DataFrameSchemaBackend
 
     backends.append(DataFrameSchemaBackend)
@@ -261,7 +262,8 @@ def _share_profiles_within_validations() -> None:
     for backend in backends:
         method = backend.__dict__.get("run_checks")
         if method is not None and not getattr(method, "nblint_scoped", False):
-            backend.run_checks = _scoped(method)
+            # patching pandera's backend class in place (the docstring says why): no type describes that
+            backend.run_checks = _scoped(method)  # type: ignore[attr-defined]
 
 
 def _source(data) -> tuple[Any, dict | None]:
@@ -457,7 +459,9 @@ SCHEMA_HEADER = (
 
 def schema_yaml(schema: pa.DataFrameSchema, path: str) -> str:
     """The schema as YAML text with a header saying how to load it (deterministic)."""
-    return SCHEMA_HEADER.format(version=__version__, path=path.replace("\\", "/")) + schema.to_yaml()
+    text = schema.to_yaml()
+    assert text is not None  # pandera returns the text when given no stream to write it to
+    return SCHEMA_HEADER.format(version=__version__, path=path.replace("\\", "/")) + text
 
 
 def load_schema(source) -> pa.DataFrameSchema:

@@ -14,6 +14,7 @@ import json
 import os
 import re
 import urllib.parse
+from typing import Any
 
 from nblint.engine.findings import Finding, Severity
 
@@ -163,7 +164,7 @@ def sarif_log(result) -> dict:
         }
         for r in result.errors
     ]
-    invocation = {"executionSuccessful": not notifications}
+    invocation: dict[str, Any] = {"executionSuccessful": not notifications}
     if notifications:
         invocation["toolExecutionNotifications"] = notifications
     run = {
@@ -252,7 +253,7 @@ def _sarif_result(f: Finding, rule_index: int | None) -> dict:
     if f.columns:
         location["logicalLocations"] = [{"name": c, "kind": "member"} for c in f.columns]
     text = f.message if not f.fix else f"{f.message}\nFix: {f.fix}"
-    result = {"ruleId": f.code}
+    result: dict[str, Any] = {"ruleId": f.code}
     if rule_index is not None:
         result["ruleIndex"] = rule_index
     result.update(

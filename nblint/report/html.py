@@ -128,6 +128,7 @@ def _columns(columns: list[str]) -> str:
 def picture(f: Finding) -> str:
     """The finding's figure as a ``<figure>`` of SVG charts with a caption."""
     data = f.figure
+    assert data is not None  # called for findings with a figure
     draw = {"group": _group, "contingency": _contingency, "impact": _impact}[data["kind"]]
     charts, caption = draw(data)
     return (
