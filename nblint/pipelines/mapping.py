@@ -136,14 +136,16 @@ class _HydraReader:
             if key in self.active:
                 raise InputError(f"a YAML alias contains itself at line {mark[0]}")
             self.active.add(key)
+            result: Call | PosDict | list
             if isinstance(value, dict):
                 if isinstance(value.get("_target_"), str):
                     result = self.call(value)
                 else:  # a plain mapping (a parameter grid, say) keeps its keys' positions
-                    result = PosDict(getattr(value, "mark", mark))
+                    mapping = PosDict(getattr(value, "mark", mark))
                     for k, v in value.items():
-                        result[k] = self.value(v, _key_mark(value, k, mark))
-                        result.marks[k] = _key_mark(value, k, mark)
+                        mapping[k] = self.value(v, _key_mark(value, k, mark))
+                        mapping.marks[k] = _key_mark(value, k, mark)
+                    result = mapping
             else:
                 marks = getattr(value, "marks", [])
                 result = [self.value(v, marks[i] if i < len(marks) else mark) for i, v in enumerate(value)]
@@ -184,7 +186,7 @@ def _key_mark(mapping: dict, key: Any, fallback: Mark) -> Mark:
 # --------------------------------------------------------------------------- the nblint spec
 
 
-def _nblint_spec(document: dict, path: str) -> list[PipelineSpec]:
+def _nblint_spec(document: PosDict, path: str) -> list[PipelineSpec]:
     for key in document:
         if key not in SPEC_KEYS:
             raise InputError(
@@ -225,7 +227,7 @@ def _nblint_spec(document: dict, path: str) -> list[PipelineSpec]:
     )
 
 
-def _section(document: dict, key: str) -> dict:
+def _section(document: PosDict, key: str) -> dict:
     value = document.get(key, {})
     if not isinstance(value, dict):
         raise InputError(f"'{key}' in the nblint spec at line {document.marks[key][0]} must be a mapping")
@@ -275,7 +277,7 @@ def _check_params(params: dict) -> None:
                 raise InputError(f"'params.{key}' in the nblint spec at line {line} must be {expected}, got {value!r}")
 
 
-def _string(document: dict, key: str) -> str | None:
+def _string(document: PosDict, key: str) -> str | None:
     value = document.get(key)
     if value is not None and (not isinstance(value, str) or not value):
         raise InputError(f"'{key}' in the nblint spec at line {document.marks[key][0]} must be a non-empty string")

@@ -27,6 +27,7 @@ import json.scanner
 import re
 import tomllib
 from collections.abc import Hashable
+from typing import TYPE_CHECKING
 
 import yaml
 
@@ -80,7 +81,13 @@ class UnsafeTag(yaml.YAMLError):
         self.mark = mark
 
 
-class _PositionLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+if TYPE_CHECKING:  # (one class for mypy: the two loaders share their interface)
+    from yaml import SafeLoader as _SafeLoader
+else:  # PyYAML's C loader where it was built with libyaml, else its Python one
+    _SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _PositionLoader(_SafeLoader):
     """PyYAML's safe loader, building :class:`PosDict`/:class:`PosList` and refusing unknown tags."""
 
     def construct_undefined(self, node):
@@ -191,6 +198,8 @@ def _read_yaml(text: str) -> list:
 # --------------------------------------------------------------------------- JSON
 
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
+#: CPython's JSON string scanner (the one json.loads uses); typeshed's json.decoder stub does not list it.
+_scanstring = json.decoder.scanstring  # type: ignore[attr-defined]
 _CONSTANTS = {
     "null": None,
     "true": True,
@@ -223,7 +232,9 @@ class _JsonReader:
         return line, index - self.line_starts[line - 1] + 1
 
     def skip(self, index: int) -> int:
-        return _WHITESPACE.match(self.text, index).end()
+        match = _WHITESPACE.match(self.text, index)
+        assert match is not None  # (a pattern that matches the empty string matches anywhere)
+        return match.end()
 
     def value(self, i: int):
         """The value starting at ``i`` and the index after it."""
@@ -234,11 +245,12 @@ class _JsonReader:
         if char == "[":
             return self.array(i)
         if char == '"':
-            return json.decoder.scanstring(s, i + 1)
+            return _scanstring(s, i + 1)
         for literal, constant in _CONSTANTS.items():
             if s.startswith(literal, i):
                 return constant, i + len(literal)
         number = json.scanner.NUMBER_RE.match(s, i)
+        assert number is not None  # json.loads accepted the text: what is no string or constant is a number
         integer, fraction, exponent = number.groups()
         if fraction or exponent:
             return float(integer + (fraction or "") + (exponent or "")), number.end()
@@ -249,7 +261,7 @@ class _JsonReader:
         i = self.skip(i + 1)
         while self.text[i] != "}":
             key_mark = self.mark(i)
-            key, i = json.decoder.scanstring(self.text, i + 1)
+            key, i = _scanstring(self.text, i + 1)
             i = self.skip(self.skip(i) + 1)  # past the colon
             data[key], i = self.value(i)
             data.marks[key] = key_mark
@@ -342,11 +354,11 @@ class _TomlPositions:
             return data
         if isinstance(value, list):
             # An item has no position of its own: a table's is that of its first key.
-            data = PosList(mark)
+            items = PosList(mark)
             for item in value:
                 converted = self.convert(item, mark)
-                data.append(converted)
+                items.append(converted)
                 first_key = next(iter(converted.marks.values()), mark) if isinstance(converted, PosDict) else mark
-                data.marks.append(first_key)
-            return data
+                items.marks.append(first_key)
+            return items
         return value
