@@ -21,7 +21,7 @@ class _UsageError(click.UsageError):
 
     def show(self, file=None) -> None:
         command = self.ctx.command_path if self.ctx is not None else "nblint"
-        click.echo(f"{command}: error: {self.format_message()}", file=file or click.get_text_stream("stderr"))
+        click.echo(f"{command}: error: {self.format_message()}", file=file or sys.stderr)
 
 
 @contextmanager
@@ -354,7 +354,7 @@ def check(
         raise click.UsageError("--scheduler needs --engine dask")
     from nblint.core.errors import ConfigError
 
-    stderr = click.get_text_stream("stderr")
+    stderr = sys.stderr  # (click.get_text_stream is deprecated from Click 8.5: the streams themselves)
     progress = Progress(stderr, enabled=not quiet and is_interactive(stderr))
     try:
         result = lint_paths(
@@ -371,7 +371,7 @@ def check(
         sys.exit(2)
     finally:
         progress.clear()
-    stdout = click.get_text_stream("stdout")
+    stdout = sys.stdout
     use_color = (
         output is None and output_format in ("text", "concise") and not statistics and color_enabled(color, stdout)
     )
