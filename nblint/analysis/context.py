@@ -219,8 +219,8 @@ class TableContext:
         terms = self.term_columns
         if not terms:
             return None
-        floor = self._evidence_floor(gram.diagonal(), gram.n)
         counts = gram.diagonal()
+        floor = self._evidence_floor(counts, gram.n)
         shown = np.array([name not in terms or counts[j] >= floor for j, name in enumerate(gram.binary)], dtype=bool)
         return None if shown.all() else shown
 
