@@ -64,8 +64,8 @@ class Scores:
 
         With d_i the difference of the two models' losses on row i (the same row, the
         same fold's fit), ``mean`` is the mean of d, ``standard_error`` its standard
-        error (sample variance of d over n) and ``z`` their ratio: a positive z of 2
-        or more says CAT is the better model beyond the noise of which rows were drawn.
+        error (sample variance of d over n) and ``z`` their ratio: a large positive z
+        (NB401's ``noise-z``) says CAT is the better model beyond the noise of which rows were drawn.
         ``z`` is None where a loss is infinite (alpha = 0 and a vetoed true class).
         """
         n = self.rows
@@ -84,8 +84,8 @@ class Scores:
         """Rows only CAT classifies right against rows only model ``model`` does (McNemar's test).
 
         Under no difference between the two models' decisions each disagreeing row is
-        a fair coin, so ``z`` = (a - b) / sqrt(a + b) is about standard normal; 2 or more
-        says CAT decides better beyond noise.
+        a fair coin, so ``z`` = (a - b) / sqrt(a + b) is about standard normal; a large
+        positive z (NB401's ``noise-z``) says CAT decides better beyond noise.
         """
         a = int(self.cat_only_right[model])
         b = a + int(self.correct[model]) - int(self.correct[CAT])
