@@ -14,6 +14,7 @@ from nblint.engine import resolved_options
 from nblint.profile.incidence import Incidence
 from nblint.profile.table import TableProfile
 from nblint.readers import DataFrameSource
+from nblint.structure.budget import Budget
 
 
 def bag_of_words(seed: int = 0, n: int = 400, words: int = 300) -> tuple[pd.DataFrame, dict]:
@@ -87,6 +88,51 @@ def test_a_row_with_no_bits_rules_out_every_group_in_wide_tables():
     assert profile.gram.sparse_rows[0][:2] == (0, 5)
     ctx = TableContext(source, profile, None, resolved_options({"NB106": {"wide-columns": 100}}))
     assert ctx.group_search.onehot == []
+
+
+def zipf_words_and_groups(n: int, words: int, per_row: int, seed: int = 0) -> tuple[list[str], Incidence, list]:
+    """An incidence of Zipf-distributed words (about ``per_row`` a row) beside one-hot groups of 3 and 5 levels."""
+    rng = np.random.default_rng(seed)
+    frequency = 1.0 / np.arange(1, words + 1)
+    frequency /= frequency.sum()
+    rows, cols = [], []
+    for r in range(n):
+        chosen = rng.choice(words, size=rng.poisson(per_row) + 1, replace=False, p=frequency)
+        rows += [r] * len(chosen)
+        cols += chosen.tolist()
+    names = [f"w{j:05d}" for j in range(words)]
+    groups = []
+    for g, k in enumerate((3, 5)):
+        codes = rng.integers(0, k, n)
+        groups.append([f"g{g}_{j}" for j in range(k)])
+        for j in range(k):
+            rows += np.flatnonzero(codes == j).tolist()
+            cols += [len(names)] * int((codes == j).sum())
+            names.append(groups[-1][j])
+    B = scipy.sparse.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(n, len(names)))
+    return names, Incidence(B), groups
+
+
+def test_the_wide_search_keeps_enough_rows_to_end_among_rare_words(monkeypatch):
+    """Rare words, pairwise exclusive by the hundred, end the search early when enough rows are checked.
+
+    With only the 32 sparsest rows as constraints, each start among the rarer words ran to its
+    share of a 5,000-node budget; about a thousand rows end the whole search in a few hundred
+    nodes. Which rows are kept changes the work, never the groups: every row gives the same.
+    """
+    from nblint.structure import onehot as search
+
+    names, incidence, planted = zipf_words_and_groups(1000, 2000, 20)
+    order = {name: i for i, name in enumerate(names)}
+    searched = incidence.diagonal() >= 3
+
+    def groups(kept_cells: int) -> tuple[list, bool]:
+        monkeypatch.setattr(search, "KEPT_CELLS", kept_cells)
+        found = search.find_onehot_groups_sparse(names, incidence, 1000, order, Budget(5000), searched)
+        return [g.members for g in found.onehot], found.capped
+
+    assert groups(search.KEPT_CELLS) == (planted, False)
+    assert groups(10**9) == (planted, False)  # every row kept
 
 
 def test_wide_passes_read_the_held_incidence_as_the_rows_would_give_it(monkeypatch):

@@ -194,7 +194,6 @@ class TableContext:
                 gram.cooccurrence,
                 gram.n,
                 self.table_order,
-                gram.sparse_rows,
                 self.budget,
                 self._shown_exclusive,
             )
