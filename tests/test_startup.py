@@ -107,6 +107,30 @@ def test_a_blas_loaded_while_nblint_runs_stays_on_one_thread_and_is_handed_back(
     assert json.loads(proc.stdout) == {"inside": [1], "after": [2]}
 
 
+def test_the_libraries_are_scanned_again_only_when_an_extension_module_was_imported_meanwhile(monkeypatch):
+    # Each scan of the process's shared libraries costs about 20 ms: a run that imported no
+    # extension module cannot have loaded a BLAS, so handing back needs no second scan.
+    import threadpoolctl
+
+    from nblint.run import blas
+
+    scans = []
+    scan = threadpoolctl.ThreadpoolController.__init__
+
+    def counted(self, *args, **kwargs):
+        scans.append(1)
+        scan(self, *args, **kwargs)
+
+    monkeypatch.setattr(threadpoolctl.ThreadpoolController, "__init__", counted)
+    with blas.one_blas_thread():
+        pass
+    assert len(scans) == 1
+    with blas.one_blas_thread():
+        monkeypatch.setitem(sys.modules, "_a_fresh_extension", type(sys)("_a_fresh_extension"))
+        sys.modules["_a_fresh_extension"].__file__ = "/somewhere/_a_fresh_extension" + blas._EXTENSION_SUFFIXES[0]
+    assert len(scans) == 3
+
+
 def test_the_blas_environment_is_restored_when_the_last_overlapping_user_leaves(monkeypatch):
     import threading
 

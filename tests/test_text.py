@@ -66,6 +66,12 @@ def test_a_rule_that_fires_on_many_columns_says_it_once_with_every_instance_coun
     summary = wide.findings[0]
     assert summary.evidence["instances"] == len(per_column.findings)
     assert sorted(summary.columns) == sorted(f.columns[0] for f in per_column.findings)
+    # The complete list: each column's cost is the rows its zero cells veto, costliest first.
+    listed = summary.evidence["columns"]
+    assert {c["column"]: c["cost"] for c in listed} == {
+        f.columns[0]: f.evidence["vetoed_rows"] for f in per_column.findings
+    }
+    assert [c["cost"] for c in listed] == sorted((c["cost"] for c in listed), reverse=True)
     assert f"{len(per_column.findings):,} of {N_WORDS:,} features" in summary.message
     # --statistics counts the instances, not the one finding
     assert statistics(wide.findings)[0]["count"] == len(per_column.findings)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import inspect
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -167,10 +167,13 @@ class Rule:
             ranked = sorted(group, key=lambda f: (-self.cost(f), order.get(f.columns[0], 0)))
             share = len(group) / _n_features(ctx)
             message = self.summary_message(ctx, ranked, share)
-            kept.append(self.summary_finding(ctx, message, ranked[:10], [(f.columns[0], self.cost(f)) for f in ranked]))
+            columns, costs = [f.columns[0] for f in ranked], [self.cost(f) for f in ranked]
+            kept.append(self.summary_finding(ctx, message, ranked[:10], columns, costs))
         return kept
 
-    def summary_finding(self, ctx, message: str, examples: list[Finding], ranked: list[tuple[str, float]]) -> Finding:
+    def summary_finding(
+        self, ctx, message: str, examples: list[Finding], columns: Sequence, costs: Sequence[float] | None = None
+    ) -> Finding:
         """The one finding for many columns reported for one reason (see :meth:`summarize`).
 
         Parameters
@@ -179,21 +182,23 @@ class Rule:
             What :meth:`summary_message` says.
         examples : list of Finding
             The per-column findings of the costliest columns (at most ten are kept), costliest first.
-        ranked : list of (str, float)
-            Every column reported, with its cost, costliest first.
+        columns, costs : sequences
+            Every column reported, costliest first, and its cost (a float each). Without
+            ``costs``, ``columns`` holds ``(column, cost)`` pairs (the earlier form, still accepted).
         """
+        if costs is None:
+            columns, costs = [column for column, _ in columns], [cost for _, cost in columns]
         order = ctx.table_order
         evidence = {
-            "instances": len(ranked),
-            "share": len(ranked) / _n_features(ctx),
+            "instances": len(columns),
+            "share": len(columns) / _n_features(ctx),
             "examples": [{"column": f.columns[0], "message": f.message, **f.evidence} for f in examples[:10]],
-            # Already plain (a vocabulary's worth of entries is not walked again by :func:`settle`).
-            "columns": _Plain({"column": str(column), "cost": _plain_cost(float(cost))} for column, cost in ranked),
+            "columns": _ranked_columns(columns, costs),
         }
         return self.finding(
             ctx,
             message,
-            columns=sorted((column for column, _ in ranked), key=lambda c: order.get(c, 0)),
+            columns=sorted(columns, key=lambda c: order.get(c, 0)),
             evidence=evidence,
             fix=examples[0].fix,
             severity=examples[0].severity,
@@ -278,9 +283,19 @@ def _toml(value: Any) -> str:
     return repr(value)
 
 
-def _plain_cost(cost: float) -> Any:
-    """``_jsonable(cost)``, a whole cost (rows, documents) returned at once: a vocabulary has tens of thousands."""
-    return cost if cost.is_integer() and abs(cost) < 1e6 else _jsonable(cost)
+def _ranked_columns(columns: Sequence[str], costs: Sequence[float]) -> _Plain:
+    """A summary's every column with its cost, as plain JSON already (not walked again by :func:`settle`).
+
+    A vocabulary has tens of thousands: whole costs below a million (rows, documents) are
+    plain as they are (as floats), checked at once; any other cost is made plain one by one.
+    """
+    import numpy as np
+
+    values = np.asarray(costs, dtype=np.float64)
+    plain: list = values.tolist()
+    if not (np.all(values == np.floor(values)) and np.all(np.abs(values) < 1e6)):
+        plain = [cost if cost.is_integer() and abs(cost) < 1e6 else _jsonable(cost) for cost in plain]
+    return _Plain([{"column": str(column), "cost": cost} for column, cost in zip(columns, plain)])
 
 
 class _Plain(list):

@@ -8,7 +8,9 @@ count the others returned to, so an API caller's session is left as it was.
 
 from __future__ import annotations
 
+import importlib.machinery
 import os
+import sys
 import threading
 from contextlib import contextmanager
 
@@ -37,13 +39,19 @@ def one_blas_thread():
     """
     from threadpoolctl import ThreadpoolController
 
+    extensions = _extension_modules()
     before = ThreadpoolController().select(user_api="blas")
 
     def hand_back() -> None:
         """Give each BLAS loaded meanwhile the thread count the ones limited here returned to."""
         restored = [lib.num_threads for lib in before.lib_controllers]
+        if not restored or _extension_modules() <= extensions:
+            # nblint loads shared libraries only by importing extension modules: with none
+            # imported meanwhile, no BLAS was loaded (and the second scan of the process's
+            # libraries, 20 ms, is spared).
+            return
         loaded = {lib.filepath for lib in before.lib_controllers}
-        for lib in ThreadpoolController().select(user_api="blas").lib_controllers if restored else []:
+        for lib in ThreadpoolController().select(user_api="blas").lib_controllers:
             if lib.filepath not in loaded:
                 lib.set_num_threads(max(restored))
 
@@ -51,6 +59,16 @@ def one_blas_thread():
         yield
 
 
+def _extension_modules() -> set[str]:
+    """The names of the imported modules that are shared libraries (extension modules)."""
+    return {
+        name
+        for name, module in list(sys.modules.items())
+        if isinstance(getattr(module, "__file__", None), str) and module.__file__.endswith(_EXTENSION_SUFFIXES)
+    }
+
+
+_EXTENSION_SUFFIXES = tuple(importlib.machinery.EXTENSION_SUFFIXES)
 _environment_lock = threading.Lock()
 _environment_users = 0
 _environment_saved: dict[str, str | None] = {}

@@ -112,7 +112,7 @@ class ZeroCountCell(Rule):
             by_severity[Severity.INFO] = list(range(len(found.names)))
         order = ctx.table_order
         position = np.array([order.get(column, 0) for column in found.names], dtype=np.int64)
-        costs = found.vetoed.astype(np.float64).tolist()
+        names = np.asarray(found.names, dtype=object)
         for members in by_severity.values():
             if len(members) == 1:
                 k = members[0]
@@ -124,7 +124,7 @@ class ZeroCountCell(Rule):
             examples = [self._column_finding(ctx, found.names[k], found.zero(k), pictures=False) for k in ranked[:10]]
             n_cells = int(found.count[group].sum())
             message = self._summary_message(ctx, len(ranked), n_cells, [found.names[k] for k in ranked[:5]])
-            yield self.summary_finding(ctx, message, examples, [(found.names[k], costs[k]) for k in ranked])
+            yield self.summary_finding(ctx, message, examples, names[ranked].tolist(), found.vetoed[ranked])
 
     def _severity(self, ctx, column) -> Severity:
         # A declared model reads the column its own way, so the cell certainly vetoes its class;

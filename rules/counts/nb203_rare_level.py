@@ -91,9 +91,8 @@ class RareLevel(Rule):
             rare_terms.sort(key=lambda item: (-item[1], order.get(item[0], 0)))
             examples = [self._term_finding(ctx, column, occurs) for column, occurs in rare_terms[:10]]
             message = self._terms_message(ctx, len(rare_terms))
-            yield self.summary_finding(
-                ctx, message, examples, [(column, float(occurs)) for column, occurs in rare_terms]
-            )
+            columns, occurs = zip(*rare_terms)
+            yield self.summary_finding(ctx, message, examples, columns, occurs)
 
     def _term_finding(self, ctx, column, occurs: int):
         minimum = self.settings["min-count"]
