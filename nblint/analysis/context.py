@@ -561,7 +561,8 @@ class TableContext:
                 exclusive_flags = [g for g in exclusive_flags if encoded(g.members)]
             flags += exclusive_flags
 
-        missing = self._missing_together_groups()
+        missing, missing_flags = self._missing_together_groups()
+        flags += missing_flags
         # (only numeric members: yes/no words are 0/1 for the group searches, not for the row checks)
         missing_numeric = [g for g in missing if not any(m in self.profile.text for m in g.members)]
         code_candidates = code_column_candidates(self.profile, search.onehot + dummy_candidates + missing_numeric)
@@ -614,7 +615,7 @@ class TableContext:
             search.onehot, dummy, broken, code_columns, identical, self.budget.exhausted, flags, missing, missing_codes
         )
 
-    def _missing_together_groups(self) -> list[Group]:
+    def _missing_together_groups(self) -> tuple[list[Group], list[Group]]:
         """Groups among the 0/1 feature columns with missing values, and yes/no text columns (:mod:`nblint.structure.missing_together`).
 
         One pass over those columns alone (at most :data:`missing_together.MAX_COLUMNS`, by name).
@@ -635,12 +636,18 @@ class TableContext:
             + list(yes)
         )[: missing_together.MAX_COLUMNS]
         if len(columns) < 2 or self.term_columns:
-            return []
+            return [], []
         counts = self.reduce_rows(
             columns, missing_together.MissingCounts(columns, {c: yes[c] for c in columns if c in yes})
         )
         return missing_together.missing_together_groups(
-            counts, n, self.table_order, list(self.profile.names), self.budget, float(self.setting("min-evidence"))
+            counts,
+            n,
+            self.table_order,
+            list(self.profile.names),
+            self.budget,
+            float(self.setting("min-evidence")),
+            float(self.setting("max-violation-share")),
         )
 
     #: On a wide table, or beside a document-term block, the exclusive-set searches run among this many

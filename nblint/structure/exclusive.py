@@ -347,6 +347,38 @@ def multi_label_kin(members: list[str], binary: list[str], cooccurrence: np.ndar
     return kin
 
 
+def filling_kin(members: list[int], cooccurrence: np.ndarray, n_rows: int, max_share: float) -> list[int]:
+    """Columns that take an exclusive set's all-zero rows, sharing far fewer rows with it than chance would.
+
+    An exclusive set reads as a drop-first variable when its all-zero rows are a level of
+    its own. When other 0/1 columns fill those rows instead (with them, at most
+    ``max_share`` of the rows have none set) while meeting the set's members on a few
+    rows, far fewer than independent columns would (at most half), the set and those
+    columns are one family of flags that can be set together (multi-label: a plant with
+    two dispersal modes), of which the set happens to be exclusive. Columns that never
+    meet the set are left out (with it they are a larger exclusive set, the search's to
+    find), as are columns within it. Indices are positions in ``cooccurrence``; the
+    returned kin are empty when they leave more than ``max_share`` of the rows uncovered.
+    """
+    counts = np.diag(cooccurrence).astype(np.float64)
+    inside = list(members)
+    set_rows = float(counts[inside].sum())
+    reference = n_rows - set_rows
+    if reference <= max_share * n_rows:
+        return []  # (nothing to fill: the set covers nearly every row itself)
+    shared = cooccurrence[inside].sum(axis=0).astype(np.float64)
+    expected = counts * set_rows / n_rows
+    candidate = (shared > 0) & (shared <= 0.5 * expected) & (counts - shared > 0)
+    candidate[inside] = False
+    kin = np.flatnonzero(candidate).tolist()
+    if not kin:
+        return []
+    # Rows the kin take outside the set, at least: their own rows there, less every row two of them share.
+    pairs = cooccurrence[np.ix_(kin, kin)]
+    outside = float((counts[kin] - shared[kin]).sum()) - float(np.triu(pairs, 1).sum())
+    return kin if reference - outside <= max_share * n_rows else []
+
+
 def candidate_sets(
     binary: list[str],
     cooccurrence: np.ndarray,
@@ -445,14 +477,22 @@ def candidate_sets(
                 merged.update(others)
                 continue
         kin = [] if variables or measured else multi_label_kin(members, binary, cooccurrence, names)
-        if variables or kin or measured:
-            # Exclusive, but the names say these are not the levels of one variable.
+        filling = []
+        if not (variables or measured or kin or s.stem):
+            inside = [index[m] for m in members]
+            filling = [binary[k] for k in filling_kin(inside, cooccurrence, n_rows, max_share)]
+            filling = [] if held.intersection(filling) else filling
+        if variables or kin or measured or filling:
+            # Exclusive, but the names (or flags that fill the all-zero rows) say these are not the
+            # levels of one variable.
             if variables:
                 evidence["variables"] = list(variables)
             elif measured:
                 evidence["measured_per_level"] = measured
-            else:
+            elif kin:
                 evidence["overlapping_kin"] = sorted(kin, key=order.__getitem__)
+            else:
+                evidence["filling_kin"] = sorted(filling, key=order.__getitem__)
             if s.evidence >= min_evidence:
                 flags.append(Group("dummy", members, counts, n_rows, None, evidence))
             continue

@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from nblint.structure.budget import Budget
-from nblint.structure.exclusive import dummy_sets
+from nblint.structure.exclusive import dummy_sets, filling_kin
 from nblint.structure.groups import Group, expected_cooccurrences
 from nblint.structure.names import cross_stem, group_stem
 from nblint.structure.onehot import find_onehot_groups
@@ -92,20 +92,33 @@ class MissingCounts:
 
 
 def missing_together_groups(
-    counts: MissingCounts, n_rows: int, table_order: dict[str, int], all_names, budget: Budget, min_evidence: float
-) -> list[Group]:
+    counts: MissingCounts,
+    n_rows: int,
+    table_order: dict[str, int],
+    all_names,
+    budget: Budget,
+    min_evidence: float,
+    max_share: float,
+) -> tuple[list[Group], list[Group]]:
     """One-hot and drop-first groups among 0/1 columns missing on the same rows, on the rows where they are known.
 
     Each group's ``n_rows`` is its known rows, and its evidence says how many rows have
     every member missing (``missing_rows``).  A drop-first set is kept as :mod:`exclusive`
     keeps one: its exclusivity is beyond chance (``min_evidence`` nats) or its names share
-    a stem; sets whose names point to two variables are left out.
+    a stem; sets whose names point to two variables are left out, and a set whose all-zero
+    rows other flags of the class fill (:func:`~nblint.structure.exclusive.filling_kin`) is
+    exclusive flags, not a group.
+
+    Returns
+    -------
+    (groups, flags)
     """
     columns = counts.columns
     M, O = counts.missing, counts.ones
     absent = np.diag(M)
     same = (M == absent[:, None]) & (M == absent[None, :])
     found: list[Group] = []
+    flags: list[Group] = []
     seen: set[int] = set()
     for i in sorted(range(len(columns)), key=lambda k: columns[k]):
         if i in seen:
@@ -137,10 +150,16 @@ def missing_together_groups(
                 evidence["expected_cooccurrences_if_independent"] = round(expected_cooccurrences(set_counts, known), 3)
             if s.stem:
                 evidence["shared_name_stem"] = s.stem
+            kin = filling_kin([rest[k] for k in s.members], block, known, max_share) if not s.stem else []
+            if kin:
+                evidence["filling_kin"] = sorted((names[k] for k in kin), key=table_order.__getitem__)
+                flags.append(_known(Group("dummy", set_names, set_counts, known, None, evidence), int(absent[i])))
+                continue
             group = Group("dummy", set_names, set_counts, known, group_stem(set_names, all_names), evidence)
             found.append(_known(group, int(absent[i])))
     found.sort(key=lambda g: table_order[g.members[0]])
-    return found
+    flags.sort(key=lambda g: table_order[g.members[0]])
+    return found, flags
 
 
 def _known(group: Group, missing: int) -> Group:

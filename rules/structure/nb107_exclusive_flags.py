@@ -16,11 +16,14 @@ class ExclusiveFlags(Rule):
     overlap (``disp.*`` flags of which two are set together on some rows), or the flags
     are one attribute per alternative of a choice: their level names recur under a stem
     the table measures (``feat.dannon, feat.yoplait`` beside the prices ``price.dannon,
-    price.yoplait``). Such sets
+    price.yoplait``). The values can say it too, whatever the names: other flags take the
+    rows where none of the set is set (with it, at most ``max-violation-share`` of the rows
+    have none) and share a few rows with its members, far fewer than chance (dispersal
+    modes of plants, of which a few have two). Such sets
     are not reported as NB101/NB102 groups and get no invented variable name: names
     decide between a same-stem reading and a cross-stem one (DESIGN.md 4b).
-    Anonymised names (``c0, c1``) or names with no stem say nothing, and such sets
-    stay with NB101/NB102.
+    Anonymised names (``c0, c1``) or names with no stem say nothing: there only
+    filling flags make a set exclusive flags, and the other sets stay with NB101/NB102.
 
     ## Why is this bad?
     For Naive Bayes the over-count is the same as a group's: exclusive columns read
@@ -62,6 +65,12 @@ class ExclusiveFlags(Rule):
                 why = (
                     f"the table measures {measured!r} for each of their level names too: one yes/no attribute "
                     "per alternative (wide choice data), not the levels of one variable"
+                )
+            elif "filling_kin" in evidence:
+                kin = fmt_columns(evidence["filling_kin"], limit=3)
+                why = (
+                    f"{kin} take the rows where none of them is set and share a few rows with them, far fewer "
+                    "than chance: flags that can overlap (multi-label), of which these happen to exclude each other"
                 )
             else:
                 kin = fmt_columns(evidence.get("overlapping_kin", []), limit=3)
