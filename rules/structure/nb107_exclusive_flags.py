@@ -4,7 +4,7 @@ from . import fmt_columns
 
 
 class ExclusiveFlags(Rule):
-    """Mutually exclusive 0/1 columns whose names say they are not one encoded variable.
+    """Mutually exclusive 0/1 columns that are not one encoded variable, as their names or the other flags' values say.
 
     ## What it does
     Reports sets of 0/1 columns that never share a row, beyond chance, where the
