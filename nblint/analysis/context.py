@@ -16,13 +16,14 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from nblint.analysis.rows import DuplicateRows, RowFingerprints, duplicate_rows
 from nblint.core.hashing import mix64
 from nblint.engine import shared_settings
+from nblint.profile.incidence import Incidence
 from nblint.profile.levels import key_counts, level_sizes
 from nblint.profile.table import WIDE_BINARY, TableProfile, class_slots
 from nblint.readers import Chunk, TableSource
@@ -409,7 +410,7 @@ class TableContext:
             gram = self.profile.gram
             if gram.wide and gram.binary and not self.source.distributed:
                 # The wide 0/1 block is held whole (the profile's incidence): read only the other columns again.
-                fingerprints.add_held(gram.cooccurrence.B, tuple(gram.binary))
+                fingerprints.add_held(cast(Incidence, gram.cooccurrence).B, tuple(gram.binary))
                 features = tuple(c for c in features if c in fingerprints.features)
             columns = features + ((self.target,) if self.target is not None else ())
             fingerprints = self.reduce_rows(columns, fingerprints)
@@ -661,7 +662,7 @@ class TableContext:
         gram = self.profile.gram
         names = list(gram.binary)
         if not gram.wide and not self.term_columns:
-            return names, gram.cooccurrence
+            return names, cast(np.ndarray, gram.cooccurrence)  # (dense below WIDE_BINARY columns)
         counts = np.asarray(gram.diagonal())
         usable = np.flatnonzero((counts > 0) & (counts < gram.n))
         # Two columns that never meet are evidence of ``s_i s_j / n`` nats (the log of the chance that
@@ -768,7 +769,8 @@ class RowChecks:
     def __init__(self, broken_candidates, code_candidates, hash_columns, recode_candidates=()):
         self.broken_candidates, self.code_candidates = broken_candidates, code_candidates
         self.recode_candidates = list(recode_candidates)
-        self.row_sums = [[0, 0, [], []] for _ in broken_candidates]
+        # [rows summing to 0, rows summing to 2+, example rows not summing to 1, example rows summing to 2+]
+        self.row_sums: list[list[Any]] = [[0, 0, [], []] for _ in broken_candidates]
         self.pair_tables: list[set] = [set() for _ in code_candidates]
         self.hashes = {c: np.uint64(0) for c in hash_columns}
         self.recode_tables: list[set] = [set() for _ in self.recode_candidates]
@@ -800,6 +802,7 @@ class RowChecks:
             if col.kind == "text":
                 known &= col.values >= 0
                 # Distinct (code, level) pairs of this chunk, then local codes -> labels.
+                assert col.labels is not None  # a text column's codes index its labels
                 for key in np.unique(col.values[known] * k + level[known]).tolist():
                     pairs.add((col.labels[key // k], key % k))
             else:
@@ -827,10 +830,10 @@ class RowChecks:
             acc[1] += part[1]
             acc[2].extend(part[2][: EXAMPLE_ROWS - len(acc[2])])
             acc[3].extend(part[3][: EXAMPLE_ROWS - len(acc[3])])
-        for pairs, part in zip(self.pair_tables, other.pair_tables):
-            pairs |= part
-        for seen, part in zip(self.recode_tables, other.recode_tables):
-            seen |= part
+        for pairs, other_pairs in zip(self.pair_tables, other.pair_tables):
+            pairs |= other_pairs
+        for seen, other_seen in zip(self.recode_tables, other.recode_tables):
+            seen |= other_seen
         with np.errstate(over="ignore"):
             for column in self.hashes:
                 self.hashes[column] = np.uint64(self.hashes[column] + other.hashes[column])
