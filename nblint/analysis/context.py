@@ -21,8 +21,9 @@ from typing import Any, cast
 import numpy as np
 
 from nblint.analysis.rows import DuplicateRows, RowFingerprints, duplicate_rows
-from nblint.core.hashing import mix64
+from nblint.core.hashing import float_hashes, mix64, row_weights
 from nblint.engine import shared_settings
+from nblint.engine.findings import EXAMPLE_ROWS
 from nblint.profile.incidence import Incidence
 from nblint.profile.levels import key_counts, level_sizes
 from nblint.profile.table import WIDE_BINARY, TableProfile, class_slots
@@ -43,9 +44,6 @@ from nblint.structure.duplicates import code_column_candidates, identical_candid
 from nblint.structure.exclusive import BrokenCandidate, candidate_sets
 from nblint.structure.kinds import ColumnKind, declared_kind, infer_kinds, term_kinds
 from nblint.structure.names import group_stem
-
-#: How many example row numbers a finding carries.
-EXAMPLE_ROWS = 5
 
 
 @dataclass
@@ -811,10 +809,7 @@ class RowChecks:
                 stacked = np.column_stack([code[known], level[known].astype(np.float64)])
                 pairs.update((a, int(b)) for a, b in np.unique(stacked, axis=0).tolist())
         if self.hashes:
-            weights = mix64(
-                np.arange(chunk.row_offset, chunk.row_offset + chunk.n_rows, dtype=np.uint64)
-                + np.uint64(0x9E3779B97F4A7C15)
-            )
+            weights = row_weights(np.arange(chunk.row_offset, chunk.row_offset + chunk.n_rows, dtype=np.uint64))
             for column in self.hashes:
                 with np.errstate(over="ignore"):
                     self.hashes[column] = np.uint64(
@@ -853,7 +848,4 @@ def _value_hash(col) -> np.ndarray:
     if col.kind == "text":
         label_hash = pd.util.hash_array(np.array(col.labels + ("\x00missing",), dtype=object))
         return label_hash[col.values]
-    values = col.as_float()
-    bits = values.view(np.uint64).copy()
-    bits[np.isnan(values)] = np.uint64(0x7FF8000000000001)  # one canonical NaN
-    return mix64(bits)
+    return float_hashes(col.as_float())
