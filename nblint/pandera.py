@@ -442,10 +442,13 @@ def read_frame(path: str, encoding: str = "utf-8") -> pd.DataFrame:
 def _schema_name(path: str) -> str:
     import os
 
+    from nblint.readers.excel import EXCEL_SUFFIXES
+    from nblint.readers.formats import TABLE_SUFFIXES
+
     name = os.path.basename(path)
-    for suffix in (".gz", ".csv", ".tsv", ".tab", ".parquet", ".pq", ".xlsx", ".xlsm", ".xls"):
+    for suffix in TABLE_SUFFIXES + EXCEL_SUFFIXES:
         if name.lower().endswith(suffix):
-            name = name[: -len(suffix)]
+            return name[: -len(suffix)]
     return name
 
 

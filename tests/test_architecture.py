@@ -195,3 +195,129 @@ def test_engines_plug_in_through_the_table_source_not_by_probing():
         for match in re.finditer(r"(?:hasattr|getattr)\((?:ctx\.|self\.)?source\b[^)]*\)", text):
             probes.append(f"{path.relative_to(ROOT)}: {match.group(0)}")
     assert probes == []
+
+
+# --------------------------------------------------------------------------- issue 25: one definition each
+#
+# What must agree across modules is written once, and the copies that drifted are gone: the suffixes that
+# name a table's format (``nblint columns d.tab --pipeline`` once printed a comma read of a tab file), the
+# column-hash recipe the dense, sparse and wide passes share, the example-row cap, and NB401's settings.
+
+
+def literals(source: str, wanted) -> list[tuple[int, object]]:
+    """(line, value) of the constants in ``source`` that ``wanted`` accepts, docstrings aside, and the
+    ``suffix=``/``prefix=`` arguments of a call aside (a temporary file's name, not a table's format)."""
+    tree = ast.parse(source)
+    skipped = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    skipped |= {
+        id(keyword.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        for keyword in node.keywords
+        if keyword.arg in ("suffix", "prefix")
+    }
+    return sorted(
+        (node.lineno, node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and id(node) not in skipped and wanted(node.value)
+    )
+
+
+def found_outside(owners: set[str], wanted) -> dict[str, list]:
+    """Per module of nblint/ and rules/ other than ``owners``: the constants ``wanted`` accepts."""
+    found: dict[str, list] = {}
+    for folder in PACKAGES:
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            name = str(path.relative_to(ROOT))
+            if name not in owners:
+                hits = literals(path.read_text("utf-8"), wanted)
+                if hits:
+                    found[name] = hits
+    return found
+
+
+def _table_suffix(value) -> bool:
+    from nblint.readers.excel import EXCEL_SUFFIXES
+    from nblint.readers.formats import TABLE_SUFFIXES
+
+    return isinstance(value, str) and value.lower() in {*TABLE_SUFFIXES, *EXCEL_SUFFIXES, ".gz"}
+
+
+def test_the_literal_finder_sees_suffixes_but_not_temporary_names_or_prose():
+    source = (
+        '"""Reads .csv files."""\n'
+        'TAB = path.endswith((".tsv", ".tab"))\n'
+        'spool = tempfile.NamedTemporaryFile(suffix=".csv")\n'
+        'message = "the output must be a .csv file"\n'
+    )
+    assert literals(source, _table_suffix) == [(2, ".tab"), (2, ".tsv")]
+
+
+def test_table_suffixes_are_told_in_one_module():
+    """readers/formats.py says what each table suffix means (and readers/excel.py which are workbooks):
+    everything else asks them (``table_format``, ``TABLE_SUFFIXES``) instead of listing suffixes."""
+    assert found_outside({"nblint/readers/formats.py", "nblint/readers/excel.py"}, _table_suffix) == {}
+
+
+#: Copies of the hash recipe in modules another branch is rewriting (profile/): they are to use
+#: nblint.core.hashing once it merges. The test fails when one goes, so that this list goes with it.
+PENDING_HASH_COPIES = {"nblint/profile/incidence.py", "nblint/profile/sparse.py"}
+
+
+def test_the_hash_recipe_is_written_once():
+    """The row weights and the NaN bits of the order-free column hash must be the same in the dense row
+    pass, the sparse profile and the wide incidence (they find the same identical columns): their
+    constants live in nblint/core/hashing.py alone."""
+    from nblint.core.hashing import CANONICAL_NAN, GOLDEN_GAMMA
+
+    constants = {GOLDEN_GAMMA, int(CANONICAL_NAN)}
+    found = found_outside({"nblint/core/hashing.py"}, lambda value: type(value) is int and value in constants)
+    assert set(found) == PENDING_HASH_COPIES, found
+
+
+def test_the_example_row_cap_is_defined_once():
+    """Every pass that gathers example rows for a finding stops at the same count, the one in findings.py."""
+    from nblint.analysis import context
+    from nblint.engine import findings
+    from nblint.impact import measure
+
+    definitions = []
+    for folder in PACKAGES:
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+                targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+                if isinstance(node, (ast.Assign, ast.AnnAssign)):
+                    definitions += [
+                        f"{path.relative_to(ROOT)}:{t.id}"
+                        for t in targets
+                        if isinstance(t, ast.Name) and "EXAMPLE" in t.id
+                    ]
+    assert definitions == ["nblint/engine/findings.py:EXAMPLE_ROWS"]
+    assert context.EXAMPLE_ROWS is findings.EXAMPLE_ROWS and measure.EXAMPLE_ROWS is findings.EXAMPLE_ROWS
+
+
+def test_nb401_settings_are_its_options():
+    """NB401's options are the one place alpha, folds and seed get their defaults and bounds: the measurement
+    has no defaults of its own, and ``nblint impact``'s options say NB401's defaults and accept its range."""
+    import dataclasses
+
+    from nblint.cli import main
+    from nblint.engine.registry import load_rules
+    from nblint.impact import ImpactSettings
+
+    options = {option.name: option for option in load_rules()["NB401"].options}
+    fields = {field.name: field for field in dataclasses.fields(ImpactSettings)}
+    command = {param.name: param for param in main.commands["impact"].params}
+    for name in ("alpha", "folds", "seed"):
+        assert fields[name].default is dataclasses.MISSING, name
+        option, param = options[name], command[name]
+        assert not isinstance(param.default, (int, float))  # unset: NB401's option (or the config) decides
+        assert f"{option.default:g})" in param.help, (name, param.help)
+        assert getattr(param.type, "min", getattr(param.type, "minimum", None)) == option.minimum, name

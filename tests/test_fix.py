@@ -437,3 +437,20 @@ def test_fix_from_csv_keeps_infinities_and_big_integers(tmp_path):
     assert [row.split(",")[1:3] for row in out[1:]] == [
         [str(2**53 + i), ["inf", "-inf", "1.5"][i % 3]] for i in range(n)
     ]
+
+
+@pytest.mark.parametrize("suffix", [".tab", ".tab.gz", ".tsv.gz"])
+def test_fix_writes_and_restores_every_delimited_suffix_nblint_reads(tmp_path, suffix):
+    # The output's delimiter and compression come from the readers' one suffix table (``.tab`` is
+    # tab-separated there): a table written here is read back by pandas and restored to the input.
+    frame = colour_table()
+    frame.to_csv(tmp_path / "data.csv", index=False)
+    out = tmp_path / f"fixed{suffix}"
+    result = run("fix", tmp_path / "data.csv", "-o", out)
+    assert result.exit_code == 0, result.output
+    fixed = pd.read_csv(out, sep="\t")
+    assert list(fixed.columns) == ["height", "colour", "city", "size", "y"]
+    assert mapping_path(str(out)) == str(tmp_path / "fixed.mapping.json")
+    back = run("fix", out, "--restore", tmp_path / "fixed.mapping.json", "-o", tmp_path / "back.csv")
+    assert back.exit_code == 0, back.output
+    pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "back.csv"), frame)

@@ -435,7 +435,7 @@ def test_a_document_term_block_is_read_as_text_models_read_it():
         assert set(design.terms) <= set(words) and len(design.terms) >= 30, design.terms
         assert not design.categorical and not design.gaussian  # (the other words are constants, left out)
         assert design.term_model == ("bernoulli" if binary else "multinomial")
-        result = measure_impact(ctx, ImpactSettings(alpha=1.0))
+        result = measure_impact(ctx, ctx.impact_settings(alpha=1.0))
         y = frame["y"].to_numpy()
         X = frame[design.terms].to_numpy()
         block = (
@@ -487,7 +487,7 @@ def test_a_document_term_block_is_measured_the_same_whatever_the_chunks_and_thre
         source = DataFrameSource(frame, chunk_rows=chunk_rows)
         source.jobs = jobs
         ctx = TableContext(source, TableProfile.from_source(source, "y"), model, options)
-        result = measure_impact(ctx, ImpactSettings())
+        result = measure_impact(ctx)
         assert result.design.term_model == (model or "multinomial")
         results.append((result.table, result.groups))
     assert results[1] == results[0] and results[2] == results[0]

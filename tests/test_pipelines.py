@@ -571,3 +571,21 @@ def test_a_spec_passes_its_model_and_smoothing_to_its_table(tmp_path, monkeypatc
         assert findings and {f["evidence"]["model"] for f in findings} == {"categorical"}
         severities[alpha] = {f["severity"] for f in findings}
     assert severities == {"0": {"error"}, "1.0": {"info"}}  # with smoothing a zero cell is worth knowing, not a defect
+
+
+def test_python_method_call_giving_none_on_its_own_is_not_a_model_built(write):
+    # set_params on a name bound to None reads as None: a bare expression that built nothing. It was once
+    # taken for a bare model (None is None) and crashed the unused-model check (found by mypy). The two
+    # lines change nothing: the findings are those of the source without them (the bare model unused).
+    source = """\
+        from sklearn.naive_bayes import MultinomialNB
+
+        model = MultinomialNB(alpha=0)
+        model.fit(X, y)
+        MultinomialNB(alpha=0)
+        """
+    spare = "spare = None\nspare.set_params(alpha=1)\n"
+    plain = [(f["code"], f["line"]) for f in json_findings(write("plain.py", source))]
+    assert plain and all(line == 3 for _, line in plain)
+    with_none = json_findings(write("train.py", textwrap.dedent(source) + spare))
+    assert [(f["code"], f["line"]) for f in with_none] == plain

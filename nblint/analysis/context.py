@@ -16,13 +16,15 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from nblint.analysis.rows import DuplicateRows, RowFingerprints, duplicate_rows
-from nblint.core.hashing import mix64
+from nblint.core.hashing import float_hashes, mix64, row_weights
 from nblint.engine import shared_settings
+from nblint.engine.findings import EXAMPLE_ROWS
+from nblint.profile.incidence import Incidence
 from nblint.profile.levels import key_counts, level_sizes
 from nblint.profile.table import WIDE_BINARY, TableProfile, class_slots
 from nblint.readers import Chunk, TableSource
@@ -42,9 +44,6 @@ from nblint.structure.duplicates import code_column_candidates, identical_candid
 from nblint.structure.exclusive import BrokenCandidate, candidate_sets
 from nblint.structure.kinds import ColumnKind, declared_kind, infer_kinds, term_kinds
 from nblint.structure.names import group_stem
-
-#: How many example row numbers a finding carries.
-EXAMPLE_ROWS = 5
 
 
 @dataclass
@@ -408,7 +407,7 @@ class TableContext:
             gram = self.profile.gram
             if gram.wide and gram.binary and not self.source.distributed:
                 # The wide 0/1 block is held whole (the profile's incidence): read only the other columns again.
-                fingerprints.add_held(gram.cooccurrence.B, tuple(gram.binary))
+                fingerprints.add_held(cast(Incidence, gram.cooccurrence).B, tuple(gram.binary))
                 features = tuple(c for c in features if c in fingerprints.features)
             columns = features + ((self.target,) if self.target is not None else ())
             fingerprints = self.reduce_rows(columns, fingerprints)
@@ -667,7 +666,7 @@ class TableContext:
         gram = self.profile.gram
         names = list(gram.binary)
         if not gram.wide and not self.term_columns:
-            return names, gram.cooccurrence
+            return names, cast(np.ndarray, gram.cooccurrence)  # (dense below WIDE_BINARY columns)
         counts = np.asarray(gram.diagonal())
         usable = np.flatnonzero((counts > 0) & (counts < gram.n))
         # Two columns that never meet are evidence of ``s_i s_j / n`` nats (the log of the chance that
@@ -774,7 +773,8 @@ class RowChecks:
     def __init__(self, broken_candidates, code_candidates, hash_columns, recode_candidates=()):
         self.broken_candidates, self.code_candidates = broken_candidates, code_candidates
         self.recode_candidates = list(recode_candidates)
-        self.row_sums = [[0, 0, [], []] for _ in broken_candidates]
+        # [rows summing to 0, rows summing to 2+, example rows not summing to 1, example rows summing to 2+]
+        self.row_sums: list[list[Any]] = [[0, 0, [], []] for _ in broken_candidates]
         self.pair_tables: list[set] = [set() for _ in code_candidates]
         self.hashes = {c: np.uint64(0) for c in hash_columns}
         self.recode_tables: list[set] = [set() for _ in self.recode_candidates]
@@ -806,6 +806,7 @@ class RowChecks:
             if col.kind == "text":
                 known &= col.values >= 0
                 # Distinct (code, level) pairs of this chunk, then local codes -> labels.
+                assert col.labels is not None  # a text column's codes index its labels
                 for key in np.unique(col.values[known] * k + level[known]).tolist():
                     pairs.add((col.labels[key // k], key % k))
             else:
@@ -814,10 +815,7 @@ class RowChecks:
                 stacked = np.column_stack([code[known], level[known].astype(np.float64)])
                 pairs.update((a, int(b)) for a, b in np.unique(stacked, axis=0).tolist())
         if self.hashes:
-            weights = mix64(
-                np.arange(chunk.row_offset, chunk.row_offset + chunk.n_rows, dtype=np.uint64)
-                + np.uint64(0x9E3779B97F4A7C15)
-            )
+            weights = row_weights(np.arange(chunk.row_offset, chunk.row_offset + chunk.n_rows, dtype=np.uint64))
             for column in self.hashes:
                 with np.errstate(over="ignore"):
                     self.hashes[column] = np.uint64(
@@ -833,10 +831,10 @@ class RowChecks:
             acc[1] += part[1]
             acc[2].extend(part[2][: EXAMPLE_ROWS - len(acc[2])])
             acc[3].extend(part[3][: EXAMPLE_ROWS - len(acc[3])])
-        for pairs, part in zip(self.pair_tables, other.pair_tables):
-            pairs |= part
-        for seen, part in zip(self.recode_tables, other.recode_tables):
-            seen |= part
+        for pairs, other_pairs in zip(self.pair_tables, other.pair_tables):
+            pairs |= other_pairs
+        for seen, other_seen in zip(self.recode_tables, other.recode_tables):
+            seen |= other_seen
         with np.errstate(over="ignore"):
             for column in self.hashes:
                 self.hashes[column] = np.uint64(self.hashes[column] + other.hashes[column])
@@ -856,7 +854,4 @@ def _value_hash(col) -> np.ndarray:
     if col.kind == "text":
         label_hash = pd.util.hash_array(np.array(col.labels + ("\x00missing",), dtype=object))
         return label_hash[col.values]
-    values = col.as_float()
-    bits = values.view(np.uint64).copy()
-    bits[np.isnan(values)] = np.uint64(0x7FF8000000000001)  # one canonical NaN
-    return mix64(bits)
+    return float_hashes(col.as_float())

@@ -100,7 +100,7 @@ def check_pipeline(pipeline, X=None, y=None, *, target=None, select=None, ignore
     from nblint.pipelines import lint_specs
     from nblint.pipelines.context import LiveContext
     from nblint.pipelines.live import calls_from_object
-    from nblint.pipelines.spec import build_specs
+    from nblint.pipelines.spec import PipelineSpec, build_specs
     from nblint.pipelines.transform import model_input
 
     settings = _settings(select=select, ignore=ignore, options=options)
@@ -113,9 +113,9 @@ def check_pipeline(pipeline, X=None, y=None, *, target=None, select=None, ignore
     declared = [spec for spec in specs if spec.model]
     spec = declared[0] if len({(s.model, s.alpha) for s in declared}) == 1 else None
     if not received.fitted:
-        context = LiveContext(
-            specs[0] if specs else None, received.steps, _width(X), resolved_options(settings.rule_options)
-        )
+        # (A pipeline nblint reads nothing of has an empty spec: NB511 then names "the final estimator".)
+        live = specs[0] if specs else PipelineSpec("<pipeline>", "live", (), None)
+        context = LiveContext(live, received.steps, _width(X), resolved_options(settings.rule_options))
         return Report(findings + run_rules(context, codes, context.rule_options), "<pipeline>")
     names = received.names if _is_matrix(received.X) else None
     source, target = table_source(received.X, y, target=target, feature_names=names, notes=received.notes)

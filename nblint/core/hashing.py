@@ -1,4 +1,10 @@
-"""A cheap, vectorised 64-bit mixing function shared by the profile and the analyses."""
+"""A cheap, vectorised 64-bit mixing function shared by the profile and the analyses, and the recipes built on it.
+
+The recipes are written here once: an order-free hash of a column sums
+``mix64(value hash ^ row weight)`` over its rows, and the dense row pass, the sparse
+profile and the wide incidence must agree on the row weights and on the value
+bits (``tests/test_architecture.py`` keeps their constants in this module).
+"""
 
 from __future__ import annotations
 
@@ -19,3 +25,23 @@ def mix64(x: np.ndarray) -> np.ndarray:
         x *= np.uint64(0x94D049BB133111EB)
         x ^= x >> np.uint64(31)
     return x
+
+
+#: splitmix64's increment (2**64 over the golden ratio): the salt of the row weights, and the step
+#: between cross-validation seeds.
+GOLDEN_GAMMA = 0x9E3779B97F4A7C15
+#: The bits every NaN is hashed as (NaNs differ in their payload bits).
+CANONICAL_NAN = np.uint64(0x7FF8000000000001)
+
+
+def row_weights(rows: np.ndarray) -> np.ndarray:
+    """Each global row number's weight in an order-free column hash: ``mix64(row + GOLDEN_GAMMA)``."""
+    with np.errstate(over="ignore"):
+        return mix64(np.asarray(rows).astype(np.uint64) + np.uint64(GOLDEN_GAMMA))
+
+
+def float_hashes(values: np.ndarray) -> np.ndarray:
+    """A 64-bit hash of each float value (``mix64`` of its bits), every NaN hashed alike."""
+    bits = values.view(np.uint64).copy()
+    bits[np.isnan(values)] = CANONICAL_NAN
+    return mix64(bits)

@@ -6,6 +6,10 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any
 
+#: The most example rows a finding lists (the rows of a broken group, the rows whose prediction flips),
+#: gathered in row order by every engine.
+EXAMPLE_ROWS = 5
+
 
 class Severity(enum.IntEnum):
     """Ordered severities; ``--fail-on`` compares against these."""
@@ -41,7 +45,8 @@ class Finding:
     columns : list of str
         The columns involved; for a group rule exactly the group's members.
     rows : list of int
-        A few example row numbers (1-based data rows) where rows are the point.
+        A few example row numbers (1-based data rows) where rows are the point, at most
+        :data:`EXAMPLE_ROWS` of them where a pass over the rows gathers them.
     line : int or None
         1-based line in the file where a line is meaningful (configs); in a
         notebook, the line within its cell.

@@ -19,6 +19,7 @@ import os
 import numpy as np
 
 from nblint.core.errors import InputError
+from nblint.readers.formats import TableFormat, table_format
 
 #: Version of the mapping file's layout.
 MAPPING_VERSION = 1
@@ -29,20 +30,23 @@ _SEPARATORS = "_-.: "
 
 def mapping_path(output: str) -> str:
     """Where the mapping of ``output`` is written: beside it, ``<stem>.mapping.json``."""
-    root, ext = os.path.splitext(output)
-    if ext == ".gz":
+    root = os.path.splitext(output)[0]
+    if _format(output).compression:  # data.csv.gz: data.mapping.json
         root = os.path.splitext(root)[0]
     return root + ".mapping.json"
 
 
 def output_format(path: str) -> str:
-    """``parquet`` or ``csv`` from the output's suffix (InputError for anything else)."""
-    lower = path.lower()
-    if lower.endswith((".parquet", ".pq")):
-        return "parquet"
-    if lower.endswith((".csv", ".tsv", ".csv.gz", ".tsv.gz")):
-        return "csv"
-    raise InputError("the output must be a .parquet, .pq, .csv or .tsv file")
+    """``parquet`` or ``csv`` from the output's suffix, told as nblint tells a table's (InputError for anything else)."""
+    form = table_format(path) if path != "-" else None
+    if form is None or form.kind not in ("csv", "parquet"):
+        raise InputError("the output must be a .parquet, .pq, .csv, .tsv or .tab file (CSV gzipped with .gz)")
+    return form.kind
+
+
+def _format(path: str) -> TableFormat:
+    """How a table named ``path`` is written or read back (its delimiter and compression by suffix)."""
+    return table_format(path) or TableFormat("csv")
 
 
 def check_outputs(inputs: list[str], outputs: list[str]) -> None:
@@ -303,9 +307,9 @@ def _writer(path: str, fmt: str, schema, name: str):
     import pyarrow as pa
     import pyarrow.csv as pacsv
 
-    sink = pa.CompressedOutputStream(path, "gzip") if name.lower().endswith(".gz") else path
-    delimiter = "\t" if name.lower().endswith((".tsv", ".tsv.gz")) else ","
-    return pacsv.CSVWriter(sink, schema, write_options=pacsv.WriteOptions(delimiter=delimiter))
+    form = _format(name)
+    sink = pa.CompressedOutputStream(path, "gzip") if form.compression else path
+    return pacsv.CSVWriter(sink, schema, write_options=pacsv.WriteOptions(delimiter=form.delimiter))
 
 
 def read_mapping(path: str) -> dict:
@@ -390,7 +394,6 @@ def read_arrow(path: str):
             return pq.read_table(path)
         import pyarrow.csv as pacsv
 
-        delimiter = "\t" if path.lower().endswith((".tsv", ".tsv.gz")) else ","
-        return pacsv.read_csv(path, parse_options=pacsv.ParseOptions(delimiter=delimiter))
+        return pacsv.read_csv(path, parse_options=pacsv.ParseOptions(delimiter=_format(path).delimiter))
     except (OSError, pa.ArrowInvalid) as exc:
         raise InputError(f"cannot read the table: {exc}") from None

@@ -18,6 +18,7 @@ import numpy as np
 from nblint import nbmath
 from nblint.core.hashing import mix64
 from nblint.core.parallel import ordered_map
+from nblint.engine.findings import EXAMPLE_ROWS
 from nblint.impact.design import Design, RowInputs, encode_chunk, make_design
 from nblint.impact.scoring import CAT, FIRST_GROUP, POB, Models, Posteriors, fit, posteriors
 from nblint.impact.statistics import Counts, FoldCounts, drop_unmeasurable, fold_of, profile_counts
@@ -33,11 +34,16 @@ ENCODED_CACHE_BYTES = 256 * 2**20
 
 @dataclass
 class ImpactSettings:
-    """Knobs of the impact measurement (NB401's options)."""
+    """Knobs of the impact measurement.
 
-    alpha: float = 1.0
-    folds: int = 5
-    seed: int = 0
+    ``alpha``, ``folds`` and ``seed`` have no default here: they are NB401's options, whose
+    defaults are the only ones (:meth:`~nblint.analysis.context.TableContext.impact_settings`
+    reads them, and ``nblint impact``'s options override them).
+    """
+
+    alpha: float
+    folds: int
+    seed: int
     var_smoothing: float = 1e-9
     plot_points: int = 20_000
 
@@ -149,7 +155,7 @@ class Comparisons:
             if self.pending_rows >= self.excess_hist.shape[1]:
                 self._flush_bins()
         for v, rows in enumerate(window.examples):
-            room = 5 - len(self.example_rows[v])
+            room = EXAMPLE_ROWS - len(self.example_rows[v])
             if room > 0:
                 self.example_rows[v] += rows[:room]
 
@@ -229,7 +235,7 @@ class InSample:
     more_confident: np.ndarray  # (V,)
     excess_sum: np.ndarray  # (V,)
     bins: np.ndarray | None
-    examples: list[list[int]]  # per variant: the first flipped rows (1-based), at most 5
+    examples: list[list[int]]  # per variant: the first flipped rows (1-based), at most EXAMPLE_ROWS
     points: np.ndarray  # (p, 3): the plot's rows of this window
     folds: FoldCounts | None  # this window's rows' fold statistics
 
@@ -246,7 +252,7 @@ class InSample:
             (excess > 1e-12).sum(axis=1),
             excess.sum(axis=1),
             index.astype(_BIN),
-            [[int(r) + 1 for r in rows[row_flipped][:5]] for row_flipped in flipped],
+            [[int(r) + 1 for r in rows[row_flipped][:EXAMPLE_ROWS]] for row_flipped in flipped],
             points,
             folds,
         )
@@ -328,7 +334,7 @@ class ImpactResult:
 
 def measure_impact(ctx, settings: ImpactSettings | None = None) -> ImpactResult | None:
     """Fit CAT and PoB and compare them on the table's rows (None without groups or target)."""
-    settings = settings or ImpactSettings()
+    settings = settings or ctx.impact_settings()
     if ctx.target is None or not ctx.structure.groups or len(ctx.profile.classes) < 2:
         return None
     design = make_design(ctx)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from nblint import nbmath
-from nblint.core.hashing import mix64
+from nblint.core.hashing import GOLDEN_GAMMA, mix64
 from nblint.impact.design import MULTINOMIAL, Design, RowInputs
 
 
@@ -107,7 +107,7 @@ def fold_of(rows: np.ndarray, k: int, seed: int) -> np.ndarray:
     # The seed shifts the row numbers by seed times the golden-ratio constant, modulo 2**64:
     # computed on Python integers, whose product does not overflow (numpy's uint64 scalars
     # would warn about the wrap for every seed past 1).
-    offset = np.uint64(seed * 0x9E3779B97F4A7C15 % 2**64)
+    offset = np.uint64(seed * GOLDEN_GAMMA % 2**64)
     return (mix64(rows.astype(np.uint64) + offset) % np.uint64(k)).astype(np.int64)
 
 

@@ -26,6 +26,7 @@ from nblint.pipelines.calls import Call, Expr, Note, OneOf
 from nblint.pipelines.flow import FITTED_LEVELS
 from nblint.pipelines.params import resolve_param
 from nblint.pipelines.pydata import FIT_METHODS, argument, union
+from nblint.pipelines.pystate import Chains, Function, Parts, ReaderState
 from nblint.pipelines.pyvalues import Instance, calls_in, enumerated, number_range, one_of, zipped
 from nblint.pipelines.pyvalues import mark as _mark
 from nblint.pipelines.pyvalues import unknown as _unknown
@@ -76,7 +77,7 @@ def _choice(value: Any, depth: int = 0) -> OneOf | None:
     return None
 
 
-class CallReading:
+class CallReading(ReaderState):
     """The call half of the Python reader (see the module docstring)."""
 
     def _call(self, node: ast.Call) -> Any:
@@ -104,8 +105,9 @@ class CallReading:
                     found.marks[keyword.arg] = _mark(keyword)
             return found
         if builtin == "float" and node.args and isinstance(node.args[0], ast.Constant):
-            if str(node.args[0].value).strip().lower() in ("nan", "inf"):
-                return float(node.args[0].value)
+            literal = node.args[0].value
+            if isinstance(literal, (str, float)) and str(literal).strip().lower() in ("nan", "inf"):
+                return float(literal)
         if isinstance(node.func, ast.Attribute):
             return self._method_call(node, node.func)
         if isinstance(node.func, ast.Name) and dotted is None:
@@ -214,7 +216,7 @@ class CallReading:
             )
         return _unknown(node)
 
-    def inline(self, function, node: ast.Call, instance: Instance | None = None) -> Any:
+    def inline(self, function: Function, node: ast.Call, instance: Instance | None = None) -> Any:
         """Read a source function's body for this call, its parameters bound to the call's arguments.
 
         Returns the value it returns (an estimator among several returns); the data
@@ -241,7 +243,7 @@ class CallReading:
         # caller's frame changed: those changes go back to the caller's name.
         aliases = {parameter: arg.id for parameter, arg in passed if isinstance(arg, ast.Name)}
         outer = self.frame
-        returned: list = []
+        returned: list[tuple[Any, Chains | None, Parts | None]] = []
         with self.scoped(self.local_names(function)):
             for name in self.local_names(function):
                 self.env.pop(name, None)
@@ -265,11 +267,12 @@ class CallReading:
                 self.frame = outer
         self.apply_changes(changed)
         self.call_data[(id(node), outer)] = union(*(data for _, data, _ in returned))
-        shapes = {len(parts) for _, _, parts in returned if parts is not None}
-        if returned and len(shapes) == 1 and all(parts is not None for _, _, parts in returned):
+        each = [parts for _, _, parts in returned if parts is not None]
+        shapes = {len(parts) for parts in each}
+        if returned and len(shapes) == 1 and len(each) == len(returned):
             size = shapes.pop()
             self.call_parts[(id(node), outer)] = [
-                (union(*(parts[i][0] for _, _, parts in returned)), returned[0][2][i][1]) for i in range(size)
+                (union(*(parts[i][0] for parts in each)), each[0][i][1]) for i in range(size)
             ]
         values = [value for value, _, _ in returned]
         estimators = [v for v in values if calls_in(v) or isinstance(v, Instance)]
@@ -305,12 +308,12 @@ class CallReading:
         """Record that ``estimator`` (or each model a OneOf stands for) is fitted on the data ``data_node`` holds."""
         if data_node is None:
             return
-        chains = None
+        chains: Chains | None = None
         for call in calls_in(estimator):
             self.fitted.add(id(call))
             chains = chains if chains is not None else self.data_of(data_node)
             if chains:
-                call.feeders = union(call.feeders, chains)
+                call.feeders = union(call.feeders, chains) or ()
 
     def unused(self) -> set[int]:
         """The models (ids) that have no effect: in a source that fits models, those built and never fitted,

@@ -31,13 +31,12 @@ there, and the route is the raw one again.
 from __future__ import annotations
 
 import ast
-from typing import Any
+from typing import Any, Literal
 
 from nblint.pipelines.calls import Call, OneOf
 from nblint.pipelines.flow import DROPPED_LEVELS, ONE_COLUMN, UNLISTED
+from nblint.pipelines.pystate import Chains, ReaderState
 from nblint.pipelines.pyvalues import is_sequence
-
-Chains = tuple[tuple[Call, ...], ...]
 
 #: pandas attributes that are not columns (``df.values`` is the data, ``df.Sex`` a column).
 FRAME_ATTRIBUTES = frozenset(
@@ -103,18 +102,8 @@ def raw(chain: tuple[Call, ...]) -> bool:
     return not chain or unlisted(chain[-1])
 
 
-class ColumnTracking:
+class ColumnTracking(ReaderState):
     """The column half of the Python reader's data tracking (mixed into it; see the module docstring)."""
-
-    data: dict
-    imports: dict
-    env: dict
-    tree: ast.Module
-    uses: dict
-    series_uses: set
-    base_of: dict
-    _column_references: set | None
-    changed_in_place: Any  # (name) -> None, from the reader: a frame passed into a function changed there
 
     def use(self, call: Call, columns: tuple[str, ...] | None, series: bool = False) -> Call:
         """The call as applied to ``columns``: the same parameters, the columns of this use (one object per use)."""
@@ -130,7 +119,7 @@ class ColumnTracking:
                 self.series_uses.add(id(found))
         return found
 
-    def marked(self, use: Call, param: str, value: Any, node: ast.AST | None = None) -> Call:
+    def marked(self, use: Call, param: str, value: Any, node: ast.expr | None = None) -> Call:
         """A copy of ``use`` with a fact the source established (:data:`~nblint.pipelines.flow.DROPPED_LEVELS`...)."""
         marks = dict(use.marks)
         if node is not None:
@@ -170,12 +159,14 @@ class ColumnTracking:
         out = []
         for chain in chains:
             last = chain[-1] if chain else None
-            if unlisted(last):  # a named column that is not one of the dummies is one get_dummies left alone
+            if last is not None and unlisted(
+                last
+            ):  # a named column that is not one of the dummies is one get_dummies left alone
                 if any(not self._dummy_name(last, name) for name in columns):
                     out.append(chain[:-1])
             elif last is None or last.columns is None and same_names(last):
                 out.append(chain)  # the raw route, or an encoder of columns the source does not name
-            elif same_names(last):
+            elif last.columns is not None and same_names(last):
                 if set(last.columns) & set(columns):
                     out.append(chain)
             else:
@@ -184,7 +175,7 @@ class ColumnTracking:
                     out.append(chain if narrowed is None else chain[:-1] + (narrowed,))
         return tuple(out) or None
 
-    def _dummies_selected(self, use: Call, columns: tuple[str, ...]) -> Call | bool | None:
+    def _dummies_selected(self, use: Call, columns: tuple[str, ...]) -> Call | Literal[False] | None:
         """What selecting ``columns`` leaves of a one-hot use: False for none of its bits, a one-bit-per-variable
         copy when no variable keeps two bits, None when the names do not tell."""
         if use.cls != "get_dummies":
@@ -277,10 +268,14 @@ class ColumnTracking:
 
     # ---------------------------------------------------------------- dropping
 
-    def dropped(self, chains: Chains | None, node: ast.expr, left_out: frozenset | None = None) -> Chains | None:
+    def dropped(self, chains: Chains | None, node: ast.expr, left_out: frozenset[str] | None = None) -> Chains | None:
         """The chains after ``frame.drop(...)`` (or a selection of every column but ``left_out``, ``node`` then
         being where they were left out): encoded columns dropped, or a dummy level dropped by name."""
-        dropped = set(left_out) if left_out is not None else self._drop_names(node)
+        dropped: set[str] | None
+        if left_out is not None:
+            dropped = set(left_out)
+        else:
+            dropped = self._drop_names(node) if isinstance(node, ast.Call) else None
         if chains is None or dropped is None:
             return chains
         # Columns an encoder of the frame wrote are columns, not levels of a get_dummies(series).
@@ -321,7 +316,7 @@ class ColumnTracking:
         prefixes = self._prefixes(use)
         if prefixes is None:
             if id(use) in self.series_uses and use.params.get("prefix") is None:  # dummies named by the levels
-                return sorted(n for n in dropped if n not in use.columns and n not in self.column_references)
+                return sorted(n for n in dropped if n not in (use.columns or ()) and n not in self.column_references)
             return []
         per_variable = [[n for n in dropped if n.startswith(p)] for p in prefixes]
         if not all(per_variable):

@@ -31,11 +31,10 @@ from nblint.pipelines.catalog import FUNCTION_TRANSFORMS
 from nblint.pipelines.flow import UNLISTED
 from nblint.pipelines.pycolumns import ColumnTracking, names, raw, same_names
 from nblint.pipelines.pycolumns import _union as union
+from nblint.pipelines.pystate import Chains, Parts
 from nblint.pipelines.pyvalues import AllBut, calls_in
 
 __all__ = ["FIT_METHODS", "TRANSFORM_METHODS", "DataTracking", "argument", "union"]
-
-Chains = tuple[tuple[Call, ...], ...]
 
 FIT_METHODS = frozenset({"fit", "partial_fit"})
 TRANSFORM_METHODS = frozenset({"fit_transform", "transform"})
@@ -79,13 +78,6 @@ def unwrapped(node: ast.expr) -> ast.expr:
 
 class DataTracking(ColumnTracking):
     """The data-preparation half of the Python reader (mixed into it; see the module docstring)."""
-
-    tracks_data: bool
-    frame: int
-    call_data: dict
-    call_parts: dict
-    targets: set
-    chosen: dict
 
     def data_of(self, node: ast.expr) -> Chains | None:
         """The data preparation the value of ``node`` went through."""
@@ -141,7 +133,7 @@ class DataTracking(ColumnTracking):
         arguments = [a.value if isinstance(a, ast.Starred) else a for a in node.args] + [k.value for k in node.keywords]
         return union(receiver, *(self.data_of(a) for a in arguments))
 
-    def _dummies(self, node: ast.Call, call: Call) -> Chains:
+    def _dummies(self, node: ast.Call, call: Call) -> Chains | None:
         """``get_dummies(data)``: a Series or named columns become bits; on a whole frame, only some columns do.
 
         On a frame, get_dummies encodes the columns listed in ``columns=`` (with no
@@ -155,7 +147,7 @@ class DataTracking(ColumnTracking):
         chains = self.data_of(source) if source is not None else None
         listing = "columns" in call.params
         picked = self.column_names(source) if source is not None and not listing else None
-        if picked is not None:  # df["Sex"], df[["a", "b"]]: every column given is encoded
+        if picked is not None and source is not None:  # df["Sex"], df[["a", "b"]]: every column given is encoded
             return self._then(chains, [self.use(call, picked, self._series(source))])
         listed = names(call.params.get("columns")) if listing else None
         encoded, kept = [], []
@@ -204,7 +196,7 @@ class DataTracking(ColumnTracking):
         """Each chain (or the raw input) followed by each of ``uses``."""
         return tuple(chain + (use,) for use in uses for chain in chains or ((),))
 
-    def parts_of(self, node: ast.expr) -> list[tuple[Chains | None, ast.expr | None]] | None:
+    def parts_of(self, node: ast.expr) -> Parts | None:
         """The data of each element of a tuple result, with the expression it comes from (for the target).
 
         ``train_test_split(X, y)`` gives X's data to ``X_train, X_test`` and y's to
@@ -267,16 +259,18 @@ class DataTracking(ColumnTracking):
         for chain in kept:
             last = chain[-1] if chain else None
             base = self.base_of.get(id(last)) if last is not None else None
-            if base is None:
+            if last is None or base is None:
                 merged.setdefault((id(chain),), chain)
                 continue
             key = (tuple(map(id, chain[:-1])), id(base))
             if key in merged:
-                columns = merged[key][-1].columns + tuple(c for c in last.columns if c not in merged[key][-1].columns)
+                # (Every use in base_of was made for named columns: see use().)
+                had = merged[key][-1].columns or ()
+                columns = had + tuple(c for c in last.columns or () if c not in had)
                 merged[key] = chain[:-1] + (self.use(base, columns),)
             else:
                 merged[key] = chain
         return union(tuple(merged.values()))
 
     def _of_target(self, use: Call) -> bool:
-        return bool(use.columns) and same_names(use) and set(use.columns) <= self.targets
+        return use.columns is not None and len(use.columns) > 0 and same_names(use) and set(use.columns) <= self.targets

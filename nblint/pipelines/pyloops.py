@@ -25,6 +25,7 @@ from typing import Any
 
 from nblint.pipelines.calls import Expr
 from nblint.pipelines.pycolumns import names
+from nblint.pipelines.pystate import ReaderState
 from nblint.pipelines.pyvalues import (
     AllBut,
     OneOf,
@@ -38,27 +39,22 @@ from nblint.pipelines.pyvalues import (
 )
 from nblint.pipelines.pyvalues import unknown as _unknown
 
+Comprehension = ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp
 #: The most frames a loop over a list of frames is read for (its body is read once per frame).
 MAX_FRAMES_WALKED = 6
 
 
 def listed_names(node: ast.expr) -> tuple[str, ...] | None:
     """``[train, test]`` (a list or tuple of plain names, at most MAX_FRAMES_WALKED): the names, else None."""
-    if (
-        isinstance(node, (ast.List, ast.Tuple))
-        and 1 < len(node.elts) <= MAX_FRAMES_WALKED
-        and all(isinstance(e, ast.Name) for e in node.elts)
-    ):
-        return tuple(e.id for e in node.elts)
+    if isinstance(node, (ast.List, ast.Tuple)) and 1 < len(node.elts) <= MAX_FRAMES_WALKED:
+        found = tuple(e.id for e in node.elts if isinstance(e, ast.Name))
+        if len(found) == len(node.elts):
+            return found
     return None
 
 
-class LoopReading:
+class LoopReading(ReaderState):
     """The loop half of the Python reader (see the module docstring)."""
-
-    env: dict
-    frame_lists: dict
-    aliases: list
 
     def frames_walked(self, node: ast.expr) -> tuple[str, ...] | None:
         """The frames a loop walks: a list of names written in the source (``[train, test]``, or a name bound
@@ -78,6 +74,7 @@ class LoopReading:
         for inner in ast.walk(loop.iter):
             if isinstance(inner, ast.Call):
                 self.expr(inner)
+        assert isinstance(loop.target, ast.Name)  # the reader walks only `for name in [...]` this way
         variable = loop.target.id
         for frame in frames:
             self.bind(loop.target, _unknown(loop.target), self.data.get(frame))
@@ -116,7 +113,7 @@ class LoopReading:
             items = items_of(self.expr(node))
         return one_of(items) if items else _unknown(node)
 
-    def _comprehension(self, node) -> Any:
+    def _comprehension(self, node: Comprehension) -> Any:
         """``[make_pipeline(enc, m) for m in models]``: the element read with each generator's items;
         ``[x for x in items]`` (no condition) is the items themselves, ``[c for c in df.columns if c not in
         drop]`` every column but ``drop``."""
@@ -138,7 +135,7 @@ class LoopReading:
                 return items
         return _unknown(node)
 
-    def _all_but(self, node) -> AllBut | None:
+    def _all_but(self, node: Comprehension) -> AllBut | None:
         """``[c for c in df.columns if c not in drop and c != "id"]``: the names left out, where all are written."""
         if not isinstance(node, ast.ListComp) or len(node.generators) != 1:
             return None
@@ -148,14 +145,17 @@ class LoopReading:
             columns = columns.args[0]
         if (
             _copied_items(node) is None
+            or not isinstance(node.elt, ast.Name)
             or not generator.ifs
             or not (isinstance(columns, ast.Attribute) and columns.attr == "columns")
         ):
             return None
-        conditions = []
+        conditions: list[ast.expr] = []
         for condition in generator.ifs:
-            both = isinstance(condition, ast.BoolOp) and isinstance(condition.op, ast.And)
-            conditions += condition.values if both else [condition]
+            if isinstance(condition, ast.BoolOp) and isinstance(condition.op, ast.And):
+                conditions += condition.values
+            else:
+                conditions.append(condition)
         left_out: set[str] = set()
         for condition in conditions:
             if not (
@@ -183,7 +183,9 @@ class LoopReading:
         name gains the items; a loop appending gains each item its variable takes. Items not known make the
         list unknown."""
         name = self._dotted_text(holder)
-        current = self.env.get(name) if name is not None else None
+        if name is None:
+            return
+        current = self.env.get(name)
         if not is_sequence(current):
             return
         value = self.expr(added) if one else self.iterate(added)  # iterate: one item stands for itself
@@ -199,7 +201,7 @@ class LoopReading:
             self.env[name] = list(current) + items
 
 
-def _copied_items(node) -> ast.expr | None:
+def _copied_items(node: Comprehension) -> ast.expr | None:
     """The iterable of ``[x for x in items]`` (one generator whose element is its plain loop variable)."""
     if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp)) and len(node.generators) == 1:
         generator = node.generators[0]

@@ -39,17 +39,18 @@ from __future__ import annotations
 import ast
 import math
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 from nblint.core.errors import InputError
 from nblint.pipelines import catalog
-from nblint.pipelines.calls import Call, Expr, Note
+from nblint.pipelines.calls import Expr, Note
 from nblint.pipelines.pycalls import CallReading
 from nblint.pipelines.pydata import DataTracking
 from nblint.pipelines.pyloops import LoopReading, listed_names
 from nblint.pipelines.pyparse import MAX_NESTING, imports_library, newer_syntax, parse_source
+from nblint.pipelines.pystate import Chains, Parts
 from nblint.pipelines.pyvalues import UNKNOWN, Instance, calls_in, concatenated, subscript, unpack
 from nblint.pipelines.pyvalues import mark as _mark
 from nblint.pipelines.pyvalues import unknown as _unknown
@@ -103,6 +104,7 @@ def read_python(text: str, path: str) -> list[PipelineSpec] | None:
     parsed = parse_source(text, path)
     problem = parsed.unreadable
     if parsed.tree is None:
+        assert problem is not None  # parse_source gives a tree or says why not
         if problem.python2 or problem.deep:
             if not imports_library(text):
                 return None
@@ -131,6 +133,7 @@ def read_python(text: str, path: str) -> list[PipelineSpec] | None:
         raise InputError(f"Python syntax error{where}: {problem.message}")
     notes = []
     if parsed.python2:
+        assert problem is not None  # the lines set aside are those the Python 2 problem was found in
         notes.append(
             Note(
                 problem.line,
@@ -165,7 +168,7 @@ def read_module(
     text: str,
     form: str = "python",
     notes: list[Note] | None = None,
-    runs: list[tuple[str, int]] = (),
+    runs: Sequence[tuple[str, int]] = (),
 ) -> list[PipelineSpec] | None:
     """The pipelines of a parsed module (a script, or a notebook's cells joined), with what was not followed.
 
@@ -203,7 +206,7 @@ def read_module(
         return None
     for call in reader.calls:
         if call.feeders:
-            call.feeders = reader.fitted_on(call.feeders)
+            call.feeders = reader.fitted_on(call.feeders) or ()
     # What could not be read (an unreadable notebook cell) may use a model: nothing is taken as unused then.
     specs = build_specs(reader.calls, path, form, skip=set() if notes else reader.unused())
     all_notes = tuple(notes or ()) + tuple(reader.notes)
@@ -213,47 +216,7 @@ def read_module(
 
 
 class _ModuleReader(CallReading, LoopReading, DataTracking):
-    def __init__(self, tree: ast.Module, tracks_data: bool = True):
-        self.tree = tree
-        self.tracks_data = tracks_data
-        self.imports: dict[str, str] = {}  # local name -> dotted origin
-        self.star: list[str] = []  # scikit-learn/imblearn modules imported with *
-        self.foreign: list[tuple[str, int]] = []  # other modules imported with * (or %run), with their lines
-        self.env: dict[str, Any] = {}  # name (or dotted attribute) -> value bound to it
-        self.data: dict[str, Any] = {}  # name -> the data preparation it holds
-        self.memo: dict[tuple[int, int], Any] = {}  # (id(node), frame) -> its value, so each is read once per frame
-        self.call_data: dict[tuple[int, int], Any] = {}  # the same, for the data a source function returns
-        self.calls: list[Call] = []
-        self.notes: list[Note] = []
-        self.noted: set[str] = set()
-        self.functions: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = {}
-        self.classes: set[str] = set()
-        self.class_name: str | None = None  # the class whose body is being read
-        self.frame = 0  # 0: the module; n: the n-th call of a source function read
-        self.frames = 0
-        self.stack: list[ast.AST] = []
-        self.returns: list[list[tuple[Any, Any]]] = []
-        self.inlined = 0
-        self.targets: set[str] = set()
-        self.chosen: dict[str, tuple[str, ...]] = {}  # name -> the columns it holds (y = df["label"])
-        self.uses: dict = {}
-        self.series_uses: set[int] = set()
-        self.base_of: dict[int, Call] = {}
-        self.call_parts: dict = {}
-        self._column_references = None
-        self._locals: dict[int, set[str]] = {}
-        # What is used: a model bound to a name the source never reads, or built in a bare expression,
-        # and never fitted, has no effect in a source that fits models (see unused()).
-        self.trains = False
-        self.fitted: set[int] = set()
-        self.bound: list[tuple[str, list[Call]]] = []
-        self.bare: list[Call] = []
-        self.created: dict[int, Call] = {}
-        # Per source call (and loop over frames): parameter (loop variable) -> the name it stands for, the
-        # changes made through it, and whether the names beyond are out of scope (a call) or not (a loop).
-        self.aliases: list[tuple[dict[str, str], dict[str, Any], bool]] = []
-        self.frame_lists: dict[str, tuple[str, ...]] = {}  # name -> the names of the list it holds ([train, test])
-        self.defaults: dict[int, dict[str, tuple[Any, Any]]] = {}  # id(function) -> parameter -> (default, its data)
+    """The Python reader: its state is :class:`~nblint.pipelines.pystate.ReaderState`, its parts mixed in."""
 
     # ---------------------------------------------------------------- statements
 
@@ -284,15 +247,17 @@ class _ModuleReader(CallReading, LoopReading, DataTracking):
         elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.op, ast.Add):
             self.grow(stmt.target, stmt.value, one=False)  # features += [...]
         elif isinstance(stmt, ast.Return) and stmt.value is not None and self.returns:
-            parts = None
+            parts: Parts | None = None
             if isinstance(stmt.value, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in stmt.value.elts):
                 parts = [(self.data_of(e), e) for e in stmt.value.elts]
             self.returns[-1].append((self.expr(stmt.value), self.data_of(stmt.value), parts))
         elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
             self._in_place(stmt.value)
             made = self.expr(stmt.value)
-            if self.created.get(id(stmt.value)) is made:
-                self.bare.append(made)  # GaussianNB(priors=None) on its own: built, never kept
+            created = self.created.get(id(stmt.value))
+            # (A method call that gives back None, such as set_params on a name bound to None, built nothing.)
+            if created is not None and created is made:
+                self.bare.append(created)  # GaussianNB(priors=None) on its own: built, never kept
         # Every call of the statement's own expressions (nested statements come after, in order).
         for _, field in ast.iter_fields(stmt):
             for node in field if isinstance(field, list) else [field]:
@@ -384,7 +349,7 @@ class _ModuleReader(CallReading, LoopReading, DataTracking):
     def scoped(self, names: set[str]) -> Iterator[None]:
         """Give ``names`` back their values afterwards (a function's or a comprehension's own names)."""
         missing = object()
-        tables = (self.env, self.data, self.chosen, self.frame_lists)
+        tables: tuple[dict[str, Any], ...] = (self.env, self.data, self.chosen, self.frame_lists)
         saved = {n: tuple(table.get(n, missing) for table in tables) for n in names}
         try:
             yield
@@ -399,27 +364,29 @@ class _ModuleReader(CallReading, LoopReading, DataTracking):
     def assign(self, target: ast.expr, node: ast.expr) -> None:
         """``target = node``; ``X, y = a, b`` pairs each name with its own expression, and a split or a
         function returning a tuple gives each name its own part."""
-        unpacking = isinstance(target, (ast.Tuple, ast.List)) and not any(
-            isinstance(e, ast.Starred) for e in target.elts
+        elements = (
+            target.elts
+            if isinstance(target, (ast.Tuple, ast.List)) and not any(isinstance(e, ast.Starred) for e in target.elts)
+            else None
         )
         if (
-            unpacking
+            elements is not None
             and isinstance(node, (ast.Tuple, ast.List))
-            and len(target.elts) == len(node.elts)
+            and len(elements) == len(node.elts)
             and not any(isinstance(e, ast.Starred) for e in node.elts)
         ):
-            for element, part in zip(target.elts, node.elts):
+            for element, part in zip(elements, node.elts):
                 self.assign(element, part)
             return
-        parts = self.parts_of(node) if unpacking else None
-        if parts is not None and len(parts) == len(target.elts):
+        parts = self.parts_of(node) if elements is not None else None
+        if elements is not None and parts is not None and len(parts) == len(elements):
             values = unpack(self.expr(node), len(parts))
-            for index, (element, (data, source)) in enumerate(zip(target.elts, parts)):
+            for index, (element, (data, source)) in enumerate(zip(elements, parts)):
                 self.bind(element, values[index] if values is not None else _unknown(element), data, source)
             return
         self.bind(target, self.expr(node), self.data_of(node), node)
 
-    def bind(self, target: ast.expr, value: Any, data: Any, node: ast.expr | None = None) -> None:
+    def bind(self, target: ast.expr, value: Any, data: Chains | None, node: ast.expr | None = None) -> None:
         if isinstance(target, (ast.Tuple, ast.List)):
             parts = unpack(value, len(target.elts))
             for index, element in enumerate(target.elts):
@@ -501,9 +468,10 @@ class _ModuleReader(CallReading, LoopReading, DataTracking):
                     items.append(self.expr(element))
             return items
         elif isinstance(node, ast.Dict):
-            if all(isinstance(k, ast.Constant) for k in node.keys):
+            keys = [k for k in node.keys if isinstance(k, ast.Constant)]  # None stands for **mapping
+            if len(keys) == len(node.keys):
                 found = PosDict(_mark(node))
-                for key, value in zip(node.keys, node.values):
+                for key, value in zip(keys, node.values):
                     found[key.value] = self.expr(value)
                     found.marks[key.value] = _mark(key)
                 return found
@@ -520,11 +488,11 @@ class _ModuleReader(CallReading, LoopReading, DataTracking):
             if joined is not None:
                 return joined  # [0] + alphas, col + "_enc" (also for each name a loop takes)
         elif isinstance(node, (ast.Call, ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
-            key = (id(node), self.frame)
-            if key not in self.memo:
-                self.memo[key] = UNKNOWN  # a call reached again while being read
-                self.memo[key] = self._call(node) if isinstance(node, ast.Call) else self._comprehension(node)
-            return self.memo[key]
+            memo_key = (id(node), self.frame)
+            if memo_key not in self.memo:
+                self.memo[memo_key] = UNKNOWN  # a call reached again while being read
+                self.memo[memo_key] = self._call(node) if isinstance(node, ast.Call) else self._comprehension(node)
+            return self.memo[memo_key]
         return _unknown(node)
 
     def _reference(self, node: ast.Name | ast.Attribute) -> Any:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 from nblint.pipelines.calls import Call, Expr, Mark, OneOf
 
@@ -39,7 +39,7 @@ class AllBut:
     node: Any = field(compare=False)
 
 
-def is_sequence(value: Any) -> bool:
+def is_sequence(value: Any) -> TypeGuard[list[Any] | tuple[Any, ...]]:
     return isinstance(value, (list, tuple))
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 from nblint.analysis.context import TableContext
 from nblint.core.errors import ConfigError, NblintError
@@ -284,7 +284,9 @@ def lint_paths(
     if engine == "dask":
         from nblint.dask.source import DaskSource, read_dask
 
-        files, warnings = list(paths), []  # each path (a file, a glob, a folder) is one table ...
+        # each path (a file, a glob, a folder) is one table ...
+        files: list[str] = list(paths)
+        warnings: list[str] = []
         # ... but a pipeline config is read as one, so that the table its nblint spec names is checked too
         configs = {path: _read_config(path) for path in files if is_config_path(path) and os.path.isfile(path)}
         unreadable: dict[str, str] = {}
@@ -320,7 +322,7 @@ def lint_paths(
             except ConfigError as exc:
                 results.append(FileResult(path, error=str(exc)))
                 continue
-            if path in configs:
+            if config is not None:  # (a config that could not be read was passed over above)
                 results.append(_config_result(path, config, settings))
                 if isinstance(config, ConfigFile):
                     warnings += config.suppression_warnings()
@@ -358,6 +360,14 @@ def text_source(source: TableSource, column: str, target: str | None) -> TableSo
     return counts
 
 
+class _Declared(TypedDict, total=False):
+    """What a spec fills in of a table's settings."""
+
+    target: str
+    model: str
+    alpha: float
+
+
 def _declared_by_spec(
     settings: Settings, spec: PipelineSpec, path: str, overrides: Overrides, warnings: list[str]
 ) -> Settings:
@@ -368,8 +378,9 @@ def _declared_by_spec(
     neither gives.  Where the configuration overrides the spec, a warning says
     so (``--target``/``--model`` are asked for and need none).
     """
-    changes = {}
-    for key, declared in (("target", spec.target), ("model", spec.model)):
+    changes: _Declared = {}
+    keys: tuple[Literal["target", "model"], ...] = ("target", "model")
+    for key, declared in zip(keys, (spec.target, spec.model)):
         current = getattr(settings, key)
         if not declared:
             continue
@@ -407,12 +418,15 @@ def _key(path: str) -> str:
     return path if path == "-" else os.path.abspath(path)
 
 
-def _with_named_data(files: list[str], configs: dict) -> tuple[list[str], dict[str, PipelineSpec]]:
+def _with_named_data(
+    files: list[str], configs: dict[str, ConfigFile | NblintError | None]
+) -> tuple[list[str], dict[str, PipelineSpec]]:
     """The run's files with each data file a spec names added after the spec (once), and who names what."""
     from nblint.pipelines import ConfigFile
 
     present = {_key(path) for path in files}
-    out, named = [], {}
+    out: list[str] = []
+    named: dict[str, PipelineSpec] = {}
     for path in files:
         out.append(path)
         config = configs.get(path)

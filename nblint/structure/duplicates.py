@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from nblint.structure.groups import Group
+
 
 def identical_binary_dense(binary, cooccurrence: np.ndarray, n_rows: int) -> list[list[str]]:
     """Sets of identical 0/1 columns from the co-occurrence matrix: ``O_ij = O_ii = O_jj``.
@@ -127,7 +129,7 @@ def _same_fingerprint(profile, columns: list[str]) -> list[list[str]]:
     ]
 
 
-def code_column_candidates(profile, groups) -> list[tuple[str, object]]:
+def code_column_candidates(profile, groups: list[Group]) -> list[tuple[str, Group]]:
     """(column, group) pairs where a discrete column's level counts equal a group's level counts.
 
     A code column that carries the same variable as a group of indicators has one
