@@ -61,11 +61,8 @@ def one_blas_thread():
 
 def _extension_modules() -> set[str]:
     """The names of the imported modules that are shared libraries (extension modules)."""
-    return {
-        name
-        for name, module in list(sys.modules.items())
-        if isinstance(getattr(module, "__file__", None), str) and module.__file__.endswith(_EXTENSION_SUFFIXES)
-    }
+    files = ((name, getattr(module, "__file__", None)) for name, module in list(sys.modules.items()))
+    return {name for name, file in files if isinstance(file, str) and file.endswith(_EXTENSION_SUFFIXES)}
 
 
 _EXTENSION_SUFFIXES = tuple(importlib.machinery.EXTENSION_SUFFIXES)
