@@ -414,9 +414,10 @@ def schema_for_table(path: str, settings, codes: list[str]) -> pa.DataFrameSchem
 def read_frame(path: str, encoding: str = "utf-8") -> pd.DataFrame:
     """Read a table with pandas the way a user validating it would.
 
-    ``pandas.read_csv`` (tab-separated for ``.tsv``/``.tab``, gzip by suffix)
-    or ``pandas.read_parquet``: the dtypes a written schema expects are the
-    ones this gives.
+    ``pandas.read_csv`` (tab-separated for ``.tsv``/``.tab``, gzip by suffix),
+    ``pandas.read_parquet``, or pyarrow's Arrow IPC readers (Feather, an IPC file
+    or stream) through ``to_pandas``: the dtypes a written schema expects are
+    the ones this gives.
 
     Parameters
     ----------
@@ -436,7 +437,22 @@ def read_frame(path: str, encoding: str = "utf-8") -> pd.DataFrame:
     form = table_format(path) or TableFormat("csv")
     if form.kind == "parquet":
         return pd.read_parquet(path)
+    if form.kind == "arrow":
+        return _read_arrow(path)
     return pd.read_csv(path, sep=form.delimiter, encoding=encoding)
+
+
+def _read_arrow(path: str) -> pd.DataFrame:
+    """An Arrow IPC table (Feather v1, an IPC file, or the footer-less IPC stream) as pandas reads it."""
+    import pyarrow as pa
+    import pyarrow.feather as feather
+
+    with open(path, "rb") as handle:
+        start = handle.read(6)
+    if start.startswith((b"FEA1", b"ARROW1")):
+        return feather.read_table(path).to_pandas()
+    with pa.OSFile(path, "rb") as handle:
+        return pa.ipc.open_stream(handle).read_all().to_pandas()
 
 
 def _schema_name(path: str) -> str:

@@ -423,3 +423,21 @@ def test_schema_command_says_when_its_table_already_fails_the_error_checks(tmp_p
         main, ["schema", "examples/customers.csv", "--target", "churned", "-o", str(tmp_path / "quiet.yaml")]
     )
     assert quiet.exit_code == 0 and quiet.stderr == ""
+
+
+@pytest.mark.parametrize("form", ["feather", "ipc-file", "ipc-stream"])
+def test_an_arrow_table_is_read_as_arrow_not_as_csv(tmp_path, form):
+    import pyarrow as pa
+    import pyarrow.feather as feather
+
+    frame = pd.DataFrame({"a": [1, 2, 3], "b": ["x", "y", "x"], "c": [0.5, None, 1.5]})
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    path = tmp_path / ("t.feather" if form == "feather" else "t.arrow")
+    if form == "feather":
+        feather.write_feather(table, path)
+    else:
+        with pa.OSFile(str(path), "wb") as sink:
+            open_writer = pa.ipc.new_file if form == "ipc-file" else pa.ipc.new_stream
+            with open_writer(sink, table.schema) as writer:
+                writer.write_table(table)
+    pd.testing.assert_frame_equal(nbpa.read_frame(str(path)), frame)
