@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from nblint.core.collector import collector_paused
 from nblint.engine.findings import Finding
 from nblint.engine.rule import INPUTS, SUMMARIZE_ABOVE, Rule, _jsonable
 
@@ -166,16 +167,17 @@ def run_rules(ctx, codes: list[str], rule_options: dict[str, dict[str, Any]]) ->
     """Run the chosen rules that read what ``ctx`` holds (``ctx.input``: a table or a pipeline); sorted findings."""
     rules = load_rules()
     findings: list[Finding] = []
-    for code in codes:
-        rule_cls = rules[code]
-        if not applies(rule_cls, ctx):
-            continue
-        rule = rule_cls(rule_options.get(code))
-        found = list(rule.check(ctx))
-        limit = rule.settings.get(SUMMARIZE_ABOVE.name)
-        findings.extend(found if limit is None else rule.summarize(ctx, found, int(limit)))
-    settle(findings)
-    findings.sort(key=Finding.sort_key)
+    with collector_paused():  # (a vocabulary's kinds and findings: many small objects, few cycles)
+        for code in codes:
+            rule_cls = rules[code]
+            if not applies(rule_cls, ctx):
+                continue
+            rule = rule_cls(rule_options.get(code))
+            found = list(rule.check(ctx))
+            limit = rule.settings.get(SUMMARIZE_ABOVE.name)
+            findings.extend(found if limit is None else rule.summarize(ctx, found, int(limit)))
+        settle(findings)
+        findings.sort(key=Finding.sort_key)
     return findings
 
 
