@@ -2,7 +2,7 @@
 
 Issue 15: the engine, the analyses and the integrations never name a rule: rules
 declare the settings they need (``Option(shared=True)``, read as
-``ctx.setting(name)``) and the row checks that report them (``Rule.row_checks``).
+``ctx.settings``) and the row checks that report them (``Rule.row_checks``).
 Prose may mention a code (a docstring, a message such as "VIF (NB104) leaves
 out..."); a code as a value may not.
 
@@ -321,3 +321,36 @@ def test_nb401_settings_are_its_options():
         assert not isinstance(param.default, (int, float))  # unset: NB401's option (or the config) decides
         assert f"{option.default:g})" in param.help, (name, param.help)
         assert getattr(param.type, "min", getattr(param.type, "minimum", None)) == option.minimum, name
+
+
+def test_the_analysis_settings_are_the_shared_options_each_declared_once_and_typed():
+    """Every shared option of the built-in rules is one typed field of AnalysisSettings, and no field lacks one."""
+    from dataclasses import fields
+
+    from nblint.engine import load_rules, resolved_options, shared_settings
+    from nblint.engine.settings import AnalysisSettings
+
+    declared = {
+        option.name.replace("-", "_"): option
+        for rule in load_rules().values()
+        for option in rule.options
+        if option.shared
+    }
+    assert {f.name for f in fields(AnalysisSettings)} == set(declared)
+    settings = shared_settings(resolved_options())
+    for name, option in declared.items():
+        assert getattr(settings, name) == option.default
+        assert isinstance(getattr(settings, name), type(option.default) if isinstance(option.default, int) else float)
+    overridden = shared_settings(resolved_options({"NB102": {"min-evidence": "7"}}))
+    assert overridden.min_evidence == 7.0 and isinstance(overridden.min_evidence, float)
+
+
+def test_no_analysis_reads_a_setting_by_name():
+    """The analyses read ``ctx.settings.<field>``: a string look-up with a cast at each use cannot come back."""
+    offenders = [
+        f"{path}:{n}"
+        for path in sorted((ROOT / "nblint").rglob("*.py")) + sorted((ROOT / "rules").rglob("*.py"))
+        for n, line in enumerate(path.read_text().splitlines(), 1)
+        if ".setting(" in line
+    ]
+    assert offenders == []

@@ -4,7 +4,7 @@ A :class:`TableContext` wraps one table's profile.  Rules ask it for the
 structure of the table (groups, VIF, duplicates, kinds, separations) and never
 read rows.  The algorithms are pure functions of the profile in
 :mod:`nblint.structure` and :mod:`nblint.structure.leakage`; the context only caches their
-results and feeds them the settings the rules declared (``ctx.setting(name)``).
+results and feeds them the settings the rules declared (``ctx.settings``, typed).
 Where a per-row result is needed (example rows of a broken group, verifying that
 a code column decodes a group, that two columns are identical), the context
 makes one extra chunked pass over the candidates only (:meth:`TableContext.row_checks`).
@@ -26,7 +26,7 @@ from nblint.engine import shared_settings
 from nblint.engine.findings import EXAMPLE_ROWS
 from nblint.profile.incidence import Incidence
 from nblint.profile.levels import key_counts, level_sizes
-from nblint.profile.table import WIDE_BINARY, TableProfile, class_slots
+from nblint.profile.table import TableProfile, class_slots
 from nblint.readers import Chunk, TableSource
 from nblint.structure import (
     Budget,
@@ -134,6 +134,7 @@ class TableContext:
         #: The smoothing the model uses, when known (config ``alpha`` or a pipeline); None: unknown.
         self.alpha = alpha
         self.declared_kinds = dict(kinds or {})
+        #: The analysis settings (the shared rule options), typed: ``ctx.settings.min_evidence``.
         self.settings = shared_settings(self.rule_options)
         #: One search budget for every combinatorial search over this table.
         self.budget = Budget()
@@ -154,10 +155,6 @@ class TableContext:
     @property
     def n_rows(self) -> int:
         return self.profile.n_rows
-
-    def setting(self, name: str) -> Any:
-        """An analysis setting: a shared rule option's resolved value (see :func:`nblint.engine.shared_settings`)."""
-        return self.settings[name]
 
     @cached_property
     def table_order(self) -> dict[str, int]:
@@ -226,7 +223,7 @@ class TableContext:
         """Rows a 0/1 column must be set on for ``min-evidence`` beside the most frequent usable column."""
         usable = counts[(counts > 0) & (counts < n)]
         most = int(usable.max()) if len(usable) else 0
-        return float(self.setting("min-evidence")) * n / max(most, 1)
+        return self.settings.min_evidence * n / max(most, 1)
 
     @cached_property
     def term_supports(self) -> dict[str, int]:
@@ -314,7 +311,7 @@ class TableContext:
     @property
     def wide_binary(self) -> int:
         """More complete 0/1 columns than this make the table wide (the ``wide-columns`` setting)."""
-        return int(self.settings.get("wide-columns", WIDE_BINARY))
+        return self.settings.wide_columns
 
     @cached_property
     def kinds(self) -> dict[str, ColumnKind]:
@@ -371,7 +368,7 @@ class TableContext:
         nonzero, target = self._nonzero, self.target
         at = np.flatnonzero((numeric.minimum >= 0) & (nonzero >= 0) & (2 * nonzero <= n_rows)).tolist()
         sparse = [name for name in (numeric.names[j] for j in at) if name != target]
-        if len(sparse) < int(self.setting("term-block")):
+        if len(sparse) < self.settings.term_block:
             return frozenset()
         # A sparse matrix given as such (a vectorizer's output) is one block: its frequent words
         # ('the', in 93% of documents) are terms too. In a dense file only the sparse columns are.
@@ -433,11 +430,11 @@ class TableContext:
         from nblint.impact import ImpactSettings
 
         if alpha is None:
-            alpha = self.alpha if self.alpha is not None else float(self.setting("alpha"))
+            alpha = self.alpha if self.alpha is not None else self.settings.alpha
         return ImpactSettings(
             alpha=alpha,
-            folds=folds if folds is not None else int(self.setting("folds")),
-            seed=seed if seed is not None else int(self.setting("seed")),
+            folds=folds if folds is not None else self.settings.folds,
+            seed=seed if seed is not None else self.settings.seed,
         )
 
     @cached_property
@@ -469,7 +466,7 @@ class TableContext:
         """Columns from which the target can be read on (nearly) every row (:mod:`nblint.structure.leakage`)."""
         if self.target is None:
             return {}
-        share = float(self.setting("decides-share"))
+        share = self.settings.decides_share
         found = {d.column: d for d in leakage.deciding_columns(self.profile, self.kinds, share)}
         candidates = [c for c in leakage.threshold_candidates(self.profile, self.kinds) if c not in found]
         if candidates:
@@ -506,8 +503,8 @@ class TableContext:
         for level in leakage.single_class_levels(
             self.profile,
             columns,
-            int(self.setting("separation-min-rows")),
-            float(self.setting("separation-max-chance")),
+            self.settings.separation_min_rows,
+            self.settings.separation_max_chance,
             presence,
         ):
             found.setdefault(level.column, []).append(level)
@@ -529,8 +526,8 @@ class TableContext:
         """
         search = self.group_search
         n = self.n_rows
-        max_share = float(self.setting("max-violation-share"))
-        min_evidence = float(self.setting("min-evidence"))
+        max_share = self.settings.max_violation_share
+        min_evidence = self.settings.min_evidence
         names = list(self.profile.names)
 
         broken_candidates: list[BrokenCandidate] = []
@@ -645,8 +642,8 @@ class TableContext:
             self.table_order,
             list(self.profile.names),
             self.budget,
-            float(self.setting("min-evidence")),
-            float(self.setting("max-violation-share")),
+            self.settings.min_evidence,
+            self.settings.max_violation_share,
         )
 
     #: On a wide table, or beside a document-term block, the exclusive-set searches run among this many

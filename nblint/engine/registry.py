@@ -18,6 +18,7 @@ from typing import Any
 from nblint.core.collector import collector_paused
 from nblint.engine.findings import Finding
 from nblint.engine.rule import INPUTS, SUMMARIZE_ABOVE, Rule, _jsonable
+from nblint.engine.settings import AnalysisSettings
 
 ENTRY_POINT_GROUP = "nblint.rules"
 CODE_PATTERN = re.compile(r"^NB[1-9]\d\d$")
@@ -206,22 +207,9 @@ def resolved_options(overrides: dict[str, dict[str, Any]] | None = None) -> dict
     }
 
 
-def shared_settings(rule_options: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """The analysis settings: every shared option's resolved value, by name.
-
-    A shared option is declared by exactly one rule (the one whose finding it shapes
-    most) and read by the analyses and other rules through ``ctx.setting(name)``,
-    so that no code outside a rule names a rule code, and two rules never need two
-    options kept equal by hand.
-    """
-    settings: dict[str, Any] = {}
-    for code, rule in load_rules().items():
-        for option in rule.options:
-            if option.shared:
-                if option.name in settings:
-                    raise RuntimeError(f"shared option {option.name!r} is declared twice (again by {code})")
-                settings[option.name] = rule_options.get(code, {}).get(option.name, option.default)
-    return settings
+def shared_settings(rule_options: dict[str, dict[str, Any]]) -> AnalysisSettings:
+    """The analysis settings: every shared option's resolved value, typed (:class:`~nblint.engine.settings.AnalysisSettings`)."""
+    return AnalysisSettings.from_options(load_rules(), rule_options)
 
 
 def rule_record(rule: type[Rule]) -> dict[str, Any]:

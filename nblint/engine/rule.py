@@ -42,7 +42,7 @@ class Option:
     name: str
     default: Any
     doc: str
-    #: An analysis setting as well: rules and analyses read it as ``ctx.setting(name)``, whichever rule declares it.
+    #: An analysis setting as well: rules and analyses read it as ``ctx.settings.<name>`` (:class:`~nblint.engine.settings.AnalysisSettings`), whichever rule declares it.
     shared: bool = False
     minimum: float | None = None
     maximum: float | None = None

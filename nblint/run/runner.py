@@ -192,7 +192,7 @@ def make_context(
     jobs = min(jobs or default_jobs(), MAX_JOBS)
     source.jobs = jobs  # a CSV source also parses that many blocks at once
     options = resolved_options(settings.rule_options)
-    wide = shared_settings(options)["wide-columns"]
+    wide = shared_settings(options).wide_columns
     budget = MemoryBudget.default(settings.memory_budget)
     key = (settings.target, wide, budget)
     profile = profiles.get(key) if profiles is not None else None

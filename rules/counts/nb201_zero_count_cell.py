@@ -239,7 +239,7 @@ class _ClassCells:
         numeric = ctx.profile.numeric
         n_classes = len(ctx.profile.classes)
         self.class_rows = ctx.profile.class_count[:n_classes].astype(np.int64)
-        self.counted = self.class_rows >= ctx.setting("min-class-rows")
+        self.counted = self.class_rows >= ctx.settings.min_class_rows
         self.index = {name: j for j, name in enumerate(numeric.names)}
         class_n = numeric.class_n[:n_classes]
         self.totals = numeric.class_mean[:n_classes] * class_n
