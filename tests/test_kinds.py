@@ -195,3 +195,19 @@ def test_an_unknown_declared_kind_is_a_config_error(tmp_path):
     (tmp_path / "t.csv").write_text("rating,y\n1,a\n2,b\n")
     result = CliRunner().invoke(main, ["check", str(tmp_path / "t.csv")])
     assert result.exit_code == 2 and "columns.'rating' must be one of" in result.stderr
+
+
+def test_kinds_are_members_of_one_enum_and_plain_strings_outside():
+    """A column's kind is a Kind (a string enum): it compares as its value, and JSON sees a plain string."""
+    from nblint.structure.kinds import MODEL_FOR_KIND, Kind
+
+    frame = pd.DataFrame(
+        {"b": [0, 1] * 20, "n": list(range(40)), "x": np.linspace(0.1, 9.7, 40), "c": ["p", "q", "r", "s"] * 10}
+    )
+    frame["y"] = ["u", "v"] * 20
+    ctx = _context(frame)
+    assert all(isinstance(k.kind, Kind) for k in ctx.kinds.values())
+    assert set(MODEL_FOR_KIND) == set(Kind)
+    assert ctx.kinds["b"].kind == "binary" and ctx.kinds["y"].kind is Kind.TARGET
+    record = ctx.kinds["b"].to_dict()
+    assert type(record["kind"]) is str and json.loads(json.dumps(record))["kind"] == "binary"

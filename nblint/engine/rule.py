@@ -311,6 +311,8 @@ def _jsonable(value: Any) -> Any:
     kind = type(value)  # the plain types first: evidence is mostly made of them (wide tables make a lot of it)
     if kind is str or kind is int or kind is bool or value is None or kind is _Plain:
         return value
+    if isinstance(value, str):
+        return str(value)  # (a string enum, such as a column's kind, as its value)
     if isinstance(value, dict):
         return {str(k): _jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):

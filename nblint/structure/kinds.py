@@ -32,6 +32,7 @@ from __future__ import annotations
 import fnmatch
 import re
 from dataclasses import dataclass
+from enum import StrEnum
 
 import numpy as np
 
@@ -39,7 +40,7 @@ from nblint.nbmath.moments import Moments, pooled_variance
 from nblint.profile.levels import level_sizes
 
 #: Kinds a user may declare for a column.
-DECLARABLE = ("binary", "categorical", "count", "continuous", "identifier", "constant")
+DECLARABLE = ("binary", "categorical", "count", "continuous", "identifier", "constant")  # (Kind values)
 #: Non-negative integer columns with more distinct values than this are magnitudes, never codes.
 MAX_CODE_LEVELS = 50
 #: Whole numbers with many values whose smallest value is at least this share of the largest
@@ -72,15 +73,33 @@ _COUNT_HINT = re.compile(
     re.I,
 )
 
-MODEL_FOR_KIND = {
-    "binary": "bernoulli",
-    "group-member": "categorical",
-    "categorical": "categorical",
-    "count": "multinomial",
-    "continuous": "gaussian",
-    "identifier": None,
-    "constant": None,
-    "target": None,
+
+class Kind(StrEnum):
+    """What a column is to a Naive Bayes model; each kind has its event model (:data:`MODEL_FOR_KIND`).
+
+    A string enum: a kind compares, hashes and prints as its value (``Kind.COUNT == "count"``).
+    """
+
+    BINARY = "binary"
+    GROUP_MEMBER = "group-member"
+    CATEGORICAL = "categorical"
+    COUNT = "count"
+    CONTINUOUS = "continuous"
+    IDENTIFIER = "identifier"
+    CONSTANT = "constant"
+    TARGET = "target"
+
+
+#: The event model each kind is read by (None: not a feature, or dropped).
+MODEL_FOR_KIND: dict[Kind, str | None] = {
+    Kind.BINARY: "bernoulli",
+    Kind.GROUP_MEMBER: "categorical",
+    Kind.CATEGORICAL: "categorical",
+    Kind.COUNT: "multinomial",
+    Kind.CONTINUOUS: "gaussian",
+    Kind.IDENTIFIER: None,
+    Kind.CONSTANT: None,
+    Kind.TARGET: None,
 }
 
 
@@ -97,12 +116,12 @@ class ColumnKind:
     """
 
     column: str
-    kind: str
+    kind: Kind
     model: str | None  # recommended event model; None: drop the column / not a feature
     why: str
     n_distinct: float | None
     group: str | None = None  # the group's label for group members
-    alternative: str | None = None
+    alternative: Kind | None = None
     declared: bool = False
 
     @property
@@ -117,13 +136,13 @@ class ColumnKind:
     def to_dict(self) -> dict:
         return {
             "column": self.column,
-            "kind": self.kind,
+            "kind": str(self.kind),
             "model": self.model,
             "why": self.why,
             "n_distinct": None if self.n_distinct is None else round(self.n_distinct),
             "group": self.group,
             "status": self.status,
-            "alternative": self.alternative,
+            "alternative": None if self.alternative is None else str(self.alternative),
         }
 
 
@@ -171,7 +190,7 @@ def term_kinds(profile, columns) -> dict[str, ColumnKind]:
         else:
             whole = integral[k]
             kinds[column] = ColumnKind(
-                column, "count" if whole else "continuous", "multinomial", why[whole], distinct_k
+                column, Kind.COUNT if whole else Kind.CONTINUOUS, "multinomial", why[whole], distinct_k
             )
     return kinds
 
@@ -200,8 +219,9 @@ def infer_kinds(profile, groups, code_columns=None, declared=None, preset=None) 
         if column in preset:
             kinds[column] = preset[column]
             continue
-        chosen = declared_kind(column, declared) if column != profile.target else None
-        if chosen is not None:
+        named = declared_kind(column, declared) if column != profile.target else None
+        if named is not None:
+            chosen = Kind(named)
             kinds[column] = ColumnKind(
                 column, chosen, MODEL_FOR_KIND[chosen], f"declared {chosen}", profile.n_distinct(column), declared=True
             )
@@ -211,7 +231,7 @@ def infer_kinds(profile, groups, code_columns=None, declared=None, preset=None) 
             group = code_columns[column]
             kind = ColumnKind(
                 column,
-                "categorical",
+                Kind.CATEGORICAL,
                 "categorical",
                 f"codes of the same variable as the group {group.label!r} (NB105): a categorical feature",
                 kind.n_distinct,
@@ -235,20 +255,20 @@ def _shared_scale(profile) -> float | None:
 def _constant_kind(column: str, present: int, n_distinct: float | None) -> ColumnKind | None:
     """The kind of a column with no value, or one value on every row; None for any other column."""
     if present == 0:
-        return ColumnKind(column, "constant", None, "every value is missing", 0.0)
+        return ColumnKind(column, Kind.CONSTANT, None, "every value is missing", 0.0)
     if n_distinct is not None and n_distinct <= 1:
-        return ColumnKind(column, "constant", None, "the same value on every row", n_distinct)
+        return ColumnKind(column, Kind.CONSTANT, None, "the same value on every row", n_distinct)
     return None
 
 
 def _binary_kind(column: str) -> ColumnKind:
-    return ColumnKind(column, "binary", "bernoulli", "exactly two values: a Bernoulli feature", 2.0)
+    return ColumnKind(column, Kind.BINARY, "bernoulli", "exactly two values: a Bernoulli feature", 2.0)
 
 
 def _kind(profile, column: str, group, scale: float | None) -> ColumnKind:
     n_rows = profile.n_rows
     if column == profile.target:
-        return ColumnKind(column, "target", None, "the class column", float(len(profile.classes)))
+        return ColumnKind(column, Kind.TARGET, None, "the class column", float(len(profile.classes)))
     n_missing = profile.n_missing(column)
     present = n_rows - n_missing
     n_distinct = profile.n_distinct(column)
@@ -258,7 +278,7 @@ def _kind(profile, column: str, group, scale: float | None) -> ColumnKind:
     if group is not None:
         kind = "one-hot" if group.kind == "one-hot" else "drop-first dummy"
         why = f"member of the {kind} group {group.label!r}: model the collapsed variable as one categorical feature"
-        return ColumnKind(column, "group-member", "categorical", why, n_distinct, group.label)
+        return ColumnKind(column, Kind.GROUP_MEMBER, "categorical", why, n_distinct, group.label)
     text = column in profile.text
     whole = text or bool(profile.numeric.integral[profile.numeric.names.index(column)])
     if n_distinct is not None and n_distinct == 2 and whole:
@@ -267,7 +287,7 @@ def _kind(profile, column: str, group, scale: float | None) -> ColumnKind:
         if n_distinct is None or (present >= 20 and n_distinct >= IDENTIFIER_SHARE * present):
             return ColumnKind(
                 column,
-                "identifier",
+                Kind.IDENTIFIER,
                 None,
                 "a different value on (nearly) every row: an identifier, not a feature",
                 n_distinct,
@@ -276,7 +296,7 @@ def _kind(profile, column: str, group, scale: float | None) -> ColumnKind:
             why = f"text with {n_distinct:.0f} values: categorical, high-cardinality (merge rare levels or drop)"
         else:
             why = f"text with {n_distinct:.0f} values: a categorical feature (ordinal codes for CategoricalNB)"
-        return ColumnKind(column, "categorical", "categorical", why, n_distinct)
+        return ColumnKind(column, Kind.CATEGORICAL, "categorical", why, n_distinct)
     j = profile.numeric.names.index(column)
     numeric = profile.numeric
     if not numeric.integral[j]:
@@ -291,8 +311,8 @@ def _kind(profile, column: str, group, scale: float | None) -> ColumnKind:
         if levels is not None and levels.totals.sum() - levels.totals.max() >= REPEATS * (n_distinct - 1):
             values = "/".join(f"{v:g}" for v in levels.keys)
             why = f"only {n_distinct:.0f} distinct values ({values}): codes of a few levels (ambiguous: could also be a coarse measurement)"
-            return ColumnKind(column, "categorical", "categorical", why, n_distinct, alternative="continuous")
-        return ColumnKind(column, "continuous", "gaussian", _continuous_why(profile, j), n_distinct)
+            return ColumnKind(column, Kind.CATEGORICAL, "categorical", why, n_distinct, alternative=Kind.CONTINUOUS)
+        return ColumnKind(column, Kind.CONTINUOUS, "gaussian", _continuous_why(profile, j), n_distinct)
     with np.errstate(over="ignore"):  # (int64's or float64's ends: the span is inf, wider than any rows)
         span = float(numeric.maximum[j]) - float(numeric.minimum[j]) + 1
     if n_distinct is None or (present >= 20 and n_distinct >= IDENTIFIER_SHARE * present):
@@ -301,7 +321,7 @@ def _kind(profile, column: str, group, scale: float | None) -> ColumnKind:
         if n_distinct is not None and (n_distinct >= 0.5 * span or _CODE_HINT.search(column)):
             return ColumnKind(
                 column,
-                "identifier",
+                Kind.IDENTIFIER,
                 None,
                 "whole numbers, a different one on (nearly) every row: an identifier",
                 n_distinct,
@@ -311,8 +331,10 @@ def _kind(profile, column: str, group, scale: float | None) -> ColumnKind:
                 "whole numbers, a different one on (nearly) every row, spread evenly over their range like keys: "
                 "an identifier (ambiguous: could also be a measurement)"
             )
-            return ColumnKind(column, "identifier", None, why, n_distinct, alternative="continuous")
-        return ColumnKind(column, "continuous", "gaussian", "whole numbers with many values: a measurement", n_distinct)
+            return ColumnKind(column, Kind.IDENTIFIER, None, why, n_distinct, alternative=Kind.CONTINUOUS)
+        return ColumnKind(
+            column, Kind.CONTINUOUS, "gaussian", "whole numbers with many values: a measurement", n_distinct
+        )
     if n_distinct > MAX_CODE_LEVELS and n_distinct >= 0.9 * span and _spread_evenly(numeric, j):
         # Keys repeated on a few rows each (a patient seen twice): they fill their range evenly.
         why = (
@@ -320,11 +342,19 @@ def _kind(profile, column: str, group, scale: float | None) -> ColumnKind:
             f"each on about {present / n_distinct:.1f} rows: an identifier of repeated units "
             "(ambiguous: could also be counts)"
         )
-        return ColumnKind(column, "identifier", None, why, n_distinct, alternative="count")
+        return ColumnKind(column, Kind.IDENTIFIER, None, why, n_distinct, alternative=Kind.COUNT)
     kind, alternative, why = _integer_kind(profile, column, j, n_distinct, scale)
     if alternative is not None:
         why += f" (ambiguous: could also be {_READING[alternative]})"
-    return ColumnKind(column, kind, MODEL_FOR_KIND[kind], why, n_distinct, alternative=alternative)
+    read = Kind(kind)
+    return ColumnKind(
+        column,
+        read,
+        MODEL_FOR_KIND[read],
+        why,
+        n_distinct,
+        alternative=None if alternative is None else Kind(alternative),
+    )
 
 
 _READING = {
