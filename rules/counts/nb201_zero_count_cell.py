@@ -4,6 +4,7 @@ import functools
 
 import numpy as np
 
+from nblint.analysis.context import TableContext
 from nblint.engine import SUMMARIZE_ABOVE, Option, Rule, Severity
 from nblint.report.figures import contingency
 
@@ -71,7 +72,7 @@ class ZeroCountCell(Rule):
         SUMMARIZE_ABOVE,
     )
 
-    def check(self, ctx):
+    def check(self, ctx: TableContext):
         classes = ctx.profile.classes
         class_rows = ctx.profile.class_count
         kinds = ctx.kinds

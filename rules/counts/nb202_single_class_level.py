@@ -1,3 +1,4 @@
+from nblint.analysis.context import TableContext
 from nblint.engine import SUMMARIZE_ABOVE, Option, Rule, Severity
 from nblint.structure.leakage import chance_in_words
 
@@ -64,7 +65,7 @@ class SingleClassLevel(Rule):
         SUMMARIZE_ABOVE,
     )
 
-    def check(self, ctx):
+    def check(self, ctx: TableContext):
         classes = ctx.profile.classes
         for column in ctx.profile.features:
             found = ctx.single_class_levels.get(column)

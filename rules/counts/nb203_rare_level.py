@@ -1,3 +1,4 @@
+from nblint.analysis.context import TableContext
 from nblint.engine import SUMMARIZE_ABOVE, Option, Rule, Severity
 
 from . import fmt_value
@@ -44,7 +45,7 @@ class RareLevel(Rule):
     needs_target = True
     options = (Option("min-count", 5, "Levels on fewer rows than this are rare.", minimum=0), SUMMARIZE_ABOVE)
 
-    def check(self, ctx):
+    def check(self, ctx: TableContext):
         kinds = ("binary", "group-member", "categorical") + (("count",) if ctx.model == "categorical" else ())
         minimum = self.settings["min-count"]
         terms = ctx.term_columns

@@ -1,3 +1,6 @@
+from typing import Any
+
+from nblint.analysis.context import TableContext
 from nblint.engine import SUMMARIZE_ABOVE, Rule, Severity
 
 
@@ -33,12 +36,12 @@ class ConstantColumn(Rule):
     severity = Severity.WARNING
     options = (SUMMARIZE_ABOVE,)
 
-    def check(self, ctx):
+    def check(self, ctx: TableContext):
         for column in ctx.features_of_kind("constant"):
             levels = ctx.profile.levels(column)
             if ctx.profile.n_missing(column) == ctx.n_rows:
                 message = f"column {column!r} is missing on every one of the {ctx.n_rows} rows"
-                evidence = {"missing": ctx.n_rows}
+                evidence: dict[str, Any] = {"missing": ctx.n_rows}
             else:
                 value = levels.keys[0] if levels is not None and levels.keys else None
                 shown = int(value) if isinstance(value, float) and value.is_integer() else value

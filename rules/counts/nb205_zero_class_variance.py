@@ -2,6 +2,7 @@ import math
 
 import numpy as np
 
+from nblint.analysis.context import TableContext
 from nblint.engine import SUMMARIZE_ABOVE, Rule, Severity
 
 from . import fmt_class
@@ -50,7 +51,7 @@ class ZeroClassVariance(Rule):
     options = (SUMMARIZE_ABOVE,)
     needs_target = True
 
-    def check(self, ctx):
+    def check(self, ctx: TableContext):
         profile = ctx.profile
         numeric = profile.numeric
         n_classes = len(profile.classes)

@@ -1,3 +1,4 @@
+from nblint.analysis.context import TableContext
 from nblint.engine import Option, Rule, Severity
 
 from . import fmt_class
@@ -48,7 +49,7 @@ class TinyClass(Rule):
         ),
     )
 
-    def check(self, ctx):
+    def check(self, ctx: TableContext):
         profile = ctx.profile
         target = profile.target
         classes, counts = profile.classes, profile.class_count

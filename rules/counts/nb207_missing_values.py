@@ -1,5 +1,8 @@
+from typing import Any
+
 import numpy as np
 
+from nblint.analysis.context import TableContext
 from nblint.engine import Rule, Severity
 
 
@@ -37,10 +40,10 @@ class MissingValues(Rule):
     name = "missing-values"
     severity = Severity.WARNING
 
-    def check(self, ctx):
+    def check(self, ctx: TableContext):
         n = ctx.n_rows
         kinds = ctx.kinds
-        gaps = {}
+        gaps: dict[str, int] = {}
         numeric = ctx.profile.numeric
         gappy = {numeric.names[j] for j in np.flatnonzero(numeric.n_missing).tolist()} | set(ctx.profile.text)
         for column in ctx.profile.features:
@@ -54,7 +57,7 @@ class MissingValues(Rule):
         if len(gaps) == 1:
             ((column, missing),) = gaps.items()
             message = f"column {column!r} is missing on {missing} of {n} rows ({missing / n:.1%})"
-            evidence = {"missing": missing, "share": missing / n}
+            evidence: dict[str, Any] = {"missing": missing, "share": missing / n}
         else:
             worst = sorted(gaps.items(), key=lambda kv: (-kv[1], kv[0]))
             shown = ", ".join(f"{c} ({m / n:.1%})" for c, m in worst[:5])

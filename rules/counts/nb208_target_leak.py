@@ -1,3 +1,4 @@
+from nblint.analysis.context import TableContext
 from nblint.engine import SUMMARIZE_ABOVE, Option, Rule, Severity
 
 from . import fmt_class, fmt_value
@@ -55,11 +56,11 @@ class TargetLeak(Rule):
         SUMMARIZE_ABOVE,
     )
 
-    def check(self, ctx):
+    def check(self, ctx: TableContext):
         classes = ctx.profile.classes
         for column, found in sorted(ctx.deciding_columns.items(), key=lambda kv: ctx.table_order[kv[0]]):
             n = int(ctx.profile.class_count.sum())
-            if found.how == "threshold":
+            if found.how == "threshold" and found.above is not None:
                 above, below = fmt_class(classes[found.above]), fmt_class(classes[1 - found.above])
                 how = f"{column} > {fmt_value(found.threshold)} gives class {above} and the rest {below}"
             else:

@@ -1,3 +1,4 @@
+from nblint.analysis.context import TableContext
 from nblint.engine import Option, Rule, Severity
 
 
@@ -50,7 +51,7 @@ class DuplicateRows(Rule):
         ),
     )
 
-    def check(self, ctx):
+    def check(self, ctx: TableContext):
         found = ctx.duplicate_rows
         if found is None or not found.sets:
             return

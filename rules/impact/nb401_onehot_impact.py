@@ -1,3 +1,4 @@
+from nblint.analysis.context import TableContext
 from nblint.engine import Option, Rule, Severity
 from nblint.report.figures import impact_scatter
 
@@ -101,7 +102,7 @@ class OneHotImpact(Rule):
         ),
     )
 
-    def check(self, ctx):
+    def check(self, ctx: TableContext):
         result = ctx.impact
         if result is None:
             return

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-#: scikit-learn's class for each event model, for messages.
-ESTIMATOR = {
-    "bernoulli": "BernoulliNB",
-    "multinomial": "MultinomialNB",
-    "complement": "ComplementNB",
-    "gaussian": "GaussianNB",
-    "categorical": "CategoricalNB",
-}
+from nblint.core.models import MODEL_CLASSES
+
+
+def estimator(model: str | None) -> str:
+    """scikit-learn's class of the declared event model, for messages.
+
+    The NB3xx rules run only under a declared model (``Rule.models``), so ``model`` is one.
+    """
+    assert model is not None, "an NB3xx rule ran with no model declared"
+    return MODEL_CLASSES[model]
 
 
 #: The fix for a group read as separate bits: the model and the command that read it as one variable.

@@ -1,3 +1,4 @@
+from nblint.analysis.context import TableContext
 from nblint.engine import SUMMARIZE_ABOVE, Rule, Severity
 
 from . import value_range
@@ -47,7 +48,7 @@ class BernoulliOnNonBinary(Rule):
     severity = Severity.ERROR
     options = (SUMMARIZE_ABOVE,)
 
-    def check(self, ctx):
+    def check(self, ctx: TableContext):
         terms = ctx.term_columns
         binarised = []
         for column in ctx.features_of_kind("count", "continuous", "categorical"):

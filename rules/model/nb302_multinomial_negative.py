@@ -1,6 +1,7 @@
+from nblint.analysis.context import TableContext
 from nblint.engine import SUMMARIZE_ABOVE, Rule, Severity
 
-from . import ESTIMATOR, fmt_number
+from . import estimator, fmt_number
 
 
 class MultinomialOnNegative(Rule):
@@ -36,7 +37,7 @@ class MultinomialOnNegative(Rule):
     severity = Severity.ERROR
     options = (SUMMARIZE_ABOVE,)
 
-    def check(self, ctx):
+    def check(self, ctx: TableContext):
         numeric = ctx.profile.numeric
         for column in ctx.profile.features:
             if column in ctx.profile.text or ctx.kinds[column].kind in ("constant", "identifier"):
@@ -45,7 +46,7 @@ class MultinomialOnNegative(Rule):
             if numeric.minimum[j] < 0:
                 message = (
                     f"column {column!r} has negative values (minimum {fmt_number(numeric.minimum[j])}): "
-                    f"{ESTIMATOR[ctx.model]} reads features as counts and rejects negatives"
+                    f"{estimator(ctx.model)} reads features as counts and rejects negatives"
                 )
                 yield self.finding(
                     ctx,

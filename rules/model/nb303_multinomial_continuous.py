@@ -1,6 +1,7 @@
+from nblint.analysis.context import TableContext
 from nblint.engine import SUMMARIZE_ABOVE, Rule, Severity
 
-from . import ESTIMATOR, value_range
+from . import estimator, value_range
 
 
 class MultinomialOnContinuous(Rule):
@@ -41,7 +42,7 @@ class MultinomialOnContinuous(Rule):
     severity = Severity.WARNING
     options = (SUMMARIZE_ABOVE,)
 
-    def check(self, ctx):
+    def check(self, ctx: TableContext):
         numeric = ctx.profile.numeric
         terms = ctx.term_columns
         weights = []
@@ -54,7 +55,7 @@ class MultinomialOnContinuous(Rule):
                 continue
             message = (
                 f"column {column!r} has non-integer values ({value_range(ctx, column)}): "
-                f"{ESTIMATOR[ctx.model]} weighs them as counts, so their scale decides their evidence"
+                f"{estimator(ctx.model)} weighs them as counts, so their scale decides their evidence"
             )
             yield self.finding(
                 ctx,
@@ -66,7 +67,7 @@ class MultinomialOnContinuous(Rule):
         if weights:
             message = (
                 f"{len(weights)} columns of a document-term block hold non-integer weights (tf-idf): "
-                f"{ESTIMATOR[ctx.model]} reads them as fractional counts; this works well for text in practice, though "
+                f"{estimator(ctx.model)} reads them as fractional counts; this works well for text in practice, though "
                 "the likelihood is no longer one of counts"
             )
             yield self.finding(

@@ -1,3 +1,4 @@
+from nblint.analysis.context import TableContext
 from nblint.engine import Rule, Severity
 
 from . import GROUP_FIX, fmt_columns
@@ -39,7 +40,7 @@ class GaussianOnBinary(Rule):
     models = frozenset({"gaussian"})
     severity = Severity.WARNING
 
-    def check(self, ctx):
+    def check(self, ctx: TableContext):
         binary = ctx.features_of_kind("binary")
         if binary:
             message = f"{len(binary)} binary column(s) {fmt_columns(binary)} under GaussianNB: a normal density over two values misstates both"

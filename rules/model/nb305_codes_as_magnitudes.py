@@ -1,6 +1,7 @@
+from nblint.analysis.context import TableContext
 from nblint.engine import SUMMARIZE_ABOVE, Rule, Severity
 
-from . import ESTIMATOR, value_range
+from . import estimator, value_range
 
 
 class CodesAsMagnitudes(Rule):
@@ -41,14 +42,14 @@ class CodesAsMagnitudes(Rule):
     severity = Severity.ERROR
     options = (SUMMARIZE_ABOVE,)
 
-    def check(self, ctx):
+    def check(self, ctx: TableContext):
         for column in ctx.features_of_kind("categorical"):
             kind = ctx.kinds[column]
             text = column in ctx.profile.text
             how = "text that would need codes" if text else "integer codes"
             message = (
                 f"column {column!r} is categorical ({how}, {value_range(ctx, column)}): "
-                f"{ESTIMATOR[ctx.model]} would read the codes as magnitudes"
+                f"{estimator(ctx.model)} would read the codes as magnitudes"
             )
             # Integer codes are read as magnitudes as they stand; text must be encoded first,
             # and how (ordinal codes, or one-hot bits: NB501's matter) is not in the table.
@@ -57,7 +58,7 @@ class CodesAsMagnitudes(Rule):
                 # The values do not decide between codes and a magnitude: say so, quietly.
                 message = (
                     f"column {column!r} may be categorical codes ({value_range(ctx, column)}; it could also be "
-                    f"{kind.alternative}): if so, {ESTIMATOR[ctx.model]} reads the codes as magnitudes"
+                    f"{kind.alternative}): if so, {estimator(ctx.model)} reads the codes as magnitudes"
                 )
                 severity = Severity.INFO
             yield self.finding(

@@ -1,3 +1,4 @@
+from nblint.analysis.context import TableContext
 from nblint.engine import SUMMARIZE_ABOVE, Option, Rule, Severity
 
 from . import GROUP_FIX, fmt_columns, value_range
@@ -48,7 +49,7 @@ class CategoricalMisuse(Rule):
         SUMMARIZE_ABOVE,
     )
 
-    def check(self, ctx):
+    def check(self, ctx: TableContext):
         profile = ctx.profile
         numeric = profile.numeric
         for column in profile.features:

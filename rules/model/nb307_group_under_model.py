@@ -1,6 +1,7 @@
+from nblint.analysis.context import TableContext
 from nblint.engine import Rule, Severity
 
-from . import ESTIMATOR, GROUP_FIX, fmt_columns
+from . import GROUP_FIX, estimator, fmt_columns
 
 
 class GroupUnderModel(Rule):
@@ -43,11 +44,11 @@ class GroupUnderModel(Rule):
     )  # gaussian: NB304, categorical: NB306 report the groups
     severity = Severity.ERROR
 
-    def check(self, ctx):
+    def check(self, ctx: TableContext):
         for group in ctx.structure.groups:
             source = "NB101" if group.kind == "one-hot" else "NB102"
             message = (
-                f"{group.kind} group {group.label!r} ({fmt_columns(group.members)}) is read by {ESTIMATOR[ctx.model]} as "
+                f"{group.kind} group {group.label!r} ({fmt_columns(group.members)}) is read by {estimator(ctx.model)} as "
                 f"{len(group.members)} separate features: a product of Bernoullis that over-counts one variable "
                 f"(see {source}; nblint impact measures the cost)"
             )

@@ -1,6 +1,7 @@
+from nblint.analysis.context import TableContext
 from nblint.engine import MODELS, Rule, Severity
 
-from . import ESTIMATOR, recommendation
+from . import estimator, recommendation
 
 
 class MixedKinds(Rule):
@@ -39,17 +40,17 @@ class MixedKinds(Rule):
     models = frozenset(MODELS)
     severity = Severity.INFO
 
-    def check(self, ctx):
+    def check(self, ctx: TableContext):
         # A document-term block is one kind of input, whatever single words look like (a word seen at
         # most once per document is 0/1): text models read the block as a whole.
         terms = ctx.term_columns if ctx.model in ("multinomial", "complement", "bernoulli") else frozenset()
         features = [c for c in ctx.profile.features if ctx.kinds[c].model and c not in terms]
-        wanted = sorted({ctx.kinds[c].model for c in features})
+        wanted = sorted({model for c in features if (model := ctx.kinds[c].model) is not None})
         if len(wanted) < 2:
             return
         per_model = {m: [c for c in features if ctx.kinds[c].model == m] for m in wanted}
         summary = "; ".join(f"{m}: {len(cols)}" for m, cols in per_model.items())
-        message = f"{ESTIMATOR[ctx.model]} is declared for every column, but the columns call for {len(wanted)} event models ({summary})"
+        message = f"{estimator(ctx.model)} is declared for every column, but the columns call for {len(wanted)} event models ({summary})"
         fix = (
             "Fit nblint.MixedNB, which reads each column with its own event model (`nblint columns --pipeline` "
             "prints the code): " + ", ".join(recommendation(ctx, c) for c in features)

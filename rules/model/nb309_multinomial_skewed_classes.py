@@ -1,3 +1,4 @@
+from nblint.analysis.context import TableContext
 from nblint.engine import Option, Rule, Severity
 
 
@@ -49,7 +50,7 @@ class MultinomialSkewedClasses(Rule):
         ),
     )
 
-    def check(self, ctx):
+    def check(self, ctx: TableContext):
         profile = ctx.profile
         rows = [(label, int(n)) for label, n in zip(profile.classes, profile.class_count) if n > 0]
         if len(rows) < 2:

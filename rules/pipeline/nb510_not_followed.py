@@ -1,4 +1,5 @@
 from nblint.engine import Severity
+from nblint.pipelines.context import PipelineContext
 from nblint.pipelines.flow import OPAQUE
 
 from . import PipelineRule
@@ -64,7 +65,7 @@ class NotFollowed(PipelineRule):
     name = "not-followed"
     severity = Severity.INFO
 
-    def check(self, ctx):
+    def check(self, ctx: PipelineContext):
         for note in ctx.spec.notes:
             yield self.finding(
                 ctx,

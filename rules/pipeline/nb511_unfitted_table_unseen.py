@@ -1,4 +1,5 @@
 from nblint.engine import Rule, Severity
+from nblint.pipelines.context import LiveContext
 
 
 class UnfittedTableUnseen(Rule):
@@ -42,7 +43,7 @@ class UnfittedTableUnseen(Rule):
     severity = Severity.INFO
     inputs = ("live",)
 
-    def check(self, ctx):
+    def check(self, ctx: LiveContext):
         steps = ", ".join(dict.fromkeys(ctx.steps))
         estimator = ctx.spec.estimator if ctx.spec is not None else None
         model = estimator.cls if estimator is not None else "the final estimator"

@@ -1,3 +1,4 @@
+from nblint.analysis.context import TableContext
 from nblint.engine import Rule, Severity
 from nblint.report.figures import group_pattern
 
@@ -45,7 +46,7 @@ class OneHotGroup(Rule):
     name = "one-hot-group"
     severity = Severity.WARNING
 
-    def check(self, ctx):
+    def check(self, ctx: TableContext):
         structure = ctx.structure
         known = [g for g in structure.missing_together if g.kind == "one-hot"]
         for group in structure.onehot + known:

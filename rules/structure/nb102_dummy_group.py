@@ -1,3 +1,4 @@
+from nblint.analysis.context import TableContext
 from nblint.engine import Option, Rule, Severity
 from nblint.report.figures import group_pattern
 
@@ -58,7 +59,7 @@ class DummyGroup(Rule):
         ),
     )
 
-    def check(self, ctx):
+    def check(self, ctx: TableContext):
         known = [g for g in ctx.structure.missing_together if g.kind == "dummy"]
         for group in ctx.structure.dummy + known:
             missing = group.evidence.get("missing_rows")

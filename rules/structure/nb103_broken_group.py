@@ -1,3 +1,4 @@
+from nblint.analysis.context import TableContext
 from nblint.engine import Option, Rule, Severity
 from nblint.report.figures import group_pattern
 
@@ -65,7 +66,7 @@ class BrokenGroup(Rule):
         ),
     )
 
-    def check(self, ctx):
+    def check(self, ctx: TableContext):
         for group in ctx.structure.broken:
             variable = f" (likely variable {group.stem!r})" if group.stem else ""
             share = group.violations / group.n_rows

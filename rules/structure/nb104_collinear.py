@@ -1,5 +1,6 @@
 import math
 
+from nblint.analysis.context import TableContext
 from nblint.engine import Option, Rule, Severity
 
 from . import fmt_columns
@@ -72,7 +73,7 @@ class CollinearColumns(Rule):
         ),
     )
 
-    def check(self, ctx):
+    def check(self, ctx: TableContext):
         threshold = self.settings["vif-threshold"]
         vif = ctx.vif
         if not vif.may_exceed(threshold):
@@ -103,7 +104,7 @@ class CollinearColumns(Rule):
         explained |= set(structure.code_columns)
         explained |= {c for cols in structure.identical for c in cols}
         explained |= {m for g in structure.broken for m in g.members}
-        unexplained = sorted((c for c in vif.dependencies if c not in explained), key=ctx.table_order.get)
+        unexplained = sorted((c for c in vif.dependencies if c not in explained), key=ctx.table_order.__getitem__)
         if len(unexplained) > MAX_DEPENDENCIES:
             # Many columns that are each a combination of others (sparse indicators on few
             # rows): one rank deficiency to look at, not one finding per combination.

@@ -1,3 +1,4 @@
+from nblint.analysis.context import TableContext
 from nblint.engine import Rule, Severity
 from nblint.structure.names import group_stem
 
@@ -50,7 +51,7 @@ class DuplicateInformation(Rule):
     name = "duplicate-information"
     severity = Severity.WARNING
 
-    def check(self, ctx):
+    def check(self, ctx: TableContext):
         structure = ctx.structure
         terms = ctx.term_columns
         names = ctx.profile.names
@@ -93,7 +94,8 @@ class DuplicateInformation(Rule):
             fix = f"Keep {column!r} (as a categorical feature) and drop the indicator columns, or the reverse."
             yield self.finding(ctx, message, columns=[column] + group.members, evidence=evidence, fix=fix)
         for a, b in ctx.recodes:
-            levels = len(ctx.profile.levels(a).keys)
+            table = ctx.profile.levels(a)
+            levels = len(table.keys) if table is not None else 0
             message = (
                 f"columns {a!r} and {b!r} carry the same information: each of the {levels} values of one goes "
                 "with exactly one value of the other (one recodes the other)"

@@ -1,3 +1,4 @@
+from nblint.analysis.context import TableContext
 from nblint.engine import Option, Rule, Severity
 from nblint.profile.table import WIDE_BINARY
 
@@ -48,7 +49,7 @@ class ChecksLimited(Rule):
         ),
     )
 
-    def check(self, ctx):
+    def check(self, ctx: TableContext):
         evidence = {
             "binary_columns": len(ctx.profile.gram.binary),
             "wide": ctx.profile.gram.wide,

@@ -1,3 +1,4 @@
+from nblint.analysis.context import TableContext
 from nblint.engine import Rule, Severity
 
 from . import fmt_columns
@@ -54,7 +55,7 @@ class ExclusiveFlags(Rule):
     name = "exclusive-flags"
     severity = Severity.WARNING
 
-    def check(self, ctx):
+    def check(self, ctx: TableContext):
         for flags in ctx.structure.flags:
             evidence = flags.evidence
             if "variables" in evidence:
