@@ -160,7 +160,7 @@ class TableProfile:
 
         # A CSV source may restart the pass when a column's type widens mid-file: each
         # attempt folds from scratch (the restart protocol of TableSource.settled_pass).
-        profile = source.settled_pass(fold)
+        profile = source.settled_pass(fold, sparse_except=(target,) if target is not None else ())
         if profile is None:
             raise InputError("no data rows")
         profile.limits += _level_note(profile, caps)
@@ -177,8 +177,10 @@ class TableProfile:
         same order, so findings do not depend on column order, to the last bit.
         """
         if chunk.sparse is not None:
-            from nblint.profile.sparse import in_name_order, profile_block
+            from nblint.profile.sparse import in_name_order, profile_block, profile_table_block
 
+            if chunk.sparse.table_columns:  # a dense table's 0/1 columns (a wide CSV): as if they were dense
+                return profile_table_block(cls, chunk, target, wide_binary, caps)
             return profile_block(cls, in_name_order(chunk), target, wide_binary)
         # Values near the float64 limits (1.8e308, int64's ends as floats) overflow sums of squares
         # to inf: the statistics say so (rules read inf as unusable), numpy need not print a warning.

@@ -27,8 +27,11 @@ from nblint.readers.chunks import Restart
 from nblint.readers.csvblocks import MAX_RECORD_BYTES, RecordError, record_blocks
 from nblint.readers.csverrors import CsvErrors, check_utf8, codec_name
 from nblint.readers.csvheader import Header, header_error, large_fields, read_header
+from nblint.readers.chunks import Chunk
+from nblint.readers.conversions import table_column_data
 from nblint.readers.csvtypes import CONVERSION_ERROR, beyond_int64, narrow_zero_one, unify, wider_type
 from nblint.readers.magic import open_text, sniff
+from nblint.readers.packed import MISSING, Packing, unpack_chunk, unpack_columns
 from nblint.readers.sources import StreamSource, regroup
 from nblint.readers.spill import SpillWriter, read_spill
 
@@ -93,6 +96,8 @@ class CsvSource(StreamSource):
     #: so a 20,000-column bag of words gets batches of 1,670 rows, not 800 (LZ4 frames per column
     #: buffer: 12 batches of 20,000 small buffers took 7 s of a 10,000-row table's first pass).
     SPILL_BATCH_BYTES = 1 << 25
+    #: Pack a full pass's int8 columns when there are many (:mod:`nblint.readers.packed`).
+    PACK = True
 
     def __init__(
         self,
@@ -120,6 +125,8 @@ class CsvSource(StreamSource):
         self._spill = None  # tempfile holding the parsed rows, once a full pass completed
         self._spill_progress = [(0, 1)]
         self._consumed: int | None = None  # bytes of parsed blocks handed on (block reader)
+        #: How the last full pass packed its int8 columns (its spill holds them so), or None.
+        self._packing: Packing | None = None
         #: Column name -> pyarrow type: fixed after a widening and after the first full pass.
         self.types: dict = {}
         if self.compression is not None:
@@ -170,9 +177,11 @@ class CsvSource(StreamSource):
     def _tables(self, names):
         """Parse the CSV (first pass, spilling the parsed rows) or read the spill (later passes)."""
         if self._spill is not None:
-            yield from regroup(
-                read_spill(self._spill, names, self.names, self.jobs, self._spill_progress), self.chunk_rows
+            packing = self._packing
+            spilled, layout = (
+                (packing.spilled(names), (*packing.rest, *Packing.LISTS)) if packing else (names, self.names)
             )
+            yield from regroup(read_spill(self._spill, spilled, layout, self.jobs, self._spill_progress), self.chunk_rows)
             return
         if not (self.SPILL and names == self.names):
             yield from super()._tables(names)
@@ -186,6 +195,15 @@ class CsvSource(StreamSource):
         finally:
             if self._spill is None:
                 spill.close()
+
+    def _chunk(self, table, names, row_offset: int, sparse_except) -> Chunk:
+        """A chunk of the rows of ``table``, which holds packed columns after a wide table's full pass."""
+        packing = self._packing
+        if packing is None or not table.num_columns or table.schema.names[-1] != MISSING:
+            return super()._chunk(table, names, row_offset, sparse_except)
+        if sparse_except is not None:
+            return unpack_chunk(packing, table, names, row_offset, table_column_data, sparse_except)
+        return Chunk(names, unpack_columns(packing, table, names, table_column_data), row_offset, table.num_rows)
 
     def _bytes_read(self) -> int:
         if self._spill is not None:
@@ -265,6 +283,12 @@ class CsvSource(StreamSource):
                 table = table if exact is None else exact
             table = narrow_zero_one(table, self.types)
             types = {field.name: field.type for field in table.schema}
+            # A full pass of a wide table packs its int8 columns (kept so in the spill).
+            packing = Packing.of(types, names) if self.PACK and names == self.names else None
+            if names == self.names:
+                self._packing = packing
+            pack = packing.pack if packing is not None else (lambda table: table)
+            table = pack(table)
             rows = 0
             self._consumed = self._header_length
 
@@ -276,7 +300,7 @@ class CsvSource(StreamSource):
                 return table.to_batches()
 
             yield from emit(table, first)
-            for block, table, rest in _in_order(blocks, lambda block: parse(block, types), max(1, self.jobs)):
+            for block, table, rest in _in_order(blocks, lambda block: pack(parse(block, types)), max(1, self.jobs)):
                 if table is None:
                     self._survey(itertools.chain([block], rest, blocks), types, parse)
                 yield from emit(table, block)
