@@ -141,7 +141,7 @@ def profile_block(cls, chunk: Chunk, target: str | None, wide_binary: int | None
     return cls(names, target, n, classes, class_count, target_missing, numeric, {}, gram, kinds)
 
 
-def profile_table_block(cls, chunk: Chunk, target: str | None, wide_binary: int | None, caps=None):
+def profile_table_block(cls, chunk: Chunk, target: str | None, wide_binary: int | None, caps=None, check_cells=None):
     """The profile of a chunk of a dense table whose complete 0/1 columns come as a sparse block.
 
     Exactly what :meth:`~nblint.profile.table.TableProfile.from_chunk` gives for the same
@@ -152,7 +152,8 @@ def profile_table_block(cls, chunk: Chunk, target: str | None, wide_binary: int 
     wide 0/1 block: what the dense path keeps of them is their class counts and sums
     and their incidence, none of which involves the other columns. A block too small
     to be wide, or a chunk with other 0/1 columns beside it (of another type), is
-    profiled dense.
+    profiled dense. ``check_cells(caps, target, slots, numeric_columns)`` refuses a target
+    whose per-class statistics would not fit (the dense path's check, over every column).
     """
     block = chunk.sparse
     wide_binary = WIDE_BINARY if wide_binary is None else wide_binary
@@ -160,10 +161,9 @@ def profile_table_block(cls, chunk: Chunk, target: str | None, wide_binary: int 
     kinds = {name: col.kind for name, col in zip(rest.names, rest.columns) if name != target}
     numeric_columns = sum(kind == "numeric" for kind in kinds.values()) + len(block.names)
     if len(block.names) > wide_binary:
-        from nblint.profile.table import _check_class_cells  # (the module that imports this one)
-
         classes, _, _, _ = encode_target(rest, target)
-        _check_class_cells(caps, target, len(classes) + 1, numeric_columns)
+        if check_cells is not None:
+            check_cells(caps, target, len(classes) + 1, numeric_columns)
         with np.errstate(over="ignore", invalid="ignore"):
             other = cls._from_chunk(rest, target, wide_binary, caps)
         if not other.gram.binary and not other.gram.wide:
@@ -200,7 +200,7 @@ def _side_by_side(cls, chunk: Chunk, other, target: str | None, wide_binary: int
         gram = Gram(kept.names, kept.n, kept.mean, kept.moments, gram.binary, gram.counts, True, gram.sparse_rows)
     numeric = _join_numeric(other.numeric, part.numeric)
     names = tuple(sorted(tuple(other.names) + tuple(block.names)))
-    kinds = {name: "numeric" for name in numeric.names} | {
+    kinds = dict.fromkeys(numeric.names, "numeric") | {
         name: kind for name, kind in other.kinds.items() if kind == "text"
     }
     return cls(

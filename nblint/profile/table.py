@@ -180,7 +180,7 @@ class TableProfile:
             from nblint.profile.sparse import in_name_order, profile_block, profile_table_block
 
             if chunk.sparse.table_columns:  # a dense table's 0/1 columns (a wide CSV): as if they were dense
-                return profile_table_block(cls, chunk, target, wide_binary, caps)
+                return profile_table_block(cls, chunk, target, wide_binary, caps, _check_class_cells)
             return profile_block(cls, in_name_order(chunk), target, wide_binary)
         # Values near the float64 limits (1.8e308, int64's ends as floats) overflow sums of squares
         # to inf: the statistics say so (rules read inf as unusable), numpy need not print a warning.

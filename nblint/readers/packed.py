@@ -106,6 +106,38 @@ class Packing:
         arrays = [table.column(name) for name in self.rest] + [nonzero, filled, gaps]
         return pa.table(arrays, names=[*self.rest, NONZERO, VALUES, MISSING])
 
+    def pack_digits(self, digits: np.ndarray, types: dict):
+        """:meth:`pack` of the table whose columns (every one, in order) hold ``digits`` (rows, columns).
+
+        The values of a block read by :func:`nblint.readers.digits.single_digits`, made the
+        arrays of ``types`` that pyarrow would have parsed; None when an unpacked column's
+        type is not a number type (then the block is parsed).
+        """
+        import pyarrow as pa
+
+        names = (*self.rest, *self.packed)
+        index = {name: j for j, name in enumerate(types)}
+        if len(index) != digits.shape[1] or len(names) != len(index):
+            return None
+        arrays = []
+        for name in self.rest:
+            kind = types[name]
+            if not (pa.types.is_integer(kind) or pa.types.is_floating(kind)):
+                return None
+            arrays.append(pa.array(digits[:, index[name]].astype(kind.to_pandas_dtype()), type=kind))
+        n = digits.shape[0]
+        position = np.full(digits.shape[1], -1, dtype=np.int32)
+        position[[index[name] for name in self.packed]] = np.arange(len(self.packed), dtype=np.int32)
+        rows, cols = np.nonzero(digits)  # in row order, each row's columns in order
+        at = position[cols]
+        kept = at >= 0
+        if not kept.all():
+            rows, cols, at = rows[kept], cols[kept], at[kept]
+        nonzero = _lists(rows, at, n)
+        values = pa.ListArray.from_arrays(nonzero.offsets, pa.array(digits[rows, cols].astype(np.int8), type=pa.int8()))
+        gaps = _lists(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int32), n)
+        return pa.table([*arrays, nonzero, values, gaps], names=[*self.rest, NONZERO, VALUES, MISSING])
+
     # ------------------------------------------------------------- unpacking a chunk of rows
 
     def matrix(self, table):
