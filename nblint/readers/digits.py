@@ -31,11 +31,13 @@ def single_digits(data, n_columns: int, delimiter: str) -> np.ndarray | None:
     stride = 2 * n_columns
     if len(raw) % stride:
         return None
-    rows = raw.reshape(-1, stride)
-    separators = rows[:, 1::2]
-    if not (np.all(separators[:, :-1] == ord(delimiter)) and np.all(separators[:, -1] == _NEWLINE)):
-        return None
-    digits = rows[:, 0::2] - np.uint8(_ZERO)  # (bytes below '0' wrap round past 9)
+    # Each field and the byte after it as one little-endian uint16: digit + 256 * delimiter
+    # (a line end after the last field). Less the expected pair, a field is a digit where
+    # the difference is at most 9 (anything else wraps round past it): one subtraction, one max.
+    fields = raw.view("<u2").reshape(-1, n_columns)
+    expected = np.full(n_columns, _ZERO | (ord(delimiter) << 8), dtype=np.uint16)
+    expected[-1] = _ZERO | (_NEWLINE << 8)
+    digits = fields - expected
     if digits.size and int(digits.max()) > 9:
         return None
-    return digits
+    return digits.astype(np.uint8)

@@ -61,6 +61,18 @@ class Packing:
         """The position of ``name`` among the packed columns, or None."""
         return self._position.get(name)  # type: ignore[attr-defined]
 
+    def positions(self, names: Sequence[str]) -> np.ndarray:
+        """:meth:`position` of each of ``names`` (-1: not packed), kept for the few lists of names asked about."""
+        cache = self.__dict__.setdefault("_positions", {})
+        key = tuple(names)
+        found = cache.get(key)
+        if found is None:
+            found = np.array([self._position.get(name, -1) for name in key], dtype=np.int64)  # type: ignore[attr-defined]
+            if len(cache) >= 8:
+                cache.clear()
+            cache[key] = found
+        return found.copy()
+
     def spilled(self, names: Sequence[str]) -> list[str]:
         """The columns of a packed table (its rest, then the three lists) that hold ``names``."""
         wanted = set(names)
@@ -128,13 +140,14 @@ class Packing:
         n = digits.shape[0]
         position = np.full(digits.shape[1], -1, dtype=np.int32)
         position[[index[name] for name in self.packed]] = np.arange(len(self.packed), dtype=np.int32)
-        rows, cols = np.nonzero(digits)  # in row order, each row's columns in order
+        flat = np.flatnonzero(digits)  # in row order, each row's columns in order
+        rows, cols = np.divmod(flat, digits.shape[1])
         at = position[cols]
         kept = at >= 0
         if not kept.all():
-            rows, cols, at = rows[kept], cols[kept], at[kept]
+            flat, rows, at = flat[kept], rows[kept], at[kept]
         nonzero = _lists(rows, at, n)
-        values = pa.ListArray.from_arrays(nonzero.offsets, pa.array(digits[rows, cols].astype(np.int8), type=pa.int8()))
+        values = pa.ListArray.from_arrays(nonzero.offsets, pa.array(digits.ravel()[flat].view(np.int8), type=pa.int8()))
         gaps = _lists(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int32), n)
         return pa.table([*arrays, nonzero, values, gaps], names=[*self.rest, NONZERO, VALUES, MISSING])
 
@@ -183,11 +196,12 @@ def unpack_columns(packing: Packing, table, names: Sequence[str], convert, matri
     :func:`~nblint.readers.conversions.arrow_column_data` makes an int8 column.
     ``matrices``: :meth:`Packing.matrix` of the table, when known.
     """
-    packed = [k for k, name in enumerate(names) if packing.position(name) is not None]
+    positions = packing.positions(names)
+    packed = np.flatnonzero(positions >= 0).tolist()
     out: list = [None] * len(names)
     if packed:
         X, gaps = matrices if matrices is not None else packing.matrix(table)
-        at = [packing.position(names[k]) for k in packed]
+        at = positions[packed]
         out_cols = _dense(X, gaps, at)
         for k, col in zip(packed, out_cols):
             out[k] = col
@@ -198,7 +212,7 @@ def unpack_columns(packing: Packing, table, names: Sequence[str], convert, matri
     return tuple(out)
 
 
-def _dense(X, gaps, at: list[int]) -> list[ColumnData]:
+def _dense(X, gaps, at: np.ndarray) -> list[ColumnData]:
     """Packed columns ``at`` of a chunk as dense int8 :class:`ColumnData` (a missing mask where some are missing)."""
     block = X[:, at].toarray(order="F") if len(at) else np.zeros((X.shape[0], 0), dtype=np.int8)
     holes = gaps[:, at].tocsc() if gaps.nnz else None
@@ -219,33 +233,20 @@ def unpack_chunk(packing: Packing, table, names: Sequence[str], row_offset: int,
     0 and 1 here, is an ordinary column of the chunk, as are the unpacked ones.
     """
     X, gaps = packing.matrix(table)
-    k = len(packing.packed)
-    other = np.zeros(k, dtype=bool)
+    at = packing.positions(names)
+    other = np.zeros(len(packing.packed), dtype=bool)
     other[X.indices[X.data != 1]] = True
     other[gaps.indices] = True
-    keep = set(dense)
-    for name in keep:
-        j = packing.position(name)
-        if j is not None:
-            other[j] = True
-    wanted = np.zeros(k, dtype=bool)
-    for name in names:
-        j = packing.position(name)
-        if j is not None:
-            wanted[j] = True
-    block_at = np.flatnonzero(wanted & ~other)
-    if not len(block_at):
+    other[[j for j in (packing.position(name) for name in dense) if j is not None]] = True
+    in_block = at >= 0
+    in_block[in_block] = ~other[at[in_block]]
+    if not in_block.any():
         return Chunk(names, unpack_columns(packing, table, names, convert, (X, gaps)), row_offset, table.num_rows)
-    in_block = {packing.packed[j] for j in block_at.tolist()}
-    dense_names = tuple(name for name in names if name not in in_block)
+    block_at = at[in_block]
+    dense_names = tuple(np.asarray(names, dtype=object)[~in_block].tolist())
     columns = unpack_columns(packing, table, dense_names, convert, (X, gaps))
     B = X[:, block_at]
     B.sort_indices()
-    block = SparseBlock(
-        tuple(packing.packed[j] for j in block_at.tolist()),
-        B,
-        True,
-        np.ones(len(block_at), dtype=bool),
-        table_columns=True,
-    )
+    block_names = tuple(np.asarray(names, dtype=object)[in_block].tolist())
+    block = SparseBlock(block_names, B, True, np.ones(len(block_at), dtype=bool), table_columns=True)
     return Chunk(dense_names, columns, row_offset, table.num_rows, sparse=block)
