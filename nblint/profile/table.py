@@ -178,8 +178,10 @@ class TableProfile:
         """
         if chunk.sparse is not None:
             from nblint.profile.sparse import in_name_order, profile_block, profile_table_block
+            from nblint.readers.sparse import SparseBlock
 
-            if chunk.sparse.table_columns:  # a dense table's 0/1 columns (a wide CSV): as if they were dense
+            # A dense table's 0/1 columns (a wide CSV's) are profiled as if they were dense.
+            if isinstance(chunk.sparse, SparseBlock) and chunk.sparse.table_columns:
                 return profile_table_block(cls, chunk, target, wide_binary, caps, _check_class_cells)
             return profile_block(cls, in_name_order(chunk), target, wide_binary)
         # Values near the float64 limits (1.8e308, int64's ends as floats) overflow sums of squares
