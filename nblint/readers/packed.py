@@ -108,7 +108,7 @@ class Packing:
         rows, cols = np.nonzero(dense)  # in row order, each row's columns in order
         values = dense[rows, cols]
         nonzero = _lists(rows, cols.astype(np.int32), n)
-        filled = pa.ListArray.from_arrays(nonzero.offsets, pa.array(values, type=pa.int8()))
+        filled = pa.ListArray.from_arrays(nonzero.offsets, _arrow(values.astype(np.int8, copy=False), pa.int8()))
         if missing_rows:
             m_rows, m_cols = np.concatenate(missing_rows), np.concatenate(missing_cols)
             order = np.lexsort((m_cols, m_rows))
@@ -136,7 +136,7 @@ class Packing:
             kind = types[name]
             if not (pa.types.is_integer(kind) or pa.types.is_floating(kind)):
                 return None
-            arrays.append(pa.array(digits[:, index[name]].astype(kind.to_pandas_dtype()), type=kind))
+            arrays.append(_arrow(digits[:, index[name]].astype(kind.to_pandas_dtype()), kind))
         n = digits.shape[0]
         position = np.full(digits.shape[1], -1, dtype=np.int32)
         position[[index[name] for name in self.packed]] = np.arange(len(self.packed), dtype=np.int32)
@@ -147,7 +147,7 @@ class Packing:
         if not kept.all():
             flat, rows, at = flat[kept], rows[kept], at[kept]
         nonzero = _lists(rows, at, n)
-        values = pa.ListArray.from_arrays(nonzero.offsets, pa.array(digits.ravel()[flat].view(np.int8), type=pa.int8()))
+        values = pa.ListArray.from_arrays(nonzero.offsets, _arrow(digits.ravel()[flat].view(np.int8), pa.int8()))
         gaps = _lists(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int32), n)
         return pa.table([*arrays, nonzero, values, gaps], names=[*self.rest, NONZERO, VALUES, MISSING])
 
@@ -172,7 +172,20 @@ def _lists(rows: np.ndarray, values: np.ndarray, n: int):
 
     offsets = np.zeros(n + 1, dtype=np.int32)
     np.cumsum(np.bincount(rows, minlength=n), out=offsets[1:])
-    return pa.ListArray.from_arrays(pa.array(offsets), pa.array(values, type=pa.int32()))
+    return pa.ListArray.from_arrays(
+        _arrow(offsets, pa.int32()), _arrow(values.astype(np.int32, copy=False), pa.int32())
+    )
+
+
+def _arrow(values: np.ndarray, kind):
+    """A numpy array of numbers as an Arrow array of ``kind`` (its own dtype), no missing values.
+
+    From the buffer: ``pyarrow.array`` of a numpy array imports pandas (a second of a check's start).
+    """
+    import pyarrow as pa
+
+    values = np.ascontiguousarray(values)
+    return pa.Array.from_buffers(kind, len(values), [None, pa.py_buffer(values)])
 
 
 def _flat_list(column) -> tuple[np.ndarray, np.ndarray]:
