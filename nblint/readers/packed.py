@@ -11,9 +11,9 @@ the cost of a handful of columns.
 
 A packed chunk unpacks either to the same :class:`~nblint.readers.chunks.ColumnData`
 the columns would have given unpacked (:func:`unpack_columns`), or, for the profile,
-with its complete 0/1 columns as one sparse row block (:func:`unpack_chunk` with
-``blocks``), which :func:`nblint.profile.sparse.profile_table_block` profiles to the
-same statistics as the dense columns.
+with its complete 0/1 columns as one sparse row block (:func:`unpack_chunk`), which
+:func:`nblint.profile.sparse.profile_table_block` profiles to the same statistics as
+the dense columns.
 """
 
 from __future__ import annotations
@@ -82,7 +82,8 @@ class Packing:
     def pack(self, table):
         """A parsed table with its packed columns replaced by the three list columns (None stays None)."""
         import pyarrow as pa
-        import pyarrow.compute as pc
+
+        from nblint.readers.arrow_numpy import to_numpy  # (pyarrow's own conversions import pandas)
 
         if table is None:
             return None
@@ -92,10 +93,10 @@ class Packing:
         missing_rows: list[np.ndarray] = []
         for j, column in enumerate(part.columns):
             if column.null_count:  # (rare) the missing cells are listed apart, their slots read as 0
-                rows = np.flatnonzero(np.asarray(column.is_null()))
+                rows = np.flatnonzero(to_numpy(column.is_null()))
                 missing_rows.append(rows)
                 missing_cols.append(np.full(len(rows), j, dtype=np.int32))
-                part = part.set_column(j, part.field(j), pc.fill_null(column, 0))
+                part = part.set_column(j, part.field(j), _arrow(to_numpy(column, fill=0), pa.int8()))
         if missing_rows:
             part = part.combine_chunks()
         batches = part.to_batches()
