@@ -214,3 +214,29 @@ def test_single_digits_reads_exactly_what_pyarrow_parses_or_declines(rows, singl
     )
     assert digits.dtype == np.uint8
     np.testing.assert_array_equal(digits, np.column_stack([table.column(c).to_numpy() for c in "abc"]))
+
+
+def test_fix_writes_a_wide_csv_as_it_was_read_packed_or_not(tmp_path, small_blocks, monkeypatch):
+    """``nblint fix`` reads the rows back from the spill, where a wide table's 0/1 columns are packed."""
+    rng = np.random.default_rng(5)
+    n = 50
+    frame = pd.DataFrame({f"w{j}": (rng.random(n) < 0.2).astype(int) for j in range(8)})
+    level = rng.integers(0, 3, n)
+    for j, colour in enumerate(["red", "green", "blue"]):
+        frame[f"colour_{colour}"] = (level == j).astype(int)
+    frame["gappy"] = pd.Series((rng.random(n) < 0.4).astype(int), dtype=object).mask(rng.random(n) < 0.1)
+    frame["y"] = rng.choice(["a", "b"], n)
+    frame.to_csv(tmp_path / "t.csv", index=False)
+    unpacked = []
+    unpack_table = packed.Packing.unpack_table
+    monkeypatch.setattr(packed.Packing, "unpack_table", lambda *a: unpacked.append(1) or unpack_table(*a))
+    written = {}
+    for pack in (False, True):
+        monkeypatch.setattr(CsvSource, "PACK", pack)
+        out = tmp_path / f"fixed_{pack}.csv"
+        result = CliRunner().invoke(main, ["fix", str(tmp_path / "t.csv"), "-o", str(out)])
+        assert result.exit_code == 0, result.output
+        written[pack] = out.read_bytes()
+    assert unpacked and written[True] == written[False]
+    fixed = pd.read_csv(tmp_path / "fixed_True.csv")
+    assert "colour" in fixed.columns and fixed["gappy"].isna().sum() == frame["gappy"].isna().sum()

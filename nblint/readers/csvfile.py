@@ -198,6 +198,17 @@ class CsvSource(StreamSource):
             if self._spill is None:
                 spill.close()
 
+    def arrow_tables(self):
+        """The rows as Arrow tables of every column as read, typed for the whole file (packed columns unpacked)."""
+        if not self.settled:
+            self.settled_pass(lambda chunks: [None for _ in chunks])
+        for table in self._tables(tuple(self.names)):
+            packing = self._packing
+            if packing is None or not table.num_columns or table.schema.names[-1] != MISSING:
+                yield table
+            else:
+                yield packing.unpack_table(table, self.names)
+
     def _chunk(self, table, names, row_offset: int, sparse_except) -> Chunk:
         """A chunk of the rows of ``table``, which holds packed columns after a wide table's full pass."""
         packing = self._packing

@@ -154,6 +154,24 @@ class Packing:
 
     # ------------------------------------------------------------- unpacking a chunk of rows
 
+    def unpack_table(self, table, names: Sequence[str]):
+        """A packed table as the Arrow table of ``names`` it was packed from (int8 columns, missing cells null)."""
+        import pyarrow as pa
+
+        X, gaps = self.matrix(table)
+        dense = X.toarray(order="F")
+        holes = gaps.tocsc()
+        columns = {}
+        for j, name in enumerate(self.packed):
+            start, stop = holes.indptr[j], holes.indptr[j + 1]
+            if stop > start:
+                mask = np.zeros(table.num_rows, dtype=bool)
+                mask[holes.indices[start:stop]] = True
+                columns[name] = pa.array(dense[:, j], mask=mask, type=pa.int8())
+            else:
+                columns[name] = _arrow(dense[:, j], pa.int8())
+        return pa.table([columns[n] if n in columns else table.column(n) for n in names], names=list(names))
+
     def matrix(self, table):
         """The packed columns of a (regrouped) packed table as a CSR int8 matrix, and the missing cells' CSR."""
         from scipy import sparse
