@@ -187,10 +187,8 @@ def _raw_tables(source):
         return (source.table.slice(start, step) for start in range(0, source.table.num_rows, step))
     if isinstance(source, ParquetSource):
         return (pa.Table.from_batches([b]) for b in source.file.iter_batches(batch_size=step))
-    if isinstance(source, CsvSource):
-        if not source.settled:
-            source.settled_pass(lambda chunks: [None for _ in chunks])
-        return source._tables(tuple(source.names))
+    if isinstance(source, CsvSource):  # (a wide table's 0/1 columns are packed in its spill: unpacked here)
+        return source.arrow_tables()
     return None
 
 

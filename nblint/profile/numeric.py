@@ -287,10 +287,18 @@ def remap_numeric(s: NumericStats, slots, n_classes) -> NumericStats:
         remap_rows(s.class_n, slots, n_classes),
         remap_rows(s.class_mean, slots, n_classes),
         remap_rows(s.class_m2, slots, n_classes),
-        [remap_levels(lv, slots, n_classes) for lv in s.levels],
+        _remap_all_levels(s, slots, n_classes),
         s.sketches,
         s.fingerprints,
     )
+
+
+def _remap_all_levels(s: NumericStats, slots, n_classes) -> list:
+    """Every column's levels with its class slots remapped (0/1 columns keep none: a vocabulary's are skipped)."""
+    levels = list(s.levels)
+    for j in np.flatnonzero(~s.zero_one).tolist():
+        levels[j] = remap_levels(levels[j], slots, n_classes)
+    return levels
 
 
 def zero_one_levels(s: NumericStats, j: int) -> Levels:
@@ -310,19 +318,15 @@ def merge_numeric(a: NumericStats, b: NumericStats, cap: int = DISTINCT_CAP) -> 
         Moments(a.class_n, a.class_mean, a.class_m2), Moments(b.class_n, b.class_mean, b.class_m2)
     )
     zero_one = a.zero_one & b.zero_one
-    levels: list = []
-    sketches: list = []
+    levels: list = [None] * len(a.names)  # (none for the columns 0/1 in both parts: a vocabulary's)
+    sketches: list = [None] * len(a.names)
     integral = a.integral & b.integral
-    for j in range(len(a.names)):
-        if zero_one[j]:
-            levels.append(None)
-            sketches.append(None)
-            continue
+    for j in np.flatnonzero(~zero_one).tolist():
         la = zero_one_levels(a, j) if a.zero_one[j] else a.levels[j]
         lb = zero_one_levels(b, j) if b.zero_one[j] else b.levels[j]
         lv, sk = merge_distinct(la, a.sketches[j], lb, b.sketches[j], cap)
-        levels.append(lv)
-        sketches.append(sk if integral[j] else None)
+        levels[j] = lv
+        sketches[j] = sk if integral[j] else None
     return NumericStats(
         a.names,
         a.integer_dtype & b.integer_dtype,

@@ -33,12 +33,12 @@ from __future__ import annotations
 import numpy as np
 
 from nblint.core.hashing import mix64
-from nblint.profile.gram import WIDE_BINARY, Gram, sparsest_rows
+from nblint.profile.gram import WIDE_BINARY, Gram, _cooccurrence_note, sparsest_rows
 from nblint.profile.incidence import Incidence
 from nblint.profile.levels import DISTINCT_CAP, PackedLevels, smallest, value_hashes
 from nblint.profile.numeric import NumericStats
 from nblint.profile.target import encode_target
-from nblint.readers import Chunk
+from nblint.readers import Chunk, ColumnData
 from nblint.readers.sparse import MOMENT_COLUMNS, SparseBlock
 
 #: Weight of row r in the fingerprints: a pseudo-random 64-bit number.
@@ -63,8 +63,11 @@ def in_name_order(chunk: Chunk) -> Chunk:
     return Chunk(chunk.names, chunk.columns, chunk.row_offset, chunk.n_rows, sparse=sorted_block)
 
 
-def profile_block(cls, chunk: Chunk, target: str | None, wide_binary: int | None):
-    """The :class:`~nblint.profile.table.TableProfile` of one chunk carrying a sparse block."""
+def profile_block(cls, chunk: Chunk, target: str | None, wide_binary: int | None, fingerprints: bool = True):
+    """The :class:`~nblint.profile.table.TableProfile` of one chunk carrying a sparse block.
+
+    ``fingerprints``: compute the columns' fingerprints (a matrix input's; a dense table's profile has none).
+    """
     block = chunk.sparse
     X = block.matrix
     n, p = X.shape
@@ -123,7 +126,7 @@ def profile_block(cls, chunk: Chunk, target: str | None, wide_binary: int | None
         class_m2,
         levels,
         sketches,
-        _fingerprints(values, cols, rows + chunk.row_offset, p),
+        _fingerprints(values, cols, rows + chunk.row_offset, p) if fingerprints else None,
     )
     gram = _gram(
         X,
@@ -136,6 +139,118 @@ def profile_block(cls, chunk: Chunk, target: str | None, wide_binary: int | None
     names = tuple(block.names) + tuple(chunk.names)
     kinds = dict.fromkeys(block.names, "numeric")
     return cls(names, target, n, classes, class_count, target_missing, numeric, {}, gram, kinds)
+
+
+def profile_table_block(cls, chunk: Chunk, target: str | None, wide_binary: int | None, caps=None, check_cells=None):
+    """The profile of a chunk of a dense table whose complete 0/1 columns come as a sparse block.
+
+    Exactly what :meth:`~nblint.profile.table.TableProfile.from_chunk` gives for the same
+    rows with every column dense (a test holds both to the bit), at the cost of the
+    stored entries instead of rows x columns: the chunk's other columns are profiled
+    as usual, the block by :func:`profile_block`, and the two are put side by side in
+    name order. The block's columns being 0/1 and complete here, they are the chunk's
+    wide 0/1 block: what the dense path keeps of them is their class counts and sums
+    and their incidence, none of which involves the other columns. A block too small
+    to be wide, or a chunk with other 0/1 columns beside it (of another type), is
+    profiled dense. ``check_cells(caps, target, slots, numeric_columns)`` refuses a target
+    whose per-class statistics would not fit (the dense path's check, over every column).
+    """
+    block = chunk.sparse
+    wide_binary = WIDE_BINARY if wide_binary is None else wide_binary
+    rest = Chunk(chunk.names, chunk.columns, chunk.row_offset, chunk.n_rows)
+    kinds = {name: col.kind for name, col in zip(rest.names, rest.columns) if name != target}
+    numeric_columns = sum(kind == "numeric" for kind in kinds.values()) + len(block.names)
+    if len(block.names) > wide_binary:
+        classes, _, _, _ = encode_target(rest, target)
+        if check_cells is not None:
+            check_cells(caps, target, len(classes) + 1, numeric_columns)
+        with np.errstate(over="ignore", invalid="ignore"):
+            other = cls._from_chunk(rest, target, wide_binary, caps)
+        if not other.gram.binary and not other.gram.wide:
+            return _side_by_side(cls, chunk, other, target, wide_binary, caps)
+    return cls.from_chunk(densified(chunk), target, wide_binary, caps)
+
+
+def densified(chunk: Chunk) -> Chunk:
+    """The chunk with its sparse block's columns as ordinary int8 columns."""
+    block = chunk.sparse
+    dense = block.matrix.toarray(order="F").astype(np.int8, copy=False)
+    columns = tuple(ColumnData("numeric", dense[:, j], None, True) for j in range(len(block.names)))
+    return Chunk(tuple(chunk.names) + tuple(block.names), chunk.columns + columns, chunk.row_offset, chunk.n_rows)
+
+
+def _side_by_side(cls, chunk: Chunk, other, target: str | None, wide_binary: int, caps):
+    """``other`` (the profile of the chunk's ordinary columns) with the sparse block's columns put in."""
+    block = in_name_order(chunk).sparse
+    only_target = (target,) if target is not None else ()
+    head = Chunk(only_target, tuple(chunk.column(t) for t in only_target), chunk.row_offset, chunk.n_rows)
+    with_block = Chunk(head.names, head.columns, head.row_offset, head.n_rows, sparse=block)
+    part = profile_block(cls, with_block, target, wide_binary, fingerprints=False)
+    gram, limits = part.gram, other.limits
+    if caps is not None:  # the dense path's cap on the co-occurrences of a wide block (chunk_gram)
+        row_ones = np.diff(block.matrix.indptr).astype(np.float64)
+        pairs = min(float(row_ones @ row_ones), float(len(block.names)) ** 2)
+        if pairs > caps.cooccurrences:
+            limits += (_cooccurrence_note(len(block.names), pairs, caps),)
+            gram = None
+    if gram is None:
+        gram = other.gram
+    else:
+        kept = other.gram
+        gram = Gram(kept.names, kept.n, kept.mean, kept.moments, gram.binary, gram.counts, True, gram.sparse_rows)
+    numeric = _join_numeric(other.numeric, part.numeric)
+    names = tuple(sorted(tuple(other.names) + tuple(block.names)))
+    kinds = dict.fromkeys(numeric.names, "numeric") | {
+        name: kind for name, kind in other.kinds.items() if kind == "text"
+    }
+    return cls(
+        names,
+        target,
+        other.n_rows,
+        other.classes,
+        other.class_count,
+        other.target_missing,
+        numeric,
+        other.text,
+        gram,
+        kinds,
+        limits,
+        other.level_cap,
+        caps,
+    )
+
+
+def _join_numeric(a: NumericStats, b: NumericStats) -> NumericStats:
+    """The statistics of two disjoint sets of columns of the same rows, in name order."""
+    names = tuple(a.names) + tuple(b.names)
+    order = sorted(range(len(names)), key=names.__getitem__)
+    at = np.array(order, dtype=np.int64)
+
+    def cat(x, y, axis=0):
+        return np.concatenate([x, y], axis=axis).take(at, axis=axis)
+
+    levels, sketches = _as_list(a.levels) + _as_list(b.levels), list(a.sketches) + list(b.sketches)
+    return NumericStats(
+        tuple(names[i] for i in order),
+        cat(a.integer_dtype, b.integer_dtype),
+        cat(a.n_missing, b.n_missing),
+        cat(a.minimum, b.minimum),
+        cat(a.maximum, b.maximum),
+        cat(a.integral, b.integral),
+        cat(a.zero_one, b.zero_one),
+        cat(a.class_n, b.class_n, 1),
+        cat(a.class_mean, b.class_mean, 1),
+        cat(a.class_m2, b.class_m2, 1),
+        [levels[i] for i in order],
+        [sketches[i] for i in order],
+    )
+
+
+def _as_list(levels) -> list:
+    """A profile's levels as a list (a block's :class:`PackedLevels` of 0/1 columns only: all None)."""
+    if isinstance(levels, PackedLevels) and not levels.known.any():
+        return [None] * len(levels)
+    return list(levels)
 
 
 def _column_extremes(values: np.ndarray, indptr: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:

@@ -160,7 +160,7 @@ class TableProfile:
 
         # A CSV source may restart the pass when a column's type widens mid-file: each
         # attempt folds from scratch (the restart protocol of TableSource.settled_pass).
-        profile = source.settled_pass(fold)
+        profile = source.settled_pass(fold, sparse_except=(target,) if target is not None else ())
         if profile is None:
             raise InputError("no data rows")
         profile.limits += _level_note(profile, caps)
@@ -177,8 +177,12 @@ class TableProfile:
         same order, so findings do not depend on column order, to the last bit.
         """
         if chunk.sparse is not None:
-            from nblint.profile.sparse import in_name_order, profile_block
+            from nblint.profile.sparse import in_name_order, profile_block, profile_table_block
+            from nblint.readers.sparse import SparseBlock
 
+            # A dense table's 0/1 columns (a wide CSV's) are profiled as if they were dense.
+            if isinstance(chunk.sparse, SparseBlock) and chunk.sparse.table_columns:
+                return profile_table_block(cls, chunk, target, wide_binary, caps, _check_class_cells)
             return profile_block(cls, in_name_order(chunk), target, wide_binary)
         # Values near the float64 limits (1.8e308, int64's ends as floats) overflow sums of squares
         # to inf: the statistics say so (rules read inf as unusable), numpy need not print a warning.
@@ -233,9 +237,10 @@ class TableProfile:
         """
         if self.names != other.names or self.target != other.target:
             raise ValueError("cannot merge profiles of different tables")
-        for name, kind in self.kinds.items():
-            if other.kinds.get(name) != kind:
-                raise InputError(f"column {name!r} is numeric in one part of the table and text in another")
+        if self.kinds != other.kinds:  # (one comparison of the dicts: a vocabulary's are 20,000 long)
+            for name, kind in self.kinds.items():
+                if other.kinds.get(name) != kind:
+                    raise InputError(f"column {name!r} is numeric in one part of the table and text in another")
         classes = tuple(sorted(set(self.classes) | set(other.classes), key=sort_key))
         caps = self.caps or other.caps
         _check_class_cells(caps, self.target, len(classes) + 1, len(self.numeric.names))

@@ -190,8 +190,12 @@ class TableSource:
             length = min(self.chunk_rows, self.n_rows - offset)
             yield Chunk(names, tuple(self._column(n, offset, length) for n in names), self.row_offset + offset, length)
 
-    def settled_pass(self, consume: Callable[[Iterator[Chunk]], R]) -> R:
+    def settled_pass(self, consume: Callable[[Iterator[Chunk]], R], sparse_except: Sequence[str] | None = None) -> R:
         """``consume(chunks)`` over one full pass of every column, restarted until the types settle.
+
+        With ``sparse_except`` (the profile's: the target), a source may hand a chunk's complete
+        0/1 columns but those as a sparse block (:attr:`Chunk.sparse`, ``table_columns``) instead
+        of one :class:`ColumnData` each: a wide CSV does (:mod:`nblint.readers.packed`).
 
         The restart protocol (see the module docstring): ``consume`` receives an
         iterator over every chunk of the table, in row order.  A source whose

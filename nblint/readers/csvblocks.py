@@ -116,11 +116,21 @@ def record_blocks(
     at_end = False
     while not at_end:
         wanted = max(want - len(carry), size)  # (carry holds no record end: always read more)
-        fresh = stream.read_buffer(wanted)
-        at_end = fresh.size < wanted
-        data = pa.py_buffer(carry + fresh.to_pybytes()) if carry else fresh
+        # Read straight after the carried bytes: no copy of the block to join them (a wide
+        # table's 64 MiB blocks were copied twice, a fifth of its first pass's own work).
+        raw = bytearray(len(carry) + wanted)
+        raw[: len(carry)] = carry
+        whole = memoryview(raw)
+        fresh = whole[len(carry) :]
+        got = stream.readinto(fresh)
+        fresh.release()
+        whole.release()
+        at_end = got < wanted
+        if at_end:
+            del raw[len(carry) + got :]
+        data = pa.py_buffer(raw)
         view = np.frombuffer(data, dtype=np.uint8)
-        quoted = bool((view == _QUOTE).any())
+        quoted = raw.find(b'"') >= 0  # (a memchr: a tenth of the time of a comparison over the bytes)
         if quoted:
             ends, open_quote = record_ends(view, delimiter)
             last = int(ends[-1]) if len(ends) else -1

@@ -23,12 +23,15 @@ from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 
 from nblint.core.errors import InputError
-from nblint.readers.chunks import Restart
+from nblint.readers.chunks import Chunk, Restart
+from nblint.readers.conversions import table_column_data
 from nblint.readers.csvblocks import MAX_RECORD_BYTES, RecordError, record_blocks
 from nblint.readers.csverrors import CsvErrors, check_utf8, codec_name
 from nblint.readers.csvheader import Header, header_error, large_fields, read_header
 from nblint.readers.csvtypes import CONVERSION_ERROR, beyond_int64, narrow_zero_one, unify, wider_type
+from nblint.readers.digits import single_digits
 from nblint.readers.magic import open_text, sniff
+from nblint.readers.packed import MISSING, Packing, unpack_chunk, unpack_columns
 from nblint.readers.sources import StreamSource, regroup
 from nblint.readers.spill import SpillWriter, read_spill
 
@@ -93,6 +96,8 @@ class CsvSource(StreamSource):
     #: so a 20,000-column bag of words gets batches of 1,670 rows, not 800 (LZ4 frames per column
     #: buffer: 12 batches of 20,000 small buffers took 7 s of a 10,000-row table's first pass).
     SPILL_BATCH_BYTES = 1 << 25
+    #: Pack a full pass's int8 columns when there are many (:mod:`nblint.readers.packed`).
+    PACK = True
 
     def __init__(
         self,
@@ -120,6 +125,8 @@ class CsvSource(StreamSource):
         self._spill = None  # tempfile holding the parsed rows, once a full pass completed
         self._spill_progress = [(0, 1)]
         self._consumed: int | None = None  # bytes of parsed blocks handed on (block reader)
+        #: How the last full pass packed its int8 columns (its spill holds them so), or None.
+        self._packing: Packing | None = None
         #: Column name -> pyarrow type: fixed after a widening and after the first full pass.
         self.types: dict = {}
         if self.compression is not None:
@@ -170,8 +177,12 @@ class CsvSource(StreamSource):
     def _tables(self, names):
         """Parse the CSV (first pass, spilling the parsed rows) or read the spill (later passes)."""
         if self._spill is not None:
+            packing = self._packing
+            spilled, layout = (
+                (packing.spilled(names), (*packing.rest, *Packing.LISTS)) if packing else (names, self.names)
+            )
             yield from regroup(
-                read_spill(self._spill, names, self.names, self.jobs, self._spill_progress), self.chunk_rows
+                read_spill(self._spill, spilled, layout, self.jobs, self._spill_progress), self.chunk_rows
             )
             return
         if not (self.SPILL and names == self.names):
@@ -186,6 +197,26 @@ class CsvSource(StreamSource):
         finally:
             if self._spill is None:
                 spill.close()
+
+    def arrow_tables(self):
+        """The rows as Arrow tables of every column as read, typed for the whole file (packed columns unpacked)."""
+        if not self.settled:
+            self.settled_pass(lambda chunks: [None for _ in chunks])
+        for table in self._tables(tuple(self.names)):
+            packing = self._packing
+            if packing is None or not table.num_columns or table.schema.names[-1] != MISSING:
+                yield table
+            else:
+                yield packing.unpack_table(table, self.names)
+
+    def _chunk(self, table, names, row_offset: int, sparse_except) -> Chunk:
+        """A chunk of the rows of ``table``, which holds packed columns after a wide table's full pass."""
+        packing = self._packing
+        if packing is None or not table.num_columns or table.schema.names[-1] != MISSING:
+            return super()._chunk(table, names, row_offset, sparse_except)
+        if sparse_except is not None:
+            return unpack_chunk(packing, table, names, row_offset, table_column_data, sparse_except)
+        return Chunk(names, unpack_columns(packing, table, names, table_column_data), row_offset, table.num_rows)
 
     def _bytes_read(self) -> int:
         if self._spill is not None:
@@ -256,15 +287,35 @@ class CsvSource(StreamSource):
             if first is None:
                 return
             fixed = {k: v for k, v in self.types.items() if k in names}
-            table = parse(first, fixed)
-            if table is None:
-                self._survey(itertools.chain([first], blocks), {}, parse)
-            unsigned = beyond_int64(table, self.types)
-            if unsigned:  # whole numbers past int64, which pyarrow infers as float64: exact as uint64 if they fit
-                exact = parse(first, fixed | {name: pa.uint64() for name in unsigned})
-                table = table if exact is None else exact
-            table = narrow_zero_one(table, self.types)
-            types = {field.name: field.type for field in table.schema}
+            # A full pass of a wide table packs its int8 columns (kept so in the spill), and
+            # reads its blocks of single digits without parsing them (they are most of a 0/1 table's).
+            full = self.PACK and names == self.names
+            fast = self._digit_block(first, fixed) if full else None
+            if fast is not None:
+                types, packing, table = fast
+            else:
+                table = parse(first, fixed)
+                if table is None:
+                    self._survey(itertools.chain([first], blocks), {}, parse)
+                unsigned = beyond_int64(table, self.types)
+                if unsigned:  # whole numbers past int64, which pyarrow infers as float64: exact as uint64 if they fit
+                    exact = parse(first, fixed | {name: pa.uint64() for name in unsigned})
+                    table = table if exact is None else exact
+                table = narrow_zero_one(table, self.types)
+                types = {field.name: field.type for field in table.schema}
+                packing = Packing.of(types, names) if full else None
+                table = packing.pack(table) if packing is not None else table
+            if names == self.names:
+                self._packing = packing
+
+            def convert(block):
+                """The block's rows as the first block's types make them (packed); None: they do not fit."""
+                if packing is None:
+                    return parse(block, types)
+                digits = self._digits(block)
+                table = packing.pack_digits(digits, types) if digits is not None else None
+                return table if table is not None else packing.pack(parse(block, types))
+
             rows = 0
             self._consumed = self._header_length
 
@@ -276,7 +327,7 @@ class CsvSource(StreamSource):
                 return table.to_batches()
 
             yield from emit(table, first)
-            for block, table, rest in _in_order(blocks, lambda block: parse(block, types), max(1, self.jobs)):
+            for block, table, rest in _in_order(blocks, convert, max(1, self.jobs)):
                 if table is None:
                     self._survey(itertools.chain([block], rest, blocks), types, parse)
                 yield from emit(table, block)
@@ -286,6 +337,32 @@ class CsvSource(StreamSource):
         finally:
             blocks.close()
             stream.close()
+
+    def _digits(self, block):
+        """The block's values when every field is one digit (:mod:`nblint.readers.digits`), else None."""
+        if block.quoted or self.codec.replace("-", "").lower() != "utf8":
+            return None
+        return single_digits(block.data, len(self.names), self.delimiter)
+
+    def _digit_block(self, block, fixed: dict):
+        """``(types, packing, packed table)`` of a wide table's first block of single digits, or None.
+
+        The types are those pyarrow infers, narrowed as :func:`narrow_zero_one` narrows them:
+        int8 for a column of 0 and 1, else int64, unless ``fixed``.
+        """
+        import pyarrow as pa
+
+        digits = self._digits(block)
+        if digits is None:
+            return None
+        zero_one = digits.max(axis=0) <= 1
+        types = {
+            name: fixed.get(name, pa.int8() if small else pa.int64())
+            for name, small in zip(self.names, zero_one.tolist())
+        }
+        packing = Packing.of(types, self.names)
+        table = packing.pack_digits(digits, types) if packing is not None else None
+        return None if table is None else (types, packing, table)
 
     def _records(self, stream, size: int):
         """The blocks of whole records, with a record error made a one-line input error."""

@@ -102,26 +102,30 @@ class StreamSource(TableSource):
             self.settled_pass(_drain)
         return self._pass(columns)
 
-    def settled_pass(self, consume: Callable[[Iterator[Chunk]], R]) -> R:
+    def settled_pass(self, consume: Callable[[Iterator[Chunk]], R], sparse_except: Sequence[str] | None = None) -> R:
         while True:  # each restart widened a type, and types only widen: this ends
             try:
-                return consume(self._pass(None))
+                return consume(self._pass(None, sparse_except))
             except Restart:
                 continue
 
-    def _pass(self, columns: Sequence[str] | None) -> Iterator[Chunk]:
+    def _pass(self, columns: Sequence[str] | None, sparse_except: Sequence[str] | None = None) -> Iterator[Chunk]:
         """One pass over the rows; it raises :class:`Restart` where the source must widen a type."""
         names = tuple(columns) if columns is not None else self.names
         self.passes += 1
         pass_number = self.passes
         rows = 0
         for table in self._tables(names):
-            yield Chunk(names, table_column_data(table, names), rows, table.num_rows)
+            yield self._chunk(table, names, rows, sparse_except)
             rows += table.num_rows
             self._report(pass_number, rows)
         self._report(pass_number, rows)
         if columns is None:
             self.n_rows = rows
+
+    def _chunk(self, table, names: tuple[str, ...], row_offset: int, sparse_except: Sequence[str] | None) -> Chunk:
+        """The chunk of a pyarrow table of rows (``sparse_except``: see :meth:`settled_pass`)."""
+        return Chunk(names, table_column_data(table, names), row_offset, table.num_rows)
 
     def _tables(self, names: tuple[str, ...]) -> Iterator:
         """The rows as pyarrow tables of exactly ``chunk_rows`` rows (the last one shorter)."""

@@ -30,12 +30,18 @@ class SparseBlock:
     ``matrix`` has sorted indices and no stored zeros; ``integer_dtype`` says the
     matrix holds integers (or booleans) by type; ``binary`` marks the columns that
     hold only 0 and 1 in the whole matrix (not just in these rows).
+
+    ``table_columns``: the block holds columns of a dense table (a wide CSV's complete
+    0/1 columns of these rows, :mod:`nblint.readers.packed`) beside the chunk's other
+    columns, to be profiled exactly as those columns would be one by one
+    (:func:`nblint.profile.sparse.profile_table_block`), not as a matrix input.
     """
 
     names: tuple[str, ...]
     matrix: object  # scipy.sparse.csr_matrix (n, p)
     integer_dtype: bool
     binary: np.ndarray  # (p,) bool
+    table_columns: bool = False
 
 
 class SparseSource(TableSource):
