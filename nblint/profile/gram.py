@@ -8,7 +8,7 @@ One chunk's block is :func:`chunk_gram`; two blocks of disjoint rows merge with
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -21,8 +21,6 @@ from nblint.readers import Names
 #: kept as a sparse matrix and they stay out of the co-moment (VIF) matrix, whose
 #: dense (b x b) float64 form would need 8 b^2 bytes (3.2 GB at b = 20,000).
 WIDE_BINARY = 4096
-#: Rows with the fewest ones (in the 0/1 block) kept for the wide group search.
-SPARSE_ROWS = 32
 #: Multiply-adds (rows x 0/1 columns squared) up to which a chunk's co-occurrences are one
 #: dense product without looking at how sparse the block is (the sparse product needs
 #: scipy.sparse, ~0.1 s to import on a busy machine, against about a millisecond).
@@ -59,11 +57,7 @@ class Gram:
     wide : bool
         More than ``wide_binary`` 0/1 columns: ``cooccurrence`` is an incidence matrix
         (``O`` on demand), ``names``/``mean``/``comoment`` cover the
-        other complete columns only, and ``sparse_rows`` is kept.
-    sparse_rows : list of (ones, row, columns)
-        The :data:`SPARSE_ROWS` rows with the fewest ones in the 0/1 block (ties: first
-        rows), with the indices into ``binary`` of their ones.  Every one-hot group has
-        exactly one member set on each of them: the wide group search starts there.
+        other complete columns only.
     """
 
     names: tuple[str, ...]
@@ -73,7 +67,6 @@ class Gram:
     binary: tuple[str, ...]
     counts: np.ndarray | object
     wide: bool = False
-    sparse_rows: list = field(default_factory=list)
 
     def __post_init__(self):
         self.names, self.binary = Names(self.names), Names(self.binary)  # look-ups by name in O(1)
@@ -131,7 +124,6 @@ def chunk_gram(
     names,
     complete: np.ndarray,
     zero_one: np.ndarray,
-    row_offset: int = 0,
     wide_binary: int = WIDE_BINARY,
     caps: ProfileCaps | None = None,
 ) -> tuple[Gram, tuple[str, ...]]:
@@ -160,9 +152,8 @@ def chunk_gram(
     b_mask = np.isin(q_idx, b_idx)
     # Take the 0/1 block without a copy when it is all of X (an indicator table).
     bits = X if len(b_idx) == X.shape[1] else X[:, b_idx]
-    sparse_rows: list = []
     if len(b_idx):
-        cooc, sparse_rows = _cooccurrence(bits, wide, row_offset)
+        cooc = _cooccurrence(bits, wide)
         ones = np.asarray(cooc.diagonal(), dtype=np.float64)
     else:
         cooc = np.zeros((0, 0), dtype=np.int64)
@@ -172,7 +163,7 @@ def chunk_gram(
     Zc = Z - z_mean
     binary = tuple(names[i] for i in b_idx)
     if wide:
-        return Gram(tuple(names[i] for i in z_idx), n, z_mean, Zc.T @ Zc, binary, cooc, True, sparse_rows), limits
+        return Gram(tuple(names[i] for i in z_idx), n, z_mean, Zc.T @ Zc, binary, cooc, True), limits
     # M_bz = B^T Zc because Zc sums to 0; M_zz = Zc^T Zc; M_bb is left to the counts.
     bpos, zpos = np.flatnonzero(b_mask), np.flatnonzero(~b_mask)
     mean = np.empty(len(q_idx))
@@ -198,7 +189,7 @@ def _cooccurrence_note(columns: int, pairs: float, caps: ProfileCaps) -> str:
     )
 
 
-def _cooccurrence(bits: np.ndarray, wide: bool, row_offset: int):
+def _cooccurrence(bits: np.ndarray, wide: bool):
     """Exact co-occurrence counts ``O = B^T B`` of a block of 0/1 columns.
 
     Dense 0/1 blocks use one float32 product ``B^T B`` (numpy's SGEMM: float32
@@ -213,24 +204,23 @@ def _cooccurrence(bits: np.ndarray, wide: bool, row_offset: int):
 
     Returns
     -------
-    (O, sparse_rows)
-        ``O`` (dense int64 upper triangle, or when ``wide`` the block's
-        :class:`~nblint.profile.incidence.Incidence`, which answers for ``O``) and (for
-        ``wide``) the chunk's :data:`SPARSE_ROWS` rows with the fewest ones.
+    O
+        Dense int64 upper triangle, or when ``wide`` the block's
+        :class:`~nblint.profile.incidence.Incidence`, which answers for ``O``.
     """
     n, b = bits.shape
     if wide:  # the ones straight from the block: no float32 copy (a 418-row chunk of 20,000 columns is 33 MB)
         B = _incidence(bits)
-        return Incidence(B), sparsest_rows(B, row_offset)
+        return Incidence(B)
     B32 = bits.astype(np.float32, order="F")
     if float(n) * b * b <= SMALL_PRODUCT:
-        return _dense_counts(B32), []
+        return _dense_counts(B32)
     row_ones = B32.sum(axis=1, dtype=np.float64)
     if float(np.dot(row_ones, row_ones)) * 250 >= float(n) * b * b:
-        return _dense_counts(B32), []
+        return _dense_counts(B32)
     B = _incidence(B32)
     O = (B.T.tocsr() @ B).tocsr()
-    return np.triu(O.toarray()), []
+    return np.triu(O.toarray())
 
 
 def _incidence(bits: np.ndarray):
@@ -241,21 +231,9 @@ def _incidence(bits: np.ndarray):
     return sparse.csr_matrix((np.ones(len(rows), dtype=np.int64), (rows, cols)), shape=bits.shape)
 
 
-def sparsest_rows(B, row_offset: int) -> list:
-    """The :data:`SPARSE_ROWS` rows of a CSR 0/1 block with the fewest ones (ties: first rows), with their columns."""
-    row_ones = np.diff(B.indptr)
-    order = np.lexsort((np.arange(B.shape[0]), row_ones))[:SPARSE_ROWS]
-    return [(int(row_ones[r]), row_offset + int(r), B.indices[B.indptr[r] : B.indptr[r + 1]].copy()) for r in order]
-
-
 def _dense_counts(B32: np.ndarray) -> np.ndarray:
     """The upper triangle of ``B^T B`` of a float32 0/1 block (Fortran-ordered: no copy for the product)."""
     return np.triu(B32.T @ B32).astype(np.int64)
-
-
-def _merge_sparse_rows(a: list, b: list) -> list:
-    """The :data:`SPARSE_ROWS` rows with the fewest ones of two parts (ties: the first rows)."""
-    return sorted(a + b, key=lambda item: (item[0], item[1]))[:SPARSE_ROWS]
 
 
 def merge_gram(
@@ -308,7 +286,6 @@ def _merge_grams(a: Gram, b: Gram, in_place: bool = False) -> Gram | None:
             a.binary,
             cooc,
             a.wide,
-            _merge_sparse_rows(a.sparse_rows, b.sparse_rows) if a.wide else [],
         )
     # Different complete or 0/1 columns in the two parts (rare: a column with a
     # missing value, or a value other than 0/1, in one part only): merge the whole
@@ -332,23 +309,14 @@ def _merge_grams(a: Gram, b: Gram, in_place: bool = False) -> Gram | None:
     if wide and not (a.wide and b.wide) and (a.binary and b.binary):
         return None  # (the narrow part's counts have no rows to add to the wide part's incidence)
     if wide:
-        # Rows of the sparsest-rows sample are re-indexed to the common 0/1 columns.
+        # The incidences are restricted to the common 0/1 columns.
         wide_part = [part.counts.take(index) for part, index in ((a, ja), (b, jb)) if part.wide]
         cooc = wide_part[0] if len(wide_part) == 1 else wide_part[0] + wide_part[1]
-        rows = []
-        for part, index in ((a, ja), (b, jb)):
-            position = np.full(len(part.binary), -1)
-            position[index] = np.arange(len(index))
-            for ones, row, cols in part.sparse_rows:
-                kept = position[cols]
-                rows.append((ones, row, kept[kept >= 0]))
-        # A column dropped from one part may have been set on a row: count what is left.
-        rows = _merge_sparse_rows([(len(c), r, c) for _, r, c in rows], [])
         # A dense part kept its 0/1 columns among the co-moments; a wide table does not.
         keep = [i for i, nm in enumerate(names) if nm not in bin_a and nm not in bin_b]
         names = tuple(names[i] for i in keep)
         mean, comoment = mean[keep], comoment[np.ix_(keep, keep)]
-        return Gram(names, n, mean, comoment, binary, cooc, True, rows)
+        return Gram(names, n, mean, comoment, binary, cooc, True)
     # (the kept 0/1 columns stay in order: the upper triangle of the sum is the counts)
     cooc = np.triu(a.cooccurrence[np.ix_(ja, ja)] + b.cooccurrence[np.ix_(jb, jb)])
     merged = Gram(names, n, mean, np.zeros((len(names), 0)), binary, cooc)

@@ -227,7 +227,7 @@ def profile_numeric(
         sketches,
     )
     gram, limits = chunk_gram(
-        X, names, n_missing == 0, zero_one, chunk.row_offset, WIDE_BINARY if wide_binary is None else wide_binary, caps
+        X, names, n_missing == 0, zero_one, WIDE_BINARY if wide_binary is None else wide_binary, caps
     )
     return numeric, gram, limits
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 
 from nblint.core.hashing import mix64
-from nblint.profile.gram import WIDE_BINARY, Gram, _cooccurrence_note, sparsest_rows
+from nblint.profile.gram import WIDE_BINARY, Gram, _cooccurrence_note
 from nblint.profile.incidence import Incidence
 from nblint.profile.levels import DISTINCT_CAP, PackedLevels, smallest, value_hashes
 from nblint.profile.numeric import NumericStats
@@ -133,7 +133,6 @@ def profile_block(cls, chunk: Chunk, target: str | None, wide_binary: int | None
         block.names,
         n_missing == 0,
         zero_one & block.binary,
-        chunk.row_offset,
         WIDE_BINARY if wide_binary is None else wide_binary,
     )
     names = tuple(block.names) + tuple(chunk.names)
@@ -197,7 +196,7 @@ def _side_by_side(cls, chunk: Chunk, other, target: str | None, wide_binary: int
         gram = other.gram
     else:
         kept = other.gram
-        gram = Gram(kept.names, kept.n, kept.mean, kept.moments, gram.binary, gram.counts, True, gram.sparse_rows)
+        gram = Gram(kept.names, kept.n, kept.mean, kept.moments, gram.binary, gram.counts, True)
     numeric = _join_numeric(other.numeric, part.numeric)
     names = tuple(sorted(tuple(other.names) + tuple(block.names)))
     kinds = dict.fromkeys(numeric.names, "numeric") | {
@@ -366,7 +365,7 @@ def _fingerprints(values, cols, rows, p: int) -> np.ndarray:
     return out
 
 
-def _gram(X, names, complete: np.ndarray, zero_one: np.ndarray, row_offset: int, wide_binary: int):
+def _gram(X, names, complete: np.ndarray, zero_one: np.ndarray, wide_binary: int):
     """:func:`nblint.profile.gram.chunk_gram` from sparse columns (never densified).
 
     ``zero_one`` marks the columns that are 0/1 in the whole matrix: a column that is
@@ -387,9 +386,7 @@ def _gram(X, names, complete: np.ndarray, zero_one: np.ndarray, row_offset: int,
     z_mean = np.asarray(Z.sum(axis=0)).ravel() / max(n, 1)
     zz = (Z.T @ Z).toarray() - n * np.outer(z_mean, z_mean)
     if wide:  # the incidence, not O = B^T B: a bag of words' pairs of words are hundreds of millions
-        return Gram(
-            tuple(names[i] for i in z_idx), n, z_mean, zz, binary, Incidence(B), True, sparsest_rows(B, row_offset)
-        )
+        return Gram(tuple(names[i] for i in z_idx), n, z_mean, zz, binary, Incidence(B), True)
     O = (B.T.tocsr() @ B).tocsr()
     ones = np.asarray(O.diagonal(), dtype=np.float64)
     q_idx = np.sort(np.concatenate([b_idx, z_idx]))

@@ -42,7 +42,7 @@ from nblint.core.errors import InputError
 from nblint.core.parallel import ordered_map
 from nblint.core.resources import MemoryBudget, ProfileCaps
 from nblint.core.suggest import missing_column
-from nblint.profile.gram import SPARSE_ROWS, WIDE_BINARY, Gram, merge_gram
+from nblint.profile.gram import WIDE_BINARY, Gram, merge_gram
 from nblint.profile.levels import (
     DISTINCT_CAP,
     Levels,
@@ -67,7 +67,6 @@ from nblint.readers import Chunk, TableSource
 # The blocks' own modules compute and merge them; their names stay importable from here.
 __all__ = [
     "DISTINCT_CAP",
-    "SPARSE_ROWS",
     "WIDE_BINARY",
     "Gram",
     "Levels",
