@@ -266,11 +266,6 @@ def test_table_suffixes_are_told_in_one_module():
     assert found_outside({"nblint/readers/formats.py", "nblint/readers/excel.py"}, _table_suffix) == {}
 
 
-#: Copies of the hash recipe in modules another branch is rewriting (profile/): they are to use
-#: nblint.core.hashing once it merges. The test fails when one goes, so that this list goes with it.
-PENDING_HASH_COPIES = {"nblint/profile/incidence.py", "nblint/profile/sparse.py"}
-
-
 def test_the_hash_recipe_is_written_once():
     """The row weights and the NaN bits of the order-free column hash must be the same in the dense row
     pass, the sparse profile and the wide incidence (they find the same identical columns): their
@@ -279,7 +274,7 @@ def test_the_hash_recipe_is_written_once():
 
     constants = {GOLDEN_GAMMA, int(CANONICAL_NAN)}
     found = found_outside({"nblint/core/hashing.py"}, lambda value: type(value) is int and value in constants)
-    assert set(found) == PENDING_HASH_COPIES, found
+    assert found == {}, found
 
 
 def test_the_example_row_cap_is_defined_once():

@@ -41,7 +41,7 @@ class Counts:
             self.class_count - part.class_count,
             [a - b for a, b in zip(self.group_counts, part.group_counts)],
             [a - b for a, b in zip(self.categorical, part.categorical)],
-            n,
+            np.asarray(n),  # (per class and column: an array already)
             mean,
             np.maximum(m2, 0.0),
             # (weights, tf-idf, are floats: a total minus its part may round below zero)

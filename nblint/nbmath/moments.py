@@ -19,9 +19,9 @@ class Moments(NamedTuple):
 
     Attributes
     ----------
-    n : ndarray
+    n : ndarray or int
         Values counted, broadcastable against ``mean`` (one count per class and
-        variable where values may be missing).
+        variable where values may be missing; one count for all when none is).
     mean : ndarray
     m2 : ndarray
         Sums of squared deviations from the mean, ``M2 = sum_r (x_r - mean)**2``
@@ -30,7 +30,7 @@ class Moments(NamedTuple):
         and some of them, k (see :func:`merge_moments`).
     """
 
-    n: np.ndarray
+    n: np.ndarray | int
     mean: np.ndarray
     m2: np.ndarray
 

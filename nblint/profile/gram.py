@@ -65,7 +65,7 @@ class Gram:
     mean: np.ndarray
     moments: np.ndarray
     binary: tuple[str, ...]
-    counts: np.ndarray | object
+    counts: np.ndarray | Incidence
     wide: bool = False
 
     def __post_init__(self):
@@ -75,18 +75,23 @@ class Gram:
 
     def block(self, index) -> np.ndarray:
         """The co-occurrence counts among the 0/1 columns at positions ``index``: ``O[index][:, index]``, dense."""
-        if self.wide:
+        if isinstance(self.counts, Incidence):  # (wide)
             return self.counts.block(index)
         index = np.asarray(index, dtype=np.int64)
-        return np.asarray(self.cooccurrence[np.ix_(index, index)], dtype=np.int64)
+        return np.asarray(self.dense_cooccurrence()[np.ix_(index, index)], dtype=np.int64)
 
     @property
-    def cooccurrence(self) -> np.ndarray | object:
+    def cooccurrence(self) -> np.ndarray | Incidence:
         """The symmetric co-occurrence counts ``O`` (dense int64, or when wide the incidence that answers for it)."""
-        if self.wide:
+        if isinstance(self.counts, Incidence):  # (wide)
             return self.counts
+        return self.dense_cooccurrence()
+
+    def dense_cooccurrence(self) -> np.ndarray:
+        """``O`` of a table that is not wide, symmetric (dense int64)."""
+        upper = self.counts
+        assert not isinstance(upper, Incidence), "a wide table's co-occurrences are its incidence"
         if self._cooccurrence is None:
-            upper = self.counts
             self._cooccurrence = upper + upper.T - np.diag(np.diag(upper))
         return self._cooccurrence
 
@@ -108,13 +113,13 @@ class Gram:
             if len(bpos):
                 ones = self.diagonal().astype(np.float64)
                 # Exact integers minus one rounded product: as exact as the data allow.
-                M[np.ix_(bpos, bpos)] = self.cooccurrence - np.outer(ones, ones) / max(self.n, 1)
+                M[np.ix_(bpos, bpos)] = self.dense_cooccurrence() - np.outer(ones, ones) / max(self.n, 1)
             self._comoment = M
         return self._comoment
 
     def diagonal(self) -> np.ndarray:
         """Each 0/1 column's count of ones, ``O_ii``."""
-        if self.wide:
+        if isinstance(self.counts, Incidence):  # (wide)
             return self.counts.diagonal()
         return np.diag(self.counts).astype(np.int64) if len(self.binary) else np.zeros(0, dtype=np.int64)
 
@@ -245,8 +250,9 @@ def merge_gram(
         a_wide = a if a.wide else b
         note = _mixed_note(len(a_wide.binary))
         return Gram(a_wide.names, a.n + b.n, a_wide.mean, a_wide.moments, (), np.zeros((0, 0), dtype=np.int64)), (note,)
-    if caps is not None and merged.wide and merged.binary and merged.counts.pairs() > caps.cooccurrences:
-        note = _cooccurrence_note(len(merged.binary), merged.counts.pairs(), caps)
+    counts = merged.counts
+    if caps is not None and isinstance(counts, Incidence) and merged.binary and counts.pairs() > caps.cooccurrences:
+        note = _cooccurrence_note(len(merged.binary), counts.pairs(), caps)
         return Gram(merged.names, merged.n, merged.mean, merged.moments, (), np.zeros((0, 0), dtype=np.int64)), (note,)
     return merged, ()
 
@@ -310,7 +316,9 @@ def _merge_grams(a: Gram, b: Gram, in_place: bool = False) -> Gram | None:
         return None  # (the narrow part's counts have no rows to add to the wide part's incidence)
     if wide:
         # The incidences are restricted to the common 0/1 columns.
-        wide_part = [part.counts.take(index) for part, index in ((a, ja), (b, jb)) if part.wide]
+        wide_part = [
+            part.counts.take(index) for part, index in ((a, ja), (b, jb)) if isinstance(part.counts, Incidence)
+        ]
         cooc = wide_part[0] if len(wide_part) == 1 else wide_part[0] + wide_part[1]
         # A dense part kept its 0/1 columns among the co-moments; a wide table does not.
         keep = [i for i, nm in enumerate(names) if nm not in bin_a and nm not in bin_b]
@@ -318,7 +326,7 @@ def _merge_grams(a: Gram, b: Gram, in_place: bool = False) -> Gram | None:
         mean, comoment = mean[keep], comoment[np.ix_(keep, keep)]
         return Gram(names, n, mean, comoment, binary, cooc, True)
     # (the kept 0/1 columns stay in order: the upper triangle of the sum is the counts)
-    cooc = np.triu(a.cooccurrence[np.ix_(ja, ja)] + b.cooccurrence[np.ix_(jb, jb)])
+    cooc = np.triu(a.dense_cooccurrence()[np.ix_(ja, ja)] + b.dense_cooccurrence()[np.ix_(jb, jb)])
     merged = Gram(names, n, mean, np.zeros((len(names), 0)), binary, cooc)
     _, zpos = merged.positions
     merged.moments = comoment[:, zpos]

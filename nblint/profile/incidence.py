@@ -15,10 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from nblint.core.hashing import mix64
-
-#: Salt of the row numbers hashed into a column's fingerprint (any fixed odd constant).
-_ROW_SALT = np.uint64(0x9E3779B97F4A7C15)
+from nblint.core.hashing import row_weights
 
 
 class Incidence:
@@ -101,7 +98,7 @@ class Incidence:
         csc = self._columns()
         counts = np.diff(csc.indptr)
         with np.errstate(over="ignore"):
-            mixed = mix64(csc.indices.astype(np.uint64) + _ROW_SALT)
+            mixed = row_weights(csc.indices)
             running = np.concatenate([np.zeros(1, dtype=np.uint64), np.cumsum(mixed, dtype=np.uint64)])
         hashes = running[csc.indptr[1:]] - running[csc.indptr[:-1]]
         varied = np.flatnonzero((counts > 0) & (counts < n))

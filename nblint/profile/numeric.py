@@ -335,7 +335,7 @@ def merge_numeric(a: NumericStats, b: NumericStats, cap: int = DISTINCT_CAP) -> 
         np.fmax(a.maximum, b.maximum),
         integral,
         zero_one,
-        n,
+        np.asarray(n),  # (per class and column here: an array already)
         mean,
         m2,
         levels,

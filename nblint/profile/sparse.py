@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from nblint.core.hashing import mix64
+from nblint.core.hashing import float_hashes, mix64, row_weights
 from nblint.profile.gram import WIDE_BINARY, Gram, _cooccurrence_note
 from nblint.profile.incidence import Incidence
 from nblint.profile.levels import DISTINCT_CAP, PackedLevels, smallest, value_hashes
@@ -41,16 +41,13 @@ from nblint.profile.target import encode_target
 from nblint.readers import Chunk, ColumnData
 from nblint.readers.sparse import MOMENT_COLUMNS, SparseBlock
 
-#: Weight of row r in the fingerprints: a pseudo-random 64-bit number.
-_ROW_SALT = np.uint64(0x9E3779B97F4A7C15)
-
-
 # --------------------------------------------------------------------------- the profile of a block
 
 
 def in_name_order(chunk: Chunk) -> Chunk:
     """The chunk with its sparse block's columns sorted by name, as the dense path profiles them."""
     block = chunk.sparse
+    assert block is not None, "a chunk with no sparse block"
     order = sorted(range(len(block.names)), key=block.names.__getitem__)
     if order == list(range(len(order))):
         return chunk
@@ -69,6 +66,7 @@ def profile_block(cls, chunk: Chunk, target: str | None, wide_binary: int | None
     ``fingerprints``: compute the columns' fingerprints (a matrix input's; a dense table's profile has none).
     """
     block = chunk.sparse
+    assert block is not None, "a chunk with no sparse block"
     X = block.matrix
     n, p = X.shape
     classes, y, class_count, target_missing = encode_target(chunk, target)
@@ -155,6 +153,7 @@ def profile_table_block(cls, chunk: Chunk, target: str | None, wide_binary: int 
     whose per-class statistics would not fit (the dense path's check, over every column).
     """
     block = chunk.sparse
+    assert block is not None, "a chunk with no sparse block"
     wide_binary = WIDE_BINARY if wide_binary is None else wide_binary
     rest = Chunk(chunk.names, chunk.columns, chunk.row_offset, chunk.n_rows)
     kinds = {name: col.kind for name, col in zip(rest.names, rest.columns) if name != target}
@@ -173,6 +172,7 @@ def profile_table_block(cls, chunk: Chunk, target: str | None, wide_binary: int 
 def densified(chunk: Chunk) -> Chunk:
     """The chunk with its sparse block's columns as ordinary int8 columns."""
     block = chunk.sparse
+    assert block is not None, "a chunk with no sparse block"
     dense = block.matrix.toarray(order="F").astype(np.int8, copy=False)
     columns = tuple(ColumnData("numeric", dense[:, j], None, True) for j in range(len(block.names)))
     return Chunk(tuple(chunk.names) + tuple(block.names), chunk.columns + columns, chunk.row_offset, chunk.n_rows)
@@ -181,6 +181,7 @@ def densified(chunk: Chunk) -> Chunk:
 def _side_by_side(cls, chunk: Chunk, other, target: str | None, wide_binary: int, caps):
     """``other`` (the profile of the chunk's ordinary columns) with the sparse block's columns put in."""
     block = in_name_order(chunk).sparse
+    assert block is not None, "a chunk with no sparse block"
     only_target = (target,) if target is not None else ()
     head = Chunk(only_target, tuple(chunk.column(t) for t in only_target), chunk.row_offset, chunk.n_rows)
     with_block = Chunk(head.names, head.columns, head.row_offset, head.n_rows, sparse=block)
@@ -349,17 +350,16 @@ def _by_column_then_value(c: np.ndarray, v: np.ndarray, whole: bool | None = Non
 
 def _fingerprints(values, cols, rows, p: int) -> np.ndarray:
     """Per column, ``sum over stored entries of h(value, row) - h(0, row)`` (uint64, wrapping)."""
-    bits = values.view(np.uint64).copy()
-    bits[np.isnan(values)] = np.uint64(0x7FF8000000000001)  # one canonical NaN
+    value_hash = float_hashes(values)  # (every NaN alike)
     zero = mix64(np.zeros(1, dtype=np.uint64))[0]
     # The row terms once per row of the block, not once per entry (a document has hundreds of words).
     first = int(rows.min()) if len(rows) else 0
     block = np.arange(first, int(rows.max()) + 1 if len(rows) else first, dtype=np.int64)
-    row_weight = mix64(block.astype(np.uint64) + _ROW_SALT)
+    row_weight = row_weights(block)
     at = rows - first
     weight = row_weight[at]
     with np.errstate(over="ignore"):
-        terms = mix64(mix64(bits) ^ weight) - mix64(zero ^ row_weight)[at]
+        terms = mix64(value_hash ^ weight) - mix64(zero ^ row_weight)[at]
     out = np.zeros(p, dtype=np.uint64)
     np.add.at(out, cols, terms)
     return out

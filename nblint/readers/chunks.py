@@ -29,14 +29,24 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
 from nblint.core.errors import InputError
 
 R = TypeVar("R")
-A = TypeVar("A")  # an accumulator of rows (add, merge)
+
+
+class RowAccumulator(Protocol):
+    """What :meth:`TableSource.reduce_rows` folds the rows into: chunks added in order, parts merged in order."""
+
+    def add(self, chunk: Chunk) -> None: ...
+
+    def merge(self, other: Any) -> None: ...
+
+
+A = TypeVar("A", bound=RowAccumulator)  # an accumulator of rows (add, merge)
 
 
 #: Cells (rows x columns) in one chunk of a table that is not wide.  1M float64
@@ -57,6 +67,8 @@ class Names(tuple):
     Rules and analyses look columns up by name; on a 20,000-column table a linear
     ``tuple.index`` per look-up makes every per-column loop quadratic.
     """
+
+    _by_name: dict
 
     def _positions(self) -> dict:
         try:
@@ -115,6 +127,27 @@ class ColumnData:
 
 
 @dataclass(frozen=True)
+class SparseBlock:
+    """Rows ``[row_offset, row_offset + n)`` of the sparse feature columns, as CSR.
+
+    ``matrix`` has sorted indices and no stored zeros; ``integer_dtype`` says the
+    matrix holds integers (or booleans) by type; ``binary`` marks the columns that
+    hold only 0 and 1 in the whole matrix (not just in these rows).
+
+    ``table_columns``: the block holds columns of a dense table (a wide CSV's complete
+    0/1 columns of these rows, :mod:`nblint.readers.packed`) beside the chunk's other
+    columns, to be profiled exactly as those columns would be one by one
+    (:func:`nblint.profile.sparse.profile_table_block`), not as a matrix input.
+    """
+
+    names: tuple[str, ...]
+    matrix: Any  # scipy.sparse.csr_matrix (n, p)
+    integer_dtype: bool
+    binary: np.ndarray  # (p,) bool
+    table_columns: bool = False
+
+
+@dataclass(frozen=True)
 class Chunk:
     """A run of consecutive rows; ``row_offset`` is the 0-based index of its first row."""
 
@@ -123,7 +156,7 @@ class Chunk:
     row_offset: int
     n_rows: int
     #: Feature columns held as a sparse row block (:class:`nblint.readers.sparse.SparseBlock`), before ``names``.
-    sparse: object = None
+    sparse: SparseBlock | None = None
 
     def __post_init__(self):
         if not isinstance(self.names, Names):

@@ -273,7 +273,9 @@ def unpack_chunk(packing: Packing, table, names: Sequence[str], row_offset: int,
     in_block = at >= 0
     in_block[in_block] = ~other[at[in_block]]
     if not in_block.any():
-        return Chunk(names, unpack_columns(packing, table, names, convert, (X, gaps)), row_offset, table.num_rows)
+        return Chunk(
+            tuple(names), unpack_columns(packing, table, names, convert, (X, gaps)), row_offset, table.num_rows
+        )
     block_at = at[in_block]
     dense_names = tuple(np.asarray(names, dtype=object)[~in_block].tolist())
     columns = unpack_columns(packing, table, dense_names, convert, (X, gaps))

@@ -90,8 +90,7 @@ class StreamSource(TableSource):
     size_bytes: int = 0
 
     def __init__(self, path: str, names: Sequence[str], n_rows: int | None, chunk_rows: int | None = None):
-        super().__init__(path, names, n_rows or 0, chunk_rows)
-        self.n_rows = n_rows  # None until a first pass has counted them (CSV)
+        super().__init__(path, names, n_rows or 0, chunk_rows)  # (0 until a first pass has counted them: CSV)
         self.on_progress: Callable[[int, int, int], None] | None = None
         self.passes = 0
         #: Whether every column's type is known for the whole table (see :meth:`settled_pass`).

@@ -10,38 +10,16 @@ dense columns, a chunk of rows at a time.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
-from nblint.readers.chunks import Chunk, ColumnData, TableSource, chunk_rows_for
+from nblint.readers.chunks import Chunk, ColumnData, SparseBlock, TableSource, chunk_rows_for
 
 #: Stored entries in one row block of the profile pass (about 100 MB of work arrays;
 #: ``jobs + 1`` blocks are in flight).
 CHUNK_ENTRIES = 1 << 21
 #: Sparse blocks wider than this keep no co-moments for their non-0/1 columns (VIF).
 MOMENT_COLUMNS = 4096
-
-
-@dataclass(frozen=True)
-class SparseBlock:
-    """Rows ``[row_offset, row_offset + n)`` of the sparse feature columns, as CSR.
-
-    ``matrix`` has sorted indices and no stored zeros; ``integer_dtype`` says the
-    matrix holds integers (or booleans) by type; ``binary`` marks the columns that
-    hold only 0 and 1 in the whole matrix (not just in these rows).
-
-    ``table_columns``: the block holds columns of a dense table (a wide CSV's complete
-    0/1 columns of these rows, :mod:`nblint.readers.packed`) beside the chunk's other
-    columns, to be profiled exactly as those columns would be one by one
-    (:func:`nblint.profile.sparse.profile_table_block`), not as a matrix input.
-    """
-
-    names: tuple[str, ...]
-    matrix: object  # scipy.sparse.csr_matrix (n, p)
-    integer_dtype: bool
-    binary: np.ndarray  # (p,) bool
-    table_columns: bool = False
 
 
 class SparseSource(TableSource):
