@@ -20,10 +20,9 @@ from typing import Any, cast
 
 import numpy as np
 
+from nblint.analysis.rowchecks import RowChecks, RowVerdicts
 from nblint.analysis.rows import DuplicateRows, RowFingerprints, duplicate_rows
-from nblint.core.hashing import float_hashes, mix64, row_weights
 from nblint.engine import shared_settings
-from nblint.engine.findings import EXAMPLE_ROWS
 from nblint.profile.incidence import Incidence
 from nblint.profile.levels import key_counts, level_sizes
 from nblint.profile.table import TableProfile, class_slots
@@ -566,7 +565,7 @@ class TableContext:
         checks = self.row_checks([(c[0], c[1]) for c in broken_candidates], code_candidates, identical_pending)
 
         code_columns: dict[str, Group] = {}
-        for (column, group), ok in sorted(zip(code_candidates, checks["decodes"]), key=lambda item: item[0][0]):
+        for (column, group), ok in sorted(zip(code_candidates, checks.decodes), key=lambda item: item[0][0]):
             if ok and column not in code_columns:
                 code_columns[column] = group
 
@@ -591,17 +590,17 @@ class TableContext:
         code_columns = {c: g for c, g in code_columns.items() if id(g) in kept}
 
         broken = []
-        for (members, counts, complete, reference, siblings), result in zip(broken_candidates, checks["row_sums"]):
-            zero, multi, examples, multi_examples = result
+        for (members, counts, complete, reference, siblings), sums in zip(broken_candidates, checks.row_sums):
+            zero, multi = sums.zero, sums.multi
             bad = multi if reference else zero + multi  # a drop-first set's all-zero rows are its reference level
-            examples = multi_examples if reference else examples
+            examples = sums.multi_examples if reference else sums.examples
             if bad and (complete or bad <= max_share * n):
                 stem = group_stem(members, self.profile.names)
                 kind = "dummy" if reference else "one-hot"
                 broken.append(BrokenGroup(members, counts, n, zero, multi, examples, stem, complete, kind, siblings))
 
         identical = sorted(
-            (cols for cols in identical_exact + checks["identical"] if not self._by_chance(cols, "identical")),
+            (cols for cols in identical_exact + checks.identical if not self._by_chance(cols, "identical")),
             key=lambda cols: self.table_order[cols[0]],
         )
         dummy.sort(key=lambda g: self.table_order[g.members[0]])
@@ -695,20 +694,10 @@ class TableContext:
             return []
         same = {frozenset(cols) for cols in structure.identical}
         checks = self.row_checks([], [], [], pending)
-        return [pair for pair, ok in zip(pending, checks["recodes"]) if ok and not any(set(pair) <= s for s in same)]
+        return [pair for pair, ok in zip(pending, checks.recodes) if ok and not any(set(pair) <= s for s in same)]
 
-    def row_checks(self, broken_candidates, code_candidates, identical_candidates, recode_candidates=()) -> dict:
-        """One chunked pass computing every per-row verification at once.
-
-        Returns
-        -------
-        dict
-            ``row_sums``: (rows summing to 0, rows summing to 2+, example rows not summing
-            to 1, example rows summing to 2+) per broken candidate; ``decodes``: per (code column, group) pair, whether the
-            column and the group determine each other row by row; ``identical``:
-            lists of columns whose values agree on every row; ``recodes``: per pair
-            of columns, whether their values map one to one.
-        """
+    def row_checks(self, broken_candidates, code_candidates, identical_candidates, recode_candidates=()) -> RowVerdicts:
+        """One chunked pass computing every per-row verification at once (:mod:`nblint.analysis.rowchecks`)."""
         checks = RowChecks(
             broken_candidates, code_candidates, [c for cols in identical_candidates for c in cols], recode_candidates
         )
@@ -722,24 +711,7 @@ class TableContext:
         )
         if needed:
             checks = self.reduce_rows(needed, checks)
-        decodes = []
-        for pairs in checks.pair_tables:
-            codes = [a for a, _ in pairs]
-            levels = [b for _, b in pairs]
-            decodes.append(len(set(codes)) == len(pairs) and len(set(levels)) == len(pairs))
-        identical = []
-        for cols in identical_candidates:
-            by_hash: dict[int, list[str]] = {}
-            for c in cols:
-                by_hash.setdefault(int(checks.hashes[c]), []).append(c)
-            identical += [group for group in by_hash.values() if len(group) > 1]
-        recodes = [len({a for a, _ in seen}) == len(seen) == len({b for _, b in seen}) for seen in checks.recode_tables]
-        return {
-            "row_sums": [tuple(r) for r in checks.row_sums],
-            "decodes": decodes,
-            "identical": identical,
-            "recodes": recodes,
-        }
+        return checks.verdicts(identical_candidates)
 
 
 class _ThresholdPass:
@@ -754,101 +726,3 @@ class _ThresholdPass:
 
     def merge(self, other: _ThresholdPass) -> None:
         self.scan.merge(other.scan)
-
-
-class RowChecks:
-    """The per-row verifications of candidate structure, accumulated chunk by chunk.
-
-    For each broken-group candidate: rows summing to 0, to 2 or more, and the first
-    example rows (not summing to one; summing to two or more); for each (code column, group) candidate: the (code, level) pairs
-    seen; for each column that may duplicate another: an order-free hash of its
-    values (a sum, modulo 2**64, of a hash of each (row, value)); for each pair of
-    columns that may recode each other: the (value, value) pairs seen.  Every part
-    adds up in any grouping of the rows, the examples in row order.
-    """
-
-    def __init__(self, broken_candidates, code_candidates, hash_columns, recode_candidates=()):
-        self.broken_candidates, self.code_candidates = broken_candidates, code_candidates
-        self.recode_candidates = list(recode_candidates)
-        # [rows summing to 0, rows summing to 2+, example rows not summing to 1, example rows summing to 2+]
-        self.row_sums: list[list[Any]] = [[0, 0, [], []] for _ in broken_candidates]
-        self.pair_tables: list[set] = [set() for _ in code_candidates]
-        self.hashes = {c: np.uint64(0) for c in hash_columns}
-        self.recode_tables: list[set] = [set() for _ in self.recode_candidates]
-
-    def add(self, chunk: Chunk) -> None:
-        values = dict(zip(chunk.names, chunk.columns))
-        for (members, _), acc in zip(self.broken_candidates, self.row_sums):
-            total = np.zeros(chunk.n_rows, dtype=np.int64)
-            for m in members:
-                total += values[m].values.astype(np.int64)
-            bad = np.flatnonzero(total != 1)
-            acc[0] += int((total == 0).sum())
-            acc[1] += int((total >= 2).sum())
-            for examples, rows in ((acc[2], bad), (acc[3], np.flatnonzero(total >= 2))):
-                room = EXAMPLE_ROWS - len(examples)
-                if room > 0:
-                    examples.extend(int(r) + chunk.row_offset + 1 for r in rows[:room])
-        for (column, group), pairs in zip(self.code_candidates, self.pair_tables):
-            k = len(group.members) + 1
-            level = np.full(chunk.n_rows, k - 1, dtype=np.int64)
-            # Rows where the members or the code are missing say nothing (a group found on the rows
-            # where its members are known, beside a code column missing on the same rows).
-            known = np.ones(chunk.n_rows, dtype=bool)
-            for position, m in enumerate(group.members):
-                member = values[m].as_float()
-                known &= ~np.isnan(member)
-                level[member == 1] = position
-            col = values[column]
-            if col.kind == "text":
-                known &= col.values >= 0
-                # Distinct (code, level) pairs of this chunk, then local codes -> labels.
-                assert col.labels is not None  # a text column's codes index its labels
-                for key in np.unique(col.values[known] * k + level[known]).tolist():
-                    pairs.add((col.labels[key // k], key % k))
-            else:
-                code = col.as_float()
-                known &= ~np.isnan(code)
-                stacked = np.column_stack([code[known], level[known].astype(np.float64)])
-                pairs.update((a, int(b)) for a, b in np.unique(stacked, axis=0).tolist())
-        if self.hashes:
-            weights = row_weights(np.arange(chunk.row_offset, chunk.row_offset + chunk.n_rows, dtype=np.uint64))
-            for column in self.hashes:
-                with np.errstate(over="ignore"):
-                    self.hashes[column] = np.uint64(
-                        self.hashes[column] + np.sum(mix64(_value_hash(values[column]) ^ weights), dtype=np.uint64)
-                    )
-        for (a, b), seen in zip(self.recode_candidates, self.recode_tables):
-            seen.update(zip(_labels(values[a]), _labels(values[b])))
-
-    def merge(self, other: RowChecks) -> None:
-        """Add the checks of rows after these (gathered apart)."""
-        for acc, part in zip(self.row_sums, other.row_sums):
-            acc[0] += part[0]
-            acc[1] += part[1]
-            acc[2].extend(part[2][: EXAMPLE_ROWS - len(acc[2])])
-            acc[3].extend(part[3][: EXAMPLE_ROWS - len(acc[3])])
-        for pairs, other_pairs in zip(self.pair_tables, other.pair_tables):
-            pairs |= other_pairs
-        for seen, other_seen in zip(self.recode_tables, other.recode_tables):
-            seen |= other_seen
-        with np.errstate(over="ignore"):
-            for column in self.hashes:
-                self.hashes[column] = np.uint64(self.hashes[column] + other.hashes[column])
-
-
-def _labels(col) -> list:
-    """The distinct values of one chunk's column, as a list aligned with its rows (labels for text)."""
-    if col.kind == "text":
-        return [col.labels[k] if k >= 0 else None for k in col.values.tolist()]
-    return col.as_float().tolist()
-
-
-def _value_hash(col) -> np.ndarray:
-    """A 64-bit hash of each row's value, equal for equal values across columns."""
-    import pandas as pd
-
-    if col.kind == "text":
-        label_hash = pd.util.hash_array(np.array(col.labels + ("\x00missing",), dtype=object))
-        return label_hash[col.values]
-    return float_hashes(col.as_float())

@@ -1,0 +1,165 @@
+"""The one extra row pass: per-row verifications of candidate structure, gathered chunk by chunk.
+
+The structure searches work from the profile's counts; some candidates need the rows
+themselves: how many rows of a broken-group candidate sum to 0 or to 2 and more (with
+example rows), whether a code column and a group determine each other, whether columns
+that may duplicate one another agree on every row (an order-free hash of their values),
+whether two columns recode each other. :class:`RowChecks` gathers all of it in one pass
+(:meth:`nblint.analysis.context.TableContext.row_checks`); every part adds up in any
+grouping of the rows, the example rows in row order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from nblint.core.hashing import float_hashes, mix64, row_weights
+from nblint.engine.findings import EXAMPLE_ROWS
+from nblint.readers import Chunk
+
+
+@dataclass
+class RowSums:
+    """A broken-group candidate's rows: how many sum to 0 and to 2 or more, and the first example rows (1-based)."""
+
+    zero: int = 0
+    multi: int = 0
+    #: Rows not summing to one, and rows summing to two or more (at most EXAMPLE_ROWS each, in row order).
+    examples: list[int] = field(default_factory=list)
+    multi_examples: list[int] = field(default_factory=list)
+
+    def add(self, total: np.ndarray, row_offset: int) -> None:
+        """Count one chunk's row sums (``total``: the members' sum on each row of the chunk)."""
+        self.zero += int((total == 0).sum())
+        self.multi += int((total >= 2).sum())
+        for examples, rows in (
+            (self.examples, np.flatnonzero(total != 1)),
+            (self.multi_examples, np.flatnonzero(total >= 2)),
+        ):
+            room = EXAMPLE_ROWS - len(examples)
+            if room > 0:
+                examples.extend(int(r) + row_offset + 1 for r in rows[:room])
+
+    def merge(self, other: RowSums) -> None:
+        """Add the sums of rows after these."""
+        self.zero += other.zero
+        self.multi += other.multi
+        self.examples.extend(other.examples[: EXAMPLE_ROWS - len(self.examples)])
+        self.multi_examples.extend(other.multi_examples[: EXAMPLE_ROWS - len(self.multi_examples)])
+
+
+@dataclass
+class RowVerdicts:
+    """What the rows say: per broken candidate its sums; per (code column, group) whether they
+    determine each other; the columns agreeing on every row; per pair whether they recode each other."""
+
+    row_sums: list[RowSums]
+    decodes: list[bool]
+    identical: list[list[str]]
+    recodes: list[bool]
+
+
+class RowChecks:
+    """The per-row verifications of candidate structure, accumulated chunk by chunk.
+
+    For each broken-group candidate: rows summing to 0, to 2 or more, and the first
+    example rows (not summing to one; summing to two or more); for each (code column, group) candidate: the (code, level) pairs
+    seen; for each column that may duplicate another: an order-free hash of its
+    values (a sum, modulo 2**64, of a hash of each (row, value)); for each pair of
+    columns that may recode each other: the (value, value) pairs seen.  Every part
+    adds up in any grouping of the rows, the examples in row order.
+    """
+
+    def __init__(self, broken_candidates, code_candidates, hash_columns, recode_candidates=()):
+        self.broken_candidates, self.code_candidates = broken_candidates, code_candidates
+        self.recode_candidates = list(recode_candidates)
+        self.row_sums = [RowSums() for _ in broken_candidates]
+        self.pair_tables: list[set] = [set() for _ in code_candidates]
+        self.hashes = {c: np.uint64(0) for c in hash_columns}
+        self.recode_tables: list[set] = [set() for _ in self.recode_candidates]
+
+    def add(self, chunk: Chunk) -> None:
+        values = dict(zip(chunk.names, chunk.columns))
+        for (members, _), acc in zip(self.broken_candidates, self.row_sums):
+            total = np.zeros(chunk.n_rows, dtype=np.int64)
+            for m in members:
+                total += values[m].values.astype(np.int64)
+            acc.add(total, chunk.row_offset)
+        for (column, group), pairs in zip(self.code_candidates, self.pair_tables):
+            k = len(group.members) + 1
+            level = np.full(chunk.n_rows, k - 1, dtype=np.int64)
+            # Rows where the members or the code are missing say nothing (a group found on the rows
+            # where its members are known, beside a code column missing on the same rows).
+            known = np.ones(chunk.n_rows, dtype=bool)
+            for position, m in enumerate(group.members):
+                member = values[m].as_float()
+                known &= ~np.isnan(member)
+                level[member == 1] = position
+            col = values[column]
+            if col.kind == "text":
+                known &= col.values >= 0
+                # Distinct (code, level) pairs of this chunk, then local codes -> labels.
+                assert col.labels is not None  # a text column's codes index its labels
+                for key in np.unique(col.values[known] * k + level[known]).tolist():
+                    pairs.add((col.labels[key // k], key % k))
+            else:
+                code = col.as_float()
+                known &= ~np.isnan(code)
+                stacked = np.column_stack([code[known], level[known].astype(np.float64)])
+                pairs.update((a, int(b)) for a, b in np.unique(stacked, axis=0).tolist())
+        if self.hashes:
+            weights = row_weights(np.arange(chunk.row_offset, chunk.row_offset + chunk.n_rows, dtype=np.uint64))
+            for column in self.hashes:
+                with np.errstate(over="ignore"):
+                    self.hashes[column] = np.uint64(
+                        self.hashes[column] + np.sum(mix64(_value_hash(values[column]) ^ weights), dtype=np.uint64)
+                    )
+        for (a, b), seen in zip(self.recode_candidates, self.recode_tables):
+            seen.update(zip(_labels(values[a]), _labels(values[b])))
+
+    def merge(self, other: RowChecks) -> None:
+        """Add the checks of rows after these (gathered apart)."""
+        for acc, part in zip(self.row_sums, other.row_sums):
+            acc.merge(part)
+        for pairs, other_pairs in zip(self.pair_tables, other.pair_tables):
+            pairs |= other_pairs
+        for seen, other_seen in zip(self.recode_tables, other.recode_tables):
+            seen |= other_seen
+        with np.errstate(over="ignore"):
+            for column in self.hashes:
+                self.hashes[column] = np.uint64(self.hashes[column] + other.hashes[column])
+
+    def verdicts(self, identical_candidates) -> RowVerdicts:
+        """What the rows say of each candidate, once every row was added."""
+        decodes = []
+        for pairs in self.pair_tables:
+            codes = [a for a, _ in pairs]
+            levels = [b for _, b in pairs]
+            decodes.append(len(set(codes)) == len(pairs) and len(set(levels)) == len(pairs))
+        identical = []
+        for cols in identical_candidates:
+            by_hash: dict[int, list[str]] = {}
+            for c in cols:
+                by_hash.setdefault(int(self.hashes[c]), []).append(c)
+            identical += [group for group in by_hash.values() if len(group) > 1]
+        recodes = [len({a for a, _ in seen}) == len(seen) == len({b for _, b in seen}) for seen in self.recode_tables]
+        return RowVerdicts(self.row_sums, decodes, identical, recodes)
+
+
+def _labels(col) -> list:
+    """The distinct values of one chunk's column, as a list aligned with its rows (labels for text)."""
+    if col.kind == "text":
+        return [col.labels[k] if k >= 0 else None for k in col.values.tolist()]
+    return col.as_float().tolist()
+
+
+def _value_hash(col) -> np.ndarray:
+    """A 64-bit hash of each row's value, equal for equal values across columns."""
+    import pandas as pd
+
+    if col.kind == "text":
+        label_hash = pd.util.hash_array(np.array(col.labels + ("\x00missing",), dtype=object))
+        return label_hash[col.values]
+    return float_hashes(col.as_float())
