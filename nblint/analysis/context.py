@@ -215,7 +215,8 @@ class TableContext:
             return None
         counts = gram.diagonal()
         floor = self._evidence_floor(counts, gram.n)
-        shown = np.array([name not in terms or counts[j] >= floor for j, name in enumerate(gram.binary)], dtype=bool)
+        in_block = np.fromiter((name in terms for name in gram.binary), dtype=bool, count=len(gram.binary))
+        shown = ~in_block | (np.asarray(counts) >= floor)
         return None if shown.all() else shown
 
     def _evidence_floor(self, counts: np.ndarray, n: int) -> float:
