@@ -28,6 +28,13 @@ INPUTS = {
     "pipeline": "pipeline configs (YAML, JSON, TOML, Python) and live pipelines",
     "live": "live pipelines given with their training data (nblint.check_pipeline)",
 }
+#: A rule's life, as ruff's: what each status means to selection (:func:`nblint.engine.select_rules`).
+STATUSES = {
+    "stable": "runs when selected, by its code, a prefix of it or ALL",
+    "preview": "runs only when selected by its code or name, or with --preview (preview = true in the config)",
+    "deprecated": "still runs when selected, with a warning naming what replaces it",
+    "removed": "never runs; selecting it by its code or name is refused, naming what replaces it",
+}
 
 
 @dataclass(frozen=True)
@@ -110,6 +117,12 @@ class Rule:
     models: ClassVar[frozenset[str | None]] = frozenset()
     #: What the rule reads: keys of :data:`INPUTS`; a context runs the rules whose inputs include its own.
     inputs: ClassVar[tuple[str, ...]] = ("table",)
+    #: The rule's status, a key of :data:`STATUSES`: new rules may start in ``"preview"``.
+    status: ClassVar[str] = "stable"
+    #: The nblint version that first shipped the rule (every built-in rule declares it).
+    since: ClassVar[str] = ""
+    #: For a deprecated or removed rule: the code of the rule to use instead ("" when none does).
+    replaced_by: ClassVar[str] = ""
     #: Row-level checks (by name) whose failing rows are this rule's finding, e.g. the pandera
     #: check ``nblint_sum_to_one`` of a one-hot group's columns: integrations map them back to the rule.
     row_checks: ClassVar[tuple[str, ...]] = ()
@@ -237,12 +250,25 @@ class Rule:
         return doc.strip().splitlines()[0] if doc.strip() else ""
 
     @classmethod
-    def documentation(cls) -> str:
-        """The full documentation: header, docstring sections and options."""
+    def status_line(cls) -> str:
+        """``Status: stable, since 0.1.0.`` (a deprecated or removed rule names what replaces it)."""
+        line = f"Status: {cls.status}" + (f", since {cls.since}" if cls.since else "")
+        if cls.status in ("deprecated", "removed"):
+            line += f"; use {cls.replaced_by} instead" if cls.replaced_by else "; nothing replaces it"
+        return line + "."
+
+    @classmethod
+    def documentation(cls, status: bool = False) -> str:
+        """The full documentation: header, docstring sections and options.
+
+        ``status`` adds the :meth:`status_line` (``nblint rule CODE`` prints it; the SARIF
+        log's help text, a golden file, has none).
+        """
         doc = inspect.getdoc(cls) or ""
         lines = [
             f"# {cls.name} ({cls.code})",
             "",
+            *([cls.status_line()] if status else []),
             f"Default severity: {cls.severity}.",
             f"Reads {' and '.join(INPUTS[i] for i in cls.inputs)}.",
         ]

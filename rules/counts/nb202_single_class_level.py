@@ -41,6 +41,8 @@ class SingleClassLevel(Rule):
     """
 
     code = "NB202"
+    status = "stable"
+    since = "0.1.0"
     name = "single-class-level"
     severity = Severity.WARNING
     needs_target = True

@@ -44,6 +44,8 @@ class ZeroClassVariance(Rule):
     """
 
     code = "NB205"
+    status = "stable"
+    since = "0.1.0"
     name = "zero-class-variance"
     models = frozenset({None, "gaussian"})
     severity = Severity.WARNING

@@ -34,6 +34,8 @@ class MissingValues(Rule):
     """
 
     code = "NB207"
+    status = "stable"
+    since = "0.1.0"
     name = "missing-values"
     severity = Severity.WARNING
 

@@ -40,6 +40,8 @@ class TargetLeak(Rule):
     """
 
     code = "NB208"
+    status = "stable"
+    since = "0.1.0"
     name = "target-leak"
     severity = Severity.WARNING
     needs_target = True

@@ -36,6 +36,8 @@ class DuplicateRows(Rule):
     """
 
     code = "NB209"
+    status = "stable"
+    since = "0.1.0"
     name = "duplicate-rows"
     severity = Severity.WARNING
     options = (

@@ -40,6 +40,8 @@ class CategoricalMisuse(Rule):
     """
 
     code = "NB306"
+    status = "stable"
+    since = "0.1.0"
     name = "categorical-misuse"
     models = frozenset({"categorical"})
     severity = Severity.ERROR

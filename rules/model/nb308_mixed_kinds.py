@@ -35,6 +35,8 @@ class MixedKinds(Rule):
     """
 
     code = "NB308"
+    status = "stable"
+    since = "0.1.0"
     name = "mixed-kinds"
     models = frozenset(MODELS)
     severity = Severity.INFO

@@ -36,6 +36,8 @@ class MultinomialSkewedClasses(Rule):
     """
 
     code = "NB309"
+    status = "stable"
+    since = "0.1.0"
     name = "multinomial-skewed-classes"
     models = frozenset({"multinomial"})
     severity = Severity.INFO

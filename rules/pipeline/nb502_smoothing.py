@@ -55,6 +55,8 @@ class SmoothingDisabled(PipelineRule):
     """
 
     code = "NB502"
+    status = "stable"
+    since = "0.1.0"
     name = "smoothing-disabled"
     severity = Severity.WARNING
     options = (

@@ -56,6 +56,8 @@ class CountsAndBitsMismatch(PipelineRule):
     """
 
     code = "NB503"
+    status = "stable"
+    since = "0.1.0"
     name = "counts-bits-mismatch"
     severity = Severity.WARNING
     models = frozenset({"bernoulli", "multinomial", "complement"})

@@ -58,6 +58,8 @@ class CodesReadAsNumbers(PipelineRule):
     """
 
     code = "NB505"
+    status = "stable"
+    since = "0.1.0"
     name = "codes-read-as-numbers"
     severity = Severity.WARNING
     models = frozenset(READS_CODES_AS)

@@ -76,6 +76,8 @@ class UnseenCategoriesUnplanned(PipelineRule):
     """
 
     code = "NB506"
+    status = "stable"
+    since = "0.1.0"
     name = "unseen-categories-unplanned"
     severity = Severity.WARNING
     models = frozenset({"categorical"})

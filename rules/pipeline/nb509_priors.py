@@ -47,6 +47,8 @@ class InvalidPriors(PipelineRule):
     """
 
     code = "NB509"
+    status = "stable"
+    since = "0.1.0"
     name = "invalid-priors"
     severity = Severity.WARNING
 

@@ -61,6 +61,8 @@ class NotFollowed(PipelineRule):
     """
 
     code = "NB510"
+    status = "stable"
+    since = "0.1.0"
     name = "not-followed"
     severity = Severity.INFO
 

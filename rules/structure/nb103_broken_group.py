@@ -49,6 +49,8 @@ class BrokenGroup(Rule):
     """
 
     code = "NB103"
+    status = "stable"
+    since = "0.1.0"
     name = "broken-group"
     severity = Severity.WARNING
     #: A row of a one-hot group's columns not summing to one is this rule's finding (pandera's check).

@@ -47,6 +47,8 @@ class DuplicateInformation(Rule):
     """
 
     code = "NB105"
+    status = "stable"
+    since = "0.1.0"
     name = "duplicate-information"
     severity = Severity.WARNING
 

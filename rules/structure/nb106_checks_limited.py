@@ -35,6 +35,8 @@ class ChecksLimited(Rule):
     """
 
     code = "NB106"
+    status = "stable"
+    since = "0.1.0"
     name = "checks-limited"
     severity = Severity.INFO
     options = (
