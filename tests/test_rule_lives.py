@@ -151,6 +151,13 @@ def test_preview_rules_run_only_when_selected_by_code_or_with_preview(lives):
     assert ran("--preview", "--ignore", "MP102") == ["MP101", "MP103", "MP105"]
 
 
+def test_the_readme_rule_table_shows_a_status_other_than_stable(lives):
+    from nblint.testing.rule_table import rule_table
+
+    rows = rule_table([load_rules()[c] for c in ("MP101", "MP102")])
+    assert "| MP101 | mp-stable | info |" in rows and "| MP102 | mp-preview (preview) | info |" in rows
+
+
 def test_preview_from_the_config(lives, tmp_path):
     config = tmp_path / "nblint.toml"
     config.write_text('select = ["MP"]\npreview = true\n')
