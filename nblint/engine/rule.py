@@ -103,6 +103,15 @@ class Rule:
     The class docstring is the rule's documentation: a one-line summary, then the
     sections ``## What it does``, ``## Why is this bad?``, ``## Example`` and
     ``## Use instead``.  ``nblint rule CODE`` prints it with the options.
+
+    Messages over evidence: a finding's message is a template over its evidence, so every
+    number the message shows is in the evidence, as the message formats it (rounded to the
+    digits shown, ``1,234`` for 1234, ``40%`` for a share of 0.4), or is the finding's
+    line, cell, rows or their count. The contract checks it
+    (:func:`nblint.testing.check_evidence_numbers`): a rule that breaks it adds the missing
+    number to its evidence, never changes the message. Numbers a message explains with
+    rather than measures go in :attr:`message_constants`; a rule not yet fixed says why in
+    :attr:`contract_exemptions`.
     """
 
     code: ClassVar[str] = ""
@@ -123,6 +132,13 @@ class Rule:
     since: ClassVar[str] = ""
     #: For a deprecated or removed rule: the code of the rule to use instead ("" when none does).
     replaced_by: ClassVar[str] = ""
+    #: Numbers the rule's messages explain with rather than measure (the codes 0, 1 and 2 of an example):
+    #: the contract's evidence check (:mod:`nblint.testing.evidence`) takes them as shown by the evidence.
+    message_constants: ClassVar[frozenset[float]] = frozenset()
+    #: Contract checks the rule is known to fail, each with the reason (check name -> why), as
+    #: scikit-learn's ``expected_failed_checks``: :func:`nblint.testing.parametrize_with_checks` marks
+    #: them as expected failures, and :func:`nblint.testing.stale_exemptions` tells when one is no longer needed.
+    contract_exemptions: ClassVar[dict[str, str]] = {}
     #: Row-level checks (by name) whose failing rows are this rule's finding, e.g. the pandera
     #: check ``nblint_sum_to_one`` of a one-hot group's columns: integrations map them back to the rule.
     row_checks: ClassVar[tuple[str, ...]] = ()

@@ -56,6 +56,7 @@ class CategoricalMisuse(Rule):
         for column in profile.features:
             kind = ctx.kinds[column]
             problem, severity = None, Severity.WARNING
+            extra: dict = {}  # the numbers a message shows beyond the kind and the range
             j = numeric.names.index(column) if column in numeric.names else None
             if kind.kind == "continuous" and j is not None and not numeric.integral[j]:
                 problem = (
@@ -71,6 +72,7 @@ class CategoricalMisuse(Rule):
                 and kind.n_distinct > self.settings["max-levels"]
             ):
                 problem = f"has {kind.n_distinct:.0f} levels (more than {self.settings['max-levels']}): most are rare and unseen at prediction time"
+                extra = {"levels": kind.n_distinct, "max_levels": self.settings["max-levels"]}
             elif j is not None and kind.kind not in ("constant", "identifier", "group-member"):
                 if numeric.minimum[j] < 0:
                     problem = f"has negative codes ({value_range(ctx, column)}): CategoricalNB needs codes 0..K-1"
@@ -80,7 +82,7 @@ class CategoricalMisuse(Rule):
                     ctx,
                     f"column {column!r} {problem}",
                     columns=[column],
-                    evidence={"kind": kind.kind, "range": value_range(ctx, column)},
+                    evidence={"kind": kind.kind, "range": value_range(ctx, column), **extra},
                     fix=f"Bin or re-encode {column!r} with OrdinalEncoder (merging rare levels).",
                     severity=severity,
                 )

@@ -77,6 +77,8 @@ class MultinomialSkewedClasses(Rule):
                 "smallest_class": str(small),
                 "smallest_rows": fewest,
                 "imbalance": ratio,
+                "largest_share": most / total,
+                "smallest_share": fewest / total,
                 "class_rows": {str(label): n for label, n in rows},
             },
             fix="Try sklearn.naive_bayes.ComplementNB and compare it with MultinomialNB by cross-validation.",

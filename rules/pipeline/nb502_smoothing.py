@@ -82,7 +82,7 @@ class SmoothingDisabled(PipelineRule):
                     ctx,
                     message,
                     line=estimator.line_of("var_smoothing"),
-                    evidence={"model": estimator.cls, "var_smoothing": smoothing},
+                    evidence={"model": estimator.cls, "model_line": estimator.line, "var_smoothing": smoothing},
                     fix="Keep the default var_smoothing=1e-9 (or a larger value).",
                 )
             return
@@ -104,7 +104,12 @@ class SmoothingDisabled(PipelineRule):
                 "every count, so every feature's probabilities are uniform (or undefined) and the features "
                 "are ignored",
                 line=estimator.line_of("alpha"),
-                evidence={"model": estimator.cls, "alpha": str(unbounded[0]), "min_alpha": self.settings["min-alpha"]},
+                evidence={
+                    "model": estimator.cls,
+                    "model_line": estimator.line,
+                    "alpha": str(unbounded[0]),
+                    "min_alpha": self.settings["min-alpha"],
+                },
                 fix="Use alpha=1.0 (Laplace) or tune alpha over a range such as 0.01 to 1.",
             )
             return
@@ -136,10 +141,15 @@ class SmoothingDisabled(PipelineRule):
         message = f"{estimator.label()} {shown}: {effect}{consequence}"
         evidence = {
             "model": estimator.cls,
+            "model_line": estimator.line,
             "alpha": smallest,
             "force_alpha": literal(force_alpha),
             "min_alpha": threshold,
         }
+        if tried is not None:  # the values the message lists (or counts, with its ends)
+            evidence |= {"tried": [literal(v) for v in tried], "tried_count": len(tried)}
+        if force_alpha is False and 0 <= smallest < SKLEARN_ALPHA_FLOOR:
+            evidence["raised_to"] = SKLEARN_ALPHA_FLOOR
         yield self.finding(
             ctx,
             message,

@@ -90,7 +90,7 @@ class NotFollowed(PipelineRule):
                     message,
                     line=step.line,
                     columns=step.columns or (),
-                    evidence={"step": step.target, "model": ctx.estimator.cls},
+                    evidence={"step": step.target, "model": ctx.estimator.cls, "model_line": ctx.estimator.line},
                     fix="Check the config the interpolation resolves to as well (nblint reads each "
                     "file it is given), or write the step out here.",
                 )
