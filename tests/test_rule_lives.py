@@ -158,6 +158,12 @@ def test_the_readme_rule_table_shows_a_status_other_than_stable(lives):
     assert "| MP101 | mp-stable | info |" in rows and "| MP102 | mp-preview (preview) | info |" in rows
 
 
+def test_rules_lists_a_status_other_than_stable(lives):
+    lines = {line.split()[0]: line for line in run("rules").stdout.splitlines()}
+    assert lines["MP102"].endswith("A rule of a test pack. (preview)")
+    assert lines["MP101"].endswith("A rule of a test pack.") and lines["NB101"].endswith(".")
+
+
 def test_preview_from_the_config(lives, tmp_path):
     config = tmp_path / "nblint.toml"
     config.write_text('select = ["MP"]\npreview = true\n')

@@ -441,5 +441,6 @@ def rule_record(rule: type[Rule]) -> dict[str, Any]:
 
 
 def describe(rule: type[Rule]) -> str:
-    """One line for ``nblint rules``."""
-    return f"{rule.code}  {rule.name:<28} {str(rule.severity):<8} {rule.summary()}"
+    """One line for ``nblint rules`` (a rule that is not stable has its status after its summary)."""
+    status = "" if rule.status == "stable" else f" ({rule.status})"
+    return f"{rule.code}  {rule.name:<28} {str(rule.severity):<8} {rule.summary()}{status}"
