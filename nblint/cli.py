@@ -727,7 +727,7 @@ def list_rules(output_format):
 @click.argument("code")
 def show_rule(code):
     """Print one rule's documentation (CODE is a rule code or a rule name)."""
-    from nblint.engine.registry import likely_rules, selector_code
+    from nblint.engine.registry import likely_rules, renamed_note, selector_code
 
     rules = load_rules()
     rule = rules.get(selector_code(code))
@@ -735,6 +735,9 @@ def show_rule(code):
         likely = likely_rules(code, rules)
         guess = f"; did you mean {' or '.join(f'{c} ({rules[c].name})' for c in likely)}?" if likely else ""
         raise click.UsageError(f"unknown rule {code!r}{guess} (`nblint rules` lists them)")
+    note = renamed_note(code)
+    if note:
+        click.echo(note, err=True)
     click.echo(rule.documentation(status=True), nl=False)
 
 

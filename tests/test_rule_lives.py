@@ -225,6 +225,8 @@ def test_a_renamed_code_selects_and_ignores_the_new_one_with_a_warning(lives, tm
     config.write_text('select = ["MP100"]\n[per-file-ignores]\n"nothing.csv" = ["MP100"]\n')
     result = run("check", CUSTOMERS, "--format", "json", "--config", str(config))
     assert codes(result) == ["MP105"] and result.stderr.splitlines() == [note]
+    result = run("rule", "MP100")
+    assert result.stdout.startswith("# mp-renamed (MP105)") and result.stderr.splitlines() == [note]
 
 
 def test_a_renamed_code_in_a_suppression_comment_suppresses_the_new_one(tmp_path, packs):
