@@ -146,8 +146,9 @@ class SmoothingDisabled(PipelineRule):
             "force_alpha": literal(force_alpha),
             "min_alpha": threshold,
         }
-        if tried is not None:  # the values the message lists (or counts, with its ends)
-            evidence |= {"tried": [literal(v) for v in tried], "tried_count": len(tried)}
+        if tried is not None:  # the values the message lists, or counts with its ends (as _shown does)
+            ends = tried if len(tried) <= 8 else [tried[0], tried[-1]]
+            evidence |= {"tried": [literal(v) for v in ends], "tried_count": len(tried)}
         if force_alpha is False and 0 <= smallest < SKLEARN_ALPHA_FLOOR:
             evidence["raised_to"] = SKLEARN_ALPHA_FLOOR
         yield self.finding(
