@@ -107,8 +107,11 @@ def _pack_entries() -> list[tuple[str, str]]:
     if BUILTIN_PACK not in [module for _, module in entries]:
         # Running from a source tree that was not installed: the built-in pack is still ours.
         entries.insert(0, ("builtin", BUILTIN_PACK))
-    entries.sort(key=lambda entry: entry[1] != BUILTIN_PACK)
-    return list({module: (name, module) for name, module in reversed(entries)}.values())[::-1]
+    entries.sort(key=lambda entry: entry[1] != BUILTIN_PACK)  # (stable: the others keep their order)
+    unique: dict[str, tuple[str, str]] = {}
+    for name, module in entries:  # a pack registered twice is loaded once, under its first entry point
+        unique.setdefault(module, (name, module))
+    return list(unique.values())
 
 
 def _pack(entry: str, module: str, rules: list[type[Rule]]) -> Pack:
