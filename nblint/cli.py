@@ -66,8 +66,14 @@ class _Group(click.Group):
             return super().make_context(*args, **kwargs)
 
     def invoke(self, ctx: click.Context):
-        with _one_line_usage_errors():
-            return super().invoke(ctx)
+        from nblint.engine import PackError
+
+        try:
+            with _one_line_usage_errors():
+                return super().invoke(ctx)
+        except PackError as exc:  # an installed rule pack that cannot be loaded: one line, exit 2
+            click.echo(f"nblint: error: {exc}", err=True)
+            sys.exit(2)
 
 
 class _Model(click.ParamType):
@@ -224,6 +230,11 @@ def main(ctx: click.Context) -> None:
 @click.option("--extend-select", help="Codes or prefixes to enable in addition to the select in force.")
 @click.option("--extend-ignore", help="Codes or prefixes to disable in addition to the ignore in force.")
 @click.option(
+    "--preview/--no-preview",
+    default=None,
+    help="Run the rules in preview too (default: the config's `preview`; a preview rule selected by its code always runs).",
+)
+@click.option(
     "--format",
     "output_format",
     type=click.Choice(FORMATS),
@@ -296,6 +307,7 @@ def check(
     ignore,
     extend_select,
     extend_ignore,
+    preview,
     output_format,
     output,
     statistics,
@@ -349,6 +361,7 @@ def check(
         sheet=sheet,
         extend_select=_codes(extend_select),
         extend_ignore=_codes(extend_ignore),
+        preview=preview,
     )
     if scheduler and engine != "dask":
         raise click.UsageError("--scheduler needs --engine dask")
@@ -714,7 +727,7 @@ def list_rules(output_format):
 @click.argument("code")
 def show_rule(code):
     """Print one rule's documentation (CODE is a rule code or a rule name)."""
-    from nblint.engine.registry import likely_rules, selector_code
+    from nblint.engine.registry import likely_rules, renamed_note, selector_code
 
     rules = load_rules()
     rule = rules.get(selector_code(code))
@@ -722,7 +735,10 @@ def show_rule(code):
         likely = likely_rules(code, rules)
         guess = f"; did you mean {' or '.join(f'{c} ({rules[c].name})' for c in likely)}?" if likely else ""
         raise click.UsageError(f"unknown rule {code!r}{guess} (`nblint rules` lists them)")
-    click.echo(rule.documentation(), nl=False)
+    note = renamed_note(code)
+    if note:
+        click.echo(note, err=True)
+    click.echo(rule.documentation(status=True), nl=False)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -207,7 +207,10 @@ def test_a_third_party_pack_runs_the_readme_tests(tmp_path):
         text=True,
     )
     assert result.returncode == 0, result.stdout + result.stderr
-    assert re.search(r"\b3 passed\b", result.stdout), result.stdout  # two cases, one contract
+    # two cases; the contract: metadata, case coverage, behaviour and evidence numbers on each contract table,
+    # evidence numbers on the one failing case
+    tables = sum(item.input == "table" for item in testing.contract_inputs())
+    assert re.search(rf"\b{2 + 2 + 2 * tables + 1} passed\b", result.stdout), result.stdout
 
 
 def test_rules_of_a_package():
@@ -224,3 +227,64 @@ def test_importing_nblint_testing_imports_neither_pytest_nor_sklearn():
     """)
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"
+
+
+# --------------------------------------------------------------------------- messages over evidence (issue 25 item 3)
+
+
+@pytest.mark.parametrize(
+    "message, evidence, missing",
+    [
+        ("column 'x' is missing on 8 of 60 rows (13.3%)", {"missing": 8, "n_rows": 60, "share": 0.133333}, []),
+        ("column 'x' is missing on 8 of 60 rows (13.3%)", {"missing": 8, "share": 0.133333}, ["60"]),
+        ("1,234 rows; 0.1235 of the mass", {"rows": 1234, "mass": 0.123456}, []),
+        ("0.124 of the mass", {"mass": 0.123456}, ["0.124"]),  # 0.123456 shows as 0.123
+        ("about 1 in 2.6e+09", {"odds": 2.61e9}, ["1"]),
+        ("about 1 in 2.6e+09", {"odds": 2.61e9, "one": 1}, []),
+        ("a fall of 0.3 (40%)", {"change": -0.3, "share": 0.4}, []),
+        ("code 'colour_2' and NB104, K-1 bits, 0/1 columns", {}, []),  # names, codes, formula, notation
+        ("class '2' on 3 rows", {"class_rows": {"2": 3}}, []),  # a key that is a number
+    ],
+)
+def test_the_numbers_of_a_message_are_looked_up_in_its_evidence(message, evidence, missing):
+    from nblint.testing.evidence import unsupported_numbers
+
+    finding = {"message": message, "evidence": evidence, "columns": [], "rows": [], "line": None}
+    assert unsupported_numbers(finding) == missing
+
+
+def says_the_row_count(self, ctx):
+    yield self.finding(ctx, f"the table has {ctx.n_rows} rows", evidence={"note": "rows left out"})
+
+
+def test_a_number_missing_from_the_evidence_breaks_the_contract():
+    rule = make_rule("NB994", says_the_row_count)
+    with pytest.raises(AssertionError, match=r"NB994 on a typical table, no model: the message shows 60, which its"):
+        testing.check_rule(rule)
+    rule.message_constants = frozenset({60.0, 1.0})  # (declared: the check takes them as shown; a one-row table)
+    testing.check_rule(rule)
+    del rule.message_constants
+    rule.contract_exemptions = {"evidence_numbers": "a test of exemptions"}
+    testing.check_rule(rule)  # the whole contract but the exempt check
+    assert testing.stale_exemptions(rule) == []
+    rule.contract_exemptions = {"evidence_numbers": "no longer needed"}
+    rule.check = finding_per_feature
+    assert testing.stale_exemptions(rule) == ["evidence_numbers"]
+
+
+def test_parametrize_with_checks_makes_one_test_per_rule_check_and_input():
+    rule = make_rule("NB995", says_the_row_count)
+    rule.contract_exemptions = {"evidence_numbers": "the row count is not in the evidence"}
+    cases = [testing.Case("NB995", {"name": f"c{i}", "expect": expect}) for i, expect in enumerate(["pass", "fail"])]
+    params = testing.parametrize_with_checks([rule], cases).args[1]
+    ids = [param.id for param in params]
+    tables = [item.name for item in testing.contract_inputs() if item.input == "table"]
+    assert ids[:3] == ["NB995-metadata", "NB995-case_coverage", "NB995-behaviour-a_typical_table_no_model"]
+    assert len(ids) == 2 + 2 * len(tables) + 1 and ids[-1] == "NB995-evidence_numbers-case2"  # the failing case
+    exempt = [param.id for param in params if param.marks]
+    assert exempt == [i for i in ids if "-evidence_numbers-" in i]
+    assert all(
+        param.marks[0].kwargs["reason"] == "the row count is not in the evidence" for param in params if param.marks
+    )
+    with pytest.raises(ValueError, match=r"NB995 is exempt from checks that do not exist: \['evidence'\]"):
+        testing.parametrize_with_checks([rule], expected_failed_checks=lambda rule: {"evidence": "a typo"})

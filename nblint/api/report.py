@@ -147,4 +147,4 @@ def _settings(**values) -> Settings:
 
 
 def _codes(settings: Settings) -> list[str]:
-    return select_rules(load_rules(), settings.select, settings.ignore)
+    return select_rules(load_rules(), settings.select, settings.ignore, settings.preview)

@@ -8,28 +8,47 @@ defines them.
 from nblint.core.models import MODEL_CLASSES, MODELS, model_choices, parse_model
 from nblint.engine.findings import Finding, Severity
 from nblint.engine.registry import (
+    BUILTIN_PACK,
     CODE_PATTERN,
     ENTRY_POINT_GROUP,
+    RENAMED,
+    Pack,
+    PackError,
     applies,
     describe,
+    left_to_packs,
     load_rules,
+    loaded_packs,
+    renamed_codes,
+    renamed_note,
     resolved_options,
     rule_record,
     run_rules,
     select_rules,
+    selection_notes,
     selector_code,
     settle,
     shared_settings,
     unknown_selector,
     validate_codes,
 )
-from nblint.engine.rule import DOC_SECTIONS, INPUTS, SUMMARIZE_ABOVE, Option, Rule
+from nblint.engine.rule import DOC_SECTIONS, INPUTS, STATUSES, SUMMARIZE_ABOVE, Option, Rule
 
 __all__ = [
     "Finding",
     "Severity",
     "ENTRY_POINT_GROUP",
     "CODE_PATTERN",
+    "BUILTIN_PACK",
+    "RENAMED",
+    "STATUSES",
+    "Pack",
+    "PackError",
+    "loaded_packs",
+    "left_to_packs",
+    "renamed_codes",
+    "renamed_note",
+    "selection_notes",
     "DOC_SECTIONS",
     "MODELS",
     "MODEL_CLASSES",

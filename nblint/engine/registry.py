@@ -10,53 +10,200 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import os
 import pkgutil
 import re
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from nblint.core.collector import collector_paused
 from nblint.engine.findings import Finding
-from nblint.engine.rule import INPUTS, SUMMARIZE_ABOVE, Rule, _jsonable
+from nblint.engine.rule import INPUTS, STATUSES, SUMMARIZE_ABOVE, Rule, _jsonable
 from nblint.engine.settings import AnalysisSettings
 
 ENTRY_POINT_GROUP = "nblint.rules"
-CODE_PATTERN = re.compile(r"^NB[1-9]\d\d$")
+#: A rule code: its pack's letters, then three digits (NB101; a pack's MP101).
+CODE_PATTERN = re.compile(r"^[A-Z]{1,8}[1-9]\d\d$")
+#: The built-in pack. Its ``CODE_PREFIX`` (NB) is the prefix it owns, its ``LEFT_TO_PACKS`` (NB9) the part of it
+#: left to third-party packs: no built-in code starts with it.
+BUILTIN_PACK = "nblint_rules"
+#: A pack's code prefix: letters, then the digits it keeps for itself, if any (``MP``, ``NB9``).
+PREFIX_PATTERN = re.compile(r"^[A-Z]{1,8}\d{0,2}$")
+
+
+class PackError(RuntimeError):
+    """A rule pack that cannot be loaded as it is (a code outside its prefix, a prefix another pack owns, ...)."""
+
+
+@dataclass(frozen=True)
+class Pack:
+    """A loaded rule pack: its import name, the code prefix it owns and where that prefix was declared."""
+
+    module: str
+    prefix: str
+    declared: str  # "built in", "its entry point", "CODE_PREFIX", "its codes"
+    codes: tuple[str, ...]
+
+
 # --------------------------------------------------------------------------- packs
 
 
 def load_rules() -> dict[str, type[Rule]]:
-    """Every rule of every installed pack, by code (validated: codes unique and well formed)."""
-    global _RULES
+    """Every rule of every installed pack, by code (validated: codes unique, well formed, within their pack's prefix).
+
+    Raises
+    ------
+    PackError
+        Naming the pack and the rule: a malformed code, a code outside the pack's prefix, a
+        prefix that overlaps another pack's, a built-in code inside a pack's prefix, a status,
+        replacement or renamed code that does not hold.
+    """
+    global _RULES, _RENAMED, _PACKS
     if _RULES is None:
         rules: dict[str, type[Rule]] = {}
-        for package in _pack_modules():
-            for rule in _rules_in_package(package):
-                if not CODE_PATTERN.match(rule.code):
-                    raise RuntimeError(f"rule {rule.__qualname__} has a malformed code {rule.code!r}")
-                if not rule.inputs or not set(rule.inputs) <= set(INPUTS):
-                    raise RuntimeError(f"rule {rule.code} reads {rule.inputs!r} (expected some of {', '.join(INPUTS)})")
+        packs: list[Pack] = []
+        renamed: dict[str, str] = dict(RENAMED)
+        for entry, module in _pack_entries():
+            found = list(_rules_in_package(module))
+            if not found:  # a pack with no rules owns nothing
+                continue
+            pack = _pack(entry, module, found)
+            for rule in found:
+                _check_rule(rule, pack)
                 other = rules.get(rule.code)
                 if other is not None and other is not rule:
-                    raise RuntimeError(
-                        f"rule code {rule.code} is defined twice ({other.__module__}, {rule.__module__})"
-                    )
+                    raise PackError(f"rule code {rule.code} is defined twice ({other.__module__}, {rule.__module__})")
                 rules[rule.code] = rule
+            own = getattr(importlib.import_module(module), "RENAMED_CODES", {}) if module != BUILTIN_PACK else {}
+            for old, new in dict(own).items():
+                if not str(old).startswith(pack.prefix):
+                    raise PackError(f"rule pack {module!r} renames {old}, outside its prefix {pack.prefix!r}")
+                renamed[str(old)] = str(new)
+            packs.append(pack)
+        _check_owners(packs)
+        _check_lives(rules, renamed)
+        _PACKS = packs
+        _RENAMED = renamed
         _RULES = dict(sorted(rules.items()))
     return _RULES
 
 
 _RULES: dict[str, type[Rule]] | None = None
+_RENAMED: dict[str, str] | None = None
+_PACKS: list[Pack] | None = None
 
 
-def _pack_modules() -> list[str]:
+def loaded_packs() -> list[Pack]:
+    """The packs :func:`load_rules` loaded, the built-in one first."""
+    load_rules()
+    assert _PACKS is not None
+    return _PACKS
+
+
+def _pack_entries() -> list[tuple[str, str]]:
+    """(entry point name, import name) of every pack, the built-in one first."""
     from importlib.metadata import entry_points
 
-    names = [ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)]
-    if "nblint_rules" not in names:
+    entries = [(ep.name, ep.value) for ep in entry_points(group=ENTRY_POINT_GROUP)]
+    if BUILTIN_PACK not in [module for _, module in entries]:
         # Running from a source tree that was not installed: the built-in pack is still ours.
-        names.insert(0, "nblint_rules")
-    return sorted(set(names), key=names.index)
+        entries.insert(0, ("builtin", BUILTIN_PACK))
+    entries.sort(key=lambda entry: entry[1] != BUILTIN_PACK)  # (stable: the others keep their order)
+    unique: dict[str, tuple[str, str]] = {}
+    for name, module in entries:  # a pack registered twice is loaded once, under its first entry point
+        unique.setdefault(module, (name, module))
+    return list(unique.values())
+
+
+def _pack(entry: str, module: str, rules: list[type[Rule]]) -> Pack:
+    """The prefix a pack owns: its entry point's name (``MP = my_pack``), its ``CODE_PREFIX``, else its codes' common start.
+
+    The built-in pack owns ``NB``.
+    """
+    codes = tuple(sorted(rule.code for rule in rules))
+    if module == BUILTIN_PACK:
+        return Pack(module, importlib.import_module(module).CODE_PREFIX, "built in", codes)
+    prefix: Any
+    if PREFIX_PATTERN.match(entry):
+        prefix, declared = entry, "its entry point"
+    else:
+        prefix = getattr(importlib.import_module(module), "CODE_PREFIX", None)
+        declared = "CODE_PREFIX"
+        if prefix is None:
+            # the codes' common start, up to the letters and two digits (NB901 and NB902: NB90)
+            shared = re.match(r"[A-Z]{1,8}\d{0,2}", os.path.commonprefix(list(codes)))
+            prefix, declared = (shared.group() if shared else ""), "its codes"
+    if not isinstance(prefix, str) or not PREFIX_PATTERN.match(prefix):
+        raise PackError(
+            f"rule pack {module!r}: code prefix {prefix!r} (from {declared}) is not letters followed by at most "
+            "two digits; name the entry point after the prefix (MP = my_pack) or set CODE_PREFIX in the package"
+        )
+    return Pack(module, prefix, declared, codes)
+
+
+def _check_rule(rule: type[Rule], pack: Pack) -> None:
+    where = f"rule {rule.__qualname__} of pack {pack.module!r}"
+    if not CODE_PATTERN.match(rule.code):
+        raise PackError(f"{where} has a malformed code {rule.code!r} (letters, then three digits: MP101)")
+    if not rule.code.startswith(pack.prefix):
+        raise PackError(
+            f"{where}: code {rule.code} is outside the prefix {pack.prefix!r} the pack owns (from {pack.declared})"
+        )
+    if pack.module == BUILTIN_PACK and rule.code.startswith(left_to_packs()):
+        raise PackError(
+            f"{where}: built-in codes never start with {left_to_packs()}, which is left to third-party packs"
+        )
+    if not rule.inputs or not set(rule.inputs) <= set(INPUTS):
+        raise PackError(f"{where} reads {rule.inputs!r} (expected some of {', '.join(INPUTS)})")
+    if rule.status not in STATUSES:
+        raise PackError(f"{where} has the status {rule.status!r} (expected one of {', '.join(STATUSES)})")
+
+
+def left_to_packs() -> str:
+    """The part of the built-in prefix left to third-party packs (NB9): no built-in code starts with it."""
+    return importlib.import_module(BUILTIN_PACK).LEFT_TO_PACKS
+
+
+def _check_owners(packs: list[Pack]) -> None:
+    """No two packs own overlapping prefixes, and no code of one pack falls inside another's prefix.
+
+    The built-in pack owns NB but NB9, which third-party packs may share out (``NB9 = my_pack``,
+    or codes NB901-NB909 of a pack owning NB90).
+    """
+    for pack in sorted(packs, key=lambda pack: pack.module == BUILTIN_PACK):  # a third-party claim is named first
+        for other in packs:
+            if other is pack:
+                continue
+            inside = [
+                code
+                for code in other.codes
+                if code.startswith(pack.prefix)
+                and not (pack.module == BUILTIN_PACK and code.startswith(left_to_packs()))
+            ]
+            if inside:
+                raise PackError(
+                    f"rule pack {pack.module!r} owns the code prefix {pack.prefix!r} (from {pack.declared}), but "
+                    f"{'the built-in pack' if other.module == BUILTIN_PACK else f'rule pack {other.module!r}'} "
+                    f"has {', '.join(inside[:3])} inside it: each pack's codes start with a prefix of its own"
+                )
+            if other.module != BUILTIN_PACK and pack.module != BUILTIN_PACK and other.prefix.startswith(pack.prefix):
+                raise PackError(
+                    f"rule packs {pack.module!r} and {other.module!r} both own codes starting {other.prefix!r}: "
+                    "each pack's codes start with a prefix of its own"
+                )
+
+
+def _check_lives(rules: dict[str, type[Rule]], renamed: dict[str, str]) -> None:
+    """A replacement names a rule that is there; a renamed code is no rule's code and leads to one."""
+    for code, rule in rules.items():
+        if rule.replaced_by and rule.replaced_by not in rules:
+            raise PackError(f"rule {code} is replaced by {rule.replaced_by}, which no pack defines")
+    for old, new in renamed.items():
+        if old in rules:
+            raise PackError(f"{old} is renamed {new} but is still the code of {rules[old].__qualname__}")
+        if new not in rules:
+            raise PackError(f"{old} is renamed {new}, which no pack defines")
 
 
 def _rules_in_package(package_name: str) -> Iterator[type[Rule]]:
@@ -71,22 +218,47 @@ def _rules_in_package(package_name: str) -> Iterator[type[Rule]]:
                 yield obj
 
 
-def select_rules(rules: dict[str, type[Rule]], select: Iterable[str] | None, ignore: Iterable[str] | None) -> list[str]:
+def select_rules(
+    rules: dict[str, type[Rule]],
+    select: Iterable[str] | None,
+    ignore: Iterable[str] | None,
+    preview: bool = False,
+) -> list[str]:
     """Codes enabled by ``select`` and not removed by ``ignore`` (prefixes, ruff-style).
 
     ``NB1`` selects every NB1xx rule, ``ALL`` every rule, a rule's name that
-    rule; the longest matching prefix wins when a code matches both lists.
+    rule; the longest matching prefix wins when a code matches both lists. A
+    renamed code selects the rule's new code (:data:`RENAMED`). As in ruff, a
+    rule in preview runs only when selected by its own code or name, or with
+    ``preview``; a removed rule never runs.
     """
     by_name = {rule.name: code for code, rule in rules.items() if rule.name}
     select = [selector_code(s, by_name) for s in select] if select else ["ALL"]
     ignore = [selector_code(i, by_name) for i in ignore or []]
     chosen = []
-    for code in rules:
+    for code, rule in rules.items():
+        if rule.status == "removed":
+            continue
         s = _match_len(code, select)
         i = _match_len(code, ignore)
+        if rule.status == "preview" and not preview and s < len(code):
+            continue
         if s >= 0 and s >= i:
             chosen.append(code)
     return chosen
+
+
+def selection_notes(
+    rules: dict[str, type[Rule]], select: Iterable[str] | None, ignore: Iterable[str] | None, preview: bool = False
+) -> list[str]:
+    """One warning line per renamed code written in ``select``/``ignore`` and per deprecated rule they enable."""
+    written = [*(select or []), *(ignore or [])]
+    notes = [note for note in (renamed_note(entry) for entry in written) if note]
+    for code in select_rules(rules, select, ignore, preview):
+        rule = rules[code]
+        if rule.status == "deprecated":
+            notes.append(f"warning: {code} ({rule.name}) is deprecated: {rule.status_line()}")
+    return list(dict.fromkeys(notes))
 
 
 def _match_len(code: str, prefixes: list[str]) -> int:
@@ -104,12 +276,37 @@ def selector_code(selector: str, by_name: dict[str, str] | None = None) -> str:
     """A selector as a code or prefix: ``nb104``, ``NB104`` and the rule's name ``collinear`` give ``NB104``.
 
     Rule names are accepted wherever codes are (``--select one-hot-group``,
-    ``# nblint: ignore[one-hot-group]``), in kebab or snake case.  Anything
-    else is returned upper-cased, as a code prefix.
+    ``# nblint: ignore[one-hot-group]``), in kebab or snake case; a renamed code
+    gives its new code (:data:`RENAMED`).  Anything else is returned upper-cased,
+    as a code prefix.
     """
     text = selector.strip()
     by_name = _codes_by_name() if by_name is None else by_name
-    return by_name.get(text.lower().replace("_", "-"), text.upper())
+    code = by_name.get(text.lower().replace("_", "-"), text.upper())
+    return renamed_codes().get(code, code)
+
+
+def renamed_note(selector: str) -> str | None:
+    """``warning: NB123 is renamed NB456 ...`` when ``selector`` is a renamed code, else None."""
+    old = selector.strip().upper()
+    new = renamed_codes().get(old)
+    if new is None:
+        return None
+    return f"warning: {old} is renamed {new}: write {new} (the old code still selects, ignores and suppresses it)"
+
+
+#: Renamed built-in codes: old code -> new code. Selections (``--select``, ``--ignore``, the
+#: config's lists) and suppression comments written with an old code act on the new one, with a
+#: warning. A pack adds its own with a ``RENAMED_CODES`` mapping in its package (see
+#: :func:`renamed_codes`). No built-in code has been renamed in a release yet.
+RENAMED: dict[str, str] = {}
+
+
+def renamed_codes() -> dict[str, str]:
+    """Every renamed code of every pack (:data:`RENAMED` and each pack's ``RENAMED_CODES``), old -> new."""
+    load_rules()
+    assert _RENAMED is not None
+    return _RENAMED
 
 
 def _codes_by_name() -> dict[str, str]:
@@ -154,11 +351,17 @@ def _digits(code: str) -> str:
 
 
 def validate_codes(prefixes: Iterable[str], rules: dict[str, type[Rule]], what: str) -> None:
-    """Reject selectors that match no rule (a typo should not silently select nothing), with a did-you-mean."""
+    """Reject selectors that match no rule (a typo should not silently select nothing), with a did-you-mean.
+
+    A removed rule's code or name is refused too, naming the rule that replaces it.
+    """
     for prefix in prefixes:
         p = selector_code(prefix)
         if p != "ALL" and not any(code.startswith(p) for code in rules):
             raise ValueError(f"{what}: {unknown_selector(prefix, rules)}")
+        removed = rules.get(p)
+        if removed is not None and removed.status == "removed":
+            raise ValueError(f"{what}: {p} ({removed.name}) was removed: {removed.status_line()}")
 
 
 # --------------------------------------------------------------------------- running
@@ -221,12 +424,16 @@ def rule_record(rule: type[Rule]) -> dict[str, Any]:
         "summary": rule.summary(),
         "inputs": list(rule.inputs),
         "needs_target": rule.needs_target,
+        "status": rule.status,
+        "since": rule.since,
+        "replaced_by": rule.replaced_by,
         "models": sorted(rule.models, key=lambda m: (m is not None, m or "")),
         "options": [{"name": opt.name, "default": opt.default, "doc": opt.doc} for opt in rule.options],
-        "documentation": rule.documentation(),
+        "documentation": rule.documentation(status=True),
     }
 
 
 def describe(rule: type[Rule]) -> str:
-    """One line for ``nblint rules``."""
-    return f"{rule.code}  {rule.name:<28} {str(rule.severity):<8} {rule.summary()}"
+    """One line for ``nblint rules`` (a rule that is not stable has its status after its summary)."""
+    status = "" if rule.status == "stable" else f" ({rule.status})"
+    return f"{rule.code}  {rule.name:<28} {str(rule.severity):<8} {rule.summary()}{status}"

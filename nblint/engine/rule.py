@@ -28,6 +28,13 @@ INPUTS = {
     "pipeline": "pipeline configs (YAML, JSON, TOML, Python) and live pipelines",
     "live": "live pipelines given with their training data (nblint.check_pipeline)",
 }
+#: A rule's life, as ruff's: what each status means to selection (:func:`nblint.engine.select_rules`).
+STATUSES = {
+    "stable": "runs when selected, by its code, a prefix of it or ALL",
+    "preview": "runs only when selected by its code or name, or with --preview (preview = true in the config)",
+    "deprecated": "still runs when selected, with a warning naming what replaces it",
+    "removed": "never runs; selecting it by its code or name is refused, naming what replaces it",
+}
 
 
 @dataclass(frozen=True)
@@ -96,6 +103,15 @@ class Rule:
     The class docstring is the rule's documentation: a one-line summary, then the
     sections ``## What it does``, ``## Why is this bad?``, ``## Example`` and
     ``## Use instead``.  ``nblint rule CODE`` prints it with the options.
+
+    Messages over evidence: a finding's message is a template over its evidence, so every
+    number the message shows is in the evidence, as the message formats it (rounded to the
+    digits shown, ``1,234`` for 1234, ``40%`` for a share of 0.4), or is the finding's
+    line, cell, rows or their count. The contract checks it
+    (:func:`nblint.testing.check_evidence_numbers`): a rule that breaks it adds the missing
+    number to its evidence, never changes the message. Numbers a message explains with
+    rather than measures go in :attr:`message_constants`; a rule not yet fixed says why in
+    :attr:`contract_exemptions`.
     """
 
     code: ClassVar[str] = ""
@@ -110,6 +126,19 @@ class Rule:
     models: ClassVar[frozenset[str | None]] = frozenset()
     #: What the rule reads: keys of :data:`INPUTS`; a context runs the rules whose inputs include its own.
     inputs: ClassVar[tuple[str, ...]] = ("table",)
+    #: The rule's status, a key of :data:`STATUSES`: new rules may start in ``"preview"``.
+    status: ClassVar[str] = "stable"
+    #: The nblint version that first shipped the rule (every built-in rule declares it).
+    since: ClassVar[str] = ""
+    #: For a deprecated or removed rule: the code of the rule to use instead ("" when none does).
+    replaced_by: ClassVar[str] = ""
+    #: Numbers the rule's messages explain with rather than measure (the codes 0, 1 and 2 of an example):
+    #: the contract's evidence check (:mod:`nblint.testing.evidence`) takes them as shown by the evidence.
+    message_constants: ClassVar[frozenset[float]] = frozenset()
+    #: Contract checks the rule is known to fail, each with the reason (check name -> why), as
+    #: scikit-learn's ``expected_failed_checks``: :func:`nblint.testing.parametrize_with_checks` marks
+    #: them as expected failures, and :func:`nblint.testing.stale_exemptions` tells when one is no longer needed.
+    contract_exemptions: ClassVar[dict[str, str]] = {}
     #: Row-level checks (by name) whose failing rows are this rule's finding, e.g. the pandera
     #: check ``nblint_sum_to_one`` of a one-hot group's columns: integrations map them back to the rule.
     row_checks: ClassVar[tuple[str, ...]] = ()
@@ -242,12 +271,25 @@ class Rule:
         return doc.strip().splitlines()[0] if doc.strip() else ""
 
     @classmethod
-    def documentation(cls) -> str:
-        """The full documentation: header, docstring sections and options."""
+    def status_line(cls) -> str:
+        """``Status: stable, since 0.1.0.`` (a deprecated or removed rule names what replaces it)."""
+        line = f"Status: {cls.status}" + (f", since {cls.since}" if cls.since else "")
+        if cls.status in ("deprecated", "removed"):
+            line += f"; use {cls.replaced_by} instead" if cls.replaced_by else "; nothing replaces it"
+        return line + "."
+
+    @classmethod
+    def documentation(cls, status: bool = False) -> str:
+        """The full documentation: header, docstring sections and options.
+
+        ``status`` adds the :meth:`status_line` (``nblint rule CODE`` prints it; the SARIF
+        log's help text, a golden file, has none).
+        """
         doc = inspect.getdoc(cls) or ""
         lines = [
             f"# {cls.name} ({cls.code})",
             "",
+            *([cls.status_line()] if status else []),
             f"Default severity: {cls.severity}.",
             f"Reads {' and '.join(INPUTS[i] for i in cls.inputs)}.",
         ]

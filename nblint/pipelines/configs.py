@@ -29,7 +29,16 @@ from dataclasses import dataclass, field
 
 from nblint.core.errors import InputError
 from nblint.core.fileguard import read_limited
-from nblint.engine import load_rules, resolved_options, run_rules, selector_code, unknown_selector
+from nblint.engine import (
+    load_rules,
+    loaded_packs,
+    renamed_codes,
+    renamed_note,
+    resolved_options,
+    run_rules,
+    selector_code,
+    unknown_selector,
+)
 from nblint.engine.findings import Finding
 from nblint.pipelines.calls import Note
 from nblint.pipelines.context import PipelineContext
@@ -88,17 +97,23 @@ class ConfigFile:
     cells: CellMap | None = None
     #: (1-based line, what was written) for each suppressed code or name that matches no rule.
     unknown_suppressions: list[tuple[int, str]] = field(default_factory=list)
+    #: (1-based line, what was written) for each suppressed code that was renamed (it suppresses the new code).
+    renamed_suppressions: list[tuple[int, str]] = field(default_factory=list)
 
     def suppression_warnings(self) -> list[str]:
         """One warning line for each suppression that names no rule, with the likeliest code."""
         lines = []
         for line, written in self.unknown_suppressions:
-            where = f"{self.path}:{line}" if self.cells is None else f"{self.path} ({self.cells.describe(line)})"
             lines.append(
-                f"{where}: warning: suppression '# nblint: ignore[{written}]': "
+                f"{self._where(line)}: warning: suppression '# nblint: ignore[{written}]': "
                 f"{unknown_selector(written, load_rules())}; it suppresses nothing"
             )
+        for line, written in self.renamed_suppressions:
+            lines.append(f"{self._where(line)}: {renamed_note(written)}")
         return lines
+
+    def _where(self, line: int) -> str:
+        return f"{self.path}:{line}" if self.cells is None else f"{self.path} ({self.cells.describe(line)})"
 
     def data_paths(self) -> list[tuple[str, PipelineSpec]]:
         """The data files the specs name, relative to the config's folder, with the spec naming each."""
@@ -181,14 +196,18 @@ def _with_suppressions(config: ConfigFile, text: str) -> ConfigFile:
     if "nblint" not in text and "NB" not in text.upper():
         return config
     codes = list(load_rules())
+    prefixes = tuple(pack.prefix for pack in loaded_packs())
+    renamed = renamed_codes()
     for number, line in enumerate(text.splitlines(), 1):
         for match in _SUPPRESSION.finditer(line):
-            # every entry of nblint's own comment; of a noqa, only NB codes (E501 is another linter's)
+            # every entry of nblint's own comment; of a noqa, only the codes of rule packs (E501 is another linter's)
             listed = match.group("codes") or ""
             written = [c for c in re.split(r"[\s,]+", listed) if c]
-            written += [c for c in re.split(r"[\s,]+", match.group("noqa") or "") if c.upper().startswith("NB")]
+            written += [c for c in re.split(r"[\s,]+", match.group("noqa") or "") if c.upper().startswith(prefixes)]
             for entry in written:
-                if not any(code.startswith(selector_code(entry)) for code in codes):
+                if entry.strip().upper() in renamed:
+                    config.renamed_suppressions.append((number, entry))
+                elif not any(code.startswith(selector_code(entry)) for code in codes):
                     config.unknown_suppressions.append((number, entry))
     return config
 

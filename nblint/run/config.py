@@ -11,6 +11,7 @@ table (``--config FILE`` overrides the search).  Keys::
     alpha = 1.0                   # the model's smoothing, when known (0 = none: zero counts veto)
     select = ["NB1", "NB2"]       # codes or prefixes; "ALL" by default
     ignore = ["NB104"]
+    preview = false               # true: run the rules in preview too (one selected by its code always runs)
     fail-on = "warning"           # info | warning | error
     encoding = "utf-8"            # of CSV/TSV files
     memory-budget = "4GB"         # the most a table's statistics may take (default: a quarter of the memory)
@@ -49,7 +50,7 @@ from nblint.core.fileguard import check_nesting, read_limited
 from nblint.core.models import model_choices, parse_model
 from nblint.core.resources import parse_size
 from nblint.core.suggest import did_you_mean
-from nblint.engine import load_rules, select_rules, validate_codes
+from nblint.engine import load_rules, select_rules, selection_notes, validate_codes
 from nblint.engine.findings import Severity
 
 TOP_KEYS = {
@@ -65,6 +66,7 @@ TOP_KEYS = {
     "per-file-settings",
     "per-file-ignores",
     "memory-budget",
+    "preview",
 }
 PER_FILE_KEYS = {"target", "model", "text"}
 
@@ -80,6 +82,8 @@ class Settings:
     alpha: float | None = None
     select: list[str] = field(default_factory=lambda: ["ALL"])
     ignore: list[str] = field(default_factory=list)
+    #: Run the rules in preview too (``--preview``, ``preview = true``); a preview rule selected by its code runs anyway.
+    preview: bool = False
     fail_on: Severity = Severity.WARNING
     encoding: str = "utf-8"
     #: Bytes a table's statistics may take (None: nblint.core.resources's default, a share of the machine's memory).
@@ -108,7 +112,11 @@ class Settings:
         return codes
 
     def enabled_codes(self, path: str) -> list[str]:
-        return select_rules(load_rules(), self.select, self.ignore + self.ignored_for(path))
+        return select_rules(load_rules(), self.select, self.ignore + self.ignored_for(path), self.preview)
+
+    def selection_notes(self, path: str) -> list[str]:
+        """Warning lines for the renamed codes these settings name and the deprecated rules they run."""
+        return selection_notes(load_rules(), self.select, self.ignore + self.ignored_for(path), self.preview)
 
 
 def _matches(pattern: str, path: str, root: str) -> bool:
@@ -218,6 +226,10 @@ def parse_settings(table: dict[str, Any], root: str = ".", prefix: str = "", sou
             except ValueError as exc:
                 raise ConfigError(str(exc)) from None
             setattr(settings, name, codes)
+    if "preview" in table:
+        if not isinstance(table["preview"], bool):
+            raise ConfigError(f"{key('preview')} must be true or false, got {table['preview']!r}")
+        settings.preview = table["preview"]
     if "memory-budget" in table:
         try:
             settings.memory_budget = parse_size(table["memory-budget"], key("memory-budget"))

@@ -100,6 +100,8 @@ class Overrides:
     #: Added to the select and ignore lists in force (the command line's, else the configuration's).
     extend_select: list[str] | None = None
     extend_ignore: list[str] | None = None
+    #: ``--preview``: run the rules in preview too.
+    preview: bool | None = None
 
 
 def expand_paths(paths: list[str]) -> tuple[list[str], list[str], dict[str, str]]:
@@ -322,6 +324,7 @@ def lint_paths(
             except ConfigError as exc:
                 results.append(FileResult(path, error=str(exc)))
                 continue
+            warnings += settings.selection_notes(path)  # renamed codes, deprecated rules
             if config is not None:  # (a config that could not be read was passed over above)
                 results.append(_config_result(path, config, settings))
                 if isinstance(config, ConfigFile):

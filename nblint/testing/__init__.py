@@ -7,7 +7,11 @@
 * :func:`check_rule` checks the contract every rule keeps (documentation,
   cases, and behaviour: it never raises on empty, one-row or all-missing tables,
   without a target or under any model, and gives the same findings twice and
-  whatever the column order); :mod:`nblint.testing.contract` says what is tried.
+  whatever the column order; every number of a message in its evidence);
+  :mod:`nblint.testing.contract` says what is tried.
+* :func:`parametrize_with_checks` makes each (rule, check, input) a test of its own, with the
+  rule's documented exemptions, as scikit-learn's function of that name
+  (:mod:`nblint.testing.checks`).
 * :mod:`nblint.testing.rule_table` writes a README's rule tables from the rules.
 
 A pack's tests (the README's "Development" section shows them)::
@@ -21,17 +25,19 @@ A pack's tests (the README's "Development" section shows them)::
     def test_case(case, tmp_path):
         testing.check_case(case, tmp_path)
 
-    @pytest.mark.parametrize("rule", testing.rules_of("my_pack"), ids=lambda rule: rule.code)
-    def test_contract(rule):
-        testing.check_rule(rule, CASES)
+    @testing.parametrize_with_checks(testing.rules_of("my_pack"), CASES)
+    def test_contract(check):
+        check()
 
 ``import nblint.testing`` imports neither pytest nor scikit-learn.
 """
 
 from nblint.testing.cases import Case, build_table, case_findings, check_case, load_cases, notebook_text
+from nblint.testing.checks import CHECKS, RuleCheck, parametrize_with_checks, rule_checks, stale_exemptions
 from nblint.testing.contract import (
     CONTRACT_MODELS,
     check_case_coverage,
+    check_evidence_numbers,
     check_rule,
     check_rule_behaviour,
     check_rule_metadata,
@@ -41,7 +47,13 @@ from nblint.testing.contract import (
 )
 
 __all__ = [
+    "CHECKS",
     "CONTRACT_MODELS",
+    "RuleCheck",
+    "check_evidence_numbers",
+    "parametrize_with_checks",
+    "rule_checks",
+    "stale_exemptions",
     "Case",
     "build_table",
     "case_findings",

@@ -15,7 +15,13 @@
   Python configs for each model; for a live rule: unfitted live pipelines) the
   rule never raises, yields well-formed findings naming columns of the table,
   gives the same findings on a second context built afresh (deterministic), and
-  the same findings when the table's columns come in reverse order.
+  the same findings when the table's columns come in reverse order;
+* :func:`check_evidence_numbers`: every number a finding's message shows is in its
+  evidence (:mod:`nblint.testing.evidence`), on the contract inputs and on the rule's
+  failing cases.
+
+:func:`nblint.testing.parametrize_with_checks` makes each (rule, check, input) a test of
+its own, with the rule's documented exemptions (``Rule.contract_exemptions``).
 
 An input nblint itself refuses (an :class:`~nblint.core.errors.NblintError`: one error
 line and exit 2, as the empty table's "no data rows") reaches no rule, so no
@@ -61,7 +67,7 @@ class ContractInput:
 
 
 def check_rule(rule: type[Rule], cases=None) -> None:
-    """Check the whole contract on one rule class.
+    """Check the whole contract on one rule class (but the checks it is exempt from: ``Rule.contract_exemptions``).
 
     Parameters
     ----------
@@ -76,10 +82,20 @@ def check_rule(rule: type[Rule], cases=None) -> None:
     AssertionError
         Naming the rule, the input and what broke.
     """
-    check_rule_metadata(rule)
-    if cases is not None:
+    exempt = rule.contract_exemptions
+    if "metadata" not in exempt:
+        check_rule_metadata(rule)
+    if cases is not None and "case_coverage" not in exempt:
         check_case_coverage(rule, cases)
-    check_rule_behaviour(rule)
+    if "behaviour" not in exempt:
+        check_rule_behaviour(rule)
+    if "evidence_numbers" not in exempt:
+        for item in contract_inputs():
+            if item.input in rule.inputs:
+                check_evidence_numbers_on(rule, item.name)
+        for case in cases or ():
+            if case.rule == rule.code and case.spec.get("expect") == "fail":
+                check_evidence_numbers_of_case(rule, case)
 
 
 def check_rule_metadata(rule: type[Rule]) -> None:
@@ -127,16 +143,67 @@ def check_rule_behaviour(rule: type[Rule]) -> None:
 def _check_behaviour(rule: type[Rule]) -> None:
     seen: dict[str, str] = {}
     for item in contract_inputs():
-        if item.input not in rule.inputs:
-            continue
-        first = _checked_findings(rule, item, 0)
-        second = _checked_findings(rule, item, 1)
-        assert second == first, f"{rule.code} on {item.name}: a second run gives other findings:\n{first}\n{second}"
-        seen[item.name] = first
-        if item.same_as is not None and item.same_as in seen:
-            assert first == seen[item.same_as], (
-                f"{rule.code} on {item.name}: other findings than on {item.same_as}:\n{first}\n{seen[item.same_as]}"
-            )
+        if item.input in rule.inputs:
+            seen[item.name] = _behaviour_on(rule, item, seen)
+
+
+def check_rule_behaviour_on(rule: type[Rule], name: str) -> None:
+    """The behavioural contract on one input (a name of :func:`contract_inputs`): one test of its own."""
+    from nblint.run.blas import one_blas_thread
+
+    (item,) = [i for i in _inputs() if i.name == name]
+    with one_blas_thread():
+        _behaviour_on(rule, item, {})
+
+
+def _behaviour_on(rule: type[Rule], item: ContractInput, seen: dict[str, str]) -> str:
+    """Never raises, well formed, deterministic; the same findings as ``item.same_as`` (from ``seen`` or run now)."""
+    first = _checked_findings(rule, item, 0)
+    second = _checked_findings(rule, item, 1)
+    assert second == first, f"{rule.code} on {item.name}: a second run gives other findings:\n{first}\n{second}"
+    if item.same_as is not None:
+        (other,) = [i for i in _inputs() if i.name == item.same_as]
+        expected = seen[other.name] if other.name in seen else _checked_findings(rule, other, 0)
+        assert first == expected, (
+            f"{rule.code} on {item.name}: other findings than on {item.same_as}:\n{first}\n{expected}"
+        )
+    return first
+
+
+def check_evidence_numbers(rule: type[Rule], findings: Iterable[dict], where: str) -> None:
+    """Every number of each finding's message is in its evidence (:func:`nblint.testing.evidence.unsupported_numbers`).
+
+    Parameters
+    ----------
+    rule : subclass of nblint.engine.Rule
+        Its ``message_constants`` are numbers its messages may show without evidence.
+    findings : iterable of dict
+        Findings as JSON (``Finding.to_dict()``).
+    where : str
+        The input, for the assertion's message.
+    """
+    from nblint.testing.evidence import unsupported_numbers
+
+    for finding in findings:
+        missing = unsupported_numbers(finding, rule.message_constants)
+        assert not missing, (
+            f"{rule.code} on {where}: the message shows {', '.join(missing)}, which its evidence lacks "
+            f"(add it to the evidence; never change the message's numbers):\n{finding['message']}\n"
+            f"evidence: {json.dumps(finding.get('evidence'), sort_keys=True)}"
+        )
+
+
+def check_evidence_numbers_on(rule: type[Rule], name: str) -> None:
+    """:func:`check_evidence_numbers` on the rule's findings on contract input ``name``."""
+    (item,) = [i for i in _inputs() if i.name == name]
+    check_evidence_numbers(rule, json.loads(_checked_findings(rule, item, 0)), item.name)
+
+
+def check_evidence_numbers_of_case(rule: type[Rule], case, folder=None) -> None:
+    """:func:`check_evidence_numbers` on the rule's findings on one of its cases (:class:`nblint.testing.Case`)."""
+    from nblint.testing.cases import case_findings
+
+    check_evidence_numbers(rule, case_findings(case, folder), f"case {case.name!r}")
 
 
 def _checked_findings(rule: type[Rule], item: ContractInput, copy: int) -> str:

@@ -24,10 +24,15 @@ _TABLE = re.compile(r"(<!-- rule-table: (?P<inputs>[a-z ]+) -->\n)(?P<body>.*?)(
 
 
 def rule_table(rules: Iterable[type[Rule]]) -> str:
-    """A Markdown table of ``rules``: one row each, ``| code | name | severity | summary |``."""
+    """A Markdown table of ``rules``: one row each, ``| code | name | severity | summary |``.
+
+    A rule that is not stable has its status after its name (``mp-new (preview)``): a stable
+    rule's row says nothing more, so the table stays as narrow as before.
+    """
     lines = ["| code | name | severity | what |", "|---|---|---|---|"]
     for rule in rules:
-        lines.append(f"| {rule.code} | {rule.name} | {rule.severity} | {_markdown(rule.summary())} |")
+        name = rule.name if rule.status == "stable" else f"{rule.name} ({rule.status})"
+        lines.append(f"| {rule.code} | {name} | {rule.severity} | {_markdown(rule.summary())} |")
     return "\n".join(lines) + "\n"
 
 

@@ -59,6 +59,8 @@ class ZeroCountCell(Rule):
     """
 
     code = "NB201"
+    status = "stable"
+    since = "0.1.0"
     name = "zero-count-cell"
     severity = Severity.INFO
     needs_target = True

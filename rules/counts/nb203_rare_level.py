@@ -40,6 +40,8 @@ class RareLevel(Rule):
     """
 
     code = "NB203"
+    status = "stable"
+    since = "0.1.0"
     name = "rare-level"
     severity = Severity.INFO
     needs_target = True

@@ -32,6 +32,8 @@ class ConstantColumn(Rule):
     """
 
     code = "NB204"
+    status = "stable"
+    since = "0.1.0"
     name = "constant-column"
     severity = Severity.WARNING
     options = (SUMMARIZE_ABOVE,)

@@ -45,6 +45,10 @@ class ZeroClassVariance(Rule):
     """
 
     code = "NB205"
+    status = "stable"
+    since = "0.1.0"
+    #: To add to the evidence (the message's numbers stay): the rule's module is another engineer's this round.
+    contract_exemptions = {"evidence_numbers": "the message's constant value within the class is not in the evidence"}
     name = "zero-class-variance"
     models = frozenset({None, "gaussian"})
     severity = Severity.WARNING

@@ -36,6 +36,8 @@ class TinyClass(Rule):
     """
 
     code = "NB206"
+    status = "stable"
+    since = "0.1.0"
     name = "tiny-class"
     severity = Severity.WARNING
     needs_target = True

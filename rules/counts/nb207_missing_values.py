@@ -37,6 +37,12 @@ class MissingValues(Rule):
     """
 
     code = "NB207"
+    status = "stable"
+    since = "0.1.0"
+    #: To add to the evidence (the message's numbers stay): the rule's module is another engineer's this round.
+    contract_exemptions = {
+        "evidence_numbers": "the message's row count ('missing on 8 of 60 rows') is not in the evidence"
+    }
     name = "missing-values"
     severity = Severity.WARNING
 

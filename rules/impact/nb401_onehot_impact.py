@@ -60,6 +60,8 @@ class OneHotImpact(Rule):
     """
 
     code = "NB401"
+    status = "stable"
+    since = "0.1.0"
     name = "one-hot-impact"
     severity = Severity.WARNING
     needs_target = True

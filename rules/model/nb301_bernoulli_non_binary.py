@@ -43,6 +43,8 @@ class BernoulliOnNonBinary(Rule):
     """
 
     code = "NB301"
+    status = "stable"
+    since = "0.1.0"
     name = "bernoulli-non-binary"
     models = frozenset({"bernoulli"})
     severity = Severity.ERROR

@@ -32,6 +32,8 @@ class MultinomialOnNegative(Rule):
     """
 
     code = "NB302"
+    status = "stable"
+    since = "0.1.0"
     name = "multinomial-negative"
     models = frozenset({"multinomial", "complement"})
     severity = Severity.ERROR

@@ -37,6 +37,8 @@ class MultinomialOnContinuous(Rule):
     """
 
     code = "NB303"
+    status = "stable"
+    since = "0.1.0"
     name = "multinomial-continuous"
     models = frozenset({"multinomial", "complement"})
     severity = Severity.WARNING

@@ -36,6 +36,8 @@ class GaussianOnBinary(Rule):
     """
 
     code = "NB304"
+    status = "stable"
+    since = "0.1.0"
     name = "gaussian-binary"
     models = frozenset({"gaussian"})
     severity = Severity.WARNING

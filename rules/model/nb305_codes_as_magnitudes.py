@@ -37,6 +37,8 @@ class CodesAsMagnitudes(Rule):
     """
 
     code = "NB305"
+    status = "stable"
+    since = "0.1.0"
     name = "codes-as-magnitudes"
     models = frozenset({"gaussian", "multinomial", "complement"})
     severity = Severity.ERROR

@@ -41,6 +41,8 @@ class CategoricalMisuse(Rule):
     """
 
     code = "NB306"
+    status = "stable"
+    since = "0.1.0"
     name = "categorical-misuse"
     models = frozenset({"categorical"})
     severity = Severity.ERROR
@@ -55,6 +57,7 @@ class CategoricalMisuse(Rule):
         for column in profile.features:
             kind = ctx.kinds[column]
             problem, severity = None, Severity.WARNING
+            extra: dict = {}  # the numbers a message shows beyond the kind and the range
             j = numeric.names.index(column) if column in numeric.names else None
             if kind.kind == "continuous" and j is not None and not numeric.integral[j]:
                 problem = (
@@ -70,6 +73,7 @@ class CategoricalMisuse(Rule):
                 and kind.n_distinct > self.settings["max-levels"]
             ):
                 problem = f"has {kind.n_distinct:.0f} levels (more than {self.settings['max-levels']}): most are rare and unseen at prediction time"
+                extra = {"levels": kind.n_distinct, "max_levels": self.settings["max-levels"]}
             elif j is not None and kind.kind not in ("constant", "identifier", "group-member"):
                 if numeric.minimum[j] < 0:
                     problem = f"has negative codes ({value_range(ctx, column)}): CategoricalNB needs codes 0..K-1"
@@ -79,7 +83,7 @@ class CategoricalMisuse(Rule):
                     ctx,
                     f"column {column!r} {problem}",
                     columns=[column],
-                    evidence={"kind": kind.kind, "range": value_range(ctx, column)},
+                    evidence={"kind": kind.kind, "range": value_range(ctx, column), **extra},
                     fix=f"Bin or re-encode {column!r} with OrdinalEncoder (merging rare levels).",
                     severity=severity,
                 )

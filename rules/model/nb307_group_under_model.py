@@ -38,6 +38,8 @@ class GroupUnderModel(Rule):
     """
 
     code = "NB307"
+    status = "stable"
+    since = "0.1.0"
     name = "group-under-model"
     models = frozenset(
         {"bernoulli", "multinomial", "complement"}

@@ -36,6 +36,8 @@ class MixedKinds(Rule):
     """
 
     code = "NB308"
+    status = "stable"
+    since = "0.1.0"
     name = "mixed-kinds"
     models = frozenset(MODELS)
     severity = Severity.INFO
@@ -56,5 +58,14 @@ class MixedKinds(Rule):
             "prints the code): " + ", ".join(recommendation(ctx, c) for c in features)
         )
         yield self.finding(
-            ctx, message, columns=features, evidence={"declared": ctx.model, "recommended": per_model}, fix=fix
+            ctx,
+            message,
+            columns=features,
+            evidence={
+                "declared": ctx.model,
+                "recommended": per_model,
+                "models_called_for": len(wanted),
+                "columns_per_model": {m: len(cols) for m, cols in per_model.items()},
+            },
+            fix=fix,
         )

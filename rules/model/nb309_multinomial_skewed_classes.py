@@ -37,6 +37,8 @@ class MultinomialSkewedClasses(Rule):
     """
 
     code = "NB309"
+    status = "stable"
+    since = "0.1.0"
     name = "multinomial-skewed-classes"
     models = frozenset({"multinomial"})
     severity = Severity.INFO
@@ -76,6 +78,8 @@ class MultinomialSkewedClasses(Rule):
                 "smallest_class": str(small),
                 "smallest_rows": fewest,
                 "imbalance": ratio,
+                "largest_share": most / total,
+                "smallest_share": fewest / total,
                 "class_rows": {str(label): n for label, n in rows},
             },
             fix="Try sklearn.naive_bayes.ComplementNB and compare it with MultinomialNB by cross-validation.",

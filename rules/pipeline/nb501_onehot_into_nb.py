@@ -70,6 +70,8 @@ class OneHotIntoNaiveBayes(PipelineRule):
     """
 
     code = "NB501"
+    status = "stable"
+    since = "0.1.0"
     name = "onehot-into-nb"
     severity = Severity.WARNING
 

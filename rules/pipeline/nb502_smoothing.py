@@ -55,6 +55,8 @@ class SmoothingDisabled(PipelineRule):
     """
 
     code = "NB502"
+    status = "stable"
+    since = "0.1.0"
     name = "smoothing-disabled"
     severity = Severity.WARNING
     options = (
@@ -80,7 +82,7 @@ class SmoothingDisabled(PipelineRule):
                     ctx,
                     message,
                     line=estimator.line_of("var_smoothing"),
-                    evidence={"model": estimator.cls, "var_smoothing": smoothing},
+                    evidence={"model": estimator.cls, "model_line": estimator.line, "var_smoothing": smoothing},
                     fix="Keep the default var_smoothing=1e-9 (or a larger value).",
                 )
             return
@@ -102,7 +104,12 @@ class SmoothingDisabled(PipelineRule):
                 "every count, so every feature's probabilities are uniform (or undefined) and the features "
                 "are ignored",
                 line=estimator.line_of("alpha"),
-                evidence={"model": estimator.cls, "alpha": str(unbounded[0]), "min_alpha": self.settings["min-alpha"]},
+                evidence={
+                    "model": estimator.cls,
+                    "model_line": estimator.line,
+                    "alpha": str(unbounded[0]),
+                    "min_alpha": self.settings["min-alpha"],
+                },
                 fix="Use alpha=1.0 (Laplace) or tune alpha over a range such as 0.01 to 1.",
             )
             return
@@ -134,10 +141,16 @@ class SmoothingDisabled(PipelineRule):
         message = f"{estimator.label()} {shown}: {effect}{consequence}"
         evidence = {
             "model": estimator.cls,
+            "model_line": estimator.line,
             "alpha": smallest,
             "force_alpha": literal(force_alpha),
             "min_alpha": threshold,
         }
+        if tried is not None:  # the values the message lists, or counts with its ends (as _shown does)
+            ends = tried if len(tried) <= 8 else [tried[0], tried[-1]]
+            evidence |= {"tried": [literal(v) for v in ends], "tried_count": len(tried)}
+        if force_alpha is False and 0 <= smallest < SKLEARN_ALPHA_FLOOR:
+            evidence["raised_to"] = SKLEARN_ALPHA_FLOOR
         yield self.finding(
             ctx,
             message,

@@ -56,8 +56,12 @@ class CountsAndBitsMismatch(PipelineRule):
     """
 
     code = "NB503"
+    status = "stable"
+    since = "0.1.0"
     name = "counts-bits-mismatch"
     severity = Severity.WARNING
+    #: "every non-zero value becomes 1", "probabilities can exceed 1": the value of a bit, not a measurement.
+    message_constants = frozenset({1.0})
     models = frozenset({"bernoulli", "multinomial", "complement"})
 
     def check_model(self, ctx, estimator):

@@ -66,6 +66,8 @@ class NegativeValuesIntoCountModel(PipelineRule):
     """
 
     code = "NB504"
+    status = "stable"
+    since = "0.1.0"
     name = "negative-into-count-model"
     severity = Severity.ERROR
     models = frozenset(NEEDS)

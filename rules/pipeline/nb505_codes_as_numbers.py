@@ -58,8 +58,12 @@ class CodesReadAsNumbers(PipelineRule):
     """
 
     code = "NB505"
+    status = "stable"
+    since = "0.1.0"
     name = "codes-read-as-numbers"
     severity = Severity.WARNING
+    #: The codes 0, 1 and 2 of the message's example ("code 2 weighs twice the one with code 1").
+    message_constants = frozenset({0.0, 1.0, 2.0})
     models = frozenset(READS_CODES_AS)
 
     def check_model(self, ctx, estimator):

@@ -76,6 +76,8 @@ class UnseenCategoriesUnplanned(PipelineRule):
     """
 
     code = "NB506"
+    status = "stable"
+    since = "0.1.0"
     name = "unseen-categories-unplanned"
     severity = Severity.WARNING
     models = frozenset({"categorical"})
@@ -103,7 +105,12 @@ class UnseenCategoriesUnplanned(PipelineRule):
                 evidence = {"model": estimator.cls, "min_categories": literal(min_categories)}
                 yield self.finding(ctx, message, line=line, evidence=evidence, fix=fix)
             else:
-                yield self.step_finding(ctx, step, message, line=line, min_categories=literal(min_categories), fix=fix)
+                # the code an OrdinalEncoder gives unseen categories, which the message shows
+                coded = step.cls == "OrdinalEncoder" and step.value("handle_unknown") == "use_encoded_value"
+                extra = {"unknown_value": literal(step.value("unknown_value"))} if coded else {}
+                yield self.step_finding(
+                    ctx, step, message, line=line, min_categories=literal(min_categories), fix=fix, **extra
+                )
 
     @staticmethod
     def _problem(step, estimator, min_categories):

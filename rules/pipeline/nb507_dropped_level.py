@@ -51,6 +51,8 @@ class DroppedReferenceLevel(PipelineRule):
     """
 
     code = "NB507"
+    status = "stable"
+    since = "0.1.0"
     name = "dropped-reference-level"
     severity = Severity.WARNING
 

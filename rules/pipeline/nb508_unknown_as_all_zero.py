@@ -56,6 +56,8 @@ class UnknownAsAllZeroBits(PipelineRule):
     """
 
     code = "NB508"
+    status = "stable"
+    since = "0.1.0"
     name = "unknown-as-all-zero-bits"
     severity = Severity.WARNING
     models = frozenset({"bernoulli"})

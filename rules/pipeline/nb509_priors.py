@@ -47,6 +47,8 @@ class InvalidPriors(PipelineRule):
     """
 
     code = "NB509"
+    status = "stable"
+    since = "0.1.0"
     name = "invalid-priors"
     severity = Severity.WARNING
 
@@ -65,7 +67,7 @@ class InvalidPriors(PipelineRule):
                 ctx,
                 message,
                 line=line,
-                evidence={"model": estimator.cls},
+                evidence={"model": estimator.cls, "model_line": estimator.line},
                 fix=f"Remove {name}, or use MultinomialNB if the priors matter.",
             )
             return

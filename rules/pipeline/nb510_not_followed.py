@@ -62,6 +62,8 @@ class NotFollowed(PipelineRule):
     """
 
     code = "NB510"
+    status = "stable"
+    since = "0.1.0"
     name = "not-followed"
     severity = Severity.INFO
 
@@ -89,7 +91,7 @@ class NotFollowed(PipelineRule):
                     message,
                     line=step.line,
                     columns=step.columns or (),
-                    evidence={"step": step.target, "model": ctx.estimator.cls},
+                    evidence={"step": step.target, "model": ctx.estimator.cls, "model_line": ctx.estimator.line},
                     fix="Check the config the interpolation resolves to as well (nblint reads each "
                     "file it is given), or write the step out here.",
                 )

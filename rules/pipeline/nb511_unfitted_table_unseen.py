@@ -39,6 +39,8 @@ class UnfittedTableUnseen(Rule):
     """
 
     code = "NB511"
+    status = "stable"
+    since = "0.1.0"
     name = "unfitted-table-unseen"
     severity = Severity.INFO
     inputs = ("live",)

@@ -43,6 +43,8 @@ class OneHotGroup(Rule):
     """
 
     code = "NB101"
+    status = "stable"
+    since = "0.1.0"
     name = "one-hot-group"
     severity = Severity.WARNING
 

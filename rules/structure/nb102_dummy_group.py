@@ -46,6 +46,8 @@ class DummyGroup(Rule):
     """
 
     code = "NB102"
+    status = "stable"
+    since = "0.1.0"
     name = "dummy-group"
     severity = Severity.WARNING
     options = (

@@ -62,6 +62,8 @@ class CollinearColumns(Rule):
     """
 
     code = "NB104"
+    status = "stable"
+    since = "0.1.0"
     name = "collinear-columns"
     severity = Severity.WARNING
     options = (

@@ -52,6 +52,8 @@ class ExclusiveFlags(Rule):
     """
 
     code = "NB107"
+    status = "stable"
+    since = "0.1.0"
     name = "exclusive-flags"
     severity = Severity.WARNING
 
