@@ -47,8 +47,6 @@ class ZeroClassVariance(Rule):
     code = "NB205"
     status = "stable"
     since = "0.1.0"
-    #: To add to the evidence (the message's numbers stay): the rule's module is another engineer's this round.
-    contract_exemptions = {"evidence_numbers": "the message's constant value within the class is not in the evidence"}
     name = "zero-class-variance"
     models = frozenset({None, "gaussian"})
     severity = Severity.WARNING
@@ -79,10 +77,13 @@ class ZeroClassVariance(Rule):
             if not flat and not tiny:
                 continue
             parts = []
+            shown: dict = {}
             if flat:
                 c = flat[0]
+                words, shown = _flat_values(profile, column, j, c)
+                shown = {"class": str(profile.classes[c]), **shown, "more_classes_alike": len(flat) - 1}
                 parts.append(
-                    f"in class {fmt_class(profile.classes[c])} {_flat_values(profile, column, j, c)}"
+                    f"in class {fmt_class(profile.classes[c])} {words}"
                     + (f" ({len(flat) - 1} more classes alike)" if len(flat) > 1 else "")
                 )
             if tiny:
@@ -96,12 +97,14 @@ class ZeroClassVariance(Rule):
                 "classes_with_fewer_than_2_rows": [str(profile.classes[c]) for c in tiny],
                 "class_rows": {str(profile.classes[c]): int(n_c[c]) for c in range(n_classes)},
             }
+            if shown:
+                evidence["first_flat_class"] = shown
             fix = f"Treat {column!r} as categorical, collect more rows for these classes, or drop it."
             yield self.finding(ctx, message, columns=[column], evidence=evidence, fix=fix)
 
 
-def _flat_values(profile, column: str, j: int, c: int) -> str:
-    """What a flat class's values are: one value, or several whose variance underflows.
+def _flat_values(profile, column: str, j: int, c: int) -> tuple[str, dict]:
+    """What a flat class's values are, in words and as evidence: one value, or several whose variance underflows.
 
     Values such as 1e-320 and 0 differ, but their squared deviations are below the
     smallest double: the variance computes as zero although no value repeats. The
@@ -112,13 +115,15 @@ def _flat_values(profile, column: str, j: int, c: int) -> str:
     if levels is not None:
         present = [key for key, count in zip(levels.keys, levels.table[:, c]) if count]
         if len(present) > 1:
+            low, high = float(min(present)), float(max(present))
             return (
-                f"its {n} values take {len(present)} distinct values from {_short(min(present))} to {_short(max(present))}, "
+                f"its {n} values take {len(present)} distinct values from {_short(low)} to {_short(high)}, "
                 "too close together for their variance to be told from zero in double precision"
-            )
+            ), {"rows": n, "distinct": len(present), "lowest": low, "highest": high}
         if present:
-            return f"every one of its {n} values is {_short(present[0])}"
-    return f"every one of its {n} values is {profile.numeric.class_mean[c, j]:g}"
+            return f"every one of its {n} values is {_short(present[0])}", {"rows": n, "value": float(present[0])}
+    value = float(profile.numeric.class_mean[c, j])
+    return f"every one of its {n} values is {value:g}", {"rows": n, "value": value}
 
 
 def _short(value: float) -> str:

@@ -38,10 +38,6 @@ class ChecksLimited(Rule):
     code = "NB106"
     status = "stable"
     since = "0.1.0"
-    #: To add to the evidence (the message's numbers stay): the rule's module is another engineer's this round.
-    contract_exemptions = {
-        "evidence_numbers": "the message's 128 (the most frequent 0/1 columns searched for dummy and broken groups) is not in the evidence"
-    }
     name = "checks-limited"
     severity = Severity.INFO
     options = (
@@ -62,6 +58,8 @@ class ChecksLimited(Rule):
             "wide_columns": ctx.wide_binary,
             "vif_columns": len(ctx.profile.gram.names),
         }
+        if ctx.profile.gram.wide:
+            evidence["group_search_columns"] = ctx.FREQUENT_BINARY
         notes = list(ctx.limits)
         if ctx.term_columns and len(notes) > 1:
             # A document-term block: what was limited is one thing to know about the table, said once.
