@@ -23,11 +23,12 @@ from nblint.pipelines.context import PipelineContext
 from nblint.pipelines.spec import PipelineSpec, Step
 
 if TYPE_CHECKING:
-    from nblint.pipelines.configs import ConfigFile, is_config_path, lint_specs, read_config
+    from nblint.pipelines.configs import ConfigFile, is_config_path, read_config
+    from nblint.pipelines.lint import lint_specs
 
 #: Names of :mod:`nblint.pipelines.configs`, imported on first use: its readers load YAML, TOML and
 #: the Python-source parsers, which the NB5xx rules (and ``nblint.check`` on a table) never need.
-_CONFIGS = ("ConfigFile", "is_config_path", "lint_specs", "read_config")
+_CONFIGS = ("ConfigFile", "is_config_path", "read_config")
 
 
 def __getattr__(name: str):
@@ -35,6 +36,10 @@ def __getattr__(name: str):
         from nblint.pipelines import configs
 
         return getattr(configs, name)
+    if name == "lint_specs":
+        from nblint.pipelines import lint
+
+        return lint.lint_specs
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

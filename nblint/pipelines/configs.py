@@ -1,4 +1,4 @@
-"""Config files: which files are pipeline configs, reading them, and running the pipeline rules.
+"""Config files: which files are pipeline configs, and reading them (the rules run in :mod:`nblint.pipelines.lint`).
 
 A file is read as a pipeline config by its suffix (``.yaml``, ``.yml``, ``.json``,
 ``.toml``, ``.py``, ``.ipynb``; nblint's own ``pyproject.toml`` and ``nblint.toml``
@@ -34,14 +34,11 @@ from nblint.engine import (
     loaded_packs,
     renamed_codes,
     renamed_note,
-    resolved_options,
-    run_rules,
     selector_code,
     unknown_selector,
 )
 from nblint.engine.findings import Finding
 from nblint.pipelines.calls import Note
-from nblint.pipelines.context import PipelineContext
 from nblint.pipelines.mapping import read_mapping_config
 from nblint.pipelines.notebook import CellMap, file_lines, load_cells, read_notebook
 from nblint.pipelines.pyparse import imports_library
@@ -311,51 +308,3 @@ def _suppressions(text: str) -> dict[int, frozenset[str] | None]:
             if codes:
                 found[number] = frozenset(codes)
     return found
-
-
-def _in_cells(finding: Finding, cells: CellMap) -> Finding:
-    """A finding on a line of a notebook's joined code, located by cell and line within the cell instead."""
-    if finding.line is None:
-        return finding
-    finding.cell, finding.line = cells.locate(finding.line)
-    finding.file_line = cells.file_lines.get((finding.cell, finding.line))
-    for key in ("step_line", "model_line"):
-        value = finding.evidence.get(key)
-        if isinstance(value, int):
-            cell, finding.evidence[key] = cells.locate(value)
-            finding.evidence[key.replace("_line", "_cell")] = cell
-    return finding
-
-
-def lint_specs(
-    specs: list[PipelineSpec], codes: list[str], rule_options: dict | None = None, config: ConfigFile | None = None
-) -> list[Finding]:
-    """Run the enabled pipeline rules on every spec; identical findings once, suppressed ones left out.
-
-    Parameters
-    ----------
-    specs : list of PipelineSpec
-        The pipelines of one file (or one live object).
-    codes : list of str
-        The enabled rule codes (table rules among them are not run).
-    rule_options : dict, optional
-        Configured options per rule code; defaults fill the rest.
-    config : ConfigFile, optional
-        The file the specs come from, for its ``# nblint: ignore`` comments.
-
-    Returns
-    -------
-    list of Finding
-        Sorted by path, line and code.
-    """
-    options = resolved_options(rule_options)
-    findings: list[Finding] = []
-    seen = set()
-    for spec in specs:
-        for finding in run_rules(PipelineContext(spec, options), codes, options):
-            key = (finding.code, finding.line, finding.message)
-            if key not in seen and not (config is not None and config.suppressed(finding)):
-                seen.add(key)
-                findings.append(finding if config is None or config.cells is None else _in_cells(finding, config.cells))
-    findings.sort(key=Finding.sort_key)
-    return findings

@@ -1,0 +1,62 @@
+"""Running the pipeline rules over the pipelines read from one file (or one live object).
+
+Reading is :mod:`nblint.pipelines.configs`' (which files, their pipelines, their suppression
+comments); here each pipeline spec is linted, findings said twice are kept once, suppressed
+ones are left out, and a notebook's findings are located by cell.
+"""
+
+from __future__ import annotations
+
+from nblint.engine import Finding, resolved_options, run_rules
+from nblint.pipelines.configs import ConfigFile
+from nblint.pipelines.context import PipelineContext
+from nblint.pipelines.notebook import CellMap
+from nblint.pipelines.spec import PipelineSpec
+
+
+def _in_cells(finding: Finding, cells: CellMap) -> Finding:
+    """A finding on a line of a notebook's joined code, located by cell and line within the cell instead."""
+    if finding.line is None:
+        return finding
+    finding.cell, finding.line = cells.locate(finding.line)
+    finding.file_line = cells.file_lines.get((finding.cell, finding.line))
+    for key in ("step_line", "model_line"):
+        value = finding.evidence.get(key)
+        if isinstance(value, int):
+            cell, finding.evidence[key] = cells.locate(value)
+            finding.evidence[key.replace("_line", "_cell")] = cell
+    return finding
+
+
+def lint_specs(
+    specs: list[PipelineSpec], codes: list[str], rule_options: dict | None = None, config: ConfigFile | None = None
+) -> list[Finding]:
+    """Run the enabled pipeline rules on every spec; identical findings once, suppressed ones left out.
+
+    Parameters
+    ----------
+    specs : list of PipelineSpec
+        The pipelines of one file (or one live object).
+    codes : list of str
+        The enabled rule codes (table rules among them are not run).
+    rule_options : dict, optional
+        Configured options per rule code; defaults fill the rest.
+    config : ConfigFile, optional
+        The file the specs come from, for its ``# nblint: ignore`` comments.
+
+    Returns
+    -------
+    list of Finding
+        Sorted by path, line and code.
+    """
+    options = resolved_options(rule_options)
+    findings: list[Finding] = []
+    seen = set()
+    for spec in specs:
+        for finding in run_rules(PipelineContext(spec, options), codes, options):
+            key = (finding.code, finding.line, finding.message)
+            if key not in seen and not (config is not None and config.suppressed(finding)):
+                seen.add(key)
+                findings.append(finding if config is None or config.cells is None else _in_cells(finding, config.cells))
+    findings.sort(key=Finding.sort_key)
+    return findings
