@@ -24,10 +24,9 @@ ROOT = Path(__file__).resolve().parent.parent
 CODE = re.compile(r"NB[0-9]{1,3}")
 
 
-def code_values(source: str) -> list[tuple[int, str]]:
-    """(line, text) of every string constant in ``source`` that is a rule code or prefix, docstrings aside."""
-    tree = ast.parse(source)
-    docstrings = {
+def docstring_ids(tree: ast.AST) -> set[int]:
+    """The ids of the docstring constants of a module, its classes and its functions."""
+    return {
         id(node.body[0].value)
         for node in ast.walk(tree)
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
@@ -35,6 +34,12 @@ def code_values(source: str) -> list[tuple[int, str]]:
         and isinstance(node.body[0], ast.Expr)
         and isinstance(node.body[0].value, ast.Constant)
     }
+
+
+def code_values(source: str) -> list[tuple[int, str]]:
+    """(line, text) of every string constant in ``source`` that is a rule code or prefix, docstrings aside."""
+    tree = ast.parse(source)
+    docstrings = docstring_ids(tree)
     return sorted(
         (node.lineno, node.value)
         for node in ast.walk(tree)
@@ -208,14 +213,7 @@ def literals(source: str, wanted) -> list[tuple[int, object]]:
     """(line, value) of the constants in ``source`` that ``wanted`` accepts, docstrings aside, and the
     ``suffix=``/``prefix=`` arguments of a call aside (a temporary file's name, not a table's format)."""
     tree = ast.parse(source)
-    skipped = {
-        id(node.body[0].value)
-        for node in ast.walk(tree)
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
-        and node.body
-        and isinstance(node.body[0], ast.Expr)
-        and isinstance(node.body[0].value, ast.Constant)
-    }
+    skipped = docstring_ids(tree)
     skipped |= {
         id(keyword.value)
         for node in ast.walk(tree)
