@@ -15,6 +15,7 @@ object. polars frames are read through Arrow; sparse matrices are never densifie
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Sequence
 
 import numpy as np
@@ -74,8 +75,6 @@ def table_source(
     ValueError
         When ``y`` or ``feature_names`` does not fit ``data``.
     """
-    from nblint.dask.source import DaskSource, is_dask_frame
-
     if isinstance(data, (str, os.PathLike)):
         if y is not None:
             raise ValueError("y goes with an in-memory table; for a file, name its class column with target=")
@@ -83,11 +82,14 @@ def table_source(
         from nblint.readers import read_table
 
         return read_table(os.fspath(data), encoding=encoding), target
-    if is_dask_frame(data):
-        if y is not None:
-            raise ValueError("y cannot be joined to a Dask DataFrame; add it as a column and pass target=")
-        _no_names(feature_names, "a Dask DataFrame")
-        return DaskSource(data), target  # profiled on the cluster (the current distributed client, if any)
+    if "dask.dataframe" in sys.modules:  # (a Dask frame is possible only once dask is loaded)
+        from nblint.dask.source import DaskSource, is_dask_frame
+
+        if is_dask_frame(data):
+            if y is not None:
+                raise ValueError("y cannot be joined to a Dask DataFrame; add it as a column and pass target=")
+            _no_names(feature_names, "a Dask DataFrame")
+            return DaskSource(data), target  # profiled on the cluster (the current distributed client, if any)
     if is_sparse(data) or isinstance(data, np.ndarray):
         return _matrix_source(data, y, target, feature_names, tuple(notes))
     _no_names(feature_names, f"a {type(data).__name__}, which names its columns")

@@ -10,7 +10,6 @@ from nblint.api.inputs import table_source
 from nblint.core.errors import ConfigError
 from nblint.engine import load_rules, resolved_options, select_rules
 from nblint.engine.findings import Finding
-from nblint.report.formats import render_json, render_text
 from nblint.run.config import Settings, parse_settings
 from nblint.run.runner import lint_source
 
@@ -29,6 +28,8 @@ class Report:
         return iter(self.findings)
 
     def __repr__(self) -> str:
+        from nblint.report.formats import render_text  # (the reporters: only when a report is shown)
+
         return render_text(self.findings, 1).rstrip("\n")
 
     def codes(self) -> list[str]:
@@ -47,6 +48,8 @@ class Report:
         return pd.DataFrame(rows, columns=columns)
 
     def to_json(self) -> str:
+        from nblint.report.formats import render_json
+
         return render_json(self.findings)
 
     def _summary(self) -> str:

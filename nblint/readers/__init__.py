@@ -20,13 +20,35 @@ The package, one idea a module:
 * :mod:`~nblint.readers.files`: opening a path (or standard input) by its format.
 """
 
+from typing import TYPE_CHECKING
+
 from nblint.readers.chunks import Chunk, ColumnData, Names, Restart, TableSource, chunk_rows_for
 from nblint.readers.conversions import arrow_column_data, series_column_data
-from nblint.readers.csvfile import CsvSource
-from nblint.readers.files import read_table, spool_stdin
 from nblint.readers.formats import TABLE_SUFFIXES, TableFormat, is_table_path, table_format
-from nblint.readers.parquet import ParquetSource
 from nblint.readers.sources import ArrowSource, DataFrameSource, StreamSource, regroup
+
+if TYPE_CHECKING:
+    from nblint.readers.csvfile import CsvSource
+    from nblint.readers.files import read_table, spool_stdin
+    from nblint.readers.parquet import ParquetSource
+
+#: Names of the file readers, imported on first use: a DataFrame, an Arrow table or a sparse
+#: matrix never needs the CSV engine, the workbook, Arrow IPC or Parquet readers (13 modules).
+_FILE_READERS = {
+    "CsvSource": "nblint.readers.csvfile",
+    "ParquetSource": "nblint.readers.parquet",
+    "read_table": "nblint.readers.files",
+    "spool_stdin": "nblint.readers.files",
+}
+
+
+def __getattr__(name: str):
+    if name in _FILE_READERS:
+        import importlib
+
+        return getattr(importlib.import_module(_FILE_READERS[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "ArrowSource",

@@ -28,7 +28,7 @@ from nblint.core.terminal import is_interactive
 from nblint.engine import resolved_options, run_rules, shared_settings
 from nblint.engine.findings import Finding, Severity
 from nblint.profile.table import TableProfile
-from nblint.readers import StreamSource, TableSource, is_table_path, read_table
+from nblint.readers import StreamSource, TableSource, is_table_path
 from nblint.run.blas import one_blas_thread
 from nblint.run.config import Settings, find_config, load_config
 
@@ -233,6 +233,8 @@ def show_progress(source: TableSource, stream=None) -> ProgressBar | None:
 def table_context(path: str, overrides: Overrides, jobs: int | None = None) -> TableContext:
     """The analysis context of one table file, with its settings resolved (for `nblint columns`)."""
     settings = settings_for(path, overrides, {})
+    from nblint.readers.files import read_table  # (the file readers: only when a file is read)
+
     return make_context(read_table(path, encoding=settings.encoding, sheet=overrides.sheet), settings, jobs)
 
 
@@ -301,6 +303,8 @@ def lint_paths(
     else:
         files, warnings, unreadable = expand_paths(paths)
         configs = {path: _read_config(path) for path in files if is_config_path(path)}
+
+        from nblint.readers.files import read_table  # (the file readers: only when files are read)
 
         def open_source(path: str, settings: Settings) -> TableSource:
             source = read_table(path, encoding=settings.encoding, stdin=stdin, sheet=overrides.sheet)
