@@ -154,6 +154,7 @@ def test_a_sparse_matrix_gives_the_findings_of_the_same_dense_array(kinds, rows,
 
     from nblint.api.inputs import table_source
     from nblint.api.report import _codes, _settings
+    from nblint.report.formats import render_json
     from nblint.run.runner import lint_source
 
     rng = np.random.default_rng(seed)
@@ -166,7 +167,7 @@ def test_a_sparse_matrix_gives_the_findings_of_the_same_dense_array(kinds, rows,
     source, target = table_source(sparse.csr_matrix(X), y)
     source.block_rows = block_rows
     settings_ = replace(_settings(model=model), target=target)
-    got = json.loads(nblint.api.report.render_json(lint_source(source, settings_, _codes(settings_))))
+    got = json.loads(render_json(lint_source(source, settings_, _codes(settings_))))
     assert _comparable_all(got) == _comparable_all(dense)
 
 
