@@ -1,8 +1,9 @@
-"""The cyclic garbage collector is paused while the rules run, and handed back as it was."""
+"""Process-wide settings nblint changes while it runs (the garbage collector, the BLAS environment) are handed back as they were."""
 
 from __future__ import annotations
 
 import gc
+import os
 import threading
 
 import pandas as pd
@@ -11,6 +12,7 @@ import pytest
 import nblint
 from nblint.core.collector import collector_paused
 from nblint.engine import registry
+from nblint.run.blas import one_blas_thread
 
 
 @pytest.fixture
@@ -50,22 +52,37 @@ def test_an_error_inside_still_hands_the_collector_back(collector_on):
     assert gc.isenabled()
 
 
-def test_the_collector_resumes_when_the_last_of_two_overlapping_runs_leaves(collector_on):
+def _blas_variable() -> str | None:
+    return os.environ.get("OPENBLAS_NUM_THREADS")
+
+
+@pytest.mark.parametrize(
+    "held, state, inside, outside",
+    [
+        (collector_paused, gc.isenabled, False, True),
+        (one_blas_thread, _blas_variable, "1", None),
+    ],
+    ids=["garbage collector", "BLAS environment"],
+)
+def test_a_process_wide_setting_is_given_back_when_the_last_of_two_overlapping_runs_leaves(
+    collector_on, monkeypatch, held, state, inside, outside
+):
+    monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
     entered, leave = threading.Event(), threading.Event()
     seen = []
 
     def other_run():
-        with collector_paused():
+        with held():
             entered.set()
             leave.wait(10)
-            seen.append(gc.isenabled())
+            seen.append(state())
 
     worker = threading.Thread(target=other_run)
-    with collector_paused():
+    with held():
         worker.start()
         assert entered.wait(10)
-    seen.append(gc.isenabled())  # this run left first: the other one still runs
+    seen.append(state())  # this run left first: the other one still runs
     leave.set()
     worker.join(10)
-    assert seen == [False, False]
-    assert gc.isenabled()
+    assert seen == [inside, inside]
+    assert state() == outside

@@ -129,29 +129,3 @@ def test_the_libraries_are_scanned_again_only_when_an_extension_module_was_impor
         monkeypatch.setitem(sys.modules, "_a_fresh_extension", type(sys)("_a_fresh_extension"))
         sys.modules["_a_fresh_extension"].__file__ = "/somewhere/_a_fresh_extension" + blas._EXTENSION_SUFFIXES[0]
     assert len(scans) == 3
-
-
-def test_the_blas_environment_is_restored_when_the_last_overlapping_user_leaves(monkeypatch):
-    import threading
-
-    from nblint.run.blas import one_blas_thread
-
-    monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
-    entered, leave = threading.Event(), threading.Event()
-    seen = []
-
-    def other_thread():
-        with one_blas_thread():
-            entered.set()
-            leave.wait(10)
-            seen.append(os.environ.get("OPENBLAS_NUM_THREADS"))
-
-    worker = threading.Thread(target=other_thread)
-    with one_blas_thread():
-        worker.start()
-        assert entered.wait(10)
-    seen.append(os.environ.get("OPENBLAS_NUM_THREADS"))  # this thread left first: the other still runs
-    leave.set()
-    worker.join(10)
-    assert seen == ["1", "1"]
-    assert "OPENBLAS_NUM_THREADS" not in os.environ

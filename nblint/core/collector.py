@@ -18,28 +18,28 @@ the first collection after.
 from __future__ import annotations
 
 import gc
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-_lock = threading.Lock()
-_users = 0
-_was_enabled = False
+from nblint.core.shared import ProcessWide
+
+
+def _pause() -> bool:
+    was_enabled = gc.isenabled()
+    gc.disable()
+    return was_enabled
+
+
+def _resume(was_enabled: bool) -> None:
+    if was_enabled:
+        gc.enable()
+
+
+_COLLECTOR = ProcessWide(_pause, _resume)
 
 
 @contextmanager
 def collector_paused() -> Iterator[None]:
     """Pause the cyclic garbage collector meanwhile (reference counting still frees objects)."""
-    global _users, _was_enabled
-    with _lock:
-        if _users == 0:
-            _was_enabled = gc.isenabled()
-            gc.disable()
-        _users += 1
-    try:
+    with _COLLECTOR.held():
         yield
-    finally:
-        with _lock:
-            _users -= 1
-            if _users == 0 and _was_enabled:
-                gc.enable()

@@ -11,8 +11,9 @@ from __future__ import annotations
 import importlib.machinery
 import os
 import sys
-import threading
 from contextlib import contextmanager
+
+from nblint.core.shared import ProcessWide
 
 #: What OpenBLAS, MKL and BLIS read, when they load, for their thread count.
 BLAS_THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS")
@@ -55,7 +56,7 @@ def one_blas_thread():
             if lib.filepath not in loaded:
                 lib.set_num_threads(max(restored))
 
-    with _one_thread_environment(hand_back), before.limit(limits=1):
+    with _ENVIRONMENT.held(on_last_exit=hand_back), before.limit(limits=1):
         yield
 
 
@@ -66,30 +67,22 @@ def _extension_modules() -> set[str]:
 
 
 _EXTENSION_SUFFIXES = tuple(importlib.machinery.EXTENSION_SUFFIXES)
-_environment_lock = threading.Lock()
-_environment_users = 0
-_environment_saved: dict[str, str | None] = {}
 
 
-@contextmanager
-def _one_thread_environment(on_last_exit):
-    """``BLAS_THREAD_VARIABLES`` set to 1 meanwhile; when the last user (of any thread)
-    leaves, they are restored and ``on_last_exit()`` is called."""
-    global _environment_users
-    with _environment_lock:
-        if _environment_users == 0:
-            _environment_saved.update((name, os.environ.get(name)) for name in BLAS_THREAD_VARIABLES)
-            os.environ.update(dict.fromkeys(BLAS_THREAD_VARIABLES, "1"))
-        _environment_users += 1
-    try:
-        yield
-    finally:
-        with _environment_lock:
-            _environment_users -= 1
-            if _environment_users == 0:
-                for name, value in _environment_saved.items():
-                    if value is None:
-                        os.environ.pop(name, None)
-                    else:
-                        os.environ[name] = value
-                on_last_exit()
+def _one_thread_environment() -> dict[str, str | None]:
+    """Set ``BLAS_THREAD_VARIABLES`` to 1; what they were."""
+    saved = {name: os.environ.get(name) for name in BLAS_THREAD_VARIABLES}
+    os.environ.update(dict.fromkeys(BLAS_THREAD_VARIABLES, "1"))
+    return saved
+
+
+def _restore_environment(saved: dict[str, str | None]) -> None:
+    for name, value in saved.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
+
+
+#: ``BLAS_THREAD_VARIABLES`` at 1 while any run (of any thread) is in :func:`one_blas_thread`.
+_ENVIRONMENT = ProcessWide(_one_thread_environment, _restore_environment)
