@@ -107,17 +107,13 @@ class Packing:
         else:
             dense = np.zeros((n, len(self.packed)), dtype=np.int8)
         rows, cols = np.nonzero(dense)  # in row order, each row's columns in order
-        values = dense[rows, cols]
-        nonzero = _lists(rows, cols.astype(np.int32), n)
-        filled = pa.ListArray.from_arrays(nonzero.offsets, _arrow(values.astype(np.int8, copy=False), pa.int8()))
+        gaps = None
         if missing_rows:
             m_rows, m_cols = np.concatenate(missing_rows), np.concatenate(missing_cols)
             order = np.lexsort((m_cols, m_rows))
             gaps = _lists(m_rows[order], m_cols[order], n)
-        else:
-            gaps = _lists(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int32), n)
-        arrays = [table.column(name) for name in self.rest] + [nonzero, filled, gaps]
-        return pa.table(arrays, names=[*self.rest, NONZERO, VALUES, MISSING])
+        rest = [table.column(name) for name in self.rest]
+        return self._packed_table(rest, rows, cols, dense[rows, cols].astype(np.int8, copy=False), n, gaps)
 
     def pack_digits(self, digits: np.ndarray, types: dict):
         """:meth:`pack` of the table whose columns (every one, in order) hold ``digits`` (rows, columns).
@@ -147,10 +143,18 @@ class Packing:
         kept = at >= 0
         if not kept.all():
             flat, rows, at = flat[kept], rows[kept], at[kept]
-        nonzero = _lists(rows, at, n)
-        values = pa.ListArray.from_arrays(nonzero.offsets, _arrow(digits.ravel()[flat].view(np.int8), pa.int8()))
-        gaps = _lists(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int32), n)
-        return pa.table([*arrays, nonzero, values, gaps], names=[*self.rest, NONZERO, VALUES, MISSING])
+        return self._packed_table(arrays, rows, at, digits.ravel()[flat].view(np.int8), n)
+
+    def _packed_table(self, rest: list, rows: np.ndarray, cols: np.ndarray, values: np.ndarray, n: int, gaps=None):
+        """The unpacked columns ``rest``, then the three list columns: each row's non-zero cells (``rows``,
+        ``cols`` in row order), their int8 ``values``, and its missing cells (``gaps``; none by default)."""
+        import pyarrow as pa
+
+        nonzero = _lists(rows, cols, n)
+        filled = pa.ListArray.from_arrays(nonzero.offsets, _arrow(values, pa.int8()))
+        if gaps is None:
+            gaps = _lists(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int32), n)
+        return pa.table([*rest, nonzero, filled, gaps], names=[*self.rest, NONZERO, VALUES, MISSING])
 
     # ------------------------------------------------------------- unpacking a chunk of rows
 
