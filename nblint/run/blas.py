@@ -11,7 +11,9 @@ from __future__ import annotations
 import importlib.machinery
 import os
 import sys
+from collections.abc import Set
 from contextlib import contextmanager
+from typing import Any
 
 from nblint.core.shared import ProcessWide
 
@@ -38,21 +40,16 @@ def one_blas_thread():
     the co-occurrences) had cost 5-9 s of CPU (0.3 s on one).  On exit, a BLAS loaded meanwhile gets the thread count the
     others return to, so an API caller's session is left as it was.
     """
-    from threadpoolctl import ThreadpoolController
-
-    extensions = _extension_modules()
-    before = ThreadpoolController().select(user_api="blas")
+    imported = set(sys.modules)
+    before = _blas_libraries(imported)
 
     def hand_back() -> None:
         """Give each BLAS loaded meanwhile the thread count the ones limited here returned to."""
         restored = [lib.num_threads for lib in before.lib_controllers]
-        if not restored or _extension_modules() <= extensions:
-            # nblint loads shared libraries only by importing extension modules: with none
-            # imported meanwhile, no BLAS was loaded (and the second scan of the process's
-            # libraries, 20 ms, is spared).
+        if not restored or not _new_extension_modules(imported):
             return
         loaded = {lib.filepath for lib in before.lib_controllers}
-        for lib in ThreadpoolController().select(user_api="blas").lib_controllers:
+        for lib in _blas_libraries(set(sys.modules)).lib_controllers:
             if lib.filepath not in loaded:
                 lib.set_num_threads(max(restored))
 
@@ -60,10 +57,40 @@ def one_blas_thread():
         yield
 
 
-def _extension_modules() -> set[str]:
-    """The names of the imported modules that are shared libraries (extension modules)."""
-    files = ((name, getattr(module, "__file__", None)) for name, module in list(sys.modules.items()))
-    return {name for name, file in files if isinstance(file, str) and file.endswith(_EXTENSION_SUFFIXES)}
+def _blas_libraries(imported: set[str]):
+    """threadpoolctl's controller of the BLAS libraries loaded in this process (``imported``: ``sys.modules`` now).
+
+    A scan of the process's shared libraries costs 5-25 ms, so its result is kept for the
+    next run: nblint loads shared libraries only by importing extension modules, so while
+    no extension module is imported, the BLAS libraries are the ones found (and the
+    controller asks each for its thread count when it limits them).
+    """
+    global _SCANNED
+    if _SCANNED is not None:
+        seen, controller = _SCANNED
+        if not _new_extension_modules(seen, imported):
+            if not imported <= seen:
+                _SCANNED = (seen | imported, controller)
+            return controller
+    from threadpoolctl import ThreadpoolController
+
+    controller = ThreadpoolController().select(user_api="blas")
+    _SCANNED = (frozenset(imported), controller)
+    return controller
+
+
+#: The module names imported when the BLAS libraries were last looked for, and what was found.
+_SCANNED: tuple[frozenset[str], Any] | None = None
+
+
+def _new_extension_modules(seen: Set[str], imported: Set[str] | None = None) -> bool:
+    """Whether a module in ``imported`` (default: ``sys.modules``) but not in ``seen`` is a shared library."""
+    names = set(sys.modules) if imported is None else imported
+    for name in names - seen:
+        file = getattr(sys.modules.get(name), "__file__", None)
+        if isinstance(file, str) and file.endswith(_EXTENSION_SUFFIXES):
+            return True
+    return False
 
 
 _EXTENSION_SUFFIXES = tuple(importlib.machinery.EXTENSION_SUFFIXES)
