@@ -283,8 +283,7 @@ def _levels(values, cols, row_class, zeros, zero_one, integral, p: int, slots: i
     v, c, k = values[keep], cols[keep].astype(np.int64), row_class[keep].astype(np.int64)
     if np.any(v == 0):  # (stored zeros: a matrix that was not made canonical; count them with the zeros)
         return _levels_with_stored_zeros(values, cols, row_class, zeros, zero_one, integral, p, slots)
-    order = _by_column_then_value(c, v, whole=bool(integral[~zero_one].all()) or None)
-    v, c, k = v[order], c[order], k[order]
+    v, c, k = _sorted_entries(c, v, k, slots, whole=bool(integral[~zero_one].all()) or None)
     new_pair = np.ones(len(v), dtype=bool)
     new_pair[1:] = (c[1:] != c[:-1]) | (v[1:] != v[:-1])
     pair = np.cumsum(new_pair) - 1
@@ -348,6 +347,30 @@ def _by_column_then_value(c: np.ndarray, v: np.ndarray, whole: bool | None = Non
     return np.lexsort((v, c))
 
 
+def _sorted_entries(
+    c: np.ndarray, v: np.ndarray, k: np.ndarray, slots: int, whole: bool | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The entries (column ``c``, value ``v``, class slot ``k``) sorted by column, then value.
+
+    The levels need equal (column, value) pairs together, in order, and nothing of the order
+    within a pair (their class slots are counted). Whole values (counts) within a span that fits
+    are packed with their class slot into one integer, ``(c * span + v - min) * slots + k``,
+    sorted as values (not arg-sorted) and unpacked: about five times faster than sorting by
+    two keys and gathering the three arrays. ``whole``: the values are known to be whole (else looked at).
+    """
+    if len(v) and (whole or np.all(np.mod(v, 1) == 0)):
+        low, high = float(v.min()), float(v.max())
+        span = int(high - low) + 1
+        if float(span) * slots * (int(c.max()) + 1) < 2.0**62:
+            key = (c.astype(np.int64) * span + (v - low).astype(np.int64)) * slots + k
+            key.sort()
+            pair, k = np.divmod(key, slots)
+            c, offset = np.divmod(pair, span)
+            return offset.astype(np.float64) + low, c, k
+    order = np.lexsort((v, c))
+    return v[order], c[order], k[order]
+
+
 def _fingerprints(values, cols, rows, p: int) -> np.ndarray:
     """Per column, ``sum over stored entries of h(value, row) - h(0, row)`` (uint64, wrapping)."""
     value_hash = float_hashes(values)  # (every NaN alike)
@@ -381,12 +404,12 @@ def _gram(X, names, complete: np.ndarray, zero_one: np.ndarray, wide_binary: int
     B = X[:, b_idx].tocsr()
     B.sort_indices()
     B = sparse.csr_matrix((np.ones(B.nnz, dtype=np.int64), B.indices, B.indptr), shape=B.shape)
-    binary = tuple(names[i] for i in b_idx)
+    binary = tuple(names[i] for i in b_idx.tolist())  # (Python ints index a tuple fastest)
     Z = X[:, z_idx].astype(np.float64)
     z_mean = np.asarray(Z.sum(axis=0)).ravel() / max(n, 1)
     zz = (Z.T @ Z).toarray() - n * np.outer(z_mean, z_mean)
     if wide:  # the incidence, not O = B^T B: a bag of words' pairs of words are hundreds of millions
-        return Gram(tuple(names[i] for i in z_idx), n, z_mean, zz, binary, Incidence(B), True)
+        return Gram(tuple(names[i] for i in z_idx.tolist()), n, z_mean, zz, binary, Incidence(B), True)
     O = (B.T.tocsr() @ B).tocsr()
     ones = np.asarray(O.diagonal(), dtype=np.float64)
     q_idx = np.sort(np.concatenate([b_idx, z_idx]))
