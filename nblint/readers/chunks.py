@@ -70,7 +70,8 @@ class Names(tuple):
 
     _by_name: dict
 
-    def _positions(self) -> dict:
+    def positions(self) -> dict:
+        """Name -> position (the first, for a repeated name): one dictionary, made once; read it, never change it."""
         try:
             return self._by_name
         except AttributeError:
@@ -87,7 +88,7 @@ class Names(tuple):
         try:
             positions = self._by_name
         except AttributeError:
-            positions = self._positions()
+            positions = self.positions()
         try:
             return positions[name]
         except (KeyError, TypeError):
@@ -95,7 +96,7 @@ class Names(tuple):
 
     def __contains__(self, name) -> bool:  # ``in``, in O(1) too
         try:
-            return name in self._positions()
+            return name in self.positions()
         except TypeError:
             return super().__contains__(name)
 

@@ -114,7 +114,8 @@ def _same_fingerprint(profile, columns: list[str]) -> list[list[str]]:
     sets in the order of their first column, each in the order of ``columns``.
     """
     numeric = profile.numeric
-    at = np.array([numeric.names.index(c) for c in columns], dtype=np.int64)
+    position = numeric.names.positions()
+    at = np.array([position[c] for c in columns], dtype=np.int64)
     # All missing, or one value: a constant column (NB204's finding), not a duplicate.
     kept = np.flatnonzero(~((numeric.n_missing[at] == profile.n_rows) | (numeric.minimum[at] == numeric.maximum[at])))
     _, first, inverse, count = np.unique(

@@ -94,9 +94,10 @@ def scanned_columns(profile, kinds) -> list[str]:
     """Columns whose levels are scanned: binary, group members and categorical codes."""
     numeric, text = profile.numeric, profile.text
     zero_one = numeric.zero_one.tolist()  # (plain lists: a vocabulary has thousands of 0/1 words)
+    position = numeric.names.positions()
 
     def tabled(column: str) -> bool:
-        if column not in text and zero_one[numeric.names.index(column)]:
+        if column not in text and zero_one[position[column]]:
             return True  # (its table comes from the class counts: not made here, for a vocabulary of 0/1 words)
         return profile.levels(column) is not None
 
@@ -125,6 +126,7 @@ def single_class_levels(
     # tested, and which columns have a level in one class, before any column is looked at alone.
     numeric = profile.numeric
     index = numeric.names
+    position = index.positions()  # (a dict: a vocabulary's tens of thousands of look-ups)
     single = np.zeros(len(index), dtype=bool)  # a 0/1 column with a level of min_rows rows in one class
     big_levels = np.zeros(len(index), dtype=np.int64)  # its levels of min_rows rows or more (the tests)
     for counts in (c[:n_classes] for c in numeric.level_counts):
@@ -133,7 +135,7 @@ def single_class_levels(
         single |= big & ((counts > 0).sum(axis=0) == 1)
     # Words read as presence, all at once: their (absent, present) class counts as two matrices.
     if presence:
-        js = [index.index(c) for c in presence]
+        js = [position[c] for c in presence]
         class_n = numeric.class_n[:n_classes][:, js]
         # Their level 0 (``profile.levels(c).counts_of(0.0)``), every column's at once.
         zeros = np.where(
@@ -151,7 +153,7 @@ def single_class_levels(
                 candidates.append((presence[i], key, klass, int(sizes[i])))
     # The 0/1 columns count their tests from the matrices; only those with a level in one class are read alone.
     text = profile.text
-    at = np.array([-1 if column in text else index.index(column) for column in columns], dtype=np.int64)
+    at = np.array([-1 if column in text else position[column] for column in columns], dtype=np.int64)
     zero_one = np.zeros(len(at), dtype=bool)
     zero_one[at >= 0] = numeric.zero_one[at[at >= 0]]
     tested += int(big_levels[at[zero_one]].sum())
@@ -199,6 +201,7 @@ def deciding_columns(profile, kinds, min_share: float) -> list[DecidingColumn]:
     hopeless = (numeric.zero_one & (least_errors > _allowed_errors(class_rows, min_share))).tolist()
     missing = numeric.n_missing.tolist()  # (plain lists: a vocabulary is tens of thousands of columns)
     text = profile.text
+    position = numeric.names.positions()
     found = []
     for column, kind in kinds.items():
         if kind.kind in ("target", "constant"):
@@ -207,7 +210,7 @@ def deciding_columns(profile, kinds, min_share: float) -> list[DecidingColumn]:
             if text[column].n_missing:
                 continue
         else:
-            j = numeric.names.index(column)
+            j = position[column]
             if missing[j] or hopeless[j]:
                 continue
         by_threshold = column not in profile.text and n_classes == 2
