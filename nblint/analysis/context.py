@@ -323,7 +323,10 @@ class TableContext:
         """
         groups = self.structure.groups
         members = {m for g in groups for m in g.members}
-        words = [c for c in self.term_columns if c not in members and declared_kind(c, self.declared_kinds) is None]
+        terms, declared = self.term_columns, self.declared_kinds
+        words = [c for c in terms if c not in members]
+        if declared:
+            words = [c for c in words if declared_kind(c, declared) is None]
         preset = term_kinds(self.profile, words)
         return infer_kinds(self.profile, groups, self.structure.code_columns, self.declared_kinds, preset)
 
@@ -492,7 +495,7 @@ class TableContext:
         # its table is read as presence (0 against > 0).
         scanned = set(columns)
         numeric, terms, kinds = self.profile.numeric, self.term_columns, self.kinds
-        index = numeric.names.index  # (the words are numeric columns: the table each has, for all at once)
+        index = numeric.names.positions().__getitem__  # (the words are numeric columns: the table each has, for all at once)
         tabled = ((level_sizes(numeric.levels) >= 0) | numeric.zero_one).tolist()
         presence = [
             c

@@ -173,28 +173,45 @@ def term_kinds(profile, columns) -> dict[str, ColumnKind]:
     # the 0/1 words' distinct values from their level counts, the others' from their tables.
     zero_one_distinct = sum((counts.sum(axis=0) > 0).astype(np.int64) for counts in numeric.level_counts)
     distinct = np.where(numeric.zero_one, zero_one_distinct, level_sizes(numeric.levels))  # -1: past the cap
-    at = [numeric.names.index(column) for column in columns]
-    present = (profile.n_rows - numeric.n_missing[at]).tolist()
-    n_distinct = distinct[at].astype(np.float64).tolist()
-    integral = numeric.integral[at].tolist()
-    why = {
-        True: "a word of a document-term block: its counts are what a multinomial text model reads",
-        False: "a word of a document-term block: a weight (tf-idf)",
+    at = np.fromiter(map(numeric.names.positions().__getitem__, columns), dtype=np.int64, count=len(columns))
+    present = profile.n_rows - numeric.n_missing[at]
+    n_distinct = distinct[at].astype(np.float64)
+    for k in np.flatnonzero(n_distinct < 0).tolist():  # (a word past the level cap: its estimate)
+        estimate = profile.n_distinct(columns[k])
+        n_distinct[k] = np.nan if estimate is None else estimate
+    integral = numeric.integral[at]
+    # Each word's reading, as _constant_kind and _binary_kind would give it, decided for all at once.
+    reading = np.select(
+        [
+            present == 0,
+            n_distinct <= 1,
+            (n_distinct == 2) & (integral | (present >= REPEATS * 2)),
+            integral,
+        ],
+        [_ALL_MISSING, _ONE_VALUE, _PRESENCE, _WORD_COUNT],
+        _WORD_WEIGHT,
+    )
+    n_distinct[reading == _ALL_MISSING] = 0.0
+    n_distinct[reading == _PRESENCE] = 2.0
+    shown = [d if d == d else None for d in n_distinct.tolist()]  # (NaN: unknown)
+    # (tuple.__new__: a named tuple's own __new__ is Python code, and there is one kind per word)
+    make = tuple.__new__
+    return {
+        column: make(ColumnKind, (column, *_READINGS[r], d, None, None, False))
+        for column, r, d in zip(columns, reading.tolist(), shown)
     }
-    kinds = {}
-    for k, column in enumerate(columns):
-        distinct_k = n_distinct[k] if n_distinct[k] >= 0 else profile.n_distinct(column)
-        constant = _constant_kind(column, present[k], distinct_k)
-        if constant is not None:
-            kinds[column] = constant
-        elif distinct_k == 2 and (integral[k] or present[k] >= REPEATS * 2):
-            kinds[column] = _binary_kind(column)
-        else:
-            whole = integral[k]
-            kinds[column] = ColumnKind(
-                column, Kind.COUNT if whole else Kind.CONTINUOUS, "multinomial", why[whole], distinct_k
-            )
-    return kinds
+
+
+#: Readings the values decide alone (:func:`term_kinds`, :func:`_constant_kind`, :func:`_binary_kind`):
+#: kind, event model and why, by number.
+_ALL_MISSING, _ONE_VALUE, _PRESENCE, _WORD_COUNT, _WORD_WEIGHT = range(5)
+_READINGS = (
+    (Kind.CONSTANT, None, "every value is missing"),
+    (Kind.CONSTANT, None, "the same value on every row"),
+    (Kind.BINARY, "bernoulli", "exactly two values: a Bernoulli feature"),
+    (Kind.COUNT, "multinomial", "a word of a document-term block: its counts are what a multinomial text model reads"),
+    (Kind.CONTINUOUS, "multinomial", "a word of a document-term block: a weight (tf-idf)"),
+)
 
 
 def infer_kinds(profile, groups, code_columns=None, declared=None, preset=None) -> dict[str, ColumnKind]:
@@ -257,14 +274,14 @@ def _shared_scale(profile) -> float | None:
 def _constant_kind(column: str, present: int, n_distinct: float | None) -> ColumnKind | None:
     """The kind of a column with no value, or one value on every row; None for any other column."""
     if present == 0:
-        return ColumnKind(column, Kind.CONSTANT, None, "every value is missing", 0.0)
+        return ColumnKind(column, *_READINGS[_ALL_MISSING], 0.0)
     if n_distinct is not None and n_distinct <= 1:
-        return ColumnKind(column, Kind.CONSTANT, None, "the same value on every row", n_distinct)
+        return ColumnKind(column, *_READINGS[_ONE_VALUE], n_distinct)
     return None
 
 
 def _binary_kind(column: str) -> ColumnKind:
-    return ColumnKind(column, Kind.BINARY, "bernoulli", "exactly two values: a Bernoulli feature", 2.0)
+    return ColumnKind(column, *_READINGS[_PRESENCE], 2.0)
 
 
 def _kind(profile, column: str, group, scale: float | None) -> ColumnKind:

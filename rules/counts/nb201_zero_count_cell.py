@@ -83,10 +83,10 @@ class ZeroCountCell(Rule):
         columns = [
             column
             for column in ctx.profile.features
-            if (kinds[column].kind in DISCRETE_KINDS or column in terms) and column not in deciding
+            if (column in terms or kinds[column].kind in DISCRETE_KINDS) and column not in deciding
         ]
         self._cells = _ClassCells(ctx)
-        found = self._cells.search(ctx, columns, self._model, self._level_cells)
+        found = self._cells.search(ctx, columns, self._models, self._level_cells)
         self._labels = [fmt_value(c) for c in classes]
         # What a cell of class c says does not depend on the column: said once per class.
         self._per_class = [
@@ -174,6 +174,13 @@ class ZeroCountCell(Rule):
     def _model(self, ctx, column) -> str | None:
         return ctx.model or ctx.kinds[column].model
 
+    def _models(self, ctx, columns: list[str]) -> list[str | None]:
+        """:meth:`_model` of each column (a vocabulary has tens of thousands)."""
+        if ctx.model:
+            return [ctx.model] * len(columns)
+        kinds = ctx.kinds
+        return [kinds[column].model for column in columns]
+
     def _level_cells(self, ctx, column, model) -> list[tuple[object, int]]:
         """The zero cells of a column read through its contingency table (levels, or Bernoulli's split)."""
         table = self._table(ctx, column, model)
@@ -243,15 +250,15 @@ class _ClassCells:
         n_classes = len(ctx.profile.classes)
         self.class_rows = ctx.profile.class_count[:n_classes].astype(np.int64)
         self.counted = self.class_rows >= ctx.settings.min_class_rows
-        self.index = {name: j for j, name in enumerate(numeric.names)}
+        self.index = numeric.names.positions()
         class_n = numeric.class_n[:n_classes]
         self.totals = numeric.class_mean[:n_classes] * class_n
         self.absent = np.abs(self.totals) < 1e-9
         self.zero_one = numeric.zero_one
         self.zeros, self.ones = (counts[:n_classes] for counts in numeric.level_counts)
 
-    def search(self, ctx, columns: list[str], model_of, level_cells) -> _Found:
-        """The zero (value, class) cells of ``columns``, each read by the model ``model_of(ctx, column)`` gives.
+    def search(self, ctx, columns: list[str], models_of, level_cells) -> _Found:
+        """The zero (value, class) cells of ``columns``, each read by its model in ``models_of(ctx, columns)``.
 
         A column read by counts (Multinomial, Complement) has one cell per class its total
         misses; a 0/1 column, whatever reads it, one per (level, class) its level misses.
@@ -275,8 +282,7 @@ class _ClassCells:
             flags[where >= 0] = self.zero_one[where[where >= 0]]
             zero_one = flags.tolist()
             route = [0] * n
-            for k, column in enumerate(columns):
-                model = model_of(ctx, column)
+            for k, (column, model) in enumerate(zip(columns, models_of(ctx, columns))):
                 if model == "gaussian" or (column in text and model in ("multinomial", "complement")):
                     continue
                 if model in ("multinomial", "complement"):
