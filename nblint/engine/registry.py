@@ -9,7 +9,6 @@ the same way, so adding a rule is adding one module (and its case file).
 from __future__ import annotations
 
 import importlib
-import inspect
 import os
 import pkgutil
 import re
@@ -18,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from nblint.core.collector import collector_paused
+from nblint.engine.entry_points import entry_points
 from nblint.engine.findings import Finding
 from nblint.engine.rule import INPUTS, STATUSES, SUMMARIZE_ABOVE, Rule, _jsonable
 from nblint.engine.settings import AnalysisSettings
@@ -103,9 +103,7 @@ def loaded_packs() -> list[Pack]:
 
 def _pack_entries() -> list[tuple[str, str]]:
     """(entry point name, import name) of every pack, the built-in one first."""
-    from importlib.metadata import entry_points
-
-    entries = [(ep.name, ep.value) for ep in entry_points(group=ENTRY_POINT_GROUP)]
+    entries = entry_points(ENTRY_POINT_GROUP)
     if BUILTIN_PACK not in [module for _, module in entries]:
         # Running from a source tree that was not installed: the built-in pack is still ours.
         entries.insert(0, ("builtin", BUILTIN_PACK))
@@ -213,8 +211,8 @@ def _rules_in_package(package_name: str) -> Iterator[type[Rule]]:
         for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
             modules.append(importlib.import_module(info.name))
     for module in modules:
-        for _, obj in inspect.getmembers(module, inspect.isclass):
-            if issubclass(obj, Rule) and obj is not Rule and obj.__module__ == module.__name__ and obj.code:
+        for obj in list(vars(module).values()):  # (in definition order; inspect.getmembers sorts every name)
+            if isinstance(obj, type) and issubclass(obj, Rule) and obj is not Rule and obj.__module__ == module.__name__ and obj.code:
                 yield obj
 
 
