@@ -414,8 +414,20 @@ class TableContext:
         return duplicate_rows(fingerprints)
 
     def features_of_kind(self, *kinds: str) -> list[str]:
-        """Feature columns of the given kinds, in table order."""
-        return [c for c, k in self.kinds.items() if k.kind in kinds]
+        """Feature columns of the given kinds, in table order (a new list)."""
+        # (several rules ask, each over every kind of a vocabulary: a kind's columns are listed once)
+        by_kind = self._columns_by_kind
+        if len(kinds) == 1:
+            return list(by_kind.get(kinds[0], ()))
+        wanted = set(kinds)
+        return [c for c, k in self.kinds.items() if k.kind in wanted]
+
+    @cached_property
+    def _columns_by_kind(self) -> dict[str, list[str]]:
+        by_kind: dict[str, list[str]] = {}
+        for column, kind in self.kinds.items():
+            by_kind.setdefault(kind.kind, []).append(column)
+        return by_kind
 
     @cached_property
     def impact(self):
@@ -495,7 +507,9 @@ class TableContext:
         # its table is read as presence (0 against > 0).
         scanned = set(columns)
         numeric, terms, kinds = self.profile.numeric, self.term_columns, self.kinds
-        index = numeric.names.positions().__getitem__  # (the words are numeric columns: the table each has, for all at once)
+        index = (
+            numeric.names.positions().__getitem__
+        )  # (the words are numeric columns: the table each has, for all at once)
         tabled = ((level_sizes(numeric.levels) >= 0) | numeric.zero_one).tolist()
         presence = [
             c

@@ -35,6 +35,7 @@ the numeric columns) and :mod:`nblint.profile.gram` (co-moments and co-occurrenc
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -282,9 +283,9 @@ class TableProfile:
 
     # ---------------------------------------------------------------- views
 
-    @property
+    @cached_property
     def features(self) -> tuple[str, ...]:
-        """Every column but the target, in table order."""
+        """Every column but the target, in table order (made once: the analyses of a vocabulary ask often)."""
         names, target = tuple(self.names), self.target
         if target not in names:
             return names

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from nblint.profile.levels import level_sizes
 from nblint.structure.groups import Group
 
 
@@ -194,8 +195,14 @@ def recode_candidates(profile, skip) -> list[tuple[str, str]]:
     ``skip`` (group members, code columns) are left out.
     """
     by_signature: dict[tuple, list[str]] = {}
+    # The numeric columns that cannot qualify, all at once (a vocabulary has tens of thousands): with a
+    # missing value, with fewer than three levels (0/1 columns have two) or more than the rows allow.
+    numeric = profile.numeric
+    sizes = np.where(numeric.zero_one, 2, level_sizes(numeric.levels))  # (-1: no table)
+    hopeless = (numeric.n_missing > 0) | (sizes < 3) | (profile.n_rows < RECODE_ROWS_PER_LEVEL * sizes)
+    ruled_out = {name for name, out in zip(numeric.names, hopeless.tolist()) if out}
     for column in profile.features:
-        if column in skip or profile.n_missing(column):
+        if column in skip or column in ruled_out or profile.n_missing(column):
             continue
         levels = profile.levels(column)
         if levels is None or len(levels.keys) < 3 or profile.n_rows < RECODE_ROWS_PER_LEVEL * len(levels.keys):
