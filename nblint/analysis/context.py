@@ -158,7 +158,8 @@ class TableContext:
     @cached_property
     def table_order(self) -> dict[str, int]:
         """Column -> position in the profile, which is in name order (findings list columns so)."""
-        return {name: i for i, name in enumerate(self.profile.names)}
+        names = self.profile.names
+        return dict(zip(names, range(len(names))))
 
     @cached_property
     def source_order(self) -> dict[str, int]:
@@ -506,15 +507,14 @@ class TableContext:
         # A word read as counts gives the class away by occurring at all, whatever its count:
         # its table is read as presence (0 against > 0).
         scanned = set(columns)
-        numeric, terms, kinds = self.profile.numeric, self.term_columns, self.kinds
-        index = (
-            numeric.names.positions().__getitem__
-        )  # (the words are numeric columns: the table each has, for all at once)
+        numeric, terms = self.profile.numeric, self.term_columns
+        # (the words are numeric columns: the table each has, for all at once)
+        position = numeric.names.positions()
         tabled = ((level_sizes(numeric.levels) >= 0) | numeric.zero_one).tolist()
         presence = [
             c
-            for c in self.profile.features
-            if c in terms and c not in scanned and c not in deciding and kinds[c].kind == "count" and tabled[index(c)]
+            for c in self._columns_by_kind.get("count", ())
+            if c in terms and c not in scanned and c not in deciding and tabled[position[c]]
         ]
         found: dict[str, list[leakage.SingleClassLevel]] = {}
         for level in leakage.single_class_levels(
@@ -633,6 +633,8 @@ class TableContext:
 
         One pass over those columns alone (at most :data:`missing_together.MAX_COLUMNS`, by name).
         """
+        if self.term_columns:
+            return [], []  # (none is searched beside a document-term block)
         numeric = self.profile.numeric
         n = self.n_rows
         yes = {}
@@ -640,15 +642,10 @@ class TableContext:
             label = missing_together.yes_label(stats.levels.keys) if stats.levels is not None else None
             if name != self.target and label is not None and stats.n_missing < n:
                 yes[name] = label
-        columns = sorted(
-            [
-                name
-                for j, name in enumerate(numeric.names)
-                if name != self.target and numeric.zero_one[j] and 0 < int(numeric.n_missing[j]) < n
-            ]
-            + list(yes)
-        )[: missing_together.MAX_COLUMNS]
-        if len(columns) < 2 or self.term_columns:
+        partly_missing = numeric.zero_one & (numeric.n_missing > 0) & (numeric.n_missing < n)
+        flags = [numeric.names[j] for j in np.flatnonzero(partly_missing).tolist()]
+        columns = sorted([name for name in flags if name != self.target] + list(yes))[: missing_together.MAX_COLUMNS]
+        if len(columns) < 2:
             return [], []
         counts = self.reduce_rows(
             columns, missing_together.MissingCounts(columns, {c: yes[c] for c in columns if c in yes})

@@ -212,7 +212,13 @@ def _rules_in_package(package_name: str) -> Iterator[type[Rule]]:
             modules.append(importlib.import_module(info.name))
     for module in modules:
         for obj in list(vars(module).values()):  # (in definition order; inspect.getmembers sorts every name)
-            if isinstance(obj, type) and issubclass(obj, Rule) and obj is not Rule and obj.__module__ == module.__name__ and obj.code:
+            if (
+                isinstance(obj, type)
+                and issubclass(obj, Rule)
+                and obj is not Rule
+                and obj.__module__ == module.__name__
+                and obj.code
+            ):
                 yield obj
 
 

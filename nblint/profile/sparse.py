@@ -74,36 +74,45 @@ def profile_block(cls, chunk: Chunk, target: str | None, wide_binary: int | None
     csc = X.tocsc()
     csc.sort_indices()
     values = csc.data.astype(np.float64)
-    values[np.isinf(values)] = np.nan  # infinities are missing, as in the dense path
     cols = np.repeat(np.arange(p), np.diff(csc.indptr))
     rows = csc.indices.astype(np.int64)
     row_class = y[rows]
-    missing = np.isnan(values)
+    cell = cols * slots + row_class  # each entry's (column, class slot)
+    # Integers (a vectorizer's counts) are never missing and always whole: the masks below would be all true.
+    missing = None if block.integer_dtype else np.isnan(values)
+    if missing is not None:
+        missing |= np.isinf(values)
+        values[missing] = np.nan  # infinities are missing, as in the dense path
 
     def per_class(weights, mask=None) -> np.ndarray:
         """``sum over entries of weights``, per (class slot, column): (slots, p)."""
-        index = cols * slots + row_class
+        index = cell
         if mask is not None:
             index, weights = index[mask], (weights[mask] if weights is not None else None)
         return np.bincount(index, weights=weights, minlength=p * slots).reshape(p, slots).T
 
     slot_rows = np.bincount(y, minlength=slots).astype(np.int64)
-    nan_count = per_class(None, missing).astype(np.int64)
+    present = None if missing is None else ~missing
+    nan_count = np.zeros((slots, p), dtype=np.int64) if missing is None else per_class(None, missing).astype(np.int64)
     class_n = slot_rows[:, None] - nan_count
     n_missing = nan_count.sum(axis=0)
-    present = ~missing
     stored = per_class(None, present).astype(np.int64)  # present nonzero entries
-    clean = np.where(present, values, 0.0)
+    clean = values if present is None else np.where(present, values, 0.0)
     class_sum = per_class(clean)
     with np.errstate(invalid="ignore", divide="ignore"):
         class_mean = np.where(class_n > 0, class_sum / np.maximum(class_n, 1), 0.0)
-    deviation = np.where(present, values - class_mean[row_class, cols], 0.0)
+    deviation = clean - class_mean[row_class, cols]
+    if present is not None:
+        deviation[missing] = 0.0
     zeros = class_n - stored
     class_m2 = per_class(deviation * deviation) + zeros * class_mean**2
 
     minimum, maximum = _column_extremes(values, csc.indptr, n)
-    whole = present & (values == np.floor(np.where(present, values, 0.0)))
-    integral = np.bincount(cols[present & ~whole], minlength=p) == 0
+    if present is None:
+        integral = np.ones(p, dtype=bool)
+    else:
+        whole = present & (values == np.floor(clean))
+        integral = np.bincount(cols[present & ~whole], minlength=p) == 0
     zero_one = integral & ~(minimum < 0) & ~(maximum > 1)
     # For 0/1 values x^2 = x: the dense path's exact form of M2 (so both paths agree to the bit).
     with np.errstate(invalid="ignore", divide="ignore"):

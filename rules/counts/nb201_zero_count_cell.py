@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import functools
+from operator import attrgetter
 
 import numpy as np
 
@@ -114,7 +115,7 @@ class ZeroCountCell(Rule):
         else:
             by_severity[Severity.INFO] = list(range(len(found.names)))
         order = ctx.table_order
-        position = np.array([order.get(column, 0) for column in found.names], dtype=np.int64)
+        position = np.fromiter(map(order.__getitem__, found.names), dtype=np.int64, count=len(found.names))
         names = np.asarray(found.names, dtype=object)
         for members in by_severity.values():
             if len(members) == 1:
@@ -178,8 +179,7 @@ class ZeroCountCell(Rule):
         """:meth:`_model` of each column (a vocabulary has tens of thousands)."""
         if ctx.model:
             return [ctx.model] * len(columns)
-        kinds = ctx.kinds
-        return [kinds[column].model for column in columns]
+        return list(map(attrgetter("model"), map(ctx.kinds.__getitem__, columns)))
 
     def _level_cells(self, ctx, column, model) -> list[tuple[object, int]]:
         """The zero cells of a column read through its contingency table (levels, or Bernoulli's split)."""
