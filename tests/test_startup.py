@@ -65,6 +65,22 @@ def test_a_small_table_check_loads_only_what_its_rules_need(tmp_path):
     # small (no LAPACK triangular solve), it has no one-hot group (no impact measurement).
     assert packages(modules) & TABLE_LIBRARIES == {"pyarrow"}
     assert "nblint.impact" not in modules
+    # The profile needs the maths' moments only: no model, no components (nothing is fitted).
+    assert "nblint.nbmath.moments" in modules and "nblint.nbmath.components" not in modules
+
+
+def test_the_maths_package_exports_every_name_of_its_parts_on_first_use():
+    code = (
+        "import sys, json; from nblint import nbmath; import nblint.nbmath.model as model; "
+        "before = sorted(m for m in sys.modules if m.startswith('nblint.nbmath.')); "
+        "same = all(getattr(nbmath, n) is getattr(sys.modules['nblint.nbmath.' + nbmath._PARTS[n]], n) for n in nbmath.__all__); "
+        "print(json.dumps([before, same, sorted(set(nbmath.__all__) - set(dir(nbmath)))]))"
+    )
+    before, same, missing = json.loads(
+        subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    )
+    assert "nblint.nbmath.components" not in before and "nblint.nbmath.model" in before
+    assert same and missing == []
 
 
 @pytest.mark.slow

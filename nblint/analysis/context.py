@@ -26,7 +26,7 @@ from nblint.engine import shared_settings
 from nblint.profile.incidence import Incidence
 from nblint.profile.levels import key_counts, level_sizes
 from nblint.profile.table import TableProfile, class_slots
-from nblint.readers import Chunk, TableSource
+from nblint.readers import Chunk, Names, TableSource
 from nblint.structure import (
     Budget,
     Group,
@@ -509,7 +509,7 @@ class TableContext:
         scanned = set(columns)
         numeric, terms = self.profile.numeric, self.term_columns
         # (the words are numeric columns: the table each has, for all at once)
-        position = numeric.names.positions()
+        position = cast(Names, numeric.names).positions()
         tabled = ((level_sizes(numeric.levels) >= 0) | numeric.zero_one).tolist()
         presence = [
             c

@@ -71,69 +71,94 @@ Modules
 * :mod:`~nblint.nbmath.paper`: part 4, with a table of the paper's equations.
 
 Callers import the package (``from nblint import nbmath``; ``nbmath.X``): every
-name below is re-exported here.
+name below is re-exported here, its part imported when the name is first used.
 """
 
+# ruff: noqa: F401  (the imports below are for type checkers: the names are exported through __getattr__)
 from __future__ import annotations
 
-from nblint.nbmath._checks import MISSING
-from nblint.nbmath.components import (
-    BernoulliComponent,
-    CategoricalComponent,
-    GaussianComponent,
-    MultinomialComponent,
-    gaussian_log_density,
-)
-from nblint.nbmath.counts import bernoulli_counts, categorical_counts, class_counts, multinomial_counts
-from nblint.nbmath.model import NO_VETOES, Component, LogLikelihood, NaiveBayes, log_posterior
-from nblint.nbmath.moments import Moments, gaussian_moments, merge_moments, pooled_variance
-from nblint.nbmath.paper import (
-    categorical_posterior,
-    f_j,
-    guaranteed_more_extreme,
-    log_q_minus_j,
-    lower_bound,
-    pob_posterior,
-    q_minus_j,
-    q_minus_j_at_centre,
-    upper_bound,
-)
-from nblint.nbmath.parameters import categorical_log_theta, gaussian_epsilon, log_class_prior
+import importlib
+from typing import TYPE_CHECKING, Any
 
-__all__ = [
+#: Every name re-exported here, and the part it lives in. A part is imported when one of its
+#: names is first asked for: the profile, which needs the moments alone, does not import the
+#: model and its components (about 10 ms of every nblint process that never fits a model).
+_PARTS = {
     # sufficient statistics
-    "class_counts",
-    "categorical_counts",
-    "bernoulli_counts",
-    "multinomial_counts",
-    "MISSING",
-    "Moments",
-    "gaussian_moments",
-    "merge_moments",
-    "pooled_variance",
+    "class_counts": "counts",
+    "categorical_counts": "counts",
+    "bernoulli_counts": "counts",
+    "multinomial_counts": "counts",
+    "MISSING": "_checks",
+    "Moments": "moments",
+    "gaussian_moments": "moments",
+    "merge_moments": "moments",
+    "pooled_variance": "moments",
     # parameters from statistics
-    "log_class_prior",
-    "categorical_log_theta",
-    "gaussian_epsilon",
-    "gaussian_log_density",
+    "log_class_prior": "parameters",
+    "categorical_log_theta": "parameters",
+    "gaussian_epsilon": "parameters",
+    "gaussian_log_density": "components",
     # model
-    "LogLikelihood",
-    "NO_VETOES",
-    "Component",
-    "CategoricalComponent",
-    "BernoulliComponent",
-    "MultinomialComponent",
-    "GaussianComponent",
-    "NaiveBayes",
-    "log_posterior",
+    "LogLikelihood": "model",
+    "NO_VETOES": "model",
+    "Component": "model",
+    "CategoricalComponent": "components",
+    "BernoulliComponent": "components",
+    "MultinomialComponent": "components",
+    "GaussianComponent": "components",
+    "NaiveBayes": "model",
+    "log_posterior": "model",
     # the paper's quantities
-    "log_q_minus_j",
-    "q_minus_j",
-    "f_j",
-    "q_minus_j_at_centre",
-    "lower_bound",
-    "upper_bound",
-    "guaranteed_more_extreme",
-    "categorical_posterior",
-    "pob_posterior",
-]
+    "log_q_minus_j": "paper",
+    "q_minus_j": "paper",
+    "f_j": "paper",
+    "q_minus_j_at_centre": "paper",
+    "lower_bound": "paper",
+    "upper_bound": "paper",
+    "guaranteed_more_extreme": "paper",
+    "categorical_posterior": "paper",
+    "pob_posterior": "paper",
+}
+
+__all__ = list(_PARTS)
+
+
+def __getattr__(name: str) -> Any:
+    """A re-exported name, from its part (imported on first use), kept here for the next look-up."""
+    part = _PARTS.get(name)
+    if part is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{part}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
+if TYPE_CHECKING:  # (what the names are, for type checkers and readers; __all__ exports them)
+    from nblint.nbmath._checks import MISSING
+    from nblint.nbmath.components import (
+        BernoulliComponent,
+        CategoricalComponent,
+        GaussianComponent,
+        MultinomialComponent,
+        gaussian_log_density,
+    )
+    from nblint.nbmath.counts import bernoulli_counts, categorical_counts, class_counts, multinomial_counts
+    from nblint.nbmath.model import NO_VETOES, Component, LogLikelihood, NaiveBayes, log_posterior
+    from nblint.nbmath.moments import Moments, gaussian_moments, merge_moments, pooled_variance
+    from nblint.nbmath.paper import (
+        categorical_posterior,
+        f_j,
+        guaranteed_more_extreme,
+        log_q_minus_j,
+        lower_bound,
+        pob_posterior,
+        q_minus_j,
+        q_minus_j_at_centre,
+        upper_bound,
+    )
+    from nblint.nbmath.parameters import categorical_log_theta, gaussian_epsilon, log_class_prior

@@ -205,7 +205,7 @@ def term_kinds(profile, columns) -> dict[str, ColumnKind]:
 #: Readings the values decide alone (:func:`term_kinds`, :func:`_constant_kind`, :func:`_binary_kind`):
 #: kind, event model and why, by number.
 _ALL_MISSING, _ONE_VALUE, _PRESENCE, _WORD_COUNT, _WORD_WEIGHT = range(5)
-_READINGS = (
+_READINGS: tuple[tuple[Kind, str | None, str], ...] = (
     (Kind.CONSTANT, None, "every value is missing"),
     (Kind.CONSTANT, None, "the same value on every row"),
     (Kind.BINARY, "bernoulli", "exactly two values: a Bernoulli feature"),
