@@ -377,8 +377,11 @@ class TableContext:
         # A sparse matrix given as such (a vectorizer's output) is one block: its frequent words
         # ('the', in 93% of documents) are terms too. In a dense file only the sparse columns are.
         if numeric.fingerprints is not None:
-            at = np.flatnonzero(numeric.minimum >= 0).tolist()
-            return frozenset(name for name in (numeric.names[j] for j in at) if name != target)
+            nonnegative = numeric.minimum >= 0
+            names = (
+                numeric.names if nonnegative.all() else [numeric.names[j] for j in np.flatnonzero(nonnegative).tolist()]
+            )
+            return frozenset(names) - {target}
         # In a dense file, a frequent word of a block of counts is a count absent from some
         # documents ('it' in 60 of 100, 'the' in 95): whole, from 0, not 0/1 (an indicator beside
         # the words may be as frequent); only where the block's words are counts too.

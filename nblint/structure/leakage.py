@@ -202,8 +202,10 @@ def deciding_columns(profile, kinds, min_share: float) -> list[DecidingColumn]:
     missing = numeric.n_missing.tolist()  # (plain lists: a vocabulary is tens of thousands of columns)
     text = profile.text
     position = numeric.names.positions()
+    # Beyond two classes only the level reading applies (no threshold): only level kinds can decide.
+    scanned = kinds.items() if n_classes == 2 else [(c, k) for c, k in kinds.items() if k.kind in LEVEL_KINDS]
     found = []
-    for column, kind in kinds.items():
+    for column, kind in scanned:
         if kind.kind in ("target", "constant"):
             continue
         if column in text:
