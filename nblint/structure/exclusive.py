@@ -237,11 +237,14 @@ def near_sets(names, cooccurrence: np.ndarray, n_rows: int, max_share: float, bu
     np.fill_diagonal(near, False)
     order = sorted(range(b), key=lambda i: names[i])
     found = []
+    least = (1 - max_share) * n_rows
     for clique in maximal_cliques(near, order, budget):
+        if s[clique].sum() < least:
+            continue  # (overlaps only take away from what the clique covers: it cannot qualify)
         pairs = O[np.ix_(clique, clique)]
         overlap = int((pairs.sum() - np.trace(pairs)) // 2)
         covered = int(s[clique].sum()) - 2 * overlap
-        if overlap and covered >= (1 - max_share) * n_rows:
+        if overlap and covered >= least:
             found.append((-covered, sorted(names[k] for k in clique), clique, overlap))
     chosen: list = []
     taken: set[int] = set()
