@@ -109,3 +109,20 @@ def test_missing_target_rows_are_counted_but_not_classed():
     assert profile.target_missing == 1
     assert profile.class_count.tolist() == [1, 1]
     assert profile.levels("x").totals.sum() == 3
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(1, 40),
+    st.lists(st.tuples(st.integers(0, 5000), st.integers(-60, 10**9), st.integers(0, 39)), max_size=300),
+)
+def test_a_sparse_block_sorts_its_entries_as_a_three_key_sort_would(slots, entries):
+    """The packed-integer sort of the level tables: by column, then value, then class slot."""
+    from nblint.profile.sparse import _sorted_entries
+
+    c = np.array([e[0] for e in entries], dtype=np.int64)
+    v = np.array([float(e[1]) for e in entries])
+    k = np.array([e[2] % slots for e in entries], dtype=np.int64)
+    order = np.lexsort((k, v, c))
+    got = _sorted_entries(c, v, k, slots, whole=True)
+    assert [a.tolist() for a in got] == [v[order].tolist(), c[order].tolist(), k[order].tolist()]

@@ -362,20 +362,21 @@ def _sorted_entries(
     """The entries (column ``c``, value ``v``, class slot ``k``) sorted by column, then value.
 
     The levels need equal (column, value) pairs together, in order, and nothing of the order
-    within a pair (their class slots are counted). Whole values (counts) within a span that fits
-    are packed with their class slot into one integer, ``(c * span + v - min) * slots + k``,
-    sorted as values (not arg-sorted) and unpacked: about five times faster than sorting by
-    two keys and gathering the three arrays. ``whole``: the values are known to be whole (else looked at).
+    within a pair (their class slots are counted). Whole values (counts) whose span fits are
+    packed with their column and class slot into the bits of one integer,
+    ``c << (V + K) | (v - min) << K | k``, sorted as values (not arg-sorted) and unpacked
+    with shifts and masks: about five times faster than sorting by two keys and gathering the
+    three arrays. ``whole``: the values are known to be whole (else looked at).
     """
     if len(v) and (whole or np.all(np.mod(v, 1) == 0)):
         low, high = float(v.min()), float(v.max())
-        span = int(high - low) + 1
-        if float(span) * slots * (int(c.max()) + 1) < 2.0**62:
-            key = (c.astype(np.int64) * span + (v - low).astype(np.int64)) * slots + k
+        value_bits, slot_bits = int(high - low).bit_length(), (slots - 1).bit_length()
+        if int(c.max()).bit_length() + value_bits + slot_bits <= 62:
+            shift = np.int64(value_bits + slot_bits)
+            key = (c.astype(np.int64) << shift) | ((v - low).astype(np.int64) << np.int64(slot_bits)) | k
             key.sort()
-            pair, k = np.divmod(key, slots)
-            c, offset = np.divmod(pair, span)
-            return offset.astype(np.float64) + low, c, k
+            offset = (key >> np.int64(slot_bits)) & np.int64((1 << value_bits) - 1)
+            return offset.astype(np.float64) + low, key >> shift, key & np.int64((1 << slot_bits) - 1)
     order = np.lexsort((v, c))
     return v[order], c[order], k[order]
 
