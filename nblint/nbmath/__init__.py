@@ -77,8 +77,9 @@ name below is re-exported here, its part imported when the name is first used.
 # ruff: noqa: F401  (the imports below are for type checkers: the names are exported through __getattr__)
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from nblint.core.lazy import lazy_exports
 
 #: Every name re-exported here, and the part it lives in. A part is imported when one of its
 #: names is first asked for: the profile, which needs the moments alone, does not import the
@@ -124,14 +125,7 @@ _PARTS = {
 __all__ = list(_PARTS)
 
 
-def __getattr__(name: str) -> Any:
-    """A re-exported name, from its part (imported on first use), kept here for the next look-up."""
-    part = _PARTS.get(name)
-    if part is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{part}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports(__name__, {name: f"{__name__}.{part}" for name, part in _PARTS.items()})
 
 
 def __dir__() -> list[str]:

@@ -18,6 +18,7 @@ through a :class:`~nblint.pipelines.context.PipelineContext`.
 
 from typing import TYPE_CHECKING
 
+from nblint.core.lazy import lazy_exports
 from nblint.pipelines.calls import Param
 from nblint.pipelines.context import PipelineContext
 from nblint.pipelines.spec import PipelineSpec, Step
@@ -26,21 +27,18 @@ if TYPE_CHECKING:
     from nblint.pipelines.configs import ConfigFile, is_config_path, read_config
     from nblint.pipelines.lint import lint_specs
 
-#: Names of :mod:`nblint.pipelines.configs`, imported on first use: its readers load YAML, TOML and
-#: the Python-source parsers, which the NB5xx rules (and ``nblint.check`` on a table) never need.
-_CONFIGS = ("ConfigFile", "is_config_path", "read_config")
-
-
-def __getattr__(name: str):
-    if name in _CONFIGS:
-        from nblint.pipelines import configs
-
-        return getattr(configs, name)
-    if name == "lint_specs":
-        from nblint.pipelines import lint
-
-        return lint.lint_specs
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+#: Names of :mod:`nblint.pipelines.configs` and :mod:`nblint.pipelines.lint`, imported on first use: the
+#: readers load YAML, TOML and the Python-source parsers, which the NB5xx rules (and ``nblint.check`` on
+#: a table) never need.
+__getattr__ = lazy_exports(
+    __name__,
+    {
+        "ConfigFile": "nblint.pipelines.configs",
+        "is_config_path": "nblint.pipelines.configs",
+        "read_config": "nblint.pipelines.configs",
+        "lint_specs": "nblint.pipelines.lint",
+    },
+)
 
 
 __all__ = [

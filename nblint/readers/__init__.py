@@ -22,6 +22,7 @@ The package, one idea a module:
 
 from typing import TYPE_CHECKING
 
+from nblint.core.lazy import lazy_exports
 from nblint.readers.chunks import Chunk, ColumnData, Names, Restart, TableSource, chunk_rows_for
 from nblint.readers.conversions import arrow_column_data, series_column_data
 from nblint.readers.formats import TABLE_SUFFIXES, TableFormat, is_table_path, table_format
@@ -34,20 +35,15 @@ if TYPE_CHECKING:
 
 #: Names of the file readers, imported on first use: a DataFrame, an Arrow table or a sparse
 #: matrix never needs the CSV engine, the workbook, Arrow IPC or Parquet readers (13 modules).
-_FILE_READERS = {
-    "CsvSource": "nblint.readers.csvfile",
-    "ParquetSource": "nblint.readers.parquet",
-    "read_table": "nblint.readers.files",
-    "spool_stdin": "nblint.readers.files",
-}
-
-
-def __getattr__(name: str):
-    if name in _FILE_READERS:
-        import importlib
-
-        return getattr(importlib.import_module(_FILE_READERS[name]), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_exports(
+    __name__,
+    {
+        "CsvSource": "nblint.readers.csvfile",
+        "ParquetSource": "nblint.readers.parquet",
+        "read_table": "nblint.readers.files",
+        "spool_stdin": "nblint.readers.files",
+    },
+)
 
 
 __all__ = [
