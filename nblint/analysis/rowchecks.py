@@ -133,19 +133,20 @@ class RowChecks:
 
     def verdicts(self, identical_candidates) -> RowVerdicts:
         """What the rows say of each candidate, once every row was added."""
-        decodes = []
-        for pairs in self.pair_tables:
-            codes = [a for a, _ in pairs]
-            levels = [b for _, b in pairs]
-            decodes.append(len(set(codes)) == len(pairs) and len(set(levels)) == len(pairs))
+        decodes = [_one_to_one(pairs) for pairs in self.pair_tables]
         identical = []
         for cols in identical_candidates:
             by_hash: dict[int, list[str]] = {}
             for c in cols:
                 by_hash.setdefault(int(self.hashes[c]), []).append(c)
             identical += [group for group in by_hash.values() if len(group) > 1]
-        recodes = [len({a for a, _ in seen}) == len(seen) == len({b for _, b in seen}) for seen in self.recode_tables]
+        recodes = [_one_to_one(seen) for seen in self.recode_tables]
         return RowVerdicts(self.row_sums, decodes, identical, recodes)
+
+
+def _one_to_one(pairs: set) -> bool:
+    """Whether the (a, b) pairs seen map each a to one b and each b to one a (the two columns determine each other)."""
+    return len({a for a, _ in pairs}) == len(pairs) == len({b for _, b in pairs})
 
 
 def _labels(col) -> list:
