@@ -438,21 +438,10 @@ def read_frame(path: str, encoding: str = "utf-8") -> pd.DataFrame:
     if form.kind == "parquet":
         return pd.read_parquet(path)
     if form.kind == "arrow":
-        return _read_arrow(path)
+        from nblint.readers.ipc import read_arrow_table
+
+        return read_arrow_table(path).to_pandas()
     return pd.read_csv(path, sep=form.delimiter, encoding=encoding)
-
-
-def _read_arrow(path: str) -> pd.DataFrame:
-    """An Arrow IPC table (Feather v1, an IPC file, or the footer-less IPC stream) as pandas reads it."""
-    import pyarrow as pa
-    import pyarrow.feather as feather
-
-    with open(path, "rb") as handle:
-        start = handle.read(6)
-    if start.startswith((b"FEA1", b"ARROW1")):
-        return feather.read_table(path).to_pandas()
-    with pa.OSFile(path, "rb") as handle:
-        return pa.ipc.open_stream(handle).read_all().to_pandas()
 
 
 def _schema_name(path: str) -> str:

@@ -49,19 +49,42 @@ def read_arrow_file(path: str):
     """An Arrow IPC file as a streamed source, or a Feather v1 file (which has no batches) held in memory."""
     import pyarrow as pa
 
-    with open(path, "rb") as handle:
-        start = handle.read(6)
-    if start.startswith(b"FEA1"):
+    form = _arrow_form(path)
+    if form == "feather":
         import pyarrow.feather as feather
 
         try:
             return ArrowSource(path, feather.read_table(path))
         except (pa.ArrowException, OSError) as exc:
             raise InputError(f"not a readable Feather file ({first_line(exc)})") from None
-    if start.startswith(b"ARROW1"):
+    if form == "file":
         return IpcSource(path)
     try:  # the IPC stream format (no footer): read whole
-        with pa.OSFile(os.fsencode(path), "rb") as handle:
-            return ArrowSource(path, pa.ipc.open_stream(handle).read_all())
+        return ArrowSource(path, _read_stream(path))
     except (pa.ArrowException, OSError) as exc:
         raise InputError(f"not a readable Arrow IPC stream ({first_line(exc)})") from None
+
+
+def read_arrow_table(path: str):
+    """The whole table of an Arrow IPC file, a Feather v1 file or an IPC stream (``pyarrow.Table``)."""
+    if _arrow_form(path) == "stream":
+        return _read_stream(path)
+    import pyarrow.feather as feather
+
+    return feather.read_table(path)  # (Feather v1, and v2, which is the IPC file format)
+
+
+def _arrow_form(path: str) -> str:
+    """``feather`` (v1), ``file`` (the IPC file format, Feather v2) or ``stream`` (no footer), by the first bytes."""
+    with open(path, "rb") as handle:
+        start = handle.read(6)
+    if start.startswith(b"FEA1"):
+        return "feather"
+    return "file" if start.startswith(b"ARROW1") else "stream"
+
+
+def _read_stream(path: str):
+    import pyarrow as pa
+
+    with pa.OSFile(os.fsencode(path), "rb") as handle:
+        return pa.ipc.open_stream(handle).read_all()
