@@ -201,7 +201,7 @@ class Rule:
         return kept
 
     def summary_finding(
-        self, ctx, message: str, examples: list[Finding], columns: Sequence, costs: Sequence[float] | None = None
+        self, ctx, message: str, examples: list[Finding], columns: Sequence[str], costs: Sequence[float]
     ) -> Finding:
         """The one finding for many columns reported for one reason (see :meth:`summarize`).
 
@@ -212,11 +212,8 @@ class Rule:
         examples : list of Finding
             The per-column findings of the costliest columns (at most ten are kept), costliest first.
         columns, costs : sequences
-            Every column reported, costliest first, and its cost (a float each). Without
-            ``costs``, ``columns`` holds ``(column, cost)`` pairs (the earlier form, still accepted).
+            Every column reported, costliest first, and its cost (a float each).
         """
-        if costs is None:
-            columns, costs = [column for column, _ in columns], [cost for _, cost in columns]
         order = ctx.table_order
         evidence = {
             "instances": len(columns),
