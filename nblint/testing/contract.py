@@ -82,20 +82,19 @@ def check_rule(rule: type[Rule], cases=None) -> None:
     AssertionError
         Naming the rule, the input and what broke.
     """
-    exempt = rule.contract_exemptions
-    if "metadata" not in exempt:
-        check_rule_metadata(rule)
-    if cases is not None and "case_coverage" not in exempt:
-        check_case_coverage(rule, cases)
-    if "behaviour" not in exempt:
-        check_rule_behaviour(rule)
-    if "evidence_numbers" not in exempt:
-        for item in contract_inputs():
-            if item.input in rule.inputs:
-                check_evidence_numbers_on(rule, item.name)
-        for case in cases or ():
-            if case.rule == rule.code and case.spec.get("expect") == "fail":
-                check_evidence_numbers_of_case(rule, case)
+    from nblint.testing.checks import rule_checks
+
+    behaved = False
+    for check in rule_checks(rule, cases):  # (the checks parametrize_with_checks makes tests of, in order)
+        if check.check in rule.contract_exemptions:
+            continue
+        if check.check == "behaviour":
+            # Every input at once, in one BLAS setting: an input in reverse column order reuses its twin's findings.
+            if not behaved:
+                check_rule_behaviour(rule)
+                behaved = True
+            continue
+        check()
 
 
 def check_rule_metadata(rule: type[Rule]) -> None:
@@ -151,9 +150,8 @@ def check_rule_behaviour_on(rule: type[Rule], name: str) -> None:
     """The behavioural contract on one input (a name of :func:`contract_inputs`): one test of its own."""
     from nblint.run.blas import one_blas_thread
 
-    (item,) = [i for i in _inputs() if i.name == name]
     with one_blas_thread():
-        _behaviour_on(rule, item, {})
+        _behaviour_on(rule, _input(name), {})
 
 
 def _behaviour_on(rule: type[Rule], item: ContractInput, seen: dict[str, str]) -> str:
@@ -162,8 +160,7 @@ def _behaviour_on(rule: type[Rule], item: ContractInput, seen: dict[str, str]) -
     second = _checked_findings(rule, item, 1)
     assert second == first, f"{rule.code} on {item.name}: a second run gives other findings:\n{first}\n{second}"
     if item.same_as is not None:
-        (other,) = [i for i in _inputs() if i.name == item.same_as]
-        expected = seen[other.name] if other.name in seen else _checked_findings(rule, other, 0)
+        expected = seen[item.same_as] if item.same_as in seen else _checked_findings(rule, _input(item.same_as), 0)
         assert first == expected, (
             f"{rule.code} on {item.name}: other findings than on {item.same_as}:\n{first}\n{expected}"
         )
@@ -195,8 +192,7 @@ def check_evidence_numbers(rule: type[Rule], findings: Iterable[dict], where: st
 
 def check_evidence_numbers_on(rule: type[Rule], name: str) -> None:
     """:func:`check_evidence_numbers` on the rule's findings on contract input ``name``."""
-    (item,) = [i for i in _inputs() if i.name == name]
-    check_evidence_numbers(rule, json.loads(_checked_findings(rule, item, 0)), item.name)
+    check_evidence_numbers(rule, json.loads(_checked_findings(rule, _input(name), 0)), name)
 
 
 def check_evidence_numbers_of_case(rule: type[Rule], case, folder=None) -> None:
@@ -246,6 +242,12 @@ def _inputs() -> tuple[ContractInput, ...]:
     return (*_table_inputs(), *_pipeline_inputs(), *_live_inputs())
 
 
+def _input(name: str) -> ContractInput:
+    """The contract input called ``name``."""
+    (item,) = [i for i in _inputs() if i.name == name]
+    return item
+
+
 @cache
 def _contexts(name: str, copy: int) -> tuple:
     """The contexts of contract input ``name`` (one per pipeline of a config), built once per copy.
@@ -254,9 +256,8 @@ def _contexts(name: str, copy: int) -> tuple:
     """
     from nblint.core.errors import NblintError
 
-    (item,) = [i for i in _inputs() if i.name == name]
     try:
-        return tuple(item.build())
+        return tuple(_input(name).build())
     except NblintError:  # nblint refuses the input itself (bad input, exit 2): no rule runs on it
         return ()
 
