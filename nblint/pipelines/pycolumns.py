@@ -159,9 +159,8 @@ class ColumnTracking(ReaderState):
         out = []
         for chain in chains:
             last = chain[-1] if chain else None
-            if last is not None and unlisted(
-                last
-            ):  # a named column that is not one of the dummies is one get_dummies left alone
+            # A named column that is not one of the dummies is one get_dummies left alone.
+            if last is not None and unlisted(last):
                 if any(not self._dummy_name(last, name) for name in columns):
                     out.append(chain[:-1])
             elif last is None or last.columns is None and same_names(last):

@@ -69,9 +69,8 @@ class ReaderState(ABC):
         # changes made through it, and whether the names beyond are out of scope (a call) or not (a loop).
         self.aliases: list[tuple[dict[str, str], dict[str, Chains | None], bool]] = []
         self.frame_lists: dict[str, tuple[str, ...]] = {}  # name -> the names of the list it holds ([train, test])
-        self.defaults: dict[
-            int, dict[str, tuple[Any, Chains | None]]
-        ] = {}  # id(function) -> parameter -> (default, its data)
+        # id(function) -> parameter -> (default, its data)
+        self.defaults: dict[int, dict[str, tuple[Any, Chains | None]]] = {}
 
     # The reader (pysource) defines these.
 
