@@ -82,19 +82,20 @@ def check_rule(rule: type[Rule], cases=None) -> None:
     AssertionError
         Naming the rule, the input and what broke.
     """
-    from nblint.testing.checks import rule_checks
-
-    behaved = False
-    for check in rule_checks(rule, cases):  # (the checks parametrize_with_checks makes tests of, in order)
-        if check.check in rule.contract_exemptions:
-            continue
-        if check.check == "behaviour":
-            # Every input at once, in one BLAS setting: an input in reverse column order reuses its twin's findings.
-            if not behaved:
-                check_rule_behaviour(rule)
-                behaved = True
-            continue
-        check()
+    exempt = rule.contract_exemptions
+    if "metadata" not in exempt:
+        check_rule_metadata(rule)
+    if cases is not None and "case_coverage" not in exempt:
+        check_case_coverage(rule, cases)
+    if "behaviour" not in exempt:
+        check_rule_behaviour(rule)
+    if "evidence_numbers" not in exempt:
+        for item in contract_inputs():
+            if item.input in rule.inputs:
+                check_evidence_numbers_on(rule, item.name)
+        for case in cases or ():
+            if case.rule == rule.code and case.spec.get("expect") == "fail":
+                check_evidence_numbers_of_case(rule, case)
 
 
 def check_rule_metadata(rule: type[Rule]) -> None:
