@@ -296,6 +296,12 @@ def main(ctx: click.Context) -> None:
     metavar="ADDRESS",
     help="With --engine dask: the Dask scheduler to use (e.g. tcp://host:8786; default: local).",
 )
+@click.option(
+    "--allow-outside-data",
+    is_flag=True,
+    help="Read a data file an nblint spec names even outside the spec's folder and the working directory "
+    "(off by default: a spec in a pull request must not make nblint print files from elsewhere).",
+)
 @FORCE
 def check(
     paths,
@@ -321,6 +327,7 @@ def check(
     jobs,
     engine,
     scheduler,
+    allow_outside_data,
     force,
 ):
     """Lint tables (CSV, TSV, gzip CSV, Parquet; - for CSV on stdin), pipeline configs
@@ -362,6 +369,7 @@ def check(
         extend_select=_codes(extend_select),
         extend_ignore=_codes(extend_ignore),
         preview=preview,
+        allow_outside_data=allow_outside_data,
     )
     if scheduler and engine != "dask":
         raise click.UsageError("--scheduler needs --engine dask")

@@ -386,7 +386,10 @@ def test_command_line_model_wins(write, declared):
     assert declared == [("data.csv", None, "categorical", None)]
 
 
-def test_spec_naming_its_data(tmp_path, write, declared):
+def test_spec_naming_its_data(tmp_path, write, declared, monkeypatch):
+    # run from the project's root, as a user does: the spec's ../data is inside the working directory
+    # (tests/test_confine.py: a spec's data outside its folder, repository and working directory is not read)
+    monkeypatch.chdir(tmp_path)
     write("data/train.csv", TABLE)
     spec = write(
         "configs/nb.yaml", "model: categorical\nparams: {min_categories: 9}\ndata: ../data/train.csv\ntarget: label\n"

@@ -102,6 +102,8 @@ class Overrides:
     extend_ignore: list[str] | None = None
     #: ``--preview``: run the rules in preview too.
     preview: bool | None = None
+    #: ``--allow-outside-data``: read a data file a spec names outside its folder and the working directory.
+    allow_outside_data: bool = False
 
 
 def expand_paths(paths: list[str]) -> tuple[list[str], list[str], dict[str, str]]:
@@ -141,6 +143,10 @@ def _joined(folder: str, name: str) -> str:
     return path[len(prefix) :] if path.startswith(prefix) else path
 
 
+#: Overrides that steer the run, not a file's settings.
+_RUN_ONLY = ("config", "sheet", "allow_outside_data")
+
+
 def settings_for(path: str, overrides: Overrides, cache: dict) -> Settings:
     """The settings of one file: its config (found or given), per-file globs, then the command line."""
     config_path = overrides.config or find_config(path if path != "-" else os.getcwd())
@@ -157,9 +163,7 @@ def settings_for(path: str, overrides: Overrides, cache: dict) -> Settings:
             raise base
     resolved = base.for_file(path)
     extend = {"extend_select": "select", "extend_ignore": "ignore"}
-    changes = {
-        k: v for k, v in vars(overrides).items() if v is not None and k not in ("config", "sheet") and k not in extend
-    }
+    changes = {k: v for k, v in vars(overrides).items() if v is not None and k not in _RUN_ONLY and k not in extend}
     resolved = replace(resolved, **changes)
     for option, key in extend.items():
         if getattr(overrides, option):
@@ -310,7 +314,7 @@ def lint_paths(
             source = read_table(path, encoding=settings.encoding, stdin=stdin, sheet=overrides.sheet)
             return text_source(source, settings.text, settings.target) if settings.text else source
 
-    files, named = _with_named_data(files, configs)
+    files, named = _with_named_data(files, configs, unreadable, overrides.allow_outside_data, engine)
     cache: dict = {}
     results = []
     try:
@@ -426,10 +430,19 @@ def _key(path: str) -> str:
 
 
 def _with_named_data(
-    files: list[str], configs: dict[str, ConfigFile | NblintError | None]
+    files: list[str],
+    configs: dict[str, ConfigFile | NblintError | None],
+    unreadable: dict[str, str],
+    allow_outside: bool,
+    engine: str,
 ) -> tuple[list[str], dict[str, PipelineSpec]]:
-    """The run's files with each data file a spec names added after the spec (once), and who names what."""
+    """The run's files with each data file a spec names added after the spec (once), and who names what.
+
+    A named file that may not be read (:mod:`nblint.run.confine`: outside the spec's project, or not
+    named as a table) is listed with its error line in ``unreadable``, and never opened.
+    """
     from nblint.pipelines import ConfigFile
+    from nblint.run.confine import refusal
 
     present = {_key(path) for path in files}
     out: list[str] = []
@@ -438,10 +451,16 @@ def _with_named_data(
         out.append(path)
         config = configs.get(path)
         for data_path, spec in config.data_paths() if isinstance(config, ConfigFile) else ():
-            named.setdefault(_key(data_path), spec)
-            if _key(data_path) not in present:
-                present.add(_key(data_path))
-                out.append(data_path)
+            if _key(data_path) in present:
+                named.setdefault(_key(data_path), spec)
+                continue
+            present.add(_key(data_path))
+            out.append(data_path)
+            refused = refusal(data_path, spec.path, spec.data_line, allow_outside=allow_outside, engine=engine)
+            if refused is not None:
+                unreadable[data_path] = refused
+            else:
+                named[_key(data_path)] = spec
     return out, named
 
 
