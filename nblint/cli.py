@@ -723,7 +723,7 @@ def fix(path, output, mapping, config, encoding, force):
     type=click.Choice(["text", "json"]),
     default="text",
     show_default=True,
-    help="json: every rule with its severity, inputs, options and documentation.",
+    help="json: every rule with its severity, inputs, models, options and documentation.",
 )
 def list_rules(output_format):
     """List every rule: code, name, default severity and summary."""
