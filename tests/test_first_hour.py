@@ -132,3 +132,18 @@ def test_fix_writes_csv_quoted_only_where_needed_so_restore_gives_the_file_back(
     back = CliRunner().invoke(main, ["fix", "fixed.csv", "--restore", "fixed.mapping.json", "-o", "back.csv"])
     assert back.exit_code == 0, back.output
     assert (tmp_path / "back.csv").read_text() == original
+
+
+def test_nblint_exports_its_exceptions_documented_and_catchable(tmp_path):
+    import nblint
+
+    names = ["NblintError", "InputError", "ConfigError", "OutputExists", "MissingDependency"]
+    assert set(names) <= set(nblint.__all__)
+    for name in names:
+        cls = getattr(nblint, name)
+        assert issubclass(cls, nblint.NblintError) and cls.__doc__ and cls.__module__.startswith("nblint.core")
+    assert issubclass(nblint.InputError, ValueError) and issubclass(nblint.MissingDependency, ImportError)
+    with pytest.raises(nblint.NblintError, match="file not found"):
+        nblint.check(str(tmp_path / "missing.csv"), target="y")
+    with pytest.raises(nblint.ConfigError):
+        nblint.check(pd.DataFrame({"a": [0, 1], "y": [0, 1]}), target="y", select=["NB1O1"])
