@@ -45,7 +45,7 @@ from dataclasses import dataclass
 #: A count column with at most this many values is read as categorical (each value its own level).
 COUNT_LEVELS = 20
 #: The printed code's comment on a measurement (``"continuous"`` in :func:`recommended_kinds`).
-READING_NOTE = "a measurement: read normal, log-normal or binned, whichever predicts best held out"
+READING_NOTE = "read normal, log-normal or binned, whichever predicts best held out"
 
 
 #: Event models one feature of a mixed model can have, in the order they are listed: those of
@@ -154,14 +154,13 @@ def _on_scale(profile, column: str, scale: float | None) -> bool:
     return bool(numeric.minimum[j] == 0 and numeric.maximum[j] <= scale)
 
 
-def recommended_kinds(features: list[Feature], left_out: dict[str, str] | None = None) -> dict:
+def recommended_kinds(features: list[Feature]) -> dict:
     """The ``kinds`` of :class:`nblint.MixedNB` that fits ``features``: what ``columns --pipeline`` prints.
 
     A group is its tuple of members -> ``"one-hot"`` or ``"dummy"``; a Gaussian
     feature is ``"continuous"``, a measurement whose reading (a normal density, of
     ``log x``, or bins) MixedNB chooses when fitted, as it does for ``kinds="auto"``;
-    any other feature its event model; each column of ``left_out`` ``"drop"``.
-    In table order is the caller's: this is a plain dict of them.
+    any other feature its event model.  In the order of ``features``.
     """
     kinds: dict = {}
     for feature in features:
@@ -169,7 +168,7 @@ def recommended_kinds(features: list[Feature], left_out: dict[str, str] | None =
             kinds[feature.columns] = feature.group
         else:
             kinds[feature.columns[0]] = "continuous" if feature.model == "gaussian" else feature.model
-    return kinds | dict.fromkeys(left_out or {}, "drop")
+    return kinds
 
 
 def recommended_models(ctx) -> dict[str, str]:
