@@ -168,3 +168,15 @@ def test_the_readme_pre_commit_rev_is_a_tag_of_this_repository():
     if not tags:
         pytest.skip("this clone has no tags at all (a CI clone may not fetch them): cannot check the rev")
     assert set(revs) <= tags, f"documented revs {revs} are not all tags of this repository ({sorted(tags)})"
+
+
+def test_an_installed_package_that_fails_to_import_is_not_called_missing():
+    """scikit-learn present but its scipy gone: the real error, not 'pip install scikit-learn'."""
+    code = (
+        "import sys; sys.modules['scipy'] = None\n"
+        "from nblint.core.dependencies import require\n"
+        "try:\n    require('sklearn.naive_bayes', 'x')\n"
+        "except ImportError as exc:\n    print(type(exc).__name__, exc.name)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split()[0] == "ModuleNotFoundError" and out.split()[1].startswith("scipy")

@@ -57,19 +57,27 @@ def require(module: str, what: str):
     Raises
     ------
     MissingDependency
-        When it cannot be imported; the message is :func:`missing_message`.
+        When it is not installed; the message is :func:`missing_message`.  (An installed
+        package that fails to import, a version mismatch say, raises its own error.)
     """
     try:
         return importlib.import_module(module)
-    except ImportError:
+    except ModuleNotFoundError as exc:
+        if not _is_missing(exc, module):
+            raise
         raise MissingDependency(missing_message(module, what), name=module.split(".")[0]) from None
 
 
 def explain_missing(exc: ImportError) -> str | None:
-    """The one line for an ``ImportError`` of a package nblint knows how to install, else None."""
+    """The one line for a package nblint knows how to install that is not installed, else None."""
     if isinstance(exc, MissingDependency):
         return str(exc)
     top = (exc.name or "").split(".")[0]
-    if top not in PROVIDERS:
+    if not isinstance(exc, ModuleNotFoundError) or top not in PROVIDERS:
         return None
     return missing_message(top, "this command")
+
+
+def _is_missing(exc: ModuleNotFoundError, module: str) -> bool:
+    """The module not found is ``module``'s package (not another one it imports, which is its own problem)."""
+    return (exc.name or "").split(".")[0] == module.split(".")[0]
