@@ -8,13 +8,20 @@ model receives.  Heavy modules are imported lazily so
 that ``import nblint`` stays cheap (it never imports pandera or scikit-learn).
 :class:`~nblint.estimators.mixednb.MixedNB` (a Naive Bayes with an event model per column)
 and :class:`~nblint.estimators.collapse.CollapseGroups` are scikit-learn estimators, loaded
-on first use (``pip install 'naive-bayes-lint[sklearn]'``).
+on first use (scikit-learn is a dependency, imported only then).
+
+Every error nblint reports as the user's to fix is a :class:`NblintError`:
+:class:`InputError` (an input cannot be read), :class:`ConfigError` (a setting is
+invalid), :class:`OutputExists` (an output file exists and ``force`` was not given) and
+:class:`MissingDependency` (a package a feature needs is not installed).
 """
 
 from __future__ import annotations
 
 import sys
 
+from nblint.core.atomic import OutputExists
+from nblint.core.errors import ConfigError, InputError, MissingDependency, NblintError
 from nblint.core.version import __version__
 from nblint.engine import findings as _findings
 
@@ -22,11 +29,26 @@ from nblint.engine import findings as _findings
 # release (rule packs import it), as an alias of the same module, not a copy.
 sys.modules.setdefault(__name__ + ".findings", _findings)
 
-__all__ = ["__version__", "check", "check_pipeline", "MixedNB", "CollapseGroups"]
+__all__ = [
+    "__version__",
+    "check",
+    "check_pipeline",
+    "MixedNB",
+    "CollapseGroups",
+    "NblintError",
+    "InputError",
+    "ConfigError",
+    "OutputExists",
+    "MissingDependency",
+]
 
 
 def __getattr__(name: str):
     """``MixedNB`` and ``CollapseGroups`` import scikit-learn, so only when asked for."""
+    if name in ("MixedNB", "CollapseGroups"):
+        from nblint.core.dependencies import require
+
+        require("sklearn", f"nblint.{name}")  # one line saying what to install, not a bare ModuleNotFoundError
     if name == "MixedNB":
         from nblint.estimators.mixednb import MixedNB
 

@@ -66,6 +66,7 @@ class _Group(click.Group):
             return super().make_context(*args, **kwargs)
 
     def invoke(self, ctx: click.Context):
+        from nblint.core.dependencies import explain_missing
         from nblint.engine import PackError
 
         try:
@@ -73,6 +74,12 @@ class _Group(click.Group):
                 return super().invoke(ctx)
         except PackError as exc:  # an installed rule pack that cannot be loaded: one line, exit 2
             click.echo(f"nblint: error: {exc}", err=True)
+            sys.exit(2)
+        except ImportError as exc:  # a package nblint can name the install of: one line, not a traceback
+            line = explain_missing(exc)
+            if line is None:
+                raise
+            click.echo(f"nblint: error: {line}", err=True)
             sys.exit(2)
 
 
@@ -168,10 +175,13 @@ def _refuse_text_without_sklearn(engine: str) -> None:
     """A usage error, before anything is read, when ``--text`` cannot work."""
     if engine != "local":
         raise click.UsageError("--text reads the table with the local engine only (not --engine dask)")
+    from nblint.core.dependencies import require
+    from nblint.core.errors import MissingDependency
+
     try:
-        import sklearn.feature_extraction.text  # noqa: F401 - what --text will use
-    except ImportError:
-        raise click.UsageError("--text needs scikit-learn: pip install 'nblint[sklearn]'") from None
+        require("sklearn.feature_extraction.text", "--text")  # what --text will use
+    except MissingDependency as exc:
+        raise click.UsageError(str(exc)) from None
 
 
 def _refuse_existing_output(output: str | None, force: bool, *more: str) -> None:
@@ -221,7 +231,7 @@ def main(ctx: click.Context) -> None:
     "--text",
     metavar="COLUMN",
     help="A column of documents: lint its word counts, as scikit-learn's CountVectorizer() makes them, beside the "
-    "other numeric columns (needs nblint[sklearn]).",
+    "other numeric columns.",
 )
 @click.option("--model", "-m", type=MODEL, metavar="MODEL", help=MODEL_HELP)
 @click.option("--alpha", type=_FiniteFloat(0.0), help="The model's smoothing (0 = none: a zero count vetoes a class).")
@@ -387,8 +397,8 @@ def check(
             engine=engine,
             scheduler=scheduler,
         )
-    except ConfigError as exc:
-        click.echo(f"error: {exc}", err=True)
+    except ConfigError as exc:  # of the run, not of one file (--scheduler): prefixed as a usage error is
+        click.echo(f"{click.get_current_context().command_path}: error: {exc}", err=True)
         sys.exit(2)
     finally:
         progress.clear()
@@ -401,15 +411,16 @@ def check(
     else:
         report = render(result, output_format, color=use_color, quiet=quiet)
     report = printable(report, controls=output_format in ("text", "concise") or statistics, color=use_color)
-    if output is None:
-        _echo_stdout(report, use_color)
-    else:
-        _write(output, report, "report", force)
+    # The warnings and error lines first: the report ends with the summary that counts them.
     seen = set()
     for message in ([] if quiet else result.warnings) + [r.error for r in result.errors if r.error]:
         if message not in seen:
             seen.add(message)
             click.echo(printable(message), err=True)
+    if output is None:
+        _echo_stdout(report, use_color)
+    else:
+        _write(output, report, "report", force)
     sys.exit(result.exit_code(exit_zero=exit_zero))
 
 
@@ -602,10 +613,13 @@ def impact(path, target, output_format, alpha, folds, seed, plot_path, config, e
     from nblint.run.runner import Overrides, table_context
 
     if plot_path:
+        from nblint.core.dependencies import require
+        from nblint.core.errors import MissingDependency
+
         try:
-            import matplotlib  # noqa: F401
-        except ImportError:
-            raise click.UsageError("--plot needs matplotlib: pip install 'naive-bayes-lint[plot]'") from None
+            require("matplotlib", "--plot")
+        except MissingDependency as exc:
+            raise click.UsageError(str(exc)) from None
         folder = os.path.dirname(plot_path)
         if folder and not os.path.isdir(folder):  # say so before measuring, not after
             click.echo(f"{plot_path}: error: cannot write the plot: no folder {folder!r}", err=True)
@@ -717,7 +731,7 @@ def fix(path, output, mapping, config, encoding, force):
     type=click.Choice(["text", "json"]),
     default="text",
     show_default=True,
-    help="json: every rule with its severity, inputs, options and documentation.",
+    help="json: every rule with its severity, inputs, models, options and documentation.",
 )
 def list_rules(output_format):
     """List every rule: code, name, default severity and summary."""
@@ -735,14 +749,12 @@ def list_rules(output_format):
 @click.argument("code")
 def show_rule(code):
     """Print one rule's documentation (CODE is a rule code or a rule name)."""
-    from nblint.engine.registry import likely_rules, renamed_note, selector_code
+    from nblint.engine.registry import renamed_note, rule_guess, selector_code
 
     rules = load_rules()
     rule = rules.get(selector_code(code))
-    if rule is None:
-        likely = likely_rules(code, rules)
-        guess = f"; did you mean {' or '.join(f'{c} ({rules[c].name})' for c in likely)}?" if likely else ""
-        raise click.UsageError(f"unknown rule {code!r}{guess} (`nblint rules` lists them)")
+    if rule is None:  # the did-you-mean of --select, from the same function
+        raise click.UsageError(f"unknown rule {code!r}{rule_guess(code, rules)} (`nblint rules` lists them)")
     note = renamed_note(code)
     if note:
         click.echo(note, err=True)

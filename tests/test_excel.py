@@ -83,7 +83,7 @@ def test_without_openpyxl_an_excel_file_is_one_line_saying_how_to_read_it(tmp_pa
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.splitlines() == [
         f"{workbook}: error: an Excel workbook: nblint reads it with openpyxl, which is not installed "
-        "(pip install 'naive-bayes-lint[excel]', or export the sheet to CSV)"
+        '(pip install "naive-bayes-lint[excel]", or export the sheet to CSV)'
     ]
     assert "Found" in proc.stdout and "in 1 file" in proc.stdout  # the CSV was still linted
 

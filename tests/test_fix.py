@@ -143,7 +143,8 @@ def test_columns_pipeline_prints_code_that_fits_the_recommended_model(tmp_path):
 
 
 @pytest.mark.slow
-def test_columns_pipeline_for_one_kind_is_plain_scikit_learn(tmp_path):
+def test_columns_pipeline_for_one_kind_is_mixednb_too(tmp_path):
+    """Even where GaussianNB would read every column, the printed model is the MixedNB `impact` weighs (issue 35)."""
     import pickle
 
     rng = np.random.default_rng(0)
@@ -151,9 +152,12 @@ def test_columns_pipeline_for_one_kind_is_plain_scikit_learn(tmp_path):
     path = tmp_path / "data.parquet"
     frame.to_parquet(path)
     code = run("columns", path, "--target", "y", "--pipeline").stdout
-    assert "GaussianNB()" in code and "pd.read_parquet" in code
+    assert "from nblint import MixedNB" in code and "pd.read_parquet" in code
+    assert "'u': 'continuous'" in code and "'v': 'continuous'" in code
     execute(code, tmp_path)
-    assert type(pickle.loads((tmp_path / "model.pkl").read_bytes())).__name__ == "GaussianNB"
+    model = pickle.loads((tmp_path / "model.pkl").read_bytes())
+    auto = MixedNB().fit(frame[["u", "v"]], frame["y"])
+    assert [(f.model, f.label) for f in model.features_] == [(f.model, f.label) for f in auto.features_]
     no_target = run("columns", path, "--pipeline")
     assert no_target.exit_code == 2
 

@@ -207,6 +207,28 @@ def test_auto_finds_groups_and_kinds_as_nblint_does():
     assert models[("a0", "a1", "a2", "a3")] == "categorical"
 
 
+def test_a_declared_measurement_and_group_are_the_inferred_ones():
+    """kinds 'continuous' chooses the reading as kinds='auto' does; a declared group is named as a found one."""
+    rng = np.random.default_rng(4)
+    n = 300
+    y = rng.integers(0, 2, n)
+    level = np.where(rng.random(n) < 0.6, y, rng.integers(0, 3, n))
+    frame = pd.DataFrame(
+        {
+            "spend": np.exp(rng.normal(1 + y, 0.8)).round(2),  # log-normal per class
+            **{f"plan_{name}": (level == k).astype(int) for k, name in enumerate(["basic", "pro", "team"])},
+        }
+    )
+    auto = MixedNB().fit(frame, y)
+    declared = MixedNB(kinds={"spend": "continuous", ("plan_basic", "plan_pro", "plan_team"): "one-hot"}).fit(frame, y)
+    assert [(f.label, f.model) for f in declared.features_] == [(f.label, f.model) for f in auto.features_]
+    assert {f.label for f in auto.features_} == {"spend", "plan"}
+    assert declared.reading_scores_ == auto.reading_scores_ and declared.reading_scores_["spend"]
+    np.testing.assert_allclose(declared.weights_, auto.weights_, atol=1e-9)
+    pinned = MixedNB(kinds={"spend": "gaussian"}).fit(frame, y)  # a reading declared is kept, not chosen
+    assert {f.label: f.model for f in pinned.features_}["spend"] == "gaussian" and "spend" not in pinned.reading_scores_
+
+
 def test_mixed_model_is_the_product_of_scikit_learn_models():
     """Each part equals its scikit-learn class: the joint log likelihoods add, with the prior once."""
     frame, y = mixed_table(1)

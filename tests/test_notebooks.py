@@ -116,6 +116,9 @@ def test_github_annotations_and_junit_carry_the_same_location(analysis):
     junit = ET.fromstring(run("check", analysis, "--format", "junit").stdout)
     details = [failure.text for failure in junit.iter("failure")]
     assert details[1].startswith(f"{analysis}:cell 5:2: NB502 [warning]")
+    # the test case a CI server lists names the cell, and its line is the .ipynb file's (issue 35)
+    case = [c for c in junit.iter("testcase") if c.get("name").startswith("NB502")][0]
+    assert (case.get("name"), case.get("line")) == ("NB502 smoothing-disabled: cell 5, line 2", str(line))
 
 
 def test_a_source_written_as_one_string_is_located_on_that_string(write):

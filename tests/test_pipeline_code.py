@@ -84,11 +84,8 @@ def test_columns_and_pipeline_agree_on_every_column(tmp_path):
         printed = dict(re.findall(r"^    '([^']+)': '(\w+)'", code, flags=re.M))
         for members, _ in re.findall(r"^    \(([^)]*)\): '(one-hot|dummy)'", code, flags=re.M):
             printed |= dict.fromkeys(re.findall(r"'([^']+)'", members), "categorical")
-        if "MixedNB" not in code:  # plain scikit-learn: one model for the listed columns
-            (cls,) = re.findall(r"model = (\w+)NB\(\)", code)
-            listed = re.search(r"columns = (\[.*\])", code).group(1)
-            printed = dict.fromkeys(re.findall(r"'([^']+)'", listed), cls.lower())
-        printed = {c: ("-" if m == "drop" else m) for c, m in printed.items()}
+        # a measurement ('continuous') is a Gaussian feature whose reading MixedNB chooses when fitted
+        printed = {c: {"drop": "-", "continuous": "gaussian"}.get(m, m) for c, m in printed.items()}
         for column, model in models.items():
             if column != target:
                 assert printed.get(column, "-") == model, (name, column)
@@ -124,3 +121,32 @@ def test_the_printed_model_leaves_out_leaks_and_says_where_it_guessed(tmp_path):
             assert "ttme" in guessed  # travel times: a count read as Gaussian, or codes read as categories
         proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
         assert proc.returncode == 0, proc.stderr[-2000:]
+
+
+def test_impact_and_the_printed_code_are_one_model():
+    """Issue 35 item 4: `impact`'s weight table is the model `columns --pipeline` prints, and MixedNB()'s.
+
+    The same features (a group by its name), the same readings (the spend columns are log-normal in
+    all three) and the same weights, fitting the printed code as a user would.
+    """
+    from pathlib import Path
+
+    from nblint import MixedNB
+
+    root = Path(__file__).resolve().parent.parent
+    path = str(root / "examples" / "customers.csv")
+    code = CliRunner().invoke(main, ["columns", path, "--target", "churned", "--pipeline"]).stdout
+    namespace: dict = {}
+    exec(compile(code, "printed", "exec"), namespace)  # our own generated code
+    printed = {f.label: (f.model, w) for f, w in zip(namespace["model"].features_, namespace["model"].weights_)}
+    result = CliRunner().invoke(main, ["impact", path, "--target", "churned", "--format", "json"])
+    table = {f["feature"]: (f["model"], f["weight"]) for f in json.loads(result.stdout)["weights"]["features"]}
+    auto = MixedNB().fit(namespace["X"], namespace["y"])
+    default = {f.label: (f.model, w) for f, w in zip(auto.features_, auto.weights_)}
+    assert sorted(printed) == sorted(table) == sorted(default)
+    assert {"plan", "region", "channel"} <= set(table)  # groups named as nblint names them
+    assert table["spend_online"][0] == "lognormal"  # a reading, chosen once for all three
+    for name, (model, weight) in table.items():
+        assert printed[name][0] == default[name][0] == model, name
+        assert printed[name][1] == pytest.approx(weight, abs=1e-6), name
+        assert default[name][1] == pytest.approx(weight, abs=1e-6), name

@@ -236,3 +236,29 @@ def test_real_pre_commit_installs_the_hook_repository(tmp_path, hook_repository)
     config = {"repos": [{"repo": str(hook_repo), "rev": rev, "hooks": [{"id": "nblint"}]}]}
     (repo / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config))
     _passes_a_clean_table_and_fails_a_one_hot_group(repo, tmp_path / "pre-commit-home")
+
+
+@pytest.mark.slow
+def test_the_hook_repository_lints_text_without_additional_dependencies(tmp_path, hook_repository):
+    """A `text = ...` setting needs scikit-learn, a dependency: no `additional_dependencies` key (issue 35)."""
+    hook_repo, rev = hook_repository
+    repo = tmp_path / "user"
+    (repo / "data").mkdir(parents=True)
+    words = ["refund", "late", "great", "thanks", "broken", "love", "slow", "fast"]
+    docs = [" ".join(words[(i * k) % 8] for k in range(1, 5)) for i in range(60)]
+    rows = ["body,label"] + [f"{doc},{'ab'[i % 2]}" for i, doc in enumerate(docs)]
+    (repo / "data" / "tweets.csv").write_text("\n".join(rows) + "\n")
+    (repo / "pyproject.toml").write_text('[tool.nblint]\ntarget = "label"\ntext = "body"\n')
+    config = {"repos": [{"repo": str(hook_repo), "rev": rev, "hooks": [{"id": "nblint-data"}]}]}
+    (repo / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config))
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    subprocess.run([*GIT, "-C", str(repo), "add", "-A"], check=True)
+    hooked = _pre_commit(repo, tmp_path / "pre-commit-home")
+    local = subprocess.run(
+        [sys.executable, "-m", "nblint.cli", "check", "data/tweets.csv"], cwd=repo, capture_output=True, text=True
+    )
+    assert local.returncode in (0, 1) and "error:" not in local.stderr, local.stderr
+    assert hooked.returncode == local.returncode, hooked.stdout + hooked.stderr
+    assert "needs scikit-learn" not in hooked.stdout + hooked.stderr
+    findings = [line for line in local.stdout.splitlines() if line.startswith("data/tweets.csv: NB")]
+    assert all(line in hooked.stdout for line in findings)

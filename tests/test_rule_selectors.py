@@ -83,7 +83,8 @@ def test_suppressions_take_names_and_a_wrong_one_is_a_warning(tmp_path):
 
 @pytest.mark.parametrize(
     "written, expected",
-    [("NB1O1", "did you mean NB101 (one-hot-group)"), ("one-hot-grup", "did you mean NB101 (one-hot-group)")],
+    # the did-you-mean of --select (issue 35): a code for a code, a name for a name
+    [("NB1O1", "did you mean 'NB101' (one-hot-group)?"), ("one-hot-grup", "did you mean 'one-hot-group' (NB101)?")],
 )
 def test_nblint_rule_suggests_and_takes_names(written, expected):
     result = run("rule", written)

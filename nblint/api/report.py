@@ -7,7 +7,6 @@ import os
 from dataclasses import replace
 
 from nblint.api.inputs import table_source
-from nblint.core.errors import ConfigError
 from nblint.engine import load_rules, resolved_options, select_rules
 from nblint.engine.findings import Finding
 from nblint.run.config import Settings, parse_settings
@@ -140,13 +139,14 @@ def _width(X) -> int:
 
 
 def _settings(**values) -> Settings:
-    """Validated settings from API arguments (None means not given); errors as ValueError."""
+    """Validated settings from API arguments (None means not given).
+
+    A bad one raises :class:`~nblint.core.errors.ConfigError`, a ValueError that
+    ``except nblint.NblintError`` catches too.
+    """
     options = values.pop("options", None) or {}
     table = {k: v for k, v in values.items() if v is not None} | dict(options)
-    try:
-        return parse_settings(table)
-    except ConfigError as exc:
-        raise ValueError(str(exc)) from None
+    return parse_settings(table)
 
 
 def _codes(settings: Settings) -> list[str]:

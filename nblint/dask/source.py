@@ -49,10 +49,9 @@ def is_dask_frame(data) -> bool:
 
 def read_dask(path: str, *, encoding: str = "utf-8"):
     """A Dask DataFrame over a Parquet/CSV/TSV path or glob (one partition per file or block)."""
-    try:
-        import dask.dataframe as dd
-    except ImportError:
-        raise InputError('--engine dask needs dask: pip install "naive-bayes-lint[dask]"') from None
+    from nblint.core.dependencies import require
+
+    dd = require("dask.dataframe", "--engine dask")
     if "://" not in path and not globmod.glob(path):
         raise InputError("file not found")
     # A folder (named with or without its trailing slash) holds Parquet parts.

@@ -319,6 +319,15 @@ def _codes_by_name() -> dict[str, str]:
 
 def unknown_selector(selector: str, rules: dict[str, type[Rule]]) -> str:
     """``'NB1O1' matches no rule; did you mean 'NB101'?``: the likeliest code or rule name, where one is close."""
+    return f"{selector!r} matches no rule{rule_guess(selector, rules)} (`nblint rules` lists codes and names)"
+
+
+def rule_guess(selector: str, rules: dict[str, type[Rule]]) -> str:
+    """``; did you mean 'NB101' (one-hot-group)?``, or ``""``: the one did-you-mean of a mistyped code or name.
+
+    Every place a rule is named (``--select`` and the other selectors, ``nblint rule``,
+    suppression comments) offers the same guess.
+    """
     from nblint.core.suggest import closest
 
     text = selector.strip()
@@ -334,19 +343,7 @@ def unknown_selector(selector: str, rules: dict[str, type[Rule]]) -> str:
         guess = f"; did you mean {guesses[0]!r} ({rules[guesses[0]].name})?"
     else:
         guess = ""
-    return f"{selector!r} matches no rule{guess} (`nblint rules` lists codes and names)"
-
-
-def likely_rules(text: str, rules: dict[str, type[Rule]], n: int = 3) -> list[str]:
-    """The codes a mistyped rule code or name most likely meant, best first (for ``nblint rule``)."""
-    from nblint.core.suggest import closest
-
-    names = {rule.name: code for code, rule in rules.items() if rule.name}
-    exact = [c for c in rules if c == _digits(text.strip().upper())]
-    by_code = closest(_digits(text.strip().upper()), list(rules), n=n)
-    by_name = [names[m] for m in closest(text.strip().lower().replace("_", "-"), list(names), n=n)]
-    ranked = exact + (by_code if text.strip().upper().startswith("NB") else by_name + by_code)
-    return list(dict.fromkeys(ranked))[:n]
+    return guess
 
 
 def _digits(code: str) -> str:
@@ -420,7 +417,21 @@ def shared_settings(rule_options: dict[str, dict[str, Any]]) -> AnalysisSettings
 
 
 def rule_record(rule: type[Rule]) -> dict[str, Any]:
-    """A rule as data, for ``nblint rules --format json``."""
+    """A rule as data, for ``nblint rules --format json``.
+
+    Returns
+    -------
+    dict
+        ``code``, ``name``, ``severity`` (the default one), ``summary`` (the first
+        line of the documentation), ``inputs`` (what the rule reads: ``table``,
+        ``pipeline``, ...), ``needs_target`` (skipped without ``--target``),
+        ``status`` (``stable``, ``preview``, ``deprecated`` or ``removed``), ``since``
+        (the version of that status), ``replaced_by`` (a code, or null), ``models``
+        (the declared event models the rule runs under, null standing for "no model
+        declared"; empty: it runs whatever the model), ``options`` (each with
+        ``name``, ``default`` and ``doc``) and ``documentation`` (what ``nblint rule
+        CODE`` prints).
+    """
     return {
         "code": rule.code,
         "name": rule.name,

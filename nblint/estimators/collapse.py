@@ -7,7 +7,7 @@ replaced, at the position of its first member, by one column of codes: the index
 of the member that is set (0 .. K-1), and for a dummy group K for the rows where
 none is (the reference level).  ``inverse_transform`` writes the bits back.
 
-Importing this module imports scikit-learn (``pip install 'naive-bayes-lint[sklearn]'``).
+Importing this module imports scikit-learn (a dependency of nblint, imported only when used).
 """
 
 from __future__ import annotations

@@ -20,8 +20,10 @@ measurement, the reading chosen and the held-out score of each reading
 (:mod:`nblint.estimators.readings`) are listed too.  Rows are in the order of
 the features' labels, so the output does not depend on the order of the columns.
 
-Needs scikit-learn (``pip install 'naive-bayes-lint[sklearn]'``): without it
-:func:`explain_weights` returns ``None``.
+The model fitted is the one ``nblint columns --pipeline`` prints, built from the same
+:func:`nblint.estimators.recommend.recommended_kinds`: the same features (NB208's leaks
+left out), the same readings (MixedNB chooses them when fitted) and the same names
+(MixedNB's, which name a group as nblint does).
 """
 
 from __future__ import annotations
@@ -37,13 +39,8 @@ PARTNERS = 3
 #: Rows the model is fitted on, at most (a seeded sample of larger tables keeps the section quick).
 SAMPLE_ROWS = 100_000
 
-#: Why the section is missing without scikit-learn (one line).
-NO_SKLEARN = (
-    "weights of the recommended MixedNB: not shown: needs scikit-learn (pip install 'naive-bayes-lint[sklearn]')"
-)
 
-
-def explain_weights(ctx) -> dict | None:
+def explain_weights(ctx) -> dict:
     """Fit the recommended MixedNB on the table of ``ctx`` and explain its weights.
 
     Parameters
@@ -53,21 +50,20 @@ def explain_weights(ctx) -> dict | None:
 
     Returns
     -------
-    dict or None
-        ``None`` without scikit-learn.  Otherwise ``{"features": [...],
+    dict
+        ``{"features": [...],
         "left_out": {...}, "rows": n, "note": str or None}``; each feature a dict
         with ``feature``, ``columns``, ``model``, ``reading_scores`` (measurements
         only), ``weight``, ``discounted``, ``shares_with`` (list of
         ``{"feature", "correlation"}``), ``cost_at_weight_1`` and ``why``.
     """
-    try:
-        import sklearn  # noqa: F401
-    except ImportError:
-        return None
-    from nblint.estimators.mixednb import MixedNB
-    from nblint.estimators.recommend import recommended_features
+    from nblint.core.dependencies import require
 
-    features, left_out = recommended_features(ctx)
+    require("sklearn", "the recommended MixedNB (its weights)")
+    from nblint.estimators.mixednb import MixedNB
+    from nblint.estimators.recommend import recommended_features, recommended_kinds
+
+    features, left_out = recommended_features(ctx, leaks_out=True)  # the printed code's
     out: dict = {"features": [], "left_out": left_out, "rows": 0, "note": None}
     if ctx.source.matrix is not None:
         out["note"] = "not measured for a sparse matrix"
@@ -80,10 +76,7 @@ def explain_weights(ctx) -> dict | None:
         out["note"] = "fewer than two classes"
         return out
     out["rows"] = len(y)
-    kinds: dict = {f.columns: f.group for f in features if f.group}
-    # Measurements are left to MixedNB (kinds="auto" for them), so it chooses their readings as its defaults do.
-    kinds |= {f.columns[0]: f.model for f in features if not f.group and f.model != "gaussian"}
-    model = MixedNB(kinds=kinds)
+    model = MixedNB(kinds=recommended_kinds(features))
     try:
         model.fit(frame, y)
     except ValueError as exc:
@@ -94,10 +87,7 @@ def explain_weights(ctx) -> dict | None:
     rows, L = model._held_out_terms(X, codes)
     units = model._units()
     weights = np.array([model.weights_[units.index(u)] for u in range(len(L[0, :, 0]))])
-    # A group is named as nblint names it ('channel'), not by its members joined in the table's order.
-    names = {frozenset(f.columns): f.label for f in features}
-    labels = [names.get(frozenset(f.columns), f.label) for f in model.features_]
-    labels = _unit_labels(model, units, labels)
+    labels = _unit_labels(model, units, [f.label for f in model.features_])
     correlation = _evidence_correlation(L)
     cost = _cost_at_one(L, codes[rows], model.class_log_prior_, weights)
     records = []

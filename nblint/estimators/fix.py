@@ -302,12 +302,64 @@ def _writer(path: str, fmt: str, schema, name: str):
         import pyarrow.parquet as pq
 
         return pq.ParquetWriter(path, schema)
-    import pyarrow as pa
-    import pyarrow.csv as pacsv
+    return MinimalCsvWriter(path, schema, _format(name))
 
-    form = _format(name)
-    sink = pa.CompressedOutputStream(path, "gzip") if form.compression else path
-    return pacsv.CSVWriter(sink, schema, write_options=pacsv.WriteOptions(delimiter=form.delimiter))
+
+class MinimalCsvWriter:
+    """A CSV writer that quotes a name or value only where it must: a delimiter, a quote or a line end in it.
+
+    pyarrow's own writer quotes every header name and every string value, so a fixed
+    table, or ``--restore``'s output, differed from its source on every line although
+    the values were equal.  Values are rendered by pyarrow (numbers, dates, times as it
+    writes them) without quotes; a chunk holding a value that needs them is rendered
+    with pyarrow's quoting and re-quoted minimally by :mod:`csv` (only such chunks pay
+    for Python's parsing).  Numbers are pyarrow's rendering: an integral float comes out
+    as ``74``, not ``74.0``.
+
+    Parameters
+    ----------
+    path : str
+    schema : pyarrow.Schema
+    form : nblint.readers.TableFormat
+        The delimiter, and gzip compression.
+    """
+
+    def __init__(self, path: str, schema, form):
+        import pyarrow as pa
+
+        self.delimiter = form.delimiter
+        self.stream = pa.CompressedOutputStream(path, "gzip") if form.compression else pa.OSFile(path, "wb")
+        self.stream.write(self._requoted([list(schema.names)]))
+
+    def _requoted(self, rows) -> bytes:
+        import csv
+        import io
+
+        text = io.StringIO()
+        csv.writer(text, delimiter=self.delimiter, lineterminator="\n", quoting=csv.QUOTE_MINIMAL).writerows(rows)
+        return text.getvalue().encode("utf-8")
+
+    def write_table(self, table) -> None:
+        import csv
+        import io
+
+        import pyarrow as pa
+        import pyarrow.csv as pacsv
+
+        def rendered(quoting: str) -> bytes:
+            buffer = pa.BufferOutputStream()
+            options = pacsv.WriteOptions(include_header=False, delimiter=self.delimiter, quoting_style=quoting)
+            pacsv.write_csv(table, buffer, write_options=options)
+            return buffer.getvalue().to_pybytes()
+
+        try:
+            self.stream.write(rendered("none"))  # pyarrow refuses a value that would need quotes
+        except pa.ArrowInvalid:
+            text = io.StringIO(rendered("needed").decode("utf-8"), newline="")
+            self.stream.write(self._requoted(csv.reader(text, delimiter=self.delimiter)))
+
+    def close(self) -> None:
+        self.stream.close()
 
 
 def read_mapping(path: str) -> dict:

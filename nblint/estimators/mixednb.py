@@ -28,7 +28,7 @@ this estimator's posteriors are NB401's model "CAT".  Which column is what comes
 nblint's own analyses (:func:`nblint.estimators.recommend.recommended_features`) unless
 given.
 
-Importing this module imports scikit-learn (``pip install 'nblint[sklearn]'``).
+Importing this module imports scikit-learn (a dependency of nblint, imported only when used).
 """
 
 from __future__ import annotations
@@ -45,6 +45,8 @@ from sklearn.utils.validation import check_is_fitted
 from nblint import nbmath
 from nblint.estimators import readings, wanbia
 from nblint.estimators.recommend import FEATURE_MODELS, Feature, frame_context, recommended_features
+from nblint.structure.groups import group_label
+from nblint.structure.names import group_stem
 
 try:  # scikit-learn >= 1.6
     from sklearn.utils.validation import validate_data
@@ -57,8 +59,11 @@ except ImportError:  # pragma: no cover - older scikit-learn
 
 #: Readings of a continuous column besides the Gaussian one (:mod:`nblint.estimators.readings`).
 CONTINUOUS_READINGS = ("lognormal", "binned")
-#: Values ``kinds`` may give every column, or one: an event model or another reading of a measurement.
-READ_KINDS = (*FEATURE_MODELS, *CONTINUOUS_READINGS)
+#: What ``kinds`` may declare a measurement whose reading ``continuous`` chooses, as for an inferred one.
+MEASUREMENT = "continuous"
+#: Values ``kinds`` may give every column, or one: an event model, another reading of a measurement,
+#: or a measurement whose reading is chosen.
+READ_KINDS = (*FEATURE_MODELS, *CONTINUOUS_READINGS, MEASUREMENT)
 #: Values ``kinds`` may give a column: a reading, or "drop".
 COLUMN_KINDS = (*READ_KINDS, "drop")
 #: Values of ``continuous``: choose per column, or one reading for every inferred continuous column.
@@ -85,11 +90,15 @@ class MixedNB(ClassifierMixin, BaseEstimator):
         read as ``continuous`` says).  One of ``"categorical"``, ``"bernoulli"``,
         ``"multinomial"``, ``"gaussian"``, ``"lognormal"`` (a normal density of
         ``log x``; values must be positive), ``"binned"`` (a categorical feature
-        over about ``sqrt(n)`` quantile bins): that reading for every column.  A dict
+        over about ``sqrt(n)`` quantile bins), ``"continuous"`` (a measurement
+        whose reading ``continuous`` chooses, as for a column inferred continuous):
+        that reading for every column.  A dict
         declares columns (by name, or by position for arrays without names):
         ``{"colour": "categorical", "n_visits": "multinomial", "id": "drop",
-        ("a_x", "a_y", "a_z"): "one-hot", ("b_1", "b_2"): "dummy"}``; declared
-        kinds win and the columns it does not name are inferred.  A sparse
+        "height": "continuous", ("a_x", "a_y", "a_z"): "one-hot", ("b_1", "b_2"): "dummy"}``;
+        declared kinds win and the columns it does not name are inferred.  A
+        declared group is named as nblint names a group it finds
+        (:func:`nblint.structure.groups.group_label`: ``"a"`` here).  A sparse
         ``X`` is read, where not declared, as one block of counts (multinomial).
     alpha : float, default 1.0
         Additive (Lidstone) smoothing of the categorical, Bernoulli and
@@ -105,8 +114,8 @@ class MixedNB(ClassifierMixin, BaseEstimator):
         columns is added to every class variance (of the log-normal columns: of
         their logs).
     continuous : {"auto", "gaussian", "lognormal", "binned"}, default "auto"
-        How a column nblint *infers* as continuous is read (declared kinds are
-        kept as declared).  ``"auto"``: per column, the reading with the best
+        How a column nblint *infers* as continuous, or ``kinds`` declares
+        ``"continuous"``, is read (other declared kinds are kept as declared).  ``"auto"``: per column, the reading with the best
         held-out conditional log-likelihood of the class given that column
         (5 seeded folds; Gaussian, Gaussian on the log scale when every value is
         positive, or about ``sqrt(n)`` quantile bins; see
@@ -292,7 +301,8 @@ class MixedNB(ClassifierMixin, BaseEstimator):
         out = []
         for feature in features:
             column = feature.columns[0]
-            if feature.model == "gaussian" and order[column] not in declared.columns and self.continuous != "gaussian":
+            chosen = order[column] not in declared.columns or column in declared.measurements
+            if feature.model == "gaussian" and chosen and self.continuous != "gaussian":
                 reading = self.continuous
                 if reading == "auto" or reading == "lognormal":
                     values = np.asarray(_dense(_numeric(X, [order[column]], "Gaussian"))[:, 0], dtype=float)
@@ -591,6 +601,8 @@ class _Declared:
         self.features: list[Feature] = []
         self.left_out: dict[str, str] = {}
         self.columns: set[int] = set()
+        #: Columns declared "continuous": Gaussian features whose reading ``continuous`` chooses.
+        self.measurements: set[str] = set()
 
 
 def _declared(kinds, names: list[str]) -> _Declared:
@@ -618,15 +630,18 @@ def _declared(kinds, names: list[str]) -> _Declared:
             if kind not in GROUP_KINDS:
                 raise ValueError(f"a tuple of columns in kinds is a group: 'one-hot' or 'dummy', got {kind!r}")
             cols = sorted({column(k) for k in key})
-            out.features.append(
-                Feature("categorical", tuple(names[j] for j in cols), kind, "+".join(names[j] for j in cols))
-            )
+            members = [names[j] for j in cols]
+            label = group_label(members, group_stem(members, names))
+            out.features.append(Feature("categorical", tuple(members), kind, label))
         else:
             if kind not in COLUMN_KINDS:
                 raise ValueError(f"kinds[{key!r}] must be one of {COLUMN_KINDS}, got {kind!r}")
             cols = [column(key)]
             if kind == "drop":
                 out.left_out[names[cols[0]]] = "declared drop"
+            elif kind == MEASUREMENT:
+                out.features.append(Feature("gaussian", (names[cols[0]],), None, names[cols[0]]))
+                out.measurements.add(names[cols[0]])
             else:
                 out.features.append(Feature(kind, (names[cols[0]],), None, names[cols[0]]))
         if out.columns & set(cols):

@@ -28,10 +28,14 @@ refinements a fitted model needs:
   the group read in its place: reading both counts that variable twice.
 
 :class:`nblint.MixedNB` with ``kinds="auto"`` fits exactly these features, and
-``nblint columns --pipeline`` prints them as code, with two things an estimator's
-``fit`` cannot do for its user: a column NB208 finds deciding the target is left out
-(a leak to check before it is trusted; commented with how much it decides), and a
-column whose kind is ambiguous says so in a comment beside the reading it was given.
+``nblint columns --pipeline`` prints them as code (:func:`recommended_kinds`, the
+``kinds`` of that MixedNB) that ``nblint impact`` fits for its weights: one model,
+whose measurements take the reading MixedNB chooses when it is fitted, and whose
+groups carry the names nblint gives them.  The printed code adds two things an
+estimator's ``fit`` cannot do for its user: a column NB208 finds deciding the target
+is left out (a leak to check before it is trusted; commented with how much it
+decides), and a column whose kind is ambiguous says so in a comment beside the
+reading it was given.
 """
 
 from __future__ import annotations
@@ -40,6 +44,8 @@ from dataclasses import dataclass
 
 #: A count column with at most this many values is read as categorical (each value its own level).
 COUNT_LEVELS = 20
+#: The printed code's comment on a measurement (``"continuous"`` in :func:`recommended_kinds`).
+READING_NOTE = "read normal, log-normal or binned, whichever predicts best held out"
 
 
 #: Event models one feature of a mixed model can have, in the order they are listed: those of
@@ -148,6 +154,23 @@ def _on_scale(profile, column: str, scale: float | None) -> bool:
     return bool(numeric.minimum[j] == 0 and numeric.maximum[j] <= scale)
 
 
+def recommended_kinds(features: list[Feature]) -> dict:
+    """The ``kinds`` of :class:`nblint.MixedNB` that fits ``features``: what ``columns --pipeline`` prints.
+
+    A group is its tuple of members -> ``"one-hot"`` or ``"dummy"``; a Gaussian
+    feature is ``"continuous"``, a measurement whose reading (a normal density, of
+    ``log x``, or bins) MixedNB chooses when fitted, as it does for ``kinds="auto"``;
+    any other feature its event model.  In the order of ``features``.
+    """
+    kinds: dict = {}
+    for feature in features:
+        if feature.group:
+            kinds[feature.columns] = feature.group
+        else:
+            kinds[feature.columns[0]] = "continuous" if feature.model == "gaussian" else feature.model
+    return kinds
+
+
 def recommended_models(ctx) -> dict[str, str]:
     """Column -> the event model of the feature it belongs to in the recommended model ("-": left out).
 
@@ -184,10 +207,6 @@ def frame_context(frame, target: str | None = None):
     return make_context(DataFrameSource(frame), settings, jobs=1)
 
 
-#: scikit-learn's class for a table whose every feature has one event model (no group).
-_SKLEARN_CLASS = {"bernoulli": "BernoulliNB", "multinomial": "MultinomialNB", "gaussian": "GaussianNB"}
-
-
 def read_code(path: str, encoding: str = "utf-8", sheet: str | None = None) -> str:
     """The pandas call that reads ``path`` as nblint reads it: the same format, delimiter and encoding.
 
@@ -212,30 +231,16 @@ def read_code(path: str, encoding: str = "utf-8", sheet: str | None = None) -> s
 def pipeline_code(ctx, path: str, encoding: str = "utf-8", sheet: str | None = None) -> str:
     """Python code that builds and fits the recommended model on the table at ``path``.
 
-    Plain scikit-learn when every feature is Bernoulli, multinomial or Gaussian
-    alike; otherwise :class:`nblint.MixedNB` with every column's kind written out
-    (so the code does not depend on nblint inferring them again).
+    :class:`nblint.MixedNB` with every column's kind written out
+    (:func:`recommended_kinds`, so the code does not depend on nblint inferring them
+    again), even where one scikit-learn class would read every feature: it is the
+    model whose weights ``nblint impact`` shows, and its measurements' readings and
+    WANBIA weights are what a plain ``GaussianNB`` or ``BernoulliNB`` would lack.
     """
     features, left_out = recommended_features(ctx, leaks_out=True)
     target = ctx.target
     read = read_code(path, encoding, sheet)
     lines = [f"# The Naive Bayes nblint recommends for {path} (nblint columns --pipeline).", "import pandas as pd"]
-    models = {f.model for f in features}
-    single = len(models) == 1 and not any(f.group for f in features) and next(iter(models)) in _SKLEARN_CLASS
-    if single:
-        cls = _SKLEARN_CLASS[next(iter(models))]
-        lines += [
-            f"from sklearn.naive_bayes import {cls}",
-            "",
-            f"table = {read}",
-            f"columns = {[c for f in features for c in f.columns]!r}",
-            f"model = {cls}()",
-            f"model.fit(table[columns], table[{target!r}])",
-        ]
-        lines += [f"# {column}: {why}" for column, why in _guesses(ctx, features).items()]
-        if left_out:
-            lines.append(f"# left out: {', '.join(f'{c} ({why})' for c, why in left_out.items())}")
-        return "\n".join(lines) + "\n"
     lines += [
         "from nblint import MixedNB",
         "",
@@ -278,17 +283,17 @@ def _guesses(ctx, features: list[Feature]) -> dict[str, str]:
 
 
 def _kind_line(feature: Feature, kinds, guesses: dict[str, str]) -> str:
+    ((key, declared),) = recommended_kinds([feature]).items()
     if feature.group:
-        return (
-            f"    {feature.columns!r}: {feature.group!r},  # one categorical feature, "
-            f"not {len(feature.columns)} independent bits"
-        )
+        return f"    {key!r}: {declared!r},  # one categorical feature, not {len(feature.columns)} independent bits"
     kind = kinds[feature.columns[0]]
     notes = []
     if feature.model == "multinomial":
         notes.append("counts on one shared scale: one multinomial block")
     elif kind.kind == "count":
         notes.append("counts, on their own: not one multinomial with unrelated counts")
+    if declared == "continuous":
+        notes.append(READING_NOTE)
     if feature.columns[0] in guesses:
         notes.append(guesses[feature.columns[0]])
-    return f"    {feature.columns[0]!r}: {feature.model!r}," + (f"  # {'; '.join(notes)}" if notes else "")
+    return f"    {key!r}: {declared!r}," + (f"  # {'; '.join(notes)}" if notes else "")

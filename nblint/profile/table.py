@@ -147,7 +147,7 @@ class TableProfile:
         if target is not None and target in source.skipped:
             raise InputError(f"target column {target!r} cannot be read: it holds {source.skipped[target]}")
         if target is not None and target not in source.names:
-            raise InputError(missing_column("target column", target, list(source.names)))
+            raise InputError(missing_column("target column", target, list(source.names)) + source.missing_column_note)
 
         def fold(chunks) -> TableProfile | None:
             profile = None

@@ -205,6 +205,9 @@ class TableSource:
     matrix: Any = None
     #: The rows live elsewhere (a Dask cluster): the operations below run there.
     distributed: bool = False
+    #: Said after "column not found": where the columns came from when that may be why (an Excel
+    #: workbook's first sheet, read by default, is often not the data: ``--sheet`` reads another).
+    missing_column_note: str = ""
 
     def __init__(self, path: str, names: Sequence[str], n_rows: int, chunk_rows: int | None = None):
         self.path = path

@@ -6,7 +6,7 @@ file, and that file is read by the CSV reader: the column kinds, the streaming
 passes and so the findings are those of the CSV export, by construction, and no
 second type inference exists to drift from the first.
 
-Both libraries are optional (``pip install 'naive-bayes-lint[excel]'``); without
+Both libraries are optional (``pip install "naive-bayes-lint[excel]"``); without
 them an Excel file is one error line saying so, never a decoding error about
 the zip container's bytes.
 """
@@ -20,6 +20,7 @@ import weakref
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from nblint.core.dependencies import install_hint
 from nblint.core.errors import InputError
 from nblint.core.resources import disk_budget
 from nblint.core.suggest import did_you_mean
@@ -29,7 +30,7 @@ from nblint.core.tempfiles import owned_prefix
 #: walk does not pick them up, so a folder of workbooks is not an error where openpyxl is missing).
 EXCEL_SUFFIXES = (".xlsx", ".xlsm", ".xls")
 
-ENABLE = "pip install 'naive-bayes-lint[excel]', or export the sheet to CSV"
+ENABLE = f"{install_hint('openpyxl')}, or export the sheet to CSV"
 
 
 def is_excel_path(path: str) -> bool:
@@ -37,8 +38,10 @@ def is_excel_path(path: str) -> bool:
     return path.lower().endswith(EXCEL_SUFFIXES)
 
 
-def excel_rows(path: str, sheet: str | None = None) -> Iterator[Sequence[Any]]:
+def excel_rows(path: str, sheet: str | None = None, sheets: list[str] | None = None) -> Iterator[Sequence[Any]]:
     """The rows of one sheet (the first, or ``sheet``), as cell values; the header row first.
+
+    ``sheets``, when given, receives the workbook's sheet names, in order.
 
     Raises
     ------
@@ -46,11 +49,13 @@ def excel_rows(path: str, sheet: str | None = None) -> Iterator[Sequence[Any]]:
         When the reading library is missing, the file is not a workbook, or the sheet does not exist.
     """
     if path.lower().endswith(".xls"):
-        return _xls_rows(path, sheet)
-    return _xlsx_rows(path, sheet)
+        return _xls_rows(path, sheet, sheets)
+    return _xlsx_rows(path, sheet, sheets)
 
 
-def _pick(names: list[str], sheet: str | None) -> str:
+def _pick(names: list[str], sheet: str | None, sheets: list[str] | None = None) -> str:
+    if sheets is not None:
+        sheets[:] = names
     if not names:
         raise InputError("the workbook has no sheets")
     if sheet is None:
@@ -60,7 +65,7 @@ def _pick(names: list[str], sheet: str | None) -> str:
     return sheet
 
 
-def _xlsx_rows(path: str, sheet: str | None) -> Iterator[Sequence[Any]]:
+def _xlsx_rows(path: str, sheet: str | None, sheets: list[str] | None) -> Iterator[Sequence[Any]]:
     try:
         import openpyxl
     except ImportError:
@@ -74,7 +79,7 @@ def _xlsx_rows(path: str, sheet: str | None) -> Iterator[Sequence[Any]]:
         book = openpyxl.load_workbook(path, read_only=True, data_only=True)
     except (zipfile.BadZipFile, KeyError, OSError, ValueError) as exc:
         raise InputError(f"not a readable Excel workbook ({type(exc).__name__}: {exc})") from None
-    name = _pick(list(book.sheetnames), sheet)
+    name = _pick(list(book.sheetnames), sheet, sheets)
 
     def rows() -> Iterator[Sequence[Any]]:
         try:
@@ -85,7 +90,7 @@ def _xlsx_rows(path: str, sheet: str | None) -> Iterator[Sequence[Any]]:
     return rows()
 
 
-def _xls_rows(path: str, sheet: str | None) -> Iterator[Sequence[Any]]:
+def _xls_rows(path: str, sheet: str | None, sheets: list[str] | None) -> Iterator[Sequence[Any]]:
     try:
         import xlrd
     except ImportError:
@@ -96,7 +101,7 @@ def _xls_rows(path: str, sheet: str | None) -> Iterator[Sequence[Any]]:
         book = xlrd.open_workbook(path, on_demand=True)
     except Exception as exc:  # xlrd raises its own XLRDError, and struct/value errors on damaged files
         raise InputError(f"not a readable Excel workbook ({type(exc).__name__}: {exc})") from None
-    name = _pick(list(book.sheet_names()), sheet)
+    name = _pick(list(book.sheet_names()), sheet, sheets)
     table = book.sheet_by_name(name)
 
     def rows() -> Iterator[Sequence[Any]]:
@@ -138,6 +143,7 @@ def spool_sheet(path: str, sheet: str | None = None) -> tempfile._TemporaryFileW
 
     Every row is as wide as the header row; trailing empty rows are left out
     (a sheet's range keeps formatted but empty rows; they are no table rows).
+    The returned object's ``sheet_note`` is :func:`sheet_note`'s for the sheet read.
     """
     limit = disk_budget()
     spool = tempfile.NamedTemporaryFile(
@@ -147,7 +153,8 @@ def spool_sheet(path: str, sheet: str | None = None) -> tempfile._TemporaryFileW
     writer = csv.writer(spool, lineterminator="\n")
     width = 0
     blank = 0
-    for number, row in enumerate(excel_rows(path, sheet)):
+    sheets: list[str] = []
+    for number, row in enumerate(excel_rows(path, sheet, sheets)):
         texts = [cell_text(v) for v in row]
         while texts and texts[-1] == "":
             texts.pop()
@@ -164,7 +171,27 @@ def spool_sheet(path: str, sheet: str | None = None) -> tempfile._TemporaryFileW
             spool.close()
             raise InputError(f"the sheet is larger than the {limit:,} bytes nblint may copy to the temporary folder")
     spool.flush()
+    note = sheet_note(sheets, sheet)
     if spool.tell() == 0:
         spool.close()
-        raise InputError("the sheet is empty")
+        raise InputError("the sheet is empty" + note)
+    spool.sheet_note = note  # type: ignore[attr-defined]
     return spool
+
+
+def sheet_note(sheets: list[str], sheet: str | None) -> str:
+    """What to add to "column not found" when the first sheet was read by default and there are others.
+
+    A workbook often opens on a cover or notes sheet: its error then says which sheet was
+    read and that ``--sheet`` reads another.
+
+    Examples
+    --------
+    >>> sheet_note(["README", "data"], None)
+    "; that is the first sheet, 'README', of README, data: --sheet NAME reads another"
+    >>> sheet_note(["data"], None), sheet_note(["README", "data"], "data")
+    ('', '')
+    """
+    if sheet is not None or len(sheets) < 2:
+        return ""
+    return f"; that is the first sheet, {sheets[0]!r}, of {', '.join(sheets)}: --sheet NAME reads another"

@@ -37,7 +37,9 @@ def read_table(path: str, *, encoding: str = "utf-8", stdin=None, sheet: str | N
         raise InputError("file is empty")
     if is_excel_path(path):
         spool = spool_sheet(path, sheet)
-        return CsvSource(spool.name, ",", "utf-8", display=path, keep=spool)
+        source = CsvSource(spool.name, ",", "utf-8", display=path, keep=spool)
+        source.missing_column_note = spool.sheet_note  # a missing column: maybe the sheet is not the data
+        return source
     form = table_format(path) or TableFormat("csv")  # any other name is read as CSV
     if form.kind == "parquet":
         return ParquetSource(path)

@@ -58,14 +58,15 @@ def word_counts(source: TableSource, column: str, target: str | None) -> WordCou
     Raises
     ------
     InputError
-        When the column is missing, is the target, holds no words at all, or
-        scikit-learn is not installed.
+        When the column is missing, is the target or holds no words at all.
+    MissingDependency
+        When scikit-learn (a dependency) is not installed.
     """
-    try:
-        from scipy import sparse
-        from sklearn.feature_extraction.text import CountVectorizer
-    except ImportError:
-        raise InputError("--text needs scikit-learn: pip install 'nblint[sklearn]'") from None
+    from scipy import sparse
+
+    from nblint.core.dependencies import require
+
+    CountVectorizer = require("sklearn.feature_extraction.text", "--text").CountVectorizer
     if column not in source.names:
         raise InputError(f"text column {column!r} not found (columns: {_listed(source.names)})")
     if column == target:

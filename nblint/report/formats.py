@@ -389,8 +389,9 @@ def render_junit(result) -> str:
             cases.append(ET.Element("testcase", {"classname": path, "name": "no findings", "file": path}))
         for f in r.findings:
             attributes = {"classname": path, "name": _xml(_junit_name(f)), "file": path}
-            if f.line is not None:
-                attributes["line"] = str(f.line)
+            line = f.file_line if f.cell is not None else f.line  # (of the .ipynb file itself, as in SARIF)
+            if line is not None:
+                attributes["line"] = str(line)
             case = ET.Element("testcase", attributes)
             if f.severity >= r.fail_on:
                 n_failed += 1
@@ -410,8 +411,10 @@ def render_junit(result) -> str:
 
 
 def _junit_name(f: Finding) -> str:
-    """``NB101 one-hot-group: plan_basic, plan_pro, plan_team`` (or ``... line 12`` for a config finding)."""
-    where = ", ".join(f.columns) if f.columns else (f"line {f.line}" if f.line is not None else "")
+    """``NB101 one-hot-group: plan_basic, plan_pro, plan_team`` (``... line 12`` for a config finding,
+    ``... cell 2, line 1`` for a notebook's)."""
+    cell = f"cell {f.cell}, " if f.cell is not None else ""
+    where = ", ".join(f.columns) if f.columns else (f"{cell}line {f.line}" if f.line is not None else "")
     return f"{f.code} {f.name}: {where}" if where else f"{f.code} {f.name}"
 
 

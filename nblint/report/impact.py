@@ -50,11 +50,9 @@ def impact_json(result, path: str, weights: dict | None = None, with_weights: bo
 
     ``result`` may be ``None`` (no group to measure: ``groups`` is empty).  With
     ``with_weights``, ``weights`` (:func:`nblint.estimators.explain.explain_weights`'s
-    answer) is added under ``"weights"``; ``None`` there means scikit-learn is
-    missing, said in ``"weights_note"``.
+    answer) is added under ``"weights"``.
     """
     from nblint.engine.rule import _jsonable
-    from nblint.estimators import explain
 
     if result is None:
         data: dict = {"path": path, "groups": [], "note": "no one-hot or dummy groups found: nothing to measure"}
@@ -72,8 +70,6 @@ def impact_json(result, path: str, weights: dict | None = None, with_weights: bo
             data["terms"] = {"words": len(result.design.terms), "read_as": result.design.term_model}
     if with_weights:
         data["weights"] = weights
-        if weights is None:
-            data["weights_note"] = explain.NO_SKLEARN
     return _jsonable(data)
 
 
@@ -87,7 +83,7 @@ def plot_impact(result, path: str, title: str) -> None:
     Raises
     ------
     ImportError
-        When matplotlib is not installed (``pip install 'naive-bayes-lint[plot]'``).
+        When matplotlib is not installed (``pip install "naive-bayes-lint[plot]"``).
     """
     import matplotlib
     import numpy as np
@@ -123,16 +119,13 @@ def plot_impact(result, path: str, title: str) -> None:
     plt.close(fig)
 
 
-def render_weights_text(weights: dict | None) -> str:
+def render_weights_text(weights: dict) -> str:
     """The weights section of ``nblint impact``: one line per feature of the recommended MixedNB, sorted by name.
 
-    ``weights`` is :func:`nblint.estimators.explain.explain_weights`'s answer
-    (``None``: scikit-learn is missing, said in one line).
+    ``weights`` is :func:`nblint.estimators.explain.explain_weights`'s answer.
     """
     from nblint.estimators import explain
 
-    if weights is None:
-        return f"\n{explain.NO_SKLEARN}\n"
     lines = [
         "",
         f"weights of the recommended MixedNB (nblint columns --pipeline; WANBIA, fitted on {weights['rows']} rows): "

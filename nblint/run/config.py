@@ -6,7 +6,7 @@ table (``--config FILE`` overrides the search).  Keys::
 
     [tool.nblint]                 # in nblint.toml: top level, no [tool.nblint]
     target = "label"              # the class column
-    text = "body"                 # a column of documents, linted as its word counts (needs nblint[sklearn])
+    text = "body"                 # a column of documents, linted as its word counts
     model = "bernoulli"           # bernoulli | multinomial | complement | gaussian | categorical
     alpha = 1.0                   # the model's smoothing, when known (0 = none: zero counts veto)
     select = ["NB1", "NB2"]       # codes or prefixes; "ALL" by default

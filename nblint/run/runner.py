@@ -110,9 +110,12 @@ def expand_paths(paths: list[str]) -> tuple[list[str], list[str], dict[str, str]
     """Files to lint (folders walked in sorted order), warnings for empty folders, and folders that cannot be read.
 
     The last maps each unreadable folder (met in the walk, or given) to its error line, listed
-    with the files at its place so that the run reports it and goes on.
+    with the files at its place so that the run reports it and goes on.  A walk reads no Excel
+    workbook (they are linted when named: a folder of them is not an error where openpyxl is
+    missing), and a warning names those it passed over, so that none is skipped silently.
     """
     from nblint.pipelines import is_config_path
+    from nblint.readers.excel import is_excel_path
 
     files, warnings = [], []
     unreadable: dict[str, str] = {}
@@ -125,11 +128,18 @@ def expand_paths(paths: list[str]) -> tuple[list[str], list[str], dict[str, str]
     for path in paths:
         if path != "-" and os.path.isdir(path):
             found: list[str] = []
+            workbooks: list[str] = []
             for folder, dirs, names in os.walk(path, onerror=failed):
                 dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
                 found += [_joined(folder, n) for n in sorted(names) if is_table_path(n) or is_config_path(n)]
+                workbooks += [_joined(folder, n) for n in sorted(names) if is_excel_path(n)]
             if not found:
                 warnings.append(f"{path}: warning: no tables or pipeline configs found in this folder")
+            if workbooks:
+                warnings.append(
+                    f"{path}: warning: a folder is walked for CSV, TSV and Parquet files, not Excel workbooks: "
+                    f"skipped {', '.join(workbooks)} (name a workbook to lint it)"
+                )
             files += found
         else:
             files.append(path)
@@ -468,10 +478,12 @@ def _dask_client(scheduler: str | None):
     """A ``distributed.Client`` of the scheduler at ``scheduler``; None: Dask's default scheduler."""
     if not scheduler:
         return None
+    from nblint.core.dependencies import missing_message
+
     try:
         from distributed import Client
     except ImportError:
-        raise ConfigError('--scheduler needs distributed: pip install "naive-bayes-lint[dask]"') from None
+        raise ConfigError(missing_message("distributed", "--scheduler")) from None
     try:
         return Client(scheduler, timeout="10s")
     except OSError as exc:

@@ -59,7 +59,23 @@ class Group:
 
     @property
     def label(self) -> str:
-        return self.stem or "+".join(self.members[:3]) + ("+..." if len(self.members) > 3 else "")
+        return group_label(self.members, self.stem)
+
+
+def group_label(members, stem: str | None) -> str:
+    """A group's name: its stem (the variable the names say it encodes), else its first members joined.
+
+    The one naming of a group: findings, ``nblint impact`` and the features of
+    :class:`nblint.MixedNB` (found or declared) all use it.
+
+    Examples
+    --------
+    >>> group_label(["plan_basic", "plan_pro"], "plan")
+    'plan'
+    >>> group_label(["a", "b", "c", "d"], None)
+    'a+b+c+...'
+    """
+    return stem or "+".join(members[:3]) + ("+..." if len(members) > 3 else "")
 
 
 def exclusivity_evidence(counts, n_rows: int) -> float:
