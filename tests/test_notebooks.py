@@ -396,12 +396,24 @@ def test_python_2_that_stays_unreadable_is_an_info_not_a_parse_error(write):
     assert "its pipelines are not checked" in finding["message"]
 
 
-def test_a_python_3_syntax_error_is_still_an_error(write):
+def test_a_python_3_syntax_error_is_a_note_that_says_where(write):
     path = write("broken.py", "from sklearn.naive_bayes import MultinomialNB\nclf = MultinomialNB(alpha=0\n")
-    result = run("check", path)
-    assert result.exit_code == 2 and re.match(
-        rf"{re.escape(path)}: error: Python syntax error at line 2", result.stderr
+    result = run("check", path, "--format", "json")
+    assert result.exit_code == 0 and result.stderr == ""
+    (finding,) = json.loads(result.stdout)
+    assert (finding["code"], finding["severity"], finding["line"]) == ("NB510", "info", 2)
+    assert "syntax error at line 2" in finding["message"] and "not checked" in finding["message"]
+
+
+def test_python_2_with_a_syntax_error_too_is_one_note_and_the_other_files_are_linted(write):
+    older = write(
+        "older_broken.py", "from sklearn.naive_bayes import BernoulliNB\nprint 'x'\nclf = BernoulliNB(alpha=0\n"
     )
+    fine = write("fine.py", "from sklearn.naive_bayes import BernoulliNB\nclf = BernoulliNB(alpha=0)\n")
+    result = run("check", older, fine, "--format", "json")
+    assert result.exit_code == 1 and result.stderr == ""
+    found = sorted((Path(f["path"]).name, f["code"]) for f in json.loads(result.stdout))
+    assert found == [("fine.py", "NB502"), ("older_broken.py", "NB510")]
 
 
 def test_a_name_from_a_run_script_is_said_not_guessed(write):

@@ -213,11 +213,6 @@ def test_hostile_yaml_is_refused_and_nothing_runs(tmp_path, write, tag, with_tar
             "invalid TOML: Invalid value (at line 2, column 19)",
         ),
         (
-            "bad.py",
-            "from sklearn.naive_bayes import BernoulliNB\nclf = BernoulliNB(alpha=0\n",
-            "Python syntax error at line 2",
-        ),
-        (
             "spec.yaml",
             "model: BernoulliNB\nencoder:\n  color: OneHotEncoder\n",
             "unknown key 'encoder' in the nblint spec at line 2; did you mean 'encoders'?",

@@ -29,9 +29,10 @@ class bodies, branches and loops included, each once).  What is followed:
 
 Anything else (a value computed at run time) is an :class:`~nblint.pipelines.calls.Expr`
 whose value nblint does not guess.  What cannot be followed at all -- a Python 2
-source, code nested too deeply (:mod:`nblint.pipelines.pyparse`), a star import
-from a module of the project that may define a scikit-learn name used here --
-becomes a :class:`~nblint.pipelines.calls.Note`, reported by NB510.
+source, a syntax error, syntax newer than the running Python, code nested too
+deeply (:mod:`nblint.pipelines.pyparse`), a value too large to hold, a star
+import from a module of the project that may define a scikit-learn name used
+here -- becomes a :class:`~nblint.pipelines.calls.Note`, reported by NB510.
 """
 
 from __future__ import annotations
@@ -43,13 +44,12 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from nblint.core.errors import InputError
 from nblint.pipelines import catalog
 from nblint.pipelines.calls import Expr, Note
 from nblint.pipelines.pycalls import CallReading
 from nblint.pipelines.pydata import DataTracking
 from nblint.pipelines.pyloops import LoopReading, listed_names
-from nblint.pipelines.pyparse import MAX_NESTING, imports_library, newer_syntax, parse_source
+from nblint.pipelines.pyparse import MAX_NESTING, Unreadable, imports_library, newer_syntax, parse_source
 from nblint.pipelines.pystate import Chains, Parts
 from nblint.pipelines.pyvalues import UNKNOWN, Instance, calls_in, concatenated, subscript, unpack
 from nblint.pipelines.pyvalues import mark as _mark
@@ -94,43 +94,19 @@ CONVENTIONAL = {"np": "numpy", "pd": "pandas"}
 def read_python(text: str, path: str) -> list[PipelineSpec] | None:
     """The pipelines a Python source builds, or None when it calls nothing from scikit-learn or imblearn.
 
-    Raises
-    ------
-    InputError
-        On a syntax error (with its line and column), except in Python 2 code and in code nested
-        past what Python's parser accepts: those are notes (NB510), since the file is code nblint
-        cannot read rather than a broken file.
+    A source that cannot be parsed (Python 2, a syntax error, syntax newer than the running
+    Python, code nested past what Python's parser accepts) is still a Python source: it is one
+    note (NB510) naming the reason and where, never an input error, since the file may well
+    run where it is used and only nblint cannot read it.
     """
     parsed = parse_source(text, path)
     problem = parsed.unreadable
     if parsed.tree is None:
         assert problem is not None  # parse_source gives a tree or says why not
-        if problem.python2 or problem.deep:
-            if not imports_library(text):
-                return None
-            if problem.deep:
-                message = (
-                    "Python's parser refuses this file as nested too deeply (the limit of its own parser, "
-                    "not an error in the code), so nblint cannot read it: its pipelines are not checked"
-                )
-            else:
-                message = (
-                    f"this file is Python 2 (Python 3 refuses its syntax at line {problem.line}): nblint "
-                    "reads Python 3 only, so its pipelines are not checked"
-                )
-            return [PipelineSpec(path, "python", (), None, notes=(Note(problem.line, message),))]
-        newer = newer_syntax(text, problem.line)
-        if newer is not None:  # code for a newer Python: unreadable here, not broken
-            if not imports_library(text):
-                return None
-            message = (
-                f"this file uses Python {newer[0]}.{newer[1]} syntax at line {problem.line}, newer than the Python "
-                f"{sys.version_info[0]}.{sys.version_info[1]} nblint runs on, so nblint cannot read it: its pipelines "
-                f"are not checked (run nblint on Python {newer[0]}.{newer[1]} or later)"
-            )
-            return [PipelineSpec(path, "python", (), None, notes=(Note(problem.line, message),))]
-        where = f" at line {problem.line}, column {problem.column}"
-        raise InputError(f"Python syntax error{where}: {problem.message}")
+        if not imports_library(text):
+            return None
+        message = unreadable_message(problem, text)
+        return [PipelineSpec(path, "python", (), None, notes=(Note(problem.line, message),))]
     notes = []
     if parsed.python2:
         assert problem is not None  # the lines set aside are those the Python 2 problem was found in
@@ -147,6 +123,31 @@ def read_python(text: str, path: str) -> list[PipelineSpec] | None:
     if parsed.cut:
         notes.append(Note(parsed.cut[0], cut_message(_lines(parsed.cut))))
     return read_module(parsed.tree, path, text, notes=notes)
+
+
+def unreadable_message(problem: Unreadable, text: str) -> str:
+    """NB510's note for a source Python 3 cannot parse: why (Python 2, newer syntax, depth, a syntax error) and where."""
+    if problem.deep:
+        return (
+            "Python's parser refuses this file as nested too deeply (the limit of its own parser, "
+            "not an error in the code), so nblint cannot read it: its pipelines are not checked"
+        )
+    if problem.python2:
+        return (
+            f"this file is Python 2 (Python 3 refuses its syntax at line {problem.line}): nblint "
+            "reads Python 3 only, so its pipelines are not checked"
+        )
+    newer = newer_syntax(text, problem.line)
+    if newer is not None:  # code for a newer Python: unreadable here, not broken
+        return (
+            f"this file uses Python {newer[0]}.{newer[1]} syntax at line {problem.line}, newer than the Python "
+            f"{sys.version_info[0]}.{sys.version_info[1]} nblint runs on, so nblint cannot read it: its pipelines "
+            f"are not checked (run nblint on Python {newer[0]}.{newer[1]} or later)"
+        )
+    return (
+        f"this file has a Python syntax error at line {problem.line}, column {problem.column} ({problem.message}), "
+        "so nblint cannot read it: its pipelines are not checked"
+    )
 
 
 def cut_message(where: str) -> str:
