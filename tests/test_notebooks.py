@@ -5,7 +5,6 @@ Python reader's limits said rather than guessed (NB510)."""
 from __future__ import annotations
 
 import json
-import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -465,3 +464,19 @@ def test_code_is_read_never_run(tmp_path):
     assert {("script.py", "NB502"), ("analysis.ipynb", "NB502")} <= codes
     assert not canary.exists()
     assert not (tmp_path / "shell_escape_ran").exists()
+
+
+def test_a_cell_indented_as_a_whole_is_read_as_ipython_runs_it(write):
+    """IPython dedents a cell pasted indented (its first line's indentation off every line), so it runs."""
+    path = write(
+        "indented.ipynb",
+        notebook(
+            code(
+                "  from sklearn.naive_bayes import BernoulliNB\n  from sklearn.feature_extraction.text import CountVectorizer"
+            ),
+            code("  %matplotlib inline\n  vec = CountVectorizer()\n  X = vec.fit_transform(docs)"),
+            code("  clf = BernoulliNB()\n  for a in [1, 2]:\n      print(a)\n  clf.fit(X, y)"),
+        ),
+    )
+    found = [(f["code"], f["cell"], f["line"]) for f in findings(path)]
+    assert ("NB503", 2, 2) in found and not [f for f in found if f[0] == "NB510"]
