@@ -51,7 +51,16 @@ from nblint.pipelines.pydata import DataTracking
 from nblint.pipelines.pyloops import LoopReading, listed_names
 from nblint.pipelines.pyparse import MAX_NESTING, Unreadable, imports_library, newer_syntax, parse_source
 from nblint.pipelines.pystate import Chains, Parts
-from nblint.pipelines.pyvalues import UNKNOWN, Instance, calls_in, concatenated, subscript, unpack
+from nblint.pipelines.pyvalues import (
+    MAX_JOINED,
+    TOO_LARGE,
+    UNKNOWN,
+    Instance,
+    calls_in,
+    concatenated,
+    subscript,
+    unpack,
+)
 from nblint.pipelines.pyvalues import mark as _mark
 from nblint.pipelines.pyvalues import unknown as _unknown
 from nblint.pipelines.spec import PipelineSpec, build_specs
@@ -486,6 +495,9 @@ class _ModuleReader(CallReading, LoopReading, DataTracking):
                 return found
         elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
             joined = concatenated(self.expr(node.left), self.expr(node.right))
+            if joined is TOO_LARGE:
+                self._gave_up(node)
+                return _unknown(node)
             if joined is not None:
                 return joined  # [0] + alphas, col + "_enc" (also for each name a loop takes)
         elif isinstance(node, (ast.Call, ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
@@ -495,6 +507,21 @@ class _ModuleReader(CallReading, LoopReading, DataTracking):
                 self.memo[memo_key] = self._call(node) if isinstance(node, ast.Call) else self._comprehension(node)
             return self.memo[memo_key]
         return _unknown(node)
+
+    def _gave_up(self, node: ast.BinOp) -> None:
+        """Say once (NB510) that a joined value grew past what the reader holds, so it is read as unknown."""
+        if "<too large>" in self.noted:
+            return
+        self.noted.add("<too large>")
+        self.notes.append(
+            Note(
+                node.lineno,
+                (
+                    f"the value joined at line {node.lineno} would hold more than {MAX_JOINED:,} characters or items "
+                    "(a value that keeps doubling): nblint gave up reading it, so what it feeds is not followed"
+                ),
+            )
+        )
 
     def _reference(self, node: ast.Name | ast.Attribute) -> Any:
         if isinstance(node, ast.Attribute):

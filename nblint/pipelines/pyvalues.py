@@ -171,17 +171,42 @@ def calls_in(value: Any) -> list[Call]:
     return []
 
 
+#: Largest value the reader builds by joining others (characters of a string, items of a list or of the
+#: names a loop takes): real code joins column names and short lists, while a chain of ``s1 = s0 + s0``
+#: lines doubles a value on every line, so a few hundred bytes of source would otherwise ask for gigabytes.
+MAX_JOINED = 100_000
+
+
+class TooLarge:
+    """What joining two values gives when the result would pass :data:`MAX_JOINED`: the reading gives up."""
+
+
+TOO_LARGE = TooLarge()
+
+
+def extent(value: Any) -> int:
+    """How big a value is to hold: a string's characters, a sequence's items, a OneOf's values' extents added up."""
+    if isinstance(value, (str, list, tuple)):
+        return len(value)
+    if isinstance(value, OneOf):
+        return sum(extent(item) or 1 for item in value.items)
+    return 1
+
+
 def concatenated(left: Any, right: Any) -> Any:
     """``[0] + list(values)`` or ``col + "_enc"``: two known sequences or strings joined (None if unknown).
 
-    A string joined with a loop's names gives the names the loop takes, each joined.
+    A string joined with a loop's names gives the names the loop takes, each joined.  A join
+    whose result would pass :data:`MAX_JOINED` gives :data:`TOO_LARGE` (checked before it is built).
     """
     if is_sequence(left) and is_sequence(right):
-        return list(left) + list(right)
+        return list(left) + list(right) if len(left) + len(right) <= MAX_JOINED else TOO_LARGE
     if isinstance(left, str) and isinstance(right, str):
-        return left + right
+        return left + right if len(left) + len(right) <= MAX_JOINED else TOO_LARGE
     for one, other, first in ((left, right, True), (right, left, False)):
         if isinstance(one, OneOf) and isinstance(other, str) and all(isinstance(v, str) for v in one.items):
+            if extent(one) + len(one.items) * len(other) > MAX_JOINED:
+                return TOO_LARGE
             return OneOf([v + other if first else other + v for v in one.items])
     return None
 
