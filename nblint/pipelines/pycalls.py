@@ -27,7 +27,7 @@ from nblint.pipelines.flow import FITTED_LEVELS
 from nblint.pipelines.params import resolve_param
 from nblint.pipelines.pydata import FIT_METHODS, argument, union
 from nblint.pipelines.pystate import Chains, Function, Parts, ReaderState
-from nblint.pipelines.pyvalues import Instance, calls_in, enumerated, number_range, one_of, zipped
+from nblint.pipelines.pyvalues import Instance, calls_in, enumerated, is_literal, number_range, one_of, zipped
 from nblint.pipelines.pyvalues import mark as _mark
 from nblint.pipelines.pyvalues import unknown as _unknown
 from nblint.pipelines.tree import PosDict
@@ -258,13 +258,16 @@ class CallReading(ReaderState):
             self.stack.append(function)
             self.returns.append([])
             self.aliases.append((aliases, {}, True))
+            self.literal_args.append({name: value for name, (value, _) in bound.items() if is_literal(value)})
             try:
                 self.statements(function.body)
             finally:
                 returned = self.returns.pop()
                 changed = self.aliases.pop()[1]
+                self.literal_args.pop()
                 self.stack.pop()
                 self.frame = outer
+                self.ended = False
         self.apply_changes(changed)
         self.call_data[(id(node), outer)] = union(*(data for _, data, _ in returned))
         each = [parts for _, _, parts in returned if parts is not None]
@@ -274,9 +277,8 @@ class CallReading(ReaderState):
             self.call_parts[(id(node), outer)] = [
                 (union(*(parts[i][0] for parts in each)), each[0][i][1]) for i in range(size)
             ]
-        values = [value for value, _, _ in returned]
-        estimators = [v for v in values if calls_in(v) or isinstance(v, Instance)]
-        return estimators[0] if estimators else values[0] if values else _unknown(node)
+        value = self.returned_value(function, node, [value for value, _, _ in returned])
+        return _unknown(node) if value is None else value
 
     def apply_changes(self, changed: dict[str, Any]) -> None:
         """Give the names a function's parameters (or a loop's variable) stood for the data changed through them."""

@@ -46,6 +46,7 @@ from typing import Any
 
 from nblint.pipelines import catalog
 from nblint.pipelines.calls import Expr, Note
+from nblint.pipelines.pybranches import BranchReading
 from nblint.pipelines.pycalls import CallReading
 from nblint.pipelines.pydata import DataTracking
 from nblint.pipelines.pyloops import LoopReading, listed_names
@@ -225,7 +226,7 @@ def read_module(
     return specs
 
 
-class _ModuleReader(CallReading, LoopReading, DataTracking):
+class _ModuleReader(CallReading, LoopReading, BranchReading, DataTracking):
     """The Python reader: its state is :class:`~nblint.pipelines.pystate.ReaderState`, its parts mixed in."""
 
     # ---------------------------------------------------------------- statements
@@ -233,6 +234,8 @@ class _ModuleReader(CallReading, LoopReading, DataTracking):
     def statements(self, body: list[ast.stmt]) -> None:
         for stmt in body:
             self.statement(stmt)
+            if self.ended:  # (a return in a function being read: the rest of the block does not run)
+                break
 
     def statement(self, stmt: ast.stmt) -> None:
         if isinstance(stmt, (ast.Import, ast.ImportFrom)):
@@ -244,16 +247,28 @@ class _ModuleReader(CallReading, LoopReading, DataTracking):
         if isinstance(stmt, ast.ClassDef):
             self.define_class(stmt)
             return
+        taken = None  # what a for loop's variable takes, once read
+        if isinstance(stmt, ast.If):
+            decision = self.decided(stmt.test)
+            if decision is not None:  # a helper's branch its literal argument decides: only that one runs
+                self._calls_in(stmt.test)
+                self.statements(stmt.body if decision else stmt.orelse)
+                return
         if isinstance(stmt, (ast.For, ast.AsyncFor)) and isinstance(stmt.target, ast.Name):
             frames = self.frames_walked(stmt.iter)
             if frames:
                 self.loop_over_frames(stmt, frames)
                 return
+            taken = self.iterate(stmt.iter)
+            keys = self.keys_walked(stmt, taken)
+            if keys:
+                self.loop_over_keys(stmt, keys)
+                return
         if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
             for target in stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]:
                 self.assign(target, stmt.value)
         elif isinstance(stmt, (ast.For, ast.AsyncFor)):
-            self.bind(stmt.target, self.iterate(stmt.iter), None)
+            self.bind(stmt.target, taken if taken is not None else self.iterate(stmt.iter), None)
         elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.op, ast.Add):
             self.grow(stmt.target, stmt.value, one=False)  # features += [...]
         elif isinstance(stmt, ast.Return) and stmt.value is not None and self.returns:
@@ -261,6 +276,7 @@ class _ModuleReader(CallReading, LoopReading, DataTracking):
             if isinstance(stmt.value, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in stmt.value.elts):
                 parts = [(self.data_of(e), e) for e in stmt.value.elts]
             self.returns[-1].append((self.expr(stmt.value), self.data_of(stmt.value), parts))
+            self.ended = True
         elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
             self._in_place(stmt.value)
             made = self.expr(stmt.value)
@@ -281,6 +297,30 @@ class _ModuleReader(CallReading, LoopReading, DataTracking):
                     self.statement(child)
                 else:  # an except handler or a match case
                     self.statements(child.body)
+                self.ended = False  # a return inside a branch, loop or try may not run: read on
+
+    def _calls_in(self, node: ast.expr) -> None:
+        """Read every call of an expression (a test whose value decides a branch)."""
+        for inner in ast.walk(node):
+            if isinstance(inner, (ast.Call, ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+                self.expr(inner)
+
+    def loop_over_keys(self, loop: ast.For | ast.AsyncFor, keys: list) -> None:
+        """``for name in models: make_pipeline(transformer(name), models[name])``: the body read once per
+        key, the variable bound to that key, each reading its own frame (so the calls it makes are made
+        per key and a helper's branches are decided per key)."""
+        self._calls_in(loop.iter)
+        outer = self.frame
+        for key in keys:
+            self.frames += 1
+            self.frame = self.frames
+            try:
+                self.bind(loop.target, key, None)
+                self.statements(loop.body)
+            finally:
+                self.frame = outer
+                self.ended = False
+        self.statements(loop.orelse)
 
     def import_(self, stmt: ast.Import | ast.ImportFrom) -> None:
         if isinstance(stmt, ast.Import):
@@ -322,6 +362,7 @@ class _ModuleReader(CallReading, LoopReading, DataTracking):
                 self.statements(stmt.body)
             finally:
                 self.returns.pop()
+                self.ended = False
         self.class_name = outer_class
 
     def define_class(self, stmt: ast.ClassDef) -> None:

@@ -50,6 +50,10 @@ class ReaderState(ABC):
         # Per function being read: each return's value, data, and data per element of a returned tuple.
         self.returns: list[list[tuple[Any, Chains | None, Parts | None]]] = []
         self.inlined = 0
+        # Per source call being read: its parameters bound to literal values at the call site (a branch on
+        # one of them is decided for that call).
+        self.literal_args: list[dict[str, Any]] = []
+        self.ended = False  # a return was read in the block being read: what follows it does not run
         self.targets: set[str] = set()
         self.chosen: dict[str, tuple[str, ...]] = {}  # name -> the columns it holds (y = df["label"])
         self.uses: dict[tuple[int, tuple[str, ...]], Call] = {}  # (id(call), columns) -> that use of the call
@@ -95,6 +99,9 @@ class ReaderState(ABC):
 
     @abstractmethod
     def local_names(self, function: Function) -> set[str]: ...
+
+    @abstractmethod
+    def returned_value(self, function: Function, node: ast.Call, values: list[Any]) -> Any: ...
 
     @abstractmethod
     def scoped(self, names: set[str]) -> AbstractContextManager[None]: ...

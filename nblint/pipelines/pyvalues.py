@@ -103,12 +103,24 @@ def one_of(values: list) -> Any:
     return distinct[0] if len(distinct) == 1 else OneOf(distinct)
 
 
+def is_literal(value: Any) -> bool:
+    """A value written as a literal in the source: a string, number, bool or None."""
+    return _literal(value)
+
+
 def _literal(value: Any) -> bool:
     return isinstance(value, (str, int, float, bool, type(None)))
 
 
 def subscript(value: Any, key: Any) -> Any:
-    """``value[key]`` for a known list or dict and a literal key (None when it cannot be told)."""
+    """``value[key]`` for a known list or dict and a literal key (None when it cannot be told).
+
+    A key a loop takes in turn (``for name in models: models[name]``) gives the items each key
+    picks, one by one, where every key picks one.
+    """
+    if isinstance(key, OneOf):
+        picked = [subscript(value, item) for item in key.items]
+        return one_of(picked) if picked and all(item is not None for item in picked) else None
     if isinstance(value, dict) and _literal(key) and key in value:
         return value[key]
     if is_sequence(value) and isinstance(key, int) and not isinstance(key, bool) and -len(value) <= key < len(value):
