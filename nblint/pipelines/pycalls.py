@@ -27,7 +27,7 @@ from nblint.pipelines.flow import FITTED_LEVELS
 from nblint.pipelines.params import resolve_param
 from nblint.pipelines.pydata import FIT_METHODS, argument, union
 from nblint.pipelines.pystate import Chains, Function, Parts, ReaderState
-from nblint.pipelines.pyvalues import Instance, calls_in, enumerated, is_literal, number_range, one_of, zipped
+from nblint.pipelines.pyvalues import Instance, Partial, calls_in, enumerated, is_literal, number_range, one_of, zipped
 from nblint.pipelines.pyvalues import mark as _mark
 from nblint.pipelines.pyvalues import unknown as _unknown
 from nblint.pipelines.tree import PosDict
@@ -90,6 +90,8 @@ class CallReading(ReaderState):
             args = [self.expr(a) for a in node.args]
             values = number_range(name, args, {k.arg: self.expr(k.value) for k in node.keywords if k.arg})
             return values if values is not None else _unknown(node)
+        if name == "functools.partial" and node.args and not isinstance(node.args[0], ast.Starred):
+            return Partial(node)  # make_model = partial(MultinomialNB, alpha=0): read where it is called
         if name in SEQUENCES and len(node.args) == 1:
             value = self.expr(node.args[0])
             return list(value) if isinstance(value, (list, tuple)) else _unknown(node)
@@ -191,7 +193,8 @@ class CallReading(ReaderState):
         the source star-imports a module of its own, which may define it (NB510).
         """
         if name in self.env:
-            return _unknown(node)
+            bound = self.env[name]
+            return self.expr(self.partial_call(bound, node)) if isinstance(bound, Partial) else _unknown(node)
         if name in self.classes:
             instance = Instance(name)
             init = self.functions.get(f"{name}.__init__")
@@ -215,6 +218,21 @@ class CallReading(ReaderState):
                 )
             )
         return _unknown(node)
+
+    def partial_call(self, partial: Partial, node: ast.Call) -> ast.Call:
+        """The call a ``partial`` stands for when called by ``node``: its function, with the partial's
+        arguments before the call's (keywords of the call override the partial's), at the call's place.
+        Made once per calling node, so it is read once per frame like any call."""
+        made = self.partials.get(id(node))
+        if made is None:
+            given = {k.arg for k in node.keywords if k.arg is not None}
+            keywords = [k for k in partial.node.keywords if k.arg not in given] + list(node.keywords)
+            made = ast.copy_location(
+                ast.Call(func=partial.node.args[0], args=[*partial.node.args[1:], *node.args], keywords=keywords), node
+            )
+            self.partials[id(node)] = made
+            self.partial_nodes.append(node)  # (kept alive, so its id is never reused for another node)
+        return made
 
     def inline(self, function: Function, node: ast.Call, instance: Instance | None = None) -> Any:
         """Read a source function's body for this call, its parameters bound to the call's arguments.

@@ -53,6 +53,8 @@ class ReaderState(ABC):
         # Per source call being read: its parameters bound to literal values at the call site (a branch on
         # one of them is decided for that call).
         self.literal_args: list[dict[str, Any]] = []
+        self.partials: dict[int, ast.Call] = {}  # id(a call of a name bound to functools.partial) -> the call it makes
+        self.partial_nodes: list[ast.Call] = []
         self.ended = False  # a return was read in the block being read: what follows it does not run
         self.targets: set[str] = set()
         self.chosen: dict[str, tuple[str, ...]] = {}  # name -> the columns it holds (y = df["label"])

@@ -30,6 +30,17 @@ class Instance:
     data: dict[str, Any] = field(default_factory=dict)
 
 
+@dataclass(eq=False)
+class Partial:
+    """``functools.partial(f, *args, **keywords)``: a call of ``f`` waiting for the rest of its arguments.
+
+    ``node`` is the ``partial(...)`` call; calling the name bound to it reads ``f`` called with the
+    partial's arguments first, then the call's (:meth:`~nblint.pipelines.pycalls.CallReading.partial_call`).
+    """
+
+    node: Any
+
+
 @dataclass(frozen=True)
 class AllBut:
     """``[c for c in df.columns if c not in drop]``: every column of the frame it selects from but ``names``
