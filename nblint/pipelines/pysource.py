@@ -59,6 +59,7 @@ from nblint.pipelines.pyvalues import (
     Instance,
     calls_in,
     concatenated,
+    is_literal,
     subscript,
     unpack,
 )
@@ -158,6 +159,11 @@ def unreadable_message(problem: Unreadable, text: str) -> str:
         f"this file has a Python syntax error at line {problem.line}, column {problem.column} ({problem.message}), "
         "so nblint cannot read it: its pipelines are not checked"
     )
+
+
+def _item_text(holder: str, node: ast.Subscript) -> str:
+    """``encoders[col]`` as written: the key an item stored through a subscript is kept under."""
+    return f"{holder}[{ast.unparse(node.slice)}]"
 
 
 def cut_message(where: str) -> str:
@@ -448,6 +454,7 @@ class _ModuleReader(CallReading, LoopReading, BranchReading, DataTracking):
             return
         if isinstance(target, ast.Subscript):
             self.assign_columns(target, data)
+            self._store_item(target, value)
             return
         if isinstance(target, ast.Attribute):
             base = self.expr(target.value)
@@ -464,6 +471,8 @@ class _ModuleReader(CallReading, LoopReading, BranchReading, DataTracking):
         self.rebound(name)
         self.env.pop(name, None)
         self.data.pop(name, None)
+        for item in [key for key in self.env if key.startswith(f"{name}[")]:
+            del self.env[item]  # encoders[col] stored in the container this name held
         # A list of frames holds the objects bound when it was made: rebinding one of them (or the list's
         # name) ends what the list says about the names.
         for holder in [h for h, held in self.frame_lists.items() if name in held or h == name]:
@@ -531,6 +540,10 @@ class _ModuleReader(CallReading, LoopReading, BranchReading, DataTracking):
         elif isinstance(node, ast.Subscript):
             # An estimator kept in a list or dict (models["nb"]); a literal picked from a container is left
             # unknown, since such containers are often overwritten at run time (best = search.best_params_).
+            holder = self._dotted_text(node.value)
+            stored = self.env.get(_item_text(holder, node)) if holder in self.item_holders else None
+            if stored is not None:
+                return stored  # encoders[col], set by encoders[col] = LabelEncoder()
             found = subscript(self.expr(node.value), self.expr(node.slice))
             if calls_in(found) or isinstance(found, Instance):
                 return found
@@ -563,6 +576,19 @@ class _ModuleReader(CallReading, LoopReading, BranchReading, DataTracking):
                 ),
             )
         )
+
+    def _store_item(self, target: ast.Subscript, value: Any) -> None:
+        """``encoders[col] = LabelEncoder()``: the estimator is what ``encoders[col]`` stands for from here on
+        (the same container read through the same subscript), and a known dict gains it under a literal key."""
+        holder = self._dotted_text(target.value)
+        if holder is None or not (calls_in(value) or isinstance(value, Instance)):
+            return
+        key = self.expr(target.slice)
+        container = self.env.get(holder)
+        if isinstance(container, dict) and is_literal(key):
+            container[key] = value
+        self.env[_item_text(holder, target)] = value
+        self.item_holders.add(holder)
 
     def _reference(self, node: ast.Name | ast.Attribute) -> Any:
         if isinstance(node, ast.Attribute):

@@ -53,6 +53,7 @@ class ReaderState(ABC):
         # Per source call being read: its parameters bound to literal values at the call site (a branch on
         # one of them is decided for that call).
         self.literal_args: list[dict[str, Any]] = []
+        self.item_holders: set[str] = set()  # names an estimator was stored into through a subscript
         self.partials: dict[int, ast.Call] = {}  # id(a call of a name bound to functools.partial) -> the call it makes
         self.partial_nodes: list[ast.Call] = []
         self.ended = False  # a return was read in the block being read: what follows it does not run
