@@ -480,3 +480,19 @@ def test_a_cell_indented_as_a_whole_is_read_as_ipython_runs_it(write):
     )
     found = [(f["code"], f["cell"], f["line"]) for f in findings(path)]
     assert ("NB503", 2, 2) in found and not [f for f in found if f[0] == "NB510"]
+
+
+def test_a_script_exported_from_a_notebook_reads_its_magic_cells_and_survives_a_broken_cell(write):
+    """nbconvert writes %%time cells as get_ipython().run_cell_magic(...) with the cell's code in a string, and
+    keeps `# In[n]:` markers: the code in the string is read, and a cell with a syntax error is set apart."""
+    path = write(
+        "exported.py",
+        "#!/usr/bin/env python\n# coding: utf-8\n\n# In[1]:\n\n\n"
+        "from sklearn.naive_bayes import MultinomialNB\nfrom sklearn.preprocessing import StandardScaler\n\n\n"
+        "# In[2]:\n\n\nscaled = StandardScaler().fit_transform(X)\n\n\n"
+        "# In[3]:\n\n\nmodel = MultinomialNB(\n\n\n"
+        "# In[4]:\n\n\n"
+        "get_ipython().run_cell_magic('time', '', 'clf = MultinomialNB(alpha=0)\\nclf.fit(scaled, y)')\n",
+    )
+    found = {(f["code"], f["line"]) for f in findings(path)}
+    assert {("NB504", 14), ("NB502", 26), ("NB510", 20)} <= found, found

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import ast
 import math
+import re
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -50,7 +51,14 @@ from nblint.pipelines.pybranches import BranchReading
 from nblint.pipelines.pycalls import CallReading
 from nblint.pipelines.pydata import DataTracking
 from nblint.pipelines.pyloops import LoopReading, listed_names
-from nblint.pipelines.pyparse import MAX_NESTING, Unreadable, imports_library, newer_syntax, parse_source
+from nblint.pipelines.pyparse import (
+    MAX_NESTING,
+    PYTHON_CELL_MAGICS,
+    Unreadable,
+    imports_library,
+    newer_syntax,
+    parse_source,
+)
 from nblint.pipelines.pystate import Chains, Parts
 from nblint.pipelines.pyvalues import (
     MAX_JOINED,
@@ -116,6 +124,16 @@ def read_python(text: str, path: str) -> list[PipelineSpec] | None:
         assert problem is not None  # parse_source gives a tree or says why not
         if not imports_library(text):
             return None
+        cells = exported_cells(text, path)
+        if cells is not None:  # a notebook exported as a script: its other cells run, as in the notebook
+            tree, broken = cells
+            message = (
+                f"this file has a Python syntax error at line {problem.line}, column {problem.column} "
+                f"({problem.message}); it is a notebook exported as a script, so nblint read its cells apart and "
+                f"what the cell{'s' if len(broken) > 1 else ''} at {_lines(broken)} do{'' if len(broken) > 1 else 'es'} "
+                "is not followed"
+            )
+            return read_module(tree, path, text, notes=[Note(problem.line, message)])
         message = unreadable_message(problem, text)
         return [PipelineSpec(path, "python", (), None, notes=(Note(problem.line, message),))]
     notes = []
@@ -159,6 +177,71 @@ def unreadable_message(problem: Unreadable, text: str) -> str:
         f"this file has a Python syntax error at line {problem.line}, column {problem.column} ({problem.message}), "
         "so nblint cannot read it: its pipelines are not checked"
     )
+
+
+#: The cell marker ``jupyter nbconvert --to script`` writes before each code cell (``# In[12]:``, ``# In[ ]:``).
+_CELL_MARKER = re.compile(r"^# In\[[ 0-9]*\]:\s*$", re.MULTILINE)
+
+
+def exported_cells(text: str, path: str) -> tuple[ast.Module, list[int]] | None:
+    """A notebook exported as a script, read cell by cell: the module of the cells that parse and the
+    first lines of those that do not; None when the text has no cell markers or no cell parses."""
+    starts = [text.count("\n", 0, match.start()) + 1 for match in _CELL_MARKER.finditer(text)]
+    if len(starts) < 2:
+        return None
+    lines = text.split("\n")
+    bounds = [1, *starts, len(lines) + 1]
+    body: list[ast.stmt] = []
+    broken: list[int] = []
+    for first, end in zip(bounds, bounds[1:]):
+        chunk = "\n".join(lines[first - 1 : end - 1])
+        if not chunk.strip():
+            continue
+        parsed = parse_source(chunk, path, ipython=True)
+        if parsed.tree is None:
+            broken.append(first)
+            continue
+        ast.increment_lineno(parsed.tree, first - 1)
+        body += parsed.tree.body
+    if not body or not broken:
+        return None
+    return ast.Module(body=body, type_ignores=[]), broken
+
+
+def exported_magic(stmt: ast.stmt) -> list[ast.stmt] | None:
+    """The statements a notebook cell magic runs, where an exported script spells it as a call.
+
+    ``jupyter nbconvert --to script`` writes ``%%time`` cells as
+    ``get_ipython().run_cell_magic('time', '', "<the cell's code>")`` and ``%time x = f()`` as
+    ``get_ipython().run_line_magic('time', 'x = f()')``: for magics that run their Python code
+    (:data:`~nblint.pipelines.pyparse.PYTHON_CELL_MAGICS`), that code is read where the call is,
+    every line of it at the call's line (the code is one string literal there).
+    """
+    call = stmt.value if isinstance(stmt, ast.Expr) else None
+    if not (
+        isinstance(call, ast.Call)
+        and isinstance(call.func, ast.Attribute)
+        and call.func.attr in ("run_cell_magic", "run_line_magic")
+        and isinstance(call.func.value, ast.Call)
+        and isinstance(call.func.value.func, ast.Name)
+        and call.func.value.func.id == "get_ipython"
+    ):
+        return None
+    position = 2 if call.func.attr == "run_cell_magic" else 1
+    literals = [a.value if isinstance(a, ast.Constant) and isinstance(a.value, str) else None for a in call.args]
+    if len(literals) <= position or literals[0] not in PYTHON_CELL_MAGICS or literals[position] is None:
+        return None
+    code = literals[position]
+    if code is None:
+        return None
+    parsed = parse_source(code, "<magic>", ipython=True)
+    if parsed.tree is None:
+        return None
+    for node in ast.walk(parsed.tree):
+        if hasattr(node, "lineno"):  # statements, expressions, keywords, arguments...
+            setattr(node, "lineno", stmt.lineno)  # noqa: B010 (nodes without a line have no such field)
+            setattr(node, "end_lineno", stmt.end_lineno)  # noqa: B010
+    return parsed.tree.body
 
 
 def _item_text(holder: str, node: ast.Subscript) -> str:
@@ -249,6 +332,10 @@ class _ModuleReader(CallReading, LoopReading, BranchReading, DataTracking):
             return
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
             self.define(stmt)
+            return
+        magic = exported_magic(stmt)
+        if magic is not None:  # get_ipython().run_cell_magic('time', '', "...code...") in an exported notebook
+            self.statements(magic)
             return
         if isinstance(stmt, ast.ClassDef):
             self.define_class(stmt)
