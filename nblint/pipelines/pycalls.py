@@ -231,7 +231,7 @@ class CallReading(ReaderState):
                 ast.Call(func=partial.node.args[0], args=[*partial.node.args[1:], *node.args], keywords=keywords), node
             )
             self.partials[id(node)] = made
-            self.partial_nodes.append(node)  # (kept alive, so its id is never reused for another node)
+            self.made_nodes.append(made)  # (kept alive, so its id is never reused for another node)
         return made
 
     def inline(self, function: Function, node: ast.Call, instance: Instance | None = None) -> Any:

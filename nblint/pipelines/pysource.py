@@ -49,6 +49,7 @@ from nblint.pipelines import catalog
 from nblint.pipelines.calls import Expr, Note
 from nblint.pipelines.pybranches import BranchReading
 from nblint.pipelines.pycalls import CallReading
+from nblint.pipelines.pycolumns import FRAME_ATTRIBUTES
 from nblint.pipelines.pydata import DataTracking
 from nblint.pipelines.pyloops import LoopReading, listed_names
 from nblint.pipelines.pyparse import (
@@ -552,6 +553,19 @@ class _ModuleReader(CallReading, LoopReading, BranchReading, DataTracking):
             for call in calls_in(base):  # model.alpha = 0
                 call.params[target.attr] = value
                 call.marks[target.attr] = _mark(target)
+            if (
+                data
+                and isinstance(target.value, ast.Name)
+                and not calls_in(base)
+                and target.attr not in FRAME_ATTRIBUTES
+            ):
+                # df.brand = le.fit_transform(df.brand): pandas sets the column, as df["brand"] = ... does
+                column = ast.copy_location(
+                    ast.Subscript(value=target.value, slice=ast.Constant(target.attr), ctx=ast.Store()), target
+                )
+                self.made_nodes.append(column)  # (kept alive: the reader keys what it knows by node ids)
+                self.assign_columns(column, data)
+                return
         name = self._dotted_text(target)
         if name is None:
             return

@@ -55,7 +55,7 @@ class ReaderState(ABC):
         self.literal_args: list[dict[str, Any]] = []
         self.item_holders: set[str] = set()  # names an estimator was stored into through a subscript
         self.partials: dict[int, ast.Call] = {}  # id(a call of a name bound to functools.partial) -> the call it makes
-        self.partial_nodes: list[ast.Call] = []
+        self.made_nodes: list[ast.AST] = []  # nodes the reader made (partial calls, df.col written as df["col"])
         self.ended = False  # a return was read in the block being read: what follows it does not run
         self.targets: set[str] = set()
         self.chosen: dict[str, tuple[str, ...]] = {}  # name -> the columns it holds (y = df["label"])
