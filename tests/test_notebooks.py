@@ -496,3 +496,11 @@ def test_a_script_exported_from_a_notebook_reads_its_magic_cells_and_survives_a_
     )
     found = {(f["code"], f["line"]) for f in findings(path)}
     assert {("NB504", 14), ("NB502", 26), ("NB510", 20)} <= found, found
+
+
+def test_a_python_source_python_cannot_decode_is_a_note_not_an_input_error(tmp_path):
+    """No coding cookie and a Latin-1 byte: Python refuses the file as a SyntaxError, nblint says why (NB510)."""
+    path = tmp_path / "latin.py"
+    path.write_bytes(b"from sklearn.naive_bayes import BernoulliNB\n# caf\xe9\nclf = BernoulliNB(alpha=0)\n")
+    (finding,) = findings(str(path))
+    assert (finding["code"], finding["line"]) == ("NB510", 2) and "byte 0xe9" in finding["message"]
