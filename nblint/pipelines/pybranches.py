@@ -33,7 +33,7 @@ from typing import Any
 
 from nblint.pipelines.calls import Note, OneOf
 from nblint.pipelines.pystate import Function, ReaderState
-from nblint.pipelines.pyvalues import Instance, calls_in, is_literal
+from nblint.pipelines.pyvalues import Instance, calls_in, is_literal, unpack
 
 #: The most keys a loop over literal keys is read for (its body is read once per key).
 MAX_KEYS_WALKED = 12
@@ -72,29 +72,32 @@ class BranchReading(ReaderState):
         return UNDECIDED
 
     def keys_walked(self, loop: ast.For | ast.AsyncFor, taken: Any) -> list[Any] | None:
-        """The literal keys a loop is read for one by one, or None to read it once as before.
+        """The items a loop is read for one by one, or None to read it once as before.
 
-        A loop is walked key by key when its variable takes literal values written in the source
-        (a dict's keys, a list of names) and its body passes the variable to a function of the
-        source: what that function returns then depends on the key.
+        A loop is walked item by item when its variable (or one of the names it unpacks into:
+        ``for name, model in models.items()``, ``zip(names, models)``, ``enumerate(...)``) takes literal
+        values written in the source and its body passes that name to a function of the source:
+        what the function returns then depends on the item.
         """
-        if not (isinstance(loop.target, ast.Name) and isinstance(taken, OneOf)):
+        if not isinstance(taken, OneOf):
             return None
-        keys = list(taken.items)
-        if not (1 < len(keys) <= MAX_KEYS_WALKED and all(is_literal(key) for key in keys)):
+        items = list(taken.items)
+        if not 1 < len(items) <= MAX_KEYS_WALKED:
             return None
-        variable = loop.target.id
+        literal_names = _literal_names(loop.target, items)
+        if not literal_names:
+            return None
         for node in ast.walk(ast.Module(body=loop.body, type_ignores=[])):
             if (
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Name)
                 and node.func.id in self.functions
                 and any(
-                    isinstance(a, ast.Name) and a.id == variable
+                    isinstance(a, ast.Name) and a.id in literal_names
                     for a in [*node.args, *(k.value for k in node.keywords)]
                 )
             ):
-                return keys
+                return items
         return None
 
     def returned_value(self, function: Function, node: ast.Call, values: list[Any]) -> Any:
@@ -157,6 +160,34 @@ def _compare(op: ast.cmpop, left: Any, right: Any) -> bool | None:
             return UNDECIDED
         return inside if isinstance(op, ast.In) else not inside
     return UNDECIDED
+
+
+def _literal_names(target: ast.expr, items: list[Any]) -> set[str]:
+    """The names a loop target binds that take a literal value on every item (``name`` of ``name, model``,
+    also nested: ``i, (name, model)``)."""
+    bound = [_bound(target, item) for item in items]
+    if any(row is None for row in bound):
+        return set()
+    names = set.intersection(*(set(row) for row in bound if row is not None))
+    return {name for name in names if all(is_literal(row[name]) for row in bound if row is not None)}
+
+
+def _bound(target: ast.expr, value: Any) -> dict[str, Any] | None:
+    """Name -> value a target binds from one item, where the item unpacks as the target says."""
+    if isinstance(target, ast.Name):
+        return {target.id: value}
+    if isinstance(target, (ast.Tuple, ast.List)):
+        parts = unpack(value, len(target.elts))
+        if parts is None:
+            return None
+        found: dict[str, Any] = {}
+        for element, part in zip(target.elts, parts):
+            inner = _bound(element, part)
+            if inner is None:
+                return None
+            found.update(inner)
+        return found
+    return None
 
 
 def _kind(value: Any) -> tuple:

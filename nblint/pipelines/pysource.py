@@ -348,8 +348,8 @@ class _ModuleReader(CallReading, LoopReading, BranchReading, DataTracking):
                 self._calls_in(stmt.test)
                 self.statements(stmt.body if decision else stmt.orelse)
                 return
-        if isinstance(stmt, (ast.For, ast.AsyncFor)) and isinstance(stmt.target, ast.Name):
-            frames = self.frames_walked(stmt.iter)
+        if isinstance(stmt, (ast.For, ast.AsyncFor)):
+            frames = self.frames_walked(stmt.iter) if isinstance(stmt.target, ast.Name) else None
             if frames:
                 self.loop_over_frames(stmt, frames)
                 return
