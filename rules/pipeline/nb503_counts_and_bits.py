@@ -191,7 +191,9 @@ def _value_range(kind: str, step) -> tuple[float, float] | None:
     if kind in (WEIGHTS, NONNEG) and step.cls in UNIT_RANGE:
         return 0.0, 1.0
     if kind == NONNEG and step.cls == "MinMaxScaler":
-        low, high = step.value("feature_range", (0, 1)) or (None, None)
-        if is_number(low) and is_number(high) and low < high:
-            return float(low), float(high)
+        written = step.value("feature_range", (0, 1))
+        if isinstance(written, (list, tuple)) and len(written) == 2 and all(is_number(end) for end in written):
+            low, high = float(written[0]), float(written[1])
+            if low < high:
+                return low, high
     return None
