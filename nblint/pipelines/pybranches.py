@@ -33,7 +33,7 @@ from typing import Any
 
 from nblint.pipelines.calls import Note, OneOf
 from nblint.pipelines.pystate import Function, ReaderState
-from nblint.pipelines.pyvalues import Instance, calls_in, is_literal, unpack
+from nblint.pipelines.pyvalues import Instance, calls_in, is_literal, one_of, unpack
 
 #: The most keys a loop over literal keys is read for (its body is read once per key).
 MAX_KEYS_WALKED = 12
@@ -100,30 +100,34 @@ class BranchReading(ReaderState):
                 return items
         return None
 
-    def returned_value(self, function: Function, node: ast.Call, values: list[Any]) -> Any:
+    def returned_value(self, function: Function, node: ast.Call, values: list[Any], literal: bool) -> Any:
         """What a call of a source function gives back, from the values its ``return`` statements gave.
 
         One estimator (or the same kind of estimator on every branch read) stands for the call.
-        Different steps returned on different branches mean the branches were not decided for this
-        call (a decided branch that returns ends the reading of the function): the value is unknown,
-        and NB510 says so once per function.
+        Different steps on different branches mean a branch was not decided for this call (a decided
+        branch that returns ends the reading of the function). Where the call's arguments are literals,
+        the branches depend on something else the source sets: each of them is followed (the value is
+        one of the steps), and NB510 says so. Where the arguments themselves are unknown, the value is
+        unknown, said once per function: the first branch is never taken as a guess.
         """
         estimators = [value for value in values if calls_in(value) or isinstance(value, Instance)]
         if len({_kind(value) for value in estimators}) > 1:
             key = f"<branches of {function.name}>"
             if key not in self.noted:
                 self.noted.add(key)
-                self.notes.append(
-                    Note(
-                        node.lineno,
-                        (
-                            f"{function.name}() (called at line {node.lineno}) returns different steps on branches "
-                            "that its arguments there do not decide, so nblint does not follow what it returns "
-                            "(a literal argument, or a loop over literal keys, has each branch checked)"
-                        ),
+                if literal:
+                    said = (
+                        f"{function.name}() (called at line {node.lineno}) returns different steps on branches its "
+                        "arguments do not decide: nblint checks each of them, one of which is what the call returns"
                     )
-                )
-            return None
+                else:
+                    said = (
+                        f"{function.name}() (called at line {node.lineno}) returns different steps on branches that "
+                        "its arguments there do not decide, so nblint does not follow what it returns (a literal "
+                        "argument, or a loop over literal keys, has each branch checked)"
+                    )
+                self.notes.append(Note(node.lineno, said))
+            return one_of(estimators) if literal else None
         if estimators:
             return estimators[0]
         return values[0] if values else None

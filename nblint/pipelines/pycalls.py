@@ -262,6 +262,7 @@ class CallReading(ReaderState):
         aliases = {parameter: arg.id for parameter, arg in passed if isinstance(arg, ast.Name)}
         outer = self.frame
         returned: list[tuple[Any, Chains | None, Parts | None]] = []
+        literal: dict[str, Any] = {}
         with self.scoped(self.local_names(function)):
             for name in self.local_names(function):
                 self.env.pop(name, None)
@@ -276,7 +277,8 @@ class CallReading(ReaderState):
             self.stack.append(function)
             self.returns.append([])
             self.aliases.append((aliases, {}, True))
-            self.literal_args.append({name: value for name, (value, _) in bound.items() if is_literal(value)})
+            literal = {name: value for name, (value, _) in bound.items() if is_literal(value)}
+            self.literal_args.append(literal)
             try:
                 self.statements(function.body)
             finally:
@@ -295,7 +297,7 @@ class CallReading(ReaderState):
             self.call_parts[(id(node), outer)] = [
                 (union(*(parts[i][0] for parts in each)), each[0][i][1]) for i in range(size)
             ]
-        value = self.returned_value(function, node, [value for value, _, _ in returned])
+        value = self.returned_value(function, node, [value for value, _, _ in returned], bool(literal))
         return _unknown(node) if value is None else value
 
     def apply_changes(self, changed: dict[str, Any]) -> None:
