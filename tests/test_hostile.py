@@ -1077,3 +1077,31 @@ def test_a_value_that_keeps_doubling_is_given_up_under_a_memory_cap(tmp_path):
     assert ("NB502", len(lines)) in found  # the model after the doubling lines is still read
     (note,) = [message for (code, _), message in found.items() if code == "NB510"]
     assert "gave up" in note
+
+
+def test_nested_loops_over_literal_keys_are_read_a_bounded_number_of_times(monkeypatch):
+    """Each loop over literal keys that passes its key to a helper is read key by key; nested, the keys
+    multiply (12**5 readings here), so the readings have one budget per source, and past it a loop is read once."""
+    from nblint.pipelines import pysource
+
+    keys = ", ".join(f'"k{i}"' for i in range(12))
+    lines = [
+        "from sklearn.naive_bayes import GaussianNB",
+        "from sklearn.preprocessing import StandardScaler",
+        "def prep(a, b, c, d, e):",
+        "    return StandardScaler()",
+    ]
+    for depth, name in enumerate("abcde"):
+        lines.append("    " * depth + f"for {name} in [{keys}]:")
+    lines.append("    " * 5 + "prep(a, b, c, d, e).fit(X)")
+    lines.append("GaussianNB().fit(X, y)")
+    readings = []
+    original = pysource._ModuleReader.inline
+
+    def counted(self, *args, **kwargs):
+        readings.append(1)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(pysource._ModuleReader, "inline", counted)
+    assert pysource.read_python("\n".join(lines) + "\n", "nested.py") is not None
+    assert len(readings) <= 200

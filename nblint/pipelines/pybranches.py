@@ -37,6 +37,9 @@ from nblint.pipelines.pyvalues import Instance, calls_in, is_literal, one_of, un
 
 #: The most keys a loop over literal keys is read for (its body is read once per key).
 MAX_KEYS_WALKED = 12
+#: The most loop bodies read key by key in one source, all loops together: nested loops multiply their
+#: keys, so past this budget a loop is read once, its variable standing for all its keys, as before.
+MAX_KEY_READINGS = 144
 
 #: A decision that cannot be told (a parameter not bound to a literal, a test on anything else).
 UNDECIDED = None
@@ -82,7 +85,7 @@ class BranchReading(ReaderState):
         if not isinstance(taken, OneOf):
             return None
         items = list(taken.items)
-        if not 1 < len(items) <= MAX_KEYS_WALKED:
+        if not 1 < len(items) <= MAX_KEYS_WALKED or self.key_readings + len(items) > MAX_KEY_READINGS:
             return None
         literal_names = _literal_names(loop.target, items)
         if not literal_names:
@@ -97,6 +100,7 @@ class BranchReading(ReaderState):
                     for a in [*node.args, *(k.value for k in node.keywords)]
                 )
             ):
+                self.key_readings += len(items)
                 return items
         return None
 

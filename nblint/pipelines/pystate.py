@@ -56,6 +56,7 @@ class ReaderState(ABC):
         self.item_holders: set[str] = set()  # names an estimator was stored into through a subscript
         self.partials: dict[int, ast.Call] = {}  # id(a call of a name bound to functools.partial) -> the call it makes
         self.made_nodes: list[ast.AST] = []  # nodes the reader made (partial calls, df.col written as df["col"])
+        self.key_readings = 0  # loop bodies read key by key so far (pybranches.MAX_KEY_READINGS)
         self.ended = False  # a return was read in the block being read: what follows it does not run
         self.targets: set[str] = set()
         self.chosen: dict[str, tuple[str, ...]] = {}  # name -> the columns it holds (y = df["label"])
