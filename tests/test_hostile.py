@@ -1049,3 +1049,59 @@ def test_a_killed_run_s_temporary_files_are_removed_by_the_next_run_and_a_live_r
         live.stdin.close()
         live.wait(60)
     assert sorted(p.name for p in folder.iterdir()) == []  # a run that ends removes its files and its lock
+
+
+# --------------------------------------------------------------------------- round 3 (issue 41)
+
+
+def test_a_value_that_keeps_doubling_is_given_up_under_a_memory_cap(tmp_path):
+    """Lines of ``s1 = s0 + s0`` (about 530 bytes) asked for 2 GB; past a size bound the value is unknown, said so."""
+    lines = ["from sklearn.naive_bayes import BernoulliNB", 's0 = "ab"']
+    lines += [f"s{i + 1} = s{i} + s{i}" for i in range(30)]  # s30 would hold 2 GiB
+    lines.append("clf = BernoulliNB(alpha=0)")
+    source = "\n".join(lines) + "\n"
+    assert len(source) < 540
+    path = tmp_path / "doubling.py"
+    path.write_text(source)
+
+    def limit():
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+    result = _nblint(
+        "check", path, "--format", "json", preexec_fn=limit, env={**os.environ, "OPENBLAS_NUM_THREADS": "1"}
+    )
+    assert result.returncode == 1 and result.stderr == "", result.stderr[-2000:]
+    found = {(f["code"], f["line"]): f["message"] for f in json.loads(result.stdout)}
+    assert ("NB502", len(lines)) in found  # the model after the doubling lines is still read
+    (note,) = [message for (code, _), message in found.items() if code == "NB510"]
+    assert "gave up" in note
+
+
+def test_nested_loops_over_literal_keys_are_read_a_bounded_number_of_times(monkeypatch):
+    """Each loop over literal keys that passes its key to a helper is read key by key; nested, the keys
+    multiply (12**5 readings here), so the readings have one budget per source, and past it a loop is read once."""
+    from nblint.pipelines import pysource
+
+    keys = ", ".join(f'"k{i}"' for i in range(12))
+    lines = [
+        "from sklearn.naive_bayes import GaussianNB",
+        "from sklearn.preprocessing import StandardScaler",
+        "def prep(a, b, c, d, e):",
+        "    return StandardScaler()",
+    ]
+    for depth, name in enumerate("abcde"):
+        lines.append("    " * depth + f"for {name} in [{keys}]:")
+    lines.append("    " * 5 + "prep(a, b, c, d, e).fit(X)")
+    lines.append("GaussianNB().fit(X, y)")
+    readings = []
+    original = pysource._ModuleReader.inline
+
+    def counted(self, *args, **kwargs):
+        readings.append(1)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(pysource._ModuleReader, "inline", counted)
+    assert pysource.read_python("\n".join(lines) + "\n", "nested.py") is not None
+    assert len(readings) <= 200

@@ -5,7 +5,6 @@ Python reader's limits said rather than guessed (NB510)."""
 from __future__ import annotations
 
 import json
-import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -399,12 +398,24 @@ def test_python_2_that_stays_unreadable_is_an_info_not_a_parse_error(write):
     assert "its pipelines are not checked" in finding["message"]
 
 
-def test_a_python_3_syntax_error_is_still_an_error(write):
+def test_a_python_3_syntax_error_is_a_note_that_says_where(write):
     path = write("broken.py", "from sklearn.naive_bayes import MultinomialNB\nclf = MultinomialNB(alpha=0\n")
-    result = run("check", path)
-    assert result.exit_code == 2 and re.match(
-        rf"{re.escape(path)}: error: Python syntax error at line 2", result.stderr
+    result = run("check", path, "--format", "json")
+    assert result.exit_code == 0 and result.stderr == ""
+    (finding,) = json.loads(result.stdout)
+    assert (finding["code"], finding["severity"], finding["line"]) == ("NB510", "info", 2)
+    assert "syntax error at line 2" in finding["message"] and "not checked" in finding["message"]
+
+
+def test_python_2_with_a_syntax_error_too_is_one_note_and_the_other_files_are_linted(write):
+    older = write(
+        "older_broken.py", "from sklearn.naive_bayes import BernoulliNB\nprint 'x'\nclf = BernoulliNB(alpha=0\n"
     )
+    fine = write("fine.py", "from sklearn.naive_bayes import BernoulliNB\nclf = BernoulliNB(alpha=0)\n")
+    result = run("check", older, fine, "--format", "json")
+    assert result.exit_code == 1 and result.stderr == ""
+    found = sorted((Path(f["path"]).name, f["code"]) for f in json.loads(result.stdout))
+    assert found == [("fine.py", "NB502"), ("older_broken.py", "NB510")]
 
 
 def test_a_name_from_a_run_script_is_said_not_guessed(write):
@@ -456,3 +467,43 @@ def test_code_is_read_never_run(tmp_path):
     assert {("script.py", "NB502"), ("analysis.ipynb", "NB502")} <= codes
     assert not canary.exists()
     assert not (tmp_path / "shell_escape_ran").exists()
+
+
+def test_a_cell_indented_as_a_whole_is_read_as_ipython_runs_it(write):
+    """IPython dedents a cell pasted indented (its first line's indentation off every line), so it runs."""
+    path = write(
+        "indented.ipynb",
+        notebook(
+            code(
+                "  from sklearn.naive_bayes import BernoulliNB\n  from sklearn.feature_extraction.text import CountVectorizer"
+            ),
+            code("  %matplotlib inline\n  vec = CountVectorizer()\n  X = vec.fit_transform(docs)"),
+            code("  clf = BernoulliNB()\n  for a in [1, 2]:\n      print(a)\n  clf.fit(X, y)"),
+        ),
+    )
+    found = [(f["code"], f["cell"], f["line"]) for f in findings(path)]
+    assert ("NB503", 2, 2) in found and not [f for f in found if f[0] == "NB510"]
+
+
+def test_a_script_exported_from_a_notebook_reads_its_magic_cells_and_survives_a_broken_cell(write):
+    """nbconvert writes %%time cells as get_ipython().run_cell_magic(...) with the cell's code in a string, and
+    keeps `# In[n]:` markers: the code in the string is read, and a cell with a syntax error is set apart."""
+    path = write(
+        "exported.py",
+        "#!/usr/bin/env python\n# coding: utf-8\n\n# In[1]:\n\n\n"
+        "from sklearn.naive_bayes import MultinomialNB\nfrom sklearn.preprocessing import StandardScaler\n\n\n"
+        "# In[2]:\n\n\nscaled = StandardScaler().fit_transform(X)\n\n\n"
+        "# In[3]:\n\n\nmodel = MultinomialNB(\n\n\n"
+        "# In[4]:\n\n\n"
+        "get_ipython().run_cell_magic('time', '', 'clf = MultinomialNB(alpha=0)\\nclf.fit(scaled, y)')\n",
+    )
+    found = {(f["code"], f["line"]) for f in findings(path)}
+    assert {("NB504", 14), ("NB502", 26), ("NB510", 20)} <= found, found
+
+
+def test_a_python_source_python_cannot_decode_is_a_note_not_an_input_error(tmp_path):
+    """No coding cookie and a Latin-1 byte: Python refuses the file as a SyntaxError, nblint says why (NB510)."""
+    path = tmp_path / "latin.py"
+    path.write_bytes(b"from sklearn.naive_bayes import BernoulliNB\n# caf\xe9\nclf = BernoulliNB(alpha=0)\n")
+    (finding,) = findings(str(path))
+    assert (finding["code"], finding["line"]) == ("NB510", 2) and "byte 0xe9" in finding["message"]

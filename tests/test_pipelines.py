@@ -213,11 +213,6 @@ def test_hostile_yaml_is_refused_and_nothing_runs(tmp_path, write, tag, with_tar
             "invalid TOML: Invalid value (at line 2, column 19)",
         ),
         (
-            "bad.py",
-            "from sklearn.naive_bayes import BernoulliNB\nclf = BernoulliNB(alpha=0\n",
-            "Python syntax error at line 2",
-        ),
-        (
             "spec.yaml",
             "model: BernoulliNB\nencoder:\n  color: OneHotEncoder\n",
             "unknown key 'encoder' in the nblint spec at line 2; did you mean 'encoders'?",
@@ -250,6 +245,29 @@ def test_hostile_yaml_is_refused_and_nothing_runs(tmp_path, write, tag, with_tar
             "spec3.yaml",
             "model: GaussianNB\nencoders:\n  x: {class: 3}\n",
             "an encoder in the nblint spec at line 3 must be",
+        ),
+        # a scikit-learn class path that names nothing (Hydra, Lightning/jsonargparse, an nblint spec encoder)
+        (
+            "hydra_typo.yaml",
+            "_target_: sklearn.pipeline.Pipeline\nsteps:\n  - - enc\n    - _target_: sklearn.preprocessing.OneHotEncoder\n"
+            "  - - nb\n    - _target_: sklearn.naive_bayes.BernouliNB\n",
+            "unknown class in '_target_' at line 6: sklearn.naive_bayes has no 'BernouliNB' "
+            "(in 'sklearn.naive_bayes.BernouliNB'); did you mean 'sklearn.naive_bayes.BernoulliNB'?",
+        ),
+        (
+            "lightning_typo.yaml",
+            "model:\n  class_path: sklearn.naive_baye.MultinomialNB\n  init_args:\n    alpha: 1\n",
+            "unknown class in 'class_path' at line 2: scikit-learn has no module 'naive_baye'",
+        ),
+        (
+            "wrong_module.json",
+            '{"_target_": "sklearn.preprocessing.GaussianNB"}\n',
+            "did you mean 'sklearn.naive_bayes.GaussianNB'?",
+        ),
+        (
+            "spec_encoder_typo.yaml",
+            "model: categorical\nencoders:\n  color: sklearn.preprocessing.OrdinalEncodr\n",
+            "unknown class in 'encoders' at line 3: sklearn.preprocessing has no 'OrdinalEncodr'",
         ),
         (
             "latin1.yaml",
@@ -592,3 +610,15 @@ def test_python_method_call_giving_none_on_its_own_is_not_a_model_built(write):
     assert plain and all(line == 3 for _, line in plain)
     with_none = json_findings(write("train.py", textwrap.dedent(source) + spare))
     assert [(f["code"], f["line"]) for f in with_none] == plain
+
+
+def test_class_paths_outside_scikit_learn_stay_quiet_and_lightning_configs_are_read(write):
+    """Only ``sklearn.`` paths are checked (nothing else is imported); ``class_path``/``init_args`` is a call."""
+    third = write("third.yaml", "model:\n  _target_: mylib.models.BernouliNB\n  alpha: 0\n")
+    private = write("private.yaml", "_target_: sklearn.preprocessing._encoders.OneHotEncoder\n")
+    lightning = write(
+        "lightning.yaml", "model:\n  class_path: sklearn.naive_bayes.ComplementNB\n  init_args:\n    alpha: 0\n"
+    )
+    result = CliRunner().invoke(main, ["check", third, private, lightning, "--format", "concise"])
+    assert result.exit_code == 1 and result.stderr == "", result.output
+    assert result.stdout.splitlines()[0].startswith(f"{lightning}:4: NB502")

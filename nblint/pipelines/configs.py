@@ -174,6 +174,12 @@ def read_config(path: str) -> ConfigFile | None:
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
         what = "UTF-8" if encoding == "utf-8-sig" else encoding
+        if python:  # Python refuses it too (a SyntaxError): a source nblint cannot read, said by NB510
+            message = (
+                f"this file is not {what} text (byte 0x{raw[exc.start]:02x} at line {line}) and declares no other "
+                "encoding, so Python and nblint cannot read it: its pipelines are not checked"
+            )
+            return ConfigFile(path, [PipelineSpec(path, "python", (), None, notes=(Note(line, message),))])
         raise InputError(f"not {what} text (byte 0x{raw[exc.start]:02x} at line {line})") from None
     try:
         if python:

@@ -52,6 +52,7 @@ DROPPED_LEVELS = "_dropped_levels"
 FITTED_LEVELS = "_fitted_levels"
 ONE_COLUMN = "_one_column"
 UNLISTED = "_unlisted"
+RENAMED = "_renamed"  # new column name -> the name get_dummies gave it (df.rename(columns={...}))
 #: Encodings a per-column increasing scaler keeps (see the module docstring).
 CATEGORICAL = frozenset({"onehot", "dummy", "ordinal"})
 MONOTONE_SCALERS = frozenset(

@@ -7,7 +7,14 @@ Hydra style
     Pipeline's ``steps`` may be ``[name, node]`` pairs, bare nodes, or a mapping
     of name to node; a ColumnTransformer's ``transformers`` are
     ``[name, node, columns]`` triples.  ``${...}`` interpolations are values
-    nblint cannot know.
+    nblint cannot know.  A Lightning CLI / jsonargparse node (``class_path``
+    with its parameters under ``init_args``) is read the same way.
+
+Class paths
+    A ``sklearn.`` path (``_target_``, ``class_path``, a spec encoder) that names
+    nothing in the installed scikit-learn is an input error with the likeliest
+    path meant (:mod:`nblint.pipelines.classpaths`); other libraries' paths are
+    not checked.
 
 nblint spec
     A top-level mapping whose ``model`` is a string naming a Naive Bayes model
@@ -36,6 +43,7 @@ from nblint.core.models import MODEL_CLASSES, MODELS
 from nblint.core.suggest import closest, did_you_mean
 from nblint.pipelines import catalog
 from nblint.pipelines.calls import Call, Expr, Mark
+from nblint.pipelines.classpaths import misnamed
 from nblint.pipelines.spec import PipelineSpec, build_specs
 from nblint.pipelines.tree import PosDict
 
@@ -140,6 +148,8 @@ class _HydraReader:
             if isinstance(value, dict):
                 if isinstance(value.get("_target_"), str):
                     result = self.call(value)
+                elif isinstance(value.get("class_path"), str):  # Lightning / jsonargparse
+                    result = self.class_path_call(value)
                 else:  # a plain mapping (a parameter grid, say) keeps its keys' positions
                     mapping = PosDict(getattr(value, "mark", mark))
                     for k, v in value.items():
@@ -158,8 +168,7 @@ class _HydraReader:
 
     def call(self, node: dict, target_key: str = "_target_") -> Call:
         """The call a mapping stands for: the class under ``target_key``, the other keys its parameters."""
-        call = Call(node[target_key].strip(), mark=_key_mark(node, target_key, getattr(node, "mark", (None, None))))
-        self.calls.append(call)
+        call = self._new_call(node, target_key)
         args = node.get("_args_")
         if isinstance(args, list):
             marks = list(getattr(args, "marks", [])) + [call.mark] * len(args)
@@ -170,6 +179,24 @@ class _HydraReader:
             call.params["steps"] = [[str(name), step] for name, step in steps.items()]
         return call
 
+    def class_path_call(self, node: dict) -> Call:
+        """``{class_path: sklearn.naive_bayes.BernoulliNB, init_args: {alpha: 0}}``: the class, with
+        ``init_args`` as its parameters (Lightning CLI and jsonargparse configs)."""
+        call = self._new_call(node, "class_path")
+        init_args = node.get("init_args")
+        if isinstance(init_args, dict):
+            self.fill(call, init_args)
+        return call
+
+    def _new_call(self, node: dict, key: str) -> Call:
+        """A call of the class a mapping names under ``key``; a scikit-learn path naming nothing is an error."""
+        mark = _key_mark(node, key, getattr(node, "mark", (None, None)))
+        target = node[key].strip()
+        check_class_path(target, key, mark)
+        call = Call(target, mark=mark)
+        self.calls.append(call)
+        return call
+
     def fill(self, call: Call, mapping: dict, skip: frozenset = frozenset()) -> None:
         """Add the keys of ``mapping`` (except ``skip``) to the parameters of ``call``, with their positions."""
         for key, value in mapping.items():
@@ -177,6 +204,19 @@ class _HydraReader:
                 mark = _key_mark(mapping, key, call.mark)
                 call.params[str(key)] = self.value(value, mark)
                 call.marks[str(key)] = mark
+
+
+def check_class_path(target: str, key: str, mark: Mark) -> None:
+    """One error line for a ``sklearn.`` path that names nothing in the installed scikit-learn.
+
+    Raises
+    ------
+    InputError
+        With the line, what is missing and the likeliest path meant.
+    """
+    problem = misnamed(target)
+    if problem is not None:
+        raise InputError(f"unknown class in '{key}' at line {mark[0]}: {problem}")
 
 
 def _key_mark(mapping: dict, key: Any, fallback: Mark) -> Mark:
@@ -289,6 +329,7 @@ def _encoder(reader: _HydraReader, item: Any, mark: Mark) -> Call | str:
     if item in ("passthrough", "drop"):
         return item
     if isinstance(item, str):
+        check_class_path(item.strip(), "encoders", mark)
         return Call(item.strip(), mark=mark)
     if isinstance(item, dict) and isinstance(item.get("_target_"), str):
         return reader.call(item)

@@ -8,7 +8,8 @@ as they do when the notebook is run top to bottom; :class:`CellMap` takes a line
 of that text back to its cell and line.  Cells are numbered 1, 2, ... counting
 every cell, markdown and raw ones included, as they appear in the notebook.
 
-Each cell is parsed on its own (IPython syntax blanked, Python 2 statements set
+Each cell is parsed on its own, as IPython runs it (a cell indented as a whole
+dedented, IPython syntax blanked, Python 2 statements set
 aside, code nested past what nblint reads cut, see :mod:`nblint.pipelines.pyparse`),
 so one cell that is still not Python 3 -- a half-written line -- or that Python's
 parser refuses as nested too deeply is reported as not followed and the others
@@ -143,6 +144,21 @@ def _python_kernel(metadata) -> bool:
     return True
 
 
+def leading_indent_removed(source: str) -> str:
+    """A cell's source as IPython runs it: a first line's indentation taken off every line that starts with it.
+
+    IPython's input transformer (``leading_indent``) dedents a cell pasted
+    indented as a whole before compiling it, so such a cell runs; lines keep
+    their numbers.  Blank lines before the first code line are kept as they are.
+    """
+    lines = source.split("\n")
+    first = next((line for line in lines if line.strip()), "")
+    indent = first[: len(first) - len(first.lstrip(" \t"))]
+    if not indent:
+        return source
+    return "\n".join(line[len(indent) :] if line.startswith(indent) else line for line in lines)
+
+
 def read_notebook(cells: list[Cell], path: str) -> Notebook:
     """Join the code cells into one module: each parsed alone, line numbers shifted to the joined text."""
     texts, body, runs, unreadable, python2, cut = [], [], [], [], [], []
@@ -151,7 +167,7 @@ def read_notebook(cells: list[Cell], path: str) -> Notebook:
     for cell in cells:
         # A cell is a block of lines; a trailing newline (or none) does not change its lines.
         source = cell.source[:-1] if cell.source.endswith("\n") else cell.source
-        parsed = parse_source(source, path, ipython=True)
+        parsed = parse_source(leading_indent_removed(source), path, ipython=True)
         cell_map.starts.append(line)
         cell_map.cells.append(cell.number)
         offset = line - 1

@@ -27,7 +27,7 @@ from nblint.pipelines.flow import FITTED_LEVELS
 from nblint.pipelines.params import resolve_param
 from nblint.pipelines.pydata import FIT_METHODS, argument, union
 from nblint.pipelines.pystate import Chains, Function, Parts, ReaderState
-from nblint.pipelines.pyvalues import Instance, calls_in, enumerated, number_range, one_of, zipped
+from nblint.pipelines.pyvalues import Instance, Partial, calls_in, enumerated, is_literal, number_range, one_of, zipped
 from nblint.pipelines.pyvalues import mark as _mark
 from nblint.pipelines.pyvalues import unknown as _unknown
 from nblint.pipelines.tree import PosDict
@@ -90,6 +90,8 @@ class CallReading(ReaderState):
             args = [self.expr(a) for a in node.args]
             values = number_range(name, args, {k.arg: self.expr(k.value) for k in node.keywords if k.arg})
             return values if values is not None else _unknown(node)
+        if name == "functools.partial" and node.args and not isinstance(node.args[0], ast.Starred):
+            return Partial(node)  # make_model = partial(MultinomialNB, alpha=0): read where it is called
         if name in SEQUENCES and len(node.args) == 1:
             value = self.expr(node.args[0])
             return list(value) if isinstance(value, (list, tuple)) else _unknown(node)
@@ -191,7 +193,8 @@ class CallReading(ReaderState):
         the source star-imports a module of its own, which may define it (NB510).
         """
         if name in self.env:
-            return _unknown(node)
+            bound = self.env[name]
+            return self.expr(self.partial_call(bound, node)) if isinstance(bound, Partial) else _unknown(node)
         if name in self.classes:
             instance = Instance(name)
             init = self.functions.get(f"{name}.__init__")
@@ -215,6 +218,21 @@ class CallReading(ReaderState):
                 )
             )
         return _unknown(node)
+
+    def partial_call(self, partial: Partial, node: ast.Call) -> ast.Call:
+        """The call a ``partial`` stands for when called by ``node``: its function, with the partial's
+        arguments before the call's (keywords of the call override the partial's), at the call's place.
+        Made once per calling node, so it is read once per frame like any call."""
+        made = self.partials.get(id(node))
+        if made is None:
+            given = {k.arg for k in node.keywords if k.arg is not None}
+            keywords = [k for k in partial.node.keywords if k.arg not in given] + list(node.keywords)
+            made = ast.copy_location(
+                ast.Call(func=partial.node.args[0], args=[*partial.node.args[1:], *node.args], keywords=keywords), node
+            )
+            self.partials[id(node)] = made
+            self.made_nodes.append(made)  # (kept alive, so its id is never reused for another node)
+        return made
 
     def inline(self, function: Function, node: ast.Call, instance: Instance | None = None) -> Any:
         """Read a source function's body for this call, its parameters bound to the call's arguments.
@@ -244,6 +262,7 @@ class CallReading(ReaderState):
         aliases = {parameter: arg.id for parameter, arg in passed if isinstance(arg, ast.Name)}
         outer = self.frame
         returned: list[tuple[Any, Chains | None, Parts | None]] = []
+        literal: dict[str, Any] = {}
         with self.scoped(self.local_names(function)):
             for name in self.local_names(function):
                 self.env.pop(name, None)
@@ -258,13 +277,17 @@ class CallReading(ReaderState):
             self.stack.append(function)
             self.returns.append([])
             self.aliases.append((aliases, {}, True))
+            literal = {name: value for name, (value, _) in bound.items() if is_literal(value)}
+            self.literal_args.append(literal)
             try:
                 self.statements(function.body)
             finally:
                 returned = self.returns.pop()
                 changed = self.aliases.pop()[1]
+                self.literal_args.pop()
                 self.stack.pop()
                 self.frame = outer
+                self.ended = False
         self.apply_changes(changed)
         self.call_data[(id(node), outer)] = union(*(data for _, data, _ in returned))
         each = [parts for _, _, parts in returned if parts is not None]
@@ -274,9 +297,8 @@ class CallReading(ReaderState):
             self.call_parts[(id(node), outer)] = [
                 (union(*(parts[i][0] for parts in each)), each[0][i][1]) for i in range(size)
             ]
-        values = [value for value, _, _ in returned]
-        estimators = [v for v in values if calls_in(v) or isinstance(v, Instance)]
-        return estimators[0] if estimators else values[0] if values else _unknown(node)
+        value = self.returned_value(function, node, [value for value, _, _ in returned], bool(literal))
+        return _unknown(node) if value is None else value
 
     def apply_changes(self, changed: dict[str, Any]) -> None:
         """Give the names a function's parameters (or a loop's variable) stood for the data changed through them."""

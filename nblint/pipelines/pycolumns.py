@@ -34,7 +34,7 @@ import ast
 from typing import Any, Literal
 
 from nblint.pipelines.calls import Call, OneOf
-from nblint.pipelines.flow import DROPPED_LEVELS, ONE_COLUMN, UNLISTED
+from nblint.pipelines.flow import DROPPED_LEVELS, ONE_COLUMN, RENAMED, UNLISTED
 from nblint.pipelines.pystate import Chains, ReaderState
 from nblint.pipelines.pyvalues import is_sequence
 
@@ -157,8 +157,11 @@ class ColumnTracking(ReaderState):
         if chains is None or columns is None:
             return chains
         out = []
+        asked = columns
         for chain in chains:
             last = chain[-1] if chain else None
+            renamed = last.params.get(RENAMED) if last is not None else None
+            columns = tuple(renamed.get(name, name) for name in asked) if isinstance(renamed, dict) else asked
             # A named column that is not one of the dummies is one get_dummies left alone.
             if last is not None and unlisted(last):
                 if any(not self._dummy_name(last, name) for name in columns):
@@ -224,6 +227,21 @@ class ColumnTracking(ReaderState):
         """Whether ``name`` may be a dummy column of this ``get_dummies`` use (True where the names do not tell)."""
         prefixes = self._prefixes(use)
         return prefixes is None or any(name.startswith(p) for p in prefixes)
+
+    def renamed(self, chains: Chains | None, mapping: dict) -> Chains | None:
+        """``df.rename(columns={"sex_male": "Male"})``: the dummies of a ``get_dummies`` use keep what they are
+        under their new names (a selection of ``Male`` is the bit ``sex_male``)."""
+        if chains is None or not all(isinstance(k, str) and isinstance(v, str) for k, v in mapping.items()):
+            return chains
+        out = []
+        for chain in chains:
+            last = chain[-1] if chain else None
+            if last is not None and last.cls == "get_dummies":
+                earlier = last.params.get(RENAMED) or {}
+                names = {new: earlier.get(old, old) for old, new in mapping.items()}
+                chain = chain[:-1] + (self.marked(last, RENAMED, {**earlier, **names}),)
+            out.append(chain)
+        return tuple(out)
 
     # ---------------------------------------------------------------- writing
 

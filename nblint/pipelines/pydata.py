@@ -128,6 +128,11 @@ class DataTracking(ColumnTracking):
                 return self.dropped(self.data_of(func.value), node)
             if func.attr == "pop":
                 return None  # df.pop("label") is the target column
+            if func.attr == "rename":
+                written = next((k.value for k in node.keywords if k.arg == "columns"), None)
+                mapping = self.expr(written) if written is not None else None
+                if isinstance(mapping, dict):
+                    return self.renamed(self.data_of(func.value), mapping)
         # Anything else computed from data keeps its preparation (df.fillna(0), np.hstack([a, b]), X.toarray()).
         receiver = self.data_of(func.value) if isinstance(func, ast.Attribute) else None
         arguments = [a.value if isinstance(a, ast.Starred) else a for a in node.args] + [k.value for k in node.keywords]

@@ -29,29 +29,49 @@ class bodies, branches and loops included, each once).  What is followed:
 
 Anything else (a value computed at run time) is an :class:`~nblint.pipelines.calls.Expr`
 whose value nblint does not guess.  What cannot be followed at all -- a Python 2
-source, code nested too deeply (:mod:`nblint.pipelines.pyparse`), a star import
-from a module of the project that may define a scikit-learn name used here --
-becomes a :class:`~nblint.pipelines.calls.Note`, reported by NB510.
+source, a syntax error, syntax newer than the running Python, code nested too
+deeply (:mod:`nblint.pipelines.pyparse`), a value too large to hold, a star
+import from a module of the project that may define a scikit-learn name used
+here -- becomes a :class:`~nblint.pipelines.calls.Note`, reported by NB510.
 """
 
 from __future__ import annotations
 
 import ast
 import math
+import re
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from nblint.core.errors import InputError
 from nblint.pipelines import catalog
 from nblint.pipelines.calls import Expr, Note
+from nblint.pipelines.pybranches import BranchReading
 from nblint.pipelines.pycalls import CallReading
+from nblint.pipelines.pycolumns import FRAME_ATTRIBUTES
 from nblint.pipelines.pydata import DataTracking
 from nblint.pipelines.pyloops import LoopReading, listed_names
-from nblint.pipelines.pyparse import MAX_NESTING, imports_library, newer_syntax, parse_source
+from nblint.pipelines.pyparse import (
+    MAX_NESTING,
+    PYTHON_CELL_MAGICS,
+    Unreadable,
+    imports_library,
+    newer_syntax,
+    parse_source,
+)
 from nblint.pipelines.pystate import Chains, Parts
-from nblint.pipelines.pyvalues import UNKNOWN, Instance, calls_in, concatenated, subscript, unpack
+from nblint.pipelines.pyvalues import (
+    MAX_JOINED,
+    TOO_LARGE,
+    UNKNOWN,
+    Instance,
+    calls_in,
+    concatenated,
+    is_literal,
+    subscript,
+    unpack,
+)
 from nblint.pipelines.pyvalues import mark as _mark
 from nblint.pipelines.pyvalues import unknown as _unknown
 from nblint.pipelines.spec import PipelineSpec, build_specs
@@ -94,43 +114,29 @@ CONVENTIONAL = {"np": "numpy", "pd": "pandas"}
 def read_python(text: str, path: str) -> list[PipelineSpec] | None:
     """The pipelines a Python source builds, or None when it calls nothing from scikit-learn or imblearn.
 
-    Raises
-    ------
-    InputError
-        On a syntax error (with its line and column), except in Python 2 code and in code nested
-        past what Python's parser accepts: those are notes (NB510), since the file is code nblint
-        cannot read rather than a broken file.
+    A source that cannot be parsed (Python 2, a syntax error, syntax newer than the running
+    Python, code nested past what Python's parser accepts) is still a Python source: it is one
+    note (NB510) naming the reason and where, never an input error, since the file may well
+    run where it is used and only nblint cannot read it.
     """
     parsed = parse_source(text, path)
     problem = parsed.unreadable
     if parsed.tree is None:
         assert problem is not None  # parse_source gives a tree or says why not
-        if problem.python2 or problem.deep:
-            if not imports_library(text):
-                return None
-            if problem.deep:
-                message = (
-                    "Python's parser refuses this file as nested too deeply (the limit of its own parser, "
-                    "not an error in the code), so nblint cannot read it: its pipelines are not checked"
-                )
-            else:
-                message = (
-                    f"this file is Python 2 (Python 3 refuses its syntax at line {problem.line}): nblint "
-                    "reads Python 3 only, so its pipelines are not checked"
-                )
-            return [PipelineSpec(path, "python", (), None, notes=(Note(problem.line, message),))]
-        newer = newer_syntax(text, problem.line)
-        if newer is not None:  # code for a newer Python: unreadable here, not broken
-            if not imports_library(text):
-                return None
+        if not imports_library(text):
+            return None
+        cells = exported_cells(text, path)
+        if cells is not None:  # a notebook exported as a script: its other cells run, as in the notebook
+            tree, broken = cells
             message = (
-                f"this file uses Python {newer[0]}.{newer[1]} syntax at line {problem.line}, newer than the Python "
-                f"{sys.version_info[0]}.{sys.version_info[1]} nblint runs on, so nblint cannot read it: its pipelines "
-                f"are not checked (run nblint on Python {newer[0]}.{newer[1]} or later)"
+                f"this file has a Python syntax error at line {problem.line}, column {problem.column} "
+                f"({problem.message}); it is a notebook exported as a script, so nblint read its cells apart and "
+                f"what the cell{'s' if len(broken) > 1 else ''} at {_lines(broken)} do{'' if len(broken) > 1 else 'es'} "
+                "is not followed"
             )
-            return [PipelineSpec(path, "python", (), None, notes=(Note(problem.line, message),))]
-        where = f" at line {problem.line}, column {problem.column}"
-        raise InputError(f"Python syntax error{where}: {problem.message}")
+            return read_module(tree, path, text, notes=[Note(problem.line, message)])
+        message = unreadable_message(problem, text)
+        return [PipelineSpec(path, "python", (), None, notes=(Note(problem.line, message),))]
     notes = []
     if parsed.python2:
         assert problem is not None  # the lines set aside are those the Python 2 problem was found in
@@ -147,6 +153,101 @@ def read_python(text: str, path: str) -> list[PipelineSpec] | None:
     if parsed.cut:
         notes.append(Note(parsed.cut[0], cut_message(_lines(parsed.cut))))
     return read_module(parsed.tree, path, text, notes=notes)
+
+
+def unreadable_message(problem: Unreadable, text: str) -> str:
+    """NB510's note for a source Python 3 cannot parse: why (Python 2, newer syntax, depth, a syntax error) and where."""
+    if problem.deep:
+        return (
+            "Python's parser refuses this file as nested too deeply (the limit of its own parser, "
+            "not an error in the code), so nblint cannot read it: its pipelines are not checked"
+        )
+    if problem.python2:
+        return (
+            f"this file is Python 2 (Python 3 refuses its syntax at line {problem.line}): nblint "
+            "reads Python 3 only, so its pipelines are not checked"
+        )
+    newer = newer_syntax(text, problem.line)
+    if newer is not None:  # code for a newer Python: unreadable here, not broken
+        return (
+            f"this file uses Python {newer[0]}.{newer[1]} syntax at line {problem.line}, newer than the Python "
+            f"{sys.version_info[0]}.{sys.version_info[1]} nblint runs on, so nblint cannot read it: its pipelines "
+            f"are not checked (run nblint on Python {newer[0]}.{newer[1]} or later)"
+        )
+    return (
+        f"this file has a Python syntax error at line {problem.line}, column {problem.column} ({problem.message}), "
+        "so nblint cannot read it: its pipelines are not checked"
+    )
+
+
+#: The cell marker ``jupyter nbconvert --to script`` writes before each code cell (``# In[12]:``, ``# In[ ]:``).
+_CELL_MARKER = re.compile(r"^# In\[[ 0-9]*\]:\s*$", re.MULTILINE)
+
+
+def exported_cells(text: str, path: str) -> tuple[ast.Module, list[int]] | None:
+    """A notebook exported as a script, read cell by cell: the module of the cells that parse and the
+    first lines of those that do not; None when the text has no cell markers or no cell parses."""
+    starts = [text.count("\n", 0, match.start()) + 1 for match in _CELL_MARKER.finditer(text)]
+    if len(starts) < 2:
+        return None
+    lines = text.split("\n")
+    bounds = [1, *starts, len(lines) + 1]
+    body: list[ast.stmt] = []
+    broken: list[int] = []
+    for first, end in zip(bounds, bounds[1:]):
+        chunk = "\n".join(lines[first - 1 : end - 1])
+        if not chunk.strip():
+            continue
+        parsed = parse_source(chunk, path, ipython=True)
+        if parsed.tree is None:
+            broken.append(first)
+            continue
+        ast.increment_lineno(parsed.tree, first - 1)
+        body += parsed.tree.body
+    if not body or not broken:
+        return None
+    return ast.Module(body=body, type_ignores=[]), broken
+
+
+def exported_magic(stmt: ast.stmt) -> list[ast.stmt] | None:
+    """The statements a notebook cell magic runs, where an exported script spells it as a call.
+
+    ``jupyter nbconvert --to script`` writes ``%%time`` cells as
+    ``get_ipython().run_cell_magic('time', '', "<the cell's code>")`` and ``%time x = f()`` as
+    ``get_ipython().run_line_magic('time', 'x = f()')``: for magics that run their Python code
+    (:data:`~nblint.pipelines.pyparse.PYTHON_CELL_MAGICS`), that code is read where the call is,
+    every line of it at the call's line (the code is one string literal there).
+    """
+    call = stmt.value if isinstance(stmt, ast.Expr) else None
+    if not (
+        isinstance(call, ast.Call)
+        and isinstance(call.func, ast.Attribute)
+        and call.func.attr in ("run_cell_magic", "run_line_magic")
+        and isinstance(call.func.value, ast.Call)
+        and isinstance(call.func.value.func, ast.Name)
+        and call.func.value.func.id == "get_ipython"
+    ):
+        return None
+    position = 2 if call.func.attr == "run_cell_magic" else 1
+    literals = [a.value if isinstance(a, ast.Constant) and isinstance(a.value, str) else None for a in call.args]
+    if len(literals) <= position or literals[0] not in PYTHON_CELL_MAGICS or literals[position] is None:
+        return None
+    code = literals[position]
+    if code is None:
+        return None
+    parsed = parse_source(code, "<magic>", ipython=True)
+    if parsed.tree is None:
+        return None
+    for node in ast.walk(parsed.tree):
+        if hasattr(node, "lineno"):  # statements, expressions, keywords, arguments...
+            setattr(node, "lineno", stmt.lineno)  # noqa: B010 (nodes without a line have no such field)
+            setattr(node, "end_lineno", stmt.end_lineno)  # noqa: B010
+    return parsed.tree.body
+
+
+def _item_text(holder: str, node: ast.Subscript) -> str:
+    """``encoders[col]`` as written: the key an item stored through a subscript is kept under."""
+    return f"{holder}[{ast.unparse(node.slice)}]"
 
 
 def cut_message(where: str) -> str:
@@ -215,7 +316,7 @@ def read_module(
     return specs
 
 
-class _ModuleReader(CallReading, LoopReading, DataTracking):
+class _ModuleReader(CallReading, LoopReading, BranchReading, DataTracking):
     """The Python reader: its state is :class:`~nblint.pipelines.pystate.ReaderState`, its parts mixed in."""
 
     # ---------------------------------------------------------------- statements
@@ -223,6 +324,8 @@ class _ModuleReader(CallReading, LoopReading, DataTracking):
     def statements(self, body: list[ast.stmt]) -> None:
         for stmt in body:
             self.statement(stmt)
+            if self.ended:  # (a return in a function being read: the rest of the block does not run)
+                break
 
     def statement(self, stmt: ast.stmt) -> None:
         if isinstance(stmt, (ast.Import, ast.ImportFrom)):
@@ -231,19 +334,35 @@ class _ModuleReader(CallReading, LoopReading, DataTracking):
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
             self.define(stmt)
             return
+        magic = exported_magic(stmt)
+        if magic is not None:  # get_ipython().run_cell_magic('time', '', "...code...") in an exported notebook
+            self.statements(magic)
+            return
         if isinstance(stmt, ast.ClassDef):
             self.define_class(stmt)
             return
-        if isinstance(stmt, (ast.For, ast.AsyncFor)) and isinstance(stmt.target, ast.Name):
-            frames = self.frames_walked(stmt.iter)
+        taken = None  # what a for loop's variable takes, once read
+        if isinstance(stmt, ast.If):
+            decision = self.decided(stmt.test)
+            if decision is not None:  # a helper's branch its literal argument decides: only that one runs
+                self._calls_in(stmt.test)
+                self.statements(stmt.body if decision else stmt.orelse)
+                return
+        if isinstance(stmt, (ast.For, ast.AsyncFor)):
+            frames = self.frames_walked(stmt.iter) if isinstance(stmt.target, ast.Name) else None
             if frames:
                 self.loop_over_frames(stmt, frames)
+                return
+            taken = self.iterate(stmt.iter)
+            keys = self.keys_walked(stmt, taken)
+            if keys:
+                self.loop_over_keys(stmt, keys)
                 return
         if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
             for target in stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]:
                 self.assign(target, stmt.value)
         elif isinstance(stmt, (ast.For, ast.AsyncFor)):
-            self.bind(stmt.target, self.iterate(stmt.iter), None)
+            self.bind(stmt.target, taken if taken is not None else self.iterate(stmt.iter), None)
         elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.op, ast.Add):
             self.grow(stmt.target, stmt.value, one=False)  # features += [...]
         elif isinstance(stmt, ast.Return) and stmt.value is not None and self.returns:
@@ -251,6 +370,7 @@ class _ModuleReader(CallReading, LoopReading, DataTracking):
             if isinstance(stmt.value, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in stmt.value.elts):
                 parts = [(self.data_of(e), e) for e in stmt.value.elts]
             self.returns[-1].append((self.expr(stmt.value), self.data_of(stmt.value), parts))
+            self.ended = True
         elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
             self._in_place(stmt.value)
             made = self.expr(stmt.value)
@@ -271,6 +391,30 @@ class _ModuleReader(CallReading, LoopReading, DataTracking):
                     self.statement(child)
                 else:  # an except handler or a match case
                     self.statements(child.body)
+                self.ended = False  # a return inside a branch, loop or try may not run: read on
+
+    def _calls_in(self, node: ast.expr) -> None:
+        """Read every call of an expression (a test whose value decides a branch)."""
+        for inner in ast.walk(node):
+            if isinstance(inner, (ast.Call, ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+                self.expr(inner)
+
+    def loop_over_keys(self, loop: ast.For | ast.AsyncFor, keys: list) -> None:
+        """``for name in models: make_pipeline(transformer(name), models[name])``: the body read once per
+        key, the variable bound to that key, each reading its own frame (so the calls it makes are made
+        per key and a helper's branches are decided per key)."""
+        self._calls_in(loop.iter)
+        outer = self.frame
+        for key in keys:
+            self.frames += 1
+            self.frame = self.frames
+            try:
+                self.bind(loop.target, key, None)
+                self.statements(loop.body)
+            finally:
+                self.frame = outer
+                self.ended = False
+        self.statements(loop.orelse)
 
     def import_(self, stmt: ast.Import | ast.ImportFrom) -> None:
         if isinstance(stmt, ast.Import):
@@ -312,6 +456,7 @@ class _ModuleReader(CallReading, LoopReading, DataTracking):
                 self.statements(stmt.body)
             finally:
                 self.returns.pop()
+                self.ended = False
         self.class_name = outer_class
 
     def define_class(self, stmt: ast.ClassDef) -> None:
@@ -397,6 +542,7 @@ class _ModuleReader(CallReading, LoopReading, DataTracking):
             return
         if isinstance(target, ast.Subscript):
             self.assign_columns(target, data)
+            self._store_item(target, value)
             return
         if isinstance(target, ast.Attribute):
             base = self.expr(target.value)
@@ -407,12 +553,27 @@ class _ModuleReader(CallReading, LoopReading, DataTracking):
             for call in calls_in(base):  # model.alpha = 0
                 call.params[target.attr] = value
                 call.marks[target.attr] = _mark(target)
+            if (
+                data
+                and isinstance(target.value, ast.Name)
+                and not calls_in(base)
+                and target.attr not in FRAME_ATTRIBUTES
+            ):
+                # df.brand = le.fit_transform(df.brand): pandas sets the column, as df["brand"] = ... does
+                column = ast.copy_location(
+                    ast.Subscript(value=target.value, slice=ast.Constant(target.attr), ctx=ast.Store()), target
+                )
+                self.made_nodes.append(column)  # (kept alive: the reader keys what it knows by node ids)
+                self.assign_columns(column, data)
+                return
         name = self._dotted_text(target)
         if name is None:
             return
         self.rebound(name)
         self.env.pop(name, None)
         self.data.pop(name, None)
+        for item in [key for key in self.env if key.startswith(f"{name}[")]:
+            del self.env[item]  # encoders[col] stored in the container this name held
         # A list of frames holds the objects bound when it was made: rebinding one of them (or the list's
         # name) ends what the list says about the names.
         for holder in [h for h, held in self.frame_lists.items() if name in held or h == name]:
@@ -480,11 +641,18 @@ class _ModuleReader(CallReading, LoopReading, DataTracking):
         elif isinstance(node, ast.Subscript):
             # An estimator kept in a list or dict (models["nb"]); a literal picked from a container is left
             # unknown, since such containers are often overwritten at run time (best = search.best_params_).
+            holder = self._dotted_text(node.value)
+            stored = self.env.get(_item_text(holder, node)) if holder in self.item_holders else None
+            if stored is not None:
+                return stored  # encoders[col], set by encoders[col] = LabelEncoder()
             found = subscript(self.expr(node.value), self.expr(node.slice))
             if calls_in(found) or isinstance(found, Instance):
                 return found
         elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
             joined = concatenated(self.expr(node.left), self.expr(node.right))
+            if joined is TOO_LARGE:
+                self._gave_up(node)
+                return _unknown(node)
             if joined is not None:
                 return joined  # [0] + alphas, col + "_enc" (also for each name a loop takes)
         elif isinstance(node, (ast.Call, ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
@@ -494,6 +662,34 @@ class _ModuleReader(CallReading, LoopReading, DataTracking):
                 self.memo[memo_key] = self._call(node) if isinstance(node, ast.Call) else self._comprehension(node)
             return self.memo[memo_key]
         return _unknown(node)
+
+    def _gave_up(self, node: ast.BinOp) -> None:
+        """Say once (NB510) that a joined value grew past what the reader holds, so it is read as unknown."""
+        if "<too large>" in self.noted:
+            return
+        self.noted.add("<too large>")
+        self.notes.append(
+            Note(
+                node.lineno,
+                (
+                    f"the value joined at line {node.lineno} would hold more than {MAX_JOINED:,} characters or items "
+                    "(a value that keeps doubling): nblint gave up reading it, so what it feeds is not followed"
+                ),
+            )
+        )
+
+    def _store_item(self, target: ast.Subscript, value: Any) -> None:
+        """``encoders[col] = LabelEncoder()``: the estimator is what ``encoders[col]`` stands for from here on
+        (the same container read through the same subscript), and a known dict gains it under a literal key."""
+        holder = self._dotted_text(target.value)
+        if holder is None or not (calls_in(value) or isinstance(value, Instance)):
+            return
+        key = self.expr(target.slice)
+        container = self.env.get(holder)
+        if isinstance(container, dict) and is_literal(key):
+            container[key] = value
+        self.env[_item_text(holder, target)] = value
+        self.item_holders.add(holder)
 
     def _reference(self, node: ast.Name | ast.Attribute) -> Any:
         if isinstance(node, ast.Attribute):

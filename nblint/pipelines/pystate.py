@@ -50,6 +50,14 @@ class ReaderState(ABC):
         # Per function being read: each return's value, data, and data per element of a returned tuple.
         self.returns: list[list[tuple[Any, Chains | None, Parts | None]]] = []
         self.inlined = 0
+        # Per source call being read: its parameters bound to literal values at the call site (a branch on
+        # one of them is decided for that call).
+        self.literal_args: list[dict[str, Any]] = []
+        self.item_holders: set[str] = set()  # names an estimator was stored into through a subscript
+        self.partials: dict[int, ast.Call] = {}  # id(a call of a name bound to functools.partial) -> the call it makes
+        self.made_nodes: list[ast.AST] = []  # nodes the reader made (partial calls, df.col written as df["col"])
+        self.key_readings = 0  # loop bodies read key by key so far (pybranches.MAX_KEY_READINGS)
+        self.ended = False  # a return was read in the block being read: what follows it does not run
         self.targets: set[str] = set()
         self.chosen: dict[str, tuple[str, ...]] = {}  # name -> the columns it holds (y = df["label"])
         self.uses: dict[tuple[int, tuple[str, ...]], Call] = {}  # (id(call), columns) -> that use of the call
@@ -95,6 +103,9 @@ class ReaderState(ABC):
 
     @abstractmethod
     def local_names(self, function: Function) -> set[str]: ...
+
+    @abstractmethod
+    def returned_value(self, function: Function, node: ast.Call, values: list[Any], literal: bool) -> Any: ...
 
     @abstractmethod
     def scoped(self, names: set[str]) -> AbstractContextManager[None]: ...

@@ -30,6 +30,17 @@ class Instance:
     data: dict[str, Any] = field(default_factory=dict)
 
 
+@dataclass(eq=False)
+class Partial:
+    """``functools.partial(f, *args, **keywords)``: a call of ``f`` waiting for the rest of its arguments.
+
+    ``node`` is the ``partial(...)`` call; calling the name bound to it reads ``f`` called with the
+    partial's arguments first, then the call's (:meth:`~nblint.pipelines.pycalls.CallReading.partial_call`).
+    """
+
+    node: Any
+
+
 @dataclass(frozen=True)
 class AllBut:
     """``[c for c in df.columns if c not in drop]``: every column of the frame it selects from but ``names``
@@ -103,12 +114,24 @@ def one_of(values: list) -> Any:
     return distinct[0] if len(distinct) == 1 else OneOf(distinct)
 
 
+def is_literal(value: Any) -> bool:
+    """A value written as a literal in the source: a string, number, bool or None."""
+    return _literal(value)
+
+
 def _literal(value: Any) -> bool:
     return isinstance(value, (str, int, float, bool, type(None)))
 
 
 def subscript(value: Any, key: Any) -> Any:
-    """``value[key]`` for a known list or dict and a literal key (None when it cannot be told)."""
+    """``value[key]`` for a known list or dict and a literal key (None when it cannot be told).
+
+    A key a loop takes in turn (``for name in models: models[name]``) gives the items each key
+    picks, one by one, where every key picks one.
+    """
+    if isinstance(key, OneOf):
+        picked = [subscript(value, item) for item in key.items]
+        return one_of(picked) if picked and all(item is not None for item in picked) else None
     if isinstance(value, dict) and _literal(key) and key in value:
         return value[key]
     if is_sequence(value) and isinstance(key, int) and not isinstance(key, bool) and -len(value) <= key < len(value):
@@ -171,17 +194,42 @@ def calls_in(value: Any) -> list[Call]:
     return []
 
 
+#: Largest value the reader builds by joining others (characters of a string, items of a list or of the
+#: names a loop takes): real code joins column names and short lists, while a chain of ``s1 = s0 + s0``
+#: lines doubles a value on every line, so a few hundred bytes of source would otherwise ask for gigabytes.
+MAX_JOINED = 100_000
+
+
+class TooLarge:
+    """What joining two values gives when the result would pass :data:`MAX_JOINED`: the reading gives up."""
+
+
+TOO_LARGE = TooLarge()
+
+
+def extent(value: Any) -> int:
+    """How big a value is to hold: a string's characters, a sequence's items, a OneOf's values' extents added up."""
+    if isinstance(value, (str, list, tuple)):
+        return len(value)
+    if isinstance(value, OneOf):
+        return sum(extent(item) or 1 for item in value.items)
+    return 1
+
+
 def concatenated(left: Any, right: Any) -> Any:
     """``[0] + list(values)`` or ``col + "_enc"``: two known sequences or strings joined (None if unknown).
 
-    A string joined with a loop's names gives the names the loop takes, each joined.
+    A string joined with a loop's names gives the names the loop takes, each joined.  A join
+    whose result would pass :data:`MAX_JOINED` gives :data:`TOO_LARGE` (checked before it is built).
     """
     if is_sequence(left) and is_sequence(right):
-        return list(left) + list(right)
+        return list(left) + list(right) if len(left) + len(right) <= MAX_JOINED else TOO_LARGE
     if isinstance(left, str) and isinstance(right, str):
-        return left + right
+        return left + right if len(left) + len(right) <= MAX_JOINED else TOO_LARGE
     for one, other, first in ((left, right, True), (right, left, False)):
         if isinstance(one, OneOf) and isinstance(other, str) and all(isinstance(v, str) for v in one.items):
+            if extent(one) + len(one.items) * len(other) > MAX_JOINED:
+                return TOO_LARGE
             return OneOf([v + other if first else other + v for v in one.items])
     return None
 

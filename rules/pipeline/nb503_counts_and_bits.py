@@ -1,6 +1,7 @@
 from nblint.engine import Severity
 from nblint.pipelines.catalog import VECTORIZERS
-from nblint.pipelines.flow import BINARY, COUNTS, WEIGHTS
+from nblint.pipelines.flow import BINARY, COUNTS, DUMMY, NONNEG, ONEHOT, WEIGHTS
+from nblint.pipelines.pyvalues import is_number
 
 from . import PipelineRule, inputs
 
@@ -16,7 +17,13 @@ class CountsAndBitsMismatch(PipelineRule):
     counts or weights for BernoulliNB when BernoulliNB's ``binarize`` is left at
     its default or set to None (at the vectorizer's line, or at ``binarize=None``).
     It also reports, at severity info, a vectorizer with ``binary=True`` feeding
-    MultinomialNB or ComplementNB (at the ``binary`` line).
+    MultinomialNB or ComplementNB (at the ``binary`` line), and, as an error, a
+    ``binarize`` threshold outside the range of what reaches BernoulliNB (at the
+    ``binarize`` line): a threshold at or above the most a step can produce
+    (tf-idf with ``norm='l2'`` or ``'l1'``, ``Normalizer`` and ``MaxAbsScaler``
+    give at most 1, ``MinMaxScaler`` at most the top of its ``feature_range``,
+    bits from ``Binarizer``, ``OneHotEncoder`` or ``binary=True`` are 0 or 1), or
+    below the least it can produce.
 
     ## Why is this bad?
     BernoulliNB models presence and absence: by default it turns its input into
@@ -24,7 +31,10 @@ class CountsAndBitsMismatch(PipelineRule):
     both become 1 and the counts the vectorizer computed are thrown away without a
     word. With ``binarize=None`` it trusts the input to be 0/1 already; counts above
     1 are then added up as if they were bits and the per-class probabilities can
-    exceed 1. The opposite mistake is ``binary=True`` in front of MultinomialNB or
+    exceed 1. BernoulliNB sets a feature to 1 where the value is above ``binarize``:
+    with a threshold of 1.0 after tf-idf (whose weights are at most 1) every feature
+    of every document becomes 0, and the model learns nothing but the class priors.
+    The opposite mistake is ``binary=True`` in front of MultinomialNB or
     ComplementNB: those models are built on how often each term occurs, and
     binary=True removes exactly that (sometimes done on purpose; suppress it then).
 
@@ -33,6 +43,8 @@ class CountsAndBitsMismatch(PipelineRule):
     bits. ``info`` for counts binarised at BernoulliNB's default threshold, which is the
     multivariate Bernoulli model of word presence (a model choice: the counts are not
     used), and for ``binary=True`` into a count model, which can be deliberate too.
+    An error for a threshold outside the input's range: every feature binarises to
+    the same value on every row, certainly.
 
     ## Example
     ```python
@@ -66,6 +78,7 @@ class CountsAndBitsMismatch(PipelineRule):
 
     def check_model(self, ctx, estimator):
         if ctx.model == "bernoulli":
+            yield from self._threshold_out_of_range(ctx, estimator)
             for kind in (COUNTS, WEIGHTS):
                 for step in self.origins(ctx, kind):
                     if step.cls in COUNTING_STEPS:
@@ -120,3 +133,67 @@ class CountsAndBitsMismatch(PipelineRule):
             binarize=estimator.value("binarize", 0.0),
             fix=f"Set binary=True on {step.cls} for BernoulliNB, or use MultinomialNB to keep the {what}.",
         )
+
+    def _threshold_out_of_range(self, ctx, estimator):
+        """``BernoulliNB(binarize=t)`` after a step whose values all lie on one side of ``t``."""
+        threshold = estimator.value("binarize", 0.0)
+        if not is_number(threshold):
+            return
+        seen = set()
+        for flow in ctx.flows:
+            step = flow.origin
+            bounds = _value_range(flow.kind, step)
+            if bounds is None or id(step) in seen:
+                continue
+            seen.add(id(step))
+            low, high = bounds
+            if low <= threshold < high:
+                continue
+            side = "0" if threshold >= high else "1"
+            where = f"at most {high:g}" if threshold >= high else f"at least {low:g}"
+            message = (
+                f"{estimator.label()} has binarize={threshold:g}, but every value {step.label()} produces from "
+                f"{inputs(step)} is {where}: each of those features binarises to {side} on every row, so the model "
+                "learns nothing from them"
+            )
+            yield self.step_finding(
+                ctx,
+                step,
+                message,
+                line=estimator.line_of("binarize"),
+                severity=Severity.ERROR,
+                binarize=threshold,
+                value_range=[low, high],
+                fix=(
+                    f"Set binarize between {low:g} and {high:g} (0.0 keeps presence of non-negative values), "
+                    "or binarize=None for input that is 0/1 already."
+                ),
+            )
+
+
+#: Steps whose every output value lies in [0, 1] (unit-norm rows, scaled by the largest absolute value).
+UNIT_RANGE = frozenset({"Normalizer", "MaxAbsScaler"})
+
+
+def _value_range(kind: str, step) -> tuple[float, float] | None:
+    """The least and the most a step can produce on this route, where its parameters say; else None.
+
+    Bits (one-hot, drop-first, 0/1 presence) are 0 or 1; tf-idf normalised by ``norm='l2'`` or
+    ``'l1'`` (the default) lies in [0, 1]; ``MinMaxScaler`` in its ``feature_range`` (on the data
+    it was fitted on); ``Normalizer`` and ``MaxAbsScaler`` of non-negative input in [0, 1].
+    """
+    if step is None:
+        return None
+    if kind in (ONEHOT, DUMMY, BINARY):
+        return 0.0, 1.0
+    if kind == WEIGHTS and step.cls in ("TfidfVectorizer", "TfidfTransformer"):
+        return (0.0, 1.0) if step.value("norm", "l2") in ("l2", "l1") else None
+    if kind in (WEIGHTS, NONNEG) and step.cls in UNIT_RANGE:
+        return 0.0, 1.0
+    if kind == NONNEG and step.cls == "MinMaxScaler":
+        written = step.value("feature_range", (0, 1))
+        if isinstance(written, (list, tuple)) and len(written) == 2 and all(is_number(end) for end in written):
+            low, high = float(written[0]), float(written[1])
+            if low < high:
+                return low, high
+    return None

@@ -1,6 +1,6 @@
 from nblint.engine import Severity
 from nblint.pipelines.catalog import THIRD_PARTY
-from nblint.pipelines.flow import DUMMY, ONEHOT, OPAQUE, REST, SIGNED, is_number
+from nblint.pipelines.flow import BINARY, DUMMY, ONEHOT, OPAQUE, REST, SIGNED, is_number
 
 from . import PipelineRule, inputs, literal
 
@@ -31,7 +31,9 @@ class UnseenCategoriesUnplanned(PipelineRule):
     unseen categories cannot be told.
 
     ``KBinsDiscretizer(encode='ordinal')`` is a plan in itself (values outside the
-    training range fall into the end bins), and one-hot bits are NB501's concern.
+    training range fall into the end bins), one-hot bits are NB501's concern, and a
+    0/1 bit an encoder makes (a two-level column's dummy, ``binary=True``) has no
+    third value to meet.
     In Python sources, the columns ``get_dummies(df)`` leaves alone are the frame's
     numeric columns (pandas encodes every text and category column), which reach
     the model raw and are reported; the columns ``get_dummies(df, columns=[...])``
@@ -87,11 +89,12 @@ class UnseenCategoriesUnplanned(PipelineRule):
         fix = f"Reserve a code for unseen categories: {PLAN}."
         for flow in ctx.flows:
             step = flow.origin
-            # One-hot bits are NB501/NB507's finding and negative values NB504's.
+            # One-hot bits are NB501/NB507's finding and negative values NB504's; a 0/1 bit an encoder
+            # made can only be 0 or 1, whether training saw both is the data's question, not the code's.
             # Nor can a route through a step nblint cannot see into, or an encoder of another library with
             # its own handling of unknown categories, be told to have no plan; nor the columns a
             # get_dummies(frame, columns=[...]) leaves alone, which may be none.
-            if flow.kind in (ONEHOT, DUMMY, SIGNED, OPAQUE, REST) or (
+            if flow.kind in (ONEHOT, DUMMY, BINARY, SIGNED, OPAQUE, REST) or (
                 step is not None and step.cls == "KBinsDiscretizer"
             ):
                 continue

@@ -14,13 +14,16 @@ on any of its files), to measure nblint on code it was never fitted to. After th
 misses and false alarms were diagnosed and fixed (``IDIOMS.md``), so it no longer measures unseen
 code either; hidden sets do. ``--corpus holdout`` scores it. ``holdout2.yaml`` is a second held-out
 corpus, collected and labelled (labels committed first) after both others had been used for
-tuning; ``--corpus holdout2`` scores it. Everything below applies to all three.
+tuning; ``--corpus holdout2`` scores it. ``holdout3.yaml`` is a third, collected the same way after
+all three had been tuned on (issue 36); ``--corpus holdout3`` scores it. Everything below applies to
+all four.
 
 Where the files go
 ------------------
-``$NBLINT_REAL_CODE`` (``$NBLINT_REAL_CODE_HOLDOUT``, ``$NBLINT_REAL_CODE_HOLDOUT2`` for the
+``$NBLINT_REAL_CODE`` (``$NBLINT_REAL_CODE_HOLDOUT``, ``$NBLINT_REAL_CODE_HOLDOUT2``,
+``$NBLINT_REAL_CODE_HOLDOUT3`` for the
 holdouts) if set, otherwise ``../scratch/real_code`` (``../scratch/real_code_holdout``,
-``../scratch/real_code_holdout2``) next to the checkout (for a
+``../scratch/real_code_holdout2``, ``../scratch/real_code_holdout3``) next to the checkout (for a
 checkout in ``/work/main`` that is ``/work/scratch/real_code``). Each file is stored as
 ``<id>.py`` or ``<id>.ipynb``, ``id`` being the entry's ``id`` in the corpus file.
 
@@ -76,11 +79,13 @@ HERE = Path(__file__).resolve().parent
 CORPUS = HERE / "corpus.yaml"
 HOLDOUT = HERE / "holdout.yaml"
 HOLDOUT2 = HERE / "holdout2.yaml"
+HOLDOUT3 = HERE / "holdout3.yaml"
 # corpus name -> (corpus file, scratch folder name next to the checkout, environment variable)
 CORPORA = {
     "main": (CORPUS, "real_code", "NBLINT_REAL_CODE"),
     "holdout": (HOLDOUT, "real_code_holdout", "NBLINT_REAL_CODE_HOLDOUT"),
     "holdout2": (HOLDOUT2, "real_code_holdout2", "NBLINT_REAL_CODE_HOLDOUT2"),
+    "holdout3": (HOLDOUT3, "real_code_holdout3", "NBLINT_REAL_CODE_HOLDOUT3"),
 }
 CHECKOUT = HERE.parent.parent
 EXTENSIONS = {"script": ".py", "notebook": ".ipynb"}
@@ -325,7 +330,7 @@ def main(argv: list[str] | None = None) -> int:
         "--corpus",
         choices=sorted(CORPORA),
         default="main",
-        help="main: corpus.yaml (tuned on); holdout: holdout.yaml; holdout2: holdout2.yaml (held out)",
+        help="main: corpus.yaml (tuned on); holdout: holdout.yaml; holdout2, holdout3: holdout2.yaml, holdout3.yaml (held out)",
     )
     args = parser.parse_args(argv)
     folder = args.folder or default_folder(args.corpus)
