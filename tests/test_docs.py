@@ -172,6 +172,31 @@ def write_titanic_like(path: Path) -> None:
     ).to_csv(path, index=False)
 
 
+#: A comment that shows a value (``# ['NB501', 'NB508']``), not one that describes it (``# the same lines``).
+VALUE = re.compile(r"""^[\[{('"\d-]""")
+
+
+def shown_values(snippet: str) -> list[str] | None:
+    """What a block says it prints, when every ``print(...)`` at the block's top level shows its value.
+
+    The value is the comment after the call (``print(report.codes())  # ['NB501']``) or on the
+    line under it (``# ['NB501', ...]``). ``None`` when a print's output is not shown.
+    """
+    lines = snippet.splitlines()
+    shown = []
+    for number, line in enumerate(lines):
+        if not line.startswith("print("):
+            continue
+        comment = line.split("  # ", 1)[1].strip() if "  # " in line else ""
+        under = lines[number + 1] if number + 1 < len(lines) else ""
+        if not comment and under.startswith("# "):
+            comment = under[2:].strip()
+        if not VALUE.match(comment):
+            return None
+        shown.append(comment)
+    return shown or None
+
+
 @pytest.mark.parametrize(("page", "snippet"), [p for p in of_kind("python") if not p.values[1].startswith(NOT_SCRIPTS)])
 def test_every_python_block_runs_as_a_script(page, snippet, tmp_path):
     """Each block, saved as a file and run with python in a folder holding the examples, exits 0.
@@ -188,6 +213,9 @@ def test_every_python_block_runs_as_a_script(page, snippet, tmp_path):
     (tmp_path / "snippet.py").write_text(snippet)
     proc = subprocess.run([sys.executable, "snippet.py"], cwd=tmp_path, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]
+    shown = shown_values(snippet)
+    if shown is not None:
+        assert proc.stdout.splitlines() == shown
     if "distributed" in snippet:  # the Dask report is the one nblint check prints (the path aside)
         local = CliRunner().invoke(main, ["check", str(ROOT / "examples/customers.csv"), "--target", "churned"])
         shown = proc.stdout.rstrip("\n").replace("<dask>", str(ROOT / "examples/customers.csv"))
