@@ -82,6 +82,14 @@ def test_config_block_is_valid(tmp_path):
     assert settings.kinds == {"season": "categorical", "pixel_*": "count"}
 
 
+def test_configuration_page_documents_every_key():
+    from nblint.run.config import PER_FILE_KEYS, TOP_KEYS
+
+    table = page("docs/configuration.md").split("| key | what |", 1)[1].split("\n\n", 1)[0]
+    for key in TOP_KEYS | PER_FILE_KEYS:
+        assert f"`{key}`" in table, key
+
+
 def test_module_entry_point_prints_version():
     out = subprocess.run([sys.executable, "-m", "nblint", "--version"], capture_output=True, text=True, check=True)
     assert "nblint" in out.stdout
