@@ -20,6 +20,7 @@ rules at build time (docs/hooks/rules.py); their tests are at the end.
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import shutil
@@ -252,3 +253,19 @@ def test_every_rule_has_a_generated_page_with_every_section():
             assert f"\n## {section}\n" in text, (code, section)
         assert hook._markdown(rule.doc_sections()["What it does"]) in text
         assert f"| [{code}]({code}.md) | {rule.name} | {rule.severity} |" in index
+
+
+@pytest.mark.slow
+def test_the_site_builds_without_a_warning(tmp_path):
+    """`mkdocs build --strict`, as .ci/run runs it: every link and anchor resolves, every page renders."""
+    pytest.importorskip("mkdocs")
+    pytest.importorskip("mkdocstrings")
+    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")]
+    build = subprocess.run(
+        command, cwd=ROOT, capture_output=True, text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    )
+    assert build.returncode == 0, build.stderr[-3000:]
+    rules = sorted(path.name for path in (tmp_path / "site" / "rules").iterdir() if path.is_dir())
+    from nblint.engine import load_rules
+
+    assert rules == sorted(load_rules())
