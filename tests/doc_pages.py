@@ -40,8 +40,8 @@ def blocks(language: str, page: str | None = None) -> list[str]:
 
 
 def block(language: str, containing: str) -> str:
-    """The one block of ``language``, on any page, that contains ``containing``."""
-    (found,) = [body for body in blocks(language) if containing in body]
+    """The one block of ``language``, on any page, that contains ``containing`` (shown on several pages, one text)."""
+    (found,) = {body for body in blocks(language) if containing in body}
     return found
 
 

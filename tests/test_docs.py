@@ -35,7 +35,7 @@ from doc_pages import DOCS, ROOT, all_blocks, pages
 from nblint.cli import main
 
 #: Blocks that a feature test runs in its own way: (language, marker, the test that checks the block).
-#: Among the blocks no generic runner takes, the marker is in exactly one of that language.
+#: Among the blocks no generic runner takes, the marker is in one block of that language (or in copies of it).
 CLAIMS = [
     ("text", "nblint check [PATH...]", "tests/test_readme.py::test_cli_page_documents_every_option_of_every_command"),
     ("text", "examples/customers.csv: NB101", "tests/test_readme.py::test_readme_example_output_is_what_nblint_prints"),
@@ -101,7 +101,7 @@ def test_every_block_is_run_or_claimed():
 @pytest.mark.parametrize(("language", "marker", "test"), CLAIMS)
 def test_each_claim_names_one_block_and_a_test(language, marker, test):
     claimable = [body for page, lang, body in all_blocks() if lang == language and kind(page, lang, body) == "claimed"]
-    assert sum(claims(language, marker, body) for body in claimable) == 1, marker
+    assert len({body for body in claimable if claims(language, marker, body)}) == 1, marker
     path, name = test.split("::")
     assert f"\ndef {name}(" in (ROOT / path).read_text(), test
 

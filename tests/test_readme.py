@@ -123,7 +123,9 @@ def test_hook_repository_snippet_names_this_release_and_its_hooks():
 
     from nblint import __version__
 
-    (repo,) = yaml.safe_load(block("yaml", "rev: v"))["repos"]
+    snippet = block("yaml", "rev: v")
+    assert snippet in blocks("yaml", "README.md") and snippet in blocks("yaml", "docs/ci.md")
+    (repo,) = yaml.safe_load(snippet)["repos"]
     assert repo["rev"] == f"v{__version__}" == "v0.1.0"
     manifest = {hook["id"] for hook in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())}
     assert {hook["id"] for hook in repo["hooks"]} <= manifest
