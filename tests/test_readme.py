@@ -109,6 +109,13 @@ def test_cli_page_documents_every_option_of_every_command():
                     assert command != "check" or f"`{name}" in cli, name
 
 
+def test_cli_page_documents_every_key_of_rules_json():
+    rules = json.loads(CliRunner().invoke(main, ["rules", "--format", "json"]).stdout)
+    said = page("docs/cli.md").split("`nblint rules --format json` gives", 1)[1].split("\n\n", 1)[0]
+    for key in {key for rule in rules for key in rule} | {key for rule in rules for o in rule["options"] for key in o}:
+        assert f"`{key}`" in said, key
+
+
 def test_integration_snippets_are_the_tested_example_files():
     """The pre-commit, pandera and workflow snippets are copies of files the tests use."""
     for name in ("pre-commit-config.yaml", "github-workflow.yml"):
