@@ -270,3 +270,23 @@ def test_the_site_builds_without_a_warning(tmp_path):
     from nblint.engine import load_rules
 
     assert rules == sorted(load_rules())
+
+
+def test_inline_commands_use_options_the_command_has():
+    """A command quoted in the prose (`nblint check data --format sarif ...`) names a command and
+    options nblint has (or their snake_case spellings), so no page teaches an option that is gone."""
+    from doc_pages import documentation
+
+    spans = set(re.findall(r"(?<!`)`(nblint [a-z]+ [^`]*)`", documentation()))
+    assert spans
+    for span in spans:
+        _, command, *words = span.split()
+        assert command in main.commands, span
+        options = {
+            name.replace("_", "-")
+            for param in main.commands[command].params
+            for name in [*getattr(param, "opts", []), *getattr(param, "secondary_opts", [])]
+        }
+        for word in words:
+            option = word.split("=")[0].replace("_", "-")
+            assert not option.startswith("-") or option == "-" or option in options, (span, word)
