@@ -1,4 +1,4 @@
-"""nblint's checks in a pandera schema and in a DataFrameModel (the README's pandera snippet).
+"""nblint's checks in a pandera schema and in a DataFrameModel (the pandera page's snippet, docs/pandera.md).
 
 python examples/schema.py
 """

@@ -78,9 +78,10 @@ def check(data, y=None, *, target=None, model=None, feature_names=None, **kwargs
         else ``y``. (A string is read as ``target``.)
     target : str, optional
         Without ``y``: the name of the class column of ``data``.
-    model : {"bernoulli", "multinomial", "complement", "gaussian", "categorical"}, optional
-        The Naive Bayes event model the table is meant for, or its class name
-        (``"BernoulliNB"``).
+    model : str, optional
+        The Naive Bayes event model the table is meant for: ``"bernoulli"``,
+        ``"multinomial"``, ``"complement"``, ``"gaussian"`` or ``"categorical"``, or
+        its class name (``"BernoulliNB"``).
     feature_names : sequence of str, optional
         Column names of a numpy array or sparse matrix (default ``x0`` .. ``x{p-1}``).
     **kwargs

@@ -162,15 +162,16 @@ def test_columns_pipeline_for_one_kind_is_mixednb_too(tmp_path):
     assert no_target.exit_code == 2
 
 
-# --------------------------------------------------------------------------- the README's section
+# --------------------------------------------------------------------------- the documentation's page
 
 
 ROOT = Path(__file__).resolve().parent.parent
-README = (ROOT / "README.md").read_text()
+MIXEDNB_PAGE = (ROOT / "docs" / "mixednb.md").read_text()
 
 
 def readme_block(language: str, containing: str) -> str:
-    return next(b for b in re.findall(rf"```{language}\n(.*?)```", README, flags=re.S) if containing in b)
+    """The first block of ``language`` on the MixedNB page (docs/mixednb.md) that contains ``containing``."""
+    return next(b for b in re.findall(rf"```{language}\n(.*?)```", MIXEDNB_PAGE, flags=re.S) if containing in b)
 
 
 def test_readme_mixednb_snippet_runs(monkeypatch):
@@ -193,7 +194,7 @@ def test_readme_pipeline_and_fix_output_is_what_nblint_prints(tmp_path, monkeypa
     line, *expected = readme_block("text", "$ nblint fix").splitlines()
     result = run(*line.split()[2:])
     assert result.exit_code == 0 and result.stdout.splitlines() == expected
-    restore = re.search(r"`(nblint fix \S+ --restore .*?)`", README).group(1)
+    restore = re.search(r"`(nblint fix \S+ --restore .*?)`", MIXEDNB_PAGE).group(1)
     assert run(*restore.split()[1:]).exit_code == 0
     pd.testing.assert_frame_equal(pd.read_csv("back.csv"), pd.read_csv("examples/customers.csv"))
 

@@ -1,4 +1,8 @@
-"""The README stays true: its commands are the ones CI runs, its shown output is real."""
+"""The README stays true: its commands are the ones CI runs, its shown output is real.
+
+The snippets of every page (the README and docs/) are run by tests/test_docs.py; these are the
+README's own promises and the documentation's blocks that need more than running.
+"""
 
 from __future__ import annotations
 
@@ -6,27 +10,23 @@ import json
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from doc_pages import ROOT, block, blocks, documentation, page
 
 from nblint.cli import main
 
-ROOT = Path(__file__).resolve().parent.parent
-README = (ROOT / "README.md").read_text()
-
-
-def blocks(language: str) -> list[str]:
-    return re.findall(rf"```{language}\n(.*?)```", README, flags=re.S)
+README = page("README.md")
 
 
 def test_readme_opens_with_the_two_commands_ci_runs():
-    first = blocks("bash")[0].strip().splitlines()
+    first = blocks("bash", "README.md")[0].strip().splitlines()
     assert first == [
         "pip install . && nblint check examples/customers.csv --target churned",
         'pip install -e ".[test]" && python -m pytest',
     ]
+    assert blocks("bash", "docs/index.md")[0].strip().splitlines() == first  # the site's front page too
     ci = (ROOT / ".ci" / "run").read_text()
     assert "python -m pip install --quiet ." in ci
     assert "nblint check examples/customers.csv --target churned" in ci
@@ -34,8 +34,18 @@ def test_readme_opens_with_the_two_commands_ci_runs():
     assert ci.rstrip().endswith("python -m pytest")
 
 
+def test_readme_is_a_front_page():
+    """The README is short; the rest is on the documentation site, which it links page by page."""
+    assert len(README.splitlines()) < 300
+    for target in re.findall(r"\]\((docs/[^)#]*)", README):
+        assert (ROOT / target).exists(), target
+    linked = set(re.findall(r"\]\(docs/([^)#]+\.md)", README))
+    on_site = {path.name for path in (ROOT / "docs").glob("*.md")} - {"index.md"}
+    assert linked == on_site
+
+
 def test_readme_example_output_is_what_nblint_prints(monkeypatch):
-    shown = blocks("text")[0]
+    shown = blocks("text", "README.md")[0]
     monkeypatch.chdir(ROOT)
     result = CliRunner().invoke(main, ["check", "examples/customers.csv", "--target", "churned"])
     assert result.exit_code == 1
@@ -44,7 +54,7 @@ def test_readme_example_output_is_what_nblint_prints(monkeypatch):
 
 def test_readme_python_snippet_runs(monkeypatch):
     monkeypatch.chdir(ROOT)
-    snippet = blocks("python")[0]
+    snippet = blocks("python", "README.md")[0]
     namespace: dict = {}
     exec(compile(snippet, "README.md", "exec"), namespace)
     cli = CliRunner().invoke(main, ["check", "examples/customers.csv", "--target", "churned", "--format", "json"])
@@ -54,10 +64,17 @@ def test_readme_python_snippet_runs(monkeypatch):
     assert json.loads(namespace["text"]) == [dict(f, path="<dataframe>") for f in json.loads(cli.stdout)]
 
 
-def test_readme_config_block_is_valid(tmp_path):
+def test_readme_install_wording():
+    """What works today comes first; the index name is said to be the future one, not given as a command."""
+    install = README.split("## Installing\n", 1)[1].split("\n## ", 1)[0]
+    assert "`pip install .`" in install and "naive-bayes-lint @ git+" in install
+    assert "pip install naive-bayes-lint" in install and "does not work today" in install
+
+
+def test_config_block_is_valid(tmp_path):
     from nblint.run.config import load_config
 
-    toml = blocks("toml")[0]
+    toml = block("toml", 'target = "churned"')
     (tmp_path / "pyproject.toml").write_text(toml)
     settings = load_config(str(tmp_path / "pyproject.toml"))
     assert settings.target == "churned"
@@ -65,48 +82,60 @@ def test_readme_config_block_is_valid(tmp_path):
     assert settings.kinds == {"season": "categorical", "pixel_*": "count"}
 
 
+def test_configuration_page_documents_every_key():
+    from nblint.run.config import PER_FILE_KEYS, TOP_KEYS
+
+    table = page("docs/configuration.md").split("| key | what |", 1)[1].split("\n\n", 1)[0]
+    for key in TOP_KEYS | PER_FILE_KEYS:
+        assert f"`{key}`" in table, key
+
+
 def test_module_entry_point_prints_version():
     out = subprocess.run([sys.executable, "-m", "nblint", "--version"], capture_output=True, text=True, check=True)
     assert "nblint" in out.stdout
 
 
-@pytest.mark.parametrize("command", ["nblint columns", "nblint impact"])
-def test_readme_command_output_is_what_nblint_prints(command, monkeypatch):
-    block = next(b for b in blocks("text") if b.startswith(f"$ {command}"))
-    line, *expected = block.splitlines()
-    monkeypatch.chdir(ROOT)
-    result = CliRunner().invoke(main, line.split()[2:])
-    assert result.exit_code == 0
-    assert result.stdout.splitlines() == expected
-
-
-def test_readme_check_commands_print_what_is_shown(monkeypatch):
-    shown = [b for b in blocks("text") if b.startswith("$ nblint check")]
-    assert shown
-    monkeypatch.chdir(ROOT)
-    for block in shown:
-        line, *expected = block.splitlines()
-        result = CliRunner().invoke(main, line.split()[2:])
-        assert result.exit_code in (0, 1) and result.stderr == ""
-        assert result.stdout.splitlines() == expected
-
-
-def test_readme_documents_every_option_of_check_schema_and_rules():
-    """The command-line synopsis lists each option; the README explains each option of check."""
-    (synopsis,) = [b for b in blocks("text") if b.startswith("nblint check")]
-    for command in ("check", "schema", "rules"):
+def test_cli_page_documents_every_option_of_every_command():
+    """The command-line synopsis lists each option of each command; the page explains each option of check."""
+    cli = page("docs/cli.md")
+    (synopsis,) = [b for b in blocks("text", "docs/cli.md") if b.startswith("nblint check")]
+    for command in main.commands:
+        if command in ("check", "schema", "rules", "rule", "columns", "impact", "fix"):
+            assert f"nblint {command} " in synopsis, command
         for param in main.commands[command].params:
             for name in [*getattr(param, "opts", []), *getattr(param, "secondary_opts", [])]:
-                if name.startswith("--"):
+                if name.startswith("--") and name != "--help":
                     assert name in synopsis, (command, name)
-                    assert command != "check" or f"`{name}" in README, name
+                    assert command != "check" or f"`{name}" in cli, name
 
 
-def test_readme_integration_snippets_are_the_tested_example_files():
+def test_cli_page_documents_every_key_of_rules_json():
+    rules = json.loads(CliRunner().invoke(main, ["rules", "--format", "json"]).stdout)
+    said = page("docs/cli.md").split("`nblint rules --format json` gives", 1)[1].split("\n\n", 1)[0]
+    for key in {key for rule in rules for key in rule} | {key for rule in rules for o in rule["options"] for key in o}:
+        assert f"`{key}`" in said, key
+
+
+def test_integration_snippets_are_the_tested_example_files():
     """The pre-commit, pandera and workflow snippets are copies of files the tests use."""
     for name in ("pre-commit-config.yaml", "github-workflow.yml"):
         assert (ROOT / "examples" / name).read_text() in blocks("yaml")
     assert (ROOT / "examples" / "schema.py").read_text() in blocks("python")
+
+
+def test_hook_repository_snippet_names_this_release_and_its_hooks():
+    """The pre-commit snippet that uses this repository as a hook repository: its rev is this
+    version's tag (`v` + the version, which the release is tagged with) and its hooks exist."""
+    import yaml
+
+    from nblint import __version__
+
+    snippet = block("yaml", "rev: v")
+    assert snippet in blocks("yaml", "README.md") and snippet in blocks("yaml", "docs/ci.md")
+    (repo,) = yaml.safe_load(snippet)["repos"]
+    assert repo["rev"] == f"v{__version__}" == "v0.1.0"
+    manifest = {hook["id"] for hook in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())}
+    assert {hook["id"] for hook in repo["hooks"]} <= manifest
 
 
 def test_workflow_snippet_commands_run(tmp_path, monkeypatch):
@@ -134,7 +163,7 @@ def test_workflow_snippet_commands_run(tmp_path, monkeypatch):
 
 
 @pytest.mark.slow
-def test_readme_dask_command_runs_on_a_local_cluster(monkeypatch):
+def test_dask_command_runs_on_a_local_cluster(monkeypatch):
     import pytest
 
     distributed = pytest.importorskip("distributed")
@@ -147,65 +176,10 @@ def test_readme_dask_command_runs_on_a_local_cluster(monkeypatch):
         assert result.exit_code == 1 and result.stdout == local.stdout
 
 
-#: The README's Python blocks that are not scripts: the rule pack's pytest module (tests/test_testing.py
-#: runs it with pytest inside a pack, as the README says to).
-NOT_SCRIPTS = ("# tests/test_my_rules.py",)
-
-
-def python_snippets() -> list:
-    snippets = [b for b in blocks("python") if not b.startswith(NOT_SCRIPTS)]
-    return [
-        pytest.param(b, id=f"block{i}", marks=[pytest.mark.slow] if "distributed" in b else [])
-        for i, b in enumerate(snippets)
-    ]
-
-
-def write_titanic_like(path: Path) -> None:
-    """A table with the columns the README's titanic.py uses (the passenger data itself is not shipped)."""
-    import numpy as np
-    import pandas as pd
-
-    rng = np.random.default_rng(0)
-    n = 200
-    pd.DataFrame(
-        {
-            "Pclass": rng.integers(1, 4, n),
-            "Embarked": rng.choice(["C", "Q", "S"], n),
-            "SibSp": rng.integers(0, 4, n),
-            "Survived": rng.integers(0, 2, n),
-        }
-    ).to_csv(path, index=False)
-
-
-@pytest.mark.parametrize("snippet", python_snippets())
-def test_every_readme_python_snippet_runs_as_a_script(snippet, tmp_path):
-    """Each block, saved as a file and run with python in a folder holding the examples, exits 0.
-
-    A script, not exec() in this process: what only works inside a test runner (a name the test
-    defines, a Dask Client() outside the __main__ guard, whose workers re-import the script) fails.
-    """
-    import shutil
-
-    for module in ("polars", "sklearn", "pandera", "distributed"):
-        if f"import {module}" in snippet or f"from {module}" in snippet:
-            pytest.importorskip(module)
-    shutil.copytree(ROOT / "examples", tmp_path / "examples")
-    if 'read_csv("titanic.csv")' in snippet:  # the pipeline-linting section's script reads the user's own table
-        write_titanic_like(tmp_path / "titanic.csv")
-    (tmp_path / "snippet.py").write_text(snippet)
-    proc = subprocess.run([sys.executable, "snippet.py"], cwd=tmp_path, capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    if "distributed" in snippet:  # the Dask report is the one nblint check prints (the path aside)
-        local = CliRunner().invoke(main, ["check", str(ROOT / "examples/customers.csv"), "--target", "churned"])
-        shown = proc.stdout.rstrip("\n").replace("<dask>", str(ROOT / "examples/customers.csv"))
-        assert shown == local.stdout.rstrip("\n")
-
-
-def test_readme_speed_commands_are_the_bench_scripts_options():
-    """The Speed section's rerun commands name bench scripts that take the options shown
+def test_bench_commands_are_the_bench_scripts_options():
+    """The rerun commands the pages give name bench scripts that take the options shown
     (running them is the benchmark itself, minutes each, so their --help is what is run)."""
-    speed = README.split("## Speed\n", 1)[1].split("\n## ", 1)[0]
-    commands = re.findall(r"`python (bench/\w+\.py)([^`]*)`", speed)
+    commands = sorted(set(re.findall(r"`python (bench/\w+\.py)([^`]*)`", documentation())))
     assert {script for script, _ in commands} >= {"bench/bench_startup.py", "bench/bench_check.py"}
     for script, options in commands:
         usage = subprocess.run(

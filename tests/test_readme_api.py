@@ -1,24 +1,15 @@
-"""The README's sections on API inputs, live pipelines with their data and the HTML report stay true."""
+"""The documentation's API inputs, live pipelines with their data and the HTML report stay true."""
 
 from __future__ import annotations
 
 import ast
-import re
 import shutil
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from doc_pages import ROOT, block
 
 from nblint.cli import main
-
-ROOT = Path(__file__).resolve().parent.parent
-README = (ROOT / "README.md").read_text()
-
-
-def block(language: str, containing: str) -> str:
-    (found,) = [b for b in re.findall(rf"```{language}\n(.*?)```", README, flags=re.S) if containing in b]
-    return found
 
 
 @pytest.fixture

@@ -1,23 +1,16 @@
-"""The README's pipeline-config section stays true: its spec, output, suppressions and API snippet."""
+"""The pipelines page stays true: its spec, output, suppressions and API snippet; the README lists every rule."""
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 from click.testing import CliRunner
+from doc_pages import ROOT, block, documentation, page
 
 from nblint.cli import main
 from nblint.engine import load_rules
 
-ROOT = Path(__file__).resolve().parent.parent
-README = (ROOT / "README.md").read_text()
-
-
-def block(language: str, containing: str) -> str:
-    """The one fenced block of ``language`` in the README that contains ``containing``."""
-    (found,) = [b for b in re.findall(rf"```{language}\n(.*?)```", README, flags=re.S) if containing in b]
-    return found
+README = page("README.md")
 
 
 def test_readme_lists_every_rule_with_its_name():
@@ -83,7 +76,7 @@ def test_readme_tables_only_files_pattern_is_the_data_hook():
     import yaml
 
     manifest = {hook["id"]: hook for hook in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())}
-    assert f"`files: {manifest['nblint-data']['files']}`" in README
+    assert f"`files: {manifest['nblint-data']['files']}`" in documentation()
 
 
 def test_readme_live_pipeline_snippet(capsys):

@@ -1,4 +1,4 @@
-"""nblint.testing catches broken rules, and a third-party pack's tests written as the README shows them pass."""
+"""nblint.testing catches broken rules, and a third-party pack's tests written as the docs show them pass."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from nblint.engine import Rule, load_rules
 from nblint.engine.findings import Severity
 
 ROOT = Path(__file__).resolve().parent.parent
-README = (ROOT / "README.md").read_text()
+DEVELOPMENT = (ROOT / "docs" / "development.md").read_text()
 
 DOC = """{summary}
 
@@ -128,7 +128,7 @@ def test_a_case_that_does_not_hold_fails(tmp_path):
         testing.check_case(wrong_columns, tmp_path)
 
 
-# --------------------------------------------------------------------------- a third-party pack, as the README shows
+# --------------------------------------------------------------------------- a third-party pack, as docs/development.md shows
 
 
 RULE_MODULE = '''
@@ -186,8 +186,8 @@ cases:
 
 @pytest.mark.slow
 def test_a_third_party_pack_runs_the_readme_tests(tmp_path):
-    """A pack registered through its entry point (a dist-info on the path, as pip writes it) runs the README's tests."""
-    snippet = re.search(r"```python\n(# tests/test_my_rules\.py.*?)```", README, flags=re.S).group(1)
+    """A pack registered through its entry point (a dist-info on the path, as pip writes it) runs the tests docs/development.md shows."""
+    snippet = re.search(r"```python\n(# tests/test_my_rules\.py.*?)```", DEVELOPMENT, flags=re.S).group(1)
     (tmp_path / "my_pack").mkdir()
     (tmp_path / "my_pack" / "__init__.py").write_text("")
     (tmp_path / "my_pack" / "shouting.py").write_text(RULE_MODULE)

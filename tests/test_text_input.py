@@ -245,10 +245,10 @@ def test_without_scikit_learn_text_is_one_line_saying_what_to_install(tmp_path):
 def test_readme_text_snippet_is_the_matrix_route(monkeypatch):
     import re
 
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
-    (snippet,) = [b for b in re.findall(r"```python\n(.*?)```", readme, flags=re.S) if "CountVectorizer()" in b]
+    page = (Path(__file__).resolve().parent.parent / "docs" / "text.md").read_text()
+    (snippet,) = [b for b in re.findall(r"```python\n(.*?)```", page, flags=re.S) if "CountVectorizer()" in b]
     namespace: dict = {}
-    exec(compile(snippet, "README.md", "exec"), namespace)
+    exec(compile(snippet, "docs/text.md", "exec"), namespace)
     vectorizer = CountVectorizer()
     X = vectorizer.fit_transform(namespace["docs"])
     expected = nblint.check(

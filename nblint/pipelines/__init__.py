@@ -1,6 +1,6 @@
 """Pipeline configs: read them (never executed or unpickled) into :class:`PipelineSpec`.
 
-Forms accepted (README, "Pipeline configs"):
+Forms accepted (docs/pipelines.md):
 
 * YAML, JSON or TOML in the Hydra/OmegaConf style (``_target_`` nodes at any
   depth) -- :mod:`nblint.pipelines.mapping`;

@@ -1,6 +1,6 @@
 """Lint a run of paths: expand folders, resolve each file's settings, collect results.
 
-Exit status of a run (documented in the README): 2 if any input or config could
+Exit status of a run (documented in docs/cli.md): 2 if any input or config could
 not be read (the other files are still linted and reported), else 1 if any
 finding is at or above its file's ``fail-on`` severity, else 0.
 

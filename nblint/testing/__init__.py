@@ -14,7 +14,7 @@
   (:mod:`nblint.testing.checks`).
 * :mod:`nblint.testing.rule_table` writes a README's rule tables from the rules.
 
-A pack's tests (the README's "Development" section shows them)::
+A pack's tests (docs/development.md shows them)::
 
     import pytest
     from nblint import testing
