@@ -44,6 +44,8 @@ from nblint.structure.names import (
 
 #: Family-wise chance, over the columns tried, of letting one chance-exclusive column into a set.
 MEMBER_FALSE_ALARM = 0.05
+#: Rows of the adjacency matrix summed at once when vertices leave or join (bounds the temporaries).
+_ROWS_AT_ONCE = 256
 
 
 @dataclass
@@ -77,29 +79,79 @@ def maximal_cliques(adjacency: np.ndarray, order: list[int], budget: Budget) -> 
 
     Vertices are visited in ``order`` (by name: the result does not depend on column
     order).  Each clique is returned sorted in that order.
+
+    Notes
+    -----
+    The recursion of Bron-Kerbosch runs as a loop over an explicit stack, and the sets
+    ``P`` (vertices that may still join) and ``X`` (vertices already tried) are masks
+    updated in place, with every vertex's count of neighbours in ``P`` (what the pivot
+    is chosen by) kept as vertices leave and come back: a node costs ``O(b)`` plus
+    ``O(b)`` per vertex leaving ``P``, so a clique of K members (drop-first dummies, one
+    pivot per level) is K nodes of linear work, with no recursion depth to run out of.
     """
-    rank = {v: r for r, v in enumerate(order)}
-    allowed = set(order)
-    neighbours = {v: set(np.flatnonzero(adjacency[v]).tolist()) & allowed for v in order}
+    order = list(order)
+    m = len(order)
+    if not m:
+        return []
+    # Everything is indexed by rank (name order) from here: the first of equals is the first by name.
+    A = np.asarray(adjacency, dtype=bool)[np.ix_(order, order)]
+    P = A.any(axis=1)
+    X = np.zeros(m, dtype=bool)
+    in_p = A[:, P].sum(axis=1).astype(np.int64)  # |N(u) & P| for every vertex u
+    chosen: list[int] = []
     cliques: list[list[int]] = []
 
-    def expand(r: set, p: set, x: set) -> None:
+    def leave(index: np.ndarray, sign: int) -> None:
+        """Vertices leave P (sign -1) or come back (sign +1), their neighbours' counts with them."""
+        P[index] = sign > 0
+        for start in range(0, len(index), _ROWS_AT_ONCE):
+            in_p[:] += sign * A[index[start : start + _ROWS_AT_ONCE]].sum(axis=0)
+
+    # Each frame: [vertices to try, position, (rows the child took from P, from X) or None].
+    stack: list[list] = []
+
+    def enter() -> None:
         if not budget.spend():
             return
-        if not p and not x:
-            if len(r) >= 2:
-                cliques.append(sorted(r, key=rank.__getitem__))
+        candidates = P | X
+        if not candidates.any():
+            if len(chosen) >= 2:
+                cliques.append(sorted(chosen))
             return
-        pivot = max(p | x, key=lambda u: (len(neighbours[u] & p), -rank[u]))
-        for v in sorted(p - neighbours[pivot], key=rank.__getitem__):
-            expand(r | {v}, p & neighbours[v], x & neighbours[v])
-            if budget.exhausted:
-                return
-            p = p - {v}
-            x = x | {v}
+        pivot = int(np.argmax(np.where(candidates, in_p, -1)))
+        stack.append([np.flatnonzero(P & ~A[pivot]).tolist(), 0, None])
 
-    expand(set(), {v for v in order if neighbours[v]}, set())
-    return cliques
+    enter()
+    while stack:
+        frame = stack[-1]
+        tries, position, taken = frame
+        if taken is not None:  # back from the child of tries[position]
+            v = tries[position]
+            took_p, took_x = taken
+            leave(took_p, +1)
+            X[took_x] = True
+            chosen.pop()
+            leave(np.array([v]), -1)  # v moves from P to X
+            X[v] = True
+            frame[1], frame[2] = position + 1, None
+            if budget.exhausted:
+                break
+            continue
+        if position == len(tries):
+            tried = np.array(tries, dtype=np.int64)
+            X[tried] = False
+            leave(tried, +1)
+            stack.pop()
+            continue
+        v = tries[position]
+        chosen.append(v)
+        took_p = np.flatnonzero(P & ~A[v])  # (v itself among them: no vertex neighbours itself)
+        took_x = np.flatnonzero(X & ~A[v])
+        leave(took_p, -1)
+        X[took_x] = False
+        frame[2] = (took_p, took_x)
+        enter()
+    return [[order[k] for k in clique] for clique in cliques]
 
 
 def dummy_sets(
