@@ -41,8 +41,10 @@ from nblint.structure import (
 )
 from nblint.structure.duplicates import code_column_candidates, identical_candidates, recode_candidates
 from nblint.structure.exclusive import BrokenCandidate, candidate_sets
+from nblint.structure.families import exclusive_families
+from nblint.structure.groups import exclusivity_evidence, expected_cooccurrences
 from nblint.structure.kinds import ColumnKind, declared_kind, infer_kinds, term_kinds
-from nblint.structure.names import group_stem
+from nblint.structure.names import group_stem, informative_stem
 
 
 @dataclass
@@ -576,6 +578,11 @@ class TableContext:
                 dummy_candidates = [g for g in dummy_candidates if encoded(g.members)]
                 exclusive_flags = [g for g in exclusive_flags if encoded(g.members)]
             flags += exclusive_flags
+        if self.profile.gram.wide:
+            held = {m for c in broken_candidates for m in c[0]} | {
+                m for g in search.onehot + dummy_candidates + flags for m in g.members
+            }
+            dummy_candidates += self._dummy_families(held)
 
         missing, missing_flags = self._missing_together_groups()
         flags += missing_flags
@@ -662,6 +669,37 @@ class TableContext:
             self.settings.min_evidence,
             self.settings.max_violation_share,
         )
+
+    def _dummy_families(self, held: set[str]) -> list[Group]:
+        """Drop-first candidates of a wide table checked whole by name stem (:mod:`nblint.structure.families`).
+
+        The exclusive-set searches of a wide table visit its most frequent 0/1 columns only; the
+        levels of a many-level variable are each rare. A stem family none of whose rows has two
+        members set is read from its own rows, at any number of levels, when its stem names it
+        (:func:`~nblint.structure.names.informative_stem`); ``held``: columns already in a candidate.
+        """
+        gram = self.profile.gram
+        binary = list(gram.binary)
+        counts = np.asarray(gram.diagonal())
+        n = gram.n
+        searched = (counts > 0) & (counts < n)
+        searched &= np.fromiter((name not in held for name in binary), dtype=bool, count=len(binary))
+        names = list(self.profile.names)
+        found = []
+        for index in exclusive_families(cast(Incidence, gram.cooccurrence), counts, binary, searched, n):
+            members = sorted((binary[k] for k in index), key=self.table_order.__getitem__)
+            stem = informative_stem(members, names)
+            if stem is None:
+                continue
+            ones = [int(counts[gram.binary.index(m)]) for m in members]
+            evidence = {
+                "exclusivity_evidence": round(exclusivity_evidence(ones, n), 3),
+                "expected_cooccurrences_if_independent": round(expected_cooccurrences(ones, n), 3),
+                "shared_name_stem": stem,
+                "checked_whole": "a wide table's stem family, every row read",
+            }
+            found.append(Group("dummy", members, ones, n, group_stem(members, names), evidence))
+        return found
 
     #: On a wide table, or beside a document-term block, the exclusive-set searches run among this many
     #: of the most frequent 0/1 columns.

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from nblint.structure.budget import Budget
+from nblint.structure.families import covering_families
 from nblint.structure.groups import Group
 from nblint.structure.names import cross_stem, group_stem, informative_stem, name_stem
 
@@ -378,58 +379,110 @@ def find_onehot_groups_sparse(
     if not b or not n_rows:
         return GroupSearch([])
     counts = np.asarray(cooccurrence.diagonal(), dtype=np.int64)
-    usable = (counts > 0) & (counts < n_rows)
-    if searched is not None:
-        usable &= searched
+    varied = (counts > 0) & (counts < n_rows)
     by_name = sorted(range(b), key=lambda i: binary[i])
     rank = np.empty(b, dtype=np.int64)
     rank[by_name] = np.arange(b)
+    groups: list[Group] = []
+    assigned = np.zeros(b, dtype=bool)
+    # An encoder's variable, all its levels under one stem, is checked whole from its rows first
+    # (:mod:`nblint.structure.families`): at any number of levels, and among words too rare to be
+    # searched (a level set on one row is exclusive of everything by chance alone).
+    for members in covering_families(cooccurrence, counts, binary, varied, n_rows):
+        groups.append(_group(members, [], None, binary, counts, n_rows, table_order))
+        assigned[members] = True
+    usable = varied & ~assigned
+    if searched is not None:
+        usable &= searched
     # Each kept row keeps its searchable columns; the first (the fewest of them) gives the starts.
     rows = _kept_rows(cooccurrence.B, usable)
     if not len(rows[0]):
-        return GroupSearch([])  # a row none of the searched columns covers: no group among them
+        # A row none of the searched columns covers: no other group among them.
+        groups.sort(key=lambda g: table_order[g.members[0]])
+        return GroupSearch(groups)
     kept = np.concatenate(rows)
     heads = np.cumsum([0] + [len(cols) for cols in rows[:-1]])
-    assigned = np.zeros(b, dtype=bool)
-
     partners = cooccurrence.partners
 
-    def cover(chosen: list[int], total: int, allowed: np.ndarray, part: Budget):
-        if total == n_rows:
-            return list(chosen) if len(chosen) >= 2 else None
-        if not part.spend() or total + int(counts[allowed].sum()) < n_rows:
-            return None
-        branch = None
+    def cover(start: int, allowed: np.ndarray, part: Budget) -> list[int] | None:
+        """The first cover through ``start`` among the ``allowed`` columns (updated in place), or None.
+
+        Algorithm X as a loop over an explicit stack: ``allowed`` and the chosen columns are
+        changed in place and changed back on the way up, so a group of K members is K levels
+        of ``O(b)`` work with no recursion to run out of.
+        """
+        chosen = [start]
         in_cover = np.zeros(b, dtype=bool)
-        in_cover[chosen] = True
-        # Every kept row at once: the uncovered ones, and how many admissible columns each has left.
-        uncovered = ~np.logical_or.reduceat(in_cover[kept], heads)
-        options = np.add.reduceat(allowed[kept].astype(np.int64), heads)
-        if (options[uncovered] == 0).any():
-            return None  # a row can no longer be covered
-        if uncovered.any():
-            r = int(np.flatnonzero(uncovered)[np.argmin(options[uncovered])])  # (the first of the fewest)
-            branch = rows[r][allowed[rows[r]]]
-        if branch is None:
-            # Every kept row is covered: any admissible column may come next, larger counts first.
-            branch = np.flatnonzero(allowed)
-            order = branch[np.lexsort((rank[branch], -counts[branch]))].tolist()
-        else:
-            stem_of = binary[chosen[0]]
-            order = sorted(branch.tolist(), key=lambda j: (-_prefix_affinity(stem_of, binary[j]), -counts[j], rank[j]))
-        allowed = allowed.copy()
-        for j in order:
-            if total + counts[j] <= n_rows:
-                narrowed = allowed.copy()
-                narrowed[partners(j)] = False
-                narrowed[j] = False
-                found = cover(chosen + [j], total + int(counts[j]), narrowed, part)
-                if found or part.exhausted:
-                    return found
-            allowed[j] = False  # every cover with j was tried
+        in_cover[start] = True
+        total = int(counts[start])
+        allowed_total = int(counts[allowed].sum())
+        # Each frame: [columns to try, position, columns the child took from ``allowed`` (None: no child)].
+        stack: list[list] = []
+
+        def enter() -> bool:
+            """Visit the node of the current state: True for a cover, else push its branches (if any)."""
+            if total == n_rows:
+                return len(chosen) >= 2
+            if not part.spend() or total + allowed_total < n_rows:
+                return False
+            # Every kept row at once: the uncovered ones, and how many admissible columns each has left.
+            uncovered = ~np.logical_or.reduceat(in_cover[kept], heads)
+            options = np.add.reduceat(allowed[kept].astype(np.int64), heads)
+            if (options[uncovered] == 0).any():
+                return False  # a row can no longer be covered
+            if uncovered.any():
+                r = int(np.flatnonzero(uncovered)[np.argmin(options[uncovered])])  # (the first of the fewest)
+                branch = rows[r][allowed[rows[r]]]
+                stem_of = binary[chosen[0]]
+                order = sorted(
+                    branch.tolist(), key=lambda j: (-_prefix_affinity(stem_of, binary[j]), -counts[j], rank[j])
+                )
+            else:
+                # Every kept row is covered: any admissible column may come next, larger counts first.
+                branch = np.flatnonzero(allowed)
+                order = branch[np.lexsort((rank[branch], -counts[branch]))].tolist()
+            stack.append([order, 0, None])
+            return False
+
+        if enter():
+            return chosen
+        while stack:
+            frame = stack[-1]
+            order, position, taken = frame
+            if taken is not None:  # back from the child of order[position]
+                j = order[position]
+                allowed[taken] = True
+                allowed_total += int(counts[taken].sum())
+                chosen.pop()
+                in_cover[j] = False
+                total -= int(counts[j])
+            elif position == len(order):
+                tried = np.array(order, dtype=np.int64)
+                allowed[tried] = True  # (each was admissible when the node was entered)
+                allowed_total += int(counts[tried].sum())
+                stack.pop()
+                continue
+            else:
+                j = order[position]
+                if total + counts[j] <= n_rows:
+                    chosen.append(j)
+                    in_cover[j] = True
+                    total += int(counts[j])
+                    near = partners(j)  # (j among them)
+                    frame[2] = near[allowed[near]]
+                    allowed[frame[2]] = False
+                    allowed_total -= int(counts[frame[2]].sum())
+                    if enter():
+                        return chosen
+                    continue
+            # Every cover with j was tried: j leaves the branches after it.
+            allowed[j] = False
+            allowed_total -= int(counts[j])
+            frame[1], frame[2] = position + 1, None
+            if part.exhausted:
+                return None
         return None
 
-    groups: list[Group] = []
     starts = [i for i in sorted(rows[0].tolist(), key=lambda k: rank[k]) if usable[i]]
     for started, i in enumerate(starts):
         if assigned[i]:
@@ -441,7 +494,7 @@ def find_onehot_groups_sparse(
         allowed = usable & ~assigned
         allowed[partners(i)] = False
         allowed[i] = False
-        found = cover([i], int(counts[i]), allowed, part)
+        found = cover(i, allowed, part)
         budget.absorb(part, given)
         if found:
             groups.append(_group(found, [], None, binary, counts, n_rows, table_order))
