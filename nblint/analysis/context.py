@@ -500,6 +500,14 @@ class TableContext:
             for d in scan.results():
                 if leakage.decides(d, class_rows, share):
                     found[d.column] = d
+        past = [c for c in leakage.past_cap_candidates(self.profile, self.kinds) if c not in found]
+        if past:
+            # Discrete columns with more levels than the profile counts: their (value, class) pairs, one pass.
+            classes = self.profile.classes
+            levels = self.reduce_rows(past + [self.target], _LevelPass(past, self.target, classes)).scan
+            level_columns = {c for c in past if self.kinds[c].kind in leakage.LEVEL_KINDS}
+            for d in levels.results(self.profile.class_count[: len(classes)], share, level_columns):
+                found[d.column] = d
         return dict(sorted(found.items(), key=lambda kv: self.table_order[kv[0]]))
 
     @cached_property
@@ -768,6 +776,27 @@ class TableContext:
         if needed:
             checks = self.reduce_rows(needed, checks)
         return checks.verdicts(identical_candidates)
+
+
+class _LevelPass:
+    """NB208's pass over discrete columns past the cap on levels: a :class:`leakage.LevelScan` fed chunk by chunk."""
+
+    def __init__(self, columns, target: str, classes: tuple):
+        self.scan, self.target, self.classes = leakage.LevelScan(columns, len(classes)), target, classes
+
+    def add(self, chunk: Chunk) -> None:
+        slots = class_slots(chunk, self.target, self.classes)
+        self.scan.add({c: _values(chunk.column(c)) for c in self.scan.columns}, slots)
+
+    def merge(self, other: _LevelPass) -> None:
+        self.scan.merge(other.scan)
+
+
+def _values(column) -> np.ndarray:
+    """A column's values as they compare: text as its labels, whole numbers as integers (never through float64)."""
+    if column.kind == "text":
+        return np.asarray(column.labels, dtype=object)[column.values]
+    return column.values if column.integer_dtype else column.as_float()
 
 
 class _ThresholdPass:
