@@ -304,12 +304,35 @@ class TableContext:
             )
         if self.structure.capped:
             notes.append(f"group search stopped at its budget of {Budget().left} nodes; some groups may be missing")
+        past = self._past_level_cap
+        if past:
+            listed = ", ".join(repr(c) for c in past[:5]) + (f" and {len(past) - 5:,} more" if len(past) > 5 else "")
+            notes.append(
+                f"{len(past):,} discrete column{'s' if len(past) > 1 else ''} with more than "
+                f"{self.profile.level_cap:,} distinct values ({listed}): their levels are estimated, not counted, so "
+                "zero-count cells, single-class and rare levels (NB201-NB203) are not checked there; whether they "
+                "decide the target (NB208) is read in one more pass"
+            )
         notes += [f"column {name!r} not checked: it holds {why}" for name, why in self.source.skipped.items()]
         if self.target is not None and self.structure.groups:  # (else nothing is measured: no import)
             from nblint.impact import impact_limit
 
             notes += [note for note in [impact_limit(self)] if note]
         return notes + list(self.profile.limits)
+
+    @cached_property
+    def _past_level_cap(self) -> list[str]:
+        """Discrete features (categorical codes, identifiers) whose levels went past the profile's cap, in table order."""
+        profile, terms = self.profile, self.term_columns
+        kinds = leakage.LEVEL_KINDS + ("identifier",)
+        return [
+            column
+            for column, kind in self.kinds.items()
+            if kind.kind in kinds
+            and column not in terms
+            and profile.levels(column) is None
+            and profile.n_distinct(column) is not None
+        ]
 
     @property
     def wide_binary(self) -> int:
