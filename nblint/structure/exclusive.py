@@ -95,7 +95,7 @@ def maximal_cliques(adjacency: np.ndarray, order: list[int], budget: Budget) -> 
         return []
     # Everything is indexed by rank (name order) from here: the first of equals is the first by name.
     A = np.asarray(adjacency, dtype=bool)[np.ix_(order, order)]
-    P = A.any(axis=1)
+    P: np.ndarray = np.asarray(A.any(axis=1), dtype=bool)
     X = np.zeros(m, dtype=bool)
     in_p = A[:, P].sum(axis=1).astype(np.int64)  # |N(u) & P| for every vertex u
     chosen: list[int] = []
