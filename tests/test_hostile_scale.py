@@ -296,3 +296,18 @@ def test_a_planted_group_of_any_size_is_found_by_both_searches(k):
     sparse = find_onehot_groups_sparse(names, Incidence(scipy.sparse.csr_matrix(bits)), n, order, Budget())
     assert [sorted(g.members) for g in sparse.onehot] == [sorted(names[:k])]
     assert not sparse.capped
+
+
+def test_rare_words_under_one_first_word_are_not_a_dummy_group_in_a_wide_table():
+    """Bigrams ``new york``, ``new jersey``, ... each in two documents never meet, by chance: the family check
+    reads them (a stem, exclusive), and their exclusivity is far below ``min-evidence``."""
+    rng = np.random.default_rng(0)
+    n, words = 1000, 600
+    frame = pd.DataFrame((rng.random((n, words)) < 0.01).astype(np.int8), columns=[f"w{j:03d}" for j in range(words)])
+    rows = rng.permutation(n)
+    for k, second in enumerate(["york", "jersey", "car", "deal", "year"]):
+        frame[f"new {second}"] = 0
+        frame.loc[rows[2 * k : 2 * k + 2], f"new {second}"] = 1
+    frame["y"] = rng.integers(0, 2, n)
+    report = nblint.check(frame, target="y", select=["NB102", "NB103"], options={"NB106": {"wide-columns": 500}})
+    assert not [f for f in report.findings if any(c.startswith("new ") for c in f.columns)]

@@ -707,7 +707,9 @@ class TableContext:
         The exclusive-set searches of a wide table visit its most frequent 0/1 columns only; the
         levels of a many-level variable are each rare. A stem family none of whose rows has two
         members set is read from its own rows, at any number of levels, when its stem names it
-        (:func:`~nblint.structure.names.informative_stem`); ``held``: columns already in a candidate.
+        (:func:`~nblint.structure.names.informative_stem`) and its exclusivity is beyond chance
+        (``min-evidence``: a few rare words under one stem never meet by chance alone);
+        ``held``: columns already in a candidate.
         """
         gram = self.profile.gram
         binary = list(gram.binary)
@@ -723,8 +725,11 @@ class TableContext:
             if stem is None:
                 continue
             ones = [int(counts[gram.binary.index(m)]) for m in members]
+            strength = exclusivity_evidence(ones, n)
+            if strength < self.settings.min_evidence:
+                continue  # (rare same-stem words, bigrams of one first word, are exclusive by chance)
             evidence = {
-                "exclusivity_evidence": round(exclusivity_evidence(ones, n), 3),
+                "exclusivity_evidence": round(strength, 3),
                 "expected_cooccurrences_if_independent": round(expected_cooccurrences(ones, n), 3),
                 "shared_name_stem": stem,
                 "checked_whole": "a wide table's stem family, every row read",
