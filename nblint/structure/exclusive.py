@@ -44,8 +44,6 @@ from nblint.structure.names import (
 
 #: Family-wise chance, over the columns tried, of letting one chance-exclusive column into a set.
 MEMBER_FALSE_ALARM = 0.05
-#: Rows of the adjacency matrix summed at once when vertices leave or join (bounds the temporaries).
-_ROWS_AT_ONCE = 256
 
 
 @dataclass
@@ -82,12 +80,11 @@ def maximal_cliques(adjacency: np.ndarray, order: list[int], budget: Budget) -> 
 
     Notes
     -----
-    The recursion of Bron-Kerbosch runs as a loop over an explicit stack, and the sets
-    ``P`` (vertices that may still join) and ``X`` (vertices already tried) are masks
-    updated in place, with every vertex's count of neighbours in ``P`` (what the pivot
-    is chosen by) kept as vertices leave and come back: a node costs ``O(b)`` plus
-    ``O(b)`` per vertex leaving ``P``, so a clique of K members (drop-first dummies, one
-    pivot per level) is K nodes of linear work, with no recursion depth to run out of.
+    The recursion of Bron-Kerbosch runs as a loop over an explicit stack, so a clique of K
+    members (drop-first dummies: one branch per level) needs no recursion depth of K.  The
+    sets are Python integers used as bit sets (bit r: the vertex of rank r), so a node's
+    ``P`` and ``X`` are two numbers kept in its frame (``O(b)`` bits each) and the pivot, the
+    vertex with most neighbours in ``P``, is a bit count per vertex of ``P | X``.
     """
     order = list(order)
     m = len(order)
@@ -95,63 +92,58 @@ def maximal_cliques(adjacency: np.ndarray, order: list[int], budget: Budget) -> 
         return []
     # Everything is indexed by rank (name order) from here: the first of equals is the first by name.
     A = np.asarray(adjacency, dtype=bool)[np.ix_(order, order)]
-    P: np.ndarray = np.asarray(A.any(axis=1), dtype=bool)
-    X = np.zeros(m, dtype=bool)
-    in_p = A[:, P].sum(axis=1).astype(np.int64)  # |N(u) & P| for every vertex u
+    neighbours = [int.from_bytes(np.packbits(row, bitorder="little").tobytes(), "little") for row in A]
     chosen: list[int] = []
     cliques: list[list[int]] = []
-
-    def leave(index: np.ndarray, sign: int) -> None:
-        """Vertices leave P (sign -1) or come back (sign +1), their neighbours' counts with them."""
-        P[index] = sign > 0
-        for start in range(0, len(index), _ROWS_AT_ONCE):
-            in_p[:] += sign * A[index[start : start + _ROWS_AT_ONCE]].sum(axis=0)
-
-    # Each frame: [vertices to try, position, (rows the child took from P, from X) or None].
+    # Each frame: [vertices to try, position, P, X, whether a child of tries[position] is open].
     stack: list[list] = []
 
-    def enter() -> None:
+    def enter(p: int, x: int) -> None:
         if not budget.spend():
             return
-        candidates = P | X
-        if not candidates.any():
+        if not p and not x:
             if len(chosen) >= 2:
                 cliques.append(sorted(chosen))
             return
-        pivot = int(np.argmax(np.where(candidates, in_p, -1)))
-        stack.append([np.flatnonzero(P & ~A[pivot]).tolist(), 0, None])
+        # The first vertex with the most neighbours in P; none can have more than |P| (a vertex of X)
+        # or |P| - 1 (one of P): the search stops at the first that reaches it (a clique: the first).
+        most = p.bit_count() - (0 if x else 1)
+        best, pivot = -1, 0
+        for u in _members(p | x):
+            degree = (neighbours[u] & p).bit_count()
+            if degree > best:
+                best, pivot = degree, u
+                if degree >= most:
+                    break
+        stack.append([list(_members(p & ~neighbours[pivot])), 0, p, x, False])
 
-    enter()
+    enter(sum(1 << v for v in range(m) if neighbours[v]), 0)
     while stack:
         frame = stack[-1]
-        tries, position, taken = frame
-        if taken is not None:  # back from the child of tries[position]
+        tries, position, p, x, open_child = frame
+        if open_child:  # back from the child of tries[position]: the vertex moves from P to X
             v = tries[position]
-            took_p, took_x = taken
-            leave(took_p, +1)
-            X[took_x] = True
             chosen.pop()
-            leave(np.array([v]), -1)  # v moves from P to X
-            X[v] = True
-            frame[1], frame[2] = position + 1, None
+            frame[1], frame[2], frame[3], frame[4] = position + 1, p & ~(1 << v), x | (1 << v), False
             if budget.exhausted:
                 break
             continue
         if position == len(tries):
-            tried = np.array(tries, dtype=np.int64)
-            X[tried] = False
-            leave(tried, +1)
             stack.pop()
             continue
         v = tries[position]
         chosen.append(v)
-        took_p = np.flatnonzero(P & ~A[v])  # (v itself among them: no vertex neighbours itself)
-        took_x = np.flatnonzero(X & ~A[v])
-        leave(took_p, -1)
-        X[took_x] = False
-        frame[2] = (took_p, took_x)
-        enter()
+        frame[4] = True
+        enter(p & neighbours[v], x & neighbours[v])
     return [[order[k] for k in clique] for clique in cliques]
+
+
+def _members(bits: int):
+    """The vertices of a bit set, in increasing order."""
+    while bits:
+        low = bits & -bits
+        yield low.bit_length() - 1
+        bits ^= low
 
 
 def dummy_sets(

@@ -161,6 +161,8 @@ class _CoverSearch:
     def __init__(self, O: np.ndarray, n_rows: int, budget: Budget):
         self.O, self.n_rows, self.budget = O, n_rows, budget
         self.counts = np.diag(O).copy() if len(O) else np.zeros(0, dtype=np.int64)
+        #: ``O_jk > 0`` as 0/1 bytes: a row adds to ``able`` without a temporary.
+        self.meets = (O > 0).view(np.int8)
 
     def covers(self, allowed: np.ndarray) -> list[list[int]]:
         """Every exact cover (two or more members) among the ``allowed`` columns, in the order found."""
@@ -244,10 +246,15 @@ class _CoverSearch:
         self._add(index, 1)
 
     def _add(self, index: np.ndarray, sign: int) -> None:
-        for start in range(0, len(index), _ROWS_AT_ONCE):
-            rows = self.O[index[start : start + _ROWS_AT_ONCE]]
-            self.reach += sign * rows.sum(axis=0)
-            self.able += sign * (rows > 0).sum(axis=0)
+        add = np.add if sign > 0 else np.subtract
+        if len(index) == 1:  # (most moves are one column: its rows, added in place without temporaries)
+            add(self.reach, self.O[index[0]], out=self.reach)
+            add(self.able, self.meets[index[0]], out=self.able)
+        else:
+            for start in range(0, len(index), _ROWS_AT_ONCE):
+                part = index[start : start + _ROWS_AT_ONCE]
+                add(self.reach, self.O[part].sum(axis=0), out=self.reach)
+                add(self.able, self.meets[part].sum(axis=0, dtype=np.int64), out=self.able)
         self.candidate_total += sign * int(self.counts[index].sum())
 
 
