@@ -167,6 +167,7 @@ class _CoverSearch:
     def covers(self, allowed: np.ndarray) -> list[list[int]]:
         """Every exact cover (two or more members) among the ``allowed`` columns, in the order found."""
         O, counts, n = self.O, self.counts, self.n_rows
+        meet = self.meets.view(bool)  # (symmetric: row k is column k)
         u = len(counts)
         self.candidates = np.zeros(u, dtype=bool)
         self.reach = np.zeros(u, dtype=np.int64)
@@ -197,7 +198,7 @@ class _CoverSearch:
             # cover is found once.
             short = np.flatnonzero(deficit > 0)
             k = int(short[np.argmin(self.able[short])])
-            branch = np.flatnonzero(self.candidates & (O[:, k] > 0)).tolist()
+            branch = np.flatnonzero(self.candidates & meet[k]).tolist()
             stack.append([branch, 0, None])
 
         enter()
@@ -206,11 +207,11 @@ class _CoverSearch:
             branch, position, taken = frame
             if taken is not None:  # back from the child of branch[position]
                 j = branch[position]
-                self._include(taken)
+                # The child's candidates come back, all but j: every cover with j was tried.
+                self._include(taken[taken != j])
                 covered -= O[j]
                 total -= int(counts[j])
                 chosen.pop()
-                self._exclude(np.array([j]))  # every cover with j was tried
                 frame[1], frame[2] = position + 1, None
                 if self.budget.exhausted:
                     break
@@ -228,7 +229,7 @@ class _CoverSearch:
             total += int(counts[j])
             covered += O[j]
             # The child's candidates: those exclusive of j (j itself shares its own rows).
-            frame[2] = np.flatnonzero(self.candidates & (O[j] > 0))
+            frame[2] = np.flatnonzero(self.candidates & meet[j])
             self._exclude(frame[2])
             enter()
         return found
@@ -247,6 +248,8 @@ class _CoverSearch:
 
     def _add(self, index: np.ndarray, sign: int) -> None:
         add = np.add if sign > 0 else np.subtract
+        if not len(index):
+            return
         if len(index) == 1:  # (most moves are one column: its rows, added in place without temporaries)
             add(self.reach, self.O[index[0]], out=self.reach)
             add(self.able, self.meets[index[0]], out=self.able)
