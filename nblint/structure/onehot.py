@@ -97,7 +97,8 @@ def find_onehot_groups(
     # The search runs over the usable columns in name order: ties between constraints are broken
     # by name, so the nodes visited (and where a capped search stops) do not depend on column order.
     searched = np.array([i for i in order if usable[i]], dtype=np.int64)
-    cover_search = _CoverSearch(cooccurrence.astype(np.int64)[np.ix_(searched, searched)], n_rows, budget)
+    O = np.asarray(cooccurrence, dtype=np.int64)  # (no copy when it is int64 already)
+    cover_search = _CoverSearch(O[np.ix_(searched, searched)], n_rows, budget)
     covers: list[tuple[int, ...]] = []
 
     def search(allowed: np.ndarray) -> None:
@@ -108,7 +109,7 @@ def find_onehot_groups(
     # type = its subtypes) doubles the covers for every such column.  Covers of the finer columns
     # are searched first without them, then covers among what is left; each union then stands
     # for the mixed covers it would make.
-    parts = union_parts(cooccurrence.astype(np.int64), counts, usable)
+    parts = union_parts(O, counts, usable)
     unions = np.array([bool(parts[i]) for i in range(b)], dtype=bool)
     search(usable & ~unions)
     taken = np.zeros(b, dtype=bool)
