@@ -179,7 +179,21 @@ def test_a_categorical_column_past_the_cap_that_decides_the_target_is_a_leak_and
     (leak,) = [f for f in report.findings if f.code == "NB208"]
     assert leak.columns == ["shop"] and leak.evidence["rows_wrong"] == 0
     (note,) = [f for f in report.findings if f.code == "NB106"]
-    assert "'shop'" in note.message and "NB201-NB203" in note.message
+    assert "'shop'" in note.message and "NB201" in note.message and "NB203" in note.message
+
+
+def test_a_level_seen_in_one_class_is_found_in_a_column_past_the_cap_on_levels():
+    """NB202 read no column past the cap: a 40-row level all in one class among 1,200 random shops."""
+    rng = np.random.default_rng(0)
+    n = 6000
+    codes = rng.integers(0, 1200, n)
+    codes[:1200] = np.arange(1200)
+    y = rng.integers(0, 2, n)
+    codes[1200:1240], y[1200:1240] = 1200, 1
+    names = np.array([f"shop{k:04d}" for k in range(1200)] + ["leaky"])
+    report = nblint.check(pd.DataFrame({"shop": names[codes], "y": y}), target="y", select=["NB202", "NB208"])
+    (finding,) = report.findings
+    assert finding.code == "NB202" and "leaky" in finding.message and "40 rows" in finding.message
 
 
 def test_a_column_past_the_cap_that_does_not_decide_the_target_is_quiet():

@@ -310,8 +310,8 @@ class TableContext:
             notes.append(
                 f"{len(past):,} discrete column{'s' if len(past) > 1 else ''} with more than "
                 f"{self.profile.level_cap:,} distinct values ({listed}): their levels are estimated, not counted, so "
-                "zero-count cells, single-class and rare levels (NB201-NB203) are not checked there; whether they "
-                "decide the target (NB208) is read in one more pass"
+                "zero-count cells (NB201) and rare levels (NB203) are not checked there; levels seen in one class "
+                "(NB202) and whether they decide the target (NB208) are read in one more pass"
             )
         notes += [f"column {name!r} not checked: it holds {why}" for name, why in self.source.skipped.items()]
         if self.target is not None and self.structure.groups:  # (else nothing is measured: no import)
@@ -526,12 +526,25 @@ class TableContext:
         past = [c for c in leakage.past_cap_candidates(self.profile, self.kinds) if c not in found]
         if past:
             # Discrete columns with more levels than the profile counts: their (value, class) pairs, one pass.
-            classes = self.profile.classes
-            levels = self.reduce_rows(past + [self.target], _LevelPass(past, self.target, classes)).scan
+            levels = self._past_cap_scan
             level_columns = {c for c in past if self.kinds[c].kind in leakage.LEVEL_KINDS}
-            for d in levels.results(self.profile.class_count[: len(classes)], share, level_columns):
+            class_rows = self.profile.class_count[: len(self.profile.classes)]
+            for d in levels.results(class_rows, share, level_columns, past):
                 found[d.column] = d
         return dict(sorted(found.items(), key=lambda kv: self.table_order[kv[0]]))
+
+    @cached_property
+    def _past_cap_scan(self) -> leakage.LevelScan:
+        """The (value, class) pairs of the discrete columns past the cap on levels, in one pass (NB208, NB202)."""
+        columns = sorted(
+            set(leakage.past_cap_candidates(self.profile, self.kinds))
+            | {c for c in self._past_level_cap if self.kinds[c].kind in leakage.LEVEL_KINDS},
+            key=self.table_order.__getitem__,
+        )
+        classes = self.profile.classes
+        if not columns:
+            return leakage.LevelScan([], len(classes))
+        return self.reduce_rows(columns + [self.target], _LevelPass(columns, self.target, classes)).scan
 
     @cached_property
     def single_class_levels(self) -> dict[str, list[leakage.SingleClassLevel]]:
@@ -552,6 +565,9 @@ class TableContext:
             for c in self._columns_by_kind.get("count", ())
             if c in terms and c not in scanned and c not in deciding and tabled[position[c]]
         ]
+        # Categorical columns past the cap on levels: their levels from the pass over their pairs.
+        past = [c for c in self._past_level_cap if self.kinds[c].kind in leakage.LEVEL_KINDS and c not in deciding]
+        counted = self._past_cap_scan.single_class(past, self.settings.separation_min_rows) if past else (0, [])
         found: dict[str, list[leakage.SingleClassLevel]] = {}
         for level in leakage.single_class_levels(
             self.profile,
@@ -559,6 +575,7 @@ class TableContext:
             self.settings.separation_min_rows,
             self.settings.separation_max_chance,
             presence,
+            counted,
         ):
             found.setdefault(level.column, []).append(level)
         return found
@@ -822,8 +839,8 @@ class _LevelPass:
 
 def _values(column) -> np.ndarray:
     """A column's values as they compare: text as its labels, whole numbers as integers (never through float64)."""
-    if column.kind == "text":
-        return np.asarray(column.labels, dtype=object)[column.values]
+    if column.kind == "text":  # (a missing cell is code -1: the None after the labels, left out when counted)
+        return np.asarray(tuple(column.labels or ()) + (None,), dtype=object)[column.values]
     return column.values if column.integer_dtype else column.as_float()
 
 

@@ -109,19 +109,19 @@ PRESENT = "> 0"
 
 
 def single_class_levels(
-    profile, columns, min_rows: int, max_chance: float, presence: Sequence[str] = ()
+    profile, columns, min_rows: int, max_chance: float, presence: Sequence[str] = (), counted=(0, ())
 ) -> list[SingleClassLevel]:
     """Levels seen in one class only that chance cannot explain (see the module docstring).
 
     ``columns`` are read by their levels; ``presence`` (other columns: words read as counts,
-    values >= 0) by two levels, 0 and :data:`PRESENT`.
+    values >= 0) by two levels, 0 and :data:`PRESENT`; ``counted`` is ``(tested, candidates)``
+    of columns without a table, counted apart (:meth:`LevelScan.single_class`).
     """
     n_classes = len(profile.classes)
     if n_classes < 2:
         return []
     class_rows = profile.class_count[:n_classes]
-    candidates = []
-    tested = 0
+    tested, candidates = counted[0], list(counted[1])
     # The 0/1 columns' two levels, all at once (a bag of words has thousands): how many levels are
     # tested, and which columns have a level in one class, before any column is looked at alone.
     numeric = profile.numeric
@@ -376,15 +376,33 @@ class LevelScan:
         for column in self.columns:
             self.pairs[column] = _add_counts(self.pairs[column], other.pairs[column])
 
-    def results(self, class_rows, min_share: float, level_columns) -> list[DecidingColumn]:
+    def single_class(self, columns, min_rows: int) -> tuple[int, list[tuple]]:
+        """Levels of ``min_rows`` rows or more tested, and those all in one class, as :func:`single_class_levels` counts them."""
+        tested, candidates = 0, []
+        for column in columns:
+            pairs = self.pairs[column]
+            if pairs.empty:
+                continue
+            frame = pairs.rename("rows").reset_index()
+            per_value = frame.groupby("value", sort=True).agg(
+                rows=("rows", "sum"), classes=("klass", "size"), klass=("klass", "min")
+            )
+            big = per_value[per_value["rows"] >= min_rows]
+            tested += len(big)
+            for value, row in big[big["classes"] == 1].iterrows():
+                candidates.append((column, value, int(row["klass"]), int(row["rows"])))
+        return tested, candidates
+
+    def results(self, class_rows, min_share: float, level_columns, columns=None) -> list[DecidingColumn]:
         """Each column's level reading, where it decides the target (see :func:`past_cap_candidates`).
 
         ``level_columns`` are read as below the cap; the others only when each class is one
-        value of theirs (the values' commonest classes are every class, once each).
+        value of theirs (the values' commonest classes are every class, once each). ``columns``:
+        the columns read (default: all scanned).
         """
         n = int(np.sum(class_rows))
         found = []
-        for column in self.columns:
+        for column in self.columns if columns is None else columns:
             pairs = self.pairs[column]
             if pairs.empty:
                 continue
