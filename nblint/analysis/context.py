@@ -541,10 +541,10 @@ class TableContext:
             | {c for c in self._past_level_cap if self.kinds[c].kind in leakage.LEVEL_KINDS},
             key=self.table_order.__getitem__,
         )
-        classes = self.profile.classes
-        if not columns:
+        classes, target = self.profile.classes, self.target
+        if not columns or target is None:  # (only asked for with a target)
             return leakage.LevelScan([], len(classes))
-        return self.reduce_rows(columns + [self.target], _LevelPass(columns, self.target, classes)).scan
+        return self.reduce_rows(columns + [target], _LevelPass(columns, target, classes)).scan
 
     @cached_property
     def single_class_levels(self) -> dict[str, list[leakage.SingleClassLevel]]:
