@@ -179,7 +179,7 @@ class _CoverSearch:
         chosen: list[int] = []
         total = 0
         found: list[list[int]] = []
-        # Each frame: [branch, position, rows the child took from the candidates (None: no child)].
+        # Each frame: [branch, position, columns the child took from the candidates (None: no child)].
         stack: list[list] = []
 
         def enter() -> None:
