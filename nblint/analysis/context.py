@@ -41,8 +41,10 @@ from nblint.structure import (
 )
 from nblint.structure.duplicates import code_column_candidates, identical_candidates, recode_candidates
 from nblint.structure.exclusive import BrokenCandidate, candidate_sets
+from nblint.structure.families import exclusive_families
+from nblint.structure.groups import exclusivity_evidence, expected_cooccurrences
 from nblint.structure.kinds import ColumnKind, declared_kind, infer_kinds, term_kinds
-from nblint.structure.names import group_stem
+from nblint.structure.names import group_stem, informative_stem
 
 
 @dataclass
@@ -302,12 +304,35 @@ class TableContext:
             )
         if self.structure.capped:
             notes.append(f"group search stopped at its budget of {Budget().left} nodes; some groups may be missing")
+        past = self._past_level_cap
+        if past:
+            listed = ", ".join(repr(c) for c in past[:5]) + (f" and {len(past) - 5:,} more" if len(past) > 5 else "")
+            notes.append(
+                f"{len(past):,} discrete column{'s' if len(past) > 1 else ''} with more than "
+                f"{self.profile.level_cap:,} distinct values ({listed}): their levels are estimated, not counted, so "
+                "zero-count cells (NB201) and rare levels (NB203) are not checked there; levels seen in one class "
+                "(NB202) and whether they decide the target (NB208) are read in one more pass"
+            )
         notes += [f"column {name!r} not checked: it holds {why}" for name, why in self.source.skipped.items()]
         if self.target is not None and self.structure.groups:  # (else nothing is measured: no import)
             from nblint.impact import impact_limit
 
             notes += [note for note in [impact_limit(self)] if note]
         return notes + list(self.profile.limits)
+
+    @cached_property
+    def _past_level_cap(self) -> list[str]:
+        """Discrete features (categorical codes, identifiers) whose levels went past the profile's cap, in table order."""
+        profile, terms = self.profile, self.term_columns
+        kinds = leakage.LEVEL_KINDS + ("identifier",)
+        return [
+            column
+            for column, kind in self.kinds.items()
+            if kind.kind in kinds
+            and column not in terms
+            and profile.levels(column) is None
+            and profile.n_distinct(column) is not None
+        ]
 
     @property
     def wide_binary(self) -> int:
@@ -498,7 +523,28 @@ class TableContext:
             for d in scan.results():
                 if leakage.decides(d, class_rows, share):
                     found[d.column] = d
+        past = [c for c in leakage.past_cap_candidates(self.profile, self.kinds) if c not in found]
+        if past:
+            # Discrete columns with more levels than the profile counts: their (value, class) pairs, one pass.
+            levels = self._past_cap_scan
+            level_columns = {c for c in past if self.kinds[c].kind in leakage.LEVEL_KINDS}
+            class_rows = self.profile.class_count[: len(self.profile.classes)]
+            for d in levels.results(class_rows, share, level_columns, past):
+                found[d.column] = d
         return dict(sorted(found.items(), key=lambda kv: self.table_order[kv[0]]))
+
+    @cached_property
+    def _past_cap_scan(self) -> leakage.LevelScan:
+        """The (value, class) pairs of the discrete columns past the cap on levels, in one pass (NB208, NB202)."""
+        columns = sorted(
+            set(leakage.past_cap_candidates(self.profile, self.kinds))
+            | {c for c in self._past_level_cap if self.kinds[c].kind in leakage.LEVEL_KINDS},
+            key=self.table_order.__getitem__,
+        )
+        classes, target = self.profile.classes, self.target
+        if not columns or target is None:  # (only asked for with a target)
+            return leakage.LevelScan([], len(classes))
+        return self.reduce_rows(columns + [target], _LevelPass(columns, target, classes)).scan
 
     @cached_property
     def single_class_levels(self) -> dict[str, list[leakage.SingleClassLevel]]:
@@ -519,6 +565,9 @@ class TableContext:
             for c in self._columns_by_kind.get("count", ())
             if c in terms and c not in scanned and c not in deciding and tabled[position[c]]
         ]
+        # Categorical columns past the cap on levels: their levels from the pass over their pairs.
+        past = [c for c in self._past_level_cap if self.kinds[c].kind in leakage.LEVEL_KINDS and c not in deciding]
+        counted = self._past_cap_scan.single_class(past, self.settings.separation_min_rows) if past else (0, [])
         found: dict[str, list[leakage.SingleClassLevel]] = {}
         for level in leakage.single_class_levels(
             self.profile,
@@ -526,6 +575,7 @@ class TableContext:
             self.settings.separation_min_rows,
             self.settings.separation_max_chance,
             presence,
+            counted,
         ):
             found.setdefault(level.column, []).append(level)
         return found
@@ -576,6 +626,11 @@ class TableContext:
                 dummy_candidates = [g for g in dummy_candidates if encoded(g.members)]
                 exclusive_flags = [g for g in exclusive_flags if encoded(g.members)]
             flags += exclusive_flags
+        if self.profile.gram.wide:
+            held = {m for c in broken_candidates for m in c[0]} | {
+                m for g in search.onehot + dummy_candidates + flags for m in g.members
+            }
+            dummy_candidates += self._dummy_families(held)
 
         missing, missing_flags = self._missing_together_groups()
         flags += missing_flags
@@ -663,6 +718,42 @@ class TableContext:
             self.settings.max_violation_share,
         )
 
+    def _dummy_families(self, held: set[str]) -> list[Group]:
+        """Drop-first candidates of a wide table checked whole by name stem (:mod:`nblint.structure.families`).
+
+        The exclusive-set searches of a wide table visit its most frequent 0/1 columns only; the
+        levels of a many-level variable are each rare. A stem family none of whose rows has two
+        members set is read from its own rows, at any number of levels, when its stem names it
+        (:func:`~nblint.structure.names.informative_stem`) and its exclusivity is beyond chance
+        (``min-evidence``: a few rare words under one stem never meet by chance alone);
+        ``held``: columns already in a candidate.
+        """
+        gram = self.profile.gram
+        binary = list(gram.binary)
+        counts = np.asarray(gram.diagonal())
+        n = gram.n
+        searched = (counts > 0) & (counts < n)
+        searched &= np.fromiter((name not in held for name in binary), dtype=bool, count=len(binary))
+        names = list(self.profile.names)
+        found = []
+        for index in exclusive_families(cast(Incidence, gram.cooccurrence), counts, binary, searched, n):
+            members = sorted((binary[k] for k in index), key=self.table_order.__getitem__)
+            stem = informative_stem(members, names)
+            if stem is None:
+                continue
+            ones = [int(counts[gram.binary.index(m)]) for m in members]
+            strength = exclusivity_evidence(ones, n)
+            if strength < self.settings.min_evidence:
+                continue  # (rare same-stem words, bigrams of one first word, are exclusive by chance)
+            evidence = {
+                "exclusivity_evidence": round(strength, 3),
+                "expected_cooccurrences_if_independent": round(expected_cooccurrences(ones, n), 3),
+                "shared_name_stem": stem,
+                "checked_whole": "a wide table's stem family, every row read",
+            }
+            found.append(Group("dummy", members, ones, n, group_stem(members, names), evidence))
+        return found
+
     #: On a wide table, or beside a document-term block, the exclusive-set searches run among this many
     #: of the most frequent 0/1 columns.
     FREQUENT_BINARY = 128
@@ -730,6 +821,27 @@ class TableContext:
         if needed:
             checks = self.reduce_rows(needed, checks)
         return checks.verdicts(identical_candidates)
+
+
+class _LevelPass:
+    """NB208's pass over discrete columns past the cap on levels: a :class:`leakage.LevelScan` fed chunk by chunk."""
+
+    def __init__(self, columns, target: str, classes: tuple):
+        self.scan, self.target, self.classes = leakage.LevelScan(columns, len(classes)), target, classes
+
+    def add(self, chunk: Chunk) -> None:
+        slots = class_slots(chunk, self.target, self.classes)
+        self.scan.add({c: _values(chunk.column(c)) for c in self.scan.columns}, slots)
+
+    def merge(self, other: _LevelPass) -> None:
+        self.scan.merge(other.scan)
+
+
+def _values(column) -> np.ndarray:
+    """A column's values as they compare: text as its labels, whole numbers as integers (never through float64)."""
+    if column.kind == "text":  # (a missing cell is code -1: the None after the labels, left out when counted)
+        return np.asarray(tuple(column.labels or ()) + (None,), dtype=object)[column.values]
+    return column.values if column.integer_dtype else column.as_float()
 
 
 class _ThresholdPass:

@@ -72,6 +72,13 @@ class Incidence:
             found = self._partners[j] = marked.astype(self.B.indices.dtype, copy=False)
         return found
 
+    def rows(self, index) -> np.ndarray:
+        """The rows each of the columns ``index`` is set on, one after the other (one entry per one)."""
+        csc = self._columns()
+        return np.concatenate(
+            [np.zeros(0, dtype=csc.indices.dtype)] + [csc.indices[csc.indptr[j] : csc.indptr[j + 1]] for j in index]
+        )
+
     def block(self, index) -> np.ndarray:
         """The dense block ``O[index][:, index]`` (int64)."""
         part = self.B[:, np.asarray(index, dtype=np.int64)].astype(np.int64)

@@ -77,29 +77,73 @@ def maximal_cliques(adjacency: np.ndarray, order: list[int], budget: Budget) -> 
 
     Vertices are visited in ``order`` (by name: the result does not depend on column
     order).  Each clique is returned sorted in that order.
-    """
-    rank = {v: r for r, v in enumerate(order)}
-    allowed = set(order)
-    neighbours = {v: set(np.flatnonzero(adjacency[v]).tolist()) & allowed for v in order}
-    cliques: list[list[int]] = []
 
-    def expand(r: set, p: set, x: set) -> None:
+    Notes
+    -----
+    The recursion of Bron-Kerbosch runs as a loop over an explicit stack, so a clique of K
+    members (drop-first dummies: one branch per level) needs no recursion depth of K.  The
+    sets are Python integers used as bit sets (bit r: the vertex of rank r), so a node's
+    ``P`` and ``X`` are two numbers kept in its frame (``O(b)`` bits each) and the pivot, the
+    vertex with most neighbours in ``P``, is a bit count per vertex of ``P | X``.
+    """
+    order = list(order)
+    m = len(order)
+    if not m:
+        return []
+    # Everything is indexed by rank (name order) from here: the first of equals is the first by name.
+    A = np.asarray(adjacency, dtype=bool)[np.ix_(order, order)]
+    neighbours = [int.from_bytes(np.packbits(row, bitorder="little").tobytes(), "little") for row in A]
+    chosen: list[int] = []
+    cliques: list[list[int]] = []
+    # Each frame: [vertices to try, position, P, X, whether a child of tries[position] is open].
+    stack: list[list] = []
+
+    def enter(p: int, x: int) -> None:
         if not budget.spend():
             return
         if not p and not x:
-            if len(r) >= 2:
-                cliques.append(sorted(r, key=rank.__getitem__))
+            if len(chosen) >= 2:
+                cliques.append(sorted(chosen))
             return
-        pivot = max(p | x, key=lambda u: (len(neighbours[u] & p), -rank[u]))
-        for v in sorted(p - neighbours[pivot], key=rank.__getitem__):
-            expand(r | {v}, p & neighbours[v], x & neighbours[v])
-            if budget.exhausted:
-                return
-            p = p - {v}
-            x = x | {v}
+        # The first vertex with the most neighbours in P; none can have more than |P| (a vertex of X)
+        # or |P| - 1 (one of P): the search stops at the first that reaches it (a clique: the first).
+        most = p.bit_count() - (0 if x else 1)
+        best, pivot = -1, 0
+        for u in _members(p | x):
+            degree = (neighbours[u] & p).bit_count()
+            if degree > best:
+                best, pivot = degree, u
+                if degree >= most:
+                    break
+        stack.append([list(_members(p & ~neighbours[pivot])), 0, p, x, False])
 
-    expand(set(), {v for v in order if neighbours[v]}, set())
-    return cliques
+    enter(sum(1 << v for v in range(m) if neighbours[v]), 0)
+    while stack:
+        frame = stack[-1]
+        tries, position, p, x, open_child = frame
+        if open_child:  # back from the child of tries[position]: the vertex moves from P to X
+            v = tries[position]
+            chosen.pop()
+            frame[1], frame[2], frame[3], frame[4] = position + 1, p & ~(1 << v), x | (1 << v), False
+            if budget.exhausted:
+                break
+            continue
+        if position == len(tries):
+            stack.pop()
+            continue
+        v = tries[position]
+        chosen.append(v)
+        frame[4] = True
+        enter(p & neighbours[v], x & neighbours[v])
+    return [[order[k] for k in clique] for clique in cliques]
+
+
+def _members(bits: int):
+    """The vertices of a bit set, in increasing order."""
+    while bits:
+        low = bits & -bits
+        yield low.bit_length() - 1
+        bits ^= low
 
 
 def dummy_sets(

@@ -109,19 +109,19 @@ PRESENT = "> 0"
 
 
 def single_class_levels(
-    profile, columns, min_rows: int, max_chance: float, presence: Sequence[str] = ()
+    profile, columns, min_rows: int, max_chance: float, presence: Sequence[str] = (), counted=(0, ())
 ) -> list[SingleClassLevel]:
     """Levels seen in one class only that chance cannot explain (see the module docstring).
 
     ``columns`` are read by their levels; ``presence`` (other columns: words read as counts,
-    values >= 0) by two levels, 0 and :data:`PRESENT`.
+    values >= 0) by two levels, 0 and :data:`PRESENT`; ``counted`` is ``(tested, candidates)``
+    of columns without a table, counted apart (:meth:`LevelScan.single_class`).
     """
     n_classes = len(profile.classes)
     if n_classes < 2:
         return []
     class_rows = profile.class_count[:n_classes]
-    candidates = []
-    tested = 0
+    tested, candidates = counted[0], list(counted[1])
     # The 0/1 columns' two levels, all at once (a bag of words has thousands): how many levels are
     # tested, and which columns have a level in one class, before any column is looked at alone.
     numeric = profile.numeric
@@ -320,6 +320,119 @@ def _best_threshold(keys, table: np.ndarray, column: str) -> DecidingColumn:
     return DecidingColumn(column, right / n, "threshold", threshold, above, n - right)
 
 
+#: Slack on a distinct-value sketch's estimate (its relative error is about 3%) when choosing what to scan.
+SKETCH_SLACK = 1.25
+
+
+def past_cap_candidates(profile, kinds) -> list[str]:
+    """Discrete columns with too many levels for a contingency table whose levels could decide the target.
+
+    The level reading of :func:`deciding_columns` for columns past the profile's cap on
+    distinct values (their levels are estimated, not counted): categorical columns with
+    enough rows per level, as below the cap, and any discrete column with about as many
+    values as the target has classes (the target relabelled, whatever the column looks
+    like). The sketch's estimate only chooses what is scanned; the scan decides.
+    """
+    n_classes = len(profile.classes)
+    if n_classes < 2:
+        return []
+    n = int(profile.class_count[:n_classes].sum())
+    found = []
+    for column, kind in kinds.items():
+        if kind.kind in ("target", "constant") or profile.levels(column) is not None or profile.n_missing(column):
+            continue
+        distinct = profile.n_distinct(column)  # (None for a measurement: not discrete)
+        if distinct is None or distinct * MIN_ROWS_PER_LEVEL > SKETCH_SLACK * n:
+            continue
+        if kind.kind in LEVEL_KINDS or distinct <= SKETCH_SLACK * n_classes:
+            found.append(column)
+    return found
+
+
+class LevelScan:
+    """Rows of each (value, class) pair of columns past the cap on levels, counted chunk by chunk (mergeable).
+
+    Memory follows the distinct pairs (at most the rows), not levels x classes: a
+    10,000-level column of a 10,000-class target is 10,000 pairs when it is the target.
+    """
+
+    def __init__(self, columns, n_classes: int):
+        import pandas as pd
+
+        self.columns, self.n_classes = list(columns), n_classes
+        self.pairs = {c: pd.Series(dtype=np.int64) for c in self.columns}
+
+    def add(self, values: dict, classes: np.ndarray) -> None:
+        """Count one chunk: ``values`` column -> array of values, ``classes`` each row's class slot."""
+        import pandas as pd
+
+        labelled = classes < self.n_classes
+        for column in self.columns:
+            counts = pd.DataFrame({"value": values[column][labelled], "klass": classes[labelled]}).value_counts()
+            self.pairs[column] = _add_counts(self.pairs[column], counts)
+
+    def merge(self, other: LevelScan) -> None:
+        """Add the counts of other rows (the same columns)."""
+        for column in self.columns:
+            self.pairs[column] = _add_counts(self.pairs[column], other.pairs[column])
+
+    def single_class(self, columns, min_rows: int) -> tuple[int, list[tuple]]:
+        """Levels of ``min_rows`` rows or more tested, and those all in one class, as :func:`single_class_levels` counts them."""
+        tested, candidates = 0, []
+        for column in columns:
+            pairs = self.pairs[column]
+            if pairs.empty:
+                continue
+            frame = pairs.rename("rows").reset_index()
+            per_value = frame.groupby("value", sort=True).agg(
+                rows=("rows", "sum"), classes=("klass", "size"), klass=("klass", "min")
+            )
+            big = per_value[per_value["rows"] >= min_rows]
+            tested += len(big)
+            for value, row in big[big["classes"] == 1].iterrows():
+                candidates.append((column, value, int(row["klass"]), int(row["rows"])))
+        return tested, candidates
+
+    def results(self, class_rows, min_share: float, level_columns, columns=None) -> list[DecidingColumn]:
+        """Each column's level reading, where it decides the target (see :func:`past_cap_candidates`).
+
+        ``level_columns`` are read as below the cap; the others only when each class is one
+        value of theirs (the values' commonest classes are every class, once each). ``columns``:
+        the columns read (default: all scanned).
+        """
+        n = int(np.sum(class_rows))
+        found = []
+        for column in self.columns if columns is None else columns:
+            pairs = self.pairs[column]
+            if pairs.empty:
+                continue
+            frame = (
+                pairs.rename("rows")
+                .reset_index()
+                .sort_values(["value", "rows", "klass"], ascending=[True, False, True])
+            )
+            commonest = frame.drop_duplicates("value")  # each value's commonest class (ties: the first class)
+            if len(commonest) < 2 or len(commonest) * MIN_ROWS_PER_LEVEL > n:
+                continue
+            relabelled = len(commonest) == len(class_rows) and commonest["klass"].nunique() == len(class_rows)
+            if column not in level_columns and not relabelled:
+                continue
+            errors = n - int(commonest["rows"].sum())
+            deciding = DecidingColumn(column, 1 - errors / n, "levels", errors=errors)
+            if decides(deciding, class_rows, min_share):
+                found.append(deciding)
+        return found
+
+
+def _add_counts(a, b):
+    """Two pair counts added (pairs in either)."""
+    if a.empty:
+        return b
+    if b.empty:
+        return a
+    return a.add(b, fill_value=0).astype(np.int64)
+
+
 def chance_in_words(p: float) -> str:
     """``about 1 in 3e+12`` for a small probability."""
     if p <= 0:
@@ -329,6 +442,8 @@ def chance_in_words(p: float) -> str:
 
 __all__ = [
     "DecidingColumn",
+    "LevelScan",
+    "past_cap_candidates",
     "SingleClassLevel",
     "deciding_columns",
     "one_class_chance",

@@ -144,6 +144,11 @@ def stem_ties(members, all_names) -> set:
     return tied
 
 
+def candidate_stems(name: str) -> tuple[str, ...]:
+    """Every stem ``name`` can share with another name (see :func:`stem_ties`), sorted."""
+    return _candidate_stems(name)
+
+
 @lru_cache(maxsize=NAME_CACHE)
 def _candidate_stems(name: str) -> tuple[str, ...]:
     """Every stem ``name`` can share with another name: its prefixes before a separator, cleaned as

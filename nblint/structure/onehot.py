@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from nblint.structure.budget import Budget
+from nblint.structure.families import covering_families
 from nblint.structure.groups import Group
 from nblint.structure.names import cross_stem, group_stem, informative_stem, name_stem
 
@@ -36,6 +37,8 @@ MAX_ALTERNATIVES = 3
 #: Cells (searched columns of kept rows) the wide one-hot search checks each node against,
 #: and the fewest rows it keeps (see :func:`_kept_rows`).
 KEPT_CELLS, MIN_KEPT_ROWS = 1 << 15, 32
+#: Rows of the co-occurrence counts the exact cover search sums at once (bounds its temporaries).
+_ROWS_AT_ONCE = 256
 
 
 @dataclass
@@ -88,57 +91,25 @@ def find_onehot_groups(
         return GroupSearch([])
     counts = np.diag(cooccurrence).astype(np.int64)
     usable = (counts > 0) & (counts < n_rows)
-    exclusive = (cooccurrence == 0) & usable[:, None] & usable[None, :]
-    np.fill_diagonal(exclusive, False)
     order = sorted(range(b), key=lambda i: binary[i])
     rank = np.empty(b, dtype=np.int64)
     rank[order] = np.arange(b)
+    # The search runs over the usable columns in name order: ties between constraints are broken
+    # by name, so the nodes visited (and where a capped search stops) do not depend on column order.
+    searched = np.array([i for i in order if usable[i]], dtype=np.int64)
+    O = np.asarray(cooccurrence, dtype=np.int64)  # (no copy when it is int64 already)
+    cover_search = _CoverSearch(O[np.ix_(searched, searched)], n_rows, budget)
     covers: list[tuple[int, ...]] = []
-    # Rows of each usable column the cover must split; a column set on every row (or none) says nothing.
-    O = cooccurrence.astype(np.int64)[:, usable]
-    target = counts[usable]
-
-    # Ties between constraints are broken by name, so the nodes visited (and where a capped
-    # search stops) do not depend on column order.
-    usable_rank = rank[usable]
-
-    def extend(chosen: list[int], total: int, covered: np.ndarray, candidates: np.ndarray) -> None:
-        if total == n_rows:
-            if len(chosen) >= 2:
-                covers.append(tuple(sorted(chosen, key=lambda k: rank[k])))
-            return
-        if not len(candidates) or not budget.spend() or total + int(counts[candidates].sum()) < n_rows:
-            return
-        block = O[candidates]
-        deficit = target - covered
-        if (deficit < 0).any() or (block.sum(axis=0) < deficit).any():
-            return
-        # Every row of a column still short of its count needs a member among the candidates
-        # that share rows with it: branch on the column with the fewest such candidates.
-        # Each cover is found once: a candidate tried is left out of the branches after it.
-        short = np.flatnonzero(deficit > 0)
-        able = (block[:, short] > 0).sum(axis=0)
-        k = short[np.lexsort((usable_rank[short], able))[0]]
-        branch = candidates[block[:, k] > 0].tolist()
-        left = np.ones(len(candidates), dtype=bool)
-        position = {int(j): p for p, j in enumerate(candidates.tolist())}
-        for j in branch:
-            if total + counts[j] <= n_rows:
-                rest = candidates[left & exclusive[j, candidates]]
-                extend(chosen + [j], total + int(counts[j]), covered + O[j], rest)
-            left[position[j]] = False
-            if budget.exhausted:
-                return
 
     def search(allowed: np.ndarray) -> None:
-        start = np.array(sorted(np.flatnonzero(allowed).tolist(), key=lambda j: rank[j]), dtype=np.int64)
-        extend([], 0, np.zeros(len(target), dtype=np.int64), start)
+        for found in cover_search.covers(allowed[searched]):
+            covers.append(tuple(sorted((int(searched[k]) for k in found), key=lambda k: rank[k])))
 
     # A column that is exactly the union of finer exclusive columns (weekend = sat + sun, a main
     # type = its subtypes) doubles the covers for every such column.  Covers of the finer columns
     # are searched first without them, then covers among what is left; each union then stands
     # for the mixed covers it would make.
-    parts = union_parts(cooccurrence.astype(np.int64), counts, usable)
+    parts = union_parts(O, counts, usable)
     unions = np.array([bool(parts[i]) for i in range(b)], dtype=bool)
     search(usable & ~unions)
     taken = np.zeros(b, dtype=bool)
@@ -170,6 +141,127 @@ def find_onehot_groups(
     return GroupSearch(groups, capped=budget.exhausted, cross=cross)
 
 
+class _CoverSearch:
+    """Knuth's Algorithm X over co-occurrence counts, as a loop with an explicit stack.
+
+    The columns are indexed in name order; ``O`` is their (u, u) co-occurrence block.  A
+    node's state is kept once and updated as columns enter and leave it, never copied:
+
+    * ``candidates``: the columns a cover may still take (exclusive of every chosen one);
+    * ``reach = sum_{j in candidates} O_j``: what the candidates can still cover of each column;
+    * ``able_k``: the candidates that share a row with column k (``O_jk > 0``);
+    * ``covered = sum_{c in chosen} O_c``: what the chosen members cover of each column.
+
+    A column leaves the candidates at most once along a path and comes back when the search
+    backtracks past it, so a path costs ``O(u^2)`` and memory stays at ``O`` plus a few
+    vectors and the stack (one index list per level): a one-hot group of K levels, whose
+    every node has one branch, is K nodes of ``O(u)`` work, with no recursion to run out of.
+    Rows of ``O`` are summed in blocks of :data:`_ROWS_AT_ONCE`, so no temporary is as large as ``O``.
+    """
+
+    def __init__(self, O: np.ndarray, n_rows: int, budget: Budget):
+        self.O, self.n_rows, self.budget = O, n_rows, budget
+        self.counts = np.diag(O).copy() if len(O) else np.zeros(0, dtype=np.int64)
+        #: ``O_jk > 0`` as 0/1 bytes: a row adds to ``able`` without a temporary.
+        self.meets = (O > 0).view(np.int8)
+
+    def covers(self, allowed: np.ndarray) -> list[list[int]]:
+        """Every exact cover (two or more members) among the ``allowed`` columns, in the order found."""
+        O, counts, n = self.O, self.counts, self.n_rows
+        meet = self.meets.view(bool)  # (symmetric: row k is column k)
+        u = len(counts)
+        self.candidates = np.zeros(u, dtype=bool)
+        self.reach = np.zeros(u, dtype=np.int64)
+        self.able = np.zeros(u, dtype=np.int64)
+        self.candidate_total = 0
+        self._include(np.flatnonzero(allowed))
+        covered = np.zeros(u, dtype=np.int64)
+        chosen: list[int] = []
+        total = 0
+        found: list[list[int]] = []
+        # Each frame: [branch, position, columns the child took from the candidates (None: no child)].
+        stack: list[list] = []
+
+        def enter() -> None:
+            """Visit the node of the current state: record a cover, or push its branches."""
+            if total == n:
+                if len(chosen) >= 2:
+                    found.append(list(chosen))
+                return
+            if not self.candidates.any() or not self.budget.spend() or total + self.candidate_total < n:
+                return
+            deficit = counts - covered
+            if (deficit < 0).any() or (self.reach < deficit).any():
+                return  # a column over-covered, or one the candidates left can no longer cover
+            # Every row of a column still short of its count needs a member among the candidates
+            # that share rows with it: branch on the column with the fewest such candidates (the
+            # first by name among them).  A candidate tried leaves the branches after it, so each
+            # cover is found once.
+            short = np.flatnonzero(deficit > 0)
+            k = int(short[np.argmin(self.able[short])])
+            branch = np.flatnonzero(self.candidates & meet[k]).tolist()
+            stack.append([branch, 0, None])
+
+        enter()
+        while stack:
+            frame = stack[-1]
+            branch, position, taken = frame
+            if taken is not None:  # back from the child of branch[position]
+                j = branch[position]
+                # The child's candidates come back, all but j: every cover with j was tried.
+                self._include(taken[taken != j])
+                covered -= O[j]
+                total -= int(counts[j])
+                chosen.pop()
+                frame[1], frame[2] = position + 1, None
+                if self.budget.exhausted:
+                    break
+                continue
+            if position == len(branch):
+                self._include(np.array(branch, dtype=np.int64))  # the tried candidates come back
+                stack.pop()
+                continue
+            j = branch[position]
+            if total + int(counts[j]) > n:
+                self._exclude(np.array([j]))
+                frame[1] = position + 1
+                continue
+            chosen.append(j)
+            total += int(counts[j])
+            covered += O[j]
+            # The child's candidates: those exclusive of j (j itself shares its own rows).
+            frame[2] = np.flatnonzero(self.candidates & meet[j])
+            self._exclude(frame[2])
+            enter()
+        return found
+
+    def _exclude(self, index: np.ndarray) -> None:
+        """Take columns out of the candidates."""
+        index = index[self.candidates[index]]
+        self.candidates[index] = False
+        self._add(index, -1)
+
+    def _include(self, index: np.ndarray) -> None:
+        """Put columns (back) among the candidates."""
+        index = index[~self.candidates[index]]
+        self.candidates[index] = True
+        self._add(index, 1)
+
+    def _add(self, index: np.ndarray, sign: int) -> None:
+        add = np.add if sign > 0 else np.subtract
+        if not len(index):
+            return
+        if len(index) == 1:  # (most moves are one column: its rows, added in place without temporaries)
+            add(self.reach, self.O[index[0]], out=self.reach)
+            add(self.able, self.meets[index[0]], out=self.able)
+        else:
+            for start in range(0, len(index), _ROWS_AT_ONCE):
+                part = index[start : start + _ROWS_AT_ONCE]
+                add(self.reach, self.O[part].sum(axis=0), out=self.reach)
+                add(self.able, self.meets[part].sum(axis=0, dtype=np.int64), out=self.able)
+        self.candidate_total += sign * int(self.counts[index].sum())
+
+
 def union_parts(O: np.ndarray, counts: np.ndarray, usable: np.ndarray) -> list[tuple[int, ...]]:
     """For each column, the finer exclusive columns it is exactly the union of (empty when none).
 
@@ -186,7 +278,7 @@ def union_parts(O: np.ndarray, counts: np.ndarray, usable: np.ndarray) -> list[t
             parts.append(())
             continue
         # Keep the outermost: drop columns that lie within another column of the set.
-        outer = [int(d) for d in within if not inside[within, d].any()]
+        outer = within[~inside[np.ix_(within, within)].any(axis=0)].tolist()
         pairs = O[np.ix_(outer, outer)]
         exclusive = (pairs - np.diag(np.diag(pairs))).sum() == 0
         parts.append(tuple(outer) if len(outer) >= 2 and exclusive and counts[outer].sum() == counts[c] else ())
@@ -298,58 +390,110 @@ def find_onehot_groups_sparse(
     if not b or not n_rows:
         return GroupSearch([])
     counts = np.asarray(cooccurrence.diagonal(), dtype=np.int64)
-    usable = (counts > 0) & (counts < n_rows)
-    if searched is not None:
-        usable &= searched
+    varied = (counts > 0) & (counts < n_rows)
     by_name = sorted(range(b), key=lambda i: binary[i])
     rank = np.empty(b, dtype=np.int64)
     rank[by_name] = np.arange(b)
+    groups: list[Group] = []
+    assigned = np.zeros(b, dtype=bool)
+    # An encoder's variable, all its levels under one stem, is checked whole from its rows first
+    # (:mod:`nblint.structure.families`): at any number of levels, and among words too rare to be
+    # searched (a level set on one row is exclusive of everything by chance alone).
+    for members in covering_families(cooccurrence, counts, binary, varied, n_rows):
+        groups.append(_group(members, [], None, binary, counts, n_rows, table_order))
+        assigned[members] = True
+    usable = varied & ~assigned
+    if searched is not None:
+        usable &= searched
     # Each kept row keeps its searchable columns; the first (the fewest of them) gives the starts.
     rows = _kept_rows(cooccurrence.B, usable)
     if not len(rows[0]):
-        return GroupSearch([])  # a row none of the searched columns covers: no group among them
+        # A row none of the searched columns covers: no other group among them.
+        groups.sort(key=lambda g: table_order[g.members[0]])
+        return GroupSearch(groups)
     kept = np.concatenate(rows)
     heads = np.cumsum([0] + [len(cols) for cols in rows[:-1]])
-    assigned = np.zeros(b, dtype=bool)
-
     partners = cooccurrence.partners
 
-    def cover(chosen: list[int], total: int, allowed: np.ndarray, part: Budget):
-        if total == n_rows:
-            return list(chosen) if len(chosen) >= 2 else None
-        if not part.spend() or total + int(counts[allowed].sum()) < n_rows:
-            return None
-        branch = None
+    def cover(start: int, allowed: np.ndarray, part: Budget) -> list[int] | None:
+        """The first cover through ``start`` among the ``allowed`` columns (updated in place), or None.
+
+        Algorithm X as a loop over an explicit stack: ``allowed`` and the chosen columns are
+        changed in place and changed back on the way up, so a group of K members is K levels
+        of ``O(b)`` work with no recursion to run out of.
+        """
+        chosen = [start]
         in_cover = np.zeros(b, dtype=bool)
-        in_cover[chosen] = True
-        # Every kept row at once: the uncovered ones, and how many admissible columns each has left.
-        uncovered = ~np.logical_or.reduceat(in_cover[kept], heads)
-        options = np.add.reduceat(allowed[kept].astype(np.int64), heads)
-        if (options[uncovered] == 0).any():
-            return None  # a row can no longer be covered
-        if uncovered.any():
-            r = int(np.flatnonzero(uncovered)[np.argmin(options[uncovered])])  # (the first of the fewest)
-            branch = rows[r][allowed[rows[r]]]
-        if branch is None:
-            # Every kept row is covered: any admissible column may come next, larger counts first.
-            branch = np.flatnonzero(allowed)
-            order = branch[np.lexsort((rank[branch], -counts[branch]))].tolist()
-        else:
-            stem_of = binary[chosen[0]]
-            order = sorted(branch.tolist(), key=lambda j: (-_prefix_affinity(stem_of, binary[j]), -counts[j], rank[j]))
-        allowed = allowed.copy()
-        for j in order:
-            if total + counts[j] <= n_rows:
-                narrowed = allowed.copy()
-                narrowed[partners(j)] = False
-                narrowed[j] = False
-                found = cover(chosen + [j], total + int(counts[j]), narrowed, part)
-                if found or part.exhausted:
-                    return found
-            allowed[j] = False  # every cover with j was tried
+        in_cover[start] = True
+        total = int(counts[start])
+        allowed_total = int(counts[allowed].sum())
+        # Each frame: [columns to try, position, columns the child took from ``allowed`` (None: no child)].
+        stack: list[list] = []
+
+        def enter() -> bool:
+            """Visit the node of the current state: True for a cover, else push its branches (if any)."""
+            if total == n_rows:
+                return len(chosen) >= 2
+            if not part.spend() or total + allowed_total < n_rows:
+                return False
+            # Every kept row at once: the uncovered ones, and how many admissible columns each has left.
+            uncovered = ~np.logical_or.reduceat(in_cover[kept], heads)
+            options = np.add.reduceat(allowed[kept].astype(np.int64), heads)
+            if (options[uncovered] == 0).any():
+                return False  # a row can no longer be covered
+            if uncovered.any():
+                r = int(np.flatnonzero(uncovered)[np.argmin(options[uncovered])])  # (the first of the fewest)
+                branch = rows[r][allowed[rows[r]]]
+                stem_of = binary[chosen[0]]
+                order = sorted(
+                    branch.tolist(), key=lambda j: (-_prefix_affinity(stem_of, binary[j]), -counts[j], rank[j])
+                )
+            else:
+                # Every kept row is covered: any admissible column may come next, larger counts first.
+                branch = np.flatnonzero(allowed)
+                order = branch[np.lexsort((rank[branch], -counts[branch]))].tolist()
+            stack.append([order, 0, None])
+            return False
+
+        if enter():
+            return chosen
+        while stack:
+            frame = stack[-1]
+            order, position, taken = frame
+            if taken is not None:  # back from the child of order[position]
+                j = order[position]
+                allowed[taken] = True
+                allowed_total += int(counts[taken].sum())
+                chosen.pop()
+                in_cover[j] = False
+                total -= int(counts[j])
+            elif position == len(order):
+                tried = np.array(order, dtype=np.int64)
+                allowed[tried] = True  # (each was admissible when the node was entered)
+                allowed_total += int(counts[tried].sum())
+                stack.pop()
+                continue
+            else:
+                j = order[position]
+                if total + counts[j] <= n_rows:
+                    chosen.append(j)
+                    in_cover[j] = True
+                    total += int(counts[j])
+                    near = partners(j)  # (j among them)
+                    frame[2] = near[allowed[near]]
+                    allowed[frame[2]] = False
+                    allowed_total -= int(counts[frame[2]].sum())
+                    if enter():
+                        return chosen
+                    continue
+            # Every cover with j was tried: j leaves the branches after it.
+            allowed[j] = False
+            allowed_total -= int(counts[j])
+            frame[1], frame[2] = position + 1, None
+            if part.exhausted:
+                return None
         return None
 
-    groups: list[Group] = []
     starts = [i for i in sorted(rows[0].tolist(), key=lambda k: rank[k]) if usable[i]]
     for started, i in enumerate(starts):
         if assigned[i]:
@@ -361,7 +505,7 @@ def find_onehot_groups_sparse(
         allowed = usable & ~assigned
         allowed[partners(i)] = False
         allowed[i] = False
-        found = cover([i], int(counts[i]), allowed, part)
+        found = cover(i, allowed, part)
         budget.absorb(part, given)
         if found:
             groups.append(_group(found, [], None, binary, counts, n_rows, table_order))

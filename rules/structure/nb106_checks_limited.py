@@ -12,9 +12,12 @@ class ChecksLimited(Rule):
     ``wide-columns``, typically a bag-of-words table) is profiled without a dense
     columns x columns matrix: its one-hot groups and identical 0/1 columns are still
     found exactly, from sparse co-occurrence counts, but dummy and broken groups are
-    searched among its most frequent 0/1 columns only and the VIF covers the other
+    searched among its most frequent 0/1 columns only (and among name-stem
+    families, each read whole from its rows) and the VIF covers the other
     numeric columns only. A group search
-    that ran out of its node budget is reported here too.
+    that ran out of its node budget is reported here too, and so are discrete
+    columns with more distinct values than the profile counts: the per-level
+    rules that skip them are named (NB202 and NB208 read them in a pass of their own).
 
     ## Why is this bad?
     A clean report means nothing was found among what was checked. Without this
