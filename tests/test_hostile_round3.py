@@ -8,13 +8,24 @@ the raw ``X`` or a TypeError.
 
 from __future__ import annotations
 
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from click.testing import CliRunner
 
 import nblint
+from nblint.cli import main
+from nblint.core.atomic import TEMPORARY_MARK
+from nblint.estimators.fix import mapping_path
 
 pytest.importorskip("sklearn")
 from sklearn.calibration import CalibratedClassifierCV  # noqa: E402
@@ -103,3 +114,128 @@ def test_a_wrapper_of_a_wrapper_and_a_model_alone():
     assert lint(nested, TABLE) == lint(make_pipeline(OneHotEncoder(), BernoulliNB()), TABLE)
     codes = pd.get_dummies(TABLE, dtype=int)
     assert lint(GridSearchCV(BernoulliNB(), {"alpha": [0.5, 1.0]}), codes) == lint(BernoulliNB(), codes)
+
+
+# --------------------------------------------------------------------------- item 5: outputs paired and clean
+
+
+def cli(*args, env=None):
+    result = CliRunner(env=env).invoke(main, [str(a) for a in args])
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    return result
+
+
+def onehot_csv(path: Path, n: int, seed: int = 0) -> Path:
+    """A table with one one-hot group (so ``fix`` writes a table and a mapping) and ``n`` rows."""
+    rng = np.random.default_rng(seed)
+    colour = rng.integers(0, 3, n)
+    frame = pd.DataFrame(
+        {f"colour_{name}": (colour == k).astype(int) for k, name in enumerate(["red", "green", "blue"])}
+    )
+    frame["y"] = np.where(rng.random(n) < 0.5, "yes", "no")
+    frame.to_csv(path, index=False)
+    return path
+
+
+def temporaries(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir() if TEMPORARY_MARK in p.name or p.name.endswith(".nblint-new"))
+
+
+def test_a_failed_mapping_move_leaves_the_previous_pair(tmp_path):
+    """The mapping cannot replace what is there (a folder): the table already moved is put back, one error line."""
+    data = onehot_csv(tmp_path / "data.csv", 200)
+    out = tmp_path / "fixed.csv"
+    out.write_text("previous table\n")
+    (Path(mapping_path(str(out))) / "inside").mkdir(parents=True)
+    result = cli("fix", data, "-o", out, "--force")
+    assert result.exit_code == 2
+    assert result.stderr == f"{mapping_path(str(out))}: error: cannot write: Is a directory\n"
+    assert out.read_text() == "previous table\n"
+    assert temporaries(tmp_path) == []
+
+
+def test_without_force_a_pair_is_written_whole_or_not_at_all(tmp_path):
+    data = onehot_csv(tmp_path / "data.csv", 200)
+    out = tmp_path / "fixed.csv"
+    assert cli("fix", data, "-o", out).exit_code == 0
+    table, mapping = out.read_bytes(), Path(mapping_path(str(out))).read_bytes()
+    assert json.loads(mapping)["groups"][0]["members"] == ["colour_red", "colour_green", "colour_blue"]
+    assert pd.read_csv(out).shape == (200, 2)
+    assert cli("fix", data, "-o", out).exit_code == 2  # both exist: nothing replaced
+    assert (out.read_bytes(), Path(mapping_path(str(out))).read_bytes()) == (table, mapping)
+    assert temporaries(tmp_path) == []
+
+
+def test_orphaned_partial_outputs_are_swept_and_a_live_writers_are_kept(tmp_path):
+    """A partial output whose writer died (its lock free) is removed by the next run; one still locked is not."""
+    fcntl = pytest.importorskip("fcntl")
+    data = onehot_csv(tmp_path / "data.csv", 200)
+    out = tmp_path / "fixed.csv"
+    orphan = tmp_path / f".fixed.csv.k1lled{TEMPORARY_MARK}.csv"
+    orphan.write_text("half a table")
+    live = tmp_path / f".fixed.csv.w0rk1n{TEMPORARY_MARK}.csv"
+    live.write_text("being written")
+    with open(live) as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)  # as its writer holds it
+        assert cli("fix", data, "-o", out).exit_code == 0
+        assert temporaries(tmp_path) == [live.name]
+    assert cli("fix", data, "-o", out, "--force").exit_code == 0
+    assert temporaries(tmp_path) == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["data.csv", "fixed.csv", "fixed.mapping.json"]
+
+
+@pytest.mark.slow
+def test_concurrent_forced_runs_never_pair_one_table_with_another_mapping(tmp_path):
+    """Two sources of different lengths fixed into one output at once: the mapping always names the table's source."""
+    sources = {str(onehot_csv(tmp_path / f"data{n}.csv", n, seed=n)): n for n in (3_000, 5_000)}
+    out = tmp_path / "fixed.csv"
+    for _ in range(3):
+        procs = [
+            subprocess.Popen(
+                [sys.executable, "-m", "nblint", "fix", source, "-o", str(out), "--force"],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            for source in sources
+            for _ in range(2)
+        ]
+        assert [p.wait() for p in procs] == [0] * len(procs)
+        source = json.loads(Path(mapping_path(str(out))).read_text())["source"]
+        assert len(pd.read_csv(out)) == sources[source]
+        assert temporaries(tmp_path) == []
+
+
+def _handles(pid: int, signum: int) -> bool:
+    """Whether process ``pid`` has a handler for ``signum`` (Linux: the SigCgt mask in /proc)."""
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("SigCgt:"):
+                return bool(int(line.split()[1], 16) >> (signum - 1) & 1)
+    return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the signal mask from /proc")
+@pytest.mark.parametrize("name", ["SIGHUP", "SIGUSR1"])
+def test_sighup_and_sigusr1_are_handled_like_sigterm(tmp_path, name):
+    """A run waiting on standard input gets the signal: one line, exit 128 + its number, no temporary file left."""
+    signum = getattr(signal, name)
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "nblint", "check", "-", "--target", "y"],
+        env=dict(os.environ, TMPDIR=str(temp)),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    process.stdin.write(b"a,b,y\n1,0,x\n")
+    process.stdin.flush()
+    deadline = time.monotonic() + 60
+    while not _handles(process.pid, signum):
+        assert process.poll() is None and time.monotonic() < deadline
+        time.sleep(0.01)
+    process.send_signal(signum)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 128 + signum
+    assert err.decode() == f"nblint: interrupted by {name}\n" and out == b""
+    assert [n for n in os.listdir(temp) if not n.endswith(".lock")] == []
