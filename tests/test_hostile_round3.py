@@ -239,3 +239,87 @@ def test_sighup_and_sigusr1_are_handled_like_sigterm(tmp_path, name):
     assert process.returncode == 128 + signum
     assert err.decode() == f"nblint: interrupted by {name}\n" and out == b""
     assert [n for n in os.listdir(temp) if not n.endswith(".lock")] == []
+
+
+# --------------------------------------------------------------------------- item 6: configs and encodings
+
+GOOD = "a,b,y\n1,0,x\n0,1,y\n1,0,x\n"
+
+
+def assert_only_error(result, path, message: str, good=None):
+    """Exit 2, exactly one stderr line ``path: error: message``; the good file still linted."""
+    assert result.exit_code == 2, result.output
+    assert result.stderr == f"{path}: error: {message}\n"
+    if good is not None:
+        assert f"{good}: NB101" in result.stdout
+
+
+@pytest.mark.parametrize("encoding", ["hex", "rot13", "base64"])
+def test_a_codec_that_is_not_a_text_encoding_is_one_error_line(tmp_path, encoding):
+    path = tmp_path / "data.csv"
+    path.write_text(GOOD)
+    result = cli("check", path, "--target", "y", "--encoding", encoding)
+    assert_only_error(
+        result, path, f"{encoding!r} is not a text encoding (a text encoding is, for example, utf-8 or latin-1)"
+    )
+
+
+@pytest.mark.parametrize(
+    "config, message",
+    [
+        ("tool = 5\n", "'tool' must be a table ([tool.nblint]), got 5"),
+        ('[tool]\nnblint = "x"\n', "'tool.nblint' must be a table ([tool.nblint]), got 'x'"),
+        (
+            "[tool]\nnblint = " + "9" * 60 + "\n",
+            "'tool.nblint' must be a table ([tool.nblint]), got a very long integer",
+        ),
+        ("[tool.nblint]\nalpha = " + "9" * 5000 + "\n", "invalid config: an integer of more than 4,300 digits"),
+    ],
+    ids=["tool=5", "nblint=x", "nblint=long", "alpha=5000 digits"],
+)
+def test_a_tool_table_that_is_not_a_table_is_one_error_line(tmp_path, monkeypatch, config, message):
+    (tmp_path / "pyproject.toml").write_text(config)
+    (tmp_path / "data.csv").write_text(GOOD)
+    monkeypatch.chdir(tmp_path)
+    result = cli("check", "data.csv", "--target", "y")
+    assert_only_error(result, tmp_path / "pyproject.toml", message)
+
+
+def test_a_toml_config_with_a_byte_order_mark_is_read(tmp_path, monkeypatch):
+    (tmp_path / "nblint.toml").write_bytes(b'\xef\xbb\xbftarget = "y"\nselect = ["NB101"]\n')
+    (tmp_path / "data.csv").write_text(GOOD)
+    monkeypatch.chdir(tmp_path)
+    result = cli("check", "data.csv")
+    assert result.exit_code == 1 and result.stderr == ""
+    assert result.stdout.splitlines()[0].startswith("data.csv: NB101 [warning] columns a, b form a one-hot group")
+    assert result.stdout.count(": NB") == 1  # select = ["NB101"] was read
+
+
+@pytest.mark.parametrize("suffix", [".json", ".yaml"])
+def test_a_5000_digit_integer_in_a_pipeline_config_is_one_error_line(tmp_path, suffix):
+    digits = "9" * 5000
+    path = tmp_path / f"pipeline{suffix}"
+    if suffix == ".json":
+        path.write_text('{"model": {"_target_": "sklearn.naive_bayes.BernoulliNB", "alpha": ' + digits + "}}")
+    else:
+        path.write_text("model:\n  _target_: sklearn.naive_bayes.BernoulliNB\n  alpha: " + digits + "\n")
+    good = tmp_path / "good.csv"
+    good.write_text(GOOD)
+    result = cli("check", path, good, "--target", "y")
+    assert_only_error(result, path, "an integer of more than 4,300 digits: no parameter of a pipeline takes one", good)
+
+
+@pytest.mark.slow
+def test_many_plain_yaml_values_are_not_taken_for_an_alias_bomb(tmp_path):
+    """1.2 million values written out (no alias): read, not refused as "aliases expand"; a real bomb still is."""
+    path = tmp_path / "pipeline.yaml"
+    path.write_text(
+        "model:\n  _target_: sklearn.naive_bayes.BernoulliNB\n  alpha: 0\nlevels: [" + "0," * 1_200_000 + "0]\n"
+    )
+    result = cli("check", path)
+    assert result.stderr == "" and ": NB502" in result.stdout  # alpha = 0: read to the end
+    bomb = tmp_path / "bomb.yaml"
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    lines += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]" for i in range(1, 8)]
+    bomb.write_text("\n".join(lines) + "\n")
+    assert_only_error(cli("check", bomb), bomb, "YAML aliases expand to more than 1,000,000 values")
