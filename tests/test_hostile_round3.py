@@ -323,3 +323,58 @@ def test_many_plain_yaml_values_are_not_taken_for_an_alias_bomb(tmp_path):
     lines += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]" for i in range(1, 8)]
     bomb.write_text("\n".join(lines) + "\n")
     assert_only_error(cli("check", bomb), bomb, "YAML aliases expand to more than 1,000,000 values")
+
+
+# --------------------------------------------------------------------------- item 6: what a file is
+
+
+@pytest.mark.parametrize("blank", ["\n", "\r\n\r\n", "\n" * 70_000], ids=["one", "two-crlf", "70k"])
+def test_blank_lines_before_the_header_are_skipped_as_pandas_does(tmp_path, blank):
+    plain, padded = tmp_path / "plain.csv", tmp_path / "padded.csv"
+    plain.write_text(GOOD)
+    padded.write_bytes(blank.encode() + GOOD.encode())
+    assert pd.read_csv(padded).equals(pd.read_csv(plain))  # the oracle: pandas reads the same table
+    expected = cli("check", plain, "--target", "y", "--format", "json").stdout.replace(str(plain), "TABLE")
+    result = cli("check", padded, "--target", "y", "--format", "json")
+    assert result.stderr == "" and result.stdout.replace(str(padded), "TABLE") == expected
+
+
+def test_columns_pipeline_reads_a_semicolon_file_with_its_delimiter(tmp_path):
+    path = tmp_path / "semi.csv"
+    path.write_text(GOOD.replace(",", ";"))
+    result = cli("columns", path, "--pipeline", "--target", "y")
+    (line,) = [line for line in result.stdout.splitlines() if "read_csv" in line]
+    assert line == f"table = pd.read_csv({str(path)!r}, sep=';')"
+    assert list(pd.read_csv(path, sep=";").columns) == ["a", "b", "y"]  # what the printed call reads
+
+
+def test_a_json_table_and_json_lines_are_one_error_line_each(tmp_path):
+    frame = pd.read_csv(__import__("io").StringIO(GOOD))
+    records, lines, good = tmp_path / "t.json", tmp_path / "t.jsonl", tmp_path / "good.csv"
+    frame.to_json(records, orient="records")
+    frame.to_json(lines, orient="records", lines=True)
+    good.write_text(GOOD)
+    result = cli("check", records, lines, good, "--target", "y")
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [
+        f"{records}: error: a table in JSON (an array of records): nblint reads tables from CSV, TSV, Parquet, "
+        "Arrow and Excel files (convert it: pandas.read_json(path).to_parquet(...))",
+        f"{lines}: error: JSON Lines is not a table format nblint reads: convert it to CSV or Parquet "
+        "(pandas.read_json(path, lines=True).to_parquet(...))",
+    ]
+    assert f"{good}: NB101" in result.stdout
+
+
+def test_a_json_file_that_is_no_table_and_no_pipeline_is_still_passed_over(tmp_path):
+    path = tmp_path / "package.json"
+    path.write_text('{"name": "x", "files": ["a", "b"]}')
+    result = cli("check", path)
+    assert (result.exit_code, result.stderr) == (0, "")
+
+
+def test_sheet_for_a_csv_says_it_is_ignored(tmp_path):
+    path = tmp_path / "good.csv"
+    path.write_text(GOOD)
+    result = cli("check", path, "--target", "y", "--sheet", "2", "--select", "NB101")
+    assert result.exit_code == 1 and f"{path}: NB101" in result.stdout
+    assert result.stderr == f"{path}: warning: --sheet names a sheet of an Excel workbook: ignored for this file\n"

@@ -20,6 +20,9 @@ from nblint.readers.ipc import read_arrow_file
 from nblint.readers.magic import sniff
 from nblint.readers.parquet import ParquetSource
 
+#: Suffixes of JSON Lines (one JSON record per line), refused rather than read as CSV.
+JSON_LINES = (".jsonl", ".ndjson", ".jsonl.gz", ".ndjson.gz")
+
 
 def read_table(path: str, *, encoding: str = "utf-8", stdin=None, sheet: str | None = None) -> TableSource:
     """Open a CSV/TSV/gzip CSV/Parquet file (or ``-`` for CSV on stdin) for streaming.
@@ -38,6 +41,11 @@ def read_table(path: str, *, encoding: str = "utf-8", stdin=None, sheet: str | N
     if is_excel_path(path):
         spool = spool_sheet(path, sheet)
         return CsvSource(spool.name, ",", "utf-8", display=path, keep=spool)
+    if path.lower().endswith(JSON_LINES):  # (not a CSV with one column of JSON text)
+        raise InputError(
+            "JSON Lines is not a table format nblint reads: convert it to CSV or Parquet "
+            "(pandas.read_json(path, lines=True).to_parquet(...))"
+        )
     form = table_format(path) or TableFormat("csv")  # any other name is read as CSV
     if form.kind == "parquet":
         return ParquetSource(path)

@@ -304,12 +304,16 @@ def lint_paths(
         files, warnings, unreadable = expand_paths(paths)
         configs = {path: _read_config(path) for path in files if is_config_path(path)}
 
+        from nblint.readers.excel import is_excel_path
         from nblint.readers.files import read_table  # (the file readers: only when files are read)
 
         def open_source(path: str, settings: Settings) -> TableSource:
+            if overrides.sheet is not None and not is_excel_path(path):
+                warnings.append(f"{path}: warning: --sheet names a sheet of an Excel workbook: ignored for this file")
             source = read_table(path, encoding=settings.encoding, stdin=stdin, sheet=overrides.sheet)
             return text_source(source, settings.text, settings.target) if settings.text else source
 
+    explicit = set(paths)
     files, named = _with_named_data(files, configs)
     cache: dict = {}
     results = []
@@ -321,6 +325,11 @@ def lint_paths(
                 results.append(FileResult(path, error=unreadable[path]))
                 continue
             config = configs.get(path)
+            if path in explicit and (config is None or isinstance(config, ConfigFile) and not config.specs):
+                table = _json_table(path)  # (named on the command line: a table in JSON is said, not passed over)
+                if table is not None:
+                    results.append(FileResult(path, error=f"{path}: error: {table}"))
+                    continue
             if path in configs and config is None:
                 continue
             try:
@@ -401,6 +410,15 @@ def _declared_by_spec(
     if changes.get("model") and settings.alpha is None and spec.alpha is not None:
         changes["alpha"] = spec.alpha
     return replace(settings, **changes)
+
+
+def _json_table(path: str) -> str | None:
+    from nblint.pipelines.configs import json_table_error
+
+    try:
+        return json_table_error(path)
+    except OSError:  # (unreadable: the config reader has said so already)
+        return None
 
 
 def _read_config(path: str) -> ConfigFile | NblintError | None:
