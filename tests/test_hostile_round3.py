@@ -378,3 +378,77 @@ def test_sheet_for_a_csv_says_it_is_ignored(tmp_path):
     result = cli("check", path, "--target", "y", "--sheet", "2", "--select", "NB101")
     assert result.exit_code == 1 and f"{path}: NB101" in result.stdout
     assert result.stderr == f"{path}: warning: --sheet names a sheet of an Excel workbook: ignored for this file\n"
+
+
+# --------------------------------------------------------------------------- item 6: the API, numbers and messages
+
+
+@pytest.mark.parametrize(
+    "y, message",
+    [
+        (np.array([[0, 1], [1, 0], [0, 1], [1, 0]]), "y must be 1-D (one class per row), got shape (4, 2)"),
+        (
+            __import__("scipy.sparse").sparse.csr_matrix(np.array([[0], [1], [0], [1]])),
+            "y must be 1-D (one class per row), got a sparse matrix of shape (4, 1)",
+        ),
+    ],
+    ids=["2-D", "sparse"],
+)
+def test_a_2d_or_sparse_y_is_one_clear_error(y, message):
+    with pytest.raises(ValueError) as raised:
+        nblint.check(np.array([[1, 0], [0, 1], [1, 0], [0, 1]]), y)
+    assert str(raised.value) == message
+
+
+def test_a_column_vector_y_is_read_as_scikit_learn_reads_it():
+    X, y = np.array([[1, 0], [0, 1], [1, 0], [0, 1]]), np.array([0, 1, 0, 1])
+    assert nblint.check(X, y[:, None]).to_json() == nblint.check(X, y).to_json()
+
+
+def test_feature_names_as_one_string_is_refused():
+    X = np.array([[1, 0, 1], [0, 1, 1]])
+    with pytest.raises(ValueError, match=r"^feature_names must be a sequence of names, one per column, not one string"):
+        nblint.check(X, [0, 1], feature_names="abc")  # three letters for three columns: still not names
+
+
+def test_an_alpha_near_the_float_maximum_scores_without_numpy_warnings():
+    """alpha * K overflows: the ratio is taken with alpha divided out, as the limit says (every level 1/K)."""
+    from sklearn.naive_bayes import CategoricalNB
+
+    from nblint.nbmath import categorical_log_theta
+
+    counts = np.array([[3.0, 0.0, 1.0], [0.0, 5.0, 5.0]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        log_theta = categorical_log_theta(counts, 1e308)
+        rng = np.random.default_rng(0)
+        X = pd.DataFrame({"c_a": rng.integers(0, 2, 60), "k": rng.choice(list("xyz"), 60), "g": rng.normal(size=60)})
+        X["c_b"] = 1 - X["c_a"]
+        for model in (None, "bernoulli", "multinomial", "categorical", "gaussian"):
+            nblint.check(X, rng.integers(0, 2, 60), alpha=1e308, model=model)
+    np.testing.assert_allclose(log_theta, np.log(np.full((2, 3), 1 / 3)))
+    fitted = CategoricalNB(alpha=1e300).fit(np.repeat([[0], [1], [2]], [3, 6, 6], axis=0), [0, 0, 0] + [1] * 12)
+    np.testing.assert_allclose(fitted.feature_log_prob_[0], np.log(np.full((2, 3), 1 / 3)), rtol=1e-12)
+
+
+def test_nb201_never_says_up_to_0_0_percent():
+    from statsmodels.stats.proportion import proportion_confint
+
+    n = 7_000
+    frame = pd.DataFrame({"k": ["common"] * n + ["common", "rare"] * 10, "y": ["a"] * n + ["b"] * 20})
+    (finding,) = [f for f in nblint.check(frame, target="y", model="categorical") if f.code == "NB201"]
+    upper = proportion_confint(0, n, alpha=0.10, method="beta")[1]  # one-sided 95%: the two-sided 90% interval's top
+    assert f"({n} rows; true probability may still be up to {100 * upper:.1g}%)" in finding.message
+    assert "0.0%" not in finding.message
+
+
+def test_github_annotations_escape_control_characters_from_data(tmp_path):
+    values = ["a\x07b", "c\x0bd", "e\x1bf", "g\u2028h", "i\x85j", "k\u202el"]
+    escaped = ["a\\x07b", "c\\x0bd", "e\\x1bf", "g\\u2028h", "i\\x85j", "k\\u202el"]
+    path = tmp_path / "data.csv"
+    pd.DataFrame({"k": values * 2, "y": ["x"] * 6 + ["y"] * 6}).to_csv(path, index=False)
+    result = cli("check", path, "--target", "y", "--format", "github", "--select", "NB203")
+    (line,) = result.stdout.splitlines()
+    assert all(ord(char) >= 0x20 and not 0x7F <= ord(char) <= 0x9F for char in line)
+    assert not set(line) & {"\u2028", "\u202e"}
+    assert all(text in line for text in escaped[:5])
