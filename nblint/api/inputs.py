@@ -167,7 +167,9 @@ def _feature_names(feature_names, p: int) -> tuple[str, ...]:
     if feature_names is None:
         return tuple(f"x{j}" for j in range(p))
     if isinstance(feature_names, (str, bytes)):  # (its letters would be taken for names)
-        raise ValueError(f"feature_names must be a sequence of names, one per column, not one string ({feature_names!r})")
+        raise ValueError(
+            f"feature_names must be a sequence of names, one per column, not one string ({feature_names!r})"
+        )
     names = tuple(str(name) for name in feature_names)
     if len(names) != p:
         raise ValueError(f"feature_names has {len(names)} names for {p} columns")
