@@ -452,3 +452,87 @@ def test_github_annotations_escape_control_characters_from_data(tmp_path):
     assert all(ord(char) >= 0x20 and not 0x7F <= ord(char) <= 0x9F for char in line)
     assert not set(line) & {"\u2028", "\u202e"}
     assert all(text in line for text in escaped[:5])
+
+
+# --------------------------------------------------------------------------- item 6: MixedNB and the frames users have
+
+
+def _mixed_frames(n: int = 120, seed: int = 3):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    colour = np.where(rng.random(n) < 0.7, np.array(list("ab"))[y], rng.choice(list("abc"), n))
+    frame = pd.DataFrame(
+        {
+            "c": pd.Categorical(colour),
+            "b": (rng.random(n) < 0.3 + 0.4 * y),
+            "m": pd.Series(np.array([1, "x", 2.5, "y"], dtype=object)[rng.integers(0, 4, n)], dtype=object),
+            "g": rng.normal(y, 1.0, n),
+        }
+    )
+    return frame, y
+
+
+def test_mixednb_reads_a_categorical_beside_a_bool_and_a_column_mixing_numbers_and_text():
+    from nblint import MixedNB
+
+    frame, y = _mixed_frames()
+    kinds = {"c": "categorical", "b": "bernoulli", "m": "categorical", "g": "gaussian"}
+    plain = pd.DataFrame(
+        {"c": frame["c"].astype(str), "b": frame["b"].astype(int), "m": frame["m"].map(repr), "g": frame["g"]}
+    )
+    got = MixedNB(kinds=kinds, weights=None).fit(frame, y)
+    expected = MixedNB(kinds=kinds, weights=None).fit(plain, y)
+    np.testing.assert_allclose(got.predict_proba(frame), expected.predict_proba(plain), rtol=1e-12)
+    assert [f.model for f in MixedNB().fit(frame, y).features_]  # and kinds="auto" reads it too
+
+
+def test_mixednb_refuses_a_datetime_column_by_name():
+    from nblint import MixedNB
+
+    frame, y = _mixed_frames()
+    frame["when"] = pd.date_range("2024-01-01", periods=len(frame), freq="h")
+    with pytest.raises(ValueError, match=r"^column 'when' holds dates or durations \(datetime64\[\w+\]\): MixedNB"):
+        MixedNB().fit(frame, y)
+
+
+def test_mixednb_sample_weight_counts_a_row_as_its_weight():
+    """Integer weights are repeated rows (every statistic), and scikit-learn's CategoricalNB/GaussianNB agree."""
+    from sklearn.naive_bayes import CategoricalNB, GaussianNB
+
+    from nblint import MixedNB
+
+    frame, y = _mixed_frames()
+    w = np.random.default_rng(4).integers(0, 4, len(frame))
+    kinds = {"c": "categorical", "b": "bernoulli", "m": "categorical", "g": "gaussian"}
+    weighted = MixedNB(kinds=kinds, weights=None).fit(frame, y, sample_weight=w)
+    repeated = MixedNB(kinds=kinds, weights=None).fit(frame.loc[frame.index.repeat(w)], np.repeat(y, w))
+    np.testing.assert_allclose(weighted.predict_proba(frame), repeated.predict_proba(frame), rtol=1e-9)
+    codes = frame[["c"]].apply(lambda s: s.cat.codes).to_numpy()
+    alone = MixedNB(kinds={"c": "categorical"}, weights=None).fit(frame[["c"]], y, sample_weight=w)
+    oracle = CategoricalNB(alpha=1.0).fit(codes, y, sample_weight=w)
+    np.testing.assert_allclose(alone.predict_proba(frame[["c"]]), oracle.predict_proba(codes), rtol=1e-9)
+    gaussian = MixedNB(kinds="gaussian", weights=None).fit(frame[["g"]], y, sample_weight=w + 0.5)
+    oracle = GaussianNB().fit(frame[["g"]], y, sample_weight=w + 0.5)
+    np.testing.assert_allclose(gaussian.theta_, oracle.theta_, rtol=1e-9)
+    assert np.all(np.isfinite(MixedNB().fit(frame, y, sample_weight=w).weights_))  # WANBIA with weights too
+    with pytest.raises(ValueError):
+        MixedNB().fit(frame, y, sample_weight=-w - 1)
+
+
+def test_a_refused_partial_fit_batch_leaves_the_model_unchanged():
+    from nblint import MixedNB
+
+    frame, y = _mixed_frames()
+    kinds = {"c": "categorical", "b": "bernoulli", "m": "categorical", "g": "gaussian"}
+    first, second = slice(0, 60), slice(60, None)
+    refused = frame.iloc[first].copy()
+    refused["g"] = refused["g"].astype(object)
+    refused.iloc[5, refused.columns.get_loc("g")] = "oops"  # after the categorical counts, before the Gaussian ones
+    model = MixedNB(kinds=kinds, weights=None).partial_fit(frame.iloc[first], y[first], classes=[0, 1])
+    with pytest.raises(ValueError, match="the Gaussian columns must hold numbers"):
+        model.partial_fit(refused, y[first])
+    model.partial_fit(frame.iloc[second], y[second])
+    clean = MixedNB(kinds=kinds, weights=None).partial_fit(frame.iloc[first], y[first], classes=[0, 1])
+    clean.partial_fit(frame.iloc[second], y[second])
+    np.testing.assert_array_equal(model.class_count_, clean.class_count_)
+    np.testing.assert_allclose(model.predict_proba(frame), clean.predict_proba(frame), rtol=0, atol=0)

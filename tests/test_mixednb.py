@@ -29,6 +29,23 @@ SETTINGS = settings(max_examples=25, deadline=None)
 ALPHAS = st.sampled_from([1.0, 0.5, 1e-3, 2.0])
 
 
+def _row_decisions(estimator) -> dict[str, str]:
+    """The checks a MixedNB is expected to fail: weight 2 is not a row written twice where rows decide the plan.
+
+    With ``kinds="auto"`` the kinds are inferred from the rows, with ``binned`` the bin
+    edges are their quantiles, with WANBIA the folds are drawn over them: a repeated row
+    moves each of these, a weight does not (MixedNB.fit's docstring). Declared kinds with
+    no such decision (``kinds="categorical"``) pass the check.
+    """
+    if not isinstance(estimator, MixedNB) or (estimator.kinds == "categorical" and estimator.weights is None):
+        return {}
+    reason = "the plan (kinds, bins, WANBIA folds) is decided from the rows given, not from their weights"
+    return {
+        "check_sample_weight_equivalence_on_dense_data": reason,
+        "check_sample_weight_equivalence_on_sparse_data": reason,
+    }
+
+
 @parametrize_with_checks(
     [
         MixedNB(),
@@ -37,7 +54,8 @@ ALPHAS = st.sampled_from([1.0, 0.5, 1e-3, 2.0])
         MixedNB(weights=None, kinds="binned"),
         MixedNB(weights=None),
         CollapseGroups(),
-    ]
+    ],
+    expected_failed_checks=_row_decisions,
 )
 def test_scikit_learn_contract(estimator, check):
     check(estimator)
