@@ -536,3 +536,30 @@ def test_a_refused_partial_fit_batch_leaves_the_model_unchanged():
     clean.partial_fit(frame.iloc[second], y[second])
     np.testing.assert_array_equal(model.class_count_, clean.class_count_)
     np.testing.assert_allclose(model.predict_proba(frame), clean.predict_proba(frame), rtol=0, atol=0)
+
+
+def test_text_words_renamed_onto_existing_columns_do_not_refuse_the_table(tmp_path):
+    path = tmp_path / "docs.csv"
+    path.write_text("doc,y,hello,doc:hello\nhello world,a,1,0\nbye world,b,0,1\nhello,a,1,0\nbye,b,0,1\n")
+    result = cli("check", path, "--text", "doc", "--target", "y", "--format", "json")
+    assert result.stderr == "" and result.exit_code in (0, 1)
+    columns = {c for f in json.loads(result.stdout) for c in f["columns"]}
+    assert {"doc:hello~2", "doc:hello", "hello"} <= columns  # the word, and the two columns of the table
+
+
+@pytest.mark.parametrize("nest", ["object", "array"])
+def test_a_notebook_whose_outputs_nest_200_levels_is_read(tmp_path, nest):
+    deep: object = {}
+    for _ in range(200):
+        deep = {"x": deep} if nest == "object" else [deep]
+    cell = {
+        "cell_type": "code",
+        "execution_count": 1,
+        "metadata": {},
+        "source": ["from sklearn.naive_bayes import BernoulliNB\n", "model = BernoulliNB(alpha=0)\n"],
+        "outputs": [{"output_type": "execute_result", "execution_count": 1, "metadata": {}, "data": {"x": deep}}],
+    }
+    path = tmp_path / "deep.ipynb"
+    path.write_text(json.dumps({"cells": [cell], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
+    result = cli("check", path)
+    assert result.stderr == "" and f"{path}:cell 1:2: NB502" in result.stdout
