@@ -563,3 +563,128 @@ def test_a_notebook_whose_outputs_nest_200_levels_is_read(tmp_path, nest):
     path.write_text(json.dumps({"cells": [cell], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
     result = cli("check", path)
     assert result.stderr == "" and f"{path}:cell 1:2: NB502" in result.stdout
+
+
+# --------------------------------------------------------------------------- item 6: Excel workbooks
+
+
+def _workbook(path, extra=None):
+    openpyxl = pytest.importorskip("openpyxl")
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.title = "data"
+    for row in [["a", "b", "y"], [1, 0, "x"], [0, 1, "y"], [1, 0, "x"], [0, 1, "y"]]:
+        sheet.append(row)
+    if extra is not None:
+        extra(book, sheet)
+    book.save(path)
+    return path
+
+
+def _rewritten(src, dst, change):
+    import zipfile
+
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, "w") as zout:
+        for item in zin.infolist():
+            data = zin.read(item.filename)
+            zout.writestr(item, change(data) if item.filename == "xl/worksheets/sheet1.xml" else data)
+    return dst
+
+
+def _same_findings_as_good(tmp_path, path):
+    good = _workbook(tmp_path / "good.xlsx")
+    expected = cli("check", good, "--target", "y", "--format", "json").stdout.replace(str(good), "BOOK")
+    result = cli("check", path, "--target", "y", "--format", "json")
+    assert result.stderr == "" and result.stdout.replace(str(path), "BOOK") == expected
+
+
+def test_a_chart_sheet_first_is_passed_over_for_the_first_sheet_of_cells(tmp_path):
+    from openpyxl.chart import BarChart, Reference
+
+    def chart(book, sheet):
+        chart_sheet = book.create_chartsheet("chart", 0)
+        bars = BarChart()
+        bars.add_data(Reference(sheet, min_col=1, min_row=1, max_row=5))
+        chart_sheet.add_chart(bars)
+
+    path = _workbook(tmp_path / "chart.xlsx", chart)
+    _same_findings_as_good(tmp_path, path)
+    result = cli("check", path, "--target", "y", "--sheet", "chart")
+    assert_only_error(result, path, "sheet 'chart' is a chart, not a sheet of cells (sheets of cells: data)")
+
+
+def test_an_xlsx_named_xls_and_a_blank_first_row_are_read(tmp_path):
+    import shutil
+
+    renamed = tmp_path / "book.xls"
+    shutil.copy(_workbook(tmp_path / "book.xlsx"), renamed)
+    _same_findings_as_good(tmp_path, renamed)
+    _same_findings_as_good(tmp_path, _workbook(tmp_path / "blank.xlsx", lambda book, sheet: sheet.insert_rows(1)))
+
+
+def test_a_stray_cell_at_xfd1048576_costs_the_cells_present(tmp_path):
+    """The sheet's dimension says 1,048,576 x 16,384 cells; only 16 are there: one error line, promptly."""
+    path = _workbook(tmp_path / "stray.xlsx", lambda book, sheet: sheet.cell(row=1048576, column=16384, value=1))
+    started = time.monotonic()
+    result = cli("check", path, "--target", "y")
+    assert_only_error(result, path, "ragged rows: data row 1048575 has 16384 fields, the header has 3")
+    assert time.monotonic() - started < 600  # (a hang before; not a timing claim, a bound)
+
+
+@pytest.mark.parametrize(
+    "name, make, message",
+    [
+        (
+            "damaged.xlsx",
+            lambda tmp, good: _rewritten(good, tmp / "damaged.xlsx", lambda data: data[: len(data) // 2]),
+            "damaged sheet 'data' (ParseError: ",
+        ),
+        (
+            "entity.xlsx",
+            lambda tmp, good: _rewritten(
+                good,
+                tmp / "entity.xlsx",
+                lambda data: data.replace(b"<worksheet", b'<!DOCTYPE w [<!ENTITY e "boom">]><worksheet', 1),
+            ),
+            "the workbook's xl/worksheets/sheet1.xml declares a DOCTYPE (XML entities): refused, as Excel never "
+            "writes one",
+        ),
+        (
+            "csv.xlsx",
+            lambda tmp, good: (tmp / "csv.xlsx").write_text(GOOD) and tmp / "csv.xlsx",
+            "text, not a workbook (a CSV file named like one?): an .xlsx is a zip archive and an .xls an OLE2 file; "
+            "rename a CSV to .csv",
+        ),
+        (
+            "encrypted.xlsx",
+            lambda tmp, good: (
+                (tmp / "encrypted.xlsx").write_bytes(
+                    bytes.fromhex("D0CF11E0A1B11AE1") + bytes(504) + "EncryptedPackage".encode("utf-16-le")
+                )
+                and tmp / "encrypted.xlsx"
+            ),
+            "a password-protected (encrypted) workbook: save it without a password, or export the sheet to CSV",
+        ),
+        (
+            "book.ods",
+            lambda tmp, good: (tmp / "book.ods").write_bytes(b"PK\x03\x04mimetype") and tmp / "book.ods",
+            "an OpenDocument spreadsheet: nblint reads CSV, TSV, Parquet, Arrow and Excel (.xlsx, .xls) files; "
+            "export the sheet to CSV",
+        ),
+        (
+            "empty-first.xlsx",
+            lambda tmp, good: _workbook(tmp / "empty-first.xlsx", lambda book, sheet: book.create_sheet("notes", 0)),
+            "the first sheet is empty (pass --sheet NAME to read another)",
+        ),
+    ],
+    ids=lambda value: value if isinstance(value, str) and "." in value and " " not in value else "",
+)
+def test_excel_container_problems_are_one_clear_line(tmp_path, name, make, message):
+    path = make(tmp_path, _workbook(tmp_path / "good.xlsx"))
+    other = tmp_path / "other.csv"
+    other.write_text(GOOD)
+    result = cli("check", path, other, "--target", "y")
+    assert result.exit_code == 2, result.output
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(f"{path}: error: {message}")
+    assert f"{other}: NB101" in result.stdout

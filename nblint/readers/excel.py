@@ -37,27 +37,74 @@ def is_excel_path(path: str) -> bool:
     return path.lower().endswith(EXCEL_SUFFIXES)
 
 
+#: The first bytes of a zip archive (an .xlsx) and of an OLE2 compound file (an .xls, or an encrypted .xlsx).
+ZIP_MAGIC = b"PK\x03\x04"
+OLE_MAGIC = bytes.fromhex("D0CF11E0A1B11AE1")
+
+
 def excel_rows(path: str, sheet: str | None = None) -> Iterator[Sequence[Any]]:
-    """The rows of one sheet (the first, or ``sheet``), as cell values; the header row first.
+    """The rows of one sheet (the first table sheet, or ``sheet``), as cell values; the header row first.
+
+    The bytes decide the reader, not the suffix (an ``.xlsx`` saved as ``.xls`` is read);
+    a password-protected workbook, or text named like a workbook, is said to be one.
 
     Raises
     ------
     InputError
         When the reading library is missing, the file is not a workbook, or the sheet does not exist.
     """
-    if path.lower().endswith(".xls"):
+    with open(path, "rb") as handle:
+        start = handle.read(1 << 16)
+    if start.startswith(OLE_MAGIC) and "EncryptedPackage".encode("utf-16-le") in start:
+        raise InputError("a password-protected (encrypted) workbook: save it without a password, or export the sheet to CSV")
+    if start.startswith(ZIP_MAGIC):
+        return _xlsx_rows(path, sheet)
+    if start.startswith(OLE_MAGIC):
         return _xls_rows(path, sheet)
-    return _xlsx_rows(path, sheet)
+    what = "text, not a workbook (a CSV file named like one?)" if _is_text(start) else "not an Excel workbook"
+    raise InputError(f"{what}: an .xlsx is a zip archive and an .xls an OLE2 file; rename a CSV to .csv")
 
 
-def _pick(names: list[str], sheet: str | None) -> str:
+def _is_text(start: bytes) -> bool:
+    try:
+        start.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return exc.start > len(start) - 4  # (a character cut by the end of the sample)
+    return b"\x00" not in start
+
+
+def _pick(names: list[str], sheet: str | None, tables: list[str] | None = None) -> str:
+    """The sheet to read: ``sheet``, else the first of ``tables`` (the sheets holding cells, not charts)."""
+    tables = names if tables is None else tables
     if not names:
         raise InputError("the workbook has no sheets")
     if sheet is None:
-        return names[0]
+        if not tables:
+            raise InputError(f"the workbook has no sheet of cells, only charts (sheets: {', '.join(names)})")
+        return tables[0]
     if sheet not in names:
         raise InputError(f"sheet {sheet!r} not found{did_you_mean(sheet, names)} (sheets: {', '.join(names)})")
+    if sheet not in tables:
+        raise InputError(f"sheet {sheet!r} is a chart, not a sheet of cells (sheets of cells: {', '.join(tables)})")
     return sheet
+
+
+def _refuse_doctype(path: str) -> None:
+    """Refuse a workbook whose XML parts declare a DOCTYPE (entities): Excel never writes one."""
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(path) as archive:
+            for member in archive.namelist():
+                if member.endswith((".xml", ".rels")):
+                    with archive.open(member) as part:
+                        if b"<!DOCTYPE" in part.read(4096):  # (entities are declared in it, before the root)
+                            raise InputError(
+                                f"the workbook's {member} declares a DOCTYPE (XML entities): refused, "
+                                "as Excel never writes one"
+                            )
+    except (zipfile.BadZipFile, OSError, RuntimeError) as exc:  # (encrypted members, damaged archive)
+        raise InputError(f"not a readable Excel workbook ({type(exc).__name__}: {exc})") from None
 
 
 def _xlsx_rows(path: str, sheet: str | None) -> Iterator[Sequence[Any]]:
@@ -69,18 +116,30 @@ def _xlsx_rows(path: str, sheet: str | None) -> Iterator[Sequence[Any]]:
         ) from None
     import zipfile
 
+    _refuse_doctype(path)
+    handle = open(path, "rb")  # (a file object: openpyxl then reads the bytes whatever the suffix says)
     try:
         # read_only streams the rows; data_only gives each formula's value as Excel last computed it
-        book = openpyxl.load_workbook(path, read_only=True, data_only=True)
-    except (zipfile.BadZipFile, KeyError, OSError, ValueError) as exc:
+        book = openpyxl.load_workbook(handle, read_only=True, data_only=True)
+    except (zipfile.BadZipFile, KeyError, OSError, ValueError, SyntaxError) as exc:  # (ParseError is a SyntaxError)
+        handle.close()
         raise InputError(f"not a readable Excel workbook ({type(exc).__name__}: {exc})") from None
-    name = _pick(list(book.sheetnames), sheet)
+    weakref.finalize(book, handle.close)
+    tables = [ws.title for ws in book.worksheets]  # (chart sheets are in sheetnames, not in worksheets)
+    name = _pick(list(book.sheetnames), sheet, tables)
+    worksheet = book[name]
+    # The rows and cells the sheet holds, not its declared dimension: one stray cell at XFD1048576
+    # would otherwise make every row 16,384 cells wide.
+    worksheet.reset_dimensions()
 
     def rows() -> Iterator[Sequence[Any]]:
         try:
-            yield from book[name].iter_rows(values_only=True)
+            yield from worksheet.iter_rows(values_only=True)
+        except (SyntaxError, ValueError, KeyError, TypeError) as exc:  # damaged sheet XML, a cell it cannot read
+            raise InputError(f"damaged sheet {name!r} ({type(exc).__name__}: {exc})") from None
         finally:
             book.close()
+            handle.close()
 
     return rows()
 
@@ -166,5 +225,6 @@ def spool_sheet(path: str, sheet: str | None = None) -> tempfile._TemporaryFileW
     spool.flush()
     if spool.tell() == 0:
         spool.close()
-        raise InputError("the sheet is empty")
+        which = f"sheet {sheet!r}" if sheet is not None else "the first sheet"
+        raise InputError(f"{which} is empty (pass --sheet NAME to read another)")
     return spool

@@ -22,6 +22,8 @@ from nblint.readers.parquet import ParquetSource
 
 #: Suffixes of JSON Lines (one JSON record per line), refused rather than read as CSV.
 JSON_LINES = (".jsonl", ".ndjson", ".jsonl.gz", ".ndjson.gz")
+#: Suffixes of OpenDocument spreadsheets, refused by name rather than read as CSV.
+OPEN_DOCUMENT = (".ods", ".fods")
 
 
 def read_table(path: str, *, encoding: str = "utf-8", stdin=None, sheet: str | None = None) -> TableSource:
@@ -41,6 +43,11 @@ def read_table(path: str, *, encoding: str = "utf-8", stdin=None, sheet: str | N
     if is_excel_path(path):
         spool = spool_sheet(path, sheet)
         return CsvSource(spool.name, ",", "utf-8", display=path, keep=spool)
+    if path.lower().endswith(OPEN_DOCUMENT):
+        raise InputError(
+            "an OpenDocument spreadsheet: nblint reads CSV, TSV, Parquet, Arrow and Excel (.xlsx, .xls) files; "
+            "export the sheet to CSV"
+        )
     if path.lower().endswith(JSON_LINES):  # (not a CSV with one column of JSON text)
         raise InputError(
             "JSON Lines is not a table format nblint reads: convert it to CSV or Parquet "
