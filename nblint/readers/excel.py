@@ -56,7 +56,9 @@ def excel_rows(path: str, sheet: str | None = None) -> Iterator[Sequence[Any]]:
     with open(path, "rb") as handle:
         start = handle.read(1 << 16)
     if start.startswith(OLE_MAGIC) and "EncryptedPackage".encode("utf-16-le") in start:
-        raise InputError("a password-protected (encrypted) workbook: save it without a password, or export the sheet to CSV")
+        raise InputError(
+            "a password-protected (encrypted) workbook: save it without a password, or export the sheet to CSV"
+        )
     if start.startswith(ZIP_MAGIC):
         return _xlsx_rows(path, sheet)
     if start.startswith(OLE_MAGIC):
