@@ -688,3 +688,22 @@ def test_excel_container_problems_are_one_clear_line(tmp_path, name, make, messa
     (line,) = result.stderr.splitlines()
     assert line.startswith(f"{path}: error: {message}")
     assert f"{other}: NB101" in result.stdout
+
+
+def test_formulas_without_cached_values_say_so_and_an_empty_column_is_still_read(tmp_path):
+    def formulas(book, sheet):
+        sheet["D1"] = "total"
+        for row in range(2, 6):
+            sheet[f"D{row}"] = f"=A{row}+B{row}"  # openpyxl writes no value: nothing computed them
+
+    path = _workbook(tmp_path / "formulas.xlsx", formulas)
+    result = cli("check", path, "--target", "y")
+    assert_only_error(
+        result,
+        path,
+        "column 'total' holds formulas with no value saved (the workbook was written by a program that does not "
+        "compute formulas): open and save it in Excel, or export the sheet to CSV",
+    )
+    empty = _workbook(tmp_path / "empty-column.xlsx", lambda book, sheet: sheet.cell(row=1, column=4, value="notes"))
+    result = cli("check", empty, "--target", "y", "--select", "NB101")
+    assert result.stderr == "" and f"{empty}: NB101" in result.stdout

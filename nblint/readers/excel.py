@@ -208,12 +208,17 @@ def spool_sheet(path: str, sheet: str | None = None) -> tempfile._TemporaryFileW
     writer = csv.writer(spool, lineterminator="\n")
     width = 0
     blank = 0
+    header: list[str] = []
+    filled: set[int] = set()  # the columns some data row has a value in
     for number, row in enumerate(excel_rows(path, sheet)):
         texts = [cell_text(v) for v in row]
         while texts and texts[-1] == "":
             texts.pop()
         if number == 0:
             width = len(texts)  # the header's columns: every row is written this wide, as Excel's export does
+            header = texts
+        elif len(filled) < width:
+            filled.update(k for k, text in enumerate(texts[:width]) if text)
         if not texts:
             blank += 1
             continue
@@ -225,8 +230,45 @@ def spool_sheet(path: str, sheet: str | None = None) -> tempfile._TemporaryFileW
             spool.close()
             raise InputError(f"the sheet is larger than the {limit:,} bytes nblint may copy to the temporary folder")
     spool.flush()
+    empty = [k for k in range(width) if header[k] and k not in filled]
+    formulas = _uncomputed_formulas(path, sheet, empty) if empty else []
+    if formulas:
+        spool.close()
+        names = ", ".join(repr(header[k]) for k in formulas)
+        raise InputError(
+            f"{'column' if len(formulas) == 1 else 'columns'} {names} {'holds' if len(formulas) == 1 else 'hold'} "
+            "formulas with no value saved (the workbook was written by a program that does not compute "
+            "formulas): open and save it in Excel, or export the sheet to CSV"
+        )
     if spool.tell() == 0:
         spool.close()
         which = f"sheet {sheet!r}" if sheet is not None else "the first sheet"
         raise InputError(f"{which} is empty (pass --sheet NAME to read another)")
     return spool
+
+
+def _uncomputed_formulas(path: str, sheet: str | None, columns: list[int]) -> list[int]:
+    """Which of ``columns`` (empty in every data row) hold formulas: values a program never computed.
+
+    Read as values (``data_only``), a formula Excel never computed is an empty cell; read
+    again as written, it is ``=...``. Only for columns that are empty throughout, so an
+    ordinary sheet is read once.
+    """
+    with open(path, "rb") as handle:
+        if not handle.read(4).startswith(ZIP_MAGIC):
+            return []  # (.xls files store each formula's value)
+        import openpyxl
+
+        handle.seek(0)
+        book = openpyxl.load_workbook(handle, read_only=True, data_only=False)
+        try:
+            worksheet = book[_pick(list(book.sheetnames), sheet, [ws.title for ws in book.worksheets])]
+            worksheet.reset_dimensions()
+            found: set[int] = set()
+            for row in worksheet.iter_rows(min_row=2, values_only=True):
+                found.update(k for k in columns if k < len(row) and isinstance(row[k], str) and row[k].startswith("="))
+                if len(found) == len(columns):
+                    break
+        finally:
+            book.close()
+    return sorted(found)
