@@ -208,10 +208,12 @@ class _FiniteFloat(click.ParamType):
 def main(ctx: click.Context) -> None:
     """nblint: lint tables and pipeline configs fed to Naive Bayes."""
     from nblint.core.interrupts import exit_on_signals
+    from nblint.core.resources import fit_threads_to_address_space
     from nblint.run.blas import one_blas_thread
 
     ctx.with_resource(one_blas_thread())  # for every command (impact, columns: not through lint_source)
     ctx.with_resource(exit_on_signals())  # SIGINT/SIGTERM/SIGHUP/SIGUSR1: temp files removed, exit 128 + signal
+    fit_threads_to_address_space()  # (after: it may load numpy, whose BLAS must see one thread as it loads)
 
 
 @main.command()

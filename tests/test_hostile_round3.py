@@ -707,3 +707,56 @@ def test_formulas_without_cached_values_say_so_and_an_empty_column_is_still_read
     empty = _workbook(tmp_path / "empty-column.xlsx", lambda book, sheet: sheet.cell(row=1, column=4, value="notes"))
     result = cli("check", empty, "--target", "y", "--select", "NB101")
     assert result.stderr == "" and f"{empty}: NB101" in result.stdout
+
+
+# --------------------------------------------------------------------------- item 6: a small address space
+
+
+def _limited_run(tmp_path, megabytes: int):
+    resource = pytest.importorskip("resource")
+    table = tmp_path / "small.csv"
+    rng = np.random.default_rng(5)
+    colour = rng.integers(0, 3, 500)
+    frame = pd.DataFrame({f"colour_{k}": (colour == k).astype(int) for k in range(3)})
+    frame["height"] = rng.normal(size=500)
+    frame["y"] = np.where(rng.random(500) < 0.5, "yes", "no")
+    frame.to_csv(table, index=False)
+    good = tmp_path / "good.csv"
+    good.write_text(GOOD)
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (megabytes << 20, megabytes << 20))
+
+    env = {k: v for k, v in os.environ.items() if k != "ARROW_DEFAULT_MEMORY_POOL"}
+    return subprocess.run(
+        [sys.executable, "-m", "nblint", "check", str(table), str(good), "--target", "y"],
+        preexec_fn=limit,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )
+
+
+@pytest.mark.parametrize(
+    "megabytes", [500, pytest.param(650, marks=pytest.mark.slow), pytest.param(800, marks=pytest.mark.slow)]
+)
+def test_a_small_address_space_gives_findings_or_one_line_per_file(tmp_path, megabytes):
+    """ulimit -v 500-800 MB on a 20 KB table: no traceback, no library's own abort, each file linted or one line."""
+    result = _limited_run(tmp_path, megabytes)
+    assert "Traceback" not in result.stderr and "OpenBLAS" not in result.stderr, result.stderr
+    assert result.returncode in (0, 1, 2)
+    for line in result.stderr.splitlines():
+        assert ": error: out of " in line or line.startswith(("No file checked", "Found ")), line
+    if result.returncode == 1:
+        assert "small.csv: NB101" in result.stdout and "good.csv: NB101" in result.stdout
+
+
+def test_resource_errors_are_named_and_others_are_not():
+    from nblint.core.resources import resource_error
+
+    assert resource_error(MemoryError()).startswith("out of memory")
+    assert resource_error(
+        RuntimeError("Unknown error: Failed to launch worker thread: Resource temporarily unavailable")
+    ).startswith("out of threads")
+    assert resource_error(ValueError("a bug")) is None

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypedDict
 from nblint.analysis.context import TableContext
 from nblint.core.errors import ConfigError, NblintError
 from nblint.core.progress import ProgressBar
-from nblint.core.resources import MemoryBudget
+from nblint.core.resources import MemoryBudget, resource_error
 from nblint.core.terminal import is_interactive
 from nblint.engine import resolved_options, run_rules, shared_settings
 from nblint.engine.findings import Finding, Severity
@@ -354,6 +354,12 @@ def lint_paths(
             except NblintError as exc:
                 named_by = f" (named by {spec.path}, line {spec.data_line})" if spec is not None else ""
                 results.append(FileResult(path, error=f"{path}: error: {exc}{named_by}", fail_on=settings.fail_on))
+                continue
+            except Exception as exc:  # out of memory or threads (a small ulimit -v): this file, not the run
+                message = resource_error(exc)
+                if message is None:
+                    raise
+                results.append(FileResult(path, error=f"{path}: error: {message}", fail_on=settings.fail_on))
                 continue
             finally:
                 if bar is not None:
