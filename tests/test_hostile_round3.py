@@ -760,3 +760,22 @@ def test_resource_errors_are_named_and_others_are_not():
         RuntimeError("Unknown error: Failed to launch worker thread: Resource temporarily unavailable")
     ).startswith("out of threads")
     assert resource_error(ValueError("a bug")) is None
+
+
+def test_invalid_bytes_in_a_parquet_string_column_are_one_error_line(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    raw = pa.array([b"good words here", b"bad \xff\xfe bytes", b"more words"] * 10, type=pa.binary())
+    path = tmp_path / "docs.parquet"
+    pq.write_table(pa.table({"doc": raw.view(pa.string()), "y": ["a", "b", "c"] * 10}), path)
+    good = tmp_path / "good.csv"
+    good.write_text(GOOD)
+    message = (
+        "column 'doc' holds bytes not valid in UTF-8 (byte 0xff in b'bad \\xff\\xfe bytes'): its writer stored them "
+        "in a string column"
+    )
+    for extra in ([], ["--text", "doc"]):
+        result = cli("check", path, good, "--target", "y", *extra)
+        assert result.stderr.splitlines()[0] == f"{path}: error: {message}"
+    assert_only_error(cli("check", path, "--target", "y"), path, message)
