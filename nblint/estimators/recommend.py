@@ -221,7 +221,10 @@ def pipeline_code(ctx, path: str, encoding: str = "utf-8", sheet: str | None = N
     """
     features, left_out = recommended_features(ctx, leaks_out=True)
     target = ctx.target
-    read = read_code(path, encoding, sheet, getattr(ctx.source, "delimiter", None))
+    from nblint.readers.csvfile import CsvSource
+
+    found = ctx.source.delimiter if isinstance(ctx.source, CsvSource) else None  # (a ';' file named .csv)
+    read = read_code(path, encoding, sheet, found)
     lines = [f"# The Naive Bayes nblint recommends for {path} (nblint columns --pipeline).", "import pandas as pd"]
     models = {f.model for f in features}
     single = len(models) == 1 and not any(f.group for f in features) and next(iter(models)) in _SKLEARN_CLASS
