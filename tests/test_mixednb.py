@@ -35,14 +35,18 @@ def _row_decisions(estimator) -> dict[str, str]:
     With ``kinds="auto"`` the kinds are inferred from the rows, with ``binned`` the bin
     edges are their quantiles, with WANBIA the folds are drawn over them: a repeated row
     moves each of these, a weight does not (MixedNB.fit's docstring). Declared kinds with
-    no such decision (``kinds="categorical"``) pass the check.
+    no such decision (``kinds="categorical"``), and a sparse matrix without WANBIA or bins,
+    pass the check.
     """
-    if not isinstance(estimator, MixedNB) or (estimator.kinds == "categorical" and estimator.weights is None):
+    if not isinstance(estimator, MixedNB):
         return {}
     reason = "the plan (kinds, bins, WANBIA folds) is decided from the rows given, not from their weights"
+    # (a sparse matrix is one multinomial block whatever its rows: only bins and WANBIA read them there)
+    rows_decide_sparse = estimator.weights is not None or estimator.kinds == "binned"
+    rows_decide_dense = rows_decide_sparse or estimator.kinds != "categorical"
     return {
-        "check_sample_weight_equivalence_on_dense_data": reason,
-        "check_sample_weight_equivalence_on_sparse_data": reason,
+        **({"check_sample_weight_equivalence_on_dense_data": reason} if rows_decide_dense else {}),
+        **({"check_sample_weight_equivalence_on_sparse_data": reason} if rows_decide_sparse else {}),
     }
 
 
