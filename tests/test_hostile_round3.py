@@ -319,7 +319,7 @@ def test_many_plain_yaml_values_are_not_taken_for_an_alias_bomb(tmp_path):
     result = cli("check", path)
     assert result.stderr == "" and ": NB502" in result.stdout  # alpha = 0: read to the end
     bomb = tmp_path / "bomb.yaml"
-    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    lines = ["model:", "  _target_: sklearn.naive_bayes.BernoulliNB", "a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
     lines += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]" for i in range(1, 8)]
     bomb.write_text("\n".join(lines) + "\n")
     assert_only_error(cli("check", bomb), bomb, "YAML aliases expand to more than 1,000,000 values")
