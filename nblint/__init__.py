@@ -111,7 +111,12 @@ def check_pipeline(pipeline, X=None, y=None, **kwargs):
 
     * a fitted pipeline: ``X`` through every step but the last (``transform``
       only, never ``fit``), column names from ``get_feature_names_out`` where the
-      steps have it (a fitted search is read through ``best_estimator_``);
+      steps have it;
+    * a search, calibration or one-vs-rest wrapper (``GridSearchCV``,
+      ``RandomizedSearchCV``, ``HalvingGridSearchCV``, ``CalibratedClassifierCV``,
+      ``OneVsRestClassifier``...): the pipeline it wraps, fitted or not (a fitted wrapper
+      through the fitted copy it holds, such as ``best_estimator_``; ``refit=False`` through
+      the pipeline it was given), under that copy's model and ``alpha``;
     * raw documents (a list, tuple, 1-D array or Series of strings) into text
       vectorizers (CountVectorizer, TfidfVectorizer, HashingVectorizer, then
       TfidfTransformer, or pipelines of them): fitted steps are applied, the others

@@ -218,10 +218,12 @@ class _FiniteFloat(click.ParamType):
 def main(ctx: click.Context) -> None:
     """nblint: lint tables and pipeline configs fed to Naive Bayes."""
     from nblint.core.interrupts import exit_on_signals
+    from nblint.core.resources import fit_threads_to_address_space
     from nblint.run.blas import one_blas_thread
 
     ctx.with_resource(one_blas_thread())  # for every command (impact, columns: not through lint_source)
-    ctx.with_resource(exit_on_signals())  # SIGINT/SIGTERM: temp files removed, exit 130/143
+    ctx.with_resource(exit_on_signals())  # SIGINT/SIGTERM/SIGHUP/SIGUSR1: temp files removed, exit 128 + signal
+    fit_threads_to_address_space()  # (after: it may load numpy, whose BLAS must see one thread as it loads)
 
 
 @main.command()
@@ -688,7 +690,8 @@ def fix(path, output, mapping, config, encoding, force):
     its first member; a mapping file beside the output records how to undo it
     (--restore). The input is never written: an output naming it is refused, and
     so is an existing output unless --force. Both files appear complete or not at
-    all (written aside, then renamed; the mapping last).
+    all, and together (written aside, then renamed as one unit: a failure leaves
+    the previous pair).
     """
     from nblint.core.atomic import OutputExists
     from nblint.core.errors import NblintError
@@ -713,8 +716,9 @@ def fix(path, output, mapping, config, encoding, force):
     except NblintError as exc:
         click.echo(f"{path}: error: {exc}", err=True)
         sys.exit(2)
-    except OSError as exc:
-        click.echo(f"{output}: error: cannot write: {exc.strerror or exc}", err=True)
+    except OSError as exc:  # (a failed move names its target: the table or its mapping)
+        target = exc.filename2 if isinstance(exc.filename2, str) else output
+        click.echo(f"{target}: error: cannot write: {exc.strerror or exc}", err=True)
         sys.exit(2)
     if not groups:
         click.echo(f"{path}: no one-hot or dummy groups found: nothing to collapse, nothing written")

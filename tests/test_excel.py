@@ -94,5 +94,6 @@ def test_a_damaged_workbook_is_one_error_line(tmp_path):
     result = CliRunner().invoke(main, ["check", str(bad)])
     assert result.exit_code == 2
     assert result.stderr.splitlines() == [
-        f"{bad}: error: not a readable Excel workbook (BadZipFile: File is not a zip file)"
+        f"{bad}: error: text, not a workbook (a CSV file named like one?): an .xlsx is a zip archive and an .xls "
+        "an OLE2 file; rename a CSV to .csv"
     ]

@@ -166,6 +166,10 @@ def _matrix_source(X, y, target, feature_names, notes: tuple[str, ...] = ()) -> 
 def _feature_names(feature_names, p: int) -> tuple[str, ...]:
     if feature_names is None:
         return tuple(f"x{j}" for j in range(p))
+    if isinstance(feature_names, (str, bytes)):  # (its letters would be taken for names)
+        raise ValueError(
+            f"feature_names must be a sequence of names, one per column, not one string ({feature_names!r})"
+        )
     names = tuple(str(name) for name in feature_names)
     if len(names) != p:
         raise ValueError(f"feature_names has {len(names)} names for {p} columns")
@@ -190,6 +194,13 @@ def _column_of(y, n_rows: int) -> ColumnData:
     """The classes ``y`` as one whole column of ``n_rows`` values."""
     import pandas as pd
 
+    if is_sparse(y):
+        raise ValueError(f"y must be 1-D (one class per row), got a sparse matrix of shape {y.shape}")
+    shape = getattr(y, "shape", None)
+    if shape is not None and len(shape) == 2 and shape[1] == 1:
+        y = y.iloc[:, 0] if hasattr(y, "iloc") else np.asarray(y).ravel()  # a column vector, as scikit-learn ravels it
+    elif shape is not None and len(shape) != 1:
+        raise ValueError(f"y must be 1-D (one class per row), got shape {tuple(shape)}")
     if _defined_in(y, "polars"):
         y = y.to_arrow()
     if _defined_in(y, "pyarrow"):

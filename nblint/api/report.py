@@ -103,7 +103,7 @@ def check_pipeline(pipeline, X=None, y=None, *, target=None, select=None, ignore
     from nblint.pipelines.context import LiveContext
     from nblint.pipelines.live import calls_from_object
     from nblint.pipelines.spec import PipelineSpec, build_specs
-    from nblint.pipelines.transform import model_input
+    from nblint.pipelines.transform import model_input, wrapped_pipeline
 
     settings = _settings(select=select, ignore=ignore, options=options)
     codes = _codes(settings)
@@ -111,7 +111,10 @@ def check_pipeline(pipeline, X=None, y=None, *, target=None, select=None, ignore
     findings = lint_specs(specs, codes, settings.rule_options)
     if X is None:
         return Report(findings, "<pipeline>")
-    received = model_input(pipeline, X)
+    inner = wrapped_pipeline(pipeline)  # a search or calibration: what the model receives is its pipeline's
+    received = model_input(inner, X)
+    if inner is not pipeline:  # the model the table meets is the one the wrapper holds (a search's chosen alpha)
+        specs = build_specs(calls_from_object(inner), "<pipeline>", "live")
     declared = [spec for spec in specs if spec.model]
     spec = declared[0] if len({(s.model, s.alpha) for s in declared}) == 1 else None
     if not received.fitted:

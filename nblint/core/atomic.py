@@ -1,4 +1,4 @@
-"""Atomic, non-clobbering output files: every file nblint writes goes through :func:`atomic_output`.
+"""Atomic, non-clobbering output files: every file nblint writes goes through :func:`atomic_outputs`.
 
 A file is written to a temporary file in the target's own folder (so the final
 rename stays on one file system), flushed to disk, and only then moved into
@@ -7,17 +7,41 @@ size limit) therefore leaves the previous state: the target absent, or as it
 was.  Without ``force`` the move is a hard link, which the kernel refuses when
 the target exists, so two runs racing for one name cannot both "win" and never
 leave a mix of both; with ``force`` it is :func:`os.replace`, atomic as well.
+
+Files that belong together (``fix``'s table and its mapping) are one unit: all
+are written first, then moved in one *commit*, under an advisory lock on their
+folder (two runs' commits never interleave, so one run's table never ends up
+beside another's mapping) with the signals nblint catches held back until it
+ends; a move that fails puts back what the commit had already replaced, so a
+failure leaves the previous pair.
+
+A temporary output is named ``.<target>.<random>.nblint-tmp<suffix>`` and is
+locked (``flock``) by its writer from before it has that name until it is moved
+or removed. The kernel releases the lock however the writer ends, so one left
+by a SIGKILL or an out-of-memory kill is unlocked: the next run that writes into
+that folder removes it (:func:`sweep_orphans`). Where advisory locks are not
+available (Windows), nothing is swept or locked.
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
+import glob
 import os
+import signal
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+
+try:
+    import fcntl
+except ImportError:  # (Windows)
+    fcntl = None  # type: ignore[assignment]
 
 from nblint.core.errors import NblintError
+
+#: The tail of every temporary output's name (before the target's own suffix).
+TEMPORARY_MARK = ".nblint-tmp"
 
 
 class OutputExists(NblintError):
@@ -41,39 +65,192 @@ def refuse_existing(paths, force: bool) -> None:
 def atomic_output(path: str, force: bool = False) -> Iterator[str]:
     """A temporary path to write, moved to ``path`` when the block ends without an exception.
 
+    One file of :func:`atomic_outputs`; see there.
+    """
+    with atomic_outputs([path], force) as (temporary,):
+        yield temporary
+
+
+@contextlib.contextmanager
+def atomic_outputs(paths: Sequence[str], force: bool = False) -> Iterator[list[str]]:
+    """Temporary paths to write, all moved to ``paths`` in one commit when the block ends without an exception.
+
     Parameters
     ----------
-    path : str
-        The file to create (or replace, with ``force``).
+    paths : sequence of str
+        The files to create (or replace, with ``force``), in the order they are moved.
     force : bool
-        Replace an existing ``path``; without it an existing file raises :class:`OutputExists`.
+        Replace existing files; without it an existing one raises :class:`OutputExists`
+        (before anything is written, and again at the commit: the first run there wins).
 
     Yields
     ------
-    str
-        Where to write: a fresh empty file beside ``path``.  It is removed when the block raises
-        (any exception, including the :class:`~nblint.core.interrupts.Interrupted` of a signal).
+    list of str
+        Where to write: a fresh empty file beside each path.  They are removed when the block
+        raises (any exception, including the :class:`~nblint.core.interrupts.Interrupted` of a
+        signal) or when the commit fails, which leaves every target as it was.
     """
-    refuse_existing([path], force)
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, temporary = tempfile.mkstemp(
-        dir=folder,
-        prefix="." + os.path.basename(path)[:64] + ".",
-        suffix=".nblint-tmp" + os.path.splitext(path)[1][:16],  # the suffix: writers that pick a format by it
+    refuse_existing(paths, force)
+    temporaries: list[tuple[str, int | None]] = []
+    try:
+        for path in paths:
+            temporaries.append(_temporary(path))
+        yield [temporary for temporary, _ in temporaries]
+        for temporary, _ in temporaries:
+            _fsync(temporary)
+        with _commit_lock(sorted({_folder(path) for path in paths})):
+            _move_all([temporary for temporary, _ in temporaries], list(paths), force)
+    finally:
+        for temporary, fd in temporaries:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(temporary)
+            if fd is not None:
+                os.close(fd)
+    for folder in sorted({_folder(path) for path in paths}):
+        _fsync_folder(folder)
+
+
+def sweep_orphans(folder: str) -> None:
+    """Remove the temporary outputs in ``folder`` whose writer is gone (their lock can be taken)."""
+    if fcntl is None:
+        return
+    with _folder_locks([folder]):  # (not while another run commits: its backups are unlocked)
+        _sweep(folder)
+
+
+def _sweep(folder: str) -> None:
+    for orphan in glob.glob(os.path.join(glob.escape(folder), f".*{TEMPORARY_MARK}*")):
+        try:
+            fd = os.open(orphan, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        except OSError:  # (removed meanwhile, another user's, or a link)
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            if os.path.samestat(os.fstat(fd), os.lstat(orphan)):  # still the file that was locked
+                os.unlink(orphan)
+        except OSError:  # held: its writer runs
+            pass
+        finally:
+            os.close(fd)
+
+
+def _folder(path: str) -> str:
+    return os.path.dirname(os.path.abspath(path))
+
+
+def _temporary(path: str) -> tuple[str, int | None]:
+    """A new empty file beside ``path``, locked for this process, its orphaned siblings swept first.
+
+    It is made under a name the sweep does not match and renamed once locked, so a sweep
+    never meets it unlocked.
+    """
+    folder = _folder(path)
+    sweep_orphans(folder)
+    prefix = "." + os.path.basename(path)[:64] + "."
+    suffix = TEMPORARY_MARK + os.path.splitext(path)[1][:16]  # the suffix: writers that pick a format by it
+    fd, fresh = tempfile.mkstemp(dir=folder, prefix=prefix, suffix=".nblint-new")
+    os.chmod(fresh, 0o666 & ~_umask())  # the mode a plain open() would give, not mkstemp's 0600
+    if fcntl is None:
+        os.close(fd)
+        fd = None
+    else:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+    temporary = fresh[: -len(".nblint-new")] + suffix
+    try:
+        os.rename(fresh, temporary)  # (the random part is mkstemp's: no other writer has this name)
+    except BaseException:
+        os.unlink(fresh)
+        if fd is not None:
+            os.close(fd)
+        raise
+    return temporary, fd
+
+
+@contextlib.contextmanager
+def _commit_lock(folders: list[str]) -> Iterator[None]:
+    """Hold an advisory lock on each folder, and the signals nblint catches, while the block runs."""
+    from nblint.core.interrupts import SIGNALS
+
+    blocked = hasattr(signal, "pthread_sigmask")
+    if blocked:
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)
+    try:
+        with _folder_locks(folders):
+            yield
+    finally:
+        if blocked:
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)  # a signal held back is delivered now
+
+
+@contextlib.contextmanager
+def _folder_locks(folders: list[str]) -> Iterator[None]:
+    """An exclusive advisory lock on each folder (sorted: two runs take them in one order), while the block runs."""
+    held = []
+    try:
+        for folder in sorted(folders):
+            if fcntl is None:
+                break
+            try:
+                fd = os.open(folder, os.O_RDONLY)
+            except OSError:  # (a folder that cannot be opened: the moves are still atomic one by one)
+                continue
+            held.append(fd)
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        for fd in held:
+            os.close(fd)
+
+
+def _move_all(temporaries: list[str], paths: list[str], force: bool) -> None:
+    """Move each temporary to its path; on a failure, put back what was already moved, then raise."""
+    done: list[tuple[str, str | None]] = []  # (path, the previous file's backup, or None: there was none)
+    try:
+        for temporary, path in zip(temporaries, paths):
+            backup = _backup(path) if force and len(paths) > 1 else None
+            try:
+                if force:
+                    os.replace(temporary, path)
+                else:
+                    _link_new(temporary, path)
+            except BaseException:
+                if backup is not None:
+                    os.unlink(backup)
+                raise
+            done.append((path, backup))
+    except BaseException:
+        for path, backup in reversed(done):
+            with contextlib.suppress(OSError):
+                if backup is not None:
+                    os.replace(backup, path)
+                else:
+                    os.unlink(path)
+        raise
+    finally:
+        for _, backup in done:
+            if backup is not None:
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(backup)
+
+
+def _backup(path: str) -> str | None:
+    """A second name for the file at ``path`` (a hard link: nothing is copied), or None if there is none.
+
+    Called under the folder's commit lock, so no sweep runs meanwhile; if this run dies
+    before removing it, the next run sweeps it (it has a temporary's name and no lock).
+    """
+    if not os.path.lexists(path):
+        return None
+    fd, backup = tempfile.mkstemp(
+        dir=_folder(path), prefix="." + os.path.basename(path)[:64] + ".", suffix=TEMPORARY_MARK + ".old"
     )
     os.close(fd)
-    os.chmod(temporary, 0o666 & ~_umask())  # the mode a plain open() would give, not mkstemp's 0600
+    os.unlink(backup)  # (only the fresh random name is wanted)
     try:
-        yield temporary
-        _fsync(temporary)
-        if force:
-            os.replace(temporary, path)
-        else:
-            _link_new(temporary, path)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temporary)
-    _fsync_folder(folder)
+        os.link(path, backup, follow_symlinks=False)
+    except OSError:  # no hard links here: the previous file cannot be kept
+        return None
+    return backup
 
 
 def write_text(path: str, text: str, force: bool = False) -> None:

@@ -1,4 +1,4 @@
-"""SIGINT and SIGTERM: stop, remove temporary files, and exit 128 + the signal's number.
+"""SIGINT, SIGTERM, SIGHUP and SIGUSR1: stop, remove temporary files, and exit 128 + the signal's number.
 
 Without this, SIGTERM ends the process at once (leaving the copy of standard
 input and the spill, ``nblint-*`` files, in the temporary folder), and click
@@ -6,7 +6,8 @@ turns Ctrl-C into "Aborted!" and exit status 1, the status of "findings".  Here
 either signal prints one line and raises :class:`Interrupted`, a ``SystemExit``:
 the stack unwinds (``finally`` blocks close the files), the interpreter exits
 normally (``weakref.finalize`` removes the temporary files still open) and the
-exit status is 130 for SIGINT, 143 for SIGTERM.
+exit status is 130 for SIGINT, 143 for SIGTERM. A closed terminal (SIGHUP) and
+SIGUSR1 would also end the process at once by default: they are handled alike.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ import sys
 import threading
 from contextlib import contextmanager
 
-SIGNALS = (signal.SIGINT, signal.SIGTERM)
+#: The signals whose default is to end the process and that a run meets in practice (the last two not on Windows).
+SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP", "SIGUSR1") if hasattr(signal, name))
 
 
 class Interrupted(SystemExit):
@@ -36,7 +38,7 @@ def _handler(signum, frame):
 
 @contextmanager
 def exit_on_signals():
-    """Handle SIGINT and SIGTERM as above while the block runs (main thread only), then restore the handlers."""
+    """Handle :data:`SIGNALS` as above while the block runs (main thread only), then restore the handlers."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return

@@ -85,6 +85,52 @@ def machine_memory() -> int:
     return int(total)
 
 
+def address_space_limit() -> int | None:
+    """The process's address-space limit (``ulimit -v``, RLIMIT_AS) in bytes, or None when there is none."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - not POSIX
+        return None
+    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    return None if soft == resource.RLIM_INFINITY else int(soft)
+
+
+#: Below this address-space limit, threads are kept few: each reserves a stack and a malloc arena
+#: (tens of MB of address space) that a small ``ulimit -v`` cannot hold.
+FEW_THREADS_BELOW = 4 << 30
+
+
+def fit_threads_to_address_space() -> None:
+    """Under a small ``ulimit -v``, keep what reserves address space without using it small.
+
+    pyarrow then allocates through the system allocator (jemalloc reserves large
+    stretches of address space up front: OpenBLAS's buffers then found none left and
+    it ended the process) and uses one CPU thread and one I/O thread. Called before
+    pyarrow is imported (its allocator is chosen then), unless ``ARROW_DEFAULT_MEMORY_POOL``
+    says otherwise.
+    """
+    limit = address_space_limit()
+    if limit is None or limit >= FEW_THREADS_BELOW:
+        return
+    os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
+    import pyarrow as pa
+
+    pa.set_cpu_count(1)
+    pa.set_io_thread_count(1)
+
+
+def resource_error(exc: BaseException) -> str | None:
+    """A one-line message for an error that says the process ran out of memory or threads, else None."""
+    text = str(exc)
+    out_of_threads = "Failed to launch worker thread" in text or "can't start new thread" in text
+    if not (isinstance(exc, MemoryError) or out_of_threads or type(exc).__name__ == "ArrowMemoryError"):
+        return None
+    limit = address_space_limit()
+    where = f" (the address-space limit, ulimit -v, is {_bytes(limit)})" if limit is not None else ""
+    what = "threads" if out_of_threads else "memory"
+    return f"out of {what}{where}: raise the limit, or lower NBLINT_MEMORY_BUDGET or --jobs"
+
+
 @dataclass(frozen=True)
 class MemoryBudget:
     """Bytes the statistics of one table may take (``memory``)."""

@@ -106,15 +106,17 @@ def write_fixed(ctx, output: str, force: bool = False) -> list[dict]:
 
     Every column that is not a group's member is written as it was read
     (:func:`_raw_tables`): its exact values and type.  Both files are written
-    atomically (:mod:`nblint.core.atomic`), the mapping last, and neither replaces
-    an existing file unless ``force``.
+    as one unit (:func:`nblint.core.atomic.atomic_outputs`): both in full, then moved
+    into place together, so a run's table is never left beside another run's mapping
+    and a failure leaves the previous pair; neither replaces an existing file unless
+    ``force``.
 
     Returns
     -------
     list of dict
         The groups' mappings (empty: nothing written).
     """
-    from nblint.core.atomic import atomic_output, refuse_existing
+    from nblint.core.atomic import atomic_outputs, refuse_existing
 
     mappings = group_mappings(ctx)
     if not mappings:
@@ -146,14 +148,13 @@ def write_fixed(ctx, output: str, force: bool = False) -> list[dict]:
             result = pa.table(columns, names=out_names)
             yield result.replace_schema_metadata(_metadata(table.schema.metadata, out_names))
 
-    with atomic_output(output, force) as temporary:
-        _write(tables(), temporary, fmt, output)
-    for mapping in mappings:
-        mapping["member_types"] = [types.get(m, mapping["member_type"]) for m in mapping["members"]]
-    document = {"nblint_fix_mapping": MAPPING_VERSION, "source": ctx.path, "groups": mappings}
-    text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
-    with atomic_output(mapping_path(output), force) as temporary:
-        with open(temporary, "w", encoding="utf-8", newline="\n") as handle:
+    with atomic_outputs([output, mapping_path(output)], force) as (table_file, mapping_file):
+        _write(tables(), table_file, fmt, output)
+        for mapping in mappings:
+            mapping["member_types"] = [types.get(m, mapping["member_type"]) for m in mapping["members"]]
+        document = {"nblint_fix_mapping": MAPPING_VERSION, "source": ctx.path, "groups": mappings}
+        text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+        with open(mapping_file, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(text)
     return mappings
 

@@ -33,6 +33,7 @@ Importing this module imports scikit-learn (a dependency of nblint, imported onl
 
 from __future__ import annotations
 
+import copy
 import warnings
 from collections.abc import Mapping
 
@@ -205,53 +206,82 @@ class MixedNB(ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ fitting
 
-    def fit(self, X, y):
-        """Fit from ``X`` (a DataFrame, array or sparse matrix) and the classes ``y``."""
+    def fit(self, X, y, sample_weight=None):
+        """Fit from ``X`` (a DataFrame, array or sparse matrix) and the classes ``y``.
+
+        ``sample_weight`` (one number >= 0 per row) makes a row count as its weight in
+        every statistic, as in scikit-learn's naive Bayes classes, and in WANBIA's fit
+        of the feature weights; a row of weight 0 is left out. What is decided from
+        the rows themselves (which column is what with ``kinds="auto"``, a continuous
+        column's reading and bin edges, WANBIA's folds) reads the rows given, not
+        their weights: there, weight 2 is not the same as the row written twice.
+        """
         for name in ("classes_", "_plan"):
             self.__dict__.pop(name, None)
         X, y = self._validate(X, y, reset=True)
-        self._partial_fit(X, y, np.unique(y))
+        sample_weight = _sample_weight(sample_weight, X)
+        if sample_weight is not None and not np.all(sample_weight > 0):  # a row of weight 0 is a row not given
+            kept = np.flatnonzero(sample_weight > 0)
+            X, y, sample_weight = X[kept], y[kept], sample_weight[kept]
+        self._partial_fit(X, y, np.unique(y), sample_weight)
         if isinstance(self._model, ValueError):
             raise self._model
         if self.weights == "wanbia":
-            self.weights_ = self._fit_weights(X, np.searchsorted(self.classes_, y))
+            self.weights_ = self._fit_weights(X, np.searchsorted(self.classes_, y), sample_weight)
         return self
 
-    def partial_fit(self, X, y, classes=None):
+    def partial_fit(self, X, y, classes=None, sample_weight=None):
         """Add a batch of rows (the statistics merge exactly: the same model as one fit).
+
+        A batch that is refused (a ValueError, a TypeError) leaves the model as it was:
+        nothing of it is counted.
 
         Parameters
         ----------
-        X, y
+        X, y, sample_weight
             As for :meth:`fit`.
         classes : array-like, optional
             Every class, required on the first call.  Which column is what is
             decided on the first call (from that batch, for ``kinds="auto"``).
         """
+        state = copy.deepcopy(self.__dict__)  # (restored if the batch is refused half-way)
+        try:
+            return self._partial_fit_batch(X, y, classes, sample_weight)
+        except BaseException:
+            self.__dict__.clear()
+            self.__dict__.update(state)
+            raise
+
+    def _partial_fit_batch(self, X, y, classes, sample_weight):
         first = not hasattr(self, "classes_")
         if first and classes is None:
             raise ValueError("classes must be passed on the first call to partial_fit")
         X, y = self._validate(X, y, reset=first)
+        sample_weight = _sample_weight(sample_weight, X)
+        if sample_weight is not None and not np.all(sample_weight > 0):  # a row of weight 0 is a row not given
+            kept = np.flatnonzero(sample_weight > 0)
+            X, y, sample_weight = X[kept], y[kept], sample_weight[kept]
         if not first and classes is not None and not np.array_equal(np.unique(classes), self.classes_):
             raise ValueError(
                 f"classes={classes!r} is not the same as on the first call to partial_fit: {self.classes_!r}"
             )
-        self._partial_fit(X, y, np.unique(classes) if first else self.classes_)
+        self._partial_fit(X, y, np.unique(classes) if first else self.classes_, sample_weight)
         if first and self.weights is not None:
             warnings.warn(
                 f"weights={self.weights!r} are fitted to all rows at once by fit: partial_fit gives the "
                 "unweighted model (weights_ all 1)",
                 UserWarning,
-                stacklevel=2,
+                stacklevel=3,  # (the caller of partial_fit)
             )
         return self
 
     def _validate(self, X, y, reset: bool):
-        X, y = validate_data(self, X, y, reset=reset, dtype=None, accept_sparse="csr", ensure_all_finite=False)
+        dtype = _frame_dtype(X)
+        X, y = validate_data(self, X, y, reset=reset, dtype=dtype, accept_sparse="csr", ensure_all_finite=False)
         check_classification_targets(y)
         return X, y
 
-    def _partial_fit(self, X, y, classes):
+    def _partial_fit(self, X, y, classes, sample_weight=None):
         if not hasattr(self, "classes_"):
             alpha = float(self.alpha)
             if not np.isfinite(alpha) or alpha < 0:
@@ -266,7 +296,7 @@ class MixedNB(ClassifierMixin, BaseEstimator):
         codes = np.searchsorted(self.classes_, y)
         if np.any(codes >= len(self.classes_)) or np.any(self.classes_[np.minimum(codes, len(self.classes_) - 1)] != y):
             raise ValueError(f"y has classes not in classes={self.classes_!r}")
-        self._add_statistics(X, codes)
+        self._add_statistics(X, codes, sample_weight)
         self.weights_ = np.ones(len(self.features_))
         try:
             self._model: nbmath.NaiveBayes | ValueError = self._fit_model()
@@ -346,24 +376,27 @@ class MixedNB(ClassifierMixin, BaseEstimator):
         D = len(plan.lognormal)
         self._log_moments = nbmath.Moments(np.zeros((C, D)), np.zeros((C, D)), np.zeros((C, D)))
 
-    def _add_statistics(self, X, y: np.ndarray) -> None:
+    def _add_statistics(self, X, y: np.ndarray, weights=None) -> None:
         plan, C = self._plan, len(self.classes_)
-        self.class_count_ += nbmath.class_counts(y, C)
+        self.class_count_ += nbmath.class_counts(y, C, weights)
         for i, feature in enumerate(plan.categorical):
             codes = self._codes(i, feature, X, grow=True)
-            self.category_count_[i] += nbmath.categorical_counts(codes, y, C, self.category_count_[i].shape[1])
+            n_levels = self.category_count_[i].shape[1]
+            self.category_count_[i] += nbmath.categorical_counts(codes, y, C, n_levels, weights)
         if plan.bernoulli:
-            self.bernoulli_count_ += nbmath.bernoulli_counts(_numeric(X, plan.bernoulli, "Bernoulli"), y, C)
+            bits = _numeric(X, plan.bernoulli, "Bernoulli")
+            self.bernoulli_count_ += nbmath.bernoulli_counts(bits, y, C, weights)
         if plan.multinomial:
-            self.feature_count_ += nbmath.multinomial_counts(_numeric(X, plan.multinomial, "multinomial"), y, C)
+            counts = _numeric(X, plan.multinomial, "multinomial")
+            self.feature_count_ += nbmath.multinomial_counts(counts, y, C, weights)
         if plan.gaussian:
-            batch = nbmath.gaussian_moments(_dense(_numeric(X, plan.gaussian, "Gaussian")), y, C)
+            batch = nbmath.gaussian_moments(_dense(_numeric(X, plan.gaussian, "Gaussian")), y, C, weights)
             self._moments = nbmath.merge_moments(self._moments, batch)
         if plan.lognormal:
             values = np.asarray(_dense(_numeric(X, plan.lognormal, "log-normal")), dtype=float)
             if not np.all(values > 0):
                 raise ValueError("the log-normal columns must hold positive numbers (declare them 'gaussian')")
-            batch = nbmath.gaussian_moments(np.log(values), y, C)
+            batch = nbmath.gaussian_moments(np.log(values), y, C, weights)
             self._log_moments = nbmath.merge_moments(self._log_moments, batch)
 
     def _codes(self, i: int, feature: Feature, X, grow: bool) -> np.ndarray:
@@ -383,7 +416,7 @@ class MixedNB(ClassifierMixin, BaseEstimator):
             return _known_codes(values, index)
         codes = np.full(len(values), nbmath.MISSING, dtype=np.int64)
         present = ~_isna(values)
-        uniques, inverse = np.unique(values[present], return_inverse=True)
+        uniques, inverse = _levels(values[present])
         if grow:
             new = [value for value in uniques.tolist() if value not in index]
             if new:
@@ -437,7 +470,7 @@ class MixedNB(ClassifierMixin, BaseEstimator):
 
     def _joint(self, X) -> nbmath.LogLikelihood:
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=None, accept_sparse="csr", ensure_all_finite=False)
+        X = validate_data(self, X, reset=False, dtype=_frame_dtype(X), accept_sparse="csr", ensure_all_finite=False)
         model = self._model
         if isinstance(model, ValueError):
             raise ValueError(f"the rows seen so far give no model: {model}")
@@ -501,15 +534,16 @@ class MixedNB(ClassifierMixin, BaseEstimator):
             out.setdefault(unit, terms["\0multinomial" if feature.model == "multinomial" else feature.label])
         return [out[u] for u in sorted(out)]
 
-    def _fit_weights(self, X, y: np.ndarray) -> np.ndarray:
+    def _fit_weights(self, X, y: np.ndarray, sample_weight=None) -> np.ndarray:
         """WANBIA's weights, fitted to cross-fitted per-feature log-likelihoods (:mod:`nblint.estimators.wanbia`)."""
         units = self._units()
         if not units:
             return np.ones(0)
-        rows, L = self._held_out_terms(X, y)
-        return wanbia.fit_weights(L, y[rows], self.class_log_prior_)[units]
+        rows, L = self._held_out_terms(X, y, sample_weight)
+        row_weights = None if sample_weight is None else sample_weight[rows]
+        return wanbia.fit_weights(L, y[rows], self.class_log_prior_, row_weights=row_weights)[units]
 
-    def _held_out_terms(self, X, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _held_out_terms(self, X, y: np.ndarray, sample_weight=None) -> tuple[np.ndarray, np.ndarray]:
         """The rows the weights are fitted on, and their cross-fitted log-likelihoods (rows, units, classes).
 
         Each row scored by this plan fitted without its fold; what the weights are
@@ -526,19 +560,20 @@ class MixedNB(ClassifierMixin, BaseEstimator):
                 test = fold == f
                 if not test.any():
                     continue
-                part = self._refitted(Xs[~test], ys[~test])
+                weights = None if sample_weight is None else sample_weight[rows][~test]
+                part = self._refitted(Xs[~test], ys[~test], weights)
                 L[test] = np.stack([t.finite for t in part._feature_terms(Xs[test])], axis=1)
         except ValueError:  # a fold without some class's rows, say: score in-sample instead
             L = np.stack([t.finite for t in self._feature_terms(Xs)], axis=1)
         return rows, L
 
-    def _refitted(self, X, y: np.ndarray) -> MixedNB:
-        """A copy with this plan (readings, bin edges) fitted on other rows, unweighted."""
+    def _refitted(self, X, y: np.ndarray, sample_weight=None) -> MixedNB:
+        """A copy with this plan (readings, bin edges) fitted on other rows, without feature weights."""
         part = object.__new__(type(self))
         part.__dict__.update(self.__dict__)
         part.weights = None
         part._start_statistics(len(self.classes_))
-        part._add_statistics(X, y)
+        part._add_statistics(X, y, sample_weight)
         part._model = part._fit_model()
         return part
 
@@ -660,6 +695,43 @@ def _inferred(X, y, names: list[str], rest: list[int]) -> tuple[list[Feature], d
     return recommended_features(ctx)
 
 
+def _frame_dtype(X):
+    """The dtype a DataFrame is read as: None (numpy's choice) when its columns are all numbers, else object.
+
+    A frame mixing categories, booleans, text and numbers has no common numpy type
+    (scikit-learn's validation would try float and fail): as objects, each column keeps
+    its own values. Dates and durations have no reading here, and are refused by name.
+
+    Raises
+    ------
+    ValueError
+        For a column of dates, times or durations.
+    """
+    dtypes = getattr(X, "dtypes", None)
+    if dtypes is None or not hasattr(X, "columns"):
+        return None
+    import pandas as pd
+
+    for name, dtype in dtypes.items():
+        if pd.api.types.is_datetime64_any_dtype(dtype) or pd.api.types.is_timedelta64_dtype(dtype):
+            raise ValueError(
+                f"column {name!r} holds dates or durations ({dtype}): MixedNB reads numbers and categories; "
+                "convert it first (to a number, such as days since a date, or to a category, such as the month)"
+            )
+    numeric = all(pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype) for dtype in dtypes)
+    return None if numeric else object
+
+
+def _sample_weight(sample_weight, X) -> np.ndarray | None:
+    """scikit-learn's check of ``sample_weight`` (one finite number >= 0 per row), or None."""
+    if sample_weight is None:
+        return None
+    from sklearn.utils.validation import _check_sample_weight
+
+    weights = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
+    return np.asarray(weights, dtype=float)
+
+
 # --------------------------------------------------------------------------- reading columns
 
 
@@ -706,6 +778,21 @@ def _dense(block) -> np.ndarray:
         except (TypeError, ValueError):
             return block
     return block
+
+
+def _levels(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(values, return_inverse=True)``, also for a column mixing numbers and text.
+
+    Values of different types do not compare (``1 < "x"``): they are then ordered by
+    type name, then value within a type, so the levels are the same on every run.
+    """
+    try:
+        return np.unique(values, return_inverse=True)
+    except TypeError:
+        distinct = sorted(set(values.tolist()), key=lambda v: (type(v).__name__, repr(v)))
+        position = {value: k for k, value in enumerate(distinct)}
+        inverse = np.fromiter((position[v] for v in values.tolist()), dtype=np.int64, count=len(values))
+        return np.array(distinct, dtype=object), inverse
 
 
 def _known_codes(values: np.ndarray, index: dict) -> np.ndarray:

@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from nblint.nbmath import categorical_log_theta
+
 #: The readings of a continuous column, simplest first (the order ties are broken in).
 READINGS = ("gaussian", "lognormal", "binned")
 #: Rows the choice looks at, at most (a seeded sample of larger tables).
@@ -93,7 +95,7 @@ def _binned_score(train_x, train_y, test_x, n_classes: int, alpha: float) -> np.
     k = len(edges) + 1
     counts = np.zeros((n_classes, k))
     np.add.at(counts, (train_y, bin_codes(train_x, edges)), 1.0)
-    log_theta = np.log(counts + alpha) - np.log(counts.sum(axis=1, keepdims=True) + alpha * k)
+    log_theta = categorical_log_theta(counts, alpha)  # (CategoricalNB's, at any alpha)
     return log_theta[:, bin_codes(test_x, edges)].T
 
 

@@ -207,12 +207,14 @@ def frame_context(frame, target: str | None = None):
     return make_context(DataFrameSource(frame), settings, jobs=1)
 
 
-def read_code(path: str, encoding: str = "utf-8", sheet: str | None = None) -> str:
+def read_code(path: str, encoding: str = "utf-8", sheet: str | None = None, delimiter: str | None = None) -> str:
     """The pandas call that reads ``path`` as nblint reads it: the same format, delimiter and encoding.
 
     From :func:`nblint.readers.table_format` (the one suffix-to-format helper), so a
     ``.tab`` or ``.tsv.gz`` gets ``sep='\\t'`` and any name nblint reads as CSV is read
-    as CSV here too; an Excel workbook gets ``read_excel`` with its sheet.
+    as CSV here too; an Excel workbook gets ``read_excel`` with its sheet. ``delimiter``
+    is the one nblint found in the file, where it differs from what the name says (a
+    ``.csv`` written with ``;``).
     """
     from nblint.readers import TableFormat, table_format
     from nblint.readers.excel import is_excel_path
@@ -222,7 +224,8 @@ def read_code(path: str, encoding: str = "utf-8", sheet: str | None = None) -> s
     form = table_format(path) or TableFormat("csv")
     if form.kind == "parquet":
         return f"pd.read_parquet({path!r})"
-    sep = "" if form.delimiter == "," else f", sep={form.delimiter!r}"
+    delimiter = delimiter or form.delimiter
+    sep = "" if delimiter == "," else f", sep={delimiter!r}"
     # pandas infers gzip from the .gz suffix, as nblint does
     enc = "" if encoding.lower().replace("_", "-") in ("utf-8", "utf8") else f", encoding={encoding!r}"
     return f"pd.read_csv({path!r}{sep}{enc})"
@@ -239,7 +242,10 @@ def pipeline_code(ctx, path: str, encoding: str = "utf-8", sheet: str | None = N
     """
     features, left_out = recommended_features(ctx, leaks_out=True)
     target = ctx.target
-    read = read_code(path, encoding, sheet)
+    from nblint.readers.csvfile import CsvSource
+
+    found = ctx.source.delimiter if isinstance(ctx.source, CsvSource) else None  # (a ';' file named .csv)
+    read = read_code(path, encoding, sheet, found)
     lines = [f"# The Naive Bayes nblint recommends for {path} (nblint columns --pipeline).", "import pandas as pd"]
     lines += [
         "from nblint import MixedNB",

@@ -33,23 +33,27 @@ SAMPLE_ROWS = 50_000
 SAMPLE_CELLS = 20_000_000
 
 
-def _objective(w: np.ndarray, L: np.ndarray, y: np.ndarray, log_prior: np.ndarray, penalty: float):
-    """Penalised negative conditional log-likelihood and its gradient."""
+def _objective(w: np.ndarray, L: np.ndarray, y: np.ndarray, log_prior: np.ndarray, penalty: float, row_weights=None):
+    """Penalised negative conditional log-likelihood (each row counted as its weight) and its gradient."""
     score = log_prior + np.einsum("nfc,f->nc", L, w)
     top = score.max(axis=1, keepdims=True)
     exp = np.exp(score - top)
     total = exp.sum(axis=1, keepdims=True)
     rows = np.arange(len(y))
-    loss = -(score[rows, y] - top[:, 0] - np.log(total[:, 0])).sum()
+    row_weights = np.ones(len(y)) if row_weights is None else row_weights
+    loss = -(row_weights * (score[rows, y] - top[:, 0] - np.log(total[:, 0]))).sum()
     residual = exp / total
     residual[rows, y] -= 1.0  # p - 1[c = y]
+    residual *= row_weights[:, None]
     grad = np.einsum("nfc,nc->f", L, residual)
     loss += 0.5 * penalty * float(((w - 1.0) ** 2).sum())
     grad += penalty * (w - 1.0)
     return float(loss), grad
 
 
-def fit_weights(L: np.ndarray, y: np.ndarray, log_prior: np.ndarray, penalty: float = PENALTY) -> np.ndarray:
+def fit_weights(
+    L: np.ndarray, y: np.ndarray, log_prior: np.ndarray, penalty: float = PENALTY, row_weights=None
+) -> np.ndarray:
     """The weights minimising the penalised negative conditional log-likelihood.
 
     Parameters
@@ -63,6 +67,8 @@ def fit_weights(L: np.ndarray, y: np.ndarray, log_prior: np.ndarray, penalty: fl
         given a very low score instead (it never wins and adds no gradient).
     penalty : float
         See :data:`PENALTY`.
+    row_weights : ndarray, shape (n,), optional
+        How much each row counts (scikit-learn's ``sample_weight``); default 1.
 
     Returns
     -------
@@ -77,7 +83,13 @@ def fit_weights(L: np.ndarray, y: np.ndarray, log_prior: np.ndarray, penalty: fl
     result = minimize(
         _objective,
         np.ones(F),
-        args=(L, np.asarray(y, dtype=np.int64), log_prior, float(penalty)),
+        args=(
+            L,
+            np.asarray(y, dtype=np.int64),
+            log_prior,
+            float(penalty),
+            np.ones(n) if row_weights is None else np.asarray(row_weights, dtype=float),
+        ),
         jac=True,
         method="L-BFGS-B",
         bounds=[(0.0, None)] * F,

@@ -93,3 +93,15 @@ def _as_counts_block(X):
     if not np.all(np.isfinite(values)) or np.any(values < 0):
         raise ValueError("counts must be finite and non-negative")
     return X
+
+
+def _as_row_weights(weights, n_rows: int) -> np.ndarray | None:
+    """Row weights as floats (None: every row counts once); finite, non-negative, one per row."""
+    if weights is None:
+        return None
+    weights = np.asarray(weights, dtype=float)
+    if weights.shape != (n_rows,):
+        raise ValueError(f"weights must be 1-D with one weight per row ({n_rows}), got shape {weights.shape}")
+    if not np.all(np.isfinite(weights)) or np.any(weights < 0):
+        raise ValueError("weights must be finite numbers >= 0")
+    return weights

@@ -4,16 +4,25 @@ Class sizes ``N_c``, (class, level) contingency tables ``N_ck``, set bits per
 class ``N_cd`` and per-class feature totals.  Everything the models fit is
 fitted from these (and from :mod:`nblint.nbmath.moments`), never from raw rows,
 so tables can be streamed in chunks and the counts of two chunks simply add.
+Each takes optional row weights (scikit-learn's ``sample_weight``): a row then
+counts as its weight, as in scikit-learn's naive Bayes classes.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from nblint.nbmath._checks import MISSING, _as_bits, _as_class_codes, _as_counts_block, _as_level_codes
+from nblint.nbmath._checks import (
+    MISSING,
+    _as_bits,
+    _as_class_codes,
+    _as_counts_block,
+    _as_level_codes,
+    _as_row_weights,
+)
 
 
-def class_counts(y, n_classes: int) -> np.ndarray:
+def class_counts(y, n_classes: int, weights=None) -> np.ndarray:
     """Number of rows of each class.
 
     Parameters
@@ -29,10 +38,10 @@ def class_counts(y, n_classes: int) -> np.ndarray:
         ``N_c``.  Counts of two chunks add.
     """
     y = _as_class_codes(y, n_classes)
-    return np.bincount(y, minlength=n_classes).astype(float)
+    return np.bincount(y, weights=_as_row_weights(weights, len(y)), minlength=n_classes).astype(float)
 
 
-def categorical_counts(codes, y, n_classes: int, n_levels: int) -> np.ndarray:
+def categorical_counts(codes, y, n_classes: int, n_levels: int, weights=None) -> np.ndarray:
     """Contingency table of (class, level) for one categorical feature.
 
     Parameters
@@ -54,11 +63,14 @@ def categorical_counts(codes, y, n_classes: int, n_levels: int) -> np.ndarray:
     if codes.shape != y.shape:
         raise ValueError("codes and y must have the same length")
     seen = codes != MISSING
-    flat = np.bincount(y[seen] * n_levels + codes[seen], minlength=n_classes * n_levels)
+    w = _as_row_weights(weights, len(y))
+    flat = np.bincount(
+        y[seen] * n_levels + codes[seen], weights=None if w is None else w[seen], minlength=n_classes * n_levels
+    )
     return flat.reshape(n_classes, n_levels).astype(float)
 
 
-def bernoulli_counts(bits, y, n_classes: int) -> np.ndarray:
+def bernoulli_counts(bits, y, n_classes: int, weights=None) -> np.ndarray:
     """Number of rows of each class with each bit set.
 
     Parameters
@@ -79,20 +91,22 @@ def bernoulli_counts(bits, y, n_classes: int) -> np.ndarray:
     bits = _as_bits(bits)
     if bits.shape[0] != y.shape[0]:
         raise ValueError("bits and y must have the same number of rows")
-    return _class_sums(bits, y, n_classes)
+    return _class_sums(bits, y, n_classes, weights)
 
 
-def _class_sums(X, y: np.ndarray, n_classes: int) -> np.ndarray:
-    """``sum_{r : y_r = c} X_r`` for every class, (C, D): one (sparse) product, ``Y^T X``."""
+def _class_sums(X, y: np.ndarray, n_classes: int, weights=None) -> np.ndarray:
+    """``sum_{r : y_r = c} w_r X_r`` for every class, (C, D): one (sparse) product, ``(W Y)^T X``."""
     from scipy import sparse
 
-    onehot = sparse.csr_matrix((np.ones(len(y)), (y, np.arange(len(y)))), shape=(n_classes, len(y)))
+    w = _as_row_weights(weights, len(y))
+    entries = np.ones(len(y)) if w is None else w
+    onehot = sparse.csr_matrix((entries, (y, np.arange(len(y)))), shape=(n_classes, len(y)))
     return np.asarray((onehot @ X).toarray() if sparse.issparse(X) else onehot @ X, dtype=float).reshape(
         n_classes, X.shape[1]
     )
 
 
-def multinomial_counts(X, y, n_classes: int) -> np.ndarray:
+def multinomial_counts(X, y, n_classes: int, weights=None) -> np.ndarray:
     """Total count of each feature in each class (MultinomialNB's ``feature_count_``).
 
     Parameters
@@ -111,4 +125,4 @@ def multinomial_counts(X, y, n_classes: int) -> np.ndarray:
     X = _as_counts_block(X)
     if X.shape[0] != y.shape[0]:
         raise ValueError("X and y must have the same number of rows")
-    return _class_sums(X, y, n_classes)
+    return _class_sums(X, y, n_classes, weights)

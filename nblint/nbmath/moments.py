@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from nblint.nbmath._checks import _as_class_codes
+from nblint.nbmath._checks import _as_class_codes, _as_row_weights
 
 
 class Moments(NamedTuple):
@@ -41,7 +41,7 @@ class Moments(NamedTuple):
         return np.where(n > 0, self.m2 / np.maximum(n, 1), 0.0)
 
 
-def gaussian_moments(X, y, n_classes: int) -> Moments:
+def gaussian_moments(X, y, n_classes: int, weights=None) -> Moments:
     """Per-class moments of a block of real features.
 
     Parameters
@@ -54,20 +54,27 @@ def gaussian_moments(X, y, n_classes: int) -> Moments:
     -------
     Moments
         ``n``, ``mean`` and ``m2`` of shape (C, D).  Empty classes get count 0,
-        mean 0 and M2 0.  Chunks merge with :func:`merge_moments`.
+        mean 0 and M2 0.  Chunks merge with :func:`merge_moments`.  With ``weights``
+        (one per row, >= 0), ``n`` is a class's total weight and the mean and M2 are
+        weighted, as scikit-learn's GaussianNB reads ``sample_weight``.
     """
     y = _as_class_codes(y, n_classes)
     X = np.asarray(X, dtype=float)
     if X.ndim != 2 or X.shape[0] != y.shape[0]:
         raise ValueError("X must be 2-D with one row per class code")
-    count = np.bincount(y, minlength=n_classes).astype(float)
+    w = _as_row_weights(weights, len(y))
+    count = np.bincount(y, weights=w, minlength=n_classes).astype(float)
     mean = np.zeros((n_classes, X.shape[1]))
     m2 = np.zeros((n_classes, X.shape[1]))
     for c in range(n_classes):
         rows = X[y == c]
-        if rows.shape[0]:
+        if w is None and rows.shape[0]:
             mean[c] = rows.mean(axis=0)
             m2[c] = ((rows - mean[c]) ** 2).sum(axis=0)
+        elif w is not None and count[c] > 0:  # weighted: n is the weights' sum, as GaussianNB's sample_weight
+            rows_w = w[y == c]
+            mean[c] = rows_w @ rows / count[c]
+            m2[c] = rows_w @ (rows - mean[c]) ** 2
     return Moments(np.repeat(count[:, None], X.shape[1], axis=1), mean, m2)
 
 

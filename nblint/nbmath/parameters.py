@@ -74,10 +74,14 @@ def _lidstone(hits: np.ndarray, trials: np.ndarray, alpha: float, n_outcomes: in
     trials has probability ``1 / n_outcomes`` for every alpha > 0, hence also
     in the limit.  A zero hit count at alpha = 0 gives probability 0, whose
     value for small alpha is ``alpha / trials``: leading coefficient
-    ``1 / trials``.
+    ``1 / trials``. An alpha so large that ``alpha * n_outcomes`` overflows
+    is divided out of both (it then leaves every outcome its share ``1 / n_outcomes``).
     """
     numerator = hits + alpha
     denominator = trials + alpha * n_outcomes
+    if not np.all(np.isfinite(denominator)):  # an alpha near the float maximum: the same ratio, divided by alpha
+        numerator = hits / alpha + 1.0
+        denominator = trials / alpha + float(n_outcomes)
     no_trials = np.broadcast_to(trials == 0, hits.shape)
     vetoed = (numerator == 0) & ~no_trials
     safe_num = np.where(vetoed | no_trials, 1.0, numerator)

@@ -73,6 +73,28 @@ def is_config_path(path: str) -> bool:
     return path.lower().endswith(CONFIG_SUFFIXES)
 
 
+#: An array whose first item is an object: JSON records (``DataFrame.to_json(orient="records")``).
+_JSON_RECORDS = re.compile(rb"\A(?:\xef\xbb\xbf)?\s*\[\s*\{")
+
+
+def json_table_error(path: str) -> str | None:
+    """Why a ``.json`` file holding no pipeline is not linted, when it is a table (JSON records); else None.
+
+    Tables are read from CSV, TSV, Parquet, Arrow and Excel files; a table given as
+    JSON would otherwise pass as a config with nothing in it ("All checks passed").
+    """
+    if not path.lower().endswith(".json"):
+        return None
+    with open(path, "rb") as handle:
+        head = handle.read(4096)
+    if not _JSON_RECORDS.match(head):
+        return None
+    return (
+        "a table in JSON (an array of records): nblint reads tables from CSV, TSV, Parquet, Arrow and Excel "
+        "files (convert it: pandas.read_json(path).to_parquet(...))"
+    )
+
+
 @dataclass
 class ConfigFile:
     """A pipeline config that was read: its pipelines and its suppression comments.

@@ -8,7 +8,12 @@ model are scikit-learn's text vectorizers (CountVectorizer, TfidfVectorizer,
 HashingVectorizer, then TfidfTransformer, or pipelines of them), fitting is cheap and
 deterministic and needs nothing but the documents, so the steps that are not fitted
 are fitted here, as *clones* (the user's pipeline is never changed), and ``X`` is
-what ``pipeline.fit(X, y)`` would hand the model. Column names come from the steps'
+what ``pipeline.fit(X, y)`` would hand the model. A meta-estimator (a search,
+calibration, one-vs-rest: :data:`~nblint.pipelines.catalog.META_ESTIMATORS`, the
+ones the static reading unwraps too) is read as the pipeline it wraps: a fitted copy
+where it keeps one (a refitted search's ``best_estimator_``), else the estimator it
+was given, fitted or not (see :func:`wrapped_pipeline`).
+Column names come from the steps'
 ``get_feature_names_out`` where they have it; a HashingVectorizer keeps no
 vocabulary, so its columns are named ``hash_<bucket>`` and the buckets no document
 fills are left out (both said in :attr:`ModelInput.notes`).
@@ -18,6 +23,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
+
+from nblint.pipelines import catalog
 
 #: scikit-learn's vectorizers that read raw documents (they start a text chain).
 TEXT_VECTORIZERS = frozenset({"CountVectorizer", "TfidfVectorizer", "HashingVectorizer"})
@@ -52,7 +59,7 @@ class ModelInput:
 
 def model_input(obj: Any, X: Any) -> ModelInput:
     """Transform ``X`` through the steps of ``obj`` before its final estimator (see the module docstring)."""
-    obj = getattr(obj, "best_estimator_", obj)  # a fitted search: the pipeline it chose
+    obj = wrapped_pipeline(obj)
     steps = getattr(obj, "steps", None)
     if not isinstance(steps, list) or len(steps) < 2:
         return ModelInput(X, None, [])  # an estimator on its own receives X as it is
@@ -69,6 +76,50 @@ def model_input(obj: Any, X: Any) -> ModelInput:
     for step in transformers:
         out = step.transform(out)
     return ModelInput(out, _names_out(lambda: obj[:-1].get_feature_names_out(), out), names)
+
+
+#: Meta-estimators whose fitted copies may each see other columns than ``X``'s (bagging draws
+#: features as well as rows): the estimator they were given stands for them.
+OWN_COLUMNS = frozenset({"BaggingClassifier", "BalancedBaggingClassifier"})
+
+
+def wrapped_pipeline(obj: Any) -> Any:
+    """The pipeline (or estimator) that meta-estimators around ``obj`` wrap; ``obj`` itself if none.
+
+    A fitted wrapper gives a fitted copy, whose steps turn ``X`` into what that copy's model
+    receives at predict time: a search's ``best_estimator_`` (refit), a threshold or
+    self-training wrapper's ``estimator_``, a calibration's first classifier, the first of
+    ``estimators_`` (one-vs-rest, one-vs-one, output codes, the first link of a chain, which
+    reads only ``X``). Otherwise (not fitted, ``refit=False``, :data:`OWN_COLUMNS`) it gives
+    the estimator the wrapper was given (``estimator=``, formerly ``base_estimator=``), as
+    the static reading of a config does; a ``FrozenEstimator`` is read as what it freezes.
+    """
+    seen: set[int] = set()
+    while _sklearn_class(obj) in catalog.META_ESTIMATORS and id(obj) not in seen:
+        seen.add(id(obj))
+        inner = _fitted_copy(obj)
+        if inner is None:
+            params = obj.get_params(deep=False) if callable(getattr(obj, "get_params", None)) else {}
+            inner = next((params[name] for name in catalog.WRAPPED_PARAMS if params.get(name) is not None), None)
+        if inner is None:
+            break
+        obj = getattr(inner, "estimator", inner) if _sklearn_class(inner) == "FrozenEstimator" else inner
+    return obj
+
+
+def _fitted_copy(wrapper: Any) -> Any:
+    """A fitted copy of the estimator ``wrapper`` holds, or None (see :func:`wrapped_pipeline`)."""
+    attributes = vars(wrapper)
+    for name in ("best_estimator_", "estimator_"):
+        if attributes.get(name) is not None:
+            return attributes[name]
+    calibrated = attributes.get("calibrated_classifiers_")
+    if isinstance(calibrated, list) and calibrated:
+        return getattr(calibrated[0], "estimator", None)
+    fitted = attributes.get("estimators_")
+    if _sklearn_class(wrapper) not in OWN_COLUMNS and isinstance(fitted, list) and fitted:
+        return fitted[0]
+    return None
 
 
 def is_documents(X: Any) -> bool:

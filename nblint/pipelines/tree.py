@@ -25,6 +25,7 @@ import json
 import json.decoder
 import json.scanner
 import re
+import sys
 import tomllib
 from collections.abc import Hashable
 from typing import TYPE_CHECKING
@@ -62,11 +63,17 @@ def read_documents(text: str, suffix: str) -> list:
     InputError
         One line naming the problem and its line (malformed text, a refused YAML tag).
     """
-    if suffix in (".yaml", ".yml"):
-        return _read_yaml(text)
-    if suffix == ".json":
-        return [_read_json(text)]
-    return [_read_toml(text)]
+    try:
+        if suffix in (".yaml", ".yml"):
+            return _read_yaml(text)
+        if suffix == ".json":
+            return [_read_json(text)]
+        return [_read_toml(text)]
+    except ValueError as exc:  # (Python refuses to convert integers of more than 4,300 digits)
+        if "integer string conversion" not in str(exc):
+            raise
+        limit = sys.get_int_max_str_digits()
+        raise InputError(f"an integer of more than {limit:,} digits: no parameter of a pipeline takes one") from None
 
 
 # --------------------------------------------------------------------------- YAML
@@ -129,20 +136,26 @@ MAX_EXPANDED_NODES = 1_000_000
 
 
 def _check_yaml_shape(text: str) -> None:
-    """Refuse YAML nested too deeply, or whose aliases expand past :data:`MAX_EXPANDED_NODES`.
+    """Refuse YAML nested too deeply, or whose aliases add more than :data:`MAX_EXPANDED_NODES` values.
 
     The check walks the parser's event stream, which is flat (no recursion), so it runs
     before the composer and constructor, which recurse and expand aliases.  Each anchored
     node's expanded size is recorded when it ends, and each alias adds that size again:
-    the total is the number of nodes the loaded document would have.
+    the total is the number of nodes the loaded document would have. What the text writes
+    out itself is bounded by the size of the file (:mod:`nblint.core.fileguard`): only what
+    aliases add beyond it counts against the bound.
     """
     depth = 0
     total = 0  # nodes of the loaded documents so far, each alias counted at its expanded size
+    written = 0  # nodes written in the text (its size bounds them): the rest is what aliases add
     opened: list[tuple[str | None, int]] = []  # (anchor, total at its start) of each open collection
     expanded: dict[str, int] = {}
     try:
         for event in yaml.parse(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
             depth, total = _count_event(event, depth, total, opened, expanded)
+            written += isinstance(event, (yaml.CollectionStartEvent, yaml.ScalarEvent))
+            if total - written > MAX_EXPANDED_NODES:
+                raise InputError(f"YAML aliases expand to more than {MAX_EXPANDED_NODES:,} values")
     except yaml.YAMLError as exc:
         # PyYAML >= 6.0.3 stops at its own depth limit (it may look ahead past ours).
         if "nesting depth" in str(exc):
@@ -169,8 +182,6 @@ def _count_event(event, depth: int, total: int, opened: list, expanded: dict) ->
             expanded[event.anchor] = 1
     elif isinstance(event, yaml.AliasEvent):
         total += expanded.get(event.anchor, 1)
-    if total > MAX_EXPANDED_NODES:
-        raise InputError(f"YAML aliases expand to more than {MAX_EXPANDED_NODES:,} values")
     return depth, total
 
 

@@ -7,8 +7,14 @@ import numpy as np
 from nblint.readers.chunks import ColumnData
 
 
-def arrow_column_data(array) -> ColumnData:
-    """Convert a pyarrow (Chunked)Array to :class:`ColumnData`."""
+def arrow_column_data(array, name: str | None = None) -> ColumnData:
+    """Convert a pyarrow (Chunked)Array (the column ``name``, for messages) to :class:`ColumnData`.
+
+    Raises
+    ------
+    InputError
+        When a string column holds bytes that are not UTF-8 (the type says they are).
+    """
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -35,7 +41,18 @@ def arrow_column_data(array) -> ColumnData:
         array = array.combine_chunks()
     encoded = pc.dictionary_encode(array)
     codes = to_numpy(encoded.indices, fill=-1).astype(np.int64)
-    return _text_column(codes, [_label(v) for v in encoded.dictionary.to_pylist()])
+    try:
+        labels = encoded.dictionary.to_pylist()
+    except UnicodeDecodeError as exc:  # a string column is UTF-8 by its type; a writer broke that
+        from nblint.core.errors import InputError
+
+        bad = exc.object[max(exc.start - 20, 0) : exc.end + 20] if isinstance(exc.object, bytes) else b""
+        what = f"column {name!r}" if name is not None else "a text column"
+        raise InputError(
+            f"{what} holds bytes not valid in UTF-8 (byte 0x{exc.object[exc.start]:02x} in {bad!r}): "
+            "its writer stored them in a string column"
+        ) from None
+    return _text_column(codes, [_label(v) for v in labels])
 
 
 #: Columns of one integer type, none missing, from which a table's chunk converts them as one
@@ -76,7 +93,8 @@ def table_column_data(table, names) -> tuple[ColumnData, ...]:
             for j, k in enumerate(ks):
                 out[k] = ColumnData("numeric", block[:, j], None, True)
     return tuple(
-        col if col is not None else arrow_column_data(table.column(position[name])) for name, col in zip(names, out)
+        col if col is not None else arrow_column_data(table.column(position[name]), name)
+        for name, col in zip(names, out)
     )
 
 

@@ -45,11 +45,17 @@ class CsvErrors:
 
 
 def codec_name(encoding: str) -> str:
-    """pyarrow's name for an encoding (``utf8``), checking that Python knows it."""
+    """pyarrow's name for an encoding (``utf8``), checking that Python knows it as a text encoding.
+
+    ``hex``, ``rot13``, ``base64``... are codecs too, but between bytes and bytes or text and
+    text: no CSV is read through them.
+    """
     try:
-        codecs.lookup(encoding)
+        info = codecs.lookup(encoding)
     except LookupError:
         raise InputError(f"unknown encoding {encoding!r}") from None
+    if not getattr(info, "_is_text_encoding", True):
+        raise InputError(f"{encoding!r} is not a text encoding (a text encoding is, for example, utf-8 or latin-1)")
     return "utf8" if encoding.lower().replace("_", "-") in ("utf-8", "utf8") else encoding
 
 

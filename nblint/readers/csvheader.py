@@ -53,7 +53,10 @@ def read_header(open_stream, delimiter: str, encoding: str, codec: str) -> Heade
     ------
     InputError
     """
+    blank = _blank_lines(open_stream)
     with open_stream() as stream:
+        if blank:
+            stream.read_buffer(blank)  # (past the blank lines)
         raw, read = first_record(stream, delimiter)
         declared = excel_sep_line(raw, encoding, codec)
         if declared is not None:  # Excel's "sep=;" line: the delimiter is said, the header is the next record
@@ -64,7 +67,7 @@ def read_header(open_stream, delimiter: str, encoding: str, codec: str) -> Heade
             names = _fields(header, declared, encoding, codec)
             if not names:
                 raise InputError("file is empty")
-            return Header(names, len(raw) + len(header), declared)
+            return Header(names, blank + len(raw) + len(header), declared)
         names = _fields(raw, delimiter, encoding, codec)
         if len(names) == 1 and names[0]:
             sample = read + stream.read_buffer(max(SNIFF_BYTES - len(read), 0)).to_pybytes()
@@ -74,7 +77,27 @@ def read_header(open_stream, delimiter: str, encoding: str, codec: str) -> Heade
                 names = _fields(raw, delimiter, encoding, codec)
     if not names:
         raise InputError("file is empty")
-    return Header(names, len(raw), delimiter)
+    return Header(names, blank + len(raw), delimiter)
+
+
+def _blank_lines(open_stream) -> int:
+    """The length of the empty lines before the header (pandas' ``read_csv`` skips them too).
+
+    Raises
+    ------
+    InputError
+        When the first :data:`MAX_RECORD_BYTES` are all line ends (no header to find).
+    """
+    blank = 0
+    with open_stream() as stream:
+        while True:
+            piece = stream.read_buffer(1 << 16).to_pybytes()
+            rest = piece.lstrip(b"\r\n")
+            blank += len(piece) - len(rest)
+            if rest or not piece:
+                return blank
+            if blank > MAX_RECORD_BYTES:
+                raise InputError(f"the first {MAX_RECORD_BYTES >> 20} MiB are empty lines: no header")
 
 
 def sniff_delimiter(sample: bytes, expected: str, encoding: str) -> str | None:

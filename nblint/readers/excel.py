@@ -38,9 +38,16 @@ def is_excel_path(path: str) -> bool:
     return path.lower().endswith(EXCEL_SUFFIXES)
 
 
-def excel_rows(path: str, sheet: str | None = None, sheets: list[str] | None = None) -> Iterator[Sequence[Any]]:
-    """The rows of one sheet (the first, or ``sheet``), as cell values; the header row first.
+#: The first bytes of a zip archive (an .xlsx) and of an OLE2 compound file (an .xls, or an encrypted .xlsx).
+ZIP_MAGIC = b"PK\x03\x04"
+OLE_MAGIC = bytes.fromhex("D0CF11E0A1B11AE1")
 
+
+def excel_rows(path: str, sheet: str | None = None, sheets: list[str] | None = None) -> Iterator[Sequence[Any]]:
+    """The rows of one sheet (the first table sheet, or ``sheet``), as cell values; the header row first.
+
+    The bytes decide the reader, not the suffix (an ``.xlsx`` saved as ``.xls`` is read);
+    a password-protected workbook, or text named like a workbook, is said to be one.
     ``sheets``, when given, receives the workbook's sheet names, in order.
 
     Raises
@@ -48,21 +55,65 @@ def excel_rows(path: str, sheet: str | None = None, sheets: list[str] | None = N
     InputError
         When the reading library is missing, the file is not a workbook, or the sheet does not exist.
     """
-    if path.lower().endswith(".xls"):
+    with open(path, "rb") as handle:
+        start = handle.read(1 << 16)
+    if start.startswith(OLE_MAGIC) and "EncryptedPackage".encode("utf-16-le") in start:
+        raise InputError(
+            "a password-protected (encrypted) workbook: save it without a password, or export the sheet to CSV"
+        )
+    if start.startswith(ZIP_MAGIC):
+        return _xlsx_rows(path, sheet, sheets)
+    if start.startswith(OLE_MAGIC):
         return _xls_rows(path, sheet, sheets)
-    return _xlsx_rows(path, sheet, sheets)
+    what = "text, not a workbook (a CSV file named like one?)" if _is_text(start) else "not an Excel workbook"
+    raise InputError(f"{what}: an .xlsx is a zip archive and an .xls an OLE2 file; rename a CSV to .csv")
 
 
-def _pick(names: list[str], sheet: str | None, sheets: list[str] | None = None) -> str:
+def _is_text(start: bytes) -> bool:
+    try:
+        start.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return exc.start > len(start) - 4  # (a character cut by the end of the sample)
+    return b"\x00" not in start
+
+
+def _pick(names: list[str], sheet: str | None, tables: list[str] | None = None, sheets: list[str] | None = None) -> str:
+    """The sheet to read: ``sheet``, else the first of ``tables`` (the sheets holding cells, not charts).
+
+    ``sheets``, when given, receives ``names``.
+    """
+    tables = names if tables is None else tables
     if sheets is not None:
         sheets[:] = names
     if not names:
         raise InputError("the workbook has no sheets")
     if sheet is None:
-        return names[0]
+        if not tables:
+            raise InputError(f"the workbook has no sheet of cells, only charts (sheets: {', '.join(names)})")
+        return tables[0]
     if sheet not in names:
         raise InputError(f"sheet {sheet!r} not found{did_you_mean(sheet, names)} (sheets: {', '.join(names)})")
+    if sheet not in tables:
+        raise InputError(f"sheet {sheet!r} is a chart, not a sheet of cells (sheets of cells: {', '.join(tables)})")
     return sheet
+
+
+def _refuse_doctype(path: str) -> None:
+    """Refuse a workbook whose XML parts declare a DOCTYPE (entities): Excel never writes one."""
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(path) as archive:
+            for member in archive.namelist():
+                if member.endswith((".xml", ".rels")):
+                    with archive.open(member) as part:
+                        if b"<!DOCTYPE" in part.read(4096):  # (entities are declared in it, before the root)
+                            raise InputError(
+                                f"the workbook's {member} declares a DOCTYPE (XML entities): refused, "
+                                "as Excel never writes one"
+                            )
+    except (zipfile.BadZipFile, OSError, RuntimeError) as exc:  # (encrypted members, damaged archive)
+        raise InputError(f"not a readable Excel workbook ({type(exc).__name__}: {exc})") from None
 
 
 def _xlsx_rows(path: str, sheet: str | None, sheets: list[str] | None) -> Iterator[Sequence[Any]]:
@@ -74,18 +125,30 @@ def _xlsx_rows(path: str, sheet: str | None, sheets: list[str] | None) -> Iterat
         ) from None
     import zipfile
 
+    _refuse_doctype(path)
+    handle = open(path, "rb")  # (a file object: openpyxl then reads the bytes whatever the suffix says)
     try:
         # read_only streams the rows; data_only gives each formula's value as Excel last computed it
-        book = openpyxl.load_workbook(path, read_only=True, data_only=True)
-    except (zipfile.BadZipFile, KeyError, OSError, ValueError) as exc:
+        book = openpyxl.load_workbook(handle, read_only=True, data_only=True)
+    except (zipfile.BadZipFile, KeyError, OSError, ValueError, SyntaxError) as exc:  # (ParseError is a SyntaxError)
+        handle.close()
         raise InputError(f"not a readable Excel workbook ({type(exc).__name__}: {exc})") from None
-    name = _pick(list(book.sheetnames), sheet, sheets)
+    weakref.finalize(book, handle.close)
+    tables = [ws.title for ws in book.worksheets]  # (chart sheets are in sheetnames, not in worksheets)
+    name = _pick(list(book.sheetnames), sheet, tables, sheets)
+    worksheet = book[name]
+    # The rows and cells the sheet holds, not its declared dimension: one stray cell at XFD1048576
+    # would otherwise make every row 16,384 cells wide.
+    worksheet.reset_dimensions()
 
     def rows() -> Iterator[Sequence[Any]]:
         try:
-            yield from book[name].iter_rows(values_only=True)
+            yield from worksheet.iter_rows(values_only=True)
+        except (SyntaxError, ValueError, KeyError, TypeError) as exc:  # damaged sheet XML, a cell it cannot read
+            raise InputError(f"damaged sheet {name!r} ({type(exc).__name__}: {exc})") from None
         finally:
             book.close()
+            handle.close()
 
     return rows()
 
@@ -101,7 +164,7 @@ def _xls_rows(path: str, sheet: str | None, sheets: list[str] | None) -> Iterato
         book = xlrd.open_workbook(path, on_demand=True)
     except Exception as exc:  # xlrd raises its own XLRDError, and struct/value errors on damaged files
         raise InputError(f"not a readable Excel workbook ({type(exc).__name__}: {exc})") from None
-    name = _pick(list(book.sheet_names()), sheet, sheets)
+    name = _pick(list(book.sheet_names()), sheet, sheets=sheets)
     table = book.sheet_by_name(name)
 
     def rows() -> Iterator[Sequence[Any]]:
@@ -153,6 +216,8 @@ def spool_sheet(path: str, sheet: str | None = None) -> tempfile._TemporaryFileW
     writer = csv.writer(spool, lineterminator="\n")
     width = 0
     blank = 0
+    header: list[str] = []
+    filled: set[int] = set()  # the columns some data row has a value in
     sheets: list[str] = []
     for number, row in enumerate(excel_rows(path, sheet, sheets)):
         texts = [cell_text(v) for v in row]
@@ -160,6 +225,9 @@ def spool_sheet(path: str, sheet: str | None = None) -> tempfile._TemporaryFileW
             texts.pop()
         if number == 0:
             width = len(texts)  # the header's columns: every row is written this wide, as Excel's export does
+            header = texts
+        elif len(filled) < width:
+            filled.update(k for k, text in enumerate(texts[:width]) if text)
         if not texts:
             blank += 1
             continue
@@ -171,11 +239,21 @@ def spool_sheet(path: str, sheet: str | None = None) -> tempfile._TemporaryFileW
             spool.close()
             raise InputError(f"the sheet is larger than the {limit:,} bytes nblint may copy to the temporary folder")
     spool.flush()
-    note = sheet_note(sheets, sheet)
+    empty = [k for k in range(width) if header[k] and k not in filled]
+    formulas = _uncomputed_formulas(path, sheet, empty) if empty else []
+    if formulas:
+        spool.close()
+        names = ", ".join(repr(header[k]) for k in formulas)
+        raise InputError(
+            f"{'column' if len(formulas) == 1 else 'columns'} {names} {'holds' if len(formulas) == 1 else 'hold'} "
+            "formulas with no value saved (the workbook was written by a program that does not compute "
+            "formulas): open and save it in Excel, or export the sheet to CSV"
+        )
     if spool.tell() == 0:
         spool.close()
-        raise InputError("the sheet is empty" + note)
-    spool.sheet_note = note  # type: ignore[attr-defined]
+        which = f"sheet {sheet!r}" if sheet is not None else "the first sheet"
+        raise InputError(f"{which} is empty (pass --sheet NAME to read another)")
+    spool.sheet_note = sheet_note(sheets, sheet)  # type: ignore[attr-defined]
     return spool
 
 
@@ -195,3 +273,30 @@ def sheet_note(sheets: list[str], sheet: str | None) -> str:
     if sheet is not None or len(sheets) < 2:
         return ""
     return f"; that is the first sheet, {sheets[0]!r}, of {', '.join(sheets)}: --sheet NAME reads another"
+
+
+def _uncomputed_formulas(path: str, sheet: str | None, columns: list[int]) -> list[int]:
+    """Which of ``columns`` (empty in every data row) hold formulas: values a program never computed.
+
+    Read as values (``data_only``), a formula Excel never computed is an empty cell; read
+    again as written, it is ``=...``. Only for columns that are empty throughout, so an
+    ordinary sheet is read once.
+    """
+    with open(path, "rb") as handle:
+        if not handle.read(4).startswith(ZIP_MAGIC):
+            return []  # (.xls files store each formula's value)
+        import openpyxl
+
+        handle.seek(0)
+        book = openpyxl.load_workbook(handle, read_only=True, data_only=False)
+        try:
+            worksheet = book[_pick(list(book.sheetnames), sheet, [ws.title for ws in book.worksheets])]
+            worksheet.reset_dimensions()
+            found: set[int] = set()
+            for row in worksheet.iter_rows(min_row=2, values_only=True):
+                found.update(k for k in columns if k < len(row) and isinstance(row[k], str) and row[k].startswith("="))
+                if len(found) == len(columns):
+                    break
+        finally:
+            book.close()
+    return sorted(found)

@@ -20,6 +20,11 @@ from nblint.readers.ipc import read_arrow_file
 from nblint.readers.magic import sniff
 from nblint.readers.parquet import ParquetSource
 
+#: Suffixes of JSON Lines (one JSON record per line), refused rather than read as CSV.
+JSON_LINES = (".jsonl", ".ndjson", ".jsonl.gz", ".ndjson.gz")
+#: Suffixes of OpenDocument spreadsheets, refused by name rather than read as CSV.
+OPEN_DOCUMENT = (".ods", ".fods")
+
 
 def read_table(path: str, *, encoding: str = "utf-8", stdin=None, sheet: str | None = None) -> TableSource:
     """Open a CSV/TSV/gzip CSV/Parquet file (or ``-`` for CSV on stdin) for streaming.
@@ -40,6 +45,16 @@ def read_table(path: str, *, encoding: str = "utf-8", stdin=None, sheet: str | N
         source = CsvSource(spool.name, ",", "utf-8", display=path, keep=spool)
         source.missing_column_note = spool.sheet_note  # a missing column: maybe the sheet is not the data
         return source
+    if path.lower().endswith(OPEN_DOCUMENT):
+        raise InputError(
+            "an OpenDocument spreadsheet: nblint reads CSV, TSV, Parquet, Arrow and Excel (.xlsx, .xls) files; "
+            "export the sheet to CSV"
+        )
+    if path.lower().endswith(JSON_LINES):  # (not a CSV with one column of JSON text)
+        raise InputError(
+            "JSON Lines is not a table format nblint reads: convert it to CSV or Parquet "
+            "(pandas.read_json(path, lines=True).to_parquet(...))"
+        )
     form = table_format(path) or TableFormat("csv")  # any other name is read as CSV
     if form.kind == "parquet":
         return ParquetSource(path)

@@ -93,10 +93,7 @@ def word_counts(source: TableSource, column: str, target: str | None) -> WordCou
     numeric = {name: _whole(chunks) for name, chunks in sorted(parts.items())}
     skipped = {name: NOT_NUMERIC for name, col in numeric.items() if col.kind != "numeric"}
     numeric = {name: col for name, col in numeric.items() if col.kind == "numeric"}
-    taken = set(source.names)
-    vocabulary = tuple(
-        f"{column}:{word}" if word in taken else str(word) for word in vectorizer.get_feature_names_out()
-    )
+    vocabulary = _word_names(vectorizer.get_feature_names_out(), column, source.names)
     if numeric:
         floats = any(not col.integer_dtype or col.missing is not None for col in numeric.values())
         dense = np.column_stack([col.as_float() if floats else col.values.astype(np.int64) for col in numeric.values()])
@@ -142,3 +139,25 @@ def _whole(chunks: list[ColumnData]) -> ColumnData:
 def _listed(names) -> str:
     shown = ", ".join(map(repr, list(names)[:10]))
     return shown + (f", ... ({len(names)} in all)" if len(names) > 10 else "")
+
+
+def _word_names(words, column: str, names) -> tuple[str, ...]:
+    """Column names for the words: the word, or ``column:word`` where a column of the table has that name.
+
+    Should ``column:word`` be taken too, ``column:word~2``, ``~3``... is the first free
+    name, so a word never lands on an existing column (which would refuse the table).
+    """
+    words = [str(word) for word in words]
+    columns = set(names)
+    taken = columns | set(words)
+    out = []
+    for word in words:
+        if word in columns:
+            name, k = f"{column}:{word}", 1
+            while name in taken:
+                k += 1
+                name = f"{column}:{word}~{k}"
+            taken.add(name)
+            word = name
+        out.append(word)
+    return tuple(out)

@@ -340,8 +340,24 @@ def render_github(result) -> str:
 
 
 def escape_data(value: str) -> str:
-    """Escape a workflow command's message (``%``, CR, LF)."""
-    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """Escape a workflow command's message (``%``, CR, LF), and write other control characters as escapes.
+
+    A value from the data (a level, a column name) may hold a bell, a form feed, an ESC, a
+    C1 control, a Unicode line separator or a bidirectional override: written raw they would reach the CI log as they
+    are (or end the command early), so they are shown as ``\\x07``, ``\\u2028``...
+    """
+    value = value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return _GITHUB_CONTROLS.sub(lambda m: _escaped(m.group()), value)
+
+
+#: Control characters other than tab, CR and LF (C0, DEL, C1), the Unicode line and paragraph
+#: separators, and the bidirectional overrides and isolates (which reorder the text shown around them).
+_GITHUB_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def _escaped(char: str) -> str:
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 def escape_property(value: str) -> str:

@@ -42,6 +42,7 @@ from __future__ import annotations
 import fnmatch
 import math
 import os
+import sys
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -166,12 +167,26 @@ def load_config(path: str) -> Settings:
     # a pyproject.toml, or any file given with --config that holds a [tool.nblint] table (a copy of a
     # pyproject.toml, a shared settings file): its table; a bare nblint.toml's keys are top level
     if os.path.basename(path) == "pyproject.toml" or (isinstance(tool, dict) and "nblint" in tool):
-        table = data.get("tool", {}).get("nblint", {})
+        if tool is not None and not isinstance(tool, dict):
+            raise ConfigError(f"'tool' must be a table ([tool.nblint]), got {_shown(tool)}")
+        table = (tool or {}).get("nblint", {})
+        if not isinstance(table, dict):
+            raise ConfigError(f"'tool.nblint' must be a table ([tool.nblint]), got {_shown(table)}")
         prefix = "tool.nblint"
     else:
         table = data
         prefix = ""
     return parse_settings(table, root=os.path.dirname(os.path.abspath(path)), prefix=prefix, source=path)
+
+
+def _shown(value: Any) -> str:
+    """A config value as an error line shows it: its type, and its start when it is short text or a number."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 128:
+        return "a very long integer"
+    if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+        text = repr(value)
+        return text if len(text) <= 40 else f"{type(value).__name__} {text[:37]}..."
+    return type(value).__name__
 
 
 def _read_toml(path: str) -> dict:
@@ -180,6 +195,7 @@ def _read_toml(path: str) -> dict:
 
     try:
         text = read_limited(path).decode("utf-8")
+        text = text.removeprefix("\ufeff")  # (a byte order mark, as some Windows editors write)
         check_nesting(text, "toml")
         return tomllib.loads(text)
     except InputError as exc:
@@ -188,6 +204,10 @@ def _read_toml(path: str) -> dict:
         raise ConfigError("cannot read config: not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"invalid TOML: {exc}") from None
+    except ValueError as exc:  # (Python refuses to convert integers of more than 4,300 digits)
+        if "integer string conversion" not in str(exc):
+            raise
+        raise ConfigError(f"invalid config: an integer of more than {sys.get_int_max_str_digits():,} digits") from None
 
 
 def parse_settings(table: dict[str, Any], root: str = ".", prefix: str = "", source: str | None = None) -> Settings:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypedDict
 from nblint.analysis.context import TableContext
 from nblint.core.errors import ConfigError, NblintError
 from nblint.core.progress import ProgressBar
-from nblint.core.resources import MemoryBudget
+from nblint.core.resources import MemoryBudget, resource_error
 from nblint.core.terminal import is_interactive
 from nblint.engine import resolved_options, run_rules, shared_settings
 from nblint.engine.findings import Finding, Severity
@@ -318,12 +318,16 @@ def lint_paths(
         files, warnings, unreadable = expand_paths(paths)
         configs = {path: _read_config(path) for path in files if is_config_path(path)}
 
+        from nblint.readers.excel import is_excel_path
         from nblint.readers.files import read_table  # (the file readers: only when files are read)
 
         def open_source(path: str, settings: Settings) -> TableSource:
+            if overrides.sheet is not None and not is_excel_path(path):
+                warnings.append(f"{path}: warning: --sheet names a sheet of an Excel workbook: ignored for this file")
             source = read_table(path, encoding=settings.encoding, stdin=stdin, sheet=overrides.sheet)
             return text_source(source, settings.text, settings.target) if settings.text else source
 
+    explicit = set(paths)
     files, named = _with_named_data(files, configs, unreadable, overrides.allow_outside_data, engine)
     cache: dict = {}
     results = []
@@ -335,6 +339,11 @@ def lint_paths(
                 results.append(FileResult(path, error=unreadable[path]))
                 continue
             config = configs.get(path)
+            if path in explicit and (config is None or isinstance(config, ConfigFile) and not config.specs):
+                table = _json_table(path)  # (named on the command line: a table in JSON is said, not passed over)
+                if table is not None:
+                    results.append(FileResult(path, error=f"{path}: error: {table}"))
+                    continue
             if path in configs and config is None:
                 continue
             try:
@@ -359,6 +368,12 @@ def lint_paths(
             except NblintError as exc:
                 named_by = f" (named by {spec.path}, line {spec.data_line})" if spec is not None else ""
                 results.append(FileResult(path, error=f"{path}: error: {exc}{named_by}", fail_on=settings.fail_on))
+                continue
+            except Exception as exc:  # out of memory or threads (a small ulimit -v): this file, not the run
+                message = resource_error(exc)
+                if message is None:
+                    raise
+                results.append(FileResult(path, error=f"{path}: error: {message}", fail_on=settings.fail_on))
                 continue
             finally:
                 if bar is not None:
@@ -415,6 +430,15 @@ def _declared_by_spec(
     if changes.get("model") and settings.alpha is None and spec.alpha is not None:
         changes["alpha"] = spec.alpha
     return replace(settings, **changes)
+
+
+def _json_table(path: str) -> str | None:
+    from nblint.pipelines.configs import json_table_error
+
+    try:
+        return json_table_error(path)
+    except OSError:  # (unreadable: the config reader has said so already)
+        return None
 
 
 def _read_config(path: str) -> ConfigFile | NblintError | None:

@@ -15,6 +15,14 @@ def fmt_value(value) -> str:
     return str(value)
 
 
+def fmt_share(p: float) -> str:
+    """A probability as a percentage to one decimal, or to its first digit where that shows 0.0% (0.005%)."""
+    text = f"{p:.1%}"
+    if p > 0 and float(text[:-1]) == 0:
+        text = f"{100 * p:.1g}%"
+    return text
+
+
 def fmt_class(label) -> str:
     return repr(fmt_value(label))
 

@@ -9,7 +9,7 @@ from nblint.analysis.context import TableContext
 from nblint.engine import SUMMARIZE_ABOVE, Option, Rule, Severity
 from nblint.report.figures import contingency
 
-from . import DISCRETE_KINDS, class_table, fmt_class, fmt_value, zero_upper_bound
+from . import DISCRETE_KINDS, class_table, fmt_class, fmt_share, fmt_value, zero_upper_bound
 
 
 class ZeroCountCell(Rule):
@@ -146,7 +146,7 @@ class ZeroCountCell(Rule):
         more = f" and {len(cells) - 1} more" if len(cells) > 1 else ""
         message = (
             f"column {column!r}: value {first['value']} never seen with class {fmt_class(classes[shown[0][1]])} "
-            f"({first['class_rows']} rows; true probability may still be up to {first['upper_95']:.1%}){more}"
+            f"({first['class_rows']} rows; true probability may still be up to {fmt_share(first['upper_95'])}){more}"
         )
         if ctx.alpha == 0:
             message += "; with alpha = 0 each such cell vetoes its class"
