@@ -188,6 +188,14 @@ def _target_name(y, target: str | None, names) -> str:
 
 def _column_of(y, n_rows: int) -> ColumnData:
     """The classes ``y`` as one whole column of ``n_rows`` values."""
+    from nblint.readers.conversions import array_column_data
+
+    plain = np.asarray(y) if isinstance(y, (list, tuple, np.ndarray)) else None
+    column = array_column_data(plain) if plain is not None and plain.ndim == 1 else None
+    if column is not None:  # (numbers or strings: no pandas to import, as a text user's labels are)
+        if len(column.values) != n_rows:
+            raise ValueError(f"y has {len(column.values)} values for {n_rows} rows")
+        return column
     import pandas as pd
 
     if _defined_in(y, "polars"):
