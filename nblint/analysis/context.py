@@ -43,6 +43,7 @@ from nblint.structure.duplicates import code_column_candidates, identical_candid
 from nblint.structure.exclusive import BrokenCandidate, candidate_sets
 from nblint.structure.kinds import ColumnKind, declared_kind, infer_kinds, term_kinds
 from nblint.structure.names import group_stem
+from nblint.structure.terms import indicator_encoding, row_count_sums, sparse_candidates
 
 
 @dataclass
@@ -295,9 +296,11 @@ class TableContext:
                     f"words cannot be shown exclusive of another column (min-evidence)"
                 )
         notes.extend(self.source.limits)
-        if self._vif_words:
+        # (the words the profile gathered no co-moments for too; a wide table's 0/1 words are said above)
+        vif_words = sum(1 for t in self.term_columns if not (gram.wide and t in gram.binary.positions()))
+        if vif_words:
             notes.append(
-                f"VIF (NB104) leaves out the {self._vif_words:,} words of the document-term block: linear "
+                f"VIF (NB104) leaves out the {vif_words:,} words of the document-term block: linear "
                 "dependencies among words are what any bag of words has"
             )
         if self.structure.capped:
@@ -363,16 +366,26 @@ class TableContext:
         half of its rows: a word absent from most documents; beside a block of counts, also a
         whole count from 0 (not 0/1) that is present in more: a frequent word. Only a block is text:
         at least ``term-block`` such columns (the setting), so a lone count beside measurements
-        is never one. Rules read a term column the way text models do: Bernoulli NB's
+        is never one; and a block of 0/1 columns whose rows each set one column per variable (a
+        one-hot encoding, however many levels) is indicators, not words (:mod:`nblint.structure.terms`).
+        Declared words (a vectorizer's output, ``--text``) are the block whatever their number.
+        Rules read a term column the way text models do: Bernoulli NB's
         binarisation at 0 is word presence (the multivariate Bernoulli event model), and a
         rare term is one seen in few rows, whatever its counts.
         """
         numeric = self.profile.numeric
         n_rows = numeric.class_n.sum(axis=0)
         nonzero, target = self._nonzero, self.target
-        at = np.flatnonzero((numeric.minimum >= 0) & (nonzero >= 0) & (2 * nonzero <= n_rows)).tolist()
+        # Declared (a vectorizer's output, --text's words), or read from a sparse matrix's values
+        # before its profile (the same reading: :func:`nblint.structure.terms.matrix_words`).
+        if self.source.words is not None:
+            return self.source.words - {target}
+        at = np.flatnonzero(sparse_candidates(numeric.minimum, nonzero, n_rows)).tolist()
         sparse = [name for name in (numeric.names[j] for j in at) if name != target]
         if len(sparse) < self.settings.term_block:
+            return frozenset()
+        zero_one = numeric.zero_one[at]
+        if zero_one.all() and self._indicator_encoding(sparse):
             return frozenset()
         # A sparse matrix given as such (a vectorizer's output) is one block: its frequent words
         # ('the', in 93% of documents) are terms too. In a dense file only the sparse columns are.
@@ -391,6 +404,18 @@ class TableContext:
             ).tolist()
             sparse += [name for name in (numeric.names[j] for j in frequent) if name != target]
         return frozenset(sparse)
+
+    def _indicator_encoding(self, columns: list[str]) -> bool:
+        """Whether the rows of these 0/1 columns say they are indicators of variables, not words (:mod:`nblint.structure.terms`).
+
+        Read over the complete ones (those with the co-occurrence counts); with none, not an encoding.
+        """
+        gram = self.profile.gram
+        complete = [c for c in columns if c in gram.binary.positions()]
+        if not complete:
+            return False
+        ones, squares = row_count_sums(gram, complete)
+        return indicator_encoding(ones, squares, gram.n, self.settings.max_violation_share) is not None
 
     @cached_property
     def duplicate_rows(self) -> DuplicateRows | None:
@@ -465,12 +490,11 @@ class TableContext:
         table (and finding each would take a least-squares fit per word).
         """
         gram = self.profile.gram
-        names, comoment = gram.names, gram.comoment
-        words = self._vif_words
-        if words:
+        names = gram.names
+        if self._vif_words:
             keep = [i for i, name in enumerate(names) if name not in self.term_columns]
-            names, comoment = tuple(names[i] for i in keep), comoment[np.ix_(keep, keep)]
-        return variance_inflation(names, comoment, self.group_search.onehot)
+            return variance_inflation(tuple(names[i] for i in keep), gram.comoment_of(keep), self.group_search.onehot)
+        return variance_inflation(names, gram.comoment, self.group_search.onehot)
 
     @cached_property
     def _vif_words(self) -> int:

@@ -36,6 +36,9 @@ class SparseSource(TableSource):
         The classes, one per row (with ``target``).
     path : str
         Display name in findings.
+    words : collection of str, optional
+        The columns declared a document-term block (a vectorizer's output); without it the
+        block is read from the values when the settings are known (:meth:`settle_words`).
     """
 
     def __init__(
@@ -45,6 +48,7 @@ class SparseSource(TableSource):
         target: str | None = None,
         y: ColumnData | None = None,
         path: str = "<array>",
+        words=None,
     ):
         from scipy import sparse
 
@@ -66,12 +70,40 @@ class SparseSource(TableSource):
         super().__init__(path, self.features + ((target,) if target is not None else ()), csr.shape[0])
         entries_per_row = max(csr.nnz / max(csr.shape[0], 1), 1.0)
         self.block_rows = int(max(256, min(1 << 20, CHUNK_ENTRIES // entries_per_row)))
-        if len(self.features) > MOMENT_COLUMNS:  # what the profile of this source leaves out (NB106)
-            self.limits = (
-                f"sparse input of {len(self.features)} columns (more than {MOMENT_COLUMNS}): VIF (NB104) is not "
-                "computed for its columns that are not 0/1, whose dense co-moment matrix would need "
-                f"{8 * len(self.features) ** 2 / 2**30:.1f} GiB",
+        self.word_mask: np.ndarray | None = None
+        self._settled = False
+        #: Sentences on how the matrix was made, for NB106 (``check_pipeline``'s hash-bucket names).
+        self.notes: tuple[str, ...] = ()
+        self._moment_limits: tuple[str, ...] = ()
+        if words is not None:
+            declared = frozenset(words)
+            self._set_words(np.fromiter((n in declared for n in self.features), dtype=bool, count=len(self.features)))
+
+    def settle_words(self, term_block: int, share: float) -> None:
+        """Decide which columns are a document-term block from the values (once; declared words stay).
+
+        Before the profile pass: the words take no co-moments (:func:`nblint.structure.terms.matrix_words`).
+        """
+        if not self._settled:
+            from nblint.structure.terms import matrix_words
+
+            self._set_words(matrix_words(self.matrix, self.binary, term_block, share))
+
+    def _set_words(self, mask: np.ndarray) -> None:
+        self._settled = True
+        self.word_mask = mask if mask.any() else None
+        self.words = frozenset(self.features[j] for j in np.flatnonzero(mask).tolist())
+        moment_columns = len(self.features) - int(mask.sum())
+        if moment_columns > MOMENT_COLUMNS:  # what the profile of this source leaves out (NB106)
+            self._moment_limits = (
+                f"sparse input of {moment_columns} columns (more than {MOMENT_COLUMNS}) outside a document-term "
+                "block: VIF (NB104) is not computed for its columns that are not 0/1, whose dense co-moment matrix "
+                f"would need {8 * moment_columns**2 / 2**30:.1f} GiB",
             )
+
+    @property  # type: ignore[override]
+    def limits(self) -> tuple[str, ...]:
+        return self._moment_limits + self.notes
 
     def chunks(self, columns: Sequence[str] | None = None) -> Iterator[Chunk]:
         if columns is None:  # the profile pass: row blocks as they are
@@ -102,7 +134,11 @@ class SparseSource(TableSource):
             length = min(self.block_rows, self.n_rows - offset)
             columns = (self._target_slice(offset, length),) if self.target is not None else ()
             block = SparseBlock(
-                self.features, self.matrix[offset : offset + length], self.matrix.dtype.kind in "biu", self.binary
+                self.features,
+                self.matrix[offset : offset + length],
+                self.matrix.dtype.kind in "biu",
+                self.binary,
+                words=self.word_mask,
             )
             yield Chunk(dense_names, columns, offset, length, sparse=block)
 
