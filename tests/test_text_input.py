@@ -67,9 +67,7 @@ def table_findings(report) -> list[dict]:
 def matrix_findings(vectorizer, docs, y, **kwargs) -> list[dict]:
     """What ``nblint.check`` says of the matrix scikit-learn makes of ``docs``, with the vocabulary as names."""
     X = vectorizer.fit_transform(docs)
-    return table_findings(
-        nblint.check(X, y, feature_names=vectorizer.get_feature_names_out(), words=True, **kwargs)
-    )
+    return table_findings(nblint.check(X, y, feature_names=vectorizer.get_feature_names_out(), words=True, **kwargs))
 
 
 def params(obj) -> str:

@@ -165,7 +165,9 @@ def _as_1d(values, name: str):
     return array
 
 
-def _matrix_source(X, y, target, feature_names, notes: tuple[str, ...] = (), words=None) -> tuple[TableSource, str | None]:
+def _matrix_source(
+    X, y, target, feature_names, notes: tuple[str, ...] = (), words=None
+) -> tuple[TableSource, str | None]:
     if X.ndim != 2:
         raise ValueError(f"X must be 2-D (rows x features), got an array of shape {X.shape}")
     n, p = X.shape
@@ -177,10 +179,11 @@ def _matrix_source(X, y, target, feature_names, notes: tuple[str, ...] = (), wor
     if is_sparse(X):
         from nblint.readers.sparse import SparseSource
 
-        sparse_source = SparseSource(X, names, name, column, words=_declared_words(words, names, name))
+        declared = True if words is True else _declared_words(words, names, name)  # (True: every column, unnamed)
+        sparse_source = SparseSource(X, names, name, column, words=declared)
         sparse_source.notes = tuple(notes)  # what its maker did to the matrix, too
         return sparse_source, name
-    source: TableSource = ArraySource(X, names)
+    source: TableSource = ArraySource(X, tuple(names))
     # (name and column are both set from y, or both None)
     if name is not None and column is not None:
         source = WithTarget(source, name, column)
@@ -188,9 +191,30 @@ def _matrix_source(X, y, target, feature_names, notes: tuple[str, ...] = (), wor
     return source, name if column is not None else None
 
 
-def _feature_names(feature_names, p: int) -> tuple[str, ...]:
+class DefaultNames(Sequence[str]):
+    """``x0 .. x{p-1}``, made one at a time as asked: a hashed matrix declares 2^20 columns and fills a few."""
+
+    def __init__(self, p: int):
+        self.p = p
+
+    def __len__(self) -> int:
+        return self.p
+
+    def __getitem__(self, j):  # type: ignore[override]
+        if isinstance(j, slice):
+            return tuple(f"x{k}" for k in range(*j.indices(self.p)))
+        if not -self.p <= j < self.p:
+            raise IndexError(j)
+        return f"x{j % self.p}"
+
+    def __contains__(self, name) -> bool:
+        digits = name[1:] if isinstance(name, str) and name.startswith("x") else ""
+        return digits.isdigit() and digits == str(int(digits)) and int(digits) < self.p
+
+
+def _feature_names(feature_names, p: int) -> Sequence[str]:
     if feature_names is None:
-        return tuple(f"x{j}" for j in range(p))
+        return DefaultNames(p)
     names = tuple(str(name) for name in feature_names)
     if len(names) != p:
         raise ValueError(f"feature_names has {len(names)} names for {p} columns")

@@ -149,7 +149,9 @@ def _hash_buckets(out: Any, names: list[str]) -> ModelInput:
         f"HashingVectorizer keeps no vocabulary: columns are named hash_<bucket> (a bucket may hold several words); "
         f"the {width - len(filled):,} of {width:,} buckets no document fills are left out"
     )
-    return ModelInput(matrix[:, filled].tocsr(), [f"hash_{j}" for j in filled.tolist()], names, notes=[note], words=True)
+    return ModelInput(
+        matrix[:, filled].tocsr(), [f"hash_{j}" for j in filled.tolist()], names, notes=[note], words=True
+    )
 
 
 def _is_fitted(step: Any) -> bool:

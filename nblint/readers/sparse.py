@@ -20,6 +20,9 @@ from nblint.readers.chunks import Chunk, ColumnData, SparseBlock, TableSource, c
 CHUNK_ENTRIES = 1 << 21
 #: Sparse blocks wider than this keep no co-moments for their non-0/1 columns (VIF).
 MOMENT_COLUMNS = 4096
+#: More empty (all-zero) columns than this, and more than half of the matrix, are left out of a sparse
+#: input (NB106 says how many): a width declared, not filled, must not set the cost.
+EMPTY_COLUMNS = 4096
 
 
 class SparseSource(TableSource):
@@ -36,9 +39,10 @@ class SparseSource(TableSource):
         The classes, one per row (with ``target``).
     path : str
         Display name in findings.
-    words : collection of str, optional
-        The columns declared a document-term block (a vectorizer's output); without it the
-        block is read from the values when the settings are known (:meth:`settle_words`).
+    words : collection of str or True, optional
+        The columns declared a document-term block (a vectorizer's output; True: every
+        column); without it the block is read from the values when the settings are known
+        (:meth:`settle_words`).
     """
 
     def __init__(
@@ -59,12 +63,30 @@ class SparseSource(TableSource):
             csr = csr.copy()  # never change the caller's matrix
             csr.sum_duplicates()
             csr.eliminate_zeros()
+        self._empty_limits: tuple[str, ...] = ()
+        filled = np.bincount(csr.indices, minlength=csr.shape[1]) > 0
+        empty = len(filled) - int(filled.sum())
+        #: All-zero columns left out of the matrix (each would be a candidate word: never negative, mostly 0).
+        self.empty_columns = 0
+        if empty > EMPTY_COLUMNS and empty > len(filled) // 2:
+            # A declared width that is not the data's (HashingVectorizer's 2^20 buckets for 40
+            # documents): the empty columns are left out, so that the cost follows the entries.
+            keep = np.flatnonzero(filled)
+            csr = csr[:, keep]
+            names = tuple(names[j] for j in keep.tolist())
+            self.empty_columns = empty
+            self._empty_limits = (
+                f"{empty:,} of the matrix's {len(filled):,} columns hold no non-zero value (empty hash buckets, an "
+                "unused vocabulary) and are left out: they are constant zero columns, which no model learns from",
+            )
+        else:
+            names = tuple(names)
         self.matrix = csr
         # Columns with a stored value other than 1 (NaN included) are not 0/1 anywhere: one
         # pass over the entries, so that no row block counts co-occurrences for them.
         other = (csr.data != 1) & (csr.data != 0)
         self.binary = np.bincount(csr.indices[other], minlength=csr.shape[1]) == 0
-        self.features = tuple(names)
+        self.features = names
         self.y = y
         self.target = target
         super().__init__(path, self.features + ((target,) if target is not None else ()), csr.shape[0])
@@ -75,7 +97,9 @@ class SparseSource(TableSource):
         #: Sentences on how the matrix was made, for NB106 (``check_pipeline``'s hash-bucket names).
         self.notes: tuple[str, ...] = ()
         self._moment_limits: tuple[str, ...] = ()
-        if words is not None:
+        if words is True:
+            self._set_words(np.ones(len(self.features), dtype=bool))
+        elif words is not None:
             declared = frozenset(words)
             self._set_words(np.fromiter((n in declared for n in self.features), dtype=bool, count=len(self.features)))
 
@@ -87,7 +111,7 @@ class SparseSource(TableSource):
         if not self._settled:
             from nblint.structure.terms import matrix_words
 
-            self._set_words(matrix_words(self.matrix, self.binary, term_block, share))
+            self._set_words(matrix_words(self.matrix, self.binary, term_block, share, self.empty_columns))
 
     def _set_words(self, mask: np.ndarray) -> None:
         self._settled = True
@@ -103,7 +127,7 @@ class SparseSource(TableSource):
 
     @property  # type: ignore[override]
     def limits(self) -> tuple[str, ...]:
-        return self._moment_limits + self.notes
+        return self._empty_limits + self._moment_limits + self.notes
 
     def chunks(self, columns: Sequence[str] | None = None) -> Iterator[Chunk]:
         if columns is None:  # the profile pass: row blocks as they are

@@ -102,21 +102,21 @@ def sparse_candidates(minimum: np.ndarray, nonzero: np.ndarray, n_rows: int) -> 
     return (minimum >= 0) & (nonzero >= 0) & (2 * nonzero <= n_rows)
 
 
-def matrix_words(csr, binary: np.ndarray, term_block: int, share: float) -> np.ndarray:
+def matrix_words(csr, binary: np.ndarray, term_block: int, share: float, empty: int = 0) -> np.ndarray:
     """The columns of a ``scipy.sparse`` matrix (canonical CSR) that are a document-term block (a mask).
 
     A matrix given as such is one block: with at least ``term_block`` candidate columns
-    (:func:`sparse_candidates`) its non-negative columns are all words, its frequent ones
-    ('the', in 93% of documents) included, unless the candidates are 0/1 columns whose
-    rows say they are an indicator encoding (:func:`indicator_encoding`). One pass over
-    the stored entries.
+    (:func:`sparse_candidates`; ``empty``: all-zero columns the source left out, candidates
+    too) its non-negative columns are all words, its frequent ones ('the', in 93% of
+    documents) included, unless the candidates are 0/1 columns whose rows say they are
+    an indicator encoding (:func:`indicator_encoding`). One pass over the stored entries.
     """
     n, p = csr.shape
     words = np.zeros(p, dtype=bool)
     nonzero = np.bincount(csr.indices, minlength=p)  # (no stored zeros: the source made it canonical)
     negative = np.bincount(csr.indices[csr.data < 0], minlength=p) > 0
     candidates = ~negative & (2 * nonzero <= n)
-    if int(candidates.sum()) < term_block:
+    if int(candidates.sum()) + empty < term_block:
         return words
     if np.all(binary[candidates]):  # 0/1 columns: words or indicators, as their rows tell
         rows = np.repeat(np.arange(n), np.diff(csr.indptr))
