@@ -66,26 +66,26 @@ def indicator_encoding(ones: float, squares: float, n_rows: int, share: float) -
     Returns
     -------
     str or None
-        ``"one-hot"``: every row sets the same number of columns (one per variable);
-        ``"one variable"``: no row sets two (one variable's indicators); None otherwise.
+        ``"one variable"``: no row sets two (one variable's indicators: one-hot, or dummies);
+        ``"one-hot"``: every row sets the same number of columns (one per variable, several
+        variables); None otherwise.
 
     Examples
     --------
-    >>> indicator_encoding(200.0, 400.0, 100, 0.01)  # two one-hot variables: 2 ones on every row
-    'one-hot'
     >>> indicator_encoding(60.0, 60.0, 100, 0.01)  # drop-first dummies: 0 or 1 per row
     'one variable'
+    >>> indicator_encoding(200.0, 400.0, 100, 0.01)  # two one-hot variables: 2 ones on every row
+    'one-hot'
     >>> indicator_encoding(300.0, 1500.0, 100, 0.01) is None  # rows of 1 to 9 words
     True
     """
     if n_rows <= 0 or ones <= 0:
         return None
-    mean = ones / n_rows
-    spread = squares - ones * mean  # sum_r (m_r - mean)^2
-    if spread <= share * n_rows:
-        return "one-hot"
     if squares - ones <= 2 * share * n_rows:  # sum_r m_r (m_r - 1)
         return "one variable"
+    mean = ones / n_rows
+    if squares - ones * mean <= share * n_rows:  # sum_r (m_r - mean)^2
+        return "one-hot"
     return None
 
 
