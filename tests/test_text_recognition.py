@@ -222,3 +222,13 @@ def test_the_comoments_of_some_columns_are_those_of_the_whole_matrix():
     for keep in ([0, 1, 2, 3, 4], [0, 2, 4], [1, 3], [0, 3, 4], [2]):
         part = chunk_gram(X, names, np.ones(5, bool), zero_one)[0].comoment_of(keep)
         np.testing.assert_allclose(part, whole[np.ix_(keep, keep)], rtol=0, atol=1e-9)
+
+
+@pytest.mark.parametrize("setting", ["max_features=300", "min_df=2", "bigrams"])
+def test_a_dense_document_term_array_is_read_as_words_too(setting):
+    vectorizer, _ = SETTINGS[setting]
+    X = vectorizer.fit_transform(DOCS)
+    names = vectorizer.get_feature_names_out()
+    ctx = context(X.toarray(), Y, feature_names=names)
+    assert ctx.term_columns == frozenset(names)  # (counts: the frequent words of the block too)
+    assert_one_block(table_findings(nblint.check(X.toarray(), Y, feature_names=names)))
