@@ -24,9 +24,10 @@ import nblint
 from nblint.api.inputs import table_source
 from nblint.profile.gram import chunk_gram
 from nblint.profile.incidence import Incidence
+from nblint.readers.words import indicator_encoding
 from nblint.run.config import parse_settings
 from nblint.run.runner import make_context
-from nblint.structure.terms import indicator_encoding, row_count_sums
+from nblint.structure.terms import row_count_sums
 
 CLASSES = ("sport", "tech", "food")
 #: What a block of words never is: an encoded variable (NB101-NB103, NB307), collinear words (NB104),

@@ -27,6 +27,7 @@ from nblint.profile.incidence import Incidence
 from nblint.profile.levels import key_counts, level_sizes
 from nblint.profile.table import TableProfile, class_slots
 from nblint.readers import Chunk, Names, TableSource
+from nblint.readers.words import indicator_encoding, sparse_candidates
 from nblint.structure import (
     Budget,
     Group,
@@ -43,7 +44,7 @@ from nblint.structure.duplicates import code_column_candidates, identical_candid
 from nblint.structure.exclusive import BrokenCandidate, candidate_sets
 from nblint.structure.kinds import ColumnKind, declared_kind, infer_kinds, term_kinds
 from nblint.structure.names import group_stem
-from nblint.structure.terms import indicator_encoding, row_count_sums, sparse_candidates
+from nblint.structure.terms import row_count_sums
 
 
 @dataclass
@@ -367,7 +368,7 @@ class TableContext:
         whole count from 0 (not 0/1) that is present in more: a frequent word. Only a block is text:
         at least ``term-block`` such columns (the setting), so a lone count beside measurements
         is never one; and a block of 0/1 columns whose rows each set one column per variable (a
-        one-hot encoding, however many levels) is indicators, not words (:mod:`nblint.structure.terms`).
+        one-hot encoding, however many levels) is indicators, not words (:mod:`nblint.readers.words`).
         Declared words (a vectorizer's output, ``--text``) are the block whatever their number.
         Rules read a term column the way text models do: Bernoulli NB's
         binarisation at 0 is word presence (the multivariate Bernoulli event model), and a
@@ -377,7 +378,7 @@ class TableContext:
         n_rows = numeric.class_n.sum(axis=0)
         nonzero, target = self._nonzero, self.target
         # Declared (a vectorizer's output, --text's words), or read from a sparse matrix's values
-        # before its profile (the same reading: :func:`nblint.structure.terms.matrix_words`).
+        # before its profile (the same reading: :func:`nblint.readers.words.matrix_words`).
         if self.source.words is not None:
             return self.source.words - {target}
         at = np.flatnonzero(sparse_candidates(numeric.minimum, nonzero, n_rows)).tolist()

@@ -106,10 +106,10 @@ class SparseSource(TableSource):
     def settle_words(self, term_block: int, share: float) -> None:
         """Decide which columns are a document-term block from the values (once; declared words stay).
 
-        Before the profile pass: the words take no co-moments (:func:`nblint.structure.terms.matrix_words`).
+        Before the profile pass: the words take no co-moments (:func:`nblint.readers.words.matrix_words`).
         """
         if not self._settled:
-            from nblint.structure.terms import matrix_words
+            from nblint.readers.words import matrix_words
 
             self._set_words(matrix_words(self.matrix, self.binary, term_block, share, self.empty_columns))
 

@@ -1,6 +1,6 @@
 from nblint.analysis.context import TableContext
 from nblint.engine import Option, Rule, Severity
-from nblint.structure.terms import TERM_BLOCK
+from nblint.readers.words import TERM_BLOCK
 
 
 class DuplicateRows(Rule):

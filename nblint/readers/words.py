@@ -1,0 +1,103 @@
+"""Which columns are a document-term block: words, or indicators of variables, read from the values.
+
+A document-term block and a one-hot encoding look alike column by column: many
+non-negative columns, each zero on most rows. Values tell them apart where they can
+(a count above one, a tf-idf weight: no indicator holds those); a block of 0/1 columns
+(``CountVectorizer(binary=True)`` against ``OneHotEncoder``) is told apart by its rows.
+
+An indicator encoding sets at most one column per variable on a row: a one-hot
+encoding of ``G`` variables sets exactly ``G`` on every row (its row counts do not
+vary), and one variable's indicators (one-hot with missing values, or drop-first
+dummies) set at most one. A document sets as many words as it has distinct words,
+which vary from document to document. With ``m_r`` the block's ones on row ``r``, both
+signatures are read from two sums, ``sum_r m_r`` and ``sum_r m_r^2``: from a sparse
+matrix's entries here (:func:`matrix_words`, before its profile), from a dense table's
+profile in :mod:`nblint.structure.terms` (the columns' counts of ones and the sum of the
+block's co-occurrence counts ``O_ij``, diagonal included):
+
+* constant row counts: ``Var(m) = mean(m^2) - mean(m)^2`` near 0;
+* at most one per row: ``mean(m (m - 1)) = mean(m^2) - mean(m)`` near 0 (no two
+  columns of the block meet).
+
+"Near" allows a share ``share`` of rows off by one (a few broken rows, NB103's
+``max-violation-share``): each adds at most about 1 to ``sum_r (m_r - mean)^2`` or 2 to
+``sum_r m_r (m_r - 1)``. Anything more spread is words.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def indicator_encoding(ones: float, squares: float, n_rows: int, share: float) -> str | None:
+    """What row counts of a 0/1 block say it encodes, or None: it may be words.
+
+    Parameters
+    ----------
+    ones, squares : float
+        ``sum_r m_r`` and ``sum_r m_r^2`` (:func:`nblint.structure.terms.row_count_sums`).
+    n_rows : int
+    share : float
+        Share of rows that may be off by one (broken rows).
+
+    Returns
+    -------
+    str or None
+        ``"one variable"``: no row sets two (one variable's indicators: one-hot, or dummies);
+        ``"one-hot"``: every row sets the same number of columns (one per variable, several
+        variables); None otherwise.
+
+    Examples
+    --------
+    >>> indicator_encoding(60.0, 60.0, 100, 0.01)  # drop-first dummies: 0 or 1 per row
+    'one variable'
+    >>> indicator_encoding(200.0, 400.0, 100, 0.01)  # two one-hot variables: 2 ones on every row
+    'one-hot'
+    >>> indicator_encoding(300.0, 1500.0, 100, 0.01) is None  # rows of 1 to 9 words
+    True
+    """
+    if n_rows <= 0 or ones <= 0:
+        return None
+    if squares - ones <= 2 * share * n_rows:  # sum_r m_r (m_r - 1)
+        return "one variable"
+    mean = ones / n_rows
+    if squares - ones * mean <= share * n_rows:  # sum_r (m_r - mean)^2
+        return "one-hot"
+    return None
+
+
+#: Fewest sparse non-negative columns that make a document-term block (NB209's ``term-block``): a
+#: vocabulary from a few hundred words up; a table of a few dozen indicators or counts stays below.
+TERM_BLOCK = 200
+
+
+def sparse_candidates(minimum: np.ndarray, nonzero: np.ndarray, n_rows: int) -> np.ndarray:
+    """The columns that may be words: no negative value, zero on at least half of the rows (a mask).
+
+    ``nonzero``: rows where each column is non-zero, negative where unknown (never a candidate).
+    """
+    return (minimum >= 0) & (nonzero >= 0) & (2 * nonzero <= n_rows)
+
+
+def matrix_words(csr, binary: np.ndarray, term_block: int, share: float, empty: int = 0) -> np.ndarray:
+    """The columns of a ``scipy.sparse`` matrix (canonical CSR) that are a document-term block (a mask).
+
+    A matrix given as such is one block: with at least ``term_block`` candidate columns
+    (:func:`sparse_candidates`; ``empty``: all-zero columns the source left out, candidates
+    too) its non-negative columns are all words, its frequent ones ('the', in 93% of
+    documents) included, unless the candidates are 0/1 columns whose rows say they are
+    an indicator encoding (:func:`indicator_encoding`). One pass over the stored entries.
+    """
+    n, p = csr.shape
+    words = np.zeros(p, dtype=bool)
+    nonzero = np.bincount(csr.indices, minlength=p)  # (no stored zeros: the source made it canonical)
+    negative = np.bincount(csr.indices[csr.data < 0], minlength=p) > 0
+    candidates = ~negative & (2 * nonzero <= n)
+    if int(candidates.sum()) + empty < term_block:
+        return words
+    if np.all(binary[candidates]):  # 0/1 columns: words or indicators, as their rows tell
+        rows = np.repeat(np.arange(n), np.diff(csr.indptr))
+        m = np.bincount(rows[candidates[csr.indices]], minlength=n).astype(np.float64)
+        if indicator_encoding(float(m.sum()), float(np.dot(m, m)), n, share) is not None:
+            return words
+    return ~negative
