@@ -15,6 +15,7 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 import pytest
+from scipy import sparse
 from sklearn.feature_extraction.text import CountVectorizer, HashingVectorizer, TfidfTransformer, TfidfVectorizer
 from sklearn.naive_bayes import BernoulliNB, ComplementNB, MultinomialNB
 from sklearn.pipeline import make_pipeline
@@ -233,3 +234,15 @@ def test_a_dense_document_term_array_is_read_as_words_too(setting):
     ctx = context(X.toarray(), Y, feature_names=names)
     assert ctx.term_columns == frozenset(names)  # (counts: the frequent words of the block too)
     assert_one_block(table_findings(nblint.check(X.toarray(), Y, feature_names=names)))
+
+
+@pytest.mark.parametrize("as_sparse", [False, True], ids=["dense", "sparse"])
+def test_columns_each_set_on_nearly_half_of_the_rows_are_not_a_vocabulary(as_sparse):
+    # 600 independent yes/no answers: most are zero on half of the rows or more, but the typical one is set on 45%
+    # of them, which no vocabulary's typical word is (Zipf's law).
+    rng = np.random.default_rng(8)
+    bits = (rng.random((400, 600)) < 0.45).astype(np.int64)
+    y = rng.integers(0, 2, 400)
+    data = sparse.csr_matrix(bits) if as_sparse else bits
+    assert context(data, y).term_columns == frozenset()
+    assert len(context(data, y, words=True).term_columns) == 600  # (declared, they are words)

@@ -27,7 +27,7 @@ from nblint.profile.incidence import Incidence
 from nblint.profile.levels import key_counts, level_sizes
 from nblint.profile.table import TableProfile, class_slots
 from nblint.readers import Chunk, Names, TableSource
-from nblint.readers.words import indicator_encoding, sparse_candidates
+from nblint.readers.words import indicator_encoding, rare_typical_word, sparse_candidates
 from nblint.structure import (
     Budget,
     Group,
@@ -367,7 +367,7 @@ class TableContext:
         half of its rows: a word absent from most documents; beside a block of counts, also a
         whole count from 0 (not 0/1) that is present in more: a frequent word. Only a block is text:
         at least ``term-block`` such columns (the setting), so a lone count beside measurements
-        is never one; and a block of 0/1 columns whose rows each set one column per variable (a
+        is never one, whose typical column is rare (Zipf's law: :func:`nblint.readers.words.rare_typical_word`); and a block of 0/1 columns whose rows each set one column per variable (a
         one-hot encoding, however many levels) is indicators, not words (:mod:`nblint.readers.words`).
         Declared words (a vectorizer's output, ``--text``) are the block whatever their number.
         Rules read a term column the way text models do: Bernoulli NB's
@@ -383,7 +383,7 @@ class TableContext:
             return self.source.words - {target}
         at = np.flatnonzero(sparse_candidates(numeric.minimum, nonzero, n_rows)).tolist()
         sparse = [name for name in (numeric.names[j] for j in at) if name != target]
-        if len(sparse) < self.settings.term_block:
+        if len(sparse) < self.settings.term_block or not rare_typical_word(nonzero[at], self.n_rows):
             return frozenset()
         zero_one = numeric.zero_one[at]
         if zero_one.all() and self._indicator_encoding(sparse):
