@@ -246,3 +246,22 @@ def test_columns_each_set_on_nearly_half_of_the_rows_are_not_a_vocabulary(as_spa
     data = sparse.csr_matrix(bits) if as_sparse else bits
     assert context(data, y).term_columns == frozenset()
     assert len(context(data, y, words=True).term_columns) == 600  # (declared, they are words)
+
+
+@pytest.mark.parametrize("sparse_output", [True, False], ids=["sparse", "dense"])
+def test_drop_first_dummies_of_several_variables_with_common_references_are_named_an_encoding(sparse_output):
+    # Two variables whose reference level is half of the rows: rows set 0, 1 or 2 columns, as short documents
+    # do; the encoder's names (x0_<level>, x1_<level>) say what the values leave open.
+    rng = np.random.default_rng(9)
+    n = 6000
+    codes = np.column_stack(
+        [
+            np.where(rng.random(n) < 0.5, 0, rng.integers(1, 600, n)),
+            np.where(rng.random(n) < 0.5, 0, rng.integers(1, 500, n)),
+        ]
+    )
+    encoder = OneHotEncoder(drop="first", sparse_output=sparse_output)
+    X = encoder.fit_transform(codes)
+    assert X.shape[1] >= 1000
+    names = encoder.get_feature_names_out()
+    assert context(X, rng.integers(0, 2, n), feature_names=names).term_columns == frozenset()

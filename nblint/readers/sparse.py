@@ -111,7 +111,9 @@ class SparseSource(TableSource):
         if not self._settled:
             from nblint.readers.words import matrix_words
 
-            self._set_words(matrix_words(self.matrix, self.binary, term_block, share, self.empty_columns))
+            self._set_words(
+                matrix_words(self.matrix, self.binary, term_block, share, self.empty_columns, self.features)
+            )
 
     def _set_words(self, mask: np.ndarray) -> None:
         self._settled = True

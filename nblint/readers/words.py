@@ -26,6 +26,8 @@ block's co-occurrence counts ``O_ij``, diagonal included):
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 
@@ -71,6 +73,27 @@ def indicator_encoding(ones: float, squares: float, n_rows: int, share: float) -
 TERM_BLOCK = 200
 
 
+#: ``stem`` + separator + ``level``: how encoders name an indicator (``x0_red``, ``color=red``, ``C(color)[T.red]``).
+_LEVEL_NAME = re.compile(r"^(.+?)(?:_|=|\[T\.)(.+)$")
+#: Share of a 0/1 block's names that must read ``stem_level`` for the names to say it is an encoding.
+ENCODED_NAMES_SHARE = 0.9
+#: Fewest levels per stem, on average, for ``stem_level`` names to enumerate variables' levels.
+LEVELS_PER_STEM = 10
+
+
+def encoded_names(names) -> bool:
+    """Whether the names of a 0/1 block enumerate the levels of a few variables (``x0_a``, ``x0_b``, ``x1_a``...).
+
+    Values decide first (:func:`indicator_encoding`); names settle what values leave open:
+    several drop-first variables whose reference levels are common set 0, 1 or 2 columns
+    on a row, as short documents do. Nearly every name must read ``stem`` + separator +
+    ``level`` with few stems (ten levels per stem on average); a vocabulary's words rarely
+    hold a separator, and when they do (``new_york``) their first parts do not repeat so.
+    """
+    stems = [m.group(1) for m in map(_LEVEL_NAME.match, names) if m is not None]
+    return len(stems) >= ENCODED_NAMES_SHARE * len(names) and LEVELS_PER_STEM * len(set(stems)) <= len(stems)
+
+
 #: Largest share of the rows the median candidate column may be non-zero on, for the block to be words.
 TYPICAL_WORD_SHARE = 0.25
 
@@ -94,14 +117,15 @@ def sparse_candidates(minimum: np.ndarray, nonzero: np.ndarray, n_rows: int) -> 
     return (minimum >= 0) & (nonzero >= 0) & (2 * nonzero <= n_rows)
 
 
-def matrix_words(csr, binary: np.ndarray, term_block: int, share: float, empty: int = 0) -> np.ndarray:
+def matrix_words(csr, binary: np.ndarray, term_block: int, share: float, empty: int = 0, names=()) -> np.ndarray:
     """The columns of a ``scipy.sparse`` matrix (canonical CSR) that are a document-term block (a mask).
 
     A matrix given as such is one block: with at least ``term_block`` candidate columns
     (:func:`sparse_candidates`; ``empty``: all-zero columns the source left out, candidates
     too), the typical one rare (:func:`rare_typical_word`), its non-negative columns are all words, its frequent ones ('the', in 93% of
     documents) included, unless the candidates are 0/1 columns whose rows say they are
-    an indicator encoding (:func:`indicator_encoding`). One pass over the stored entries.
+    an indicator encoding (:func:`indicator_encoding`), or whose ``names`` say so
+    (:func:`encoded_names`). One pass over the stored entries.
     """
     n, p = csr.shape
     words = np.zeros(p, dtype=bool)
@@ -116,5 +140,7 @@ def matrix_words(csr, binary: np.ndarray, term_block: int, share: float, empty: 
         rows = np.repeat(np.arange(n), np.diff(csr.indptr))
         m = np.bincount(rows[candidates[csr.indices]], minlength=n).astype(np.float64)
         if indicator_encoding(float(m.sum()), float(np.dot(m, m)), n, share) is not None:
+            return words
+        if len(names) and encoded_names([names[j] for j in np.flatnonzero(candidates).tolist()]):
             return words
     return ~negative
