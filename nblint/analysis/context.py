@@ -298,7 +298,8 @@ class TableContext:
                 )
         notes.extend(self.source.limits)
         # (the words the profile gathered no co-moments for too; a wide table's 0/1 words are said above)
-        vif_words = sum(1 for t in self.term_columns if not (gram.wide and t in gram.binary.positions()))
+        wide_words = cast(Names, gram.binary).positions() if gram.wide else {}
+        vif_words = len([t for t in self.term_columns if t not in wide_words])
         if vif_words:
             notes.append(
                 f"VIF (NB104) leaves out the {vif_words:,} words of the document-term block: linear "
@@ -412,7 +413,8 @@ class TableContext:
         Read over the complete ones (those with the co-occurrence counts); with none, not an encoding.
         """
         gram = self.profile.gram
-        complete = [c for c in columns if c in gram.binary.positions()]
+        binary = cast(Names, gram.binary).positions()
+        complete = [c for c in columns if c in binary]
         if not complete:
             return False
         ones, squares = row_count_sums(gram, complete)

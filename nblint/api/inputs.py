@@ -180,9 +180,7 @@ def _matrix_source(
         from nblint.readers.sparse import SparseSource
 
         declared = True if words is True else _declared_words(words, names, name)  # (True: every column, unnamed)
-        sparse_source = SparseSource(X, names, name, column, words=declared)
-        sparse_source.notes = tuple(notes)  # what its maker did to the matrix, too
-        return sparse_source, name
+        return SparseSource(X, names, name, column, words=declared, notes=notes), name  # (notes: what its maker did)
     source: TableSource = ArraySource(X, tuple(names))
     # (name and column are both set from y, or both None)
     if name is not None and column is not None:
@@ -200,7 +198,7 @@ class DefaultNames(Sequence[str]):
     def __len__(self) -> int:
         return self.p
 
-    def __getitem__(self, j):  # type: ignore[override]
+    def __getitem__(self, j):
         if isinstance(j, slice):
             return tuple(f"x{k}" for k in range(*j.indices(self.p)))
         if not -self.p <= j < self.p:

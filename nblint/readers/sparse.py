@@ -39,6 +39,8 @@ class SparseSource(TableSource):
         The classes, one per row (with ``target``).
     path : str
         Display name in findings.
+    notes : sequence of str
+        Sentences on how the matrix was made, said by NB106 (``check_pipeline``'s hash-bucket names).
     words : collection of str or True, optional
         The columns declared a document-term block (a vectorizer's output; True: every
         column); without it the block is read from the values when the settings are known
@@ -53,6 +55,7 @@ class SparseSource(TableSource):
         y: ColumnData | None = None,
         path: str = "<array>",
         words=None,
+        notes: Sequence[str] = (),
     ):
         from scipy import sparse
 
@@ -95,8 +98,8 @@ class SparseSource(TableSource):
         self.word_mask: np.ndarray | None = None
         self._settled = False
         #: Sentences on how the matrix was made, for NB106 (``check_pipeline``'s hash-bucket names).
-        self.notes: tuple[str, ...] = ()
-        self._moment_limits: tuple[str, ...] = ()
+        self.notes = tuple(notes)
+        self._say_limits(np.zeros(len(self.features), dtype=bool))
         if words is True:
             self._set_words(np.ones(len(self.features), dtype=bool))
         elif words is not None:
@@ -119,17 +122,19 @@ class SparseSource(TableSource):
         self._settled = True
         self.word_mask = mask if mask.any() else None
         self.words = frozenset(self.features[j] for j in np.flatnonzero(mask).tolist())
-        moment_columns = len(self.features) - int(mask.sum())
-        if moment_columns > MOMENT_COLUMNS:  # what the profile of this source leaves out (NB106)
-            self._moment_limits = (
+        self._say_limits(mask)
+
+    def _say_limits(self, words: np.ndarray) -> None:
+        """What the profile of this source leaves out (NB106), the columns ``words`` being a document-term block."""
+        moment_columns = len(self.features) - int(words.sum())
+        moments: tuple[str, ...] = ()
+        if moment_columns > MOMENT_COLUMNS:
+            moments = (
                 f"sparse input of {moment_columns} columns (more than {MOMENT_COLUMNS}) outside a document-term "
                 "block: VIF (NB104) is not computed for its columns that are not 0/1, whose dense co-moment matrix "
                 f"would need {8 * moment_columns**2 / 2**30:.1f} GiB",
             )
-
-    @property  # type: ignore[override]
-    def limits(self) -> tuple[str, ...]:
-        return self._empty_limits + self._moment_limits + self.notes
+        self.limits = self._empty_limits + moments + self.notes
 
     def chunks(self, columns: Sequence[str] | None = None) -> Iterator[Chunk]:
         if columns is None:  # the profile pass: row blocks as they are
