@@ -265,3 +265,14 @@ def test_drop_first_dummies_of_several_variables_with_common_references_are_name
     assert X.shape[1] >= 1000
     names = encoder.get_feature_names_out()
     assert context(X, rng.integers(0, 2, n), feature_names=names).term_columns == frozenset()
+
+
+def test_documents_of_their_own_words_are_words_even_with_equal_lengths():
+    # 40 documents of 25 words each, no word in two documents: every row sets 25 columns, as a one-hot encoding
+    # of 25 variables would, but no "level" repeats (an identifier's levels, not a variable's): words.
+    n, per_row = 40, 25
+    rows = np.repeat(np.arange(n), per_row)
+    X = sparse.csr_matrix((np.ones(n * per_row, dtype=np.int64), (rows, np.arange(n * per_row))))
+    y = np.array(["a", "b"] * (n // 2))
+    assert len(context(X, y).term_columns) == n * per_row
+    assert len(context(X.toarray(), y).term_columns) == n * per_row

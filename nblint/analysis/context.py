@@ -27,7 +27,13 @@ from nblint.profile.incidence import Incidence
 from nblint.profile.levels import key_counts, level_sizes
 from nblint.profile.table import TableProfile, class_slots
 from nblint.readers import Chunk, Names, TableSource
-from nblint.readers.words import encoded_names, indicator_encoding, rare_typical_word, sparse_candidates
+from nblint.readers.words import (
+    encoded_names,
+    indicator_encoding,
+    levels_repeat,
+    rare_typical_word,
+    sparse_candidates,
+)
 from nblint.structure import (
     Budget,
     Group,
@@ -387,7 +393,9 @@ class TableContext:
         if len(sparse) < self.settings.term_block or not rare_typical_word(nonzero[at], self.n_rows):
             return frozenset()
         zero_one = numeric.zero_one[at]
-        if zero_one.all() and (self._indicator_encoding(sparse) or encoded_names(sparse)):
+        if zero_one.all() and (
+            (levels_repeat(nonzero[at]) and self._indicator_encoding(sparse)) or encoded_names(sparse)
+        ):
             return frozenset()
         # A sparse matrix given as such (a vectorizer's output) is one block: its frequent words
         # ('the', in 93% of documents) are terms too. In a dense file only the sparse columns are.

@@ -109,6 +109,16 @@ def rare_typical_word(nonzero: np.ndarray, n_rows: int) -> bool:
     return bool(len(nonzero)) and float(np.median(nonzero)) <= TYPICAL_WORD_SHARE * n_rows
 
 
+def levels_repeat(nonzero: np.ndarray) -> bool:
+    """Whether the typical (median) candidate column is set on two rows or more, as an encoded level is.
+
+    The row-count signature reads a 0/1 block as levels of variables; a level seen on one
+    row only is an identifier's, not a variable's, and a block of such columns (each document's
+    own words, hapaxes) is read as words whatever its rows' counts.
+    """
+    return bool(len(nonzero)) and float(np.median(nonzero)) >= 2
+
+
 def sparse_candidates(minimum: np.ndarray, nonzero: np.ndarray, n_rows: int) -> np.ndarray:
     """The columns that may be words: no negative value, zero on at least half of the rows (a mask).
 
@@ -136,10 +146,11 @@ def matrix_words(csr, binary: np.ndarray, term_block: int, share: float, empty: 
         return words
     if not rare_typical_word(np.concatenate([nonzero[candidates], np.zeros(empty)]), n):
         return words
-    if np.all(binary[candidates]):  # 0/1 columns: words or indicators, as their rows tell
+    if np.all(binary[candidates]):  # 0/1 columns: words or indicators, as their rows (and names) tell
         rows = np.repeat(np.arange(n), np.diff(csr.indptr))
         m = np.bincount(rows[candidates[csr.indices]], minlength=n).astype(np.float64)
-        if indicator_encoding(float(m.sum()), float(np.dot(m, m)), n, share) is not None:
+        repeated = levels_repeat(nonzero[candidates])
+        if repeated and indicator_encoding(float(m.sum()), float(np.dot(m, m)), n, share) is not None:
             return words
         if len(names) and encoded_names([names[j] for j in np.flatnonzero(candidates).tolist()]):
             return words
