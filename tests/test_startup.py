@@ -69,6 +69,60 @@ def test_a_small_table_check_loads_only_what_its_rules_need(tmp_path):
     assert "nblint.nbmath.moments" in modules and "nblint.nbmath.components" not in modules
 
 
+#: A first ``nblint.check`` on a numpy matrix and numpy classes, then the packages it loaded.
+API_WRAPPER = """
+import sys
+import numpy as np
+import nblint
+X = np.array([[1, 0, 2], [0, 1, 0], [3, 0, 1], [0, 2, 0]] * 5)
+y = np.array(LABELS * 5, dtype=DTYPE)
+report = nblint.check(X, y)
+print(len(report.findings), sorted({m.split(".")[0] for m in sys.modules}))
+"""
+
+
+@pytest.mark.parametrize(
+    "labels, dtype",
+    [
+        (["a", "b", "a", "b"], "U1"),
+        (["a", "b", "a", "b"], "object"),
+        ([0, 1, 0, 1], "int64"),
+        ([0.0, 1.0, 0.0, 1.0], "float64"),
+    ],
+)
+def test_a_first_check_on_numpy_arrays_loads_no_dataframe_library(labels, dtype):
+    # A scikit-learn user's X and y are numpy: the classes are read without pandas (a third of a
+    # second to import, more than the whole lint of a small matrix).
+    code = API_WRAPPER.replace("LABELS", repr(labels)).replace("DTYPE", repr(dtype))
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    count, _, names = proc.stdout.strip().partition(" ")
+    assert int(count) > 0  # (the matrix was linted: its columns decide the classes)
+    assert not {"pandas", "pyarrow", "polars"} & set(json.loads(names.replace("'", '"')))
+
+
+def test_numpy_classes_are_read_as_pandas_reads_them():
+    import numpy as np
+    import pandas as pd
+
+    from nblint.readers.conversions import array_column_data, series_column_data
+
+    for values in (
+        np.array(["spam", "ham", "spam", "eggs"], dtype=object),
+        np.array(["b", "a", "b"]),
+        np.array([3, 1, 3], dtype=np.int32),
+        np.array([True, False, True]),
+        np.array([0.5, np.inf, 1.0]),
+    ):
+        ours, theirs = array_column_data(values), series_column_data(pd.Series(values))
+        assert ours is not None
+        assert (ours.kind, ours.labels, ours.integer_dtype) == (theirs.kind, theirs.labels, theirs.integer_dtype)
+        np.testing.assert_array_equal(ours.values, theirs.values)
+    # Missing labels and mixed objects are pandas' to read.
+    assert array_column_data(np.array(["a", None], dtype=object)) is None
+    assert array_column_data(np.array(["a", 1], dtype=object)) is None
+
+
 def test_the_maths_package_exports_every_name_of_its_parts_on_first_use():
     code = (
         "import sys, json; from nblint import nbmath; import nblint.nbmath.model as model; "

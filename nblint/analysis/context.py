@@ -27,6 +27,13 @@ from nblint.profile.incidence import Incidence
 from nblint.profile.levels import key_counts, level_sizes
 from nblint.profile.table import TableProfile, class_slots
 from nblint.readers import Chunk, Names, TableSource
+from nblint.readers.words import (
+    encoded_names,
+    indicator_encoding,
+    levels_repeat,
+    rare_typical_word,
+    sparse_candidates,
+)
 from nblint.structure import (
     Budget,
     Group,
@@ -45,6 +52,7 @@ from nblint.structure.families import exclusive_families
 from nblint.structure.groups import exclusivity_evidence, expected_cooccurrences
 from nblint.structure.kinds import ColumnKind, declared_kind, infer_kinds, term_kinds
 from nblint.structure.names import group_stem, informative_stem
+from nblint.structure.terms import row_count_sums
 
 
 @dataclass
@@ -297,9 +305,12 @@ class TableContext:
                     f"words cannot be shown exclusive of another column (min-evidence)"
                 )
         notes.extend(self.source.limits)
-        if self._vif_words:
+        # (the words the profile gathered no co-moments for too; a wide table's 0/1 words are said above)
+        wide_words = cast(Names, gram.binary).positions() if gram.wide else {}
+        vif_words = len([t for t in self.term_columns if t not in wide_words])
+        if vif_words:
             notes.append(
-                f"VIF (NB104) leaves out the {self._vif_words:,} words of the document-term block: linear "
+                f"VIF (NB104) leaves out the {vif_words:,} words of the document-term block: linear "
                 "dependencies among words are what any bag of words has"
             )
         if self.structure.capped:
@@ -388,16 +399,28 @@ class TableContext:
         half of its rows: a word absent from most documents; beside a block of counts, also a
         whole count from 0 (not 0/1) that is present in more: a frequent word. Only a block is text:
         at least ``term-block`` such columns (the setting), so a lone count beside measurements
-        is never one. Rules read a term column the way text models do: Bernoulli NB's
+        is never one, whose typical column is rare (Zipf's law: :func:`nblint.readers.words.rare_typical_word`); and a block of 0/1 columns whose rows each set one column per variable (a
+        one-hot encoding, however many levels) is indicators, not words (:mod:`nblint.readers.words`).
+        Declared words (a vectorizer's output, ``--text``) are the block whatever their number.
+        Rules read a term column the way text models do: Bernoulli NB's
         binarisation at 0 is word presence (the multivariate Bernoulli event model), and a
         rare term is one seen in few rows, whatever its counts.
         """
         numeric = self.profile.numeric
         n_rows = numeric.class_n.sum(axis=0)
         nonzero, target = self._nonzero, self.target
-        at = np.flatnonzero((numeric.minimum >= 0) & (nonzero >= 0) & (2 * nonzero <= n_rows)).tolist()
+        # Declared (a vectorizer's output, --text's words), or read from a sparse matrix's values
+        # before its profile (the same reading: :func:`nblint.readers.words.matrix_words`).
+        if self.source.words is not None:
+            return self.source.words - {target}
+        at = np.flatnonzero(sparse_candidates(numeric.minimum, nonzero, n_rows)).tolist()
         sparse = [name for name in (numeric.names[j] for j in at) if name != target]
-        if len(sparse) < self.settings.term_block:
+        if len(sparse) < self.settings.term_block or not rare_typical_word(nonzero[at], self.n_rows):
+            return frozenset()
+        zero_one = numeric.zero_one[at]
+        if zero_one.all() and (
+            (levels_repeat(nonzero[at]) and self._indicator_encoding(sparse)) or encoded_names(sparse)
+        ):
             return frozenset()
         # A sparse matrix given as such (a vectorizer's output) is one block: its frequent words
         # ('the', in 93% of documents) are terms too. In a dense file only the sparse columns are.
@@ -416,6 +439,19 @@ class TableContext:
             ).tolist()
             sparse += [name for name in (numeric.names[j] for j in frequent) if name != target]
         return frozenset(sparse)
+
+    def _indicator_encoding(self, columns: list[str]) -> bool:
+        """Whether the rows of these 0/1 columns say they are indicators of variables, not words (:mod:`nblint.structure.terms`).
+
+        Read over the complete ones (those with the co-occurrence counts); with none, not an encoding.
+        """
+        gram = self.profile.gram
+        binary = cast(Names, gram.binary).positions()
+        complete = [c for c in columns if c in binary]
+        if not complete:
+            return False
+        ones, squares = row_count_sums(gram, complete)
+        return indicator_encoding(ones, squares, gram.n, self.settings.max_violation_share) is not None
 
     @cached_property
     def duplicate_rows(self) -> DuplicateRows | None:
@@ -490,12 +526,11 @@ class TableContext:
         table (and finding each would take a least-squares fit per word).
         """
         gram = self.profile.gram
-        names, comoment = gram.names, gram.comoment
-        words = self._vif_words
-        if words:
+        names = gram.names
+        if self._vif_words:
             keep = [i for i, name in enumerate(names) if name not in self.term_columns]
-            names, comoment = tuple(names[i] for i in keep), comoment[np.ix_(keep, keep)]
-        return variance_inflation(names, comoment, self.group_search.onehot)
+            return variance_inflation(tuple(names[i] for i in keep), gram.comoment_of(keep), self.group_search.onehot)
+        return variance_inflation(names, gram.comoment, self.group_search.onehot)
 
     @cached_property
     def _vif_words(self) -> int:

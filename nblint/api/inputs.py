@@ -50,6 +50,7 @@ def table_source(
     feature_names: Sequence[str] | None = None,
     encoding: str = "utf-8",
     notes: Sequence[str] = (),
+    words=None,
 ) -> tuple[TableSource, str | None]:
     """The source to lint for ``data`` (and ``y``), and the name of its target column.
 
@@ -67,6 +68,9 @@ def table_source(
     notes : sequence of str, optional
         For a sparse matrix: sentences on how it was made that NB106 reports with what
         the profile leaves out (``check_pipeline``'s hash-bucket names).
+    words : bool or sequence of str, optional
+        The columns that are a document-term block (a text vectorizer's output): True for
+        every feature, or their names. Without it the block is read from the values.
 
     Raises
     ------
@@ -91,13 +95,31 @@ def table_source(
             _no_names(feature_names, "a Dask DataFrame")
             return DaskSource(data), target  # profiled on the cluster (the current distributed client, if any)
     if is_sparse(data) or isinstance(data, np.ndarray):
-        return _matrix_source(data, y, target, feature_names, tuple(notes))
+        return _matrix_source(data, y, target, feature_names, tuple(notes), words)
     _no_names(feature_names, f"a {type(data).__name__}, which names its columns")
     source = _frame_source(data)
-    if y is None:
-        return source, target
-    name = _target_name(y, target, source.names)
-    return WithTarget(source, name, _column_of(y, source.n_rows)), name
+    if y is not None:
+        name = _target_name(y, target, source.names)
+        source, target = WithTarget(source, name, _column_of(y, source.n_rows)), name
+    source.words = _declared_words(words, source.names, target)
+    return source, target
+
+
+def _declared_words(words, names: Sequence[str], target: str | None) -> frozenset[str] | None:
+    """The columns ``words`` declares a document-term block (True: every feature), or None."""
+    if words is None or words is False:
+        return None
+    if words is True:
+        return frozenset(names) - {target}
+    if isinstance(words, str):
+        raise ValueError("words must be True or a list of column names, not one string")
+    declared = frozenset(str(w) for w in words)
+    unknown = sorted(declared - set(names))
+    if unknown:
+        raise ValueError(f"words names columns that are not in the table: {', '.join(map(repr, unknown[:5]))}")
+    if target in declared:
+        raise ValueError(f"words names the target {target!r}")
+    return declared
 
 
 def _frame_source(data) -> TableSource:
@@ -143,7 +165,9 @@ def _as_1d(values, name: str):
     return array
 
 
-def _matrix_source(X, y, target, feature_names, notes: tuple[str, ...] = ()) -> tuple[TableSource, str | None]:
+def _matrix_source(
+    X, y, target, feature_names, notes: tuple[str, ...] = (), words=None
+) -> tuple[TableSource, str | None]:
     if X.ndim != 2:
         raise ValueError(f"X must be 2-D (rows x features), got an array of shape {X.shape}")
     n, p = X.shape
@@ -155,17 +179,40 @@ def _matrix_source(X, y, target, feature_names, notes: tuple[str, ...] = ()) -> 
     if is_sparse(X):
         from nblint.readers.sparse import SparseSource
 
-        sparse_source = SparseSource(X, names, name, column)
-        sparse_source.limits = (*sparse_source.limits, *notes)  # what its maker did to the matrix, too
-        return sparse_source, name
-    source = ArraySource(X, names)
+        declared = True if words is True else _declared_words(words, names, name)  # (True: every column, unnamed)
+        return SparseSource(X, names, name, column, words=declared, notes=notes), name  # (notes: what its maker did)
+    source: TableSource = ArraySource(X, tuple(names))
     # (name and column are both set from y, or both None)
-    return (WithTarget(source, name, column), name) if name is not None and column is not None else (source, None)
+    if name is not None and column is not None:
+        source = WithTarget(source, name, column)
+    source.words = _declared_words(words, names, name)
+    return source, name if column is not None else None
 
 
-def _feature_names(feature_names, p: int) -> tuple[str, ...]:
+class DefaultNames(Sequence[str]):
+    """``x0 .. x{p-1}``, made one at a time as asked: a hashed matrix declares 2^20 columns and fills a few."""
+
+    def __init__(self, p: int):
+        self.p = p
+
+    def __len__(self) -> int:
+        return self.p
+
+    def __getitem__(self, j):
+        if isinstance(j, slice):
+            return tuple(f"x{k}" for k in range(*j.indices(self.p)))
+        if not -self.p <= j < self.p:
+            raise IndexError(j)
+        return f"x{j % self.p}"
+
+    def __contains__(self, name) -> bool:
+        digits = name[1:] if isinstance(name, str) and name.startswith("x") else ""
+        return digits.isdigit() and digits == str(int(digits)) and int(digits) < self.p
+
+
+def _feature_names(feature_names, p: int) -> Sequence[str]:
     if feature_names is None:
-        return tuple(f"x{j}" for j in range(p))
+        return DefaultNames(p)
     if isinstance(feature_names, (str, bytes)):  # (its letters would be taken for names)
         raise ValueError(
             f"feature_names must be a sequence of names, one per column, not one string ({feature_names!r})"
@@ -192,6 +239,14 @@ def _target_name(y, target: str | None, names) -> str:
 
 def _column_of(y, n_rows: int) -> ColumnData:
     """The classes ``y`` as one whole column of ``n_rows`` values."""
+    from nblint.readers.conversions import array_column_data
+
+    plain = np.asarray(y) if isinstance(y, (list, tuple, np.ndarray)) else None
+    column = array_column_data(plain) if plain is not None and plain.ndim == 1 else None
+    if column is not None:  # (numbers or strings: no pandas to import, as a text user's labels are)
+        if len(column.values) != n_rows:
+            raise ValueError(f"y has {len(column.values)} values for {n_rows} rows")
+        return column
     import pandas as pd
 
     if is_sparse(y):

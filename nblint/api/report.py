@@ -86,12 +86,15 @@ def check(
     options=None,
     alpha=None,
     kinds=None,
+    words=None,
 ) -> Report:
     """Lint ``data`` (and the classes ``y``); see :func:`nblint.check`."""
     if isinstance(y, str):  # check(df, "label"): the class column's name, as before y existed
         y, target = None, y if target is None else target
     settings = _settings(model=model, select=select, ignore=ignore, options=options, alpha=alpha, columns=kinds)
-    source, target = table_source(data, y, target=target, feature_names=feature_names, encoding=settings.encoding)
+    source, target = table_source(
+        data, y, target=target, feature_names=feature_names, encoding=settings.encoding, words=words
+    )
     settings = replace(settings, target=target)
     return Report(lint_source(source, settings, _codes(settings)), source.path)
 
@@ -123,7 +126,9 @@ def check_pipeline(pipeline, X=None, y=None, *, target=None, select=None, ignore
         context = LiveContext(live, received.steps, _width(X), resolved_options(settings.rule_options))
         return Report(findings + run_rules(context, codes, context.rule_options), "<pipeline>")
     names = received.names if _is_matrix(received.X) else None
-    source, target = table_source(received.X, y, target=target, feature_names=names, notes=received.notes)
+    source, target = table_source(
+        received.X, y, target=target, feature_names=names, notes=received.notes, words=received.words or None
+    )
     settings = replace(settings, target=target, model=spec.model if spec else None, alpha=spec.alpha if spec else None)
     return Report(findings + lint_source(source, settings, codes), "<pipeline>")
 

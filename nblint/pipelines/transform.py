@@ -48,6 +48,8 @@ class ModelInput:
         False when steps would change ``X`` but are not fitted: then ``X`` is the input as given.
     notes : list of str
         What was done to ``X`` that a finding should say (hash-bucket names, buckets left out).
+    words : bool
+        ``X`` is a text vectorizer's output: one document-term block, whatever its size.
     """
 
     X: Any
@@ -55,6 +57,7 @@ class ModelInput:
     steps: list[str]
     fitted: bool = True
     notes: list[str] = field(default_factory=list)
+    words: bool = False
 
 
 def model_input(obj: Any, X: Any) -> ModelInput:
@@ -181,7 +184,7 @@ def _vectorized(chain: list[Any], docs: Any, names: list[str]) -> ModelInput:
     fitted = Pipeline([(f"step{i}", step) for i, step in enumerate(used)])  # (reads names, fits nothing)
     columns = _names_out(fitted.get_feature_names_out, out)
     if columns is not None or "HashingVectorizer" not in {_sklearn_class(step) for step in used}:
-        return ModelInput(out, columns, names)
+        return ModelInput(out, columns, names, words=True)
     return _hash_buckets(out, names)
 
 
@@ -197,7 +200,9 @@ def _hash_buckets(out: Any, names: list[str]) -> ModelInput:
         f"HashingVectorizer keeps no vocabulary: columns are named hash_<bucket> (a bucket may hold several words); "
         f"the {width - len(filled):,} of {width:,} buckets no document fills are left out"
     )
-    return ModelInput(matrix[:, filled].tocsr(), [f"hash_{j}" for j in filled.tolist()], names, notes=[note])
+    return ModelInput(
+        matrix[:, filled].tocsr(), [f"hash_{j}" for j in filled.tolist()], names, notes=[note], words=True
+    )
 
 
 def _is_fitted(step: Any) -> bool:

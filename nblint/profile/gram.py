@@ -9,6 +9,7 @@ One chunk's block is :func:`chunk_gram`; two blocks of disjoint rows merge with
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
@@ -116,6 +117,31 @@ class Gram:
                 M[np.ix_(bpos, bpos)] = self.dense_cooccurrence() - np.outer(ones, ones) / max(self.n, 1)
             self._comoment = M
         return self._comoment
+
+    def comoment_of(self, index) -> np.ndarray:
+        """``M[index][:, index]`` for ascending positions ``index`` in ``names``, without assembling all of ``M``.
+
+        What VIF reads when a document-term block's words are left out: the block is most
+        of ``names``, and the whole ``M`` over a 4,000-word vocabulary is 128 MB to fill.
+        """
+        index = np.asarray(index, dtype=np.int64)
+        if self._comoment is not None or len(index) == len(self.names):
+            return self.comoment[np.ix_(index, index)]
+        bpos, zpos = self.positions
+        z_column = np.full(len(self.names), -1, dtype=np.int64)
+        z_column[zpos] = np.arange(len(zpos))
+        at_z = z_column[index] >= 0
+        zk, bk = np.flatnonzero(at_z), np.flatnonzero(~at_z)
+        M = np.empty((len(index), len(index)))
+        M[:, zk] = self.moments[np.ix_(index, z_column[index[zk]])]
+        M[zk, :] = M[:, zk].T
+        if len(bk):
+            b = np.searchsorted(bpos, index[bk])  # (the 0/1 columns are in ``names`` order: ascending)
+            upper = cast(np.ndarray, self.counts)[np.ix_(b, b)]
+            ones = np.diag(upper).astype(np.float64)
+            # As :attr:`comoment`: exact integers (symmetric) minus one rounded product.
+            M[np.ix_(bk, bk)] = (upper + upper.T - np.diag(np.diag(upper))) - np.outer(ones, ones) / max(self.n, 1)
+        return M
 
     def diagonal(self) -> np.ndarray:
         """Each 0/1 column's count of ones, ``O_ii``."""

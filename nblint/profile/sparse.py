@@ -56,6 +56,7 @@ def in_name_order(chunk: Chunk) -> Chunk:
         block.matrix[:, order],
         block.integer_dtype,
         np.asarray(block.binary)[order],
+        words=None if block.words is None else block.words[order],
     )
     return Chunk(chunk.names, chunk.columns, chunk.row_offset, chunk.n_rows, sparse=sorted_block)
 
@@ -141,6 +142,7 @@ def profile_block(cls, chunk: Chunk, target: str | None, wide_binary: int | None
         n_missing == 0,
         zero_one & block.binary,
         WIDE_BINARY if wide_binary is None else wide_binary,
+        block.words,
     )
     names = tuple(block.names) + tuple(chunk.names)
     kinds = dict.fromkeys(block.names, "numeric")
@@ -398,18 +400,21 @@ def _fingerprints(values, cols, rows, p: int) -> np.ndarray:
     return out
 
 
-def _gram(X, names, complete: np.ndarray, zero_one: np.ndarray, wide_binary: int):
+def _gram(X, names, complete: np.ndarray, zero_one: np.ndarray, wide_binary: int, words: np.ndarray | None = None):
     """:func:`nblint.profile.gram.chunk_gram` from sparse columns (never densified).
 
     ``zero_one`` marks the columns that are 0/1 in the whole matrix: a column that is
     0/1 in these rows only takes the co-moments, as it does once the dense path has
     merged its blocks, and a word counted twice somewhere never fills the co-occurrences.
+    ``words`` marks the words of a document-term block: they take no co-moments (VIF leaves
+    words out; a 4,000-word vocabulary's would be a dense 128 MB product of every pair of words).
     """
     from scipy import sparse
 
     n = X.shape[0]
     b_idx = np.flatnonzero(complete & zero_one)
-    z_idx = np.flatnonzero(complete & ~zero_one) if X.shape[1] <= MOMENT_COLUMNS else np.zeros(0, dtype=np.int64)
+    moments = complete & ~zero_one if words is None else complete & ~zero_one & ~words
+    z_idx = np.flatnonzero(moments) if int(moments.sum()) <= MOMENT_COLUMNS else np.zeros(0, dtype=np.int64)
     wide = len(b_idx) > wide_binary
     B = X[:, b_idx].tocsr()
     B.sort_indices()

@@ -146,6 +146,8 @@ class SparseBlock:
     integer_dtype: bool
     binary: np.ndarray  # (p,) bool
     table_columns: bool = False
+    #: (p,) bool: the words of a document-term block, which take no co-moments (VIF leaves words out).
+    words: np.ndarray | None = None
 
 
 @dataclass(frozen=True)
@@ -208,6 +210,9 @@ class TableSource:
     #: Said after "column not found": where the columns came from when that may be why (an Excel
     #: workbook's first sheet, read by default, is often not the data: ``--sheet`` reads another).
     missing_column_note: str = ""
+    #: The columns that are a document-term block, where the source knows (a text vectorizer's output,
+    #: ``--text``'s words, ``check(words=...)``, a sparse matrix read by its values); None: the profile tells.
+    words: frozenset[str] | None = None
 
     def __init__(self, path: str, names: Sequence[str], n_rows: int, chunk_rows: int | None = None):
         self.path = path
@@ -261,6 +266,13 @@ class TableSource:
         for chunk in self.chunks(columns):
             accumulator.add(chunk)
         return accumulator
+
+    def settle_words(self, term_block: int, share: float) -> None:
+        """Decide, before the profile pass, which columns are a document-term block, where the source can.
+
+        A sparse matrix reads it from its values (its words then take no co-moments); other
+        sources leave it to the profile (``words`` stays as declared, or None).
+        """
 
     def remote_profile(self, target: str | None, wide_binary: int | None, budget: Any) -> Any:
         """The table's profile computed where the rows live, or None: the caller profiles the chunks here."""

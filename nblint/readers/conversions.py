@@ -144,6 +144,35 @@ def series_column_data(series) -> ColumnData:
     return _text_column(np.asarray(codes, dtype=np.int64), [_label(v) for v in uniques])
 
 
+def array_column_data(values: np.ndarray) -> ColumnData | None:
+    """A 1-D numpy array as :class:`ColumnData`, as :func:`series_column_data` makes it, without pandas; None where it needs pandas.
+
+    The classes a scikit-learn user passes (integers, booleans, floats, or strings with none
+    missing) are read here: pandas costs a third of a second to import, more than a first
+    lint of a small matrix. Strings take their codes in order of first appearance, as
+    ``pandas.factorize`` gives them. Anything else (objects of mixed types, missing values
+    among strings, dates) is None: the caller reads it through pandas.
+    """
+    kind = values.dtype.kind
+    if kind in "iu":
+        return ColumnData("numeric", values, None, True)
+    if kind == "b":
+        return ColumnData("numeric", values.astype(np.float64), None, True)
+    if kind == "f":
+        return ColumnData("numeric", _finite_or_nan(values), None, False)
+    if kind == "O":
+        if not all(type(v) is str for v in values.tolist()):
+            return None
+        values = values.astype(str)
+    elif kind != "U":
+        return None
+    labels, first, codes = np.unique(values, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")  # (sorted labels -> order of first appearance)
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    return _text_column(rank[codes.reshape(-1)], [str(label) for label in labels[order].tolist()])
+
+
 def nested_arrow_type(kind) -> str | None:
     """What nested values a pyarrow type holds (``"lists"``, ``"structs"``, ``"maps"``), or None: a flat type.
 

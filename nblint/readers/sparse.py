@@ -20,6 +20,9 @@ from nblint.readers.chunks import Chunk, ColumnData, SparseBlock, TableSource, c
 CHUNK_ENTRIES = 1 << 21
 #: Sparse blocks wider than this keep no co-moments for their non-0/1 columns (VIF).
 MOMENT_COLUMNS = 4096
+#: More empty (all-zero) columns than this, and more than half of the matrix, are left out of a sparse
+#: input (NB106 says how many): a width declared, not filled, must not set the cost.
+EMPTY_COLUMNS = 4096
 
 
 class SparseSource(TableSource):
@@ -36,6 +39,12 @@ class SparseSource(TableSource):
         The classes, one per row (with ``target``).
     path : str
         Display name in findings.
+    notes : sequence of str
+        Sentences on how the matrix was made, said by NB106 (``check_pipeline``'s hash-bucket names).
+    words : collection of str or True, optional
+        The columns declared a document-term block (a vectorizer's output; True: every
+        column); without it the block is read from the values when the settings are known
+        (:meth:`settle_words`).
     """
 
     def __init__(
@@ -45,6 +54,8 @@ class SparseSource(TableSource):
         target: str | None = None,
         y: ColumnData | None = None,
         path: str = "<array>",
+        words=None,
+        notes: Sequence[str] = (),
     ):
         from scipy import sparse
 
@@ -55,23 +66,75 @@ class SparseSource(TableSource):
             csr = csr.copy()  # never change the caller's matrix
             csr.sum_duplicates()
             csr.eliminate_zeros()
+        self._empty_limits: tuple[str, ...] = ()
+        filled = np.bincount(csr.indices, minlength=csr.shape[1]) > 0
+        empty = len(filled) - int(filled.sum())
+        #: All-zero columns left out of the matrix (each would be a candidate word: never negative, mostly 0).
+        self.empty_columns = 0
+        if empty > EMPTY_COLUMNS and empty > len(filled) // 2:
+            # A declared width that is not the data's (HashingVectorizer's 2^20 buckets for 40
+            # documents): the empty columns are left out, so that the cost follows the entries.
+            keep = np.flatnonzero(filled)
+            csr = csr[:, keep]
+            names = tuple(names[j] for j in keep.tolist())
+            self.empty_columns = empty
+            self._empty_limits = (
+                f"{empty:,} of the matrix's {len(filled):,} columns hold no non-zero value (empty hash buckets, an "
+                "unused vocabulary) and are left out: they are constant zero columns, which no model learns from",
+            )
+        else:
+            names = tuple(names)
         self.matrix = csr
         # Columns with a stored value other than 1 (NaN included) are not 0/1 anywhere: one
         # pass over the entries, so that no row block counts co-occurrences for them.
         other = (csr.data != 1) & (csr.data != 0)
         self.binary = np.bincount(csr.indices[other], minlength=csr.shape[1]) == 0
-        self.features = tuple(names)
+        self.features = names
         self.y = y
         self.target = target
         super().__init__(path, self.features + ((target,) if target is not None else ()), csr.shape[0])
         entries_per_row = max(csr.nnz / max(csr.shape[0], 1), 1.0)
         self.block_rows = int(max(256, min(1 << 20, CHUNK_ENTRIES // entries_per_row)))
-        if len(self.features) > MOMENT_COLUMNS:  # what the profile of this source leaves out (NB106)
-            self.limits = (
-                f"sparse input of {len(self.features)} columns (more than {MOMENT_COLUMNS}): VIF (NB104) is not "
-                "computed for its columns that are not 0/1, whose dense co-moment matrix would need "
-                f"{8 * len(self.features) ** 2 / 2**30:.1f} GiB",
+        self.word_mask: np.ndarray | None = None
+        self._settled = False
+        #: Sentences on how the matrix was made, for NB106 (``check_pipeline``'s hash-bucket names).
+        self.notes = tuple(notes)
+        self._say_limits(np.zeros(len(self.features), dtype=bool))
+        if words is True:
+            self._set_words(np.ones(len(self.features), dtype=bool))
+        elif words is not None:
+            declared = frozenset(words)
+            self._set_words(np.fromiter((n in declared for n in self.features), dtype=bool, count=len(self.features)))
+
+    def settle_words(self, term_block: int, share: float) -> None:
+        """Decide which columns are a document-term block from the values (once; declared words stay).
+
+        Before the profile pass: the words take no co-moments (:func:`nblint.readers.words.matrix_words`).
+        """
+        if not self._settled:
+            from nblint.readers.words import matrix_words
+
+            self._set_words(
+                matrix_words(self.matrix, self.binary, term_block, share, self.empty_columns, self.features)
             )
+
+    def _set_words(self, mask: np.ndarray) -> None:
+        self._settled = True
+        self.word_mask = mask if mask.any() else None
+        self.words = frozenset(self.features[j] for j in np.flatnonzero(mask).tolist())
+        self._say_limits(mask)
+
+    def _say_limits(self, words: np.ndarray) -> None:
+        """What the profile of this source leaves out (NB106), the columns ``words`` being a document-term block."""
+        moment_columns = len(self.features) - int(words.sum())
+        moments: tuple[str, ...] = ()
+        if moment_columns > MOMENT_COLUMNS:
+            moments = (
+                f"sparse input of {moment_columns} columns (more than {MOMENT_COLUMNS}) outside a document-term "
+                "block: VIF (NB104) is not computed for its columns that are not 0/1, whose dense co-moment matrix "
+                f"would need {8 * moment_columns**2 / 2**30:.1f} GiB",
+            )
+        self.limits = self._empty_limits + moments + self.notes
 
     def chunks(self, columns: Sequence[str] | None = None) -> Iterator[Chunk]:
         if columns is None:  # the profile pass: row blocks as they are
@@ -102,7 +165,11 @@ class SparseSource(TableSource):
             length = min(self.block_rows, self.n_rows - offset)
             columns = (self._target_slice(offset, length),) if self.target is not None else ()
             block = SparseBlock(
-                self.features, self.matrix[offset : offset + length], self.matrix.dtype.kind in "biu", self.binary
+                self.features,
+                self.matrix[offset : offset + length],
+                self.matrix.dtype.kind in "biu",
+                self.binary,
+                words=self.word_mask,
             )
             yield Chunk(dense_names, columns, offset, length, sparse=block)
 

@@ -208,16 +208,19 @@ def make_context(
     jobs = min(jobs or default_jobs(), MAX_JOBS)
     source.jobs = jobs  # a CSV source also parses that many blocks at once
     options = resolved_options(settings.rule_options)
-    wide = shared_settings(options).wide_columns
+    analysis = shared_settings(options)
+    wide = analysis.wide_columns
     budget = MemoryBudget.default(settings.memory_budget)
     key = (settings.target, wide, budget)
-    profile = profiles.get(key) if profiles is not None else None
+    source.settle_words(analysis.term_block, analysis.max_violation_share)
+    cached = key + (analysis.term_block, analysis.max_violation_share)  # (a matrix's words shape its profile)
+    profile = profiles.get(cached) if profiles is not None else None
     if profile is None:
         profile = source.remote_profile(*key)  # a Dask source profiles on the cluster
     if profile is None:
         profile = TableProfile.from_source(source, settings.target, jobs, wide, budget)
     if profiles is not None:
-        profiles[key] = profile
+        profiles[cached] = profile
     return TableContext(source, profile, settings.model, options, settings.alpha, settings.kinds)
 
 
@@ -391,7 +394,9 @@ def text_source(source: TableSource, column: str, target: str | None) -> TableSo
     from nblint.readers.text import word_counts
 
     table = word_counts(source, column, target)
-    counts = SparseSource(table.matrix, table.names, table.target, table.y, source.path)
+    # (the vocabulary is one block of words whatever its size; the table's numeric columns beside it are not)
+    vocabulary = [name for name in table.names if name not in source.names]
+    counts = SparseSource(table.matrix, table.names, table.target, table.y, source.path, words=vocabulary)
     counts.skipped = {**source.skipped, **table.skipped}
     return counts
 

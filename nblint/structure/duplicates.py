@@ -21,11 +21,14 @@ def identical_binary_dense(binary, cooccurrence: np.ndarray, n_rows: int) -> lis
     """
     exact: list[list[str]] = []
     O = cooccurrence
+    ones = np.diag(O)  # (each column's count of ones, read once: the loop below visits every column)
+    # Identical columns have the same count of ones: only columns sharing theirs with another are candidates.
+    _, inverse, shared = np.unique(ones, return_inverse=True, return_counts=True)
     seen: set[int] = set()
-    for i in range(len(binary)):
-        if i in seen or O[i, i] in (0, n_rows):
+    for i in np.flatnonzero(shared[inverse.reshape(-1)] > 1).tolist():
+        if i in seen or ones[i] in (0, n_rows):
             continue  # a constant column (NB204's), not a duplicate
-        same = np.flatnonzero((O[i] == O[i, i]) & (np.diag(O) == O[i, i]))
+        same = np.flatnonzero((O[i] == ones[i]) & (ones == ones[i]))
         if len(same) > 1:
             seen.update(same.tolist())
             exact.append([binary[k] for k in same])

@@ -102,6 +102,8 @@ class ZeroCountCell(Rule):
             for c, n in enumerate(class_rows[: len(classes)])
         ]
         limit = self.settings["summarize-above"]
+        if limit == SUMMARIZE_ABOVE.default and terms and len(found.names) > 1 and all(c in terms for c in found.names):
+            limit = 0  # the words of a document-term block: one finding for the block, whatever its size (unless set)
         if len(found.names) <= limit:
             for k, column in enumerate(found.names):
                 yield self._column_finding(ctx, column, found.zero(k), pictures=True)

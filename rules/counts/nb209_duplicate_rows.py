@@ -1,5 +1,6 @@
 from nblint.analysis.context import TableContext
 from nblint.engine import Option, Rule, Severity
+from nblint.readers.words import TERM_BLOCK
 
 
 class DuplicateRows(Rule):
@@ -44,10 +45,12 @@ class DuplicateRows(Rule):
     options = (
         Option(
             "term-block",
-            1000,
+            TERM_BLOCK,
             "Fewest non-negative columns, each zero on at least half of its rows, that make a document-term block "
-            "(a vocabulary: a bag of words, tf-idf); rules read its columns as text models do. A table of indicator "
-            "groups, however wide, stays below it.",
+            "(a vocabulary: a bag of words, tf-idf) when the input does not say so (a text vectorizer's output "
+            "through check_pipeline, --text and check(words=True) are one block at any size); rules read its "
+            "columns as text models do. 0/1 columns whose rows set one column per variable (one-hot "
+            "indicators, however many levels) are not words.",
             shared=True,
             minimum=2,
         ),
