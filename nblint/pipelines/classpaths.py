@@ -7,15 +7,19 @@ instantiated, and until then a linter that skips what it does not recognise woul
 pass it silently.  A path under ``sklearn.`` is unmistakably scikit-learn's, so a
 name it does not have is an input error with the likeliest path it meant.
 
-Only scikit-learn itself is imported to list its names (its public modules, as
-installed); nothing the config names outside ``sklearn.`` is imported or
+Nothing is imported, scikit-learn included (importing it costs a pipeline-only run about
+a second and loads the table libraries): its public modules are listed from its folder
+and their names read from their source with :mod:`ast` (what a module defines, imports
+and lists in ``__all__``). Nothing the config names outside ``sklearn.`` is read or
 checked, and a path through a private module (``sklearn.preprocessing._encoders``)
 is left alone: it is not the public API, and whether it exists says little.
 """
 
 from __future__ import annotations
 
-import importlib
+import ast
+import importlib.util
+import os
 import pkgutil
 import re
 from functools import cache
@@ -67,29 +71,71 @@ def _said(path: str, guess: str | None, why: str) -> str:
 
 
 @cache
+def _sklearn_folder() -> str | None:
+    """The installed scikit-learn's package folder, found without importing it; None: not installed."""
+    try:
+        spec = importlib.util.find_spec("sklearn")
+    except (ImportError, ValueError):
+        return None
+    locations = list(spec.submodule_search_locations or ()) if spec is not None else []
+    return locations[0] if locations else None
+
+
+@cache
 def _public_modules() -> frozenset[str] | None:
     """``sklearn.<module>`` for every public subpackage and module of the installed scikit-learn."""
-    try:
-        import sklearn
-    except ImportError:
+    folder = _sklearn_folder()
+    if folder is None:
         return None
     return frozenset(
         f"sklearn.{info.name}"
-        for info in pkgutil.iter_modules(sklearn.__path__)
+        for info in pkgutil.iter_modules([folder])
         if not info.name.startswith("_") and info.name not in _NOT_API
     )
 
 
+def _source_of(module: str) -> str | None:
+    """The ``.py`` file of a scikit-learn module (a package's ``__init__.py``); None: none there."""
+    folder = _sklearn_folder()
+    if folder is None:
+        return None
+    base = os.path.join(folder, *module.split(".")[1:])
+    for candidate in (os.path.join(base, "__init__.py"), base + ".py"):
+        if os.path.isfile(candidate):
+            return candidate
+    return None
+
+
 @cache
 def _names_in(module: str) -> tuple[str, ...] | None:
-    """The public names of a scikit-learn module (``__all__``, else its names without a leading ``_``)."""
-    try:
-        loaded = importlib.import_module(module)
-    except ImportError:
+    """The public names of a scikit-learn module, read from its source: what it defines, imports and
+    lists in ``__all__``, without a leading ``_``; None where it has no Python source."""
+    path = _source_of(module)
+    if path is None:
         return None
-    listed = getattr(loaded, "__all__", None)
-    public = [name for name in dir(loaded) if not name.startswith("_")]
-    return tuple(sorted(set(listed or ()) | set(public)))
+    try:
+        with open(path, encoding="utf-8") as handle:
+            tree = ast.parse(handle.read(), path)
+    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+        return None
+    names: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names.update(t.id for t in targets if isinstance(t, ast.Name))
+            if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets) and node.value is not None:
+                try:
+                    names.update(str(v) for v in ast.literal_eval(node.value))
+                except ValueError:  # (an __all__ built by code: its other names are still read)
+                    pass
+    # submodules are names of a package too (sklearn.feature_extraction.text)
+    if path.endswith("__init__.py"):
+        names.update(info.name for info in pkgutil.iter_modules([os.path.dirname(path)]))
+    return tuple(sorted(name for name in names if not name.startswith("_")))
 
 
 def _closest_module(module: str, modules: frozenset[str]) -> str | None:
