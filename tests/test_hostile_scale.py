@@ -102,8 +102,14 @@ def test_groups_of_about_990_members_end_without_recursion(tmp_path, shape, code
         frame = _encoded(991 if shape == "drop-first" else 990, 1980, drop_first=shape == "drop-first")
     frame.to_csv(path, index=False)
     result = _check_capped(path, *args)
-    assert result.returncode == 1, result.stderr[-3000:]
     assert "Recursion" not in result.stderr and "Traceback" not in result.stderr
+    if shape == "text tags":
+        # --text declares the tags words: one word per document is what MultinomialNB reads as one
+        # categorical draw, not 990 bits, so no group is reported among them (issue 34: text is text)
+        assert result.returncode == 0, result.stderr[-3000:]
+        assert _codes(result, "NB101") == []
+        return
+    assert result.returncode == 1, result.stderr[-3000:]
     (line,) = _codes(result, code)
     assert "(990 columns)" in line
 
