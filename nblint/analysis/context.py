@@ -20,6 +20,7 @@ from typing import Any, cast
 
 import numpy as np
 
+from nblint.analysis.presence import ClassPresence
 from nblint.analysis.rowchecks import RowChecks, RowVerdicts
 from nblint.analysis.rows import DuplicateRows, RowFingerprints, duplicate_rows
 from nblint.engine import shared_settings
@@ -35,6 +36,7 @@ from nblint.structure import (
     chance,
     find_onehot_groups,
     find_onehot_groups_sparse,
+    giveaways,
     leakage,
     missing_together,
     variance_inflation,
@@ -507,28 +509,73 @@ class TableContext:
             return {}
         deciding = set(self.deciding_columns)
         columns = [c for c in leakage.scanned_columns(self.profile, self.kinds) if c not in deciding]
-        # A word read as counts gives the class away by occurring at all, whatever its count:
-        # its table is read as presence (0 against > 0).
-        scanned = set(columns)
-        numeric, terms = self.profile.numeric, self.term_columns
-        # (the words are numeric columns: the table each has, for all at once)
-        position = cast(Names, numeric.names).positions()
-        tabled = ((level_sizes(numeric.levels) >= 0) | numeric.zero_one).tolist()
-        presence = [
-            c
-            for c in self._columns_by_kind.get("count", ())
-            if c in terms and c not in scanned and c not in deciding and tabled[position[c]]
-        ]
+        # The words of a document-term block are weighed by their documents (:attr:`class_vocabulary`).
+        terms = self.term_columns
+        if terms:
+            columns = [c for c in columns if c not in terms]
         found: dict[str, list[leakage.SingleClassLevel]] = {}
         for level in leakage.single_class_levels(
-            self.profile,
-            columns,
-            self.settings.separation_min_rows,
-            self.settings.separation_max_chance,
-            presence,
+            self.profile, columns, self.settings.separation_min_rows, self.settings.separation_max_chance
         ):
             found.setdefault(level.column, []).append(level)
         return found
+
+    @cached_property
+    def term_presence(self) -> tuple[tuple[str, ...], np.ndarray]:
+        """The term columns (table order) and the documents of each class each is non-zero in, ``(C, p)``.
+
+        From the profile where it tells (0/1 words; words whose levels it keeps: the rows
+        off the level 0); the others (tf-idf weights) are counted in one pass over their rows.
+        """
+        numeric, terms = self.profile.numeric, self.term_columns
+        n_classes = len(self.profile.classes)
+        order = self.table_order
+        names = tuple(sorted(terms, key=order.__getitem__))
+        position = cast(Names, numeric.names).positions()
+        at = np.array([position[c] for c in names], dtype=np.int64)
+        presence = np.full((n_classes, len(names)), -1, dtype=np.int64)
+        if not len(names) or self.target is None:
+            return names, presence
+        zero_one = numeric.zero_one[at]
+        presence[:, zero_one] = numeric.level_counts[1][:n_classes, at[zero_one]]
+        tabled = ~zero_one & (level_sizes(numeric.levels)[at] >= 0)
+        zeros = key_counts(numeric.levels, 0.0, numeric.class_n.shape[0])
+        presence[:, tabled] = (numeric.class_n - zeros)[:n_classes, at[tabled]]
+        unread = np.flatnonzero(~zero_one & ~tabled)
+        unknown = [names[j] for j in unread.tolist()]
+        if unknown:
+            counter = ClassPresence(unknown, self.target, self.profile.classes)
+            if self.source.matrix is not None:  # a sparse matrix: its own row blocks
+                for chunk in self.source.chunks():
+                    counter.add(chunk)
+            else:
+                counter = self.reduce_rows(unknown + [self.target], counter)
+            presence[:, unread] = counter.presence[:n_classes]
+        return names, presence
+
+    @cached_property
+    def class_vocabulary(self) -> giveaways.ClassVocabulary:
+        """Words that give a class away, and class-specific words (:mod:`nblint.structure.giveaways`).
+
+        Words that decide the target outright are NB208's, and left out.
+        """
+        if self.target is None or not self.term_columns:
+            return giveaways.ClassVocabulary([], [], 0)
+        names, presence = self.term_presence
+        deciding = self.deciding_columns
+        if deciding:
+            keep = [j for j, c in enumerate(names) if c not in deciding]
+            names, presence = tuple(names[j] for j in keep), presence[:, keep]
+        settings = self.settings
+        return giveaways.class_vocabulary(
+            names,
+            presence,
+            self.profile.class_count[: len(self.profile.classes)],
+            settings.giveaway_share,
+            settings.decides_share,
+            settings.separation_min_rows,
+            settings.separation_max_chance,
+        )
 
     # ---------------------------------------------------------------- groups, verified
 
