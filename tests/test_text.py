@@ -169,3 +169,65 @@ def test_identical_documents_are_found_and_the_ones_with_two_labels_said(tmp_pat
     frame.to_csv(path, index=False)
     from_file = [f for f in nblint.check(str(path), target="y", options=TEXT).findings if f.code == "NB209"]
     assert [f.evidence for f in from_file] == [found[0].evidence]
+
+
+# ------------------------------------------------------------------ issue 34: leakage means leakage
+
+
+def _vectorized(form: str, planted: str | None = None):
+    """The corpus as documents again, vectorized by scikit-learn as ``form``; ``planted`` added to every 'tech' one."""
+    from sklearn.feature_extraction.text import CountVectorizer, TfidfVectorizer
+
+    X, names, y = corpus()
+    docs = [" ".join(np.repeat(names, row)) for row in X.toarray()]
+    if planted:
+        docs = [f"{doc} {planted}" if label == "tech" else doc for doc, label in zip(docs, y)]
+    vectorizer = {
+        "counts": CountVectorizer(),
+        "binary": CountVectorizer(binary=True),
+        "tfidf": TfidfVectorizer(),
+    }[form]
+    return vectorizer.fit_transform(docs), list(vectorizer.get_feature_names_out()), y
+
+
+@pytest.mark.parametrize("form", ["counts", "binary", "tfidf"])
+def test_a_token_in_every_document_of_one_class_gives_it_away_under_every_vectorizer(form):
+    X, names, y = _vectorized(form, planted="zzfooter")
+    report = nblint.check(X, y, feature_names=names, options=TEXT)
+    found = [f for f in report.findings if f.code == "NB202" and "zzfooter" in f.columns]
+    assert [(str(f.severity), f.columns) for f in found] == [("warning", ["zzfooter"])]
+    (word,) = found[0].evidence["words"]
+    assert (word["share"], word["elsewhere"], found[0].evidence["class"]) == (1.0, 0, "tech")
+    assert "100% of them" in found[0].message
+
+
+@pytest.mark.parametrize("form", ["counts", "binary", "tfidf"])
+def test_class_vocabulary_is_at_most_one_info_and_the_clean_corpus_has_no_giveaway(form):
+    X, names, y = _vectorized(form)
+    rng = np.random.default_rng(3)
+    # a word of a few dozen 'food' documents only: what a class's own vocabulary looks like
+    extra = sparse.csr_matrix((rng.random(N_DOCS) < 0.2) & (y == "food"), dtype=X.dtype).T
+    report = nblint.check(sparse.hstack([X, extra]).tocsr(), y, feature_names=names + ["zzrecipe"], options=TEXT)
+    nb202 = [f for f in report.findings if f.code == "NB202"]
+    assert [str(f.severity) for f in nb202] == ["info"]
+    assert "zzrecipe" in nb202[0].columns and nb202[0].evidence["per_class"] == {"food": 1}
+
+
+def test_a_giveaway_needs_most_of_its_class_and_nearly_none_of_the_others():
+    """The module's definition, against scipy's hypergeometric tail as the chance's oracle."""
+    from scipy.stats import hypergeom
+
+    from nblint.structure.giveaways import at_least, class_vocabulary
+
+    class_rows = np.array([100, 300])
+    presence = np.array(
+        [
+            [90, 40, 60, 100],  # in 90%, 40%, 60%, 100% of class 0
+            [0, 0, 30, 10],  # in none, none, 10% (too many), 3.3% (more than 1% of its documents elsewhere)
+        ]
+    )
+    found = class_vocabulary(["a", "b", "c", "d"], presence, class_rows, 0.5, 0.99, 5, 0.01)
+    assert [(w.column, w.klass) for w in found.giveaways] == [("a", 0)]
+    assert [w.column for w in found.specific] == ["b"]
+    for present, n, n_c, d in [(90, 400, 100, 90), (7, 50, 10, 12), (3, 20, 5, 4)]:
+        assert at_least(present, n, n_c, d) == pytest.approx(hypergeom.sf(present - 1, n, n_c, d), rel=1e-9)
