@@ -203,7 +203,52 @@ def test_other_numeric_columns_are_kept_beside_the_words(tmp_path):
     groups = [f["columns"] for f in found if f["code"] == "NB101"]
     assert groups == [["channel_app", "channel_phone", "channel_web"]]  # the metadata group, found exactly
     notes = [f["message"] for f in found if f["code"] == "NB106"]
-    assert any("'author'" in note for note in notes)  # a text column that cannot join the counts: said
+    assert not any("'author'" in note for note in notes)  # linted beside the words (issue 34), not left out
+
+
+def test_a_metadata_leak_beside_the_words_is_still_found(tmp_path):
+    """Issue 34: a posting client that names the class, a text column beside --text's words, is linted."""
+    rng = np.random.default_rng(4)
+    client = np.where(np.asarray(Y) == Y[0], "TweetDeck", rng.choice(["web", "android"], len(DOCS)))
+    frame = pd.DataFrame({"body": DOCS, "label": Y, "client": client})
+    found = cli_findings(str(write_table(tmp_path, frame, ".csv")), "--target", "label", "--text", "body")
+    leaks = [f for f in found if f["code"] in ("NB202", "NB208") and f["columns"] == ["client"]]
+    assert leaks and all(f["severity"] == "warning" for f in leaks)
+    assert not [f for f in found if f["code"] == "NB106" and "'client'" in f["message"]]
+    # the words' findings are those of the documents alone: the client adds its own, nothing else
+    alone = cli_findings(
+        str(write_table(tmp_path, frame.drop(columns="client"), ".csv")), "--target", "label", "--text", "body"
+    )
+    assert [f for f in found if "client" not in f["columns"]] == alone
+
+
+def test_a_column_of_documents_without_text_gets_the_hint(tmp_path):
+    """Issue 34: documents read as one value per row say how to lint their words."""
+    docs = [f"{doc} and a few more words here" for doc in DOCS]
+    path = write_table(tmp_path, pd.DataFrame({"body": docs, "label": Y}), ".csv")
+    notes = [f["message"] for f in cli_findings(str(path), "--target", "label") if f["code"] == "NB106"]
+    assert any("--text body" in note for note in notes)
+    shown = run_cli("columns", str(path), "--target", "label", "--format", "json")
+    why = {row["column"]: row["why"] for row in json.loads(shown.stdout)}
+    assert "--text body" in why["body"]
+
+
+def test_columns_and_impact_take_text(tmp_path):
+    rng = np.random.default_rng(5)
+    frame = pd.DataFrame({"body": DOCS, "label": Y, "client": rng.choice(["web", "app", "mail"], len(DOCS))})
+    quarter = rng.integers(0, 3, len(DOCS))
+    for level in range(3):
+        frame[f"len_q{level}"] = (quarter == level).astype(int)
+    path = str(write_table(tmp_path, frame, ".csv"))
+    shown = run_cli("columns", path, "--target", "label", "--text", "body", "--format", "json")
+    assert shown.returncode == 0, shown.stderr
+    rows = {row["column"]: row for row in json.loads(shown.stdout)}
+    assert set(rows) == {"body", "label", "client", "len_q0", "len_q1", "len_q2"}  # the words are one row
+    assert (rows["body"]["kind"], rows["body"]["model"]) == ("count", "multinomial")
+    assert rows["client"]["kind"] == "categorical" and rows["len_q0"]["kind"] == "group-member"
+    measured = run_cli("impact", path, "--target", "label", "--text", "body", "--format", "json")
+    assert measured.returncode == 0, measured.stderr
+    assert "len_q0" in measured.stdout
 
 
 def test_a_word_spelt_like_a_column_is_prefixed(tmp_path):

@@ -43,7 +43,7 @@ from nblint.structure import (
 )
 from nblint.structure.duplicates import code_column_candidates, identical_candidates, recode_candidates
 from nblint.structure.exclusive import BrokenCandidate, candidate_sets
-from nblint.structure.kinds import ColumnKind, declared_kind, infer_kinds, term_kinds
+from nblint.structure.kinds import ColumnKind, declared_kind, infer_kinds, is_documents, term_kinds
 from nblint.structure.names import group_stem
 
 
@@ -305,6 +305,12 @@ class TableContext:
         if self.structure.capped:
             notes.append(f"group search stopped at its budget of {Budget().left} nodes; some groups may be missing")
         notes += [f"column {name!r} not checked: it holds {why}" for name, why in self.source.skipped.items()]
+        notes += [
+            f"column {name!r} holds documents, read as one value per row (not checked as words): lint their "
+            f"words with --text {name} (text = {name!r} in the config)"
+            for name in sorted(self.profile.text)
+            if name != self.target and is_documents(self.profile, name)
+        ]
         if self.target is not None and self.structure.groups:  # (else nothing is measured: no import)
             from nblint.impact import impact_limit
 
@@ -383,7 +389,10 @@ class TableContext:
             names = (
                 numeric.names if nonnegative.all() else [numeric.names[j] for j in np.flatnonzero(nonnegative).tolist()]
             )
-            return frozenset(names) - {target}
+            block = frozenset(names) - {target}
+            # (--text: the vocabulary is known, and the table's numeric columns beside it are not words)
+            words = getattr(self.source, "words", None)
+            return block if words is None or len(words) == len(block) else block & frozenset(words)
         # In a dense file, a frequent word of a block of counts is a count absent from some
         # documents ('it' in 60 of 100, 'the' in 95): whole, from 0, not 0/1 (an indicator beside
         # the words may be as frequent); only where the block's words are counts too.

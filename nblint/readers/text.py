@@ -8,7 +8,9 @@ columns named by the vocabulary (a word spelt like another column of the table
 is written ``COLUMN:word``); the target is kept, and so are the other numeric
 columns, beside the words, so that metadata one-hot groups are still found. The
 counts are a sparse matrix, never densified; a column that is not numeric cannot
-join it and is left out, said as a column not checked.
+join it: those columns (metadata such as a posting client) are kept apart, with the
+target, as a table of their own (:class:`ColumnsSource`) that is linted beside the words,
+so that a leak in the metadata is still found.
 
 scikit-learn is the ``sklearn`` extra; without it this is one error line.
 """
@@ -22,9 +24,6 @@ import numpy as np
 
 from nblint.core.errors import InputError
 from nblint.readers.chunks import Chunk, ColumnData, TableSource
-
-#: Why a non-numeric column is left out beside the word counts (shown by NB106).
-NOT_NUMERIC = "text, and only the --text column is read as words beside the word counts"
 
 
 @dataclass
@@ -41,15 +40,32 @@ class WordCounts:
     target : str or None
     y : ColumnData or None
         The classes, one per row (with ``target``).
-    skipped : dict of str to str
-        Columns left out, and why.
+    beside : dict of str to ColumnData
+        The columns that are not numeric (and not the text column), whole: linted apart.
+    numeric : int
+        How many of ``names`` (the last ones) are the table's numeric columns, not words.
     """
 
     matrix: object
     names: tuple[str, ...]
     target: str | None
     y: ColumnData | None
-    skipped: dict[str, str] = field(default_factory=dict)
+    beside: dict[str, ColumnData] = field(default_factory=dict)
+    numeric: int = 0
+
+
+class ColumnsSource(TableSource):
+    """A table of whole columns held in memory (the columns beside a text column's words)."""
+
+    def __init__(self, path: str, columns: dict[str, ColumnData]):
+        self.columns = columns
+        n_rows = len(next(iter(columns.values())).values) if columns else 0
+        super().__init__(path, list(columns), n_rows)
+
+    def _column(self, name: str, offset: int, length: int) -> ColumnData:
+        from nblint.readers.sparse import slice_column
+
+        return slice_column(self.columns[name], offset, length)
 
 
 def word_counts(source: TableSource, column: str, target: str | None) -> WordCounts:
@@ -90,7 +106,7 @@ def word_counts(source: TableSource, column: str, target: str | None) -> WordCou
         raise InputError(f"text column {column!r} holds no words ({exc})") from None
     y = _whole(parts.pop(target)) if target is not None else None
     numeric = {name: _whole(chunks) for name, chunks in sorted(parts.items())}
-    skipped = {name: NOT_NUMERIC for name, col in numeric.items() if col.kind != "numeric"}
+    beside = {name: col for name, col in numeric.items() if col.kind != "numeric"}
     numeric = {name: col for name, col in numeric.items() if col.kind == "numeric"}
     taken = set(source.names)
     vocabulary = tuple(
@@ -100,7 +116,7 @@ def word_counts(source: TableSource, column: str, target: str | None) -> WordCou
         floats = any(not col.integer_dtype or col.missing is not None for col in numeric.values())
         dense = np.column_stack([col.as_float() if floats else col.values.astype(np.int64) for col in numeric.values()])
         words = sparse.hstack([words.astype(dense.dtype), sparse.csr_matrix(dense)], format="csr")
-    return WordCounts(words, vocabulary + tuple(numeric), target, y, skipped)
+    return WordCounts(words, vocabulary + tuple(numeric), target, y, beside, len(numeric))
 
 
 def _documents(col: ColumnData, column: str) -> list[str]:
