@@ -231,3 +231,29 @@ def test_a_giveaway_needs_most_of_its_class_and_nearly_none_of_the_others():
     assert [w.column for w in found.specific] == ["b"]
     for present, n, n_c, d in [(90, 400, 100, 90), (7, 50, 10, 12), (3, 20, 5, 4)]:
         assert at_least(present, n, n_c, d) == pytest.approx(hypergeom.sf(present - 1, n, n_c, d), rel=1e-9)
+
+
+# ------------------------------------------------------------------ issue 34: one finding per problem
+
+
+@pytest.mark.parametrize("model,severity", [("multinomial", "error"), ("complement", "error"), (None, "warning")])
+def test_negative_cells_in_a_block_of_words_are_one_finding(model, severity):
+    X, names, y = corpus()
+    X = X.astype(np.int64).tocsr(copy=True)
+    cells = np.random.default_rng(6).choice(X.nnz, 40, replace=False)
+    X.data[cells] *= -1
+    words = len(np.unique(X.indices[cells]))
+    report = nblint.check(X, y, feature_names=names, model=model, options=TEXT)
+    found = [f for f in report.findings if f.code == "NB302"]
+    assert [(str(f.severity), f.evidence["words"], f.evidence["negative_cells"]) for f in found] == [
+        (severity, words, 40)
+    ]
+    assert len(found[0].columns) == words
+    # the words stay words: no codes, no several event models, no findings per word
+    assert not {"NB305", "NB308", "NB303"} & set(codes(report))
+    # scikit-learn is the oracle of the error: it refuses the matrix
+    if model is not None:
+        from sklearn.naive_bayes import ComplementNB, MultinomialNB
+
+        with pytest.raises(ValueError, match="[Nn]egative"):
+            {"multinomial": MultinomialNB, "complement": ComplementNB}[model]().fit(X, y)

@@ -383,13 +383,11 @@ class TableContext:
         if len(sparse) < self.settings.term_block:
             return frozenset()
         # A sparse matrix given as such (a vectorizer's output) is one block: its frequent words
-        # ('the', in 93% of documents) are terms too. In a dense file only the sparse columns are.
+        # ('the', in 93% of documents) are terms too, and so are words with a negative cell (an
+        # error in the counts, or a hashing vectorizer's signs: NB302 says so once for the block).
+        # In a dense file only the sparse columns are.
         if numeric.fingerprints is not None:
-            nonnegative = numeric.minimum >= 0
-            names = (
-                numeric.names if nonnegative.all() else [numeric.names[j] for j in np.flatnonzero(nonnegative).tolist()]
-            )
-            block = frozenset(names) - {target}
+            block = frozenset(numeric.names) - {target}
             # (--text: the vocabulary is known, and the table's numeric columns beside it are not words)
             words = getattr(self.source, "words", None)
             return block if words is None or len(words) == len(block) else block & frozenset(words)
