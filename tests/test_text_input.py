@@ -298,3 +298,49 @@ def test_readme_text_snippet_is_the_matrix_route(monkeypatch):
         X, namespace["labels"], feature_names=vectorizer.get_feature_names_out(), model="multinomial", alpha=1.0
     )
     assert table_findings(namespace["report"]) == table_findings(expected) != []
+
+
+def _small_vocabulary(tmp_path: Path) -> list[str]:
+    """The options that read this corpus's vocabulary of 40 words as a document-term block."""
+    config = tmp_path / "nblint.toml"
+    config.write_text("[NB209]\nterm-block = 20\n")
+    return ["--target", "label", "--text", "body", "--config", str(config)]
+
+
+def test_documents_identical_only_after_vectorizing_say_which_step_made_them_one(tmp_path):
+    """Issue 34: NB209 tells copies of a text from documents that only the vectorizer made alike."""
+    docs = list(DOCS) + ["Win a FREE cruise now", "win a free cruise now", "cruise now, win: a free"]
+    labels = list(Y) + [Y[0], Y[1], Y[0]]
+    path = write_table(tmp_path, pd.DataFrame({"body": docs, "label": labels}), ".csv")
+    found = [f for f in cli_findings(str(path), *_small_vocabulary(tmp_path)) if f["code"] == "NB209"]
+    copies = [f for f in found if "sets" in f["evidence"]]
+    assert len(copies) == 1
+    steps = copies[0]["evidence"]["made_identical_by"]
+    # "Win a FREE ..." and "win a free ..." differ in case; "cruise now, win: a free" in word order too
+    assert steps.get("word order", 0) >= 1 and "identical only in vectorizing" in copies[0]["message"]
+    assert "(0-based positions" in copies[0]["message"]
+
+
+def test_empty_documents_are_one_finding_with_their_classes(tmp_path):
+    """Issue 34: empty documents, all in one class beyond chance, are a warning naming the class."""
+    filled = [doc or "word0" for doc in DOCS]  # (the corpus's own two empty documents filled)
+    docs = filled + [""] * 12
+    labels = list(Y) + [Y[0]] * 12
+    path = write_table(tmp_path, pd.DataFrame({"body": docs, "label": labels}), ".csv")
+    empty = [
+        f
+        for f in cli_findings(str(path), *_small_vocabulary(tmp_path))
+        if "empty_rows" in f["evidence"] and f["code"] == "NB209" and "sets" not in f["evidence"]
+    ]
+    assert [(f["severity"], f["evidence"]["by_class"]) for f in empty] == [("warning", {str(Y[0]): 12})]
+    assert empty[0]["evidence"]["example_positions"][0] == len(DOCS)  # 0-based: the first empty one
+    # spread over the classes as the rows are, they are information only
+    spread = filled + [""] * 12
+    spread_labels = list(Y) + list(Y[:12])
+    path = write_table(tmp_path, pd.DataFrame({"body": spread, "label": spread_labels}), ".csv")
+    empty = [
+        f
+        for f in cli_findings(str(path), *_small_vocabulary(tmp_path))
+        if f["code"] == "NB209" and "by_class" in f["evidence"]
+    ]
+    assert [f["severity"] for f in empty] == ["info"]

@@ -65,6 +65,8 @@ class SparseSource(TableSource):
         self.words: tuple[str, ...] = self.features
         #: The table of the columns linted beside the words (``--text``), or None.
         self.beside: TableSource | None = None
+        #: The raw documents the words were counted from (``--text``), one per row, or None.
+        self.documents: list[str] | None = None
         self.y = y
         self.target = target
         super().__init__(path, self.features + ((target,) if target is not None else ()), csr.shape[0])

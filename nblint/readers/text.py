@@ -52,6 +52,8 @@ class WordCounts:
     y: ColumnData | None
     beside: dict[str, ColumnData] = field(default_factory=dict)
     numeric: int = 0
+    #: The documents as read (a missing one is ""), one per row.
+    documents: list[str] = field(default_factory=list)
 
 
 class ColumnsSource(TableSource):
@@ -116,7 +118,32 @@ def word_counts(source: TableSource, column: str, target: str | None) -> WordCou
         floats = any(not col.integer_dtype or col.missing is not None for col in numeric.values())
         dense = np.column_stack([col.as_float() if floats else col.values.astype(np.int64) for col in numeric.values()])
         words = sparse.hstack([words.astype(dense.dtype), sparse.csr_matrix(dense)], format="csr")
-    return WordCounts(words, vocabulary + tuple(numeric), target, y, beside, len(numeric))
+    return WordCounts(words, vocabulary + tuple(numeric), target, y, beside, len(numeric), docs)
+
+
+#: What CountVectorizer() does to a document before counting, in order, and what each step makes
+#: alike: the first step after which two different documents are the same tokens is what made them one.
+_STEPS = ("lower-casing", "the token pattern (punctuation, spacing, one-character tokens)", "word order")
+
+
+def made_identical(documents: list[str]) -> str | None:
+    """Which of CountVectorizer()'s steps made these documents (identical as counts) one; None: the same text.
+
+    Raises nothing: documents identical as counts are the same multiset of tokens, so
+    the last step (counting forgets word order) always makes them one.
+    """
+    import re
+
+    if len(set(documents)) == 1:
+        return None
+    lowered = [doc.lower() for doc in documents]
+    if len(set(lowered)) == 1:
+        return _STEPS[0]
+    token = re.compile(r"(?u)\b\w\w+\b")  # scikit-learn's default token_pattern
+    tokens = [tuple(token.findall(doc)) for doc in lowered]
+    if len(set(tokens)) == 1:
+        return _STEPS[1]
+    return _STEPS[2]
 
 
 def _documents(col: ColumnData, column: str) -> list[str]:

@@ -385,9 +385,8 @@ def text_source(source: TableSource, column: str, target: str | None) -> TableSo
     table = word_counts(source, column, target)
     counts = SparseSource(table.matrix, table.names, table.target, table.y, source.path)
     counts.skipped = dict(source.skipped)
-    counts.words = table.names[
-        : len(table.names) - table.numeric
-    ]  # (the vocabulary: the columns before the numeric ones)
+    counts.documents = table.documents
+    counts.words = table.names[: len(table.names) - table.numeric]  # (the vocabulary, then the numeric columns)
     if table.beside:
         with_target = {**table.beside, **({target: table.y} if target is not None and table.y is not None else {})}
         counts.beside = ColumnsSource(source.path, with_target)
