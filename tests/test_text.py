@@ -257,3 +257,29 @@ def test_negative_cells_in_a_block_of_words_are_one_finding(model, severity):
 
         with pytest.raises(ValueError, match="[Nn]egative"):
             {"multinomial": MultinomialNB, "complement": ComplementNB}[model]().fit(X, y)
+
+
+# ------------------------------------------------------------------ issue 34: chance is not structure
+
+
+@pytest.mark.parametrize("documents", [[33], [10, 250], [10, 250, 400]])
+def test_words_of_one_to_a_few_documents_are_not_duplicate_information_whatever_their_names(documents):
+    """Two product codes of the same message or two, a two-word name: the documents' words, not an encoding."""
+    X, names, y = corpus()
+    extra = np.zeros((N_DOCS, 4), dtype=np.int64)
+    extra[documents, 0] = extra[documents, 1] = 1  # codes sharing a stem
+    extra[documents, 2] = extra[documents, 3] = 1  # a place name
+    full = sparse.hstack([X, sparse.csr_matrix(extra)]).tocsr()
+    report = nblint.check(full, y, feature_names=names + ["sku4411", "sku9032", "puerto", "rico"], options=TEXT)
+    assert "NB105" not in codes(report)
+
+
+def test_an_encoding_seen_in_enough_documents_is_still_duplicate_information():
+    X, names, y = corpus()
+    rng = np.random.default_rng(8)
+    flag = (rng.random(N_DOCS) < 0.1).astype(np.int64)
+    extra = np.column_stack([flag, flag])  # one flag written twice, on ~60 documents
+    full = sparse.hstack([X, sparse.csr_matrix(extra)]).tocsr()
+    report = nblint.check(full, y, feature_names=names + ["promo_flag", "promo_copy"], options=TEXT)
+    found = [f.columns for f in report.findings if f.code == "NB105"]
+    assert found == [["promo_copy", "promo_flag"]]

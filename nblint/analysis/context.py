@@ -240,10 +240,22 @@ class TableContext:
         """Whether an exact relation among term columns is what independent sparse columns produce by chance.
 
         Only relations whose members are all terms of a document-term block are weighed
-        (:mod:`nblint.structure.chance`); names that share a stem say it is an encoding.
+        (:mod:`nblint.structure.chance`). Identical words seen in fewer than
+        ``separation-min-rows`` documents rest on those few documents: chance, whatever
+        their names and the other rare words of the corpus. Past that, names that share a
+        stem say it is an encoding.
         """
         supports = self.term_supports
-        if not members or any(m not in supports for m in members) or group_stem(members, self.profile.names):
+        if not members or any(m not in supports for m in members):
+            return False
+        # The documents are the independent draws, not the words: a document's words come together (a
+        # name, a bigram, two product codes of one message), so a relation seen in fewer documents than a
+        # level needs to count as evidence (``separation-min-rows``) is what those documents say, not
+        # structure, whatever the names or the other rare words of the corpus.
+        # (A cover's evidence is every row it partitions: it is weighed below.)
+        if relation == "identical" and min(supports[m] for m in members) < self.settings.separation_min_rows:
+            return True
+        if group_stem(members, self.profile.names):
             return False
         peers = self._support_peers
         n = self.n_rows
