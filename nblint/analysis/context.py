@@ -369,8 +369,8 @@ class TableContext:
         nonzero = np.full(len(numeric.names), -1, dtype=np.int64)  # -1: unknown (levels past the cap)
         zero_one = numeric.zero_one  # (only their sums are counts: other columns' may be infinite)
         nonzero[zero_one] = np.rint((numeric.class_mean[:, zero_one] * numeric.class_n[:, zero_one]).sum(axis=0))
-        # The other non-negative columns with a table: the rows that are not at the level 0.
-        tabled = ~zero_one & (numeric.minimum >= 0) & (level_sizes(numeric.levels) >= 0)
+        # The other columns with a table: the rows that are not at the level 0.
+        tabled = ~zero_one & (level_sizes(numeric.levels) >= 0)
         zeros = key_counts(numeric.levels, 0.0, numeric.class_n.shape[0]).sum(axis=0)
         nonzero[tabled] = n_rows[tabled] - zeros[tabled]
         return nonzero
@@ -379,8 +379,8 @@ class TableContext:
     def term_columns(self) -> frozenset[str]:
         """The columns of a document-term block (a bag of words, n-gram counts, tf-idf weights), or none.
 
-        A term column is a numeric feature with no negative value that is zero on at least
-        half of its rows: a word absent from most documents; beside a block of counts, also a
+        A term column is a numeric feature with no negative value (or whole, a count with a
+        negative cell) that is zero on at least half of its rows: a word absent from most documents; beside a block of counts, also a
         whole count from 0 (not 0/1) that is present in more: a frequent word. Only a block is text:
         at least ``term-block`` such columns (the setting), so a lone count beside measurements
         is never one. Rules read a term column the way text models do: Bernoulli NB's
@@ -390,7 +390,11 @@ class TableContext:
         numeric = self.profile.numeric
         n_rows = numeric.class_n.sum(axis=0)
         nonzero, target = self._nonzero, self.target
-        at = np.flatnonzero((numeric.minimum >= 0) & (nonzero >= 0) & (2 * nonzero <= n_rows)).tolist()
+        # (whole counts with a negative cell are words too: a corrupted count, a hashing vectorizer's sign)
+        signed_counts = numeric.integral & ~(numeric.minimum >= 0)
+        at = np.flatnonzero(
+            ((numeric.minimum >= 0) | signed_counts) & (nonzero >= 0) & (2 * nonzero <= n_rows)
+        ).tolist()
         sparse = [name for name in (numeric.names[j] for j in at) if name != target]
         if len(sparse) < self.settings.term_block:
             return frozenset()
