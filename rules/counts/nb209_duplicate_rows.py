@@ -149,7 +149,7 @@ class DuplicateRows(Rule):
         if ctx.target is not None and classes:
             where = ", ".join(f"{label!r}: {count:,}" for label, count in by_label.items() if label in classes)
             where = f" (by class: {where})"
-            if severity is Severity.WARNING:
+            if severity is Severity.WARNING and chance is not None:
                 where += f", all in one class (by chance {chance_in_words(chance)}): 'no words' gives that class"
         else:
             where = ""

@@ -1,5 +1,8 @@
+from typing import cast
+
 from nblint.analysis.context import TableContext
 from nblint.engine import SUMMARIZE_ABOVE, Rule, Severity
+from nblint.readers import Names
 
 from . import estimator, fmt_number
 
@@ -78,14 +81,14 @@ class MultinomialOnNegative(Rule):
     def _block(self, ctx: TableContext, terms):
         """One finding for the words of a document-term block that have negative cells."""
         numeric = ctx.profile.numeric
-        position = numeric.names.positions()
+        position = cast(Names, numeric.names).positions()
         order = ctx.table_order
         negative = sorted((c for c in terms if numeric.minimum[position[c]] < 0), key=order.__getitem__)
         if not negative:
             return
         cells = {c: _negative_cells(ctx, c) for c in negative}
         ranked = sorted(negative, key=lambda c: (-(cells[c] or 0), numeric.minimum[position[c]], order[c]))
-        known = [cells[c] for c in negative if cells[c] is not None]
+        known = [count for count in cells.values() if count is not None]
         total = sum(known)
         counted = f"{total:,} negative cells" if len(known) == len(negative) else "negative cells"
         examples = ", ".join(f"{c!r} (minimum {fmt_number(numeric.minimum[position[c]])})" for c in ranked[:5])
