@@ -405,7 +405,7 @@ class TableContext:
         if numeric.fingerprints is not None:
             block = frozenset(numeric.names) - {target}
             # (--text: the vocabulary is known, and the table's numeric columns beside it are not words)
-            words = getattr(self.source, "words", None)
+            words = self.source.words
             return block if words is None or len(words) == len(block) else block & frozenset(words)
         # In a dense file, a frequent word of a block of counts is a count absent from some
         # documents ('it' in 60 of 100, 'the' in 95): whole, from 0, not 0/1 (an indicator beside

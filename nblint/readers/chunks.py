@@ -205,6 +205,11 @@ class TableSource:
     matrix: Any = None
     #: The rows live elsewhere (a Dask cluster): the operations below run there.
     distributed: bool = False
+    #: A vectorized text column's (``--text``): its vocabulary, the block of words among the columns (None:
+    #: not known), the raw documents one per row, and the table of the columns linted beside the words.
+    words: tuple[str, ...] | None = None
+    documents: list[str] | None = None
+    beside: TableSource | None = None
 
     def __init__(self, path: str, names: Sequence[str], n_rows: int, chunk_rows: int | None = None):
         self.path = path
@@ -258,6 +263,10 @@ class TableSource:
         for chunk in self.chunks(columns):
             accumulator.add(chunk)
         return accumulator
+
+    def row_labels(self, positions: Sequence[int]) -> list | None:
+        """The labels the table gives the rows at these 0-based positions (a DataFrame's index), or None."""
+        return None
 
     def remote_profile(self, target: str | None, wide_binary: int | None, budget: Any) -> Any:
         """The table's profile computed where the rows live, or None: the caller profiles the chunks here."""

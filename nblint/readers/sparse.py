@@ -61,12 +61,6 @@ class SparseSource(TableSource):
         other = (csr.data != 1) & (csr.data != 0)
         self.binary = np.bincount(csr.indices[other], minlength=csr.shape[1]) == 0
         self.features = tuple(names)
-        #: The features that are words of a vectorized text column (``--text``; all of them: unknown).
-        self.words: tuple[str, ...] = self.features
-        #: The table of the columns linted beside the words (``--text``), or None.
-        self.beside: TableSource | None = None
-        #: The raw documents the words were counted from (``--text``), one per row, or None.
-        self.documents: list[str] | None = None
         self.y = y
         self.target = target
         super().__init__(path, self.features + ((target,) if target is not None else ()), csr.shape[0])

@@ -218,7 +218,7 @@ def lint_source(
     with one_blas_thread():
         ctx = make_context(source, settings, jobs, profiles)
         findings = run_rules(ctx, codes, ctx.rule_options)
-        beside = getattr(source, "beside", None)
+        beside = source.beside
         if beside is None:
             return findings
         # The columns that could not join the words (--text), linted as the table they are: what they
@@ -252,7 +252,7 @@ def table_context(path: str, overrides: Overrides, jobs: int | None = None) -> T
 
 def beside_context(ctx: TableContext, jobs: int | None = None) -> TableContext | None:
     """The context of the columns linted beside a text column's words (``--text``), or None."""
-    beside = getattr(ctx.source, "beside", None)
+    beside = ctx.source.beside
     if beside is None:
         return None
     settings = Settings(target=ctx.target, model=ctx.model, alpha=ctx.alpha, kinds=ctx.declared_kinds)

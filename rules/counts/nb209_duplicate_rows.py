@@ -1,5 +1,3 @@
-import numpy as np
-
 from nblint.analysis.context import TableContext
 from nblint.engine import Option, Rule, Severity
 from nblint.structure.leakage import chance_in_words, one_class_chance
@@ -89,7 +87,7 @@ class DuplicateRows(Rule):
                 f"; {found.conflicting_sets:,} of the sets carry different labels ({found.conflicting_rows:,} rows): "
                 "the same words under two classes"
             )
-        documents = getattr(ctx.source, "documents", None)
+        documents = ctx.source.documents
         evidence = {
             "copies": found.copies,
             "share_of_rows": found.copies / max(ctx.n_rows, 1),
@@ -185,10 +183,5 @@ def _positions(rows) -> str:
 
 def _index(ctx, rows) -> str:
     """``; DataFrame index 'a', 'b'`` where the table is a DataFrame with an index of its own (not 0, 1, 2, ...)."""
-    frame = getattr(ctx.source, "frame", None)
-    index = getattr(frame, "index", None)
-    if index is None or (index.dtype.kind in "iu" and np.array_equal(np.asarray(index), np.arange(len(index)))):
-        return ""
-    return "; DataFrame index " + ", ".join(
-        repr(index[r].item() if hasattr(index[r], "item") else index[r]) for r in rows
-    )
+    labels = ctx.source.row_labels(rows)
+    return "" if labels is None else "; DataFrame index " + ", ".join(map(repr, labels))

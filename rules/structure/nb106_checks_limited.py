@@ -14,7 +14,8 @@ class ChecksLimited(Rule):
     found exactly, from sparse co-occurrence counts, but dummy and broken groups are
     searched among its most frequent 0/1 columns only and the VIF covers the other
     numeric columns only. A group search
-    that ran out of its node budget is reported here too.
+    that ran out of its node budget is reported here too, and so is a column of
+    documents read as one value per row (lint its words with ``--text COLUMN``).
 
     ## Why is this bad?
     A clean report means nothing was found among what was checked. Without this
