@@ -171,6 +171,8 @@ class SingleClassLevel(Rule):
             )
             evidence = {
                 "words": len(specific),
+                "classes_with_words": len(per_class),
+                "classes": len(classes),
                 "per_class": dict(sorted(per_class.items())),
                 "examples": [_word_evidence(w) for w in specific[:20]],
                 "tested": vocabulary.tested,
@@ -217,5 +219,6 @@ def _word_evidence(word) -> dict:
         "other_rows": word.other_rows,
         "share_elsewhere": word.share_elsewhere,
         "chance": word.chance,
+        "one_in": 1 / word.chance if word.chance > 0 else None,
         "corrected_chance": word.corrected,
     }

@@ -157,8 +157,10 @@ class DuplicateRows(Rule):
         )
         evidence = {
             "empty_rows": n,
+            "classes_with_empty": len(classes),
             "by_class": by_label,
             "chance_one_class": chance,
+            "one_in": 1 / chance if chance else None,
             "example_positions": found.empty_positions,
             "positions": "0-based",
         }

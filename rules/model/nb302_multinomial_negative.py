@@ -103,6 +103,7 @@ class MultinomialOnNegative(Rule):
         )
         evidence = {
             "words": len(negative),
+            "block_words": len(terms),
             "negative_cells": total if len(known) == len(negative) else None,
             "examples": [
                 {"word": c, "minimum": float(numeric.minimum[position[c]]), "negative_cells": cells[c]}
