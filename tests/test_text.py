@@ -283,3 +283,17 @@ def test_an_encoding_seen_in_enough_documents_is_still_duplicate_information():
     report = nblint.check(full, y, feature_names=names + ["promo_flag", "promo_copy"], options=TEXT)
     found = [f.columns for f in report.findings if f.code == "NB105"]
     assert found == [["promo_copy", "promo_flag"]]
+
+
+def test_most_of_a_class_must_be_shown_by_the_sample():
+    """16 of 28 documents is 57%, but its 95% lower bound (40%) is not half: not yet a giveaway (statsmodels' oracle)."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    from nblint.structure.giveaways import class_vocabulary, share_lower_bound
+
+    for present, rows in [(16, 28), (30, 30), (1488, 2840), (3, 7)]:
+        expected = proportion_confint(present, rows, alpha=0.1, method="beta")[0]
+        assert share_lower_bound(present, rows) == pytest.approx(expected, rel=1e-9)
+    presence = np.array([[16, 28], [0, 0]])  # in 16 and in all 28 of the class's documents, none elsewhere
+    found = class_vocabulary(["bike", "footer"], presence, np.array([28, 28]), 0.5, 0.99, 5, 0.01)
+    assert [w.column for w in found.giveaways] == ["footer"] and [w.column for w in found.specific] == ["bike"]

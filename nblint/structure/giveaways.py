@@ -8,7 +8,10 @@ the documents each word occurs in, per class (the non-zero pattern: counts, bits
 tf-idf weights alike), ``a`` of the ``n_c`` documents of class c and ``b`` of the
 ``n - n_c`` others. A word is a **giveaway** of class c when
 
-* it is present in a large share of the class: ``a / n_c >= share`` (half by default);
+* it is present in a large share of the class, shown by the sample: the one-sided 95%
+  Clopper-Pearson lower bound on ``a / n_c`` is at least ``share`` (half by default), so
+  16 of a class's 28 documents (57%, bound 40%) is not yet "most of the class", while 30
+  of 30 (bound 90%) is;
 * it is (nearly) absent from the other classes, both ways round: at most ``1 - purity``
   of the word's documents lie outside c (``b <= (1 - purity) (a + b)``: seeing the word,
   the class is known), and at most ``1 - purity`` of the other classes' documents hold it
@@ -131,6 +134,7 @@ def class_vocabulary(
             tested,
         )
         for c, j in zip(*np.nonzero(large & absent))
+        if share_lower_bound(int(presence[c, j]), int(class_rows[c])) >= share
     ]
     giveaways = [w for w in giveaways if w.corrected <= max_chance]
     given = {(w.column, w.klass) for w in giveaways}
@@ -146,6 +150,23 @@ def class_vocabulary(
     giveaways.sort(key=lambda w: (-w.share, w.corrected, w.column))
     specific.sort(key=lambda w: (-w.present, w.column))
     return ClassVocabulary(giveaways, specific, tested)
+
+
+#: One-sided confidence of the lower bound on a word's share of its class.
+CONFIDENCE = 0.95
+
+
+def share_lower_bound(present: int, rows: int) -> float:
+    """One-sided Clopper-Pearson lower bound on a share seen ``present`` times in ``rows``.
+
+    The ``p`` with ``P(X >= present | p) = 1 - CONFIDENCE`` for ``X ~ Binomial(rows, p)``:
+    the ``1 - CONFIDENCE`` quantile of ``Beta(present, rows - present + 1)``.
+    """
+    if present <= 0:
+        return 0.0
+    from scipy.special import betaincinv
+
+    return float(betaincinv(present, rows - present + 1, 1 - CONFIDENCE))
 
 
 def at_least(present: int, n: int, class_rows: int, documents: int) -> float:
@@ -179,4 +200,4 @@ def _word(names, presence, class_rows, documents, c, j, chance: float, tested: i
     )
 
 
-__all__ = ["ClassVocabulary", "ClassWord", "at_least", "class_vocabulary"]
+__all__ = ["ClassVocabulary", "ClassWord", "at_least", "class_vocabulary", "share_lower_bound"]

@@ -20,7 +20,8 @@ class SingleClassLevel(Rule):
     The words of a document-term block (counts, bits or tf-idf weights: their non-zero
     pattern) are weighed by the documents they occur in. A word *gives a class away*
     when it is present in at least ``giveaway-share`` of the class's documents (half by
-    default) and (nearly) absent from the others: at most ``1 - decides-share`` of the
+    default; the one-sided 95% Clopper-Pearson lower bound of its share, so a small
+    class's sample must show it) and (nearly) absent from the others: at most ``1 - decides-share`` of the
     word's documents lie in other classes, and at most that share of the other classes'
     documents hold it; the hypergeometric chance of the class holding that many of the
     word's documents, times the (word, class) pairs tested, must stay below
