@@ -169,3 +169,131 @@ def test_identical_documents_are_found_and_the_ones_with_two_labels_said(tmp_pat
     frame.to_csv(path, index=False)
     from_file = [f for f in nblint.check(str(path), target="y", options=TEXT).findings if f.code == "NB209"]
     assert [f.evidence for f in from_file] == [found[0].evidence]
+
+
+# ------------------------------------------------------------------ issue 34: leakage means leakage
+
+
+def _vectorized(form: str, planted: str | None = None):
+    """The corpus as documents again, vectorized by scikit-learn as ``form``; ``planted`` added to every 'tech' one."""
+    from sklearn.feature_extraction.text import CountVectorizer, TfidfVectorizer
+
+    X, names, y = corpus()
+    docs = [" ".join(np.repeat(names, row)) for row in X.toarray()]
+    if planted:
+        docs = [f"{doc} {planted}" if label == "tech" else doc for doc, label in zip(docs, y)]
+    vectorizer = {
+        "counts": CountVectorizer(),
+        "binary": CountVectorizer(binary=True),
+        "tfidf": TfidfVectorizer(),
+    }[form]
+    return vectorizer.fit_transform(docs), list(vectorizer.get_feature_names_out()), y
+
+
+@pytest.mark.parametrize("form", ["counts", "binary", "tfidf"])
+def test_a_token_in_every_document_of_one_class_gives_it_away_under_every_vectorizer(form):
+    X, names, y = _vectorized(form, planted="zzfooter")
+    report = nblint.check(X, y, feature_names=names, options=TEXT)
+    found = [f for f in report.findings if f.code == "NB202" and "zzfooter" in f.columns]
+    assert [(str(f.severity), f.columns) for f in found] == [("warning", ["zzfooter"])]
+    (word,) = found[0].evidence["words"]
+    assert (word["share"], word["elsewhere"], found[0].evidence["class"]) == (1.0, 0, "tech")
+    assert "100% of them" in found[0].message
+
+
+@pytest.mark.parametrize("form", ["counts", "binary", "tfidf"])
+def test_class_vocabulary_is_at_most_one_info_and_the_clean_corpus_has_no_giveaway(form):
+    X, names, y = _vectorized(form)
+    rng = np.random.default_rng(3)
+    # a word of a few dozen 'food' documents only: what a class's own vocabulary looks like
+    extra = sparse.csr_matrix((rng.random(N_DOCS) < 0.2) & (y == "food"), dtype=X.dtype).T
+    report = nblint.check(sparse.hstack([X, extra]).tocsr(), y, feature_names=names + ["zzrecipe"], options=TEXT)
+    nb202 = [f for f in report.findings if f.code == "NB202"]
+    assert [str(f.severity) for f in nb202] == ["info"]
+    assert "zzrecipe" in nb202[0].columns and nb202[0].evidence["per_class"] == {"food": 1}
+
+
+def test_a_giveaway_needs_most_of_its_class_and_nearly_none_of_the_others():
+    """The module's definition, against scipy's hypergeometric tail as the chance's oracle."""
+    from scipy.stats import hypergeom
+
+    from nblint.structure.giveaways import at_least, class_vocabulary
+
+    class_rows = np.array([100, 300])
+    presence = np.array(
+        [
+            [90, 40, 60, 100],  # in 90%, 40%, 60%, 100% of class 0
+            [0, 0, 30, 10],  # in none, none, 10% (too many), 3.3% (more than 1% of its documents elsewhere)
+        ]
+    )
+    found = class_vocabulary(["a", "b", "c", "d"], presence, class_rows, 0.5, 0.99, 5, 0.01)
+    assert [(w.column, w.klass) for w in found.giveaways] == [("a", 0)]
+    assert [w.column for w in found.specific] == ["b"]
+    for present, n, n_c, d in [(90, 400, 100, 90), (7, 50, 10, 12), (3, 20, 5, 4)]:
+        assert at_least(present, n, n_c, d) == pytest.approx(hypergeom.sf(present - 1, n, n_c, d), rel=1e-9)
+
+
+# ------------------------------------------------------------------ issue 34: one finding per problem
+
+
+@pytest.mark.parametrize("model,severity", [("multinomial", "error"), ("complement", "error"), (None, "warning")])
+def test_negative_cells_in_a_block_of_words_are_one_finding(model, severity):
+    X, names, y = corpus()
+    X = X.astype(np.int64).tocsr(copy=True)
+    cells = np.random.default_rng(6).choice(X.nnz, 40, replace=False)
+    X.data[cells] *= -1
+    words = len(np.unique(X.indices[cells]))
+    report = nblint.check(X, y, feature_names=names, model=model, options=TEXT)
+    found = [f for f in report.findings if f.code == "NB302"]
+    assert [(str(f.severity), f.evidence["words"], f.evidence["negative_cells"]) for f in found] == [
+        (severity, words, 40)
+    ]
+    assert len(found[0].columns) == words
+    # the words stay words: no codes, no several event models, no findings per word
+    assert not {"NB305", "NB308", "NB303"} & set(codes(report))
+    # scikit-learn is the oracle of the error: it refuses the matrix
+    if model is not None:
+        from sklearn.naive_bayes import ComplementNB, MultinomialNB
+
+        with pytest.raises(ValueError, match="[Nn]egative"):
+            {"multinomial": MultinomialNB, "complement": ComplementNB}[model]().fit(X, y)
+
+
+# ------------------------------------------------------------------ issue 34: chance is not structure
+
+
+@pytest.mark.parametrize("documents", [[33], [10, 250], [10, 250, 400]])
+def test_words_of_one_to_a_few_documents_are_not_duplicate_information_whatever_their_names(documents):
+    """Two product codes of the same message or two, a two-word name: the documents' words, not an encoding."""
+    X, names, y = corpus()
+    extra = np.zeros((N_DOCS, 4), dtype=np.int64)
+    extra[documents, 0] = extra[documents, 1] = 1  # codes sharing a stem
+    extra[documents, 2] = extra[documents, 3] = 1  # a place name
+    full = sparse.hstack([X, sparse.csr_matrix(extra)]).tocsr()
+    report = nblint.check(full, y, feature_names=names + ["sku4411", "sku9032", "puerto", "rico"], options=TEXT)
+    assert "NB105" not in codes(report)
+
+
+def test_an_encoding_seen_in_enough_documents_is_still_duplicate_information():
+    X, names, y = corpus()
+    rng = np.random.default_rng(8)
+    flag = (rng.random(N_DOCS) < 0.1).astype(np.int64)
+    extra = np.column_stack([flag, flag])  # one flag written twice, on ~60 documents
+    full = sparse.hstack([X, sparse.csr_matrix(extra)]).tocsr()
+    report = nblint.check(full, y, feature_names=names + ["promo_flag", "promo_copy"], options=TEXT)
+    found = [f.columns for f in report.findings if f.code == "NB105"]
+    assert found == [["promo_copy", "promo_flag"]]
+
+
+def test_most_of_a_class_must_be_shown_by_the_sample():
+    """16 of 28 documents is 57%, but its 95% lower bound (40%) is not half: not yet a giveaway (statsmodels' oracle)."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    from nblint.structure.giveaways import class_vocabulary, share_lower_bound
+
+    for present, rows in [(16, 28), (30, 30), (1488, 2840), (3, 7)]:
+        expected = proportion_confint(present, rows, alpha=0.1, method="beta")[0]
+        assert share_lower_bound(present, rows) == pytest.approx(expected, rel=1e-9)
+    presence = np.array([[16, 28], [0, 0]])  # in 16 and in all 28 of the class's documents, none elsewhere
+    found = class_vocabulary(["bike", "footer"], presence, np.array([28, 28]), 0.5, 0.99, 5, 0.01)
+    assert [w.column for w in found.giveaways] == ["footer"] and [w.column for w in found.specific] == ["bike"]

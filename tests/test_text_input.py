@@ -185,6 +185,23 @@ def cli_findings(*args: str) -> list[dict]:
     return [{k: v for k, v in f.items() if k != "path"} for f in json.loads(result.stdout)]
 
 
+def same_as_the_matrix(cli: list[dict], api: list[dict]) -> bool:
+    """The CLI's findings are the API's on the vectorizer's matrix, but for what only the documents tell.
+
+    With ``--text`` nblint has the documents themselves, so NB209 also says which identical rows are
+    the same text and which became identical in vectorizing (the matrix alone cannot): its message
+    and evidence may say more; the rows it points at, its code and severity are the same.
+    """
+
+    def core(findings: list[dict]) -> list[dict]:
+        return [
+            {k: v for k, v in f.items() if f["code"] != "NB209" or k not in ("message", "evidence")} for f in findings
+        ]
+
+    told = [f for f in cli if f["code"] == "NB209"]
+    return core(cli) == core(api) and (not told or any("same text" in f["message"] for f in told))
+
+
 @pytest.mark.parametrize("suffix", [".csv", ".parquet"])
 @pytest.mark.parametrize("model", [None, "multinomial"])
 def test_text_column_is_linted_as_the_api_lints_the_same_documents(tmp_path, suffix, model):
@@ -193,13 +210,13 @@ def test_text_column_is_linted_as_the_api_lints_the_same_documents(tmp_path, suf
     expected = matrix_findings(CountVectorizer(), DOCS, Y, **declared)
     assert expected
     options = ["--model", model] if model else []
-    assert cli_findings(str(path), "--target", "label", "--text", "body", *options) == expected
+    assert same_as_the_matrix(cli_findings(str(path), "--target", "label", "--text", "body", *options), expected)
 
 
 def test_the_config_key_reads_the_text_column(tmp_path):
     path = write_table(tmp_path, pd.DataFrame({"body": DOCS, "label": Y}), ".csv")
     (tmp_path / "nblint.toml").write_text('target = "label"\ntext = "body"\n')
-    assert cli_findings(str(path)) == matrix_findings(CountVectorizer(), DOCS, Y)
+    assert same_as_the_matrix(cli_findings(str(path)), matrix_findings(CountVectorizer(), DOCS, Y))
 
 
 def test_other_numeric_columns_are_kept_beside_the_words(tmp_path):
@@ -212,7 +229,52 @@ def test_other_numeric_columns_are_kept_beside_the_words(tmp_path):
     groups = [f["columns"] for f in found if f["code"] == "NB101"]
     assert groups == [["channel_app", "channel_phone", "channel_web"]]  # the metadata group, found exactly
     notes = [f["message"] for f in found if f["code"] == "NB106"]
-    assert any("'author'" in note for note in notes)  # a text column that cannot join the counts: said
+    assert not any("'author'" in note for note in notes)  # linted beside the words (issue 34), not left out
+
+
+def test_a_metadata_leak_beside_the_words_is_still_found(tmp_path):
+    """Issue 34: a posting client that names the class, a text column beside --text's words, is linted."""
+    rng = np.random.default_rng(4)
+    client = np.where(np.asarray(Y) == Y[0], "TweetDeck", rng.choice(["web", "android"], len(DOCS)))
+    frame = pd.DataFrame({"body": DOCS, "label": Y, "client": client})
+    found = cli_findings(str(write_table(tmp_path, frame, ".csv")), "--target", "label", "--text", "body")
+    leaks = [f for f in found if f["code"] in ("NB202", "NB208") and f["columns"] == ["client"]]
+    assert leaks and all(f["severity"] == "warning" for f in leaks)
+    assert not [f for f in found if f["code"] == "NB106" and "'client'" in f["message"]]
+    # the words' findings are those of the documents alone: the client adds its own, nothing else
+    alone = cli_findings(
+        str(write_table(tmp_path, frame.drop(columns="client"), ".csv")), "--target", "label", "--text", "body"
+    )
+    assert [f for f in found if "client" not in f["columns"]] == alone
+
+
+def test_a_column_of_documents_without_text_gets_the_hint(tmp_path):
+    """Issue 34: documents read as one value per row say how to lint their words."""
+    docs = [f"{doc} and a few more words here" for doc in DOCS]
+    path = write_table(tmp_path, pd.DataFrame({"body": docs, "label": Y}), ".csv")
+    notes = [f["message"] for f in cli_findings(str(path), "--target", "label") if f["code"] == "NB106"]
+    assert any("--text body" in note for note in notes)
+    shown = run_cli("columns", str(path), "--target", "label", "--format", "json")
+    why = {row["column"]: row["why"] for row in json.loads(shown.stdout)}
+    assert "--text body" in why["body"]
+
+
+def test_columns_and_impact_take_text(tmp_path):
+    rng = np.random.default_rng(5)
+    frame = pd.DataFrame({"body": DOCS, "label": Y, "client": rng.choice(["web", "app", "mail"], len(DOCS))})
+    quarter = rng.integers(0, 3, len(DOCS))
+    for level in range(3):
+        frame[f"len_q{level}"] = (quarter == level).astype(int)
+    path = str(write_table(tmp_path, frame, ".csv"))
+    shown = run_cli("columns", path, "--target", "label", "--text", "body", "--format", "json")
+    assert shown.returncode == 0, shown.stderr
+    rows = {row["column"]: row for row in json.loads(shown.stdout)}
+    assert set(rows) == {"body", "label", "client", "len_q0", "len_q1", "len_q2"}  # the words are one row
+    assert (rows["body"]["kind"], rows["body"]["model"]) == ("count", "multinomial")
+    assert rows["client"]["kind"] == "categorical" and rows["len_q0"]["kind"] == "group-member"
+    measured = run_cli("impact", path, "--target", "label", "--text", "body", "--format", "json")
+    assert measured.returncode == 0, measured.stderr
+    assert "len_q0" in measured.stdout
 
 
 def test_a_word_spelt_like_a_column_is_prefixed(tmp_path):
@@ -269,3 +331,49 @@ def test_readme_text_snippet_is_the_matrix_route(monkeypatch):
         words=True,
     )
     assert table_findings(namespace["report"]) == table_findings(expected) != []
+
+
+def _small_vocabulary(tmp_path: Path) -> list[str]:
+    """The options that read this corpus's vocabulary of 40 words as a document-term block."""
+    config = tmp_path / "nblint.toml"
+    config.write_text("[NB209]\nterm-block = 20\n")
+    return ["--target", "label", "--text", "body", "--config", str(config)]
+
+
+def test_documents_identical_only_after_vectorizing_say_which_step_made_them_one(tmp_path):
+    """Issue 34: NB209 tells copies of a text from documents that only the vectorizer made alike."""
+    docs = list(DOCS) + ["Win a FREE cruise now", "win a free cruise now", "cruise now, win: a free"]
+    labels = list(Y) + [Y[0], Y[1], Y[0]]
+    path = write_table(tmp_path, pd.DataFrame({"body": docs, "label": labels}), ".csv")
+    found = [f for f in cli_findings(str(path), *_small_vocabulary(tmp_path)) if f["code"] == "NB209"]
+    copies = [f for f in found if "sets" in f["evidence"]]
+    assert len(copies) == 1
+    steps = copies[0]["evidence"]["made_identical_by"]
+    # "Win a FREE ..." and "win a free ..." differ in case; "cruise now, win: a free" in word order too
+    assert steps.get("word order", 0) >= 1 and "identical only in vectorizing" in copies[0]["message"]
+    assert "(0-based positions" in copies[0]["message"]
+
+
+def test_empty_documents_are_one_finding_with_their_classes(tmp_path):
+    """Issue 34: empty documents, all in one class beyond chance, are a warning naming the class."""
+    filled = [doc or "word0" for doc in DOCS]  # (the corpus's own two empty documents filled)
+    docs = filled + [""] * 12
+    labels = list(Y) + [Y[0]] * 12
+    path = write_table(tmp_path, pd.DataFrame({"body": docs, "label": labels}), ".csv")
+    empty = [
+        f
+        for f in cli_findings(str(path), *_small_vocabulary(tmp_path))
+        if "empty_rows" in f["evidence"] and f["code"] == "NB209" and "sets" not in f["evidence"]
+    ]
+    assert [(f["severity"], f["evidence"]["by_class"]) for f in empty] == [("warning", {str(Y[0]): 12})]
+    assert empty[0]["evidence"]["example_positions"][0] == len(DOCS)  # 0-based: the first empty one
+    # spread over the classes as the rows are, they are information only
+    spread = filled + [""] * 12
+    spread_labels = list(Y) + list(Y[:12])
+    path = write_table(tmp_path, pd.DataFrame({"body": spread, "label": spread_labels}), ".csv")
+    empty = [
+        f
+        for f in cli_findings(str(path), *_small_vocabulary(tmp_path))
+        if f["code"] == "NB209" and "by_class" in f["evidence"]
+    ]
+    assert [f["severity"] for f in empty] == ["info"]

@@ -20,6 +20,7 @@ from typing import Any, cast
 
 import numpy as np
 
+from nblint.analysis.presence import ClassPresence
 from nblint.analysis.rowchecks import RowChecks, RowVerdicts
 from nblint.analysis.rows import DuplicateRows, RowFingerprints, duplicate_rows
 from nblint.engine import shared_settings
@@ -42,6 +43,7 @@ from nblint.structure import (
     chance,
     find_onehot_groups,
     find_onehot_groups_sparse,
+    giveaways,
     leakage,
     missing_together,
     variance_inflation,
@@ -50,7 +52,7 @@ from nblint.structure.duplicates import code_column_candidates, identical_candid
 from nblint.structure.exclusive import BrokenCandidate, candidate_sets
 from nblint.structure.families import exclusive_families
 from nblint.structure.groups import exclusivity_evidence, expected_cooccurrences
-from nblint.structure.kinds import ColumnKind, declared_kind, infer_kinds, term_kinds
+from nblint.structure.kinds import ColumnKind, declared_kind, infer_kinds, is_documents, term_kinds
 from nblint.structure.names import group_stem, informative_stem
 from nblint.structure.terms import row_count_sums
 
@@ -248,10 +250,22 @@ class TableContext:
         """Whether an exact relation among term columns is what independent sparse columns produce by chance.
 
         Only relations whose members are all terms of a document-term block are weighed
-        (:mod:`nblint.structure.chance`); names that share a stem say it is an encoding.
+        (:mod:`nblint.structure.chance`). Identical words seen in fewer than
+        ``separation-min-rows`` documents rest on those few documents: chance, whatever
+        their names and the other rare words of the corpus. Past that, names that share a
+        stem say it is an encoding.
         """
         supports = self.term_supports
-        if not members or any(m not in supports for m in members) or group_stem(members, self.profile.names):
+        if not members or any(m not in supports for m in members):
+            return False
+        # The documents are the independent draws, not the words: a document's words come together (a
+        # name, a bigram, two product codes of one message), so a relation seen in fewer documents than a
+        # level needs to count as evidence (``separation-min-rows``) is what those documents say, not
+        # structure, whatever the names or the other rare words of the corpus.
+        # (A cover's evidence is every row it partitions: it is weighed below.)
+        if relation == "identical" and min(supports[m] for m in members) < self.settings.separation_min_rows:
+            return True
+        if group_stem(members, self.profile.names):
             return False
         peers = self._support_peers
         n = self.n_rows
@@ -325,6 +339,12 @@ class TableContext:
                 "(NB202) and whether they decide the target (NB208) are read in one more pass"
             )
         notes += [f"column {name!r} not checked: it holds {why}" for name, why in self.source.skipped.items()]
+        notes += [
+            f"column {name!r} holds documents, read as one value per row (not checked as words): lint their "
+            f"words with --text {name} (text = {name!r} in the config)"
+            for name in sorted(self.profile.text)
+            if name != self.target and is_documents(self.profile, name)
+        ]
         if self.target is not None and self.structure.groups:  # (else nothing is measured: no import)
             from nblint.impact import impact_limit
 
@@ -385,8 +405,8 @@ class TableContext:
         nonzero = np.full(len(numeric.names), -1, dtype=np.int64)  # -1: unknown (levels past the cap)
         zero_one = numeric.zero_one  # (only their sums are counts: other columns' may be infinite)
         nonzero[zero_one] = np.rint((numeric.class_mean[:, zero_one] * numeric.class_n[:, zero_one]).sum(axis=0))
-        # The other non-negative columns with a table: the rows that are not at the level 0.
-        tabled = ~zero_one & (numeric.minimum >= 0) & (level_sizes(numeric.levels) >= 0)
+        # The other columns with a table: the rows that are not at the level 0.
+        tabled = ~zero_one & (level_sizes(numeric.levels) >= 0)
         zeros = key_counts(numeric.levels, 0.0, numeric.class_n.shape[0]).sum(axis=0)
         nonzero[tabled] = n_rows[tabled] - zeros[tabled]
         return nonzero
@@ -395,8 +415,8 @@ class TableContext:
     def term_columns(self) -> frozenset[str]:
         """The columns of a document-term block (a bag of words, n-gram counts, tf-idf weights), or none.
 
-        A term column is a numeric feature with no negative value that is zero on at least
-        half of its rows: a word absent from most documents; beside a block of counts, also a
+        A term column is a numeric feature with no negative value (or whole, a count with a
+        negative cell) that is zero on at least half of its rows: a word absent from most documents; beside a block of counts, also a
         whole count from 0 (not 0/1) that is present in more: a frequent word. Only a block is text:
         at least ``term-block`` such columns (the setting), so a lone count beside measurements
         is never one, whose typical column is rare (Zipf's law: :func:`nblint.readers.words.rare_typical_word`); and a block of 0/1 columns whose rows each set one column per variable (a
@@ -409,11 +429,11 @@ class TableContext:
         numeric = self.profile.numeric
         n_rows = numeric.class_n.sum(axis=0)
         nonzero, target = self._nonzero, self.target
-        # Declared (a vectorizer's output, --text's words), or read from a sparse matrix's values
-        # before its profile (the same reading: :func:`nblint.readers.words.matrix_words`).
         if self.source.words is not None:
             return self.source.words - {target}
-        at = np.flatnonzero(sparse_candidates(numeric.minimum, nonzero, n_rows)).tolist()
+        # (whole counts with a negative cell are words too: a corrupted count, a hashing vectorizer's sign)
+        signed_counts = numeric.integral & ~(numeric.minimum >= 0) & (nonzero >= 0) & (2 * nonzero <= n_rows)
+        at = np.flatnonzero(sparse_candidates(numeric.minimum, nonzero, n_rows) | signed_counts).tolist()
         sparse = [name for name in (numeric.names[j] for j in at) if name != target]
         if len(sparse) < self.settings.term_block or not rare_typical_word(nonzero[at], self.n_rows):
             return frozenset()
@@ -423,13 +443,14 @@ class TableContext:
         ):
             return frozenset()
         # A sparse matrix given as such (a vectorizer's output) is one block: its frequent words
-        # ('the', in 93% of documents) are terms too. In a dense file only the sparse columns are.
+        # ('the', in 93% of documents) are terms too, and so are words with a negative cell (an
+        # error in the counts, or a hashing vectorizer's signs: NB302 says so once for the block).
+        # In a dense file only the sparse columns are.
         if numeric.fingerprints is not None:
-            nonnegative = numeric.minimum >= 0
-            names = (
-                numeric.names if nonnegative.all() else [numeric.names[j] for j in np.flatnonzero(nonnegative).tolist()]
-            )
-            return frozenset(names) - {target}
+            block = frozenset(numeric.names) - {target}
+            # (--text: the vocabulary is known, and the table's numeric columns beside it are not words)
+            words = self.source.words
+            return block if words is None or len(words) == len(block) else block & frozenset(words)
         # In a dense file, a frequent word of a block of counts is a count absent from some
         # documents ('it' in 60 of 100, 'the' in 95): whole, from 0, not 0/1 (an indicator beside
         # the words may be as frequent); only where the block's words are counts too.
@@ -588,18 +609,10 @@ class TableContext:
             return {}
         deciding = set(self.deciding_columns)
         columns = [c for c in leakage.scanned_columns(self.profile, self.kinds) if c not in deciding]
-        # A word read as counts gives the class away by occurring at all, whatever its count:
-        # its table is read as presence (0 against > 0).
-        scanned = set(columns)
-        numeric, terms = self.profile.numeric, self.term_columns
-        # (the words are numeric columns: the table each has, for all at once)
-        position = cast(Names, numeric.names).positions()
-        tabled = ((level_sizes(numeric.levels) >= 0) | numeric.zero_one).tolist()
-        presence = [
-            c
-            for c in self._columns_by_kind.get("count", ())
-            if c in terms and c not in scanned and c not in deciding and tabled[position[c]]
-        ]
+        # The words of a document-term block are weighed by their documents (:attr:`class_vocabulary`).
+        terms = self.term_columns
+        if terms:
+            columns = [c for c in columns if c not in terms]
         # Categorical columns past the cap on levels: their levels from the pass over their pairs.
         past = [c for c in self._past_level_cap if self.kinds[c].kind in leakage.LEVEL_KINDS and c not in deciding]
         counted = self._past_cap_scan.single_class(past, self.settings.separation_min_rows) if past else (0, [])
@@ -609,11 +622,68 @@ class TableContext:
             columns,
             self.settings.separation_min_rows,
             self.settings.separation_max_chance,
-            presence,
+            (),
             counted,
         ):
             found.setdefault(level.column, []).append(level)
         return found
+
+    @cached_property
+    def term_presence(self) -> tuple[tuple[str, ...], np.ndarray]:
+        """The term columns (table order) and the documents of each class each is non-zero in, ``(C, p)``.
+
+        From the profile where it tells (0/1 words; words whose levels it keeps: the rows
+        off the level 0); the others (tf-idf weights) are counted in one pass over their rows.
+        """
+        numeric, terms = self.profile.numeric, self.term_columns
+        n_classes = len(self.profile.classes)
+        order = self.table_order
+        names = tuple(sorted(terms, key=order.__getitem__))
+        position = cast(Names, numeric.names).positions()
+        at = np.array([position[c] for c in names], dtype=np.int64)
+        presence = np.full((n_classes, len(names)), -1, dtype=np.int64)
+        if not len(names) or self.target is None:
+            return names, presence
+        zero_one = numeric.zero_one[at]
+        presence[:, zero_one] = numeric.level_counts[1][:n_classes, at[zero_one]]
+        tabled = ~zero_one & (level_sizes(numeric.levels)[at] >= 0)
+        zeros = key_counts(numeric.levels, 0.0, numeric.class_n.shape[0])
+        presence[:, tabled] = (numeric.class_n - zeros)[:n_classes, at[tabled]]
+        unread = np.flatnonzero(~zero_one & ~tabled)
+        unknown = [names[j] for j in unread.tolist()]
+        if unknown:
+            counter = ClassPresence(unknown, self.target, self.profile.classes)
+            if self.source.matrix is not None:  # a sparse matrix: its own row blocks
+                for chunk in self.source.chunks():
+                    counter.add(chunk)
+            else:
+                counter = self.reduce_rows(unknown + [self.target], counter)
+            presence[:, unread] = counter.presence[:n_classes]
+        return names, presence
+
+    @cached_property
+    def class_vocabulary(self) -> giveaways.ClassVocabulary:
+        """Words that give a class away, and class-specific words (:mod:`nblint.structure.giveaways`).
+
+        Words that decide the target outright are NB208's, and left out.
+        """
+        if self.target is None or not self.term_columns:
+            return giveaways.ClassVocabulary([], [], 0)
+        names, presence = self.term_presence
+        deciding = self.deciding_columns
+        if deciding:
+            keep = [j for j, c in enumerate(names) if c not in deciding]
+            names, presence = tuple(names[j] for j in keep), presence[:, keep]
+        settings = self.settings
+        return giveaways.class_vocabulary(
+            names,
+            presence,
+            self.profile.class_count[: len(self.profile.classes)],
+            settings.giveaway_share,
+            settings.decides_share,
+            settings.separation_min_rows,
+            settings.separation_max_chance,
+        )
 
     # ---------------------------------------------------------------- groups, verified
 

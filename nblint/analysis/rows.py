@@ -10,7 +10,7 @@ documents) are counted apart: they are all alike without being copies of each ot
 from __future__ import annotations
 
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -97,7 +97,7 @@ class RowFingerprints:
             return np.zeros(chunk.n_rows, dtype=object)
         column = chunk.columns[chunk.names.index(self.target)]
         if column.kind == "text":
-            return np.asarray(column.labels, dtype=object)[np.asarray(column.values)]
+            return np.asarray([*column.labels, None], dtype=object)[np.asarray(column.values)]  # (-1: missing)
         return np.asarray(column.values).astype(object)
 
     def merge(self, other: RowFingerprints) -> None:
@@ -118,6 +118,12 @@ class DuplicateRows:
     examples: list[list[int]]  # 1-based rows of a few sets, the conflicting ones first
     #: Non-zero cells of each row (a document's distinct words): how unequal the documents are.
     lengths: np.ndarray
+    #: Every set of identical rows, as 0-based positions, the conflicting ones first.
+    groups: list[list[int]] = field(default_factory=list)
+    #: The empty rows' labels: label -> rows (a target's labels as text; one key "" without a target).
+    empty_by_label: dict[str, int] = field(default_factory=dict)
+    #: The first empty rows, as 0-based positions.
+    empty_positions: list[int] = field(default_factory=list)
 
 
 def duplicate_rows(fingerprints: RowFingerprints, max_examples: int = 5) -> DuplicateRows:
@@ -140,6 +146,10 @@ def duplicate_rows(fingerprints: RowFingerprints, max_examples: int = 5) -> Dupl
     ordered = sorted(conflicting, key=lambda rows: rows[0]) + sorted(
         (rows for rows in members.values() if len({str(labels[r]) for r in rows}) == 1), key=lambda rows: rows[0]
     )
+    empty_at = np.flatnonzero(nonzero == 0)
+    empty_labels: dict[str, int] = {}
+    for label in labels[empty_at].tolist():
+        empty_labels[str(label)] = empty_labels.get(str(label), 0) + 1
     return DuplicateRows(
         copies=int((counts[repeated] - 1).sum()),
         sets=len(repeated),
@@ -148,4 +158,7 @@ def duplicate_rows(fingerprints: RowFingerprints, max_examples: int = 5) -> Dupl
         empty_rows=empty,
         examples=[[r + 1 for r in rows[:4]] for rows in ordered[:max_examples]],
         lengths=nonzero,
+        groups=ordered,
+        empty_by_label=dict(sorted(empty_labels.items())),
+        empty_positions=empty_at[: max_examples * 2].tolist(),
     )

@@ -32,7 +32,9 @@ class AnalysisSettings:
     separation_min_rows, separation_max_chance : int, float
         When a level seen in one class is beyond chance (NB202).
     decides_share : float
-        Share of rows a leak must decide (NB208).
+        Share of rows a leak must decide (NB208); of a giveaway word's documents in its class (NB202).
+    giveaway_share : float
+        Share of a class's documents a word must be present in to give the class away (NB202).
     alpha : float
         The smoothing NB401 fits with when the model's alpha is not known.
     folds, seed : int
@@ -47,6 +49,7 @@ class AnalysisSettings:
     separation_min_rows: int
     separation_max_chance: float
     decides_share: float
+    giveaway_share: float
     alpha: float
     folds: int
     seed: int

@@ -88,6 +88,8 @@ class TextStats:
     n_missing: int
     levels: Levels | None  # None: more than DISTINCT_CAP levels
     sketch: np.ndarray | None = None  # distinct-value sketch when levels is None
+    #: Whitespace-separated words over the present values: documents have many, labels a few.
+    words: int = 0
 
 
 # --------------------------------------------------------------------------- the profile
@@ -222,7 +224,8 @@ class TableProfile:
                 keys = [col.labels[k] for k in np.flatnonzero(used)]
                 order = sorted(range(len(keys)), key=lambda k: keys[k])
                 levels = Levels(tuple(keys[k] for k in order), table[used][order])
-            text[chunk.names[i]] = TextStats(int(n - present.sum()), levels, sketch)
+            words = np.array([len(label.split()) for label in col.labels] + [0], dtype=np.int64)
+            text[chunk.names[i]] = TextStats(int(n - present.sum()), levels, sketch, int(words[col.values].sum()))
         return cls(
             chunk.names, target, n, classes, class_count, target_missing, numeric, text, gram, kinds, limits, cap, caps
         )
@@ -263,7 +266,7 @@ class TableProfile:
                 b.sketch,
                 cap,
             )
-            text[name] = TextStats(a.n_missing + b.n_missing, levels, sketch)
+            text[name] = TextStats(a.n_missing + b.n_missing, levels, sketch, a.words + b.words)
         gram, gram_limits = merge_gram(self.gram, other.gram, in_place, caps)
         return TableProfile(
             self.names,

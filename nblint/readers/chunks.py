@@ -213,6 +213,10 @@ class TableSource:
     #: The columns that are a document-term block, where the source knows (a text vectorizer's output,
     #: ``--text``'s words, ``check(words=...)``, a sparse matrix read by its values); None: the profile tells.
     words: frozenset[str] | None = None
+    #: A vectorized text column's (``--text``): the raw documents one per row, and the table of the
+    #: columns linted beside the words.
+    documents: list[str] | None = None
+    beside: TableSource | None = None
 
     def __init__(self, path: str, names: Sequence[str], n_rows: int, chunk_rows: int | None = None):
         self.path = path
@@ -273,6 +277,10 @@ class TableSource:
         A sparse matrix reads it from its values (its words then take no co-moments); other
         sources leave it to the profile (``words`` stays as declared, or None).
         """
+
+    def row_labels(self, positions: Sequence[int]) -> list | None:
+        """The labels the table gives the rows at these 0-based positions (a DataFrame's index), or None."""
+        return None
 
     def remote_profile(self, target: str | None, wide_binary: int | None, budget: Any) -> Any:
         """The table's profile computed where the rows live, or None: the caller profiles the chunks here."""

@@ -63,6 +63,15 @@ class DataFrameSource(TableSource):
         """Rows of a larger table (a Dask partition) whose first is the table's row ``row_offset``."""
         return cls(frame.reset_index(drop=True), "<partition>", chunk_rows, row_offset=row_offset)
 
+    def row_labels(self, positions: Sequence[int]) -> list | None:
+        """The frame's index labels at these positions; None for the default 0, 1, 2, ... index."""
+        import numpy as np
+
+        index = self.frame.index
+        if index.dtype.kind in "iu" and np.array_equal(np.asarray(index), np.arange(len(index))):
+            return None
+        return [label.item() if hasattr(label, "item") else label for label in index[list(positions)]]
+
     def _column(self, name, offset, length):
         series = self.frame.iloc[offset : offset + length, self._positions[self.names.index(name)]]
         return series_column_data(series)

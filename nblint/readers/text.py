@@ -8,7 +8,9 @@ columns named by the vocabulary (a word spelt like another column of the table
 is written ``COLUMN:word``); the target is kept, and so are the other numeric
 columns, beside the words, so that metadata one-hot groups are still found. The
 counts are a sparse matrix, never densified; a column that is not numeric cannot
-join it and is left out, said as a column not checked.
+join it: those columns (metadata such as a posting client) are kept apart, with the
+target, as a table of their own (:class:`ColumnsSource`) that is linted beside the words,
+so that a leak in the metadata is still found.
 
 scikit-learn is the ``sklearn`` extra; without it this is one error line.
 """
@@ -22,9 +24,6 @@ import numpy as np
 
 from nblint.core.errors import InputError
 from nblint.readers.chunks import Chunk, ColumnData, TableSource
-
-#: Why a non-numeric column is left out beside the word counts (shown by NB106).
-NOT_NUMERIC = "text, and only the --text column is read as words beside the word counts"
 
 
 @dataclass
@@ -41,15 +40,34 @@ class WordCounts:
     target : str or None
     y : ColumnData or None
         The classes, one per row (with ``target``).
-    skipped : dict of str to str
-        Columns left out, and why.
+    beside : dict of str to ColumnData
+        The columns that are not numeric (and not the text column), whole: linted apart.
+    numeric : int
+        How many of ``names`` (the last ones) are the table's numeric columns, not words.
     """
 
     matrix: object
     names: tuple[str, ...]
     target: str | None
     y: ColumnData | None
-    skipped: dict[str, str] = field(default_factory=dict)
+    beside: dict[str, ColumnData] = field(default_factory=dict)
+    numeric: int = 0
+    #: The documents as read (a missing one is ""), one per row.
+    documents: list[str] = field(default_factory=list)
+
+
+class ColumnsSource(TableSource):
+    """A table of whole columns held in memory (the columns beside a text column's words)."""
+
+    def __init__(self, path: str, columns: dict[str, ColumnData]):
+        self.columns = columns
+        n_rows = len(next(iter(columns.values())).values) if columns else 0
+        super().__init__(path, list(columns), n_rows)
+
+    def _column(self, name: str, offset: int, length: int) -> ColumnData:
+        from nblint.readers.sparse import slice_column
+
+        return slice_column(self.columns[name], offset, length)
 
 
 def word_counts(source: TableSource, column: str, target: str | None) -> WordCounts:
@@ -91,14 +109,39 @@ def word_counts(source: TableSource, column: str, target: str | None) -> WordCou
         raise InputError(f"text column {column!r} holds no words ({exc})") from None
     y = _whole(parts.pop(target)) if target is not None else None
     numeric = {name: _whole(chunks) for name, chunks in sorted(parts.items())}
-    skipped = {name: NOT_NUMERIC for name, col in numeric.items() if col.kind != "numeric"}
+    beside = {name: col for name, col in numeric.items() if col.kind != "numeric"}
     numeric = {name: col for name, col in numeric.items() if col.kind == "numeric"}
     vocabulary = _word_names(vectorizer.get_feature_names_out(), column, source.names)
     if numeric:
         floats = any(not col.integer_dtype or col.missing is not None for col in numeric.values())
         dense = np.column_stack([col.as_float() if floats else col.values.astype(np.int64) for col in numeric.values()])
         words = sparse.hstack([words.astype(dense.dtype), sparse.csr_matrix(dense)], format="csr")
-    return WordCounts(words, vocabulary + tuple(numeric), target, y, skipped)
+    return WordCounts(words, vocabulary + tuple(numeric), target, y, beside, len(numeric), docs)
+
+
+#: What CountVectorizer() does to a document before counting, in order, and what each step makes
+#: alike: the first step after which two different documents are the same tokens is what made them one.
+_STEPS = ("lower-casing", "the token pattern (punctuation, spacing, one-character tokens)", "word order")
+
+
+def made_identical(documents: list[str]) -> str | None:
+    """Which of CountVectorizer()'s steps made these documents (identical as counts) one; None: the same text.
+
+    Raises nothing: documents identical as counts are the same multiset of tokens, so
+    the last step (counting forgets word order) always makes them one.
+    """
+    import re
+
+    if len(set(documents)) == 1:
+        return None
+    lowered = [doc.lower() for doc in documents]
+    if len(set(lowered)) == 1:
+        return _STEPS[0]
+    token = re.compile(r"(?u)\b\w\w+\b")  # scikit-learn's default token_pattern
+    tokens = [tuple(token.findall(doc)) for doc in lowered]
+    if len(set(tokens)) == 1:
+        return _STEPS[1]
+    return _STEPS[2]
 
 
 def _documents(col: ColumnData, column: str) -> list[str]:

@@ -132,7 +132,8 @@ def matrix_words(csr, binary: np.ndarray, term_block: int, share: float, empty: 
 
     A matrix given as such is one block: with at least ``term_block`` candidate columns
     (:func:`sparse_candidates`; ``empty``: all-zero columns the source left out, candidates
-    too), the typical one rare (:func:`rare_typical_word`), its non-negative columns are all words, its frequent ones ('the', in 93% of
+    too), the typical one rare (:func:`rare_typical_word`), its columns are all words (but those with a
+    negative weight that is not whole), its frequent ones ('the', in 93% of
     documents) included, unless the candidates are 0/1 columns whose rows say they are
     an indicator encoding (:func:`indicator_encoding`), or whose ``names`` say so
     (:func:`encoded_names`). One pass over the stored entries.
@@ -140,8 +141,13 @@ def matrix_words(csr, binary: np.ndarray, term_block: int, share: float, empty: 
     n, p = csr.shape
     words = np.zeros(p, dtype=bool)
     nonzero = np.bincount(csr.indices, minlength=p)  # (no stored zeros: the source made it canonical)
-    negative = np.bincount(csr.indices[csr.data < 0], minlength=p) > 0
-    candidates = ~negative & (2 * nonzero <= n)
+    below = csr.data < 0
+    negative = np.bincount(csr.indices[below], minlength=p) > 0
+    # A whole count with a negative cell is still a word (a corrupted count, a hashing vectorizer's sign):
+    # NB302 says so once for the block. A signed weight that is not whole (a signed, normed hash) is not.
+    fractional = np.bincount(csr.indices[below & (csr.data != np.floor(csr.data))], minlength=p) > 0
+    unsigned = ~negative | ~fractional
+    candidates = unsigned & (2 * nonzero <= n)
     if int(candidates.sum()) + empty < term_block:
         return words
     if not rare_typical_word(np.concatenate([nonzero[candidates], np.zeros(empty)]), n):
@@ -154,4 +160,4 @@ def matrix_words(csr, binary: np.ndarray, term_block: int, share: float, empty: 
             return words
         if len(names) and encoded_names([names[j] for j in np.flatnonzero(candidates).tolist()]):
             return words
-    return ~negative
+    return unsigned

@@ -234,7 +234,16 @@ def lint_source(
     """Profile one table (or take its profile from ``profiles``) and run the enabled rules on it."""
     with one_blas_thread():
         ctx = make_context(source, settings, jobs, profiles)
-        return run_rules(ctx, codes, ctx.rule_options)
+        findings = run_rules(ctx, codes, ctx.rule_options)
+        beside = source.beside
+        if beside is None:
+            return findings
+        # The columns that could not join the words (--text), linted as the table they are: what they
+        # say about themselves is kept (what they say of the target alone the words' table said already).
+        own = set(beside.names) - {settings.target}
+        other = make_context(beside, settings, jobs)
+        kept = [f for f in run_rules(other, codes, other.rule_options) if own & set(f.columns)]
+        return sorted(findings + kept, key=Finding.sort_key)
 
 
 def show_progress(source: TableSource, stream=None) -> ProgressBar | None:
@@ -252,7 +261,19 @@ def table_context(path: str, overrides: Overrides, jobs: int | None = None) -> T
     settings = settings_for(path, overrides, {})
     from nblint.readers.files import read_table  # (the file readers: only when a file is read)
 
-    return make_context(read_table(path, encoding=settings.encoding, sheet=overrides.sheet), settings, jobs)
+    source = read_table(path, encoding=settings.encoding, sheet=overrides.sheet)
+    if settings.text:
+        source = text_source(source, settings.text, settings.target)
+    return make_context(source, settings, jobs)
+
+
+def beside_context(ctx: TableContext, jobs: int | None = None) -> TableContext | None:
+    """The context of the columns linted beside a text column's words (``--text``), or None."""
+    beside = ctx.source.beside
+    if beside is None:
+        return None
+    settings = Settings(target=ctx.target, model=ctx.model, alpha=ctx.alpha, kinds=ctx.declared_kinds)
+    return make_context(beside, replace(settings, rule_options=ctx.rule_options), jobs)
 
 
 def lint_paths(
@@ -391,13 +412,17 @@ def lint_paths(
 def text_source(source: TableSource, column: str, target: str | None) -> TableSource:
     """``source`` with its text ``column`` as word counts beside its numeric columns (:mod:`nblint.readers.text`)."""
     from nblint.readers.sparse import SparseSource
-    from nblint.readers.text import word_counts
+    from nblint.readers.text import ColumnsSource, word_counts
 
     table = word_counts(source, column, target)
     # (the vocabulary is one block of words whatever its size; the table's numeric columns beside it are not)
-    vocabulary = [name for name in table.names if name not in source.names]
+    vocabulary = table.names[: len(table.names) - table.numeric]  # (the vocabulary, then the numeric columns)
     counts = SparseSource(table.matrix, table.names, table.target, table.y, source.path, words=vocabulary)
-    counts.skipped = {**source.skipped, **table.skipped}
+    counts.skipped = dict(source.skipped)
+    counts.documents = table.documents
+    if table.beside:
+        with_target = {**table.beside, **({target: table.y} if target is not None and table.y is not None else {})}
+        counts.beside = ColumnsSource(source.path, with_target)
     return counts
 
 

@@ -52,6 +52,8 @@ SCALE_OF_COUNTS = 10
 HIGH_CARDINALITY = 50
 #: Share of distinct values among the non-missing rows that makes a column an identifier.
 IDENTIFIER_SHARE = 0.95
+#: Words a text column's values hold on average to be documents (a label or a name holds a few).
+DOCUMENT_WORDS = 5
 #: Columns sharing one 0..H integer scale that make it a scale of counts or intensities.
 SCALE_FAMILY = 5
 #: Columns with at most this many distinct values are never read with confidence as counts or
@@ -280,6 +282,21 @@ def _constant_kind(column: str, present: int, n_distinct: float | None) -> Colum
     return None
 
 
+def is_documents(profile, column: str) -> bool:
+    """Whether a text column holds documents: :data:`DOCUMENT_WORDS` words a value on average, on many values.
+
+    A column of a few repeated phrases (a category spelt out) is categorical: documents
+    are also (nearly) all different, more than :data:`HIGH_CARDINALITY` values.
+    """
+    stats = profile.text.get(column)
+    if stats is None:
+        return False
+    present = profile.n_rows - stats.n_missing
+    n_distinct = profile.n_distinct(column)
+    many = n_distinct is None or n_distinct > HIGH_CARDINALITY
+    return present > 0 and many and stats.words >= DOCUMENT_WORDS * present
+
+
 def _binary_kind(column: str) -> ColumnKind:
     return ColumnKind(column, *_READINGS[_PRESENCE], 2.0)
 
@@ -303,6 +320,16 @@ def _kind(profile, column: str, group, scale: float | None) -> ColumnKind:
     if n_distinct is not None and n_distinct == 2 and whole:
         return _binary_kind(column)
     if text:
+        if is_documents(profile, column):
+            words = profile.text[column].words / max(present, 1)
+            return ColumnKind(
+                column,
+                Kind.IDENTIFIER,
+                None,
+                f"documents ({words:.0f} words a row on average), read here as one value per row: "
+                f"lint their words with --text {column} (text = {column!r} in the config)",
+                n_distinct,
+            )
         if n_distinct is None or (present >= 20 and n_distinct >= IDENTIFIER_SHARE * present):
             return ColumnKind(
                 column,

@@ -16,7 +16,7 @@ A case file is YAML named after its rule (``NB101.yaml``)::
         target: y                 # the default
         model: bernoulli          # optional, as --model
         alpha: 0                  # optional: the model's known smoothing
-        options: {min-count: 3}   # optional: the rule's options
+        options: {min-count: 3}   # optional: the rule's options (and shared ones: term-block)
         columns: [a, b, c]        # optional: some finding names exactly these columns
         rows: [2]                 # optional: some finding's example rows
         severity: warning         # optional: the severity of every finding
@@ -189,7 +189,7 @@ def _table_findings(case: Case) -> list[dict]:
     import nblint
 
     spec = case.spec
-    options = {case.rule: spec["options"]} if "options" in spec else None
+    options = _table_options(case.rule, spec["options"]) if "options" in spec else None
     report = nblint.check(
         build_table(spec),
         target=spec.get("target", "y"),
@@ -199,6 +199,18 @@ def _table_findings(case: Case) -> list[dict]:
         options=options,
     )
     return [f.to_dict() for f in report]
+
+
+def _table_options(code: str, values: dict) -> dict:
+    """The case's options by rule: the rule's own, and a shared option (``term-block``) on the rule declaring it."""
+    from nblint.engine import load_rules
+
+    declared = {o.name: c for c, rule in load_rules().items() for o in rule.options if o.shared}
+    own = {o.name for o in load_rules()[code].options}
+    options: dict[str, dict] = {}
+    for name, value in values.items():
+        options.setdefault(code if name in own else declared.get(name, code), {})[name] = value
+    return options
 
 
 def _config_findings(case: Case, folder: Path) -> list[dict]:

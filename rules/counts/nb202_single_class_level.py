@@ -6,7 +6,7 @@ from . import fmt_class, fmt_value
 
 
 class SingleClassLevel(Rule):
-    """A value seen with one class only, where chance cannot explain it (likely leakage).
+    """A value seen with one class only, where chance cannot explain it; a word that gives a class away.
 
     ## What it does
     Scans the levels of discrete features (binary, categorical codes, group members,
@@ -17,17 +17,32 @@ class SingleClassLevel(Rule):
     by the number of levels tested (over every column), it must stay below
     ``separation-max-chance``. Columns that decide the target outright are NB208's.
 
+    The words of a document-term block (counts, bits or tf-idf weights: their non-zero
+    pattern) are weighed by the documents they occur in. A word *gives a class away*
+    when it is present in at least ``giveaway-share`` of the class's documents (half by
+    default; the one-sided 95% Clopper-Pearson lower bound of its share, so a small
+    class's sample must show it) and (nearly) absent from the others: at most ``1 - decides-share`` of the
+    word's documents lie in other classes, and at most that share of the other classes'
+    documents hold it; the hypergeometric chance of the class holding that many of the
+    word's documents, times the (word, class) pairs tested, must stay below
+    ``separation-max-chance``. Each class's giveaways are one warning that says the
+    shares. Words seen in one class only beyond chance that are not giveaways are the
+    class's own vocabulary: one info finding for the table.
+
     ## Why is this bad?
     Perfect separation makes Naive Bayes certain: the other classes' estimates for the
     value are zero (or only alpha), so the value overrides every other feature. When a
     value is that predictive it is often the label leaking into a feature (a status
     written after the outcome, an ID range per class), and the model will fail on data
-    collected before the label is known.
+    collected before the label is known. Naive Bayes *learns from* class-specific
+    words (``nhl`` in hockey posts); what leaks is an artefact that marks most of one
+    class's documents and none of the others: a header, a signature, markup, a
+    placeholder, a source's boilerplate. The model then learns the artefact, not the text.
 
     ## Severity
     A warning: the level certainly separates the classes in this table, but whether
     that is leakage or a genuinely decisive value needs a person who knows how the
-    column is produced.
+    column is produced. Class-specific vocabulary is info: it is what the model is for.
 
     ## Example
     ```
@@ -35,10 +50,14 @@ class SingleClassLevel(Rule):
     issued,yes      # 40 rows, every one of them churned
     none,no
     ```
+    or a token ``unsubscribe_footer`` present in 100% of the ``spam`` documents and in
+    none of the ``ham`` ones.
 
     ## Use instead
     Check how the column is produced; drop it if it is set after the label, otherwise
-    keep smoothing on so one value cannot veto the other classes.
+    keep smoothing on so one value cannot veto the other classes. For a giveaway word,
+    strip the artefact from the documents (or add it to the vectorizer's ``stop_words``)
+    before training.
     """
 
     code = "NB202"
@@ -60,6 +79,14 @@ class SingleClassLevel(Rule):
             0.01,
             "Largest chance (corrected for the number of levels tested) of a level this size falling in one class "
             "by accident for it to be reported.",
+            shared=True,
+            minimum=0,
+            maximum=1,
+        ),
+        Option(
+            "giveaway-share",
+            0.5,
+            "Share of a class's documents a word must be present in to give the class away.",
             shared=True,
             minimum=0,
             maximum=1,
@@ -94,11 +121,76 @@ class SingleClassLevel(Rule):
             }
             fix = f"Check whether {column!r} is known before the label; drop it if it leaks the label."
             yield self.finding(ctx, message, columns=[column], evidence=evidence, fix=fix)
+        yield from self._words(ctx)
+
+    def _words(self, ctx: TableContext):
+        """One warning per class with giveaway words; one info for the classes' own vocabulary."""
+        classes = ctx.profile.classes
+        vocabulary = ctx.class_vocabulary
+        by_class: dict[int, list] = {}
+        for word in vocabulary.giveaways:
+            by_class.setdefault(word.klass, []).append(word)
+        for klass in sorted(by_class, key=lambda k: fmt_value(classes[k])):
+            words = by_class[klass]
+            first = words[0]
+            shown = ", ".join(
+                f"{w.column!r} ({w.share:.0%} of them, {w.share_elsewhere:.1%} of the others)" for w in words[:5]
+            )
+            more = f" and {len(words) - 5} more" if len(words) > 5 else ""
+            message = (
+                f"{len(words)} word{'s' if len(words) > 1 else ''} give{'' if len(words) > 1 else 's'} class "
+                f"{fmt_class(classes[klass])} away: present in a large share of its {first.class_rows:,} documents "
+                f"and (nearly) none of the other {first.other_rows:,} (by chance {chance_in_words(first.chance)}): "
+                f"{shown}{more}"
+            )
+            evidence = {
+                "class": fmt_value(classes[klass]),
+                "class_rows": first.class_rows,
+                "other_rows": first.other_rows,
+                "words": [_word_evidence(w) for w in words],
+                "tested": vocabulary.tested,
+            }
+            fix = (
+                "Look at these words in the documents: an artefact (a header, signature, markup, placeholder or a "
+                "source's boilerplate) should be stripped before vectorizing, or added to stop_words."
+            )
+            yield self.finding(ctx, message, columns=[w.column for w in words], evidence=evidence, fix=fix)
+        specific = vocabulary.specific
+        if specific:
+            per_class: dict[str, int] = {}
+            for word in specific:
+                label = fmt_value(classes[word.klass])
+                per_class[label] = per_class.get(label, 0) + 1
+            shown = ", ".join(
+                f"{w.column!r} (in {w.present} of the {w.class_rows:,} {fmt_class(classes[w.klass])} documents)"
+                for w in specific[:5]
+            )
+            message = (
+                f"{len(specific):,} words occur in one class's documents only, beyond chance, in "
+                f"{len(per_class)} of the {len(classes)} classes: the classes' own vocabulary, which Naive Bayes "
+                f"learns from (none is in a large share of its class); the commonest: {shown}"
+            )
+            evidence = {
+                "words": len(specific),
+                "classes_with_words": len(per_class),
+                "classes": len(classes),
+                "per_class": dict(sorted(per_class.items())),
+                "examples": [_word_evidence(w) for w in specific[:20]],
+                "tested": vocabulary.tested,
+            }
+            yield self.finding(
+                ctx,
+                message,
+                columns=[w.column for w in specific],
+                evidence=evidence,
+                severity=Severity.INFO,
+                fix="Nothing to do unless a word is an artefact of how the documents were collected.",
+            )
 
     def summarize(self, ctx, findings, limit):
-        """On a table holding a document-term block, the words that give each class away are one finding
-        per class whatever their number (a text user reads "these words decide 'sci.space'", not a word each)."""
-        return super().summarize(ctx, findings, 0 if ctx.term_columns else limit)
+        """The words of a document-term block are already one finding per class (:meth:`_words`)."""
+        words = [f for f in findings if "words" in f.evidence]
+        return super().summarize(ctx, [f for f in findings if "words" not in f.evidence], limit) + words
 
     def reason(self, finding):
         """Per class: on a wide table, the words that give each class away are one finding."""
@@ -115,3 +207,19 @@ class SingleClassLevel(Rule):
             f"{len(findings):,} columns have a value that appears only with class {klass!r}, beyond chance "
             f"({share:.1%} of the features): the value alone decides the class; the strongest: {examples}"
         )
+
+
+def _word_evidence(word) -> dict:
+    """The numbers behind one word's finding."""
+    return {
+        "word": word.column,
+        "present": word.present,
+        "class_rows": word.class_rows,
+        "share": word.share,
+        "elsewhere": word.elsewhere,
+        "other_rows": word.other_rows,
+        "share_elsewhere": word.share_elsewhere,
+        "chance": word.chance,
+        "one_in": 1 / word.chance if word.chance > 0 else None,
+        "corrected_chance": word.corrected,
+    }

@@ -1,40 +1,55 @@
 from nblint.analysis.context import TableContext
 from nblint.engine import Option, Rule, Severity
 from nblint.readers.words import TERM_BLOCK
+from nblint.structure.leakage import chance_in_words, one_class_chance
 
 
 class DuplicateRows(Rule):
-    """Identical documents: rows of a document-term block that repeat another, above all with another label.
+    """Identical documents, above all with another label; empty documents.
 
     ## What it does
     On a table that holds a document-term block (a bag of words, tf-idf; see the
     ``term-block`` option), finds rows whose non-zero cells are all the same as another row's:
     the same document twice (a repost, a forward, a quoted reply), and among them the
-    sets whose copies carry different labels. Empty documents (no non-zero cell) are
-    counted apart, not as copies. Rows are compared by a 64-bit fingerprint of their
-    cells, so two different rows agree by accident with probability about 2^-64.
+    sets whose copies carry different labels. Rows are compared by a 64-bit fingerprint
+    of their cells, so two different rows agree by accident with probability about 2^-64.
+    Identical rows are identical *as word counts*: where the raw documents are known
+    (``--text``), the finding says how many sets are the same text and how many became
+    one only in vectorizing, and by which step (lower-casing, the token pattern, word
+    order); from a matrix alone it says that the documents may differ in what the
+    vectorizer dropped. Example rows are given as 0-based positions (the DataFrame's
+    ``iloc``), said as such.
+
+    Empty documents (no non-zero cell: an empty text, or one whose words all fell out of
+    the vocabulary through ``min_df``, ``max_features`` or stop words) are one finding of
+    their own, with their classes.
 
     ## Why is this bad?
     A document seen twice counts twice: its words weigh double in its class's estimates,
     and a copy that lands in both the training and the test split makes the test score
     optimistic. The same document under two labels cannot be classified right both times:
     it caps the accuracy, and usually means a labelling error or a document that belongs
-    to both classes (a cross-post).
+    to both classes (a cross-post). An empty document carries no evidence: Naive Bayes
+    gives it the prior; empty documents that all fall in one class are an artefact of how
+    that class was collected, and teach the model that "no words" means that class.
 
     ## Severity
     A warning: copies bias the estimates and the evaluation, and conflicting labels are
-    certain errors of one copy or the other.
+    certain errors of one copy or the other. Empty documents are a warning when they fall
+    in one class beyond chance (NB202's ``separation-max-chance``), else info.
 
     ## Example
     ```
     text,label
     "win a free cruise now",spam
-    "win a free cruise now",ham     # the same document, another label
+    "Win a FREE cruise now!",ham     # the same words, another label
     ```
 
     ## Use instead
-    Drop exact duplicates before splitting (``df.drop_duplicates(subset="text")``), and
-    review the documents that carry two labels; split by source so copies stay together.
+    Drop duplicate documents before splitting (``df.drop_duplicates(subset="text")`` for
+    identical texts; for documents identical only as counts, deduplicate the matrix's
+    rows), and review the ones that carry two labels; split by source so copies stay
+    together. Drop empty documents, or find why one class has them.
     """
 
     code = "NB209"
@@ -58,30 +73,120 @@ class DuplicateRows(Rule):
 
     def check(self, ctx: TableContext):
         found = ctx.duplicate_rows
-        if found is None or not found.sets:
+        if found is None:
             return
+        if found.sets:
+            yield self._copies(ctx, found)
+        if found.empty_rows:
+            yield self._empty(ctx, found)
+
+    def _copies(self, ctx: TableContext, found):
         message = (
-            f"{found.copies:,} rows repeat an earlier row exactly ({found.sets:,} sets of identical documents, "
-            f"{found.copies / max(ctx.n_rows, 1):.1%} of the rows)"
+            f"{found.copies:,} rows repeat an earlier row's word counts exactly ({found.sets:,} sets of identical "
+            f"rows, {found.copies / max(ctx.n_rows, 1):.1%} of the rows)"
         )
         if found.conflicting_sets:
             message += (
                 f"; {found.conflicting_sets:,} of the sets carry different labels ({found.conflicting_rows:,} rows): "
-                "the same document under two classes"
+                "the same words under two classes"
             )
-        rows = [r for rows in found.examples for r in rows][:10]
-        yield self.finding(
+        documents = ctx.source.documents
+        evidence = {
+            "copies": found.copies,
+            "share_of_rows": found.copies / max(ctx.n_rows, 1),
+            "sets": found.sets,
+            "conflicting_sets": found.conflicting_sets,
+            "conflicting_rows": found.conflicting_rows,
+            "empty_rows": found.empty_rows,
+            "example_positions": [rows[:4] for rows in found.groups[:5]],
+            "positions": "0-based",
+        }
+        if documents is not None:
+            from nblint.readers.text import made_identical
+
+            steps: dict[str, int] = {}
+            for rows in found.groups:
+                step = made_identical([documents[r] for r in rows])
+                steps["the same text" if step is None else step] = (
+                    steps.get("the same text" if step is None else step, 0) + 1
+                )
+            same = steps.pop("the same text", 0)
+            evidence["same_text_sets"] = same
+            evidence["made_identical_by"] = dict(sorted(steps.items()))
+            if steps:
+                by = "; ".join(f"{step}: {count:,}" for step, count in sorted(steps.items(), key=lambda kv: -kv[1]))
+                message += f"; {same:,} of the sets are the same text, {sum(steps.values()):,} became identical only in vectorizing ({by})"
+            else:
+                message += "; every set is the same text"
+        else:
+            message += (
+                " (identical as counts: the documents themselves may differ in what the vectorizer dropped, such as "
+                "case, punctuation, word order or words outside its vocabulary)"
+            )
+        first = found.groups[0][:4]
+        message += f"; e.g. {_positions(first)} (0-based positions{_index(ctx, first)})"
+        return self.finding(
             ctx,
             message,
-            rows=rows,
-            evidence={
-                "copies": found.copies,
-                "share_of_rows": found.copies / max(ctx.n_rows, 1),
-                "sets": found.sets,
-                "conflicting_sets": found.conflicting_sets,
-                "conflicting_rows": found.conflicting_rows,
-                "empty_rows": found.empty_rows,
-                "example_sets": found.examples,
-            },
-            fix="Drop exact duplicate documents before splitting, and review the ones with two labels.",
+            rows=[r for rows in found.examples for r in rows][:10],
+            evidence=evidence,
+            fix=(
+                "Drop duplicate documents before splitting (identical texts with drop_duplicates, documents identical "
+                "only as counts by their matrix rows), and review the ones with two labels."
+            ),
         )
+
+    def _empty(self, ctx: TableContext, found):
+        by_label = found.empty_by_label
+        classes = [label for label in by_label if label not in ("", "None")]
+        n = found.empty_rows
+        severity = Severity.INFO
+        chance = None
+        if ctx.target is not None and len(classes) == 1 and sum(by_label.values()) == by_label[classes[0]]:
+            class_rows = ctx.profile.class_count[: len(ctx.profile.classes)]
+            chance = one_class_chance(n, class_rows)
+            if n >= ctx.settings.separation_min_rows and chance <= ctx.settings.separation_max_chance:
+                severity = Severity.WARNING
+        if ctx.target is not None and classes:
+            where = ", ".join(f"{label!r}: {count:,}" for label, count in by_label.items() if label in classes)
+            where = f" (by class: {where})"
+            if severity is Severity.WARNING and chance is not None:
+                where += f", all in one class (by chance {chance_in_words(chance)}): 'no words' gives that class"
+        else:
+            where = ""
+        message = (
+            f"{n:,} {'documents are' if n > 1 else 'document is'} empty, with no word of the vocabulary{where}; "
+            f"e.g. {_positions(found.empty_positions[:5])} (0-based positions{_index(ctx, found.empty_positions[:5])})"
+        )
+        evidence = {
+            "empty_rows": n,
+            "classes_with_empty": len(classes),
+            "by_class": by_label,
+            "chance_one_class": chance,
+            "one_in": 1 / chance if chance else None,
+            "example_positions": found.empty_positions,
+            "positions": "0-based",
+        }
+        return self.finding(
+            ctx,
+            message,
+            rows=[r + 1 for r in found.empty_positions[:10]],
+            evidence=evidence,
+            severity=severity,
+            fix=(
+                "Drop empty documents before training, or find why they are empty (a failed extraction, text that "
+                "min_df / max_features / stop words removed entirely)."
+            ),
+        )
+
+
+def _positions(rows) -> str:
+    """``row 3`` or ``rows 0, 4 and 599``."""
+    shown = [f"{r:,}" for r in rows]
+    return f"row {shown[0]}" if len(shown) == 1 else "rows " + ", ".join(shown[:-1]) + " and " + shown[-1]
+
+
+def _index(ctx, rows) -> str:
+    """``; DataFrame index 'a', 'b'`` where the table is a DataFrame with an index of its own (not 0, 1, 2, ...)."""
+    labels = ctx.source.row_labels(rows)
+    return "" if labels is None else "; DataFrame index " + ", ".join(map(repr, labels))

@@ -1,24 +1,36 @@
+from typing import cast
+
 from nblint.analysis.context import TableContext
 from nblint.engine import SUMMARIZE_ABOVE, Rule, Severity
+from nblint.readers import Names
 
 from . import estimator, fmt_number
 
 
 class MultinomialOnNegative(Rule):
-    """Multinomial or Complement NB declared over columns with negative values.
+    """Negative values where counts are expected: under Multinomial or Complement NB, or in a block of words.
 
     ## What it does
     With ``model = multinomial`` or ``complement``, reports numeric features with a
-    negative minimum.
+    negative minimum. The words of a document-term block are one finding for the block,
+    whatever their number: how many words and cells are negative, in how many documents,
+    with the words holding most of them as examples. With no model declared, negative
+    cells in a block of words are still reported (as a warning): every text model reads
+    words as counts or presence.
 
     ## Why is this bad?
     The multinomial event model reads features as counts of events; a negative count
     has no meaning. scikit-learn's MultinomialNB and ComplementNB refuse negative input
     with an error, and tools that accept it produce negative "probabilities" before
-    normalisation. Negative values usually come from a scaler or a centred feature.
+    normalisation. Negative values usually come from a scaler or a centred feature; in
+    a bag of words, from a corrupted count or a ``HashingVectorizer`` with
+    ``alternate_sign=True`` (its default).
 
     ## Severity
-    An error: scikit-learn refuses negative input for these models.
+    An error under a declared Multinomial or Complement model: scikit-learn refuses
+    negative input for these models. A warning for a block of words with no model
+    declared: the counts are certainly wrong for a text model, but which model reads
+    them is not known.
 
     ## Example
     ```
@@ -28,32 +40,93 @@ class MultinomialOnNegative(Rule):
 
     ## Use instead
     Feed raw counts (no StandardScaler before the model); use GaussianNB for signed
-    measurements.
+    measurements; ``HashingVectorizer(alternate_sign=False)`` for hashed words.
     """
 
     code = "NB302"
     status = "stable"
     since = "0.1.0"
     name = "multinomial-negative"
-    models = frozenset({"multinomial", "complement"})
+    models = frozenset({"multinomial", "complement", None})
     severity = Severity.ERROR
     options = (SUMMARIZE_ABOVE,)
 
     def check(self, ctx: TableContext):
         numeric = ctx.profile.numeric
-        for column in ctx.profile.features:
-            if column in ctx.profile.text or ctx.kinds[column].kind in ("constant", "identifier"):
-                continue
-            j = numeric.names.index(column)
-            if numeric.minimum[j] < 0:
-                message = (
-                    f"column {column!r} has negative values (minimum {fmt_number(numeric.minimum[j])}): "
-                    f"{estimator(ctx.model)} reads features as counts and rejects negatives"
-                )
-                yield self.finding(
-                    ctx,
-                    message,
-                    columns=[column],
-                    evidence={"minimum": float(numeric.minimum[j])},
-                    fix=f"Use raw counts for {column!r}, or read it with GaussianNB.",
-                )
+        terms = ctx.term_columns
+        if ctx.model is not None:
+            for column in ctx.profile.features:
+                if (
+                    column in terms
+                    or column in ctx.profile.text
+                    or ctx.kinds[column].kind in ("constant", "identifier")
+                ):
+                    continue
+                j = numeric.names.index(column)
+                if numeric.minimum[j] < 0:
+                    message = (
+                        f"column {column!r} has negative values (minimum {fmt_number(numeric.minimum[j])}): "
+                        f"{estimator(ctx.model)} reads features as counts and rejects negatives"
+                    )
+                    yield self.finding(
+                        ctx,
+                        message,
+                        columns=[column],
+                        evidence={"minimum": float(numeric.minimum[j])},
+                        fix=f"Use raw counts for {column!r}, or read it with GaussianNB.",
+                    )
+        if terms:
+            yield from self._block(ctx, terms)
+
+    def _block(self, ctx: TableContext, terms):
+        """One finding for the words of a document-term block that have negative cells."""
+        numeric = ctx.profile.numeric
+        position = cast(Names, numeric.names).positions()
+        order = ctx.table_order
+        negative = sorted((c for c in terms if numeric.minimum[position[c]] < 0), key=order.__getitem__)
+        if not negative:
+            return
+        cells = {c: _negative_cells(ctx, c) for c in negative}
+        ranked = sorted(negative, key=lambda c: (-(cells[c] or 0), numeric.minimum[position[c]], order[c]))
+        known = [count for count in cells.values() if count is not None]
+        total = sum(known)
+        counted = f"{total:,} negative cells" if len(known) == len(negative) else "negative cells"
+        examples = ", ".join(f"{c!r} (minimum {fmt_number(numeric.minimum[position[c]])})" for c in ranked[:5])
+        reads = (
+            f"{estimator(ctx.model)} reads words as counts and rejects negatives"
+            if ctx.model is not None
+            else "a text model reads words as counts or presence: a negative cell is a corrupted count or a signed hash"
+        )
+        message = (
+            f"{len(negative):,} of the {len(terms):,} words of the document-term block have {counted} "
+            f"({reads}); the most: {examples}"
+        )
+        evidence = {
+            "words": len(negative),
+            "block_words": len(terms),
+            "negative_cells": total if len(known) == len(negative) else None,
+            "examples": [
+                {"word": c, "minimum": float(numeric.minimum[position[c]]), "negative_cells": cells[c]}
+                for c in ranked[:20]
+            ],
+        }
+        yield self.finding(
+            ctx,
+            message,
+            columns=negative,
+            evidence=evidence,
+            severity=self.severity if ctx.model is not None else Severity.WARNING,
+            fix=(
+                "Feed the vectorizer's raw counts (nothing that centres or scales them before the model); "
+                "HashingVectorizer(alternate_sign=False) for hashed words."
+            ),
+        )
+
+
+def _negative_cells(ctx, column: str) -> int | None:
+    """Rows where ``column`` is negative, from its levels (None: past the level cap)."""
+    levels = ctx.profile.levels(column)
+    if levels is None:
+        return None
+    keys = [k for k, key in enumerate(levels.keys) if key < 0]
+    return int(levels.table[keys].sum()) if keys else 0

@@ -30,7 +30,10 @@ class DuplicateInformation(Rule):
     Words of a document-term block that always occur together (a phrase, a name, a
     signature) are not reported: text is full of them, every text model counts them once
     per word, and there is nothing in the table to change (names sharing a stem, an
-    encoding, still are).
+    encoding, still are). Words seen together in fewer than ``separation-min-rows``
+    documents (NB202's) are never reported, whatever their names: the documents, not the
+    words, are the independent draws, and two product codes of one message or two say
+    what that message says, not how the table is encoded.
 
     ## Severity
     A warning: the information is certainly counted twice, but how much that moves the

@@ -17,7 +17,9 @@ class ChecksLimited(Rule):
     numeric columns only. A group search
     that ran out of its node budget is reported here too, and so are discrete
     columns with more distinct values than the profile counts: the per-level
-    rules that skip them are named (NB202 and NB208 read them in a pass of their own).
+    rules that skip them are named (NB202 and NB208 read them in a pass of their own),
+    and a column of documents read as one value per row (lint its words with
+    ``--text COLUMN``).
 
     ## Why is this bad?
     A clean report means nothing was found among what was checked. Without this

@@ -1,0 +1,48 @@
+"""The documents each word occurs in, per class: a block of words' non-zero pattern, counted.
+
+Presence questions (does a word give a class away?) read where a word is non-zero,
+whatever its values: counts, 0/1 bits and tf-idf weights have the same pattern. The
+profile knows it for 0/1 words (their class sums) and for words whose levels it keeps
+(the rows off the level 0); for the others (tf-idf weights, thousands of distinct values
+each) :class:`ClassPresence` counts it in one pass over their rows, chunk by chunk.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from nblint.profile.table import class_slots
+
+
+class ClassPresence:
+    """``presence[c, j]``: rows of class slot ``c`` where column ``j`` is non-zero, added chunk by chunk."""
+
+    def __init__(self, columns, target: str, classes: tuple):
+        self.columns = tuple(columns)
+        self.target = target
+        self.classes = classes
+        self.position = {name: j for j, name in enumerate(self.columns)}
+        self.presence = np.zeros((len(classes) + 1, len(self.columns)), dtype=np.int64)
+
+    def add(self, chunk) -> None:
+        slots = class_slots(chunk, self.target, self.classes)
+        width = len(self.classes) + 1
+        if chunk.sparse is not None:  # a matrix's row block: its stored entries, at once
+            block = chunk.sparse
+            csr = block.matrix.tocsr()
+            at = np.array([self.position.get(name, -1) for name in block.names], dtype=np.int64)
+            rows = np.repeat(np.arange(csr.shape[0]), np.diff(csr.indptr))
+            cols = at[csr.indices]
+            keep = (cols >= 0) & (csr.data != 0) & ~np.isnan(csr.data)
+            cell = slots[rows[keep]] * len(self.columns) + cols[keep]
+            self.presence += np.bincount(cell, minlength=width * len(self.columns)).reshape(width, -1)
+        for name, column in zip(chunk.names, chunk.columns):
+            j = self.position.get(name)
+            if j is None:
+                continue
+            values = column.as_float()
+            present = (values != 0) & ~np.isnan(values)
+            self.presence[:, j] += np.bincount(slots[present], minlength=width)
+
+    def merge(self, other: ClassPresence) -> None:
+        self.presence += other.presence
