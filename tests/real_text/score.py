@@ -1,10 +1,11 @@
-"""Score nblint on the real text corpus: findings, codes and the blind expectations, per scenario.
+"""Score nblint on the real text corpora: findings, codes and the blind expectations, per scenario.
 
 Run from the repository root::
 
-    python tests/real_text/score.py                        # both corpora, whole, every scenario
+    python tests/real_text/score.py                        # every corpus, whole, every scenario
     python tests/real_text/score.py --docs 2000            # the test's subsets
     python tests/real_text/score.py --only '20ng/counts/*' --only '*/planted/none/*'
+    python tests/real_text/score.py --only 'rt/*/none/alpha=1' --table   # precision / recall per corpus and form
 
 Each scenario (corpus, form, model, alpha; :mod:`expectations`) builds its matrix
 (:mod:`build`; built once per corpus and form), runs the public API
@@ -13,6 +14,16 @@ Each scenario (corpus, form, model, alpha; :mod:`expectations`) builds its matri
 the codes with their counts, the expectations held / checked, the time of ``nblint.check``
 and each expectation that fails with what nblint did; then the failures summed up by
 expectation and the codes of all findings. ``--json FILE`` writes the same as JSON.
+
+Precision and recall (per scenario, and summed per corpus and form):
+
+* a finding *counts* when it is at ``warning`` or above (the default fail level: what fails a
+  run); it is *right* when it matches one of the scenario's ``must`` patterns (a real or planted
+  problem the blind labels name), or names only planted metadata columns where the planted
+  groups are expected, and no ``must_not`` pattern; precision = right / counted
+  (``-`` when nothing counts);
+* recall = ``must`` patterns met / ``must`` patterns (the problems the labels name, found);
+* ``exit``: the default run's exit code (1 when a finding counts), beside the label's where it has one.
 """
 
 from __future__ import annotations
@@ -53,6 +64,40 @@ class ScenarioScore:
     @property
     def failed(self) -> list[expectations.Check]:
         return [c for c in self.checks if not c.ok]
+
+    #: (right, counted) findings at warning or above, and (met, named) ``must`` patterns: see the module docstring.
+    precision_counts: tuple[int, int] = (0, 0)
+    recall_counts: tuple[int, int] = (0, 0)
+
+    @property
+    def exit(self) -> int:
+        return int(any(expectations.SEVERITY_RANK.get(f["severity"], 0) >= 2 for f in self.findings))
+
+
+def ratio(hit: int, total: int) -> str:
+    return f"{hit / total:.2f}" if total else "-"
+
+
+def precision_recall(
+    expected: expectations.Expectation, findings: list[dict], words: list[str], meta: list[str]
+) -> tuple[tuple[int, int], tuple[int, int]]:
+    """(right, counted) findings and (met, named) ``must`` patterns: see the module docstring."""
+    ctx = (set(words), set(meta), expected.corpus)
+    musts = [{k: v for k, v in p.items() if k != "count"} for p in expected.must]
+    counted = [f for f in findings if expectations.SEVERITY_RANK.get(f["severity"], 0) >= 2]
+    meta_set = set(meta)
+
+    def named(f: dict) -> bool:
+        planted = expected.planted_groups and bool(f["columns"]) and set(f["columns"]) <= meta_set
+        return planted or any(expectations.matches(p, f, *ctx) for p in musts)
+
+    right = [f for f in counted if named(f) and not any(expectations.matches(p, f, *ctx) for p in expected.must_not)]
+    met = 0
+    for pattern in expected.must:
+        body = {k: v for k, v in pattern.items() if k != "count"}
+        hits = sum(expectations.matches(body, f, *ctx) for f in findings)
+        met += hits == pattern["count"] if "count" in pattern else hits > 0
+    return (len(right), len(counted)), (met, len(expected.must))
 
 
 def aspect(check_name: str) -> str:
@@ -119,6 +164,7 @@ def score_scenario(
     expected = expectations.load(scenario, raw)
     n_classes = len(set(matrix.y.tolist()))
     score.checks = expectations.evaluate(expected, score.findings, matrix.words, matrix.meta, matrix.groups, n_classes)
+    score.precision_counts, score.recall_counts = precision_recall(expected, score.findings, matrix.words, matrix.meta)
     return score
 
 
@@ -144,8 +190,9 @@ def _codes(counter: Counter) -> str:
 def print_scenario(s: ScenarioScore, out=sys.stdout) -> None:
     held = sum(c.ok for c in s.checks)
     print(
-        f"{s.scenario.id:<40} {s.docs:>6}x{s.words:<6} findings {len(s.findings):>6} (warn {s.count('warning'):>5}, "
-        f"err {s.count('error'):>4})  {held}/{len(s.checks)} held  {s.seconds:6.2f} s  codes: {_codes(s.codes)}",
+        f"{s.scenario.id:<44} {s.docs:>6}x{s.words:<6} findings {len(s.findings):>6} (warn {s.count('warning'):>5}, "
+        f"err {s.count('error'):>4}) exit {s.exit}  P {ratio(*s.precision_counts):>4} R {ratio(*s.recall_counts):>4}  "
+        f"{held}/{len(s.checks)} held  {s.seconds:6.2f} s  codes: {_codes(s.codes)}",
         file=out,
     )
     for c in s.failed:
@@ -176,11 +223,41 @@ def summary(scores: list[ScenarioScore], out=sys.stdout) -> None:
     print(f"codes over all findings: {_codes(sum((s.codes for s in scores), Counter()))}", file=out)
 
 
+def table(scores: list[ScenarioScore], out=sys.stdout) -> None:
+    """A markdown table per corpus and form (summed over the models and alphas scored)."""
+    rows: dict[tuple[str, str], list[ScenarioScore]] = {}
+    for s in scores:
+        rows.setdefault((s.scenario.corpus, s.scenario.form), []).append(s)
+    print(file=out)
+    print(
+        "| corpus | form | documents x words | scenarios | findings (median) | warnings+errors (median) | exit 1 "
+        "| precision | recall | expectations held | scenarios all held |",
+        file=out,
+    )
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|", file=out)
+    for (corpus, form), group in rows.items():
+        right = sum(s.precision_counts[0] for s in group)
+        counted = sum(s.precision_counts[1] for s in group)
+        met = sum(s.recall_counts[0] for s in group)
+        named = sum(s.recall_counts[1] for s in group)
+        checks = [c for s in group for c in s.checks]
+        findings = sorted(len(s.findings) for s in group)
+        failing = sorted(s.count("warning") + s.count("error") for s in group)
+        print(
+            f"| {corpus} | {form} | {group[0].docs:,} x {group[0].words:,} | {len(group)} | {findings[len(findings) // 2]} "
+            f"| {failing[len(failing) // 2]} | {sum(s.exit for s in group)}/{len(group)} | {ratio(right, counted)} "
+            f"({right}/{counted}) | {ratio(met, named)} ({met}/{named}) | {sum(c.ok for c in checks)}/{len(checks)} "
+            f"| {sum(not s.failed for s in group)}/{len(group)} |",
+            file=out,
+        )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--only", action="append", help="scenario ids or globs, e.g. '20ng/counts/*' (repeatable)")
     parser.add_argument("--docs", type=int, default=None, help="a seeded subset of this many documents")
     parser.add_argument("--json", help="also write the scores to this file")
+    parser.add_argument("--table", action="store_true", help="also print a table per corpus and form (markdown)")
     parser.add_argument(
         "--cpu-limit", type=float, default=600.0, help="CPU seconds per nblint.check before it counts as hung"
     )
@@ -193,10 +270,12 @@ def main(argv: list[str] | None = None) -> int:
     except corpora.CorpusUnavailable as exc:
         print(f"skipped: {exc}", file=sys.stderr)
         return 0
-    print(f"nblint {nblint.__version__} from {Path(nblint.__file__).parent}; {corpora.PACKAGE}=={corpora.VERSION}")
+    print(f"nblint {nblint.__version__} from {Path(nblint.__file__).parent}; {corpora.pins()}")
     print(f"documents: {'all' if args.docs is None else args.docs}")
     scores = score_all(args.only, args.docs, out=sys.stdout, cpu_limit=args.cpu_limit)
     summary(scores)
+    if args.table:
+        table(scores)
     if args.json:
         payload = [
             {
@@ -210,6 +289,9 @@ def main(argv: list[str] | None = None) -> int:
                 "codes": dict(s.codes),
                 "failed": [{"name": c.name, "detail": c.detail} for c in s.failed],
                 "held": sum(c.ok for c in s.checks),
+                "exit": s.exit,
+                "precision": list(s.precision_counts),
+                "recall": list(s.recall_counts),
                 "checked": len(s.checks),
             }
             for s in scores
