@@ -88,7 +88,8 @@ SUMMARIZE_ABOVE = Option(
     "summarize-above",
     50,
     "On a wide table, more than this many columns reported for one reason become one finding for the table "
-    "(count, share, the costliest examples; every column in the evidence). Narrow tables keep a finding per column.",
+    "(count, share, the costliest examples; every column in the evidence). Narrow tables keep a finding per column; "
+    "the words of a document-term block say it once at any number (unless this is raised above its default).",
     minimum=1,
 )
 
@@ -180,11 +181,20 @@ class Rule:
         the share of the features, the costliest instances (:meth:`cost`) in the message and
         every column, in table order, in ``columns`` and the evidence. A group of one, and
         findings about several columns, stay as they are; a narrow table, where a rule cannot
-        fire on more than ``limit`` columns, keeps one finding per column.
+        fire on more than ``limit`` columns, keeps one finding per column, but for the words of a
+        document-term block, which are grouped whatever their number.
         """
         per_column = [f for f in findings if len(f.columns) == 1]
         if len(per_column) <= limit:
-            return findings
+            # A block of words says it once at any size (text is text, DESIGN 4d): only its words'
+            # findings are grouped, the table's other columns keep one finding each; unless the
+            # user raised the option above its default to see every column.
+            if limit > SUMMARIZE_ABOVE.default:
+                return findings
+            terms = getattr(ctx, "term_columns", frozenset())
+            per_column = [f for f in per_column if f.columns[0] in terms]
+            if len(per_column) <= 1:
+                return findings
         by_reason: dict[Any, list[Finding]] = {}
         for f in per_column:
             by_reason.setdefault(self.reason(f), []).append(f)

@@ -58,6 +58,18 @@ class TargetLeak(Rule):
         SUMMARIZE_ABOVE,
     )
 
+    def cost(self, finding) -> float:
+        return float(finding.evidence["rows_decided"])
+
+    def summary_message(self, ctx, findings, share: float) -> str:
+        words = all(f.columns[0] in ctx.term_columns for f in findings)
+        what = "words" if words else "columns"
+        least = min(f.evidence["share"] for f in findings)
+        return (
+            f"{len(findings)} {what} ({share:.0%} of the features) each decide the target {ctx.target!r} on at "
+            f"least {least:.2%} of rows; the first: {findings[0].message}"
+        )
+
     def check(self, ctx: TableContext):
         classes = ctx.profile.classes
         for column, found in sorted(ctx.deciding_columns.items(), key=lambda kv: ctx.table_order[kv[0]]):
