@@ -191,7 +191,7 @@ class Rule:
             # user raised the option above its default to see every column.
             if limit > SUMMARIZE_ABOVE.default:
                 return findings
-            terms = getattr(ctx, "term_columns", frozenset())
+            terms: frozenset[str] = getattr(ctx, "term_columns", frozenset())
             per_column = [f for f in per_column if f.columns[0] in terms]
             if len(per_column) <= 1:
                 return findings
