@@ -297,3 +297,40 @@ def test_most_of_a_class_must_be_shown_by_the_sample():
     presence = np.array([[16, 28], [0, 0]])  # in 16 and in all 28 of the class's documents, none elsewhere
     found = class_vocabulary(["bike", "footer"], presence, np.array([28, 28]), 0.5, 0.99, 5, 0.01)
     assert [w.column for w in found.giveaways] == ["footer"] and [w.column for w in found.specific] == ["bike"]
+
+
+def _with_empty_rows(per_class: dict[str, int], seed: int = 3):
+    """1,000 documents of 400 words (600 'a', 300 'b', 100 'c'), ``per_class`` of each class emptied."""
+    rng = np.random.default_rng(seed)
+    y = np.array(["a"] * 600 + ["b"] * 300 + ["c"] * 100)
+    X = sparse.random(
+        1000, 400, density=0.05, format="csr", random_state=seed, data_rvs=lambda k: rng.integers(1, 4, k)
+    )
+    keep = np.ones(1000)
+    for label, count in per_class.items():
+        keep[np.flatnonzero(y == label)[:count]] = 0
+    X = sparse.diags(keep) @ X  # (the emptied rows' entries are multiplied away)
+    X.eliminate_zeros()
+    return X.tocsr(), [f"w{j}" for j in range(400)], y
+
+
+def test_empty_documents_are_a_warning_only_where_a_class_holds_more_than_its_share():
+    from scipy.stats import hypergeom
+
+    def empty_finding(per_class):
+        X, names, y = _with_empty_rows(per_class)
+        (found,) = [
+            f for f in nblint.check(X, y, feature_names=names, select=["NB209"]).findings if "empty" in f.message
+        ]
+        return found, X, y
+
+    # spread in proportion to the classes (5% of each): noise, said once at info
+    spread, _, _ = empty_finding({"a": 30, "b": 15, "c": 5})
+    assert str(spread.severity) == "info"
+    # 'b' holds 20 of the 25 with 30% of the rows: an artefact of how 'b' was collected
+    uneven, X, y = empty_finding({"a": 5, "b": 20})
+    assert str(uneven.severity) == "warning" and "'b'" in uneven.message
+    empty = X.getnnz(axis=1) == 0
+    oracle = hypergeom.sf(int(empty[y == "b"].sum()) - 1, len(y), int((y == "b").sum()), int(empty.sum())) * 3
+    assert uneven.evidence["heaviest_class"] == "b"
+    assert uneven.evidence["chance_heaviest"] == pytest.approx(min(1.0, oracle), rel=1e-9)

@@ -1,7 +1,7 @@
 from nblint.analysis.context import TableContext
 from nblint.engine import Option, Rule, Severity
 from nblint.readers.words import TERM_BLOCK
-from nblint.structure.leakage import chance_in_words, one_class_chance
+from nblint.structure.leakage import chance_in_words
 
 
 class DuplicateRows(Rule):
@@ -35,8 +35,10 @@ class DuplicateRows(Rule):
 
     ## Severity
     A warning: copies bias the estimates and the evaluation, and conflicting labels are
-    certain errors of one copy or the other. Empty documents are a warning when they fall
-    in one class beyond chance (NB202's ``separation-max-chance``), else info.
+    certain errors of one copy or the other. Empty documents are a warning when one class
+    holds more of them than its share of the rows beyond chance (hypergeometric tail over
+    the classes, NB202's ``separation-max-chance``), else info: spread in proportion to the
+    classes, they are noise, not an artefact of one class.
 
     ## Example
     ```
@@ -141,17 +143,17 @@ class DuplicateRows(Rule):
         classes = [label for label in by_label if label not in ("", "None")]
         n = found.empty_rows
         severity = Severity.INFO
-        chance = None
-        if ctx.target is not None and len(classes) == 1 and sum(by_label.values()) == by_label[classes[0]]:
-            class_rows = ctx.profile.class_count[: len(ctx.profile.classes)]
-            chance = one_class_chance(n, class_rows)
-            if n >= ctx.settings.separation_min_rows and chance <= ctx.settings.separation_max_chance:
+        chance, heavy = None, None
+        if ctx.target is not None and classes:
+            heavy, chance = _heaviest_class(ctx, by_label, n)
+            if by_label[heavy] >= ctx.settings.separation_min_rows and chance <= ctx.settings.separation_max_chance:
                 severity = Severity.WARNING
         if ctx.target is not None and classes:
             where = ", ".join(f"{label!r}: {count:,}" for label, count in by_label.items() if label in classes)
             where = f" (by class: {where})"
             if severity is Severity.WARNING and chance is not None:
-                where += f", all in one class (by chance {chance_in_words(chance)}): 'no words' gives that class"
+                how = "all in one class" if len(classes) == 1 else f"far more in {heavy!r} than its share of the rows"
+                where += f", {how} (by chance {chance_in_words(chance)}): 'no words' points to that class"
         else:
             where = ""
         message = (
@@ -162,7 +164,8 @@ class DuplicateRows(Rule):
             "empty_rows": n,
             "classes_with_empty": len(classes),
             "by_class": by_label,
-            "chance_one_class": chance,
+            "heaviest_class": heavy,
+            "chance_heaviest": chance,
             "one_in": 1 / chance if chance else None,
             "example_positions": found.empty_positions,
             "positions": "0-based",
@@ -178,6 +181,28 @@ class DuplicateRows(Rule):
                 "min_df / max_features / stop words removed entirely)."
             ),
         )
+
+
+def _heaviest_class(ctx: TableContext, by_label: dict, n: int) -> tuple[str, float]:
+    """The class holding the most empty documents beyond its share of the rows, and the chance of that.
+
+    The chance that a class of ``n_c`` of the ``N`` rows holds ``k_c`` or more of ``n`` empty
+    documents drawn at random is the hypergeometric upper tail; the smallest over the classes,
+    times the number of classes (Bonferroni), is how likely so uneven a spread is by chance.
+    Empty documents spread in proportion to the classes are not an artefact of one class.
+    """
+    from scipy.stats import hypergeom
+
+    classes = ctx.profile.classes
+    class_rows = {str(c): int(k) for c, k in zip(classes, ctx.profile.class_count[: len(classes)])}
+    total = sum(class_rows.values())
+    tails = {
+        label: float(hypergeom.sf(count - 1, total, class_rows[label], n))
+        for label, count in by_label.items()
+        if label in class_rows and count > 0
+    }
+    heavy = min(tails, key=lambda label: (tails[label], label))
+    return heavy, min(1.0, tails[heavy] * len(class_rows))
 
 
 def _positions(rows) -> str:
