@@ -334,3 +334,13 @@ def test_empty_documents_are_a_warning_only_where_a_class_holds_more_than_its_sh
     oracle = hypergeom.sf(int(empty[y == "b"].sum()) - 1, len(y), int((y == "b").sum()), int(empty.sum())) * 3
     assert uneven.evidence["heaviest_class"] == "b"
     assert uneven.evidence["chance_heaviest"] == pytest.approx(min(1.0, oracle), rel=1e-9)
+
+
+def test_an_empty_document_beside_metadata_is_still_empty():
+    """Columns beside the words (a source, a length) do not fill a document with no word."""
+    X, names, y = _with_empty_rows({"b": 20})
+    source = (np.arange(1000) % 2).reshape(-1, 1)  # a 0/1 metadata column set on half the rows
+    with_meta = sparse.hstack([X, sparse.csr_matrix(source)]).tocsr()
+    report = nblint.check(with_meta, y, feature_names=[*names, "from_web"], words=names, select=["NB209"])
+    (found,) = [f for f in report.findings if "empty" in f.message]
+    assert found.evidence["empty_rows"] == 20 and found.evidence["by_class"] == {"b": 20}

@@ -485,7 +485,7 @@ class TableContext:
         if not self.term_columns:
             return None
         features = tuple(self.profile.features)
-        fingerprints = RowFingerprints(frozenset(features), self.target)
+        fingerprints = RowFingerprints(frozenset(features), self.target, self.term_columns)
         if self.source.matrix is not None:  # a sparse matrix: its own row blocks
             for chunk in self.source.chunks():
                 fingerprints.add(chunk)

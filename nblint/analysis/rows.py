@@ -31,14 +31,24 @@ def _value_bits(values: np.ndarray) -> np.ndarray:
 class RowFingerprints:
     """Accumulates a fingerprint and a label per row, chunk by chunk (``add``), in row order (``merge``)."""
 
-    def __init__(self, features: frozenset[str], target: str | None):
+    def __init__(self, features: frozenset[str], target: str | None, words: frozenset[str] | None = None):
         self.features = features
         self.target = target
+        #: The document-term block's columns: a row with none of them set is an empty document, whatever
+        #: the table's other columns beside the words hold (None: every feature counts).
+        self.words = words
         self.hashes: list[np.ndarray] = []
         self.nonzero: list[np.ndarray] = []
+        self.word_nonzero: list[np.ndarray] = []
         self.labels: list[np.ndarray] = []
         #: Every row's share from columns held whole in memory (:meth:`add_held`), or None.
-        self.held: tuple[np.ndarray, np.ndarray] | None = None
+        self.held: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+
+    def _is_word(self, names) -> np.ndarray:
+        """Which of ``names`` are words (all of them when the block is not known)."""
+        if self.words is None:
+            return np.ones(len(names), dtype=bool)
+        return np.fromiter((name in self.words for name in names), dtype=bool, count=len(names))
 
     def add_held(self, matrix, names: tuple[str, ...]) -> None:
         """Add the cells of ``names``, held for every row as one CSR matrix (a wide table's 0/1 block).
@@ -50,13 +60,19 @@ class RowFingerprints:
             cells = mix64(_salts(names)[matrix.indices] + mix64(_value_bits(matrix.data)))
             running = np.concatenate([np.zeros(1, dtype=np.uint64), np.cumsum(cells, dtype=np.uint64)])
             hashes = running[matrix.indptr[1:]] - running[matrix.indptr[:-1]]
-        self.held = (hashes, np.diff(matrix.indptr).astype(np.int64))
+        words = np.concatenate([[0], np.cumsum(self._is_word(names)[matrix.indices], dtype=np.int64)])
+        self.held = (
+            hashes,
+            np.diff(matrix.indptr).astype(np.int64),
+            words[matrix.indptr[1:]] - words[matrix.indptr[:-1]],
+        )
         self.features = self.features - frozenset(names)
 
     def add(self, chunk) -> None:
         n = chunk.n_rows
         hashes = np.zeros(n, dtype=np.uint64)
         nonzero = np.zeros(n, dtype=np.int64)
+        word_nonzero = np.zeros(n, dtype=np.int64)
         with np.errstate(over="ignore"):
             if chunk.sparse is not None:
                 block = chunk.sparse
@@ -66,6 +82,8 @@ class RowFingerprints:
                 running = np.concatenate([np.zeros(1, dtype=np.uint64), np.cumsum(cells, dtype=np.uint64)])
                 hashes += running[csr.indptr[1:]] - running[csr.indptr[:-1]]
                 nonzero += np.diff(csr.indptr)
+                words = np.concatenate([[0], np.cumsum(self._is_word(block.names)[csr.indices], dtype=np.int64)])
+                word_nonzero += words[csr.indptr[1:]] - words[csr.indptr[:-1]]
             dense = [
                 (name, column)
                 for name, column in zip(chunk.names, chunk.columns)
@@ -82,8 +100,10 @@ class RowFingerprints:
                 bounds = np.concatenate([[0], np.cumsum(cell.sum(axis=1))])
                 hashes += running[bounds[1:]] - running[bounds[:-1]]
                 nonzero += np.diff(bounds)
+                word_nonzero += cell[:, self._is_word([name for name, _ in dense])].sum(axis=1)
         self.hashes.append(hashes)
         self.nonzero.append(nonzero)
+        self.word_nonzero.append(word_nonzero)
         self.labels.append(self._labels(chunk))
 
     def _salts(self, names: tuple[str, ...]) -> np.ndarray:
@@ -103,6 +123,7 @@ class RowFingerprints:
     def merge(self, other: RowFingerprints) -> None:
         self.hashes += other.hashes
         self.nonzero += other.nonzero
+        self.word_nonzero += other.word_nonzero
         self.labels += other.labels
 
 
@@ -114,7 +135,7 @@ class DuplicateRows:
     sets: int  # distinct rows that occur more than once
     conflicting_sets: int  # of those, the ones seen with two or more labels
     conflicting_rows: int  # rows in the conflicting sets
-    empty_rows: int  # rows with no non-zero cell (not counted as copies)
+    empty_rows: int  # rows with no word of the block set: empty documents (not counted as copies)
     examples: list[list[int]]  # 1-based rows of a few sets, the conflicting ones first
     #: Non-zero cells of each row (a document's distinct words): how unequal the documents are.
     lengths: np.ndarray
@@ -130,13 +151,16 @@ def duplicate_rows(fingerprints: RowFingerprints, max_examples: int = 5) -> Dupl
     """Group the rows by fingerprint and count the copies and the label conflicts."""
     hashes = np.concatenate(fingerprints.hashes) if fingerprints.hashes else np.zeros(0, dtype=np.uint64)
     nonzero = np.concatenate(fingerprints.nonzero) if fingerprints.nonzero else np.zeros(0, dtype=np.int64)
+    words = np.concatenate(fingerprints.word_nonzero) if fingerprints.word_nonzero else np.zeros(0, dtype=np.int64)
     labels = np.concatenate(fingerprints.labels) if fingerprints.labels else np.zeros(0, dtype=object)
     if fingerprints.held is not None:
         with np.errstate(over="ignore"):
             hashes = hashes + fingerprints.held[0]
         nonzero = nonzero + fingerprints.held[1]
+        words = words + fingerprints.held[2]
     filled = np.flatnonzero(nonzero > 0)
-    empty = int(len(hashes) - len(filled))
+    # An empty document has no word set, whatever the columns beside the words hold.
+    empty_at = np.flatnonzero(words == 0)
     _, inverse, counts = np.unique(hashes[filled], return_inverse=True, return_counts=True)
     repeated = np.flatnonzero(counts > 1)
     members: dict[int, list[int]] = {int(s): [] for s in repeated}
@@ -146,7 +170,6 @@ def duplicate_rows(fingerprints: RowFingerprints, max_examples: int = 5) -> Dupl
     ordered = sorted(conflicting, key=lambda rows: rows[0]) + sorted(
         (rows for rows in members.values() if len({str(labels[r]) for r in rows}) == 1), key=lambda rows: rows[0]
     )
-    empty_at = np.flatnonzero(nonzero == 0)
     empty_labels: dict[str, int] = {}
     for label in labels[empty_at].tolist():
         empty_labels[str(label)] = empty_labels.get(str(label), 0) + 1
@@ -155,7 +178,7 @@ def duplicate_rows(fingerprints: RowFingerprints, max_examples: int = 5) -> Dupl
         sets=len(repeated),
         conflicting_sets=len(conflicting),
         conflicting_rows=sum(len(rows) for rows in conflicting),
-        empty_rows=empty,
+        empty_rows=len(empty_at),
         examples=[[r + 1 for r in rows[:4]] for rows in ordered[:max_examples]],
         lengths=nonzero,
         groups=ordered,
