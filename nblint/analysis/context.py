@@ -484,8 +484,26 @@ class TableContext:
         """
         if not self.term_columns:
             return None
+        return self._row_pass(self.term_columns)
+
+    @cached_property
+    def empty_documents(self) -> DuplicateRows | None:
+        """:attr:`duplicate_rows`, with its empty rows those with no word set.
+
+        The structure may read some columns of the block as an encoded variable (a one-hot
+        metadata group given in one matrix with the words): those do not fill a document, and
+        only then is the pass made again with the words alone (the structure itself reads
+        :attr:`duplicate_rows`, so the first pass cannot wait for it).
+        """
+        found = self.duplicate_rows
+        if found is None:
+            return None
+        encoded = {c for group in self.structure.groups for c in group.members} & self.term_columns
+        return self._row_pass(self.term_columns - encoded) if encoded else found
+
+    def _row_pass(self, words: frozenset[str]) -> DuplicateRows:
         features = tuple(self.profile.features)
-        fingerprints = RowFingerprints(frozenset(features), self.target, self.term_columns)
+        fingerprints = RowFingerprints(frozenset(features), self.target, words)
         if self.source.matrix is not None:  # a sparse matrix: its own row blocks
             for chunk in self.source.chunks():
                 fingerprints.add(chunk)

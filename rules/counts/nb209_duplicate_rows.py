@@ -79,8 +79,9 @@ class DuplicateRows(Rule):
             return
         if found.sets:
             yield self._copies(ctx, found)
-        if found.empty_rows:
-            yield self._empty(ctx, found)
+        empty = ctx.empty_documents
+        if empty is not None and empty.empty_rows:
+            yield self._empty(ctx, empty)
 
     def _copies(self, ctx: TableContext, found):
         message = (
