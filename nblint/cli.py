@@ -545,7 +545,7 @@ def _schema_failures(table_schema, path: str, encoding: str) -> list[str]:
 @click.option(
     "--text",
     metavar="COLUMN",
-    help="A column of documents: read its words as check --text does (needs nblint[sklearn]).",
+    help="A column of documents: read its words as check --text does.",
 )
 def columns(path, target, output_format, config, encoding, sheet, pipeline, text):
     """Print each column's kind, the event model nblint recommends for it, and why.
@@ -647,7 +647,7 @@ def _words_as_one_row(ctx, text: str, kinds: list, models: dict) -> tuple[list, 
 @click.option(
     "--text",
     metavar="COLUMN",
-    help="A column of documents: read its words as check --text does (needs nblint[sklearn]).",
+    help="A column of documents: read its words as check --text does.",
 )
 def impact(path, target, output_format, alpha, folds, seed, plot_path, config, encoding, force, sheet, text):
     """Measure what reading one-hot/dummy groups as independent bits costs (NB401, in full).
