@@ -147,7 +147,11 @@ class DuplicateRows(Rule):
         chance, heavy = None, None
         if ctx.target is not None and classes:
             heavy, chance = _heaviest_class(ctx, by_label, n)
-            if by_label[heavy] >= ctx.settings.separation_min_rows and chance <= ctx.settings.separation_max_chance:
+            if (
+                heavy is not None
+                and by_label[heavy] >= ctx.settings.separation_min_rows
+                and chance <= ctx.settings.separation_max_chance
+            ):
                 severity = Severity.WARNING
         if ctx.target is not None and classes:
             where = ", ".join(f"{label!r}: {count:,}" for label, count in by_label.items() if label in classes)
@@ -184,7 +188,7 @@ class DuplicateRows(Rule):
         )
 
 
-def _heaviest_class(ctx: TableContext, by_label: dict, n: int) -> tuple[str, float]:
+def _heaviest_class(ctx: TableContext, by_label: dict, n: int) -> tuple[str | None, float]:
     """The class holding the most empty documents beyond its share of the rows, and the chance of that.
 
     The chance that a class of ``n_c`` of the ``N`` rows holds ``k_c`` or more of ``n`` empty
@@ -195,15 +199,27 @@ def _heaviest_class(ctx: TableContext, by_label: dict, n: int) -> tuple[str, flo
     from scipy.stats import hypergeom
 
     classes = ctx.profile.classes
-    class_rows = {str(c): int(k) for c, k in zip(classes, ctx.profile.class_count[: len(classes)])}
+    class_rows = {_label_key(c): int(k) for c, k in zip(classes, ctx.profile.class_count[: len(classes)])}
     total = sum(class_rows.values())
     tails = {
-        label: float(hypergeom.sf(count - 1, total, class_rows[label], n))
+        label: float(hypergeom.sf(count - 1, total, class_rows[_label_key(label)], n))
         for label, count in by_label.items()
-        if label in class_rows and count > 0
+        if _label_key(label) in class_rows and count > 0
     }
+    if not tails:  # (no empty row under a known class)
+        return None, 1.0
     heavy = min(tails, key=lambda label: (tails[label], label))
     return heavy, min(1.0, tails[heavy] * len(class_rows))
+
+
+def _label_key(label) -> str:
+    """A class as the profile and the row pass both write it: ``1``, ``1.0`` and ``'1'`` are one class."""
+    text = str(label)
+    try:
+        number = float(text)
+    except ValueError:
+        return text
+    return repr(number) if number == number else text
 
 
 def _positions(rows) -> str:
