@@ -640,7 +640,6 @@ class TableContext:
             columns,
             self.settings.separation_min_rows,
             self.settings.separation_max_chance,
-            (),
             counted,
         ):
             found.setdefault(level.column, []).append(level)

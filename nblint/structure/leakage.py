@@ -27,13 +27,10 @@ histogram bins gives a lower bound on the share of rows a threshold decides.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from math import exp, lgamma
 
 import numpy as np
-
-from nblint.profile.levels import key_counts
 
 #: Kinds whose levels are scanned for single-class levels (counts and measurements are
 #: magnitudes: a value of theirs that goes with one class is a threshold, NB208's matter).
@@ -104,18 +101,12 @@ def scanned_columns(profile, kinds) -> list[str]:
     return [column for column, kind in kinds.items() if kind.kind in LEVEL_KINDS and tabled(column)]
 
 
-#: The level of a column read as presence (see :func:`single_class_levels`): the rows where it is not zero.
-PRESENT = "> 0"
-
-
-def single_class_levels(
-    profile, columns, min_rows: int, max_chance: float, presence: Sequence[str] = (), counted=(0, ())
-) -> list[SingleClassLevel]:
+def single_class_levels(profile, columns, min_rows: int, max_chance: float, counted=(0, ())) -> list[SingleClassLevel]:
     """Levels seen in one class only that chance cannot explain (see the module docstring).
 
-    ``columns`` are read by their levels; ``presence`` (other columns: words read as counts,
-    values >= 0) by two levels, 0 and :data:`PRESENT`; ``counted`` is ``(tested, candidates)``
-    of columns without a table, counted apart (:meth:`LevelScan.single_class`).
+    ``columns`` are read by their levels (the words of a document-term block are weighed by
+    their documents elsewhere: :mod:`nblint.structure.giveaways`); ``counted`` is
+    ``(tested, candidates)`` of columns without a table, counted apart (:meth:`LevelScan.single_class`).
     """
     n_classes = len(profile.classes)
     if n_classes < 2:
@@ -133,24 +124,6 @@ def single_class_levels(
         big = numeric.zero_one & (counts.sum(axis=0) >= min_rows)
         big_levels += big
         single |= big & ((counts > 0).sum(axis=0) == 1)
-    # Words read as presence, all at once: their (absent, present) class counts as two matrices.
-    if presence:
-        js = [position[c] for c in presence]
-        class_n = numeric.class_n[:n_classes][:, js]
-        # Their level 0 (``profile.levels(c).counts_of(0.0)``), every column's at once.
-        zeros = np.where(
-            numeric.zero_one[None, :],
-            numeric.level_counts[0],
-            key_counts(numeric.levels, 0.0, numeric.class_n.shape[0]),
-        )
-        absent = zeros[:n_classes][:, js]
-        for key, counts in ((0.0, absent), (PRESENT, class_n - absent)):
-            sizes = counts.sum(axis=0)
-            big = sizes >= min_rows
-            tested += int(big.sum())
-            for i in np.flatnonzero(big & ((counts > 0).sum(axis=0) == 1)).tolist():
-                klass = int(np.flatnonzero(counts[:, i])[0])
-                candidates.append((presence[i], key, klass, int(sizes[i])))
     # The 0/1 columns count their tests from the matrices; only those with a level in one class are read alone.
     text = profile.text
     at = np.array([-1 if column in text else position[column] for column in columns], dtype=np.int64)
