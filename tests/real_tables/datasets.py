@@ -339,14 +339,17 @@ BASES: dict[str, Base] = {
 
 
 def base(base_id: str) -> Base:
-    """The base ``base_id`` of either corpus (corpus one here, round 2 in :mod:`datasets2`)."""
+    """The base ``base_id`` of any corpus (corpus one here, round 2 in :mod:`datasets2`, round 3 in :mod:`datasets3`)."""
     if base_id in BASES:
         return BASES[base_id]
     try:
-        from . import datasets2
+        from . import datasets2, datasets3
     except ImportError:  # pragma: no cover - run as a script from this folder
         import datasets2  # type: ignore[no-redef]
-    return datasets2.BASES[base_id]
+        import datasets3  # type: ignore[no-redef]
+    if base_id in datasets2.BASES:
+        return datasets2.BASES[base_id]
+    return datasets3.BASES[base_id]
 
 
 @functools.cache

@@ -32,7 +32,8 @@ Members of expected groups are labelled ``group-member`` for the kind score. Ano
 tables have no file: their expectations are the original's, renamed.
 
 Corpus one's files live in ``expectations/``; the second corpus (``round2``, labelled blind
-before nblint ran on it) in ``expectations2/``. Table ids are unique across both.
+before nblint ran on it) in ``expectations2/``, the third (``round3``, labelled blind too) in
+``expectations3/``. Table ids are unique across the corpora.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ import yaml
 HERE = Path(__file__).resolve().parent
 EXPECTATIONS = HERE / "expectations"
 EXPECTATIONS2 = HERE / "expectations2"
+EXPECTATIONS3 = HERE / "expectations3"
 GROUP_KINDS = ("onehot", "dummy")
 KINDS = ("binary", "group-member", "categorical", "count", "continuous", "identifier", "constant")
 SEVERITIES = ("info", "warning", "error")
@@ -76,9 +78,12 @@ class Expectation:
 
 
 def path_of(table_id: str) -> Path:
-    """The label file of ``table_id``, in either corpus's folder."""
-    path = EXPECTATIONS / f"{table_id}.yaml"
-    return path if path.exists() else EXPECTATIONS2 / f"{table_id}.yaml"
+    """The label file of ``table_id``, in its corpus's folder."""
+    for folder in (EXPECTATIONS, EXPECTATIONS2):
+        path = folder / f"{table_id}.yaml"
+        if path.exists():
+            return path
+    return EXPECTATIONS3 / f"{table_id}.yaml"
 
 
 def read(table_id: str) -> dict:

