@@ -127,7 +127,8 @@ class BranchReading(ReaderState):
                 if literal:
                     said = (
                         f"{function.name}() (called at line {node.lineno}) returns different steps on branches its "
-                        "arguments do not decide: nblint checks each of them, one of which is what the call returns"
+                        "arguments do not decide: nblint checks each of them, one of which is what the call returns, and "
+                        "says what follows from them as info"
                     )
                 else:
                     said = (
