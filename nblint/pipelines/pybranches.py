@@ -34,7 +34,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from nblint.pipelines.calls import Note, OneOf
+from nblint.pipelines.calls import Call, Note, OneOf
 from nblint.pipelines.flow import UNDECIDED_BRANCH
 from nblint.pipelines.pystate import Function, ReaderState
 from nblint.pipelines.pyvalues import Instance, calls_in, is_literal, one_of, unpack
@@ -111,8 +111,10 @@ class BranchReading(ReaderState):
     def returned_value(self, function: Function, node: ast.Call, values: list[Any], literal: bool) -> Any:
         """What a call of a source function gives back, from the values its ``return`` statements gave.
 
-        One estimator (or the same kind of estimator on every branch read) stands for the call.
-        Different steps on different branches mean a branch was not decided for this call (a decided
+        One estimator (or the same estimator, class and parameters, on every branch read) stands for the
+        call. Different steps on different branches (another class, or the same class with other parameters:
+        ``BernoulliNB()`` on one, ``BernoulliNB(binarize=None)`` on another) mean a branch was not decided for
+        this call (a decided
         branch that returns ends the reading of the function). Where the call's arguments are literals,
         the branches depend on something else the source sets: each of them is followed (the value is
         one of the steps, each marked as returned on an undecided branch so that findings about it are at
@@ -120,7 +122,7 @@ class BranchReading(ReaderState):
         (no finding), said once per function: the first branch is never taken as a guess.
         """
         estimators = [value for value in values if calls_in(value) or isinstance(value, Instance)]
-        if len({_kind(value) for value in estimators}) > 1:
+        if len({_shape(value) for value in estimators}) > 1:
             key = f"<branches of {function.name}>"
             if key not in self.noted:
                 self.noted.add(key)
@@ -220,8 +222,20 @@ def _bound(target: ast.expr, value: Any) -> dict[str, Any] | None:
     return None
 
 
-def _kind(value: Any) -> tuple:
-    """The classes of the steps a returned value stands for (its kind, for telling branches apart)."""
+def _shape(value: Any) -> Any:
+    """What a returned value is, for telling branches apart: classes and parameters as written (where in the
+    source they are written, and the facts nblint adds under ``_`` names, left out)."""
     if isinstance(value, Instance):
-        return (value.cls,)
-    return tuple(sorted(call.cls for call in calls_in(value)))
+        return ("instance", value.cls)
+    if isinstance(value, Call):
+        params = tuple(sorted((k, _shape(v)) for k, v in value.params.items() if not k.startswith("_")))
+        return ("call", value.cls, params)
+    if isinstance(value, OneOf):
+        return ("one of", tuple(_shape(v) for v in value.items))
+    if isinstance(value, (list, tuple)):
+        return tuple(_shape(v) for v in value)
+    if isinstance(value, dict):
+        return ("dict", tuple(sorted((repr(k), _shape(v)) for k, v in value.items())))
+    if is_literal(value):
+        return value
+    return ("value", str(value))
