@@ -114,12 +114,11 @@ class BranchReading(ReaderState):
         One estimator (or the same estimator, class and parameters, on every branch read) stands for the
         call. Different steps on different branches (another class, or the same class with other parameters:
         ``BernoulliNB()`` on one, ``BernoulliNB(binarize=None)`` on another) mean a branch was not decided for
-        this call (a decided
-        branch that returns ends the reading of the function). Where the call's arguments are literals,
-        the branches depend on something else the source sets: each of them is followed (the value is
-        one of the steps, each marked as returned on an undecided branch so that findings about it are at
-        most ``info``), and NB510 says so. Where the arguments themselves are unknown, the value is unknown
-        (no finding), said once per function: the first branch is never taken as a guess.
+        this call (a decided branch that returns ends the reading of the function). Where the call's arguments
+        are literals, the branches depend on something else the source sets: each of them is followed (the
+        value is one of the steps, each marked as returned on an undecided branch so that findings about it
+        are at most ``info``), and NB510 says so. Where the arguments themselves are unknown, the value is
+        unknown (no finding), said once per function: the first branch is never taken as a guess.
         """
         estimators = [value for value in values if calls_in(value) or isinstance(value, Instance)]
         if len({_shape(value) for value in estimators}) > 1:
