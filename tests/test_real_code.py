@@ -1,10 +1,10 @@
 """nblint's pipeline rules on real public scripts and notebooks (tests/real_code).
 
-The corpus files are public code kept outside the repository; the floors skip when they have not
-been brought into the scratch folder (see tests/real_code/score.py). The corpus file and the
-matcher are checked always. Two corpora share the scorer: corpus.yaml (nblint was tuned on it) and
-holdout.yaml (collected and labelled afterwards, never tuned on), whose floors are reported
-separately.
+The corpus files are public code kept outside the repository; each floor (per corpus, per kind of
+file) skips, saying how many of its files are there, unless all have been brought into the scratch
+folder (see tests/real_code/score.py). The corpus files and the matcher are checked always. Four
+corpora share the scorer: corpus.yaml (nblint was tuned on it), then holdout.yaml, holdout2.yaml and
+holdout3.yaml, each collected and labelled before nblint ran on it, then tuned on in turn.
 """
 
 import importlib.util
@@ -217,77 +217,76 @@ def test_an_unreadable_notebook_misses_all_its_labels_and_a_changed_file_is_skip
     assert [s.code for s in out.missed] == ["NB505"] and "nb_tiny" in out.unreadable
 
 
-# --- the floors on the real files -------------------------------------------------------------
+# --- the floors on the real files, per corpus and per kind -------------------------------------
+# Every corpus, scripts and notebooks alike: precision at least 0.95, recall at least 0.90 (issue 36).
+# A floor runs only on a whole set: when every file of its kind in that corpus is in the scratch folder
+# and is the labelled version (score.py --verify); otherwise it skips saying how many are there, so the
+# test report says which floors ran. Scores when every file of the four corpora was restored from git
+# snapshots (issue 36, round 2; python tests/real_code/score.py --corpus X):
+#   main      scripts 1.00 / 1.00 (25 labels)   notebooks 1.00 / 1.00 (19)
+#   holdout   scripts 1.00 / 1.00 (24)          notebooks 1.00 / 1.00 (27)
+#   holdout2  scripts 1.00 / 1.00 (7)           notebooks 0.86 / 1.00 (6; one false NB506)
+#   holdout3  scripts 1.00 / 0.91 (11)          notebooks 1.00 / 1.00 (7)
+
+PRECISION_FLOOR, RECALL_FLOOR = 0.95, 0.90
+#: Floors held lower, each with the reason; lift them when the reason goes away.
+LOWER_FLOORS = {
+    # nb_tutorial_categoricalnb_labelencoder: one LabelEncoder per column, the target's (Play) included,
+    # then X = golf.iloc[:, :-1], y = golf.iloc[:, -1]; which column is last is in the CSV, not in the
+    # source, so the target's encoder is reported with the features' (NB506). With 6 labels this one
+    # false alarm is precision 0.86 (tests/real_code/IDIOMS.md).
+    ("holdout2", "notebook"): {"precision": 0.85, "recall": RECALL_FLOOR},
+}
+KIND_NAMES = {"script": "scripts", "notebook": "notebooks"}
 
 
 @pytest.fixture(scope="module")
-def scored(corpus):
-    folder = score_mod.default_folder()
-    if not folder.is_dir():
-        pytest.skip(f"real-code files not brought into {folder} (see tests/real_code/score.py)")
-    out, kinds = score_mod.score(folder, corpus)
-    if not kinds:
-        pytest.skip(f"no verified corpus file in {folder}")
-    return out, kinds
+def scored_corpora():
+    """Scores per corpus name, each computed once for the floors that need it."""
+    return {}
 
 
-@pytest.mark.slow
-def test_precision_floor(scored):
-    out, kinds = scored
-    counts = out.counts(kinds)
-    assert counts["precision"] >= 0.95, score_mod.report(out, kinds)
-
-
-@pytest.mark.slow
-def test_recall_floor(scored):
-    out, kinds = scored
-    counts = out.counts(kinds)
-    assert counts["recall"] >= 0.90, score_mod.report(out, kinds)
-
-
-# --- the held-out floors ----------------------------------------------------------------------
-# Measured when the holdout was first scored (labels committed before nblint ran on its files):
-# precision 0.92 (35 correct, 3 false alarms), recall 0.70 (35 of 50 labels). The misses and false
-# alarms were then diagnosed (tests/real_code/IDIOMS.md) and fixed by general principles, each with
-# a case of its own: precision 0.98, recall 1.00. Since nblint has now been changed with these files
-# in view, the holdout is no longer held out; its floors are plain tests, like the corpus's.
-
-
-@pytest.fixture(scope="module")
-def scored_holdout(holdout):
-    return _score_or_skip("holdout", holdout)
-
-
-def _score_or_skip(name: str, labels: dict):
-    """Score the held-out set ``name`` from its scratch folder; skip when its files are not there."""
+def _whole_set(name: str, kind: str) -> tuple[Path, dict]:
+    """The scratch folder and labels of corpus ``name``; skip unless every file of ``kind`` is there and verified."""
+    corpus = score_mod.load_corpus(score_mod.CORPORA[name][0])
     folder = score_mod.default_folder(name)
-    if not folder.is_dir():
-        pytest.skip(f"held-out files not brought into {folder} (see tests/real_code/score.py)")
-    out, kinds = score_mod.score(folder, labels)
-    if not kinds:
-        pytest.skip(f"no verified {name} file in {folder}")
-    print(score_mod.report(out, kinds))
-    return out, kinds
+    entries = [e for e in corpus["files"] if e["kind"] == kind]
+    present = [
+        e
+        for e in entries
+        if (path := folder / f"{e['id']}{score_mod.EXTENSIONS[kind]}").is_file()
+        and score_mod.text_digest(path) == e["sha256"]
+    ]
+    if len(present) < len(entries):
+        pytest.skip(
+            f"{len(present)} of {len(entries)} {KIND_NAMES[kind]} of {name} restored and verified in {folder}, "
+            "see tests/real_code/score.py"
+        )
+    return folder, corpus
 
 
 @pytest.mark.slow
-def test_holdout_precision_floor(scored_holdout):
-    out, kinds = scored_holdout
-    assert out.counts(kinds)["precision"] >= 0.95, score_mod.report(out, kinds)
-
-
-@pytest.mark.slow
-def test_holdout_recall_floor(scored_holdout):
-    out, kinds = scored_holdout
-    assert out.counts(kinds)["recall"] >= 0.90, score_mod.report(out, kinds)
+@pytest.mark.parametrize("kind", ["script", "notebook"])
+@pytest.mark.parametrize("name", sorted(score_mod.CORPORA))
+def test_floor(scored_corpora, name, kind):
+    folder, corpus = _whole_set(name, kind)
+    if name not in scored_corpora:
+        scored_corpora[name] = score_mod.score(folder, corpus)
+    out, kinds = scored_corpora[name]
+    counts = out.counts(kinds, kind=kind)
+    floor = LOWER_FLOORS.get((name, kind), {"precision": PRECISION_FLOOR, "recall": RECALL_FLOOR})
+    print(f"{name} {KIND_NAMES[kind]}: precision {counts['precision']:.2f}, recall {counts['recall']:.2f}")
+    assert counts["precision"] >= floor["precision"], score_mod.report(out, kinds)
+    assert counts["recall"] >= floor["recall"], score_mod.report(out, kinds)
 
 
 # --- the second held-out set --------------------------------------------------------------------
 # holdout2.yaml: 28 files collected after the first holdout was tuned on, labels committed before
 # nblint ran on them. Blind: precision 0.92, recall 0.69 (0.85 after three misread labels were
 # corrected, in a commit of their own); after the fixes they prompted: 0.86 / 0.92 (13 labels, so
-# one finding moves recall by 0.08). Its floors hold that state, below the corpus's bar on purpose:
-# it is the set that says how nblint does on code it was not shaped by.
+# one finding moves recall by 0.08). With every file restored (issue 36, round 2) the scripts' NB507
+# was found where its label says (the line naming the dropped levels): scripts 1.00 / 1.00, notebooks
+# 0.86 / 1.00 (the floors above).
 
 
 @pytest.fixture(scope="module")
@@ -303,13 +302,6 @@ def test_holdout2_entries_are_well_formed_and_new(corpus, holdout, holdout2):
     assert not {e["id"] for c in (corpus, holdout) for e in c["files"]} & {e["id"] for e in holdout2["files"]}
     kinds = [entry["kind"] for entry in holdout2["files"]]
     assert kinds.count("script") >= 10 and kinds.count("notebook") >= 10
-
-
-@pytest.mark.slow
-def test_holdout2_floors(holdout2):
-    out, kinds = _score_or_skip("holdout2", holdout2)
-    counts = out.counts(kinds)
-    assert counts["precision"] >= 0.85 and counts["recall"] >= 0.9, score_mod.report(out, kinds)
 
 
 # --- the third held-out set (issue 36) ------------------------------------------------------------
@@ -334,13 +326,3 @@ def test_holdout3_entries_are_well_formed_and_new(corpus, holdout, holdout2, hol
     assert not {e["id"] for e in earlier} & {e["id"] for e in holdout3["files"]}
     kinds = [entry["kind"] for entry in holdout3["files"]]
     assert len(kinds) >= 30 and kinds.count("script") >= 10 and kinds.count("notebook") >= 10
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("kind", ["script", "notebook"])
-def test_holdout3_floors_for_scripts_and_notebooks_alike(holdout3, kind):
-    out, kinds = _score_or_skip("holdout3", holdout3)
-    if kind not in kinds.values():
-        pytest.skip(f"no verified {kind} of holdout3 was brought (see tests/real_code/score.py)")
-    counts = out.counts(kinds, kind=kind)
-    assert counts["precision"] >= 0.95 and counts["recall"] >= 0.90, score_mod.report(out, kinds)

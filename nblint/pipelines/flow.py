@@ -22,7 +22,11 @@ was fitted on (:data:`FITTED_LEVELS`), and one-hot output written into a single
 column (:data:`ONE_COLUMN`), which can only be one bit; and the columns of a
 frame that ``get_dummies(frame, columns=[...])`` leaves alone (:data:`UNLISTED`,
 giving :data:`REST`): whatever the source did not list, which may be nothing
-more than the target, so no rule takes them for raw codes.
+more than the target, so no rule takes them for raw codes.  A step (or model)
+returned on a branch of a helper that the call's literal arguments do not decide
+carries :data:`UNDECIDED_BRANCH` (the helper and the line of the call): it is one
+of the values the call may give, not the one it gives, so what follows from it is
+said at most as ``info``.
 """
 
 from __future__ import annotations
@@ -53,6 +57,14 @@ FITTED_LEVELS = "_fitted_levels"
 ONE_COLUMN = "_one_column"
 UNLISTED = "_unlisted"
 RENAMED = "_renamed"  # new column name -> the name get_dummies gave it (df.rename(columns={...}))
+UNDECIDED_BRANCH = "_undecided_branch"  # "f() (called at line N)": returned on a branch the call does not decide
+
+
+def undecided_message(message: str, where: str) -> str:
+    """``message`` about a step or model that ``where`` (a helper call) returns on a branch it does not decide."""
+    return f"{message} (on a branch of {where} that its arguments do not decide)"
+
+
 #: Encodings a per-column increasing scaler keeps (see the module docstring).
 CATEGORICAL = frozenset({"onehot", "dummy", "ordinal"})
 MONOTONE_SCALERS = frozenset(

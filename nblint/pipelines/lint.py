@@ -10,6 +10,7 @@ from __future__ import annotations
 from nblint.engine import Finding, resolved_options, run_rules
 from nblint.pipelines.configs import ConfigFile
 from nblint.pipelines.context import PipelineContext
+from nblint.pipelines.flow import undecided_message
 from nblint.pipelines.notebook import CellMap
 from nblint.pipelines.spec import PipelineSpec
 
@@ -50,13 +51,24 @@ def lint_specs(
         Sorted by path, line and code.
     """
     options = resolved_options(rule_options)
+    found = [finding for spec in specs for finding in run_rules(PipelineContext(spec, options), codes, options)]
+    # A finding said for certain (a model's alpha=0 where the model is written) makes the same finding on
+    # an undecided branch of a helper call (the same model as that call may return it) redundant.
+    certain = {(f.code, f.line, f.message) for f in found if "undecided_branch" not in f.evidence}
     findings: list[Finding] = []
     seen = set()
-    for spec in specs:
-        for finding in run_rules(PipelineContext(spec, options), codes, options):
-            key = (finding.code, finding.line, finding.message)
-            if key not in seen and not (config is not None and config.suppressed(finding)):
-                seen.add(key)
-                findings.append(finding if config is None or config.cells is None else _in_cells(finding, config.cells))
+    for finding in found:
+        where = finding.evidence.get("undecided_branch")
+        key = (finding.code, finding.line, finding.message)
+        if where is not None and (finding.code, finding.line, _said_for_certain(finding.message, where)) in certain:
+            continue
+        if key not in seen and not (config is not None and config.suppressed(finding)):
+            seen.add(key)
+            findings.append(finding if config is None or config.cells is None else _in_cells(finding, config.cells))
     findings.sort(key=Finding.sort_key)
     return findings
+
+
+def _said_for_certain(message: str, where: str) -> str:
+    """The message an undecided-branch finding would have had on a branch the call decides."""
+    return message.removesuffix(undecided_message("", where))

@@ -22,8 +22,11 @@ What follows from that is read per call site:
   read once per key (:meth:`BranchReading.keys_walked`), so ``transformer(name)``
   and ``models[name]`` are paired key by key, never across keys;
 * a helper whose branches nblint cannot decide for a call and that returns
-  different steps on them is read as returning an unknown value, and NB510 says
-  so: the first branch is never taken as a guess.
+  different steps on them: with literal arguments, every branch's step is
+  followed, each marked :data:`~nblint.pipelines.flow.UNDECIDED_BRANCH` so that
+  what follows from it is at most ``info`` (it may not be what the call returns);
+  with arguments nblint cannot read, the call is an unknown value (no finding).
+  NB510 says so either way: the first branch is never taken as a guess.
 """
 
 from __future__ import annotations
@@ -31,7 +34,8 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from nblint.pipelines.calls import Note, OneOf
+from nblint.pipelines.calls import Call, Note, OneOf
+from nblint.pipelines.flow import UNDECIDED_BRANCH
 from nblint.pipelines.pystate import Function, ReaderState
 from nblint.pipelines.pyvalues import Instance, calls_in, is_literal, one_of, unpack
 
@@ -107,22 +111,25 @@ class BranchReading(ReaderState):
     def returned_value(self, function: Function, node: ast.Call, values: list[Any], literal: bool) -> Any:
         """What a call of a source function gives back, from the values its ``return`` statements gave.
 
-        One estimator (or the same kind of estimator on every branch read) stands for the call.
-        Different steps on different branches mean a branch was not decided for this call (a decided
-        branch that returns ends the reading of the function). Where the call's arguments are literals,
-        the branches depend on something else the source sets: each of them is followed (the value is
-        one of the steps), and NB510 says so. Where the arguments themselves are unknown, the value is
-        unknown, said once per function: the first branch is never taken as a guess.
+        One estimator (or the same estimator, class and parameters, on every branch read) stands for the
+        call. Different steps on different branches (another class, or the same class with other parameters:
+        ``BernoulliNB()`` on one, ``BernoulliNB(binarize=None)`` on another) mean a branch was not decided for
+        this call (a decided branch that returns ends the reading of the function). Where the call's arguments
+        are literals, the branches depend on something else the source sets: each of them is followed (the
+        value is one of the steps, each marked as returned on an undecided branch so that findings about it
+        are at most ``info``), and NB510 says so. Where the arguments themselves are unknown, the value is
+        unknown (no finding), said once per function: the first branch is never taken as a guess.
         """
         estimators = [value for value in values if calls_in(value) or isinstance(value, Instance)]
-        if len({_kind(value) for value in estimators}) > 1:
+        if len({_shape(value) for value in estimators}) > 1:
             key = f"<branches of {function.name}>"
             if key not in self.noted:
                 self.noted.add(key)
                 if literal:
                     said = (
                         f"{function.name}() (called at line {node.lineno}) returns different steps on branches its "
-                        "arguments do not decide: nblint checks each of them, one of which is what the call returns"
+                        "arguments do not decide: nblint checks each of them, one of which is what the call returns, and "
+                        "says what follows from them as info"
                     )
                 else:
                     said = (
@@ -131,10 +138,26 @@ class BranchReading(ReaderState):
                         "argument, or a loop over literal keys, has each branch checked)"
                     )
                 self.notes.append(Note(node.lineno, said))
-            return one_of(estimators) if literal else None
+            if not literal:
+                return None
+            where = f"{function.name}() (called at line {node.lineno})"
+            for value in estimators:
+                _mark_undecided(value, function, where)
+            return one_of(estimators)
         if estimators:
             return estimators[0]
         return values[0] if values else None
+
+
+def _mark_undecided(value: Any, function: Function, where: str) -> None:
+    """Mark the estimators ``function`` made for this call (``value`` is what one of its branches returned) as
+    returned on a branch that ``where`` (the call) does not decide. Estimators made elsewhere (a model the
+    helper returns from a global) are left as they are: the source uses them outside this call too."""
+    first, last = function.lineno, function.end_lineno or function.lineno
+    for call in calls_in(value):
+        line = call.mark[0]
+        if line is not None and first <= line <= last:
+            call.params.setdefault(UNDECIDED_BRANCH, where)
 
 
 class _Unknown:
@@ -198,8 +221,20 @@ def _bound(target: ast.expr, value: Any) -> dict[str, Any] | None:
     return None
 
 
-def _kind(value: Any) -> tuple:
-    """The classes of the steps a returned value stands for (its kind, for telling branches apart)."""
+def _shape(value: Any) -> Any:
+    """What a returned value is, for telling branches apart: classes and parameters as written (where in the
+    source they are written, and the facts nblint adds under ``_`` names, left out)."""
     if isinstance(value, Instance):
-        return (value.cls,)
-    return tuple(sorted(call.cls for call in calls_in(value)))
+        return ("instance", value.cls)
+    if isinstance(value, Call):
+        params = tuple(sorted((k, _shape(v)) for k, v in value.params.items() if not k.startswith("_")))
+        return ("call", value.cls, params)
+    if isinstance(value, OneOf):
+        return ("one of", tuple(_shape(v) for v in value.items))
+    if isinstance(value, (list, tuple)):
+        return tuple(_shape(v) for v in value)
+    if isinstance(value, dict):
+        return ("dict", tuple(sorted((repr(k), _shape(v)) for k, v in value.items())))
+    if is_literal(value):
+        return value
+    return ("value", str(value))

@@ -311,9 +311,38 @@ class ColumnTracking(ReaderState):
             ):
                 levels = self._levels(last, dropped - written)
                 if levels:
-                    chain = chain[:-1] + (self.marked(last, DROPPED_LEVELS, levels, node),)
+                    chain = chain[:-1] + (self.marked(last, DROPPED_LEVELS, levels, self._spelled_at(node, levels)),)
             out.append(chain)
         return tuple(out) or None
+
+    def _spelled_at(self, node: ast.expr, levels: list[str]) -> ast.expr:
+        """Where the source writes the names of the dropped ``levels``: the drop itself (``node``) when they are
+        written in it, else the latest assignment before it of a name the drop reads whose value spells one
+        (``remove = [..., "porte_Grande porte", ...]`` read by ``[c for c in df.columns if c not in remove]``).
+        A finding about a dropped level points at the line that names it, as one about ``drop="first"``
+        points at that parameter."""
+        wanted = set(levels)
+
+        def spells(tree: ast.AST) -> bool:
+            return any(
+                isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value in wanted for n in ast.walk(tree)
+            )
+
+        if spells(node):
+            return node
+        read = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        best: ast.expr | None = None
+        for stmt in ast.walk(self.tree):
+            if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and stmt.value is not None:
+                targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+                if (
+                    any(isinstance(t, ast.Name) and t.id in read for t in targets)
+                    and stmt.lineno <= node.lineno
+                    and spells(stmt.value)
+                    and (best is None or stmt.value.lineno > best.lineno)
+                ):
+                    best = stmt.value
+        return best if best is not None else node
 
     def _drop_names(self, node: ast.Call) -> set[str] | None:
         """The column names ``drop`` removes; None for rows, or names not written in the source."""

@@ -7,8 +7,10 @@ line of the offending class or parameter.
 """
 
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 
 from nblint.engine import Finding, Rule, Severity
+from nblint.pipelines.flow import UNDECIDED_BRANCH, undecided_message
 from nblint.pipelines.spec import Step
 
 JSON_SCALARS = (str, int, float, bool, type(None))
@@ -37,6 +39,19 @@ def step_evidence(step: Step, estimator: Step, **extra) -> dict:
     return {"step": step.cls, "step_line": step.line, "model": estimator.cls, "model_line": estimator.line, **extra}
 
 
+def undecided(finding: Finding, where: str) -> Finding:
+    """``finding`` about a step or model that ``where`` (a helper call) returns on a branch its arguments do not
+    decide: at most ``info``, and said so (a possibility, not what the code certainly does)."""
+    if "undecided_branch" in finding.evidence:  # the model and the step came from the same branch
+        return finding
+    return replace(
+        finding,
+        severity=Severity.INFO,
+        message=undecided_message(finding.message, where),
+        evidence={**finding.evidence, "undecided_branch": where},
+    )
+
+
 def literal(value):
     """A parameter value for evidence: JSON values as they are, anything else (an expression) as its text."""
     if isinstance(value, list):
@@ -56,8 +71,13 @@ class PipelineRule(Rule):
     inputs = ("pipeline",)
 
     def check(self, ctx) -> Iterable[Finding]:
-        if ctx.estimator is not None:
-            yield from self.check_model(ctx, ctx.estimator)
+        if ctx.estimator is None:
+            return
+        # A model returned on a branch of a helper that the call does not decide may not be the model the
+        # call gives: what is said about it is a possibility, so at most info.
+        where = ctx.estimator.value(UNDECIDED_BRANCH)
+        for finding in self.check_model(ctx, ctx.estimator):
+            yield undecided(finding, where) if where else finding
 
     def check_model(self, ctx, estimator: Step) -> Iterable[Finding]:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -87,8 +107,11 @@ class PipelineRule(Rule):
         severity: Severity | None = None,
         **evidence,
     ) -> Finding:
-        """A finding about ``step`` feeding the model: its columns, at ``line`` (default: the step's)."""
-        return self.finding(
+        """A finding about ``step`` feeding the model: its columns, at ``line`` (default: the step's).
+
+        A step returned on a branch of a helper that the call does not decide is at most ``info``.
+        """
+        found = self.finding(
             ctx,
             message,
             columns=step.columns or (),
@@ -97,3 +120,5 @@ class PipelineRule(Rule):
             evidence=step_evidence(step, ctx.estimator, **evidence),
             fix=fix,
         )
+        where = step.value(UNDECIDED_BRANCH) or ctx.estimator.value(UNDECIDED_BRANCH)
+        return undecided(found, where) if where else found

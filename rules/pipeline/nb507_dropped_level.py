@@ -16,7 +16,8 @@ class DroppedReferenceLevel(PipelineRule):
     ``pandas.get_dummies(drop_first=True)`` and, in Python sources, a level
     column dropped by name after ``get_dummies`` (``df.drop(["Embarked", "S"], axis=1)``
     after ``get_dummies(df.Embarked)``), whose bits reach the pipeline's Naive
-    Bayes estimator, at the line of the ``drop`` parameter (or of the drop).
+    Bayes estimator, at the line of the ``drop`` parameter (or of the drop; where
+    the dropped names come from a list written earlier, at the line of that list).
     A two-level variable left as one bit is fine: where the code does not say
     how many levels a column has, a column named ``sex``/``gender``, or dummies
     named by levels such as ``male``/``female`` or ``yes``/``no``, count as two.

@@ -43,7 +43,9 @@ How to check them
 ``python tests/real_code/score.py [--corpus holdout] --verify`` compares every present file's sha256 (of its UTF-8
 text with ``\\r\\n`` and ``\\r`` turned into ``\\n``, so either way of bringing it gives the same
 digest) with the corpus and lists the files that are missing or differ. A file that differs is
-not scored; a missing file is skipped with a note, and the test skips when no file is present.
+not scored; a missing file is skipped with a note. ``tests/test_real_code.py`` runs a corpus's floor
+for scripts (or notebooks) only when every script (notebook) of it is present and verified, and
+otherwise skips saying how many are.
 
 How it scores
 -------------
