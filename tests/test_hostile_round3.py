@@ -21,6 +21,8 @@ import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
 
 import nblint
 from nblint.cli import main
@@ -114,6 +116,103 @@ def test_a_wrapper_of_a_wrapper_and_a_model_alone():
     assert lint(nested, TABLE) == lint(make_pipeline(OneHotEncoder(), BernoulliNB()), TABLE)
     codes = pd.get_dummies(TABLE, dtype=int)
     assert lint(GridSearchCV(BernoulliNB(), {"alpha": [0.5, 1.0]}), codes) == lint(BernoulliNB(), codes)
+
+
+# --------------------------------------------------------------------------- item 2: levels past the cap
+
+
+def _shops(levels: int, n: int, seed: int = 0) -> pd.DataFrame:
+    """A categorical column of ``levels`` shops (heavy-tailed: many rare ones) beside a three-class target."""
+    rng = np.random.default_rng(seed)
+    codes = np.concatenate([np.arange(levels), rng.zipf(1.2, n - levels) % levels])
+    y = rng.choice(["a", "b", "c"], n, p=[0.2, 0.3, 0.5])
+    return pd.DataFrame({"shop": [f"s{k:06d}" for k in codes], "y": y})
+
+
+def _per_level(report, code):
+    return [(f.message, f.evidence) for f in report.findings if f.code == code]
+
+
+def test_zero_cells_and_rare_levels_past_the_cap_are_those_below_it(monkeypatch):
+    """The same column read through its dense table (below the cap) and by its (value, class) pairs past it.
+
+    A small memory budget lowers the profile's cap on levels (NB106 says so) but leaves the
+    pass over the pairs room: NB201 and NB203 must say the same, evidence and all.
+    """
+    frame = _shops(400, 3000)
+    for k in range(50):  # (the cap follows the budget per column: enough columns to push it below 400 levels)
+        frame[f"x{k}"] = np.random.default_rng(k).normal(size=len(frame))
+    select = ["NB201", "NB202", "NB203", "NB106"]
+    below = nblint.check(frame, target="y", select=select, model="categorical")
+    monkeypatch.setenv("NBLINT_MEMORY_BUDGET", "1MiB")
+    past = nblint.check(frame, target="y", select=select, model="categorical")
+    (note,) = [f.message for f in past.findings if f.code == "NB106"]
+    assert note.startswith("distinct values counted exactly up to ") and "'shop'" not in note
+    for code in ("NB201", "NB202", "NB203"):
+        assert _per_level(past, code) == _per_level(below, code), code
+    assert _per_level(below, "NB201") and _per_level(below, "NB203")
+
+
+@pytest.mark.parametrize("levels", [1_100, pytest.param(100_000, marks=pytest.mark.slow)])
+def test_zero_cells_and_rare_levels_are_counted_at_any_number_of_levels(levels):
+    """Past the cap of 1,000 levels NB201 and NB203 were skipped (an NB106 note, exit 0): pandas is the oracle."""
+    frame = _shops(levels, 3 * levels)
+    report = nblint.check(frame, target="y", select=["NB106", "NB201", "NB202", "NB203"])
+    assert not [f for f in report.findings if f.code == "NB106"]
+    totals = frame["shop"].value_counts()
+    ((message, rare),) = _per_level(report, "NB203")
+    assert rare["levels"] == levels and rare["rare_levels"] == {k: int(t) for k, t in sorted(totals[totals < 5].items())}
+    assert message.startswith(f"column 'shop': {int((totals < 5).sum())} of {levels} levels have fewer than 5 rows")
+    assert not _per_level(report, "NB202")  # (random classes: no level's cells are NB202's instead)
+    table = pd.crosstab(frame["shop"], frame["y"])
+    class_rows = frame["y"].value_counts()
+    ((_, zero),) = _per_level(report, "NB201")
+    assert zero["zero_cells"] == int((table == 0).to_numpy().sum())
+    assert zero["vetoed_rows"] == int(((table == 0) * class_rows[table.columns]).to_numpy().sum())
+
+
+def test_a_column_past_the_memory_budget_for_its_pairs_makes_the_run_fail_as_incomplete(tmp_path, monkeypatch):
+    """Where a cap remains (the pairs would not fit the memory budget) NB106 is a warning: exit 1, not 'passed'."""
+    path = tmp_path / "shops.csv"
+    rng = np.random.default_rng(0)
+    pd.DataFrame({"shop": [f"s{k}" for k in rng.integers(0, 5000, 20_000)], "y": rng.integers(0, 2, 20_000)}).to_csv(
+        path, index=False
+    )
+    result = cli("check", path, "--target", "y", env={"NBLINT_MEMORY_BUDGET": "1MiB"})
+    assert result.exit_code == 1, result.output
+    (line,) = [line for line in result.stdout.splitlines() if ": NB106" in line]
+    assert line.startswith(f"{path}: NB106 [warning] 1 discrete column with more distinct (value, class) pairs than")
+    assert "'shop'" in line and all(code in line for code in ("NB201", "NB202", "NB203", "NB208"))
+    assert cli("check", path, "--target", "y").exit_code == 0  # (within the default budget: read, nothing to say)
+
+
+@given(
+    st.integers(1, 6).flatmap(
+        lambda classes: st.tuples(
+            st.just(classes),
+            st.lists(st.lists(st.integers(0, 3), min_size=classes, max_size=classes), min_size=1, max_size=12),
+            st.lists(st.booleans(), min_size=classes, max_size=classes),
+            st.integers(0, 30),
+        )
+    )
+)
+def test_zero_cells_from_the_non_empty_cells_are_the_dense_tables(case):
+    """:meth:`PairLevels.zero_cells` against the dense table's cells, as NB201 lists them below the cap."""
+    from nblint.profile.levels import PairLevels
+
+    n_classes, rows, counted, limit = case
+    table = np.array(rows, dtype=np.int64)
+    table = table[table.sum(axis=1) > 0]  # (a level is a value that occurs)
+    counted = np.array(counted)
+    class_rows = np.arange(1, n_classes + 1) * 10
+    keys = tuple(f"k{i}" for i in range(len(table)))
+    level, klass = np.nonzero(table)
+    skip = set(keys[::3])
+    dense = [(k, int(c)) for k, row in zip(keys, table) if k not in skip for c in np.flatnonzero((row == 0) & counted)]
+    count, vetoed, cells = PairLevels(keys, level, klass, table[level, klass]).zero_cells(
+        counted, class_rows, skip, limit
+    )
+    assert (count, vetoed, cells) == (len(dense), sum(int(class_rows[c]) for _, c in dense), dense[:limit])
 
 
 # --------------------------------------------------------------------------- item 5: outputs paired and clean

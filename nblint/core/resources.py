@@ -165,6 +165,9 @@ def disk_budget(folder: str | None = None) -> int:
 LEVEL_BYTES = 64
 #: The fewest distinct values a column keeps exactly, whatever the budget.
 MIN_LEVELS = 16
+#: Bytes one distinct (value, class) pair of a column past the cap takes in the pass that counts them
+#: (its value and class in a pandas index, its count, and the copies a merge makes).
+PAIR_BYTES = 160
 
 
 @dataclass(frozen=True)
@@ -198,6 +201,10 @@ class ProfileCaps:
         """Distinct values kept exactly per column, with ``slots`` class slots per level."""
         per_column = self.share // (max(self.n_columns, 1) * (LEVEL_BYTES + 8 * slots))
         return int(min(self.distinct, max(MIN_LEVELS, per_column)))
+
+    def pairs(self, columns: int) -> int:
+        """Distinct (value, class) pairs each of ``columns`` columns past the cap may hold in the pass over them."""
+        return self.share // (max(columns, 1) * PAIR_BYTES)
 
     @property
     def comoment_columns(self) -> int:
