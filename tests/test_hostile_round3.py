@@ -878,3 +878,36 @@ def test_invalid_bytes_in_a_parquet_string_column_are_one_error_line(tmp_path):
         result = cli("check", path, good, "--target", "y", *extra)
         assert result.stderr.splitlines()[0] == f"{path}: error: {message}"
     assert_only_error(cli("check", path, "--target", "y"), path, message)
+
+
+@pytest.mark.parametrize("binary", ["binary", "large_binary"])
+def test_a_parquet_bytes_column_read_as_words_is_decoded_strictly(tmp_path, binary):
+    """``--text`` on bytes: UTF-8 ones are the documents they spell (as the same column stored as strings); one
+    that is not is one error line naming the column and its first bad row, never its escapes counted as words."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    docs = ["good words here", "other words there", "more words", "fine café words"] * 10
+    y = ["a", "b", "c", "a"] * 10
+
+    def write(name, values, kind):
+        pq.write_table(pa.table({"doc": pa.array(values, type=kind), "y": y}), tmp_path / name)
+        return tmp_path / name
+
+    as_text = write("text.parquet", docs, pa.string())
+    as_bytes = write("bytes.parquet", [d.encode() for d in docs], getattr(pa, binary)())
+    expected = cli("check", as_text, "--target", "y", "--text", "doc", "--format", "json").stdout
+    result = cli("check", as_bytes, "--target", "y", "--text", "doc", "--format", "json")
+    assert result.stderr == "" and result.stdout == expected.replace(str(as_text), str(as_bytes))
+    broken = [d.encode() for d in docs]
+    broken[6] = b"bad \xff\xfe bytes"
+    broken[9] = "latin-1 caf\xe9".encode("latin-1")
+    path = write("broken.parquet", broken, getattr(pa, binary)())
+    result = cli("check", path, as_text, "--target", "y", "--text", "doc")
+    assert_only_error(
+        result,
+        path,
+        "text column 'doc' holds bytes, and row 6 (0-based) is not valid UTF-8 (byte 0xff in b'bad \\xff\\xfe "
+        "bytes'): store the documents as text (decoded with their encoding) to lint their words",
+    )
+    assert f"{as_text}: NB" in result.stdout  # (the other file still linted)
