@@ -721,13 +721,36 @@ def test_an_xlsx_named_xls_and_a_blank_first_row_are_read(tmp_path):
     _same_findings_as_good(tmp_path, _workbook(tmp_path / "blank.xlsx", lambda book, sheet: sheet.insert_rows(1)))
 
 
-def test_a_stray_cell_at_xfd1048576_costs_the_cells_present(tmp_path):
-    """The sheet's dimension says 1,048,576 x 16,384 cells; only 16 are there: one error line, promptly."""
-    path = _workbook(tmp_path / "stray.xlsx", lambda book, sheet: sheet.cell(row=1048576, column=16384, value=1))
+@pytest.mark.parametrize(
+    "row, column, address", [(1048576, 16384, "XFD1048576"), (3, 6, "F3")], ids=["XFD1048576", "a-note-beside"]
+)
+def test_a_cell_right_of_the_header_is_left_out_with_a_note(tmp_path, row, column, address):
+    """The sheet's dimension says 1,048,576 x 16,384 cells; only 16 are there: the table is linted, a cell under
+    no header is said by NB106 (it was "ragged rows" after a pass over 16,384-cell rows, a hang before that)."""
+    path = _workbook(tmp_path / "stray.xlsx", lambda book, sheet: sheet.cell(row=row, column=column, value=1))
+    good = _workbook(tmp_path / "good.xlsx")
     started = time.monotonic()
-    result = cli("check", path, "--target", "y")
-    assert_only_error(result, path, "ragged rows: data row 1048575 has 16384 fields, the header has 3")
+    result = cli("check", path, "--target", "y", "--format", "json")
     assert time.monotonic() - started < 600  # (a hang before; not a timing claim, a bound)
+    expected = json.loads(cli("check", good, "--target", "y", "--format", "json").stdout)
+    found = json.loads(result.stdout)
+    (note,) = [f for f in found if f["code"] == "NB106"]
+    assert note["message"] == (
+        f"1 cell right of the header's 3 columns (the first at {address}) left out: a cell under no header belongs "
+        "to no column (name its column in the header row to lint it)"
+    )
+    drop = {"path", "evidence"}
+    assert [{k: v for k, v in f.items() if k not in drop} for f in found if f["code"] != "NB106"] == [
+        {k: v for k, v in f.items() if k not in drop} for f in expected
+    ]
+
+
+def test_a_value_far_below_the_table_is_a_row_and_chunks_without_a_label_are_read(tmp_path):
+    """A value at A1048576 is a row of the table (the rows between are empty, as Excel's export writes them);
+    chunks whose target is missing on every row were an IndexError traceback."""
+    path = _workbook(tmp_path / "far.xlsx", lambda book, sheet: sheet.cell(row=1048576, column=1, value=1))
+    result = cli("check", path, "--target", "y", "--select", "NB207")
+    assert result.stderr == "" and f"{path}: NB207" in result.stdout
 
 
 @pytest.mark.parametrize(
