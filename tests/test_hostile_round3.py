@@ -304,6 +304,56 @@ def test_concurrent_forced_runs_never_pair_one_table_with_another_mapping(tmp_pa
         assert temporaries(tmp_path) == []
 
 
+#: Run the CLI, SIGKILLed between the table's move and the mapping's (the only way to stop a commit there:
+#: it holds back every signal nblint can catch).
+_KILLED_BETWEEN_MOVES = """
+import os, signal, sys
+import nblint.core.atomic as atomic
+
+def killed(move):
+    def moved(src, dst, *args, **kwargs):
+        if str(dst).endswith(".mapping.json") and atomic.TEMPORARY_MARK in str(src):
+            os.kill(os.getpid(), signal.SIGKILL)
+        return move(src, dst, *args, **kwargs)
+    return moved
+
+atomic.os.replace = killed(os.replace)
+atomic._link_new = killed(atomic._link_new)
+from nblint.cli import main
+sys.exit(main())
+"""
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL") or os.name != "posix", reason="SIGKILL and flock: POSIX")
+@pytest.mark.parametrize("force", [True, False], ids=["force", "new"])
+def test_a_commit_killed_between_its_moves_is_rolled_back_by_the_next_run(tmp_path, force):
+    """SIGKILL after the table's move, before the mapping's: the next run puts the previous pair back (or none)."""
+    script = tmp_path / "killed.py"
+    script.write_text(_KILLED_BETWEEN_MOVES)
+    first, second = onehot_csv(tmp_path / "first.csv", 100, seed=1), onehot_csv(tmp_path / "second.csv", 300, seed=2)
+    out = tmp_path / "fixed.csv"
+    mapping = Path(mapping_path(str(out)))
+    if force:
+        assert cli("fix", first, "-o", out).exit_code == 0
+    before = (out.read_bytes(), mapping.read_bytes()) if force else None
+    run = [sys.executable, str(script), "fix", str(second), "-o", str(out)] + (["--force"] if force else [])
+    killed = subprocess.run(run, capture_output=True, timeout=600)
+    assert killed.returncode == -signal.SIGKILL
+    assert len(pd.read_csv(out)) == 300  # the half-done state: the new table ...
+    assert (mapping.read_bytes() == before[1]) if force else not mapping.exists()  # ... beside the old mapping
+    # The next run that writes here (with --force or without) first puts the previous pair back.
+    assert cli("fix", first, "-o", out, *(["--force"] if force else [])).exit_code == 0
+    assert json.loads(mapping.read_text())["source"] == str(first) and len(pd.read_csv(out)) == 100
+    assert temporaries(tmp_path) == []
+    if force:
+        from nblint.core.atomic import sweep_orphans
+
+        killed = subprocess.run(run, capture_output=True, timeout=600)
+        assert killed.returncode == -signal.SIGKILL
+        sweep_orphans(str(tmp_path))  # (what any run writing into the folder does first)
+        assert (out.read_bytes(), mapping.read_bytes()) == before and temporaries(tmp_path) == []
+
+
 def _handles(pid: int, signum: int) -> bool:
     """Whether process ``pid`` has a handler for ``signum`` (Linux: the SigCgt mask in /proc)."""
     with open(f"/proc/{pid}/status") as status:
