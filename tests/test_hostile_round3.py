@@ -186,6 +186,30 @@ def test_a_column_past_the_memory_budget_for_its_pairs_makes_the_run_fail_as_inc
     assert cli("check", path, "--target", "y").exit_code == 0  # (within the default budget: read, nothing to say)
 
 
+def test_columns_recoding_each_other_past_the_cap_are_found_and_a_cut_search_says_so():
+    """NB105 read no column past the cap on levels; its search cut at 200 candidate pairs said nothing."""
+    rng = np.random.default_rng(0)
+    codes = rng.permutation(np.repeat(np.arange(1200), 12))
+    frame = pd.DataFrame(
+        {
+            "store": [f"s{c:05d}" for c in codes],
+            "store_code": [f"c{p}" for p in rng.permutation(1200)[codes]],
+            "other": [f"o{c}" for c in rng.integers(0, 1200, len(codes))],  # (as many values: no recoding)
+            "y": rng.integers(0, 2, len(codes)),
+        }
+    )
+    (finding,) = nblint.check(frame, target="y", select=["NB105", "NB106"]).findings
+    assert finding.columns == ["store", "store_code"] and "each of the 1200 values of one" in finding.message
+    assert pd.crosstab(frame["store"], frame["store_code"]).astype(bool).sum(axis=1).eq(1).all()  # (the oracle)
+    base = rng.integers(0, 3, 120)
+    relabelled = pd.DataFrame({f"c{k:02d}": np.array([f"{k}a", f"{k}b", f"{k}c"])[(base + k) % 3] for k in range(22)})
+    relabelled["y"] = rng.integers(0, 2, 120)
+    report = nblint.check(relabelled, target="y", select=["NB105", "NB106"])
+    assert len([f for f in report.findings if f.code == "NB105"]) == 200
+    (note,) = [f for f in report.findings if f.code == "NB106"]
+    assert note.severity.name == "WARNING" and "the first 200 of 231 candidate pairs" in note.message
+
+
 @given(
     st.integers(1, 6).flatmap(
         lambda classes: st.tuples(

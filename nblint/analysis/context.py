@@ -48,7 +48,12 @@ from nblint.structure import (
     missing_together,
     variance_inflation,
 )
-from nblint.structure.duplicates import code_column_candidates, identical_candidates, recode_candidates
+from nblint.structure.duplicates import (
+    MAX_RECODE_PAIRS,
+    code_column_candidates,
+    identical_candidates,
+    recode_candidates,
+)
 from nblint.structure.exclusive import BrokenCandidate, candidate_sets
 from nblint.structure.families import exclusive_families
 from nblint.structure.groups import exclusivity_evidence, expected_cooccurrences
@@ -350,16 +355,25 @@ class TableContext:
         The levels past the profile's cap are counted by the pass over their (value, class)
         pairs; only a column with more pairs than the memory budget lets that pass hold is
         not, and then its per-level findings may be missing: the run says it is incomplete.
+        So does a search for recodings (NB105) cut at :data:`MAX_RECODE_PAIRS` candidate pairs.
         """
+        notes = []
+        candidates = len(self._recode_candidates)
+        if candidates > MAX_RECODE_PAIRS:
+            notes.append(
+                f"columns recoding each other (NB105) checked among the first {MAX_RECODE_PAIRS} of {candidates:,} "
+                "candidate pairs of categorical columns (by name): each pair is a set of its (value, value) pairs "
+                "in one more pass"
+            )
         if self.target is None:
-            return []
+            return notes
         scan = self._past_cap_scan
         dropped = [c for c in scan.columns if c in scan.dropped]  # (table order)
         if not dropped:
-            return []
+            return notes
         listed = ", ".join(repr(c) for c in dropped[:5]) + (f" and {len(dropped) - 5:,} more" if len(dropped) > 5 else "")
         plural = "s" if len(dropped) > 1 else ""
-        return [
+        return notes + [
             f"{len(dropped):,} discrete column{plural} with more distinct (value, class) pairs than the memory budget "
             f"lets one pass count ({scan.max_pairs:,} per column): {listed}: zero-count cells (NB201), levels seen in "
             "one class (NB202), rare levels (NB203) and whether they decide the target (NB208) are not checked there "
@@ -949,14 +963,28 @@ class TableContext:
         Only categorical columns: a count or a measurement and a one-to-one function of it
         (``exper`` and ``expersq``) are different features for a Gaussian or count model.
         """
+        return list(self.recode_levels)
+
+    @cached_property
+    def recode_levels(self) -> dict[tuple[str, str], int]:
+        """:attr:`recodes`, each with the number of values it maps one to one."""
         structure = self.structure
-        categorical = {c for c, k in self.kinds.items() if k.kind == "categorical"} - set(structure.code_columns)
-        pending = list(recode_candidates(self.profile, set(self.profile.names) - categorical))
+        pending = self._recode_candidates[:MAX_RECODE_PAIRS]
         if not pending:
-            return []
+            return {}
         same = {frozenset(cols) for cols in structure.identical}
         checks = self.row_checks([], [], [], pending)
-        return [pair for pair, ok in zip(pending, checks.recodes) if ok and not any(set(pair) <= s for s in same)]
+        return {
+            pair: levels
+            for pair, levels in zip(pending, checks.recodes)
+            if levels and not any(set(pair) <= s for s in same)
+        }
+
+    @cached_property
+    def _recode_candidates(self) -> list[tuple[str, str]]:
+        """Every pair of categorical columns that may recode each other (:func:`recode_candidates`), sorted."""
+        categorical = {c for c, k in self.kinds.items() if k.kind == "categorical"} - set(self.structure.code_columns)
+        return recode_candidates(self.profile, set(self.profile.names) - categorical)
 
     def row_checks(self, broken_candidates, code_candidates, identical_candidates, recode_candidates=()) -> RowVerdicts:
         """One chunked pass computing every per-row verification at once (:mod:`nblint.analysis.rowchecks`)."""

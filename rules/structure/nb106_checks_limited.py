@@ -33,7 +33,8 @@ class ChecksLimited(Rule):
     of levels, unless it has more pairs than the memory budget lets that pass hold.
     Then zero cells, single-class levels, rare levels and leaks (NB201-NB203, NB208) are
     unchecked on it, and at the default ``--fail-on warning`` the exit status says the
-    check was incomplete (1) instead of passing a table that was not read in full.
+    check was incomplete (1) instead of passing a table that was not read in full. So
+    does a search for columns recoding each other (NB105) cut at its 200 candidate pairs.
 
     ## Example
     ```
