@@ -161,7 +161,9 @@ def test_zero_cells_and_rare_levels_are_counted_at_any_number_of_levels(levels):
     assert not [f for f in report.findings if f.code == "NB106"]
     totals = frame["shop"].value_counts()
     ((message, rare),) = _per_level(report, "NB203")
-    assert rare["levels"] == levels and rare["rare_levels"] == {k: int(t) for k, t in sorted(totals[totals < 5].items())}
+    assert rare["levels"] == levels and rare["rare_levels"] == {
+        k: int(t) for k, t in sorted(totals[totals < 5].items())
+    }
     assert message.startswith(f"column 'shop': {int((totals < 5).sum())} of {levels} levels have fewer than 5 rows")
     assert not _per_level(report, "NB202")  # (random classes: no level's cells are NB202's instead)
     table = pd.crosstab(frame["shop"], frame["y"])

@@ -371,7 +371,9 @@ class TableContext:
         dropped = [c for c in scan.columns if c in scan.dropped]  # (table order)
         if not dropped:
             return notes
-        listed = ", ".join(repr(c) for c in dropped[:5]) + (f" and {len(dropped) - 5:,} more" if len(dropped) > 5 else "")
+        listed = ", ".join(repr(c) for c in dropped[:5]) + (
+            f" and {len(dropped) - 5:,} more" if len(dropped) > 5 else ""
+        )
         plural = "s" if len(dropped) > 1 else ""
         return notes + [
             f"{len(dropped):,} discrete column{plural} with more distinct (value, class) pairs than the memory budget "
