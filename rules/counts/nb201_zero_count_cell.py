@@ -145,7 +145,7 @@ class ZeroCountCell(Rule):
         shown = cells[: self.settings["max-cells"] if pictures else 3]
         described = [{"value": fmt_value(v), **self._per_class[c]} for v, c in shown]
         first = described[0]
-        more = f" and {zero.count - 1:,} more" if zero.count > 1 else ""
+        more = f" and {zero.count - 1} more" if zero.count > 1 else ""
         message = (
             f"column {column!r}: value {first['value']} never seen with class {fmt_class(classes[shown[0][1]])} "
             f"({first['class_rows']} rows; true probability may still be up to {fmt_share(first['upper_95'])}){more}"
