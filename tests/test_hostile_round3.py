@@ -500,6 +500,16 @@ def test_many_plain_yaml_values_are_not_taken_for_an_alias_bomb(tmp_path):
     assert_only_error(cli("check", bomb), bomb, "YAML aliases expand to more than 1,000,000 values")
 
 
+@pytest.mark.slow
+def test_many_plain_yaml_keys_are_not_taken_for_an_alias_bomb(tmp_path):
+    """The issue's case as it was reported: 500,000 plain keys of one mapping (no alias), read to the end."""
+    path = tmp_path / "pipeline.yaml"
+    lines = ["model:", "  _target_: sklearn.naive_bayes.BernoulliNB", "  alpha: 0", "levels:"]
+    path.write_text("\n".join(lines + [f"  k{i}: {i}" for i in range(500_000)]) + "\n")
+    result = cli("check", path)
+    assert result.stderr == "" and ": NB502" in result.stdout  # alpha = 0: read to the end
+
+
 # --------------------------------------------------------------------------- item 6: what a file is
 
 
