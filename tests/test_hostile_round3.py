@@ -960,6 +960,48 @@ def test_a_small_address_space_gives_findings_or_one_line_per_file(tmp_path, meg
         assert "small.csv: NB101" in result.stdout and "good.csv: NB101" in result.stdout
 
 
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the signal mask from /proc")
+def test_sigterm_under_a_small_address_space_ends_the_run(tmp_path):
+    """Under ulimit -v 500 MB a BLAS that cannot start its threads spun, ignoring SIGTERM: the run must end.
+
+    The signal arrives once the handler is installed, wherever the run is then (reading, profiling,
+    BLAS in the impact fits): it ends with 143 and the one line, or had already finished cleanly.
+    """
+    resource = pytest.importorskip("resource")
+    table = tmp_path / "table.csv"
+    rng = np.random.default_rng(6)
+    colour = rng.integers(0, 3, 20_000)
+    frame = pd.DataFrame({f"colour_{k}": (colour == k).astype(int) for k in range(3)})
+    for k in range(20):
+        frame[f"x{k}"] = rng.normal(size=len(frame))
+    frame["y"] = np.where(rng.random(len(frame)) < 0.5, "yes", "no")
+    frame.to_csv(table, index=False)
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (500 << 20, 500 << 20))
+
+    env = {k: v for k, v in os.environ.items() if k != "ARROW_DEFAULT_MEMORY_POOL"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "nblint", "check", str(table), "--target", "y"],
+        preexec_fn=limit,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    deadline = time.monotonic() + 120
+    while process.poll() is None and not _handles(process.pid, signal.SIGTERM) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    time.sleep(0.5)  # (into the run's work)
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+    out, err = process.communicate(timeout=120)  # a spin would time out here
+    assert b"Traceback" not in err and b"OpenBLAS" not in err, err
+    if process.returncode == 128 + signal.SIGTERM:
+        assert err.decode().splitlines()[-1] == "nblint: interrupted by SIGTERM"
+    else:
+        assert process.returncode in (0, 1, 2) and b": NB101" in out
+
+
 def test_resource_errors_are_named_and_others_are_not():
     from nblint.core.resources import resource_error
 
@@ -968,6 +1010,10 @@ def test_resource_errors_are_named_and_others_are_not():
         RuntimeError("Unknown error: Failed to launch worker thread: Resource temporarily unavailable")
     ).startswith("out of threads")
     assert resource_error(ValueError("a bug")) is None
+    assert resource_error(
+        ImportError("/x/_libs/sparse.cpython-311-x86_64-linux-gnu.so: failed to map segment from shared object")
+    ).startswith("out of memory")
+    assert resource_error(ImportError("No module named 'pandas'")) is None
 
 
 def test_invalid_bytes_in_a_parquet_string_column_are_one_error_line(tmp_path):

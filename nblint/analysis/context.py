@@ -365,8 +365,8 @@ class TableContext:
                 "candidate pairs of categorical columns (by name): each pair is a set of its (value, value) pairs "
                 "in one more pass"
             )
-        if self.target is None:
-            return notes
+        if self.target is None or not (self._past_level_cap or leakage.past_cap_candidates(self.profile, self.kinds)):
+            return notes  # (no column past the cap: no pass, nothing left out)
         scan = self._past_cap_scan
         dropped = [c for c in scan.columns if c in scan.dropped]  # (table order)
         if not dropped:

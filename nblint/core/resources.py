@@ -123,7 +123,9 @@ def resource_error(exc: BaseException) -> str | None:
     """A one-line message for an error that says the process ran out of memory or threads, else None."""
     text = str(exc)
     out_of_threads = "Failed to launch worker thread" in text or "can't start new thread" in text
-    if not (isinstance(exc, MemoryError) or out_of_threads or type(exc).__name__ == "ArrowMemoryError"):
+    # A compiled module imported late (pandas' on a later pass) whose mapping the address space refused.
+    unmapped = isinstance(exc, ImportError) and "failed to map segment from shared object" in text
+    if not (isinstance(exc, MemoryError) or out_of_threads or unmapped or type(exc).__name__ == "ArrowMemoryError"):
         return None
     limit = address_space_limit()
     where = f" (the address-space limit, ulimit -v, is {_bytes(limit)})" if limit is not None else ""

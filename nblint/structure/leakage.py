@@ -342,10 +342,8 @@ class LevelScan:
     """
 
     def __init__(self, columns, n_classes: int, max_pairs: int | None = None):
-        import pandas as pd
-
         self.columns, self.n_classes, self.max_pairs = list(columns), n_classes, max_pairs
-        self.pairs = {c: pd.Series(dtype=np.int64) for c in self.columns}
+        self.pairs = {c: _no_pairs() for c in self.columns}
         self.dropped: set[str] = set()
 
     def add(self, values: dict, classes: np.ndarray) -> None:
@@ -368,12 +366,10 @@ class LevelScan:
         self._drop_past_budget()
 
     def _drop_past_budget(self) -> None:
-        import pandas as pd
-
         for column in self.columns:
             if column in self.dropped or (self.max_pairs is not None and len(self.pairs[column]) > self.max_pairs):
                 self.dropped.add(column)
-                self.pairs[column] = pd.Series(dtype=np.int64)
+                self.pairs[column] = _no_pairs()
 
     def table(self, column: str) -> PairLevels | None:
         """The column's contingency table by its non-empty cells (None: not scanned, or dropped)."""
@@ -434,6 +430,13 @@ class LevelScan:
             if decides(deciding, class_rows, min_share):
                 found.append(deciding)
         return found
+
+
+def _no_pairs():
+    """An empty pair count (pandas is imported only where a column is scanned)."""
+    import pandas as pd
+
+    return pd.Series(dtype=np.int64)
 
 
 def _add_counts(a, b):
