@@ -21,6 +21,8 @@ import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
 
 import nblint
 from nblint.cli import main
@@ -116,6 +118,129 @@ def test_a_wrapper_of_a_wrapper_and_a_model_alone():
     assert lint(GridSearchCV(BernoulliNB(), {"alpha": [0.5, 1.0]}), codes) == lint(BernoulliNB(), codes)
 
 
+# --------------------------------------------------------------------------- item 2: levels past the cap
+
+
+def _shops(levels: int, n: int, seed: int = 0) -> pd.DataFrame:
+    """A categorical column of ``levels`` shops (heavy-tailed: many rare ones) beside a three-class target."""
+    rng = np.random.default_rng(seed)
+    codes = np.concatenate([np.arange(levels), rng.zipf(1.2, n - levels) % levels])
+    y = rng.choice(["a", "b", "c"], n, p=[0.2, 0.3, 0.5])
+    return pd.DataFrame({"shop": [f"s{k:06d}" for k in codes], "y": y})
+
+
+def _per_level(report, code):
+    return [(f.message, f.evidence) for f in report.findings if f.code == code]
+
+
+def test_zero_cells_and_rare_levels_past_the_cap_are_those_below_it(monkeypatch):
+    """The same column read through its dense table (below the cap) and by its (value, class) pairs past it.
+
+    A small memory budget lowers the profile's cap on levels (NB106 says so) but leaves the
+    pass over the pairs room: NB201 and NB203 must say the same, evidence and all.
+    """
+    frame = _shops(400, 3000)
+    for k in range(50):  # (the cap follows the budget per column: enough columns to push it below 400 levels)
+        frame[f"x{k}"] = np.random.default_rng(k).normal(size=len(frame))
+    select = ["NB201", "NB202", "NB203", "NB106"]
+    below = nblint.check(frame, target="y", select=select, model="categorical")
+    monkeypatch.setenv("NBLINT_MEMORY_BUDGET", "1MiB")
+    past = nblint.check(frame, target="y", select=select, model="categorical")
+    (note,) = [f.message for f in past.findings if f.code == "NB106"]
+    assert note.startswith("distinct values counted exactly up to ") and "'shop'" not in note
+    for code in ("NB201", "NB202", "NB203"):
+        assert _per_level(past, code) == _per_level(below, code), code
+    assert _per_level(below, "NB201") and _per_level(below, "NB203")
+
+
+@pytest.mark.parametrize("levels", [1_100, pytest.param(100_000, marks=pytest.mark.slow)])
+def test_zero_cells_and_rare_levels_are_counted_at_any_number_of_levels(levels):
+    """Past the cap of 1,000 levels NB201 and NB203 were skipped (an NB106 note, exit 0): pandas is the oracle."""
+    frame = _shops(levels, 3 * levels)
+    report = nblint.check(frame, target="y", select=["NB106", "NB201", "NB202", "NB203"])
+    assert not [f for f in report.findings if f.code == "NB106"]
+    totals = frame["shop"].value_counts()
+    ((message, rare),) = _per_level(report, "NB203")
+    assert rare["levels"] == levels and rare["rare_levels"] == {
+        k: int(t) for k, t in sorted(totals[totals < 5].items())
+    }
+    assert message.startswith(f"column 'shop': {int((totals < 5).sum())} of {levels} levels have fewer than 5 rows")
+    assert not _per_level(report, "NB202")  # (random classes: no level's cells are NB202's instead)
+    table = pd.crosstab(frame["shop"], frame["y"])
+    class_rows = frame["y"].value_counts()
+    ((_, zero),) = _per_level(report, "NB201")
+    assert zero["zero_cells"] == int((table == 0).to_numpy().sum())
+    assert zero["vetoed_rows"] == int(((table == 0) * class_rows[table.columns]).to_numpy().sum())
+
+
+def test_a_column_past_the_memory_budget_for_its_pairs_makes_the_run_fail_as_incomplete(tmp_path, monkeypatch):
+    """Where a cap remains (the pairs would not fit the memory budget) NB106 is a warning: exit 1, not 'passed'."""
+    path = tmp_path / "shops.csv"
+    rng = np.random.default_rng(0)
+    pd.DataFrame({"shop": [f"s{k}" for k in rng.integers(0, 5000, 20_000)], "y": rng.integers(0, 2, 20_000)}).to_csv(
+        path, index=False
+    )
+    result = cli("check", path, "--target", "y", env={"NBLINT_MEMORY_BUDGET": "1MiB"})
+    assert result.exit_code == 1, result.output
+    (line,) = [line for line in result.stdout.splitlines() if ": NB106" in line]
+    assert line.startswith(f"{path}: NB106 [warning] 1 discrete column with more distinct (value, class) pairs than")
+    assert "'shop'" in line and all(code in line for code in ("NB201", "NB202", "NB203", "NB208"))
+    assert cli("check", path, "--target", "y").exit_code == 0  # (within the default budget: read, nothing to say)
+
+
+def test_columns_recoding_each_other_past_the_cap_are_found_and_a_cut_search_says_so():
+    """NB105 read no column past the cap on levels; its search cut at 200 candidate pairs said nothing."""
+    rng = np.random.default_rng(0)
+    codes = rng.permutation(np.repeat(np.arange(1200), 12))
+    frame = pd.DataFrame(
+        {
+            "store": [f"s{c:05d}" for c in codes],
+            "store_code": [f"c{p}" for p in rng.permutation(1200)[codes]],
+            "other": [f"o{c}" for c in rng.integers(0, 1200, len(codes))],  # (as many values: no recoding)
+            "y": rng.integers(0, 2, len(codes)),
+        }
+    )
+    (finding,) = nblint.check(frame, target="y", select=["NB105", "NB106"]).findings
+    assert finding.columns == ["store", "store_code"] and "each of the 1200 values of one" in finding.message
+    assert pd.crosstab(frame["store"], frame["store_code"]).astype(bool).sum(axis=1).eq(1).all()  # (the oracle)
+    base = rng.integers(0, 3, 120)
+    relabelled = pd.DataFrame({f"c{k:02d}": np.array([f"{k}a", f"{k}b", f"{k}c"])[(base + k) % 3] for k in range(22)})
+    relabelled["y"] = rng.integers(0, 2, 120)
+    report = nblint.check(relabelled, target="y", select=["NB105", "NB106"])
+    assert len([f for f in report.findings if f.code == "NB105"]) == 200
+    (note,) = [f for f in report.findings if f.code == "NB106"]
+    assert note.severity.name == "WARNING" and "the first 200 of 231 candidate pairs" in note.message
+
+
+@given(
+    st.integers(1, 6).flatmap(
+        lambda classes: st.tuples(
+            st.just(classes),
+            st.lists(st.lists(st.integers(0, 3), min_size=classes, max_size=classes), min_size=1, max_size=12),
+            st.lists(st.booleans(), min_size=classes, max_size=classes),
+            st.integers(0, 30),
+        )
+    )
+)
+def test_zero_cells_from_the_non_empty_cells_are_the_dense_tables(case):
+    """:meth:`PairLevels.zero_cells` against the dense table's cells, as NB201 lists them below the cap."""
+    from nblint.profile.levels import PairLevels
+
+    n_classes, rows, counted, limit = case
+    table = np.array(rows, dtype=np.int64)
+    table = table[table.sum(axis=1) > 0]  # (a level is a value that occurs)
+    counted = np.array(counted)
+    class_rows = np.arange(1, n_classes + 1) * 10
+    keys = tuple(f"k{i}" for i in range(len(table)))
+    level, klass = np.nonzero(table)
+    skip = set(keys[::3])
+    dense = [(k, int(c)) for k, row in zip(keys, table) if k not in skip for c in np.flatnonzero((row == 0) & counted)]
+    count, vetoed, cells = PairLevels(keys, level, klass, table[level, klass]).zero_cells(
+        counted, class_rows, skip, limit
+    )
+    assert (count, vetoed, cells) == (len(dense), sum(int(class_rows[c]) for _, c in dense), dense[:limit])
+
+
 # --------------------------------------------------------------------------- item 5: outputs paired and clean
 
 
@@ -203,6 +328,56 @@ def test_concurrent_forced_runs_never_pair_one_table_with_another_mapping(tmp_pa
         source = json.loads(Path(mapping_path(str(out))).read_text())["source"]
         assert len(pd.read_csv(out)) == sources[source]
         assert temporaries(tmp_path) == []
+
+
+#: Run the CLI, SIGKILLed between the table's move and the mapping's (the only way to stop a commit there:
+#: it holds back every signal nblint can catch).
+_KILLED_BETWEEN_MOVES = """
+import os, signal, sys
+import nblint.core.atomic as atomic
+
+def killed(move):
+    def moved(src, dst, *args, **kwargs):
+        if str(dst).endswith(".mapping.json") and atomic.TEMPORARY_MARK in str(src):
+            os.kill(os.getpid(), signal.SIGKILL)
+        return move(src, dst, *args, **kwargs)
+    return moved
+
+atomic.os.replace = killed(os.replace)
+atomic._link_new = killed(atomic._link_new)
+from nblint.cli import main
+sys.exit(main())
+"""
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL") or os.name != "posix", reason="SIGKILL and flock: POSIX")
+@pytest.mark.parametrize("force", [True, False], ids=["force", "new"])
+def test_a_commit_killed_between_its_moves_is_rolled_back_by_the_next_run(tmp_path, force):
+    """SIGKILL after the table's move, before the mapping's: the next run puts the previous pair back (or none)."""
+    script = tmp_path / "killed.py"
+    script.write_text(_KILLED_BETWEEN_MOVES)
+    first, second = onehot_csv(tmp_path / "first.csv", 100, seed=1), onehot_csv(tmp_path / "second.csv", 300, seed=2)
+    out = tmp_path / "fixed.csv"
+    mapping = Path(mapping_path(str(out)))
+    if force:
+        assert cli("fix", first, "-o", out).exit_code == 0
+    before = (out.read_bytes(), mapping.read_bytes()) if force else None
+    run = [sys.executable, str(script), "fix", str(second), "-o", str(out)] + (["--force"] if force else [])
+    killed = subprocess.run(run, capture_output=True, timeout=600)
+    assert killed.returncode == -signal.SIGKILL
+    assert len(pd.read_csv(out)) == 300  # the half-done state: the new table ...
+    assert (mapping.read_bytes() == before[1]) if force else not mapping.exists()  # ... beside the old mapping
+    # The next run that writes here (with --force or without) first puts the previous pair back.
+    assert cli("fix", first, "-o", out, *(["--force"] if force else [])).exit_code == 0
+    assert json.loads(mapping.read_text())["source"] == str(first) and len(pd.read_csv(out)) == 100
+    assert temporaries(tmp_path) == []
+    if force:
+        from nblint.core.atomic import sweep_orphans
+
+        killed = subprocess.run(run, capture_output=True, timeout=600)
+        assert killed.returncode == -signal.SIGKILL
+        sweep_orphans(str(tmp_path))  # (what any run writing into the folder does first)
+        assert (out.read_bytes(), mapping.read_bytes()) == before and temporaries(tmp_path) == []
 
 
 def _handles(pid: int, signum: int) -> bool:
@@ -323,6 +498,16 @@ def test_many_plain_yaml_values_are_not_taken_for_an_alias_bomb(tmp_path):
     lines += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]" for i in range(1, 8)]
     bomb.write_text("\n".join(lines) + "\n")
     assert_only_error(cli("check", bomb), bomb, "YAML aliases expand to more than 1,000,000 values")
+
+
+@pytest.mark.slow
+def test_many_plain_yaml_keys_are_not_taken_for_an_alias_bomb(tmp_path):
+    """The issue's case as it was reported: 500,000 plain keys of one mapping (no alias), read to the end."""
+    path = tmp_path / "pipeline.yaml"
+    lines = ["model:", "  _target_: sklearn.naive_bayes.BernoulliNB", "  alpha: 0", "levels:"]
+    path.write_text("\n".join(lines + [f"  k{i}: {i}" for i in range(500_000)]) + "\n")
+    result = cli("check", path)
+    assert result.stderr == "" and ": NB502" in result.stdout  # alpha = 0: read to the end
 
 
 # --------------------------------------------------------------------------- item 6: what a file is
@@ -622,13 +807,36 @@ def test_an_xlsx_named_xls_and_a_blank_first_row_are_read(tmp_path):
     _same_findings_as_good(tmp_path, _workbook(tmp_path / "blank.xlsx", lambda book, sheet: sheet.insert_rows(1)))
 
 
-def test_a_stray_cell_at_xfd1048576_costs_the_cells_present(tmp_path):
-    """The sheet's dimension says 1,048,576 x 16,384 cells; only 16 are there: one error line, promptly."""
-    path = _workbook(tmp_path / "stray.xlsx", lambda book, sheet: sheet.cell(row=1048576, column=16384, value=1))
+@pytest.mark.parametrize(
+    "row, column, address", [(1048576, 16384, "XFD1048576"), (3, 6, "F3")], ids=["XFD1048576", "a-note-beside"]
+)
+def test_a_cell_right_of_the_header_is_left_out_with_a_note(tmp_path, row, column, address):
+    """The sheet's dimension says 1,048,576 x 16,384 cells; only 16 are there: the table is linted, a cell under
+    no header is said by NB106 (it was "ragged rows" after a pass over 16,384-cell rows, a hang before that)."""
+    path = _workbook(tmp_path / "stray.xlsx", lambda book, sheet: sheet.cell(row=row, column=column, value=1))
+    good = _workbook(tmp_path / "good.xlsx")
     started = time.monotonic()
-    result = cli("check", path, "--target", "y")
-    assert_only_error(result, path, "ragged rows: data row 1048575 has 16384 fields, the header has 3")
+    result = cli("check", path, "--target", "y", "--format", "json")
     assert time.monotonic() - started < 600  # (a hang before; not a timing claim, a bound)
+    expected = json.loads(cli("check", good, "--target", "y", "--format", "json").stdout)
+    found = json.loads(result.stdout)
+    (note,) = [f for f in found if f["code"] == "NB106"]
+    assert note["message"] == (
+        f"1 cell right of the header's 3 columns (the first at {address}) left out: a cell under no header belongs "
+        "to no column (name its column in the header row to lint it)"
+    )
+    drop = {"path", "evidence"}
+    assert [{k: v for k, v in f.items() if k not in drop} for f in found if f["code"] != "NB106"] == [
+        {k: v for k, v in f.items() if k not in drop} for f in expected
+    ]
+
+
+def test_a_value_far_below_the_table_is_a_row_and_chunks_without_a_label_are_read(tmp_path):
+    """A value at A1048576 is a row of the table (the rows between are empty, as Excel's export writes them);
+    chunks whose target is missing on every row were an IndexError traceback."""
+    path = _workbook(tmp_path / "far.xlsx", lambda book, sheet: sheet.cell(row=1048576, column=1, value=1))
+    result = cli("check", path, "--target", "y", "--select", "NB207")
+    assert result.stderr == "" and f"{path}: NB207" in result.stdout
 
 
 @pytest.mark.parametrize(
@@ -752,6 +960,48 @@ def test_a_small_address_space_gives_findings_or_one_line_per_file(tmp_path, meg
         assert "small.csv: NB101" in result.stdout and "good.csv: NB101" in result.stdout
 
 
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the signal mask from /proc")
+def test_sigterm_under_a_small_address_space_ends_the_run(tmp_path):
+    """Under ulimit -v 500 MB a BLAS that cannot start its threads spun, ignoring SIGTERM: the run must end.
+
+    The signal arrives once the handler is installed, wherever the run is then (reading, profiling,
+    BLAS in the impact fits): it ends with 143 and the one line, or had already finished cleanly.
+    """
+    resource = pytest.importorskip("resource")
+    table = tmp_path / "table.csv"
+    rng = np.random.default_rng(6)
+    colour = rng.integers(0, 3, 20_000)
+    frame = pd.DataFrame({f"colour_{k}": (colour == k).astype(int) for k in range(3)})
+    for k in range(20):
+        frame[f"x{k}"] = rng.normal(size=len(frame))
+    frame["y"] = np.where(rng.random(len(frame)) < 0.5, "yes", "no")
+    frame.to_csv(table, index=False)
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (500 << 20, 500 << 20))
+
+    env = {k: v for k, v in os.environ.items() if k != "ARROW_DEFAULT_MEMORY_POOL"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "nblint", "check", str(table), "--target", "y"],
+        preexec_fn=limit,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    deadline = time.monotonic() + 120
+    while process.poll() is None and not _handles(process.pid, signal.SIGTERM) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    time.sleep(0.5)  # (into the run's work)
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+    out, err = process.communicate(timeout=120)  # a spin would time out here
+    assert b"Traceback" not in err and b"OpenBLAS" not in err, err
+    if process.returncode == 128 + signal.SIGTERM:
+        assert err.decode().splitlines()[-1] == "nblint: interrupted by SIGTERM"
+    else:
+        assert process.returncode in (0, 1, 2) and b": NB101" in out
+
+
 def test_resource_errors_are_named_and_others_are_not():
     from nblint.core.resources import resource_error
 
@@ -760,6 +1010,10 @@ def test_resource_errors_are_named_and_others_are_not():
         RuntimeError("Unknown error: Failed to launch worker thread: Resource temporarily unavailable")
     ).startswith("out of threads")
     assert resource_error(ValueError("a bug")) is None
+    assert resource_error(
+        ImportError("/x/_libs/sparse.cpython-311-x86_64-linux-gnu.so: failed to map segment from shared object")
+    ).startswith("out of memory")
+    assert resource_error(ImportError("No module named 'pandas'")) is None
 
 
 def test_invalid_bytes_in_a_parquet_string_column_are_one_error_line(tmp_path):
@@ -779,3 +1033,36 @@ def test_invalid_bytes_in_a_parquet_string_column_are_one_error_line(tmp_path):
         result = cli("check", path, good, "--target", "y", *extra)
         assert result.stderr.splitlines()[0] == f"{path}: error: {message}"
     assert_only_error(cli("check", path, "--target", "y"), path, message)
+
+
+@pytest.mark.parametrize("binary", ["binary", "large_binary"])
+def test_a_parquet_bytes_column_read_as_words_is_decoded_strictly(tmp_path, binary):
+    """``--text`` on bytes: UTF-8 ones are the documents they spell (as the same column stored as strings); one
+    that is not is one error line naming the column and its first bad row, never its escapes counted as words."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    docs = ["good words here", "other words there", "more words", "fine café words"] * 10
+    y = ["a", "b", "c", "a"] * 10
+
+    def write(name, values, kind):
+        pq.write_table(pa.table({"doc": pa.array(values, type=kind), "y": y}), tmp_path / name)
+        return tmp_path / name
+
+    as_text = write("text.parquet", docs, pa.string())
+    as_bytes = write("bytes.parquet", [d.encode() for d in docs], getattr(pa, binary)())
+    expected = cli("check", as_text, "--target", "y", "--text", "doc", "--format", "json").stdout
+    result = cli("check", as_bytes, "--target", "y", "--text", "doc", "--format", "json")
+    assert result.stderr == "" and result.stdout == expected.replace(str(as_text), str(as_bytes))
+    broken = [d.encode() for d in docs]
+    broken[6] = b"bad \xff\xfe bytes"
+    broken[9] = "latin-1 caf\xe9".encode("latin-1")
+    path = write("broken.parquet", broken, getattr(pa, binary)())
+    result = cli("check", path, as_text, "--target", "y", "--text", "doc")
+    assert_only_error(
+        result,
+        path,
+        "text column 'doc' holds bytes, and row 6 (0-based) is not valid UTF-8 (byte 0xff in b'bad \\xff\\xfe "
+        "bytes'): store the documents as text (decoded with their encoding) to lint their words",
+    )
+    assert f"{as_text}: NB" in result.stdout  # (the other file still linted)

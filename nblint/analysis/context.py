@@ -25,7 +25,7 @@ from nblint.analysis.rowchecks import RowChecks, RowVerdicts
 from nblint.analysis.rows import DuplicateRows, RowFingerprints, duplicate_rows
 from nblint.engine import shared_settings
 from nblint.profile.incidence import Incidence
-from nblint.profile.levels import key_counts, level_sizes
+from nblint.profile.levels import PairLevels, key_counts, level_sizes
 from nblint.profile.table import TableProfile, class_slots
 from nblint.readers import Chunk, Names, TableSource
 from nblint.readers.words import (
@@ -48,7 +48,12 @@ from nblint.structure import (
     missing_together,
     variance_inflation,
 )
-from nblint.structure.duplicates import code_column_candidates, identical_candidates, recode_candidates
+from nblint.structure.duplicates import (
+    MAX_RECODE_PAIRS,
+    code_column_candidates,
+    identical_candidates,
+    recode_candidates,
+)
 from nblint.structure.exclusive import BrokenCandidate, candidate_sets
 from nblint.structure.families import exclusive_families
 from nblint.structure.groups import exclusivity_evidence, expected_cooccurrences
@@ -329,15 +334,7 @@ class TableContext:
             )
         if self.structure.capped:
             notes.append(f"group search stopped at its budget of {Budget().left} nodes; some groups may be missing")
-        past = self._past_level_cap
-        if past:
-            listed = ", ".join(repr(c) for c in past[:5]) + (f" and {len(past) - 5:,} more" if len(past) > 5 else "")
-            notes.append(
-                f"{len(past):,} discrete column{'s' if len(past) > 1 else ''} with more than "
-                f"{self.profile.level_cap:,} distinct values ({listed}): their levels are estimated, not counted, so "
-                "zero-count cells (NB201) and rare levels (NB203) are not checked there; levels seen in one class "
-                "(NB202) and whether they decide the target (NB208) are read in one more pass"
-            )
+        notes += self.incomplete
         notes += [f"column {name!r} not checked: it holds {why}" for name, why in self.source.skipped.items()]
         notes += [
             f"column {name!r} holds documents, read as one value per row (not checked as words): lint their "
@@ -352,18 +349,67 @@ class TableContext:
         return notes + list(self.profile.limits)
 
     @cached_property
+    def incomplete(self) -> list[str]:
+        """The notes of :attr:`limits` that say a finding may be missing (NB106 reports them as warnings).
+
+        The levels past the profile's cap are counted by the pass over their (value, class)
+        pairs; only a column with more pairs than the memory budget lets that pass hold is
+        not, and then its per-level findings may be missing: the run says it is incomplete.
+        So does a search for recodings (NB105) cut at :data:`MAX_RECODE_PAIRS` candidate pairs.
+        """
+        notes = []
+        candidates = len(self._recode_candidates)
+        if candidates > MAX_RECODE_PAIRS:
+            notes.append(
+                f"columns recoding each other (NB105) checked among the first {MAX_RECODE_PAIRS} of {candidates:,} "
+                "candidate pairs of categorical columns (by name): each pair is a set of its (value, value) pairs "
+                "in one more pass"
+            )
+        if self.target is None or not (self._past_level_cap or leakage.past_cap_candidates(self.profile, self.kinds)):
+            return notes  # (no column past the cap: no pass, nothing left out)
+        scan = self._past_cap_scan
+        dropped = [c for c in scan.columns if c in scan.dropped]  # (table order)
+        if not dropped:
+            return notes
+        listed = ", ".join(repr(c) for c in dropped[:5]) + (
+            f" and {len(dropped) - 5:,} more" if len(dropped) > 5 else ""
+        )
+        plural = "s" if len(dropped) > 1 else ""
+        return notes + [
+            f"{len(dropped):,} discrete column{plural} with more distinct (value, class) pairs than the memory budget "
+            f"lets one pass count ({scan.max_pairs:,} per column): {listed}: zero-count cells (NB201), levels seen in "
+            "one class (NB202), rare levels (NB203) and whether they decide the target (NB208) are not checked there "
+            "(raise memory-budget in the configuration)"
+        ]
+
+    @cached_property
     def _past_level_cap(self) -> list[str]:
-        """Discrete features (categorical codes, identifiers) whose levels went past the profile's cap, in table order."""
+        """Discrete features whose levels went past the profile's cap and a per-level rule reads, in table order.
+
+        Categorical codes (NB201-NB203, NB208), and counts where the model reads them by
+        their levels (a declared Categorical or Bernoulli model: NB201, NB203).
+        """
         profile, terms = self.profile, self.term_columns
-        kinds = leakage.LEVEL_KINDS + ("identifier",)
+
+        def by_levels(kind: ColumnKind) -> bool:
+            return kind.kind in leakage.LEVEL_KINDS or (
+                kind.kind == "count" and (self.model or kind.model) in ("categorical", "bernoulli")
+            )
+
         return [
             column
             for column, kind in self.kinds.items()
-            if kind.kind in kinds
+            if by_levels(kind)
             and column not in terms
             and profile.levels(column) is None
             and profile.n_distinct(column) is not None
         ]
+
+    def level_pairs(self, column: str) -> PairLevels | None:
+        """The contingency table of a feature past the cap on levels, by its non-empty cells (None: unknown)."""
+        if self.target is None or column not in self._past_level_cap:
+            return None
+        return self._past_cap_scan.table(column)
 
     @property
     def wide_binary(self) -> int:
@@ -611,14 +657,15 @@ class TableContext:
     def _past_cap_scan(self) -> leakage.LevelScan:
         """The (value, class) pairs of the discrete columns past the cap on levels, in one pass (NB208, NB202)."""
         columns = sorted(
-            set(leakage.past_cap_candidates(self.profile, self.kinds))
-            | {c for c in self._past_level_cap if self.kinds[c].kind in leakage.LEVEL_KINDS},
+            set(leakage.past_cap_candidates(self.profile, self.kinds)) | set(self._past_level_cap),
             key=self.table_order.__getitem__,
         )
         classes, target = self.profile.classes, self.target
         if not columns or target is None:  # (only asked for with a target)
             return leakage.LevelScan([], len(classes))
-        return self.reduce_rows(columns + [target], _LevelPass(columns, target, classes)).scan
+        caps = self.profile.caps
+        max_pairs = caps.pairs(len(columns)) if caps is not None else None
+        return self.reduce_rows(columns + [target], _LevelPass(columns, target, classes, max_pairs)).scan
 
     @cached_property
     def single_class_levels(self) -> dict[str, list[leakage.SingleClassLevel]]:
@@ -918,14 +965,28 @@ class TableContext:
         Only categorical columns: a count or a measurement and a one-to-one function of it
         (``exper`` and ``expersq``) are different features for a Gaussian or count model.
         """
+        return list(self.recode_levels)
+
+    @cached_property
+    def recode_levels(self) -> dict[tuple[str, str], int]:
+        """:attr:`recodes`, each with the number of values it maps one to one."""
         structure = self.structure
-        categorical = {c for c, k in self.kinds.items() if k.kind == "categorical"} - set(structure.code_columns)
-        pending = list(recode_candidates(self.profile, set(self.profile.names) - categorical))
+        pending = self._recode_candidates[:MAX_RECODE_PAIRS]
         if not pending:
-            return []
+            return {}
         same = {frozenset(cols) for cols in structure.identical}
         checks = self.row_checks([], [], [], pending)
-        return [pair for pair, ok in zip(pending, checks.recodes) if ok and not any(set(pair) <= s for s in same)]
+        return {
+            pair: levels
+            for pair, levels in zip(pending, checks.recodes)
+            if levels and not any(set(pair) <= s for s in same)
+        }
+
+    @cached_property
+    def _recode_candidates(self) -> list[tuple[str, str]]:
+        """Every pair of categorical columns that may recode each other (:func:`recode_candidates`), sorted."""
+        categorical = {c for c, k in self.kinds.items() if k.kind == "categorical"} - set(self.structure.code_columns)
+        return recode_candidates(self.profile, set(self.profile.names) - categorical)
 
     def row_checks(self, broken_candidates, code_candidates, identical_candidates, recode_candidates=()) -> RowVerdicts:
         """One chunked pass computing every per-row verification at once (:mod:`nblint.analysis.rowchecks`)."""
@@ -948,8 +1009,8 @@ class TableContext:
 class _LevelPass:
     """NB208's pass over discrete columns past the cap on levels: a :class:`leakage.LevelScan` fed chunk by chunk."""
 
-    def __init__(self, columns, target: str, classes: tuple):
-        self.scan, self.target, self.classes = leakage.LevelScan(columns, len(classes)), target, classes
+    def __init__(self, columns, target: str, classes: tuple, max_pairs: int | None = None):
+        self.scan, self.target, self.classes = leakage.LevelScan(columns, len(classes), max_pairs), target, classes
 
     def add(self, chunk: Chunk) -> None:
         slots = class_slots(chunk, self.target, self.classes)

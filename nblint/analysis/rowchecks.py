@@ -58,7 +58,8 @@ class RowVerdicts:
     row_sums: list[RowSums]
     decodes: list[bool]
     identical: list[list[str]]
-    recodes: list[bool]
+    #: Per pair, the levels it maps one to one (0: not a recoding).
+    recodes: list[int]
 
 
 class RowChecks:
@@ -140,7 +141,7 @@ class RowChecks:
             for c in cols:
                 by_hash.setdefault(int(self.hashes[c]), []).append(c)
             identical += [group for group in by_hash.values() if len(group) > 1]
-        recodes = [_one_to_one(seen) for seen in self.recode_tables]
+        recodes = [len(seen) if _one_to_one(seen) else 0 for seen in self.recode_tables]
         return RowVerdicts(self.row_sums, decodes, identical, recodes)
 
 

@@ -13,7 +13,14 @@ are written first, then moved in one *commit*, under an advisory lock on their
 folder (two runs' commits never interleave, so one run's table never ends up
 beside another's mapping) with the signals nblint catches held back until it
 ends; a move that fails puts back what the commit had already replaced, so a
-failure leaves the previous pair.
+failure leaves the previous pair. A signal that cannot be caught (SIGKILL, the
+out-of-memory killer) can still stop a commit between two moves: the commit
+writes a *journal* first (each target, the file it is about to become, and the
+hard-linked backup of the file it replaces) and removes it when every move is
+done. The next run that writes into the folder finds the journal unlocked and
+rolls the commit back (:func:`_roll_back`): each target that became the new file
+gets its previous file back (or is removed, if there was none), so the folder
+holds the previous pair again, never one new file beside an old one.
 
 A temporary output is named ``.<target>.<random>.nblint-tmp<suffix>`` and is
 locked (``flock``) by its writer from before it has that name until it is moved
@@ -53,9 +60,15 @@ class OutputExists(NblintError):
 
 
 def refuse_existing(paths, force: bool) -> None:
-    """Raise :class:`OutputExists` for the first of ``paths`` that exists (unless ``force``)."""
+    """Raise :class:`OutputExists` for the first of ``paths`` that exists (unless ``force``).
+
+    A half-done commit of a killed run is rolled back first: its new file is not "the output".
+    """
     if force:
         return
+    for folder in sorted({_folder(path) for path in paths}):
+        if os.path.isdir(folder):
+            sweep_orphans(folder)
     for path in paths:
         if os.path.lexists(path):
             raise OutputExists(path)
@@ -119,6 +132,9 @@ def sweep_orphans(folder: str) -> None:
 
 
 def _sweep(folder: str) -> None:
+    # First the commits a killed run left half done (their backups are orphans below).
+    for journal in sorted(glob.glob(os.path.join(glob.escape(folder), f".*{TEMPORARY_MARK}{JOURNAL}"))):
+        _roll_back(journal)
     for orphan in glob.glob(os.path.join(glob.escape(folder), f".*{TEMPORARY_MARK}*")):
         try:
             fd = os.open(orphan, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
@@ -138,16 +154,19 @@ def _folder(path: str) -> str:
     return os.path.dirname(os.path.abspath(path))
 
 
-def _temporary(path: str) -> tuple[str, int | None]:
+def _temporary(path: str, sweep: bool = True, suffix: str | None = None) -> tuple[str, int | None]:
     """A new empty file beside ``path``, locked for this process, its orphaned siblings swept first.
 
     It is made under a name the sweep does not match and renamed once locked, so a sweep
-    never meets it unlocked.
+    never meets it unlocked. ``suffix``: the end of its name (default: the mark and the
+    target's suffix, for writers that pick a format by it).
     """
     folder = _folder(path)
-    sweep_orphans(folder)
+    if sweep:
+        sweep_orphans(folder)
     prefix = "." + os.path.basename(path)[:64] + "."
-    suffix = TEMPORARY_MARK + os.path.splitext(path)[1][:16]  # the suffix: writers that pick a format by it
+    if suffix is None:
+        suffix = TEMPORARY_MARK + os.path.splitext(path)[1][:16]
     fd, fresh = tempfile.mkstemp(dir=folder, prefix=prefix, suffix=".nblint-new")
     os.chmod(fresh, 0o666 & ~_umask())  # the mode a plain open() would give, not mkstemp's 0600
     if fcntl is None:
@@ -203,20 +222,21 @@ def _folder_locks(folders: list[str]) -> Iterator[None]:
 
 
 def _move_all(temporaries: list[str], paths: list[str], force: bool) -> None:
-    """Move each temporary to its path; on a failure, put back what was already moved, then raise."""
+    """Move each temporary to its path; on a failure, put back what was already moved, then raise.
+
+    Several paths are one unit: the previous files are backed up and a journal written
+    before the first move, and the journal removed after the last (see the module docstring).
+    """
+    unit = len(paths) > 1
+    backups: list[str | None] = [_backup(path) if force and unit else None for path in paths]
+    journal = _journal(temporaries, paths, backups) if unit else None
     done: list[tuple[str, str | None]] = []  # (path, the previous file's backup, or None: there was none)
     try:
-        for temporary, path in zip(temporaries, paths):
-            backup = _backup(path) if force and len(paths) > 1 else None
-            try:
-                if force:
-                    os.replace(temporary, path)
-                else:
-                    _link_new(temporary, path)
-            except BaseException:
-                if backup is not None:
-                    os.unlink(backup)
-                raise
+        for temporary, path, backup in zip(temporaries, paths, backups):
+            if force:
+                os.replace(temporary, path)
+            else:
+                _link_new(temporary, path)
             done.append((path, backup))
     except BaseException:
         for path, backup in reversed(done):
@@ -227,10 +247,87 @@ def _move_all(temporaries: list[str], paths: list[str], force: bool) -> None:
                     os.unlink(path)
         raise
     finally:
-        for _, backup in done:
+        if journal is not None:  # (first: without it, the backups are plain orphans)
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(journal[0])
+            if journal[1] is not None:
+                os.close(journal[1])
+        for backup in backups:
             if backup is not None:
                 with contextlib.suppress(FileNotFoundError):
                     os.unlink(backup)
+
+
+#: The tail of a commit's journal (after :data:`TEMPORARY_MARK`).
+JOURNAL = ".journal"
+
+
+def _journal(temporaries: list[str], paths: list[str], backups: list[str | None]) -> tuple[str, int | None]:
+    """Write, lock and name the journal of a commit of several files: what :func:`_roll_back` undoes.
+
+    Each entry is a target, the device and inode of the file about to become it (a
+    target is this commit's exactly when it is that file), and its previous file's
+    backup (None: there was none). Written whole under a name the sweep ignores, then
+    renamed, so a journal the sweep finds is complete.
+    """
+    import json
+
+    entries = []
+    for temporary, path, backup in zip(temporaries, paths, backups):
+        stat = os.stat(temporary)
+        entries.append({"path": os.path.abspath(path), "file": [stat.st_dev, stat.st_ino], "backup": backup})
+    temporary, fd = _temporary(paths[0], sweep=False, suffix=TEMPORARY_MARK + JOURNAL)
+    try:
+        with open(temporary, "w", encoding="utf-8") as handle:
+            json.dump(entries, handle)
+            handle.flush()
+            os.fsync(handle.fileno())
+    except BaseException:
+        os.unlink(temporary)
+        if fd is not None:
+            os.close(fd)
+        raise
+    _fsync_folder(_folder(paths[0]))
+    return temporary, fd
+
+
+def _roll_back(journal: str) -> None:
+    """Undo the commit a killed run left half done (its ``journal`` unlocked), as a failed move is undone.
+
+    Each target that is the commit's new file gets its backup back, or is removed when
+    there was no previous file; targets the commit had not reached are left alone. Called
+    under the folder's lock, so no commit runs meanwhile.
+    """
+    import json
+
+    try:
+        fd = os.open(journal, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # (held: its writer still commits)
+        with os.fdopen(os.dup(fd), encoding="utf-8") as handle:
+            entries = json.load(handle)
+        folder = _folder(journal)
+        for entry in reversed(entries):
+            path, backup = entry["path"], entry["backup"]
+            if _folder(path) != folder or (backup is not None and _folder(backup) != folder):
+                continue  # (a journal names files of its own folder only)
+            try:
+                current = os.lstat(path)
+            except FileNotFoundError:
+                continue
+            if [current.st_dev, current.st_ino] != entry["file"]:
+                continue  # not moved yet: the previous file is still there
+            if backup is not None and os.path.lexists(backup):
+                os.replace(backup, path)
+            else:
+                os.unlink(path)
+        os.unlink(journal)
+    except (OSError, ValueError, KeyError, TypeError):  # held, or not a journal nblint wrote: left to the sweep
+        pass
+    finally:
+        os.close(fd)
 
 
 def _backup(path: str) -> str | None:

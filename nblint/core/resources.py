@@ -123,7 +123,9 @@ def resource_error(exc: BaseException) -> str | None:
     """A one-line message for an error that says the process ran out of memory or threads, else None."""
     text = str(exc)
     out_of_threads = "Failed to launch worker thread" in text or "can't start new thread" in text
-    if not (isinstance(exc, MemoryError) or out_of_threads or type(exc).__name__ == "ArrowMemoryError"):
+    # A compiled module imported late (pandas' on a later pass) whose mapping the address space refused.
+    unmapped = isinstance(exc, ImportError) and "failed to map segment from shared object" in text
+    if not (isinstance(exc, MemoryError) or out_of_threads or unmapped or type(exc).__name__ == "ArrowMemoryError"):
         return None
     limit = address_space_limit()
     where = f" (the address-space limit, ulimit -v, is {_bytes(limit)})" if limit is not None else ""
@@ -165,6 +167,9 @@ def disk_budget(folder: str | None = None) -> int:
 LEVEL_BYTES = 64
 #: The fewest distinct values a column keeps exactly, whatever the budget.
 MIN_LEVELS = 16
+#: Bytes one distinct (value, class) pair of a column past the cap takes in the pass that counts them
+#: (its value and class in a pandas index, its count, and the copies a merge makes).
+PAIR_BYTES = 160
 
 
 @dataclass(frozen=True)
@@ -198,6 +203,10 @@ class ProfileCaps:
         """Distinct values kept exactly per column, with ``slots`` class slots per level."""
         per_column = self.share // (max(self.n_columns, 1) * (LEVEL_BYTES + 8 * slots))
         return int(min(self.distinct, max(MIN_LEVELS, per_column)))
+
+    def pairs(self, columns: int) -> int:
+        """Distinct (value, class) pairs each of ``columns`` columns past the cap may hold in the pass over them."""
+        return self.share // (max(columns, 1) * PAIR_BYTES)
 
     @property
     def comoment_columns(self) -> int:

@@ -38,6 +38,70 @@ class Levels:
         return np.zeros(self.table.shape[1], dtype=np.int64)
 
 
+@dataclass(frozen=True)
+class PairLevels:
+    """A contingency table of one discrete column kept by its non-empty cells (any number of levels).
+
+    Past the cap the dense ``N[level, c]`` of :class:`Levels` would be levels x classes
+    (10,000 levels of a 10,000-class target: 10^8 cells); its non-empty cells are at most
+    the rows. Cell ``i`` holds ``rows[i]`` rows with level ``keys[level[i]]`` in class
+    ``klass[i]``, the cells ordered by level, then class.
+
+    Parameters
+    ----------
+    keys : tuple
+        The levels, in :func:`sort_key` order.
+    level, klass, rows : ndarray of int64, (P,)
+        Each non-empty cell's level (index into ``keys``), class and rows.
+    """
+
+    keys: tuple
+    level: np.ndarray
+    klass: np.ndarray
+    rows: np.ndarray
+
+    @property
+    def totals(self) -> np.ndarray:
+        """Rows of each level, (L,)."""
+        return np.bincount(self.level, weights=self.rows, minlength=len(self.keys)).astype(np.int64)
+
+    def zero_cells(self, counted: np.ndarray, class_rows: np.ndarray, skip=frozenset(), limit: int = 0):
+        """The (level, class) cells with no row, for the classes in ``counted``, from the non-empty ones.
+
+        A level with ``m`` of the counted classes among its cells has ``sum(counted) - m``
+        zero cells; they would veto the rows of the classes they miss. Levels in ``skip``
+        are left out (NB202's).
+
+        Returns
+        -------
+        count, vetoed : int
+            The zero cells, and the rows of the classes they miss summed over them.
+        cells : list of (key, class)
+            The first ``limit`` cells, by level then class.
+        """
+        counted = np.asarray(counted, dtype=bool)
+        class_rows = np.asarray(class_rows, dtype=np.int64)
+        kept = np.ones(len(self.keys), dtype=bool)
+        if skip:
+            kept[[i for i, key in enumerate(self.keys) if key in skip]] = False
+        seen = counted[self.klass] & kept[self.level]  # the non-empty cells that are counted
+        present = np.bincount(self.level[seen], minlength=len(self.keys))  # counted classes per level
+        present_rows = np.bincount(self.level[seen], weights=class_rows[self.klass[seen]], minlength=len(self.keys))
+        levels = np.flatnonzero(kept)
+        missing = int(counted.sum()) - present[levels]
+        count = int(missing.sum())
+        vetoed = int(len(levels) * int(class_rows[counted].sum()) - round(float(present_rows[levels].sum())))
+        cells: list[tuple[object, int]] = []
+        starts = np.searchsorted(self.level, np.arange(len(self.keys) + 1))
+        for i in levels[missing > 0].tolist():
+            if len(cells) >= limit:
+                break
+            has = np.zeros(len(counted), dtype=bool)
+            has[self.klass[starts[i] : starts[i + 1]]] = True
+            cells += [(self.keys[i], int(c)) for c in np.flatnonzero(counted & ~has)[: limit - len(cells)]]
+        return count, vetoed, cells
+
+
 class PackedLevels(Sequence):
     """Every column's :class:`Levels` of one block, in three arrays; each column's object made when asked for.
 

@@ -27,9 +27,10 @@ def encode_target(chunk: Chunk, target: str | None):
         labels = [names[k] for k in used]
         order = np.argsort(np.array(labels, dtype=object), kind="stable") if labels else np.zeros(0, dtype=np.int64)
         classes = tuple(labels[k] for k in order)
-        local = np.full(len(names), -1, dtype=np.int64)
+        # Each label's slot, and last the missing rows' (code -1): a chunk may have no label at all.
+        local = np.full(len(names) + 1, len(classes), dtype=np.int64)
         local[used[order]] = np.arange(len(classes))
-        y = np.where(present, local[np.where(present, codes, 0)], len(classes))
+        y = local[codes]
     elif col.values.dtype.kind in "iu":  # integers compared as integers: 2^63 and 2^63 + 1 are two classes
         present = ~col.missing if col.missing is not None else np.ones(n, dtype=bool)
         uniques, inverse = np.unique(col.values[present], return_inverse=True)

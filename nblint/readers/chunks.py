@@ -118,6 +118,9 @@ class ColumnData:
     labels: tuple[str, ...] | None = None  # text only
     integer_dtype: bool = False  # numeric stored as int/bool by its type
     missing: np.ndarray | None = None  # numeric only: boolean mask, when values cannot hold NaN
+    #: Text from a bytes column with a value that is not UTF-8: (its first such row in the chunk, what it
+    #: holds). Its levels stay apart (bytes escaped); read as words, the escapes would become words.
+    undecodable: tuple[int, str] | None = None
 
     def as_float(self) -> np.ndarray:
         """The values as float64 with NaN for missing (numeric columns)."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from nblint.readers.chunks import ColumnData
@@ -52,7 +54,35 @@ def arrow_column_data(array, name: str | None = None) -> ColumnData:
             f"{what} holds bytes not valid in UTF-8 (byte 0x{exc.object[exc.start]:02x} in {bad!r}): "
             "its writer stored them in a string column"
         ) from None
-    return _text_column(codes, [_label(v) for v in labels])
+    column = _text_column(codes, [_label(v) for v in labels])
+    if _is_bytes(kind):
+        return replace(column, undecodable=_first_undecodable(codes, labels))
+    return column
+
+
+def _is_bytes(kind) -> bool:
+    """A binary Arrow type: bytes whose encoding the file does not record."""
+    import pyarrow as pa
+
+    return any(
+        check(kind)
+        for check in (pa.types.is_binary, pa.types.is_large_binary, pa.types.is_fixed_size_binary)
+        + ((pa.types.is_binary_view,) if hasattr(pa.types, "is_binary_view") else ())
+    )
+
+
+def _first_undecodable(codes: np.ndarray, labels: list) -> tuple[int, str] | None:
+    """The first row whose bytes are not UTF-8 and what they hold (None: every value decodes)."""
+    bad = {}
+    for k, value in enumerate(labels):
+        try:
+            value.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            bad[k] = f"byte 0x{value[exc.start]:02x} in {value[max(exc.start - 20, 0) : exc.end + 20]!r}"
+    if not bad:
+        return None
+    row = int(np.flatnonzero(np.isin(codes, list(bad)))[0])
+    return row, bad[int(codes[row])]
 
 
 #: Columns of one integer type, none missing, from which a table's chunk converts them as one

@@ -204,8 +204,13 @@ def cell_text(value: Any) -> str:
 def spool_sheet(path: str, sheet: str | None = None) -> tempfile._TemporaryFileWrapper:
     """One sheet of a workbook as a temporary CSV file (deleted with the returned object).
 
-    Every row is as wide as the header row; trailing empty rows are left out
-    (a sheet's range keeps formatted but empty rows; they are no table rows).
+    The table is the header row's columns, and its rows down to the last with a value
+    in them: a sheet is a grid, not a file of records, so a cell right of the header
+    (a note, or a stray cell at XFD1048576) belongs to no column. Such cells are left
+    out, and said in the returned object's ``limits`` (NB106's notes); a row with no
+    value in the table's columns is empty, and trailing empty rows are left out (a
+    sheet's range keeps formatted but empty rows; they are no table rows). What is
+    read costs the cells the sheet holds, never its declared dimension.
     The returned object's ``sheet_note`` is :func:`sheet_note`'s for the sheet read.
     """
     limit = disk_budget()
@@ -219,13 +224,22 @@ def spool_sheet(path: str, sheet: str | None = None) -> tempfile._TemporaryFileW
     header: list[str] = []
     filled: set[int] = set()  # the columns some data row has a value in
     sheets: list[str] = []
+    outside = 0  # cells with a value right of the header's columns
+    first_outside = ""
     for number, row in enumerate(excel_rows(path, sheet, sheets)):
         texts = [cell_text(v) for v in row]
+        if header and len(texts) > width:
+            beyond = [k for k in range(width, len(texts)) if texts[k]]
+            if beyond:
+                outside += len(beyond)
+                first_outside = first_outside or f"{_column_letters(beyond[0])}{number + 1}"
+            del texts[width:]
         while texts and texts[-1] == "":
             texts.pop()
-        if number == 0:
+        if not header:  # (blank rows above the header are skipped, as pandas does)
             width = len(texts)  # the header's columns: every row is written this wide, as Excel's export does
             header = texts
+            blank = 0
         elif len(filled) < width:
             filled.update(k for k, text in enumerate(texts[:width]) if text)
         if not texts:
@@ -254,7 +268,26 @@ def spool_sheet(path: str, sheet: str | None = None) -> tempfile._TemporaryFileW
         which = f"sheet {sheet!r}" if sheet is not None else "the first sheet"
         raise InputError(f"{which} is empty (pass --sheet NAME to read another)")
     spool.sheet_note = sheet_note(sheets, sheet)  # type: ignore[attr-defined]
+    spool.limits = (  # type: ignore[attr-defined]
+        (
+            f"{outside:,} cell{'s' if outside > 1 else ''} right of the header's {width} columns (the first at "
+            f"{first_outside}) left out: a cell under no header belongs to no column (name its column in the header "
+            "row to lint it)",
+        )
+        if outside
+        else ()
+    )
     return spool
+
+
+def _column_letters(k: int) -> str:
+    """Excel's name of the 0-based column ``k``: A, ..., Z, AA, ..., XFD."""
+    letters = ""
+    k += 1
+    while k:
+        k, digit = divmod(k - 1, 26)
+        letters = chr(ord("A") + digit) + letters
+    return letters
 
 
 def sheet_note(sheets: list[str], sheet: str | None) -> str:

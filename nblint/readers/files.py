@@ -44,6 +44,7 @@ def read_table(path: str, *, encoding: str = "utf-8", stdin=None, sheet: str | N
         spool = spool_sheet(path, sheet)
         source = CsvSource(spool.name, ",", "utf-8", display=path, keep=spool)
         source.missing_column_note = spool.sheet_note  # a missing column: maybe the sheet is not the data
+        source.limits = spool.limits  # (cells outside the header's columns, left out)
         return source
     if path.lower().endswith(OPEN_DOCUMENT):
         raise InputError(

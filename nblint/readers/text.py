@@ -96,7 +96,7 @@ def word_counts(source: TableSource, column: str, target: str | None) -> WordCou
         docs: list[str] = []  # fresh on every attempt of the restart protocol
         parts: dict[str, list[ColumnData]] = {name: [] for name in source.names if name != column}
         for chunk in chunks:
-            docs += _documents(chunk.column(column), column)
+            docs += _documents(chunk.column(column), column, chunk.row_offset)
             for name, kept in parts.items():
                 kept.append(chunk.column(name))
         return docs, parts
@@ -144,8 +144,18 @@ def made_identical(documents: list[str]) -> str | None:
     return _STEPS[2]
 
 
-def _documents(col: ColumnData, column: str) -> list[str]:
-    """The documents of one chunk of the text column; a missing value is an empty document."""
+def _documents(col: ColumnData, column: str, offset: int = 0) -> list[str]:
+    """The documents of one chunk of the text column (its first row ``offset``); a missing value is an empty one.
+
+    Bytes that are not UTF-8 (a Parquet binary column) are refused: any other decoding
+    would guess the words, and the escapes of the bytes would be counted as words.
+    """
+    if col.undecodable is not None:
+        row, what = col.undecodable
+        raise InputError(
+            f"text column {column!r} holds bytes, and row {offset + row} (0-based) is not valid UTF-8 ({what}): "
+            "store the documents as text (decoded with their encoding) to lint their words"
+        )
     if col.kind == "text":
         assert col.labels is not None  # a text chunk carries its labels
         labels = np.array([*col.labels, ""], dtype=object)  # code -1 (missing) picks the ""

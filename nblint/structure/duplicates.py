@@ -195,7 +195,10 @@ def recode_candidates(profile, skip) -> list[tuple[str, str]]:
     Two columns that recode one variable (``STORE`` 0..4 beside ``StoreID`` 1, 2, 3, 4, 7)
     have one level each per value with the same counts; equal sorted count signatures
     are necessary, and the row pass checks the values map one to one.  Columns in
-    ``skip`` (group members, code columns) are left out.
+    ``skip`` (group members, code columns) are left out. Columns past the profile's cap
+    on levels have no counts to compare: those with about ten rows per level (by their
+    distinct-value sketch) are paired with each other, and the row pass decides. Every
+    candidate pair, sorted (the caller checks :data:`MAX_RECODE_PAIRS` of them and says so).
     """
     by_signature: dict[tuple, list[str]] = {}
     # The numeric columns that cannot qualify, all at once (a vocabulary has tens of thousands): with a
@@ -204,10 +207,18 @@ def recode_candidates(profile, skip) -> list[tuple[str, str]]:
     sizes = np.where(numeric.zero_one, 2, level_sizes(numeric.levels))  # (-1: no table)
     hopeless = (numeric.n_missing > 0) | (sizes < 3) | (profile.n_rows < RECODE_ROWS_PER_LEVEL * sizes)
     ruled_out = {name for name, out in zip(numeric.names, hopeless.tolist()) if out}
+    past_cap = (numeric.n_missing == 0) & ~numeric.zero_one & (sizes < 0)  # (no table: past the cap, or continuous)
     for column in profile.features:
-        if column in skip or column in ruled_out or profile.n_missing(column):
+        if column in skip or profile.n_missing(column):
             continue
         levels = profile.levels(column)
+        if levels is None and (column in profile.text or past_cap[numeric.names.index(column)]):
+            distinct = profile.n_distinct(column)  # (None: a measurement, no sketch of its values)
+            if distinct is not None and RECODE_ROWS_PER_LEVEL * distinct <= SKETCH_SLACK * profile.n_rows:
+                by_signature.setdefault(("past the cap",), []).append(column)
+            continue
+        if column in ruled_out:
+            continue
         if levels is None or len(levels.keys) < 3 or profile.n_rows < RECODE_ROWS_PER_LEVEL * len(levels.keys):
             continue
         by_signature.setdefault(tuple(sorted(levels.totals.tolist())), []).append(column)
@@ -215,4 +226,8 @@ def recode_candidates(profile, skip) -> list[tuple[str, str]]:
     for columns in by_signature.values():
         columns = sorted(columns)
         pairs += [(a, b) for i, a in enumerate(columns) for b in columns[i + 1 :]]
-    return sorted(pairs)[:MAX_RECODE_PAIRS]
+    return sorted(pairs)
+
+
+#: Slack on a distinct-value sketch's estimate (about 3% relative error) when choosing candidates.
+SKETCH_SLACK = 1.25

@@ -32,6 +32,8 @@ from math import exp, lgamma
 
 import numpy as np
 
+from nblint.profile.levels import PairLevels, sort_key
+
 #: Kinds whose levels are scanned for single-class levels (counts and measurements are
 #: magnitudes: a value of theirs that goes with one class is a threshold, NB208's matter).
 LEVEL_KINDS = ("binary", "group-member", "categorical")
@@ -327,13 +329,22 @@ class LevelScan:
 
     Memory follows the distinct pairs (at most the rows), not levels x classes: a
     10,000-level column of a 10,000-class target is 10,000 pairs when it is the target.
+
+    Parameters
+    ----------
+    columns : list of str
+    n_classes : int
+    max_pairs : int, optional
+        Most distinct pairs a column may hold (the memory budget's share of it): a column
+        with more is dropped from the scan and named in ``dropped``. A column's pairs only
+        grow as rows are added, so which columns are dropped does not depend on how the
+        rows were split into chunks or merged.
     """
 
-    def __init__(self, columns, n_classes: int):
-        import pandas as pd
-
-        self.columns, self.n_classes = list(columns), n_classes
-        self.pairs = {c: pd.Series(dtype=np.int64) for c in self.columns}
+    def __init__(self, columns, n_classes: int, max_pairs: int | None = None):
+        self.columns, self.n_classes, self.max_pairs = list(columns), n_classes, max_pairs
+        self.pairs = {c: _no_pairs() for c in self.columns}
+        self.dropped: set[str] = set()
 
     def add(self, values: dict, classes: np.ndarray) -> None:
         """Count one chunk: ``values`` column -> array of values, ``classes`` each row's class slot."""
@@ -341,13 +352,37 @@ class LevelScan:
 
         labelled = classes < self.n_classes
         for column in self.columns:
+            if column in self.dropped:
+                continue
             counts = pd.DataFrame({"value": values[column][labelled], "klass": classes[labelled]}).value_counts()
             self.pairs[column] = _add_counts(self.pairs[column], counts)
+        self._drop_past_budget()
 
     def merge(self, other: LevelScan) -> None:
         """Add the counts of other rows (the same columns)."""
+        self.dropped |= other.dropped
         for column in self.columns:
             self.pairs[column] = _add_counts(self.pairs[column], other.pairs[column])
+        self._drop_past_budget()
+
+    def _drop_past_budget(self) -> None:
+        for column in self.columns:
+            if column in self.dropped or (self.max_pairs is not None and len(self.pairs[column]) > self.max_pairs):
+                self.dropped.add(column)
+                self.pairs[column] = _no_pairs()
+
+    def table(self, column: str) -> PairLevels | None:
+        """The column's contingency table by its non-empty cells (None: not scanned, or dropped)."""
+        if column not in self.pairs or column in self.dropped:
+            return None
+        frame = self.pairs[column].rename("rows").reset_index()
+        values = frame["value"].tolist()
+        keys = tuple(sorted(set(values), key=sort_key))
+        index = {key: i for i, key in enumerate(keys)}
+        level = np.fromiter(map(index.__getitem__, values), dtype=np.int64, count=len(values))
+        klass, rows = frame["klass"].to_numpy(np.int64), frame["rows"].to_numpy(np.int64)
+        order = np.lexsort((klass, level))
+        return PairLevels(keys, level[order], klass[order], rows[order])
 
     def single_class(self, columns, min_rows: int) -> tuple[int, list[tuple]]:
         """Levels of ``min_rows`` rows or more tested, and those all in one class, as :func:`single_class_levels` counts them."""
@@ -395,6 +430,13 @@ class LevelScan:
             if decides(deciding, class_rows, min_share):
                 found.append(deciding)
         return found
+
+
+def _no_pairs():
+    """An empty pair count (pandas is imported only where a column is scanned)."""
+    import pandas as pd
+
+    return pd.Series(dtype=np.int64)
 
 
 def _add_counts(a, b):

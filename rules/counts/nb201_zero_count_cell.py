@@ -145,7 +145,7 @@ class ZeroCountCell(Rule):
         shown = cells[: self.settings["max-cells"] if pictures else 3]
         described = [{"value": fmt_value(v), **self._per_class[c]} for v, c in shown]
         first = described[0]
-        more = f" and {len(cells) - 1} more" if len(cells) > 1 else ""
+        more = f" and {zero.count - 1} more" if zero.count > 1 else ""
         message = (
             f"column {column!r}: value {first['value']} never seen with class {fmt_class(classes[shown[0][1]])} "
             f"({first['class_rows']} rows; true probability may still be up to {fmt_share(first['upper_95'])}){more}"
@@ -202,11 +202,20 @@ class ZeroCountCell(Rule):
         if model in ("multinomial", "complement"):
             totals = self._cells.totals[:, self._cells.index[column]]
             return ("any count > 0",), np.rint(totals)[None, :]
+        bernoulli = model == "bernoulli" and column not in ctx.profile.text
         table = class_table(ctx, column)
+        pairs = ctx.level_pairs(column) if table is None and bernoulli else None
+        if pairs is not None:
+            # Past the cap on levels: the split below, from the non-empty cells.
+            positive = np.array([float(k) > 0 for k in pairs.keys], dtype=np.int64)[pairs.level]
+            split = np.zeros((2, len(ctx.profile.classes)), dtype=np.int64)
+            np.add.at(split, (positive, pairs.klass), pairs.rows)
+            occurs = split.sum(axis=1) > 0
+            return tuple(k for k, o in zip((0.0, 1.0), occurs) if o), split[occurs]
         if table is None:
             return None
         keys, counts = table
-        if model == "bernoulli" and column not in ctx.profile.text:
+        if bernoulli:
             # Bernoulli reads x > 0 as 1 (scikit-learn's binarize=0.0): cells of that split,
             # for the sides that occur in the column.
             positive = np.array([float(k) > 0 for k in keys])
@@ -291,6 +300,12 @@ class _ClassCells:
                     route[k] = _BY_COUNTS
                 elif column not in text and zero_one[k]:
                     route[k] = _MIXED if column in mixed else _ZERO_ONE
+                elif (model != "bernoulli" or column in text) and ctx.level_pairs(column) is not None:
+                    # Past the cap on levels: counted from the non-empty cells, a few listed.
+                    skip = {value for c, value in separated if c == column}
+                    count[k], vetoed[k], listed[k] = ctx.level_pairs(column).zero_cells(
+                        self.counted, self.class_rows, skip, LISTED_CELLS
+                    )
                 else:
                     cells = level_cells(ctx, column, model)
                     if cells:
@@ -308,7 +323,8 @@ class _ClassCells:
                 if cells:
                     listed[k] = cells
             for k, cells in listed.items():
-                count[k], vetoed[k] = len(cells), sum(int(self.class_rows[c]) for _, c in cells)
+                if not count[k]:
+                    count[k], vetoed[k] = len(cells), sum(int(self.class_rows[c]) for _, c in cells)
         keep = np.flatnonzero(count)
         return _Found(
             [columns[k] for k in keep.tolist()],
@@ -335,6 +351,9 @@ class _ClassCells:
             for c in np.flatnonzero(mask[:, j] & self.counted)
         ]
 
+
+#: Zero cells listed for a column past the cap on levels (its count is complete; findings show fewer).
+LISTED_CELLS = 1000
 
 #: How :meth:`_ClassCells.search` reads a column: by its total count, by its 0/1 levels as matrices,
 #: or by its 0/1 levels alone (some of them are NB202's).

@@ -105,8 +105,7 @@ class DuplicateInformation(Rule):
             fix = f"Keep {column!r} (as a categorical feature) and drop the indicator columns, or the reverse."
             yield self.finding(ctx, message, columns=[column] + group.members, evidence=evidence, fix=fix)
         for a, b in ctx.recodes:
-            table = ctx.profile.levels(a)
-            levels = len(table.keys) if table is not None else 0
+            levels = ctx.recode_levels[(a, b)]
             message = (
                 f"columns {a!r} and {b!r} carry the same information: each of the {levels} values of one goes "
                 "with exactly one value of the other (one recodes the other)"

@@ -15,11 +15,11 @@ class ChecksLimited(Rule):
     searched among its most frequent 0/1 columns only (and among name-stem
     families, each read whole from its rows) and the VIF covers the other
     numeric columns only. A group search
-    that ran out of its node budget is reported here too, and so are discrete
-    columns with more distinct values than the profile counts: the per-level
-    rules that skip them are named (NB202 and NB208 read them in a pass of their own),
-    and a column of documents read as one value per row (lint its words with
-    ``--text COLUMN``).
+    that ran out of its node budget is reported here too, and so are a discrete
+    column with more (value, class) pairs than the memory budget lets the per-level
+    rules count (past the profile's cap on distinct values they count a column's
+    pairs in a pass of their own) and a column of documents read as one value per
+    row (lint its words with ``--text COLUMN``).
 
     ## Why is this bad?
     A clean report means nothing was found among what was checked. Without this
@@ -27,7 +27,14 @@ class ChecksLimited(Rule):
     groups", when they were not looked for.
 
     ## Severity
-    Always ``info``: it says what was not checked, not what is wrong.
+    ``info``: it says what was not checked, not what is wrong. A ``warning`` where a
+    per-level rule's findings may be missing from the run: a column past the cap on
+    distinct values is counted by its (value, class) pairs in one more pass, at any number
+    of levels, unless it has more pairs than the memory budget lets that pass hold.
+    Then zero cells, single-class levels, rare levels and leaks (NB201-NB203, NB208) are
+    unchecked on it, and at the default ``--fail-on warning`` the exit status says the
+    check was incomplete (1) instead of passing a table that was not read in full. So
+    does a search for columns recoding each other (NB105) cut at its 200 candidate pairs.
 
     ## Example
     ```
@@ -66,10 +73,13 @@ class ChecksLimited(Rule):
         if ctx.profile.gram.wide:
             evidence["group_search_columns"] = ctx.FREQUENT_BINARY
         notes = list(ctx.limits)
+        incomplete = set(ctx.incomplete)
         if ctx.term_columns and len(notes) > 1:
             # A document-term block: what was limited is one thing to know about the table, said once.
             message = f"checks limited on this table ({len(notes)} limits): " + "; ".join(notes)
-            yield self.finding(ctx, message, evidence=evidence | {"notes": notes})
+            severity = Severity.WARNING if incomplete else Severity.INFO
+            yield self.finding(ctx, message, evidence=evidence | {"notes": notes}, severity=severity)
             return
         for note in notes:
-            yield self.finding(ctx, note, evidence=evidence)
+            severity = Severity.WARNING if note in incomplete else Severity.INFO
+            yield self.finding(ctx, note, evidence=evidence, severity=severity)
