@@ -26,42 +26,10 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_check import LONG_GROUP_SIZES, long_columns  # noqa: E402  (the one generator of the long shape)
+from make_data import make_long_streamed  # noqa: E402  (the one generator of the long shape)
 
 OUT = Path(__file__).resolve().parent / "out"
-GROUP_SIZES = LONG_GROUP_SIZES
-PIECE = 1_000_000
-
-
-def long_piece(n: int, seed: int, order: list[str], probs: list[np.ndarray]):
-    """``n`` rows of the long table; the level probabilities and column order are fixed."""
-    import pyarrow as pa
-
-    columns = long_columns(np.random.default_rng(seed), n, probs)
-    return pa.table({name: columns[name] for name in order})
-
-
-def make_long(path: Path, rows: int) -> None:
-    """Write the long table of ``rows`` rows to ``path``, one million rows at a time."""
-    import pyarrow.csv as pacsv
-
-    rng = np.random.default_rng(0)
-    probs = [rng.dirichlet(np.ones(k), size=4) for k in GROUP_SIZES]
-    names = [f"g{g}_l{j}" for g, k in enumerate(GROUP_SIZES) for j in range(k)]
-    names += [f"flag{j}" for j in range(4)] + [f"count{j}" for j in range(4)] + [f"gauss{j}" for j in range(4)] + ["y"]
-    order = rng.permutation(names).tolist()
-    tmp = path.with_suffix(".partial")
-    writer = None
-    for start in range(0, rows, PIECE):
-        piece = long_piece(min(PIECE, rows - start), 1 + start // PIECE, order, probs)
-        if writer is None:
-            writer = pacsv.CSVWriter(str(tmp), piece.schema)
-        writer.write_table(piece)
-    writer.close()
-    tmp.rename(path)
 
 
 _WRAPPER = r"""
@@ -108,7 +76,7 @@ def main() -> None:
         path = OUT / f"scale_long_{rows}.csv"
         if not path.exists():
             print(f"generating {path} ...", file=sys.stderr)
-            make_long(path, rows)
+            make_long_streamed(path, rows)
         paths[rows] = path
 
     _, load_peak, load_out = run("load", paths[args.small])

@@ -29,23 +29,10 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
 from bench_check import INSTALLED_ENV  # the measured processes cache their bytecode
+from make_data import small_folder, small_table
 
 OUT = Path(__file__).resolve().parent / "out"
-
-
-def small_table(path: Path, seed: int, n: int = 60) -> None:
-    """A small mixed table: a 0/1 flag, a measurement, a count, a 3-level code and the target."""
-    rng = np.random.default_rng(seed)
-    y = rng.integers(0, 2, n)
-    lines = ["flag,measure,visits,code,y"]
-    for i in range(n):
-        lines.append(
-            f"{int(rng.random() < 0.3 + 0.2 * y[i])},{rng.normal(y[i], 1.0):.3f},"
-            f"{rng.poisson(2 + y[i])},{rng.integers(0, 3)},{y[i]}"
-        )
-    path.write_text("\n".join(lines) + "\n")
 
 
 def timed(argv: list[str]) -> float:
@@ -70,11 +57,7 @@ def main() -> None:
     OUT.mkdir(exist_ok=True)
     table = OUT / "small.csv"
     small_table(table, 0)
-    folder = OUT / f"small_{args.files}"
-    folder.mkdir(exist_ok=True)
-    for i in range(args.files):
-        if not (folder / f"t{i:03d}.csv").exists():
-            small_table(folder / f"t{i:03d}.csv", i + 1)
+    folder = small_folder(OUT / f"small_{args.files}", args.files)
 
     python = sys.executable
     read = [python, "-c", f"import pandas; pandas.read_csv({str(table)!r})"]
