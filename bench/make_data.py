@@ -29,10 +29,13 @@ LONG_GROUP_SIZES = (3, 4, 5, 6, 7, 8, 9, 10)
 PIECE = 1_000_000
 
 
-def long_columns(rng: np.random.Generator, n: int, probs: list[np.ndarray]) -> dict[str, np.ndarray]:
+def long_columns(
+    rng: np.random.Generator, n: int, probs: list[np.ndarray], y: np.ndarray | None = None
+) -> dict[str, np.ndarray]:
     """``n`` rows of the long shape: one-hot groups whose level probabilities ``probs[g][y]``
-    depend on the class (so the groups carry signal), flags, counts, Gaussians and ``y``."""
-    y = rng.integers(0, 4, n)
+    depend on the class (so the groups carry signal), flags, counts, Gaussians and ``y``
+    (drawn here unless given: the copies of a wider table share the first copy's)."""
+    y = rng.integers(0, 4, n) if y is None else y
     columns: dict[str, np.ndarray] = {}
     for g, k in enumerate(LONG_GROUP_SIZES):
         codes = (rng.random(n)[:, None] > np.cumsum(probs[g][y], axis=1)).sum(axis=1)
@@ -67,24 +70,37 @@ def make_long(path: Path, n: int, seed: int = 0) -> list[list[str]]:
     return long_groups()
 
 
-def make_long_streamed(path: Path, rows: int, piece: int = PIECE) -> list[list[str]]:
+def long_names(copies: int = 1) -> list[str]:
+    """The columns of the long shape with ``copies`` copies of its 64 features (copy i > 0 suffixed ``_c{i}``)."""
+    features = [m for g in long_groups() for m in g]
+    features += [f"flag{j}" for j in range(4)] + [f"count{j}" for j in range(4)] + [f"gauss{j}" for j in range(4)]
+    return features + [f"{name}_c{i}" for i in range(1, copies) for name in features] + ["y"]
+
+
+def make_long_streamed(path: Path, rows: int, piece: int = PIECE, copies: int = 1) -> list[list[str]]:
     """Write the long table of ``rows`` rows to ``path``, ``piece`` rows at a time (memory flat in rows).
 
     The level probabilities and the column order come from seed 0, piece i's rows from seed
-    1 + i: the rows differ from :func:`make_long`'s, the shape is the same.
+    1 + i: the rows differ from :func:`make_long`'s, the shape is the same.  With ``copies``
+    > 1 the table is ``copies`` times as wide (65, 650, 6,500 columns for 1, 10, 100): copy
+    c > 0 of the features is drawn from seed (1 + i, c) given the same classes, so each copy's
+    groups carry the same kind of signal; a piece then holds ``piece / copies`` rows.
     """
     import pyarrow as pa
     import pyarrow.csv as pacsv
 
     rng = np.random.default_rng(0)
     probs = [rng.dirichlet(np.ones(k), size=4) for k in LONG_GROUP_SIZES]
-    names = [m for g in long_groups() for m in g]
-    names += [f"flag{j}" for j in range(4)] + [f"count{j}" for j in range(4)] + [f"gauss{j}" for j in range(4)] + ["y"]
-    order = rng.permutation(names).tolist()
+    order = rng.permutation(long_names(copies)).tolist()
+    piece = max(1, piece // copies)
     tmp = path.with_suffix(".partial")
     writer = None
     for start in range(0, rows, piece):
-        columns = long_columns(np.random.default_rng(1 + start // piece), min(piece, rows - start), probs)
+        n = min(piece, rows - start)
+        columns = long_columns(np.random.default_rng(1 + start // piece), n, probs)
+        for c in range(1, copies):
+            copy = long_columns(np.random.default_rng([1 + start // piece, c]), n, probs, y=columns["y"])
+            columns.update((f"{name}_c{c}", values) for name, values in copy.items() if name != "y")
         table = pa.table({name: columns[name] for name in order})
         if writer is None:
             writer = pacsv.CSVWriter(str(tmp), table.schema)
@@ -92,7 +108,7 @@ def make_long_streamed(path: Path, rows: int, piece: int = PIECE) -> list[list[s
     assert writer is not None, "rows must be positive"
     writer.close()
     tmp.rename(path)
-    return long_groups()
+    return long_groups() + [[f"{m}_c{c}" for m in g] for c in range(1, copies) for g in long_groups()]
 
 
 def make_wide(path: Path, n: int, n_groups: int = 200, k: int = 10, seed: int = 1) -> list[list[str]]:
