@@ -4,10 +4,10 @@ Speed work changes how rows are read, profiled and scored, never what is found: 
 shape of ``bench/make_data.py`` (``long``, ``long`` written in pieces, ``wide``, ``small`` and a
 folder of small tables), generated at test time from its seed at a small number of rows, is
 checked as ``nblint check --format json`` and compared with the JSON recorded before
-(``tests/golden/bench/``). Each runs as the CLI runs it, and again with chunks, impact
-windows and the spill cut small, one thread, and no encoded rows kept between NB401's
-passes, so the streaming paths a long table takes are the ones compared, on a table a
-test can afford.
+(``tests/golden/bench/``). Each runs as the CLI runs it, and again with chunks and impact
+windows cut small, one thread, no encoded rows kept between NB401's passes and a spill
+however small the file, so the streaming paths a long table takes are the ones compared,
+on a table a test can afford.
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ def test_bench_findings_are_unchanged(name, tables, monkeypatch):
 def test_bench_findings_do_not_depend_on_chunks_windows_or_threads(name, tables, monkeypatch):
     """The long table's paths on a small one: many chunks, many impact windows, pass 2 reading the rows again."""
     from nblint.impact import measure
-    from nblint.readers import chunks
+    from nblint.readers import chunks, csvfile
 
     monkeypatch.chdir(tables)
     monkeypatch.setattr(chunks, "CHUNK_CELLS", 65 * 700)
@@ -75,4 +75,5 @@ def test_bench_findings_do_not_depend_on_chunks_windows_or_threads(name, tables,
     monkeypatch.setattr(chunks, "WIDE_CHUNK_ROWS", 1)
     monkeypatch.setattr(measure, "SCORE_CELLS", 40 * 450)
     monkeypatch.setattr(measure, "ENCODED_CACHE_BYTES", 0)
+    monkeypatch.setattr(csvfile.CsvSource, "SPILL_MIN_BYTES", 0)  # (later passes read the spill, as a long table's do)
     assert check(name, "--jobs", "1") == (GOLDEN / f"{name}.json").read_text()
