@@ -285,10 +285,11 @@ class CsvSource(StreamSource):
         # Wide rows: a block holds at least BLOCK_ROWS rows (taking the header's length per
         # row), so that per-column costs are paid per thousand rows at least.
         size = min(max(self.PARSE_BLOCK, self._header_length * self.BLOCK_ROWS), self.MAX_PARSE_BLOCK)
-        if self.compression is None:
+        if self.compression is None and os.path.isfile(self.file):
             # A file shorter than a block is read in one block of its own length (one byte
             # more, so the first read meets the end): a 2 KB table zeroed a 4 MiB buffer,
-            # the largest fixed cost of each file in a folder of small tables.
+            # the largest fixed cost of each file in a folder of small tables. (A pipe's
+            # length is not known: its blocks keep their size.)
             size = min(size, max(self.size_bytes - self._header_length, 0) + 1)
         blocks = self._records(stream, size)
         try:
