@@ -15,7 +15,7 @@ both meet the same load; the script prints each command's median wall time (min-
 the median of the paired ratios ``check / read`` (min-max), what the folder run costs
 per table against one ``check`` process, and the load average before and after.
 
-    python bench/bench_startup.py                 # 21 pairs, 200 tables in the folder
+    python bench/bench_startup.py                 # 21 pairs, 1,000 tables in the folder
     python bench/bench_startup.py --repeat 5 --files 50   # quick look
 """
 
@@ -52,7 +52,7 @@ def spread(values: list[float]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=21, help="paired runs of read and check")
-    parser.add_argument("--files", type=int, default=200, help="tables in the folder run")
+    parser.add_argument("--files", type=int, default=1000, help="tables in the folder run")
     args = parser.parse_args()
     OUT.mkdir(exist_ok=True)
     table = OUT / "small.csv"
