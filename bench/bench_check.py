@@ -35,65 +35,13 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
+from make_data import LONG_GROUP_SIZES, long_columns, make_long, make_wide  # noqa: F401  (the bench tables; re-exported)
 
 OUT = Path(__file__).resolve().parent / "out"
 #: The processes measured cache their bytecode, as an installed package's is (pip compiles it
 #: at install; pandas' was): with PYTHONDONTWRITEBYTECODE set, an editable nblint would be
 #: compiled from source in every process (about 0.15 s here) and pandas would not.
 INSTALLED_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-LONG_GROUP_SIZES = (3, 4, 5, 6, 7, 8, 9, 10)
-
-
-def long_columns(rng: np.random.Generator, n: int, probs: list[np.ndarray]) -> dict[str, np.ndarray]:
-    """``n`` rows of the long shape: one-hot groups whose level probabilities ``probs[g][y]``
-    depend on the class (so the groups carry signal), flags, counts, Gaussians and ``y``."""
-    y = rng.integers(0, 4, n)
-    columns: dict[str, np.ndarray] = {}
-    for g, k in enumerate(LONG_GROUP_SIZES):
-        codes = (rng.random(n)[:, None] > np.cumsum(probs[g][y], axis=1)).sum(axis=1)
-        for j in range(k):
-            columns[f"g{g}_l{j}"] = (codes == j).astype(np.int8)
-    for j in range(4):
-        columns[f"flag{j}"] = (rng.random(n) < 0.3 + 0.1 * j).astype(np.int8)
-    for j in range(4):
-        columns[f"count{j}"] = rng.poisson(1.0 + y + j)
-    for j in range(4):
-        columns[f"gauss{j}"] = np.round(rng.normal(y * 0.5, 1.0 + j), 4)
-    columns["y"] = y
-    return columns
-
-
-def make_long(path: Path, n: int, seed: int = 0) -> list[list[str]]:
-    import pyarrow as pa
-    import pyarrow.csv as pacsv
-
-    rng = np.random.default_rng(seed)
-    probs = [rng.dirichlet(np.ones(k), size=4) for k in LONG_GROUP_SIZES]
-    columns = long_columns(rng, n, probs)
-    groups = [[f"g{g}_l{j}" for j in range(k)] for g, k in enumerate(LONG_GROUP_SIZES)]
-    # shuffle the column order so that nothing depends on group members being adjacent
-    order = rng.permutation(list(columns))
-    pacsv.write_csv(pa.table({name: columns[name] for name in order}), path)
-    return groups
-
-
-def make_wide(path: Path, n: int, n_groups: int = 200, k: int = 10, seed: int = 1) -> list[list[str]]:
-    import pyarrow as pa
-    import pyarrow.csv as pacsv
-
-    rng = np.random.default_rng(seed)
-    y = rng.integers(0, 4, n)
-    columns, groups = {}, []
-    for g in range(n_groups):
-        codes = rng.integers(0, k, n)
-        names = [f"w{g}_{j}" for j in range(k)]
-        for j, name in enumerate(names):
-            columns[name] = (codes == j).astype(np.int8)
-        groups.append(names)
-    columns["y"] = y
-    pacsv.write_csv(pa.table(columns), path)
-    return groups
 
 
 def run_measured(argv: list[str]) -> tuple[float, float, float, str]:
@@ -121,6 +69,10 @@ code = 0
 if mode == "read":
     import pandas as pd
     pd.read_parquet(path) if path.endswith(".parquet") else pd.read_csv(path, engine="pyarrow")
+elif mode == "stream":  # the read in bounded memory: pyarrow's streaming reader, every batch
+    import pyarrow.csv as pacsv
+    for _ in pacsv.open_csv(path):
+        pass
 else:
     from nblint.cli import main
     extra = ["--ignore", "NB401"] if mode == "check-no-impact" else []

@@ -1,18 +1,28 @@
-"""Benchmark: memory that does not grow with the rows, and the speed-up from 1 to 2 jobs.
+"""Benchmark: how `nblint check`'s time and memory grow with the rows and the columns, against the read.
 
-Generates (seeded, cached under bench/out/) the ``long`` shape of ``bench_check.py``
-(8 one-hot groups of 3-10 levels, 4 flags, 4 counts, 4 Gaussian columns, a 4-class
-target: 65 columns) at 1M and at 10M rows, written to disk 1M rows at a time, so the
-10M-row CSV (about 1.5 GB) is never held in memory by this script either.
+One command per row of the table, so that each can be run alone on a quiet machine:
 
-It then runs, each in a fresh process, ``nblint check PATH --target y --format json``
-on both tables and prints each run's peak resident memory next to the size of the
-table loaded whole (``pandas.read_csv(..., engine="pyarrow")``'s frame, measured on the
-1M table and scaled by 10 for the 10M one, which is not loaded), and the median wall
-time of ``--jobs 1`` and ``--jobs 2`` on the 1M table.
+    python bench/bench_scale.py rows 100000          # the long shape (65 columns) at 100k rows
+    python bench/bench_scale.py rows 1000000
+    python bench/bench_scale.py rows 10000000        # a 1.5 GB CSV, streamed: never loaded whole
+    python bench/bench_scale.py columns 65           # 100k rows (--rows) of the long shape, 1x
+    python bench/bench_scale.py columns 650          # ... its 64 features copied 10 times
+    python bench/bench_scale.py columns 6500         # ... 100 times
+    python bench/bench_scale.py jobs                 # --jobs 1 against --jobs 2, 1M rows
+    python bench/bench_scale.py slopes               # the table of every row recorded, with slopes
 
-    python bench/bench_scale.py                  # 1M and 10M rows, 3 repeats of the jobs timing
-    python bench/bench_scale.py --big 3000000    # a quicker look
+Tables are written once (seeded, cached under bench/out/) by ``bench/make_data.py``'s
+``make_long_streamed`` a million cells at a time, so this script never holds one whole
+either. Each row runs ``--repeat`` rounds (3 by default), each a fresh process per command,
+the order alternating: the streamed read (``pyarrow.csv.open_csv``, every batch: the read
+in bounded memory, possible at every size), ``pandas.read_csv(engine="pyarrow")`` (when the
+CSV is at most ``--pandas-max-mb``: the 10M-row frame would need tens of GiB) and
+``nblint check PATH --target y --format json`` (NB401 included, ``--jobs`` at its default).
+It prints the medians of wall and CPU time (user + system, every thread), the paired
+ratios check / read and each process's peak memory, and records the row in
+``bench/out/scale.jsonl``. ``slopes`` fits log(time) against log(size) over the rows
+recorded along each axis: a slope of 1.00 is linear, and the memory column shows whether
+memory stays flat in rows.
 """
 
 from __future__ import annotations
@@ -21,132 +31,164 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
-import time
 from pathlib import Path
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_check import LONG_GROUP_SIZES, long_columns  # noqa: E402  (the one generator of the long shape)
+from bench_check import run_measured  # noqa: E402  (a fresh process: wall, CPU, peak memory)
+from make_data import make_long_streamed  # noqa: E402  (the one generator of the long shape)
 
 OUT = Path(__file__).resolve().parent / "out"
-GROUP_SIZES = LONG_GROUP_SIZES
-PIECE = 1_000_000
+RECORD = OUT / "scale.jsonl"
+#: Columns of the long shape: its 64 features and the target.
+LONG_FEATURES = 64
 
 
-def long_piece(n: int, seed: int, order: list[str], probs: list[np.ndarray]):
-    """``n`` rows of the long table; the level probabilities and column order are fixed."""
-    import pyarrow as pa
-
-    columns = long_columns(np.random.default_rng(seed), n, probs)
-    return pa.table({name: columns[name] for name in order})
-
-
-def make_long(path: Path, rows: int) -> None:
-    """Write the long table of ``rows`` rows to ``path``, one million rows at a time."""
-    import pyarrow.csv as pacsv
-
-    rng = np.random.default_rng(0)
-    probs = [rng.dirichlet(np.ones(k), size=4) for k in GROUP_SIZES]
-    names = [f"g{g}_l{j}" for g, k in enumerate(GROUP_SIZES) for j in range(k)]
-    names += [f"flag{j}" for j in range(4)] + [f"count{j}" for j in range(4)] + [f"gauss{j}" for j in range(4)] + ["y"]
-    order = rng.permutation(names).tolist()
-    tmp = path.with_suffix(".partial")
-    writer = None
-    for start in range(0, rows, PIECE):
-        piece = long_piece(min(PIECE, rows - start), 1 + start // PIECE, order, probs)
-        if writer is None:
-            writer = pacsv.CSVWriter(str(tmp), piece.schema)
-        writer.write_table(piece)
-    writer.close()
-    tmp.rename(path)
+def table_for(axis: str, size: int, rows: int) -> tuple[Path, int, int]:
+    """The CSV of one row of the table (written once): path, rows, columns."""
+    if axis == "rows":
+        n_rows, copies = size, 1
+    else:
+        copies = max(1, round((size - 1) / LONG_FEATURES))
+        n_rows = rows
+    path = OUT / (f"scale_long_{n_rows}.csv" if copies == 1 else f"scale_long_{n_rows}_x{copies}.csv")
+    if not path.exists():
+        print(f"generating {path} ...", file=sys.stderr)
+        make_long_streamed(path, n_rows, copies=copies)
+    return path, n_rows, copies * LONG_FEATURES + 1
 
 
-_WRAPPER = r"""
-import resource, sys, json
-mode, path = sys.argv[1], sys.argv[2]
-code = 0
-if mode == "load":
-    import pandas as pd
-    frame = pd.read_csv(path, engine="pyarrow")
-    print(json.dumps({"frame_bytes": int(frame.memory_usage(deep=True).sum())}))
-else:
-    from nblint.cli import main
-    try:
-        main(["check", path, "--target", "y", "--format", "json", "--jobs", mode], standalone_mode=False)
-    except SystemExit as exc:
-        code = exc.code or 0
-print("\n__PEAK_KIB__", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, flush=True)
-sys.exit(0 if code in (0, 1) else code)
-"""
+def measure(axis: str, size: int, args) -> dict:
+    path, n_rows, n_columns = table_for(axis, size, args.rows)
+    mb = path.stat().st_size / 1e6
+    modes = ["stream", "check"] + (["read"] if mb <= args.pandas_max_mb else [])
+    runs: dict[str, list] = {mode: [] for mode in modes}
+    load_before = os.getloadavg()[0]
+    for i in range(args.repeat):
+        for mode in modes if i % 2 == 0 else modes[::-1]:
+            runs[mode].append(run_measured([mode, str(path)])[:3])
+    load_after = os.getloadavg()[0]
+    row = {"axis": axis, "size": size, "rows": n_rows, "columns": n_columns, "csv_mb": round(mb, 1)}
+    for mode, results in runs.items():
+        row[f"{mode}_wall"] = statistics.median(r[0] for r in results)
+        row[f"{mode}_cpu"] = statistics.median(r[1] for r in results)
+        row[f"{mode}_peak_mib"] = max(r[2] for r in results)
+    for read in ("stream", "read"):
+        if read in runs:
+            row[f"wall_ratio_{read}"] = statistics.median(c[0] / r[0] for c, r in zip(runs["check"], runs[read]))
+            row[f"cpu_ratio_{read}"] = statistics.median(c[1] / r[1] for c, r in zip(runs["check"], runs[read]))
+    row["load"] = [round(load_before, 2), round(load_after, 2)]
+    row["repeat"] = args.repeat
+    return row
 
 
-def run(mode: str, path: Path) -> tuple[float, float, str]:
-    """Run in a fresh process: wall seconds, peak RSS (MiB), stdout."""
-    start = time.perf_counter()
-    proc = subprocess.run(
-        [sys.executable, "-c", _WRAPPER, mode, str(path)], capture_output=True, text=True, check=False
+def record(row: dict) -> None:
+    """Keep the latest measurement of each (axis, size) in the record."""
+    rows = [json.loads(line) for line in RECORD.read_text().splitlines()] if RECORD.exists() else []
+    rows = [r for r in rows if (r["axis"], r["size"]) != (row["axis"], row["size"])] + [row]
+    RECORD.write_text("".join(json.dumps(r) + "\n" for r in rows))
+
+
+def show(row: dict) -> None:
+    pandas = (
+        f"pandas {row['read_wall']:.2f} s / {row['read_cpu']:.2f} s CPU, {row['read_peak_mib']:.0f} MiB, "
+        f"check/pandas {row['wall_ratio_read']:.2f} wall {row['cpu_ratio_read']:.2f} CPU"
+        if "read_wall" in row
+        else "pandas not run (CSV above --pandas-max-mb)"
     )
-    wall = time.perf_counter() - start
-    if proc.returncode not in (0, 1):
-        raise RuntimeError(f"{mode} {path} failed: {proc.stderr[-2000:]}")
-    stdout, _, peak = proc.stdout.rpartition("\n__PEAK_KIB__ ")
-    return wall, float(peak) / 1024.0, stdout
+    print(
+        f"{row['axis']}={row['size']:,}: {row['rows']:,} x {row['columns']:,}, {row['csv_mb']:.0f} MB; "
+        f"check {row['check_wall']:.2f} s / {row['check_cpu']:.2f} s CPU, {row['check_peak_mib']:.0f} MiB; "
+        f"streamed read {row['stream_wall']:.2f} s / {row['stream_cpu']:.2f} s CPU, {row['stream_peak_mib']:.0f} MiB; "
+        f"check/streamed read {row['wall_ratio_stream']:.2f} wall {row['cpu_ratio_stream']:.2f} CPU; {pandas} "
+        f"(medians of {row['repeat']}, load {row['load'][0]:.2f}-{row['load'][1]:.2f}, cpus={os.cpu_count()})"
+    )
+
+
+def slope(points: list[tuple[float, float]]) -> float | None:
+    """Least-squares slope of log(y) against log(x): the exponent of y ~ x^b."""
+    import math
+
+    if len(points) < 2:
+        return None
+    xs, ys = [math.log(x) for x, _ in points], [math.log(y) for _, y in points]
+    mx, my = statistics.fmean(xs), statistics.fmean(ys)
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
+
+
+def slopes() -> None:
+    rows = [json.loads(line) for line in RECORD.read_text().splitlines()] if RECORD.exists() else []
+    for axis in ("rows", "columns"):
+        along = sorted((r for r in rows if r["axis"] == axis), key=lambda r: r[axis])
+        if not along:
+            continue
+        print(
+            f"{axis:<8} {'size':>11} {'MB':>6} {'check s':>8} {'CPU s':>7} {'read s':>7} {'CPU s':>7} "
+            f"{'wall x':>7} {'CPU x':>6} {'check MiB':>10} {'read MiB':>9} {'load':>10}"
+        )
+        for r in along:
+            print(
+                f"{'':<8} {r[axis]:>11,} {r['csv_mb']:>6.0f} {r['check_wall']:>8.2f} {r['check_cpu']:>7.2f} "
+                f"{r['stream_wall']:>7.2f} {r['stream_cpu']:>7.2f} {r['wall_ratio_stream']:>7.2f} "
+                f"{r['cpu_ratio_stream']:>6.2f} {r['check_peak_mib']:>10.0f} {r['stream_peak_mib']:>9.0f} "
+                f"{r['load'][0]:>4.1f}-{r['load'][1]:<4.1f}"
+            )
+        fits = {
+            key: slope([(r[axis], r[key]) for r in along])  # (the actual rows or columns)
+            for key in ("check_wall", "check_cpu", "stream_wall", "stream_cpu", "check_peak_mib")
+        }
+        print(
+            f"{axis}: slopes of log time against log size (1.00 = linear): "
+            + ", ".join(f"{key} {value:.2f}" for key, value in fits.items() if value is not None)
+        )
+    print("(read = pyarrow's streamed read; ratios check / read paired within each round, medians)")
+
+
+def jobs(args) -> None:
+    """--jobs 1 against --jobs 2 on the 1M-row table: wall time and whether the JSON is identical."""
+    import subprocess
+    import time
+
+    path, _, _ = table_for("rows", 1_000_000, args.rows)
+    times: dict[str, list[float]] = {"1": [], "2": []}
+    outputs = {}
+    for _ in range(args.repeat):
+        for n in ("1", "2"):
+            start = time.perf_counter()
+            proc = subprocess.run(
+                [sys.executable, "-m", "nblint", "check", str(path), "--target", "y", "--format", "json", "--jobs", n],
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+            times[n].append(time.perf_counter() - start)
+            outputs[n] = proc.stdout
+    t1, t2 = statistics.median(times["1"]), statistics.median(times["2"])
+    print(
+        f"--jobs 1: {t1:.2f} s, --jobs 2: {t2:.2f} s (medians of {args.repeat}): speed-up {t1 / t2:.2f}x; "
+        f"identical JSON: {outputs['1'] == outputs['2']}; cpus={os.cpu_count()}"
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--small", type=int, default=1_000_000)
-    parser.add_argument("--big", type=int, default=10_000_000)
-    parser.add_argument("--repeat", type=int, default=3, help="runs of each --jobs timing (median)")
+    parser.add_argument("axis", choices=["rows", "columns", "jobs", "slopes"])
+    parser.add_argument("size", type=int, nargs="?", help="rows (axis rows) or columns (axis columns)")
+    parser.add_argument("--rows", type=int, default=100_000, help="rows of the tables of the columns axis")
+    parser.add_argument("--repeat", type=int, default=3, help="rounds (fresh processes each)")
+    parser.add_argument("--pandas-max-mb", type=float, default=400.0, help="largest CSV pandas reads whole")
     args = parser.parse_args()
     OUT.mkdir(exist_ok=True)
-    paths = {}
-    for rows in (args.small, args.big):
-        path = OUT / f"scale_long_{rows}.csv"
-        if not path.exists():
-            print(f"generating {path} ...", file=sys.stderr)
-            make_long(path, rows)
-        paths[rows] = path
-
-    _, load_peak, load_out = run("load", paths[args.small])
-    frame_mib = json.loads(load_out.strip().splitlines()[-1])["frame_bytes"] / 2**20
-    scale = args.big / args.small
-    memory = {}
-    for rows, path in paths.items():
-        wall, peak, out = run("2", path)
-        memory[rows] = (wall, peak, out)
-    codes = {rows: sorted({f["code"] for f in json.loads(out)}) for rows, (_, _, out) in memory.items()}
-
-    print(f"{'rows':>11} {'CSV MB':>8} {'check s':>8} {'peak MiB':>9} {'whole frame MiB':>16}")
-    for rows, path in paths.items():
-        whole = frame_mib * (rows / args.small)
-        print(
-            f"{rows:>11,} {path.stat().st_size / 1e6:>8.0f} {memory[rows][0]:>8.1f} {memory[rows][1]:>9.0f} {whole:>16.0f}"
-        )
-    ratio = memory[args.big][1] / memory[args.small][1]
-    print(
-        f"peak memory {args.big:,} / {args.small:,} rows: {ratio:.2f}x (bar: <= 1.25x); "
-        f"pandas' own peak loading the {args.small:,}-row table: {load_peak:.0f} MiB; "
-        f"whole frame at {args.big:,} rows scaled x{scale:.0f} from the {args.small:,}-row one"
-    )
-    for rows, found in codes.items():
-        print(f"finding codes at {rows:,} rows: {','.join(found)}")
-
-    times = {"1": [], "2": []}
-    outputs = {}
-    for _ in range(args.repeat):
-        for jobs in ("1", "2"):
-            wall, _, out = run(jobs, paths[args.small])
-            times[jobs].append(wall)
-            outputs[jobs] = out
-    t1, t2 = statistics.median(times["1"]), statistics.median(times["2"])
-    print(
-        f"--jobs 1: {t1:.2f} s, --jobs 2: {t2:.2f} s (medians of {args.repeat}, {args.small:,} rows): "
-        f"speed-up {t1 / t2:.2f}x; identical JSON: {outputs['1'] == outputs['2']}; cpus={os.cpu_count()}"
-    )
+    if args.axis == "slopes":
+        slopes()
+    elif args.axis == "jobs":
+        jobs(args)
+    else:
+        if args.size is None:
+            parser.error(f"{args.axis} needs a size")
+        row = measure(args.axis, args.size, args)
+        record(row)
+        show(row)
 
 
 if __name__ == "__main__":

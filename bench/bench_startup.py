@@ -15,7 +15,7 @@ both meet the same load; the script prints each command's median wall time (min-
 the median of the paired ratios ``check / read`` (min-max), what the folder run costs
 per table against one ``check`` process, and the load average before and after.
 
-    python bench/bench_startup.py                 # 21 pairs, 200 tables in the folder
+    python bench/bench_startup.py                 # 21 pairs, 1,000 tables in the folder
     python bench/bench_startup.py --repeat 5 --files 50   # quick look
 """
 
@@ -29,23 +29,10 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
 from bench_check import INSTALLED_ENV  # the measured processes cache their bytecode
+from make_data import small_folder, small_table
 
 OUT = Path(__file__).resolve().parent / "out"
-
-
-def small_table(path: Path, seed: int, n: int = 60) -> None:
-    """A small mixed table: a 0/1 flag, a measurement, a count, a 3-level code and the target."""
-    rng = np.random.default_rng(seed)
-    y = rng.integers(0, 2, n)
-    lines = ["flag,measure,visits,code,y"]
-    for i in range(n):
-        lines.append(
-            f"{int(rng.random() < 0.3 + 0.2 * y[i])},{rng.normal(y[i], 1.0):.3f},"
-            f"{rng.poisson(2 + y[i])},{rng.integers(0, 3)},{y[i]}"
-        )
-    path.write_text("\n".join(lines) + "\n")
 
 
 def timed(argv: list[str]) -> float:
@@ -65,16 +52,12 @@ def spread(values: list[float]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=21, help="paired runs of read and check")
-    parser.add_argument("--files", type=int, default=200, help="tables in the folder run")
+    parser.add_argument("--files", type=int, default=1000, help="tables in the folder run")
     args = parser.parse_args()
     OUT.mkdir(exist_ok=True)
     table = OUT / "small.csv"
     small_table(table, 0)
-    folder = OUT / f"small_{args.files}"
-    folder.mkdir(exist_ok=True)
-    for i in range(args.files):
-        if not (folder / f"t{i:03d}.csv").exists():
-            small_table(folder / f"t{i:03d}.csv", i + 1)
+    folder = small_folder(OUT / f"small_{args.files}", args.files)
 
     python = sys.executable
     read = [python, "-c", f"import pandas; pandas.read_csv({str(table)!r})"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -22,10 +23,18 @@ def ordered_map(function: Callable[[T], R], items: Iterable[T], jobs: int, name:
         for item in items:
             yield function(item)
         return
+    # A single item (a small table's one block or chunk) is computed here: starting and
+    # joining a pool of threads for it was a tenth of a small table's check.
+    items = iter(items)
+    first = list(itertools.islice(items, 2))
+    if len(first) < 2:
+        for item in first:
+            yield function(item)
+        return
     with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix=name) as pool:
         in_flight: deque = deque()
         try:
-            for item in items:
+            for item in itertools.chain(first, items):
                 in_flight.append(pool.submit(function, item))
                 if len(in_flight) > jobs:
                     yield in_flight.popleft().result()

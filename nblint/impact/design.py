@@ -178,15 +178,19 @@ def encode_chunk(chunk, design: Design, target: str, held_terms=None) -> RowInpu
         keys = np.array(design.classes, dtype=np.float64)
         pos = np.clip(np.searchsorted(keys, values), 0, max(len(keys) - 1, 0))
         y = np.where(~np.isnan(values) & (keys[pos] == values), pos, -1) if len(keys) else np.full(len(values), -1)
-    keep = y >= 0
+    has_class = y >= 0
+    kept = int(has_class.sum())
+    # Every row has a class (the usual case): the columns as they are, not a copy of each
+    # through the mask (52 copies of a million values for the long bench table).
+    keep: slice | np.ndarray = slice(None) if kept == len(y) else has_class
     rows = np.arange(chunk.row_offset, chunk.row_offset + chunk.n_rows)[keep]
-    group_codes = np.empty((len(design.groups), int(keep.sum())), dtype=np.int64)
+    group_codes = np.empty((len(design.groups), kept), dtype=np.int64)
     for code, group in zip(group_codes, design.groups):
         # The collapsed variable: the level whose bit is set; for a dummy group the
         # all-zero rows are the reference level, the last code.
         code[:] = group.n_levels - 1
         for k, member in enumerate(group.members):
-            code[cols[member].values[keep] == 1] = k
+            np.putmask(code, cols[member].values[keep] == 1, k)
     categorical = []
     for column in design.categorical:
         col = cols[column]
@@ -201,13 +205,11 @@ def encode_chunk(chunk, design: Design, target: str, held_terms=None) -> RowInpu
         else:
             categorical.append(_compact(_level_index(np.array(level_keys, dtype=np.float64), col.values[keep])))
     gaussian = (
-        np.column_stack([cols[c].as_float()[keep] for c in design.gaussian])
-        if design.gaussian
-        else np.zeros((int(keep.sum()), 0))
+        np.column_stack([cols[c].as_float()[keep] for c in design.gaussian]) if design.gaussian else np.zeros((kept, 0))
     )
     terms = None
     if design.terms and held_terms is not None:
-        terms = held_terms[chunk.row_offset : chunk.row_offset + chunk.n_rows][np.flatnonzero(keep)]
+        terms = held_terms[chunk.row_offset : chunk.row_offset + chunk.n_rows][np.flatnonzero(has_class)]
     elif design.terms:
         from scipy import sparse
 

@@ -86,6 +86,10 @@ class CsvSource(StreamSource):
     #: Keep the parsed rows of the first pass in a temporary Arrow IPC file
     #: (LZ4-compressed) so that later passes need not parse the CSV again.
     SPILL = True
+    #: ... for a file of at least this many bytes: a smaller one parses again in less time (well under
+    #: a millisecond) than its spill takes to make, write and delete (a temporary file per table was
+    #: a tenth of a folder of 2 KB tables' run).
+    SPILL_MIN_BYTES = 1 << 16
     #: Rows per record batch of the spill, at least: LZ4 compresses each column's
     #: buffer of a batch apart, and short buffers (a chunk of a 2,000-column table
     #: has ~1,000 rows) cost more in per-buffer set-up than in compression (measured
@@ -185,7 +189,7 @@ class CsvSource(StreamSource):
                 read_spill(self._spill, spilled, layout, self.jobs, self._spill_progress), self.chunk_rows
             )
             return
-        if not (self.SPILL and names == self.names):
+        if not (self.SPILL and names == self.names and self.size_bytes >= self.SPILL_MIN_BYTES):
             yield from super()._tables(names)
             return
         spill = SpillWriter(self.chunk_rows, max_rows=self.SPILL_BATCH_ROWS, max_bytes=self.SPILL_BATCH_BYTES)
@@ -281,6 +285,12 @@ class CsvSource(StreamSource):
         # Wide rows: a block holds at least BLOCK_ROWS rows (taking the header's length per
         # row), so that per-column costs are paid per thousand rows at least.
         size = min(max(self.PARSE_BLOCK, self._header_length * self.BLOCK_ROWS), self.MAX_PARSE_BLOCK)
+        if self.compression is None and os.path.isfile(self.file):
+            # A file shorter than a block is read in one block of its own length (one byte
+            # more, so the first read meets the end): a 2 KB table zeroed a 4 MiB buffer,
+            # the largest fixed cost of each file in a folder of small tables. (A pipe's
+            # length is not known: its blocks keep their size.)
+            size = min(size, max(self.size_bytes - self._header_length, 0) + 1)
         blocks = self._records(stream, size)
         try:
             first = next(blocks, None)
