@@ -440,6 +440,23 @@ class _TestPass:
                 if constant:
                     self.constants[column] = constant
                 self.measured[column] = (mean, np.where(n >= 2, sd, np.nan), lo, hi)
+        # Columns read by their counts (words; counts under Multinomial or Complement): a (feature, class)
+        # cell is one the class never had a count of; a test row with the feature present meets it.
+        counted = [
+            column
+            for column in common
+            if column in numeric.names
+            and column in kinds
+            and (
+                (column in ctx.term_columns and (ctx.model or kinds[column].model) != "gaussian")
+                or (ctx.model in ("multinomial", "complement") and kinds[column].kind in ("count", "binary"))
+            )
+        ]
+        positions = np.array([numeric.names.index(c) for c in counted], dtype=np.int64)
+        totals = numeric.class_mean[: self.n_classes][:, positions] * numeric.class_n[: self.n_classes][:, positions]
+        absent = np.abs(totals) < 1e-9
+        absent[self.class_rows == 0] = False
+        self.absent = {c: absent[:, k] for k, c in enumerate(counted) if absent[:, k].any()}
         self.prints = _RowPrints(common, self.target, profile.kinds)
         self.rows = 0
         self.unseen_mask: list[np.ndarray] = []
@@ -477,13 +494,31 @@ class _TestPass:
                     if zero.any():
                         result.zero_cells[name] = result.zero_cells.get(name, 0) + int(zero.any(axis=1).sum())
                         veto |= zero
+            elif name in self.absent and column.kind == "numeric":
+                self._meet(name, np.nan_to_num(column.as_float()) > 0, veto)
             elif name in self.measured and column.kind == "numeric":
                 self._measure(name, column.as_float(), offset)
+        block = chunk.sparse
+        if block is not None and self.absent and self.n_classes:
+            for k, name in enumerate(block.names):
+                if name in self.absent:
+                    column = block.matrix[:, k]
+                    self._meet(name, np.asarray((column > 0).todense()).ravel(), veto)
         if self.target is not None:
             self.labels += _labels_of(chunk.column(self.target))
         self.unseen_mask.append(unseen)
         self.veto_mask.append(veto)
         self.rows += n
+
+    def _meet(self, name: str, present: np.ndarray, veto: np.ndarray) -> None:
+        """The rows where a column read by its counts is present, against the classes that never had it."""
+        if not present.any():
+            return
+        zero = present[:, None] & self.absent[name][None, :]
+        met = zero.any(axis=1)
+        if met.any():
+            self.result.zero_cells[name] = self.result.zero_cells.get(name, 0) + int(met.sum())
+            veto |= zero
 
     def _measure(self, name: str, x: np.ndarray, offset: int) -> None:
         mean, sd, lo, hi = self.measured[name]
