@@ -173,6 +173,8 @@ def check_pipeline(
         # The test rows as the model sees them: through the same steps, fitted (or cloned and fitted) on X.
         seen = X_test if received.apply is None else received.apply(X_test)
         paired = test_source(seen, y_test, source, target, names if _is_matrix(seen) else None)
+        if received.tokens is not None:  # the words the vectorizer drops from each test document
+            paired.tokens, paired.unseen_tokens = received.tokens(X_test)
     return Report(findings + lint_source(source, settings, codes, test=paired), "<pipeline>")
 
 

@@ -53,6 +53,9 @@ class ModelInput:
     apply : callable or None
         The same steps, as fitted here, applied to other rows (a test table: ``apply(X_test)``
         has ``X``'s columns); None where ``X`` reaches the model as given.
+    tokens : callable or None
+        For a text chain whose vectorizer keeps a vocabulary: ``tokens(docs)`` gives, per
+        document, its tokens and those outside the vocabulary (two int arrays).
     """
 
     X: Any
@@ -62,6 +65,7 @@ class ModelInput:
     notes: list[str] = field(default_factory=list)
     words: bool = False
     apply: Any = None
+    tokens: Any = None
 
 
 def model_input(obj: Any, X: Any) -> ModelInput:
@@ -192,8 +196,27 @@ def _vectorized(chain: list[Any], docs: Any, names: list[str]) -> ModelInput:
     fitted = Pipeline([(f"step{i}", step) for i, step in enumerate(used)])  # (reads names, fits nothing)
     columns = _names_out(fitted.get_feature_names_out, out)
     if columns is not None or "HashingVectorizer" not in {_sklearn_class(step) for step in used}:
-        return ModelInput(out, columns, names, words=True, apply=fitted.transform)
+        return ModelInput(out, columns, names, words=True, apply=fitted.transform, tokens=_token_counter(used[0]))
     return _hash_buckets(out, names, fitted.transform)
+
+
+def _token_counter(vectorizer: Any) -> Any:
+    """``docs -> (tokens, unseen)`` per document, for a fitted vectorizer with a vocabulary; else None."""
+    vocabulary = getattr(vectorizer, "vocabulary_", None)
+    build = getattr(vectorizer, "build_analyzer", None)
+    if not isinstance(vocabulary, dict) or build is None:
+        return None
+    import numpy as np
+
+    analyzer = build()
+
+    def count(docs: Any) -> tuple[Any, Any]:
+        found = [analyzer(doc) for doc in docs]
+        tokens = np.array([len(doc) for doc in found], dtype=np.int64)
+        unseen = np.array([sum(token not in vocabulary for token in doc) for doc in found], dtype=np.int64)
+        return tokens, unseen
+
+    return count
 
 
 def _hash_buckets(out: Any, names: list[str], transform: Any = None) -> ModelInput:

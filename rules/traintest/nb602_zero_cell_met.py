@@ -64,7 +64,7 @@ class ZeroCellMet(Rule):
         rows_share = share(test.vetoed_any, test.n_rows)
         what = "vetoes" if vetoed else "leaves only the smoothing to speak for"
         message = (
-            f"{test.vetoed_any} of {test.n_rows} test rows ({rows_share:.0%}) carry a level never seen with a class in "
+            f"{test.vetoed_any} of {test.n_rows} test rows ({rows_share:.0%}) carry a value never seen with a class in "
             f"training; it {what} class {worst['class']!r} on {worst['rows']} rows ({worst['share']:.0%})"
         )
         if len(per_class) > 1:

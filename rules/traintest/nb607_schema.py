@@ -56,6 +56,9 @@ class TestSchema(Rule):
             parts.append(f"{len(test.extra)} column(s) training did not have ({_names(test.extra)})")
         message = "the test table's columns differ from the training features: " + "; ".join(parts)
         evidence = {
+            "n_missing": len(test.missing),
+            "n_other_kind": len(test.other_kind),
+            "n_extra": len(test.extra),
             "missing": list(test.missing),
             "extra": list(test.extra),
             "other_kind": {c: {"train": a, "test": b} for c, (a, b) in sorted(test.other_kind.items())},
