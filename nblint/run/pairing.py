@@ -411,9 +411,28 @@ class _TestPass:
         self.constants: dict[str, dict[int, float]] = {}
         text_columns = set(profile.text)
         numeric = profile.numeric
+        # Columns read by their counts (words; counts under Multinomial or Complement): a (feature, class)
+        # cell is one the class never had a count of; a test row with the feature present meets it.
+        counted = [
+            column
+            for column in common
+            if column in numeric.names
+            and column in kinds
+            and column not in profile.text
+            and (
+                (column in ctx.term_columns and (ctx.model or kinds[column].model) != "gaussian")
+                or (ctx.model or kinds[column].model) in ("multinomial", "complement")
+            )
+        ]
+        positions = np.array([numeric.names.index(c) for c in counted], dtype=np.int64)
+        totals = numeric.class_mean[: self.n_classes][:, positions] * numeric.class_n[: self.n_classes][:, positions]
+        absent = np.abs(totals) < 1e-9
+        absent[self.class_rows == 0] = False
+        self.absent = {c: absent[:, k] for k, c in enumerate(counted) if absent[:, k].any()}
+        by_counts = set(counted)
         for column in common:
             kind = kinds.get(column)
-            if kind is None or column in ctx.term_columns:
+            if kind is None or column in ctx.term_columns or column in by_counts:
                 continue
             model = ctx.model or kind.model
             if kind.kind in LEVEL_KINDS:
@@ -440,23 +459,6 @@ class _TestPass:
                 if constant:
                     self.constants[column] = constant
                 self.measured[column] = (mean, np.where(n >= 2, sd, np.nan), lo, hi)
-        # Columns read by their counts (words; counts under Multinomial or Complement): a (feature, class)
-        # cell is one the class never had a count of; a test row with the feature present meets it.
-        counted = [
-            column
-            for column in common
-            if column in numeric.names
-            and column in kinds
-            and (
-                (column in ctx.term_columns and (ctx.model or kinds[column].model) != "gaussian")
-                or (ctx.model in ("multinomial", "complement") and kinds[column].kind in ("count", "binary"))
-            )
-        ]
-        positions = np.array([numeric.names.index(c) for c in counted], dtype=np.int64)
-        totals = numeric.class_mean[: self.n_classes][:, positions] * numeric.class_n[: self.n_classes][:, positions]
-        absent = np.abs(totals) < 1e-9
-        absent[self.class_rows == 0] = False
-        self.absent = {c: absent[:, k] for k, c in enumerate(counted) if absent[:, k].any()}
         self.prints = _RowPrints(common, self.target, profile.kinds)
         self.rows = 0
         self.unseen_mask: list[np.ndarray] = []
