@@ -221,6 +221,8 @@ class TestComparison:
     constant_varies: dict[str, tuple[dict[str, float], int, list[int]]] = field(default_factory=dict)
     tokens: np.ndarray | None = None
     unseen_tokens: np.ndarray | None = None
+    #: the test documents as read (``--text``), compared as text with the training ones; else None
+    documents: list[str] | None = None
     #: each test row's fingerprint and label (for the rows in both tables)
     _hashes: np.ndarray | None = field(default=None, repr=False)
     _labels: np.ndarray | None = field(default=None, repr=False)
@@ -236,9 +238,9 @@ class TestComparison:
         """
         ctx = self._train
         assert self._hashes is not None and self._labels is not None
-        if ctx.source.documents is not None and getattr(self, "_documents", None) is not None:
-            train_keys = np.asarray(_document_hashes(ctx.source.documents))
-            test_keys = np.asarray(_document_hashes(self._documents))  # type: ignore[attr-defined]
+        if ctx.source.documents is not None and self.documents is not None:
+            train_keys = _document_hashes(ctx.source.documents)
+            test_keys = _document_hashes(self.documents)
         else:
             prints = _RowPrints(self._common, ctx.target, ctx.profile.kinds)
             prints = ctx.reduce_rows(list(self._common) + ([ctx.target] if ctx.target else []), prints)
@@ -308,7 +310,7 @@ def compare(ctx, test: TableSource) -> TestComparison:
     accumulator.finish()
     tokens = getattr(test, "tokens", None)
     if tokens is not None:
-        result._documents = test.documents  # type: ignore[attr-defined]
+        result.documents = test.documents
         slots = accumulator.slots()
         n = len(result.classes) + 1
         result.tokens = np.bincount(slots, weights=tokens, minlength=n).astype(np.int64)
@@ -357,12 +359,12 @@ def _salt(name: str) -> np.uint64:
     return mix64(np.array([zlib.crc32(name.encode("utf-8", "surrogatepass"))], dtype=np.uint64))[0]
 
 
-def _document_hashes(documents: Sequence[str]) -> list[int]:
+def _document_hashes(documents: Sequence[str]) -> np.ndarray:
     """A key per document: its text with case and spacing folded (a copy re-typed is still a copy)."""
     import pandas as pd
 
     folded = np.array([" ".join(str(d).lower().split()) for d in documents], dtype=object)
-    return pd.util.hash_array(folded).tolist() if len(folded) else []
+    return pd.util.hash_array(folded) if len(folded) else np.zeros(0, dtype=np.uint64)
 
 
 def _label(value) -> str:
@@ -601,13 +603,13 @@ def _level_index(column, keys: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray
         numbers = all(isinstance(k, float) for k in keys) and keys
         lookup = [keys.get(_number(label) if numbers else label, -1) for label in labels]
         values = np.array([*(_number(v) if numbers else v for v in labels), None], dtype=object)[codes]
-        index = np.array([*lookup, -1], dtype=np.int64)[codes]
-        return index, values, codes >= 0
+        positions = np.array([*lookup, -1], dtype=np.int64)[codes]
+        return positions, values, codes >= 0
     x = column.as_float()
     present = ~np.isnan(x)
     uniques, inverse = np.unique(np.where(present, x, 0.0), return_inverse=True)
-    lookup = np.array([keys.get(float(u), -1) for u in uniques.tolist()], dtype=np.int64)
-    return lookup[inverse], x.astype(object), present
+    found = np.array([keys.get(float(u), -1) for u in uniques.tolist()], dtype=np.int64)
+    return found[inverse], x.astype(object), present
 
 
 def _number(text: str):

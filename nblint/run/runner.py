@@ -410,8 +410,8 @@ def lint_paths(
                 continue
             except NblintError as exc:
                 if test is not None:  # (the pass over the test table found it unreadable or unlike the training one)
-                    message = f"{test.path}: error: {exc} (the test table of {path})"
-                    results.append(FileResult(path, error=message, fail_on=settings.fail_on))
+                    said = f"{test.path}: error: {exc} (the test table of {path})"
+                    results.append(FileResult(path, error=said, fail_on=settings.fail_on))
                     continue
                 named_by = f" (named by {spec.path}, line {spec.data_line})" if spec is not None else ""
                 results.append(FileResult(path, error=f"{path}: error: {exc}{named_by}", fail_on=settings.fail_on))
