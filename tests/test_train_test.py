@@ -245,3 +245,21 @@ def test_the_dask_engine_refuses_a_test_table_in_one_line(pair):
     result = _run("train.csv", "--target", "y", "--test", "test.csv", "--engine", "dask")
     assert result.exit_code == 2
     assert "test.csv: error: a test table (--test, test = ...) is compared with the local engine only" in result.stderr
+
+
+def test_the_docs_configuration_block_works(tmp_path, monkeypatch):
+    """docs/train-test.md's configuration block, as pyproject.toml beside the pair, compares them."""
+    import re
+    import shutil
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    page = (root / "docs" / "train-test.md").read_text()
+    (block,) = [b for b in re.findall(r"```toml\n(.*?)```", page, flags=re.S) if 'test = "tests/data/split' in b]
+    shutil.copytree(root / "tests" / "data" / "split", tmp_path / "tests" / "data" / "split")
+    (tmp_path / "pyproject.toml").write_text(block)
+    monkeypatch.chdir(tmp_path)
+    result = _run("tests/data/split/train.csv", "--select", "NB6", "--format", "json")
+    found = json.loads(result.stdout)
+    assert [f["code"] for f in found] == ["NB601", "NB603", "NB604", "NB605"]
+    assert {f["path"] for f in found} == {"tests/data/split/test.csv"}
