@@ -263,3 +263,24 @@ def test_the_docs_configuration_block_works(tmp_path, monkeypatch):
     found = json.loads(result.stdout)
     assert [f["code"] for f in found] == ["NB601", "NB603", "NB604", "NB605"]
     assert {f["path"] for f in found} == {"tests/data/split/test.csv"}
+
+
+def test_an_nblint_spec_names_the_test_table_beside_its_data(pair):
+    (pair / "pipeline.yaml").write_text(
+        "model: categorical\nparams:\n  alpha: 0\ndata: train.csv\ntarget: y\ntest: test.csv\n"
+    )
+    result = _run("pipeline.yaml", "--select", "NB601,NB602", "--format", "json")
+    found = json.loads(result.stdout)
+    assert [(f["code"], f["path"], f["severity"]) for f in found] == [
+        ("NB601", "test.csv", "warning"),
+        ("NB602", "test.csv", "error"),  # the spec's alpha = 0: red vetoes b
+    ]
+
+
+def test_a_spec_naming_a_test_table_outside_its_project_is_refused_at_its_line(pair, tmp_path_factory):
+    outside = tmp_path_factory.mktemp("elsewhere") / "test.csv"
+    outside.write_text("colour,size,y\nred,1,a\n")
+    (pair / "pipeline.yaml").write_text(f"model: categorical\ndata: train.csv\ntarget: y\ntest: {outside}\n")
+    result = _run("pipeline.yaml", "--select", "NB6")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("pipeline.yaml:4: error: the data file") and "--allow-outside-data" in result.stderr

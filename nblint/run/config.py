@@ -86,6 +86,8 @@ class Settings:
     #: The configuration file that names ``test`` (its path is then joined to the file's folder and
     #: confined as a spec's ``data:`` is, :mod:`nblint.run.confine`); None: given on the command line.
     test_named_by: str | None = None
+    #: The line of the spec that names ``test`` (a spec's ``test:``), for its error lines.
+    test_line: int | None = None
     model: str | None = None
     alpha: float | None = None
     select: list[str] = field(default_factory=lambda: ["ALL"])

@@ -177,7 +177,7 @@ def settings_for(path: str, overrides: Overrides, cache: dict) -> Settings:
     extend = {"extend_select": "select", "extend_ignore": "ignore"}
     changes = {k: v for k, v in vars(overrides).items() if v is not None and k not in _RUN_ONLY and k not in extend}
     if overrides.test is not None:
-        changes["test_named_by"] = None  # (given on the command line: read where it is)
+        changes["test_named_by"], changes["test_line"] = None, None  # (given on the command line: read where it is)
     resolved = replace(resolved, **changes)
     for option, key in extend.items():
         if getattr(overrides, option):
@@ -461,7 +461,9 @@ def open_test(
     if settings.test_named_by is not None:
         from nblint.run.confine import refusal
 
-        refused = refusal(test_path, settings.test_named_by, None, allow_outside=overrides.allow_outside_data)
+        refused = refusal(
+            test_path, settings.test_named_by, settings.test_line, allow_outside=overrides.allow_outside_data
+        )
         if refused is not None:
             raise TestError(refused)
     from nblint.run.pairing import read_test
@@ -529,7 +531,12 @@ def _declared_by_spec(
             )
     if changes.get("model") and settings.alpha is None and spec.alpha is not None:
         changes["alpha"] = spec.alpha
-    return replace(settings, **changes)
+    resolved = replace(settings, **changes)
+    if spec.test and settings.test is None:
+        # The spec's test table, beside the spec, confined as its data is (open_test refuses it otherwise).
+        test = os.path.normpath(os.path.join(os.path.dirname(spec.path), spec.test))
+        resolved = replace(resolved, test=test, test_named_by=spec.path, test_line=spec.test_line)
+    return resolved
 
 
 def _json_table(path: str) -> str | None:
