@@ -284,3 +284,41 @@ def test_a_spec_naming_a_test_table_outside_its_project_is_refused_at_its_line(p
     result = _run("pipeline.yaml", "--select", "NB6")
     assert result.exit_code == 2
     assert result.stderr.startswith("pipeline.yaml:4: error: the data file") and "--allow-outside-data" in result.stderr
+
+
+def test_an_encoder_that_raises_on_unknown_levels_makes_the_unseen_level_an_error():
+    from sklearn.naive_bayes import CategoricalNB
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import OrdinalEncoder
+
+    X = pd.DataFrame({"colour": ["red", "blue", "red", "blue"] * 5})
+    y = ["a", "b", "a", "b"] * 5
+    X_test = pd.DataFrame({"colour": ["red", "green"]})
+    pipe = make_pipeline(OrdinalEncoder(), CategoricalNB()).fit(X, y)
+    with pytest.raises(ValueError):
+        pipe.predict(X_test)  # the oracle: the encoder raises on green
+    (finding,) = _codes(nblint.check_pipeline(pipe, X, y, X_test=X_test, select=["NB601"]), "NB601")
+    assert finding.severity.name == "ERROR" and finding.path == "<test>"
+    assert "the pipeline's steps fail on the test rows" in finding.message
+    # handle_unknown planned for: predict works, and the unknown code is one the model never saw (a warning)
+    planned = make_pipeline(
+        OrdinalEncoder(handle_unknown="use_encoded_value", unknown_value=2), CategoricalNB(min_categories=3)
+    ).fit(X, y)
+    planned.predict(X_test)
+    found = _codes(nblint.check_pipeline(planned, X, y, X_test=X_test, select=["NB601"]), "NB601")
+    assert [f.severity.name for f in found] == ["WARNING"]
+
+
+def test_a_spec_encoder_without_handle_unknown_makes_the_unseen_level_an_error(pair):
+    (pair / "pipeline.yaml").write_text(
+        "model: categorical\nencoders:\n  colour: OrdinalEncoder\ndata: train.csv\ntarget: y\ntest: test.csv\n"
+    )
+    found = json.loads(_run("pipeline.yaml", "--select", "NB601", "--format", "json").stdout)
+    assert [(f["code"], f["severity"]) for f in found] == [("NB601", "error")]
+    assert "OrdinalEncoder (line 3) in pipeline.yaml raises on them" in found[0]["message"]
+    (pair / "pipeline.yaml").write_text(
+        "model: categorical\nencoders:\n  colour: {class: OrdinalEncoder, handle_unknown: use_encoded_value, "
+        "unknown_value: 5}\ndata: train.csv\ntarget: y\ntest: test.csv\n"
+    )
+    found = json.loads(_run("pipeline.yaml", "--select", "NB601", "--format", "json").stdout)
+    assert [(f["code"], f["severity"]) for f in found] == [("NB601", "warning")]

@@ -168,13 +168,21 @@ def check_pipeline(
         received.X, y, target=target, feature_names=names, notes=received.notes, words=received.words or None
     )
     settings = replace(settings, target=target, model=spec.model if spec else None, alpha=spec.alpha if spec else None)
+    if spec is not None and spec.estimator is not None:
+        settings = replace(settings, min_categories=spec.estimator.value("min_categories"))
     paired = None
     if X_test is not None:
         # The test rows as the model sees them: through the same steps, fitted (or cloned and fitted) on X.
-        seen = X_test if received.apply is None else received.apply(X_test)
-        paired = test_source(seen, y_test, source, target, names if _is_matrix(seen) else None)
-        if received.tokens is not None:  # the words the vectorizer drops from each test document
-            paired.tokens, paired.unseen_tokens = received.tokens(X_test)
+        try:
+            seen = X_test if received.apply is None else received.apply(X_test)
+        except ValueError as exc:  # an encoder with handle_unknown='error' meets a new level: NB601 says so
+            from nblint.run.pairing import failed
+
+            paired = failed(TEST_PATH, " ".join(str(exc).split()))
+        else:
+            paired = test_source(seen, y_test, source, target, names if _is_matrix(seen) else None)
+            if received.tokens is not None:  # the words the vectorizer drops from each test document
+                paired.tokens, paired.unseen_tokens = received.tokens(X_test)
     return Report(findings + lint_source(source, settings, codes, test=paired), "<pipeline>")
 
 

@@ -88,6 +88,10 @@ class Settings:
     test_named_by: str | None = None
     #: The line of the spec that names ``test`` (a spec's ``test:``), for its error lines.
     test_line: int | None = None
+    #: Columns whose encoder in the spec naming the table raises on an unseen level -> that encoder (NB601).
+    unknown_raises: dict[str, str] = field(default_factory=dict)
+    #: A declared CategoricalNB's ``min_categories`` (a spec's or a live pipeline's), where one is known.
+    min_categories: Any = None
     model: str | None = None
     alpha: float | None = None
     select: list[str] = field(default_factory=lambda: ["ALL"])

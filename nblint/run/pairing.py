@@ -223,6 +223,13 @@ class TestComparison:
     unseen_tokens: np.ndarray | None = None
     #: the test documents as read (``--text``), compared as text with the training ones; else None
     documents: list[str] | None = None
+    #: column -> the step of a followed pipeline that raises on a level it never saw (an encoder with
+    #: ``handle_unknown='error'``), as ``OneHotEncoder (line 7) in pipeline.yaml``
+    strict: dict[str, str] = field(default_factory=dict)
+    #: the error a followed pipeline's steps raised on the test rows (nothing else could be compared)
+    transform_error: str | None = None
+    #: the declared CategoricalNB's ``min_categories`` where known (codes below it have room)
+    min_categories: Any = None
     #: each test row's fingerprint and label (for the rows in both tables)
     _hashes: np.ndarray | None = field(default=None, repr=False)
     _labels: np.ndarray | None = field(default=None, repr=False)
@@ -276,10 +283,39 @@ def overlap(train: np.ndarray, train_labels, test: np.ndarray, test_labels) -> O
     return Overlap(int(at.size), len(conflicting), (first + rest)[:EXAMPLE_ROWS], first)
 
 
-def compare(ctx, test: TableSource) -> TestComparison:
+def failed(path: str, message: str) -> TestComparison:
+    """The comparison of a test table the pipeline's own steps could not transform (``message``: what they raised)."""
+    return TestComparison(path, transform_error=message)
+
+
+def strict_encoders(spec) -> dict[str, str]:
+    """Column -> the encoder of an nblint spec (or a followed pipeline) that raises on an unseen level.
+
+    ``OneHotEncoder`` and ``OrdinalEncoder`` raise in ``transform`` with their default
+    ``handle_unknown='error'``; ``LabelEncoder`` has no other way.
+    """
+    found: dict[str, str] = {}
+
+    def visit(steps) -> None:
+        for step in steps:
+            for branch in getattr(step, "branches", ()) or ():
+                visit(branch)
+            raises = step.cls == "LabelEncoder" or (
+                step.cls in ("OneHotEncoder", "OrdinalEncoder") and step.value("handle_unknown", "error") == "error"
+            )
+            if raises and step.columns:
+                for column in step.columns:
+                    found.setdefault(str(column), f"{step.label()} in {spec.path}")
+
+    visit(spec.steps)
+    return found
+
+
+def compare(ctx, test: TableSource, strict: dict[str, str] | None = None, min_categories: Any = None) -> TestComparison:
     """Compare ``test`` with the training table of ``ctx`` (a :class:`~nblint.analysis.context.TableContext`).
 
-    One pass over the test table's chunks; the training table is read through its profile
+    ``strict``: the columns whose encoder in a followed pipeline raises on an unseen level
+    (:func:`strict_encoders`); ``min_categories``: the declared CategoricalNB's, where known. One pass over the test table's chunks; the training table is read through its profile
     (the rows in both tables, :attr:`TestComparison.overlap`, read its features once more
     when a rule asks).
 
@@ -298,7 +334,7 @@ def compare(ctx, test: TableSource) -> TestComparison:
             f"the test table {test.path} shares no column with the training table "
             f"(training features: {', '.join(map(repr, features[:5]))}{', ...' if len(features) > 5 else ''})"
         )
-    result = TestComparison(test.path)
+    result = TestComparison(test.path, strict=dict(strict or {}), min_categories=min_categories)
     result.has_target = target is not None and target in test_names
     result.missing = tuple(c for c in features if c not in test_names)
     result.extra = tuple(sorted(c for c in test.names if c not in set(features) and c != target))

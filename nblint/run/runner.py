@@ -34,6 +34,7 @@ from nblint.run.config import Settings, find_config, load_config
 
 if TYPE_CHECKING:
     from nblint.pipelines import ConfigFile, PipelineSpec
+    from nblint.run.pairing import TestComparison
 
 #: Folders never descended into when a directory is checked.
 SKIP_DIRS = {
@@ -234,20 +235,23 @@ def lint_source(
     codes: list[str],
     jobs: int | None = None,
     profiles: ProfileCache | None = None,
-    test: TableSource | None = None,
+    test: TableSource | TestComparison | None = None,
 ) -> list[Finding]:
     """Profile one table (or take its profile from ``profiles``) and run the enabled rules on it.
 
     ``test``, when given, is its test or serving table: compared with it in one pass
-    (:func:`nblint.run.pairing.compare`) for the NB6xx rules.
+    (:func:`nblint.run.pairing.compare`) for the NB6xx rules; or the comparison already made
+    (a pipeline's steps that failed on the test rows).
     """
     with one_blas_thread():
         ctx = make_context(source, settings, jobs, profiles)
-        if test is not None:
+        if isinstance(test, TableSource):
             from nblint.run.pairing import compare
 
             test.jobs = source.jobs
-            ctx.test = compare(ctx, test)
+            ctx.test = compare(ctx, test, settings.unknown_raises, settings.min_categories)
+        elif test is not None:
+            ctx.test = test
         findings = run_rules(ctx, codes, ctx.rule_options)
         beside = source.beside
         if beside is None:
@@ -536,6 +540,11 @@ def _declared_by_spec(
         # The spec's test table, beside the spec, confined as its data is (open_test refuses it otherwise).
         test = os.path.normpath(os.path.join(os.path.dirname(spec.path), spec.test))
         resolved = replace(resolved, test=test, test_named_by=spec.path, test_line=spec.test_line)
+    if resolved.test:
+        from nblint.run.pairing import strict_encoders
+
+        minimum = spec.estimator.value("min_categories") if spec.estimator is not None else None
+        resolved = replace(resolved, unknown_raises=strict_encoders(spec), min_categories=minimum)
     return resolved
 
 

@@ -26,10 +26,12 @@ class UnseenLevel(Rule):
     in ``transform`` instead.
 
     ## Severity
-    An error when the model is declared ``categorical`` and an unseen integer code lies past
-    the largest code training saw: ``CategoricalNB.predict`` then certainly fails (it has no
-    ``min_categories`` nblint knows of). Otherwise a warning: what the level costs depends on
-    the encoder and the smoothing.
+    An error where the pipeline certainly fails: the model is declared ``categorical`` and an
+    unseen integer code lies past the largest code training saw and any ``min_categories``
+    declared with it (``CategoricalNB.predict`` fails), the column's encoder in the nblint spec
+    naming the table raises on unknown levels (``handle_unknown='error'``), or a live
+    pipeline's steps raised on the test rows (``check_pipeline(..., X_test=...)``). Otherwise a
+    warning: what the level costs depends on the encoder and the smoothing.
 
     ## Example
     ```
@@ -53,24 +55,39 @@ class UnseenLevel(Rule):
 
     def check(self, ctx):
         test = ctx.test
+        if test is not None and test.transform_error is not None:
+            message = f"the pipeline's steps fail on the test rows: {test.transform_error}"
+            evidence = {"error": test.transform_error}
+            fix = "Let the encoder handle unknown levels (handle_unknown='ignore' or 'use_encoded_value')."
+            yield at_test(ctx, self.finding(ctx, message, evidence=evidence, fix=fix, severity=Severity.ERROR))
+            return
         if test is None or not test.n_rows:
             return
         for column in sorted(test.levels):
             met = test.levels[column]
             levels = sorted(met.unseen.items(), key=lambda item: (-item[1], str(item[0])))
+            # CategoricalNB's n_categories_ for the column: the largest training code + 1, or min_categories if larger
+            room = test.min_categories if isinstance(test.min_categories, (int, float)) else None
             past = [
                 value
                 for value, _ in levels
-                if isinstance(value, float) and met.train_max is not None and value > met.train_max
+                if isinstance(value, float)
+                and met.train_max is not None
+                and value > met.train_max
+                and (room is None or value >= room)
+                and not isinstance(test.min_categories, (list, tuple))  # (per feature: not followed)
             ]
-            fails = ctx.model == "categorical" and bool(past)
+            encoder = test.strict.get(column)
+            fails = (ctx.model == "categorical" and bool(past)) or encoder is not None
             shown = ", ".join(fmt_value(value) for value, _ in levels[:5]) + (" ..." if len(levels) > 5 else "")
             rows_share = share(met.rows, test.n_rows)
             message = (
                 f"column {column!r}: {len(levels)} level(s) never seen in training ({shown}) "
                 f"on {met.rows} of {test.n_rows} test rows ({rows_share:.0%})"
             )
-            if fails:
+            if encoder is not None:
+                message += f"; {encoder} raises on them (handle_unknown='error')"
+            elif fails:
                 message += (
                     f"; CategoricalNB.predict fails on code {fmt_value(past[0])}, past the largest training code "
                     f"{fmt_value(met.train_max)}"
@@ -81,7 +98,8 @@ class UnseenLevel(Rule):
                 "test_rows": test.n_rows,
                 "share": rows_share,
                 "unseen": [{"value": fmt_value(value), "rows": rows} for value, rows in levels[:20]],
-                "largest_training_code": met.train_max if fails else None,
+                "largest_training_code": met.train_max if fails and encoder is None else None,
+                "encoder": encoder,
                 "model": ctx.model,
             }
             fix = (
