@@ -161,6 +161,8 @@ class LevelsMet:
     rows: int = 0
     #: the largest level seen in training (numeric columns), for CategoricalNB's ``n_categories_``
     train_max: float | None = None
+    #: for a one-hot or dummy group read as one variable: its member columns (``column`` is its label)
+    members: tuple[str, ...] = ()
 
 
 @dataclass
@@ -497,6 +499,17 @@ class _TestPass:
                 if constant:
                     self.constants[column] = constant
                 self.measured[column] = (mean, np.where(n >= 2, sd, np.nan), lo, hi)
+        # One-hot and dummy groups, read as the one variable they encode: a test row setting no member of
+        # a one-hot group (an encoder's unknown category), or two members of any group, is a level
+        # training never had, where training had no such row.
+        self.groups: dict[str, tuple[list[str], bool]] = {}
+        for group in ctx.structure.groups:
+            if not set(group.members) <= set(common):
+                continue
+            label = group.stem or "+".join(group.members)
+            none_seen = group.kind == "one-hot" and group.reference_count == 0
+            self.groups[label] = (list(group.members), none_seen)
+            self.result.levels[label] = LevelsMet(label, members=tuple(group.members))
         self.prints = _RowPrints(common, self.target, profile.kinds)
         self.rows = 0
         self.unseen_mask: list[np.ndarray] = []
@@ -538,6 +551,8 @@ class _TestPass:
                 self._meet(name, np.nan_to_num(column.as_float()) > 0, veto)
             elif name in self.measured and column.kind == "numeric":
                 self._measure(name, column.as_float(), offset)
+        if self.groups:
+            unseen |= self._group_levels(chunk)
         block = chunk.sparse
         if block is not None and self.absent and self.n_classes:
             for k, name in enumerate(block.names):
@@ -549,6 +564,28 @@ class _TestPass:
         self.unseen_mask.append(unseen)
         self.veto_mask.append(veto)
         self.rows += n
+
+    def _group_levels(self, chunk) -> np.ndarray:
+        """Rows of the chunk whose one-hot or dummy group pattern training never had (see ``__init__``)."""
+        n = chunk.n_rows
+        new = np.zeros(n, dtype=bool)
+        block = chunk.sparse
+        where = {name: k for k, name in enumerate(block.names)} if block is not None else {}
+        for label, (members, none_seen) in self.groups.items():
+            set_count = np.zeros(n, dtype=np.int64)
+            for member in members:
+                if member in chunk.names:
+                    set_count += np.nan_to_num(chunk.column(member).as_float()) != 0
+                elif member in where:
+                    set_count += np.asarray((block.matrix[:, where[member]] != 0).todense()).ravel()
+            met = self.result.levels[label]
+            for pattern, rows in (("no member set", (set_count == 0) & none_seen), ("two or more set", set_count > 1)):
+                if rows.any():
+                    met.unseen[pattern] = met.unseen.get(pattern, 0) + int(rows.sum())
+            row_new = ((set_count == 0) & none_seen) | (set_count > 1)
+            met.rows += int(row_new.sum())
+            new |= row_new
+        return new
 
     def _meet(self, name: str, present: np.ndarray, veto: np.ndarray) -> None:
         """The rows where a column read by its counts is present, against the classes that never had it."""

@@ -13,7 +13,10 @@ class UnseenLevel(Rule):
     For every discrete feature (categorical codes or labels, 0/1 columns, counts), lists the
     values of the test table that no training row has, with the test rows they touch. One
     finding per column, with the share of the test rows; the first test rows are the
-    finding's rows.
+    finding's rows. A one-hot or dummy group (NB101, NB102) is read as the variable it
+    encodes: a test row that sets no member of a one-hot group (what an encoder with
+    ``handle_unknown='ignore'`` makes of a new category) or two members of a group is a level
+    training never had, where no training row had it.
 
     ## Why is this bad?
     Naive Bayes estimates one probability per (level, class) it saw. A level it never saw has
@@ -81,8 +84,9 @@ class UnseenLevel(Rule):
             fails = (ctx.model == "categorical" and bool(past)) or encoder is not None
             shown = ", ".join(fmt_value(value) for value, _ in levels[:5]) + (" ..." if len(levels) > 5 else "")
             rows_share = share(met.rows, test.n_rows)
+            what = f"group {column!r} ({', '.join(met.members)})" if met.members else f"column {column!r}"
             message = (
-                f"column {column!r}: {len(levels)} level(s) never seen in training ({shown}) "
+                f"{what}: {len(levels)} level(s) never seen in training ({shown}) "
                 f"on {met.rows} of {test.n_rows} test rows ({rows_share:.0%})"
             )
             if encoder is not None:
@@ -109,7 +113,7 @@ class UnseenLevel(Rule):
             finding = self.finding(
                 ctx,
                 message,
-                columns=[column],
+                columns=list(met.members) or [column],
                 evidence=evidence,
                 fix=fix,
                 severity=Severity.ERROR if fails else Severity.WARNING,
