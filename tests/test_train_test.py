@@ -322,3 +322,21 @@ def test_a_spec_encoder_without_handle_unknown_makes_the_unseen_level_an_error(p
     )
     found = json.loads(_run("pipeline.yaml", "--select", "NB601", "--format", "json").stdout)
     assert [(f["code"], f["severity"]) for f in found] == [("NB601", "warning")]
+
+
+def test_the_test_csv_is_read_in_one_pass_and_the_training_file_not_again_but_for_rows_in_both():
+    from pathlib import Path
+
+    from nblint.readers.files import read_table
+    from nblint.run.config import Settings
+    from nblint.run.pairing import compare, read_test
+    from nblint.run.runner import make_context
+
+    root = Path(__file__).resolve().parent / "data" / "split"
+    train = read_table(str(root / "train.csv"))
+    ctx = make_context(train, Settings(target="decision"))
+    before = train.passes
+    test = read_test(str(root / "test.csv"), train, target="decision")
+    result = compare(ctx, test)
+    assert (test.passes, train.passes - before) == (1, 0)
+    assert result.overlap.rows == 2 and train.passes - before == 1  # NB603 fingerprints the training rows once

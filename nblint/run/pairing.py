@@ -254,6 +254,8 @@ class TestComparison:
             prints = _RowPrints(self._common, ctx.target, ctx.profile.kinds)
             prints = ctx.reduce_rows(list(self._common) + ([ctx.target] if ctx.target else []), prints)
             train_keys, test_keys = prints.hashes(), self._hashes
+            train_labels = prints.labels() if ctx.target else None
+            return overlap(train_keys, train_labels, test_keys, self._labels if self.has_target else None)
         train_labels = _train_labels(ctx) if ctx.target else None
         return overlap(train_keys, train_labels, test_keys, self._labels if self.has_target else None)
 
@@ -317,9 +319,11 @@ def compare(ctx, test: TableSource, strict: dict[str, str] | None = None, min_ca
     """Compare ``test`` with the training table of ``ctx`` (a :class:`~nblint.analysis.context.TableContext`).
 
     ``strict``: the columns whose encoder in a followed pipeline raises on an unseen level
-    (:func:`strict_encoders`); ``min_categories``: the declared CategoricalNB's, where known. One pass over the test table's chunks; the training table is read through its profile
-    (the rows in both tables, :attr:`TestComparison.overlap`, read its features once more
-    when a rule asks).
+    (:func:`strict_encoders`); ``min_categories``: the declared CategoricalNB's, where known.
+
+    One pass over the test table's chunks (a CSV settles its types in it); the training table is
+    read through its profile (the rows in both tables, :attr:`TestComparison.overlap`, read its
+    features once more when a rule asks).
 
     Raises
     ------
@@ -336,15 +340,24 @@ def compare(ctx, test: TableSource, strict: dict[str, str] | None = None, min_ca
             f"the test table {test.path} shares no column with the training table "
             f"(training features: {', '.join(map(repr, features[:5]))}{', ...' if len(features) > 5 else ''})"
         )
-    result = TestComparison(test.path, strict=dict(strict or {}), min_categories=min_categories)
-    result.has_target = target is not None and target in test_names
-    result.missing = tuple(c for c in features if c not in test_names)
-    result.extra = tuple(sorted(c for c in test.names if c not in set(features) and c != target))
-    result.classes = tuple(_label(c) for c in profile.classes)
-    result._train, result._common = ctx, common
-    accumulator = _TestPass(ctx, common, result)
-    columns = list(common) + ([target] if result.has_target else [])
-    accumulator = test.reduce_rows(columns, accumulator) if columns else accumulator
+
+    def attempt(chunks) -> _TestPass:
+        # (restarted from the first row where a CSV widens a type: nothing is kept from an earlier attempt)
+        result = TestComparison(test.path, strict=dict(strict or {}), min_categories=min_categories)
+        result.has_target = target is not None and target in test_names
+        result.missing = tuple(c for c in features if c not in test_names)
+        result.extra = tuple(sorted(c for c in test.names if c not in set(features) and c != target))
+        result.classes = tuple(_label(c) for c in profile.classes)
+        result._train, result._common = ctx, common
+        accumulator = _TestPass(ctx, common, result)
+        for chunk in chunks:
+            accumulator.add(chunk)
+        return accumulator
+
+    # One pass over every column, as the test table's own profile would read it (a CSV settles its
+    # types in that pass, restarting where one widens, rather than reading the file twice).
+    accumulator = test.settled_pass(attempt)
+    result = accumulator.result
     accumulator.finish()
     tokens = getattr(test, "tokens", None)
     if tokens is not None:
@@ -363,9 +376,12 @@ class _RowPrints:
         self.common, self.target, self.kinds = tuple(common), target, kinds
         self.numeric = RowFingerprints(frozenset(common), target)
         self.text: list[np.ndarray] = []
+        self.label_parts: list[list] = []
 
     def add(self, chunk) -> None:
         self.numeric.add(chunk)
+        if self.target is not None and self.target in chunk.names:
+            self.label_parts.append(_labels_of(chunk.column(self.target)))
         extra = np.zeros(chunk.n_rows, dtype=np.uint64)
         with np.errstate(over="ignore"):
             for name, column in zip(chunk.names, chunk.columns):
@@ -381,6 +397,11 @@ class _RowPrints:
     def merge(self, other: _RowPrints) -> None:
         self.numeric.merge(other.numeric)
         self.text += other.text
+        self.label_parts += other.label_parts
+
+    def labels(self) -> list:
+        """Each row's label as text (None: missing), in row order."""
+        return [label for part in self.label_parts for label in part]
 
     def hashes(self) -> np.ndarray:
         numeric = np.concatenate(self.numeric.hashes) if self.numeric.hashes else np.zeros(0, np.uint64)
@@ -616,10 +637,6 @@ class _TestPass:
                 kept_state = self.constant_rows[name]
                 kept_state[0] += int(differs.sum())
                 kept_state[1] += (np.flatnonzero(differs)[:EXAMPLE_ROWS] + offset + 1).tolist()
-
-    def merge(self, other: _TestPass) -> None:
-        """Another part's pass, after this one's rows (a Dask partition)."""
-        raise NotImplementedError("the test table is read by the local engine")  # pragma: no cover
 
     def slots(self) -> np.ndarray:
         """Each test row's training class slot (the last: no label, or one training never had)."""
