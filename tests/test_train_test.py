@@ -123,8 +123,15 @@ def test_sparse_text_matrices_and_check_pipeline_see_the_documents_as_the_model_
     (met,) = _codes(report, "NB602")
     assert met.severity.name == "ERROR"  # MultinomialNB(alpha=0): 'meeting' vetoes spam, 'cheap'/'lunch' both
     assert {item["class"]: item["rows"] for item in met.evidence["classes"]} == {"spam": 2, "ham": 1}
-    # the same as a sparse matrix through nblint.check, the vectorizer fitted by the user
+    # the oracle: MultinomialNB(alpha=0)'s joint log-likelihood is -inf exactly where NB602 says a class is vetoed
     vectorizer = CountVectorizer().fit(docs)
+    with warnings.catch_warnings(), np.errstate(divide="ignore"):
+        warnings.simplefilter("ignore")
+        model = MultinomialNB(alpha=0, force_alpha=True).fit(vectorizer.transform(docs), y)
+        vetoed = np.isneginf(model._joint_log_likelihood(vectorizer.transform(test_docs)))
+    assert {str(c): int(n) for c, n in zip(model.classes_, vetoed.sum(axis=0))} == {"spam": 2, "ham": 1}
+    assert met.evidence["rows"] == int(vetoed.any(axis=1).sum())
+    # the same as a sparse matrix through nblint.check, the vectorizer fitted by the user
     names = list(vectorizer.get_feature_names_out())
     again = nblint.check(
         vectorizer.transform(docs),
