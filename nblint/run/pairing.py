@@ -40,7 +40,8 @@ from nblint.core.hashing import mix64
 from nblint.engine.findings import EXAMPLE_ROWS
 from nblint.readers import TableSource
 
-#: Column kinds whose values are levels: a level the training table never had is "unseen".
+#: Column kinds whose values are levels: a level the training table never had is "unseen" (a count
+#: only where a categorical model reads it).
 LEVEL_KINDS = ("binary", "group-member", "categorical", "count")
 #: Event models that read a discrete column by its levels (their cells are (level, class) pairs).
 LEVEL_MODELS = ("categorical", "bernoulli")
@@ -496,7 +497,9 @@ class _TestPass:
             if kind is None or column in ctx.term_columns or column in by_counts:
                 continue
             model = ctx.model or kind.model
-            if kind.kind in LEVEL_KINDS:
+            # (a count read by its magnitude, Gaussian or Multinomial, has values rather than levels: a new
+            # one is no unseen level)
+            if kind.kind in LEVEL_KINDS and (kind.kind != "count" or model == "categorical"):
                 levels = profile.levels(column)
                 if levels is None:
                     continue

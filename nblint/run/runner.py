@@ -249,7 +249,12 @@ def lint_source(
             from nblint.run.pairing import compare
 
             test.jobs = source.jobs
-            ctx.test = compare(ctx, test, settings.unknown_raises, settings.min_categories)
+            try:
+                ctx.test = compare(ctx, test, settings.unknown_raises, settings.min_categories)
+            except TestError:
+                raise
+            except NblintError as exc:  # (the pass over the test table: its rows, or no column shared)
+                raise TestError(f"{test.path}: error: {exc} (the test table of {source.path})") from None
         elif test is not None:
             ctx.test = test
         findings = run_rules(ctx, codes, ctx.rule_options)
@@ -413,10 +418,6 @@ def lint_paths(
                 results.append(FileResult(path, error=str(exc), fail_on=settings.fail_on))
                 continue
             except NblintError as exc:
-                if test is not None:  # (the pass over the test table found it unreadable or unlike the training one)
-                    said = f"{test.path}: error: {exc} (the test table of {path})"
-                    results.append(FileResult(path, error=said, fail_on=settings.fail_on))
-                    continue
                 named_by = f" (named by {spec.path}, line {spec.data_line})" if spec is not None else ""
                 results.append(FileResult(path, error=f"{path}: error: {exc}{named_by}", fail_on=settings.fail_on))
                 continue

@@ -9,7 +9,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from nblint.engine import Rule
 from nblint.engine.findings import Finding
+
+
+class TestTableRule(Rule):
+    """A rule about the test table: its findings, the summaries of a wide table's too, are located there."""
+
+    def summary_finding(self, ctx, message, examples, columns, costs) -> Finding:
+        return at_test(ctx, super().summary_finding(ctx, message, examples, columns, costs))
 
 
 def at_test(ctx, finding: Finding) -> Finding:

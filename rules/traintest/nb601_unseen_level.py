@@ -1,12 +1,12 @@
 from __future__ import annotations
 
-from nblint.engine import Rule, Severity
+from nblint.engine import SUMMARIZE_ABOVE, Severity
 
 from ..counts import fmt_value
-from . import at_test, share
+from . import TestTableRule, at_test, share
 
 
-class UnseenLevel(Rule):
+class UnseenLevel(TestTableRule):
     """A level of a discrete column in the test table that the training table never had.
 
     ## What it does
@@ -55,6 +55,13 @@ class UnseenLevel(Rule):
     since = "0.1.0"
     name = "unseen-level"
     severity = Severity.WARNING
+    options = (SUMMARIZE_ABOVE,)
+
+    def summary_message(self, ctx, findings, share: float) -> str:
+        return (
+            f"{len(findings)} columns ({share:.0%} of the features) have test levels never seen in training; "
+            f"the costliest: {findings[0].message}"
+        )
 
     def check(self, ctx):
         test = ctx.test

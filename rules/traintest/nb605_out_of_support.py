@@ -1,13 +1,13 @@
 from __future__ import annotations
 
-from nblint.engine import Rule, Severity
+from nblint.engine import SUMMARIZE_ABOVE, Severity
 from nblint.run.pairing import SUPPORT_SDS
 
 from ..counts import fmt_value
-from . import at_test, share
+from . import TestTableRule, at_test, share
 
 
-class OutOfSupport(Rule):
+class OutOfSupport(TestTableRule):
     """Test values of a measurement far outside what every class had in training.
 
     ## What it does
@@ -47,7 +47,14 @@ class OutOfSupport(Rule):
     since = "0.1.0"
     name = "out-of-support"
     severity = Severity.WARNING
+    options = (SUMMARIZE_ABOVE,)
     message_constants = frozenset({SUPPORT_SDS})
+
+    def summary_message(self, ctx, findings, share: float) -> str:
+        return (
+            f"{len(findings)} measurement columns ({share:.0%} of the features) have test values out of their "
+            f"training support; the costliest: {findings[0].message}"
+        )
 
     def check(self, ctx):
         test = ctx.test
