@@ -93,8 +93,29 @@ def test_a_serving_table_without_the_target_is_compared_too():
     codes = {f.code for f in report if f.code.startswith("NB6")}
     assert "NB601" in codes and "NB604" not in codes  # no labels: no prior to compare
     assert all(f.path == "<test>" for f in report if f.code.startswith("NB6"))
-    (both,) = _codes(report, "NB603")
-    assert both.evidence["rows"] == 1 and both.evidence["conflicting"] == 0
+    # every training row repeats another: a serving row equal to one is what the values allow
+    assert _codes(report, "NB603") == []
+
+
+def test_rows_in_both_tables_are_reported_only_beyond_chance():
+    from scipy.stats import binom
+
+    rng = np.random.default_rng(3)
+    train = pd.DataFrame({"h": rng.normal(size=200).round(6), "w": rng.normal(size=200).round(6)})
+    train["y"] = rng.choice(["a", "b"], 200)
+    test = train.sample(40, random_state=1).reset_index(drop=True)
+    test.loc[5:, ["h", "w"]] = rng.normal(size=(35, 2))  # 5 copies, 35 new rows
+    (both,) = _codes(nblint.check(train, target="y", test=test), "NB603")
+    assert both.evidence["rows"] == 5 and both.evidence["chance"] == 0 and both.evidence["p_value"] == 0
+    # a narrow table of two 0/1 columns: every row repeats, and a test row equal to one is chance
+    narrow = pd.DataFrame(
+        {"p": rng.integers(0, 2, 200), "q": rng.integers(0, 2, 200), "y": rng.choice(["a", "b"], 200)}
+    )
+    assert _codes(nblint.check(narrow, target="y", test=narrow.head(30)), "NB603") == []
+    # the chance of a repeat in between: the binomial tail against the training table's own repeats
+    keys = narrow[["p", "q"]].astype(str).agg(",".join, axis=1)
+    chance = float(keys.duplicated(keep=False).mean())
+    assert binom.sf(29, 30, chance) > 0.001
 
 
 def test_prior_shift_names_the_test_of_proportions():
@@ -113,8 +134,8 @@ def test_sparse_text_matrices_and_check_pipeline_see_the_documents_as_the_model_
     from sklearn.naive_bayes import MultinomialNB
     from sklearn.pipeline import make_pipeline
 
-    docs = ["cheap pills now", "meeting at noon", "cheap offer now", "lunch at noon"] * 5
-    y = ["spam", "ham", "spam", "ham"] * 5
+    docs = ["cheap pills now", "meeting at noon", "cheap offer now", "lunch at noon", "pills for less", "noon lunch"]
+    y = ["spam", "ham", "spam", "ham", "spam", "ham"]
     test_docs = ["meeting at noon", "cheap lunch"]
     pipe = make_pipeline(CountVectorizer(), MultinomialNB(alpha=0))
     report = nblint.check_pipeline(pipe, docs, y, X_test=test_docs, y_test=["spam", "spam"])
@@ -197,7 +218,7 @@ def test_cli_test_option_locates_the_findings_in_the_test_file(pair):
     result = _run("train.csv", "--target", "y", "--test", "test.csv", "--select", "NB6", "--format", "json")
     assert result.exit_code == 1
     findings = json.loads(result.stdout)
-    assert [f["code"] for f in findings] == ["NB601", "NB602", "NB603"]  # green; red never b; row 1 in training
+    assert [f["code"] for f in findings] == ["NB601", "NB602"]  # green; red never b (row 1 repeats by chance)
     assert {f["path"] for f in findings} == {"test.csv"}
 
 
@@ -238,7 +259,9 @@ def test_a_configured_test_table_outside_the_project_is_refused(pair, tmp_path_f
 
 def test_text_column_test_documents_are_counted_with_the_training_vocabulary(pair):
     (pair / "docs.csv").write_text(
-        "body,y\n" + '"cheap pills now",spam\n"meeting at noon",ham\n"cheap offer now",spam\n"lunch at noon",ham\n' * 5
+        "body,y\n"
+        + '"cheap pills now",spam\n"meeting at noon",ham\n"cheap offer now",spam\n"lunch at noon",ham\n'
+        + '"pills for less",spam\n"noon meeting moved",ham\n'
     )
     (pair / "docs_test.csv").write_text('body,y\n"Meeting  at noon",spam\n"crypto airdrop claim today",spam\n')
     result = _run("docs.csv", "--target", "y", "--text", "body", "--test", "docs_test.csv", "--format", "json")
@@ -346,4 +369,4 @@ def test_the_test_csv_is_read_in_one_pass_and_the_training_file_not_again_but_fo
     test = read_test(str(root / "test.csv"), train, target="decision")
     result = compare(ctx, test)
     assert (test.passes, train.passes - before) == (1, 0)
-    assert result.overlap.rows == 2 and train.passes - before == 1  # NB603 fingerprints the training rows once
+    assert result.overlap.rows == 3 and train.passes - before == 1  # NB603 fingerprints the training rows once

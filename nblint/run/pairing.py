@@ -263,18 +263,32 @@ class TestComparison:
 
 @dataclass(frozen=True)
 class Overlap:
-    """Test rows found in the training table (by the features the two share)."""
+    """Test rows found in the training table (by the features the two share), and their chance.
+
+    A narrow table of a few discrete columns repeats rows by itself: a test row equal to a
+    training row is then what the values allow, not a copy. The chance that a fresh row equals
+    some training row is estimated from the training table itself (leave one out: the share of
+    training rows whose features another training row repeats); ``p_value`` is the one-sided
+    binomial probability of at least ``rows`` such test rows at that chance.
+    """
 
     rows: int  # test rows whose features are a training row's
     conflicting: int  # of those, rows whose label is not among that training row's labels
     examples: list[int]  # first test rows (1-based), the conflicting ones first
     conflicting_examples: list[int]
+    chance: float = 0.0  # the share of fresh rows expected to equal a training row
+    p_value: float = 0.0
 
 
 def overlap(train: np.ndarray, train_labels, test: np.ndarray, test_labels) -> Overlap:
     """:class:`Overlap` of two arrays of row keys (and labels, as text, where both tables have them)."""
+    from scipy.stats import binom
+
+    _, inverse, counts = np.unique(train, return_inverse=True, return_counts=True)
+    chance = float((counts[inverse] > 1).mean()) if len(train) else 0.0
     found = np.isin(test, train)
     at = np.flatnonzero(found)
+    p_value = float(binom.sf(at.size - 1, len(test), chance)) if at.size else 1.0
     conflicting: list[int] = []
     if test_labels is not None and train_labels is not None and at.size:
         seen: dict[int, set] = {}
@@ -285,7 +299,7 @@ def overlap(train: np.ndarray, train_labels, test: np.ndarray, test_labels) -> O
         conflicting = [int(i) for i in at.tolist() if test_labels[i] not in seen[int(test[i])]]
     first = [i + 1 for i in conflicting[:EXAMPLE_ROWS]]
     rest = [int(i) + 1 for i in at.tolist() if int(i) + 1 not in first]
-    return Overlap(int(at.size), len(conflicting), (first + rest)[:EXAMPLE_ROWS], first)
+    return Overlap(int(at.size), len(conflicting), (first + rest)[:EXAMPLE_ROWS], first, chance, p_value)
 
 
 def failed(path: str, message: str) -> TestComparison:

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from nblint.engine import Rule, Severity
+from nblint.engine import Option, Rule, Severity
 
 from . import at_test, share
 
@@ -13,7 +13,10 @@ class RowsInBoth(Rule):
     64-bit fingerprint of each row; with ``--text``, the documents with case and spacing
     folded). Counts the test rows found in training and, where both tables have the
     target, those whose label differs from every training copy's; the first of each are
-    the finding's rows.
+    the finding's rows. Only where chance does not explain them: the share of training rows
+    another training row repeats is the chance that a fresh row equals a training row, and
+    the count must be beyond it (one-sided binomial test, ``significance``). A narrow table of
+    a few discrete columns repeats its rows by itself; documents and measurements do not.
 
     ## Why is this bad?
     A test row the model was trained on is not held out: the test score rewards memory, not
@@ -22,9 +25,9 @@ class RowsInBoth(Rule):
     two is wrong, and the test score charges the model for it.
 
     ## Severity
-    A warning: a few repeated rows are normal where the features take few values (a
-    narrow categorical table repeats rows by itself), so the count is the evidence;
-    conflicting labels are said in the message.
+    A warning: the rows are beyond chance, but whether they are copies (leakage) or a
+    population that truly repeats is the user's knowledge; conflicting labels are said in the
+    message.
 
     ## Example
     ```
@@ -43,13 +46,22 @@ class RowsInBoth(Rule):
     since = "0.1.0"
     name = "rows-in-both"
     severity = Severity.WARNING
+    options = (
+        Option(
+            "significance",
+            0.001,
+            "The binomial test's p-value below which the test rows found in training are beyond chance.",
+            minimum=0.0,
+            maximum=1.0,
+        ),
+    )
 
     def check(self, ctx):
         test = ctx.test
         if test is None or not test.n_rows:
             return
         both = test.overlap
-        if not both.rows:
+        if not both.rows or not both.p_value < self.settings["significance"]:
             return
         what = "documents" if ctx.source.documents is not None else "rows"
         rows_share = share(both.rows, test.n_rows)
@@ -63,6 +75,8 @@ class RowsInBoth(Rule):
             "conflicting": both.conflicting,
             "conflicting_rows": both.conflicting_examples,
             "compared_by": list(test._common) if what == "rows" else "documents",
+            "chance": both.chance,
+            "p_value": both.p_value,
         }
         fix = "Remove the duplicates before splitting (or split by group), and settle conflicting labels."
         finding = self.finding(ctx, message, rows=both.examples, evidence=evidence, fix=fix)
