@@ -270,11 +270,22 @@ def test_text_column_test_documents_are_counted_with_the_training_vocabulary(pai
     assert found["NB603"]["evidence"]["conflicting"] == 1  # the same document (case and spacing folded)
 
 
-def test_the_dask_engine_refuses_a_test_table_in_one_line(pair):
-    pytest.importorskip("dask.dataframe")
-    result = _run("train.csv", "--target", "y", "--test", "test.csv", "--engine", "dask")
-    assert result.exit_code == 2
-    assert "test.csv: error: a test table (--test, test = ...) is compared with the local engine only" in result.stderr
+def test_the_dask_engine_compares_a_test_table_as_the_local_one_does(pair):
+    """The training table's partitions on Dask (profile, and NB603's fingerprints merged in row order)."""
+    dd = pytest.importorskip("dask.dataframe")
+    from pathlib import Path
+
+    split = Path(__file__).resolve().parent / "data" / "split"
+    args = [str(split / "train.csv"), "--target", "decision", "--test", str(split / "test.csv"), "--format", "json"]
+    local = _run(*args, "--select", "NB6")
+    assert _run(*args, "--select", "NB6", "--engine", "dask").stdout == local.stdout
+    train, test = pd.read_csv(split / "train.csv"), pd.read_csv(split / "test.csv")
+    in_parts = nblint.check(dd.from_pandas(train, npartitions=4), target="decision", test=test, select=["NB6"])
+    assert [f.code for f in in_parts] == ["NB601", "NB603", "NB604", "NB605"]
+    assert _plain(in_parts) == _plain(nblint.check(train, target="decision", test=test, select=["NB6"]))
+    # a test table the local reader cannot take as one file (a glob of parts): one line, exit 2
+    result = _run(*args[:3], "--test", str(split / "*.csv"), "--engine", "dask")
+    assert result.exit_code == 2 and "with --engine dask the test table is one file" in result.stderr
 
 
 def test_the_docs_configuration_block_works(tmp_path, monkeypatch):

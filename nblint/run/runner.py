@@ -458,10 +458,10 @@ def open_test(
     test_path = settings.test
     if not test_path or (path != "-" and os.path.abspath(test_path) == os.path.abspath(path)):
         return None
-    if engine == "dask":
+    if engine == "dask" and not os.path.isfile(test_path):
         raise TestError(
-            f"{test_path}: error: a test table (--test, test = ...) is compared with the local engine only "
-            f"(the test table of {path})"
+            f"{test_path}: error: with --engine dask the test table is one file, read in chunks beside the "
+            f"training table's partitions (the test table of {path})"
         )
     if settings.test_named_by is not None:
         from nblint.run.confine import refusal
