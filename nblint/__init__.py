@@ -91,7 +91,11 @@ def check(data, y=None, *, target=None, model=None, feature_names=None, **kwargs
         ``{"season": "categorical", "pixel_*": "count"}``: they win over inference) and
         ``words`` (``True``: the features are a document-term block, a text vectorizer's
         output, read as one block of words whatever the vocabulary size; or the names of
-        those columns). Without ``words`` a block is read from its shape and values.
+        those columns). Without ``words`` a block is read from its shape and values;
+        ``test`` (the test or serving table, of any kind ``data`` may be, a path too; a
+        matrix takes ``data``'s column names) with ``y_test`` (its classes, optional: a
+        serving table has none): what a model fitted on ``data`` meets there, the NB6xx
+        rules (findings located at the test file, ``<test>`` in memory).
 
     Returns
     -------
@@ -141,7 +145,10 @@ def check_pipeline(pipeline, X=None, y=None, **kwargs):
         The training classes (a target column named ``target``, else after the
         Series, else ``y``).
     **kwargs
-        ``target``, ``select``, ``ignore`` and ``options``, as for :func:`check`.
+        ``target``, ``select``, ``ignore`` and ``options``, as for :func:`check`;
+        ``X_test`` and ``y_test``: the test rows (and their classes, optional), sent
+        through the same steps as ``X`` (fitted steps transform; a text chain is the
+        clone fitted on ``X``), so the NB6xx rules compare what the model sees.
 
     Returns
     -------

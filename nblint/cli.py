@@ -235,6 +235,13 @@ def main(ctx: click.Context) -> None:
     help="A column of documents: lint its word counts, as scikit-learn's CountVectorizer() makes them, beside the "
     "other numeric columns.",
 )
+@click.option(
+    "--test",
+    metavar="PATH",
+    help="The test or serving table of the checked table (any format nblint reads; the target may be absent): "
+    "say what a model fitted on the checked table meets there (NB6xx rules: unseen levels, zero cells met, "
+    "rows in both tables, prior shift, values out of support, unseen words, schema).",
+)
 @click.option("--model", "-m", type=MODEL, metavar="MODEL", help=MODEL_HELP)
 @click.option("--alpha", type=_FiniteFloat(0.0), help="The model's smoothing (0 = none: a zero count vetoes a class).")
 @click.option("--select", help="Comma-separated rule codes or prefixes to enable (default: all).")
@@ -319,6 +326,7 @@ def check(
     paths,
     target,
     text,
+    test,
     model,
     alpha,
     select,
@@ -353,6 +361,9 @@ def check(
     counts scikit-learn's CountVectorizer() makes of it (one column per word of
     the vocabulary), beside the target and the table's other numeric columns.
 
+    With --test PATH each table is compared with its test or serving table, read
+    the same way: the NB6xx findings are located in the test file.
+
     Exit status: 0 when nothing is at or above the fail level, 1 when something is,
     2 when an input or config could not be read (the other inputs are still linted).
     """
@@ -370,6 +381,7 @@ def check(
     overrides = Overrides(
         target=target,
         text=text,
+        test=test,
         model=model,
         alpha=alpha,
         select=_codes(select),

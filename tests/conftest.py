@@ -35,9 +35,9 @@ def declared(monkeypatch):
     seen = []
     original = nblint.run.runner.lint_source
 
-    def spy(source, settings, codes, jobs=None):
+    def spy(source, settings, codes, jobs=None, **more):  # (more: a test table, --test)
         seen.append((os.path.basename(source.path), settings.target, settings.model, settings.alpha))
-        return original(source, settings, codes, jobs)
+        return original(source, settings, codes, jobs, **more)
 
     monkeypatch.setattr(nblint.run.runner, "lint_source", spy)
     return seen

@@ -43,6 +43,17 @@ for _name, _format in [
     ("examples.concise.txt", "concise"),
 ]:
     CASES[_name] = [*EXAMPLES, "--format", _format]
+# A training table against its test table (NB6xx): every output format names the test file where the rows are.
+SPLIT = ["check", "tests/data/split/train.csv", "--target", "decision", "--test", "tests/data/split/test.csv"]
+for _name, _format in [
+    ("split.txt", "text"),
+    ("split.json", "json"),
+    ("split.sarif", "sarif"),
+    ("split.github.txt", "github"),
+    ("split.junit.xml", "junit"),
+    ("split.concise.txt", "concise"),
+]:
+    CASES[_name] = [*SPLIT, "--format", _format]
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

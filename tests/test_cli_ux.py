@@ -450,7 +450,7 @@ def test_impact_plot_into_a_missing_folder_is_one_error_line(tmp_path, at_root):
     [
         (
             ["check", "--tagret", "y"],
-            "nblint check: error: No such option '--tagret'. (Did you mean one of: '--ignore', '--target', '--text'?)",
+            "nblint check: error: No such option '--tagret'. (Did you mean one of: '--target', '--test', '--text'?)",
         ),
         (["chek"], "nblint: error: No such command 'chek'."),
         (

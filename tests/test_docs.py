@@ -56,6 +56,7 @@ CLAIMS = [
     ("text", "titanic.py:", "tests/test_readme_pipelines.py::test_readme_python_flows_snippet"),
     ("yaml", "# nblint: ignore[NB501]", "tests/test_readme_pipelines.py::test_readme_suppressions"),
     ("toml", 'per-file-ignores]\n"configs', "tests/test_readme_pipelines.py::test_readme_suppressions"),
+    ("toml", 'test = "tests/data/split/test.csv"', "tests/test_train_test.py::test_the_docs_configuration_block_works"),
 ]
 
 #: Python blocks that are not scripts: the rule pack's pytest module (tests/test_testing.py runs it
@@ -114,6 +115,7 @@ def examples_folder(tmp_path: Path) -> Path:
     shutil.copytree(ROOT / "examples", tmp_path / "examples")
     (tmp_path / "tests" / "data").mkdir(parents=True)
     shutil.copy2(ROOT / "tests" / "data" / "messages.csv", tmp_path / "tests" / "data")
+    shutil.copytree(ROOT / "tests" / "data" / "split", tmp_path / "tests" / "data" / "split")
     return tmp_path
 
 

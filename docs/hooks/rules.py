@@ -25,6 +25,7 @@ FAMILIES = {
     "NB3": "A declared model against the columns (need a model)",
     "NB4": "Measured impact",
     "NB5": "Pipeline code and configs",
+    "NB6": "A training table against its test or serving table (need --test)",
 }
 
 
@@ -60,7 +61,8 @@ def index_page(rules: dict) -> str:
         "Every rule, with its default severity and the first line of its documentation. Each page is",
         "generated from the rule itself, as `nblint rule CODE` prints it; `nblint rules` lists them.",
         "NB2xx rules need a target (`--target`); NB3xx rules need a declared model (`--model` or",
-        "`model` in the configuration).",
+        "`model` in the configuration); NB6xx rules compare the table with its test or serving table",
+        "(`--test`, see [Train and test tables](../train-test.md)).",
     ]
     for prefix, title in FAMILIES.items():
         members = [rule for code, rule in rules.items() if code.startswith(prefix)]

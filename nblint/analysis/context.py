@@ -159,6 +159,9 @@ class TableContext:
 
     #: What this context holds: the rules whose ``inputs`` include it run on it.
     input = "table"
+    #: The test (or serving) table compared with this training table, a
+    #: :class:`nblint.run.pairing.TestComparison` (the NB6xx rules read it); None: no test table given.
+    test: Any = None
 
     @property
     def path(self) -> str:

@@ -87,6 +87,8 @@ def check(
     alpha=None,
     kinds=None,
     words=None,
+    test=None,
+    y_test=None,
 ) -> Report:
     """Lint ``data`` (and the classes ``y``); see :func:`nblint.check`."""
     if isinstance(y, str):  # check(df, "label"): the class column's name, as before y existed
@@ -96,10 +98,44 @@ def check(
         data, y, target=target, feature_names=feature_names, encoding=settings.encoding, words=words
     )
     settings = replace(settings, target=target)
-    return Report(lint_source(source, settings, _codes(settings)), source.path)
+    paired = test_source(test, y_test, source, target, feature_names, settings.encoding)
+    return Report(lint_source(source, settings, _codes(settings), test=paired), source.path)
 
 
-def check_pipeline(pipeline, X=None, y=None, *, target=None, select=None, ignore=None, options=None) -> Report:
+#: The location of an in-memory test table's findings (a file's are its path).
+TEST_PATH = "<test>"
+
+
+def test_source(test, y_test, train, target: str | None, feature_names=None, encoding: str = "utf-8"):
+    """The test table of :func:`check` (any kind the training table may be), read like ``train``; None: none.
+
+    A matrix takes the training table's column names (the columns of a matrix are positions);
+    ``y_test`` becomes the target column, as ``y`` did.
+    """
+    if test is None:
+        if y_test is not None:
+            raise ValueError("y_test goes with test=: the test table it labels")
+        return None
+    if _is_matrix(test) and feature_names is None:
+        names = [name for name in train.names if name != target]
+        width = _width(test)
+        feature_names = names if len(names) == width else None
+    source, _ = table_source(
+        test,
+        y_test,
+        target=target if y_test is not None else None,
+        feature_names=feature_names,
+        encoding=encoding,
+        words=True if train.words is not None and _is_matrix(test) else None,
+    )
+    if source.path.startswith("<"):  # (in memory: <dataframe>, <array>)
+        source.path = TEST_PATH
+    return source
+
+
+def check_pipeline(
+    pipeline, X=None, y=None, *, target=None, select=None, ignore=None, options=None, X_test=None, y_test=None
+) -> Report:
     """Lint a live scikit-learn pipeline and what its model receives; see :func:`nblint.check_pipeline`."""
     from nblint.engine import run_rules
     from nblint.pipelines import lint_specs
@@ -108,6 +144,8 @@ def check_pipeline(pipeline, X=None, y=None, *, target=None, select=None, ignore
     from nblint.pipelines.spec import PipelineSpec, build_specs
     from nblint.pipelines.transform import model_input, wrapped_pipeline
 
+    if X_test is not None and X is None:
+        raise ValueError("X_test goes with X: the test rows are compared with the training rows")
     settings = _settings(select=select, ignore=ignore, options=options)
     codes = _codes(settings)
     specs = build_specs(calls_from_object(pipeline), "<pipeline>", "live")
@@ -130,7 +168,22 @@ def check_pipeline(pipeline, X=None, y=None, *, target=None, select=None, ignore
         received.X, y, target=target, feature_names=names, notes=received.notes, words=received.words or None
     )
     settings = replace(settings, target=target, model=spec.model if spec else None, alpha=spec.alpha if spec else None)
-    return Report(findings + lint_source(source, settings, codes), "<pipeline>")
+    if spec is not None and spec.estimator is not None:
+        settings = replace(settings, min_categories=spec.estimator.value("min_categories"))
+    paired = None
+    if X_test is not None:
+        # The test rows as the model sees them: through the same steps, fitted (or cloned and fitted) on X.
+        try:
+            seen = X_test if received.apply is None else received.apply(X_test)
+        except ValueError as exc:  # an encoder with handle_unknown='error' meets a new level: NB601 says so
+            from nblint.run.pairing import failed
+
+            paired = failed(TEST_PATH, " ".join(str(exc).split()))
+        else:
+            paired = test_source(seen, y_test, source, target, names if _is_matrix(seen) else None)
+            if received.tokens is not None:  # the words the vectorizer drops from each test document
+                paired.tokens, paired.unseen_tokens = received.tokens(X_test)
+    return Report(findings + lint_source(source, settings, codes, test=paired), "<pipeline>")
 
 
 def _is_matrix(X) -> bool:

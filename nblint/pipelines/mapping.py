@@ -48,7 +48,7 @@ from nblint.pipelines.spec import PipelineSpec, build_specs
 from nblint.pipelines.tree import PosDict
 
 HYDRA_KEYS = frozenset({"_target_", "_partial_", "_recursive_", "_convert_", "_args_"})
-SPEC_KEYS = ("model", "params", "encoders", "data", "target")
+SPEC_KEYS = ("model", "params", "encoders", "data", "target", "test")
 
 
 def read_mapping_config(documents: list, path: str) -> list[PipelineSpec] | None:
@@ -264,6 +264,8 @@ def _nblint_spec(document: PosDict, path: str) -> list[PipelineSpec]:
         data=_string(document, "data"),
         target=_string(document, "target"),
         data_line=_key_mark(document, "data", (None, None))[0],
+        test=_string(document, "test"),
+        test_line=_key_mark(document, "test", (None, None))[0],
     )
 
 

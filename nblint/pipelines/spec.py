@@ -104,6 +104,9 @@ class PipelineSpec:
         The data file and class column an nblint spec names (``data`` as written).
     data_line : int or None
         The line of ``data:``.
+    test, test_line : str or None, int or None
+        The test table an nblint spec names beside its data (``test:``, as written), and its line:
+        the data is compared with it (:mod:`nblint.run.pairing`).
     notes : tuple of Note
         What the reader could not follow in the source (a Python 2 file, a star
         import from a project module...); a spec may consist of notes alone.
@@ -117,6 +120,8 @@ class PipelineSpec:
     target: str | None = None
     data_line: int | None = None
     notes: tuple[Note, ...] = ()
+    test: str | None = None
+    test_line: int | None = None
 
     @property
     def model(self) -> str | None:
@@ -165,6 +170,8 @@ def build_specs(
     data: str | None = None,
     target: str | None = None,
     data_line: int | None = None,
+    test: str | None = None,
+    test_line: int | None = None,
     skip: AbstractSet[int] = frozenset(),
 ) -> list[PipelineSpec]:
     """The pipelines among ``calls`` (every call a reader found, in source order).
@@ -175,8 +182,8 @@ def build_specs(
         Every call the reader found, in source order.
     path, form : str
         The file and the form it was written in (see :class:`PipelineSpec`).
-    data, target, data_line : optional
-        What an nblint spec says about its training table.
+    data, target, data_line, test, test_line : optional
+        What an nblint spec says about its training table (and its test table).
     skip : set of int
         ``id`` of calls that have no effect (a model a script builds and never uses):
         not roots of a spec.
@@ -199,7 +206,11 @@ def build_specs(
         if id(call) not in nested and id(call) not in skip:
             for steps in _root_pipelines(call):
                 estimator = steps[-1] if steps and _is_estimator(steps[-1]) else None
-                specs.append(PipelineSpec(path, form, tuple(steps), estimator, data, target, data_line))
+                specs.append(
+                    PipelineSpec(
+                        path, form, tuple(steps), estimator, data, target, data_line, test=test, test_line=test_line
+                    )
+                )
     return specs
 
 

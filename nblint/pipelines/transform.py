@@ -50,6 +50,12 @@ class ModelInput:
         What was done to ``X`` that a finding should say (hash-bucket names, buckets left out).
     words : bool
         ``X`` is a text vectorizer's output: one document-term block, whatever its size.
+    apply : callable or None
+        The same steps, as fitted here, applied to other rows (a test table: ``apply(X_test)``
+        has ``X``'s columns); None where ``X`` reaches the model as given.
+    tokens : callable or None
+        For a text chain whose vectorizer keeps a vocabulary: ``tokens(docs)`` gives, per
+        document, its tokens and those outside the vocabulary (two int arrays).
     """
 
     X: Any
@@ -58,6 +64,8 @@ class ModelInput:
     fitted: bool = True
     notes: list[str] = field(default_factory=list)
     words: bool = False
+    apply: Any = None
+    tokens: Any = None
 
 
 def model_input(obj: Any, X: Any) -> ModelInput:
@@ -75,10 +83,14 @@ def model_input(obj: Any, X: Any) -> ModelInput:
         return _vectorized(chain, X, names)
     if not all(_is_fitted(step) for step in transformers):
         return ModelInput(X, None, names, fitted=False)
-    out = X
-    for step in transformers:
-        out = step.transform(out)
-    return ModelInput(out, _names_out(lambda: obj[:-1].get_feature_names_out(), out), names)
+
+    def apply(rows: Any) -> Any:
+        for step in transformers:
+            rows = step.transform(rows)
+        return rows
+
+    out = apply(X)
+    return ModelInput(out, _names_out(lambda: obj[:-1].get_feature_names_out(), out), names, apply=apply)
 
 
 #: Meta-estimators whose fitted copies may each see other columns than ``X``'s (bagging draws
@@ -184,12 +196,34 @@ def _vectorized(chain: list[Any], docs: Any, names: list[str]) -> ModelInput:
     fitted = Pipeline([(f"step{i}", step) for i, step in enumerate(used)])  # (reads names, fits nothing)
     columns = _names_out(fitted.get_feature_names_out, out)
     if columns is not None or "HashingVectorizer" not in {_sklearn_class(step) for step in used}:
-        return ModelInput(out, columns, names, words=True)
-    return _hash_buckets(out, names)
+        return ModelInput(out, columns, names, words=True, apply=fitted.transform, tokens=_token_counter(used[0]))
+    return _hash_buckets(out, names, fitted.transform)
 
 
-def _hash_buckets(out: Any, names: list[str]) -> ModelInput:
-    """A HashingVectorizer's output: the buckets some document fills, named ``hash_<bucket>``."""
+def _token_counter(vectorizer: Any) -> Any:
+    """``docs -> (tokens, unseen)`` per document, for a fitted vectorizer with a vocabulary; else None."""
+    vocabulary = getattr(vectorizer, "vocabulary_", None)
+    build = getattr(vectorizer, "build_analyzer", None)
+    if not isinstance(vocabulary, dict) or build is None:
+        return None
+    import numpy as np
+
+    analyzer = build()
+
+    def count(docs: Any) -> tuple[Any, Any]:
+        found = [analyzer(doc) for doc in docs]
+        tokens = np.array([len(doc) for doc in found], dtype=np.int64)
+        unseen = np.array([sum(token not in vocabulary for token in doc) for doc in found], dtype=np.int64)
+        return tokens, unseen
+
+    return count
+
+
+def _hash_buckets(out: Any, names: list[str], transform: Any = None) -> ModelInput:
+    """A HashingVectorizer's output: the buckets some document fills, named ``hash_<bucket>``.
+
+    ``transform`` (the fitted chain), when given, makes the ``apply`` of other rows: the same buckets.
+    """
     import numpy as np
     from scipy import sparse
 
@@ -200,8 +234,9 @@ def _hash_buckets(out: Any, names: list[str]) -> ModelInput:
         f"HashingVectorizer keeps no vocabulary: columns are named hash_<bucket> (a bucket may hold several words); "
         f"the {width - len(filled):,} of {width:,} buckets no document fills are left out"
     )
+    apply = None if transform is None else (lambda rows: sparse.csc_matrix(transform(rows))[:, filled].tocsr())
     return ModelInput(
-        matrix[:, filled].tocsr(), [f"hash_{j}" for j in filled.tolist()], names, notes=[note], words=True
+        matrix[:, filled].tocsr(), [f"hash_{j}" for j in filled.tolist()], names, notes=[note], words=True, apply=apply
     )
 
 

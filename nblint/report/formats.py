@@ -374,7 +374,7 @@ def _workflow_command(command: str, properties: list[tuple[str, str]], message: 
 
 
 def render_junit(result) -> str:
-    """JUnit XML: one test case per finding (classname: the file), one per clean file.
+    """JUnit XML: one test case per finding (classname: the file checked; file: the finding's), one per clean file.
 
     CI servers show one result per ``<testcase>``, so each finding is its own case:
     it fails when its severity is at or above the file's fail level (``--fail-on``),
@@ -404,7 +404,8 @@ def render_junit(result) -> str:
         if not r.findings and not r.error:
             cases.append(ET.Element("testcase", {"classname": path, "name": "no findings", "file": path}))
         for f in r.findings:
-            attributes = {"classname": path, "name": _xml(_junit_name(f)), "file": path}
+            # (classname: the file checked; file: where the finding is, its test table for NB6xx)
+            attributes = {"classname": path, "name": _xml(_junit_name(f)), "file": _xml(f.path) if f.path else path}
             line = f.file_line if f.cell is not None else f.line  # (of the .ipynb file itself, as in SARIF)
             if line is not None:
                 attributes["line"] = str(line)

@@ -71,7 +71,13 @@ def render_html(result) -> str:
         elif not r.findings:
             body.append('<p class="summary">No findings.</p>')
         else:
-            body.append(findings_table(r.findings, pictures=True))
+            own = [f for f in r.findings if f.path in (r.path, "")]
+            if own:
+                body.append(findings_table(own, pictures=True))
+            # Findings located in another file: what the table's test table meets (NB6xx), under its name.
+            for other in sorted({f.path for f in r.findings} - {r.path, ""}):
+                body.append(f"<h3>in its test table {escape(other)}</h3>")
+                body.append(findings_table([f for f in r.findings if f.path == other], pictures=True))
         sections.append(f'<section class="input">{"".join(body)}</section>')
     summary = summary_line(result.findings, len(result.files))
     if result.errors:

@@ -7,6 +7,7 @@ table (``--config FILE`` overrides the search).  Keys::
     [tool.nblint]                 # in nblint.toml: top level, no [tool.nblint]
     target = "label"              # the class column
     text = "body"                 # a column of documents, linted as its word counts
+    test = "data/test.csv"        # the test or serving table, compared with the training one (NB6xx)
     model = "bernoulli"           # bernoulli | multinomial | complement | gaussian | categorical
     alpha = 1.0                   # the model's smoothing, when known (0 = none: zero counts veto)
     select = ["NB1", "NB2"]       # codes or prefixes; "ALL" by default
@@ -21,7 +22,7 @@ table (``--config FILE`` overrides the search).  Keys::
     "pixel_*" = "count"
 
     [tool.nblint.per-file-settings."data/train_*.csv"]
-    target = "y"                  # target, model and/or text for files matching the glob
+    target = "y"                  # target, model, text and/or test for files matching the glob
     model = "categorical"
 
     [tool.nblint.per-file-ignores]
@@ -57,6 +58,7 @@ from nblint.engine.findings import Severity
 TOP_KEYS = {
     "target",
     "text",
+    "test",
     "model",
     "alpha",
     "select",
@@ -69,7 +71,7 @@ TOP_KEYS = {
     "memory-budget",
     "preview",
 }
-PER_FILE_KEYS = {"target", "model", "text"}
+PER_FILE_KEYS = {"target", "model", "text", "test"}
 
 
 @dataclass
@@ -79,6 +81,17 @@ class Settings:
     target: str | None = None
     #: A column of documents to lint as word counts (``--text``; :mod:`nblint.readers.text`).
     text: str | None = None
+    #: The test (or serving) table the training table is compared with (``--test``; :mod:`nblint.run.pairing`).
+    test: str | None = None
+    #: The configuration file that names ``test`` (its path is then joined to the file's folder and
+    #: confined as a spec's ``data:`` is, :mod:`nblint.run.confine`); None: given on the command line.
+    test_named_by: str | None = None
+    #: The line of the spec that names ``test`` (a spec's ``test:``), for its error lines.
+    test_line: int | None = None
+    #: Columns whose encoder in the spec naming the table raises on an unseen level -> that encoder (NB601).
+    unknown_raises: dict[str, str] = field(default_factory=dict)
+    #: A declared CategoricalNB's ``min_categories`` (a spec's or a live pipeline's), where one is known.
+    min_categories: Any = None
     model: str | None = None
     alpha: float | None = None
     select: list[str] = field(default_factory=lambda: ["ALL"])
@@ -231,6 +244,9 @@ def parse_settings(table: dict[str, Any], root: str = ".", prefix: str = "", sou
             raise ConfigError(f"unknown key {key(name)!r}{hint}")
     settings.target = _string(table, "target", key, settings.target)
     settings.text = _string(table, "text", key, settings.text)
+    if "test" in table:
+        settings.test = _beside(root, _string(table, "test", key, None) or "")
+        settings.test_named_by = source
     settings.model = _model(table.get("model"), key("model"))
     settings.encoding = _string(table, "encoding", key, settings.encoding)
     if "alpha" in table:
@@ -268,7 +284,7 @@ def parse_settings(table: dict[str, Any], root: str = ".", prefix: str = "", sou
         values = kebab_keys(values, PER_FILE_KEYS, where)
         unknown = set(values) - PER_FILE_KEYS
         if unknown:
-            raise ConfigError(f"unknown key {where + '.' + sorted(unknown)[0]!r} (allowed: target, model, text)")
+            raise ConfigError(f"unknown key {where + '.' + sorted(unknown)[0]!r} (allowed: target, model, text, test)")
         resolved = {}
         if "target" in values:
             resolved["target"] = _string(values, "target", lambda n, where=where: f"{where}.{n}", None)
@@ -276,6 +292,9 @@ def parse_settings(table: dict[str, Any], root: str = ".", prefix: str = "", sou
             resolved["model"] = _model(values["model"], f"{where}.model")
         if "text" in values:
             resolved["text"] = _string(values, "text", lambda n, where=where: f"{where}.{n}", None)
+        if "test" in values:
+            test = _string(values, "test", lambda n, where=where: f"{where}.{n}", None) or ""
+            resolved["test"], resolved["test_named_by"] = _beside(root, test), source
         settings.per_file_settings.append((pattern, resolved))
     for pattern, codes in _table(table, "per-file-ignores", key).items():
         where = key(f'per-file-ignores."{pattern}"')
@@ -286,6 +305,13 @@ def parse_settings(table: dict[str, Any], root: str = ".", prefix: str = "", sou
             raise ConfigError(str(exc)) from None
         settings.per_file_ignores.append((pattern, codes))
     return settings
+
+
+def _beside(root: str, path: str) -> str:
+    """A path the configuration names, joined to its folder; relative to the working directory where it lies inside it."""
+    joined = os.path.normpath(os.path.join(root, path))
+    relative = os.path.relpath(joined)
+    return joined if relative.startswith(os.pardir) else relative
 
 
 def parse_kinds(table: dict, where: str) -> dict[str, str]:

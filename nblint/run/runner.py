@@ -34,6 +34,7 @@ from nblint.run.config import Settings, find_config, load_config
 
 if TYPE_CHECKING:
     from nblint.pipelines import ConfigFile, PipelineSpec
+    from nblint.run.pairing import TestComparison
 
 #: Folders never descended into when a directory is checked.
 SKIP_DIRS = {
@@ -104,6 +105,8 @@ class Overrides:
     preview: bool | None = None
     #: ``--allow-outside-data``: read a data file a spec names outside its folder and the working directory.
     allow_outside_data: bool = False
+    #: ``--test``: the test or serving table each checked table is compared with (:mod:`nblint.run.pairing`).
+    test: str | None = None
 
 
 def expand_paths(paths: list[str]) -> tuple[list[str], list[str], dict[str, str]]:
@@ -174,6 +177,8 @@ def settings_for(path: str, overrides: Overrides, cache: dict) -> Settings:
     resolved = base.for_file(path)
     extend = {"extend_select": "select", "extend_ignore": "ignore"}
     changes = {k: v for k, v in vars(overrides).items() if v is not None and k not in _RUN_ONLY and k not in extend}
+    if overrides.test is not None:
+        changes["test_named_by"], changes["test_line"] = None, None  # (given on the command line: read where it is)
     resolved = replace(resolved, **changes)
     for option, key in extend.items():
         if getattr(overrides, option):
@@ -230,10 +235,28 @@ def lint_source(
     codes: list[str],
     jobs: int | None = None,
     profiles: ProfileCache | None = None,
+    test: TableSource | TestComparison | None = None,
 ) -> list[Finding]:
-    """Profile one table (or take its profile from ``profiles``) and run the enabled rules on it."""
+    """Profile one table (or take its profile from ``profiles``) and run the enabled rules on it.
+
+    ``test``, when given, is its test or serving table: compared with it in one pass
+    (:func:`nblint.run.pairing.compare`) for the NB6xx rules; or the comparison already made
+    (a pipeline's steps that failed on the test rows).
+    """
     with one_blas_thread():
         ctx = make_context(source, settings, jobs, profiles)
+        if isinstance(test, TableSource):
+            from nblint.run.pairing import compare
+
+            test.jobs = source.jobs
+            try:
+                ctx.test = compare(ctx, test, settings.unknown_raises, settings.min_categories)
+            except TestError:
+                raise
+            except NblintError as exc:  # (the pass over the test table: its rows, or no column shared)
+                raise TestError(f"{test.path}: error: {exc} (the test table of {source.path})") from None
+        elif test is not None:
+            ctx.test = test
         findings = run_rules(ctx, codes, ctx.rule_options)
         beside = source.beside
         if beside is None:
@@ -385,10 +408,15 @@ def lint_paths(
             if spec is not None:
                 settings = _declared_by_spec(settings, spec, path, overrides, warnings)
             bar = None
+            test = None
             try:
                 source = open_source(path, settings)
                 bar = show_progress(source) if bars else None
-                findings = lint_source(source, settings, settings.enabled_codes(path), jobs)
+                test = open_test(path, source, settings, overrides, engine)
+                findings = lint_source(source, settings, settings.enabled_codes(path), jobs, test=test)
+            except TestError as exc:
+                results.append(FileResult(path, error=str(exc), fail_on=settings.fail_on))
+                continue
             except NblintError as exc:
                 named_by = f" (named by {spec.path}, line {spec.data_line})" if spec is not None else ""
                 results.append(FileResult(path, error=f"{path}: error: {exc}{named_by}", fail_on=settings.fail_on))
@@ -407,6 +435,55 @@ def lint_paths(
         if client is not None:
             client.close()
     return RunResult(results, warnings)
+
+
+class TestError(NblintError):
+    """A test table that cannot be read: its error line is whole (it names the test file)."""
+
+
+def open_test(
+    path: str, train: TableSource, settings: Settings, overrides: Overrides, engine: str = "local"
+) -> TableSource | None:
+    """The test table of the table at ``path`` (``--test``, ``test = ...``), read the way ``train`` was; None: none.
+
+    A table is not compared with itself (a configuration's ``test`` applies to every table,
+    the test table included). A path the configuration names is confined as a spec's
+    ``data:`` is (:mod:`nblint.run.confine`).
+
+    Raises
+    ------
+    TestError
+        One line naming the test file: it is refused, missing or unreadable, or the engine cannot take it.
+    """
+    test_path = settings.test
+    if not test_path or (path != "-" and os.path.abspath(test_path) == os.path.abspath(path)):
+        return None
+    if engine == "dask" and not os.path.isfile(test_path):
+        raise TestError(
+            f"{test_path}: error: with --engine dask the test table is one file, read in chunks beside the "
+            f"training table's partitions (the test table of {path})"
+        )
+    if settings.test_named_by is not None:
+        from nblint.run.confine import refusal
+
+        refused = refusal(
+            test_path, settings.test_named_by, settings.test_line, allow_outside=overrides.allow_outside_data
+        )
+        if refused is not None:
+            raise TestError(refused)
+    from nblint.run.pairing import read_test
+
+    try:
+        return read_test(
+            test_path,
+            train,
+            encoding=settings.encoding,
+            text=settings.text,
+            target=settings.target,
+            sheet=overrides.sheet,
+        )
+    except NblintError as exc:
+        raise TestError(f"{test_path}: error: {exc} (the test table of {path})") from None
 
 
 def text_source(source: TableSource, column: str, target: str | None) -> TableSource:
@@ -459,7 +536,17 @@ def _declared_by_spec(
             )
     if changes.get("model") and settings.alpha is None and spec.alpha is not None:
         changes["alpha"] = spec.alpha
-    return replace(settings, **changes)
+    resolved = replace(settings, **changes)
+    if spec.test and settings.test is None:
+        # The spec's test table, beside the spec, confined as its data is (open_test refuses it otherwise).
+        test = os.path.normpath(os.path.join(os.path.dirname(spec.path), spec.test))
+        resolved = replace(resolved, test=test, test_named_by=spec.path, test_line=spec.test_line)
+    if resolved.test:
+        from nblint.run.pairing import strict_encoders
+
+        minimum = spec.estimator.value("min_categories") if spec.estimator is not None else None
+        resolved = replace(resolved, unknown_raises=strict_encoders(spec), min_categories=minimum)
+    return resolved
 
 
 def _json_table(path: str) -> str | None:

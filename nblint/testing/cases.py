@@ -21,6 +21,10 @@ A case file is YAML named after its rule (``NB101.yaml``)::
         rows: [2]                 # optional: some finding's example rows
         severity: warning         # optional: the severity of every finding
         message_contains: one-hot # optional: some finding's message contains this
+        test_table: |             # optional: the test table (CSV text) the table is compared with (NB6xx)
+          a,b,c,y
+          0,0,1,0
+        test_repeat: 1            # optional: its data rows repeated
 
 A pipeline rule's case gives a ``config`` text and its ``form`` (``hydra`` or
 ``spec`` YAML, ``python``, ``json``, ``toml``), or for the ``notebook`` form its
@@ -28,7 +32,8 @@ A pipeline rule's case gives a ``config`` text and its ``form`` (``hydra`` or
 nbformat 4 notebook; it is written to a file and checked with ``nblint check
 --format json``, and a failing case names the finding's ``line`` (a notebook case
 may also name its ``cell``).  A live case gives ``live`` Python code defining
-``pipe``, ``X`` and ``y``, checked with :func:`nblint.check_pipeline`.
+``pipe``, ``X`` and ``y`` (and, for the NB6xx rules, ``X_test`` and ``y_test``), checked
+with :func:`nblint.check_pipeline`.
 
 Case files are test code: a ``live`` case is executed, as a test is.  The rules
 run through the installed packs (``nblint.rules`` entry points), exactly as
@@ -197,8 +202,16 @@ def _table_findings(case: Case) -> list[dict]:
         alpha=spec.get("alpha"),
         select=[case.rule],
         options=options,
+        test=_test_table(spec),
     )
     return [f.to_dict() for f in report]
+
+
+def _test_table(spec: dict[str, Any]):
+    """The case's test table (``test_table``, its rows repeated ``test_repeat`` times), or None."""
+    if "test_table" not in spec:
+        return None
+    return build_table({"table": spec["test_table"], "repeat": spec.get("test_repeat", 1)})
 
 
 def _table_options(code: str, values: dict) -> dict:
@@ -244,5 +257,6 @@ def _live_findings(case: Case) -> list[dict]:
         raise unittest.SkipTest("a live case needs scikit-learn") from None
     namespace: dict[str, Any] = {"pd": pd}
     exec(case.spec["live"], namespace)  # test code from the case file, never user data
-    report = nblint.check_pipeline(namespace["pipe"], namespace["X"], namespace["y"], select=[case.rule])
+    test = {name: namespace[name] for name in ("X_test", "y_test") if name in namespace}
+    report = nblint.check_pipeline(namespace["pipe"], namespace["X"], namespace["y"], select=[case.rule], **test)
     return [f.to_dict() for f in report]

@@ -1,0 +1,83 @@
+from __future__ import annotations
+
+from nblint.engine import Option, Rule, Severity
+
+from . import at_test, share
+
+
+class RowsInBoth(Rule):
+    """Rows or documents of the test table that are also in the training table.
+
+    ## What it does
+    Compares every test row with the training rows by the features both tables have (a
+    64-bit fingerprint of each row; with ``--text``, the documents with case and spacing
+    folded). Counts the test rows found in training and, where both tables have the
+    target, those whose label differs from every training copy's; the first of each are
+    the finding's rows. Only where chance does not explain them: the share of training rows
+    another training row repeats is the chance that a fresh row equals a training row, and
+    the count must be beyond it (one-sided binomial test, ``significance``). A narrow table of
+    a few discrete columns repeats its rows by itself; documents and measurements do not.
+
+    ## Why is this bad?
+    A test row the model was trained on is not held out: the test score rewards memory, not
+    generalisation (evaluation leakage), and Naive Bayes, which counts every training row,
+    scores its own rows well. A copy with another label is a labelling conflict: one of the
+    two is wrong, and the test score charges the model for it.
+
+    ## Severity
+    A warning: the rows are beyond chance, but whether they are copies (leakage) or a
+    population that truly repeats is the user's knowledge; conflicting labels are said in the
+    message.
+
+    ## Example
+    ```
+    # train.csv                 # test.csv
+    text,y                      text,y
+    "win a prize now",spam      "Win a prize NOW",ham   # the same document, another label
+    ```
+
+    ## Use instead
+    Split after removing duplicates (or group the split by the duplicated key, such as
+    scikit-learn's ``GroupShuffleSplit``), and resolve conflicting labels before training.
+    """
+
+    code = "NB603"
+    status = "stable"
+    since = "0.1.0"
+    name = "rows-in-both"
+    severity = Severity.WARNING
+    options = (
+        Option(
+            "significance",
+            0.001,
+            "The binomial test's p-value below which the test rows found in training are beyond chance.",
+            minimum=0.0,
+            maximum=1.0,
+        ),
+    )
+
+    def check(self, ctx):
+        test = ctx.test
+        if test is None or not test.n_rows:
+            return
+        both = test.overlap
+        if not both.rows or not both.p_value < self.settings["significance"]:
+            return
+        what = "documents" if ctx.source.documents is not None else "rows"
+        rows_share = share(both.rows, test.n_rows)
+        message = f"{both.rows} of {test.n_rows} test {what} ({rows_share:.0%}) are also in the training table"
+        if both.conflicting:
+            message += f", {both.conflicting} of them with another label there"
+        evidence = {
+            "rows": both.rows,
+            "test_rows": test.n_rows,
+            "share": rows_share,
+            "conflicting": both.conflicting,
+            "conflicting_rows": both.conflicting_examples,
+            "compared_by": list(test._common) if what == "rows" else "documents",
+            "chance": both.chance,
+            "p_value": both.p_value,
+        }
+        fix = "Remove the duplicates before splitting (or split by group), and settle conflicting labels."
+        finding = self.finding(ctx, message, rows=both.examples, evidence=evidence, fix=fix)
+        yield at_test(ctx, finding)

@@ -1,0 +1,117 @@
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from nblint.engine import Option, Rule, Severity
+
+from . import at_test, share
+
+
+class PriorShift(Rule):
+    """Class proportions of the test table that differ from the training ones beyond chance.
+
+    ## What it does
+    Where the test table has the target, compares its class counts with the training ones
+    (Pearson's chi-square test of homogeneity on the 2 x C table of counts) and, where the
+    p-value is below ``significance``, names the class whose share moved most. Test labels
+    no training row has are said too.
+
+    ## Why is this bad?
+    A Naive Bayes model adds ``log P(c)``, the training share of each class, to every row's
+    score. If the test (or serving) rows come in other proportions, that term is off by
+    ``log(q_c / p_c)`` on every row (p: training share, q: test share), which moves rows
+    near the boundary towards the classes training over-represented. ``fit_prior=False``
+    (a uniform prior) or ``class_prior=`` (the proportions the model will meet) replaces
+    it. A label training never had cannot be predicted at all.
+
+    ## Severity
+    An error when the test table has labels the training table lacks: every such row is
+    certainly mispredicted. Otherwise a warning: the shift is beyond chance, but whether the
+    test proportions are the ones the model will serve is the user's knowledge.
+
+    ## Example
+    ```
+    # train.csv: 900 rows of class a, 100 of b
+    # test.csv:  500 rows of class a, 500 of b
+    ```
+
+    ## Use instead
+    ``class_prior=`` with the proportions the model will meet, ``fit_prior=False`` where
+    they are unknown, or a stratified split when the shift is an accident of splitting.
+    """
+
+    code = "NB604"
+    status = "stable"
+    since = "0.1.0"
+    name = "prior-shift"
+    severity = Severity.WARNING
+    needs_target = True
+    options = (
+        Option(
+            "significance",
+            0.001,
+            "The chi-square test's p-value below which the proportions differ beyond chance.",
+            minimum=0.0,
+            maximum=1.0,
+        ),
+    )
+
+    def check(self, ctx):
+        test = ctx.test
+        if test is None or not test.has_target:
+            return
+        if test.new_classes:
+            labels = sorted(test.new_classes)
+            rows = sum(test.new_classes.values())
+            message = (
+                f"{rows} of {test.n_rows} test rows have label(s) the training table never has "
+                f"({', '.join(map(repr, labels[:5]))}): the model cannot predict them"
+            )
+            evidence = {"rows": rows, "test_rows": test.n_rows, "labels": {k: test.new_classes[k] for k in labels}}
+            fix = "Train with rows of every class the model must predict, or drop those labels from the test table."
+            yield at_test(ctx, self.finding(ctx, message, evidence=evidence, fix=fix, severity=Severity.ERROR))
+        train = ctx.profile.class_count[: len(test.classes)].astype(np.float64)
+        seen = test.class_count.astype(np.float64)
+        keep = (train + seen) > 0
+        if keep.sum() < 2 or seen.sum() == 0 or train.sum() == 0:
+            return
+        from scipy.stats import chi2_contingency
+
+        table = np.vstack([train[keep], seen[keep]])
+        statistic, p_value, dof, _ = chi2_contingency(table, correction=False)
+        if not p_value < self.settings["significance"]:
+            return
+        p = train / train.sum()
+        q = seen / seen.sum()
+        c = int(np.argmax(np.abs(q - p)))
+        label = test.classes[c]
+        shift = math.log(q[c] / p[c]) if p[c] > 0 and q[c] > 0 else None
+        uniform = 1 / int(keep.sum())
+        message = (
+            f"class {label!r} is {p[c]:.0%} of the training rows and {q[c]:.0%} of the test rows "
+            f"(chi-square {statistic:.1f}, p = {p_value:.1e})"
+        )
+        if shift is not None:
+            message += (
+                f": the training prior is off by {shift:+.2f} in log-odds for {label!r} on every test row; "
+                f"class_prior= with the test proportions removes that, fit_prior=False (uniform, {uniform:.0%} each) "
+                "removes the training proportions"
+            )
+        evidence = {
+            "class": label,
+            "train_share": float(p[c]),
+            "test_share": float(q[c]),
+            "chi2": float(statistic),
+            "dof": int(dof),
+            "p_value": float(p_value),
+            "log_prior_shift": shift,
+            "uniform": uniform,
+            "train_counts": {test.classes[k]: int(train[k]) for k in np.flatnonzero(keep)},
+            "test_counts": {test.classes[k]: int(seen[k]) for k in np.flatnonzero(keep)},
+            "test_rows": test.n_rows,
+            "share": share(int(seen[c]), test.n_rows),
+        }
+        fix = "Set class_prior= to the proportions the model will meet (or fit_prior=False), or stratify the split."
+        yield at_test(ctx, self.finding(ctx, message, evidence=evidence, fix=fix))
