@@ -129,6 +129,8 @@ def check_pipeline(pipeline, X=None, y=None, *, target=None, select=None, ignore
     source, target = table_source(
         received.X, y, target=target, feature_names=names, notes=received.notes, words=received.words or None
     )
+    if received.documents is not None:  # (NB209 says which of the vectorizer's steps made documents one)
+        source.documents, source.recipe = received.documents, received.recipe
     settings = replace(settings, target=target, model=spec.model if spec else None, alpha=spec.alpha if spec else None)
     return Report(findings + lint_source(source, settings, codes), "<pipeline>")
 
