@@ -247,7 +247,7 @@ class TableContext:
         nonzero, terms = self.nonzero_rows, self.term_columns
         if terms == nonzero.keys():  # (a vectorizer's matrix: every column is a term, copied at once)
             return dict(nonzero)
-        known, position = self._nonzero.tolist(), self.profile.numeric.names.positions()
+        known, position = self._nonzero.tolist(), cast(Names, self.profile.numeric.names).positions()
         return {c: known[position[c]] for c in terms if c in position and known[position[c]] >= 0}
 
     def _by_chance(self, members: list[str], relation: str) -> bool:
