@@ -15,6 +15,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 from scipy import sparse
+from sklearn.feature_extraction.text import CountVectorizer
 
 import nblint
 from nblint.cli import main
@@ -344,3 +345,63 @@ def test_an_empty_document_beside_metadata_is_still_empty():
     report = nblint.check(with_meta, y, feature_names=[*names, "from_web"], words=names, select=["NB209"])
     (found,) = [f for f in report.findings if "empty" in f.message]
     assert found.evidence["empty_rows"] == 20 and found.evidence["by_class"] == {"b": 20}
+
+
+# --------------------------------------------------------------------------- NB209: which step of a live vectorizer
+
+
+def _made_identical_by(vectorizer, docs, y):
+    from sklearn.naive_bayes import MultinomialNB
+    from sklearn.pipeline import make_pipeline
+
+    report = nblint.check_pipeline(make_pipeline(vectorizer, MultinomialNB()), docs, y, select=["NB209"])
+    copies = [f for f in report.findings if f.code == "NB209" and "repeat" in f.message]
+    assert len(copies) == 1
+    return copies[0]
+
+
+#: Filler documents, each different under every vectorizer below (each word in two of them, for min_df=2),
+#: so that only the pair under test repeats.
+_FILLER = [f"w{i} w{i + 1}" for i in range(40)]
+
+
+@pytest.mark.parametrize(
+    "make, pair, step",
+    [
+        (lambda: CountVectorizer(stop_words="english"), ["the cat sat here", "cat sat here"], "stop words"),
+        (
+            lambda: CountVectorizer(min_df=2),
+            ["cat sat zqxjv", "cat sat"],
+            "the vocabulary (min_df=2: terms outside it)",
+        ),
+        (lambda: CountVectorizer(), ["Cat Sat", "cat sat"], "lower-casing"),
+        (lambda: CountVectorizer(lowercase=False), ["cat, sat", "cat sat"], "the token pattern"),
+    ],
+)
+def test_nb209_says_which_step_of_the_pipelines_vectorizer_made_documents_one(make, pair, step):
+    from sklearn.base import clone
+
+    vectorizer = make()
+    docs = _FILLER + [pair[0], pair[1], pair[1]]  # (the odd word of the first is in one document: min_df=2 drops it)
+    y = ["a", "b"] * (len(_FILLER) // 2) + ["a", "b", "a"]
+    # The oracle: scikit-learn's own analyzer and vocabulary make the pair one term sequence.
+    fitted = clone(vectorizer).fit(docs)
+    analyze = fitted.build_analyzer()
+    assert [t for t in analyze(pair[0]) if t in fitted.vocabulary_] == [
+        t for t in analyze(pair[1]) if t in fitted.vocabulary_
+    ]
+    finding = _made_identical_by(vectorizer, docs, y)
+    (made_by,) = finding.evidence["made_identical_by"]  # (the one set of copies)
+    assert made_by.startswith(step)
+    assert step in finding.message
+
+
+def test_nb209_reads_no_step_from_a_vectorizer_with_the_users_own_tokenizer():
+    # A callable tokenizer is the user's code: never run by nblint, so no step is named.
+    docs = _FILLER + ["the cat sat here", "cat sat here", "cat sat here"]
+    y = ["a", "b"] * (len(_FILLER) // 2) + ["a", "b", "a"]
+    finding = _made_identical_by(
+        CountVectorizer(tokenizer=str.split, stop_words="english", token_pattern=None), docs, y
+    )
+    assert "made_identical_by" not in finding.evidence
+    assert "may differ in what the vectorizer dropped" in finding.message

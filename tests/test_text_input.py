@@ -70,6 +70,27 @@ def matrix_findings(vectorizer, docs, y, **kwargs) -> list[dict]:
     return table_findings(nblint.check(X, y, feature_names=vectorizer.get_feature_names_out(), words=True, **kwargs))
 
 
+def as_counts(findings: list[dict]) -> list[dict]:
+    """The findings with NB209's reading of the documents left out (the matrix alone cannot read them).
+
+    From the documents, NB209 says which of the vectorizer's steps made copies one; from the matrix,
+    that the documents may differ in what the vectorizer dropped. Everything else is the same.
+    """
+    out = []
+    for f in findings:
+        if f["code"] == "NB209" and "made_identical_by" in f["evidence"]:
+            f = {
+                **f,
+                "evidence": {
+                    k: v for k, v in f["evidence"].items() if k not in ("same_text_sets", "made_identical_by")
+                },
+            }
+        if f["code"] == "NB209" and "repeat" in f["message"]:
+            f = {**f, "message": f["message"].split(";")[0].split(" (identical as counts")[0]}
+        out.append(f)
+    return out
+
+
 def params(obj) -> str:
     return repr(sorted((k, repr(v)) for k, v in obj.get_params(deep=True).items()))
 
@@ -92,9 +113,12 @@ def test_raw_documents_are_linted_as_the_vectorizers_matrix(vectorizer, model, d
     pipe = make_pipeline(clone(vectorizer), clone(model))
     expected = matrix_findings(clone(vectorizer), DOCS, Y, **declared)
     assert expected  # (the comparison below is between two non-empty reports)
-    assert table_findings(nblint.check_pipeline(pipe, DOCS, Y)) == expected  # not fitted: nblint fits a clone
+    found = table_findings(nblint.check_pipeline(pipe, DOCS, Y))
+    assert as_counts(found) == as_counts(expected)  # not fitted: nblint fits a clone
     fitted = make_pipeline(clone(vectorizer), clone(model)).fit(DOCS, Y)
-    assert table_findings(nblint.check_pipeline(fitted, DOCS, Y)) == expected  # fitted: applied
+    assert table_findings(nblint.check_pipeline(fitted, DOCS, Y)) == found  # fitted: applied
+    copies = [f for f in found if f["code"] == "NB209" and "repeat" in f["message"]]
+    assert all("made_identical_by" in f["evidence"] for f in copies)  # (the documents are read where they are given)
 
 
 @pytest.mark.parametrize(
@@ -134,7 +158,7 @@ def test_a_fitted_vectorizer_is_applied_with_its_own_vocabulary():
         words=True,
     )
     report = nblint.check_pipeline(pipe, DOCS, Y)
-    assert table_findings(report) == table_findings(expected)
+    assert as_counts(table_findings(report)) == as_counts(table_findings(expected))
     assert set(CountVectorizer().fit(DOCS).vocabulary_) - set(vectorizer.vocabulary_)  # (the test has teeth)
 
 
@@ -149,8 +173,8 @@ def test_hashed_columns_are_named_by_bucket_and_the_empty_buckets_left_out():
     note = [f for f in report if f.code == "NB106" and "HashingVectorizer" in f.message]
     assert len(note) == 1 and f"{2**12 - len(filled):,} of {2**12:,} buckets" in note[0].message
     # (NB106 says the HashingVectorizer note and the words left out of VIF as one finding)
-    assert [f for f in table_findings(report) if f["code"] != "NB106"] == [
-        f for f in table_findings(expected) if f["code"] != "NB106"
+    assert [f for f in as_counts(table_findings(report)) if f["code"] != "NB106"] == [
+        f for f in as_counts(table_findings(expected)) if f["code"] != "NB106"
     ]
 
 
@@ -330,7 +354,7 @@ def test_readme_text_snippet_is_the_matrix_route(monkeypatch):
         alpha=1.0,
         words=True,
     )
-    assert table_findings(namespace["report"]) == table_findings(expected) != []
+    assert as_counts(table_findings(namespace["report"])) == as_counts(table_findings(expected)) != []
 
 
 def _small_vocabulary(tmp_path: Path) -> list[str]:

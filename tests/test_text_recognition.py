@@ -276,3 +276,80 @@ def test_documents_of_their_own_words_are_words_even_with_equal_lengths():
     y = np.array(["a", "b"] * (n // 2))
     assert len(context(X, y).term_columns) == n * per_row
     assert len(context(X.toarray(), y).term_columns) == n * per_row
+
+
+# --------------------------------------------------------------------------- signed hashes, and cost by the entries
+
+
+@pytest.mark.parametrize("model, severity", [(None, "warning"), ("multinomial", "error")])
+def test_a_sign_hashed_block_is_words_and_its_negatives_one_finding(model, severity):
+    # HashingVectorizer's default alternate_sign=True: each word has one sign, in every document, and the
+    # l2 norm makes the weights fractional. The block is words; its negatives are one NB302, not a table.
+    X = HashingVectorizer(n_features=2**14).fit_transform(DOCS)
+    assert X.min() < 0
+    ctx = context(X, Y)
+    assert ctx.term_columns == frozenset(ctx.profile.features)
+    found = table_findings(nblint.check(X, Y, model=model))
+    assert_one_block(found)
+    assert not {"NB105", "NB205"} & {f["code"] for f in found}  # (no table of identical or class-constant columns)
+    negative = [f for f in found if f["code"] == "NB302"]
+    columns = X.tocsc()
+    signed = sum(int((columns[:, j].data < 0).any()) for j in range(X.shape[1]) if columns[:, j].nnz)
+    assert len(negative) == 1 and negative[0]["severity"] == severity
+    assert negative[0]["evidence"]["words"] == len(negative[0]["columns"]) == signed
+    assert negative[0]["evidence"]["negative_cells"] == int((X.data < 0).sum())
+
+
+def test_signed_columns_that_change_sign_from_row_to_row_are_not_a_sign_hash():
+    # Sparse signed measurements (centred, or scaled with signs): a column takes both signs, so no hash gave them.
+    rng = np.random.default_rng(11)
+    X = sparse.random(400, 300, density=0.05, random_state=3, format="csr")
+    X.data = rng.normal(size=X.nnz)
+    assert context(X, rng.integers(0, 2, 400)).term_columns == frozenset()
+
+
+def test_zero_cells_of_fractional_words_under_bernoulli_are_the_presence_tables_cells():
+    # tf-idf weights read by BernoulliNB: a word's cells are the classes its presence (x > 0) or its absence
+    # never meets. The oracle reads them from the matrix; classes and words unrelated, so none is NB202's or NB208's.
+    rng = np.random.default_rng(12)
+    n, p = 300, 400
+    X = sparse.random(n, p, density=0.02, random_state=4, format="csr")
+    X.data = np.round(rng.random(X.nnz) + 0.01, 3)
+    y = np.array(["a", "b", "c"])[rng.integers(0, 3, n)]
+    present = np.vstack([np.asarray((X[y == c] > 0).sum(axis=0)).ravel() for c in ("a", "b", "c")])
+    absent = np.array([[int((y == c).sum())] for c in ("a", "b", "c")]) - present
+    expected = sum(int(((side == 0) & side.any(axis=0)).sum()) for side in (present, absent))
+    zero = [f for f in nblint.check(X, y, model="bernoulli") if f.code == "NB201"]
+    assert len(zero) == 1
+    assert f"({expected:,} zero cells" in zero[0].message
+
+
+def test_documents_of_unique_words_cost_by_their_entries():
+    # The small-scale analogue of a million distinct words: 300 documents of 100 words each, no word in two
+    # documents. One block of words, nothing above info (a document's own words are identical columns by chance).
+    n, per_row = 300, 100
+    rows = np.repeat(np.arange(n), per_row)
+    X = sparse.csr_matrix((np.ones(n * per_row, dtype=np.int64), (rows, np.arange(n * per_row))))
+    y = np.random.default_rng(13).choice(["a", "b"], n)
+    report = nblint.check(X, y)
+    assert {f.code for f in report.findings} <= {"NB106", "NB201", "NB203"}
+    assert all(f.severity.name == "INFO" for f in report.findings)
+
+
+def test_one_long_document_among_short_ones_is_one_row_of_words():
+    # The small-scale analogue of a 20 MB document: one document of 200,000 tokens beside 60 short ones.
+    rng = np.random.default_rng(14)
+    vocabulary = np.array([f"t{k}" for k in range(3000)])
+    weights = 1.0 / np.arange(1, 3001)
+    weights /= weights.sum()
+    docs = [" ".join(vocabulary[rng.choice(3000, size=200_000, p=weights)])]
+    docs += [" ".join(vocabulary[rng.choice(3000, size=30, p=weights)]) for _ in range(60)]
+    y = np.array(["a", "b"] * 31)[:61]
+    vectorizer = CountVectorizer()
+    X = vectorizer.fit_transform(docs)
+    names = vectorizer.get_feature_names_out()
+    ctx = context(X, y, feature_names=names)
+    assert ctx.term_columns == frozenset(names)
+    found = table_findings(nblint.check(X, y, feature_names=names))
+    assert_one_block(found)
+    assert not [f for f in found if f["severity"] == "error"]

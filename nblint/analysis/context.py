@@ -248,11 +248,15 @@ class TableContext:
 
     @cached_property
     def term_supports(self) -> dict[str, int]:
-        """Rows where each term column is non-zero (its document frequency), where known."""
+        """Rows where each term column is non-zero (its document frequency), where known.
+
+        A word's documents are its non-zero rows whatever their sign (a sign hash's negative words too).
+        """
         nonzero, terms = self.nonzero_rows, self.term_columns
         if terms == nonzero.keys():  # (a vectorizer's matrix: every column is a term, copied at once)
             return dict(nonzero)
-        return {c: nonzero[c] for c in terms if c in nonzero}
+        known, position = self._nonzero.tolist(), cast(Names, self.profile.numeric.names).positions()
+        return {c: known[position[c]] for c in terms if c in position and known[position[c]] >= 0}
 
     def _by_chance(self, members: list[str], relation: str) -> bool:
         """Whether an exact relation among term columns is what independent sparse columns produce by chance.

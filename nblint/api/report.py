@@ -167,6 +167,8 @@ def check_pipeline(
     source, target = table_source(
         received.X, y, target=target, feature_names=names, notes=received.notes, words=received.words or None
     )
+    if received.documents is not None:  # (NB209 says which of the vectorizer's steps made documents one)
+        source.documents, source.recipe = received.documents, received.recipe
     settings = replace(settings, target=target, model=spec.model if spec else None, alpha=spec.alpha if spec else None)
     if spec is not None and spec.estimator is not None:
         settings = replace(settings, min_categories=spec.estimator.value("min_categories"))

@@ -56,6 +56,10 @@ class ModelInput:
     tokens : callable or None
         For a text chain whose vectorizer keeps a vocabulary: ``tokens(docs)`` gives, per
         document, its tokens and those outside the vocabulary (two int arrays).
+    documents : list of str or None
+        The raw documents, one per row of ``X``, where :attr:`recipe` says how they became words.
+    recipe : nblint.readers.text.Recipe or None
+        The vectorizer's steps, read from its parameters (:func:`vectorizer_recipe`).
     """
 
     X: Any
@@ -66,6 +70,8 @@ class ModelInput:
     words: bool = False
     apply: Any = None
     tokens: Any = None
+    documents: list[str] | None = None
+    recipe: Any = None
 
 
 def model_input(obj: Any, X: Any) -> ModelInput:
@@ -196,8 +202,55 @@ def _vectorized(chain: list[Any], docs: Any, names: list[str]) -> ModelInput:
     fitted = Pipeline([(f"step{i}", step) for i, step in enumerate(used)])  # (reads names, fits nothing)
     columns = _names_out(fitted.get_feature_names_out, out)
     if columns is not None or "HashingVectorizer" not in {_sklearn_class(step) for step in used}:
-        return ModelInput(out, columns, names, words=True, apply=fitted.transform, tokens=_token_counter(used[0]))
-    return _hash_buckets(out, names, fitted.transform)
+        received = ModelInput(out, columns, names, words=True, apply=fitted.transform, tokens=_token_counter(used[0]))
+    else:
+        received = _hash_buckets(out, names, fitted.transform)
+    received.recipe = vectorizer_recipe(used[0])
+    if received.recipe is not None:
+        received.documents = [str(doc) for doc in (docs.tolist() if hasattr(docs, "tolist") else docs)]
+    return received
+
+
+def vectorizer_recipe(step: Any):
+    """How a fitted word vectorizer turns a document into terms, from its parameters; None where it cannot be read.
+
+    Only scikit-learn's own steps are read (``analyzer="word"``, no ``preprocessor`` or
+    ``tokenizer``: a callable is the user's code, never run here); ``stop_words="english"``
+    is scikit-learn's list; the vocabulary is the fitted ``vocabulary_`` (a hash keeps none).
+    """
+    from nblint.readers.text import Recipe
+
+    if _sklearn_class(step) not in TEXT_VECTORIZERS:
+        return None
+    params = step.get_params(deep=False)
+    if params.get("analyzer") != "word" or params.get("preprocessor") is not None or params.get("tokenizer"):
+        return None
+    accents, pattern, stop = params.get("strip_accents"), params.get("token_pattern"), params.get("stop_words")
+    if accents not in (None, "ascii", "unicode") or not isinstance(pattern, str):
+        return None
+    if stop == "english":
+        from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+        stop = ENGLISH_STOP_WORDS
+    elif stop is not None and not isinstance(stop, (list, tuple, set, frozenset)):
+        return None
+    vocabulary = vars(step).get("vocabulary_")
+    defaults = {"min_df": 1, "max_df": 1.0, "max_features": None}
+    cut = [
+        f"{name}={params[name]!r}" for name, default in defaults.items() if name in params and params[name] != default
+    ]
+    if params.get("vocabulary") is not None:
+        cut = ["a vocabulary given"]
+    low, high = params.get("ngram_range", (1, 1))
+    return Recipe(
+        lowercase=bool(params.get("lowercase", True)),
+        strip_accents=accents,
+        token_pattern=pattern,
+        stop_words=None if stop is None else frozenset(str(w) for w in stop),
+        ngram_range=(int(low), int(high)),
+        vocabulary=None if vocabulary is None else frozenset(vocabulary),
+        cut=", ".join(cut),
+    )
 
 
 def _token_counter(vectorizer: Any) -> Any:

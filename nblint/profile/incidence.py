@@ -126,13 +126,8 @@ class Incidence:
     def _confirmed(self, candidates: list[int]) -> list[list[int]]:
         """Split columns of equal hash into the sets whose rows really are equal."""
         csc = self._columns()
-        rows = {j: csc.indices[csc.indptr[j] : csc.indptr[j + 1]] for j in candidates}
-        sets: list[list[int]] = []
+        # Rows compared as bytes (one dictionary look-up a column: a document's hundred hapaxes are one set).
+        by_rows: dict[bytes, list[int]] = {}
         for j in candidates:
-            for members in sets:
-                if np.array_equal(rows[members[0]], rows[j]):
-                    members.append(j)
-                    break
-            else:
-                sets.append([j])
-        return [members for members in sets if len(members) > 1]
+            by_rows.setdefault(csc.indices[csc.indptr[j] : csc.indptr[j + 1]].tobytes(), []).append(j)
+        return [members for members in by_rows.values() if len(members) > 1]

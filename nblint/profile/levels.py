@@ -167,11 +167,52 @@ def key_counts(levels: Sequence, key: float, slots: int) -> np.ndarray:
     return out
 
 
+def counts_below(levels: Sequence, bound: float, slots: int, inclusive: bool = False) -> np.ndarray:
+    """``out[c, j]``: the rows of column j in class slot c at levels below ``bound`` (or at it, ``inclusive``).
+
+    For every column at once (0 where j has no table): a signed word's negative cells, or the
+    rows Bernoulli's binarisation at 0 reads as absent (levels up to 0).
+    """
+    out = np.zeros((slots, len(levels)), dtype=np.int64)
+    if isinstance(levels, PackedLevels):
+        at = np.flatnonzero(levels.keys <= bound if inclusive else levels.keys < bound)
+        column = np.searchsorted(levels.bounds, at, side="right") - 1
+        kept = levels.known[column]
+        np.add.at(out.T, column[kept], levels.table[at[kept]])
+        return out
+    for j, lv in enumerate(levels):
+        if lv is not None:
+            below = [i for i, key in enumerate(lv.keys) if (key <= bound if inclusive else key < bound)]
+            out[:, j] = lv.table[below].sum(axis=0)
+    return out
+
+
 def level_sizes(levels: Sequence) -> np.ndarray:
     """Each column's number of levels, -1 where it has no table (None)."""
     if isinstance(levels, PackedLevels):
         return np.where(levels.known, np.diff(levels.bounds), -1)
     return np.array([-1 if lv is None else len(lv.keys) for lv in levels], dtype=np.int64)
+
+
+def level_reading_right(levels: Sequence, n_classes: int) -> np.ndarray:
+    """Each column's rows its levels get right at best, ``sum_levels max_c table[level, c]``; -1 where it has no table.
+
+    Giving each level its commonest class is the best any reading of the column's values can do
+    (a threshold groups levels, so it can only do worse): ``rows - right`` is a lower bound on every
+    reading's errors, read for every column at once (``n_classes``: the class slots counted).
+    """
+    if isinstance(levels, PackedLevels):
+        right = np.full(len(levels), -1, dtype=np.int64)
+        best = levels.table[:, :n_classes].max(axis=1, initial=0)
+        sums = np.add.reduceat(np.r_[best, 0], levels.bounds[:-1]) if len(levels) else best[:0]
+        filled = levels.known & (np.diff(levels.bounds) > 0)  # (reduceat of an empty range is not 0)
+        right[filled] = sums[filled]
+        right[levels.known & ~filled] = 0
+        return right
+    return np.array(
+        [-1 if lv is None else int(lv.table[:, :n_classes].max(axis=1, initial=0).sum()) for lv in levels],
+        dtype=np.int64,
+    )
 
 
 def merge_levels(a: Levels | None, b: Levels | None, cap: int = DISTINCT_CAP) -> Levels | None:

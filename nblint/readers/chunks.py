@@ -219,6 +219,9 @@ class TableSource:
     #: A vectorized text column's (``--text``): the raw documents one per row, and the table of the
     #: columns linted beside the words.
     documents: list[str] | None = None
+    #: How a live pipeline's vectorizer made the documents words (:class:`nblint.readers.text.Recipe`);
+    #: None with ``documents``: ``CountVectorizer()``'s defaults (``--text``).
+    recipe: Any = None
     beside: TableSource | None = None
 
     def __init__(self, path: str, names: Sequence[str], n_rows: int, chunk_rows: int | None = None):

@@ -122,25 +122,106 @@ def word_counts(source: TableSource, column: str, target: str | None) -> WordCou
 #: What CountVectorizer() does to a document before counting, in order, and what each step makes
 #: alike: the first step after which two different documents are the same tokens is what made them one.
 _STEPS = ("lower-casing", "the token pattern (punctuation, spacing, one-character tokens)", "word order")
+#: scikit-learn's default ``token_pattern``.
+DEFAULT_TOKEN_PATTERN = r"(?u)\b\w\w+\b"
 
 
-def made_identical(documents: list[str]) -> str | None:
-    """Which of CountVectorizer()'s steps made these documents (identical as counts) one; None: the same text.
+@dataclass(frozen=True)
+class Recipe:
+    """What a word vectorizer does to a document before counting, read from its parameters (plain data).
 
-    Raises nothing: documents identical as counts are the same multiset of tokens, so
-    the last step (counting forgets word order) always makes them one.
+    Attributes
+    ----------
+    lowercase : bool
+    strip_accents : str or None
+        ``"ascii"`` or ``"unicode"`` (scikit-learn's two), or None.
+    token_pattern : str
+    stop_words : frozenset of str or None
+    ngram_range : tuple of int
+    vocabulary : frozenset of str or None
+        The terms kept (a fitted vocabulary); None: every term is counted (a hash).
+    cut : str
+        How the vocabulary was cut, as the user wrote it (``min_df=2, max_features=1000``), or "".
+    """
+
+    lowercase: bool = True
+    strip_accents: str | None = None
+    token_pattern: str = DEFAULT_TOKEN_PATTERN
+    stop_words: frozenset | None = None
+    ngram_range: tuple[int, int] = (1, 1)
+    vocabulary: frozenset | None = None
+    cut: str = ""
+
+
+def _stripped(doc: str, how: str | None) -> str:
+    """scikit-learn's ``strip_accents_ascii`` / ``strip_accents_unicode``."""
+    import unicodedata
+
+    if how == "ascii":
+        return unicodedata.normalize("NFKD", doc).encode("ASCII", "ignore").decode("ASCII")
+    if how == "unicode":
+        return "".join(c for c in unicodedata.normalize("NFKD", doc) if not unicodedata.combining(c))
+    return doc
+
+
+def _ngrams(tokens: list[str], low: int, high: int) -> list[str]:
+    """scikit-learn's word n-grams of ``tokens`` (``_word_ngrams``), in its order."""
+    if high == 1:
+        return tokens
+    grams = list(tokens) if low == 1 else []
+    for n in range(max(low, 2), high + 1):
+        grams += [" ".join(tokens[i : i + n]) for i in range(len(tokens) - n + 1)]
+    return grams
+
+
+def made_identical(documents: list[str], recipe: Recipe | None = None) -> str | None:
+    """Which step of the vectorizer made these documents (identical as counts) one; None: the same text.
+
+    ``recipe``: the vectorizer's steps (:class:`Recipe`); None is ``CountVectorizer()``'s
+    defaults (``--text``). The steps are tried in the vectorizer's order (accents,
+    lower-casing, the token pattern, stop words, the vocabulary's cut) and the first after
+    which the documents are the same sequence of terms is named. Raises nothing: documents
+    identical as counts are the same multiset of terms, so the last step (counting forgets
+    word order) always makes them one.
     """
     import re
 
     if len(set(documents)) == 1:
         return None
-    lowered = [doc.lower() for doc in documents]
-    if len(set(lowered)) == 1:
-        return _STEPS[0]
-    token = re.compile(r"(?u)\b\w\w+\b")  # scikit-learn's default token_pattern
-    tokens = [tuple(token.findall(doc)) for doc in lowered]
-    if len(set(tokens)) == 1:
-        return _STEPS[1]
+    if recipe is None:
+        lowered = [doc.lower() for doc in documents]
+        if len(set(lowered)) == 1:
+            return _STEPS[0]
+        token = re.compile(DEFAULT_TOKEN_PATTERN)
+        tokens = [tuple(token.findall(doc)) for doc in lowered]
+        if len(set(tokens)) == 1:
+            return _STEPS[1]
+        return _STEPS[2]
+    docs = documents
+    if recipe.strip_accents:
+        docs = [_stripped(doc, recipe.strip_accents) for doc in docs]
+        if len(set(docs)) == 1:
+            return f"accent stripping (strip_accents={recipe.strip_accents!r})"
+    if recipe.lowercase:
+        docs = [doc.lower() for doc in docs]
+        if len(set(docs)) == 1:
+            return _STEPS[0]
+    pattern = re.compile(recipe.token_pattern)
+    terms = [pattern.findall(doc) for doc in docs]
+    if len({tuple(t) for t in terms}) == 1:
+        return (
+            _STEPS[1]
+            if recipe.token_pattern == DEFAULT_TOKEN_PATTERN
+            else f"the token pattern {recipe.token_pattern!r}"
+        )
+    if recipe.stop_words:
+        terms = [[t for t in doc if t not in recipe.stop_words] for doc in terms]
+        if len({tuple(t) for t in terms}) == 1:
+            return "stop words"
+    if recipe.vocabulary is not None:
+        kept = [tuple(g for g in _ngrams(doc, *recipe.ngram_range) if g in recipe.vocabulary) for doc in terms]
+        if len(set(kept)) == 1:
+            return f"the vocabulary ({recipe.cut}: terms outside it)" if recipe.cut else "the vocabulary"
     return _STEPS[2]
 
 

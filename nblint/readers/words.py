@@ -127,6 +127,32 @@ def sparse_candidates(minimum: np.ndarray, nonzero: np.ndarray, n_rows: int) -> 
     return (minimum >= 0) & (nonzero >= 0) & (2 * nonzero <= n_rows)
 
 
+#: Least share of a block's signed columns that must keep one sign on every row for the signs to be a hash's.
+ONE_SIGN_SHARE = 0.9
+
+
+def sign_hashed(csr, negative: np.ndarray) -> bool:
+    """Whether a matrix's negative entries are a sign hash's (``HashingVectorizer(alternate_sign=True)``).
+
+    A sign hash gives each word one sign, in every document: a column with negative entries is
+    negative on every row it is set on, but where two words of opposite signs share a bucket.
+    Centred or signed measurements change sign from row to row. At least
+    :data:`ONE_SIGN_SHARE` of the columns with a negative entry must hold no positive one.
+
+    Parameters
+    ----------
+    csr : scipy.sparse.csr_matrix
+        Canonical (no stored zeros).
+    negative : ndarray of bool
+        The columns with a negative entry.
+    """
+    n_negative = int(negative.sum())
+    if not n_negative:
+        return False
+    positive = np.bincount(csr.indices[csr.data > 0], minlength=csr.shape[1]) > 0
+    return int((negative & ~positive).sum()) >= ONE_SIGN_SHARE * n_negative
+
+
 def matrix_words(csr, binary: np.ndarray, term_block: int, share: float, empty: int = 0, names=()) -> np.ndarray:
     """The columns of a ``scipy.sparse`` matrix (canonical CSR) that are a document-term block (a mask).
 
@@ -144,9 +170,12 @@ def matrix_words(csr, binary: np.ndarray, term_block: int, share: float, empty: 
     below = csr.data < 0
     negative = np.bincount(csr.indices[below], minlength=p) > 0
     # A whole count with a negative cell is still a word (a corrupted count, a hashing vectorizer's sign):
-    # NB302 says so once for the block. A signed weight that is not whole (a signed, normed hash) is not.
+    # NB302 says so once for the block. A signed weight that is not whole is a word only where the block's
+    # signs are a hash's (:func:`sign_hashed`).
     fractional = np.bincount(csr.indices[below & (csr.data != np.floor(csr.data))], minlength=p) > 0
     unsigned = ~negative | ~fractional
+    if fractional.any() and sign_hashed(csr, negative):
+        unsigned = np.ones(p, dtype=bool)
     candidates = unsigned & (2 * nonzero <= n)
     if int(candidates.sum()) + empty < term_block:
         return words

@@ -32,7 +32,7 @@ from math import exp, lgamma
 
 import numpy as np
 
-from nblint.profile.levels import PairLevels, sort_key
+from nblint.profile.levels import PackedLevels, PairLevels, level_reading_right, level_sizes, sort_key
 
 #: Kinds whose levels are scanned for single-class levels (counts and measurements are
 #: magnitudes: a value of theirs that goes with one class is a threshold, NB208's matter).
@@ -92,13 +92,15 @@ def one_class_chance(rows: int, class_rows) -> float:
 def scanned_columns(profile, kinds) -> list[str]:
     """Columns whose levels are scanned: binary, group members and categorical codes."""
     numeric, text = profile.numeric, profile.text
-    zero_one = numeric.zero_one.tolist()  # (plain lists: a vocabulary has thousands of 0/1 words)
+    # (plain lists: a vocabulary has thousands of 0/1 words; their tables come from the class counts,
+    # the others' from the packed levels: none is made here)
+    with_table = (numeric.zero_one | (level_sizes(numeric.levels) >= 0)).tolist()
     position = numeric.names.positions()
 
     def tabled(column: str) -> bool:
-        if column not in text and zero_one[position[column]]:
-            return True  # (its table comes from the class counts: not made here, for a vocabulary of 0/1 words)
-        return profile.levels(column) is not None
+        if column in text:
+            return text[column].levels is not None
+        return with_table[position[column]]
 
     return [column for column, kind in kinds.items() if kind.kind in LEVEL_KINDS and tabled(column)]
 
@@ -134,8 +136,13 @@ def single_class_levels(profile, columns, min_rows: int, max_chance: float, coun
     tested += int(big_levels[at[zero_one]].sum())
     read = ~zero_one
     read[zero_one] = single[at[zero_one]]
+    packed = _packed_single_levels(numeric.levels, n_classes, min_rows)
     for k in np.flatnonzero(read).tolist():
         column, j = columns[k], (int(at[k]) if at[k] >= 0 else None)
+        if packed is not None and j is not None and packed[0][j] >= 0:  # (a packed table, read with the others)
+            tested += int(packed[0][j])
+            candidates += [(column, *level) for level in packed[1].get(j, ())]
+            continue
         levels = profile.levels(column)
         keys, table = levels.keys, levels.table[:, :n_classes]
         sizes = table.sum(axis=1)
@@ -157,6 +164,33 @@ def single_class_levels(profile, columns, min_rows: int, max_chance: float, coun
     return found
 
 
+def _packed_single_levels(levels, n_classes: int, min_rows: int) -> tuple[np.ndarray, dict] | None:
+    """For packed tables (:class:`~nblint.profile.levels.PackedLevels`), every column's levels at once.
+
+    Returns each column's levels of ``min_rows`` rows or more (the tests; -1 where the column has
+    no packed table: a 0/1 column, or past the cap), and per column its such levels seen in one
+    class only, as ``(key, class, rows)`` in key order; None for tables kept one by one (a dense
+    table's, read alone).
+    """
+    if not isinstance(levels, PackedLevels):
+        return None
+    table = levels.table[:, :n_classes]
+    sizes = table.sum(axis=1)
+    big = sizes >= min_rows
+    column = np.repeat(np.arange(len(levels)), np.diff(levels.bounds))
+    tests = np.where(levels.known, np.bincount(column[big], minlength=len(levels)), -1)
+    at = np.flatnonzero(big & ((table > 0).sum(axis=1) == 1))
+    singles: dict[int, list] = {}
+    for j, key, klass, rows in zip(
+        column[at].tolist(),
+        levels.keys[at].tolist(),
+        table[at].argmax(axis=1).tolist(),
+        sizes[at].tolist(),
+    ):
+        singles.setdefault(j, []).append((key, int(klass), int(rows)))
+    return tests, singles
+
+
 def deciding_columns(profile, kinds, min_share: float) -> list[DecidingColumn]:
     """Columns that give the class on at least ``min_share`` of the rows, beyond what the class shares give.
 
@@ -173,7 +207,13 @@ def deciding_columns(profile, kinds, min_share: float) -> list[DecidingColumn]:
     numeric = profile.numeric
     zeros, ones = (counts[:n_classes] for counts in numeric.level_counts)
     least_errors = n - zeros.max(axis=0, initial=0) - ones.max(axis=0, initial=0)
-    hopeless = (numeric.zero_one & (least_errors > _allowed_errors(class_rows, min_share))).tolist()
+    allowed = _allowed_errors(class_rows, min_share)
+    hopeless = numeric.zero_one & (least_errors > allowed)
+    # The same bound for the columns with a table of levels (each level given its commonest class): a
+    # vocabulary's words seen at one or a few weights (hashed or tf-idf hapaxes) are dismissed at once.
+    right = level_reading_right(numeric.levels, n_classes)
+    hopeless |= ~numeric.zero_one & (right >= 0) & (n - right > allowed)
+    hopeless = hopeless.tolist()
     missing = numeric.n_missing.tolist()  # (plain lists: a vocabulary is tens of thousands of columns)
     text = profile.text
     position = numeric.names.positions()
@@ -224,11 +264,14 @@ def threshold_candidates(profile, kinds) -> list[str]:
     numeric = profile.numeric
     if len(profile.classes) != 2:
         return []
+    # The numeric columns with a table, all at once (a vocabulary is tens of thousands): never candidates.
+    tabled = (numeric.zero_one | (level_sizes(numeric.levels) >= 0)).tolist()
+    position = numeric.names.positions()
     found = []
     for column, kind in kinds.items():
-        if column in profile.text or kind.kind in ("target", "constant") or profile.levels(column) is not None:
+        if column in profile.text or kind.kind in ("target", "constant") or tabled[position[column]]:
             continue
-        j = numeric.names.index(column)
+        j = position[column]
         n_c, mean, m2 = numeric.class_n[:2, j], numeric.class_mean[:2, j], numeric.class_m2[:2, j]
         if min(n_c) < 2 or profile.n_missing(column):
             continue
@@ -312,9 +355,15 @@ def past_cap_candidates(profile, kinds) -> list[str]:
     if n_classes < 2:
         return []
     n = int(profile.class_count[:n_classes].sum())
+    # The numeric columns with a table, all at once (a vocabulary is tens of thousands): never past the cap.
+    numeric = profile.numeric
+    tabled = numeric.zero_one | (level_sizes(numeric.levels) >= 0)
+    position = numeric.names.positions()
     found = []
     for column, kind in kinds.items():
-        if kind.kind in ("target", "constant") or profile.levels(column) is not None or profile.n_missing(column):
+        if kind.kind in ("target", "constant") or (column in position and tabled[position[column]]):
+            continue
+        if profile.levels(column) is not None or profile.n_missing(column):
             continue
         distinct = profile.n_distinct(column)  # (None for a measurement: not discrete)
         if distinct is None or distinct * MIN_ROWS_PER_LEVEL > SKETCH_SLACK * n:

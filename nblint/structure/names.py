@@ -146,6 +146,9 @@ def stem_ties(members, all_names) -> set:
 
 def candidate_stems(name: str) -> tuple[str, ...]:
     """Every stem ``name`` can share with another name (see :func:`stem_ties`), sorted."""
+    if _SEPARATORS.search(name) is None:  # (most of a vocabulary: a word, or letters + digits; not cached)
+        digits = _LETTERS_DIGITS.match(name)
+        return (digits.group(1),) if digits else ()
     return _candidate_stems(name)
 
 

@@ -7,6 +7,7 @@ import numpy as np
 
 from nblint.analysis.context import TableContext
 from nblint.engine import SUMMARIZE_ABOVE, Option, Rule, Severity
+from nblint.profile.levels import counts_below, level_sizes
 from nblint.report.figures import contingency
 
 from . import DISCRETE_KINDS, class_table, fmt_class, fmt_share, fmt_value, zero_upper_bound
@@ -267,6 +268,7 @@ class _ClassCells:
         self.absent = np.abs(self.totals) < 1e-9
         self.zero_one = numeric.zero_one
         self.zeros, self.ones = (counts[:n_classes] for counts in numeric.level_counts)
+        self._numeric, self._n = numeric, class_n
 
     def search(self, ctx, columns: list[str], models_of, level_cells) -> _Found:
         """The zero (value, class) cells of ``columns``, each read by its model in ``models_of(ctx, columns)``.
@@ -292,6 +294,9 @@ class _ClassCells:
             flags = np.zeros(n, dtype=bool)
             flags[where >= 0] = self.zero_one[where[where >= 0]]
             zero_one = flags.tolist()
+            splits = np.zeros(n, dtype=bool)
+            splits[where >= 0] = self.splits[where[where >= 0]]
+            split = splits.tolist()
             route = [0] * n
             for k, (column, model) in enumerate(zip(columns, models_of(ctx, columns))):
                 if model == "gaussian" or (column in text and model in ("multinomial", "complement")):
@@ -300,6 +305,8 @@ class _ClassCells:
                     route[k] = _BY_COUNTS
                 elif column not in text and zero_one[k]:
                     route[k] = _MIXED if column in mixed else _ZERO_ONE
+                elif model == "bernoulli" and split[k] and column not in mixed:
+                    route[k] = _SPLIT
                 elif (model != "bernoulli" or column in text) and ctx.level_pairs(column) is not None:
                     # Past the cap on levels: counted from the non-empty cells, a few listed.
                     skip = {value for c, value in separated if c == column}
@@ -311,7 +318,7 @@ class _ClassCells:
                     if cells:
                         listed[k] = cells
             routes = np.array(route, dtype=np.int8)
-            for counted_route in (_BY_COUNTS, _ZERO_ONE):
+            for counted_route in (_BY_COUNTS, _ZERO_ONE, _SPLIT):
                 at = np.flatnonzero(routes == counted_route)
                 held = [mask[:, where[at]] & self.counted[:, None] for _, mask in self._masks[counted_route]]
                 count[at] = sum((mask.sum(axis=0) for mask in held), np.zeros(len(at), dtype=np.int64))
@@ -338,7 +345,24 @@ class _ClassCells:
         """(key, mask[class, column]) pairs whose counted classes are a column's cells, by route."""
         # A level's cells: the classes it misses, where it occurs in the column at all.
         levels = [(key, (counts == 0) & counts.any(axis=0)) for key, counts in ((0.0, self.zeros), (1.0, self.ones))]
-        return {_BY_COUNTS: [("any count > 0", self.absent)], _ZERO_ONE: levels}
+        # Bernoulli's split of a column with a table (x > 0 against x = 0, :meth:`ZeroCountCell._table`), for
+        # every such column at once: the rows at levels up to 0, and the others (see :attr:`splits`).
+        numeric, n_classes = self._numeric, len(self.class_rows)
+        at_zero = counts_below(numeric.levels, 0.0, numeric.class_n.shape[0], inclusive=True)[:n_classes]
+        split = [
+            (key, (counts == 0) & counts.any(axis=0)) for key, counts in ((0.0, at_zero), (1.0, self._n - at_zero))
+        ]
+        return {_BY_COUNTS: [("any count > 0", self.absent)], _ZERO_ONE: levels, _SPLIT: split}
+
+    @functools.cached_property
+    def splits(self) -> np.ndarray:
+        """The columns whose Bernoulli split is read from the matrices: a table of levels, none missing.
+
+        A vocabulary's words seen at a few weights each (tf-idf, hashed and normed counts) are
+        thousands of such tables; their cells are the same as each table's split, read alone.
+        """
+        numeric = self._numeric
+        return ~self.zero_one & (level_sizes(numeric.levels) >= 0) & (numeric.n_missing == 0)
 
     def _cells_of(self, listed: list, routes: np.ndarray, where: np.ndarray, k: int) -> list[tuple[object, int]]:
         """The ``k``-th found column's cells: listed already, or read from its route's masks."""
@@ -356,8 +380,8 @@ class _ClassCells:
 LISTED_CELLS = 1000
 
 #: How :meth:`_ClassCells.search` reads a column: by its total count, by its 0/1 levels as matrices,
-#: or by its 0/1 levels alone (some of them are NB202's).
-_BY_COUNTS, _ZERO_ONE, _MIXED = 1, 2, 3
+#: by its 0/1 levels alone (some of them are NB202's), or by Bernoulli's split of its levels as matrices.
+_BY_COUNTS, _ZERO_ONE, _MIXED, _SPLIT = 1, 2, 3, 4
 
 
 class _Found:

@@ -1,6 +1,7 @@
 from nblint.analysis.context import TableContext
 from nblint.engine import SUMMARIZE_ABOVE, Option, Rule, Severity
 
+from ..model import fmt_number
 from . import fmt_class, fmt_value
 
 
@@ -74,9 +75,9 @@ class TargetLeak(Rule):
         classes = ctx.profile.classes
         for column, found in sorted(ctx.deciding_columns.items(), key=lambda kv: ctx.table_order[kv[0]]):
             n = int(ctx.profile.class_count.sum())
-            if found.how == "threshold" and found.above is not None:
+            if found.how == "threshold" and found.above is not None and found.threshold is not None:
                 above, below = fmt_class(classes[found.above]), fmt_class(classes[1 - found.above])
-                how = f"{column} > {fmt_value(found.threshold)} gives class {above} and the rest {below}"
+                how = f"{column} > {fmt_number(found.threshold)} gives class {above} and the rest {below}"
             else:
                 how = "each of its values goes with one class"
             message = (

@@ -14,10 +14,11 @@ class DuplicateRows(Rule):
     sets whose copies carry different labels. Rows are compared by a 64-bit fingerprint
     of their cells, so two different rows agree by accident with probability about 2^-64.
     Identical rows are identical *as word counts*: where the raw documents are known
-    (``--text``), the finding says how many sets are the same text and how many became
-    one only in vectorizing, and by which step (lower-casing, the token pattern, word
-    order); from a matrix alone it says that the documents may differ in what the
-    vectorizer dropped. Example rows are given as 0-based positions (the DataFrame's
+    (``--text``, or ``check_pipeline`` on documents), the finding says how many sets are the
+    same text and how many became one only in vectorizing, and by which step (lower-casing,
+    the token pattern, stop words, the vocabulary's cut by ``min_df``/``max_features``, word
+    order; read from the pipeline's vectorizer's parameters); from a matrix alone it says
+    that the documents may differ in what the vectorizer dropped. Example rows are given as 0-based positions (the DataFrame's
     ``iloc``), said as such.
 
     Empty documents (no non-zero cell: an empty text, or one whose words all fell out of
@@ -109,7 +110,7 @@ class DuplicateRows(Rule):
 
             steps: dict[str, int] = {}
             for rows in found.groups:
-                step = made_identical([documents[r] for r in rows])
+                step = made_identical([documents[r] for r in rows], ctx.source.recipe)
                 steps["the same text" if step is None else step] = (
                     steps.get("the same text" if step is None else step, 0) + 1
                 )

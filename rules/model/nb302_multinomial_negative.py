@@ -2,6 +2,7 @@ from typing import cast
 
 from nblint.analysis.context import TableContext
 from nblint.engine import SUMMARIZE_ABOVE, Rule, Severity
+from nblint.profile.levels import counts_below, level_sizes
 from nblint.readers import Names
 
 from . import estimator, fmt_number
@@ -86,7 +87,10 @@ class MultinomialOnNegative(Rule):
         negative = sorted((c for c in terms if numeric.minimum[position[c]] < 0), key=order.__getitem__)
         if not negative:
             return
-        cells = {c: _negative_cells(ctx, c) for c in negative}
+        # Each word's negative cells, from its levels (None: past the level cap), for every word at once.
+        below = counts_below(numeric.levels, 0.0, numeric.class_n.shape[0]).sum(axis=0).tolist()
+        tabled = (level_sizes(numeric.levels) >= 0).tolist()
+        cells = {c: below[position[c]] if tabled[position[c]] else None for c in negative}
         ranked = sorted(negative, key=lambda c: (-(cells[c] or 0), numeric.minimum[position[c]], order[c]))
         known = [count for count in cells.values() if count is not None]
         total = sum(known)
@@ -121,12 +125,3 @@ class MultinomialOnNegative(Rule):
                 "HashingVectorizer(alternate_sign=False) for hashed words."
             ),
         )
-
-
-def _negative_cells(ctx, column: str) -> int | None:
-    """Rows where ``column`` is negative, from its levels (None: past the level cap)."""
-    levels = ctx.profile.levels(column)
-    if levels is None:
-        return None
-    keys = [k for k, key in enumerate(levels.keys) if key < 0]
-    return int(levels.table[keys].sum()) if keys else 0
