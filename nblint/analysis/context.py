@@ -585,7 +585,8 @@ class TableContext:
         if self.target is None:
             return {}
         share = self.settings.decides_share
-        found = {d.column: d for d in leakage.deciding_columns(self.profile, self.kinds, share)}
+        max_chance = self.settings.separation_max_chance
+        found = {d.column: d for d in leakage.deciding_columns(self.profile, self.kinds, share, max_chance)}
         candidates = [c for c in leakage.threshold_candidates(self.profile, self.kinds) if c not in found]
         if candidates:
             # Measurements with too many values for a contingency table: one pass over them alone.
@@ -597,6 +598,9 @@ class TableContext:
             for d in scan.results():
                 if leakage.decides(d, class_rows, share):
                     found[d.column] = d
+            one_sided = [c for c in candidates if c not in found]
+            for d in scan.one_sided(one_sided, class_rows, share, max_chance):
+                found[d.column] = d
         past = [c for c in leakage.past_cap_candidates(self.profile, self.kinds) if c not in found]
         if past:
             # Discrete columns with more levels than the profile counts: their (value, class) pairs, one pass.
