@@ -39,6 +39,7 @@ from nblint.structure.names import (
     measured_per_level,
     name_stem,
     names_say_complete,
+    shared_affix,
     stem_ties,
 )
 
@@ -426,6 +427,42 @@ def filling_kin(members: list[int], cooccurrence: np.ndarray, n_rows: int, max_s
     return kin if reference - outside <= max_share * n_rows else []
 
 
+def crossing_kin(members: list[int], cooccurrence: np.ndarray, n_rows: int, min_evidence: float) -> list[int]:
+    """Columns that exclude one member of an exclusive set beyond chance and cross another: the set is flags.
+
+    The levels of one variable exclude each other and nothing else needs to: a column of
+    another variable meets each level or is nested in one.  Exclusive flags of a world of
+    facts (``feathers``, ``toothed``: no animal has both) sit among other facts that exclude
+    some of them and overlap the rest: ``hair`` never meets ``feathers`` (beyond chance:
+    ``min_evidence`` nats for the pair) but shares some rows with ``toothed`` and not others
+    (a partial overlap, neither column within the other).  Such a column, when its
+    exclusion of the member is a rival of the set's own (at least half the evidence the
+    member brings to the set, and ``min_evidence``), says the set's exclusivity is one
+    relation among many, not a partition into levels; a rare column of another variable
+    that misses one level (no mining in the north-east) is far weaker than a level's
+    exclusion of the other levels.  Indices are positions in ``cooccurrence``; members
+    are not returned.
+    """
+    O = cooccurrence
+    counts = np.diag(O).astype(np.int64)
+    inside = list(members)
+    usable = (counts > 0) & (counts < n_rows)
+    usable[inside] = False
+    rows = O[inside]  # (k, b): rows each member shares with each column
+    smaller = np.minimum(counts[inside][:, None], counts[None, :])
+    crosses = ((rows > 0) & (rows < smaller)).any(axis=0) & usable
+    excludes = np.zeros(len(counts), dtype=bool)
+    total = int(counts[inside].sum())
+    for k, member in enumerate(inside):
+        s = int(counts[member])
+        # As strong a rival as the set's own members: at least half the evidence the member brings to the set.
+        rival = max(min_evidence, 0.5 * member_evidence(s, total - s, n_rows))
+        for column in np.flatnonzero((rows[k] == 0) & crosses).tolist():
+            if exclusivity_evidence([s, int(counts[column])], n_rows) >= rival:
+                excludes[column] = True
+    return np.flatnonzero(excludes).tolist()
+
+
 def candidate_sets(
     binary: list[str],
     cooccurrence: np.ndarray,
@@ -524,12 +561,15 @@ def candidate_sets(
                 merged.update(others)
                 continue
         kin = [] if variables or measured else multi_label_kin(members, binary, cooccurrence, names)
-        filling = []
+        filling: list[str] = []
+        crossing: list[str] = []
         if not (variables or measured or kin or s.stem):
             inside = [index[m] for m in members]
             filling = [binary[k] for k in filling_kin(inside, cooccurrence, n_rows, max_share)]
             filling = [] if held.intersection(filling) else filling
-        if variables or kin or measured or filling:
+            if not filling and not shared_affix(members):
+                crossing = [binary[k] for k in crossing_kin(inside, cooccurrence, n_rows, min_evidence)]
+        if variables or kin or measured or filling or crossing:
             # Exclusive, but the names (or flags that fill the all-zero rows) say these are not the
             # levels of one variable.
             if variables:
@@ -538,8 +578,10 @@ def candidate_sets(
                 evidence["measured_per_level"] = measured
             elif kin:
                 evidence["overlapping_kin"] = sorted(kin, key=order.__getitem__)
-            else:
+            elif filling:
                 evidence["filling_kin"] = sorted(filling, key=order.__getitem__)
+            else:
+                evidence["crossing_kin"] = sorted(crossing, key=order.__getitem__)
             if s.evidence >= min_evidence:
                 flags.append(Group("dummy", members, counts, n_rows, None, evidence))
             continue
