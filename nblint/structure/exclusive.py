@@ -367,6 +367,30 @@ def stem_family_columns(members: list[str], binary: list[str], all_names) -> lis
     return family
 
 
+def affix_family_columns(members: list[str], binary: list[str], all_names) -> list[str]:
+    """The 0/1 columns outside ``members`` that carry the members' shared prefix or suffix, when it names them.
+
+    Levels written without a separator share a part of their names instead of a stem
+    (``exhealth, vghealth, goodhealth`` beside ``poorhealth``).  The affix
+    (:func:`~nblint.structure.names.shared_affix`) names a variable only when no more than
+    one column of the table carries it beyond the family (as :func:`~nblint.structure.names.informative_stem`
+    asks of a stem); then the other 0/1 columns carrying it are the variable's other levels.
+    """
+    affix = shared_affix(members)
+    if affix is None:
+        return []
+    carriers = [name for name in all_names if _carries(name, affix)]
+    family = [name for name in binary if name not in members and _carries(name, affix)]
+    if not family or len(carriers) > len(members) + len(family) + 1:
+        return []
+    return family
+
+
+def _carries(name: str, affix: str) -> bool:
+    lowered = name.lower()
+    return lowered.startswith(affix) or lowered.endswith(affix)
+
+
 def multi_label_kin(members: list[str], binary: list[str], cooccurrence: np.ndarray, all_names) -> list[str]:
     """Columns outside ``members`` that carry their shared name stem and partly overlap one of them.
 
@@ -481,7 +505,7 @@ def candidate_sets(
     (:func:`dummy_sets`).  An exclusive set whose names enumerate every level
     (``smoker_yes``/``smoker_no``), or written as the table's complete one-hot groups
     are (:func:`encoded_whole`), is a broken-group candidate, since no level can be
-    missing; so is a stem family of which the set is an exclusive part, when the
+    missing; so is a stem family (or levels named by a shared prefix or suffix, ``exhealth, poorhealth``) of which the set is an exclusive part, when the
     family's columns share rows far more rarely than chance (a drop-first group with
     a few rows that have two set).  Exclusive sets whose names say they are not one
     variable (two stems, one flag per alternative of a measured choice, same-stem
@@ -545,6 +569,9 @@ def candidate_sets(
         variables = cross_stem(members, names)
         measured = None if variables else measured_per_level(members, s.stem, names, binary_names)
         family = [] if variables or measured else stem_family_columns(members, binary, names)
+        by_affix = not family and not (variables or measured or s.stem)
+        if by_affix:
+            family = affix_family_columns(members, binary, names)
         if family and held.isdisjoint(family):
             # Same-stem columns share rows with the set, but far more rarely than independent
             # columns would: the set (with the other exclusive sets those columns are in) is one
@@ -556,7 +583,8 @@ def candidate_sets(
             pairs = cooccurrence[np.ix_(inside, inside)]
             overlap = int((pairs.sum() - np.trace(pairs)) // 2)
             chance = expected_cooccurrences([int(all_ones[k]) for k in inside], n_rows)
-            if informative_stem(whole_list, names) and 0 < overlap <= 0.5 * chance:
+            named_whole = informative_stem(whole_list, names) or (by_affix and shared_affix(whole_list) is not None)
+            if named_whole and 0 < overlap <= 0.5 * chance:
                 broken.append((whole_list, [int(all_ones[k]) for k in inside], False, True, []))
                 merged.update(others)
                 continue
