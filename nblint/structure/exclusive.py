@@ -32,6 +32,7 @@ import numpy as np
 from nblint.structure.budget import Budget
 from nblint.structure.groups import Group, exclusivity_evidence, expected_cooccurrences, member_evidence
 from nblint.structure.names import (
+    candidate_stems,
     cross_stem,
     family_stems,
     group_stem,
@@ -367,6 +368,29 @@ def stem_family_columns(members: list[str], binary: list[str], all_names) -> lis
     return family
 
 
+def level_family(names, binary) -> list[str]:
+    """The columns whose names count in a stem's family when it is asked whether the stem names a set of 0/1 columns.
+
+    A stem names a set of 0/1 columns when the columns carrying it are the set (and at most
+    one more, :func:`~nblint.structure.names.informative_stem`).  Measurements that carry it
+    beside mostly 0/1 columns (``occ_years``, ``occ_score`` beside ``occ_1 .. occ_14``) are
+    attributes of the variable, not levels, and are left out of the count; where the stem's
+    columns are mostly measurements (``pixel_*``, a few of them 0/1), they stay, and the stem
+    names a family of measurements, not the levels of one variable.
+    """
+    names = list(names)
+    carriers: dict[str, list[int]] = {}  # stem -> [0/1 carriers, other carriers]
+    for name in names:
+        for stem in candidate_stems(name):
+            carriers.setdefault(stem, [0, 0])[name not in binary] += 1
+    kept = []
+    for name in names:
+        stems = candidate_stems(name)
+        if name in binary or not stems or any(carriers[st][0] <= carriers[st][1] for st in stems):
+            kept.append(name)
+    return kept
+
+
 def affix_family_columns(members: list[str], binary: list[str], all_names) -> list[str]:
     """The 0/1 columns outside ``members`` that carry the members' shared prefix or suffix, when it names them.
 
@@ -548,7 +572,7 @@ def candidate_sets(
     binary_names = set(binary)
     rest = [k for k in range(len(leftover)) if k not in claimed]
     sub = O[np.ix_(rest, rest)]
-    sets = dummy_sets([leftover[k] for k in rest], sub, n_rows, names, budget, min_evidence)
+    sets = dummy_sets([leftover[k] for k in rest], sub, n_rows, level_family(names, binary_names), budget, min_evidence)
     set_of = {leftover[rest[k]]: i for i, s in enumerate(sets) for k in s.members}
     # Columns a one-hot group or a near set holds cannot join a broken drop-first set.
     held = in_group | {leftover[k] for k in claimed}
