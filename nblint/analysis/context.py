@@ -54,6 +54,7 @@ from nblint.structure.families import exclusive_families
 from nblint.structure.groups import exclusivity_evidence, expected_cooccurrences
 from nblint.structure.kinds import ColumnKind, declared_kind, infer_kinds, is_documents, term_kinds
 from nblint.structure.names import group_stem, informative_stem
+from nblint.structure.nesting import Nesting, nested_groups
 from nblint.structure.terms import row_count_sums
 
 
@@ -105,6 +106,8 @@ class Structure:
     #: Code column -> the group among :attr:`missing_together` it carries the same information as
     #: (NB105), kept apart from :attr:`code_columns` as those groups are from :attr:`groups`.
     missing_together_codes: dict[str, Group] = field(default_factory=dict)
+    #: Groups nested in coarser groups (each fine level within one coarse level): NB105.
+    nested: list[Nesting] = field(default_factory=list)
 
     @property
     def groups(self) -> list[Group]:
@@ -808,8 +811,19 @@ class TableContext:
         dummy.sort(key=lambda g: self.table_order[g.members[0]])
         broken.sort(key=lambda g: self.table_order[g.members[0]])
         flags.sort(key=lambda g: self.table_order[g.members[0]])
+        nested = nested_groups(search.onehot + dummy, binary, cooccurrence) if binary else []
+        nested.sort(key=lambda x: (self.table_order[x.fine.members[0]], self.table_order[x.coarse.members[0]]))
         return Structure(
-            search.onehot, dummy, broken, code_columns, identical, self.budget.exhausted, flags, missing, missing_codes
+            search.onehot,
+            dummy,
+            broken,
+            code_columns,
+            identical,
+            self.budget.exhausted,
+            flags,
+            missing,
+            missing_codes,
+            nested,
         )
 
     def _missing_together_groups(self) -> tuple[list[Group], list[Group]]:
