@@ -41,10 +41,11 @@ class ZeroClassVariance(Rule):
 
     ## Use instead
     Treat the column as categorical (it is a fixed setting within the class), collect
-    more rows for the class, or drop the column. Where the column also decides the
-    target (NB208: the flat class is one side of a cut, ``expenditure`` at 0 for every
-    ``card = no`` row), the finding says so and its advice names the leak first: a
-    column derived from the label is to be dropped, not re-encoded.
+    more rows for the class, or drop the column. Where the column also decides one side
+    of the target beyond chance (NB208's one-sided reading: the flat class is beyond a
+    cut, ``expenditure`` at 0 for every ``card = no`` row), the finding says so and its
+    advice names the leak first: a column derived from the label is to be dropped, not
+    re-encoded.
     """
 
     code = "NB205"
@@ -104,9 +105,10 @@ class ZeroClassVariance(Rule):
                 evidence["first_flat_class"] = shown
             fix = f"Treat {column!r} as categorical, collect more rows for these classes, or drop it."
             leak = ctx.deciding_columns.get(column)
-            if leak is not None:
-                # A class flat at one value of a column that decides the target is the leak's other face:
-                # the advice that matters is whether the column may be used at all (NB208).
+            if leak is not None and leak.one_sided:
+                # A class flat at one value of a column that decides one side of the target beyond chance
+                # is the leak's other face: the advice that matters is whether the column may be used at
+                # all (NB208). (A reading without its chance, on a few rows, is left to NB208 itself.)
                 message += f"; the column decides the target on {leak.share:.2%} of rows (NB208): likely leakage"
                 evidence["decides_target_share"] = leak.share
                 fix = (

@@ -122,6 +122,7 @@ class TargetLeak(Rule):
                     "pure_rows": found.pure_rows,
                     "pure_share": found.pure_rows / n,
                     "chance": found.chance,
+                    "one_in": 1 / found.chance if found.chance else None,
                 }
             fix = f"Check how {column!r} is produced; drop it if it is derived from (or written after) {ctx.target!r}."
             yield self.finding(ctx, message, columns=[column], evidence=evidence, fix=fix)

@@ -120,6 +120,10 @@ class DuplicateInformation(Rule):
                 "within": coarse.members,
                 "fine_variable": fine.label,
                 "coarse_variable": coarse.label,
+                "fine_columns": len(fine.members),
+                "coarse_columns": len(coarse.members),
+                "fine_levels": fine.n_levels,
+                "coarse_levels": coarse.n_levels,
                 "level_within": nesting.within,
             }
             fix = (
