@@ -811,7 +811,7 @@ class TableContext:
         dummy.sort(key=lambda g: self.table_order[g.members[0]])
         broken.sort(key=lambda g: self.table_order[g.members[0]])
         flags.sort(key=lambda g: self.table_order[g.members[0]])
-        nested = nested_groups(search.onehot + dummy, binary, cooccurrence) if binary else []
+        nested = nested_groups(search.onehot + dummy, binary, cooccurrence, min_evidence) if binary else []
         nested.sort(key=lambda x: (self.table_order[x.fine.members[0]], self.table_order[x.coarse.members[0]]))
         return Structure(
             search.onehot,

@@ -14,10 +14,12 @@ the search for groups treats a column within another as a union's part, not a le
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import log
 
 import numpy as np
 
 from nblint.structure.groups import Group
+from nblint.structure.leakage import one_class_chance
 
 
 @dataclass(frozen=True)
@@ -27,9 +29,13 @@ class Nesting:
     fine: Group
     coarse: Group
     within: dict
+    #: ``-log`` of the chance that levels of these sizes each fall within one coarse level, in nats.
+    evidence: float
 
 
-def nested_groups(groups: list[Group], binary: list[str], cooccurrence: np.ndarray) -> list[Nesting]:
+def nested_groups(
+    groups: list[Group], binary: list[str], cooccurrence: np.ndarray, min_evidence: float
+) -> list[Nesting]:
     """Every pair of groups of which the finer is nested in the coarser (see the module docstring).
 
     Parameters
@@ -40,12 +46,19 @@ def nested_groups(groups: list[Group], binary: list[str], cooccurrence: np.ndarr
         The 0/1 columns of ``cooccurrence``; groups with a member outside them are not compared.
     cooccurrence : ndarray (b, b)
         Their co-occurrence counts.
+    min_evidence : float
+        Nats the nesting needs against chance (NB102's ``min-evidence``).
 
     Notes
     -----
     The fine group needs more levels than the coarse one and two or more of its levels
     within a coarse level (one alone is a level that happens to lie in another, not a
-    variable nested in one).
+    variable nested in one).  Chance is not structure: a level seen on one row lies within
+    some level of every other group.  Under independence the ``s_f`` rows of a fine level
+    fall within one coarse level with probability ``sum_c C(s_c, s_f) / C(n, s_f)`` (the
+    coarse levels' rows ``s_c``, a dummy group's reference rows among them:
+    :func:`~nblint.structure.leakage.one_class_chance`); the levels' ``-log`` chances add
+    up, and the nesting is reported from ``min_evidence`` nats.
     """
     index = {name: k for k, name in enumerate(binary)}
     usable = [g for g in groups if all(m in index for m in g.members)]
@@ -55,8 +68,12 @@ def nested_groups(groups: list[Group], binary: list[str], cooccurrence: np.ndarr
             if fine is coarse or fine.n_levels <= coarse.n_levels:
                 continue
             within = _within(fine, coarse, index, cooccurrence)
-            if within is not None:
-                found.append(Nesting(fine, coarse, within))
+            if within is None:
+                continue
+            levels = list(coarse.counts) + ([coarse.reference_count] if coarse.kind == "dummy" else [])
+            evidence = sum(-log(max(one_class_chance(s, levels), 1e-300)) for s in fine.counts)
+            if evidence >= min_evidence:
+                found.append(Nesting(fine, coarse, within, evidence))
     return found
 
 

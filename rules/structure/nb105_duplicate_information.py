@@ -23,7 +23,10 @@ class DuplicateInformation(Rule):
     and verified row by row; and one group nested in another: each level of a finer group
     (states) lies within one level of a coarser one (regions), so the coarse variable is a
     function of the fine one (found exactly from co-occurrence counts: every row of the fine
-    level has the coarse level set; a drop-first coarse group's reference counts as a level).
+    level has the coarse level set; a drop-first coarse group's reference counts as a level),
+    where chance cannot explain it (levels seen on a row or two lie within some level of
+    any group: the levels' chances of falling within one coarse level must multiply to
+    under ``exp(-min-evidence)``).
 
     ## Why is this bad?
     Naive Bayes multiplies in every feature as independent evidence. A copy of a
@@ -124,6 +127,7 @@ class DuplicateInformation(Rule):
                 "coarse_columns": len(coarse.members),
                 "fine_levels": fine.n_levels,
                 "coarse_levels": coarse.n_levels,
+                "nesting_evidence": round(nesting.evidence, 3),
                 "level_within": nesting.within,
             }
             fix = (
