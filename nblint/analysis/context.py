@@ -59,6 +59,7 @@ from nblint.structure.families import exclusive_families
 from nblint.structure.groups import exclusivity_evidence, expected_cooccurrences
 from nblint.structure.kinds import ColumnKind, declared_kind, infer_kinds, is_documents, term_kinds
 from nblint.structure.names import group_stem, informative_stem
+from nblint.structure.nesting import Nesting, nested_groups
 from nblint.structure.terms import row_count_sums
 
 
@@ -110,6 +111,8 @@ class Structure:
     #: Code column -> the group among :attr:`missing_together` it carries the same information as
     #: (NB105), kept apart from :attr:`code_columns` as those groups are from :attr:`groups`.
     missing_together_codes: dict[str, Group] = field(default_factory=dict)
+    #: Groups nested in coarser groups (each fine level within one coarse level): NB105.
+    nested: list[Nesting] = field(default_factory=list)
 
     @property
     def groups(self) -> list[Group]:
@@ -638,7 +641,8 @@ class TableContext:
         if self.target is None:
             return {}
         share = self.settings.decides_share
-        found = {d.column: d for d in leakage.deciding_columns(self.profile, self.kinds, share)}
+        max_chance = self.settings.separation_max_chance
+        found = {d.column: d for d in leakage.deciding_columns(self.profile, self.kinds, share, max_chance)}
         candidates = [c for c in leakage.threshold_candidates(self.profile, self.kinds) if c not in found]
         if candidates:
             # Measurements with too many values for a contingency table: one pass over them alone.
@@ -650,6 +654,9 @@ class TableContext:
             for d in scan.results():
                 if leakage.decides(d, class_rows, share):
                     found[d.column] = d
+            one_sided = [c for c in candidates if c not in found]
+            for d in scan.one_sided(one_sided, class_rows, share, max_chance):
+                found[d.column] = d
         past = [c for c in leakage.past_cap_candidates(self.profile, self.kinds) if c not in found]
         if past:
             # Discrete columns with more levels than the profile counts: their (value, class) pairs, one pass.
@@ -858,8 +865,19 @@ class TableContext:
         dummy.sort(key=lambda g: self.table_order[g.members[0]])
         broken.sort(key=lambda g: self.table_order[g.members[0]])
         flags.sort(key=lambda g: self.table_order[g.members[0]])
+        nested = nested_groups(search.onehot + dummy, binary, cooccurrence, min_evidence) if binary else []
+        nested.sort(key=lambda x: (self.table_order[x.fine.members[0]], self.table_order[x.coarse.members[0]]))
         return Structure(
-            search.onehot, dummy, broken, code_columns, identical, self.budget.exhausted, flags, missing, missing_codes
+            search.onehot,
+            dummy,
+            broken,
+            code_columns,
+            identical,
+            self.budget.exhausted,
+            flags,
+            missing,
+            missing_codes,
+            nested,
         )
 
     def _missing_together_groups(self) -> tuple[list[Group], list[Group]]:

@@ -32,6 +32,7 @@ import numpy as np
 from nblint.structure.budget import Budget
 from nblint.structure.groups import Group, exclusivity_evidence, expected_cooccurrences, member_evidence
 from nblint.structure.names import (
+    candidate_stems,
     cross_stem,
     family_stems,
     group_stem,
@@ -39,6 +40,7 @@ from nblint.structure.names import (
     measured_per_level,
     name_stem,
     names_say_complete,
+    shared_affix,
     stem_ties,
 )
 
@@ -366,6 +368,53 @@ def stem_family_columns(members: list[str], binary: list[str], all_names) -> lis
     return family
 
 
+def level_family(names, binary) -> list[str]:
+    """The columns whose names count in a stem's family when it is asked whether the stem names a set of 0/1 columns.
+
+    A stem names a set of 0/1 columns when the columns carrying it are the set (and at most
+    one more, :func:`~nblint.structure.names.informative_stem`).  Measurements that carry it
+    beside mostly 0/1 columns (``occ_years``, ``occ_score`` beside ``occ_1 .. occ_14``) are
+    attributes of the variable, not levels, and are left out of the count; where the stem's
+    columns are mostly measurements (``pixel_*``, a few of them 0/1), they stay, and the stem
+    names a family of measurements, not the levels of one variable.
+    """
+    names = list(names)
+    carriers: dict[str, list[int]] = {}  # stem -> [0/1 carriers, other carriers]
+    for name in names:
+        for stem in candidate_stems(name):
+            carriers.setdefault(stem, [0, 0])[name not in binary] += 1
+    kept = []
+    for name in names:
+        stems = candidate_stems(name)
+        if name in binary or not stems or any(carriers[st][0] <= carriers[st][1] for st in stems):
+            kept.append(name)
+    return kept
+
+
+def affix_family_columns(members: list[str], binary: list[str], all_names) -> list[str]:
+    """The 0/1 columns outside ``members`` that carry the members' shared prefix or suffix, when it names them.
+
+    Levels written without a separator share a part of their names instead of a stem
+    (``exhealth, vghealth, goodhealth`` beside ``poorhealth``).  The affix
+    (:func:`~nblint.structure.names.shared_affix`) names a variable only when no more than
+    one column of the table carries it beyond the family (as :func:`~nblint.structure.names.informative_stem`
+    asks of a stem); then the other 0/1 columns carrying it are the variable's other levels.
+    """
+    affix = shared_affix(members)
+    if affix is None:
+        return []
+    carriers = [name for name in all_names if _carries(name, affix)]
+    family = [name for name in binary if name not in members and _carries(name, affix)]
+    if not family or len(carriers) > len(members) + len(family) + 1:
+        return []
+    return family
+
+
+def _carries(name: str, affix: str) -> bool:
+    lowered = name.lower()
+    return lowered.startswith(affix) or lowered.endswith(affix)
+
+
 def multi_label_kin(members: list[str], binary: list[str], cooccurrence: np.ndarray, all_names) -> list[str]:
     """Columns outside ``members`` that carry their shared name stem and partly overlap one of them.
 
@@ -426,6 +475,42 @@ def filling_kin(members: list[int], cooccurrence: np.ndarray, n_rows: int, max_s
     return kin if reference - outside <= max_share * n_rows else []
 
 
+def crossing_kin(members: list[int], cooccurrence: np.ndarray, n_rows: int, min_evidence: float) -> list[int]:
+    """Columns that exclude one member of an exclusive set beyond chance and cross another: the set is flags.
+
+    The levels of one variable exclude each other and nothing else needs to: a column of
+    another variable meets each level or is nested in one.  Exclusive flags of a world of
+    facts (``feathers``, ``toothed``: no animal has both) sit among other facts that exclude
+    some of them and overlap the rest: ``hair`` never meets ``feathers`` (beyond chance:
+    ``min_evidence`` nats for the pair) but shares some rows with ``toothed`` and not others
+    (a partial overlap, neither column within the other).  Such a column, when its
+    exclusion of the member is a rival of the set's own (at least half the evidence the
+    member brings to the set, and ``min_evidence``), says the set's exclusivity is one
+    relation among many, not a partition into levels; a rare column of another variable
+    that misses one level (no mining in the north-east) is far weaker than a level's
+    exclusion of the other levels.  Indices are positions in ``cooccurrence``; members
+    are not returned.
+    """
+    O = cooccurrence
+    counts = np.diag(O).astype(np.int64)
+    inside = list(members)
+    usable = (counts > 0) & (counts < n_rows)
+    usable[inside] = False
+    rows = O[inside]  # (k, b): rows each member shares with each column
+    smaller = np.minimum(counts[inside][:, None], counts[None, :])
+    crosses = ((rows > 0) & (rows < smaller)).any(axis=0) & usable
+    excludes = np.zeros(len(counts), dtype=bool)
+    total = int(counts[inside].sum())
+    for k, member in enumerate(inside):
+        s = int(counts[member])
+        # As strong a rival as the set's own members: at least half the evidence the member brings to the set.
+        rival = max(min_evidence, 0.5 * member_evidence(s, total - s, n_rows))
+        for column in np.flatnonzero((rows[k] == 0) & crosses).tolist():
+            if exclusivity_evidence([s, int(counts[column])], n_rows) >= rival:
+                excludes[column] = True
+    return np.flatnonzero(excludes).tolist()
+
+
 def candidate_sets(
     binary: list[str],
     cooccurrence: np.ndarray,
@@ -444,7 +529,7 @@ def candidate_sets(
     (:func:`dummy_sets`).  An exclusive set whose names enumerate every level
     (``smoker_yes``/``smoker_no``), or written as the table's complete one-hot groups
     are (:func:`encoded_whole`), is a broken-group candidate, since no level can be
-    missing; so is a stem family of which the set is an exclusive part, when the
+    missing; so is a stem family (or levels named by a shared prefix or suffix, ``exhealth, poorhealth``) of which the set is an exclusive part, when the
     family's columns share rows far more rarely than chance (a drop-first group with
     a few rows that have two set).  Exclusive sets whose names say they are not one
     variable (two stems, one flag per alternative of a measured choice, same-stem
@@ -487,7 +572,7 @@ def candidate_sets(
     binary_names = set(binary)
     rest = [k for k in range(len(leftover)) if k not in claimed]
     sub = O[np.ix_(rest, rest)]
-    sets = dummy_sets([leftover[k] for k in rest], sub, n_rows, names, budget, min_evidence)
+    sets = dummy_sets([leftover[k] for k in rest], sub, n_rows, level_family(names, binary_names), budget, min_evidence)
     set_of = {leftover[rest[k]]: i for i, s in enumerate(sets) for k in s.members}
     # Columns a one-hot group or a near set holds cannot join a broken drop-first set.
     held = in_group | {leftover[k] for k in claimed}
@@ -508,6 +593,9 @@ def candidate_sets(
         variables = cross_stem(members, names)
         measured = None if variables else measured_per_level(members, s.stem, names, binary_names)
         family = [] if variables or measured else stem_family_columns(members, binary, names)
+        by_affix = not family and not (variables or measured or s.stem)
+        if by_affix:
+            family = affix_family_columns(members, binary, names)
         if family and held.isdisjoint(family):
             # Same-stem columns share rows with the set, but far more rarely than independent
             # columns would: the set (with the other exclusive sets those columns are in) is one
@@ -519,17 +607,21 @@ def candidate_sets(
             pairs = cooccurrence[np.ix_(inside, inside)]
             overlap = int((pairs.sum() - np.trace(pairs)) // 2)
             chance = expected_cooccurrences([int(all_ones[k]) for k in inside], n_rows)
-            if informative_stem(whole_list, names) and 0 < overlap <= 0.5 * chance:
+            named_whole = informative_stem(whole_list, names) or (by_affix and shared_affix(whole_list) is not None)
+            if named_whole and 0 < overlap <= 0.5 * chance:
                 broken.append((whole_list, [int(all_ones[k]) for k in inside], False, True, []))
                 merged.update(others)
                 continue
         kin = [] if variables or measured else multi_label_kin(members, binary, cooccurrence, names)
-        filling = []
+        filling: list[str] = []
+        crossing: list[str] = []
         if not (variables or measured or kin or s.stem):
             inside = [index[m] for m in members]
             filling = [binary[k] for k in filling_kin(inside, cooccurrence, n_rows, max_share)]
             filling = [] if held.intersection(filling) else filling
-        if variables or kin or measured or filling:
+            if not filling and not shared_affix(members):
+                crossing = [binary[k] for k in crossing_kin(inside, cooccurrence, n_rows, min_evidence)]
+        if variables or kin or measured or filling or crossing:
             # Exclusive, but the names (or flags that fill the all-zero rows) say these are not the
             # levels of one variable.
             if variables:
@@ -538,8 +630,10 @@ def candidate_sets(
                 evidence["measured_per_level"] = measured
             elif kin:
                 evidence["overlapping_kin"] = sorted(kin, key=order.__getitem__)
-            else:
+            elif filling:
                 evidence["filling_kin"] = sorted(filling, key=order.__getitem__)
+            else:
+                evidence["crossing_kin"] = sorted(crossing, key=order.__getitem__)
             if s.evidence >= min_evidence:
                 flags.append(Group("dummy", members, counts, n_rows, None, evidence))
             continue

@@ -10,7 +10,16 @@ Both are claims about chance, so both carry it:
   (Bonferroni), and compared with a false-alarm level;
 * a column that decides the target on (nearly) every row: each of its levels is
   (almost) always one class — the target *equals* a relabelling of it — or, for a
-  two-class target, one threshold on its values gives the class on 99%+ of rows.
+  two-class target, one threshold on its values gives the class on 99%+ of rows;
+* a column that decides one side: for a two-class target, one side of a threshold
+  (``expenditure > 0``) holds one class with (nearly) no exception, on a large part
+  of the rows, and the other class lies only on the other side.  The rows the reading
+  gets wrong are then all on one side, the signature of a label written from the
+  column (a card is "yes" because there is spending) rather than of a strong feature,
+  whose errors fall on both sides of its best cut.  It is reported below 99% of the
+  rows, but only where chance cannot explain the pure side: under independence its
+  ``r`` rows fall in one class with probability ``sum_c C(n_c, r) / C(n, r)``, times
+  the number of cuts tried (Bonferroni).
   Identifiers decide every row trivially (one row per level), so the level reading
   needs several rows per level; the threshold reading does not (an ID range per
   class is a leak too).
@@ -27,7 +36,7 @@ histogram bins gives a lower bound on the share of rows a threshold decides.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from math import exp, lgamma
 
 import numpy as np
@@ -74,6 +83,23 @@ class DecidingColumn:
     above: int | None = None
     #: Rows it gets wrong.
     errors: int = 0
+    #: For a one-sided reading: the rows on the pure side, whether it is the side above the
+    #: threshold, the rows of another class among them, and the chance of so pure a side, corrected.
+    pure_rows: int = 0
+    pure_above: bool = False
+    exceptions: int = 0
+    chance: float | None = None
+
+    @property
+    def one_sided(self) -> bool:
+        """Whether the column decides one side only (its errors all on the other side)."""
+        return self.chance is not None
+
+    @property
+    def pure_class(self) -> int:
+        """The class of a one-sided reading's pure side (two classes: 0 or 1)."""
+        above = int(self.above or 0)
+        return above if self.pure_above else 1 - above
 
 
 def _log_choose(n: int, k: int) -> float:
@@ -191,11 +217,13 @@ def _packed_single_levels(levels, n_classes: int, min_rows: int) -> tuple[np.nda
     return tests, singles
 
 
-def deciding_columns(profile, kinds, min_share: float) -> list[DecidingColumn]:
+def deciding_columns(profile, kinds, min_share: float, max_chance: float = 0.0) -> list[DecidingColumn]:
     """Columns that give the class on at least ``min_share`` of the rows, beyond what the class shares give.
 
     The share must also leave at most a tenth of the smaller classes' rows wrong, so a
-    target that is 99% one class is not "decided" by any column.
+    target that is 99% one class is not "decided" by any column.  With ``max_chance``
+    above 0, two-class columns that decide one side (:func:`one_sided_threshold`) are
+    found too, below ``min_share``.
     """
     n_classes = len(profile.classes)
     if n_classes < 2:
@@ -220,6 +248,7 @@ def deciding_columns(profile, kinds, min_share: float) -> list[DecidingColumn]:
     # Beyond two classes only the level reading applies (no threshold): only level kinds can decide.
     scanned = kinds.items() if n_classes == 2 else [(c, k) for c, k in kinds.items() if k.kind in LEVEL_KINDS]
     found = []
+    sides: list[tuple[str, np.ndarray, np.ndarray]] = []  # (the two-class tables read for a one-sided cut)
     for column, kind in scanned:
         if kind.kind in ("target", "constant"):
             continue
@@ -246,7 +275,80 @@ def deciding_columns(profile, kinds, min_share: float) -> list[DecidingColumn]:
                 best = DecidingColumn(column, 1 - errors / n, "levels", errors=errors)
         if best is not None and decides(best, class_rows, min_share):
             found.append(best)
+        elif by_threshold:
+            sides.append((column, np.asarray(levels.keys), table))
+    if max_chance > 0 and sides:
+        tried = sum(len(keys) - 1 for _, keys, _ in sides)
+        for column, keys, table in sides:
+            side = one_sided_threshold(keys, table, column, class_rows, min_share, max_chance, tried)
+            if side is not None:
+                found.append(side)
     return found
+
+
+def one_sided_threshold(
+    keys, table: np.ndarray, column: str, class_rows, min_share: float, max_chance: float, tried: int
+) -> DecidingColumn | None:
+    """The cut one side of which is one class with (nearly) no exception, and that decides the rest, if any.
+
+    Two classes.  A cut between consecutive values splits the rows into a *pure* side,
+    at least ``min_share`` of whose rows are one class ``c`` (nearly no exception), and
+    the other side, which holds every row of the other class (but those exceptions) and
+    the rows of ``c`` the pure side misses.  The reading "``c`` on the pure side, the other
+    class elsewhere" is reported when
+
+    * its errors (exceptions plus missed rows of ``c``) are at most a tenth of the smaller
+      class's rows, as for any deciding column (:func:`decides`), so the other side is
+      mostly the other class and the pure side is most of ``c``;
+    * chance cannot explain the pure side: :func:`pure_side_chance` of its rows, times the
+      readings tried (four per cut: either side, either class; ``tried`` cuts over every
+      column read), is at most ``max_chance``.
+
+    Of the cuts that qualify, the one with the fewest errors (then the larger pure side).
+    """
+    class_rows = np.asarray(class_rows, dtype=np.int64)
+    n = int(class_rows.sum())
+    allowed = 0.1 * (n - int(class_rows.max()))
+    at_or_below = np.cumsum(table, axis=0)[:-1]  # rows at or below each cut, per class
+    sides = {"above": class_rows[None, :] - at_or_below, "below": at_or_below}
+    best = None
+    for where, side in sides.items():
+        rows = side.sum(axis=1)
+        for klass in (0, 1):
+            exceptions = side[:, 1 - klass]
+            errors = exceptions + (class_rows[klass] - side[:, klass])  # (plus the rows of c it misses)
+            ok = (rows > 0) & (exceptions <= (1 - min_share) * rows) & (errors <= allowed)
+            for i in np.flatnonzero(ok).tolist():
+                key = (int(errors[i]), -int(rows[i]))
+                if best is not None and key >= best[0]:
+                    continue
+                chance = pure_side_chance(int(rows[i]), int(exceptions[i]), klass, class_rows)
+                chance = min(1.0, chance * 4 * max(tried, 1))
+                if chance > max_chance:
+                    continue
+                up = klass if where == "above" else 1 - klass  # (the class above the threshold)
+                threshold = (float(keys[i]) + float(keys[i + 1])) / 2
+                errs = int(errors[i])
+                found = DecidingColumn(column, 1 - errs / n, "threshold", threshold, up, errs)
+                found = replace(found, pure_rows=int(rows[i]), pure_above=where == "above")
+                best = (key, replace(found, exceptions=int(exceptions[i]), chance=chance))
+    return None if best is None else best[1]
+
+
+def pure_side_chance(rows: int, exceptions: int, klass: int, class_rows) -> float:
+    """Chance that ``rows`` rows drawn at random hold at most ``exceptions`` rows outside class ``klass``.
+
+    The hypergeometric tail ``sum_{j <= e} C(n - n_c, j) C(n_c, r - j) / C(n, r)``: with no
+    exception, the ``C(n_c, r) / C(n, r)`` of :func:`one_class_chance` for that class.
+    """
+    class_rows = [int(c) for c in class_rows]
+    n, n_c = sum(class_rows), class_rows[klass]
+    log_total = _log_choose(n, rows)
+    total = 0.0
+    for j in range(exceptions + 1):
+        if rows - j <= n_c and j <= n - n_c:
+            total += exp(_log_choose(n - n_c, j) + _log_choose(n_c, rows - j) - log_total)
+    return min(1.0, total)
 
 
 def decides(found: DecidingColumn, class_rows, min_share: float) -> bool:
@@ -318,6 +420,20 @@ class ThresholdScan:
             # A cut after bin i sits at its upper edge: the reported threshold is that edge.
             best = _best_threshold(edges[1:][used], table[used], column)
             found.append(best)
+        return found
+
+    def one_sided(self, columns, class_rows, min_share: float, max_chance: float) -> list[DecidingColumn]:
+        """The one-sided readings (:func:`one_sided_threshold`) of ``columns``, cut between bins."""
+        used = {c: self.counts[c].sum(axis=1) > 0 for c in columns}
+        tried = sum(max(int(u.sum()) - 1, 0) for u in used.values())
+        found = []
+        for column in columns:
+            keys, table = self.edges[column][1:][used[column]], self.counts[column][used[column]]
+            if len(keys) < 2:
+                continue
+            side = one_sided_threshold(keys, table, column, class_rows, min_share, max_chance, tried)
+            if side is not None:
+                found.append(side)
         return found
 
 

@@ -269,3 +269,36 @@ def _measured_per_level(members: tuple, stem: str, all_names: tuple, binary: fro
 def _separated(name: str, stem: str) -> bool:
     """Whether ``name`` continues ``stem`` with a separator (``feat.dannon`` after ``feat``)."""
     return name.startswith(stem) and _SEPARATORS.match(name, len(stem)) is not None
+
+
+def shared_affix(members, least: int = 3) -> str | None:
+    """A prefix or suffix of ``least`` letters or more that every member's name carries (``lchronic, nchronic``).
+
+    Names without a separator can still name one variable's levels by a common part
+    (``exhealth, goodhealth``; ``centcity, outercity``).  Case is ignored.
+
+    Examples
+    --------
+    >>> shared_affix(["exhealth", "fairhealth", "goodhealth"])
+    'health'
+    >>> shared_affix(["feathers", "toothed"]) is None
+    True
+    """
+    lowered = [m.lower() for m in members]
+    if len(lowered) < 2:
+        return None
+    prefix = lowered[0]
+    for m in lowered[1:]:
+        k = 0
+        while k < min(len(prefix), len(m)) and prefix[k] == m[k]:
+            k += 1
+        prefix = prefix[:k]
+    suffix = lowered[0][::-1]
+    for m in lowered[1:]:
+        r = m[::-1]
+        k = 0
+        while k < min(len(suffix), len(r)) and suffix[k] == r[k]:
+            k += 1
+        suffix = suffix[:k]
+    best = max(prefix, suffix[::-1], key=len)
+    return best if len(best) >= least else None

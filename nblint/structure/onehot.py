@@ -15,9 +15,11 @@ infinite (DESIGN.md section 7; footnote 3 of the Williams paper).
 
 Several exact covers can share columns: a 0/1 column that is the union of two
 levels (``weekend = sat + sun`` beside the weekday indicators), or a subtype whose
-levels refine a main type's.  Every cover is enumerated, then disjoint covers are
-chosen by a rule that does not depend on column order: covers whose members share
-a name stem first, then the finer split (more levels), then the members' names.
+levels refine a main type's (states nested in regions: every union stands in for its
+parts at once too, so the regions' own cover is found beside the mixed ones).  Every
+cover is enumerated, then disjoint covers are chosen by a rule that does not depend on
+column order: covers whose members share a name stem (or a prefix or suffix) first,
+then the finer split (more levels), then the members' names.
 A chosen group records the covers it was preferred to.
 """
 
@@ -30,7 +32,7 @@ import numpy as np
 from nblint.structure.budget import Budget
 from nblint.structure.families import covering_families
 from nblint.structure.groups import Group
-from nblint.structure.names import cross_stem, group_stem, informative_stem, name_stem
+from nblint.structure.names import cross_stem, group_stem, informative_stem, name_stem, shared_affix
 
 #: Other covers listed in a group's evidence when the choice was ambiguous.
 MAX_ALTERNATIVES = 3
@@ -116,8 +118,8 @@ def find_onehot_groups(
     for cover in covers:
         taken[list(cover)] = True
     search(usable & ~taken)
-    mixed = [_mixed(cover, parts) for cover in covers]
-    candidates = covers + [m for m in mixed if m is not None]
+    mixed = [_mixed(cover, parts) for cover in covers] + [_mixed_all(cover, parts) for cover in covers]
+    candidates = covers + list(dict.fromkeys(m for m in mixed if m is not None))
     # Names decide between equally exact readings: a cover whose names point to different
     # variables (a continent and the countries of the other continents) is a relation
     # between them, not a group; its columns stay free for the same-stem groups.
@@ -294,11 +296,32 @@ def _mixed(cover, parts) -> tuple[int, ...] | None:
     return None
 
 
+def _mixed_all(cover, parts) -> tuple[int, ...] | None:
+    """The cover with every union whose parts it holds standing in for them, if there are two or more.
+
+    States nested in regions: the regions whose states are all columns are unions of them, and
+    a cover of one region's column and the other regions' states becomes the regions' own cover
+    (one union at a time, :func:`_mixed`, never reaches it).
+    """
+    members = set(cover)
+    replaced = 0
+    changed = True
+    while changed:
+        changed = False
+        for union, within in enumerate(parts):
+            if within and union not in members and members.issuperset(within):
+                members = (members - set(within)) | {union}
+                replaced += 1
+                changed = True
+    return tuple(sorted(members)) if replaced >= 2 else None
+
+
 def choose_covers(covers, names, all_names) -> list[tuple[tuple[int, ...], list[tuple[int, ...]], str | None]]:
     """Disjoint covers, preferred in an order that does not depend on column order.
 
     Preference: members sharing a name stem that names them (not a larger family of
-    columns, see :func:`~nblint.structure.names.informative_stem`), then more members (a union of two levels, or a coarser variable, gives
+    columns, see :func:`~nblint.structure.names.informative_stem`) or a prefix or suffix
+    they all carry (:func:`~nblint.structure.names.shared_affix`), then more members (a union of two levels, or a coarser variable, gives
     way to the finer split), then the sorted member names.
 
     Returns
@@ -311,7 +334,10 @@ def choose_covers(covers, names, all_names) -> list[tuple[tuple[int, ...], list[
 
     def preference(cover):
         members = [names[k] for k in cover]
-        return (informative_stem(members, all_names) is None, -len(cover), sorted(members))
+        # Names that tie the members: a stem that names them, or a prefix or suffix they all carry
+        # (``regionA, regionB``): such a cover wins over one across variables (issue 37).
+        named = informative_stem(members, all_names) is not None or shared_affix(members) is not None
+        return (not named, -len(cover), sorted(members))
 
     ranked = sorted(set(covers), key=preference)
     chosen: list[tuple[int, ...]] = []

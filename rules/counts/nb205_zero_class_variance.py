@@ -41,7 +41,11 @@ class ZeroClassVariance(Rule):
 
     ## Use instead
     Treat the column as categorical (it is a fixed setting within the class), collect
-    more rows for the class, or drop the column.
+    more rows for the class, or drop the column. Where the column also decides one side
+    of the target beyond chance (NB208's one-sided reading: the flat class is beyond a
+    cut, ``expenditure`` at 0 for every ``card = no`` row), the finding says so and its
+    advice names the leak first: a column derived from the label is to be dropped, not
+    re-encoded.
     """
 
     code = "NB205"
@@ -92,7 +96,7 @@ class ZeroClassVariance(Rule):
                     "ha" + ("ve" if len(tiny) > 1 else "s") + " fewer than 2 values, so no variance can be estimated"
                 )
             message = f"column {column!r}: " + "; ".join(parts)
-            evidence = {
+            evidence: dict = {
                 "zero_variance_classes": [str(profile.classes[c]) for c in flat],
                 "classes_with_fewer_than_2_rows": [str(profile.classes[c]) for c in tiny],
                 "class_rows": {str(profile.classes[c]): int(n_c[c]) for c in range(n_classes)},
@@ -100,6 +104,17 @@ class ZeroClassVariance(Rule):
             if shown:
                 evidence["first_flat_class"] = shown
             fix = f"Treat {column!r} as categorical, collect more rows for these classes, or drop it."
+            leak = ctx.deciding_columns.get(column)
+            if leak is not None and leak.one_sided:
+                # A class flat at one value of a column that decides one side of the target beyond chance
+                # is the leak's other face: the advice that matters is whether the column may be used at
+                # all (NB208). (A reading without its chance, on a few rows, is left to NB208 itself.)
+                message += f"; the column decides the target on {leak.share:.2%} of rows (NB208): likely leakage"
+                evidence["decides_target_share"] = leak.share
+                fix = (
+                    f"Check first whether {column!r} leaks {ctx.target!r} (NB208) and drop it if it is derived "
+                    f"from or written after the label; only if it is a legitimate feature, treat it as categorical."
+                )
             yield self.finding(ctx, message, columns=[column], evidence=evidence, fix=fix)
 
 

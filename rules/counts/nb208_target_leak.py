@@ -1,5 +1,6 @@
 from nblint.analysis.context import TableContext
 from nblint.engine import SUMMARIZE_ABOVE, Option, Rule, Severity
+from nblint.structure.leakage import chance_in_words
 
 from ..model import fmt_number
 from . import fmt_class, fmt_value
@@ -15,7 +16,16 @@ class TargetLeak(Rule):
     rows per level on average, so the target is a relabelling of the column; or, for a
     two-class target, one threshold on the column's values gives the class (the target
     is ``x > t``). Read from the contingency tables of columns with up to 1,000
-    distinct values.
+    distinct values (and from per-class histograms of measurements with more).
+
+    A two-class column can also decide one side: one side of a cut holds one class
+    with (nearly) no exception (at least ``decides-share`` of its rows), the other
+    class lies only on the other side, and the reading's errors (rows of the pure
+    class the cut misses) stay within a tenth of the smaller class. That is reported
+    below ``decides-share`` of all rows, with the pure side's share, when chance cannot
+    explain so pure a side (its hypergeometric chance, times the cuts tried, at most
+    ``separation-max-chance``): a strong feature errs on both sides of its best cut, a
+    label written from the column (``card = yes`` because ``expenditure > 0``) on one.
 
     ## Why is this bad?
     A feature that already is the label makes every other feature irrelevant: the
@@ -75,7 +85,21 @@ class TargetLeak(Rule):
         classes = ctx.profile.classes
         for column, found in sorted(ctx.deciding_columns.items(), key=lambda kv: ctx.table_order[kv[0]]):
             n = int(ctx.profile.class_count.sum())
-            if found.how == "threshold" and found.above is not None and found.threshold is not None:
+            if found.one_sided:
+                # One side of the cut is one class with (nearly) no exception; the other class lies only
+                # on the other side: the errors are all rows of the pure class that the cut misses.
+                pure = found.pure_class
+                side = ">" if found.pure_above else "<="
+                other = fmt_class(classes[1 - pure])
+                exceptions = found.exceptions
+                how = (
+                    f"{column} {side} {fmt_number(found.threshold)} gives class {fmt_class(classes[pure])} on "
+                    f"{'every one' if not exceptions else f'all but {exceptions}'} of its {found.pure_rows} rows "
+                    f"({found.pure_rows / n:.1%} of all rows), and class {other} lies "
+                    f"{'only on the other side' if not exceptions else 'on the other side but for those rows'} "
+                    f"(chance of so pure a side {chance_in_words(found.chance or 0.0)}, corrected for the cuts tried)"
+                )
+            elif found.how == "threshold" and found.above is not None and found.threshold is not None:
                 above, below = fmt_class(classes[found.above]), fmt_class(classes[1 - found.above])
                 how = f"{column} > {fmt_number(found.threshold)} gives class {above} and the rest {below}"
             else:
@@ -93,5 +117,13 @@ class TargetLeak(Rule):
                 "threshold": found.threshold,
                 "class_above": None if found.above is None else fmt_value(classes[found.above]),
             }
+            if found.one_sided:
+                evidence["one_sided"] = {
+                    "pure_side": "above" if found.pure_above else "at or below",
+                    "pure_rows": found.pure_rows,
+                    "pure_share": found.pure_rows / n,
+                    "chance": found.chance,
+                    "one_in": 1 / found.chance if found.chance else None,
+                }
             fix = f"Check how {column!r} is produced; drop it if it is derived from (or written after) {ctx.target!r}."
             yield self.finding(ctx, message, columns=[column], evidence=evidence, fix=fix)

@@ -22,7 +22,8 @@ class BrokenGroup(Rule):
 
     A drop-first group (its all-zero rows are the reference level) is broken when
     same-stem columns share a few rows, far fewer than independent columns would: the
-    whole stem family is reported here, not an exclusive subset of it as NB102.
+    whole stem family is reported here, not an exclusive subset of it as NB102 (levels
+    named by a shared prefix or suffix instead of a stem, ``vghealth, poorhealth``, alike).
 
     ## Why is this bad?
     Rows with no level or two levels of a categorical variable are almost always

@@ -20,7 +20,13 @@ class DuplicateInformation(Rule):
     ``color_green``, ...), verified row by row; and pairs of discrete columns (three
     or more levels) whose values map one to one, one a recoding of the other
     (``STORE`` 0..4 beside ``StoreID`` 1, 2, 3, 4, 7), found from equal level counts
-    and verified row by row.
+    and verified row by row; and one group nested in another: each level of a finer group
+    (states) lies within one level of a coarser one (regions), so the coarse variable is a
+    function of the fine one (found exactly from co-occurrence counts: every row of the fine
+    level has the coarse level set; a drop-first coarse group's reference counts as a level),
+    where chance cannot explain it (levels seen on a row or two lie within some level of
+    any group: the levels' chances of falling within one coarse level must multiply to
+    under ``exp(-min-evidence)``).
 
     ## Why is this bad?
     Naive Bayes multiplies in every feature as independent evidence. A copy of a
@@ -104,6 +110,31 @@ class DuplicateInformation(Rule):
             }
             fix = f"Keep {column!r} (as a categorical feature) and drop the indicator columns, or the reverse."
             yield self.finding(ctx, message, columns=[column] + group.members, evidence=evidence, fix=fix)
+        for nesting in structure.nested:
+            fine, coarse = nesting.fine, nesting.coarse
+            message = (
+                f"the {fine.kind} group {fmt_columns(fine.members, limit=3)} (variable {fine.label!r}, {fine.n_levels} "
+                f"levels) is nested in the {coarse.kind} group {fmt_columns(coarse.members, limit=3)} (variable "
+                f"{coarse.label!r}, {coarse.n_levels} levels): each of its levels lies within one of "
+                f"{coarse.label!r}'s, so {coarse.label!r} is a function of {fine.label!r} and counted twice"
+            )
+            evidence = {
+                "nested": fine.members,
+                "within": coarse.members,
+                "fine_variable": fine.label,
+                "coarse_variable": coarse.label,
+                "fine_columns": len(fine.members),
+                "coarse_columns": len(coarse.members),
+                "fine_levels": fine.n_levels,
+                "coarse_levels": coarse.n_levels,
+                "nesting_evidence": round(nesting.evidence, 3),
+                "level_within": nesting.within,
+            }
+            fix = (
+                f"Keep one of {fine.label!r} and {coarse.label!r} (the finer keeps more, the coarser is better "
+                "estimated), or give the model the finer one alone."
+            )
+            yield self.finding(ctx, message, columns=fine.members + coarse.members, evidence=evidence, fix=fix)
         for a, b in ctx.recodes:
             levels = ctx.recode_levels[(a, b)]
             message = (

@@ -23,8 +23,14 @@ class ExclusiveFlags(Rule):
     modes of plants, of which a few have two). Such sets
     are not reported as NB101/NB102 groups and get no invented variable name: names
     decide between a same-stem reading and a cross-stem one (DESIGN.md 4b).
-    Anonymised names (``c0, c1``) or names with no stem say nothing: there only
-    filling flags make a set exclusive flags, and the other sets stay with NB101/NB102.
+    The values can say it in a second way: the levels of one variable exclude each other
+    and nothing else needs to, so where another flag never meets one member beyond chance
+    yet partly overlaps another (``hair`` never with ``feathers``, sometimes with
+    ``toothed``), the set's exclusivity is one relation among overlapping facts (no
+    animal has both feathers and teeth), not a partition into levels. Names that share
+    a stem, a prefix or a suffix (``exhealth, goodhealth``) still say one variable.
+    Anonymised names (``c0, c1``) or names with no stem say nothing: there only the
+    values make a set exclusive flags, and the other sets stay with NB101/NB102.
 
     ## Why is this bad?
     For Naive Bayes the over-count is the same as a group's: exclusive columns read
@@ -68,6 +74,14 @@ class ExclusiveFlags(Rule):
                 why = (
                     f"the table measures {measured!r} for each of their level names too: one yes/no attribute "
                     "per alternative (wide choice data), not the levels of one variable"
+                )
+            elif "crossing_kin" in evidence:
+                kin = fmt_columns(evidence["crossing_kin"], limit=3)
+                verb = "never shares" if len(evidence["crossing_kin"]) == 1 else "each never share"
+                why = (
+                    f"{kin} {verb} a row with one of them (beyond chance) but some rows with another: "
+                    "exclusion is one relation among overlapping facts here (no animal with both feathers and "
+                    "teeth), not a partition into the levels of one variable, and their names share no stem"
                 )
             elif "filling_kin" in evidence:
                 kin = fmt_columns(evidence["filling_kin"], limit=3)
