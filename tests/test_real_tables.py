@@ -223,11 +223,18 @@ GROUP_FLOOR = 0.95
 #: only names tell apart cannot be told apart), at least 0.85, reported separately. Measured at the
 #: commit that set it: round 1 P 57/57, R 57/60; round 2 P 33/38 (0.87), R 33/37 (0.89).
 ANONYMISED_FLOOR = 0.85
-#: Where nblint does not reach its floor yet: (corpus, variant) -> (precision, recall).
+#: Where nblint does not reach its floor yet: (corpus, variant) -> (precision, recall), as measured.
+#: Round 3 (issue 37, item 5) was labelled blind; its blind figures (nblint at 90747e7) were
+#: author P 8/9, R 8/9; onehot_encoder_drop_first P 5/6, R 5/6; anonymised P 22/27, R 22/28.
+#: After issue 37's fixes (same labels): author P 8/8, R 8/9 (castle's lead1..9/lag0..5, one
+#: event-time variable over two stems, read as NB107 exclusive flags); onehot_encoder_drop_first
+#: P 5/6, R 5/6 (dd's democracy_Non-democracy joined to the three Dem regime columns, a cross-stem
+#: cover made by nesting); anonymised P 22/26, R 22/28 (msleep's 18-level order group with 1-3-row
+#: levels, mtcars' two short groups in 32 rows, heart's restecg pair with a 4-row member).
 GROUP_FLOORS_TODAY: dict[tuple[str, str], tuple[float, float]] = {
-    ("round3", "author"): (0.88, 0.88),
+    ("round3", "author"): (0.95, 0.88),
     ("round3", "onehot_encoder_drop_first"): (0.83, 0.83),
-    ("round3", "anonymised"): (0.81, 0.78),
+    ("round3", "anonymised"): (0.84, 0.78),
 }
 
 
