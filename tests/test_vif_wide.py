@@ -96,3 +96,19 @@ def test_dependent_columns_share_one_factor_and_match_statsmodels_where_vif_is_d
     exog = sm.add_constant(frame[list(result.independent)].to_numpy(), has_constant="add")
     for i, column in enumerate(result.independent):
         assert result.vif[column] == pytest.approx(variance_inflation_factor(exog, i + 1), rel=1e-6)
+
+
+def test_a_rescaled_copy_past_the_rank_is_found_whatever_the_pivoting():
+    """``x`` and ``2x + 1`` named to sort after 80 noise columns on 40 rows: both lie past the
+    rank, each a long combination of the independent columns, and their pair is still said."""
+    rng = np.random.default_rng(2)
+    n = 40
+    frame = pd.DataFrame(rng.normal(size=(n, 80)), columns=[f"m{i:02d}" for i in range(80)])
+    frame["zx"] = rng.normal(size=n)
+    frame["zy"] = 2 * frame["zx"] + 1
+    frame["y"] = rng.integers(0, 2, n)
+    result = variance_inflation(tuple(frame.columns[:-1]), comoment(frame.iloc[:, :-1]), [], n)
+    assert {"zx", "zy"} <= set(result.dependencies)  # both past the rank
+    exact = [f for f in nb104(frame) if f[1] == "warning"]
+    assert [f[3] for f in exact] == [("zx", "zy")]
+    assert "zy = 2*zx + 1" in exact[0][2]

@@ -158,7 +158,8 @@ def variance_inflation(
     R = comoment[np.ix_(k, k)] / np.outer(scale[k], scale[k])
     np.fill_diagonal(R, 1.0)
     independent, dependent = _independent_columns(R)
-    if dependent and n_rows is not None and len(independent) >= n_rows - 1:
+    by_rows = bool(dependent) and n_rows is not None and len(independent) >= n_rows - 1
+    if by_rows:
         # The rows, not the data, set the rank here (n rows centred span n - 1 dimensions):
         # which columns come out dependent is then a matter of pivoting ties, so take them
         # in one order fixed by the names, and the result does not depend on column order.
@@ -185,6 +186,15 @@ def variance_inflation(
             # The coefficients are on the standardised scale; report them on the columns' own.
             dependencies[names[k[d]]] = {names[k[s]]: float(b * scale[k[d]] / scale[k[s]]) for s, b in terms}
             infinite[names[k[d]]] = float("inf")
+        if by_rows:
+            # Two columns past the rank that are copies of each other (x and 2x + 1) are each
+            # a long combination of the independent columns, but their pair holds whatever the
+            # rows: find it from the correlations (|r| = 1 within the tolerance), one product.
+            Rd = R[np.ix_(D, D)]
+            for a, b in zip(*np.nonzero(np.triu(1.0 - Rd**2 <= RANK_TOLERANCE, k=1))):
+                first, second = k[D[a]], k[D[b]]
+                if len(dependencies[names[second]]) > 1:
+                    dependencies[names[second]] = {names[first]: float(Rd[a, b] * scale[second] / scale[first])}
     return result
 
 
