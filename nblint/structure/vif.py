@@ -36,6 +36,18 @@ SCREEN_MARGIN = 1e-3
 #: shared factor is kept beyond it).  Ordinary tables' combinations are far shorter.
 MAX_REFIT_TERMS = 200
 
+#: On a table whose rows set the rank, a combination of at most this many columns is
+#: still a finding (a copy, a total of a few parts: it holds whatever the rows) ...
+MAX_SHORT_TERMS = 5
+#: ... and of at most this share of the independent columns (on a handful of rows, a
+#: combination of two columns can be chance).
+SHORT_SHARE = 0.1
+
+
+def short_terms(rank: int) -> int:
+    """Most terms of a combination that is a finding when the rows set the rank ``rank``."""
+    return min(MAX_SHORT_TERMS, int(rank * SHORT_SHARE))
+
 
 @dataclass
 class VifResult:
@@ -51,6 +63,10 @@ class VifResult:
         (for every column with infinite VIF that is not explained by a one-hot group).
     dropped : dict
         One-hot group member left out of the regressors -> its group label.
+    by_rows : tuple of str
+        On a table whose rows set the rank (:func:`short_terms`), the dependent columns whose
+        only combinations found are long: dependent by the table's shape, with no
+        combination kept (VIF infinite; not in :attr:`dependencies`).
     """
 
     infinite: dict[str, float]
@@ -60,6 +76,7 @@ class VifResult:
     #: Columns of ``inverse`` (the independent set) and the Cholesky factor of their correlations.
     independent: tuple[str, ...] = ()
     factor: np.ndarray | None = None
+    by_rows: tuple[str, ...] = ()
 
     @cached_property
     def inverse(self) -> np.ndarray | None:
@@ -164,8 +181,9 @@ def variance_inflation(
         # which columns come out dependent is then a matter of pivoting ties, so take them
         # in one order fixed by the names, and the result does not depend on column order.
         canonical = np.array(sorted(range(len(keep)), key=lambda j: names[k[j]]))
-        k, R = k[canonical], R[np.ix_(canonical, canonical)]
-        independent, dependent = _independent_columns(R)
+        if np.any(canonical != np.arange(len(keep))):  # (a profile's columns are in name order already)
+            k, R = k[canonical], R[np.ix_(canonical, canonical)]
+            independent, dependent = _independent_columns(R)
     S = np.array(independent)
     # R = L L^T, so R^{-1} = L^{-T} L^{-1}: its diagonal, the VIFs, is VifResult.vif.
     factor = np.linalg.cholesky(R[np.ix_(S, S)]) if independent else None
@@ -181,11 +199,17 @@ def variance_inflation(
         # triangular solves with |D| right-hand sides, not a least-squares fit per column.
         coefficients = cho_solve((factor, True), R[np.ix_(S, D)])
         inverse_diagonal = np.diag(result.inverse)
+        # Terms each combination keeps before any refit (a refit only drops some): when the
+        # rows set the rank, a column with more than short_terms of them is the shape's.
+        support = np.count_nonzero(coefficients**2 > RANK_TOLERANCE * inverse_diagonal[:, None], axis=0)
+        short = short_terms(len(independent)) if by_rows else len(independent)
         for i, d in enumerate(dependent):
+            infinite[names[k[d]]] = float("inf")
+            if support[i] > short:
+                continue
             terms = _combination(R, S, d, coefficients[:, i], inverse_diagonal)
             # The coefficients are on the standardised scale; report them on the columns' own.
             dependencies[names[k[d]]] = {names[k[s]]: float(b * scale[k[d]] / scale[k[s]]) for s, b in terms}
-            infinite[names[k[d]]] = float("inf")
         if by_rows:
             # Two columns past the rank that are copies of each other (x and 2x + 1) are each
             # a long combination of the independent columns, but their pair holds whatever the
@@ -193,8 +217,9 @@ def variance_inflation(
             Rd = R[np.ix_(D, D)]
             for a, b in zip(*np.nonzero(np.triu(1.0 - Rd**2 <= RANK_TOLERANCE, k=1))):
                 first, second = k[D[a]], k[D[b]]
-                if len(dependencies[names[second]]) > 1:
+                if names[second] not in dependencies:
                     dependencies[names[second]] = {names[first]: float(Rd[a, b] * scale[second] / scale[first])}
+            result.by_rows = tuple(names[k[d]] for d in dependent if names[k[d]] not in dependencies)
     return result
 
 

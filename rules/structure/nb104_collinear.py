@@ -2,17 +2,12 @@ import math
 
 from nblint.analysis.context import TableContext
 from nblint.engine import Option, Rule, Severity
+from nblint.structure.vif import short_terms
 
 from . import fmt_columns
 
 #: More exact dependencies than this are reported as one rank deficiency, not one finding each.
 MAX_DEPENDENCIES = 5
-#: On a table whose rows set the rank, a combination of at most this many columns is still
-#: reported (a copy, a total of a few parts: it holds whatever the rows); a longer one is
-#: the table's shape and is counted in one note.
-MAX_SHORT_TERMS = 5
-#: ... and of at most a tenth of the independent columns (of the rank the rows allow).
-SHORT_SHARE = 10
 #: Columns over the VIF threshold whose correlation is at least this are one cluster (one finding).
 CLUSTER_R = 0.9
 
@@ -93,20 +88,19 @@ class CollinearColumns(Rule):
             return
         structure = ctx.structure
         dependencies = vif.dependencies
-        by_rows = bool(dependencies) and len(vif.independent) >= ctx.n_rows - 1
+        dependent = len(dependencies) + len(vif.by_rows)
+        by_rows = dependent > 0 and len(vif.independent) >= ctx.n_rows - 1
         if by_rows:
             # Centred, n rows span at most n - 1 dimensions: with that many independent columns
             # every further column is a combination of them, whatever the data mean. Only a
             # combination of a few columns (a copy, a sum of some others) says something about
             # the data; the rest are said once.
-            # Short is few of the columns the rows allow too: on a handful of rows, a combination
-            # of two columns can be chance.
-            short = min(MAX_SHORT_TERMS, len(vif.independent) // SHORT_SHARE)
+            short = short_terms(len(vif.independent))
             dependencies = {c: combo for c, combo in dependencies.items() if len(combo) <= short}
-            by_shape = len(vif.dependencies) - len(dependencies)
+            by_shape = dependent - len(dependencies)
             message = (
                 f"{len(vif.vif)} numeric columns on {ctx.n_rows} rows: with as many independent columns as "
-                f"the rows allow, the other {len(vif.dependencies)} are exact linear combinations of them "
+                f"the rows allow, the other {dependent} are exact linear combinations of them "
                 "by arithmetic alone, so exact dependencies say nothing here and are not listed"
             )
             if dependencies:
@@ -122,7 +116,7 @@ class CollinearColumns(Rule):
                     "columns": len(vif.vif),
                     "n_rows": ctx.n_rows,
                     "independent": len(vif.independent),
-                    "dependent": len(vif.dependencies),
+                    "dependent": dependent,
                     "by_shape": by_shape,
                     "short": len(dependencies),
                 },
@@ -134,7 +128,8 @@ class CollinearColumns(Rule):
         explained |= set(structure.code_columns)
         explained |= {c for cols in structure.identical for c in cols}
         explained |= {m for g in structure.broken for m in g.members}
-        explained |= set(vif.dependencies) - set(dependencies)  # combinations by arithmetic alone: said once
+        # combinations by arithmetic alone: said once
+        explained |= set(vif.by_rows) | (set(vif.dependencies) - set(dependencies))
         unexplained = sorted((c for c in dependencies if c not in explained), key=ctx.table_order.__getitem__)
         if len(unexplained) > MAX_DEPENDENCIES:
             # Many columns that are each a combination of others (sparse indicators on few
