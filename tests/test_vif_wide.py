@@ -112,3 +112,14 @@ def test_a_rescaled_copy_past_the_rank_is_found_whatever_the_pivoting():
     exact = [f for f in nb104(frame) if f[1] == "warning"]
     assert [f[3] for f in exact] == [("zx", "zy")]
     assert "zy = 2*zx + 1" in exact[0][2]
+
+
+def test_on_a_handful_of_rows_even_a_pair_can_be_chance_and_is_said_with_the_rest():
+    """Five rows of 0/1 columns: copies and complements occur by chance; all are the shape's."""
+    rng = np.random.default_rng(4)
+    n = 5
+    frame = pd.DataFrame(rng.integers(0, 2, size=(n, 30)), columns=[f"c{i:02d}" for i in range(30)])
+    frame["c_scaled"] = 3 * frame["c00"]
+    frame["y"] = [0, 1, 0, 1, 1]
+    ((code, severity, message, _),) = nb104(frame)
+    assert severity == "info" and "not listed" in message and "short ones" not in message

@@ -210,7 +210,7 @@ def variance_inflation(
             terms = _combination(R, S, d, coefficients[:, i], inverse_diagonal)
             # The coefficients are on the standardised scale; report them on the columns' own.
             dependencies[names[k[d]]] = {names[k[s]]: float(b * scale[k[d]] / scale[k[s]]) for s, b in terms}
-        if by_rows:
+        if by_rows and short >= 1:  # (a pair is a one-term combination: short too)
             # Two columns past the rank that are copies of each other (x and 2x + 1) are each
             # a long combination of the independent columns, but their pair holds whatever the
             # rows: find it from the correlations (|r| = 1 within the tolerance), one product.
@@ -219,6 +219,7 @@ def variance_inflation(
                 first, second = k[D[a]], k[D[b]]
                 if names[second] not in dependencies:
                     dependencies[names[second]] = {names[first]: float(Rd[a, b] * scale[second] / scale[first])}
+        if by_rows:
             result.by_rows = tuple(names[k[d]] for d in dependent if names[k[d]] not in dependencies)
     return result
 
