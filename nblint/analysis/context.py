@@ -624,8 +624,10 @@ class TableContext:
         names = gram.names
         if self._vif_words:
             keep = [i for i, name in enumerate(names) if name not in self.term_columns]
-            return variance_inflation(tuple(names[i] for i in keep), gram.comoment_of(keep), self.group_search.onehot)
-        return variance_inflation(names, gram.comoment, self.group_search.onehot)
+            return variance_inflation(
+                tuple(names[i] for i in keep), gram.comoment_of(keep), self.group_search.onehot, self.n_rows
+            )
+        return variance_inflation(names, gram.comoment, self.group_search.onehot, self.n_rows)
 
     @cached_property
     def _vif_words(self) -> int:

@@ -31,6 +31,23 @@ RANK_TOLERANCE = 1e-10
 #: estimate is good to 1e-6 or better; 1e-3 leaves a wide margin.
 SCREEN_MARGIN = 1e-3
 
+#: Longest support refitted by least squares when a dependent column's combination is
+#: pruned of rounding noise (the refit costs the support's cube; the full fit from the
+#: shared factor is kept beyond it).  Ordinary tables' combinations are far shorter.
+MAX_REFIT_TERMS = 200
+
+#: On a table whose rows set the rank, a combination of at most this many columns is
+#: still a finding (a copy, a total of a few parts: it holds whatever the rows) ...
+MAX_SHORT_TERMS = 5
+#: ... and of at most this share of the independent columns (on a handful of rows, a
+#: combination of two columns can be chance).
+SHORT_SHARE = 0.1
+
+
+def short_terms(rank: int) -> int:
+    """Most terms of a combination that is a finding when the rows set the rank ``rank``."""
+    return min(MAX_SHORT_TERMS, int(rank * SHORT_SHARE))
+
 
 @dataclass
 class VifResult:
@@ -46,6 +63,10 @@ class VifResult:
         (for every column with infinite VIF that is not explained by a one-hot group).
     dropped : dict
         One-hot group member left out of the regressors -> its group label.
+    by_rows : tuple of str
+        On a table whose rows set the rank (:func:`short_terms`), the dependent columns whose
+        only combinations found are long: dependent by the table's shape, with no
+        combination kept (VIF infinite; not in :attr:`dependencies`).
     """
 
     infinite: dict[str, float]
@@ -55,6 +76,7 @@ class VifResult:
     #: Columns of ``inverse`` (the independent set) and the Cholesky factor of their correlations.
     independent: tuple[str, ...] = ()
     factor: np.ndarray | None = None
+    by_rows: tuple[str, ...] = ()
 
     @cached_property
     def inverse(self) -> np.ndarray | None:
@@ -112,7 +134,9 @@ class VifResult:
         return bool(np.max(np.einsum("ij,ij->j", estimate, estimate)) > threshold * (1.0 - SCREEN_MARGIN))
 
 
-def variance_inflation(names: tuple[str, ...], comoment: np.ndarray, onehot: list[Group]) -> VifResult:
+def variance_inflation(
+    names: tuple[str, ...], comoment: np.ndarray, onehot: list[Group], n_rows: int | None = None
+) -> VifResult:
     """VIF of every column, in closed form from the centred co-moment matrix.
 
     Parameters
@@ -124,6 +148,11 @@ def variance_inflation(names: tuple[str, ...], comoment: np.ndarray, onehot: lis
     onehot : list of Group
         Exact one-hot groups: their last member is left out of the regressors
         (it is ``1 - sum`` of the others) and reported with ``VIF = inf``.
+    n_rows : int, optional
+        Rows behind ``comoment``.  When the independent columns reach ``n_rows - 1``
+        (the most the centred rows can span), the split into independent and
+        dependent columns is made in name order, so that it does not depend on
+        the columns' order.
 
     Returns
     -------
@@ -146,6 +175,15 @@ def variance_inflation(names: tuple[str, ...], comoment: np.ndarray, onehot: lis
     R = comoment[np.ix_(k, k)] / np.outer(scale[k], scale[k])
     np.fill_diagonal(R, 1.0)
     independent, dependent = _independent_columns(R)
+    by_rows = bool(dependent) and n_rows is not None and len(independent) >= n_rows - 1
+    if by_rows:
+        # The rows, not the data, set the rank here (n rows centred span n - 1 dimensions):
+        # which columns come out dependent is then a matter of pivoting ties, so take them
+        # in one order fixed by the names, and the result does not depend on column order.
+        canonical = np.array(sorted(range(len(keep)), key=lambda j: names[k[j]]))
+        if np.any(canonical != np.arange(len(keep))):  # (a profile's columns are in name order already)
+            k, R = k[canonical], R[np.ix_(canonical, canonical)]
+            independent, dependent = _independent_columns(R)
     S = np.array(independent)
     # R = L L^T, so R^{-1} = L^{-T} L^{-1}: its diagonal, the VIFs, is VifResult.vif.
     factor = np.linalg.cholesky(R[np.ix_(S, S)]) if independent else None
@@ -153,29 +191,56 @@ def variance_inflation(names: tuple[str, ...], comoment: np.ndarray, onehot: lis
     result = VifResult(infinite, dependencies, dropped, RANK_TOLERANCE, kept, factor)
     # A dependent column always has independent ones (so an inverse), whose diagonal,
     # computed once here, serves both the VIFs and the pruning of each combination.
-    if dependent and result.inverse is not None:
+    if dependent and factor is not None and result.inverse is not None:
+        from scipy.linalg import cho_solve
+
+        D = np.array(dependent)
+        # Every dependent column's fit over S from the one factor: R_SS B = R_SD, two
+        # triangular solves with |D| right-hand sides, not a least-squares fit per column.
+        coefficients = cho_solve((factor, True), R[np.ix_(S, D)])
         inverse_diagonal = np.diag(result.inverse)
-        for d in dependent:
-            terms = _combination(R, S, d, inverse_diagonal)
+        # Terms each combination keeps before any refit (a refit only drops some): when the
+        # rows set the rank, a column with more than short_terms of them is the shape's.
+        support = np.count_nonzero(coefficients**2 > RANK_TOLERANCE * inverse_diagonal[:, None], axis=0)
+        short = short_terms(len(independent)) if by_rows else len(independent)
+        for i, d in enumerate(dependent):
+            infinite[names[k[d]]] = float("inf")
+            if support[i] > short:
+                continue
+            terms = _combination(R, S, d, coefficients[:, i], inverse_diagonal)
             # The coefficients are on the standardised scale; report them on the columns' own.
             dependencies[names[k[d]]] = {names[k[s]]: float(b * scale[k[d]] / scale[k[s]]) for s, b in terms}
-            infinite[names[k[d]]] = float("inf")
+        if by_rows and short >= 1:  # (a pair is a one-term combination: short too)
+            # Two columns past the rank that are copies of each other (x and 2x + 1) are each
+            # a long combination of the independent columns, but their pair holds whatever the
+            # rows: find it from the correlations (|r| = 1 within the tolerance), one product.
+            Rd = R[np.ix_(D, D)]
+            for a, b in zip(*np.nonzero(np.triu(1.0 - Rd**2 <= RANK_TOLERANCE, k=1))):
+                first, second = k[D[a]], k[D[b]]
+                if names[second] not in dependencies:
+                    dependencies[names[second]] = {names[first]: float(Rd[a, b] * scale[second] / scale[first])}
+        if by_rows:
+            result.by_rows = tuple(names[k[d]] for d in dependent if names[k[d]] not in dependencies)
     return result
 
 
-def _combination(R: np.ndarray, S: np.ndarray, d: int, inverse_diagonal: np.ndarray) -> list[tuple[int, float]]:
+def _combination(
+    R: np.ndarray, S: np.ndarray, d: int, beta: np.ndarray, inverse_diagonal: np.ndarray
+) -> list[tuple[int, float]]:
     """Column ``d`` as a combination of the independent columns ``S``: (column, coefficient) pairs.
 
-    The least-squares fit over all of ``S`` also gives rounding noise a small weight
-    on every other column (a centred copy ``x - mean`` beside ``x`` would otherwise
-    come out as a combination of every identifier in the table).  Dropping term
-    ``s`` raises the residual variance share by ``b_s^2 / [R_SS^{-1}]_ss``; terms
-    that raise it by less than :data:`RANK_TOLERANCE` are noise, and the rest are
-    refitted, provided they still leave ``d`` dependent within that tolerance.
+    ``beta`` is the fit over all of ``S`` (``R_SS beta = R_Sd``).  It also gives rounding
+    noise a small weight on every other column (a centred copy ``x - mean`` beside ``x``
+    would otherwise come out as a combination of every identifier in the table).
+    Dropping term ``s`` raises the residual variance share by ``b_s^2 / [R_SS^{-1}]_ss``;
+    terms that raise it by less than :data:`RANK_TOLERANCE` are noise, and the rest are
+    refitted, provided they still leave ``d`` dependent within that tolerance.  The
+    refit is a least-squares fit over the support, so it is done only for supports of
+    at most :data:`MAX_REFIT_TERMS` columns (its cost is the support's cube): a longer
+    combination keeps the full fit's coefficients.
     """
-    beta, *_ = np.linalg.lstsq(R[np.ix_(S, S)], R[S, d], rcond=None)
     support = np.flatnonzero(beta**2 / inverse_diagonal > RANK_TOLERANCE)
-    if 0 < len(support) < len(S):
+    if 0 < len(support) < len(S) and len(support) <= MAX_REFIT_TERMS:
         T = S[support]
         refit, *_ = np.linalg.lstsq(R[np.ix_(T, T)], R[T, d], rcond=None)
         if R[d, d] - R[d, T] @ refit <= RANK_TOLERANCE:

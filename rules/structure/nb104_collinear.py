@@ -2,6 +2,7 @@ import math
 
 from nblint.analysis.context import TableContext
 from nblint.engine import Option, Rule, Severity
+from nblint.structure.vif import short_terms
 
 from . import fmt_columns
 
@@ -42,7 +43,12 @@ class CollinearColumns(Rule):
     More than five such combinations in one table are reported once, as a rank
     deficiency. With as many independent columns as the rows allow (n - 1 after centring), every
     other column is a combination of them by arithmetic alone: NB104 then says so once
-    (``info``) instead of listing dependencies that mean nothing.
+    (``info``) instead of listing dependencies that mean nothing. A combination of a few
+    columns (at most five, and at most a tenth of the independent ones: a copy, a total
+    of some parts) holds whatever the rows and is still reported; finite VIFs are not
+    (a VIF needs more rows than columns). All dependent columns' combinations come from
+    the one factorisation, so a table wider than it is long costs about as much as a
+    square one.
 
     ## Severity
     A warning for an exact linear dependency (a column is a combination of others:
@@ -81,14 +87,27 @@ class CollinearColumns(Rule):
         if not vif.may_exceed(threshold):
             return
         structure = ctx.structure
-        if vif.dependencies and len(vif.independent) >= ctx.n_rows - 1:
+        dependencies = vif.dependencies
+        dependent = len(dependencies) + len(vif.by_rows)
+        by_rows = dependent > 0 and len(vif.independent) >= ctx.n_rows - 1
+        if by_rows:
             # Centred, n rows span at most n - 1 dimensions: with that many independent columns
-            # every further column is a combination of them, whatever the data mean.
+            # every further column is a combination of them, whatever the data mean. Only a
+            # combination of a few columns (a copy, a sum of some others) says something about
+            # the data; the rest are said once.
+            short = short_terms(len(vif.independent))
+            dependencies = {c: combo for c, combo in dependencies.items() if len(combo) <= short}
+            by_shape = dependent - len(dependencies)
             message = (
                 f"{len(vif.vif)} numeric columns on {ctx.n_rows} rows: with as many independent columns as "
-                f"the rows allow, the other {len(vif.dependencies)} are exact linear combinations of them "
+                f"the rows allow, the other {dependent} are exact linear combinations of them "
                 "by arithmetic alone, so exact dependencies say nothing here and are not listed"
             )
+            if dependencies:
+                message += (
+                    f", except {len(dependencies)} short ones (at most {short} columns each) that "
+                    "hold whatever the rows; variance inflation is not defined beyond them"
+                )
             yield self.finding(
                 ctx,
                 message,
@@ -97,16 +116,21 @@ class CollinearColumns(Rule):
                     "columns": len(vif.vif),
                     "n_rows": ctx.n_rows,
                     "independent": len(vif.independent),
-                    "dependent": len(vif.dependencies),
+                    "dependent": dependent,
+                    "by_shape": by_shape,
+                    "short": len(dependencies),
                 },
                 fix="Collect more rows than columns, or reduce the columns, before judging collinearity.",
             )
-            return
+            if not dependencies:
+                return
         explained = {m for g in structure.groups for m in g.members}
         explained |= set(structure.code_columns)
         explained |= {c for cols in structure.identical for c in cols}
         explained |= {m for g in structure.broken for m in g.members}
-        unexplained = sorted((c for c in vif.dependencies if c not in explained), key=ctx.table_order.__getitem__)
+        # combinations by arithmetic alone: said once
+        explained |= set(vif.by_rows) | (set(vif.dependencies) - set(dependencies))
+        unexplained = sorted((c for c in dependencies if c not in explained), key=ctx.table_order.__getitem__)
         if len(unexplained) > MAX_DEPENDENCIES:
             # Many columns that are each a combination of others (sparse indicators on few
             # rows): one rank deficiency to look at, not one finding per combination.
@@ -123,12 +147,12 @@ class CollinearColumns(Rule):
                     "dependent": len(unexplained),
                     "columns": len(vif.vif),
                     "n_rows": ctx.n_rows,
-                    "combinations": {c: vif.dependencies[c] for c in unexplained},
+                    "combinations": {c: dependencies[c] for c in unexplained},
                 },
                 fix="Drop or merge the redundant columns (or collect more rows) before reading them as "
                 "independent features.",
             )
-            explained |= set(vif.dependencies)
+            explained |= set(dependencies)
         mentioned: set[str] = set()
         gram = ctx.profile.gram
         for column in sorted(vif.vif, key=lambda c: ctx.table_order[c]):
@@ -136,7 +160,7 @@ class CollinearColumns(Rule):
             if column in explained or column in mentioned or column in vif.dropped or not value > threshold:
                 continue
             if math.isinf(value):
-                combo = vif.dependencies.get(column, {})
+                combo = dependencies.get(column, {})
                 involved = sorted([column, *combo], key=lambda c: ctx.table_order[c])
                 mentioned.update(involved)
                 mean = {name: gram.mean[gram.names.index(name)] for name in involved}
@@ -158,6 +182,8 @@ class CollinearColumns(Rule):
                 }
                 fix = f"Drop {solved!r} (or another column of the combination): it adds no information."
                 yield self.finding(ctx, message, columns=involved, evidence=evidence, fix=fix)
+        if by_rows:  # VIF needs more rows than columns: no finite value means anything here
+            return
         finite = [
             c
             for c in sorted(vif.vif, key=lambda c: ctx.table_order[c])
