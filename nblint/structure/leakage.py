@@ -239,8 +239,11 @@ def deciding_columns(profile, kinds, min_share: float, max_chance: float = 0.0) 
     hopeless = numeric.zero_one & (least_errors > allowed)
     # The same bound for the columns with a table of levels (each level given its commonest class): a
     # vocabulary's words seen at one or a few weights (hashed or tf-idf hapaxes) are dismissed at once.
+    # No cut errs less than the levels' own reading, so the bound holds for a threshold too; a one-sided
+    # cut is allowed only the tenth of the smaller classes (not the share), so with it that is the bound.
     right = level_reading_right(numeric.levels, n_classes)
-    hopeless |= ~numeric.zero_one & (right >= 0) & (n - right > allowed)
+    bound = 0.1 * (n - int(class_rows.max())) if max_chance > 0 and n_classes == 2 else allowed
+    hopeless |= ~numeric.zero_one & (right >= 0) & (n - right > bound)
     hopeless = hopeless.tolist()
     missing = numeric.n_missing.tolist()  # (plain lists: a vocabulary is tens of thousands of columns)
     text = profile.text
