@@ -457,14 +457,23 @@ def _echo_stdout(text: str, color: bool = False) -> None:
 )
 @click.option("--config", type=click.Path(dir_okay=False), help="Use this config file instead of searching for one.")
 @click.option("--encoding", help="Text encoding of a CSV/TSV input (default: utf-8).")
+@click.option(
+    "--new-rows",
+    is_flag=True,
+    help="Write the schema a new (test or serving) table must pass instead: PATH's levels and support ranges.",
+)
 @FORCE
-def schema(path, target, model, select, ignore, output, config, encoding, force):
+def schema(path, target, model, select, ignore, output, config, encoding, new_rows, force):
     """Write a pandera schema (YAML) for the table at PATH.
 
     Column dtypes and nullability, the one-hot groups found as nblint_sum_to_one
     checks, and each enabled rule as its nblint_* dataframe check with the target,
     model and options as statistics (rules below error severity warn). Load it
     with nblint.pandera.load_schema. Exit status 2 when the table cannot be read.
+
+    With --new-rows, the schema a test or serving table of the training table PATH must
+    pass (nblint.pandera.schema_for_new_rows): each discrete column isin its training
+    levels, each measurement in_range of its training support, the target optional.
     """
     from nblint.core.errors import ConfigError, NblintError
     from nblint.run.runner import Overrides, settings_for
@@ -483,7 +492,10 @@ def schema(path, target, model, select, ignore, output, config, encoding, force)
     import nblint.pandera as nbpa
 
     try:
-        table_schema = nbpa.schema_for_table(path, settings, settings.enabled_codes(path))
+        if new_rows:
+            table_schema = nbpa.schema_for_new_rows(path, settings=settings)
+        else:
+            table_schema = nbpa.schema_for_table(path, settings, settings.enabled_codes(path))
     except NblintError as exc:
         click.echo(f"{path}: error: {exc}", err=True)
         sys.exit(2)

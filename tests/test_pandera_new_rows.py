@@ -126,3 +126,22 @@ def test_the_real_grants_split_fails_on_its_unseen_sponsor_codes_and_the_planted
         "sponsor_code": ["261A", "262B", "308D", "314B", "319C", "334B", "357A"],
     }
     assert sorted(unseen.loc[unseen["column"] == "contract_value_band", "index"]) == split.planted["rows"]
+
+
+def test_nblint_schema_new_rows_writes_the_same_schema_as_yaml(tmp_path):
+    from click.testing import CliRunner
+
+    from nblint.cli import main
+
+    train = training()
+    train_path, out = tmp_path / "train.csv", tmp_path / "new_rows.yaml"
+    train.to_csv(train_path, index=False)
+    result = CliRunner().invoke(main, ["schema", str(train_path), "--target", "y", "--new-rows", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert result.stderr == ""  # the training table passes its own new-rows schema
+    written = load_schema(out)
+    test = training(7, 30)
+    test.loc[4, "colour"] = "purple"
+    cases = failures(written, test)
+    assert list(zip(cases["column"], cases["failure_case"], cases["index"])) == [("colour", "purple", 4)]
+    assert set(written.columns) == set(schema_for_new_rows(str(train_path), target="y").columns)
