@@ -162,3 +162,23 @@ def test_rows_touched_bounds_the_union_of_the_findings_rows(counts, n_rows):
     assert touched["at_least"] == max(counts, default=0)
     assert touched["at_most"] == min(sum(counts), n_rows)
     assert touched["at_least"] <= touched["at_most"]
+
+
+@pytest.mark.parametrize("model", ["categorical", "bernoulli"])
+def test_the_scores_do_not_depend_on_how_the_test_rows_are_chunked(tmp_path, model):
+    from nblint.readers import DataFrameSource
+
+    train, test = (t.drop(columns="x") for t in tables(7, unseen=5))
+    train_path = tmp_path / "train.csv"
+    train.to_csv(train_path, index=False)
+    ctx = table_context(str(train_path), Overrides(target="y", model=model))
+    results = [
+        measure_heldout(ctx, DataFrameSource(test, chunk_rows=size), 1.0, declared=ctx.model) for size in (None, 7, 1)
+    ]
+    first = results[0]
+    for other in results[1:]:
+        assert other.scored_rows == first.scored_rows == len(test)
+        for a, b in zip(first.models, other.models, strict=True):
+            assert (a.rows, a.unseen_rows) == (b.rows, b.unseen_rows)
+            assert b.log_loss == pytest.approx(a.log_loss, rel=1e-12)
+            assert b.accuracy == a.accuracy

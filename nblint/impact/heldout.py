@@ -25,6 +25,10 @@ no posterior: its rows are counted apart, ``new_class_rows``):
 the quantities of :func:`sklearn.metrics.log_loss` (probabilities clipped as it clips them)
 and :func:`sklearn.metrics.accuracy_score`, which compute them here.
 
+The test rows are read once, in the chunks their source yields, and each model's sums are
+added chunk by chunk (memory does not grow with the test table; the training rows are the
+seeded sample of at most 100,000 that ``nblint impact``'s weights are fitted on).
+
 How many test rows the train/test findings touch is read from the findings themselves
 (:func:`rows_touched`): each NB6xx finding says in ``evidence["rows"]`` how many test rows
 it touches; their union is bounded, not guessed (at least the largest count, at most the sum
@@ -163,113 +167,155 @@ def measure_heldout(
         notes.append(f"the test table lacks {', '.join(missing)}: no model is scored")
         return HeldOutResult(n_rows, 0, 0, [], touched, notes)
     train, y_train = _frame(train_ctx, all_features)
-    test, y_test = _test_frame(test_source, all_features, target)
-    known = np.isin(y_test, np.unique(y_train))
-    new_class_rows = int((~known).sum())
+    classes = np.unique(y_train)
+    models = [_fit_recommended(features, train[recommended_columns], y_train, alpha)]
+    if declared is not None:
+        models.append(_fit_declared(declared, train, y_train, alpha))
+    scored = new_class_rows = 0
+    for frame, y in _test_chunks(test_source, all_features, target):
+        known = np.isin(y, classes)
+        new_class_rows += int((~known).sum())
+        frame, y = frame[known].reset_index(drop=True), y[known]
+        scored += len(y)
+        for model in models:
+            model.add(frame, y)
     if new_class_rows:
         notes.append(f"{new_class_rows} test rows have a class the training table never has: not scored")
-    test, y_test = test[known].reset_index(drop=True), y_test[known]
-    models = [_recommended(features, train[recommended_columns], y_train, test[recommended_columns], y_test, alpha)]
-    if declared is not None:
-        models.append(_declared(declared, train, y_train, test, y_test, alpha))
-    return HeldOutResult(n_rows, len(y_test), new_class_rows, models, touched, notes)
+    return HeldOutResult(n_rows, scored, new_class_rows, [m.result() for m in models], touched, notes)
 
 
-def _test_frame(source, columns: list[str], target: str):
-    """The test rows with a class: their feature columns and their class (as text, as training's)."""
-    import pandas as pd
+def _test_chunks(source, columns: list[str], target: str):
+    """The test rows with a class, chunk by chunk: their feature columns and their class (as text, as training's)."""
     import pyarrow as pa
 
     from nblint.estimators.fix import _arrow
 
     names = [*columns, target]
-    tables = [pa.table([_arrow(chunk.column(n)) for n in names], names=names) for chunk in source.chunks(names)]
-    frame = pa.concat_tables(tables).to_pandas() if tables else pd.DataFrame(columns=names)
-    frame = frame[frame[target].notna()]
-    return frame[columns].reset_index(drop=True), frame[target].astype(str).to_numpy()
+    for chunk in source.chunks(names):
+        frame = pa.table([_arrow(chunk.column(n)) for n in names], names=names).to_pandas()
+        frame = frame[frame[target].notna()]
+        yield frame[columns].reset_index(drop=True), frame[target].astype(str).to_numpy()
 
 
-def _scores(probabilities: np.ndarray, classes: np.ndarray, y: np.ndarray) -> tuple[float | None, float | None]:
-    """scikit-learn's log-loss and accuracy of ``probabilities`` (rows x ``classes``) against ``y``."""
-    from sklearn.metrics import accuracy_score, log_loss
+class _Scored:
+    """A model fitted on the training rows, and its running score over the test chunks.
 
-    if len(y) == 0:
-        return None, None
-    predicted = classes[np.argmax(probabilities, axis=1)]
-    return float(log_loss(y, probabilities, labels=classes)), float(accuracy_score(y, predicted))
+    ``predict(frame)`` gives the class probabilities of the rows (columns in ``classes``
+    order) and, for the declared CategoricalNB, the rows with a level never seen (else None).
+    Sums over chunks: ``sum_i -log p(y_i | x_i)`` (scikit-learn's ``log_loss`` with
+    ``normalize=False``) and the rows predicted right (``accuracy_score``, ``normalize=False``).
+    """
+
+    def __init__(self, name: str, model: str, predict=None, classes=None, note: str | None = None):
+        self.name, self.model, self.predict, self.classes, self.note = name, model, predict, classes, note
+        self.rows = self.correct = 0
+        self.loss_sum = 0.0
+        self.unseen_rows: int | None = None
+
+    def add(self, frame, y: np.ndarray) -> None:
+        from sklearn.metrics import accuracy_score, log_loss
+
+        if self.predict is None or len(y) == 0:
+            return
+        try:
+            probabilities, unseen = self.predict(frame)
+        except ValueError as exc:  # a value the fitted model cannot take (a missing value, a negative count)
+            self.predict, self.note = None, f"{self.model} could not score the test rows: {exc}"
+            return
+        predicted = self.classes[np.argmax(probabilities, axis=1)]
+        self.loss_sum += float(log_loss(y, probabilities, labels=self.classes, normalize=False))
+        self.correct += int(accuracy_score(y, predicted, normalize=False))
+        self.rows += len(y)
+        if unseen is not None:
+            self.unseen_rows = (self.unseen_rows or 0) + int(unseen.sum())
+
+    def result(self) -> ModelScore:
+        scored = self.predict is not None and self.rows > 0
+        note = self.note
+        if self.unseen_rows:
+            note = (
+                f"{self.unseen_rows} test rows have a level training never had: scikit-learn's CategoricalNB "
+                "without min_categories cannot predict them; here they carry only the smoothing"
+            )
+        return ModelScore(
+            self.name,
+            self.model,
+            self.rows if scored else 0,
+            self.loss_sum / self.rows if scored else None,
+            self.correct / self.rows if scored else None,
+            self.unseen_rows,
+            note,
+        )
 
 
-def _recommended(features, train, y_train, test, y_test, alpha: float) -> ModelScore:
+def _fit_recommended(features, train, y_train, alpha: float) -> _Scored:
     from nblint.estimators.mixednb import MixedNB
     from nblint.estimators.recommend import recommended_kinds
 
     name = "MixedNB (recommended features)"
     if not features:
-        return ModelScore("recommended", name, 0, None, None, note="no feature to fit")
+        return _Scored("recommended", name, note="no feature to fit")
+    columns = list(train.columns)
     model = MixedNB(kinds=recommended_kinds(features), alpha=alpha)
     try:
         model.fit(train, y_train)
-        probabilities = model.predict_proba(test)
     except ValueError as exc:
-        return ModelScore("recommended", name, 0, None, None, note=f"MixedNB could not score the test rows: {exc}")
-    loss, accuracy = _scores(probabilities, model.classes_, y_test)
-    return ModelScore("recommended", name, len(y_test), loss, accuracy)
+        return _Scored("recommended", name, note=f"MixedNB could not be fitted: {exc}")
+    return _Scored("recommended", name, lambda frame: (model.predict_proba(frame[columns]), None), model.classes_)
 
 
-def _declared(declared: str, train, y_train, test, y_test, alpha: float) -> ModelScore:
+def _fit_declared(declared: str, train, y_train, alpha: float) -> _Scored:
     from pandas.api.types import is_bool_dtype, is_numeric_dtype
     from sklearn import naive_bayes
 
     cls = SKLEARN_CLASSES[declared]
     if declared == "categorical":
-        return _categorical(train, y_train, test, y_test, alpha)
+        return _fit_categorical(train, y_train, alpha)
     numeric = [c for c in train.columns if is_numeric_dtype(train[c]) or is_bool_dtype(train[c])]
     left_out = [c for c in train.columns if c not in numeric]
     note = f"{', '.join(left_out)} left out (not numbers: {cls} cannot read them)" if left_out else None
     if not numeric:
-        return ModelScore("declared", cls, 0, None, None, note="no numeric feature column")
-    X_train, X_test = train[numeric].to_numpy(dtype=float), test[numeric].to_numpy(dtype=float)
-    if np.isnan(X_train).any() or np.isnan(X_test).any():
-        return ModelScore("declared", cls, 0, None, None, note=f"{cls} cannot take missing values")
+        return _Scored("declared", cls, note="no numeric feature column")
+    X_train = train[numeric].to_numpy(dtype=float)
+    if np.isnan(X_train).any():
+        return _Scored("declared", cls, note=f"{cls} cannot take missing values")
     # force_alpha=False: alpha 0 is clipped to 1e-10 as scikit-learn always did, so a zero count
     # vetoes a class without leaving a row with no posterior at all
-    estimator = (
-        getattr(naive_bayes, cls)()
-        if declared == "gaussian"
-        else getattr(naive_bayes, cls)(alpha=alpha, force_alpha=False)
-    )
+    factory = getattr(naive_bayes, cls)
+    estimator = factory() if declared == "gaussian" else factory(alpha=alpha, force_alpha=False)
     try:
         estimator.fit(X_train, y_train)
-        probabilities = estimator.predict_proba(X_test)
     except ValueError as exc:  # MultinomialNB / ComplementNB on negative values
-        return ModelScore("declared", cls, 0, None, None, note=f"{cls} could not be fitted: {exc}")
-    loss, accuracy = _scores(probabilities, estimator.classes_, y_test)
-    return ModelScore("declared", cls, len(y_test), loss, accuracy, note=note)
+        return _Scored("declared", cls, note=f"{cls} could not be fitted: {exc}")
+
+    def predict(frame):
+        X = frame[numeric].to_numpy(dtype=float)
+        if np.isnan(X).any():
+            raise ValueError("a test value is missing")
+        return estimator.predict_proba(X), None
+
+    return _Scored("declared", cls, predict, estimator.classes_, note)
 
 
-def _categorical(train, y_train, test, y_test, alpha: float) -> ModelScore:
+def _fit_categorical(train, y_train, alpha: float) -> _Scored:
     """CategoricalNB over ordinal codes, a test level never seen coded as a reserved category."""
     from sklearn.naive_bayes import CategoricalNB
     from sklearn.preprocessing import OrdinalEncoder
 
-    text_train = train.astype(str).where(train.notna(), "")
-    text_test = test.astype(str).where(test.notna(), "")
+    def as_text(frame):
+        return frame.astype(str).where(frame.notna(), "")
+
     encoder = OrdinalEncoder(handle_unknown="use_encoded_value", unknown_value=-1, dtype=np.int64)
-    codes_train = encoder.fit_transform(text_train)
-    codes_test = encoder.transform(text_test)
+    codes_train = encoder.fit_transform(as_text(train))
     n_levels = np.array([len(c) for c in encoder.categories_])
-    unseen = codes_test < 0
-    # the reserved category: one past the training levels of each column, never seen with a class
-    codes_test = np.where(unseen, n_levels[None, :], codes_test)
     estimator = CategoricalNB(alpha=alpha, force_alpha=False, min_categories=n_levels + 1)
     estimator.fit(codes_train, y_train)
-    probabilities = estimator.predict_proba(codes_test)
-    loss, accuracy = _scores(probabilities, estimator.classes_, y_test)
-    unseen_rows = int(unseen.any(axis=1).sum())
-    note = (
-        f"{unseen_rows} test rows have a level training never had: scikit-learn's CategoricalNB without "
-        "min_categories cannot predict them; here they carry only the smoothing"
-        if unseen_rows
-        else None
-    )
-    return ModelScore("declared", "CategoricalNB", len(y_test), loss, accuracy, unseen_rows, note)
+
+    def predict(frame):
+        codes = encoder.transform(as_text(frame[list(train.columns)]))
+        unseen = codes < 0
+        # the reserved category: one past the training levels of each column, never seen with a class
+        codes = np.where(unseen, n_levels[None, :], codes)
+        return estimator.predict_proba(codes), unseen.any(axis=1)
+
+    return _Scored("declared", "CategoricalNB", predict, estimator.classes_)
