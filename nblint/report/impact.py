@@ -152,6 +152,8 @@ def render_heldout_text(result, test_path: str) -> str:
 
     ``result`` is a :class:`~nblint.impact.heldout.HeldOutResult`.
     """
+    from nblint.report.summary import plural
+
     lines = [
         f"{test_path}: the models fitted on the training table, scored on the test table "
         f"({result.scored_rows} of {result.test_rows} test rows scored)"
@@ -172,7 +174,7 @@ def render_heldout_text(result, test_path: str) -> str:
         lines.append(f"test rows the train/test findings touch: {bound} of {result.test_rows}")
         for item in touched["findings"]:
             where = f" ({', '.join(item['columns'][:3])})" if item["columns"] else ""
-            lines.append(f"  {item['code']}{where}: {item['rows']} rows")
+            lines.append(f"  {item['code']}{where}: {plural(item['rows'], 'row')}")
     else:
         lines.append("test rows the train/test findings touch: 0 (no train/test finding counts rows)")
     lines += [f"note: {score.name}: {score.note}" for score in result.models if score.note]
