@@ -469,14 +469,23 @@ def _echo_stdout(text: str, color: bool = False) -> None:
 )
 @click.option("--config", type=click.Path(dir_okay=False), help="Use this config file instead of searching for one.")
 @click.option("--encoding", help="Text encoding of a CSV/TSV input (default: utf-8).")
+@click.option(
+    "--new-rows",
+    is_flag=True,
+    help="Write the schema a new (test or serving) table must pass instead: PATH's levels and support ranges.",
+)
 @FORCE
-def schema(path, target, model, select, ignore, output, config, encoding, force):
+def schema(path, target, model, select, ignore, output, config, encoding, new_rows, force):
     """Write a pandera schema (YAML) for the table at PATH.
 
     Column dtypes and nullability, the one-hot groups found as nblint_sum_to_one
     checks, and each enabled rule as its nblint_* dataframe check with the target,
     model and options as statistics (rules below error severity warn). Load it
     with nblint.pandera.load_schema. Exit status 2 when the table cannot be read.
+
+    With --new-rows, the schema a test or serving table of the training table PATH must
+    pass (nblint.pandera.schema_for_new_rows): each discrete column isin its training
+    levels, each measurement in_range of its training support, the target optional.
     """
     from nblint.core.errors import ConfigError, NblintError
     from nblint.run.runner import Overrides, settings_for
@@ -495,7 +504,10 @@ def schema(path, target, model, select, ignore, output, config, encoding, force)
     import nblint.pandera as nbpa
 
     try:
-        table_schema = nbpa.schema_for_table(path, settings, settings.enabled_codes(path))
+        if new_rows:
+            table_schema = nbpa.schema_for_new_rows(path, settings=settings)
+        else:
+            table_schema = nbpa.schema_for_table(path, settings, settings.enabled_codes(path))
     except NblintError as exc:
         click.echo(f"{path}: error: {exc}", err=True)
         sys.exit(2)
@@ -661,11 +673,24 @@ def _words_as_one_row(ctx, text: str, kinds: list, models: dict) -> tuple[list, 
     metavar="COLUMN",
     help="A column of documents: read its words as check --text does.",
 )
-def impact(path, target, output_format, alpha, folds, seed, plot_path, config, encoding, force, sheet, text):
+@click.option(
+    "--test",
+    "test_path",
+    metavar="PATH",
+    help="A test table with the same columns: score the models fitted on PATH on its rows (log-loss, accuracy).",
+)
+@click.option("--model", "-m", type=MODEL, metavar="MODEL", help="The declared model, scored on the --test rows too.")
+def impact(
+    path, target, output_format, alpha, folds, seed, plot_path, config, encoding, force, sheet, text, test_path, model
+):
     """Measure what reading one-hot/dummy groups as independent bits costs (NB401, in full).
 
     With --text COLUMN the column's words are read as check --text reads them, beside the
     table's numeric columns (where metadata groups are measured).
+
+    With --test TEST the recommended model (MixedNB, groups collapsed) and the declared
+    model (--model, or the configuration's) are fitted on PATH and scored on TEST's rows:
+    test-set log-loss and accuracy, and how many test rows the train/test findings touch.
     """
     import json
 
@@ -690,8 +715,11 @@ def impact(path, target, output_format, alpha, folds, seed, plot_path, config, e
         _refuse_existing_output(plot_path, force)
     if text is not None:
         _refuse_text_without_sklearn("local")
+        if test_path is not None:
+            raise click.UsageError("--test does not read a --text table yet: give the test table's columns as numbers")
+    overrides = Overrides(target=target, config=config, encoding=encoding, sheet=sheet, text=text, model=model)
     try:
-        ctx = table_context(path, Overrides(target=target, config=config, encoding=encoding, sheet=sheet, text=text))
+        ctx = table_context(path, overrides)
         if ctx.target is None:
             raise click.UsageError("impact needs a target: --target COLUMN (or `target` in the config)")
         result = impact_mod.measure_impact(ctx, ctx.impact_settings(alpha, folds, seed))
@@ -699,18 +727,27 @@ def impact(path, target, output_format, alpha, folds, seed, plot_path, config, e
     except NblintError as exc:
         click.echo(f"{path}: error: {exc}", err=True)
         sys.exit(2)
+    heldout = None
+    if test_path is not None:
+        heldout = _heldout(ctx, path, test_path, overrides, ctx.impact_settings(alpha, folds, seed).alpha)
     if output_format == "json":
         data = reporters.impact_json(result, path, weights, with_weights=True)
+        if heldout is not None:
+            data["test"] = reporters.heldout_json(heldout, test_path)
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
         if result is None:
             return
     elif result is None:
         click.echo(f"{path}: no one-hot or dummy groups found (or fewer than two classes): nothing to measure")
         click.echo(reporters.render_weights_text(weights), nl=False)
+        if heldout is not None:
+            click.echo(reporters.render_heldout_text(heldout, test_path), nl=False)
         return
     else:
         click.echo(reporters.render_impact_text(result, path), nl=False)
         click.echo(reporters.render_weights_text(weights), nl=False)
+        if heldout is not None:
+            click.echo(reporters.render_heldout_text(heldout, test_path), nl=False)
     if plot_path:
         try:
             from nblint.core.atomic import OutputExists, atomic_output
@@ -725,6 +762,44 @@ def impact(path, target, output_format, alpha, folds, seed, plot_path, config, e
             click.echo(f"{plot_path}: error: cannot write the plot: {exc.strerror or exc}", err=True)
             sys.exit(2)
         click.echo(f"wrote {plot_path}", err=True)
+
+
+def _heldout(ctx, path: str, test_path: str, overrides, alpha: float):
+    """``impact --test``: the test table read as the training table was, and the models scored on it."""
+    from nblint.core.errors import NblintError
+    from nblint.impact.heldout import measure_heldout
+    from nblint.readers.files import read_table
+    from nblint.run.runner import settings_for
+
+    settings = settings_for(path, overrides, {})
+    try:
+        test_source = read_table(test_path, encoding=settings.encoding, sheet=overrides.sheet)
+    except NblintError as exc:
+        click.echo(f"{test_path}: error: {exc}", err=True)
+        sys.exit(2)
+    try:
+        return measure_heldout(ctx, test_source, alpha, _train_test_findings(path, test_path, overrides), ctx.model)
+    except NblintError as exc:
+        click.echo(f"{test_path}: error: {exc}", err=True)
+        sys.exit(2)
+
+
+def _train_test_findings(path: str, test_path: str, overrides) -> list:
+    """The train/test findings (NB6xx) of this pair, as ``nblint check PATH --test TEST`` finds them.
+
+    Empty where the run has no test table to pair (a build without the train/test inputs of
+    issue 38 item 1: the merge wires ``Overrides.test``).
+    """
+    import dataclasses
+
+    from nblint.impact.heldout import train_test_codes
+    from nblint.run.runner import lint_paths
+
+    codes = sorted(train_test_codes())
+    if not codes or "test" not in {f.name for f in dataclasses.fields(overrides)}:
+        return []
+    paired = dataclasses.replace(overrides, test=test_path, select=codes)
+    return lint_paths([path], paired).findings
 
 
 @main.command()

@@ -17,6 +17,12 @@ one dataframe check per installed table rule and one row-level structure check:
   exactly one on every row.  A vectorised row check, so pandera's failure cases
   are the rows that break the group (NB103's finding).
 
+For a new table (a test or serving table, issue 38), :func:`schema_for_new_rows` writes a
+schema from the *training* table's profile with pandera's own checks only: ``isin`` of the
+training levels per discrete column (a level never seen in training is a failure case) and
+``in_range`` per measurement column (a value out of the training support, see
+:data:`SUPPORT_SDS`, is one).
+
 They are used like pandera's own checks, in a ``DataFrameSchema``::
 
     import nblint.pandera  # registers the checks
@@ -66,11 +72,13 @@ from nblint.engine.findings import Severity
 from nblint.run.config import parse_settings
 
 __all__ = [
+    "SUPPORT_SDS",
     "SUM_TO_ONE",
     "check_name",
     "load_schema",
     "register",
     "rule_code",
+    "schema_for_new_rows",
     "schema_for_table",
     "read_frame",
     "schema_yaml",
@@ -80,6 +88,17 @@ __all__ = [
 CHECK_PREFIX = "nblint_"
 #: The row-level structure check: a one-hot group's columns sum to one.
 SUM_TO_ONE = "nblint_sum_to_one"
+#: How far a new measurement may lie from the training values before it is out of support: a value
+#: fails when it is outside the training minimum and maximum *and* more than this many standard
+#: deviations from every class's training mean. A Gaussian feature's log-likelihood there is below
+#: -SUPPORT_SDS**2 / 2 = -18 nats for every class, enough to outvote every other feature of the row
+#: alone; nearer values are what a Gaussian's tails are for.
+SUPPORT_SDS = 6.0
+#: Column kinds whose values are levels for a Naive Bayes model (categorical or Bernoulli features):
+#: a new table's value must be one of the training levels.
+LEVEL_KINDS = ("binary", "group-member", "categorical", "constant")
+#: Column kinds read as measurements (Gaussian, or counts): a new value must lie within the support.
+MEASUREMENT_KINDS = ("continuous", "count")
 #: Every registered rule check takes these statistics before the rule's own options.
 #: ``kinds`` are declared column kinds (column name or glob -> kind), as ``[tool.nblint.columns]``.
 COMMON_STATISTICS = ("target", "model", "kinds")
@@ -409,6 +428,99 @@ def schema_for_table(path: str, settings, codes: list[str]) -> pa.DataFrameSchem
         factory = getattr(Check, check_name(code))
         checks.append(factory(**statistics, raise_warning=rule.severity < Severity.ERROR))
     return pa.DataFrameSchema(columns, checks=checks, name=_schema_name(path))
+
+
+def schema_for_new_rows(data, target: str | None = None, *, settings=None, support_sds: float = SUPPORT_SDS):
+    """A pandera schema that checks a new table (test or serving rows) against a training table's profile.
+
+    Built from one profile of the training table (:class:`~nblint.profile.table.TableProfile`)
+    with pandera's built-in checks, so it validates without nblint and round-trips through YAML:
+
+    * each discrete feature (binary, group member, categorical, constant) gets
+      ``Check.isin(training levels)``: a new row's level never seen in training is a
+      failure case (column, value, row). A column whose levels the profile could not keep
+      exactly (over its distinct-value cap) gets no ``isin`` (said in the column's description);
+    * each measurement (continuous or count) gets ``Check.in_range(low, high)`` with
+
+          low  = min(min_i x_i, min_c (mu_c - k sigma_c))
+          high = max(max_i x_i, max_c (mu_c + k sigma_c)),
+
+      ``mu_c``, ``sigma_c`` the class's training mean and standard deviation (GaussianNB's,
+      ``ddof=0``), ``k`` = ``support_sds`` (:data:`SUPPORT_SDS`): the values within ``k``
+      standard deviations of some class mean, and the training range itself (each class's
+      interval contains its own mean, which lies inside the training range, so their union
+      with the range is this one interval). A column constant within every class
+      (``sigma_c = 0``) allows only its training range.
+    * the target, where given, is optional (a serving table has none) and ``isin`` its
+      training classes.
+
+    Every training feature column is required (a missing one is pandera's column error);
+    missing values are allowed where training had them. Identifiers and text are not checked.
+
+    Parameters
+    ----------
+    data : str or pandas.DataFrame
+        The training table: a file nblint reads, or a frame.
+    target : str, optional
+        The class column (for a path, the configuration's target is used when not given).
+    settings : nblint.run.config.Settings, optional
+        Resolved settings of the training table (from the command line); overrides ``target``.
+    support_sds : float
+        ``k`` above.
+
+    Returns
+    -------
+    pandera.pandas.DataFrameSchema
+    """
+    import numpy as np
+
+    from nblint.readers import DataFrameSource, TableSource
+    from nblint.run.config import Settings
+    from nblint.run.runner import make_context
+
+    source: TableSource
+    if isinstance(data, pd.DataFrame):
+        settings = settings or Settings(target=target)
+        source, name = DataFrameSource(data), "new_rows"
+    else:
+        from nblint.readers import read_table
+        from nblint.run.runner import Overrides, settings_for
+
+        settings = settings or settings_for(data, Overrides(target=target), {})
+        source, name = read_table(data, encoding=settings.encoding), _schema_name(data)
+    ctx = make_context(source, settings, jobs=1)
+    profile, numeric = ctx.profile, ctx.profile.numeric
+    classes = len(profile.classes)
+    # class slots: each class of the target, or the one slot of every row without a target
+    slots = slice(0, classes) if profile.target is not None and classes else slice(classes, classes + 1)
+    columns: dict[str, pa.Column] = {}
+    for column in profile.features:
+        kind = str(ctx.kinds[column].kind)
+        nullable = bool(profile.n_missing(column))
+        if kind in LEVEL_KINDS:
+            levels = profile.levels(column)
+            if levels is None:
+                description = "levels not checked: more distinct values than the profile keeps exactly"
+                columns[column] = pa.Column(required=True, nullable=nullable, description=description)
+                continue
+            present = sorted(key for key, total in zip(levels.keys, levels.totals) if total)
+            if column not in profile.text:  # numbers as the table writes them: whole ones as int
+                integral = numeric.integral[numeric.names.index(column)]
+                present = [int(v) if integral else float(v) for v in present]
+            columns[column] = pa.Column(required=True, nullable=nullable, checks=[Check.isin(present)])
+        elif kind in MEASUREMENT_KINDS and column not in profile.text:
+            j = numeric.names.index(column)
+            n = numeric.class_n[slots, j]
+            seen = n > 0
+            mean = numeric.class_mean[slots, j][seen]
+            sd = np.sqrt(numeric.class_m2[slots, j][seen] / n[seen])
+            low = float(min(numeric.minimum[j], np.min(mean - support_sds * sd)))
+            high = float(max(numeric.maximum[j], np.max(mean + support_sds * sd)))
+            columns[column] = pa.Column(required=True, nullable=nullable, checks=[Check.in_range(low, high)])
+    if profile.target is not None:
+        allowed_classes = [c.item() if hasattr(c, "item") else c for c in profile.classes]
+        columns[profile.target] = pa.Column(required=False, nullable=True, checks=[Check.isin(allowed_classes)])
+    return pa.DataFrameSchema(columns, name=f"{name}_new_rows", strict=False)
 
 
 def read_frame(path: str, encoding: str = "utf-8") -> pd.DataFrame:

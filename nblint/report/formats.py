@@ -20,8 +20,10 @@ from nblint.engine.findings import Finding, Severity
 
 # `nblint impact` renders a measurement, not findings: its table, JSON and plot are in their own module.
 from nblint.report.impact import (  # noqa: F401 - names cli.py uses
+    heldout_json,
     impact_json,
     plot_impact,
+    render_heldout_text,
     render_impact_text,
     render_weights_text,
 )

@@ -145,3 +145,48 @@ def render_weights_text(weights: dict) -> str:
     )
     lines += [f"left out: {column} ({why})" for column, why in sorted(weights["left_out"].items())]
     return "\n".join(lines) + "\n"
+
+
+def render_heldout_text(result, test_path: str) -> str:
+    """``nblint impact --test``: each model's test-set log-loss and accuracy, and the rows the findings touch.
+
+    ``result`` is a :class:`~nblint.impact.heldout.HeldOutResult`.
+    """
+    from nblint.report.summary import plural
+
+    lines = [
+        f"{test_path}: the models fitted on the training table, scored on the test table "
+        f"({result.scored_rows} of {result.test_rows} test rows scored)"
+    ]
+    if result.models:
+        lines.append(f"{'model':<12} {'fitted':<32} {'rows':>7} {'log-loss':>9} {'accuracy':>9}")
+    for score in result.models:
+        loss = "-" if score.log_loss is None else f"{score.log_loss:.4f}"
+        accuracy = "-" if score.accuracy is None else f"{score.accuracy:.1%}"
+        lines.append(f"{score.name:<12} {score.model[:32]:<32} {score.rows:>7} {loss:>9} {accuracy:>9}")
+    touched = result.touched
+    if touched["findings"]:
+        bound = (
+            f"{touched['at_least']}"
+            if touched["at_least"] == touched["at_most"]
+            else f"between {touched['at_least']} and {touched['at_most']}"
+        )
+        lines.append(f"test rows the train/test findings touch: {bound} of {result.test_rows}")
+        for item in touched["findings"]:
+            where = f" ({', '.join(item['columns'][:3])})" if item["columns"] else ""
+            lines.append(f"  {item['code']}{where}: {plural(item['rows'], 'row')}")
+    else:
+        lines.append("test rows the train/test findings touch: 0 (no train/test finding counts rows)")
+    lines += [f"note: {score.name}: {score.note}" for score in result.models if score.note]
+    lines += [f"note: {note}" for note in result.notes]
+    return "\n".join(lines) + "\n"
+
+
+def heldout_json(result, test_path: str) -> dict:
+    """The test-table measurement (:class:`~nblint.impact.heldout.HeldOutResult`) as plain JSON data."""
+    import dataclasses
+
+    from nblint.engine.rule import _jsonable
+
+    data = {"path": test_path, **dataclasses.asdict(result)}
+    return _jsonable(data)
