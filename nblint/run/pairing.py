@@ -269,7 +269,10 @@ class Overlap:
     training row is then what the values allow, not a copy. The chance that a fresh row equals
     some training row is estimated from the training table itself (leave one out: the share of
     training rows whose features another training row repeats); ``p_value`` is the one-sided
-    binomial probability of at least ``rows`` such test rows at that chance.
+    binomial probability of at least ``rows`` such test rows at that chance. The rows whose
+    label differs are weighed the same way against their own chance (``conflict_p_value``: the
+    share of training rows whose features another training row repeats under another label),
+    since a table that repeats rows by itself rarely repeats them under another class.
     """
 
     rows: int  # test rows whose features are a training row's
@@ -278,6 +281,8 @@ class Overlap:
     conflicting_examples: list[int]
     chance: float = 0.0  # the share of fresh rows expected to equal a training row
     p_value: float = 0.0
+    conflict_chance: float = 0.0  # the share expected to equal a training row under another label
+    conflict_p_value: float = 1.0
 
 
 def overlap(train: np.ndarray, train_labels, test: np.ndarray, test_labels) -> Overlap:
@@ -290,16 +295,23 @@ def overlap(train: np.ndarray, train_labels, test: np.ndarray, test_labels) -> O
     at = np.flatnonzero(found)
     p_value = float(binom.sf(at.size - 1, len(test), chance)) if at.size else 1.0
     conflicting: list[int] = []
+    conflict_chance, conflict_p_value = 0.0, 1.0
     if test_labels is not None and train_labels is not None and at.size:
         seen: dict[int, set] = {}
-        wanted = set(test[at].tolist())
+        repeated = set(train[(counts > 1)[inverse]].tolist())
+        wanted = set(test[at].tolist()) | repeated
         for key, label in zip(train.tolist(), train_labels):
             if key in wanted:
                 seen.setdefault(key, set()).add(label)
         conflicting = [int(i) for i in at.tolist() if test_labels[i] not in seen[int(test[i])]]
+        mixed = {key for key in repeated if len(seen[key]) > 1}
+        conflict_chance = float(np.isin(train, list(mixed)).mean()) if mixed else 0.0
+        if conflicting:
+            conflict_p_value = float(binom.sf(len(conflicting) - 1, len(test), conflict_chance))
     first = [i + 1 for i in conflicting[:EXAMPLE_ROWS]]
     rest = [int(i) + 1 for i in at.tolist() if int(i) + 1 not in first]
-    return Overlap(int(at.size), len(conflicting), (first + rest)[:EXAMPLE_ROWS], first, chance, p_value)
+    examples = (first + rest)[:EXAMPLE_ROWS]
+    return Overlap(int(at.size), len(conflicting), examples, first, chance, p_value, conflict_chance, conflict_p_value)
 
 
 def failed(path: str, message: str) -> TestComparison:
@@ -311,7 +323,8 @@ def strict_encoders(spec) -> dict[str, str]:
     """Column -> the encoder of an nblint spec (or a followed pipeline) that raises on an unseen level.
 
     ``OneHotEncoder`` and ``OrdinalEncoder`` raise in ``transform`` with their default
-    ``handle_unknown='error'``; ``LabelEncoder`` has no other way.
+    ``handle_unknown='error'``; ``LabelEncoder`` has no other way. A column whose encoder has a
+    plan for unknown levels (any other ``handle_unknown``) maps to ``""``: known not to raise.
     """
     found: dict[str, str] = {}
 
@@ -322,9 +335,10 @@ def strict_encoders(spec) -> dict[str, str]:
             raises = step.cls == "LabelEncoder" or (
                 step.cls in ("OneHotEncoder", "OrdinalEncoder") and step.value("handle_unknown", "error") == "error"
             )
-            if raises and step.columns:
+            planned = step.cls in ("OneHotEncoder", "OrdinalEncoder") and not raises
+            if (raises or planned) and step.columns:
                 for column in step.columns:
-                    found.setdefault(str(column), f"{step.label()} in {spec.path}")
+                    found.setdefault(str(column), f"{step.label()} in {spec.path}" if raises else "")
 
     visit(spec.steps)
     return found
@@ -350,6 +364,7 @@ def compare(ctx, test: TableSource, strict: dict[str, str] | None = None, min_ca
     features = list(profile.features)
     test_names = set(test.names)
     common = tuple(c for c in features if c in test_names)
+    trained = set(features)
     if features and not common:
         raise InputError(
             f"the test table {test.path} shares no column with the training table "
@@ -361,7 +376,7 @@ def compare(ctx, test: TableSource, strict: dict[str, str] | None = None, min_ca
         result = TestComparison(test.path, strict=dict(strict or {}), min_categories=min_categories)
         result.has_target = target is not None and target in test_names
         result.missing = tuple(c for c in features if c not in test_names)
-        result.extra = tuple(sorted(c for c in test.names if c not in set(features) and c != target))
+        result.extra = tuple(sorted(c for c in test.names if c not in trained and c != target))
         result.classes = tuple(_label(c) for c in profile.classes)
         result._train, result._common = ctx, common
         accumulator = _TestPass(ctx, common, result)
@@ -389,6 +404,7 @@ class _RowPrints:
 
     def __init__(self, common: Sequence[str], target: str | None, kinds: dict[str, str]):
         self.common, self.target, self.kinds = tuple(common), target, kinds
+        self.shared = frozenset(common)  # (membership per column: a vocabulary is tens of thousands)
         self.numeric = RowFingerprints(frozenset(common), target)
         self.text: list[np.ndarray] = []
         self.label_parts: list[list] = []
@@ -400,7 +416,7 @@ class _RowPrints:
         extra = np.zeros(chunk.n_rows, dtype=np.uint64)
         with np.errstate(over="ignore"):
             for name, column in zip(chunk.names, chunk.columns):
-                if name == self.target or name not in self.common or column.kind != "text":
+                if name == self.target or name not in self.shared or column.kind != "text":
                     continue
                 labels = np.array([*column.labels, "\0missing"], dtype=object)
                 import pandas as pd
@@ -593,10 +609,7 @@ class _TestPass:
             unseen |= self._group_levels(chunk)
         block = chunk.sparse
         if block is not None and self.absent and self.n_classes:
-            for k, name in enumerate(block.names):
-                if name in self.absent:
-                    column = block.matrix[:, k]
-                    self._meet(name, np.asarray((column > 0).todense()).ravel(), veto)
+            self._meet_block(block, veto)
         if self.target is not None:
             self.labels += _labels_of(chunk.column(self.target))
         self.unseen_mask.append(unseen)
@@ -624,6 +637,25 @@ class _TestPass:
             met.rows += int(row_new.sum())
             new |= row_new
         return new
+
+    def _meet_block(self, block, veto: np.ndarray) -> None:
+        """:meth:`_meet` for every word of a sparse block at once (one product, not a slice per word).
+
+        With ``P`` the rows x words presence and ``A`` the words x classes "never had it", a row is
+        vetoed for class ``c`` where some present word has ``A[w, c]``: ``(P @ A)[row, c] > 0``; a
+        word's zero cells met are its present rows when any class never had it.
+        """
+        at = [k for k, name in enumerate(block.names) if name in self.absent]
+        if not at:
+            return
+        names = [block.names[k] for k in at]
+        absent = np.array([self.absent[name] for name in names], dtype=np.float64).reshape(len(at), -1)
+        present = (block.matrix[:, at] > 0).astype(np.float64)
+        veto |= np.asarray(present @ absent) > 0
+        rows = np.asarray(present.sum(axis=0)).ravel().astype(np.int64)
+        for name, met, any_absent in zip(names, rows.tolist(), absent.any(axis=1).tolist()):
+            if met and any_absent:
+                self.result.zero_cells[name] = self.result.zero_cells.get(name, 0) + met
 
     def _meet(self, name: str, present: np.ndarray, veto: np.ndarray) -> None:
         """The rows where a column read by its counts is present, against the classes that never had it."""

@@ -31,7 +31,10 @@ class UnseenLevel(TestTableRule):
     ## Severity
     An error where the pipeline certainly fails: the model is declared ``categorical`` and an
     unseen integer code lies past the largest code training saw and any ``min_categories``
-    declared with it (``CategoricalNB.predict`` fails), the column's encoder in the nblint spec
+    declared with it (``CategoricalNB.predict`` fails), or an unseen level is text and no
+    ``min_categories`` is declared (an encoder must turn it into a code: ``OrdinalEncoder``
+    raises on it, and any code past the training ones fails in predict; only mapping unknown
+    levels onto a reserved code, which a followed pipeline would show, gets through), the column's encoder in the nblint spec
     naming the table raises on unknown levels (``handle_unknown='error'``), or a live
     pipeline's steps raised on the test rows (``check_pipeline(..., X_test=...)``). Otherwise a
     warning: what the level costs depends on the encoder and the smoothing.
@@ -87,8 +90,16 @@ class UnseenLevel(TestTableRule):
                 and (room is None or value >= room)
                 and not isinstance(test.min_categories, (list, tuple))  # (per feature: not followed)
             ]
-            encoder = test.strict.get(column)
-            fails = (ctx.model == "categorical" and bool(past)) or encoder is not None
+            # A level that is not a code (text) must be encoded before CategoricalNB reads it; without
+            # min_categories no encoder short of mapping unknown levels onto a reserved code (a plan
+            # nblint would see in a followed pipeline) gets it through: OrdinalEncoder raises, and a
+            # code past the training ones makes predict fail.
+            named = [value for value, _ in levels if not isinstance(value, float) and not met.members]
+            uncoded = (
+                ctx.model == "categorical" and test.min_categories is None and bool(named) and column not in test.strict
+            )
+            encoder = test.strict.get(column) or None  # ("": an encoder with a plan for unknown levels)
+            fails = (ctx.model == "categorical" and bool(past)) or uncoded or encoder is not None
             shown = ", ".join(fmt_value(value) for value, _ in levels[:5]) + (" ..." if len(levels) > 5 else "")
             rows_share = share(met.rows, test.n_rows)
             what = f"group {column!r} ({', '.join(met.members)})" if met.members else f"column {column!r}"
@@ -98,6 +109,11 @@ class UnseenLevel(TestTableRule):
             )
             if encoder is not None:
                 message += f"; {encoder} raises on them (handle_unknown='error')"
+            elif uncoded and not past:
+                message += (
+                    "; CategoricalNB has no category for them (no min_categories): its encoder raises or "
+                    "predict fails unless unknown levels are mapped onto a reserved code"
+                )
             elif fails:
                 message += (
                     f"; CategoricalNB.predict fails on code {fmt_value(past[0])}, past the largest training code "

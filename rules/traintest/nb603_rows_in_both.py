@@ -16,7 +16,10 @@ class RowsInBoth(Rule):
     the finding's rows. Only where chance does not explain them: the share of training rows
     another training row repeats is the chance that a fresh row equals a training row, and
     the count must be beyond it (one-sided binomial test, ``significance``). A narrow table of
-    a few discrete columns repeats its rows by itself; documents and measurements do not.
+    a few discrete columns repeats its rows by itself; documents and measurements do not. The
+    test rows with another label are weighed the same way against the share of training rows
+    repeated under another label, so a corpus whose copies are as common as its own (cross-posts)
+    is still reported when the copies in both tables disagree on the class beyond chance.
 
     ## Why is this bad?
     A test row the model was trained on is not held out: the test score rewards memory, not
@@ -61,13 +64,20 @@ class RowsInBoth(Rule):
         if test is None or not test.n_rows:
             return
         both = test.overlap
-        if not both.rows or not both.p_value < self.settings["significance"]:
+        significance = self.settings["significance"]
+        copies, relabelled = both.p_value < significance, both.conflict_p_value < significance
+        if not both.rows or not (copies or relabelled):
             return
         what = "documents" if ctx.source.documents is not None else "rows"
         rows_share = share(both.rows, test.n_rows)
         message = f"{both.rows} of {test.n_rows} test {what} ({rows_share:.0%}) are also in the training table"
         if both.conflicting:
             message += f", {both.conflicting} of them with another label there"
+        if not copies:
+            message += (
+                " (the training table repeats its own rows about as often, but rarely under another label: "
+                "the relabelled ones are beyond chance)"
+            )
         evidence = {
             "rows": both.rows,
             "test_rows": test.n_rows,
@@ -77,6 +87,8 @@ class RowsInBoth(Rule):
             "compared_by": list(test._common) if what == "rows" else "documents",
             "chance": both.chance,
             "p_value": both.p_value,
+            "conflict_chance": both.conflict_chance,
+            "conflict_p_value": both.conflict_p_value,
         }
         fix = "Remove the duplicates before splitting (or split by group), and settle conflicting labels."
         finding = self.finding(ctx, message, rows=both.examples, evidence=evidence, fix=fix)
