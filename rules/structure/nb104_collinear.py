@@ -3,7 +3,7 @@ import math
 from nblint.analysis.context import TableContext
 from nblint.engine import Option, Rule, Severity
 
-from . import fmt_columns
+from ..wording import fmt_columns
 
 #: More exact dependencies than this are reported as one rank deficiency, not one finding each.
 MAX_DEPENDENCIES = 5
