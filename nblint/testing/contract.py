@@ -82,20 +82,14 @@ def check_rule(rule: type[Rule], cases=None) -> None:
     AssertionError
         Naming the rule, the input and what broke.
     """
+    from nblint.run.blas import one_blas_thread
+    from nblint.testing.checks import rule_checks  # the one list of the contract's checks
+
     exempt = rule.contract_exemptions
-    if "metadata" not in exempt:
-        check_rule_metadata(rule)
-    if cases is not None and "case_coverage" not in exempt:
-        check_case_coverage(rule, cases)
-    if "behaviour" not in exempt:
-        check_rule_behaviour(rule)
-    if "evidence_numbers" not in exempt:
-        for item in contract_inputs():
-            if item.input in rule.inputs:
-                check_evidence_numbers_on(rule, item.name)
-        for case in cases or ():
-            if case.rule == rule.code and case.spec.get("expect") == "fail":
-                check_evidence_numbers_of_case(rule, case)
+    with one_blas_thread():  # (set once for the whole rule: see check_rule_behaviour)
+        for check in rule_checks(rule, cases):
+            if check.check not in exempt:
+                check()
 
 
 def check_rule_metadata(rule: type[Rule]) -> None:
@@ -328,12 +322,9 @@ def _table_input(
     name: str, frame, target: str | None, model: str | None, alpha: float | None = None, same_as: str | None = None
 ) -> ContractInput:
     def build():
-        from nblint.api.inputs import table_source
-        from nblint.run.config import Settings
-        from nblint.run.runner import make_context
+        from nblint.testing.kit import context
 
-        source, resolved_target = table_source(frame.copy(), target=target)
-        return [make_context(source, Settings(target=resolved_target, model=model, alpha=alpha), jobs=1)]
+        return [context(frame.copy(), target=target, model=model, alpha=alpha)]
 
     return ContractInput(name, "table", build, tuple(map(str, frame.columns)), same_as)
 
