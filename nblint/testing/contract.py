@@ -197,8 +197,14 @@ def check_evidence_numbers_of_case(rule: type[Rule], case, folder=None) -> None:
     check_evidence_numbers(rule, case_findings(case, folder), f"case {case.name!r}")
 
 
+@cache
 def _checked_findings(rule: type[Rule], item: ContractInput, copy: int) -> str:
-    """The rule's findings on copy ``copy`` of the input's contexts, as JSON, after checking each is well formed."""
+    """The rule's findings on copy ``copy`` of the input's contexts, as JSON, after checking each is well formed.
+
+    Made once per (rule, input, copy), as the contexts are: the behaviour check, the evidence check
+    and a reversed table's comparison read the same findings instead of running the rule again on
+    the same contexts (a failure raises and is not kept, so each check that needs it fails).
+    """
     registered = load_rules().get(rule.code) is rule
     findings: list[Finding] = []
     for ctx in _contexts(item.name, copy):
