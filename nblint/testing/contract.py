@@ -197,7 +197,10 @@ def check_evidence_numbers_of_case(rule: type[Rule], case, folder=None) -> None:
     check_evidence_numbers(rule, case_findings(case, folder), f"case {case.name!r}")
 
 
-@cache
+#: The findings made so far, by (rule, input name, copy) (see :func:`_checked_findings`).
+_FINDINGS: dict[tuple[type[Rule], str, int], str] = {}
+
+
 def _checked_findings(rule: type[Rule], item: ContractInput, copy: int) -> str:
     """The rule's findings on copy ``copy`` of the input's contexts, as JSON, after checking each is well formed.
 
@@ -205,6 +208,14 @@ def _checked_findings(rule: type[Rule], item: ContractInput, copy: int) -> str:
     and a reversed table's comparison read the same findings instead of running the rule again on
     the same contexts (a failure raises and is not kept, so each check that needs it fails).
     """
+    key = (rule, item.name, copy)
+    if key not in _FINDINGS:
+        _FINDINGS[key] = _findings_now(rule, item, copy)
+    return _FINDINGS[key]
+
+
+def _findings_now(rule: type[Rule], item: ContractInput, copy: int) -> str:
+    """:func:`_checked_findings`, made now."""
     registered = load_rules().get(rule.code) is rule
     findings: list[Finding] = []
     for ctx in _contexts(item.name, copy):

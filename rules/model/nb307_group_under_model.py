@@ -57,7 +57,7 @@ class GroupUnderModel(Rule):
             source = "NB101" if group.kind == "one-hot" else "NB102"
             message = (
                 f"{group.kind} group {group.label!r} ({fmt_columns(group.members)}) is read by {estimator(ctx.model)} as "
-                f"{len(group.members)} separate features: {READING.get(ctx.model, BITS)} that over-counts one variable "
+                f"{len(group.members)} separate features: {READING.get(ctx.model or '', BITS)} that over-counts one variable "
                 f"(see {source}; nblint impact measures the cost)"
             )
             # One-hot groups are exact; a dummy group is a conclusion from evidence.
