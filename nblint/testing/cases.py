@@ -43,7 +43,6 @@ import json
 import tempfile
 import unittest
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -187,19 +186,8 @@ def check_case(case: Case, folder=None) -> None:
 
 
 def _table_findings(case: Case) -> list[dict]:
-    """The findings of the case's rule on its table, linted once per process for each case as written.
-
-    The case test and the contract's evidence check both read a failing case's findings: they
-    share one run (fresh dicts for each caller).
-    """
-    return json.loads(_table_findings_json(case.rule, json.dumps(case.spec, sort_keys=True)))
-
-
-@cache
-def _table_findings_json(rule: str, spec_json: str) -> str:
     import nblint
 
-    case = Case(rule, json.loads(spec_json))
     spec = case.spec
     options = _table_options(case.rule, spec["options"]) if "options" in spec else None
     report = nblint.check(
@@ -210,7 +198,7 @@ def _table_findings_json(rule: str, spec_json: str) -> str:
         select=[case.rule],
         options=options,
     )
-    return json.dumps([f.to_dict() for f in report])
+    return [f.to_dict() for f in report]
 
 
 def _table_options(code: str, values: dict) -> dict:

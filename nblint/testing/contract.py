@@ -197,25 +197,13 @@ def check_evidence_numbers_of_case(rule: type[Rule], case, folder=None) -> None:
     check_evidence_numbers(rule, case_findings(case, folder), f"case {case.name!r}")
 
 
-#: The findings made so far, by (rule, input name, copy) (see :func:`_checked_findings`).
-_FINDINGS: dict[tuple[type[Rule], str, int], str] = {}
-
-
 def _checked_findings(rule: type[Rule], item: ContractInput, copy: int) -> str:
     """The rule's findings on copy ``copy`` of the input's contexts, as JSON, after checking each is well formed.
 
-    Made once per (rule, input, copy), as the contexts are: the behaviour check, the evidence check
-    and a reversed table's comparison read the same findings instead of running the rule again on
-    the same contexts (a failure raises and is not kept, so each check that needs it fails).
+    Made afresh each time: the contexts are shared, the rule's run is not. A memo would go stale
+    when a test changes the rule class between checks, and it saved 3% of the CPU of the contract and
+    the case tests (bench/bench_tests.py, issue 39): a rule's run on the shared contexts is cheap.
     """
-    key = (rule, item.name, copy)
-    if key not in _FINDINGS:
-        _FINDINGS[key] = _findings_now(rule, item, copy)
-    return _FINDINGS[key]
-
-
-def _findings_now(rule: type[Rule], item: ContractInput, copy: int) -> str:
-    """:func:`_checked_findings`, made now."""
     registered = load_rules().get(rule.code) is rule
     findings: list[Finding] = []
     for ctx in _contexts(item.name, copy):
