@@ -16,12 +16,9 @@ import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
-from nblint import MixedNB
-from nblint.analysis.context import TableContext
+from nblint import MixedNB, testing
 from nblint.cli import main
-from nblint.engine import resolved_options
 from nblint.estimators.fix import REFERENCE, mapping_path, write_fixed
-from nblint.profile.table import TableProfile
 from nblint.readers import DataFrameSource
 
 
@@ -76,15 +73,9 @@ def test_fix_collapses_groups_and_restore_gives_the_table_back(tmp_path):
 
 def test_fix_streams_chunk_by_chunk(tmp_path):
     frame = colour_table(n=103)
-    source = DataFrameSource(frame, chunk_rows=7)
-    ctx = TableContext(source, TableProfile.from_source(source, None), None, resolved_options())
     out = tmp_path / "fixed.csv"
-    write_fixed(ctx, str(out))
-    whole = DataFrameSource(frame)
-    write_fixed(
-        TableContext(whole, TableProfile.from_source(whole, None), None, resolved_options()),
-        str(tmp_path / "whole.csv"),
-    )
+    write_fixed(testing.context(DataFrameSource(frame, chunk_rows=7)), str(out))
+    write_fixed(testing.context(frame), str(tmp_path / "whole.csv"))
     assert out.read_bytes() == (tmp_path / "whole.csv").read_bytes()
     assert len(pd.read_csv(out)) == 103
 

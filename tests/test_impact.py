@@ -14,13 +14,10 @@ from missing_module import cli_without
 from sklearn.naive_bayes import CategoricalNB, GaussianNB
 
 import nblint
-from nblint import nbmath
-from nblint.analysis.context import TableContext
+from nblint import nbmath, testing
 from nblint.cli import main
-from nblint.engine import resolved_options
 from nblint.impact import ImpactSettings, measure, measure_impact, scoring
 from nblint.impact.statistics import fold_of
-from nblint.profile.table import TableProfile
 from nblint.readers import DataFrameSource
 
 
@@ -42,9 +39,8 @@ def make_table(seed: int, n: int = 300, with_gaussian: bool = True):
 
 
 def ours(frame, alpha=1.0, folds=5, seed=0, chunk_rows=None, jobs=1):
-    source = DataFrameSource(frame, chunk_rows=chunk_rows)
-    source.jobs = jobs  # windows scored at once, on threads
-    ctx = TableContext(source, TableProfile.from_source(source, "y"), None, resolved_options())
+    # (jobs: windows scored at once, on threads)
+    ctx = testing.context(DataFrameSource(frame, chunk_rows=chunk_rows), target="y", jobs=jobs)
     return measure_impact(ctx, ImpactSettings(alpha=alpha, folds=folds, seed=seed))
 
 
@@ -427,11 +423,10 @@ def test_a_document_term_block_is_read_as_text_models_read_it():
     and the measurement equals scikit-learn's: CategoricalNB or BernoulliNB over the group, times the block."""
     from sklearn.naive_bayes import BernoulliNB, MultinomialNB
 
-    options = resolved_options({"NB209": {"term-block": 20}})  # (40 words make a block here)
+    options = {"NB209": {"term-block": 20}}  # (40 words make a block here)
     for binary in (False, True):
         frame, a = text_table(3, binary=binary)
-        source = DataFrameSource(frame)
-        ctx = TableContext(source, TableProfile.from_source(source, "y"), None, options)
+        ctx = testing.context(frame, target="y", options=options)
         design = measure.make_design(ctx)
         words = [f"w{j}" for j in range(40)]
         assert set(design.terms) <= set(words) and len(design.terms) >= 30, design.terms
@@ -483,12 +478,12 @@ def test_a_document_term_block_is_measured_the_same_whatever_the_chunks_and_thre
     """Word counts are whole numbers, so the block's statistics are exact and the measurement the same to
     the last bit (a declared Bernoulli NB reads the counts as presence)."""
     frame, _ = text_table(5)
-    options = resolved_options({"NB209": {"term-block": 20}})
+    options = {"NB209": {"term-block": 20}}
     results = []
     for chunk_rows, jobs in ((None, 1), (37, 1), (53, 2)):
-        source = DataFrameSource(frame, chunk_rows=chunk_rows)
-        source.jobs = jobs
-        ctx = TableContext(source, TableProfile.from_source(source, "y"), model, options)
+        ctx = testing.context(
+            DataFrameSource(frame, chunk_rows=chunk_rows), target="y", model=model, options=options, jobs=jobs
+        )
         result = measure_impact(ctx)
         assert result.design.term_model == (model or "multinomial")
         results.append((result.table, result.groups))

@@ -103,13 +103,9 @@ def test_columns_bad_input_is_one_error_line(tmp_path):
 
 
 def _context(frame, target="y", **kwargs):
-    from nblint.analysis.context import TableContext
-    from nblint.engine import resolved_options
-    from nblint.profile.table import TableProfile
-    from nblint.readers import DataFrameSource
+    from nblint import testing
 
-    source = DataFrameSource(frame)
-    return TableContext(source, TableProfile.from_source(source, target), None, resolved_options(), **kwargs)
+    return testing.context(frame, target=target, **kwargs)
 
 
 def _survey(n=800, seed=3):

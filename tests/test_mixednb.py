@@ -16,13 +16,10 @@ from sklearn.naive_bayes import BernoulliNB, CategoricalNB, GaussianNB, Multinom
 from sklearn.pipeline import make_pipeline
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from nblint import CollapseGroups, MixedNB, nbmath
-from nblint.analysis.context import TableContext
-from nblint.engine import resolved_options
+from nblint import CollapseGroups, MixedNB, nbmath, testing
 from nblint.impact import design as impact_design
 from nblint.impact import scoring
 from nblint.impact.statistics import profile_counts
-from nblint.profile.table import TableProfile
 from nblint.readers import DataFrameSource
 
 SETTINGS = settings(max_examples=25, deadline=None)
@@ -380,8 +377,7 @@ def test_posteriors_equal_nb401_cat_model():
     frame["city"] = rng.choice(["Oslo", "Lima", "Pune"], n)
     frame["x"] = rng.normal(y * 0.7, 1.0, n)
     frame["y"] = y
-    source = DataFrameSource(frame, chunk_rows=128)
-    ctx = TableContext(source, TableProfile.from_source(source, "y"), None, resolved_options())
+    ctx = testing.context(DataFrameSource(frame, chunk_rows=128), target="y")
     for alpha in (1.0, 0.3):
         design = impact_design.make_design(ctx)
         totals = profile_counts(ctx, design)

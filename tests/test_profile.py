@@ -9,16 +9,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tables import mixed_table
 
-from nblint.analysis.context import TableContext
-from nblint.engine import load_rules, resolved_options, run_rules
+from nblint import testing
+from nblint.engine import load_rules, run_rules
 from nblint.profile.table import TableProfile
 from nblint.readers import DataFrameSource
 
 
 def findings_json(frame, chunk_rows, target="target"):
-    source = DataFrameSource(frame, chunk_rows=chunk_rows)
-    profile = TableProfile.from_source(source, target)
-    ctx = TableContext(source, profile, None, resolved_options())
+    ctx = testing.context(DataFrameSource(frame, chunk_rows=chunk_rows), target=target)
     return [f.to_dict() for f in run_rules(ctx, list(load_rules()), ctx.rule_options)]
 
 

@@ -132,7 +132,8 @@ def test_rule_command_prints_status_and_since_and_json_lists_them():
     assert "Status: stable, since 0.1.0." in result.stdout.splitlines()
     records = json.loads(run("rules", "--format", "json").stdout)
     assert {(r["status"], r["since"], r["replaced_by"]) for r in records} == {("stable", "0.1.0", "")}
-    assert all("\nStatus: stable, since 0.1.0.\n" in r["documentation"] for r in records)
+    assert all("\nStatus: stable, since 0.1.0" in r["documentation"] for r in records)
+    assert all(("\nStatus: stable, since 0.1.0.\n" in r["documentation"]) is not r["narrowed"] for r in records)
     # the SARIF log's help text (a golden file) has no status line: check output does not change
     assert "Status:" not in load_rules()["NB201"].documentation()
 
@@ -187,6 +188,22 @@ def test_a_deprecated_rule_runs_and_says_so_once(lives, tmp_path):
     warning = "warning: MP103 (mp-deprecated) is deprecated: Status: deprecated, since 0.2.0; use MP101 instead."
     assert result.stderr.splitlines() == [warning]  # once for the two files
     assert "Status: deprecated, since 0.2.0; use MP101 instead." in run("rule", "MP103").stdout
+
+
+def test_a_narrowed_rule_says_what_moved_where_and_warns_when_named(tmp_path):
+    """Issue 39 item 2: NB304 and NB306 left the groups they read as bits to NB307, under every model."""
+    moved = "narrowed: one-hot and dummy groups are NB307's since 0.1.0"
+    assert f"Status: stable, since 0.1.0; {moved}." in run("rule", "NB304").stdout.splitlines()
+    records = {r["code"]: r for r in json.loads(run("rules", "--format", "json").stdout)}
+    assert records["NB306"]["narrowed"] == [{"what": "one-hot and dummy groups", "to": "NB307", "since": "0.1.0"}]
+    assert {code for code, r in records.items() if r["narrowed"]} == {"NB304", "NB306"}
+    for written in ("NB304", "gaussian-binary"):  # named by its code or its name: one warning line
+        result = run("check", CUSTOMERS, "--model", "gaussian", "--select", written, "--format", "json")
+        assert result.stderr.splitlines() == [f"warning: NB304 (gaussian-binary) was {moved}"]
+        found = json.loads(result.stdout)
+        assert found and all(set(f["evidence"]) == {"binary"} for f in found)  # flags only: the groups are NB307's
+    result = run("check", CUSTOMERS, "--model", "gaussian", "--select", "NB3", "--format", "json")
+    assert result.stderr == "" and "NB307" in codes(result)  # a prefix names no rule: no warning
 
 
 @pytest.mark.parametrize("written", ["MP104", "mp-removed"])

@@ -14,19 +14,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tables import mixed_table
 
-from nblint.analysis.context import TableContext
+from nblint import testing
 from nblint.cli import main
 from nblint.core.progress import ProgressBar
 from nblint.core.terminal import is_interactive
-from nblint.engine import load_rules, resolved_options, run_rules
+from nblint.engine import load_rules, run_rules
 from nblint.profile.table import TableProfile
 from nblint.readers import ArrowSource, CsvSource, ParquetSource, read_table
 from nblint.readers.csvblocks import record_blocks
 
 
 def findings(source, target="target", jobs=1):
-    profile = TableProfile.from_source(source, target, jobs)
-    ctx = TableContext(source, profile, None, resolved_options())
+    ctx = testing.context(source, target=target, jobs=jobs)
     return [f.to_dict() for f in run_rules(ctx, list(load_rules()), ctx.rule_options)]
 
 

@@ -12,15 +12,11 @@ from statsmodels.stats.outliers_influence import variance_inflation_factor
 from tables import mixed_table, onehot
 
 import nblint
-from nblint.analysis.context import TableContext
-from nblint.engine import resolved_options
-from nblint.profile.table import TableProfile
-from nblint.readers import DataFrameSource
+from nblint import testing
 
 
 def context(frame, target=None):
-    source = DataFrameSource(frame)
-    return TableContext(source, TableProfile.from_source(source, target), None, resolved_options())
+    return testing.context(frame, target=target)
 
 
 @settings(max_examples=30, deadline=None)

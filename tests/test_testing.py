@@ -288,3 +288,28 @@ def test_parametrize_with_checks_makes_one_test_per_rule_check_and_input():
     )
     with pytest.raises(ValueError, match=r"NB995 is exempt from checks that do not exist: \['evidence'\]"):
         testing.parametrize_with_checks([rule], expected_failed_checks=lambda rule: {"evidence": "a typo"})
+
+
+def test_the_kit_builds_the_context_a_run_builds():
+    """Issue 39 item 8: ``testing.context`` goes through the run's factory, so the rules find on it what
+    ``nblint.check`` finds (settings, options and declared kinds resolved as a run resolves them)."""
+    import pandas as pd
+
+    import nblint
+    from nblint.engine import load_rules, run_rules
+
+    frame = testing.contract_table()
+    options = {"NB203": {"min-count": 7}}
+    for model in (None, "bernoulli", "gaussian"):
+        ctx = testing.context(frame, target="y", model=model, options=options, kinds={"code": "categorical"})
+        ours = [f.to_dict() for f in run_rules(ctx, list(load_rules()), ctx.rule_options)]
+        report = nblint.check(frame, target="y", model=model, options=options, kinds={"code": "categorical"})
+        assert ours == [f.to_dict() for f in report], model
+    assert isinstance(testing.context(pd.DataFrame({"a": [0, 1], "y": [0, 1]}), target="y").source.path, str)
+
+
+def test_no_test_builds_a_context_by_hand():
+    """One kit: a context assembled by hand (TableContext called in a test) could be one no run produces."""
+    call = "TableContext" + "("
+    tests = Path(__file__).parent
+    assert [str(p.relative_to(tests)) for p in sorted(tests.rglob("*.py")) if call in p.read_text()] == []

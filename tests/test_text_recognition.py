@@ -10,8 +10,6 @@ the real corpora are tests/test_real_text.py's.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -22,12 +20,10 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder
 
 import nblint
-from nblint.api.inputs import table_source
+from nblint import testing
 from nblint.profile.gram import chunk_gram
 from nblint.profile.incidence import Incidence
 from nblint.readers.words import indicator_encoding
-from nblint.run.config import parse_settings
-from nblint.run.runner import make_context
 from nblint.structure.terms import row_count_sums
 
 CLASSES = ("sport", "tech", "food")
@@ -68,8 +64,7 @@ SETTINGS = {
 
 
 def context(data, y=None, **kwargs):
-    source, target = table_source(data, y, **kwargs)
-    return make_context(source, replace(parse_settings({}), target=target))
+    return testing.context(data, y, **kwargs)
 
 
 def table_findings(report) -> list[dict]:

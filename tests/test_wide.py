@@ -9,8 +9,7 @@ import scipy.sparse
 from tables import mixed_table, onehot
 
 import nblint
-from nblint.analysis.context import TableContext
-from nblint.engine import resolved_options
+from nblint import testing
 from nblint.profile.incidence import Incidence
 from nblint.profile.table import TableProfile
 from nblint.readers import DataFrameSource
@@ -87,10 +86,8 @@ def test_a_row_with_no_bits_rules_out_every_group_in_wide_tables():
     words = [c for c in frame.columns if c.startswith("w")]
     frame = frame[words + ["y"]].copy()
     frame.loc[5, words] = 0
-    source = DataFrameSource(frame)
-    profile = TableProfile.from_source(source, "y", wide_binary=100)
-    assert profile.gram.cooccurrence.B[5].nnz == 0
-    ctx = TableContext(source, profile, None, resolved_options({"NB106": {"wide-columns": 100}}))
+    ctx = testing.context(frame, target="y", options={"NB106": {"wide-columns": 100}})  # wide past 100 bits
+    assert ctx.profile.gram.cooccurrence.B[5].nnz == 0
     assert ctx.group_search.onehot == []
 
 

@@ -32,7 +32,7 @@ from nblint.engine.registry import (
     unknown_selector,
     validate_codes,
 )
-from nblint.engine.rule import DOC_SECTIONS, INPUTS, STATUSES, SUMMARIZE_ABOVE, Option, Rule
+from nblint.engine.rule import DOC_SECTIONS, INPUTS, STATUSES, SUMMARIZE_ABOVE, Narrowing, Option, Rule
 
 __all__ = [
     "Finding",
@@ -57,6 +57,7 @@ __all__ = [
     "parse_model",
     "model_choices",
     "SUMMARIZE_ABOVE",
+    "Narrowing",
     "Rule",
     "load_rules",
     "select_rules",

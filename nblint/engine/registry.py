@@ -193,10 +193,15 @@ def _check_owners(packs: list[Pack]) -> None:
 
 
 def _check_lives(rules: dict[str, type[Rule]], renamed: dict[str, str]) -> None:
-    """A replacement names a rule that is there; a renamed code is no rule's code and leads to one."""
+    """A replacement or a narrowing names a rule that is there; a renamed code is no rule's code and leads to one."""
     for code, rule in rules.items():
         if rule.replaced_by and rule.replaced_by not in rules:
             raise PackError(f"rule {code} is replaced by {rule.replaced_by}, which no pack defines")
+        for narrowing in rule.narrowed:
+            if narrowing.to not in rules:
+                raise PackError(
+                    f"rule {code} was narrowed to leave {narrowing.what} to {narrowing.to}, which no pack defines"
+                )
     for old, new in renamed.items():
         if old in rules:
             raise PackError(f"{old} is renamed {new} but is still the code of {rules[old].__qualname__}")
@@ -255,13 +260,19 @@ def select_rules(
 def selection_notes(
     rules: dict[str, type[Rule]], select: Iterable[str] | None, ignore: Iterable[str] | None, preview: bool = False
 ) -> list[str]:
-    """One warning line per renamed code written in ``select``/``ignore`` and per deprecated rule they enable."""
+    """One warning line per renamed code written in ``select``/``ignore``, per deprecated rule they enable,
+    and per narrowed rule they name by its own code or name (what it no longer reports, and where that went)."""
     written = [*(select or []), *(ignore or [])]
     notes = [note for note in (renamed_note(entry) for entry in written) if note]
     for code in select_rules(rules, select, ignore, preview):
         rule = rules[code]
         if rule.status == "deprecated":
             notes.append(f"warning: {code} ({rule.name}) is deprecated: {rule.status_line()}")
+    named = {entry.strip().upper() for entry in written} | {entry.strip() for entry in written}
+    for code, rule in rules.items():
+        if rule.narrowed and (code in named or rule.name in named):
+            moved = "; ".join(narrowing.sentence() for narrowing in rule.narrowed)
+            notes.append(f"warning: {code} ({rule.name}) was narrowed: {moved}")
     return list(dict.fromkeys(notes))
 
 
@@ -426,7 +437,8 @@ def rule_record(rule: type[Rule]) -> dict[str, Any]:
         line of the documentation), ``inputs`` (what the rule reads: ``table``,
         ``pipeline``, ...), ``needs_target`` (skipped without ``--target``),
         ``status`` (``stable``, ``preview``, ``deprecated`` or ``removed``), ``since``
-        (the version of that status), ``replaced_by`` (a code, or null), ``models``
+        (the version of that status), ``replaced_by`` (a code, or null), ``narrowed`` (what
+        other rules report now that this one reported before: ``what``, ``to``, ``since``), ``models``
         (the declared event models the rule runs under, null standing for "no model
         declared"; empty: it runs whatever the model), ``options`` (each with
         ``name``, ``default`` and ``doc``) and ``documentation`` (what ``nblint rule
@@ -442,6 +454,7 @@ def rule_record(rule: type[Rule]) -> dict[str, Any]:
         "status": rule.status,
         "since": rule.since,
         "replaced_by": rule.replaced_by,
+        "narrowed": [{"what": n.what, "to": n.to, "since": n.since} for n in rule.narrowed],
         "models": sorted(rule.models, key=lambda m: (m is not None, m or "")),
         "options": [{"name": opt.name, "default": opt.default, "doc": opt.doc} for opt in rule.options],
         "documentation": rule.documentation(status=True),

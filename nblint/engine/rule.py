@@ -38,6 +38,26 @@ STATUSES = {
 
 
 @dataclass(frozen=True)
+class Narrowing:
+    """A part of what a rule reported that another rule reports now (its lifecycle, beside ``status``).
+
+    A stable rule keeps its code when it is narrowed; ``nblint rule CODE`` and ``nblint rules
+    --format json`` say what moved where, and naming the rule in ``select``/``ignore`` warns once.
+    """
+
+    #: What the rule no longer reports, as a noun phrase (``one-hot and dummy groups``).
+    what: str
+    #: The code of the rule that reports it now.
+    to: str
+    #: The nblint version that moved it.
+    since: str
+
+    def sentence(self) -> str:
+        """``one-hot and dummy groups are NB307's since 0.1.0``."""
+        return f"{self.what} are {self.to}'s since {self.since}"
+
+
+@dataclass(frozen=True)
 class Option:
     """A rule option: its kebab-case name, default, type and one-line meaning.
 
@@ -133,6 +153,8 @@ class Rule:
     since: ClassVar[str] = ""
     #: For a deprecated or removed rule: the code of the rule to use instead ("" when none does).
     replaced_by: ClassVar[str] = ""
+    #: What another rule reports now that this one reported before (:class:`Narrowing`); the rule keeps its code.
+    narrowed: ClassVar[tuple[Narrowing, ...]] = ()
     #: Numbers the rule's messages explain with rather than measure (the codes 0, 1 and 2 of an example):
     #: the contract's evidence check (:mod:`nblint.testing.evidence`) takes them as shown by the evidence.
     message_constants: ClassVar[frozenset[float]] = frozenset()
@@ -283,10 +305,11 @@ class Rule:
 
     @classmethod
     def status_line(cls) -> str:
-        """``Status: stable, since 0.1.0.`` (a deprecated or removed rule names what replaces it)."""
+        """``Status: stable, since 0.1.0.`` (a deprecated or removed rule names what replaces it, a narrowed one what moved)."""
         line = f"Status: {cls.status}" + (f", since {cls.since}" if cls.since else "")
         if cls.status in ("deprecated", "removed"):
             line += f"; use {cls.replaced_by} instead" if cls.replaced_by else "; nothing replaces it"
+        line += "".join(f"; narrowed: {narrowing.sentence()}" for narrowing in cls.narrowed)
         return line + "."
 
     @classmethod

@@ -12,6 +12,8 @@
 * :func:`parametrize_with_checks` makes each (rule, check, input) a test of its own, with the
   rule's documented exemptions, as scikit-learn's function of that name
   (:mod:`nblint.testing.checks`).
+* :func:`context` builds a table's analysis context the way a run does (the one factory), for
+  tests that look inside the analyses (:mod:`nblint.testing.kit`).
 * :mod:`nblint.testing.rule_table` writes a README's rule tables from the rules.
 
 A pack's tests (docs/development.md shows them)::
@@ -45,12 +47,14 @@ from nblint.testing.contract import (
     contract_table,
     rules_of,
 )
+from nblint.testing.kit import context
 
 __all__ = [
     "CHECKS",
     "CONTRACT_MODELS",
     "RuleCheck",
     "check_evidence_numbers",
+    "context",
     "parametrize_with_checks",
     "rule_checks",
     "stale_exemptions",

@@ -82,20 +82,14 @@ def check_rule(rule: type[Rule], cases=None) -> None:
     AssertionError
         Naming the rule, the input and what broke.
     """
+    from nblint.run.blas import one_blas_thread
+    from nblint.testing.checks import rule_checks  # the one list of the contract's checks
+
     exempt = rule.contract_exemptions
-    if "metadata" not in exempt:
-        check_rule_metadata(rule)
-    if cases is not None and "case_coverage" not in exempt:
-        check_case_coverage(rule, cases)
-    if "behaviour" not in exempt:
-        check_rule_behaviour(rule)
-    if "evidence_numbers" not in exempt:
-        for item in contract_inputs():
-            if item.input in rule.inputs:
-                check_evidence_numbers_on(rule, item.name)
-        for case in cases or ():
-            if case.rule == rule.code and case.spec.get("expect") == "fail":
-                check_evidence_numbers_of_case(rule, case)
+    with one_blas_thread():  # (set once for the whole rule: see check_rule_behaviour)
+        for check in rule_checks(rule, cases):
+            if check.check not in exempt:
+                check()
 
 
 def check_rule_metadata(rule: type[Rule]) -> None:
@@ -204,7 +198,12 @@ def check_evidence_numbers_of_case(rule: type[Rule], case, folder=None) -> None:
 
 
 def _checked_findings(rule: type[Rule], item: ContractInput, copy: int) -> str:
-    """The rule's findings on copy ``copy`` of the input's contexts, as JSON, after checking each is well formed."""
+    """The rule's findings on copy ``copy`` of the input's contexts, as JSON, after checking each is well formed.
+
+    Made afresh each time: the contexts are shared, the rule's run is not. A memo would go stale
+    when a test changes the rule class between checks, and it saved 3% of the CPU of the contract and
+    the case tests (bench/bench_tests.py, issue 39): a rule's run on the shared contexts is cheap.
+    """
     registered = load_rules().get(rule.code) is rule
     findings: list[Finding] = []
     for ctx in _contexts(item.name, copy):
@@ -328,12 +327,9 @@ def _table_input(
     name: str, frame, target: str | None, model: str | None, alpha: float | None = None, same_as: str | None = None
 ) -> ContractInput:
     def build():
-        from nblint.api.inputs import table_source
-        from nblint.run.config import Settings
-        from nblint.run.runner import make_context
+        from nblint.testing.kit import context
 
-        source, resolved_target = table_source(frame.copy(), target=target)
-        return [make_context(source, Settings(target=resolved_target, model=model, alpha=alpha), jobs=1)]
+        return [context(frame.copy(), target=target, model=model, alpha=alpha)]
 
     return ContractInput(name, "table", build, tuple(map(str, frame.columns)), same_as)
 

@@ -14,20 +14,6 @@ def estimator(model: str | None) -> str:
     return MODEL_CLASSES[model]
 
 
-#: The fix for a group read as separate bits: the model and the command that read it as one variable.
-GROUP_FIX = (
-    "Read the group as one categorical feature: fit nblint.MixedNB (an event model per column, groups "
-    "collapsed), or run `nblint fix` to write the table with the group collapsed for CategoricalNB "
-    "(CollapseGroups does the same inside a pipeline)."
-)
-
-
-def fmt_columns(columns, limit: int = 6) -> str:
-    columns = list(columns)
-    shown = ", ".join(columns[:limit])
-    return shown + (f", ... ({len(columns)} columns)" if len(columns) > limit else "")
-
-
 def fmt_number(x: float) -> str:
     return f"{int(x)}" if float(x).is_integer() else f"{x:.4g}"
 

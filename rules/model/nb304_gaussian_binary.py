@@ -1,15 +1,16 @@
 from nblint.analysis.context import TableContext
-from nblint.engine import Rule, Severity
+from nblint.engine import Narrowing, Rule, Severity
 
-from . import GROUP_FIX, fmt_columns
+from ..wording import fmt_columns
 
 
 class GaussianOnBinary(Rule):
-    """Gaussian NB declared over 0/1 columns or one-hot/dummy members.
+    """Gaussian NB declared over 0/1 columns.
 
     ## What it does
-    With ``model = gaussian``, reports binary features and members of one-hot or dummy
-    groups.
+    With ``model = gaussian``, reports the binary features that belong to no one-hot or
+    dummy group. (A group's bits under GaussianNB are NB307's finding, as under every
+    declared model.)
 
     ## Why is this bad?
     A normal density fitted to values that are only ever 0 or 1 puts probability mass
@@ -30,9 +31,8 @@ class GaussianOnBinary(Rule):
     ```
 
     ## Use instead
-    Mix event models: Bernoulli for flags, Categorical for collapsed groups, Gaussian
-    for measurements. ``nblint.MixedNB`` is that model (``nblint columns --pipeline``
-    prints the code for a table).
+    Mix event models: Bernoulli for flags, Gaussian for measurements. ``nblint.MixedNB``
+    is that model (``nblint columns --pipeline`` prints the code for a table).
     """
 
     code = "NB304"
@@ -41,6 +41,7 @@ class GaussianOnBinary(Rule):
     name = "gaussian-binary"
     models = frozenset({"gaussian"})
     severity = Severity.WARNING
+    narrowed = (Narrowing("one-hot and dummy groups", "NB307", "0.1.0"),)
 
     def check(self, ctx: TableContext):
         binary = ctx.features_of_kind("binary")
@@ -52,16 +53,4 @@ class GaussianOnBinary(Rule):
                 columns=binary,
                 evidence={"binary": binary},
                 fix="Read 0/1 columns with the Bernoulli event model.",
-            )
-        for group in ctx.structure.groups:
-            message = (
-                f"group {group.label!r} ({fmt_columns(group.members)}) under GaussianNB: "
-                "its bits are dependent and each gets a normal density (nblint impact measures the cost)"
-            )
-            yield self.finding(
-                ctx,
-                message,
-                columns=group.members,
-                evidence={"group": group.members, "kind": group.kind},
-                fix=GROUP_FIX,
             )

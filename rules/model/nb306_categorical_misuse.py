@@ -1,43 +1,39 @@
 from nblint.analysis.context import TableContext
-from nblint.engine import SUMMARIZE_ABOVE, Option, Rule, Severity
+from nblint.engine import SUMMARIZE_ABOVE, Narrowing, Option, Rule, Severity
 
-from . import GROUP_FIX, fmt_columns, value_range
+from . import value_range
 
 
 class CategoricalMisuse(Rule):
-    """Categorical NB over continuous or high-cardinality columns, negative or fractional codes, or one-hot bits.
+    """Categorical NB over continuous or high-cardinality columns, or negative or fractional codes.
 
     ## What it does
     With ``model = categorical``, reports: continuous features (every distinct value
-    becomes a category); features with more than ``max-levels`` levels; negative or
-    non-integer numeric values (CategoricalNB needs codes 0..K-1); and one-hot or dummy
-    group members.
+    becomes a category); features with more than ``max-levels`` levels; and negative or
+    non-integer numeric values (CategoricalNB needs codes 0..K-1). (A one-hot or dummy
+    group's bits under CategoricalNB are NB307's finding, as under every declared model.)
 
     ## Why is this bad?
     A category per measured value gives each one a handful of rows and every new value
     at prediction time is unseen. scikit-learn's CategoricalNB rejects negative values
-    and truncates fractional ones. And CategoricalNB over one-hot bits is exactly the
-    product of Bernoullis of BernoulliNB: each bit is its own two-level variable, so the
-    one-hot mistake is still there (Williams, eq. 3).
+    and truncates fractional ones.
 
     ## Severity
     An error where CategoricalNB certainly fails or misreads: fractional values (it
-    truncates them to whole codes), negative codes (it refuses them) and exact one-hot
-    groups. A warning where the reading rests on evidence or a threshold: a whole-valued
-    measurement (each value its own category), more levels than ``max-levels``, and a
-    dummy group.
+    truncates them to whole codes) and negative codes (it refuses them). A warning where
+    the reading rests on evidence or a threshold: a whole-valued measurement (each value
+    its own category) and more levels than ``max-levels``.
 
     ## Example
     ```
-    price,color_red,color_blue,label    # model = "categorical"
-    19.99,1,0,a
-    5.49,0,1,b
+    price,store_code,label    # model = "categorical"
+    19.99,-1,a
+    5.49,2,b
     ```
 
     ## Use instead
-    Bin continuous columns, merge rare levels, encode with OrdinalEncoder, and collapse
-    one-hot groups into one code column (``nblint fix``, or ``CollapseGroups`` in the
-    pipeline), or fit ``nblint.MixedNB``, which reads each column with its own model.
+    Bin continuous columns, merge rare levels and encode with OrdinalEncoder, or fit
+    ``nblint.MixedNB``, which reads each column with its own model.
     """
 
     code = "NB306"
@@ -46,6 +42,7 @@ class CategoricalMisuse(Rule):
     name = "categorical-misuse"
     models = frozenset({"categorical"})
     severity = Severity.ERROR
+    narrowed = (Narrowing("one-hot and dummy groups", "NB307", "0.1.0"),)
     options = (
         Option("max-levels", 50, "More levels than this make a column high-cardinality for CategoricalNB.", minimum=1),
         SUMMARIZE_ABOVE,
@@ -87,16 +84,3 @@ class CategoricalMisuse(Rule):
                     fix=f"Bin or re-encode {column!r} with OrdinalEncoder (merging rare levels).",
                     severity=severity,
                 )
-        for group in ctx.structure.groups:
-            message = (
-                f"group {group.label!r} ({fmt_columns(group.members)}) under CategoricalNB as separate bits: "
-                "that is the product-of-Bernoullis model, not one categorical variable (nblint impact measures the cost)"
-            )
-            yield self.finding(
-                ctx,
-                message,
-                columns=group.members,
-                evidence={"group": group.members, "kind": group.kind},
-                fix=GROUP_FIX,
-                severity=self.severity if group.kind == "one-hot" else Severity.WARNING,
-            )

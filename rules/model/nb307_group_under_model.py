@@ -1,29 +1,37 @@
 from nblint.analysis.context import TableContext
+from nblint.core.models import MODELS
 from nblint.engine import Rule, Severity
 
-from . import GROUP_FIX, estimator, fmt_columns
+from ..wording import GROUP_FIX, fmt_columns
+from . import estimator
+
+#: What the declared model makes of a group's bits, each read as a feature of its own: a two-level
+#: variable (a Bernoulli) per bit, but for GaussianNB, which fits a normal density to each.
+READING = {"gaussian": "a normal density per bit"}
+BITS = "a product of Bernoullis"
 
 
 class GroupUnderModel(Rule):
     """A one-hot or dummy group under a declared model that reads its bits as separate features.
 
     ## What it does
-    With a Bernoulli, Multinomial or Complement model declared, reports every one-hot
-    (NB101) or dummy (NB102) group in the table: as long as the group is given as bits,
-    the model reads them as separate features. (Under Gaussian and Categorical models
-    the same groups are NB304's and NB306's findings.) ``nblint impact`` (NB401)
-    measures what the mistake costs on this table.
+    Under any declared model (Bernoulli, Multinomial, Complement, Gaussian or
+    Categorical), reports every one-hot (NB101) or dummy (NB102) group in the table: as
+    long as the group is given as bits, the model reads them as separate features.
+    ``nblint impact`` (NB401) measures what the mistake costs on this table.
 
     ## Why is this bad?
     The product of Bernoullis replaces the categorical likelihood theta_j of the observed
     level by theta_j times prod_{k != j}(1 - theta_k) (Williams, eqs. 1-3): the evidence
     of one variable is counted several times, posteriors become over-confident and some
-    predictions flip.
+    predictions flip. CategoricalNB over the bits is exactly that model (each bit is its
+    own two-level variable); GaussianNB gives each bit a normal density, which counts the
+    same variable as many times.
 
     ## Severity
-    An error for an exact one-hot group: the declared model certainly reads one
-    variable as several; a warning for a dummy group, which is a conclusion from
-    evidence.
+    One policy for every model: an error for an exact one-hot group, which the declared
+    model certainly reads as several variables; a warning for a dummy group, which is a
+    conclusion from evidence.
 
     ## Example
     ```
@@ -41,9 +49,7 @@ class GroupUnderModel(Rule):
     status = "stable"
     since = "0.1.0"
     name = "group-under-model"
-    models = frozenset(
-        {"bernoulli", "multinomial", "complement"}
-    )  # gaussian: NB304, categorical: NB306 report the groups
+    models = frozenset(MODELS)  # every declared model (NB304 and NB306 left their groups here)
     severity = Severity.ERROR
 
     def check(self, ctx: TableContext):
@@ -51,7 +57,7 @@ class GroupUnderModel(Rule):
             source = "NB101" if group.kind == "one-hot" else "NB102"
             message = (
                 f"{group.kind} group {group.label!r} ({fmt_columns(group.members)}) is read by {estimator(ctx.model)} as "
-                f"{len(group.members)} separate features: a product of Bernoullis that over-counts one variable "
+                f"{len(group.members)} separate features: {READING.get(ctx.model or '', BITS)} that over-counts one variable "
                 f"(see {source}; nblint impact measures the cost)"
             )
             # One-hot groups are exact; a dummy group is a conclusion from evidence.

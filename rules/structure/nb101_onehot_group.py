@@ -2,7 +2,8 @@ from nblint.analysis.context import TableContext
 from nblint.engine import Rule, Severity
 from nblint.report.figures import group_pattern
 
-from . import COLLAPSE_FIX, fmt_columns
+from ..wording import fmt_columns, likely_variable
+from . import COLLAPSE_FIX
 
 
 class OneHotGroup(Rule):
@@ -52,7 +53,7 @@ class OneHotGroup(Rule):
         structure = ctx.structure
         known = [g for g in structure.missing_together if g.kind == "one-hot"]
         for group in structure.onehot + known:
-            variable = f" (likely variable {group.stem!r})" if group.stem else ""
+            variable = likely_variable(group.stem)
             missing = group.evidence.get("missing_rows")
             rows = (
                 f"every one of the {group.n_rows} rows where they are known sums to exactly 1 "

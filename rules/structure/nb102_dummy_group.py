@@ -2,7 +2,8 @@ from nblint.analysis.context import TableContext
 from nblint.engine import Option, Rule, Severity
 from nblint.report.figures import group_pattern
 
-from . import COLLAPSE_FIX, fmt_columns
+from ..wording import fmt_columns, likely_variable
+from . import COLLAPSE_FIX
 
 
 class DummyGroup(Rule):
@@ -65,7 +66,7 @@ class DummyGroup(Rule):
         known = [g for g in ctx.structure.missing_together if g.kind == "dummy"]
         for group in ctx.structure.dummy + known:
             missing = group.evidence.get("missing_rows")
-            variable = f" (likely variable {group.stem!r})" if group.stem else ""
+            variable = likely_variable(group.stem)
             reference = group.reference_count
             why = []
             if "shared_name_stem" in group.evidence:

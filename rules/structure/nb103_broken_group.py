@@ -2,7 +2,7 @@ from nblint.analysis.context import TableContext
 from nblint.engine import Option, Rule, Severity
 from nblint.report.figures import group_pattern
 
-from . import fmt_columns
+from ..wording import fmt_columns, likely_variable
 
 
 class BrokenGroup(Rule):
@@ -71,7 +71,7 @@ class BrokenGroup(Rule):
 
     def check(self, ctx: TableContext):
         for group in ctx.structure.broken:
-            variable = f" (likely variable {group.stem!r})" if group.stem else ""
+            variable = likely_variable(group.stem)
             share = group.violations / group.n_rows
             if group.kind == "dummy":
                 # Exclusive but for a few rows, which same-stem columns share far more rarely than chance.

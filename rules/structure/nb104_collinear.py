@@ -4,7 +4,7 @@ from nblint.analysis.context import TableContext
 from nblint.engine import Option, Rule, Severity
 from nblint.structure.vif import short_terms
 
-from . import fmt_columns
+from ..wording import fmt_columns
 
 #: More exact dependencies than this are reported as one rank deficiency, not one finding each.
 MAX_DEPENDENCIES = 5

@@ -2,7 +2,7 @@ from nblint.analysis.context import TableContext
 from nblint.engine import Rule, Severity
 from nblint.structure.names import group_stem
 
-from . import fmt_columns
+from ..wording import fmt_columns
 
 #: More sets of identical columns than this are reported as one finding.
 MAX_IDENTICAL_SETS = 5

@@ -1,7 +1,7 @@
 from nblint.analysis.context import TableContext
 from nblint.engine import Rule, Severity
 
-from . import fmt_columns
+from ..wording import fmt_columns
 
 
 class ExclusiveFlags(Rule):

@@ -1,0 +1,75 @@
+"""Benchmark: what the test suite costs, file by file, in CPU seconds (and wall, which load inflates).
+
+Each test file runs as its own ``python -m pytest FILE -p no:cacheprovider`` process, one
+after the other; its CPU time is the user + system time of that process and every process
+it waited for (``resource.getrusage(RUSAGE_CHILDREN)`` before and after), so subprocesses a
+test starts (the CLI, a wheel build, pre-commit) are counted. CPU seconds are what a file
+costs whatever else runs on the machine; wall seconds are not, on a shared one. It prints
+one line per file (CPU, wall, tests run, pytest's last line), the most expensive first, then
+the totals, the date, the machine's cores and its load average before and after.
+
+    python bench/bench_tests.py                          # every tests/test_*.py
+    python bench/bench_tests.py --fast                   # the fast subset: -m "not slow"
+    python bench/bench_tests.py tests/test_contract.py tests/test_rule_cases.py
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import re
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def children_cpu() -> float:
+    """CPU seconds (user + system) of every child process waited for so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run_file(path: Path, fast: bool) -> tuple[float, float, int, str]:
+    """CPU seconds, wall seconds, tests run and pytest's summary line of one test file."""
+    command = [sys.executable, "-m", "pytest", str(path), "-p", "no:cacheprovider", "-o", "addopts=", "-q"]
+    command += ["--strict-markers", "-m", "not slow"] if fast else ["--strict-markers"]
+    cpu, wall = children_cpu(), time.perf_counter()
+    result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+    cpu, wall = children_cpu() - cpu, time.perf_counter() - wall
+    summary = result.stdout.strip().splitlines()[-1] if result.stdout.strip() else result.stderr.strip()[-200:]
+    counts = {word: int(n) for n, word in re.findall(r"(\d+) (passed|failed|xfailed|xpassed|skipped|error)", summary)}
+    ran = sum(n for word, n in counts.items() if word != "skipped")
+    return cpu, wall, ran, summary
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("files", nargs="*", help="test files (default: every tests/test_*.py)")
+    parser.add_argument("--fast", action="store_true", help='only the fast subset (-m "not slow")')
+    args = parser.parse_args(argv)
+    files = [Path(f).resolve() for f in args.files] or sorted((ROOT / "tests").glob("test_*.py"))
+    load_before = os.getloadavg()
+    rows = []
+    for path in files:
+        cpu, wall, ran, summary = run_file(path, args.fast)
+        rows.append((cpu, wall, ran, path.relative_to(ROOT), summary))
+        print(f"  ran {path.relative_to(ROOT)}: {cpu:.1f} s CPU, {wall:.1f} s wall, {ran} tests", file=sys.stderr)
+    print(f"{'CPU s':>8} {'wall s':>8} {'tests':>6}  file: pytest's last line")
+    for cpu, wall, ran, name, summary in sorted(rows, key=lambda row: -row[0]):
+        print(f"{cpu:8.1f} {wall:8.1f} {ran:6d}  {name}: {summary}")
+    total_cpu, total_wall, total_tests = (sum(row[i] for row in rows) for i in range(3))
+    subset = 'the fast subset (-m "not slow")' if args.fast else "every test"
+    print(f"{total_cpu:8.1f} {total_wall:8.1f} {total_tests:6d}  total over {len(rows)} files, {subset}")
+    print(
+        f"recorded {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC on {os.cpu_count()} cores; "
+        f"load average {load_before[0]:.1f} before, {os.getloadavg()[0]:.1f} after"
+    )
+
+
+if __name__ == "__main__":
+    main()
