@@ -35,12 +35,11 @@ A pack's tests (docs/development.md shows them)::
 """
 
 from nblint.testing.cases import Case, build_table, case_findings, check_case, load_cases, notebook_text
-from nblint.testing.checks import CHECKS, RuleCheck, parametrize_with_checks, rule_checks, stale_exemptions
+from nblint.testing.checks import CHECKS, RuleCheck, check_rule, parametrize_with_checks, rule_checks, stale_exemptions
 from nblint.testing.contract import (
     CONTRACT_MODELS,
     check_case_coverage,
     check_evidence_numbers,
-    check_rule,
     check_rule_behaviour,
     check_rule_metadata,
     contract_inputs,

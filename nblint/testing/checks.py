@@ -59,6 +59,31 @@ class RuleCheck:
         self.run()
 
 
+def check_rule(rule: type[Rule], cases=None) -> None:
+    """Check the whole contract on one rule class (but the checks it is exempt from: ``Rule.contract_exemptions``).
+
+    Parameters
+    ----------
+    rule : subclass of nblint.engine.Rule
+        Registered through a pack's entry point or not.
+    cases : list of nblint.testing.Case, optional
+        The pack's cases (:func:`nblint.testing.load_cases`): when given, the
+        rule's cases must cover it (:func:`check_case_coverage`).
+
+    Raises
+    ------
+    AssertionError
+        Naming the rule, the input and what broke.
+    """
+    from nblint.run.blas import one_blas_thread
+
+    exempt = rule.contract_exemptions
+    with one_blas_thread():  # (set once for the whole rule: see check_rule_behaviour)
+        for check in rule_checks(rule, cases):
+            if check.check not in exempt:
+                check()
+
+
 def rule_checks(rule: type[Rule], cases: Iterable[Any] | None = None) -> Iterator[RuleCheck]:
     """Every check of the contract on ``rule``, one per input (see the module docstring).
 

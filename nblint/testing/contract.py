@@ -1,6 +1,6 @@
 """The contract every rule keeps, built-in or third-party, checked the way scikit-learn checks estimators.
 
-:func:`check_rule` runs all of it on one rule class:
+:func:`nblint.testing.checks.check_rule` runs all of it on one rule class:
 
 * :func:`check_rule_metadata`: a well-formed code and name, the documentation
   sections ``nblint rule CODE`` prints, documented options whose defaults coerce
@@ -63,33 +63,7 @@ class ContractInput:
     same_as: str | None = None
 
 
-# --------------------------------------------------------------------------- the whole contract
-
-
-def check_rule(rule: type[Rule], cases=None) -> None:
-    """Check the whole contract on one rule class (but the checks it is exempt from: ``Rule.contract_exemptions``).
-
-    Parameters
-    ----------
-    rule : subclass of nblint.engine.Rule
-        Registered through a pack's entry point or not.
-    cases : list of nblint.testing.Case, optional
-        The pack's cases (:func:`nblint.testing.load_cases`): when given, the
-        rule's cases must cover it (:func:`check_case_coverage`).
-
-    Raises
-    ------
-    AssertionError
-        Naming the rule, the input and what broke.
-    """
-    from nblint.run.blas import one_blas_thread
-    from nblint.testing.checks import rule_checks  # the one list of the contract's checks
-
-    exempt = rule.contract_exemptions
-    with one_blas_thread():  # (set once for the whole rule: see check_rule_behaviour)
-        for check in rule_checks(rule, cases):
-            if check.check not in exempt:
-                check()
+# --------------------------------------------------------------------------- the checks
 
 
 def check_rule_metadata(rule: type[Rule]) -> None:
