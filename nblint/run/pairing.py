@@ -653,8 +653,9 @@ class _TestPass:
         present = (block.matrix[:, at] > 0).astype(np.float64)
         veto |= np.asarray(present @ absent) > 0
         rows = np.asarray(present.sum(axis=0)).ravel().astype(np.int64)
-        for name, met, any_absent in zip(names, rows.tolist(), absent.any(axis=1).tolist()):
-            if met and any_absent:
+        any_absent = [bool(flag) for flag in (absent > 0).any(axis=1)]
+        for name, met, some in zip(names, rows.tolist(), any_absent):
+            if met and some:
                 self.result.zero_cells[name] = self.result.zero_cells.get(name, 0) + met
 
     def _meet(self, name: str, present: np.ndarray, veto: np.ndarray) -> None:
