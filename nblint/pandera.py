@@ -138,9 +138,15 @@ def table_rules() -> dict:
     """The installed rules that read tables, by code.
 
     A rule reads tables unless it declares an ``inputs`` attribute without
-    ``"table"`` (a pipeline-config rule), so packs need no second registry.
+    ``"table"`` (a pipeline-config rule), so packs need no second registry. The rules that
+    compare a table with its test table (``reads_test_table``, NB6xx) have nothing to say of
+    one table alone: a schema leaves them out (:func:`schema_for_new_rows` checks new rows).
     """
-    return {code: rule for code, rule in load_rules().items() if "table" in getattr(rule, "inputs", ("table",))}
+    return {
+        code: rule
+        for code, rule in load_rules().items()
+        if "table" in getattr(rule, "inputs", ("table",)) and not getattr(rule, "reads_test_table", False)
+    }
 
 
 def _option_statistic(option_name: str) -> str:

@@ -147,6 +147,9 @@ class Rule:
     models: ClassVar[frozenset[str | None]] = frozenset()
     #: What the rule reads: keys of :data:`INPUTS`; a context runs the rules whose inputs include its own.
     inputs: ClassVar[tuple[str, ...]] = ("table",)
+    #: The rule compares the table with its test or serving table (``ctx.test``) and says nothing
+    #: without one: a check of one table alone (a pandera schema) leaves it out.
+    reads_test_table: ClassVar[bool] = False
     #: The rule's status, a key of :data:`STATUSES`: new rules may start in ``"preview"``.
     status: ClassVar[str] = "stable"
     #: The nblint version that first shipped the rule (every built-in rule declares it).

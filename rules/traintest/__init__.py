@@ -16,6 +16,8 @@ from nblint.engine.findings import Finding
 class TestTableRule(Rule):
     """A rule about the test table: its findings, the summaries of a wide table's too, are located there."""
 
+    reads_test_table = True
+
     def summary_finding(self, ctx, message, examples, columns, costs) -> Finding:
         return at_test(ctx, super().summary_finding(ctx, message, examples, columns, costs))
 

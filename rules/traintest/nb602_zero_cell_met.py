@@ -1,11 +1,11 @@
 from __future__ import annotations
 
-from nblint.engine import Rule, Severity
+from nblint.engine import Severity
 
-from . import at_test, share
+from . import TestTableRule, at_test, share
 
 
-class ZeroCellMet(Rule):
+class ZeroCellMet(TestTableRule):
     """Test rows that carry a (level, class) pair the training table never had.
 
     ## What it does

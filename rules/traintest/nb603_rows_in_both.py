@@ -1,11 +1,15 @@
 from __future__ import annotations
 
-from nblint.engine import Option, Rule, Severity
+from nblint.engine import Option, Severity
 
-from . import at_test, share
+from . import TestTableRule, at_test, share
+
+#: Below this share of training rows repeating another, the training rows are mostly unique, and a
+#: copy across the split is reported (as info) even where the table's own repeats explain its number.
+UNIQUE_ROWS_CHANCE = 0.05
 
 
-class RowsInBoth(Rule):
+class RowsInBoth(TestTableRule):
     """Rows or documents of the test table that are also in the training table.
 
     ## What it does
@@ -30,7 +34,10 @@ class RowsInBoth(Rule):
     ## Severity
     A warning: the rows are beyond chance, but whether they are copies (leakage) or a
     population that truly repeats is the user's knowledge; conflicting labels are said in the
-    message.
+    message. Info where the copies are no more than the training table's own repeats explain
+    but its rows are mostly unique (fewer than 5% repeat another): the source holds copies (a
+    corpus's cross-posts), which the split shares out; a narrow table of discrete values, whose
+    rows repeat by themselves, stays quiet.
 
     ## Example
     ```
@@ -66,17 +73,25 @@ class RowsInBoth(Rule):
         both = test.overlap
         significance = self.settings["significance"]
         copies, relabelled = both.p_value < significance, both.conflict_p_value < significance
-        if not both.rows or not (copies or relabelled):
+        # Within chance, but the training rows are mostly unique (a corpus, measurements): the copies
+        # are the source's own (cross-posts, repeated records), worth knowing but not a split's leak.
+        sourced = both.chance < UNIQUE_ROWS_CHANCE
+        if not both.rows or not (copies or relabelled or sourced):
             return
         what = "documents" if ctx.source.documents is not None else "rows"
         rows_share = share(both.rows, test.n_rows)
         message = f"{both.rows} of {test.n_rows} test {what} ({rows_share:.0%}) are also in the training table"
         if both.conflicting:
             message += f", {both.conflicting} of them with another label there"
-        if not copies:
+        if not copies and relabelled:
             message += (
                 " (the training table repeats its own rows about as often, but rarely under another label: "
                 "the relabelled ones are beyond chance)"
+            )
+        elif not copies:
+            message += (
+                f" (about as many as the training table's own repeats explain: {both.chance:.1%} of its rows repeat "
+                "another; copies the source holds, not a leak made by the split)"
             )
         evidence = {
             "rows": both.rows,
@@ -91,5 +106,6 @@ class RowsInBoth(Rule):
             "conflict_p_value": both.conflict_p_value,
         }
         fix = "Remove the duplicates before splitting (or split by group), and settle conflicting labels."
-        finding = self.finding(ctx, message, rows=both.examples, evidence=evidence, fix=fix)
+        severity = Severity.WARNING if copies or relabelled else Severity.INFO
+        finding = self.finding(ctx, message, rows=both.examples, evidence=evidence, fix=fix, severity=severity)
         yield at_test(ctx, finding)

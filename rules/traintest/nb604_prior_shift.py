@@ -4,12 +4,12 @@ import math
 
 import numpy as np
 
-from nblint.engine import Option, Rule, Severity
+from nblint.engine import Option, Severity
 
-from . import at_test, share
+from . import TestTableRule, at_test, share
 
 
-class PriorShift(Rule):
+class PriorShift(TestTableRule):
     """Class proportions of the test table that differ from the training ones beyond chance.
 
     ## What it does

@@ -1,11 +1,11 @@
 from __future__ import annotations
 
-from nblint.engine import Option, Rule, Severity
+from nblint.engine import Option, Severity
 
-from . import at_test, share
+from . import TestTableRule, at_test, share
 
 
-class UnseenWords(Rule):
+class UnseenWords(TestTableRule):
     """Tokens of the test documents that are outside the training vocabulary.
 
     ## What it does

@@ -1,11 +1,11 @@
 from __future__ import annotations
 
-from nblint.engine import Rule, Severity
+from nblint.engine import Severity
 
-from . import at_test
+from . import TestTableRule, at_test
 
 
-class TestSchema(Rule):
+class TestSchema(TestTableRule):
     """Columns of the test table that are missing, extra, or of another kind than in training.
 
     ## What it does
