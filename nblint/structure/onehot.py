@@ -133,16 +133,20 @@ def find_onehot_groups(
     candidates = covers + list(dict.fromkeys(m for m in mixed if m is not None))
     # Names decide between equally exact readings: a cover whose names point to different
     # variables (a continent and the countries of the other continents) is a relation
-    # between them, not a group; its columns stay free for the same-stem groups.
+    # between them, not a group; its columns stay free for the same-stem groups.  So is a cover
+    # that takes part of one named variable's levels and a coarser column the others imply: it is
+    # never chosen, but stays a rival the chosen groups record (weekend beside day_mon..day_fri).
     all_names = list(table_order)
     stems_of = [family_stems(name, all_names) for name in binary] if candidates else []
-    crossing = {
-        c: cross_stem([binary[k] for k in c], all_names) or partial_family(c, binary, stems_of, O, usable)
-        for c in set(candidates)
-    }
+    named_apart = {c: cross_stem([binary[k] for k in c], all_names) for c in set(candidates)}
+    nested = {c: partial_family(c, binary, stems_of, O, usable) for c in set(candidates) if named_apart[c] is None}
+    crossing = {c: named_apart[c] or nested.get(c) for c in set(candidates)}
+    rivals_only = {c for c, variables in nested.items() if variables is not None}
     groups = [
         _group(cover, alternatives, why, binary, counts, n_rows, table_order)
-        for cover, alternatives, why in choose_covers([c for c in candidates if crossing[c] is None], binary, all_names)
+        for cover, alternatives, why in choose_covers(
+            [c for c in candidates if named_apart[c] is None], binary, all_names, rivals_only
+        )
     ]
     groups.sort(key=lambda g: table_order[g.members[0]])
     used = {m for g in groups for m in g.members}
@@ -377,13 +381,18 @@ def _mixed_all(cover, parts) -> tuple[int, ...] | None:
     return tuple(sorted(members)) if replaced >= 2 else None
 
 
-def choose_covers(covers, names, all_names) -> list[tuple[tuple[int, ...], list[tuple[int, ...]], str | None]]:
+def choose_covers(
+    covers, names, all_names, rivals_only=frozenset()
+) -> list[tuple[tuple[int, ...], list[tuple[int, ...]], str | None]]:
     """Disjoint covers, preferred in an order that does not depend on column order.
 
     Preference: members sharing a name stem that names them (not a larger family of
     columns, see :func:`~nblint.structure.names.informative_stem`) or a prefix or suffix
     they all carry (:func:`~nblint.structure.names.shared_affix`), then more members (a union of two levels, or a coarser variable, gives
     way to the finer split), then the sorted member names.
+
+    ``rivals_only`` are covers never chosen (a relation between variables, see
+    :func:`partial_family`) but recorded among the alternatives of those that were.
 
     Returns
     -------
@@ -404,7 +413,7 @@ def choose_covers(covers, names, all_names) -> list[tuple[tuple[int, ...], list[
     chosen: list[tuple[int, ...]] = []
     taken: set[int] = set()
     for cover in ranked:
-        if not taken.intersection(cover):
+        if cover not in rivals_only and not taken.intersection(cover):
             chosen.append(cover)
             taken.update(cover)
     result = []
@@ -414,7 +423,9 @@ def choose_covers(covers, names, all_names) -> list[tuple[tuple[int, ...], list[
         if rivals:
             mine, theirs = preference(cover), preference(rivals[0])
             why = (
-                "names share a stem"
+                "the others mix part of one variable's levels with a coarser column (nesting)"
+                if theirs < mine  # (only a cover never chosen ranks before a chosen one)
+                else "names share a stem"
                 if mine[0] != theirs[0]
                 else "more levels (the finer split)"
                 if mine[1] != theirs[1]
