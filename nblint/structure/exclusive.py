@@ -16,7 +16,9 @@ After the exact one-hot groups (:mod:`nblint.structure.onehot`) are taken out, t
 Exclusive flags happen by chance when they are rare, so a column joins a set only
 with evidence (:func:`nblint.structure.groups.member_evidence`): the chance that
 its ones all avoid the other members' rows must be small, corrected for the number
-of columns tried, unless the names tie it to the others.  Sets are the maximal
+of columns tried, unless the names tie it to the others, or it is one of a batch of
+levels too rare each to tell from chance that together are beyond it (the batch's joint
+chance, corrected for the batches that could be picked).  Sets are the maximal
 cliques of the exclusivity graph with their weak members pruned; disjoint sets are
 then chosen by a rule that does not depend on column order: a shared name stem
 first, then the finer split, then the stronger evidence, then the names.
