@@ -85,7 +85,7 @@ class TargetLeak(Rule):
         classes = ctx.profile.classes
         for column, found in sorted(ctx.deciding_columns.items(), key=lambda kv: ctx.table_order[kv[0]]):
             n = int(ctx.profile.class_count.sum())
-            if found.one_sided:
+            if found.one_sided and found.threshold is not None:
                 # One side of the cut is one class with (nearly) no exception; the other class lies only
                 # on the other side: the errors are all rows of the pure class that the cut misses.
                 pure = found.pure_class
@@ -117,7 +117,7 @@ class TargetLeak(Rule):
                 "threshold": found.threshold,
                 "class_above": None if found.above is None else fmt_value(classes[found.above]),
             }
-            if found.one_sided:
+            if found.one_sided and found.threshold is not None:
                 evidence["one_sided"] = {
                     "pure_side": "above" if found.pure_above else "at or below",
                     "pure_rows": found.pure_rows,
