@@ -271,3 +271,18 @@ def test_an_exact_dependency_names_only_the_columns_in_it(seed):
     # statsmodels agrees that the pair, and only the pair, is degenerate.
     X = sm.add_constant(frame[["iq", "iq_centred", "hours"]].to_numpy())
     assert variance_inflation_factor(X, 1) > 1e10 and variance_inflation_factor(X[:, [0, 3]], 1) < 10
+
+
+def test_rare_levels_too_rare_each_join_their_group_as_a_batch_beyond_chance():
+    """Without names, levels seen on two rows each avoid the other levels' rows by chance (each alone is
+    too weak to join), but eight of them avoiding the rest and each other is beyond chance, whatever the
+    column order; the flags that are exclusive only because they are rare (the test above) stay out."""
+    rng = np.random.default_rng(21)
+    sizes = [30, 25, 20] + [2] * 8  # three common levels, eight seen on two rows each
+    codes = rng.permutation(np.concatenate([np.full(s, k) for k, s in enumerate(sizes)] + [np.full(6, -1)]))
+    names = ["kq", "zt", "mv", "bx", "wh", "pj", "ru", "ey", "fo", "lc", "ds"]
+    frame = pd.DataFrame({name: (codes == k).astype(int) for k, name in enumerate(names)})
+    frame["size"] = rng.normal(size=len(codes))
+    for order in (list(frame.columns), list(reversed(frame.columns))):
+        dummy = context(frame[order]).structure.dummy
+        assert [set(g.members) for g in dummy] == [set(names)]

@@ -16,7 +16,9 @@ After the exact one-hot groups (:mod:`nblint.structure.onehot`) are taken out, t
 Exclusive flags happen by chance when they are rare, so a column joins a set only
 with evidence (:func:`nblint.structure.groups.member_evidence`): the chance that
 its ones all avoid the other members' rows must be small, corrected for the number
-of columns tried, unless the names tie it to the others.  Sets are the maximal
+of columns tried, unless the names tie it to the others, or it is one of a batch of
+levels too rare each to tell from chance that together are beyond it (the batch's joint
+chance, corrected for the batches that could be picked).  Sets are the maximal
 cliques of the exclusivity graph with their weak members pruned; disjoint sets are
 then chosen by a rule that does not depend on column order: a shared name stem
 first, then the finer split, then the stronger evidence, then the names.
@@ -181,7 +183,8 @@ def dummy_sets(
     exclusive = (cooccurrence == 0) & usable[:, None] & usable[None, :]
     np.fill_diagonal(exclusive, False)
     order = sorted(range(b), key=lambda i: names[i])
-    threshold = member_threshold(int(exclusive.any(axis=1).sum()), min_evidence)
+    tried = int(exclusive.any(axis=1).sum())
+    threshold = member_threshold(tried, min_evidence)
     all_names = list(all_names)
 
     # The pool is re-pruned after every choice, mostly into sets seen before: memoise by set.
@@ -205,10 +208,26 @@ def dummy_sets(
                 if names[k] not in tied
             ]
             weak = [w for w in weak if w[0] < threshold]
-            if not weak:
+            if not weak or weak_together([w[2] for w in weak], members):
                 break
             members.remove(min(weak)[2])
         return members if len(members) >= 2 else []
+
+    def weak_together(weak: list[int], members: list[int]) -> bool:
+        """Whether the weak members, too rare each to tell from chance, are beyond chance as a batch.
+
+        Levels seen on a row or two each avoid the others' rows by chance, but that all of
+        them avoid the rest's rows and each other's has the chance
+        ``P(all disjoint) / P(rest disjoint)``; the batch is one of ``C(tried, |weak|)`` that
+        could have been picked, so it must beat the member threshold by that choice's log.
+        """
+        if len(weak) < 2:
+            return False
+        rest = [k for k in members if k not in weak]
+        batch = exclusivity_evidence(counts[members].tolist(), n_rows) - exclusivity_evidence(
+            counts[rest].tolist(), n_rows
+        )
+        return batch >= threshold + math.log(math.comb(max(tried, len(weak)), len(weak)))
 
     def preference(members: list[int]):
         key = tuple(members)

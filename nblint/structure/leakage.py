@@ -239,12 +239,15 @@ def deciding_columns(profile, kinds, min_share: float, max_chance: float = 0.0) 
     hopeless = numeric.zero_one & (least_errors > allowed)
     # The same bound for the columns with a table of levels (each level given its commonest class): a
     # vocabulary's words seen at one or a few weights (hashed or tf-idf hapaxes) are dismissed at once.
-    # No cut errs less than the levels' own reading, so the bound holds for a threshold too; a one-sided
-    # cut is allowed only the tenth of the smaller classes (not the share), so with it that is the bound.
+    # No cut errs less than the levels either, so a one-sided cut, whose errors may reach a tenth of
+    # the smaller class (:func:`one_sided_threshold`), is hopeless past that bound alone: a column
+    # within it is still read for a one-sided cut (two classes), though it cannot decide every row.
     right = level_reading_right(numeric.levels, n_classes)
-    bound = 0.1 * (n - int(class_rows.max())) if max_chance > 0 and n_classes == 2 else allowed
-    hopeless |= ~numeric.zero_one & (right >= 0) & (n - right > bound)
+    levels_hopeless = ~numeric.zero_one & (right >= 0) & (n - right > allowed)
+    one_sided_left = levels_hopeless & (n - right <= 0.1 * (n - int(class_rows.max()))) & (n_classes == 2)
+    hopeless |= levels_hopeless & ~one_sided_left
     hopeless = hopeless.tolist()
+    one_sided_only = one_sided_left.tolist()
     missing = numeric.n_missing.tolist()  # (plain lists: a vocabulary is tens of thousands of columns)
     text = profile.text
     position = numeric.names.positions()
@@ -261,6 +264,11 @@ def deciding_columns(profile, kinds, min_share: float, max_chance: float = 0.0) 
         else:
             j = position[column]
             if missing[j] or hopeless[j]:
+                continue
+            if one_sided_only[j]:
+                levels = profile.levels(column)
+                if levels is not None and len(levels.keys) >= 2:
+                    sides.append((column, np.asarray(levels.keys), levels.table[:, :n_classes].astype(np.int64)))
                 continue
         by_threshold = column not in profile.text and n_classes == 2
         if not by_threshold and kind.kind not in LEVEL_KINDS:

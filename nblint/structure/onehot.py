@@ -20,7 +20,10 @@ parts at once too, so the regions' own cover is found beside the mixed ones).  E
 cover is enumerated, then disjoint covers are chosen by a rule that does not depend on
 column order: covers whose members share a name stem (or a prefix or suffix) first,
 then the finer split (more levels), then the members' names.
-A chosen group records the covers it was preferred to.
+A chosen group records the covers it was preferred to.  A cover whose names point to two
+variables (:func:`~nblint.structure.names.cross_stem`), or that takes part of one named
+variable's levels and completes it with a coarser column the other levels imply
+(:func:`partial_family`), is a relation between variables, never a group.
 """
 
 from __future__ import annotations
@@ -32,7 +35,15 @@ import numpy as np
 from nblint.structure.budget import Budget
 from nblint.structure.families import covering_families
 from nblint.structure.groups import Group
-from nblint.structure.names import cross_stem, group_stem, informative_stem, name_stem, shared_affix
+from nblint.structure.names import (
+    candidate_stems,
+    cross_stem,
+    family_stems,
+    group_stem,
+    informative_stem,
+    name_stem,
+    shared_affix,
+)
 
 #: Other covers listed in a group's evidence when the choice was ambiguous.
 MAX_ALTERNATIVES = 3
@@ -122,12 +133,20 @@ def find_onehot_groups(
     candidates = covers + list(dict.fromkeys(m for m in mixed if m is not None))
     # Names decide between equally exact readings: a cover whose names point to different
     # variables (a continent and the countries of the other continents) is a relation
-    # between them, not a group; its columns stay free for the same-stem groups.
+    # between them, not a group; its columns stay free for the same-stem groups.  So is a cover
+    # that takes part of one named variable's levels and a coarser column the others imply: it is
+    # never chosen, but stays a rival the chosen groups record (weekend beside day_mon..day_fri).
     all_names = list(table_order)
-    crossing = {c: cross_stem([binary[k] for k in c], all_names) for c in set(candidates)}
+    stems_of = [family_stems(name, all_names) for name in binary] if candidates else []
+    named_apart = {c: cross_stem([binary[k] for k in c], all_names) for c in set(candidates)}
+    nested = {c: partial_family(c, binary, stems_of, O, usable) for c in set(candidates) if named_apart[c] is None}
+    crossing = {c: named_apart[c] or nested.get(c) for c in set(candidates)}
+    rivals_only = {c for c, variables in nested.items() if variables is not None}
     groups = [
         _group(cover, alternatives, why, binary, counts, n_rows, table_order)
-        for cover, alternatives, why in choose_covers([c for c in candidates if crossing[c] is None], binary, all_names)
+        for cover, alternatives, why in choose_covers(
+            [c for c in candidates if named_apart[c] is None], binary, all_names, rivals_only
+        )
     ]
     groups.sort(key=lambda g: table_order[g.members[0]])
     used = {m for g in groups for m in g.members}
@@ -264,6 +283,52 @@ class _CoverSearch:
         self.candidate_total += sign * int(self.counts[index].sum())
 
 
+def partial_family(cover, binary, stems_of, O: np.ndarray, usable: np.ndarray) -> tuple[str, ...] | None:
+    """The variables of a cover that takes part of one named variable's levels and completes it with another column.
+
+    Let ``S`` be a stem some members carry and others do not, and ``F`` the 0/1 columns
+    carrying ``S``.  When a column of ``F`` outside the cover is exclusive of every member
+    carrying ``S`` (levels of one variable, as its name says), the cover still covers its
+    rows exactly once, so only the members without ``S`` can: each row of that level lies
+    within them.  The other members are then a coarser variable the left-out levels imply
+    (``democracy_Non-democracy`` beside ``regime_Mixed Dem``, ``regime_Parliamentary Dem``,
+    ``regime_Presidential Dem``, while ``regime_Military Dict`` and ``regime_Monarchy``
+    lie within non-democracy): a relation between two variables made by nesting, not one
+    encoded variable.  Implication is not membership (issue 37): ``S``'s own levels are
+    left to form their group.
+
+    Parameters
+    ----------
+    cover : tuple of int
+        Indices into ``binary`` of an exact cover.
+    binary : list of str
+    stems_of : list of frozenset
+        Each binary column's stems that another column of the table carries too
+        (:func:`~nblint.structure.names.family_stems`).
+    O : ndarray (b, b) of int
+        Co-occurrence counts of ``binary``.
+    usable : ndarray of bool
+        Columns neither empty nor constant.
+
+    Returns
+    -------
+    tuple of str or None
+        The stem ``S`` and the variables of the other members (their shortest stem, or their
+        name), sorted; None when no stem is split so.
+    """
+    inside = set(cover)
+    for stem in sorted(frozenset().union(*(stems_of[k] for k in cover))):
+        carriers = [k for k in cover if stem in stems_of[k]]
+        others = [binary[k] for k in cover if stem not in stems_of[k]]
+        if not others:
+            continue  # every member carries it: the stem names the cover itself
+        left_out = [j for j, stems in enumerate(stems_of) if j not in inside and usable[j] and stem in stems]
+        if any(not O[j, carriers].any() for j in left_out):
+            named = {min(candidate_stems(m), key=lambda x: (len(x), x), default=m) for m in others}
+            return tuple(sorted(named | {stem}))
+    return None
+
+
 def union_parts(O: np.ndarray, counts: np.ndarray, usable: np.ndarray) -> list[tuple[int, ...]]:
     """For each column, the finer exclusive columns it is exactly the union of (empty when none).
 
@@ -316,13 +381,18 @@ def _mixed_all(cover, parts) -> tuple[int, ...] | None:
     return tuple(sorted(members)) if replaced >= 2 else None
 
 
-def choose_covers(covers, names, all_names) -> list[tuple[tuple[int, ...], list[tuple[int, ...]], str | None]]:
+def choose_covers(
+    covers, names, all_names, rivals_only=frozenset()
+) -> list[tuple[tuple[int, ...], list[tuple[int, ...]], str | None]]:
     """Disjoint covers, preferred in an order that does not depend on column order.
 
     Preference: members sharing a name stem that names them (not a larger family of
     columns, see :func:`~nblint.structure.names.informative_stem`) or a prefix or suffix
     they all carry (:func:`~nblint.structure.names.shared_affix`), then more members (a union of two levels, or a coarser variable, gives
     way to the finer split), then the sorted member names.
+
+    ``rivals_only`` are covers never chosen (a relation between variables, see
+    :func:`partial_family`) but recorded among the alternatives of those that were.
 
     Returns
     -------
@@ -343,7 +413,7 @@ def choose_covers(covers, names, all_names) -> list[tuple[tuple[int, ...], list[
     chosen: list[tuple[int, ...]] = []
     taken: set[int] = set()
     for cover in ranked:
-        if not taken.intersection(cover):
+        if cover not in rivals_only and not taken.intersection(cover):
             chosen.append(cover)
             taken.update(cover)
     result = []
@@ -353,7 +423,9 @@ def choose_covers(covers, names, all_names) -> list[tuple[tuple[int, ...], list[
         if rivals:
             mine, theirs = preference(cover), preference(rivals[0])
             why = (
-                "names share a stem"
+                "the others mix part of one variable's levels with a coarser column (nesting)"
+                if theirs < mine  # (only a cover never chosen ranks before a chosen one)
+                else "names share a stem"
                 if mine[0] != theirs[0]
                 else "more levels (the finer split)"
                 if mine[1] != theirs[1]

@@ -117,7 +117,7 @@ class TargetLeak(Rule):
                 "threshold": found.threshold,
                 "class_above": None if found.above is None else fmt_value(classes[found.above]),
             }
-            if found.one_sided:
+            if found.one_sided and found.threshold is not None:
                 evidence["one_sided"] = {
                     "pure_side": "above" if found.pure_above else "at or below",
                     "pure_rows": found.pure_rows,
