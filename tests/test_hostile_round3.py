@@ -1066,3 +1066,26 @@ def test_a_parquet_bytes_column_read_as_words_is_decoded_strictly(tmp_path, bina
         "bytes'): store the documents as text (decoded with their encoding) to lint their words",
     )
     assert f"{as_text}: NB" in result.stdout  # (the other file still linted)
+
+
+# ------------------------------------------------------------------ item 2: a group search cut short says so
+
+
+@pytest.mark.slow
+def test_a_group_search_cut_at_its_budget_is_a_warning_and_the_exit_status_says_so(tmp_path):
+    """Many rare flags on few rows are exclusive by chance everywhere: the exact-cover search runs out of
+    its node budget. Groups may then be missing, so NB106 is a warning (exit 1), not an info note."""
+    rng = np.random.default_rng(0)
+    rows, columns = 24, 80
+    flags = np.zeros((rows, columns), dtype=int)
+    for j in range(columns):
+        flags[rng.choice(rows, size=2, replace=False), j] = 1
+    table = pd.DataFrame(flags, columns=[f"f{j:03d}" for j in range(columns)])
+    table["y"] = rng.integers(0, 2, rows)
+    path = tmp_path / "flags.csv"
+    table.to_csv(path, index=False)
+    result = CliRunner().invoke(main, ["check", str(path), "--target", "y", "--select", "NB106", "--format", "json"])
+    found = json.loads(result.output)
+    cut = [f for f in found if "group search stopped at its budget" in f["message"]]
+    assert [f["severity"] for f in cut] == ["warning"]
+    assert result.exit_code == 1

@@ -342,8 +342,6 @@ class TableContext:
                 f"VIF (NB104) leaves out the {vif_words:,} words of the document-term block: linear "
                 "dependencies among words are what any bag of words has"
             )
-        if self.structure.capped:
-            notes.append(f"group search stopped at its budget of {Budget().left} nodes; some groups may be missing")
         notes += self.incomplete
         notes += [f"column {name!r} not checked: it holds {why}" for name, why in self.source.skipped.items()]
         notes += [
@@ -365,9 +363,12 @@ class TableContext:
         The levels past the profile's cap are counted by the pass over their (value, class)
         pairs; only a column with more pairs than the memory budget lets that pass hold is
         not, and then its per-level findings may be missing: the run says it is incomplete.
-        So does a search for recodings (NB105) cut at :data:`MAX_RECODE_PAIRS` candidate pairs.
+        So does a search for recodings (NB105) cut at :data:`MAX_RECODE_PAIRS` candidate pairs,
+        and a group search that ran out of its node budget (:data:`~nblint.structure.budget.SEARCH_BUDGET`).
         """
         notes = []
+        if self.structure.capped:  # (a group the search did not reach is a finding that may be missing)
+            notes.append(f"group search stopped at its budget of {Budget().left} nodes; some groups may be missing")
         candidates = len(self._recode_candidates)
         if candidates > MAX_RECODE_PAIRS:
             notes.append(
