@@ -230,6 +230,25 @@ ENTRIES: dict[str, Entry] = {e.id: e for e in _entries()}
 # ------------------------------------------------------------------ round 2 (datasets2, labelled blind)
 
 
+def _encoded_variants(
+    entries: list[Entry], dummies: dict[str, list[str]], drop_first: dict[str, list[str]], encoder: dict[str, list[str]]
+) -> list[Entry]:
+    """The encoded variants of a corpus's bases (``get_dummies``, drop-first, ``OneHotEncoder`` with and
+    without ``drop="first"``, columns to encode per base) and the anonymised copies of the variants
+    that keep a reference level or none to find (author, clean, drop-first, encoder drop-first)."""
+    made = [Entry(f"{b}_get_dummies", "get_dummies", b, get_dummies(cols)) for b, cols in dummies.items()]
+    made += [
+        Entry(f"{b}_drop_first", "drop_first", b, get_dummies(cols, drop_first=True)) for b, cols in drop_first.items()
+    ]
+    made += [Entry(f"{b}_onehot_encoder", "onehot_encoder", b, onehot_encoder(cols)) for b, cols in encoder.items()]
+    made += [
+        Entry(f"{b}_onehot_encoder_drop_first", "onehot_encoder_drop_first", b, onehot_encoder(cols, drop="first"))
+        for b, cols in encoder.items()
+    ]
+    copied = [e for e in entries + made if e.variant in ("author", "clean", "drop_first", "onehot_encoder_drop_first")]
+    return made + [Entry(f"{e.id}__anon", "anonymised", e.base, as_shipped, copy_of=e.id) for e in copied]
+
+
 def _entries_round2() -> list[Entry]:
     """The second corpus (issue 22, item 7): the same variants over the bases of :mod:`datasets2`."""
     from_bases = datasets2.BASES
@@ -275,7 +294,6 @@ def _entries_round2() -> list[Entry]:
         "strep_tb": ["baseline_condition", "baseline_temp"],
         "pbc": ["edema"],
     }
-    entries += [Entry(f"{b}_get_dummies", "get_dummies", b, get_dummies(cols)) for b, cols in dummies.items()]
     drop_first = {
         "veteran": ["celltype"],
         "colon": ["rx", "extent"],
@@ -287,23 +305,13 @@ def _entries_round2() -> list[Entry]:
         "pbc": ["edema", "stage"],
         "strep_tb": ["baseline_condition", "baseline_temp"],
     }
-    entries += [
-        Entry(f"{b}_drop_first", "drop_first", b, get_dummies(cols, drop_first=True)) for b, cols in drop_first.items()
-    ]
     encoder = {
         "nmes1988": ["health", "region"],
         "veteran": ["celltype", "trt"],
         "colon": ["rx", "differ"],
         "arrests": ["year", "colour"],
     }
-    entries += [Entry(f"{b}_onehot_encoder", "onehot_encoder", b, onehot_encoder(cols)) for b, cols in encoder.items()]
-    entries += [
-        Entry(f"{b}_onehot_encoder_drop_first", "onehot_encoder_drop_first", b, onehot_encoder(cols, drop="first"))
-        for b, cols in encoder.items()
-    ]
-    copied = [e for e in entries if e.variant in ("author", "clean", "drop_first", "onehot_encoder_drop_first")]
-    entries += [Entry(f"{e.id}__anon", "anonymised", e.base, as_shipped, copy_of=e.id) for e in copied]
-    return entries
+    return entries + _encoded_variants(entries, dummies, drop_first, encoder)
 
 
 ENTRIES2: dict[str, Entry] = {e.id: e for e in _entries_round2()}
@@ -340,7 +348,6 @@ def _entries_round3() -> list[Entry]:
         "heart": ["cp", "thal"],
         "ccdrug": ["age", "offense", "drg_class", "drg_culpability"],
     }
-    entries += [Entry(f"{b}_get_dummies", "get_dummies", b, get_dummies(cols)) for b, cols in dummies.items()]
     drop_first = {
         "titanic": ["class"],
         "tips": ["day"],
@@ -350,23 +357,13 @@ def _entries_round3() -> list[Entry]:
         "nhefs": ["education", "active", "exercise"],
         "mtcars": ["cyl", "gear"],
     }
-    entries += [
-        Entry(f"{b}_drop_first", "drop_first", b, get_dummies(cols, drop_first=True)) for b, cols in drop_first.items()
-    ]
     encoder = {
         "actg175": ["arms", "strat"],
         "heart": ["cp", "restecg"],
         "dd": ["democracy", "regime"],
         "auto": ["rep78"],
     }
-    entries += [Entry(f"{b}_onehot_encoder", "onehot_encoder", b, onehot_encoder(cols)) for b, cols in encoder.items()]
-    entries += [
-        Entry(f"{b}_onehot_encoder_drop_first", "onehot_encoder_drop_first", b, onehot_encoder(cols, drop="first"))
-        for b, cols in encoder.items()
-    ]
-    copied = [e for e in entries if e.variant in ("author", "clean", "drop_first", "onehot_encoder_drop_first")]
-    entries += [Entry(f"{e.id}__anon", "anonymised", e.base, as_shipped, copy_of=e.id) for e in copied]
-    return entries
+    return entries + _encoded_variants(entries, dummies, drop_first, encoder)
 
 
 ENTRIES3: dict[str, Entry] = {e.id: e for e in _entries_round3()}
