@@ -6,7 +6,7 @@ folder of small tables), generated at test time from its seed at a small number 
 checked as ``nblint check --format json`` and compared with the JSON recorded before
 (``tests/golden/bench/``). Each runs as the CLI runs it, and again with chunks and impact
 windows cut small, one thread, no encoded rows kept between NB401's passes and a spill
-however small the file, so the streaming paths a long table takes are the ones compared,
+(compressed) however small the file, so the streaming paths a long table takes are the ones compared,
 on a table a test can afford.
 """
 
@@ -76,4 +76,22 @@ def test_bench_findings_do_not_depend_on_chunks_windows_or_threads(name, tables,
     monkeypatch.setattr(measure, "SCORE_CELLS", 40 * 450)
     monkeypatch.setattr(measure, "ENCODED_CACHE_BYTES", 0)
     monkeypatch.setattr(csvfile.CsvSource, "SPILL_MIN_BYTES", 0)  # (later passes read the spill, as a long table's do)
+    monkeypatch.setattr(csvfile.CsvSource, "SPILL_PLAIN_BYTES", 0)  # (compressed, as a 10M-row table's is)
     assert check(name, "--jobs", "1") == (GOLDEN / f"{name}.json").read_text()
+
+
+def test_a_small_spill_is_written_as_is_and_a_large_one_compressed(tables, monkeypatch):
+    """The spill's compression follows its expected size: the same rows, fewer bytes on disk past the bound."""
+    from nblint.readers import csvfile
+
+    def spill_bytes() -> int:
+        source = csvfile.CsvSource(str(tables / "long.csv"))
+        source.settled_pass(lambda chunks: [None for _ in chunks])
+        assert source._spill is not None
+        return os.path.getsize(source._spill.name)
+
+    plain = spill_bytes()
+    monkeypatch.setattr(csvfile.CsvSource, "SPILL_PLAIN_BYTES", plain // 2)  # (its values pass the bound now)
+    compressed = spill_bytes()
+    # The long shape's 0/1 columns are int8 bytes of 0 and 1: LZ4 takes them to well under half.
+    assert compressed < plain / 2

@@ -33,7 +33,7 @@ from nblint.readers.digits import single_digits
 from nblint.readers.magic import open_text, sniff
 from nblint.readers.packed import MISSING, Packing, unpack_chunk, unpack_columns
 from nblint.readers.sources import StreamSource, regroup
-from nblint.readers.spill import SpillWriter, read_spill
+from nblint.readers.spill import PLAIN_BYTES, SpillWriter, read_spill, spill_compression
 
 #: Cells pandas' ``read_csv`` reads as missing (its default ``na_values``), in every column.
 NULL_VALUES = [
@@ -84,8 +84,10 @@ class CsvSource(StreamSource):
     #: ... within this many bytes (a 50,000-column header would ask for 300 MB blocks).
     MAX_PARSE_BLOCK = 1 << 26
     #: Keep the parsed rows of the first pass in a temporary Arrow IPC file
-    #: (LZ4-compressed) so that later passes need not parse the CSV again.
+    #: so that later passes need not parse the CSV again.
     SPILL = True
+    #: A spill of at most this many bytes of values is written uncompressed (:func:`spill_compression`).
+    SPILL_PLAIN_BYTES = PLAIN_BYTES
     #: ... for a file of at least this many bytes: a smaller one parses again in less time (well under
     #: a millisecond) than its spill takes to make, write and delete (a temporary file per table was
     #: a tenth of a folder of 2 KB tables' run).
@@ -129,6 +131,8 @@ class CsvSource(StreamSource):
         self._spill = None  # tempfile holding the parsed rows, once a full pass completed
         self._spill_progress = [(0, 1)]
         self._consumed: int | None = None  # bytes of parsed blocks handed on (block reader)
+        #: Bytes of text per row of the first parsed block, or None (not parsed in blocks).
+        self._text_per_row: float | None = None
         #: How the last full pass packed its int8 columns (its spill holds them so), or None.
         self._packing: Packing | None = None
         #: Column name -> pyarrow type: fixed after a widening and after the first full pass.
@@ -194,7 +198,11 @@ class CsvSource(StreamSource):
             return
         spill = SpillWriter(self.chunk_rows, max_rows=self.SPILL_BATCH_ROWS, max_bytes=self.SPILL_BATCH_BYTES)
         try:
-            for table in super()._tables(names):
+            for i, table in enumerate(super()._tables(names)):
+                if i == 0:
+                    # (no estimate of the rows from compressed or UTF-16/32 text: compressed)
+                    known = self._text_per_row if self.compression is None else None
+                    spill.compression = spill_compression(table, self.size_bytes, known, self.SPILL_PLAIN_BYTES)
                 spill.add(table)
                 yield table
             self._spill = spill.finish()
@@ -336,6 +344,7 @@ class CsvSource(StreamSource):
                 self._consumed = block.offset + block.size  # progress counts the bytes handed on, not those read ahead
                 return table.to_batches()
 
+            self._text_per_row = first.size / max(table.num_rows, 1)
             yield from emit(table, first)
             for block, table, rest in _in_order(blocks, convert, max(1, self.jobs)):
                 if table is None:
