@@ -251,10 +251,14 @@ def argmax(log_post: np.ndarray, top: np.ndarray) -> np.ndarray:
     """
     if len(log_post) > LOOP_CLASSES:
         return np.argmax(log_post == top, axis=0)  # (the first, lowest, class at the top)
-    index = np.zeros(top.shape, dtype=np.int64)
+    at_top = log_post == top
+    # Small codes (LOOP_CLASSES < 256) in uint8, selected by arithmetic: index - (index - c)
+    # is c (modulo 256, exact) where the class is at the top and index is left where it is
+    # not. A boolean-indexed assignment per class built a list of row positions: 8x slower.
+    index = np.zeros(top.shape, dtype=np.uint8)
     for c in reversed(range(len(log_post))):  # down to class 0: the lowest tied class is written last
-        index[log_post[c] == top] = c
-    return index
+        index -= at_top[c] * (index - np.uint8(c))
+    return index.astype(np.int64)
 
 
 @dataclass
