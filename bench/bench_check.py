@@ -76,10 +76,28 @@ elif mode == "stream":  # the read in bounded memory: pyarrow's streaming reader
 else:
     from nblint.cli import main
     extra = ["--ignore", "NB401"] if mode == "check-no-impact" else []
+    if mode == "dask":  # --engine dask on the scheduler sys.argv[3]; the bytes the client receives to sys.argv[4]
+        import pickle
+        from nblint.dask import source as engine
+        received = []
+        compute, compute_all = engine.DaskSource._compute, engine.DaskSource._compute_all
+        def counted(self, collection):
+            result = compute(self, collection)
+            received.append(len(pickle.dumps(result, protocol=5)))
+            return result
+        def counted_all(self, tasks):
+            results = compute_all(self, tasks)
+            received.extend(len(pickle.dumps(r, protocol=5)) for r in results)
+            return results
+        engine.DaskSource._compute, engine.DaskSource._compute_all = counted, counted_all
+        extra = ["--engine", "dask", "--scheduler", sys.argv[3]]
     try:
         main(["check", path, "--target", "y", "--format", "json", *extra], standalone_mode=False)
     except SystemExit as exc:
         code = exc.code or 0
+    if mode == "dask":
+        with open(sys.argv[4], "w") as out:
+            out.write(str(sum(received)))
 sys.exit(0 if code in (0, 1) else code)
 """
 

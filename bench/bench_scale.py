@@ -9,6 +9,7 @@ One command per row of the table, so that each can be run alone on a quiet machi
     python bench/bench_scale.py columns 650          # ... its 64 features copied 10 times
     python bench/bench_scale.py columns 6500         # ... 100 times
     python bench/bench_scale.py jobs                 # --jobs 1 against --jobs 2, 1M rows
+    python bench/bench_scale.py dask 10000000        # --engine dask, 2 local workers, against the local engine
     python bench/bench_scale.py slopes               # the table of every row recorded, with slopes
 
 Tables are written once (seeded, cached under bench/out/) by ``bench/make_data.py``'s
@@ -23,6 +24,13 @@ ratios check / read and each process's peak memory, and records the row in
 ``bench/out/scale.jsonl``. ``slopes`` fits log(time) against log(size) over the rows
 recorded along each axis: a slope of 1.00 is linear, and the memory column shows whether
 memory stays flat in rows.
+
+``dask N`` starts a ``distributed.LocalCluster`` of 2 worker processes (one thread each) and
+runs, alternating, ``nblint check`` on the N-row table with the local engine and with
+``--engine dask --scheduler ADDRESS``: wall time of each (the cluster's start-up excluded; the
+client's CPU only, the workers' is not counted), the ratio dask / local, the bytes of every
+result the client receives (pickled, as ``bench/bench_dask.py`` counts them) against the
+table's 8 bytes per cell as pandas holds it, and whether the two JSON reports are identical.
 """
 
 from __future__ import annotations
@@ -170,10 +178,45 @@ def jobs(args) -> None:
     )
 
 
+def dask_row(args) -> None:
+    """--engine dask on a local cluster of 2 workers against the local engine, on the ``rows`` table of ``size`` rows."""
+    import tempfile
+
+    from distributed import LocalCluster
+
+    path, n_rows, n_columns = table_for("rows", args.size, args.rows)
+    table_bytes = n_rows * n_columns * 8  # (every column of the long shape is int64 or float64 in pandas)
+    runs: dict[str, list] = {"check": [], "dask": []}
+    received: list[int] = []
+    outputs = {}
+    load_before = os.getloadavg()[0]
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        for i in range(args.repeat):
+            for mode in ("check", "dask") if i % 2 == 0 else ("dask", "check"):
+                with tempfile.NamedTemporaryFile("r", suffix=".bytes") as count:
+                    extra = [cluster.scheduler_address, count.name] if mode == "dask" else []
+                    wall, cpu, peak, stdout = run_measured([mode, str(path), *extra])
+                    if mode == "dask":
+                        received.append(int(count.read() or 0))
+                runs[mode].append((wall, cpu, peak))
+                outputs[mode] = stdout
+    load_after = os.getloadavg()[0]
+    local, dask = (statistics.median(r[0] for r in runs[m]) for m in ("check", "dask"))
+    ratio = statistics.median(d[0] / c[0] for c, d in zip(runs["check"], runs["dask"]))
+    share = max(received) / table_bytes
+    print(
+        f"dask={n_rows:,}: {n_rows:,} x {n_columns}, 2 workers; local {local:.2f} s, dask {dask:.2f} s wall "
+        f"(client CPU {statistics.median(r[1] for r in runs['dask']):.2f} s), dask/local {ratio:.2f} "
+        f"(bar <= 1.5); client received {max(received) / 2**20:.2f} MiB = {share:.3%} of the table's "
+        f"{table_bytes / 2**20:.0f} MiB (bar < 1%); reports identical: {outputs['check'] == outputs['dask']} "
+        f"(medians of {args.repeat}, load {load_before:.2f}-{load_after:.2f}, cpus={os.cpu_count()})"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("axis", choices=["rows", "columns", "jobs", "slopes"])
-    parser.add_argument("size", type=int, nargs="?", help="rows (axis rows) or columns (axis columns)")
+    parser.add_argument("axis", choices=["rows", "columns", "jobs", "dask", "slopes"])
+    parser.add_argument("size", type=int, nargs="?", help="rows (axes rows and dask) or columns (axis columns)")
     parser.add_argument("--rows", type=int, default=100_000, help="rows of the tables of the columns axis")
     parser.add_argument("--repeat", type=int, default=3, help="rounds (fresh processes each)")
     parser.add_argument("--pandas-max-mb", type=float, default=400.0, help="largest CSV pandas reads whole")
@@ -183,6 +226,10 @@ def main() -> None:
         slopes()
     elif args.axis == "jobs":
         jobs(args)
+    elif args.axis == "dask":
+        if args.size is None:
+            parser.error("dask needs a size (rows)")
+        dask_row(args)
     else:
         if args.size is None:
             parser.error(f"{args.axis} needs a size")
