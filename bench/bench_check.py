@@ -44,12 +44,15 @@ OUT = Path(__file__).resolve().parent / "out"
 INSTALLED_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
-def run_measured(argv: list[str]) -> tuple[float, float, float, str]:
-    """Run a command in a fresh process: wall seconds, CPU seconds, peak RSS (MiB), stdout."""
+def run_measured(argv: list[str], env: dict[str, str] | None = None) -> tuple[float, float, float, str]:
+    """Run a command in a fresh process (``env`` added to its environment): wall seconds, CPU seconds, peak RSS (MiB), stdout."""
     with tempfile.TemporaryFile() as out:
         start = time.perf_counter()
         proc = subprocess.Popen(
-            [sys.executable, "-c", _WRAPPER, *argv], stdout=out, stderr=subprocess.DEVNULL, env=INSTALLED_ENV
+            [sys.executable, "-c", _WRAPPER, *argv],
+            stdout=out,
+            stderr=subprocess.DEVNULL,
+            env={**INSTALLED_ENV, **(env or {})},
         )
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - start

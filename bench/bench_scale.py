@@ -4,7 +4,7 @@ One command per row of the table, so that each can be run alone on a quiet machi
 
     python bench/bench_scale.py rows 100000          # the long shape (65 columns) at 100k rows
     python bench/bench_scale.py rows 1000000
-    python bench/bench_scale.py rows 10000000        # a 1.5 GB CSV, streamed: never loaded whole
+    python bench/bench_scale.py rows 10000000 --memory-budget 1GiB   # a 1.5 GB CSV, streamed within a smaller budget
     python bench/bench_scale.py columns 65           # 100k rows (--rows) of the long shape, 1x
     python bench/bench_scale.py columns 650          # ... its 64 features copied 10 times
     python bench/bench_scale.py columns 6500         # ... 100 times
@@ -18,7 +18,9 @@ either. Each row runs ``--repeat`` rounds (3 by default), each a fresh process p
 the order alternating: the streamed read (``pyarrow.csv.open_csv``, every batch: the read
 in bounded memory, possible at every size), ``pandas.read_csv(engine="pyarrow")`` (when the
 CSV is at most ``--pandas-max-mb``: the 10M-row frame would need tens of GiB) and
-``nblint check PATH --target y --format json`` (NB401 included, ``--jobs`` at its default).
+``nblint check PATH --target y --format json`` (NB401 included, ``--jobs`` at its default;
+``--memory-budget`` sets its ``NBLINT_MEMORY_BUDGET``, so the 10M-row CSV is checked within a
+budget smaller than the file).
 It prints the medians of wall and CPU time (user + system, every thread), the paired
 ratios check / read and each process's peak memory, and records the row in
 ``bench/out/scale.jsonl``. ``slopes`` fits log(time) against log(size) over the rows
@@ -71,10 +73,11 @@ def measure(axis: str, size: int, args) -> dict:
     mb = path.stat().st_size / 1e6
     modes = ["stream", "check"] + (["read"] if mb <= args.pandas_max_mb else [])
     runs: dict[str, list] = {mode: [] for mode in modes}
+    budget = {"NBLINT_MEMORY_BUDGET": args.memory_budget} if args.memory_budget else None
     load_before = os.getloadavg()[0]
     for i in range(args.repeat):
         for mode in modes if i % 2 == 0 else modes[::-1]:
-            runs[mode].append(run_measured([mode, str(path)])[:3])
+            runs[mode].append(run_measured([mode, str(path)], budget if mode == "check" else None)[:3])
     load_after = os.getloadavg()[0]
     row = {"axis": axis, "size": size, "rows": n_rows, "columns": n_columns, "csv_mb": round(mb, 1)}
     for mode, results in runs.items():
@@ -85,6 +88,7 @@ def measure(axis: str, size: int, args) -> dict:
         if read in runs:
             row[f"wall_ratio_{read}"] = statistics.median(c[0] / r[0] for c, r in zip(runs["check"], runs[read]))
             row[f"cpu_ratio_{read}"] = statistics.median(c[1] / r[1] for c, r in zip(runs["check"], runs[read]))
+    row["memory_budget"] = args.memory_budget
     row["load"] = [round(load_before, 2), round(load_after, 2)]
     row["repeat"] = args.repeat
     return row
@@ -109,7 +113,8 @@ def show(row: dict) -> None:
         f"check {row['check_wall']:.2f} s / {row['check_cpu']:.2f} s CPU, {row['check_peak_mib']:.0f} MiB; "
         f"streamed read {row['stream_wall']:.2f} s / {row['stream_cpu']:.2f} s CPU, {row['stream_peak_mib']:.0f} MiB; "
         f"check/streamed read {row['wall_ratio_stream']:.2f} wall {row['cpu_ratio_stream']:.2f} CPU; {pandas} "
-        f"(medians of {row['repeat']}, load {row['load'][0]:.2f}-{row['load'][1]:.2f}, cpus={os.cpu_count()})"
+        f"(medians of {row['repeat']}, load {row['load'][0]:.2f}-{row['load'][1]:.2f}, cpus={os.cpu_count()}"
+        f"{', memory budget ' + row['memory_budget'] if row.get('memory_budget') else ''})"
     )
 
 
@@ -219,6 +224,7 @@ def main() -> None:
     parser.add_argument("size", type=int, nargs="?", help="rows (axes rows and dask) or columns (axis columns)")
     parser.add_argument("--rows", type=int, default=100_000, help="rows of the tables of the columns axis")
     parser.add_argument("--repeat", type=int, default=3, help="rounds (fresh processes each)")
+    parser.add_argument("--memory-budget", help="the check's NBLINT_MEMORY_BUDGET (e.g. 1GiB); default: nblint's own")
     parser.add_argument("--pandas-max-mb", type=float, default=400.0, help="largest CSV pandas reads whole")
     args = parser.parse_args()
     OUT.mkdir(exist_ok=True)
