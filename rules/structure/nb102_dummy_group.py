@@ -1,6 +1,7 @@
 from nblint.analysis.context import TableContext
 from nblint.engine import Option, Rule, Severity
 from nblint.report.figures import group_pattern
+from nblint.structure.names import signed_axis
 
 from ..wording import fmt_columns, likely_variable
 from . import COLLAPSE_FIX
@@ -70,7 +71,10 @@ class DummyGroup(Rule):
             reference = group.reference_count
             why = []
             if "shared_name_stem" in group.evidence:
-                why.append("names share a stem")
+                # (``lead3``, ``lag2``: one variable's levels under two direction words)
+                why.append(
+                    "names count steps both ways on one axis" if signed_axis(group.members) else "names share a stem"
+                )
             if "decoded_by" in group.evidence:
                 why.append(f"column {group.evidence['decoded_by']!r} decodes it")
             if "exclusivity_evidence" in group.evidence:
