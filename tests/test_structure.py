@@ -286,3 +286,22 @@ def test_rare_levels_too_rare_each_join_their_group_as_a_batch_beyond_chance():
     for order in (list(frame.columns), list(reversed(frame.columns))):
         dummy = context(frame[order]).structure.dummy
         assert [set(g.members) for g in dummy] == [set(names)]
+
+
+def test_a_batch_of_rare_levels_is_picked_from_the_columns_outside_the_set():
+    """An event-time variable of a state panel (castle doctrine: 11 periods seen on 14-21 state-years,
+    four on 7, 3, 3 and 1), with no other 0/1 column: the four rare levels avoiding the rest and each other
+    are beyond chance (e^-7.2), and they are the only columns the batch could have been picked from, so
+    the count of batches is C(4, 4), not C(15, 4) as if the eleven strong levels could have been picked."""
+    rng = np.random.default_rng(5)
+    sizes = [21, 21, 21, 21, 21, 18, 21, 21, 20, 18, 14] + [7, 3, 3, 1]
+    n = 550
+    codes = rng.permutation(
+        np.concatenate([np.full(s, k) for k, s in enumerate(sizes)] + [np.full(n - sum(sizes), -1)])
+    )
+    names = [f"c{k:02d}" for k in range(len(sizes))]
+    frame = pd.DataFrame({name: (codes == k).astype(int) for k, name in enumerate(names)})
+    frame["rate"] = rng.normal(size=n)
+    for order in (list(frame.columns), list(reversed(frame.columns))):
+        dummy = context(frame[order]).structure.dummy
+        assert [set(g.members) for g in dummy] == [set(names)]

@@ -218,16 +218,23 @@ def dummy_sets(
 
         Levels seen on a row or two each avoid the others' rows by chance, but that all of
         them avoid the rest's rows and each other's has the chance
-        ``P(all disjoint) / P(rest disjoint)``; the batch is one of ``C(tried, |weak|)`` that
-        could have been picked, so it must beat the member threshold by that choice's log.
+        ``P(all disjoint) / P(rest disjoint)``; the batch is one of ``C(tried - |rest|, |weak|)``
+        that could have been picked (from the columns tried, less the rest, which are in the set
+        on their own evidence or names), so it must beat the member threshold by that choice's log.
+        Where the rest's names share a stem that names them, the names say what the variable's
+        levels are called, and columns that do not carry it are no batch of its levels (each can
+        still join on its own evidence).
         """
         if len(weak) < 2:
             return False
         rest = [k for k in members if k not in weak]
+        if informative_stem([names[k] for k in rest], all_names) is not None:
+            return False
         batch = exclusivity_evidence(counts[members].tolist(), n_rows) - exclusivity_evidence(
             counts[rest].tolist(), n_rows
         )
-        return batch >= threshold + math.log(math.comb(max(tried, len(weak)), len(weak)))
+        pickable = max(tried - len(rest), len(weak))
+        return batch >= threshold + math.log(math.comb(pickable, len(weak)))
 
     def preference(members: list[int]):
         key = tuple(members)
