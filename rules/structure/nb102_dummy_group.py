@@ -23,6 +23,9 @@ class DummyGroup(Rule):
     from the other columns, or a column of the table decodes it. Where several sets
     are possible (a subtype beside a main type), a shared stem wins, then the finer
     split; the evidence says when the choice was ambiguous and what the alternatives were.
+    Where the names say nothing and two sets of one size share a column, each beyond
+    chance (``cyl_8`` excludes both ``cyl_6`` and ``vs`` in 32 cars), only one can be the
+    column's variable and the values cannot say which: no group is reported there.
 
     ## Why is this bad?
     Naive Bayes over the K-1 bits treats them as independent features: the same
