@@ -93,3 +93,36 @@ def test_credit_card_nb205_names_the_leak_first(credit_card):
     assert len(flat) == 1
     assert flat[0].fix.startswith("Check first whether 'expenditure' leaks 'card' (NB208)")
     assert "likely leakage" in flat[0].message
+
+
+def _panel(units: int, rows_each: int, seed: int) -> pd.DataFrame:
+    """``units`` states coded 1..units, each on ``rows_each`` rows, with a state-level class (a treated state)."""
+    rng = np.random.default_rng(seed)
+    treated = rng.permutation(np.arange(units) < units // 5)  # a fifth of the units, in no order of their codes
+    unit = np.tile(np.arange(1, units + 1), rows_each)
+    return pd.DataFrame(
+        {"unit": unit, "rate": rng.normal(size=unit.size).round(3), "y": np.where(treated[unit - 1], "yes", "no")}
+    )
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_panel_unit_id_whose_units_each_carry_one_class_decides_the_target(seed):
+    """abortion (causaldata): 51 state codes on 384 rows each, the target an attribute of the state; the
+    column reads as an identifier of repeated units, and its values give the class on every row (pandas
+    agrees: one class per unit)."""
+    frame = _panel(51, 12, seed)
+    assert (frame.groupby("unit")["y"].nunique() == 1).all()
+    from nblint.api.report import _settings
+    from nblint.readers import DataFrameSource
+    from nblint.run.runner import make_context
+
+    assert make_context(DataFrameSource(frame), _settings(target="y")).kinds["unit"].kind == "identifier"
+    (leak,) = _findings(frame, "y", "NB208")
+    assert leak.columns == ["unit"] and leak.evidence["rows_decided"] == len(frame)
+    assert "identifies repeated units" in leak.message
+
+
+def test_an_identifier_of_single_rows_decides_nothing():
+    """One row per value: any labelling is 'one class per value'; that is no evidence of a leak."""
+    frame = _panel(400, 1, 0)
+    assert not [f for f in nblint.check(frame, target="y").findings if f.code == "NB208"]

@@ -243,10 +243,12 @@ ANONYMISED_FLOOR = 0.85
 #: (msleep's 18-level order group with 1-3-row levels: 3 members, then 16 once rare levels join as a
 #: batch beyond chance, two one-row levels still out; mtcars' two short groups in 32 rows, heart's
 #: restecg pair with a 4-row member, and dd's same cover, which without names is an exact reading too).
-GROUP_FLOORS_TODAY: dict[tuple[str, str], tuple[float, float]] = {
-    ("round3", "author"): (0.95, 0.88),
-    ("round3", "anonymised"): (0.84, 0.78),
-}
+#: Round 3 reaches its floors since (issue 37, round 3 of fixes): author P 9/9, R 9/9 (castle's
+#: lead/lag, two direction words of one axis, name one variable); anonymised P 24/25, R 24/28 (castle's
+#: and msleep's rare levels join as a batch picked from the columns outside the set; mtcars' cyl_8 with
+#: vs, a nameless pair with a rival as good, is no longer guessed). Still out, anonymised: mtcars' two
+#: short groups in 32 rows, heart's restecg pair with a 4-row member, dd's cover. No entry is left.
+GROUP_FLOORS_TODAY: dict[tuple[str, str], tuple[float, float]] = {}
 
 
 @pytest.fixture(scope="module")
@@ -281,8 +283,10 @@ def test_group_floors_per_variant(request, corpus_name, variant):
 #: three (a recoding pair read as categorical vs count, two nestings no rule reports) in four
 #: variants and the anonymised ones, abortion's state code that decides the target (read as an
 #: identifier, so no NB208); must-not 152/156: the two false groups above, named and anonymised).
-#: Issue 37 sets no number for these; the lead raises them with the fixes.
-ROUND3_MUST, ROUND3_MUST_NOT = 0.55, 0.97
+#: Issue 37 sets no number for these; the lead raises them with the fixes. Measured after round 3 of
+#: fixes: must 33/40 (dd's two nestings, region in continent and regime in democracy, in four
+#: variants; the recoding and abortion's state code are found), must-not 155/156.
+ROUND3_MUST, ROUND3_MUST_NOT = 0.8, 0.97
 
 
 @pytest.fixture(scope="module")

@@ -286,3 +286,46 @@ def test_rare_levels_too_rare_each_join_their_group_as_a_batch_beyond_chance():
     for order in (list(frame.columns), list(reversed(frame.columns))):
         dummy = context(frame[order]).structure.dummy
         assert [set(g.members) for g in dummy] == [set(names)]
+
+
+def test_a_batch_of_rare_levels_is_picked_from_the_columns_outside_the_set():
+    """An event-time variable of a state panel (castle doctrine: 11 periods seen on 14-21 state-years,
+    four on 7, 3, 3 and 1), with no other 0/1 column: the four rare levels avoiding the rest and each other
+    are beyond chance (e^-7.2), and they are the only columns the batch could have been picked from, so
+    the count of batches is C(4, 4), not C(15, 4) as if the eleven strong levels could have been picked."""
+    rng = np.random.default_rng(5)
+    sizes = [21, 21, 21, 21, 21, 18, 21, 21, 20, 18, 14] + [7, 3, 3, 1]
+    n = 550
+    codes = rng.permutation(
+        np.concatenate([np.full(s, k) for k, s in enumerate(sizes)] + [np.full(n - sum(sizes), -1)])
+    )
+    names = [f"c{k:02d}" for k in range(len(sizes))]
+    frame = pd.DataFrame({name: (codes == k).astype(int) for k, name in enumerate(names)})
+    frame["rate"] = rng.normal(size=n)
+    for order in (list(frame.columns), list(reversed(frame.columns))):
+        dummy = context(frame[order]).structure.dummy
+        assert [set(g.members) for g in dummy] == [set(names)]
+
+
+def test_integer_codes_of_a_column_of_words_recode_it():
+    """dd (lifelines): 200 country names beside their numeric country codes, a country on 9 of 1,808 spells
+    on average; the codes read as counts (scattered whole numbers), and map one to one onto the names
+    (pandas agrees), so the pair is one variable twice (NB105). A number beside its square is two
+    features for a count or Gaussian model and is not reported."""
+    rng = np.random.default_rng(3)
+    codes = rng.choice(np.arange(2, 991), size=200, replace=False)
+    country = rng.integers(0, 200, 1808)
+    frame = pd.DataFrame(
+        {
+            "country": [f"country {k}" for k in country],
+            "code": codes[country],
+            "start": rng.integers(1946, 2008, country.size),
+            "y": rng.integers(0, 2, country.size),
+        }
+    )
+    frame["start_sq"] = frame["start"] ** 2
+    assert (
+        frame.groupby("country")["code"].nunique().max() == 1 and frame.groupby("code")["country"].nunique().max() == 1
+    )
+    recodes = [f for f in nblint.check(frame, target="y").findings if f.code == "NB105" and "recodes" in f.message]
+    assert [sorted(f.columns) for f in recodes] == [["code", "country"]]

@@ -1014,7 +1014,9 @@ class TableContext:
     def _recode_candidates(self) -> list[tuple[str, str]]:
         """Every pair of categorical columns that may recode each other (:func:`recode_candidates`), sorted."""
         categorical = {c for c, k in self.kinds.items() if k.kind == "categorical"} - set(self.structure.code_columns)
-        return recode_candidates(self.profile, set(self.profile.names) - categorical)
+        # Integer codes of a categorical column (cowcode2 beside ctryname) recode it too, whatever their kind.
+        codes = {c for c, k in self.kinds.items() if k.kind in ("count", "identifier")}
+        return recode_candidates(self.profile, set(self.profile.names) - categorical - codes, partners=codes)
 
     def row_checks(self, broken_candidates, code_candidates, identical_candidates, recode_candidates=()) -> RowVerdicts:
         """One chunked pass computing every per-row verification at once (:mod:`nblint.analysis.rowchecks`)."""

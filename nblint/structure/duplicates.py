@@ -184,12 +184,14 @@ def code_column_candidates(profile, groups: list[Group]) -> list[tuple[str, Grou
 
 #: Most pairs of columns checked for being recodings of each other (they cost a pass over both).
 MAX_RECODE_PAIRS = 200
-#: Rows per level a column needs for a one-to-one map to mean a recoding: with a value or two per
-#: level, any two many-valued columns map one to one.
-RECODE_ROWS_PER_LEVEL = 10
+#: Rows per level (on average) a column needs for a one-to-one map to mean a recoding: values seen
+#: once map one to one onto anything (two row identifiers), but a level on two rows or more maps only
+#: when its rows are the same rows in both columns, which unrelated columns with the same level
+#: counts do not do (a country's 9 spells of 1,808 carry the same code in both columns).
+RECODE_ROWS_PER_LEVEL = 2
 
 
-def recode_candidates(profile, skip) -> list[tuple[str, str]]:
+def recode_candidates(profile, skip, partners=frozenset()) -> list[tuple[str, str]]:
     """Pairs of discrete columns (three or more levels, ten rows per level, none missing) with the same level counts.
 
     Two columns that recode one variable (``STORE`` 0..4 beside ``StoreID`` 1, 2, 3, 4, 7)
@@ -199,8 +201,14 @@ def recode_candidates(profile, skip) -> list[tuple[str, str]]:
     on levels have no counts to compare: those with about ten rows per level (by their
     distinct-value sketch) are paired with each other, and the row pass decides. Every
     candidate pair, sorted (the caller checks :data:`MAX_RECODE_PAIRS` of them and says so).
+
+    Columns in ``partners`` (integer columns read as counts or identifiers) are paired only
+    with text columns: a number and a one-to-one function of it (``exper``, ``expersq``) are two
+    features for a count or Gaussian model, but integers that map one to one onto the words of a
+    categorical column (``cowcode2`` beside ``ctryname``) are its codes.
     """
     by_signature: dict[tuple, list[str]] = {}
+    text = profile.text
     # The numeric columns that cannot qualify, all at once (a vocabulary has tens of thousands): with a
     # missing value, with fewer than three levels (0/1 columns have two) or more than the rows allow.
     numeric = profile.numeric
@@ -225,8 +233,17 @@ def recode_candidates(profile, skip) -> list[tuple[str, str]]:
     pairs = []
     for columns in by_signature.values():
         columns = sorted(columns)
-        pairs += [(a, b) for i, a in enumerate(columns) for b in columns[i + 1 :]]
+        pairs += [(a, b) for i, a in enumerate(columns) for b in columns[i + 1 :] if _may_pair(a, b, partners, text)]
     return sorted(pairs)
+
+
+def _may_pair(a: str, b: str, partners, text) -> bool:
+    """Whether ``a`` and ``b`` may recode each other: a partner (integer codes) only beside a column of words."""
+    if a in partners:
+        return b in text
+    if b in partners:
+        return a in text
+    return True
 
 
 #: Slack on a distinct-value sketch's estimate (about 3% relative error) when choosing candidates.

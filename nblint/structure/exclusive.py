@@ -63,6 +63,9 @@ class ExclusiveSet:
     stem: str | None = None
     alternatives: list[list[int]] = field(default_factory=list)
     chosen_by: str | None = None
+    #: Names say nothing and a rival set as large is beyond chance too: which is a variable, if either,
+    #: the values cannot say (the rivals' columns are taken with it; a guess is no group).
+    undecided: bool = False
 
 
 def member_threshold(n_columns: int, min_evidence: float) -> float:
@@ -218,16 +221,23 @@ def dummy_sets(
 
         Levels seen on a row or two each avoid the others' rows by chance, but that all of
         them avoid the rest's rows and each other's has the chance
-        ``P(all disjoint) / P(rest disjoint)``; the batch is one of ``C(tried, |weak|)`` that
-        could have been picked, so it must beat the member threshold by that choice's log.
+        ``P(all disjoint) / P(rest disjoint)``; the batch is one of ``C(tried - |rest|, |weak|)``
+        that could have been picked (from the columns tried, less the rest, which are in the set
+        on their own evidence or names), so it must beat the member threshold by that choice's log.
+        Where the rest's names share a stem that names them, the names say what the variable's
+        levels are called, and columns that do not carry it are no batch of its levels (each can
+        still join on its own evidence).
         """
         if len(weak) < 2:
             return False
         rest = [k for k in members if k not in weak]
+        if informative_stem([names[k] for k in rest], all_names) is not None:
+            return False
         batch = exclusivity_evidence(counts[members].tolist(), n_rows) - exclusivity_evidence(
             counts[rest].tolist(), n_rows
         )
-        return batch >= threshold + math.log(math.comb(max(tried, len(weak)), len(weak)))
+        pickable = max(tried - len(rest), len(weak))
+        return batch >= threshold + math.log(math.comb(pickable, len(weak)))
 
     def preference(members: list[int]):
         key = tuple(members)
@@ -242,6 +252,18 @@ def dummy_sets(
         # Names pointing to different variables come last: same-stem sets take their columns first.
         crossing = cross_stem(member_names, all_names) is not None
         return (crossing, stem is None, -len(members), -round(evidence, 6), sorted(member_names))
+
+    def undecided(best: list[int], rivals: list[list[int]]) -> bool:
+        """Whether names say nothing of ``best`` and a rival as large is beyond chance too.
+
+        Beyond chance as the search measures it: the member threshold, which every member of
+        a pooled set has passed (or its batch, or its names).
+        """
+        mine = preference(best)
+        crossing, nameless = mine[0], mine[1]
+        if crossing or not nameless:
+            return False  # (names speak: a stem names the set, or stems of two variables)
+        return any(preference(r)[:3] == mine[:3] and -preference(r)[3] >= threshold for r in rivals)
 
     pool = [p for p in (prune(c) for c in maximal_cliques(exclusive, order, budget)) if p]
     chosen: list[ExclusiveSet] = []
@@ -270,6 +292,13 @@ def dummy_sets(
                 if mine[3] != theirs[3]
                 else "member names (an arbitrary, fixed rule)"
             )
+            if undecided(best, rivals):
+                # Nameless sets of one size, each beyond chance, share a column: both exclusions are
+                # real relations and only one can be the column's variable; the values cannot say
+                # which, so the rivals' columns go with this set, which the caller does not report
+                # as a group.
+                found.undecided = True
+                taken.update(k for r in rivals for k in r if preference(r)[:3] == mine[:3])
         chosen.append(found)
         rest = []
         for p in pool[1:]:
@@ -656,6 +685,8 @@ def candidate_sets(
             if s.evidence >= min_evidence:
                 flags.append(Group("dummy", members, counts, n_rows, None, evidence))
             continue
+        if s.undecided:
+            continue  # (a rival reading as good: no group is claimed, see ExclusiveSet.undecided)
         siblings = [] if sum(counts) < (1 - max_share) * n_rows else encoded_whole(members, s.stem, onehot, sets_stems)
         if siblings:
             # Every other variable written the same way keeps all its levels (one call of the same

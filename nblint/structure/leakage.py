@@ -48,6 +48,10 @@ from nblint.profile.levels import PackedLevels, PairLevels, level_reading_right,
 LEVEL_KINDS = ("binary", "group-member", "categorical")
 #: Average rows per level a column needs before its levels can be said to decide the target.
 MIN_ROWS_PER_LEVEL = 10
+#: Kinds whose levels can decide the target: the level kinds, and identifiers, whose values repeated
+#: on ten rows or more each (:data:`MIN_ROWS_PER_LEVEL`) are the units of a panel (a state code on
+#: every state-year): a class constant within each unit is read off the unit's id.
+DECIDING_LEVEL_KINDS = LEVEL_KINDS + ("identifier",)
 #: Standardised distance between two classes' means that makes a measurement a threshold candidate
 #: (a cut that decides 99% of rows needs the classes far apart).
 CANDIDATE_SEPARATION = 1.5
@@ -252,7 +256,7 @@ def deciding_columns(profile, kinds, min_share: float, max_chance: float = 0.0) 
     text = profile.text
     position = numeric.names.positions()
     # Beyond two classes only the level reading applies (no threshold): only level kinds can decide.
-    scanned = kinds.items() if n_classes == 2 else [(c, k) for c, k in kinds.items() if k.kind in LEVEL_KINDS]
+    scanned = kinds.items() if n_classes == 2 else [(c, k) for c, k in kinds.items() if k.kind in DECIDING_LEVEL_KINDS]
     found = []
     sides: list[tuple[str, np.ndarray, np.ndarray]] = []  # (the two-class tables read for a one-sided cut)
     for column, kind in scanned:
@@ -271,7 +275,7 @@ def deciding_columns(profile, kinds, min_share: float, max_chance: float = 0.0) 
                     sides.append((column, np.asarray(levels.keys), levels.table[:, :n_classes].astype(np.int64)))
                 continue
         by_threshold = column not in profile.text and n_classes == 2
-        if not by_threshold and kind.kind not in LEVEL_KINDS:
+        if not by_threshold and kind.kind not in DECIDING_LEVEL_KINDS:
             continue  # (neither reading below applies: a bag of words' count columns, with many classes)
         levels = profile.levels(column)
         if levels is None or len(levels.keys) < 2:
@@ -280,7 +284,7 @@ def deciding_columns(profile, kinds, min_share: float, max_chance: float = 0.0) 
         best = None
         if by_threshold:
             best = _best_threshold(levels.keys, table, column)
-        if len(levels.keys) * MIN_ROWS_PER_LEVEL <= n and kind.kind in LEVEL_KINDS:
+        if len(levels.keys) * MIN_ROWS_PER_LEVEL <= n and kind.kind in DECIDING_LEVEL_KINDS:
             errors = int(n - table.max(axis=1).sum())
             if best is None or errors < best.errors:
                 best = DecidingColumn(column, 1 - errors / n, "levels", errors=errors)

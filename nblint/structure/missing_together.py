@@ -155,6 +155,8 @@ def missing_together_groups(
                 evidence["filling_kin"] = sorted((names[k] for k in kin), key=table_order.__getitem__)
                 flags.append(_known(Group("dummy", set_names, set_counts, known, None, evidence), int(absent[i])))
                 continue
+            if s.undecided:
+                continue  # (a rival reading as good: no group is claimed)
             group = Group("dummy", set_names, set_counts, known, group_stem(set_names, all_names), evidence)
             found.append(_known(group, int(absent[i])))
     found.sort(key=lambda g: table_order[g.members[0]])

@@ -107,6 +107,59 @@ def _family_pattern(stem: str) -> re.Pattern:
     return re.compile(re.escape(stem) + r"(\[T\.|\[|=|_|\.|:|\s|-|\d)")
 
 
+#: Words for the two directions of one axis, each followed by a step count in a column name: event-study
+#: dummies write "periods until treatment" and "periods since treatment" as ``lead3`` and ``lag2``.
+#: Each pair is written in the axis's order (before the event, then after it).
+_AXIS_DIRECTIONS = (
+    ("lead", "lag"),
+    ("leads", "lags"),
+    ("pre", "post"),
+    ("before", "after"),
+    ("minus", "plus"),
+)
+#: A direction word and a step count: ``lead3``, ``lag_0``, ``pre-2``.
+_DIRECTION_STEP = re.compile(r"^([A-Za-z]+)[_.\- ]?(\d+)$")
+
+
+def signed_axis(members) -> str | None:
+    """The variable of columns named as steps in both directions of one axis (``lead1..lead9``, ``lag0..lag5``).
+
+    An event-study table writes one variable, time relative to an event, as one 0/1
+    column per period before it (``lead k``: k periods until treatment) and after it
+    (``lag k``): two prefixes, but one enumeration of the levels of one signed number,
+    so the names point to one variable, not two.  Both directions must be present, and
+    every name must be a direction word of the same pair and a step count (case aside,
+    written alike).  Returns the two words joined (``'lead/lag'``), or None.
+
+    Examples
+    --------
+    >>> signed_axis(["lead2", "lead1", "lag0", "lag1"])
+    'lead/lag'
+    >>> signed_axis(["post_1", "pre_2", "pre_1"])
+    'pre/post'
+    >>> signed_axis(["lead1", "lead2"]) is None  # one direction: a plain stem (``lead``)
+    True
+    >>> signed_axis(["lead1", "lag1", "size2"]) is None
+    True
+    """
+    return _signed_axis(tuple(members))
+
+
+@lru_cache(maxsize=NAME_CACHE)
+def _signed_axis(members: tuple[str, ...]) -> str | None:
+    found = [_DIRECTION_STEP.match(m) for m in members]
+    if len(found) < 2 or not all(found):
+        return None
+    words = {m.group(1) for m in found if m is not None}
+    if len(words) != 2 or len({w.lower() for w in words}) != 2:
+        return None
+    by_lower = {w.lower(): w for w in words}
+    for pair in _AXIS_DIRECTIONS:
+        if set(pair) == set(by_lower):
+            return "/".join(by_lower[w] for w in pair)
+    return None
+
+
 def informative_stem(members, all_names) -> str | None:
     """The members' shared stem, when it names them and not a larger family of columns.
 
@@ -118,7 +171,10 @@ def informative_stem(members, all_names) -> str | None:
     """
     members = list(members)
     stem = name_stem(members)
-    if stem is None or stem_family(stem, all_names) > len(members) + 1:
+    if stem is None:
+        # Two direction words of one axis (``lead3``, ``lag2``) name one variable as a stem does.
+        return signed_axis(members)
+    if stem_family(stem, all_names) > len(members) + 1:
         return None
     return stem
 
@@ -203,7 +259,8 @@ def cross_stem(members, all_names) -> tuple[str, ...] | None:
     all of them: the names say the columns belong to two or more variables, so their
     exclusivity is a relation between variables (nesting, or flags that exclude each
     other), not one encoded variable.  None when the names say nothing (``c0, c1``
-    of an anonymised table, ``private, freepoor``: no stem) or share a stem.
+    of an anonymised table, ``private, freepoor``: no stem), share a stem, or are the two
+    directions of one axis (``lead3``, ``lag2``: :func:`signed_axis`).
 
     Examples
     --------
@@ -212,6 +269,8 @@ def cross_stem(members, all_names) -> tuple[str, ...] | None:
     >>> cross_stem(["a", "b"], ["a", "b", "c"]) is None
     True
     """
+    if signed_axis(members):
+        return None  # (``lead3``, ``lag2``: two directions of one variable, see :func:`signed_axis`)
     all_names = tuple(all_names)
     stems = [family_stems(m, all_names) for m in members]
     if len(stems) < 2 or not all(stems) or frozenset.intersection(*stems):

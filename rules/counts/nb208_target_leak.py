@@ -13,7 +13,9 @@ class TargetLeak(Rule):
     Finds feature columns that give the class on at least ``decides-share`` of the rows
     (99% by default), while leaving at most a tenth of the smaller classes' rows wrong:
     either each of the column's levels is (almost) always one class, with ten or more
-    rows per level on average, so the target is a relabelling of the column; or, for a
+    rows per level on average, so the target is a relabelling of the column (an identifier
+    too: repeated on ten rows or more each, it names the units of a panel, a state code on
+    every state-year, and a class constant within each unit is read off it); or, for a
     two-class target, one threshold on the column's values gives the class (the target
     is ``x > t``). Read from the contingency tables of columns with up to 1,000
     distinct values (and from per-class histograms of measurements with more).
@@ -102,6 +104,12 @@ class TargetLeak(Rule):
             elif found.how == "threshold" and found.above is not None and found.threshold is not None:
                 above, below = fmt_class(classes[found.above]), fmt_class(classes[1 - found.above])
                 how = f"{column} > {fmt_number(found.threshold)} gives class {above} and the rest {below}"
+            elif ctx.kinds[column].kind == "identifier":
+                # (a panel's unit id: the class is an attribute of the unit, and the id memorises it)
+                how = (
+                    "each of its values goes with one class: it identifies repeated units and the class is "
+                    "constant within each, so a model reads the unit, not what was measured on it"
+                )
             else:
                 how = "each of its values goes with one class"
             message = (

@@ -1,6 +1,7 @@
 from nblint.analysis.context import TableContext
 from nblint.engine import Option, Rule, Severity
 from nblint.report.figures import group_pattern
+from nblint.structure.names import signed_axis
 
 from ..wording import fmt_columns, likely_variable
 from . import COLLAPSE_FIX
@@ -22,6 +23,9 @@ class DummyGroup(Rule):
     from the other columns, or a column of the table decodes it. Where several sets
     are possible (a subtype beside a main type), a shared stem wins, then the finer
     split; the evidence says when the choice was ambiguous and what the alternatives were.
+    Where the names say nothing and two sets of one size share a column, each beyond
+    chance (``cyl_8`` excludes both ``cyl_6`` and ``vs`` in 32 cars), only one can be the
+    column's variable and the values cannot say which: no group is reported there.
 
     ## Why is this bad?
     Naive Bayes over the K-1 bits treats them as independent features: the same
@@ -70,7 +74,10 @@ class DummyGroup(Rule):
             reference = group.reference_count
             why = []
             if "shared_name_stem" in group.evidence:
-                why.append("names share a stem")
+                # (``lead3``, ``lag2``: one variable's levels under two direction words)
+                why.append(
+                    "names count steps both ways on one axis" if signed_axis(group.members) else "names share a stem"
+                )
             if "decoded_by" in group.evidence:
                 why.append(f"column {group.evidence['decoded_by']!r} decodes it")
             if "exclusivity_evidence" in group.evidence:

@@ -19,8 +19,9 @@ class DuplicateInformation(Rule):
     one member of the group and back (``color`` beside ``color_red``,
     ``color_green``, ...), verified row by row; and pairs of discrete columns (three
     or more levels) whose values map one to one, one a recoding of the other
-    (``STORE`` 0..4 beside ``StoreID`` 1, 2, 3, 4, 7), found from equal level counts
-    and verified row by row; and one group nested in another: each level of a finer group
+    (``STORE`` 0..4 beside ``StoreID`` 1, 2, 3, 4, 7; numeric codes beside the words
+    they code, ``cowcode2`` beside ``ctryname``, however the codes read), found from equal
+    level counts and verified row by row; and one group nested in another: each level of a finer group
     (states) lies within one level of a coarser one (regions), so the coarse variable is a
     function of the fine one (found exactly from co-occurrence counts: every row of the fine
     level has the coarse level set; a drop-first coarse group's reference counts as a level),

@@ -28,7 +28,9 @@ class ExclusiveFlags(Rule):
     yet partly overlaps another (``hair`` never with ``feathers``, sometimes with
     ``toothed``), the set's exclusivity is one relation among overlapping facts (no
     animal has both feathers and teeth), not a partition into levels. Names that share
-    a stem, a prefix or a suffix (``exhealth, goodhealth``) still say one variable.
+    a stem, a prefix or a suffix (``exhealth, goodhealth``) still say one variable, as do
+    the two direction words of one axis with a step count (event-study dummies ``lead1``,
+    ``lead2``, ``lag0``, ``lag1``: periods until and since treatment, one variable).
     Anonymised names (``c0, c1``) or names with no stem say nothing: there only the
     values make a set exclusive flags, and the other sets stay with NB101/NB102.
 
