@@ -27,6 +27,7 @@ its text column counted with the training vocabulary); :func:`compare` makes the
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -287,31 +288,45 @@ class Overlap:
 
 def overlap(train: np.ndarray, train_labels, test: np.ndarray, test_labels) -> Overlap:
     """:class:`Overlap` of two arrays of row keys (and labels, as text, where both tables have them)."""
-    from scipy.stats import binom
+    # (the binomial tail from scipy.special, which the linter has loaded already: scipy.stats's own start-up
+    # costs more than the comparison; bdtrc(k, n, p) = P(X > k) = binom.sf(k, n, p))
+    from scipy.special import bdtrc
 
     _, inverse, counts = np.unique(train, return_inverse=True, return_counts=True)
     chance = float((counts[inverse] > 1).mean()) if len(train) else 0.0
     found = np.isin(test, train)
     at = np.flatnonzero(found)
-    p_value = float(binom.sf(at.size - 1, len(test), chance)) if at.size else 1.0
+    p_value = float(bdtrc(at.size - 1, len(test), chance)) if at.size else 1.0
     conflicting: list[int] = []
     conflict_chance, conflict_p_value = 0.0, 1.0
     if test_labels is not None and train_labels is not None and at.size:
-        seen: dict[int, set] = {}
-        repeated = set(train[(counts > 1)[inverse]].tolist())
-        wanted = set(test[at].tolist()) | repeated
-        for key, label in zip(train.tolist(), train_labels):
-            if key in wanted:
-                seen.setdefault(key, set()).add(label)
-        conflicting = [int(i) for i in at.tolist() if test_labels[i] not in seen[int(test[i])]]
-        mixed = {key for key in repeated if len(seen[key]) > 1}
-        conflict_chance = float(np.isin(train, list(mixed)).mean()) if mixed else 0.0
+        train_pairs, test_pairs = _labelled_keys(train, train_labels, test, test_labels)
+        # A found test row conflicts when no training row has its features under its label.
+        conflicting = at[~np.isin(test_pairs[at], train_pairs)].tolist()
+        # The training keys seen under two or more labels: their distinct (key, label) pairs repeat the key.
+        keys, labels_per_key = np.unique(train[np.unique(train_pairs, return_index=True)[1]], return_counts=True)
+        mixed = keys[labels_per_key > 1]
+        conflict_chance = float(np.isin(train, mixed).mean()) if mixed.size else 0.0
         if conflicting:
-            conflict_p_value = float(binom.sf(len(conflicting) - 1, len(test), conflict_chance))
+            conflict_p_value = float(bdtrc(len(conflicting) - 1, len(test), conflict_chance))
     first = [i + 1 for i in conflicting[:EXAMPLE_ROWS]]
     rest = [int(i) + 1 for i in at.tolist() if int(i) + 1 not in first]
     examples = (first + rest)[:EXAMPLE_ROWS]
     return Overlap(int(at.size), len(conflicting), examples, first, chance, p_value, conflict_chance, conflict_p_value)
+
+
+def _labelled_keys(train: np.ndarray, train_labels, test: np.ndarray, test_labels) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's key with its label folded in (64-bit, wrapping), for both tables: equal only for equal pairs."""
+    code: dict = {}
+    for label in [*set(train_labels.tolist()), *set(test_labels.tolist())]:
+        code.setdefault(label, len(code))
+
+    def keyed(keys: np.ndarray, labels) -> np.ndarray:
+        codes = np.fromiter(map(code.__getitem__, labels.tolist()), dtype=np.uint64, count=len(labels))
+        with np.errstate(over="ignore"):
+            return keys + mix64(codes + np.uint64(1))
+
+    return keyed(train, train_labels), keyed(test, test_labels)
 
 
 def failed(path: str, message: str) -> TestComparison:
@@ -407,7 +422,7 @@ class _RowPrints:
         self.shared = frozenset(common)  # (membership per column: a vocabulary is tens of thousands)
         self.numeric = RowFingerprints(frozenset(common), target)
         self.text: list[np.ndarray] = []
-        self.label_parts: list[list] = []
+        self.label_parts: list[np.ndarray] = []
 
     def add(self, chunk) -> None:
         self.numeric.add(chunk)
@@ -430,9 +445,9 @@ class _RowPrints:
         self.text += other.text
         self.label_parts += other.label_parts
 
-    def labels(self) -> list:
-        """Each row's label as text (None: missing), in row order."""
-        return [label for part in self.label_parts for label in part]
+    def labels(self) -> np.ndarray:
+        """Each row's label as text (None: missing), in row order (an object array)."""
+        return np.concatenate(self.label_parts) if self.label_parts else np.zeros(0, dtype=object)
 
     def hashes(self) -> np.ndarray:
         numeric = np.concatenate(self.numeric.hashes) if self.numeric.hashes else np.zeros(0, np.uint64)
@@ -464,19 +479,20 @@ def _label(value) -> str:
     return str(value)
 
 
-def _labels_of(column) -> list:
-    """A target column's labels as text (None: missing)."""
+def _labels_of(column) -> np.ndarray:
+    """A target column's labels as text (None: missing), an object array (each distinct value written once)."""
     if column.kind == "text":
-        names = [*column.labels, None]
-        return [names[code] for code in np.asarray(column.values).tolist()]
-    values = column.as_float()
-    return [None if math.isnan(v) else _label(v) for v in values.tolist()]
+        return np.array([*column.labels, None], dtype=object)[np.asarray(column.values)]
+    distinct, inverse = np.unique(column.as_float(), return_inverse=True)  # (NaN last, as one value)
+    names = np.empty(len(distinct), dtype=object)
+    names[:] = [None if math.isnan(v) else _label(v) for v in distinct.tolist()]
+    return names[inverse.reshape(-1)]
 
 
-def _train_labels(ctx) -> list:
+def _train_labels(ctx) -> np.ndarray:
     class _Labels:
         def __init__(self):
-            self.parts: list[list] = []
+            self.parts: list[np.ndarray] = []
 
         def add(self, chunk):
             self.parts.append(_labels_of(chunk.column(ctx.target)))
@@ -484,7 +500,8 @@ def _train_labels(ctx) -> list:
         def merge(self, other):
             self.parts += other.parts
 
-    return [label for part in ctx.reduce_rows([ctx.target], _Labels()).parts for label in part]
+    parts = ctx.reduce_rows([ctx.target], _Labels()).parts
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=object)
 
 
 class _TestPass:
@@ -570,7 +587,6 @@ class _TestPass:
         self.veto_mask: list[np.ndarray] = []
         self.outside_rows: dict[str, list] = {c: [0, math.inf, -math.inf, []] for c in self.measured}
         self.constant_rows: dict[str, list] = {c: [0, []] for c in self.constants}
-        self.labels: list = []
         self.kinds_seen: dict[str, str] = {}
 
     def add(self, chunk) -> None:
@@ -610,8 +626,6 @@ class _TestPass:
         block = chunk.sparse
         if block is not None and self.absent and self.n_classes:
             self._meet_block(block, veto)
-        if self.target is not None:
-            self.labels += _labels_of(chunk.column(self.target))
         self.unseen_mask.append(unseen)
         self.veto_mask.append(veto)
         self.rows += n
@@ -690,9 +704,11 @@ class _TestPass:
 
     def slots(self) -> np.ndarray:
         """Each test row's training class slot (the last: no label, or one training never had)."""
-        if not self.labels:
+        labels = self.prints.labels()  # (the labels the row fingerprints read with the rows)
+        if self.target is None or not labels.size:
             return np.full(self.rows, self.n_classes, dtype=np.int64)
-        return np.array([self.class_index.get(label, self.n_classes) for label in self.labels], dtype=np.int64)
+        slot = {label: self.class_index.get(label, self.n_classes) for label in set(labels.tolist())}
+        return np.fromiter(map(slot.__getitem__, labels.tolist()), dtype=np.int64, count=len(labels))
 
     def finish(self) -> None:
         result = self.result
@@ -719,11 +735,12 @@ class _TestPass:
                 result.constant_varies[name] = (constant, rows, first[:EXAMPLE_ROWS])
         slots = self.slots()
         result.class_count = np.bincount(slots, minlength=self.n_classes + 1)[: self.n_classes].astype(np.int64)
-        for label in self.labels:
+        labels = self.prints.labels() if self.target is not None else np.zeros(0, dtype=object)
+        for label, rows in Counter(labels.tolist()).items():
             if label is not None and label not in self.class_index:
-                result.new_classes[label] = result.new_classes.get(label, 0) + 1
+                result.new_classes[label] = rows
         result._hashes = self.prints.hashes()
-        result._labels = np.array(self.labels, dtype=object) if self.labels else np.zeros(self.rows, dtype=object)
+        result._labels = labels if labels.size else np.zeros(self.rows, dtype=object)
 
 
 def _key(value):
@@ -749,7 +766,7 @@ def _level_index(column, keys: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray
     present = ~np.isnan(x)
     uniques, inverse = np.unique(np.where(present, x, 0.0), return_inverse=True)
     found = np.array([keys.get(float(u), -1) for u in uniques.tolist()], dtype=np.int64)
-    return found[inverse], x.astype(object), present
+    return found[inverse.reshape(-1)], x, present  # (the values as floats: only the unseen ones are read)
 
 
 def _number(text: str):
