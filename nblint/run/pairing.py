@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
@@ -38,6 +38,7 @@ import numpy as np
 from nblint.analysis.rows import RowFingerprints
 from nblint.core.errors import InputError
 from nblint.core.hashing import mix64
+from nblint.core.tails import binomial_sf
 from nblint.engine.findings import EXAMPLE_ROWS
 from nblint.readers import TableSource
 
@@ -239,13 +240,16 @@ class TestComparison:
     _labels: np.ndarray | None = field(default=None, repr=False)
     _train: Any = field(default=None, repr=False)
     _common: tuple[str, ...] = field(default=(), repr=False)
+    #: the training rows' fingerprints made in the profile's pass (:func:`train_rows_for`), or None
+    _train_rows: _RowPrints | None = field(default=None, repr=False)
 
     @cached_property
     def overlap(self) -> Overlap:
         """The test rows also in the training table, and those with another label there.
 
-        The training rows' fingerprints are made in one pass over the training features
-        (only when a rule asks); a text table compares its documents as read.
+        The training rows' fingerprints are those the profile's pass made (:func:`train_rows_for`),
+        else made in one more pass over the training features (only when a rule asks); a text
+        table compares its documents as read.
         """
         ctx = self._train
         assert self._hashes is not None and self._labels is not None
@@ -253,8 +257,10 @@ class TestComparison:
             train_keys = _document_hashes(ctx.source.documents)
             test_keys = _document_hashes(self.documents)
         else:
-            prints = _RowPrints(self._common, ctx.target, ctx.profile.kinds)
-            prints = ctx.reduce_rows(list(self._common) + ([ctx.target] if ctx.target else []), prints)
+            prints = self._train_rows
+            if prints is None:
+                columns = list(self._common) + ([ctx.target] if ctx.target else [])
+                prints = ctx.reduce_rows(columns, _RowPrints(self._common, ctx.target))
             train_keys, test_keys = prints.hashes(), self._hashes
             train_labels = prints.labels() if ctx.target else None
             return overlap(train_keys, train_labels, test_keys, self._labels if self.has_target else None)
@@ -288,15 +294,11 @@ class Overlap:
 
 def overlap(train: np.ndarray, train_labels, test: np.ndarray, test_labels) -> Overlap:
     """:class:`Overlap` of two arrays of row keys (and labels, as text, where both tables have them)."""
-    # (the binomial tail from scipy.special, which the linter has loaded already: scipy.stats's own start-up
-    # costs more than the comparison; bdtrc(k, n, p) = P(X > k) = binom.sf(k, n, p))
-    from scipy.special import bdtrc
-
     _, inverse, counts = np.unique(train, return_inverse=True, return_counts=True)
     chance = float((counts[inverse] > 1).mean()) if len(train) else 0.0
     found = np.isin(test, train)
     at = np.flatnonzero(found)
-    p_value = float(bdtrc(at.size - 1, len(test), chance)) if at.size else 1.0
+    p_value = binomial_sf(at.size - 1, len(test), chance) if at.size else 1.0
     conflicting: list[int] = []
     conflict_chance, conflict_p_value = 0.0, 1.0
     if test_labels is not None and train_labels is not None and at.size:
@@ -308,7 +310,7 @@ def overlap(train: np.ndarray, train_labels, test: np.ndarray, test_labels) -> O
         mixed = keys[labels_per_key > 1]
         conflict_chance = float(np.isin(train, mixed).mean()) if mixed.size else 0.0
         if conflicting:
-            conflict_p_value = float(bdtrc(len(conflicting) - 1, len(test), conflict_chance))
+            conflict_p_value = binomial_sf(len(conflicting) - 1, len(test), conflict_chance)
     first = [i + 1 for i in conflicting[:EXAMPLE_ROWS]]
     rest = [int(i) + 1 for i in at.tolist() if int(i) + 1 not in first]
     examples = (first + rest)[:EXAMPLE_ROWS]
@@ -359,15 +361,22 @@ def strict_encoders(spec) -> dict[str, str]:
     return found
 
 
-def compare(ctx, test: TableSource, strict: dict[str, str] | None = None, min_categories: Any = None) -> TestComparison:
+def compare(
+    ctx,
+    test: TableSource,
+    strict: dict[str, str] | None = None,
+    min_categories: Any = None,
+    train_rows: _RowPrints | None = None,
+) -> TestComparison:
     """Compare ``test`` with the training table of ``ctx`` (a :class:`~nblint.analysis.context.TableContext`).
 
     ``strict``: the columns whose encoder in a followed pipeline raises on an unseen level
-    (:func:`strict_encoders`); ``min_categories``: the declared CategoricalNB's, where known.
+    (:func:`strict_encoders`); ``min_categories``: the declared CategoricalNB's, where known;
+    ``train_rows``: the training rows' fingerprints the profile's pass made (:func:`train_rows_for`).
 
     One pass over the test table's chunks (a CSV settles its types in it); the training table is
     read through its profile (the rows in both tables, :attr:`TestComparison.overlap`, read its
-    features once more when a rule asks).
+    features once more when a rule asks and ``train_rows`` does not hold them).
 
     Raises
     ------
@@ -394,6 +403,12 @@ def compare(ctx, test: TableSource, strict: dict[str, str] | None = None, min_ca
         result.extra = tuple(sorted(c for c in test.names if c not in trained and c != target))
         result.classes = tuple(_label(c) for c in profile.classes)
         result._train, result._common = ctx, common
+        if (
+            train_rows is not None
+            and train_rows.shared == frozenset(common)
+            and train_rows.n_rows == ctx.profile.n_rows
+        ):
+            result._train_rows = train_rows  # (made over the columns compared, every row: else made again)
         accumulator = _TestPass(ctx, common, result)
         for chunk in chunks:
             accumulator.add(chunk)
@@ -414,17 +429,47 @@ def compare(ctx, test: TableSource, strict: dict[str, str] | None = None, min_ca
     return result
 
 
+def train_rows_for(train: TableSource, test: TableSource, target: str | None) -> _RowPrints | None:
+    """An empty accumulator of the training rows' fingerprints, for the profile's pass to fill; None: not there.
+
+    Over the columns the two tables share by name (the features compared, unless the profile
+    leaves one out: :func:`compare` then reads the training rows again). A text table
+    compares its documents instead; a Dask source profiles where its rows live.
+    """
+    if train.documents is not None or train.distributed:
+        return None
+    shared = [name for name in train.names if name != target and name in set(test.names)]
+    return _RowPrints(shared, target) if shared else None
+
+
 class _RowPrints:
     """Row fingerprints over numeric, sparse and text columns (numeric ones: :class:`RowFingerprints`)."""
 
-    def __init__(self, common: Sequence[str], target: str | None, kinds: dict[str, str]):
-        self.common, self.target, self.kinds = tuple(common), target, kinds
+    def __init__(self, common: Sequence[str], target: str | None):
+        self.common, self.target = tuple(common), target
         self.shared = frozenset(common)  # (membership per column: a vocabulary is tens of thousands)
-        self.numeric = RowFingerprints(frozenset(common), target)
+        self.numeric = RowFingerprints(self.shared, target)
         self.text: list[np.ndarray] = []
         self.label_parts: list[np.ndarray] = []
 
+    def empty(self) -> _RowPrints:
+        """A fresh accumulator over the same columns."""
+        return _RowPrints(self.common, self.target)
+
+    @property
+    def n_rows(self) -> int:
+        return sum(len(part) for part in self.text)
+
     def add(self, chunk) -> None:
+        block = chunk.sparse
+        if block is not None and not self.shared.issuperset(block.names):
+            # (the profile's pass holds every column of a wide table's 0/1 block: the others are not compared)
+            keep = [k for k, name in enumerate(block.names) if name in self.shared]
+            names = tuple(block.names[k] for k in keep)
+            chunk = replace(
+                chunk,
+                sparse=replace(block, names=names, matrix=block.matrix[:, keep], binary=block.binary[keep], words=None),
+            )
         self.numeric.add(chunk)
         if self.target is not None and self.target in chunk.names:
             self.label_parts.append(_labels_of(chunk.column(self.target)))
@@ -581,7 +626,7 @@ class _TestPass:
             none_seen = group.kind == "one-hot" and group.reference_count == 0
             self.groups[label] = (list(group.members), none_seen)
             self.result.levels[label] = LevelsMet(label, members=tuple(group.members))
-        self.prints = _RowPrints(common, self.target, profile.kinds)
+        self.prints = _RowPrints(common, self.target)
         self.rows = 0
         self.unseen_mask: list[np.ndarray] = []
         self.veto_mask: list[np.ndarray] = []

@@ -4,6 +4,7 @@ import math
 
 import numpy as np
 
+from nblint.core.tails import chi2_sf
 from nblint.engine import Option, Severity
 
 from . import TestTableRule, at_test, share
@@ -78,10 +79,7 @@ class PriorShift(TestTableRule):
         if keep.sum() < 2 or seen.sum() == 0 or train.sum() == 0:
             return
         statistic, dof = homogeneity_chi2(np.vstack([train[keep], seen[keep]]))
-        # (scipy.special, which the linter has loaded already: scipy.stats costs a start-up of its own)
-        from scipy.special import chdtrc
-
-        p_value = float(chdtrc(dof, statistic))
+        p_value = chi2_sf(statistic, dof)
         if not p_value < self.settings["significance"]:
             return
         p = train / train.sum()
