@@ -258,7 +258,12 @@ class TestComparison:
             test_keys = _document_hashes(self.documents)
         else:
             prints = self._train_rows
-            if prints is None:
+            if prints is None and ctx.source.matrix is not None:
+                # A sparse matrix: its own row blocks (read column by column, a vocabulary is dense chunks).
+                prints = _RowPrints(self._common, ctx.target)
+                for chunk in ctx.source.chunks():
+                    prints.add(chunk)
+            elif prints is None:
                 columns = list(self._common) + ([ctx.target] if ctx.target else [])
                 prints = ctx.reduce_rows(columns, _RowPrints(self._common, ctx.target))
             train_keys, test_keys = prints.hashes(), self._hashes
@@ -433,12 +438,13 @@ def train_rows_for(train: TableSource, test: TableSource, target: str | None) ->
     """An empty accumulator of the training rows' fingerprints, for the profile's pass to fill; None: not there.
 
     Over the columns the two tables share by name (the features compared, unless the profile
-    leaves one out: :func:`compare` then reads the training rows again). A text table
-    compares its documents instead; a Dask source profiles where its rows live.
+    leaves one out: :func:`compare` then reads the training rows again). Two tables of
+    documents compare their documents instead; a Dask source profiles where its rows live.
     """
-    if train.documents is not None or train.distributed:
+    if (train.documents is not None and test.documents is not None) or train.distributed:
         return None
-    shared = [name for name in train.names if name != target and name in set(test.names)]
+    tested = set(test.names)
+    shared = [name for name in train.names if name != target and name in tested]
     return _RowPrints(shared, target) if shared else None
 
 
