@@ -252,7 +252,7 @@ def lint_source(
     with one_blas_thread():
         train_rows = None
         if isinstance(test, TableSource) and "NB603" in codes:
-            from nblint.run.pairing import train_rows_for
+            from nblint.run.overlap import train_rows_for
 
             train_rows = train_rows_for(source, test, settings.target)  # (NB603's, in the profile's pass)
         ctx = make_context(source, settings, jobs, profiles, train_rows)
