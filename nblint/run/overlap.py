@@ -86,7 +86,7 @@ def _labelled_keys(train: np.ndarray, train_labels, test: np.ndarray, test_label
     return keyed(train, train_labels), keyed(test, test_labels)
 
 
-def train_rows_for(train: TableSource, test: TableSource, target: str | None) -> _RowPrints | None:
+def train_rows_for(train: TableSource, test: TableSource, target: str | None) -> RowPrints | None:
     """An empty accumulator of the training rows' fingerprints, for the profile's pass to fill; None: not there.
 
     Over the columns the two tables share by name (the features compared, unless the profile
@@ -97,10 +97,10 @@ def train_rows_for(train: TableSource, test: TableSource, target: str | None) ->
         return None
     tested = set(test.names)
     shared = [name for name in train.names if name != target and name in tested]
-    return _RowPrints(shared, target) if shared else None
+    return RowPrints(shared, target) if shared else None
 
 
-class _RowPrints:
+class RowPrints:
     """Row fingerprints over numeric, sparse and text columns (numeric ones: :class:`RowFingerprints`)."""
 
     def __init__(self, common: Sequence[str], target: str | None):
@@ -110,9 +110,9 @@ class _RowPrints:
         self.text: list[np.ndarray] = []
         self.label_parts: list[np.ndarray] = []
 
-    def empty(self) -> _RowPrints:
+    def empty(self) -> RowPrints:
         """A fresh accumulator over the same columns."""
-        return _RowPrints(self.common, self.target)
+        return RowPrints(self.common, self.target)
 
     @property
     def n_rows(self) -> int:
@@ -143,7 +143,7 @@ class _RowPrints:
                 extra += mix64(_salt(name) + values)
         self.text.append(extra)
 
-    def merge(self, other: _RowPrints) -> None:
+    def merge(self, other: RowPrints) -> None:
         self.numeric.merge(other.numeric)
         self.text += other.text
         self.label_parts += other.label_parts
@@ -167,7 +167,7 @@ def _salt(name: str) -> np.uint64:
     return mix64(np.array([zlib.crc32(name.encode("utf-8", "surrogatepass"))], dtype=np.uint64))[0]
 
 
-def _document_hashes(documents: Sequence[str]) -> np.ndarray:
+def document_hashes(documents: Sequence[str]) -> np.ndarray:
     """A key per document: its text with case and spacing folded (a copy re-typed is still a copy)."""
     import pandas as pd
 
@@ -175,7 +175,7 @@ def _document_hashes(documents: Sequence[str]) -> np.ndarray:
     return pd.util.hash_array(folded) if len(folded) else np.zeros(0, dtype=np.uint64)
 
 
-def _label(value) -> str:
+def label_text(value) -> str:
     """A class label as text, as users wrote it (1 and 1.0 are one class)."""
     if isinstance(value, (float, np.floating)) and float(value).is_integer():
         return str(int(value))
@@ -188,11 +188,11 @@ def _labels_of(column) -> np.ndarray:
         return np.array([*column.labels, None], dtype=object)[np.asarray(column.values)]
     distinct, inverse = np.unique(column.as_float(), return_inverse=True)  # (NaN last, as one value)
     names = np.empty(len(distinct), dtype=object)
-    names[:] = [None if math.isnan(v) else _label(v) for v in distinct.tolist()]
+    names[:] = [None if math.isnan(v) else label_text(v) for v in distinct.tolist()]
     return names[inverse.reshape(-1)]
 
 
-def _train_labels(ctx) -> np.ndarray:
+def training_labels(ctx) -> np.ndarray:
     class _Labels:
         def __init__(self):
             self.parts: list[np.ndarray] = []

@@ -35,9 +35,8 @@ import numpy as np
 
 from nblint.core.errors import InputError
 from nblint.readers import TableSource
-from nblint.run.overlap import Overlap, _document_hashes, _label, _RowPrints, _train_labels, overlap
-from nblint.run.testpass import LevelsMet, _TestPass
-
+from nblint.run.overlap import Overlap, RowPrints, document_hashes, label_text, overlap, training_labels
+from nblint.run.testpass import LevelsMet, TestPass
 
 # --------------------------------------------------------------------------- reading
 
@@ -214,7 +213,7 @@ class TestComparison:
     _train: Any = field(default=None, repr=False)
     _common: tuple[str, ...] = field(default=(), repr=False)
     #: the training rows' fingerprints made in the profile's pass (:func:`train_rows_for`), or None
-    _train_rows: _RowPrints | None = field(default=None, repr=False)
+    _train_rows: RowPrints | None = field(default=None, repr=False)
 
     @cached_property
     def overlap(self) -> Overlap:
@@ -227,22 +226,22 @@ class TestComparison:
         ctx = self._train
         assert self._hashes is not None and self._labels is not None
         if ctx.source.documents is not None and self.documents is not None:
-            train_keys = _document_hashes(ctx.source.documents)
-            test_keys = _document_hashes(self.documents)
+            train_keys = document_hashes(ctx.source.documents)
+            test_keys = document_hashes(self.documents)
         else:
             prints = self._train_rows
             if prints is None and ctx.source.matrix is not None:
                 # A sparse matrix: its own row blocks (read column by column, a vocabulary is dense chunks).
-                prints = _RowPrints(self._common, ctx.target)
+                prints = RowPrints(self._common, ctx.target)
                 for chunk in ctx.source.chunks():
                     prints.add(chunk)
             elif prints is None:
                 columns = list(self._common) + ([ctx.target] if ctx.target else [])
-                prints = ctx.reduce_rows(columns, _RowPrints(self._common, ctx.target))
+                prints = ctx.reduce_rows(columns, RowPrints(self._common, ctx.target))
             train_keys, test_keys = prints.hashes(), self._hashes
             train_labels = prints.labels() if ctx.target else None
             return overlap(train_keys, train_labels, test_keys, self._labels if self.has_target else None)
-        train_labels = _train_labels(ctx) if ctx.target else None
+        train_labels = training_labels(ctx) if ctx.target else None
         return overlap(train_keys, train_labels, test_keys, self._labels if self.has_target else None)
 
 
@@ -281,7 +280,7 @@ def compare(
     test: TableSource,
     strict: dict[str, str] | None = None,
     min_categories: Any = None,
-    train_rows: _RowPrints | None = None,
+    train_rows: RowPrints | None = None,
 ) -> TestComparison:
     """Compare ``test`` with the training table of ``ctx`` (a :class:`~nblint.analysis.context.TableContext`).
 
@@ -310,13 +309,13 @@ def compare(
             f"(training features: {', '.join(map(repr, features[:5]))}{', ...' if len(features) > 5 else ''})"
         )
 
-    def attempt(chunks) -> _TestPass:
+    def attempt(chunks) -> TestPass:
         # (restarted from the first row where a CSV widens a type: nothing is kept from an earlier attempt)
         result = TestComparison(test.path, strict=dict(strict or {}), min_categories=min_categories)
         result.has_target = target is not None and target in test_names
         result.missing = tuple(c for c in features if c not in test_names)
         result.extra = tuple(sorted(c for c in test.names if c not in trained and c != target))
-        result.classes = tuple(_label(c) for c in profile.classes)
+        result.classes = tuple(label_text(c) for c in profile.classes)
         result._train, result._common = ctx, common
         if (
             train_rows is not None
@@ -324,7 +323,7 @@ def compare(
             and train_rows.n_rows == ctx.profile.n_rows
         ):
             result._train_rows = train_rows  # (made over the columns compared, every row: else made again)
-        accumulator = _TestPass(ctx, common, result)
+        accumulator = TestPass(ctx, common, result)
         for chunk in chunks:
             accumulator.add(chunk)
         return accumulator

@@ -1,6 +1,6 @@
 """The one pass over a test table: what a model fitted on the training table meets there, chunk by chunk.
 
-:class:`_TestPass` fills a :class:`~nblint.run.pairing.TestComparison` (see that module's
+:class:`TestPass` fills a :class:`~nblint.run.pairing.TestComparison` (see that module's
 docstring for the quantities) in row order, against the training table's profile;
 :class:`LevelsMet` is one discrete column's unseen levels.
 """
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from nblint.engine.findings import EXAMPLE_ROWS
-from nblint.run.overlap import _RowPrints
+from nblint.run.overlap import RowPrints
 
 if TYPE_CHECKING:
     from nblint.run.pairing import TestComparison
@@ -44,7 +44,7 @@ class LevelsMet:
     members: tuple[str, ...] = ()
 
 
-class _TestPass:
+class TestPass:
     """The one pass over the test table: every quantity of :class:`TestComparison`, chunk by chunk, in row order."""
 
     def __init__(self, ctx, common: tuple[str, ...], result: TestComparison):
@@ -121,7 +121,7 @@ class _TestPass:
             none_seen = group.kind == "one-hot" and group.reference_count == 0
             self.groups[label] = (list(group.members), none_seen)
             self.result.levels[label] = LevelsMet(label, members=tuple(group.members))
-        self.prints = _RowPrints(common, self.target)
+        self.prints = RowPrints(common, self.target)
         self.rows = 0
         self.unseen_mask: list[np.ndarray] = []
         self.veto_mask: list[np.ndarray] = []
