@@ -203,6 +203,9 @@ class TestComparison:
     #: column -> the step of a followed pipeline that raises on a level it never saw (an encoder with
     #: ``handle_unknown='error'``), as ``OneHotEncoder (line 7) in pipeline.yaml``
     strict: dict[str, str] = field(default_factory=dict)
+    #: the columns whose encoder in a followed pipeline has a plan for levels it never saw (any other
+    #: ``handle_unknown``): known not to raise
+    planned: frozenset[str] = frozenset()
     #: the error a followed pipeline's steps raised on the test rows (nothing else could be compared)
     transform_error: str | None = None
     #: the declared CategoricalNB's ``min_categories`` where known (codes below it have room)
@@ -250,14 +253,16 @@ def failed(path: str, message: str) -> TestComparison:
     return TestComparison(path, transform_error=message)
 
 
-def strict_encoders(spec) -> dict[str, str]:
-    """Column -> the encoder of an nblint spec (or a followed pipeline) that raises on an unseen level.
+def strict_encoders(spec) -> tuple[dict[str, str], frozenset[str]]:
+    """Column -> the encoder of an nblint spec (or a followed pipeline) that raises on an unseen level; and the planned.
 
     ``OneHotEncoder`` and ``OrdinalEncoder`` raise in ``transform`` with their default
-    ``handle_unknown='error'``; ``LabelEncoder`` has no other way. A column whose encoder has a
-    plan for unknown levels (any other ``handle_unknown``) maps to ``""``: known not to raise.
+    ``handle_unknown='error'``; ``LabelEncoder`` has no other way. The columns whose encoder has
+    a plan for unknown levels (any other ``handle_unknown``), known not to raise, come second.
+    A column's first encoder decides.
     """
     found: dict[str, str] = {}
+    planned: set[str] = set()
 
     def visit(steps) -> None:
         for step in steps:
@@ -266,13 +271,17 @@ def strict_encoders(spec) -> dict[str, str]:
             raises = step.cls == "LabelEncoder" or (
                 step.cls in ("OneHotEncoder", "OrdinalEncoder") and step.value("handle_unknown", "error") == "error"
             )
-            planned = step.cls in ("OneHotEncoder", "OrdinalEncoder") and not raises
-            if (raises or planned) and step.columns:
-                for column in step.columns:
-                    found.setdefault(str(column), f"{step.label()} in {spec.path}" if raises else "")
+            plan = step.cls in ("OneHotEncoder", "OrdinalEncoder") and not raises
+            for column in map(str, step.columns or ()) if raises or plan else ():
+                if column in found or column in planned:
+                    continue
+                if raises:
+                    found[column] = f"{step.label()} in {spec.path}"
+                else:
+                    planned.add(column)
 
     visit(spec.steps)
-    return found
+    return found, frozenset(planned)
 
 
 def compare(
@@ -281,11 +290,12 @@ def compare(
     strict: dict[str, str] | None = None,
     min_categories: Any = None,
     train_rows: RowPrints | None = None,
+    planned: frozenset[str] = frozenset(),
 ) -> TestComparison:
     """Compare ``test`` with the training table of ``ctx`` (a :class:`~nblint.analysis.context.TableContext`).
 
-    ``strict``: the columns whose encoder in a followed pipeline raises on an unseen level
-    (:func:`strict_encoders`); ``min_categories``: the declared CategoricalNB's, where known;
+    ``strict``, ``planned``: the columns whose encoder in a followed pipeline raises on an unseen
+    level, and those whose encoder has a plan for one (:func:`strict_encoders`); ``min_categories``: the declared CategoricalNB's, where known;
     ``train_rows``: the training rows' fingerprints the profile's pass made (:func:`train_rows_for`).
 
     One pass over the test table's chunks (a CSV settles its types in it); the training table is
@@ -311,7 +321,7 @@ def compare(
 
     def attempt(chunks) -> TestPass:
         # (restarted from the first row where a CSV widens a type: nothing is kept from an earlier attempt)
-        result = TestComparison(test.path, strict=dict(strict or {}), min_categories=min_categories)
+        result = TestComparison(test.path, strict=dict(strict or {}), planned=planned, min_categories=min_categories)
         result.has_target = target is not None and target in test_names
         result.missing = tuple(c for c in features if c not in test_names)
         result.extra = tuple(sorted(c for c in test.names if c not in trained and c != target))

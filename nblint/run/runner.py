@@ -261,7 +261,9 @@ def lint_source(
 
             test.jobs = source.jobs
             try:
-                ctx.test = compare(ctx, test, settings.unknown_raises, settings.min_categories, train_rows)
+                ctx.test = compare(
+                    ctx, test, settings.unknown_raises, settings.min_categories, train_rows, settings.unknown_planned
+                )
             except TestError:
                 raise
             except NblintError as exc:  # (the pass over the test table: its rows, or no column shared)
@@ -556,7 +558,8 @@ def _declared_by_spec(
         from nblint.run.pairing import strict_encoders
 
         minimum = spec.estimator.value("min_categories") if spec.estimator is not None else None
-        resolved = replace(resolved, unknown_raises=strict_encoders(spec), min_categories=minimum)
+        raises, planned = strict_encoders(spec)
+        resolved = replace(resolved, unknown_raises=raises, unknown_planned=planned, min_categories=minimum)
     return resolved
 
 
