@@ -10,15 +10,12 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from nblint.engine.findings import EXAMPLE_ROWS
 from nblint.run.overlap import RowPrints
-
-if TYPE_CHECKING:
-    from nblint.run.pairing import TestComparison
 
 #: Column kinds whose values are levels: a level the training table never had is "unseen" (a count
 #: only where a categorical model reads it).
@@ -47,7 +44,7 @@ class LevelsMet:
 class TestPass:
     """The one pass over the test table: every quantity of :class:`TestComparison`, chunk by chunk, in row order."""
 
-    def __init__(self, ctx, common: tuple[str, ...], result: TestComparison):
+    def __init__(self, ctx, common: tuple[str, ...], result: Any):  # (a pairing.TestComparison: it imports this)
         self.ctx, self.result = ctx, result
         profile = ctx.profile
         self.target = ctx.target if result.has_target else None
