@@ -121,7 +121,7 @@ class RowPrints:
     def add(self, chunk) -> None:
         block = chunk.sparse
         if block is not None and not self.shared.issuperset(block.names):
-            # (the profile's pass holds every column of a wide table's 0/1 block: the others are not compared)
+            # (a row block holds every column of the table: the ones the test table lacks are not compared)
             keep = [k for k, name in enumerate(block.names) if name in self.shared]
             names = tuple(block.names[k] for k in keep)
             chunk = replace(
