@@ -89,7 +89,10 @@ class TestPass:
                     continue
                 keys = {_key(k): i for i, k in enumerate(levels.keys)}
                 cells = model in LEVEL_MODELS and (kind.kind != "count" or model == "categorical")
-                self.discrete[column] = (keys, levels.table[:, : self.n_classes], cells)
+                table = levels.table[:, : self.n_classes]
+                # (a column whose every level was seen with every class has no zero cell for a test row to meet)
+                cells = cells and bool((table[:, self.class_rows > 0] == 0).any())
+                self.discrete[column] = (keys, table, cells)
                 met = LevelsMet(column)
                 numbers = [float(k) for k in levels.keys if isinstance(k, (int, float))]
                 met.train_max = max(numbers) if numbers and column not in text_columns else None
@@ -301,9 +304,16 @@ def _level_index(column, keys: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray
         return positions, values, codes >= 0
     x = column.as_float()
     present = ~np.isnan(x)
-    uniques, inverse = np.unique(np.where(present, x, 0.0), return_inverse=True)
-    found = np.array([keys.get(float(u), -1) for u in uniques.tolist()], dtype=np.int64)
-    return found[inverse.reshape(-1)], x, present  # (the values as floats: only the unseen ones are read)
+    # The training levels that are numbers, sorted: each row's is found by bisection (k levels, not n values
+    # sorted), and a missing value matches none.
+    numbers = sorted((k, i) for k, i in keys.items() if isinstance(k, float) and not math.isnan(k))
+    if not numbers:
+        return np.full(len(x), -1, dtype=np.int64), x, present
+    levels = np.array([k for k, _ in numbers], dtype=np.float64)
+    position = np.array([i for _, i in numbers], dtype=np.int64)
+    at = np.minimum(np.searchsorted(levels, x), len(levels) - 1)
+    found = np.where(levels[at] == x, position[at], -1)
+    return found, x, present  # (the values as floats: only the unseen ones are read)
 
 
 def _number(text: str):
