@@ -306,11 +306,11 @@ def _level_index(column, keys: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray
     present = ~np.isnan(x)
     # The training levels that are numbers, sorted: each row's is found by bisection (k levels, not n values
     # sorted), and a missing value matches none.
-    numbers = sorted((k, i) for k, i in keys.items() if isinstance(k, float) and not math.isnan(k))
-    if not numbers:
+    numeric_levels = sorted((k, i) for k, i in keys.items() if isinstance(k, float) and not math.isnan(k))
+    if not numeric_levels:
         return np.full(len(x), -1, dtype=np.int64), x, present
-    levels = np.array([k for k, _ in numbers], dtype=np.float64)
-    position = np.array([i for _, i in numbers], dtype=np.int64)
+    levels = np.array([k for k, _ in numeric_levels], dtype=np.float64)
+    position = np.array([i for _, i in numeric_levels], dtype=np.int64)
     at = np.minimum(np.searchsorted(levels, x), len(levels) - 1)
     found = np.where(levels[at] == x, position[at], -1)
     return found, x, present  # (the values as floats: only the unseen ones are read)
