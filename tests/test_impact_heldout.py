@@ -182,3 +182,15 @@ def test_the_scores_do_not_depend_on_how_the_test_rows_are_chunked(tmp_path, mod
             assert (a.rows, a.unseen_rows) == (b.rows, b.unseen_rows)
             assert b.log_loss == pytest.approx(a.log_loss, rel=1e-12)
             assert b.accuracy == a.accuracy
+
+
+def test_a_text_table_with_a_test_table_is_refused_in_one_line_and_exit_2(tmp_path):
+    docs = pd.DataFrame({"body": ["good day", "bad day", "good night", "bad night"] * 5, "y": ["p", "n"] * 10})
+    train_path, test_path = tmp_path / "docs.csv", tmp_path / "docs_test.csv"
+    docs.to_csv(train_path, index=False)
+    docs.to_csv(test_path, index=False)
+    args = ["impact", str(train_path), "--target", "y", "--text", "body", "--test", str(test_path)]
+    out = CliRunner().invoke(main, args)
+    assert out.exit_code == 2 and "Traceback" not in out.output
+    (line,) = out.output.strip().splitlines()
+    assert line.startswith(f"{test_path}: error: impact --test does not take --text")

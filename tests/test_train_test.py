@@ -381,3 +381,32 @@ def test_the_test_csv_is_read_in_one_pass_and_the_training_file_not_again_but_fo
     result = compare(ctx, test)
     assert (test.passes, train.passes - before) == (1, 0)
     assert result.overlap.rows == 3 and train.passes - before == 1  # NB603 fingerprints the training rows once
+
+
+def test_checked_with_its_test_table_the_training_file_is_read_as_often_as_checked_alone():
+    """NB603's training fingerprints come from the profile's pass, and equal those a pass of their own makes."""
+    from pathlib import Path
+
+    from nblint.readers.files import read_table
+    from nblint.run.config import Settings
+    from nblint.run.pairing import compare, read_test
+    from nblint.run.runner import lint_source, make_context
+
+    root = Path(__file__).resolve().parent / "data" / "split"
+    settings = Settings(target="decision")
+    codes = settings.enabled_codes(str(root / "train.csv"))
+    assert "NB603" in codes
+    alone = read_table(str(root / "train.csv"))
+    lint_source(alone, settings, codes)
+    paired = read_table(str(root / "train.csv"))
+    test = read_test(str(root / "test.csv"), paired, target="decision")
+    (both,) = [f for f in lint_source(paired, settings, codes, test=test) if f.code == "NB603"]
+    assert paired.passes == alone.passes and test.passes == 1
+    train = read_table(str(root / "train.csv"))  # (no fingerprints handed to compare: it reads the rows again)
+    again = compare(make_context(train, settings), read_test(str(root / "test.csv"), train, target="decision")).overlap
+    assert (both.evidence["rows"], both.evidence["conflicting"], both.evidence["p_value"]) == (
+        again.rows,
+        again.conflicting,
+        again.p_value,
+    )
+    assert both.rows == again.examples

@@ -266,7 +266,8 @@ def _token_counter(vectorizer: Any) -> Any:
     def count(docs: Any) -> tuple[Any, Any]:
         found = [analyzer(doc) for doc in docs]
         tokens = np.array([len(doc) for doc in found], dtype=np.int64)
-        unseen = np.array([sum(token not in vocabulary for token in doc) for doc in found], dtype=np.int64)
+        known = vocabulary.__contains__  # (per token in C: a corpus is millions of them)
+        unseen = tokens - np.array([sum(map(known, doc)) for doc in found], dtype=np.int64)
         return tokens, unseen
 
     return count

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 
@@ -126,6 +127,7 @@ class TableProfile:
         jobs: int = 1,
         wide_binary: int | None = None,
         budget: MemoryBudget | None = None,
+        rows: Any = None,
     ) -> TableProfile:
         """Profile a whole source, chunk by chunk, merging as it goes.
 
@@ -144,6 +146,11 @@ class TableProfile:
             The memory the profile may take (default :meth:`MemoryBudget.default`): past
             it, structures are capped (see :class:`~nblint.core.resources.ProfileCaps`) and
             ``limits`` says how.
+        rows : accumulator, optional
+            What else a caller needs of every row, gathered in the same pass rather than a
+            second one (the training rows' fingerprints a test table is compared with): each
+            chunk is added to an ``rows.empty()`` of its own (``add(chunk)``, on the chunk's
+            thread), merged into ``rows`` in row order (``merge``) once the pass is whole.
         """
         caps = ProfileCaps.for_table(budget, len(source.names), DISTINCT_CAP)
         if target is not None and target in source.skipped:
@@ -151,18 +158,27 @@ class TableProfile:
         if target is not None and target not in source.names:
             raise InputError(missing_column("target column", target, list(source.names)) + source.missing_column_note)
 
-        def fold(chunks) -> TableProfile | None:
-            profile = None
-            for part in ordered_map(
-                lambda chunk: cls.from_chunk(chunk, target, wide_binary, caps), chunks, jobs, "nblint-profile"
-            ):
+        def read(chunk: Chunk) -> tuple[TableProfile, Any]:
+            if rows is None:
+                return cls.from_chunk(chunk, target, wide_binary, caps), None
+            own = rows.empty()
+            own.add(chunk)
+            return cls.from_chunk(chunk, target, wide_binary, caps), own
+
+        def fold(chunks) -> tuple[TableProfile | None, Any]:
+            profile, seen = None, rows.empty() if rows is not None else None
+            for part, own in ordered_map(read, chunks, jobs, "nblint-profile"):
                 # The running profile is ours alone: merging may reuse its arrays.
                 profile = part if profile is None else profile.merge(part, in_place=True)
-            return profile
+                if seen is not None:
+                    seen.merge(own)
+            return profile, seen
 
         # A CSV source may restart the pass when a column's type widens mid-file: each
         # attempt folds from scratch (the restart protocol of TableSource.settled_pass).
-        profile = source.settled_pass(fold, sparse_except=(target,) if target is not None else ())
+        profile, seen = source.settled_pass(fold, sparse_except=(target,) if target is not None else ())
+        if rows is not None and seen is not None:
+            rows.merge(seen)
         if profile is None:
             raise InputError("no data rows")
         profile.limits += _level_note(profile, caps)

@@ -90,6 +90,8 @@ class Settings:
     test_line: int | None = None
     #: Columns whose encoder in the spec naming the table raises on an unseen level -> that encoder (NB601).
     unknown_raises: dict[str, str] = field(default_factory=dict)
+    #: Columns whose encoder in that spec has a plan for unseen levels (known not to raise).
+    unknown_planned: frozenset[str] = frozenset()
     #: A declared CategoricalNB's ``min_categories`` (a spec's or a live pipeline's), where one is known.
     min_categories: Any = None
     model: str | None = None

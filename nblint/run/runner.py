@@ -204,11 +204,17 @@ ProfileCache = dict[tuple[Any, ...], TableProfile]
 
 
 def make_context(
-    source: TableSource, settings: Settings, jobs: int | None = None, profiles: ProfileCache | None = None
+    source: TableSource,
+    settings: Settings,
+    jobs: int | None = None,
+    profiles: ProfileCache | None = None,
+    rows: Any = None,
 ) -> TableContext:
     """Profile one table (one pass, ``jobs`` chunks at a time) and wrap it in the context the rules share.
 
-    ``profiles``, when given, keeps the profile for the next context of the same table.
+    ``profiles``, when given, keeps the profile for the next context of the same table;
+    ``rows``, an accumulator fed the same pass (:meth:`TableProfile.from_source`), only when
+    that pass is made here.
     """
     jobs = min(jobs or default_jobs(), MAX_JOBS)
     source.jobs = jobs  # a CSV source also parses that many blocks at once
@@ -223,7 +229,7 @@ def make_context(
     if profile is None:
         profile = source.remote_profile(*key)  # a Dask source profiles on the cluster
     if profile is None:
-        profile = TableProfile.from_source(source, settings.target, jobs, wide, budget)
+        profile = TableProfile.from_source(source, settings.target, jobs, wide, budget, rows)
     if profiles is not None:
         profiles[cached] = profile
     return TableContext(source, profile, settings.model, options, settings.alpha, settings.kinds)
@@ -244,13 +250,22 @@ def lint_source(
     (a pipeline's steps that failed on the test rows).
     """
     with one_blas_thread():
-        ctx = make_context(source, settings, jobs, profiles)
+        train_rows = None
+        if isinstance(test, TableSource):
+            from nblint.run.overlap import train_rows_for
+
+            # The training rows' fingerprints for the rows in both tables, made in the profile's pass (a few
+            # numpy sums per chunk): a pass of their own would read the training table again.
+            train_rows = train_rows_for(source, test, settings.target)
+        ctx = make_context(source, settings, jobs, profiles, train_rows)
         if isinstance(test, TableSource):
             from nblint.run.pairing import compare
 
             test.jobs = source.jobs
             try:
-                ctx.test = compare(ctx, test, settings.unknown_raises, settings.min_categories)
+                ctx.test = compare(
+                    ctx, test, settings.unknown_raises, settings.min_categories, train_rows, settings.unknown_planned
+                )
             except TestError:
                 raise
             except NblintError as exc:  # (the pass over the test table: its rows, or no column shared)
@@ -545,7 +560,8 @@ def _declared_by_spec(
         from nblint.run.pairing import strict_encoders
 
         minimum = spec.estimator.value("min_categories") if spec.estimator is not None else None
-        resolved = replace(resolved, unknown_raises=strict_encoders(spec), min_categories=minimum)
+        raises, planned = strict_encoders(spec)
+        resolved = replace(resolved, unknown_raises=raises, unknown_planned=planned, min_categories=minimum)
     return resolved
 
 

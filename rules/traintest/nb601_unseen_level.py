@@ -96,9 +96,13 @@ class UnseenLevel(TestTableRule):
             # code past the training ones makes predict fail.
             named = [value for value, _ in levels if not isinstance(value, float) and not met.members]
             uncoded = (
-                ctx.model == "categorical" and test.min_categories is None and bool(named) and column not in test.strict
+                ctx.model == "categorical"
+                and test.min_categories is None
+                and bool(named)
+                and column not in test.strict
+                and column not in test.planned
             )
-            encoder = test.strict.get(column) or None  # ("": an encoder with a plan for unknown levels)
+            encoder = test.strict.get(column)
             fails = (ctx.model == "categorical" and bool(past)) or uncoded or encoder is not None
             shown = ", ".join(fmt_value(value) for value, _ in levels[:5]) + (" ..." if len(levels) > 5 else "")
             rows_share = share(met.rows, test.n_rows)

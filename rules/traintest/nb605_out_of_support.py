@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from nblint.engine import SUMMARIZE_ABOVE, Severity
-from nblint.run.pairing import SUPPORT_SDS
+from nblint.run.testpass import SUPPORT_SDS
 
 from ..counts import fmt_value
 from . import TestTableRule, at_test, share
