@@ -57,6 +57,8 @@ PREDICT_METHODS = frozenset(
         "get_feature_names_out",
     }
 )
+#: Frame attributes that hold labels, not data: iterating them gives names (``[c for c in df.columns]``).
+LABELS = frozenset({"columns", "index", "dtypes", "shape"})
 #: Methods that give the same column(s) in another container (``y.values.ravel()``).
 SAME_VALUES = frozenset(
     {"to_numpy", "ravel", "astype", "reshape", "copy", "squeeze", "flatten", "tolist", "to_frame", "to_list"}
@@ -107,6 +109,13 @@ class DataTracking(ColumnTracking):
                     return None
                 return self.selected(self.data_of(node.value), self.column_names(node))
             return None
+        if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
+            # [row for row in zip(a, b)]: the elements are taken from the data iterated (a frame's column
+            # names and index are labels, not its data).
+            taken = [
+                g.iter for g in node.generators if not (isinstance(g.iter, ast.Attribute) and g.iter.attr in LABELS)
+            ]
+            return union(self.data_of(node.elt), *(self.data_of(i) for i in taken))
         return union(*(self.data_of(child) for child in ast.iter_child_nodes(node) if isinstance(child, ast.expr)))
 
     def _call_data(self, node: ast.Call) -> Chains | None:
