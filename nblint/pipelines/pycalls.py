@@ -9,6 +9,8 @@ Part of the Python reader (:mod:`nblint.pipelines.pysource`, which mixes this in
 * ``fit``/``partial_fit`` and the cross-validation functions link a model to
   the data it is fitted on; ``set_params`` (``clf__alpha`` paths too) changes
   its parameters; ``le.fit(["n", "y"])`` records the categories written;
+* a name bound to a scikit-learn class (``model_cls = BernoulliNB``, a loop over
+  ``[BernoulliNB, GaussianNB]``) called later builds that class (each one the loop takes);
 * a function or class of the source is read with its arguments bound to its
   parameters (those not passed to their default values), a few calls deep
   (:meth:`CallReading.inline`);
@@ -27,7 +29,17 @@ from nblint.pipelines.flow import FITTED_LEVELS
 from nblint.pipelines.params import resolve_param
 from nblint.pipelines.pydata import FIT_METHODS, argument, union
 from nblint.pipelines.pystate import Chains, Function, Parts, ReaderState
-from nblint.pipelines.pyvalues import Instance, Partial, calls_in, enumerated, is_literal, number_range, one_of, zipped
+from nblint.pipelines.pyvalues import (
+    Instance,
+    Partial,
+    calls_in,
+    classes_named,
+    enumerated,
+    is_literal,
+    number_range,
+    one_of,
+    zipped,
+)
 from nblint.pipelines.pyvalues import mark as _mark
 from nblint.pipelines.pyvalues import unknown as _unknown
 from nblint.pipelines.tree import PosDict
@@ -194,7 +206,13 @@ class CallReading(ReaderState):
         """
         if name in self.env:
             bound = self.env[name]
-            return self.expr(self.partial_call(bound, node)) if isinstance(bound, Partial) else _unknown(node)
+            if isinstance(bound, Partial):
+                return self.expr(self.partial_call(bound, node))
+            # model_cls = BernoulliNB; model_cls(alpha=1): the class it names (each one a loop over classes takes)
+            classes = classes_named(bound)
+            if classes:
+                return one_of([self._library_call(node, dotted) for dotted in classes[:MAX_ALTERNATIVES]])
+            return _unknown(node)
         if name in self.classes:
             instance = Instance(name)
             init = self.functions.get(f"{name}.__init__")
@@ -268,7 +286,7 @@ class CallReading(ReaderState):
                 self.env.pop(name, None)
                 self.data.pop(name, None)
             for name, (value, data) in bound.items():
-                if not isinstance(value, Expr):
+                if not isinstance(value, Expr) or classes_named(value):  # (a class passed in may be called)
                     self.env[name] = value
                 if data:
                     self.data[name] = data

@@ -54,7 +54,7 @@ from nblint.pipelines.pyloops import LoopReading, listed_names
 from nblint.pipelines.pynotes import cut_message, line_list, unreadable_message
 from nblint.pipelines.pyparse import imports_library, parse_source
 from nblint.pipelines.pystate import Chains, Parts
-from nblint.pipelines.pyvalues import Instance, calls_in, unpack
+from nblint.pipelines.pyvalues import Instance, calls_in, classes_named, unpack
 from nblint.pipelines.pyvalues import mark as _mark
 from nblint.pipelines.pyvalues import unknown as _unknown
 from nblint.pipelines.spec import PipelineSpec, build_specs
@@ -425,7 +425,7 @@ class _ModuleReader(CallReading, LoopReading, BranchReading, DataTracking, Expre
         listed = listed_names(node) if node is not None else None
         if listed:
             self.frame_lists[name] = listed
-        if not isinstance(value, Expr):
+        if not isinstance(value, Expr) or classes_named(value):  # (a class is kept: it may be called later)
             self.env[name] = value
         if data:
             self.data[name] = data
