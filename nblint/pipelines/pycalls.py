@@ -36,6 +36,8 @@ from nblint.pipelines.pyvalues import (
     classes_named,
     enumerated,
     is_literal,
+    is_sequence,
+    items_of,
     number_range,
     one_of,
     zipped,
@@ -111,6 +113,15 @@ class CallReading(ReaderState):
             args = [self.expr(a) for a in node.args]
             pairs = zipped(args) if builtin == "zip" else enumerated(args[0], args[1] if len(args) > 1 else 0)
             return pairs if pairs is not None else _unknown(node)
+        if builtin == "dict" and len(node.args) == 1 and not node.keywords:
+            # dict(zip(names, models)), dict([("nb", BernoulliNB()), ...]): pairs with literal keys
+            pairs = items_of(self.expr(node.args[0]))
+            if pairs and all(is_sequence(p) and len(p) == 2 and is_literal(p[0]) for p in pairs):
+                found = PosDict(_mark(node))
+                for key, value in pairs:
+                    found[key] = value
+                    found.marks[key] = _mark(node)
+                return found
         if builtin == "dict" and not node.args:
             found = PosDict(_mark(node))
             for keyword in node.keywords:
