@@ -9,6 +9,7 @@ Part of the Python reader (:mod:`nblint.pipelines.pysource`, which mixes this in
 * ``fit``/``partial_fit`` and the cross-validation functions link a model to
   the data it is fitted on; ``set_params`` (``clf__alpha`` paths too) changes
   its parameters; ``le.fit(["n", "y"])`` records the categories written;
+* ``clone(model)`` and ``copy.deepcopy(model)`` are the model they copy (same class, same parameters);
 * a name bound to a scikit-learn class (``model_cls = BernoulliNB``, a loop over
   ``[BernoulliNB, GaussianNB]``) called later builds that class (each one the loop takes);
 * a function or class of the source is read with its arguments bound to its
@@ -64,6 +65,8 @@ MAX_DEPTH = 4
 MAX_INLINED = 400
 #: The most alternatives one call is expanded into (one per model of a list it is given).
 MAX_ALTERNATIVES = 16
+#: Calls that give a copy of an estimator: the same class with the same parameters (unfitted, for clone).
+COPIES = frozenset({"sklearn.base.clone", "sklearn.clone", "copy.deepcopy", "copy.copy"})
 
 
 def _with(value: Any, old: Any, new: Any, depth: int = 0) -> Any:
@@ -96,6 +99,8 @@ class CallReading(ReaderState):
 
     def _call(self, node: ast.Call) -> Any:
         dotted = self.resolve(node.func)
+        if dotted in COPIES and len(node.args) == 1 and not isinstance(node.args[0], ast.Starred):
+            return self.expr(node.args[0])  # clone(model): the same class with the same parameters
         if dotted is not None and catalog.is_known(dotted) and "." in dotted:
             return self._library_call(node, dotted)
         builtin = self._builtin(node.func)
