@@ -21,10 +21,10 @@ the columns ``get_dummies(df)`` leaves alone do.  What is followed:
   feature, so its encoding (``LabelEncoder`` on the labels) is not data
   preparation of the model's input.  A target picked by position (``y =
   df.iloc[:, -1]``) names no column; where the frame's columns were encoded one
-  per statement, the column written last is taken for it (sources encode a
-  table's columns in file order, target last, as ``X = df.iloc[:, :-1]``
-  assumes): its encoder is left quiet, since reporting the target's encoder
-  would be a false alarm while the order is only a tie-breaker.
+  per statement, the column written last, by a ``LabelEncoder``, is taken for it
+  (sources encode a table's columns in file order, target last, as ``X =
+  df.iloc[:, :-1]`` assumes): its encoder is left quiet, since reporting the
+  target's encoder would be a false alarm while the order is only a tie-breaker.
 """
 
 from __future__ import annotations
@@ -271,9 +271,10 @@ class DataTracking(ColumnTracking):
 
         Which column is last is in the file, not in the source.  The order in which
         the source encoded the frame's columns one by one is the only evidence, and a
-        tie-breaker only: the column written last is taken for the target, so that
-        its encoder (``LabelEncoder`` on the labels) is not reported as a feature's.
-        Columns encoded together (a loop, ``df[cols] = ...``) give no such order.
+        tie-breaker only: the column written last is taken for the target when a
+        ``LabelEncoder`` wrote it (the encoder scikit-learn documents for targets), so
+        that the labels' encoder is not reported as a feature's.  Columns encoded
+        together (a loop, ``df[cols] = ...``) give no such order.
         """
         if not (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute)):
             return None
@@ -284,11 +285,11 @@ class DataTracking(ColumnTracking):
             return None
         frame = self._dotted_text(node.value.value)
         written = [
-            chain[-1].columns
+            chain[-1]
             for chain in self.data.get(frame or "", ()) or ()
             if chain and chain[-1].columns is not None and len(chain[-1].columns) == 1 and same_names(chain[-1])
         ]
-        return written[-1] if written else None
+        return written[-1].columns if written and written[-1].cls == "LabelEncoder" else None
 
     def fitted_on(self, chains: Chains) -> Chains | None:
         """What a model fitted on ``chains`` reads: encoders of the target left out, one encoder's column uses merged.
