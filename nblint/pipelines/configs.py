@@ -41,8 +41,9 @@ from nblint.engine.findings import Finding
 from nblint.pipelines.calls import Note
 from nblint.pipelines.mapping import read_mapping_config
 from nblint.pipelines.notebook import CellMap, file_lines, load_cells, read_notebook
+from nblint.pipelines.pynotes import cut_message
 from nblint.pipelines.pyparse import imports_library
-from nblint.pipelines.pysource import cut_message, read_module, read_python
+from nblint.pipelines.pysource import read_module, read_python
 from nblint.pipelines.spec import PipelineSpec
 from nblint.pipelines.tree import read_documents
 

@@ -9,6 +9,9 @@ Part of the Python reader (:mod:`nblint.pipelines.pysource`, which mixes this in
 * ``fit``/``partial_fit`` and the cross-validation functions link a model to
   the data it is fitted on; ``set_params`` (``clf__alpha`` paths too) changes
   its parameters; ``le.fit(["n", "y"])`` records the categories written;
+* ``clone(model)`` and ``copy.deepcopy(model)`` are the model they copy (same class, same parameters);
+* a name bound to a scikit-learn class (``model_cls = BernoulliNB``, a loop over
+  ``[BernoulliNB, GaussianNB]``) called later builds that class (each one the loop takes);
 * a function or class of the source is read with its arguments bound to its
   parameters (those not passed to their default values), a few calls deep
   (:meth:`CallReading.inline`);
@@ -27,7 +30,19 @@ from nblint.pipelines.flow import FITTED_LEVELS
 from nblint.pipelines.params import resolve_param
 from nblint.pipelines.pydata import FIT_METHODS, argument, union
 from nblint.pipelines.pystate import Chains, Function, Parts, ReaderState
-from nblint.pipelines.pyvalues import Instance, Partial, calls_in, enumerated, is_literal, number_range, one_of, zipped
+from nblint.pipelines.pyvalues import (
+    Instance,
+    Partial,
+    calls_in,
+    classes_named,
+    enumerated,
+    is_literal,
+    is_sequence,
+    items_of,
+    number_range,
+    one_of,
+    zipped,
+)
 from nblint.pipelines.pyvalues import mark as _mark
 from nblint.pipelines.pyvalues import unknown as _unknown
 from nblint.pipelines.tree import PosDict
@@ -50,6 +65,8 @@ MAX_DEPTH = 4
 MAX_INLINED = 400
 #: The most alternatives one call is expanded into (one per model of a list it is given).
 MAX_ALTERNATIVES = 16
+#: Calls that give a copy of an estimator: the same class with the same parameters (unfitted, for clone).
+COPIES = frozenset({"sklearn.base.clone", "sklearn.clone", "copy.deepcopy", "copy.copy"})
 
 
 def _with(value: Any, old: Any, new: Any, depth: int = 0) -> Any:
@@ -82,6 +99,8 @@ class CallReading(ReaderState):
 
     def _call(self, node: ast.Call) -> Any:
         dotted = self.resolve(node.func)
+        if dotted in COPIES and len(node.args) == 1 and not isinstance(node.args[0], ast.Starred):
+            return self.expr(node.args[0])  # clone(model): the same class with the same parameters
         if dotted is not None and catalog.is_known(dotted) and "." in dotted:
             return self._library_call(node, dotted)
         builtin = self._builtin(node.func)
@@ -99,6 +118,15 @@ class CallReading(ReaderState):
             args = [self.expr(a) for a in node.args]
             pairs = zipped(args) if builtin == "zip" else enumerated(args[0], args[1] if len(args) > 1 else 0)
             return pairs if pairs is not None else _unknown(node)
+        if builtin == "dict" and len(node.args) == 1 and not node.keywords:
+            # dict(zip(names, models)), dict([("nb", BernoulliNB()), ...]): pairs with literal keys
+            pairs = items_of(self.expr(node.args[0]))
+            if pairs and all(is_sequence(p) and len(p) == 2 and is_literal(p[0]) for p in pairs):
+                found = PosDict(_mark(node))
+                for key, value in pairs:
+                    found[key] = value
+                    found.marks[key] = _mark(node)
+                return found
         if builtin == "dict" and not node.args:
             found = PosDict(_mark(node))
             for keyword in node.keywords:
@@ -194,7 +222,13 @@ class CallReading(ReaderState):
         """
         if name in self.env:
             bound = self.env[name]
-            return self.expr(self.partial_call(bound, node)) if isinstance(bound, Partial) else _unknown(node)
+            if isinstance(bound, Partial):
+                return self.expr(self.partial_call(bound, node))
+            # model_cls = BernoulliNB; model_cls(alpha=1): the class it names (each one a loop over classes takes)
+            classes = classes_named(bound)
+            if classes:
+                return one_of([self._library_call(node, dotted) for dotted in classes[:MAX_ALTERNATIVES]])
+            return _unknown(node)
         if name in self.classes:
             instance = Instance(name)
             init = self.functions.get(f"{name}.__init__")
@@ -268,7 +302,7 @@ class CallReading(ReaderState):
                 self.env.pop(name, None)
                 self.data.pop(name, None)
             for name, (value, data) in bound.items():
-                if not isinstance(value, Expr):
+                if not isinstance(value, Expr) or classes_named(value):  # (a class passed in may be called)
                     self.env[name] = value
                 if data:
                     self.data[name] = data

@@ -19,7 +19,12 @@ the columns ``get_dummies(df)`` leaves alone do.  What is followed:
 * the target: a column used as ``y`` (``model.fit(X, df["label"])``,
   ``y = df.label.values``, a cross-validation or split's ``y``) is not a
   feature, so its encoding (``LabelEncoder`` on the labels) is not data
-  preparation of the model's input.
+  preparation of the model's input.  A target picked by position (``y =
+  df.iloc[:, -1]``) names no column; where the frame's columns were encoded one
+  per statement, the column written last, by a ``LabelEncoder``, is taken for it
+  (sources encode a table's columns in file order, target last, as ``X =
+  df.iloc[:, :-1]`` assumes): its encoder is left quiet, since reporting the
+  target's encoder would be a false alarm while the order is only a tie-breaker.
 """
 
 from __future__ import annotations
@@ -52,6 +57,8 @@ PREDICT_METHODS = frozenset(
         "get_feature_names_out",
     }
 )
+#: Frame attributes that hold labels, not data: iterating them gives names (``[c for c in df.columns]``).
+LABELS = frozenset({"columns", "index", "dtypes", "shape"})
 #: Methods that give the same column(s) in another container (``y.values.ravel()``).
 SAME_VALUES = frozenset(
     {"to_numpy", "ravel", "astype", "reshape", "copy", "squeeze", "flatten", "tolist", "to_frame", "to_list"}
@@ -102,6 +109,13 @@ class DataTracking(ColumnTracking):
                     return None
                 return self.selected(self.data_of(node.value), self.column_names(node))
             return None
+        if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
+            # [row for row in zip(a, b)]: the elements are taken from the data iterated (a frame's column
+            # names and index are labels, not its data).
+            taken = [
+                g.iter for g in node.generators if not (isinstance(g.iter, ast.Attribute) and g.iter.attr in LABELS)
+            ]
+            return union(self.data_of(node.elt), *(self.data_of(i) for i in taken))
         return union(*(self.data_of(child) for child in ast.iter_child_nodes(node) if isinstance(child, ast.expr)))
 
     def _call_data(self, node: ast.Call) -> Chains | None:
@@ -234,7 +248,7 @@ class DataTracking(ColumnTracking):
         if isinstance(node, ast.Name):
             self.targets.update(self.chosen.get(node.id, ()))
         else:
-            self.targets.update(self.column_names(node) or ())
+            self.targets.update(self.column_names(node) or self.last_column(node) or ())
 
     def remember_selection(self, name: str, node: ast.expr | None) -> None:
         """``y = df["label"]``: the columns a name holds, should it be used as a target later."""
@@ -242,7 +256,7 @@ class DataTracking(ColumnTracking):
         if node is not None:
             node = unwrapped(node)
             if isinstance(node, (ast.Subscript, ast.Attribute)):
-                columns = self.column_names(node)
+                columns = self.column_names(node) or self.last_column(node)
             elif isinstance(node, ast.Name):
                 columns = self.chosen.get(node.id)
             elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "pop":
@@ -252,6 +266,31 @@ class DataTracking(ColumnTracking):
         else:
             self.chosen.pop(name, None)
 
+    def last_column(self, node: ast.expr) -> tuple[str, ...] | None:
+        """``df.iloc[:, -1]`` (a target picked by position): the column of ``df`` an encoder wrote last, alone.
+
+        Which column is last is in the file, not in the source.  The order in which
+        the source encoded the frame's columns one by one is the only evidence, and a
+        tie-breaker only: the column written last is taken for the target when a
+        ``LabelEncoder`` wrote it (the encoder scikit-learn documents for targets), so
+        that the labels' encoder is not reported as a feature's.  Columns encoded
+        together (a loop, ``df[cols] = ...``) give no such order.
+        """
+        if not (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute)):
+            return None
+        key = node.slice
+        if node.value.attr != "iloc" or not isinstance(key, ast.Tuple) or len(key.elts) != 2:
+            return None
+        if self.expr(key.elts[1]) not in (-1, [-1]):
+            return None
+        frame = self._dotted_text(node.value.value)
+        written = [
+            chain[-1]
+            for chain in self.data.get(frame or "", ()) or ()
+            if chain and chain[-1].columns is not None and len(chain[-1].columns) == 1 and same_names(chain[-1])
+        ]
+        return written[-1].columns if written and written[-1].cls == "LabelEncoder" else None
+
     def fitted_on(self, chains: Chains) -> Chains | None:
         """What a model fitted on ``chains`` reads: encoders of the target left out, one encoder's column uses merged.
 
@@ -259,7 +298,13 @@ class DataTracking(ColumnTracking):
         is the target's business, not the features' (a target column left among the
         features is leakage, which no NB5xx rule is about).
         """
-        kept = [tuple(use for use in chain if not self._of_target(use)) for chain in chains]
+        # A chain that is nothing but the target's encoding is the target, not a raw route of features.
+        kept = [
+            stripped
+            for chain in chains
+            for stripped in [tuple(use for use in chain if not self._of_target(use))]
+            if stripped or not chain
+        ]
         merged: dict[tuple, tuple[Call, ...]] = {}
         for chain in kept:
             last = chain[-1] if chain else None

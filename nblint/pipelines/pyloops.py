@@ -58,9 +58,10 @@ class LoopReading(ReaderState):
 
     def frames_walked(self, node: ast.expr) -> tuple[str, ...] | None:
         """The frames a loop walks: a list of names written in the source (``[train, test]``, or a name bound
-        to one), none of them holding a value nblint knows (models and literals are walked as a OneOf)."""
+        to one), none of them holding a value nblint knows (models and literals are walked as a OneOf) or
+        imported (``[BernoulliNB, GaussianNB]`` are classes)."""
         names = self.frame_lists.get(node.id) if isinstance(node, ast.Name) else listed_names(node)
-        if names is None or any(name in self.env for name in names):
+        if names is None or any(name in self.env or name in self.imports for name in names):
             return None
         return names
 

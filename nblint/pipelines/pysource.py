@@ -38,9 +38,6 @@ here -- becomes a :class:`~nblint.pipelines.calls.Note`, reported by NB510.
 from __future__ import annotations
 
 import ast
-import math
-import re
-import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -51,64 +48,19 @@ from nblint.pipelines.pybranches import BranchReading
 from nblint.pipelines.pycalls import CallReading
 from nblint.pipelines.pycolumns import FRAME_ATTRIBUTES
 from nblint.pipelines.pydata import DataTracking
+from nblint.pipelines.pyexported import exported_cells, exported_magic
+from nblint.pipelines.pyexpr import ExpressionReading
 from nblint.pipelines.pyloops import LoopReading, listed_names
-from nblint.pipelines.pyparse import (
-    MAX_NESTING,
-    PYTHON_CELL_MAGICS,
-    Unreadable,
-    imports_library,
-    newer_syntax,
-    parse_source,
-)
+from nblint.pipelines.pynotes import cut_message, line_list, unreadable_message
+from nblint.pipelines.pyparse import imports_library, parse_source
 from nblint.pipelines.pystate import Chains, Parts
-from nblint.pipelines.pyvalues import (
-    MAX_JOINED,
-    TOO_LARGE,
-    UNKNOWN,
-    Instance,
-    calls_in,
-    concatenated,
-    is_literal,
-    subscript,
-    unpack,
-)
+from nblint.pipelines.pyvalues import Instance, calls_in, classes_named, unpack
 from nblint.pipelines.pyvalues import mark as _mark
 from nblint.pipelines.pyvalues import unknown as _unknown
 from nblint.pipelines.spec import PipelineSpec, build_specs
-from nblint.pipelines.tree import PosDict
 
-CONSTANTS = {
-    "numpy.nan": math.nan,
-    "numpy.NaN": math.nan,
-    "numpy.inf": math.inf,
-    "math.nan": math.nan,
-    "math.inf": math.inf,
-}
-BUILTINS = frozenset({"range", "list", "tuple", "sorted", "zip", "enumerate", "dict", "float"})
-#: scikit-learn's modules, for ``from sklearn import *`` followed by ``naive_bayes.GaussianNB()``.
-SKLEARN_MODULES = frozenset(
-    {
-        "naive_bayes",
-        "preprocessing",
-        "pipeline",
-        "compose",
-        "model_selection",
-        "feature_extraction",
-        "decomposition",
-        "feature_selection",
-        "impute",
-        "calibration",
-        "multiclass",
-        "ensemble",
-        "linear_model",
-        "kernel_approximation",
-        "random_projection",
-    }
-)
 #: Words without which a source prepares no data nblint follows (its data is then not tracked, for speed).
 DATA_WORDS = ("get_dummies", "transform", ".apply(", "scale(", "normalize(", "binarize(")
-#: Conventional aliases, read as such where the source uses them without importing them.
-CONVENTIONAL = {"np": "numpy", "pd": "pandas"}
 
 
 def read_python(text: str, path: str) -> list[PipelineSpec] | None:
@@ -131,7 +83,7 @@ def read_python(text: str, path: str) -> list[PipelineSpec] | None:
             message = (
                 f"this file has a Python syntax error at line {problem.line}, column {problem.column} "
                 f"({problem.message}); it is a notebook exported as a script, so nblint read its cells apart and "
-                f"what the cell{'s' if len(broken) > 1 else ''} at {_lines(broken)} do{'' if len(broken) > 1 else 'es'} "
+                f"what the cell{'s' if len(broken) > 1 else ''} at {line_list(broken)} do{'' if len(broken) > 1 else 'es'} "
                 "is not followed"
             )
             return read_module(tree, path, text, notes=[Note(problem.line, message)])
@@ -145,122 +97,14 @@ def read_python(text: str, path: str) -> list[PipelineSpec] | None:
                 problem.line,
                 (
                     f"this file is Python 2 (Python 3 refuses its syntax at line {problem.line}): nblint read it with its "
-                    f"Python 2 statements set aside (print, exec, old except/raise forms at {_lines(parsed.python2)}), "
+                    f"Python 2 statements set aside (print, exec, old except/raise forms at {line_list(parsed.python2)}), "
                     "so what it checked assumes the rest means the same in Python 3"
                 ),
             )
         )
     if parsed.cut:
-        notes.append(Note(parsed.cut[0], cut_message(_lines(parsed.cut))))
+        notes.append(Note(parsed.cut[0], cut_message(line_list(parsed.cut))))
     return read_module(parsed.tree, path, text, notes=notes)
-
-
-def unreadable_message(problem: Unreadable, text: str) -> str:
-    """NB510's note for a source Python 3 cannot parse: why (Python 2, newer syntax, depth, a syntax error) and where."""
-    if problem.deep:
-        return (
-            "Python's parser refuses this file as nested too deeply (the limit of its own parser, "
-            "not an error in the code), so nblint cannot read it: its pipelines are not checked"
-        )
-    if problem.python2:
-        return (
-            f"this file is Python 2 (Python 3 refuses its syntax at line {problem.line}): nblint "
-            "reads Python 3 only, so its pipelines are not checked"
-        )
-    newer = newer_syntax(text, problem.line)
-    if newer is not None:  # code for a newer Python: unreadable here, not broken
-        return (
-            f"this file uses Python {newer[0]}.{newer[1]} syntax at line {problem.line}, newer than the Python "
-            f"{sys.version_info[0]}.{sys.version_info[1]} nblint runs on, so nblint cannot read it: its pipelines "
-            f"are not checked (run nblint on Python {newer[0]}.{newer[1]} or later)"
-        )
-    return (
-        f"this file has a Python syntax error at line {problem.line}, column {problem.column} ({problem.message}), "
-        "so nblint cannot read it: its pipelines are not checked"
-    )
-
-
-#: The cell marker ``jupyter nbconvert --to script`` writes before each code cell (``# In[12]:``, ``# In[ ]:``).
-_CELL_MARKER = re.compile(r"^# In\[[ 0-9]*\]:\s*$", re.MULTILINE)
-
-
-def exported_cells(text: str, path: str) -> tuple[ast.Module, list[int]] | None:
-    """A notebook exported as a script, read cell by cell: the module of the cells that parse and the
-    first lines of those that do not; None when the text has no cell markers or no cell parses."""
-    starts = [text.count("\n", 0, match.start()) + 1 for match in _CELL_MARKER.finditer(text)]
-    if len(starts) < 2:
-        return None
-    lines = text.split("\n")
-    bounds = [1, *starts, len(lines) + 1]
-    body: list[ast.stmt] = []
-    broken: list[int] = []
-    for first, end in zip(bounds, bounds[1:]):
-        chunk = "\n".join(lines[first - 1 : end - 1])
-        if not chunk.strip():
-            continue
-        parsed = parse_source(chunk, path, ipython=True)
-        if parsed.tree is None:
-            broken.append(first)
-            continue
-        ast.increment_lineno(parsed.tree, first - 1)
-        body += parsed.tree.body
-    if not body or not broken:
-        return None
-    return ast.Module(body=body, type_ignores=[]), broken
-
-
-def exported_magic(stmt: ast.stmt) -> list[ast.stmt] | None:
-    """The statements a notebook cell magic runs, where an exported script spells it as a call.
-
-    ``jupyter nbconvert --to script`` writes ``%%time`` cells as
-    ``get_ipython().run_cell_magic('time', '', "<the cell's code>")`` and ``%time x = f()`` as
-    ``get_ipython().run_line_magic('time', 'x = f()')``: for magics that run their Python code
-    (:data:`~nblint.pipelines.pyparse.PYTHON_CELL_MAGICS`), that code is read where the call is,
-    every line of it at the call's line (the code is one string literal there).
-    """
-    call = stmt.value if isinstance(stmt, ast.Expr) else None
-    if not (
-        isinstance(call, ast.Call)
-        and isinstance(call.func, ast.Attribute)
-        and call.func.attr in ("run_cell_magic", "run_line_magic")
-        and isinstance(call.func.value, ast.Call)
-        and isinstance(call.func.value.func, ast.Name)
-        and call.func.value.func.id == "get_ipython"
-    ):
-        return None
-    position = 2 if call.func.attr == "run_cell_magic" else 1
-    literals = [a.value if isinstance(a, ast.Constant) and isinstance(a.value, str) else None for a in call.args]
-    if len(literals) <= position or literals[0] not in PYTHON_CELL_MAGICS or literals[position] is None:
-        return None
-    code = literals[position]
-    if code is None:
-        return None
-    parsed = parse_source(code, "<magic>", ipython=True)
-    if parsed.tree is None:
-        return None
-    for node in ast.walk(parsed.tree):
-        if hasattr(node, "lineno"):  # statements, expressions, keywords, arguments...
-            setattr(node, "lineno", stmt.lineno)  # noqa: B010 (nodes without a line have no such field)
-            setattr(node, "end_lineno", stmt.end_lineno)  # noqa: B010
-    return parsed.tree.body
-
-
-def _item_text(holder: str, node: ast.Subscript) -> str:
-    """``encoders[col]`` as written: the key an item stored through a subscript is kept under."""
-    return f"{holder}[{ast.unparse(node.slice)}]"
-
-
-def cut_message(where: str) -> str:
-    """NB510's note for code cut at :data:`~nblint.pipelines.pyparse.MAX_NESTING` levels, ``where`` being its lines."""
-    return (
-        f"code at {where} is nested more than {MAX_NESTING} levels deep (a very long chain of operators or "
-        "calls): nblint read it down to that depth, and what the deeper part computes is not followed"
-    )
-
-
-def _lines(numbers: list[int]) -> str:
-    shown = ", ".join(map(str, numbers[:5]))
-    return f"line{'s' if len(numbers) > 1 else ''} {shown}{', ...' if len(numbers) > 5 else ''}"
 
 
 def read_module(
@@ -316,7 +160,7 @@ def read_module(
     return specs
 
 
-class _ModuleReader(CallReading, LoopReading, BranchReading, DataTracking):
+class _ModuleReader(CallReading, LoopReading, BranchReading, DataTracking, ExpressionReading):
     """The Python reader: its state is :class:`~nblint.pipelines.pystate.ReaderState`, its parts mixed in."""
 
     # ---------------------------------------------------------------- statements
@@ -581,7 +425,7 @@ class _ModuleReader(CallReading, LoopReading, BranchReading, DataTracking):
         listed = listed_names(node) if node is not None else None
         if listed:
             self.frame_lists[name] = listed
-        if not isinstance(value, Expr):
+        if not isinstance(value, Expr) or classes_named(value):  # (a class is kept: it may be called later)
             self.env[name] = value
         if data:
             self.data[name] = data
@@ -609,137 +453,3 @@ class _ModuleReader(CallReading, LoopReading, BranchReading, DataTracking):
                 else:
                     self.data.pop(name)
                 self.changed_in_place(name)
-
-    # ---------------------------------------------------------------- expressions
-
-    def expr(self, node: ast.expr) -> Any:
-        """The value of an expression: a literal, a :class:`Call`, a list/dict of those, a OneOf, or an :class:`Expr`."""
-        if isinstance(node, ast.Constant):
-            return node.value
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-            value = self.expr(node.operand)
-            if isinstance(value, (int, float)) and not isinstance(value, bool):
-                return -value if isinstance(node.op, ast.USub) else value
-        elif isinstance(node, (ast.List, ast.Tuple, ast.Set)):
-            items = []
-            for element in node.elts:
-                if isinstance(element, ast.Starred) and isinstance(self.expr(element.value), list):
-                    items += self.expr(element.value)
-                else:
-                    items.append(self.expr(element))
-            return items
-        elif isinstance(node, ast.Dict):
-            keys = [k for k in node.keys if isinstance(k, ast.Constant)]  # None stands for **mapping
-            if len(keys) == len(node.keys):
-                found = PosDict(_mark(node))
-                for key, value in zip(keys, node.values):
-                    found[key.value] = self.expr(value)
-                    found.marks[key.value] = _mark(key)
-                return found
-        elif isinstance(node, (ast.Name, ast.Attribute)):
-            return self._reference(node)
-        elif isinstance(node, ast.Subscript):
-            # An estimator kept in a list or dict (models["nb"]); a literal picked from a container is left
-            # unknown, since such containers are often overwritten at run time (best = search.best_params_).
-            holder = self._dotted_text(node.value)
-            stored = self.env.get(_item_text(holder, node)) if holder in self.item_holders else None
-            if stored is not None:
-                return stored  # encoders[col], set by encoders[col] = LabelEncoder()
-            found = subscript(self.expr(node.value), self.expr(node.slice))
-            if calls_in(found) or isinstance(found, Instance):
-                return found
-        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-            joined = concatenated(self.expr(node.left), self.expr(node.right))
-            if joined is TOO_LARGE:
-                self._gave_up(node)
-                return _unknown(node)
-            if joined is not None:
-                return joined  # [0] + alphas, col + "_enc" (also for each name a loop takes)
-        elif isinstance(node, (ast.Call, ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
-            memo_key = (id(node), self.frame)
-            if memo_key not in self.memo:
-                self.memo[memo_key] = UNKNOWN  # a call reached again while being read
-                self.memo[memo_key] = self._call(node) if isinstance(node, ast.Call) else self._comprehension(node)
-            return self.memo[memo_key]
-        return _unknown(node)
-
-    def _gave_up(self, node: ast.BinOp) -> None:
-        """Say once (NB510) that a joined value grew past what the reader holds, so it is read as unknown."""
-        if "<too large>" in self.noted:
-            return
-        self.noted.add("<too large>")
-        self.notes.append(
-            Note(
-                node.lineno,
-                (
-                    f"the value joined at line {node.lineno} would hold more than {MAX_JOINED:,} characters or items "
-                    "(a value that keeps doubling): nblint gave up reading it, so what it feeds is not followed"
-                ),
-            )
-        )
-
-    def _store_item(self, target: ast.Subscript, value: Any) -> None:
-        """``encoders[col] = LabelEncoder()``: the estimator is what ``encoders[col]`` stands for from here on
-        (the same container read through the same subscript), and a known dict gains it under a literal key."""
-        holder = self._dotted_text(target.value)
-        if holder is None or not (calls_in(value) or isinstance(value, Instance)):
-            return
-        key = self.expr(target.slice)
-        container = self.env.get(holder)
-        if isinstance(container, dict) and is_literal(key):
-            container[key] = value
-        self.env[_item_text(holder, target)] = value
-        self.item_holders.add(holder)
-
-    def _reference(self, node: ast.Name | ast.Attribute) -> Any:
-        if isinstance(node, ast.Attribute):
-            base = self.expr(node.value)
-            if isinstance(base, Instance):
-                return base.attrs.get(node.attr, _unknown(node))
-        text = self._dotted_text(node)
-        if text is not None and text in self.env:
-            return self.env[text]
-        dotted = self.resolve(node)
-        if dotted in CONSTANTS:
-            return CONSTANTS[dotted]
-        return Expr(dotted) if dotted else _unknown(node)
-
-    # ---------------------------------------------------------------- names
-
-    def resolve(self, node: ast.expr) -> str | None:
-        """The dotted origin of a name or attribute through the module's imports (None if not imported)."""
-        if isinstance(node, ast.Name):
-            if node.id in self.imports:
-                return self.imports[node.id]
-            if node.id in CONVENTIONAL and node.id not in self.env and node.id not in self.functions:
-                return CONVENTIONAL[node.id]  # np and pd used without an import (a snippet)
-            for module in self.star:
-                if node.id in catalog.KNOWN_NAMES or (module == "sklearn" and node.id in SKLEARN_MODULES):
-                    return f"{module}.{node.id}"
-            return None
-        if isinstance(node, ast.Attribute):
-            base = self.resolve(node.value)
-            return f"{base}.{node.attr}" if base else None
-        return None
-
-    def _builtin(self, func: ast.expr) -> str | None:
-        """The builtin a call's function names (``zip``, ``range``...), unless the source rebinds the name."""
-        if (
-            isinstance(func, ast.Name)
-            and func.id in BUILTINS
-            and func.id not in self.imports
-            and func.id not in self.functions
-            and func.id not in self.env
-        ):
-            return func.id
-        return None
-
-    @staticmethod
-    def _dotted_text(node: ast.expr) -> str | None:
-        """``name`` or ``self.name`` as written, for binding and looking up."""
-        if isinstance(node, ast.Name):
-            return node.id
-        if isinstance(node, ast.Attribute):
-            base = _ModuleReader._dotted_text(node.value)
-            return f"{base}.{node.attr}" if base else None
-        return None

@@ -15,6 +15,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
+from nblint.pipelines import catalog
 from nblint.pipelines.calls import Call, Expr, Mark, OneOf
 
 #: Longest range or sequence spelled out as candidate values; longer ones keep their ends.
@@ -112,6 +113,21 @@ def one_of(values: list) -> Any:
         if not any(value is seen or (_literal(value) and value == seen) for seen in distinct):
             distinct.append(value)
     return distinct[0] if len(distinct) == 1 else OneOf(distinct)
+
+
+def classes_named(value: Any) -> list[str]:
+    """The scikit-learn classes a value names as classes, not instances: ``cls = BernoulliNB``, or each
+    class a loop takes (``for cls in [BernoulliNB, GaussianNB]``); empty unless every item is one."""
+    items = value.items if isinstance(value, OneOf) else (value,)
+    found = [
+        item.text
+        for item in items
+        if isinstance(item, Expr)
+        and "." in item.text
+        and catalog.is_known(item.text)
+        and catalog.short_name(item.text) in catalog.KNOWN_NAMES
+    ]
+    return found if items and len(found) == len(items) else []
 
 
 def is_literal(value: Any) -> bool:
