@@ -20,7 +20,6 @@ MAX_FUNCTION_LINES = 80
 
 #: Module -> (its ceiling in lines, why it is not split yet).
 MODULE_CEILINGS = {
-    "nblint/cli.py": (907, "the command line, one module per command group is the next step (issue 39 item 1)"),
     "nblint/estimators/mixednb.py": (891, "the estimator, its weighting and its readings: a split by moves is pending"),
     "nblint/run/pairing.py": (759, "train/test pairing: split by its owner this round (tt2)"),
     "nblint/pipelines/pysource.py": (745, "the Python source walker: split by its owner this round (code3)"),
@@ -42,7 +41,7 @@ FUNCTION_CEILINGS = {
     "nblint/run/runner.py::lint_paths": (136, "the run's loop over paths; item 6's backend reshapes it"),
     "nblint/structure/exclusive.py::dummy_sets": (128, "the drop-first search (tabR3's)"),
     "rules/structure/nb104_collinear.py::check": (114, "NB104's wording of every VIF case; item 3 moves it out"),
-    "nblint/cli.py::check": (114, "``nblint check``'s options resolved in one place (item 5 declares them)"),
+    "nblint/cli/lint.py::check": (114, "``nblint check``'s options resolved in one place (item 5 declares them)"),
     "nblint/readers/csvfile.py::_block_batches": (109, "the CSV block reader's restart protocol (speed3's)"),
     "nblint/structure/kinds.py::_kind": (100, "one decision list over a column's evidence (tabR3's)"),
     "nblint/structure/onehot.py::find_onehot_groups": (95, "one exact search over dense counts (tabR3's)"),
@@ -54,7 +53,7 @@ FUNCTION_CEILINGS = {
     "rules/structure/nb105_duplicate_information.py::check": (82, "NB105's wording of every duplicate case"),
     "nblint/run/pairing.py::__init__": (82, "the train/test comparison's state (tt2's)"),
     "nblint/run/config.py::parse_settings": (82, "the file settings read in one place (item 5 declares them)"),
-    "nblint/cli.py::impact": (82, "``nblint impact``'s options and its two reports"),
+    "nblint/cli/impact.py::impact": (82, "``nblint impact``'s options and its two reports"),
 }
 
 
