@@ -20,7 +20,10 @@ MAX_FUNCTION_LINES = 80
 
 #: Module -> (its ceiling in lines, why it is not split yet).
 MODULE_CEILINGS = {
-    "nblint/estimators/mixednb.py": (891, "the estimator, its weighting and its readings: a split by moves is pending"),
+    "nblint/estimators/mixednb.py": (
+        611,
+        "the estimator class alone is 530 lines (107 of docstring): a split of the class is a change of shape",
+    ),
     "nblint/run/pairing.py": (759, "train/test pairing: split by its owner this round (tt2)"),
     "nblint/pipelines/pysource.py": (745, "the Python source walker: split by its owner this round (code3)"),
     "nblint/structure/exclusive.py": (674, "the exclusive-set searches: edited by their owner this round (tabR3)"),
