@@ -2,12 +2,15 @@
 
 A :class:`TableContext` wraps one table's profile.  Rules ask it for the
 structure of the table (groups, VIF, duplicates, kinds, separations) and never
-read rows.  The algorithms are pure functions of the profile in
-:mod:`nblint.structure` and :mod:`nblint.structure.leakage`; the context only caches their
-results and feeds them the settings the rules declared (``ctx.settings``, typed).
-Where a per-row result is needed (example rows of a broken group, verifying that
-a code column decodes a group, that two columns are identical), the context
-makes one extra chunked pass over the candidates only (:meth:`TableContext.row_checks`).
+read rows.  The context only caches and exposes: the algorithms are pure functions
+of the profile in :mod:`nblint.structure` (the verified structure in
+:mod:`nblint.structure.verified`), the document-term block is a
+:class:`~nblint.analysis.termblock.TermBlock`, the association with the target a
+:class:`~nblint.analysis.association.ClassAssociation`, and the context feeds them
+the settings the rules declared (``ctx.settings``, typed).  Where a per-row result is
+needed (example rows of a broken group, verifying that a code column decodes a group,
+that two columns are identical), the context makes one extra chunked pass over the
+candidates only (:meth:`TableContext.row_checks`, :meth:`TableContext.reduce_rows`).
 """
 
 from __future__ import annotations
@@ -39,7 +42,6 @@ from nblint.structure import (
     leakage,
     missing_together,
     searched,
-    variance_inflation,
 )
 from nblint.structure.duplicates import (
     MAX_RECODE_PAIRS,
@@ -47,6 +49,7 @@ from nblint.structure.duplicates import (
 )
 from nblint.structure.kinds import ColumnKind, declared_kind, infer_kinds, term_kinds
 from nblint.structure.verified import Structure, verified_structure
+from nblint.structure.vif import profile_variance_inflation
 
 
 class TableContext:
@@ -296,26 +299,8 @@ class TableContext:
 
     @cached_property
     def vif(self) -> VifResult:
-        """Variance inflation of the complete numeric columns, the words of a document-term block left out.
-
-        A bag of words has more words than documents, or words seen in a few documents
-        each: exact linear dependencies among them are certain and say nothing about the
-        table (and finding each would take a least-squares fit per word).
-        """
-        gram = self.profile.gram
-        names = gram.names
-        if self._vif_words:
-            keep = [i for i, name in enumerate(names) if name not in self.term_columns]
-            return variance_inflation(
-                tuple(names[i] for i in keep), gram.comoment_of(keep), self.group_search.onehot, self.n_rows
-            )
-        return variance_inflation(names, gram.comoment, self.group_search.onehot, self.n_rows)
-
-    @cached_property
-    def _vif_words(self) -> int:
-        """How many of the co-moments' columns are words of a document-term block (left out of VIF)."""
-        terms = self.term_columns
-        return sum(name in terms for name in self.profile.gram.names) if terms else 0
+        """Variance inflation of the complete numeric columns, the words of a document-term block left out."""
+        return profile_variance_inflation(self.profile.gram, self.term_columns, self.group_search.onehot, self.n_rows)
 
     # ---------------------------------------------------------------- class association
 
