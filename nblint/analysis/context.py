@@ -377,7 +377,8 @@ class TableContext:
             self._missing_together_groups,
             self.row_checks,
             self.table_order,
-            self.settings,
+            self.settings.max_violation_share,
+            self.settings.min_evidence,
             self.budget,
         )
 

@@ -19,7 +19,6 @@ from typing import Any
 
 import numpy as np
 
-from nblint.engine.settings import AnalysisSettings
 from nblint.structure.budget import Budget
 from nblint.structure.duplicates import code_column_candidates, identical_candidates
 from nblint.structure.groups import Group
@@ -213,7 +212,8 @@ def verified_structure(
     missing_together: Callable[[], tuple[list[Group], list[Group]]],
     row_checks: Callable[..., Any],
     order: dict[str, int],
-    settings: AnalysisSettings,
+    max_share: float,
+    min_evidence: float,
     budget: Budget,
 ) -> Structure:
     """Groups, broken groups, code columns and identical columns of a table, verified.
@@ -237,10 +237,11 @@ def verified_structure(
     row_checks : callable
         ``row_checks(broken, codes, identical)``: the one pass over the rows that verifies
         the candidates (:class:`~nblint.analysis.rowchecks.RowVerdicts`).
+    max_share, min_evidence : float
+        The ``max-violation-share`` and ``min-evidence`` settings.
     """
     names = list(profile.names)
     binary, cooccurrence = searched
-    max_share, min_evidence = settings.max_violation_share, settings.min_evidence
     broken_candidates, dummy_candidates, flags = exclusive_candidates(
         profile.gram, profile.n_rows, search, binary, cooccurrence, names, order, terms, max_share, min_evidence, budget
     )
