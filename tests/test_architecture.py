@@ -66,8 +66,10 @@ def test_no_rule_code_is_a_value_in_nblint():
 
 # --------------------------------------------------------------------------- issue 25: rooms and circles
 
-#: The modules of the package root: what users and tools import or run. Everything else is in a folder.
-FACES = {"__init__.py", "__main__.py", "cli.py", "pandera.py"}
+#: The modules of the package root: what users and tools import or run. Everything else is in a folder,
+#: the two other faces too, each a package: the command line (a module per command group) and pandera.
+FACES = {"__init__.py", "__main__.py"}
+FACE_PACKAGES = ("cli", "pandera")
 #: The two trees of the project's code, and the names they are imported by.
 PACKAGES = {"nblint": "nblint", "rules": "nblint_rules"}
 
@@ -184,6 +186,7 @@ def test_no_module_imports_itself_back():
 
 def test_the_package_root_holds_only_its_faces():
     assert {path.name for path in (ROOT / "nblint").glob("*.py")} == FACES
+    assert all((ROOT / "nblint" / face / "__init__.py").is_file() for face in FACE_PACKAGES)
 
 
 def test_engines_plug_in_through_the_table_source_not_by_probing():

@@ -130,8 +130,10 @@ def test_a_rule_that_needs_a_target_refuses_a_check_without_one():
     class NeedsTarget:
         code, name, options, needs_target = "NB299", "needs-target", (), True
 
+    from nblint.pandera import checks
+
     with pytest.raises(SchemaDefinitionError, match="NB299 needs the target column"):
-        nbpa._settings(NeedsTarget, {}, {})
+        checks._settings(NeedsTarget, {}, {})
 
 
 def test_missing_target_column_fails_the_check():

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from nblint.profile.levels import key_counts, level_sizes
 from nblint.profile.table import class_slots
 
 
@@ -46,3 +47,36 @@ class ClassPresence:
 
     def merge(self, other: ClassPresence) -> None:
         self.presence += other.presence
+
+
+def term_presence(profile, terms, order: dict[str, int], source, reduce_rows) -> tuple[tuple[str, ...], np.ndarray]:
+    """The term columns (table order) and the documents of each class each is non-zero in, ``(C, p)``.
+
+    From the profile where it tells (0/1 words; words whose levels it keeps: the rows
+    off the level 0); the others (tf-idf weights) are counted in one pass over their rows
+    (a sparse matrix's own row blocks; else ``reduce_rows(columns, accumulator)``).
+    """
+    numeric, target = profile.numeric, profile.target
+    n_classes = len(profile.classes)
+    names = tuple(sorted(terms, key=order.__getitem__))
+    position = numeric.names.positions()
+    at = np.array([position[c] for c in names], dtype=np.int64)
+    presence = np.full((n_classes, len(names)), -1, dtype=np.int64)
+    if not len(names) or target is None:
+        return names, presence
+    zero_one = numeric.zero_one[at]
+    presence[:, zero_one] = numeric.level_counts[1][:n_classes, at[zero_one]]
+    tabled = ~zero_one & (level_sizes(numeric.levels)[at] >= 0)
+    zeros = key_counts(numeric.levels, 0.0, numeric.class_n.shape[0])
+    presence[:, tabled] = (numeric.class_n - zeros)[:n_classes, at[tabled]]
+    unread = np.flatnonzero(~zero_one & ~tabled)
+    unknown = [names[j] for j in unread.tolist()]
+    if unknown:
+        counter = ClassPresence(unknown, target, profile.classes)
+        if source.matrix is not None:  # a sparse matrix: its own row blocks
+            for chunk in source.chunks():
+                counter.add(chunk)
+        else:
+            counter = reduce_rows(unknown + [target], counter)
+        presence[:, unread] = counter.presence[:n_classes]
+    return names, presence

@@ -5,7 +5,7 @@ themselves: how many rows of a broken-group candidate sum to 0 or to 2 and more 
 example rows), whether a code column and a group determine each other, whether columns
 that may duplicate one another agree on every row (an order-free hash of their values),
 whether two columns recode each other. :class:`RowChecks` gathers all of it in one pass
-(:meth:`nblint.analysis.context.TableContext.row_checks`); every part adds up in any
+(:func:`verify_rows`); every part adds up in any
 grouping of the rows, the example rows in row order.
 """
 
@@ -143,6 +143,29 @@ class RowChecks:
             identical += [group for group in by_hash.values() if len(group) > 1]
         recodes = [len(seen) if _one_to_one(seen) else 0 for seen in self.recode_tables]
         return RowVerdicts(self.row_sums, decodes, identical, recodes)
+
+
+def verify_rows(
+    reduce_rows, order: dict[str, int], broken_candidates, code_candidates, identical_candidates, recode_candidates=()
+) -> RowVerdicts:
+    """One chunked pass computing every per-row verification at once, over the columns the candidates name.
+
+    ``reduce_rows(columns, accumulator)`` is the context's pass (columns in table order, ``order``).
+    """
+    checks = RowChecks(
+        broken_candidates, code_candidates, [c for cols in identical_candidates for c in cols], recode_candidates
+    )
+    needed = sorted(
+        {m for members, _ in broken_candidates for m in members}
+        | {c for c, _ in code_candidates}
+        | {m for _, g in code_candidates for m in g.members}
+        | set(checks.hashes)
+        | {c for pair in recode_candidates for c in pair},
+        key=lambda c: order[c],
+    )
+    if needed:
+        checks = reduce_rows(needed, checks)
+    return checks.verdicts(identical_candidates)
 
 
 def _one_to_one(pairs: set) -> bool:

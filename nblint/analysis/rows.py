@@ -185,3 +185,27 @@ def duplicate_rows(fingerprints: RowFingerprints, max_examples: int = 5) -> Dupl
         empty_by_label=dict(sorted(empty_labels.items())),
         empty_positions=empty_at[: max_examples * 2].tolist(),
     )
+
+
+def document_rows(profile, source, words: frozenset[str], reduce_rows) -> DuplicateRows:
+    """The identical rows of a table whose document-term block is ``words``: its features and target read once more.
+
+    A sparse matrix is read as its own row blocks; a wide table's 0/1 block, held whole by
+    the profile (its incidence), is fingerprinted from there, and only the other columns
+    are read again (``reduce_rows(columns, accumulator)``, the context's pass).
+    """
+    features = tuple(profile.features)
+    target = profile.target
+    fingerprints = RowFingerprints(frozenset(features), target, words)
+    if source.matrix is not None:  # a sparse matrix: its own row blocks
+        for chunk in source.chunks():
+            fingerprints.add(chunk)
+    else:
+        gram = profile.gram
+        if gram.wide and gram.binary and not source.distributed:
+            # The wide 0/1 block is held whole (the profile's incidence): read only the other columns again.
+            fingerprints.add_held(gram.cooccurrence.B, tuple(gram.binary))
+            features = tuple(c for c in features if c in fingerprints.features)
+        columns = features + ((target,) if target is not None else ())
+        fingerprints = reduce_rows(columns, fingerprints)
+    return duplicate_rows(fingerprints)

@@ -17,7 +17,9 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from nblint import nbmath
-from nblint.estimators.mixednb import GROUP_KINDS, _group_codes, validate_data
+from nblint.estimators.columnvalues import group_codes
+from nblint.estimators.featureplan import GROUP_KINDS
+from nblint.estimators.mixednb import validate_data
 from nblint.estimators.recommend import frame_context
 
 
@@ -105,7 +107,7 @@ class CollapseGroups(TransformerMixin, BaseEstimator):
                 out.append(X[:, index])
                 continue
             members, kind = self.groups_[index]
-            codes = _group_codes(X[:, list(members)], kind)
+            codes = group_codes(X[:, list(members)], kind)
             bad = np.flatnonzero(codes == nbmath.MISSING)
             if bad.size:
                 raise ValueError(

@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import copy
 import warnings
-from collections.abc import Mapping
 
 import numpy as np
 from scipy import sparse
@@ -44,10 +43,9 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from nblint import nbmath
-from nblint.estimators import readings, wanbia
-from nblint.estimators.recommend import FEATURE_MODELS, Feature, frame_context, recommended_features
-from nblint.structure.groups import group_label
-from nblint.structure.names import group_stem
+from nblint.estimators import columnvalues, featureplan, mixedparts, readings, wanbia
+from nblint.estimators.featureplan import CONTINUOUS_READINGS
+from nblint.estimators.recommend import Feature
 
 try:  # scikit-learn >= 1.6
     from sklearn.utils.validation import validate_data
@@ -58,23 +56,10 @@ except ImportError:  # pragma: no cover - older scikit-learn
         return estimator._validate_data(X, y, **kwargs)
 
 
-#: Readings of a continuous column besides the Gaussian one (:mod:`nblint.estimators.readings`).
-CONTINUOUS_READINGS = ("lognormal", "binned")
-#: What ``kinds`` may declare a measurement whose reading ``continuous`` chooses, as for an inferred one.
-MEASUREMENT = "continuous"
-#: Values ``kinds`` may give every column, or one: an event model, another reading of a measurement,
-#: or a measurement whose reading is chosen.
-READ_KINDS = (*FEATURE_MODELS, *CONTINUOUS_READINGS, MEASUREMENT)
-#: Values ``kinds`` may give a column: a reading, or "drop".
-COLUMN_KINDS = (*READ_KINDS, "drop")
 #: Values of ``continuous``: choose per column, or one reading for every inferred continuous column.
 CONTINUOUS = ("auto", "gaussian", *CONTINUOUS_READINGS)
 #: Values of ``weights``.
 WEIGHTS = (None, "wanbia")
-#: Values ``kinds`` may give a tuple of columns (a group collapsed into one variable).
-GROUP_KINDS = ("one-hot", "dummy")
-#: Name of the class column in the table the kinds are inferred from.
-_TARGET = "__nblint_class__"
 
 
 class MixedNB(ClassifierMixin, BaseEstimator):
@@ -219,7 +204,7 @@ class MixedNB(ClassifierMixin, BaseEstimator):
         for name in ("classes_", "_plan"):
             self.__dict__.pop(name, None)
         X, y = self._validate(X, y, reset=True)
-        sample_weight = _sample_weight(sample_weight, X)
+        sample_weight = columnvalues.checked_sample_weight(sample_weight, X)
         if sample_weight is not None and not np.all(sample_weight > 0):  # a row of weight 0 is a row not given
             kept = np.flatnonzero(sample_weight > 0)
             X, y, sample_weight = X[kept], y[kept], sample_weight[kept]
@@ -257,7 +242,7 @@ class MixedNB(ClassifierMixin, BaseEstimator):
         if first and classes is None:
             raise ValueError("classes must be passed on the first call to partial_fit")
         X, y = self._validate(X, y, reset=first)
-        sample_weight = _sample_weight(sample_weight, X)
+        sample_weight = columnvalues.checked_sample_weight(sample_weight, X)
         if sample_weight is not None and not np.all(sample_weight > 0):  # a row of weight 0 is a row not given
             kept = np.flatnonzero(sample_weight > 0)
             X, y, sample_weight = X[kept], y[kept], sample_weight[kept]
@@ -276,7 +261,7 @@ class MixedNB(ClassifierMixin, BaseEstimator):
         return self
 
     def _validate(self, X, y, reset: bool):
-        dtype = _frame_dtype(X)
+        dtype = columnvalues.frame_dtype(X)
         X, y = validate_data(self, X, y, reset=reset, dtype=dtype, accept_sparse="csr", ensure_all_finite=False)
         check_classification_targets(y)
         return X, y
@@ -304,16 +289,16 @@ class MixedNB(ClassifierMixin, BaseEstimator):
             self._model = exc
         return self
 
-    def _make_plan(self, X, y) -> _Plan:
+    def _make_plan(self, X, y) -> featureplan.Plan:
         """Decide which column is what: declared kinds, then nblint's inference for the rest."""
         names = list(getattr(self, "feature_names_in_", [f"x{j}" for j in range(X.shape[1])]))
-        declared = _declared(self.kinds, names)
+        declared = featureplan.declared(self.kinds, names)
         rest = [j for j in range(len(names)) if j not in declared.columns]
         features, left_out = list(declared.features), dict(declared.left_out)
         if rest and sparse.issparse(X):
             features.append(Feature("multinomial", tuple(names[j] for j in rest), None, "counts"))
         elif rest:
-            found, why = _inferred(X, y, names, rest)
+            found, why = featureplan.inferred(X, y, names, rest)
             features += found
             left_out.update(why)
         order = {name: j for j, name in enumerate(names)}
@@ -321,9 +306,9 @@ class MixedNB(ClassifierMixin, BaseEstimator):
         features = self._read_continuous(X, y, features, declared, order)
         self.features_ = features
         self.left_out_ = dict(sorted(left_out.items(), key=lambda item: order[item[0]]))
-        return _Plan(features, order)
+        return featureplan.Plan(features, order)
 
-    def _read_continuous(self, X, y, features: list[Feature], declared: _Declared, order) -> list[Feature]:
+    def _read_continuous(self, X, y, features: list[Feature], declared: featureplan.Declared, order) -> list[Feature]:
         """Each inferred continuous column's reading (``continuous``), and the bin edges of binned columns."""
         self.reading_scores_: dict[str, dict[str, float]] = {}
         self.bin_edges_: dict[str, np.ndarray] = {}
@@ -335,7 +320,9 @@ class MixedNB(ClassifierMixin, BaseEstimator):
             if feature.model == "gaussian" and chosen and self.continuous != "gaussian":
                 reading = self.continuous
                 if reading == "auto" or reading == "lognormal":
-                    values = np.asarray(_dense(_numeric(X, [order[column]], "Gaussian"))[:, 0], dtype=float)
+                    values = np.asarray(
+                        columnvalues.dense(columnvalues.numeric(X, [order[column]], "Gaussian"))[:, 0], dtype=float
+                    )
                 if reading == "auto":
                     scores = readings.held_out_scores(
                         values, codes, len(self.classes_), alpha=float(self.alpha), var_smoothing=self.var_smoothing
@@ -346,7 +333,7 @@ class MixedNB(ClassifierMixin, BaseEstimator):
                     reading = "gaussian"  # log x needs x > 0: the Gaussian reading, as GaussianNB would
                 feature = Feature(reading, feature.columns, None, feature.label)
             if feature.model == "binned":
-                values = _dense(_block(X, [order[column]]))[:, 0]
+                values = columnvalues.dense(columnvalues.block(X, [order[column]]))[:, 0]
                 try:
                     self.bin_edges_[column] = readings.bin_edges(np.asarray(values, dtype=float))
                 except (TypeError, ValueError):
@@ -361,7 +348,7 @@ class MixedNB(ClassifierMixin, BaseEstimator):
         self.categories_ = [
             np.array(plan.group_levels(f), dtype=object)
             if f.group
-            else _bin_labels(self.bin_edges_[f.columns[0]])
+            else columnvalues.bin_labels(self.bin_edges_[f.columns[0]])
             if f.model == "binned"
             else np.array([], dtype=object)
             for f in plan.categorical
@@ -384,16 +371,18 @@ class MixedNB(ClassifierMixin, BaseEstimator):
             n_levels = self.category_count_[i].shape[1]
             self.category_count_[i] += nbmath.categorical_counts(codes, y, C, n_levels, weights)
         if plan.bernoulli:
-            bits = _numeric(X, plan.bernoulli, "Bernoulli")
+            bits = columnvalues.numeric(X, plan.bernoulli, "Bernoulli")
             self.bernoulli_count_ += nbmath.bernoulli_counts(bits, y, C, weights)
         if plan.multinomial:
-            counts = _numeric(X, plan.multinomial, "multinomial")
+            counts = columnvalues.numeric(X, plan.multinomial, "multinomial")
             self.feature_count_ += nbmath.multinomial_counts(counts, y, C, weights)
         if plan.gaussian:
-            batch = nbmath.gaussian_moments(_dense(_numeric(X, plan.gaussian, "Gaussian")), y, C, weights)
+            batch = nbmath.gaussian_moments(
+                columnvalues.dense(columnvalues.numeric(X, plan.gaussian, "Gaussian")), y, C, weights
+            )
             self._moments = nbmath.merge_moments(self._moments, batch)
         if plan.lognormal:
-            values = np.asarray(_dense(_numeric(X, plan.lognormal, "log-normal")), dtype=float)
+            values = np.asarray(columnvalues.dense(columnvalues.numeric(X, plan.lognormal, "log-normal")), dtype=float)
             if not np.all(values > 0):
                 raise ValueError("the log-normal columns must hold positive numbers (declare them 'gaussian')")
             batch = nbmath.gaussian_moments(np.log(values), y, C, weights)
@@ -402,21 +391,23 @@ class MixedNB(ClassifierMixin, BaseEstimator):
     def _codes(self, i: int, feature: Feature, X, grow: bool) -> np.ndarray:
         """Level codes of categorical feature ``i`` (:data:`nbmath.MISSING` where unknown)."""
         if feature.group:
-            return _group_codes(_dense(_block(X, self._plan.positions(feature))), feature.group)
+            return columnvalues.group_codes(
+                columnvalues.dense(columnvalues.block(X, self._plan.positions(feature))), feature.group
+            )
         if feature.model == "binned":
-            values = _dense(_block(X, self._plan.positions(feature)))[:, 0]
+            values = columnvalues.dense(columnvalues.block(X, self._plan.positions(feature)))[:, 0]
             try:
                 values = np.asarray(values, dtype=float)
             except (TypeError, ValueError):
                 raise ValueError(f"the binned column {feature.columns[0]!r} must hold numbers") from None
             return readings.bin_codes(values, self.bin_edges_[feature.columns[0]])
-        values = _dense(_block(X, self._plan.positions(feature)))[:, 0]
+        values = columnvalues.dense(columnvalues.block(X, self._plan.positions(feature)))[:, 0]
         index = self._level_index[i]
         if not grow and values.dtype.kind in "iuf" and all(type(k) in (int, float) for k in index):
-            return _known_codes(values, index)
+            return columnvalues.known_codes(values, index)
         codes = np.full(len(values), nbmath.MISSING, dtype=np.int64)
-        present = ~_isna(values)
-        uniques, inverse = _levels(values[present])
+        present = ~columnvalues.isna(values)
+        uniques, inverse = columnvalues.levels(values[present])
         if grow:
             new = [value for value in uniques.tolist() if value not in index]
             if new:
@@ -444,7 +435,7 @@ class MixedNB(ClassifierMixin, BaseEstimator):
             self.theta_, self.var_ = gaussian.mean, gaussian.var
             components.append(gaussian)
         if plan.lognormal:
-            lognormal = _LogNormalComponent.from_moments(self._log_moments, self.var_smoothing)
+            lognormal = mixedparts.LogNormalComponent.from_moments(self._log_moments, self.var_smoothing)
             self.log_theta_, self.log_var_ = lognormal.mean, lognormal.var
             components.append(lognormal)
         return nbmath.NaiveBayes(self.class_log_prior_, components)
@@ -455,22 +446,26 @@ class MixedNB(ClassifierMixin, BaseEstimator):
         plan = self._plan
         inputs = [self._codes(i, f, X, grow=False) for i, f in enumerate(plan.categorical)]
         if plan.bernoulli:
-            bits = _numeric(X, plan.bernoulli, "Bernoulli")
+            bits = columnvalues.numeric(X, plan.bernoulli, "Bernoulli")
             if not sparse.issparse(bits):  # a value other than 0/1, never seen in training: no evidence
                 bits = np.asarray(bits, dtype=float)
                 bits = np.where((bits == 0) | (bits == 1), bits, np.nan)
             inputs.append(bits)
         if plan.multinomial:
-            inputs.append(_numeric(X, plan.multinomial, "multinomial"))
+            inputs.append(columnvalues.numeric(X, plan.multinomial, "multinomial"))
         if plan.gaussian:
-            inputs.append(_dense(_numeric(X, plan.gaussian, "Gaussian")))
+            inputs.append(columnvalues.dense(columnvalues.numeric(X, plan.gaussian, "Gaussian")))
         if plan.lognormal:
-            inputs.append(np.asarray(_dense(_numeric(X, plan.lognormal, "log-normal")), dtype=float))
+            inputs.append(
+                np.asarray(columnvalues.dense(columnvalues.numeric(X, plan.lognormal, "log-normal")), dtype=float)
+            )
         return inputs
 
     def _joint(self, X) -> nbmath.LogLikelihood:
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=_frame_dtype(X), accept_sparse="csr", ensure_all_finite=False)
+        X = validate_data(
+            self, X, reset=False, dtype=columnvalues.frame_dtype(X), accept_sparse="csr", ensure_all_finite=False
+        )
         model = self._model
         if isinstance(model, ValueError):
             raise ValueError(f"the rows seen so far give no model: {model}")
@@ -479,7 +474,7 @@ class MixedNB(ClassifierMixin, BaseEstimator):
             return nbmath.LogLikelihood(zeros, zeros.astype(np.int64))
         if self.weights is not None:
             first = [self._units().index(u) for u in range(max(self._units(), default=-1) + 1)]
-            return _weighted_sum(self._feature_terms(X), self.weights_[first])
+            return mixedparts.weighted_sum(self._feature_terms(X), self.weights_[first])
         return model.log_likelihood(self._inputs(X))
 
     # ------------------------------------------------------------------ weights
@@ -512,10 +507,10 @@ class MixedNB(ClassifierMixin, BaseEstimator):
             component, codes = next(components)
             terms[feature.label] = component.log_likelihood(codes)
         blocks = (
-            ("bernoulli", plan.bernoulli, _bernoulli_columns),
-            ("multinomial", plan.multinomial, _multinomial_columns),
-            ("gaussian", plan.gaussian, _gaussian_columns),
-            ("lognormal", plan.lognormal, _lognormal_columns),
+            ("bernoulli", plan.bernoulli, mixedparts.bernoulli_columns),
+            ("multinomial", plan.multinomial, mixedparts.multinomial_columns),
+            ("gaussian", plan.gaussian, mixedparts.gaussian_columns),
+            ("lognormal", plan.lognormal, mixedparts.lognormal_columns),
         )
         for model_name, block, split in blocks:
             if not block:
@@ -528,7 +523,7 @@ class MixedNB(ClassifierMixin, BaseEstimator):
             for feature in self.features_:
                 if feature.model == model_name:
                     pick = [within[self._plan.order[c]] for c in feature.columns]
-                    terms[feature.label] = split(component, pick).log_likelihood(_block(values, pick))
+                    terms[feature.label] = split(component, pick).log_likelihood(columnvalues.block(values, pick))
         out: dict[int, nbmath.LogLikelihood] = {}
         for unit, feature in zip(self._units(), self.features_, strict=True):
             out.setdefault(unit, terms["\0multinomial" if feature.model == "multinomial" else feature.label])
@@ -610,282 +605,7 @@ class MixedNB(ClassifierMixin, BaseEstimator):
 # --------------------------------------------------------------------------- the plan
 
 
-class _Plan:
-    """Features grouped by event model, with the column positions they read."""
-
-    def __init__(self, features: list[Feature], order: dict[str, int]):
-        self.order = order
-        self.categorical = [f for f in features if f.model in ("categorical", "binned")]
-        self.bernoulli = [order[c] for f in features if f.model == "bernoulli" for c in f.columns]
-        self.multinomial = [order[c] for f in features if f.model == "multinomial" for c in f.columns]
-        self.gaussian = [order[c] for f in features if f.model == "gaussian" for c in f.columns]
-        self.lognormal = [order[c] for f in features if f.model == "lognormal" for c in f.columns]
-        self.name_of = {j: name for name, j in order.items()}
-
-    def positions(self, feature: Feature) -> list[int]:
-        return [self.order[c] for c in feature.columns]
-
-    @staticmethod
-    def group_levels(feature: Feature) -> list[str]:
-        """A group's levels: its members, then the reference level of a dummy group."""
-        return [*feature.columns, *(["(reference)"] if feature.group == "dummy" else [])]
-
-
-class _Declared:
-    def __init__(self):
-        self.features: list[Feature] = []
-        self.left_out: dict[str, str] = {}
-        self.columns: set[int] = set()
-        #: Columns declared "continuous": Gaussian features whose reading ``continuous`` chooses.
-        self.measurements: set[str] = set()
-
-
-def _declared(kinds, names: list[str]) -> _Declared:
-    """The features ``kinds`` declares (a model name for every column, or a dict)."""
-    out = _Declared()
-    if isinstance(kinds, str):
-        if kinds == "auto":
-            return out
-        if kinds not in READ_KINDS:
-            raise ValueError(f"kinds must be 'auto', one of {READ_KINDS} or a dict, got {kinds!r}")
-        kinds = dict.fromkeys(range(len(names)), kinds)
-    if not isinstance(kinds, Mapping):
-        raise ValueError(f"kinds must be 'auto', one of {READ_KINDS} or a dict, got {kinds!r}")
-    position = {name: j for j, name in enumerate(names)}
-
-    def column(key) -> int:
-        if isinstance(key, (int, np.integer)) and not isinstance(key, bool) and 0 <= key < len(names):
-            return int(key)
-        if key in position:
-            return position[key]
-        raise ValueError(f"kinds names {key!r}, which is not a column of X")
-
-    for key, kind in kinds.items():
-        if isinstance(key, tuple):
-            if kind not in GROUP_KINDS:
-                raise ValueError(f"a tuple of columns in kinds is a group: 'one-hot' or 'dummy', got {kind!r}")
-            cols = sorted({column(k) for k in key})
-            members = [names[j] for j in cols]
-            label = group_label(members, group_stem(members, names))
-            out.features.append(Feature("categorical", tuple(members), kind, label))
-        else:
-            if kind not in COLUMN_KINDS:
-                raise ValueError(f"kinds[{key!r}] must be one of {COLUMN_KINDS}, got {kind!r}")
-            cols = [column(key)]
-            if kind == "drop":
-                out.left_out[names[cols[0]]] = "declared drop"
-            elif kind == MEASUREMENT:
-                out.features.append(Feature("gaussian", (names[cols[0]],), None, names[cols[0]]))
-                out.measurements.add(names[cols[0]])
-            else:
-                out.features.append(Feature(kind, (names[cols[0]],), None, names[cols[0]]))
-        if out.columns & set(cols):
-            raise ValueError(f"kinds declares column {names[min(out.columns & set(cols))]!r} twice")
-        out.columns.update(cols)
-    return out
-
-
-def _inferred(X, y, names: list[str], rest: list[int]) -> tuple[list[Feature], dict[str, str]]:
-    """nblint's recommended features for the columns ``rest`` (kinds, groups: the analyses context)."""
-    import pandas as pd
-
-    frame = pd.DataFrame({names[j]: X[:, j] for j in rest}).infer_objects()
-    frame[_TARGET] = np.asarray(y)
-    ctx = frame_context(frame, target=_TARGET)
-    return recommended_features(ctx)
-
-
-def _frame_dtype(X):
-    """The dtype a DataFrame is read as: None (numpy's choice) when its columns are all numbers, else object.
-
-    A frame mixing categories, booleans, text and numbers has no common numpy type
-    (scikit-learn's validation would try float and fail): as objects, each column keeps
-    its own values. Dates and durations have no reading here, and are refused by name.
-
-    Raises
-    ------
-    ValueError
-        For a column of dates, times or durations.
-    """
-    dtypes = getattr(X, "dtypes", None)
-    if dtypes is None or not hasattr(X, "columns"):
-        return None
-    import pandas as pd
-
-    for name, dtype in dtypes.items():
-        if pd.api.types.is_datetime64_any_dtype(dtype) or pd.api.types.is_timedelta64_dtype(dtype):
-            raise ValueError(
-                f"column {name!r} holds dates or durations ({dtype}): MixedNB reads numbers and categories; "
-                "convert it first (to a number, such as days since a date, or to a category, such as the month)"
-            )
-    numeric = all(pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype) for dtype in dtypes)
-    return None if numeric else object
-
-
-def _sample_weight(sample_weight, X) -> np.ndarray | None:
-    """scikit-learn's check of ``sample_weight`` (one finite number >= 0 per row), or None."""
-    if sample_weight is None:
-        return None
-    from sklearn.utils.validation import _check_sample_weight
-
-    weights = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
-    return np.asarray(weights, dtype=float)
-
-
 # --------------------------------------------------------------------------- reading columns
 
 
-def _block(X, positions: list[int]):
-    """Columns ``positions`` of ``X`` (sparse stays sparse; all of them in order: ``X`` itself, no copy)."""
-    if len(positions) == X.shape[1] and positions == list(range(X.shape[1])):
-        return X
-    return X[:, positions]
-
-
-def _numeric(X, positions: list[int], model: str):
-    """A block of a numeric event model: finite numbers (ValueError naming the model if not)."""
-    block = _block(X, positions)
-    values = block.data if sparse.issparse(block) else block
-    try:
-        finite = np.all(np.isfinite(np.asarray(values, dtype=float)))
-    except (TypeError, ValueError):
-        raise ValueError(f"the {model} columns must hold numbers") from None
-    if not finite:
-        raise ValueError(
-            f"Input contains NaN or inf in the {model} columns: only categorical columns may "
-            "have missing values (impute them, or declare the column categorical or 'drop')"
-        )
-    return block
-
-
-def _isna(values: np.ndarray) -> np.ndarray:
-    """Missing values of one column: NaN, None, pandas' NA."""
-    if values.dtype == object:
-        import pandas as pd
-
-        return np.asarray(pd.isna(values), dtype=bool)
-    if values.dtype.kind == "f":
-        return np.isnan(values)
-    return np.zeros(len(values), dtype=bool)
-
-
-def _dense(block) -> np.ndarray:
-    """A block as a dense array; object columns of numbers become float."""
-    block = block.toarray() if sparse.issparse(block) else np.asarray(block)
-    if block.dtype == object:
-        try:
-            return block.astype(float)
-        except (TypeError, ValueError):
-            return block
-    return block
-
-
-def _levels(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``np.unique(values, return_inverse=True)``, also for a column mixing numbers and text.
-
-    Values of different types do not compare (``1 < "x"``): they are then ordered by
-    type name, then value within a type, so the levels are the same on every run.
-    """
-    try:
-        return np.unique(values, return_inverse=True)
-    except TypeError:
-        distinct = sorted(set(values.tolist()), key=lambda v: (type(v).__name__, repr(v)))
-        position = {value: k for k, value in enumerate(distinct)}
-        inverse = np.fromiter((position[v] for v in values.tolist()), dtype=np.int64, count=len(values))
-        return np.array(distinct, dtype=object), inverse
-
-
-def _known_codes(values: np.ndarray, index: dict) -> np.ndarray:
-    """Codes of numeric values by binary search among the known levels (no sort of the rows)."""
-    keys = np.array(list(index), dtype=float)
-    order = np.argsort(keys)
-    keys, codes_of = keys[order], np.array(list(index.values()), dtype=np.int64)[order]
-    if not len(keys):
-        return np.full(len(values), nbmath.MISSING, dtype=np.int64)
-    position = np.minimum(np.searchsorted(keys, values), len(keys) - 1)
-    return np.where(keys[position] == values, codes_of[position], nbmath.MISSING)
-
-
-def _group_codes(bits: np.ndarray, kind: str) -> np.ndarray:
-    """The collapsed variable of a group: which member is set (the reference for a dummy row of zeros).
-
-    Rows with several members set, or none in a one-hot group, are not a level of
-    the variable: they get :data:`nbmath.MISSING` (no evidence).
-    """
-    bits = np.asarray(bits, dtype=float)
-    on = bits == 1
-    n_on = on.sum(axis=1)
-    codes = np.argmax(on, axis=1).astype(np.int64)
-    if kind == "dummy":
-        codes[n_on == 0] = bits.shape[1]  # the reference level, last
-        valid = n_on <= 1
-    else:
-        valid = n_on == 1
-    valid &= np.all(on | (bits == 0), axis=1)
-    codes[~valid] = nbmath.MISSING
-    return codes
-
-
 # --------------------------------------------------------------------------- readings and weights
-
-
-def _bin_labels(edges: np.ndarray) -> np.ndarray:
-    """The bins' intervals as text: ``< e0``, ``[e0, e1)``, ..., ``>= e_last``."""
-    if not len(edges):
-        return np.array(["all"], dtype=object)
-    inner = [f"[{a:.6g}, {b:.6g})" for a, b in zip(edges[:-1], edges[1:])]
-    return np.array([f"< {edges[0]:.6g}", *inner, f">= {edges[-1]:.6g}"], dtype=object)
-
-
-class _LogNormalComponent(nbmath.GaussianComponent):
-    """Normal densities of ``log x``, as densities of ``x`` (the Jacobian ``-log x`` included).
-
-    A value that is not positive, never seen in training, gives no evidence.
-    """
-
-    @classmethod
-    def from_moments(cls, moments, var_smoothing: float = 1e-9, overall_var=None):
-        return super().from_moments(moments, var_smoothing=var_smoothing, overall_var=overall_var)
-
-    def log_likelihood(self, X) -> nbmath.LogLikelihood:
-        X = np.asarray(X, dtype=float)
-        positive = X > 0
-        logs = np.log(np.where(positive, X, 1.0))
-        out = np.zeros((X.shape[0], self.mean.shape[0]))
-        for d in range(X.shape[1]):
-            density = nbmath.gaussian_log_density(logs[:, [d]], self.mean[:, [d]], self.var[:, [d]]) - logs[:, [d]]
-            out += np.where(positive[:, [d]], density, 0.0)
-        out[:, self.empty] = 0.0
-        return nbmath.LogLikelihood(out, nbmath.NO_VETOES)
-
-
-def _bernoulli_columns(component, pick: list[int]):
-    return nbmath.BernoulliComponent(
-        component.log_p[:, pick],
-        component.log_1mp[:, pick],
-        component.lead_p[:, pick],
-        component.lead_1mp[:, pick],
-        component.vetoed_p[:, pick],
-        component.vetoed_1mp[:, pick],
-    )
-
-
-def _multinomial_columns(component, pick: list[int]):
-    return nbmath.MultinomialComponent(
-        component.log_theta[:, pick], component.log_lead[:, pick], component.vetoed[:, pick]
-    )
-
-
-def _gaussian_columns(component, pick: list[int]):
-    return nbmath.GaussianComponent(component.mean[:, pick], component.var[:, pick], component.empty)
-
-
-def _lognormal_columns(component, pick: list[int]):
-    return _LogNormalComponent(component.mean[:, pick], component.var[:, pick], component.empty)
-
-
-def _weighted_sum(terms: list[nbmath.LogLikelihood], weights: np.ndarray) -> nbmath.LogLikelihood:
-    """``sum_f w_f log P(x_f | c)``; a zero count still vetoes (alpha = 0) where its feature's weight is > 0."""
-    finite = sum((w * t.finite for w, t in zip(weights, terms, strict=True)), start=np.zeros_like(terms[0].finite))
-    vetoes = sum((t.vetoes for w, t in zip(weights, terms, strict=True) if w > 0), start=0)
-    return nbmath.LogLikelihood(finite, vetoes)

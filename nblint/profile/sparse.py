@@ -30,6 +30,8 @@ those come as ordinary dense columns, a chunk of rows at a time.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from nblint.core.hashing import float_hashes, mix64, row_weights
@@ -61,8 +63,23 @@ def in_name_order(chunk: Chunk) -> Chunk:
     return Chunk(chunk.names, chunk.columns, chunk.row_offset, chunk.n_rows, sparse=sorted_block)
 
 
-def profile_block(cls, chunk: Chunk, target: str | None, wide_binary: int | None, fingerprints: bool = True):
-    """The :class:`~nblint.profile.table.TableProfile` of one chunk carrying a sparse block.
+@dataclass(frozen=True)
+class BlockParts:
+    """The parts of the profile of one chunk carrying a sparse block; :class:`~nblint.profile.table.TableProfile`
+    assembles them (it has no text columns: the chunk's other columns are the target at most)."""
+
+    names: tuple[str, ...]
+    n_rows: int
+    classes: tuple
+    class_count: np.ndarray
+    target_missing: int
+    numeric: NumericStats
+    gram: Gram
+    kinds: dict[str, str]
+
+
+def profile_block(chunk: Chunk, target: str | None, wide_binary: int | None, fingerprints: bool = True) -> BlockParts:
+    """The parts of the :class:`~nblint.profile.table.TableProfile` of one chunk carrying a sparse block.
 
     ``fingerprints``: compute the columns' fingerprints (a matrix input's; a dense table's profile has none).
     """
@@ -146,38 +163,37 @@ def profile_block(cls, chunk: Chunk, target: str | None, wide_binary: int | None
     )
     names = tuple(block.names) + tuple(chunk.names)
     kinds = dict.fromkeys(block.names, "numeric")
-    return cls(names, target, n, classes, class_count, target_missing, numeric, {}, gram, kinds)
+    return BlockParts(names, n, classes, class_count, target_missing, numeric, gram, kinds)
 
 
-def profile_table_block(cls, chunk: Chunk, target: str | None, wide_binary: int | None, caps=None, check_cells=None):
-    """The profile of a chunk of a dense table whose complete 0/1 columns come as a sparse block.
+def table_block_rest(chunk: Chunk, target: str | None, wide_binary: int) -> tuple[Chunk, int] | None:
+    """How a chunk of a dense table whose complete 0/1 columns come as a sparse block is profiled.
 
-    Exactly what :meth:`~nblint.profile.table.TableProfile.from_chunk` gives for the same
-    rows with every column dense (a test holds both to the bit), at the cost of the
-    stored entries instead of rows x columns: the chunk's other columns are profiled
-    as usual, the block by :func:`profile_block`, and the two are put side by side in
-    name order. The block's columns being 0/1 and complete here, they are the chunk's
-    wide 0/1 block: what the dense path keeps of them is their class counts and sums
-    and their incidence, none of which involves the other columns. A block too small
-    to be wide, or a chunk with other 0/1 columns beside it (of another type), is
-    profiled dense. ``check_cells(caps, target, slots, numeric_columns)`` refuses a target
-    whose per-class statistics would not fit (the dense path's check, over every column).
+    Exactly as :meth:`~nblint.profile.table.TableProfile.from_chunk` would profile the same
+    rows with every column dense (a test holds both to the bit), at the cost of the stored
+    entries instead of rows x columns: the chunk's other columns (``rest``) are profiled as
+    usual, the block by :func:`profile_block`, and the two are put side by side in name order
+    (:func:`side_by_side`). The block's columns being 0/1 and complete here, they are the
+    chunk's wide 0/1 block: what the dense path keeps of them is their class counts and sums
+    and their incidence, none of which involves the other columns.
+
+    Returns
+    -------
+    (rest, numeric_columns) or None
+        The chunk without its block, and how many numeric columns the whole chunk has (for
+        the dense path's check of the per-class statistics); None where the block is too
+        small to be wide: the chunk is profiled dense (:func:`densified`). So is a chunk
+        whose ``rest`` has 0/1 columns of its own (of another type), which the caller sees
+        in the profile of ``rest``.
     """
     block = chunk.sparse
     assert block is not None, "a chunk with no sparse block"
-    wide_binary = WIDE_BINARY if wide_binary is None else wide_binary
+    if len(block.names) <= wide_binary:
+        return None
     rest = Chunk(chunk.names, chunk.columns, chunk.row_offset, chunk.n_rows)
     kinds = {name: col.kind for name, col in zip(rest.names, rest.columns) if name != target}
     numeric_columns = sum(kind == "numeric" for kind in kinds.values()) + len(block.names)
-    if len(block.names) > wide_binary:
-        classes, _, _, _ = encode_target(rest, target)
-        if check_cells is not None:
-            check_cells(caps, target, len(classes) + 1, numeric_columns)
-        with np.errstate(over="ignore", invalid="ignore"):
-            other = cls._from_chunk(rest, target, wide_binary, caps)
-        if not other.gram.binary and not other.gram.wide:
-            return _side_by_side(cls, chunk, other, target, wide_binary, caps)
-    return cls.from_chunk(densified(chunk), target, wide_binary, caps)
+    return rest, numeric_columns
 
 
 def densified(chunk: Chunk) -> Chunk:
@@ -189,15 +205,27 @@ def densified(chunk: Chunk) -> Chunk:
     return Chunk(tuple(chunk.names) + tuple(block.names), chunk.columns + columns, chunk.row_offset, chunk.n_rows)
 
 
-def _side_by_side(cls, chunk: Chunk, other, target: str | None, wide_binary: int, caps):
-    """``other`` (the profile of the chunk's ordinary columns) with the sparse block's columns put in."""
+@dataclass(frozen=True)
+class SideBySide:
+    """What the sparse block changes in the profile of a chunk's other columns (:func:`side_by_side`)."""
+
+    names: tuple[str, ...]
+    numeric: NumericStats
+    gram: Gram
+    kinds: dict[str, str]
+    limits: tuple[str, ...]
+
+
+def side_by_side(chunk: Chunk, other, target: str | None, wide_binary: int, caps) -> SideBySide:
+    """The parts of ``other`` (the profile of the chunk's ordinary columns) with the sparse block's columns put in."""
     block = in_name_order(chunk).sparse
     assert block is not None, "a chunk with no sparse block"
     only_target = (target,) if target is not None else ()
     head = Chunk(only_target, tuple(chunk.column(t) for t in only_target), chunk.row_offset, chunk.n_rows)
     with_block = Chunk(head.names, head.columns, head.row_offset, head.n_rows, sparse=block)
-    part = profile_block(cls, with_block, target, wide_binary, fingerprints=False)
-    gram, limits = part.gram, other.limits
+    part = profile_block(with_block, target, wide_binary, fingerprints=False)
+    gram: Gram | None = part.gram
+    limits = other.limits
     if caps is not None:  # the dense path's cap on the co-occurrences of a wide block (chunk_gram)
         row_ones = np.diff(block.matrix.indptr).astype(np.float64)
         pairs = min(float(row_ones @ row_ones), float(len(block.names)) ** 2)
@@ -214,21 +242,7 @@ def _side_by_side(cls, chunk: Chunk, other, target: str | None, wide_binary: int
     kinds = dict.fromkeys(numeric.names, "numeric") | {
         name: kind for name, kind in other.kinds.items() if kind == "text"
     }
-    return cls(
-        names,
-        target,
-        other.n_rows,
-        other.classes,
-        other.class_count,
-        other.target_missing,
-        numeric,
-        other.text,
-        gram,
-        kinds,
-        limits,
-        other.level_cap,
-        caps,
-    )
+    return SideBySide(names, numeric, gram, kinds, limits)
 
 
 def _join_numeric(a: NumericStats, b: NumericStats) -> NumericStats:

@@ -195,17 +195,64 @@ class TableProfile:
         same order, so findings do not depend on column order, to the last bit.
         """
         if chunk.sparse is not None:
-            from nblint.profile.sparse import in_name_order, profile_block, profile_table_block
+            from nblint.profile import sparse
             from nblint.readers.sparse import SparseBlock
 
             # A dense table's 0/1 columns (a wide CSV's) are profiled as if they were dense.
             if isinstance(chunk.sparse, SparseBlock) and chunk.sparse.table_columns:
-                return profile_table_block(cls, chunk, target, wide_binary, caps, _check_class_cells)
-            return profile_block(cls, in_name_order(chunk), target, wide_binary)
+                return cls._from_table_block(chunk, target, WIDE_BINARY if wide_binary is None else wide_binary, caps)
+            part = sparse.profile_block(sparse.in_name_order(chunk), target, wide_binary)
+            return cls(
+                part.names,
+                target,
+                part.n_rows,
+                part.classes,
+                part.class_count,
+                part.target_missing,
+                part.numeric,
+                {},
+                part.gram,
+                part.kinds,
+            )
         # Values near the float64 limits (1.8e308, int64's ends as floats) overflow sums of squares
         # to inf: the statistics say so (rules read inf as unusable), numpy need not print a warning.
         with np.errstate(over="ignore", invalid="ignore"):
             return cls._from_chunk(chunk, target, wide_binary, caps)
+
+    @classmethod
+    def _from_table_block(cls, chunk: Chunk, target, wide_binary: int, caps) -> TableProfile:
+        """A chunk of a dense table whose complete 0/1 columns come as a sparse block
+        (:func:`nblint.profile.sparse.table_block_rest`): its other columns profiled dense,
+        the block beside them (:func:`~nblint.profile.sparse.side_by_side`), or the whole chunk
+        densified where the block is too small to be wide or the rest has 0/1 columns of its own.
+        """
+        from nblint.profile import sparse
+
+        split = sparse.table_block_rest(chunk, target, wide_binary)
+        if split is not None:
+            rest, numeric_columns = split
+            classes, _, _, _ = encode_target(rest, target)
+            _check_class_cells(caps, target, len(classes) + 1, numeric_columns)
+            with np.errstate(over="ignore", invalid="ignore"):
+                other = cls._from_chunk(rest, target, wide_binary, caps)
+            if not other.gram.binary and not other.gram.wide:
+                part = sparse.side_by_side(chunk, other, target, wide_binary, caps)
+                return cls(
+                    part.names,
+                    target,
+                    other.n_rows,
+                    other.classes,
+                    other.class_count,
+                    other.target_missing,
+                    part.numeric,
+                    other.text,
+                    part.gram,
+                    part.kinds,
+                    part.limits,
+                    other.level_cap,
+                    caps,
+                )
+        return cls.from_chunk(sparse.densified(chunk), target, wide_binary, caps)
 
     @classmethod
     def _from_chunk(cls, chunk: Chunk, target, wide_binary, caps) -> TableProfile:

@@ -141,7 +141,7 @@ class SparseBlock:
     ``table_columns``: the block holds columns of a dense table (a wide CSV's complete
     0/1 columns of these rows, :mod:`nblint.readers.packed`) beside the chunk's other
     columns, to be profiled exactly as those columns would be one by one
-    (:func:`nblint.profile.sparse.profile_table_block`), not as a matrix input.
+    (:mod:`nblint.profile.sparse`), not as a matrix input.
     """
 
     names: tuple[str, ...]

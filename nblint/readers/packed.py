@@ -12,7 +12,7 @@ the cost of a handful of columns.
 A packed chunk unpacks either to the same :class:`~nblint.readers.chunks.ColumnData`
 the columns would have given unpacked (:func:`unpack_columns`), or, for the profile,
 with its complete 0/1 columns as one sparse row block (:func:`unpack_chunk`), which
-:func:`nblint.profile.sparse.profile_table_block` profiles to the same statistics as
+:mod:`nblint.profile.sparse` profiles to the same statistics as
 the dense columns.
 """
 

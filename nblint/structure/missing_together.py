@@ -91,6 +91,43 @@ class MissingCounts:
         self.missing += other.missing
 
 
+def searched_columns(profile) -> tuple[list[str], dict[str, str]]:
+    """The columns the missing-together search reads: 0/1 features with some (not all) values missing,
+    and yes/no text columns, at most :data:`MAX_COLUMNS` (by name); and each yes/no column's "yes".
+    """
+    numeric = profile.numeric
+    n = profile.n_rows
+    yes = {}
+    for name, stats in profile.text.items():
+        label = yes_label(stats.levels.keys) if stats.levels is not None else None
+        if name != profile.target and label is not None and stats.n_missing < n:
+            yes[name] = label
+    partly_missing = numeric.zero_one & (numeric.n_missing > 0) & (numeric.n_missing < n)
+    flags = [numeric.names[j] for j in np.flatnonzero(partly_missing).tolist()]
+    columns = sorted([name for name in flags if name != profile.target] + list(yes))[:MAX_COLUMNS]
+    return columns, {c: yes[c] for c in columns if c in yes}
+
+
+def search(
+    profile, reduce_rows, table_order: dict[str, int], budget: Budget, min_evidence: float, max_share: float
+) -> tuple[list[Group], list[Group]]:
+    """:func:`missing_together_groups` over the columns :func:`searched_columns` names, counted in one pass.
+
+    ``reduce_rows(columns, accumulator)`` is the context's pass over the rows (those columns alone).
+
+    Returns
+    -------
+    (groups, flags)
+    """
+    columns, yes = searched_columns(profile)
+    if len(columns) < 2:
+        return [], []
+    counts = reduce_rows(columns, MissingCounts(columns, yes))
+    return missing_together_groups(
+        counts, profile.n_rows, table_order, list(profile.names), budget, min_evidence, max_share
+    )
+
+
 def missing_together_groups(
     counts: MissingCounts,
     n_rows: int,

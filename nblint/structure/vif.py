@@ -134,6 +134,21 @@ class VifResult:
         return bool(np.max(np.einsum("ij,ij->j", estimate, estimate)) > threshold * (1.0 - SCREEN_MARGIN))
 
 
+def profile_variance_inflation(gram, left_out: frozenset[str], onehot: list[Group], n_rows: int) -> VifResult:
+    """:func:`variance_inflation` of a profile's complete numeric columns (its ``gram``), ``left_out`` aside.
+
+    The words of a document-term block are left out: a bag of words has more words than
+    documents, or words seen in a few documents each, so exact linear dependencies among
+    them are certain and say nothing about the table (and finding each would take a
+    least-squares fit per word).
+    """
+    names = gram.names
+    if left_out and any(name in left_out for name in names):
+        keep = [i for i, name in enumerate(names) if name not in left_out]
+        return variance_inflation(tuple(names[i] for i in keep), gram.comoment_of(keep), onehot, n_rows)
+    return variance_inflation(names, gram.comoment, onehot, n_rows)
+
+
 def variance_inflation(
     names: tuple[str, ...], comoment: np.ndarray, onehot: list[Group], n_rows: int | None = None
 ) -> VifResult:

@@ -1,0 +1,3 @@
+from nblint.cli import main
+
+main()
