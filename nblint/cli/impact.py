@@ -77,7 +77,15 @@ def impact(
     if text is not None:
         refuse_text_without_sklearn("local")
         if test_path is not None:
-            raise click.UsageError("--test does not read a --text table yet: give the test table's columns as numbers")
+            # (the held-out scores read the test rows by the training table's feature columns; a text column's
+            # words become columns only through the training vocabulary, which that reading does not apply)
+            click.echo(
+                f"{test_path}: error: impact --test does not take --text: the held-out scores read the test table's "
+                f"feature columns, and its documents have none until counted with the training vocabulary; "
+                f"`nblint check {path} --text {text} --test {test_path}` gives the train/test findings",
+                err=True,
+            )
+            sys.exit(2)
     overrides = Overrides(target=target, config=config, encoding=encoding, sheet=sheet, text=text, model=model)
     try:
         ctx = table_context(path, overrides)
