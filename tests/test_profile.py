@@ -124,3 +124,27 @@ def test_a_sparse_block_sorts_its_entries_as_a_three_key_sort_would(slots, entri
     order = np.lexsort((k, v, c))
     got = _sorted_entries(c, v, k, slots, whole=True)
     assert [a.tolist() for a in got] == [v[order].tolist(), c[order].tolist(), k[order].tolist()]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(1, 40),
+    st.lists(
+        st.tuples(
+            st.integers(0, 5000),
+            st.floats(-1e6, 1e6, allow_nan=False).filter(lambda x: x != 0) | st.sampled_from([0.5, 0.25, 1e-9]),
+            st.integers(0, 39),
+        ),
+        max_size=300,
+    ),
+)
+def test_a_sparse_block_of_weights_sorts_its_entries_as_a_three_key_sort_would(slots, entries):
+    """Weights that are not whole (tf-idf) are packed by their rank: the same order as sorting by three keys."""
+    from nblint.profile.sparse import _sorted_entries
+
+    c = np.array([e[0] for e in entries], dtype=np.int64)
+    v = np.array([e[1] for e in entries], dtype=np.float64)
+    k = np.array([e[2] % slots for e in entries], dtype=np.int64)
+    order = np.lexsort((k, v, c))
+    got = _sorted_entries(c, v, k, slots)
+    assert [a.tolist() for a in got] == [v[order].tolist(), c[order].tolist(), k[order].tolist()]

@@ -348,3 +348,19 @@ def test_one_long_document_among_short_ones_is_one_row_of_words():
     found = table_findings(nblint.check(X, y, feature_names=names))
     assert_one_block(found)
     assert not [f for f in found if f["severity"] == "error"]
+
+
+@pytest.mark.parametrize("setting", ["counts", "min_df=2", "binary", "tfidf"])
+def test_a_length_stacked_beside_the_words_of_a_sparse_matrix_is_linted_as_a_table_column(setting):
+    # A document's length in characters and in tokens, stacked after the vectorizer's columns with no names
+    # declared as words: no word outweighs the rest of its own document, so they are table columns. The oracle
+    # is the same matrix with its words declared (words=the vocabulary).
+    vectorizer, _ = SETTINGS[setting]
+    names = [str(w) for w in vectorizer.fit(DOCS).get_feature_names_out()]
+    meta = np.column_stack([[len(d) for d in DOCS], [len(d.split()) for d in DOCS]])
+    X = sparse.hstack([vectorizer.transform(DOCS), sparse.csr_matrix(meta)], format="csr")
+    columns = [*names, "doc_length", "doc_tokens"]
+    assert context(X, Y, feature_names=columns).term_columns == frozenset(names)
+    read = table_findings(nblint.check(X, Y, feature_names=columns))
+    assert read == table_findings(nblint.check(X, Y, feature_names=columns, words=names))
+    assert any({"doc_length", "doc_tokens"} <= set(f["columns"]) for f in read)  # (collinear: NB104, as a table)

@@ -313,16 +313,23 @@ def _levels(values, cols, row_class, zeros, zero_one, integral, p: int, slots: i
     new_pair[1:] = (c[1:] != c[:-1]) | (v[1:] != v[:-1])
     pair = np.cumsum(new_pair) - 1
     pair_value, pair_col = v[new_pair], c[new_pair]
-    table = np.bincount(pair * slots + k, minlength=len(pair_value) * slots).astype(np.int64)
-    table = table.reshape(len(pair_value), slots)
     # The level 0: before the first non-negative level of its column.
     zero_col = np.flatnonzero(~zero_one & (zeros != 0).any(axis=0))
     start = np.searchsorted(pair_col, zero_col)
     negative = np.concatenate([[0], np.cumsum(pair_value < 0)])
     at = start + negative[np.searchsorted(pair_col, zero_col, side="right")] - negative[start]
+    # Each stored level's row once the zeros are in (``np.insert``'s places: the k-th zero level
+    # goes to ``at[k] + k``), so the class counts are counted straight into the final table: a
+    # tf-idf block's levels are nearly its entries, and a table of them copied twice was most of
+    # its profile's time and memory.
+    levels = len(pair_value) + len(zero_col)
+    row_of_pair = np.arange(len(pair_value)) + np.searchsorted(at, np.arange(len(pair_value)), side="right")
+    table = np.bincount(row_of_pair[pair] * slots + k, minlength=levels * slots).astype(np.int64, copy=False)
+    table = table.reshape(levels, slots)
+    zero_row = at + np.arange(len(zero_col))
+    table[zero_row] = zeros[:, zero_col].T
     pair_value = np.insert(pair_value, at, 0.0)
     pair_col = np.insert(pair_col, at, zero_col)
-    table = np.insert(table, at, zeros[:, zero_col].T.astype(np.int64), axis=0)
     return _packed(pair_value, pair_col, table, zero_one, integral, p)
 
 
@@ -382,17 +389,32 @@ def _sorted_entries(
     packed with their column and class slot into the bits of one integer,
     ``c << (V + K) | (v - min) << K | k``, sorted as values (not arg-sorted) and unpacked
     with shifts and masks: about five times faster than sorting by two keys and gathering the
-    three arrays. ``whole``: the values are known to be whole (else looked at).
+    three arrays. Other values are packed the same way by their rank among the distinct values
+    (``-0.0`` and ``0.0`` are one value: the caller keeps zeros out). ``whole``: the values are
+    known to be whole (else looked at).
     """
-    if len(v) and (whole or np.all(np.mod(v, 1) == 0)):
+    if not len(v):
+        return v, c, k
+    slot_bits = (slots - 1).bit_length()
+    if whole or np.all(np.mod(v, 1) == 0):
         low, high = float(v.min()), float(v.max())
-        value_bits, slot_bits = int(high - low).bit_length(), (slots - 1).bit_length()
+        value_bits = int(high - low).bit_length()
         if int(c.max()).bit_length() + value_bits + slot_bits <= 62:
             shift = np.int64(value_bits + slot_bits)
             key = (c.astype(np.int64) << shift) | ((v - low).astype(np.int64) << np.int64(slot_bits)) | k
             key.sort()
             offset = (key >> np.int64(slot_bits)) & np.int64((1 << value_bits) - 1)
             return offset.astype(np.float64) + low, key >> shift, key & np.int64((1 << slot_bits) - 1)
+    # Other values (tf-idf weights) are packed by their rank among the distinct values: one sort
+    # of the values and one of the integer keys, several times faster than a sort by two keys.
+    distinct, rank = np.unique(v, return_inverse=True)
+    rank_bits = (len(distinct) - 1).bit_length()
+    if int(c.max()).bit_length() + rank_bits + slot_bits <= 62:
+        shift = np.int64(rank_bits + slot_bits)
+        key = (c.astype(np.int64) << shift) | (rank.astype(np.int64).ravel() << np.int64(slot_bits)) | k
+        key.sort()
+        rank = (key >> np.int64(slot_bits)) & np.int64((1 << rank_bits) - 1)
+        return distinct[rank], key >> shift, key & np.int64((1 << slot_bits) - 1)
     order = np.lexsort((v, c))
     return v[order], c[order], k[order]
 

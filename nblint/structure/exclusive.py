@@ -427,13 +427,13 @@ def level_family(names, binary) -> list[str]:
     names a family of measurements, not the levels of one variable.
     """
     names = list(names)
+    stems_of = [candidate_stems(name) for name in names]  # (once per name: a vocabulary is thousands)
     carriers: dict[str, list[int]] = {}  # stem -> [0/1 carriers, other carriers]
-    for name in names:
-        for stem in candidate_stems(name):
+    for name, stems in zip(names, stems_of):
+        for stem in stems:
             carriers.setdefault(stem, [0, 0])[name not in binary] += 1
     kept = []
-    for name in names:
-        stems = candidate_stems(name)
+    for name, stems in zip(names, stems_of):
         if name in binary or not stems or any(carriers[st][0] <= carriers[st][1] for st in stems):
             kept.append(name)
     return kept
