@@ -8,9 +8,16 @@ costs whatever else runs on the machine; wall seconds are not, on a shared one. 
 one line per file (CPU, wall, tests run, pytest's last line), the most expensive first, then
 the totals, the date, the machine's cores and its load average before and after.
 
+Files run one process each (``-o addopts=`` leaves out pyproject's ``-n auto``), so that a file's
+CPU seconds are its own. ``--suite`` instead runs the README's command, ``python -m pytest``, then
+the fast subset, ``python -m pytest -m "not slow"``, each once as configured (on every core, through
+pytest-xdist), and prints their wall seconds: the figures the documentation gives, which mean
+something only on a machine with nothing else running (the load average printed says whether it was).
+
     python bench/bench_tests.py                          # every tests/test_*.py
     python bench/bench_tests.py --fast                   # the fast subset: -m "not slow"
     python bench/bench_tests.py tests/test_contract.py tests/test_rule_cases.py
+    python bench/bench_tests.py --suite                  # wall time of the whole suite and the fast subset
 """
 
 from __future__ import annotations
@@ -34,6 +41,13 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def summarise(result: subprocess.CompletedProcess) -> tuple[int, str]:
+    """Tests run (skipped ones aside) and pytest's last line."""
+    summary = result.stdout.strip().splitlines()[-1] if result.stdout.strip() else result.stderr.strip()[-200:]
+    counts = {word: int(n) for n, word in re.findall(r"(\d+) (passed|failed|xfailed|xpassed|skipped|error)", summary)}
+    return sum(n for word, n in counts.items() if word != "skipped"), summary
+
+
 def run_file(path: Path, fast: bool) -> tuple[float, float, int, str]:
     """CPU seconds, wall seconds, tests run and pytest's summary line of one test file."""
     command = [sys.executable, "-m", "pytest", str(path), "-p", "no:cacheprovider", "-o", "addopts=", "-q"]
@@ -41,17 +55,42 @@ def run_file(path: Path, fast: bool) -> tuple[float, float, int, str]:
     cpu, wall = children_cpu(), time.perf_counter()
     result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
     cpu, wall = children_cpu() - cpu, time.perf_counter() - wall
-    summary = result.stdout.strip().splitlines()[-1] if result.stdout.strip() else result.stderr.strip()[-200:]
-    counts = {word: int(n) for n, word in re.findall(r"(\d+) (passed|failed|xfailed|xpassed|skipped|error)", summary)}
-    ran = sum(n for word, n in counts.items() if word != "skipped")
-    return cpu, wall, ran, summary
+    return cpu, wall, *summarise(result)
+
+
+def run_suite(fast: bool) -> tuple[float, float, int, str]:
+    """CPU seconds, wall seconds, tests run and pytest's summary line of the whole suite (or its fast subset)."""
+    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider"] + (["-m", "not slow"] if fast else [])
+    cpu, wall = children_cpu(), time.perf_counter()
+    result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+    cpu, wall = children_cpu() - cpu, time.perf_counter() - wall
+    return cpu, wall, *summarise(result)
+
+
+def suite() -> None:
+    """Print the wall and CPU seconds of ``python -m pytest`` and of ``python -m pytest -m "not slow"``."""
+    load_before = os.getloadavg()
+    print(f"{'wall s':>8} {'CPU s':>8} {'tests':>6}  command: pytest's last line")
+    for fast in (False, True):
+        cpu, wall, ran, summary = run_suite(fast)
+        command = 'python -m pytest -m "not slow"' if fast else "python -m pytest"
+        print(f"{wall:8.1f} {cpu:8.1f} {ran:6d}  {command}: {summary}", flush=True)
+    print(
+        f"recorded {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC on {os.cpu_count()} cores; "
+        f"load average {load_before[0]:.1f} before, {os.getloadavg()[0]:.1f} after"
+    )
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="*", help="test files (default: every tests/test_*.py)")
     parser.add_argument("--fast", action="store_true", help='only the fast subset (-m "not slow")')
+    parser.add_argument(
+        "--suite", action="store_true", help="the whole suite, then the fast subset, as the README runs them"
+    )
     args = parser.parse_args(argv)
+    if args.suite:
+        return suite()
     files = [Path(f).resolve() for f in args.files] or sorted((ROOT / "tests").glob("test_*.py"))
     load_before = os.getloadavg()
     rows = []

@@ -5,6 +5,24 @@ import pandas as pd
 import pytest
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook, which reads the marks
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Keep the tests of a file that share a module-scoped fixture on one worker under ``pytest -n``.
+
+    A module fixture (a scored corpus, a Dask cluster, a built hook repository) is built once per
+    process that runs a test using it; ``--dist loadgroup`` (pyproject's addopts) sends the tests
+    of one ``xdist_group`` to one worker, so it is built once, as in a single process. The other
+    tests go to whichever worker is free. Without ``-n`` the mark does nothing.
+    """
+    for item in items:
+        fixtures = getattr(item, "_fixtureinfo", None)
+        if fixtures is None or item.get_closest_marker("xdist_group"):
+            continue
+        scopes = {definition.scope for defs in fixtures.name2fixturedefs.values() for definition in defs}
+        if scopes & {"module", "class", "package"}:
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+
+
 def read_csv_text(text: str) -> pd.DataFrame:
     return pd.read_csv(io.StringIO(textwrap.dedent(text)))
 

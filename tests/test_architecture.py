@@ -261,12 +261,14 @@ def test_the_literal_finder_sees_suffixes_but_not_temporary_names_or_prose():
     assert literals(source, _table_suffix) == [(2, ".tab"), (2, ".tsv")]
 
 
+@pytest.mark.slow
 def test_table_suffixes_are_told_in_one_module():
     """readers/formats.py says what each table suffix means (and readers/excel.py which are workbooks):
     everything else asks them (``table_format``, ``TABLE_SUFFIXES``) instead of listing suffixes."""
     assert found_outside({"nblint/readers/formats.py", "nblint/readers/excel.py"}, _table_suffix) == {}
 
 
+@pytest.mark.slow
 def test_the_hash_recipe_is_written_once():
     """The row weights and the NaN bits of the order-free column hash must be the same in the dense row
     pass, the sparse profile and the wide incidence (they find the same identical columns): their

@@ -36,14 +36,24 @@ def test_a_warning_from_nblint_code_fails_the_test(module):
 
 
 @pytest.mark.slow
-def test_the_readme_test_subsets_split_the_suite():
-    """`python -m pytest -m "not slow"` and `-m slow` (README, Development) select complementary halves."""
-    # addopts cleared so that one -q gives node ids whatever pyproject's addopts say
+def test_the_readme_test_subsets_split_the_suite(tmp_path):
+    """`python -m pytest -m "not slow"` and `-m slow` (README, Development) select complementary halves.
+
+    One collection of the suite under `-m slow`: what it selects is the slow half, what it deselects
+    (printed by a plugin) is what `-m "not slow"` selects, the same expression's complement.
+    """
+    (tmp_path / "print_deselected.py").write_text(
+        "def pytest_deselected(items):\n    for item in items:\n        print('deselected', item.nodeid)\n"
+    )
+    # addopts cleared so that one -q gives node ids whatever pyproject's addopts say (and in one process)
     command = [sys.executable, "-m", "pytest", "--collect-only", "-o", "addopts=", "-q", "--strict-markers"]
-    command += ["-p", "no:cacheprovider", "-m"]
-    fast, slow = (subprocess.run([*command, m], cwd=ROOT, capture_output=True, text=True) for m in ("not slow", "slow"))
-    assert fast.returncode == slow.returncode == 0, fast.stdout + fast.stderr + slow.stdout + slow.stderr
-    fast_ids, slow_ids = ({line for line in r.stdout.splitlines() if "::" in line} for r in (fast, slow))
+    command += ["-p", "no:cacheprovider", "-p", "print_deselected", "-m", "slow"]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])}
+    result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, env=env)
+    assert result.returncode == 0, result.stdout + result.stderr
+    lines = result.stdout.splitlines()
+    fast_ids = {line.removeprefix("deselected ") for line in lines if line.startswith("deselected ")}
+    slow_ids = {line for line in lines if "::" in line and not line.startswith("deselected ")}
     assert fast_ids and slow_ids and not fast_ids & slow_ids
     assert "tests/test_wheel.py::test_a_new_rule_family_is_in_the_wheel" in slow_ids
     assert "tests/test_readme.py::test_readme_opens_with_the_two_commands_ci_runs" in fast_ids

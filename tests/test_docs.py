@@ -200,6 +200,7 @@ def shown_values(snippet: str) -> list[str] | None:
     return shown or None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("page", "snippet"), [p for p in of_kind("python") if not p.values[1].startswith(NOT_SCRIPTS)])
 def test_every_python_block_runs_as_a_script(page, snippet, tmp_path):
     """Each block, saved as a file and run with python in a folder holding the examples, exits 0.

@@ -252,6 +252,7 @@ def test_a_failed_write_leaves_nothing_behind(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["data.csv"]
 
 
+@pytest.mark.slow
 def test_concurrent_writers_leave_one_complete_file(tmp_path):
     frame = colour_table(30_000)
     frame.to_csv(tmp_path / "data.csv", index=False)
@@ -397,6 +398,7 @@ def test_fix_keeps_the_other_columns_exactly_parquet_round_trip(tmp_path):
     check()
 
 
+@pytest.mark.slow
 def test_fix_csv_output_writes_values_losslessly(tmp_path):
     from hypothesis import HealthCheck, Phase, given, settings
 

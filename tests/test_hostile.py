@@ -587,6 +587,7 @@ def _nblint(*args, cwd=None, preexec_fn=None, **kwargs):
     )
 
 
+@pytest.mark.slow
 def test_no_descriptor_is_held_past_a_files_read(tmp_path):
     """500 CSVs under ``ulimit -n 64``: every one linted (a descriptor was held per CSV, by its spill)."""
     for i in range(500):
@@ -751,6 +752,7 @@ def test_arrow_canonical_extension_types_are_read(tmp_path):
     assert pd.read_csv(tmp_path / "fixed2.csv")["id"].tolist() == [str(uuid.UUID(int=i)) for i in range(n)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt", ["text", "concise", "json", "sarif", "github", "junit", "html"])
 def test_a_file_name_that_is_not_utf8_is_linted_in_every_format(tmp_path, fmt):
     (tmp_path / "ok.csv").write_text(GOOD)
@@ -943,6 +945,7 @@ def test_a_notebook_over_16_mib_of_outputs_is_read(tmp_path):
     assert [f["code"] for f in findings] == ["NB502"]
 
 
+@pytest.mark.slow
 def test_int64_and_float64_extremes_print_no_warning_and_crash_nothing(tmp_path):
     """(run() makes numpy's RuntimeWarnings errors; the square of 1e-12 x 1.8e308 was an OverflowError in NB205.)"""
     n = 40

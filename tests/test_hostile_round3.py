@@ -350,6 +350,7 @@ sys.exit(main())
 """
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL") or os.name != "posix", reason="SIGKILL and flock: POSIX")
 @pytest.mark.parametrize("force", [True, False], ids=["force", "new"])
 def test_a_commit_killed_between_its_moves_is_rolled_back_by_the_next_run(tmp_path, force):
@@ -831,6 +832,7 @@ def test_a_cell_right_of_the_header_is_left_out_with_a_note(tmp_path, row, colum
     ]
 
 
+@pytest.mark.slow
 def test_a_value_far_below_the_table_is_a_row_and_chunks_without_a_label_are_read(tmp_path):
     """A value at A1048576 is a row of the table (the rows between are empty, as Excel's export writes them);
     chunks whose target is missing on every row were an IndexError traceback."""

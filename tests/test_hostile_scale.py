@@ -75,6 +75,7 @@ def _codes(result, code: str) -> list[str]:
 # --------------------------------------------------------------------------- memory and recursion
 
 
+@pytest.mark.slow
 def test_an_exact_one_hot_search_over_900_levels_fits_in_a_capped_address_space(tmp_path):
     """900 levels (0.6 MB of 0/1 columns) took 3.4 GB: each level of the search copied its block of O."""
     path = tmp_path / "onehot900.csv"
@@ -86,6 +87,7 @@ def test_an_exact_one_hot_search_over_900_levels_fits_in_a_capped_address_space(
     assert "K=900" in line
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("shape", "code"),
     [("one-hot", "NB101"), ("drop-first", "NB102"), ("text tags", "NB101")],
@@ -159,6 +161,7 @@ def _label_copy(levels: int, rows_per_level: int, as_text: bool) -> pd.DataFrame
     return pd.DataFrame({"code": column, "noise": np.random.default_rng(1).integers(0, 3, len(codes)), "y": codes})
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("as_text", [False, True])
 def test_a_column_that_is_the_label_past_the_cap_on_levels_is_a_leak(tmp_path, as_text):
     """1,100 levels, 20 rows each: the column is the 1,100-class label relabelled ('All checks passed', exit 0)."""

@@ -164,6 +164,7 @@ def test_rows_touched_bounds_the_union_of_the_findings_rows(counts, n_rows):
     assert touched["at_least"] <= touched["at_most"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("model", ["categorical", "bernoulli"])
 def test_the_scores_do_not_depend_on_how_the_test_rows_are_chunked(tmp_path, model):
     from nblint.readers import DataFrameSource

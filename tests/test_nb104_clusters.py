@@ -18,6 +18,7 @@ def nb104(path) -> list[dict]:
     return json.loads(result.stdout)
 
 
+@pytest.mark.slow
 def test_breast_cancer_gets_a_handful_of_clusters_not_one_finding_per_column(tmp_path):
     datasets = pytest.importorskip("sklearn.datasets")
     from statsmodels.stats.outliers_influence import variance_inflation_factor

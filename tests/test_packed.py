@@ -117,6 +117,7 @@ def assert_same(a, b, where="profile"):
         assert a == b or (a != a and b != b), (where, a, b)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(frame=wide_tables())
 def test_the_packed_path_profiles_a_table_as_the_plain_path_does(tmp_path_factory, small_blocks, frame):

@@ -43,6 +43,7 @@ def write(frame: pd.DataFrame, path) -> None:
         frame.to_csv(path, sep=sep, index=False)  # (pandas gzips by the .gz suffix)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "name", ["d.csv", "d.tab", "d.tsv", "d.csv.gz", "d.tsv.gz", "d.tab.gz", "d.parquet", "d.pq", "d.xlsx", "d.txt"]
 )
@@ -96,6 +97,7 @@ def test_columns_and_pipeline_agree_on_every_column(tmp_path):
     assert pixels.count("multinomial") > 50 and set(pixels) <= {"multinomial", "bernoulli", "-"}
 
 
+@pytest.mark.slow
 def test_the_printed_model_leaves_out_leaks_and_says_where_it_guessed(tmp_path):
     """Issue 22 item 4: NB208's leaks are left out with the reason; a guessed reading says so."""
     import statsmodels.api as sm

@@ -143,6 +143,17 @@ def hook_repository(tmp_path_factory) -> tuple[Path, str]:
     return dest, rev.stdout.strip()
 
 
+@pytest.fixture(scope="module")
+def hook_home(tmp_path_factory) -> Path:
+    """The ``PRE_COMMIT_HOME`` of the tests that install the hook repository.
+
+    pre-commit builds one environment per hook repository and revision (a pip install of nblint and
+    its dependencies, the slow part) whatever hook of it a config selects: the tests share it, as
+    a user's repositories share pre-commit's cache, and whichever runs first installs it.
+    """
+    return tmp_path_factory.mktemp("pre-commit-home")
+
+
 def _pre_commit(repo: Path, home: Path) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PRE_COMMIT", "GIT_"))}
     env["PRE_COMMIT_HOME"] = str(home)
@@ -228,18 +239,18 @@ def test_real_pre_commit_runs_the_readme_snippet_as_written(tmp_path):
 
 
 @pytest.mark.slow
-def test_real_pre_commit_installs_the_hook_repository(tmp_path, hook_repository):
+def test_real_pre_commit_installs_the_hook_repository(tmp_path, hook_repository, hook_home):
     """``repo:`` this repository's URL and ``rev:`` one of its commits, as the README describes."""
     hook_repo, rev = hook_repository
     repo = tmp_path / "user"
     repo.mkdir()
     config = {"repos": [{"repo": str(hook_repo), "rev": rev, "hooks": [{"id": "nblint"}]}]}
     (repo / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config))
-    _passes_a_clean_table_and_fails_a_one_hot_group(repo, tmp_path / "pre-commit-home")
+    _passes_a_clean_table_and_fails_a_one_hot_group(repo, hook_home)
 
 
 @pytest.mark.slow
-def test_the_hook_repository_lints_text_without_additional_dependencies(tmp_path, hook_repository):
+def test_the_hook_repository_lints_text_without_additional_dependencies(tmp_path, hook_repository, hook_home):
     """A `text = ...` setting needs scikit-learn, a dependency: no `additional_dependencies` key (issue 35)."""
     hook_repo, rev = hook_repository
     repo = tmp_path / "user"
@@ -253,7 +264,7 @@ def test_the_hook_repository_lints_text_without_additional_dependencies(tmp_path
     (repo / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config))
     subprocess.run(["git", "init", "-q", str(repo)], check=True)
     subprocess.run([*GIT, "-C", str(repo), "add", "-A"], check=True)
-    hooked = _pre_commit(repo, tmp_path / "pre-commit-home")
+    hooked = _pre_commit(repo, hook_home)
     local = subprocess.run(
         [sys.executable, "-m", "nblint.cli", "check", "data/tweets.csv"], cwd=repo, capture_output=True, text=True
     )

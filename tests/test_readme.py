@@ -176,6 +176,7 @@ def test_dask_command_runs_on_a_local_cluster(monkeypatch):
         assert result.exit_code == 1 and result.stdout == local.stdout
 
 
+@pytest.mark.slow
 def test_bench_commands_are_the_bench_scripts_options():
     """The rerun commands the pages give name bench scripts that take the options shown
     (running them is the benchmark itself, minutes each, so their --help is what is run)."""

