@@ -77,15 +77,7 @@ def impact(
     if text is not None:
         refuse_text_without_sklearn("local")
         if test_path is not None:
-            # (the held-out scores read the test rows by the training table's feature columns; a text column's
-            # words become columns only through the training vocabulary, which that reading does not apply)
-            click.echo(
-                f"{test_path}: error: impact --test does not take --text: the held-out scores read the test table's "
-                f"feature columns, and its documents have none until counted with the training vocabulary; "
-                f"`nblint check {path} --text {text} --test {test_path}` gives the train/test findings",
-                err=True,
-            )
-            sys.exit(2)
+            _refuse_test_with_text(path, text, test_path)
     overrides = Overrides(target=target, config=config, encoding=encoding, sheet=sheet, text=text, model=model)
     try:
         ctx = table_context(path, overrides)
@@ -169,3 +161,18 @@ def _train_test_findings(path: str, test_path: str, overrides) -> list:
         return []
     paired = dataclasses.replace(overrides, test=test_path, select=codes)
     return lint_paths([path], paired).findings
+
+
+def _refuse_test_with_text(path: str, text: str, test_path: str) -> None:
+    """Exit 2 with one line: held-out scores read the test table's feature columns, which documents lack.
+
+    A text column's words become columns only through the training vocabulary, which the held-out reading
+    does not apply; ``nblint check --text --test`` gives the train/test findings instead.
+    """
+    click.echo(
+        f"{test_path}: error: impact --test does not take --text: the held-out scores read the test table's "
+        f"feature columns, and its documents have none until counted with the training vocabulary; "
+        f"`nblint check {path} --text {text} --test {test_path}` gives the train/test findings",
+        err=True,
+    )
+    sys.exit(2)
