@@ -427,8 +427,14 @@ class TableContext:
     def recode_candidates(self) -> list[tuple[str, str]]:
         """Every pair of categorical columns that may recode each other (:func:`recode_candidates`), sorted."""
         categorical = {c for c, k in self.kinds.items() if k.kind == "categorical"} - set(self.structure.code_columns)
-        # Integer codes of a categorical column (cowcode2 beside ctryname) recode it too, whatever their kind.
-        codes = {c for c, k in self.kinds.items() if k.kind in ("count", "identifier")}
+        # Integer codes of a categorical column (cowcode2 beside ctryname) recode it too, whatever their kind;
+        # they pair only with columns of words, so without one there is nothing to try, and a document-term
+        # block's word counts are words, not codes (a vocabulary would be tens of thousands of partners).
+        codes = (
+            {c for c, k in self.kinds.items() if k.kind in ("count", "identifier")} - self.term_columns
+            if self.profile.text
+            else set()
+        )
         return recode_candidates(self.profile, set(self.profile.names) - categorical - codes, partners=codes)
 
     def row_checks(self, broken_candidates, code_candidates, identical_candidates, recode_candidates=()) -> RowVerdicts:
