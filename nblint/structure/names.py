@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from os.path import commonprefix
 
 _SEPARATORS = re.compile(r"(\[T\.|\[|=|_|\.|:|\s|-)")
 #: ``y81``, ``d1990``: a short alphabetic stem followed by digits (year and period dummies).
@@ -61,12 +62,7 @@ NAME_CACHE = 1 << 16
 def _name_stem(names: tuple[str, ...], period_dummies: bool) -> str | None:
     if len(names) < 2:
         return None
-    prefix = names[0]
-    for name in names[1:]:
-        k = 0
-        while k < min(len(prefix), len(name)) and prefix[k] == name[k]:
-            k += 1
-        prefix = prefix[:k]
+    prefix = commonprefix(list(names))
     if not prefix:
         return None
     if all(len(n) > len(prefix) and _SEPARATORS.match(n, len(prefix)) for n in names):
@@ -346,18 +342,7 @@ def shared_affix(members, least: int = 3) -> str | None:
     lowered = [m.lower() for m in members]
     if len(lowered) < 2:
         return None
-    prefix = lowered[0]
-    for m in lowered[1:]:
-        k = 0
-        while k < min(len(prefix), len(m)) and prefix[k] == m[k]:
-            k += 1
-        prefix = prefix[:k]
-    suffix = lowered[0][::-1]
-    for m in lowered[1:]:
-        r = m[::-1]
-        k = 0
-        while k < min(len(suffix), len(r)) and suffix[k] == r[k]:
-            k += 1
-        suffix = suffix[:k]
-    best = max(prefix, suffix[::-1], key=len)
+    prefix = commonprefix(lowered)
+    suffix = commonprefix([m[::-1] for m in lowered])[::-1]
+    best = max(prefix, suffix, key=len)
     return best if len(best) >= least else None
