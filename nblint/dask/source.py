@@ -29,7 +29,7 @@ import glob as globmod
 import os
 from collections.abc import Iterator, Sequence
 
-from nblint.core.errors import InputError
+from nblint.core.errors import ConfigError, InputError
 from nblint.core.suggest import missing_column
 from nblint.readers import Chunk, DataFrameSource, TableFormat, TableSource, table_format
 from nblint.readers.csverrors import codec_name
@@ -220,3 +220,19 @@ def _reduce_partition(frame, offset: int, chunk_rows: int, columns, accumulator)
     for chunk in DataFrameSource.part(frame, offset, chunk_rows).chunks(columns):
         accumulator.add(chunk)
     return accumulator
+
+
+def dask_client(scheduler: str | None):
+    """A ``distributed.Client`` of the scheduler at ``scheduler``; None: Dask's default scheduler."""
+    if not scheduler:
+        return None
+    from nblint.core.dependencies import missing_message
+
+    try:
+        from distributed import Client
+    except ImportError:
+        raise ConfigError(missing_message("distributed", "--scheduler")) from None
+    try:
+        return Client(scheduler, timeout="10s")
+    except OSError as exc:
+        raise ConfigError(f"cannot connect to the Dask scheduler at {scheduler}: {exc}") from None

@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Literal, TypedDict
+from typing import TYPE_CHECKING, Any
 
 from nblint.analysis.context import TableContext
 from nblint.core.errors import ConfigError, NblintError
@@ -28,27 +28,16 @@ from nblint.core.terminal import is_interactive
 from nblint.engine import resolved_options, run_rules, shared_settings
 from nblint.engine.findings import Finding, Severity
 from nblint.profile.table import TableProfile
-from nblint.readers import StreamSource, TableSource, is_table_path
+from nblint.readers import StreamSource, TableSource
 from nblint.run.blas import one_blas_thread
-from nblint.run.config import Settings, find_config, load_config
+from nblint.run.config import Overrides, Settings, find_config, load_config
+from nblint.run.declared import declared_by_spec, path_key, with_named_data
+from nblint.run.paths import expand_paths
+from nblint.run.tables import TestError, open_test, text_source
 
 if TYPE_CHECKING:
-    from nblint.pipelines import ConfigFile, PipelineSpec
+    from nblint.pipelines import ConfigFile
     from nblint.run.pairing import TestComparison
-
-#: Folders never descended into when a directory is checked.
-SKIP_DIRS = {
-    ".git",
-    ".hg",
-    ".svn",
-    ".venv",
-    "venv",
-    "node_modules",
-    "__pycache__",
-    ".tox",
-    ".mypy_cache",
-    ".pytest_cache",
-}
 
 
 @dataclass
@@ -81,79 +70,6 @@ class RunResult:
             return 0
         failing = any(f.severity >= r.fail_on for r in self.files for f in r.findings)
         return 1 if failing else 0
-
-
-@dataclass
-class Overrides:
-    """Command-line settings; None means "not given" (the config decides)."""
-
-    target: str | None = None
-    text: str | None = None
-    model: str | None = None
-    alpha: float | None = None
-    select: list[str] | None = None
-    ignore: list[str] | None = None
-    fail_on: Severity | None = None
-    encoding: str | None = None
-    config: str | None = None
-    #: The sheet of an Excel workbook to read (default: the first).
-    sheet: str | None = None
-    #: Added to the select and ignore lists in force (the command line's, else the configuration's).
-    extend_select: list[str] | None = None
-    extend_ignore: list[str] | None = None
-    #: ``--preview``: run the rules in preview too.
-    preview: bool | None = None
-    #: ``--allow-outside-data``: read a data file a spec names outside its folder and the working directory.
-    allow_outside_data: bool = False
-    #: ``--test``: the test or serving table each checked table is compared with (:mod:`nblint.run.pairing`).
-    test: str | None = None
-
-
-def expand_paths(paths: list[str]) -> tuple[list[str], list[str], dict[str, str]]:
-    """Files to lint (folders walked in sorted order), warnings for empty folders, and folders that cannot be read.
-
-    The last maps each unreadable folder (met in the walk, or given) to its error line, listed
-    with the files at its place so that the run reports it and goes on.  A walk reads no Excel
-    workbook (they are linted when named: a folder of them is not an error where openpyxl is
-    missing), and a warning names those it passed over, so that none is skipped silently.
-    """
-    from nblint.pipelines import is_config_path
-    from nblint.readers.excel import is_excel_path
-
-    files, warnings = [], []
-    unreadable: dict[str, str] = {}
-
-    def failed(exc: OSError) -> None:
-        folder = _joined(os.path.dirname(exc.filename), os.path.basename(exc.filename)) if exc.filename else path
-        unreadable[folder] = f"{folder}: error: cannot read the folder: {exc.strerror or exc}"
-        found.append(folder)
-
-    for path in paths:
-        if path != "-" and os.path.isdir(path):
-            found: list[str] = []
-            workbooks: list[str] = []
-            for folder, dirs, names in os.walk(path, onerror=failed):
-                dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith("."))
-                found += [_joined(folder, n) for n in sorted(names) if is_table_path(n) or is_config_path(n)]
-                workbooks += [_joined(folder, n) for n in sorted(names) if is_excel_path(n)]
-            if not found:
-                warnings.append(f"{path}: warning: no tables or pipeline configs found in this folder")
-            if workbooks:
-                warnings.append(
-                    f"{path}: warning: a folder is walked for CSV, TSV and Parquet files, not Excel workbooks: "
-                    f"skipped {', '.join(workbooks)} (name a workbook to lint it)"
-                )
-            files += found
-        else:
-            files.append(path)
-    return files, warnings, unreadable
-
-
-def _joined(folder: str, name: str) -> str:
-    """``folder/name`` without a leading ``./`` (walking ``.``, as ``nblint check`` with no path does, puts one)."""
-    path = os.path.join(folder, name)
-    prefix = os.curdir + os.sep
-    return path[len(prefix) :] if path.startswith(prefix) else path
 
 
 #: Overrides that steer the run, not a file's settings.
@@ -362,7 +278,7 @@ def lint_paths(
     overrides = overrides or Overrides()
     client = None
     if engine == "dask":
-        from nblint.dask.source import DaskSource, read_dask
+        from nblint.dask.source import DaskSource, dask_client, read_dask
 
         # each path (a file, a glob, a folder) is one table ...
         files: list[str] = list(paths)
@@ -370,7 +286,7 @@ def lint_paths(
         # ... but a pipeline config is read as one, so that the table its nblint spec names is checked too
         configs = {path: _read_config(path) for path in files if is_config_path(path) and os.path.isfile(path)}
         unreadable: dict[str, str] = {}
-        client = _dask_client(scheduler)
+        client = dask_client(scheduler)
 
         def open_source(path: str, settings: Settings) -> TableSource:
             if settings.text:
@@ -390,7 +306,7 @@ def lint_paths(
             return text_source(source, settings.text, settings.target) if settings.text else source
 
     explicit = set(paths)
-    files, named = _with_named_data(files, configs, unreadable, overrides.allow_outside_data, engine)
+    files, named = with_named_data(files, configs, unreadable, overrides.allow_outside_data, engine)
     cache: dict = {}
     results = []
     try:
@@ -419,9 +335,9 @@ def lint_paths(
                 if isinstance(config, ConfigFile):
                     warnings += config.suppression_warnings()
                 continue
-            spec = named.get(_key(path))
+            spec = named.get(path_key(path))
             if spec is not None:
-                settings = _declared_by_spec(settings, spec, path, overrides, warnings)
+                settings = declared_by_spec(settings, spec, path, overrides, warnings)
             bar = None
             test = None
             try:
@@ -452,119 +368,6 @@ def lint_paths(
     return RunResult(results, warnings)
 
 
-class TestError(NblintError):
-    """A test table that cannot be read: its error line is whole (it names the test file)."""
-
-
-def open_test(
-    path: str, train: TableSource, settings: Settings, overrides: Overrides, engine: str = "local"
-) -> TableSource | None:
-    """The test table of the table at ``path`` (``--test``, ``test = ...``), read the way ``train`` was; None: none.
-
-    A table is not compared with itself (a configuration's ``test`` applies to every table,
-    the test table included). A path the configuration names is confined as a spec's
-    ``data:`` is (:mod:`nblint.run.confine`).
-
-    Raises
-    ------
-    TestError
-        One line naming the test file: it is refused, missing or unreadable, or the engine cannot take it.
-    """
-    test_path = settings.test
-    if not test_path or (path != "-" and os.path.abspath(test_path) == os.path.abspath(path)):
-        return None
-    if engine == "dask" and not os.path.isfile(test_path):
-        raise TestError(
-            f"{test_path}: error: with --engine dask the test table is one file, read in chunks beside the "
-            f"training table's partitions (the test table of {path})"
-        )
-    if settings.test_named_by is not None:
-        from nblint.run.confine import refusal
-
-        refused = refusal(
-            test_path, settings.test_named_by, settings.test_line, allow_outside=overrides.allow_outside_data
-        )
-        if refused is not None:
-            raise TestError(refused)
-    from nblint.run.pairing import read_test
-
-    try:
-        return read_test(
-            test_path,
-            train,
-            encoding=settings.encoding,
-            text=settings.text,
-            target=settings.target,
-            sheet=overrides.sheet,
-        )
-    except NblintError as exc:
-        raise TestError(f"{test_path}: error: {exc} (the test table of {path})") from None
-
-
-def text_source(source: TableSource, column: str, target: str | None) -> TableSource:
-    """``source`` with its text ``column`` as word counts beside its numeric columns (:mod:`nblint.readers.text`)."""
-    from nblint.readers.sparse import SparseSource
-    from nblint.readers.text import ColumnsSource, word_counts
-
-    table = word_counts(source, column, target)
-    # (the vocabulary is one block of words whatever its size; the table's numeric columns beside it are not)
-    vocabulary = table.names[: len(table.names) - table.numeric]  # (the vocabulary, then the numeric columns)
-    counts = SparseSource(table.matrix, table.names, table.target, table.y, source.path, words=vocabulary)
-    counts.skipped = dict(source.skipped)
-    counts.documents = table.documents
-    if table.beside:
-        with_target = {**table.beside, **({target: table.y} if target is not None and table.y is not None else {})}
-        counts.beside = ColumnsSource(source.path, with_target)
-    return counts
-
-
-class _Declared(TypedDict, total=False):
-    """What a spec fills in of a table's settings."""
-
-    target: str
-    model: str
-    alpha: float
-
-
-def _declared_by_spec(
-    settings: Settings, spec: PipelineSpec, path: str, overrides: Overrides, warnings: list[str]
-) -> Settings:
-    """A table's settings with what the spec naming it declares, where nothing stronger does.
-
-    The command line and the configuration decide first (``settings`` holds
-    both); the spec fills in the target and the model (with its smoothing) that
-    neither gives.  Where the configuration overrides the spec, a warning says
-    so (``--target``/``--model`` are asked for and need none).
-    """
-    changes: _Declared = {}
-    keys: tuple[Literal["target", "model"], ...] = ("target", "model")
-    for key, declared in zip(keys, (spec.target, spec.model)):
-        current = getattr(settings, key)
-        if not declared:
-            continue
-        if current is None:
-            changes[key] = declared
-        elif current != declared and getattr(overrides, key) is None:
-            warnings.append(
-                f"{spec.path}:{spec.data_line or 1}: warning: {path} is checked with {key} {current!r} "
-                f"from {settings.source or 'the configuration'}, not the spec's {declared!r}"
-            )
-    if changes.get("model") and settings.alpha is None and spec.alpha is not None:
-        changes["alpha"] = spec.alpha
-    resolved = replace(settings, **changes)
-    if spec.test and settings.test is None:
-        # The spec's test table, beside the spec, confined as its data is (open_test refuses it otherwise).
-        test = os.path.normpath(os.path.join(os.path.dirname(spec.path), spec.test))
-        resolved = replace(resolved, test=test, test_named_by=spec.path, test_line=spec.test_line)
-    if resolved.test:
-        from nblint.run.pairing import strict_encoders
-
-        minimum = spec.estimator.value("min_categories") if spec.estimator is not None else None
-        raises, planned = strict_encoders(spec)
-        resolved = replace(resolved, unknown_raises=raises, unknown_planned=planned, min_categories=minimum)
-    return resolved
-
-
 def _json_table(path: str) -> str | None:
     from nblint.pipelines.configs import json_table_error
 
@@ -590,58 +393,3 @@ def _config_result(path: str, config: ConfigFile | NblintError, settings: Settin
 
     codes = settings.enabled_codes(path)
     return FileResult(path, lint_specs(config.specs, codes, settings.rule_options, config), fail_on=settings.fail_on)
-
-
-def _key(path: str) -> str:
-    return path if path == "-" else os.path.abspath(path)
-
-
-def _with_named_data(
-    files: list[str],
-    configs: dict[str, ConfigFile | NblintError | None],
-    unreadable: dict[str, str],
-    allow_outside: bool,
-    engine: str,
-) -> tuple[list[str], dict[str, PipelineSpec]]:
-    """The run's files with each data file a spec names added after the spec (once), and who names what.
-
-    A named file that may not be read (:mod:`nblint.run.confine`: outside the spec's project, or not
-    named as a table) is listed with its error line in ``unreadable``, and never opened.
-    """
-    from nblint.pipelines import ConfigFile
-    from nblint.run.confine import refusal
-
-    present = {_key(path) for path in files}
-    out: list[str] = []
-    named: dict[str, PipelineSpec] = {}
-    for path in files:
-        out.append(path)
-        config = configs.get(path)
-        for data_path, spec in config.data_paths() if isinstance(config, ConfigFile) else ():
-            if _key(data_path) in present:
-                named.setdefault(_key(data_path), spec)
-                continue
-            present.add(_key(data_path))
-            out.append(data_path)
-            refused = refusal(data_path, spec.path, spec.data_line, allow_outside=allow_outside, engine=engine)
-            if refused is not None:
-                unreadable[data_path] = refused
-            else:
-                named[_key(data_path)] = spec
-    return out, named
-
-
-def _dask_client(scheduler: str | None):
-    """A ``distributed.Client`` of the scheduler at ``scheduler``; None: Dask's default scheduler."""
-    if not scheduler:
-        return None
-    from nblint.core.dependencies import missing_message
-
-    try:
-        from distributed import Client
-    except ImportError:
-        raise ConfigError(missing_message("distributed", "--scheduler")) from None
-    try:
-        return Client(scheduler, timeout="10s")
-    except OSError as exc:
-        raise ConfigError(f"cannot connect to the Dask scheduler at {scheduler}: {exc}") from None
