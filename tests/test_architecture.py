@@ -189,20 +189,50 @@ def test_the_package_root_holds_only_its_faces():
     assert all((ROOT / "nblint" / face / "__init__.py").is_file() for face in FACE_PACKAGES)
 
 
-def test_engines_plug_in_through_the_table_source_not_by_probing():
-    """Issue 25 item 2: TableSource declares what an engine provides; nothing asks a source what it has."""
+def test_engines_plug_in_through_a_declared_backend_not_by_probing():
+    """Issues 25 and 39: a source's passes run through its typed Backend; nothing asks a source what it has."""
     import re
 
-    from nblint.readers import TableSource
+    from nblint.readers import DataFrameSource
+    from nblint.readers.chunks import Backend, LocalBackend
 
-    for operation in ("reduce_rows", "remote_profile", "impact_passes", "matrix", "distributed"):
-        assert hasattr(TableSource, operation), operation
+    declared = {"reduce_rows", "profile", "impact_passes", "distributed"}
+    assert declared <= set(dir(Backend)) | set(Backend.__annotations__)
+    assert declared <= set(dir(LocalBackend))
+    assert isinstance(DataFrameSource(__import__("pandas").DataFrame({"a": [1]})).backend, LocalBackend)
     probes = []
     for path in sorted((ROOT / "nblint").rglob("*.py")):
         text = path.read_text(encoding="utf-8")
         for match in re.finditer(r"(?:hasattr|getattr)\((?:ctx\.|self\.)?source\b[^)]*\)", text):
             probes.append(f"{path.relative_to(ROOT)}: {match.group(0)}")
     assert probes == []
+
+
+def private_calls_across_rooms() -> list[str]:
+    """``name._private(...)`` calls on an object of another room: the engines' (dask/) and the run's (run/).
+
+    A call on ``self``/``cls``, or on a name the module defines, is the module's own business.
+    """
+    found = []
+    for room in ("dask", "run"):
+        for path in sorted((ROOT / "nblint" / room).rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                if (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Attribute)
+                    and node.func.attr.startswith("_")
+                    and not node.func.attr.startswith("__")
+                    and isinstance(node.func.value, ast.Name)
+                    and node.func.value.id not in ("self", "cls")
+                ):
+                    found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {node.func.value.id}.{node.func.attr}")
+    return found
+
+
+def test_the_engines_call_no_private_method_of_another_room():
+    """Issue 39 item 6: the Dask engine reaches its cluster through its backend's public operations."""
+    assert private_calls_across_rooms() == []
 
 
 # --------------------------------------------------------------------------- issue 25: one definition each

@@ -202,7 +202,7 @@ def document_rows(profile, source, words: frozenset[str], reduce_rows) -> Duplic
             fingerprints.add(chunk)
     else:
         gram = profile.gram
-        if gram.wide and gram.binary and not source.distributed:
+        if gram.wide and gram.binary and not source.backend.distributed:
             # The wide 0/1 block is held whole (the profile's incidence): read only the other columns again.
             fingerprints.add_held(gram.cooccurrence.B, tuple(gram.binary))
             features = tuple(c for c in features if c in fingerprints.features)

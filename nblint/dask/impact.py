@@ -1,6 +1,6 @@
 """NB401's two passes on a Dask cluster: rows scored where they live, sums added on the client.
 
-The local engine (:func:`nblint.impact.measure._local_passes`) scores the rows in
+The local engine (``_local_passes`` in :mod:`nblint.impact.measure`) scores the rows in
 windows of ``plan.size`` rows cut from the stream of rows that have a target, and
 adds each window's sums in row order; pass 2 does the same per cross-validation
 fold, over each fold's rows, adding a fold's window when the pass-1 window holding
@@ -28,17 +28,17 @@ from nblint.impact.scoring import posteriors
 from nblint.readers import DataFrameSource
 
 
-def impact_passes(source, plan, comparisons, fold_counts, points: list) -> None:
-    """Run both passes of ``plan`` over the partitions of ``source`` (a :class:`DaskSource`)."""
+def impact_passes(backend, plan, comparisons, fold_counts, points: list) -> None:
+    """Run both passes of ``plan`` over the partitions ``backend`` (a :class:`~nblint.dask.backend.DaskBackend`) reaches."""
     import dask
 
-    encoded = source._persist(
+    encoded = backend.persist(
         [
-            dask.delayed(_encode_partition)(part, offset, source.chunk_rows, plan)
-            for part, offset in source._partitions(plan.columns)
+            dask.delayed(_encode_partition)(part, offset, backend.chunk_rows, plan)
+            for part, offset in backend.partitions(plan.columns)
         ]
     )
-    sizes = source._compute_all([dask.delayed(_fold_sizes)(e, plan) for e in encoded])
+    sizes = backend.compute_all([dask.delayed(_fold_sizes)(e, plan) for e in encoded])
     rows = [n for n, _ in sizes]  # rows with a target, per partition
     starts = np.concatenate([[0], np.cumsum(rows)]).astype(np.int64)
 
@@ -54,7 +54,7 @@ def impact_passes(source, plan, comparisons, fold_counts, points: list) -> None:
     if not tasks:
         return
     p95 = dask.delayed(_percentiles)(_tree(np.add, histograms), 0.95)
-    *results, p95, fold_total = source._compute_all(tasks + [p95, _tree(_add_counts, counts)])
+    *results, p95, fold_total = backend.compute_all(tasks + [p95, _tree(_add_counts, counts)])
     fold_counts.add_counts(fold_total)
     for result, sums in results:
         comparisons.add_window(result)
@@ -81,7 +81,7 @@ def impact_passes(source, plan, comparisons, fold_counts, points: list) -> None:
             # A full window is added when the pass-1 window holding its last row is read
             # (folds in order there); the last, shorter window of each fold at the end.
             keys.append((last, f, j, end - begin == plan.size))
-    scored = source._compute_all(tasks)
+    scored = backend.compute_all(tasks)
     order = []
     for (last, f, j, full), (scores, position) in zip(keys, scored):
         window = (int(starts[last]) + position) // plan.size if full else float("inf")

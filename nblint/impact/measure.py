@@ -369,7 +369,7 @@ def measure_impact(ctx, settings: ImpactSettings | None = None) -> ImpactResult 
     points: list[np.ndarray] = []
     # A Dask source scores where its partitions live; a sample of a many-class
     # table is scored here (its rows stream past the client once per pass).
-    if plan.share is not None or not ctx.source.impact_passes(plan, comparisons, fold_counts, points):
+    if plan.share is not None or not ctx.source.backend.impact_passes(plan, comparisons, fold_counts, points):
         plan.held_terms = _held_terms(ctx, design)
         _local_passes(ctx, plan, comparisons, fold_counts, points)
 

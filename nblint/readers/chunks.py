@@ -208,8 +208,6 @@ class TableSource:
     row_offset: int = 0
     #: The ``scipy.sparse`` matrix of a sparse input (:class:`~nblint.readers.sparse.SparseSource`), else None.
     matrix: Any = None
-    #: The rows live elsewhere (a Dask cluster): the operations below run there.
-    distributed: bool = False
     #: Said after "column not found": where the columns came from when that may be why (an Excel
     #: workbook's first sheet, read by default, is often not the data: ``--sheet`` reads another).
     missing_column_note: str = ""
@@ -231,6 +229,8 @@ class TableSource:
         self.names = Names(names)
         self.n_rows = int(n_rows)
         self.chunk_rows = int(chunk_rows or chunk_rows_for(len(self.names)))
+        #: Where the rows live and the passes run (:class:`Backend`): here, unless an engine's source says otherwise.
+        self.backend: Backend = LocalBackend(self)
         duplicated = sorted(n for n, count in Counter(self.names).items() if count > 1)
         if duplicated:
             raise InputError(f"duplicate column names: {', '.join(map(repr, duplicated))}")
@@ -264,18 +264,12 @@ class TableSource:
     def _column(self, name: str, offset: int, length: int) -> ColumnData:  # pragma: no cover
         raise NotImplementedError
 
-    # ---------------------------------------------------- what an engine provides (Dask overrides)
+    def reduce_rows(self, columns: Sequence[str], accumulator: A) -> A:
+        """``accumulator.add(chunk)`` over the rows in order, restricted to ``columns``: its backend's pass.
 
-    def reduce_rows(self, columns: list[str], accumulator: A) -> A:
-        """``accumulator.add(chunk)`` over the rows in order, restricted to ``columns``; the accumulator.
-
-        Here, one chunk after the other. A source whose rows live elsewhere adds each
-        partition's chunks to a copy of the empty accumulator there and merges the copies
-        in row order (``accumulator.merge``), so the results are the same.
+        (:meth:`Backend.reduce_rows`; the analysis context reaches the rows through this name.)
         """
-        for chunk in self.chunks(columns):
-            accumulator.add(chunk)
-        return accumulator
+        return self.backend.reduce_rows(columns, accumulator)
 
     def settle_words(self, term_block: int, share: float) -> None:
         """Decide, before the profile pass, which columns are a document-term block, where the source can.
@@ -288,12 +282,62 @@ class TableSource:
         """The labels the table gives the rows at these 0-based positions (a DataFrame's index), or None."""
         return None
 
-    def remote_profile(self, target: str | None, wide_binary: int | None, budget: Any) -> Any:
-        """The table's profile computed where the rows live, or None: the caller profiles the chunks here."""
+
+P = TypeVar("P")  # a profile of rows: made for one part of a table, merged with the next part's
+
+
+class Backend(Protocol):
+    """Where a table's rows live and the passes over them run: the one interface an engine implements.
+
+    :class:`LocalBackend` runs every pass here, chunk after chunk; the Dask engine
+    (:class:`nblint.dask.backend.DaskBackend`) runs them where the partitions live and
+    merges the parts here in row order, so that both give the same results, bit for bit.
+    A source's backend is chosen where the source is made (:func:`nblint.run.tables.open_table`).
+    """
+
+    #: The rows live elsewhere: what needs every row in one process (a wide binary table's packed
+    #: fingerprints, a test table's rows beside the training ones) is computed another way.
+    distributed: bool
+
+    def reduce_rows(self, columns: Sequence[str], accumulator: A) -> A:
+        """``accumulator.add(chunk)`` over the rows in order (restricted to ``columns``), returned.
+
+        Where the rows live elsewhere, each part's chunks go to a copy of the empty
+        accumulator there and the copies are merged here in row order (``accumulator.merge``).
+        """
+        ...
+
+    def profile(self, target: str | None, part: Callable[[TableSource], P], merge: Callable[[P, P], P]) -> P | None:
+        """The table's profile made where the rows live: ``part`` of each part there, merged in a fixed order.
+
+        None: the rows are here, and the caller profiles them in one pass (with its threads and
+        the row accumulator that pass feeds).
+        """
+        ...
+
+    def impact_passes(self, plan: object, comparisons: object, fold_counts: object, points: list) -> bool:
+        """NB401's two scoring passes (:func:`nblint.impact.measure.measure_impact`'s objects) where the rows
+        live; False: the caller runs them here."""
+        ...
+
+
+class LocalBackend:
+    """The rows are here: every pass reads the source's chunks in this process (:class:`Backend`)."""
+
+    distributed = False
+
+    def __init__(self, source: TableSource):
+        self.source = source
+
+    def reduce_rows(self, columns: Sequence[str], accumulator: A) -> A:
+        for chunk in self.source.chunks(list(columns)):
+            accumulator.add(chunk)
+        return accumulator
+
+    def profile(self, target: str | None, part: Callable[[TableSource], P], merge: Callable[[P, P], P]) -> P | None:
         return None
 
-    def impact_passes(self, plan: Any, comparisons: Any, fold_counts: Any, points: list) -> bool:
-        """NB401's two scoring passes run where the rows live; False: the caller runs them here."""
+    def impact_passes(self, plan: object, comparisons: object, fold_counts: object, points: list) -> bool:
         return False
 
 

@@ -111,7 +111,7 @@ def train_rows_for(train: TableSource, test: TableSource, target: str | None) ->
     leaves one out: :func:`compare` then reads the training rows again). Two tables of
     documents compare their documents instead; a Dask source profiles where its rows live.
     """
-    if (train.documents is not None and test.documents is not None) or train.distributed:
+    if (train.documents is not None and test.documents is not None) or train.backend.distributed:
         return None
     tested = set(test.names)
     shared = [name for name in train.names if name != target and name in tested]

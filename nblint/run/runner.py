@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from nblint.analysis.context import TableContext
@@ -142,8 +143,9 @@ def make_context(
     source.settle_words(analysis.term_block, analysis.max_violation_share)
     cached = key + (analysis.term_block, analysis.max_violation_share)  # (a matrix's words shape its profile)
     profile = profiles.get(cached) if profiles is not None else None
-    if profile is None:
-        profile = source.remote_profile(*key)  # a Dask source profiles on the cluster
+    if profile is None:  # (where the rows live elsewhere, each part is profiled there and the parts merged)
+        part = partial(TableProfile.from_source, target=settings.target, jobs=1, wide_binary=wide, budget=budget)
+        profile = source.backend.profile(settings.target, part, TableProfile.merge)
     if profile is None:
         profile = TableProfile.from_source(source, settings.target, jobs, wide, budget, rows)
     if profiles is not None:

@@ -1,0 +1,150 @@
+"""The Dask engine's :class:`~nblint.readers.chunks.Backend`: every pass over the rows runs where the partitions live.
+
+The profile is the only pass that touches every column of every row, and it
+merges (:meth:`nblint.profile.table.TableProfile.merge`), so each partition is
+profiled where it lives and only the profiles, a few kilobytes to megabytes
+each, travel: pairs are merged on the workers, level by level, in a fixed
+order, and the client receives one profile.
+
+The passes after it run on the workers too, and send the client fixed-size
+results, never rows:
+
+* the candidate checks (example rows of a broken group, a code column decoding a
+  group, hashes of possibly identical columns) and NB208's threshold histograms are
+  accumulators (:meth:`DaskBackend.reduce_rows`): each partition fills its own, and
+  the client merges them in partition order;
+* NB401's two passes (:mod:`nblint.dask.impact`): each partition's rows are encoded on
+  its worker and kept there; rows are scored in the same windows as on one machine, each
+  window sends back its sums and the client adds them in window order, so every float
+  sum is the local engine's, bit for bit.
+
+Needs the ``dask`` extra: ``pip install "naive-bayes-lint[dask]"``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+from nblint.core.errors import InputError
+from nblint.core.suggest import missing_column
+from nblint.readers import DataFrameSource, TableSource
+from nblint.readers.chunks import A
+
+P = TypeVar("P")
+
+
+class DaskBackend:
+    """Passes over a ``dask.dataframe.DataFrame``'s partitions, run on its cluster (:class:`~nblint.readers.chunks.Backend`).
+
+    Parameters
+    ----------
+    frame : dask.dataframe.DataFrame
+    client : distributed.Client, optional
+        Where to compute (default: the current client, or dask's local scheduler).
+
+    Attributes
+    ----------
+    lengths : list of int
+        Rows per partition, in order.
+    chunk_rows : int
+        Rows per chunk in each partition (the table's, so chunks are cut as on one machine).
+    """
+
+    distributed = True
+
+    def __init__(self, frame, client=None):
+        self.frame = frame
+        self.client = client
+        self.lengths = [int(n) for n in self.compute(frame.map_partitions(len))]
+        self.chunk_rows = 0  # (set by the source, from its width)
+
+    # ------------------------------------------------------------ the cluster's operations
+
+    def compute(self, collection):
+        """One Dask collection computed; its result on the client."""
+        if self.client is not None:
+            return self.client.compute(collection).result()
+        return collection.compute()
+
+    def compute_all(self, tasks: list) -> list:
+        """Compute Dask delayed objects together; their results, in order, on the client."""
+        import dask
+
+        if self.client is not None:
+            return self.client.gather(self.client.compute(tasks))
+        return list(dask.compute(*tasks))
+
+    def persist(self, tasks: list) -> list:
+        """Compute Dask delayed objects, keeping the results where they were computed."""
+        import dask
+
+        if self.client is not None:
+            return self.client.persist(tasks)
+        return list(dask.persist(*tasks))
+
+    def partitions(self, columns: Sequence[str] | None = None) -> list[tuple]:
+        """(delayed partition, restricted to ``columns`` if given, its first row's number) for each partition with rows."""
+        parts = (self.frame if columns is None else self.frame[list(columns)]).to_delayed()
+        offsets = [sum(self.lengths[:i]) for i in range(len(self.lengths))]
+        return [(part, offset) for part, offset, n in zip(parts, offsets, self.lengths) if n]
+
+    # ------------------------------------------------------------ the Backend protocol
+
+    def profile(self, target: str | None, part: Callable[[TableSource], P], merge: Callable[[P, P], P]) -> P | None:
+        """The table's profile: ``part`` of each partition on the workers, merged pairwise up a fixed tree."""
+        import dask
+
+        names = [str(c) for c in self.frame.columns]
+        if target is not None and target not in names:
+            raise InputError(missing_column("target column", target, names))
+        level = [
+            dask.delayed(_partition_profile)(frame, offset, self.chunk_rows, part)
+            for frame, offset in self.partitions()
+        ]
+        if not level:
+            raise InputError("no data rows")
+        while len(level) > 1:
+            merged = [dask.delayed(merge)(level[i], level[i + 1]) for i in range(0, len(level) - 1, 2)]
+            level = merged + ([level[-1]] if len(level) % 2 else [])
+        return self.compute(level[0])
+
+    def reduce_rows(self, columns: Sequence[str], accumulator: A) -> A:
+        """One accumulator per partition, filled where it lives, merged here in partition order."""
+        import dask
+
+        tasks = [
+            dask.delayed(_reduce_partition)(part, offset, self.chunk_rows, list(columns), accumulator)
+            for part, offset in self.partitions(columns)
+        ]
+        if not tasks:
+            return accumulator
+        first, *rest = self.compute_all(tasks)
+        for part in rest:
+            first.merge(part)
+        return first
+
+    def impact_passes(self, plan: object, comparisons: object, fold_counts: object, points: list) -> bool:
+        """NB401's two passes (:func:`nblint.impact.measure.measure_impact`) on the workers."""
+        from nblint.dask.impact import impact_passes
+
+        impact_passes(self, plan, comparisons, fold_counts, points)
+        return True
+
+
+# --------------------------------------------------------------------------- run on the workers
+
+
+def _partition_profile(frame, offset: int, chunk_rows: int, part: Callable[[TableSource], P]) -> P:
+    """Profile one partition (runs on a worker); row numbers count from the table's first row."""
+    return part(DataFrameSource.part(frame, offset, chunk_rows))
+
+
+def _reduce_partition(frame, offset: int, chunk_rows: int, columns, accumulator):
+    """Fill a copy of ``accumulator`` with one partition's chunks (runs on a worker)."""
+    import copy
+
+    accumulator = copy.deepcopy(accumulator)  # (the threaded scheduler shares the argument)
+    for chunk in DataFrameSource.part(frame, offset, chunk_rows).chunks(columns):
+        accumulator.add(chunk)
+    return accumulator
