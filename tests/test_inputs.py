@@ -99,7 +99,7 @@ def test_optional_libraries_are_imported_only_for_their_objects():
     (pyarrow is left out of the check: pandas imports it.)
     """
     code = (
-        "import sys, numpy as np, pandas as pd; from nblint.api.inputs import table_source; "
+        "import sys, numpy as np, pandas as pd; from nblint.run.tables import open_table as table_source; "
         "table_source(np.eye(3), [0, 1, 1]); table_source(pd.DataFrame({'a': [1]})); "
         "table_source({'a': [1, 2]}, [0, 1]); "
         "print(sorted(m for m in ('polars', 'scipy', 'dask') if m in sys.modules))"
@@ -152,10 +152,10 @@ def test_a_sparse_matrix_gives_the_findings_of_the_same_dense_array(kinds, rows,
 
     from scipy import sparse
 
-    from nblint.api.inputs import table_source
     from nblint.api.report import _codes, _settings
     from nblint.report.formats import render_json
     from nblint.run.runner import lint_source
+    from nblint.run.tables import open_table as table_source
 
     rng = np.random.default_rng(seed)
     X = _table(kinds, rows, rng)

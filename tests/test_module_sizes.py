@@ -37,7 +37,6 @@ MODULE_CEILINGS = {
 FUNCTION_CEILINGS = {
     "nblint/structure/onehot.py::find_onehot_groups_sparse": (163, "one exact search over sparse counts (tabR3's)"),
     "nblint/structure/exclusive.py::candidate_sets": (144, "the exclusive-set search's one pass (tabR3's)"),
-    "nblint/run/runner.py::lint_paths": (136, "the run's loop over paths; item 6's backend reshapes it"),
     "nblint/structure/exclusive.py::dummy_sets": (154, "the drop-first search (tabR3's)"),
     "rules/structure/nb104_collinear.py::check": (114, "NB104's wording of every VIF case; item 3 moves it out"),
     "nblint/cli/lint.py::check": (114, "``nblint check``'s options resolved in one place (item 5 declares them)"),

@@ -1,4 +1,4 @@
-"""The Python API: lint a table (any kind :mod:`nblint.api.inputs` accepts), or a live scikit-learn pipeline, and get a :class:`Report`."""
+"""The Python API: lint a table (any kind :func:`nblint.run.tables.open_table` accepts), or a live scikit-learn pipeline, and get a :class:`Report`."""
 
 from __future__ import annotations
 
@@ -6,11 +6,11 @@ import json
 import os
 from dataclasses import replace
 
-from nblint.api.inputs import table_source
 from nblint.engine import load_rules, resolved_options, select_rules
 from nblint.engine.findings import Finding
 from nblint.run.config import Settings, parse_settings
 from nblint.run.runner import lint_source
+from nblint.run.tables import open_table
 
 
 class Report:
@@ -94,7 +94,7 @@ def check(
     if isinstance(y, str):  # check(df, "label"): the class column's name, as before y existed
         y, target = None, y if target is None else target
     settings = _settings(model=model, select=select, ignore=ignore, options=options, alpha=alpha, columns=kinds)
-    source, target = table_source(
+    source, target = open_table(
         data, y, target=target, feature_names=feature_names, encoding=settings.encoding, words=words
     )
     settings = replace(settings, target=target)
@@ -120,7 +120,7 @@ def test_source(test, y_test, train, target: str | None, feature_names=None, enc
         names = [name for name in train.names if name != target]
         width = _width(test)
         feature_names = names if len(names) == width else None
-    source, _ = table_source(
+    source, _ = open_table(
         test,
         y_test,
         target=target if y_test is not None else None,
@@ -164,7 +164,7 @@ def check_pipeline(
         context = LiveContext(live, received.steps, _width(X), resolved_options(settings.rule_options))
         return Report(findings + run_rules(context, codes, context.rule_options), "<pipeline>")
     names = received.names if _is_matrix(received.X) else None
-    source, target = table_source(
+    source, target = open_table(
         received.X, y, target=target, feature_names=names, notes=received.notes, words=received.words or None
     )
     if received.documents is not None:  # (NB209 says which of the vectorizer's steps made documents one)
@@ -189,7 +189,7 @@ def check_pipeline(
 
 
 def _is_matrix(X) -> bool:
-    from nblint.api.inputs import is_sparse
+    from nblint.readers.memory import is_sparse
 
     return is_sparse(X) or (hasattr(X, "ndim") and hasattr(X, "shape") and not hasattr(X, "columns"))
 

@@ -129,12 +129,12 @@ def _heldout(ctx, path: str, test_path: str, overrides, alpha: float):
     """``impact --test``: the test table read as the training table was, and the models scored on it."""
     from nblint.core.errors import NblintError
     from nblint.impact.heldout import measure_heldout
-    from nblint.readers.files import read_table
     from nblint.run.runner import settings_for
+    from nblint.run.tables import open_table
 
     settings = settings_for(path, overrides, {})
     try:
-        test_source = read_table(test_path, encoding=settings.encoding, sheet=overrides.sheet)
+        test_source, _ = open_table(test_path, encoding=settings.encoding, sheet=overrides.sheet)
     except NblintError as exc:
         click.echo(f"{test_path}: error: {exc}", err=True)
         sys.exit(2)

@@ -199,12 +199,12 @@ def frame_context(frame, target: str | None = None):
     target : str, optional
         The class column, one of ``frame``'s.
     """
-    from nblint.readers import DataFrameSource
     from nblint.run.config import parse_settings
     from nblint.run.runner import make_context
+    from nblint.run.tables import open_table
 
     settings = parse_settings({"target": target} if target is not None else {})
-    return make_context(DataFrameSource(frame), settings, jobs=1)
+    return make_context(open_table(frame)[0], settings, jobs=1)
 
 
 def read_code(path: str, encoding: str = "utf-8", sheet: str | None = None, delimiter: str | None = None) -> str:

@@ -239,13 +239,13 @@ def _source(data) -> tuple[Any, dict | None]:
 
 
 def _new_source(data):
-    from nblint.readers import ArrowSource, DataFrameSource
+    from nblint.run.tables import open_table
 
     if isinstance(data, pd.DataFrame):
-        return DataFrameSource(data)
+        return open_table(data)[0]
     lazyframe = getattr(data, "lazyframe", None)  # pandera.api.polars.types.PolarsData
     if lazyframe is not None:
-        return ArrowSource("<dataframe>", lazyframe.collect().to_arrow())
+        return open_table(lazyframe)[0]  # (collected, read through Arrow)
     raise SchemaDefinitionError(f"nblint checks validate pandas or polars data frames, not {type(data).__name__}")
 
 

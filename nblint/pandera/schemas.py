@@ -64,10 +64,10 @@ def schema_for_table(path: str, settings, codes: list[str]) -> pa.DataFrameSchem
     nblint.core.errors.NblintError
         When the file cannot be read as a table.
     """
-    from nblint.readers import read_table
     from nblint.run.runner import make_context
+    from nblint.run.tables import open_table
 
-    source = read_table(path, encoding=settings.encoding)
+    source, _ = open_table(path, encoding=settings.encoding)
     context = make_context(source, settings, jobs=1)
     frame = read_frame(path, encoding=settings.encoding)
     columns = {name: pa.Column(frame[name].dtype, nullable=bool(frame[name].isna().any())) for name in source.names}
@@ -135,20 +135,19 @@ def schema_for_new_rows(data, target: str | None = None, *, settings=None, suppo
     """
     import numpy as np
 
-    from nblint.readers import DataFrameSource, TableSource
     from nblint.run.config import Settings
     from nblint.run.runner import make_context
+    from nblint.run.tables import open_table
 
-    source: TableSource
     if isinstance(data, pd.DataFrame):
         settings = settings or Settings(target=target)
-        source, name = DataFrameSource(data), "new_rows"
+        name = "new_rows"
     else:
-        from nblint.readers import read_table
         from nblint.run.runner import Overrides, settings_for
 
         settings = settings or settings_for(data, Overrides(target=target), {})
-        source, name = read_table(data, encoding=settings.encoding), _schema_name(data)
+        name = _schema_name(data)
+    source, _ = open_table(data, encoding=settings.encoding)
     ctx = make_context(source, settings, jobs=1)
     profile, numeric = ctx.profile, ctx.profile.numeric
     classes = len(profile.classes)

@@ -34,10 +34,10 @@ from nblint.run.blas import one_blas_thread
 from nblint.run.config import Overrides, Settings, find_config, load_config
 from nblint.run.declared import declared_by_spec, path_key, with_named_data
 from nblint.run.paths import expand_paths
-from nblint.run.tables import TestError, open_test, text_source
+from nblint.run.tables import TestError, open_table, open_test
 
 if TYPE_CHECKING:
-    from nblint.pipelines import ConfigFile
+    from nblint.pipelines import ConfigFile, PipelineSpec
     from nblint.run.pairing import TestComparison
 
 
@@ -215,11 +215,9 @@ def show_progress(source: TableSource, stream=None) -> ProgressBar | None:
 def table_context(path: str, overrides: Overrides, jobs: int | None = None) -> TableContext:
     """The analysis context of one table file, with its settings resolved (for `nblint columns`)."""
     settings = settings_for(path, overrides, {})
-    from nblint.readers.files import read_table  # (the file readers: only when a file is read)
-
-    source = read_table(path, encoding=settings.encoding, sheet=overrides.sheet)
-    if settings.text:
-        source = text_source(source, settings.text, settings.target)
+    source, _ = open_table(
+        path, target=settings.target, text=settings.text, encoding=settings.encoding, sheet=overrides.sheet
+    )
     return make_context(source, settings, jobs)
 
 
@@ -274,41 +272,11 @@ def lint_paths(
     -------
     RunResult
     """
-    # (pipeline configs only here: ``nblint.check`` on a table does not import their readers)
-    from nblint.pipelines import ConfigFile, is_config_path
-
-    overrides = overrides or Overrides()
-    client = None
-    if engine == "dask":
-        from nblint.dask.source import DaskSource, dask_client, read_dask
-
-        # each path (a file, a glob, a folder) is one table ...
-        files: list[str] = list(paths)
-        warnings: list[str] = []
-        # ... but a pipeline config is read as one, so that the table its nblint spec names is checked too
-        configs = {path: _read_config(path) for path in files if is_config_path(path) and os.path.isfile(path)}
-        unreadable: dict[str, str] = {}
-        client = dask_client(scheduler)
-
-        def open_source(path: str, settings: Settings) -> TableSource:
-            if settings.text:
-                raise ConfigError("a text column (--text, text = ...) is read with the local engine only")
-            return DaskSource(read_dask(path, encoding=settings.encoding), path, client)
-    else:
-        files, warnings, unreadable = expand_paths(paths)
-        configs = {path: _read_config(path) for path in files if is_config_path(path)}
-
-        from nblint.readers.excel import is_excel_path
-        from nblint.readers.files import read_table  # (the file readers: only when files are read)
-
-        def open_source(path: str, settings: Settings) -> TableSource:
-            if overrides.sheet is not None and not is_excel_path(path):
-                warnings.append(f"{path}: warning: --sheet names a sheet of an Excel workbook: ignored for this file")
-            source = read_table(path, encoding=settings.encoding, stdin=stdin, sheet=overrides.sheet)
-            return text_source(source, settings.text, settings.target) if settings.text else source
-
+    run = _Run(overrides or Overrides(), stdin, jobs, bars, engine)
+    files, unreadable, configs = run.files(paths)
+    run.connect(scheduler)
     explicit = set(paths)
-    files, named = with_named_data(files, configs, unreadable, overrides.allow_outside_data, engine)
+    files, named = with_named_data(files, configs, unreadable, run.overrides.allow_outside_data, engine)
     cache: dict = {}
     results = []
     try:
@@ -319,59 +287,119 @@ def lint_paths(
                 results.append(FileResult(path, error=unreadable[path]))
                 continue
             config = configs.get(path)
-            if path in explicit and (config is None or isinstance(config, ConfigFile) and not config.specs):
-                table = _json_table(path)  # (named on the command line: a table in JSON is said, not passed over)
-                if table is not None:
-                    results.append(FileResult(path, error=f"{path}: error: {table}"))
-                    continue
+            table = _json_table(path, config) if path in explicit else None
+            if table is not None:  # (named on the command line: a table in JSON is said, not passed over)
+                results.append(FileResult(path, error=f"{path}: error: {table}"))
+                continue
             if path in configs and config is None:
                 continue
             try:
-                settings = settings_for(path, overrides, cache)
+                settings = settings_for(path, run.overrides, cache)
             except ConfigError as exc:
                 results.append(FileResult(path, error=str(exc)))
                 continue
-            warnings += settings.selection_notes(path)  # renamed codes, deprecated rules
+            run.warnings += settings.selection_notes(path)  # renamed codes, deprecated rules
             if config is not None:  # (a config that could not be read was passed over above)
-                results.append(_config_result(path, config, settings))
-                if isinstance(config, ConfigFile):
-                    warnings += config.suppression_warnings()
+                results.append(_config_result(path, config, settings, run.warnings))
                 continue
-            spec = named.get(path_key(path))
-            if spec is not None:
-                settings = declared_by_spec(settings, spec, path, overrides, warnings)
-            bar = None
-            test = None
-            try:
-                source = open_source(path, settings)
-                bar = show_progress(source) if bars else None
-                test = open_test(path, source, settings, overrides, engine)
-                findings = lint_source(source, settings, settings.enabled_codes(path), jobs, test=test)
-            except TestError as exc:
-                results.append(FileResult(path, error=str(exc), fail_on=settings.fail_on))
-                continue
-            except NblintError as exc:
-                named_by = f" (named by {spec.path}, line {spec.data_line})" if spec is not None else ""
-                results.append(FileResult(path, error=f"{path}: error: {exc}{named_by}", fail_on=settings.fail_on))
-                continue
-            except Exception as exc:  # out of memory or threads (a small ulimit -v): this file, not the run
-                message = resource_error(exc)
-                if message is None:
-                    raise
-                results.append(FileResult(path, error=f"{path}: error: {message}", fail_on=settings.fail_on))
-                continue
-            finally:
-                if bar is not None:
-                    bar.close()
-            results.append(FileResult(path, findings, fail_on=settings.fail_on))
+            results.append(run.table(path, settings, named.get(path_key(path))))
     finally:
-        if client is not None:
-            client.close()
-    return RunResult(results, warnings)
+        if run.client is not None:
+            run.client.close()
+    return RunResult(results, run.warnings)
 
 
-def _json_table(path: str) -> str | None:
+@dataclass
+class _Run:
+    """What a run's tables share: the command line's settings, how files are read, and the warnings said."""
+
+    overrides: Overrides
+    stdin: Any
+    jobs: int | None
+    bars: bool
+    engine: str
+    #: The Dask scheduler's client (``--scheduler``), closed at the end of the run.
+    client: Any = None
+    warnings: list[str] = field(default_factory=list)
+
+    def files(self, paths: list[str]) -> tuple[list[str], dict[str, str], dict[str, ConfigFile | NblintError | None]]:
+        """The run's files, those that cannot be read (with their error lines), and the pipeline configs read.
+
+        Locally, folders are walked (:func:`nblint.run.paths.expand_paths`); with the Dask engine,
+        each path (a file, a glob, a folder) is one table, but a pipeline config is read as one, so
+        that the table its nblint spec names is checked too.
+        """
+        from nblint.pipelines import is_config_path
+
+        if self.engine == "dask":
+            files, unreadable = list(paths), dict[str, str]()
+            return files, unreadable, {p: _read_config(p) for p in files if is_config_path(p) and os.path.isfile(p)}
+        files, warnings, unreadable = expand_paths(paths)
+        self.warnings += warnings
+        return files, unreadable, {path: _read_config(path) for path in files if is_config_path(path)}
+
+    def connect(self, scheduler: str | None) -> None:
+        """With the Dask engine, connect to the scheduler at ``scheduler`` (None: Dask's default scheduler)."""
+        if self.engine == "dask":
+            from nblint.dask.source import dask_client
+
+            self.client = dask_client(scheduler)
+
+    def open(self, path: str, settings: Settings) -> TableSource:
+        """The table at ``path``, read as its settings say (:func:`nblint.run.tables.open_table`)."""
+        sheet = self.overrides.sheet
+        if self.engine != "dask" and sheet is not None:
+            from nblint.readers.excel import is_excel_path
+
+            if not is_excel_path(path):
+                self.warnings.append(
+                    f"{path}: warning: --sheet names a sheet of an Excel workbook: ignored for this file"
+                )
+        source, _ = open_table(
+            path,
+            target=settings.target,
+            text=settings.text,
+            encoding=settings.encoding,
+            sheet=sheet if self.engine != "dask" else None,
+            stdin=self.stdin,
+            engine=self.engine,
+            client=self.client,
+        )
+        return source
+
+    def table(self, path: str, settings: Settings, spec: PipelineSpec | None) -> FileResult:
+        """Lint the table at ``path`` (``spec``: the spec that names it, whose declarations fill in its settings)."""
+        if spec is not None:
+            settings = declared_by_spec(settings, spec, path, self.overrides, self.warnings)
+        bar = None
+        try:
+            source = self.open(path, settings)
+            bar = show_progress(source) if self.bars else None
+            test = open_test(path, source, settings, self.overrides, self.engine)
+            findings = lint_source(source, settings, settings.enabled_codes(path), self.jobs, test=test)
+        except TestError as exc:
+            return FileResult(path, error=str(exc), fail_on=settings.fail_on)
+        except NblintError as exc:
+            named_by = f" (named by {spec.path}, line {spec.data_line})" if spec is not None else ""
+            return FileResult(path, error=f"{path}: error: {exc}{named_by}", fail_on=settings.fail_on)
+        except Exception as exc:  # out of memory or threads (a small ulimit -v): this file, not the run
+            message = resource_error(exc)
+            if message is None:
+                raise
+            return FileResult(path, error=f"{path}: error: {message}", fail_on=settings.fail_on)
+        finally:
+            if bar is not None:
+                bar.close()
+        return FileResult(path, findings, fail_on=settings.fail_on)
+
+
+def _json_table(path: str, config: ConfigFile | NblintError | None) -> str | None:
+    """The error line of a table written in JSON at ``path``, which no pipeline config reads; None: none."""
+    from nblint.pipelines import ConfigFile
     from nblint.pipelines.configs import json_table_error
+
+    if config is not None and not (isinstance(config, ConfigFile) and not config.specs):
+        return None
 
     try:
         return json_table_error(path)
@@ -388,10 +416,13 @@ def _read_config(path: str) -> ConfigFile | NblintError | None:
         return exc
 
 
-def _config_result(path: str, config: ConfigFile | NblintError, settings: Settings) -> FileResult:
+def _config_result(path: str, config: ConfigFile | NblintError, settings: Settings, warnings: list[str]) -> FileResult:
+    """A pipeline config's findings (or its error line); what its suppressions say is added to ``warnings``."""
     if isinstance(config, NblintError):
         return FileResult(path, error=f"{path}: error: {config}", fail_on=settings.fail_on)
     from nblint.pipelines import lint_specs
 
     codes = settings.enabled_codes(path)
-    return FileResult(path, lint_specs(config.specs, codes, settings.rule_options, config), fail_on=settings.fail_on)
+    findings = lint_specs(config.specs, codes, settings.rule_options, config)
+    warnings += config.suppression_warnings()
+    return FileResult(path, findings, fail_on=settings.fail_on)

@@ -1,5 +1,6 @@
-"""Open the tables of a run: a text column read as word counts, and the test table beside its training one.
+"""Open the tables of a run: any table (:func:`open_table`), a text column read as word counts, and the test table.
 
+:func:`open_table` is the one place every face opens a table and so chooses its backend;
 :func:`text_source` makes a table's column of documents (``--text``) a block of word
 counts beside its numeric columns; :func:`open_test` reads the test (or serving)
 table a training table is compared with (``--test``), the way the training table was
@@ -9,8 +10,10 @@ read, and says in one line naming the test file why it cannot.
 from __future__ import annotations
 
 import os
+import sys
+from typing import Any, BinaryIO
 
-from nblint.core.errors import NblintError
+from nblint.core.errors import ConfigError, NblintError
 from nblint.readers import TableSource
 from nblint.run.config import Overrides, Settings
 
@@ -79,3 +82,87 @@ def text_source(source: TableSource, column: str, target: str | None) -> TableSo
         with_target = {**table.beside, **({target: table.y} if target is not None and table.y is not None else {})}
         counts.beside = ColumnsSource(source.path, with_target)
     return counts
+
+
+def open_table(
+    data: Any,
+    y: Any = None,
+    *,
+    target: str | None = None,
+    text: str | None = None,
+    encoding: str = "utf-8",
+    sheet: str | None = None,
+    stdin: BinaryIO | None = None,
+    engine: str = "local",
+    client: Any = None,
+    **in_memory: Any,
+) -> tuple[TableSource, str | None]:
+    """The table ``data`` as a source, and the name of its target column: the one place a table is opened.
+
+    Every face opens its tables here (the command line's runs, the Python API, the pandera
+    checks and schemas), so a table is read, and its :class:`~nblint.readers.chunks.Backend`
+    chosen, the same way whichever face is given it: a Dask DataFrame, or any path with
+    ``engine="dask"``, is a :class:`~nblint.dask.source.DaskSource` whose passes run on the
+    cluster; everything else is read here (:func:`nblint.readers.read_table` for a path,
+    :func:`nblint.readers.memory.table_source` for a table in memory).
+
+    Parameters
+    ----------
+    data
+        A path (``-``: CSV on standard input), or any table :data:`nblint.readers.memory.ACCEPTED` names.
+    y : array-like, optional
+        The classes of an in-memory table's rows (its target column, named ``target``).
+    target : str, optional
+        The class column.
+    text : str, optional
+        A column of documents, read as its word counts beside the other columns (:func:`text_source`).
+    encoding, sheet, stdin
+        How a file is read (its text encoding, an Excel workbook's sheet, what ``-`` reads).
+    engine : {"local", "dask"}
+        ``"dask"``: a path (a file, a glob, a Parquet folder) is read as a Dask DataFrame.
+    client : distributed.Client, optional
+        The Dask scheduler's client (default: Dask's current one).
+    **in_memory
+        :func:`~nblint.readers.memory.table_source`'s ``feature_names``, ``notes`` and ``words``.
+
+    Raises
+    ------
+    NblintError
+        The file cannot be read, or a text column is asked of the Dask engine.
+    TypeError, ValueError
+        An in-memory table of a kind not accepted, or with ``y`` or names that do not fit it.
+    """
+    if engine == "dask" or _is_dask_frame(data):
+        return _dask_table(data, y, target, text, encoding, client, in_memory.get("feature_names")), target
+    if isinstance(data, (str, os.PathLike)) and y is None and in_memory.get("feature_names") is None:
+        from nblint.readers.files import read_table  # (the file readers: only when a file is read)
+
+        source = read_table(os.fspath(data), encoding=encoding, stdin=stdin, sheet=sheet)
+    else:
+        from nblint.readers.memory import table_source
+
+        source, target = table_source(data, y, target=target, encoding=encoding, **in_memory)
+    return (text_source(source, text, target) if text else source), target
+
+
+def _is_dask_frame(data: Any) -> bool:
+    if "dask.dataframe" not in sys.modules:  # (a Dask frame is possible only once dask is loaded)
+        return False
+    from nblint.dask.source import is_dask_frame
+
+    return is_dask_frame(data)
+
+
+def _dask_table(data, y, target, text, encoding: str, client, feature_names) -> TableSource:
+    """A Dask DataFrame, or the one a path names, as a source profiled on its cluster."""
+    from nblint.dask.source import DaskSource, is_dask_frame, read_dask
+    from nblint.readers.memory import no_names
+
+    if text:
+        raise ConfigError("a text column (--text, text = ...) is read with the local engine only")
+    if not is_dask_frame(data):
+        return DaskSource(read_dask(os.fspath(data), encoding=encoding), os.fspath(data), client)
+    if y is not None:
+        raise ValueError("y cannot be joined to a Dask DataFrame; add it as a column and pass target=")
+    no_names(feature_names, "a Dask DataFrame")
+    return DaskSource(data, client=client)  # (the current distributed client, if any, without one)

@@ -34,7 +34,7 @@ def context(
     Parameters
     ----------
     data
-        Anything the Python API lints (:data:`nblint.api.inputs.ACCEPTED`: a pandas or polars
+        Anything the Python API lints (:data:`nblint.readers.memory.ACCEPTED`: a pandas or polars
         DataFrame, a numpy array, a sparse matrix, ...) or a
         :class:`~nblint.readers.TableSource` (a ``DataFrameSource(frame, chunk_rows=7)`` to
         profile a table in chunks).
@@ -53,21 +53,21 @@ def context(
     jobs : int
         Chunks profiled at once (the profile is the same, bit for bit, for every number).
     **source_options
-        Passed to :func:`nblint.api.inputs.table_source` (``feature_names``, ``words``, ...).
+        Passed to :func:`nblint.run.tables.open_table` (``feature_names``, ``words``, ...).
 
     Returns
     -------
     nblint.analysis.context.TableContext
     """
-    from nblint.api.inputs import table_source
     from nblint.readers import TableSource
     from nblint.run.config import Settings
     from nblint.run.runner import make_context
+    from nblint.run.tables import open_table
 
     if isinstance(data, TableSource):
         source = data
     else:
-        source, target = table_source(data, y, target=target, **source_options)
+        source, target = open_table(data, y, target=target, **source_options)
     settings = Settings(
         target=target, model=model, alpha=alpha, rule_options=dict(options or {}), kinds=dict(kinds or {})
     )

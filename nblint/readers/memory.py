@@ -1,7 +1,7 @@
-"""What the Python API accepts as a table, and how each kind becomes a :class:`~nblint.readers.TableSource`.
+"""Tables in memory (and a path given with them), and how each kind becomes a :class:`~nblint.readers.TableSource`.
 
-Accepted: a path (CSV, TSV, Parquet), a pandas, polars (DataFrame or LazyFrame,
-collected) or Dask DataFrame, a pyarrow Table or RecordBatch, a dict of equally
+Accepted: a path (CSV, TSV, Parquet), a pandas or polars DataFrame (or LazyFrame,
+collected), a pyarrow Table or RecordBatch, a dict of equally
 long arrays, and the scikit-learn pair ``(X, y)`` with ``X`` a 2-D numpy array or a
 ``scipy.sparse`` matrix (feature names optional: ``x0 .. x{p-1}``). ``y``, the classes,
 may come with any in-memory table; it becomes the target column.
@@ -15,7 +15,6 @@ object. polars frames are read through Arrow; sparse matrices are never densifie
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Sequence
 
 import numpy as np
@@ -82,21 +81,13 @@ def table_source(
     if isinstance(data, (str, os.PathLike)):
         if y is not None:
             raise ValueError("y goes with an in-memory table; for a file, name its class column with target=")
-        _no_names(feature_names, "a file")
+        no_names(feature_names, "a file")
         from nblint.readers import read_table
 
         return read_table(os.fspath(data), encoding=encoding), target
-    if "dask.dataframe" in sys.modules:  # (a Dask frame is possible only once dask is loaded)
-        from nblint.dask.source import DaskSource, is_dask_frame
-
-        if is_dask_frame(data):
-            if y is not None:
-                raise ValueError("y cannot be joined to a Dask DataFrame; add it as a column and pass target=")
-            _no_names(feature_names, "a Dask DataFrame")
-            return DaskSource(data), target  # profiled on the cluster (the current distributed client, if any)
     if is_sparse(data) or isinstance(data, np.ndarray):
         return _matrix_source(data, y, target, feature_names, tuple(notes), words)
-    _no_names(feature_names, f"a {type(data).__name__}, which names its columns")
+    no_names(feature_names, f"a {type(data).__name__}, which names its columns")
     source = _frame_source(data)
     if y is not None:
         name = _target_name(y, target, source.names)
@@ -223,7 +214,7 @@ def _feature_names(feature_names, p: int) -> Sequence[str]:
     return names
 
 
-def _no_names(feature_names, what: str) -> None:
+def no_names(feature_names, what: str) -> None:
     if feature_names is not None:
         raise ValueError(f"feature_names is for numpy arrays and sparse matrices, not for {what}")
 
