@@ -336,6 +336,8 @@ def test_nb401_settings_are_its_options():
     has no defaults of its own, and ``nblint impact``'s options say NB401's defaults and accept its range."""
     import dataclasses
 
+    import click
+
     from nblint.cli import main
     from nblint.engine.registry import load_rules
     from nblint.impact import ImpactSettings
@@ -348,7 +350,10 @@ def test_nb401_settings_are_its_options():
         option, param = options[name], command[name]
         assert not isinstance(param.default, (int, float))  # unset: NB401's option (or the config) decides
         assert f"{option.default:g})" in param.help, (name, param.help)
-        assert getattr(param.type, "min", getattr(param.type, "minimum", None)) == option.minimum, name
+        # (the option's range, as the command line accepts it: its minimum, and nothing below)
+        assert param.type.convert(str(option.minimum), param, None) == option.minimum, name
+        with pytest.raises(click.BadParameter):
+            param.type.convert(str(option.minimum - 1), param, None)
 
 
 def test_the_analysis_settings_are_the_shared_options_each_declared_once_and_typed():

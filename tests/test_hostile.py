@@ -143,12 +143,12 @@ BAD_FILES = [
     (
         "spec_types.yaml",
         b"model: BernoulliNB\nparams:\n  alpha: lots\n",
-        "'params.alpha' in the nblint spec at line 3 must be a finite number >= 0 (or a list of them), got 'lots'",
+        "'params.alpha' in the nblint spec at line 3 must be a finite number >= 0, got 'lots'",
     ),
     (
         "spec_nan.yaml",
         b"model: BernoulliNB\nparams:\n  alpha: .nan\n",
-        "'params.alpha' in the nblint spec at line 3 must be a finite number >= 0 (or a list of them), got nan",
+        "'params.alpha' in the nblint spec at line 3 must be a finite number >= 0, got nan",
     ),
 ]
 
@@ -482,7 +482,7 @@ def test_an_invalid_pyproject_is_an_error_not_ignored(tmp_path):
 @pytest.mark.parametrize(
     "args, fragment",
     [
-        (["impact", "{path}", "--target", "y", "--alpha", "nan"], "'nan' is not a finite number >= 0"),
+        (["impact", "{path}", "--target", "y", "--alpha", "nan"], "must be a finite number >= 0, got nan"),
         (["impact", "{path}", "--target", "y", "--seed", "-1"], "-1 is not in the range"),
     ],
 )

@@ -221,19 +221,23 @@ def test_hostile_yaml_is_refused_and_nothing_runs(tmp_path, write, tag, with_tar
         (
             "typo.yaml",
             "model: BernouliNB\ndata: t.csv\ntarget: y\n",
-            "unknown model 'BernouliNB' in the nblint spec at line 1; did you mean 'BernoulliNB'?",
+            "'model' in the nblint spec at line 1 must be one of bernoulli, multinomial, complement, gaussian, categorical "
+            "(or the class: BernoulliNB, MultinomialNB, ComplementNB, GaussianNB, CategoricalNB), got 'BernouliNB'; "
+            "did you mean 'BernoulliNB'?",
         ),
         (
             "typo2.yaml",
             "data: t.csv\nmodel: bernouli\n",
-            "unknown model 'bernouli' in the nblint spec at line 2; did you mean 'bernoulli'?",
+            "'model' in the nblint spec at line 2 must be one of bernoulli, multinomial, complement, gaussian, categorical "
+            "(or the class: BernoulliNB, MultinomialNB, ComplementNB, GaussianNB, CategoricalNB), got 'bernouli'; "
+            "did you mean 'bernoulli'?",
         ),
         ("typo.json", '{"model": "sklearn.naive_bayes.GausianNB",\n "target": "y"}\n', "did you mean 'GaussianNB'?"),
         ("typo.toml", 'model = "CategorialNB"\nparams = {alpha = 1}\n', "did you mean 'CategoricalNB'?"),
         (
             "typo3.yaml",
             "model: NaiveBayes\ntarget: y\n",
-            "unknown model 'NaiveBayes' in the nblint spec at line 1 (models:",
+            "'model' in the nblint spec at line 1 must be one of bernoulli",
         ),
         ("typo4.yaml", "model: BernouliNB\ntarget: [y]\n", "did you mean 'BernoulliNB'?"),
         (

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 
 import click
 
-from nblint.core.models import model_choices, parse_model
+from nblint.core.runkeys import RUN_KEYS
 from nblint.core.version import __version__
 from nblint.engine import load_rules, validate_codes
 
@@ -86,19 +86,29 @@ class _Group(click.Group):
             sys.exit(2)
 
 
-class _Model(click.ParamType):
-    """A Naive Bayes model: ``bernoulli`` or its class, ``BernoulliNB`` (any case)."""
+class RunKeyOption(click.ParamType):
+    """A run key given on the command line (``--alpha``, ``--model``, ...), validated as every face validates it.
 
-    name = "model"
+    The words of a bad value are :mod:`nblint.core.runkeys`'s, the configuration's and the API's:
+    ``Invalid value for '--alpha': must be a finite number >= 0, got -1``.
+    """
+
+    def __init__(self, key: str, name: str = "text"):
+        self.key = RUN_KEYS[key]
+        self.name = name  # (what click's help shows: --alpha FLOAT)
 
     def convert(self, value, param, ctx):
-        model = parse_model(value) if isinstance(value, str) else None
-        if model is None:
-            self.fail(f"{value!r} is not one of {model_choices()}", param, ctx)
-        return model
+        if not isinstance(value, str):  # (a default, or a value converted already)
+            return value
+        try:
+            return self.key.parse(value, from_text=True)
+        except ValueError as exc:
+            self.fail(str(exc), param, ctx)
 
 
-MODEL = _Model()
+MODEL = RunKeyOption("model", "model")
+ALPHA = RunKeyOption("alpha", "float")
+TARGET, TEXT, TEST = RunKeyOption("target"), RunKeyOption("text"), RunKeyOption("test")
 MODEL_HELP = "The Naive Bayes event model in use: bernoulli, multinomial, complement, gaussian, categorical, or its class (BernoulliNB...)."
 
 
@@ -195,23 +205,6 @@ def refuse_existing_output(output: str | None, force: bool, *more: str) -> None:
     except OutputExists as exc:
         click.echo(f"{exc.path}: error: {exc}", err=True)
         sys.exit(2)
-
-
-class FiniteFloat(click.ParamType):
-    """A finite number at least ``minimum`` (click's FloatRange lets nan through: every comparison with it is false)."""
-
-    name = "float"
-
-    def __init__(self, minimum: float):
-        self.minimum = minimum
-
-    def convert(self, value, param, ctx):
-        import math
-
-        number = click.FLOAT.convert(value, param, ctx)
-        if not math.isfinite(number) or number < self.minimum:
-            self.fail(f"{value!r} is not a finite number >= {self.minimum:g}", param, ctx)
-        return number
 
 
 @click.group("nblint", cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})

@@ -6,12 +6,12 @@ import sys
 
 import click
 
-from nblint.cli.base import main, refuse_text_without_sklearn
+from nblint.cli.base import TARGET, TEXT, main, refuse_text_without_sklearn
 
 
 @main.command()
 @click.argument("path")
-@click.option("--target", "-t", help="The class column.")
+@click.option("--target", "-t", type=TARGET, help="The class column.")
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--config", type=click.Path(dir_okay=False), help="Use this config file instead of searching for one.")
 @click.option("--encoding", help="Text encoding of CSV/TSV inputs (default: utf-8).")
@@ -21,6 +21,7 @@ from nblint.cli.base import main, refuse_text_without_sklearn
 )
 @click.option(
     "--text",
+    type=TEXT,
     metavar="COLUMN",
     help="A column of documents: read its words as check --text does.",
 )

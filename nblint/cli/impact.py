@@ -7,14 +7,24 @@ import sys
 
 import click
 
-from nblint.cli.base import FORCE, MODEL, FiniteFloat, main, refuse_existing_output, refuse_text_without_sklearn
+from nblint.cli.base import (
+    ALPHA,
+    FORCE,
+    MODEL,
+    TARGET,
+    TEST,
+    TEXT,
+    main,
+    refuse_existing_output,
+    refuse_text_without_sklearn,
+)
 
 
 @main.command()
 @click.argument("path")
-@click.option("--target", "-t", help="The class column (or `target` in the config).")
+@click.option("--target", "-t", type=TARGET, help="The class column (or `target` in the config).")
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@click.option("--alpha", type=FiniteFloat(0.0), help="Smoothing of both models (default: NB401's alpha option, 1).")
+@click.option("--alpha", type=ALPHA, help="Smoothing of both models (default: NB401's alpha option, 1).")
 @click.option("--folds", type=click.IntRange(min=2), help="Cross-validation folds (default 5).")
 @click.option(
     "--seed", type=click.IntRange(min=0), help="Seed of the fold assignment, a whole number >= 0 (default 0)."
@@ -31,12 +41,14 @@ from nblint.cli.base import FORCE, MODEL, FiniteFloat, main, refuse_existing_out
 @click.option("--sheet", metavar="NAME", help="The sheet of an Excel workbook to read (default: the first).")
 @click.option(
     "--text",
+    type=TEXT,
     metavar="COLUMN",
     help="A column of documents: read its words as check --text does.",
 )
 @click.option(
     "--test",
     "test_path",
+    type=TEST,
     metavar="PATH",
     help="A test table with the same columns: score the models fitted on PATH on its rows (log-loss, accuracy).",
 )

@@ -8,10 +8,13 @@ import sys
 import click
 
 from nblint.cli.base import (
+    ALPHA,
     FORCE,
     MODEL,
     MODEL_HELP,
-    FiniteFloat,
+    TARGET,
+    TEST,
+    TEXT,
     main,
     printable,
     refuse_existing_output,
@@ -27,22 +30,24 @@ from nblint.report.formats import FORMATS
 
 @main.command()
 @click.argument("paths", nargs=-1)
-@click.option("--target", "-t", help="The class column.")
+@click.option("--target", "-t", type=TARGET, help="The class column.")
 @click.option(
     "--text",
+    type=TEXT,
     metavar="COLUMN",
     help="A column of documents: lint its word counts, as scikit-learn's CountVectorizer() makes them, beside the "
     "other numeric columns.",
 )
 @click.option(
     "--test",
+    type=TEST,
     metavar="PATH",
     help="The test or serving table of the checked table (any format nblint reads; the target may be absent): "
     "say what a model fitted on the checked table meets there (NB6xx rules: unseen levels, zero cells met, "
     "rows in both tables, prior shift, values out of support, unseen words, schema).",
 )
 @click.option("--model", "-m", type=MODEL, metavar="MODEL", help=MODEL_HELP)
-@click.option("--alpha", type=FiniteFloat(0.0), help="The model's smoothing (0 = none: a zero count vetoes a class).")
+@click.option("--alpha", type=ALPHA, help="The model's smoothing (0 = none: a zero count vetoes a class).")
 @click.option("--select", help="Comma-separated rule codes or prefixes to enable (default: all).")
 @click.option("--ignore", help="Comma-separated rule codes or prefixes to disable.")
 @click.option("--extend-select", help="Codes or prefixes to enable in addition to the select in force.")

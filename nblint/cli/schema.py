@@ -10,6 +10,7 @@ from nblint.cli.base import (
     FORCE,
     MODEL,
     MODEL_HELP,
+    TARGET,
     main,
     refuse_existing_output,
     refuse_output_over_input,
@@ -21,7 +22,7 @@ from nblint.cli.base import (
 
 @main.command()
 @click.argument("path")
-@click.option("--target", "-t", help="The class column (default: from the config).")
+@click.option("--target", "-t", type=TARGET, help="The class column (default: from the config).")
 @click.option("--model", "-m", type=MODEL, metavar="MODEL", help=MODEL_HELP)
 @click.option("--select", help="Comma-separated rule codes or prefixes to include as checks (default: the config's).")
 @click.option("--ignore", help="Comma-separated rule codes or prefixes to leave out.")

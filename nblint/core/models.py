@@ -8,6 +8,8 @@ rules name a model through these: ``bernoulli``, ``BernoulliNB`` and
 from __future__ import annotations
 
 MODELS = ("bernoulli", "multinomial", "complement", "gaussian", "categorical")
+#: The column kinds a user may declare (``[tool.nblint.columns]``, the API's ``kinds=``, pandera): they win over inference.
+DECLARABLE_KINDS = ("binary", "categorical", "count", "continuous", "identifier", "constant")
 #: The scikit-learn class of each event model: a model may be named either way, everywhere.
 MODEL_CLASSES = {
     "bernoulli": "BernoulliNB",

@@ -44,17 +44,18 @@ _UNITS = {
 _SIZE = re.compile(r"^\s*(?P<number>\d+(?:\.\d*)?|\.\d+)\s*(?P<unit>[a-z]*)\s*$", re.I)
 
 
-def parse_size(value, what: str) -> int:
-    """Bytes from an integer or a string such as ``"4GB"``, ``"512 MiB"``; ValueError naming ``what``."""
+def parse_size(value, what: str = "") -> int:
+    """Bytes from an integer or a string such as ``"4GB"``, ``"512 MiB"``; ValueError naming ``what`` (if given)."""
+    named = f"{what} " if what else ""
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        raise ValueError(f"{what} must be a size such as 2GB or a number of bytes, got {value!r}")
+        raise ValueError(f"{named}must be a size such as 2GB or a number of bytes, got {value!r}")
     if isinstance(value, str):
         found = _SIZE.match(value)
         if not found or found.group("unit").lower() not in _UNITS:
-            raise ValueError(f"{what} must be a size such as 2GB or a number of bytes, got {value!r}")
+            raise ValueError(f"{named}must be a size such as 2GB or a number of bytes, got {value!r}")
         value = float(found.group("number")) * _UNITS[found.group("unit").lower()]
     if not math.isfinite(value) or value < 1 << 20:
-        raise ValueError(f"{what} must be a finite size of at least 1MiB, got {value!r}")
+        raise ValueError(f"{named}must be a finite size of at least 1MiB, got {value!r}")
     return int(value)
 
 

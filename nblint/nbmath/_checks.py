@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from nblint.core.runkeys import RUN_KEYS
+
 #: Level code of a value that is missing, or was never seen in training: the
 #: feature then gives no evidence on that row (its factor is summed out, which
 #: leaves 1 for every class), so it cannot veto a class.
@@ -11,10 +13,8 @@ MISSING = -1
 
 
 def _check_alpha(alpha: float) -> float:
-    alpha = float(alpha)
-    if not np.isfinite(alpha) or alpha < 0:
-        raise ValueError(f"alpha must be a finite number >= 0, got {alpha!r}")
-    return alpha
+    """``alpha`` as a float, checked as every face checks a smoothing (:func:`nblint.core.runkeys.smoothing`)."""
+    return RUN_KEYS["alpha"].parse(float(alpha), "alpha")
 
 
 def _as_counts(counts, name: str, ndim: int) -> np.ndarray:

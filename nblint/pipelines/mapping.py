@@ -39,7 +39,7 @@ from __future__ import annotations
 from typing import Any
 
 from nblint.core.errors import InputError
-from nblint.core.models import MODEL_CLASSES, MODELS
+from nblint.core.runkeys import RUN_KEYS
 from nblint.core.suggest import closest, did_you_mean
 from nblint.pipelines import catalog
 from nblint.pipelines.calls import Call, Expr, Mark
@@ -120,12 +120,10 @@ def _check_spec_model(document: dict) -> None:
     if catalog.model_class(written) is not None:
         return
     line = _key_mark(document, "model", (None, None))[0]
-    short = written.strip().rsplit(".", 1)[-1]
-    guess = did_you_mean(short, [*MODEL_CLASSES.values(), *MODELS])
-    raise InputError(
-        f"unknown model {written!r} in the nblint spec at line {line}{guess} "
-        f"(models: {', '.join(MODELS)}, or the class: {', '.join(MODEL_CLASSES.values())})"
-    )
+    try:  # (the words every face says of a model that is none: :mod:`nblint.core.runkeys`)
+        RUN_KEYS["model"].parse(written, f"'model' in the nblint spec at line {line}")
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
 
 
 class _HydraReader:
@@ -292,10 +290,17 @@ def _check_params(params: dict) -> None:
             and (minimum is None or value >= minimum)
         )
 
+    alpha = params.get("alpha")  # (the smoothing: checked as every face checks it, in the same words)
+    if "alpha" in params and not isinstance(alpha, list) and not (isinstance(alpha, str) and "${" in alpha):
+        line = _key_mark(params, "alpha", (None, None))[0]
+        try:
+            RUN_KEYS["alpha"].parse(alpha, f"'params.alpha' in the nblint spec at line {line}")
+        except ValueError as exc:
+            raise InputError(str(exc)) from None
     checks = {
-        "alpha": (
-            "a finite number >= 0 (or a list of them)",
-            lambda v: number(v, 0) or (isinstance(v, list) and bool(v) and all(number(x, 0) for x in v)),
+        "alpha": (  # (a number was checked above; a list holds one per feature)
+            "a list of finite numbers >= 0",
+            lambda v: not isinstance(v, list) or (bool(v) and all(number(x, 0) for x in v)),
         ),
         "var_smoothing": ("a finite number >= 0", lambda v: number(v, 0)),
         "binarize": ("a finite number or null", lambda v: v is None or number(v)),

@@ -41,7 +41,6 @@ class (``BernoulliNB``).
 from __future__ import annotations
 
 import fnmatch
-import math
 import os
 import sys
 from dataclasses import dataclass, field, replace
@@ -49,8 +48,7 @@ from typing import Any
 
 from nblint.core.errors import ConfigError, InputError
 from nblint.core.fileguard import check_nesting, read_limited
-from nblint.core.models import model_choices, parse_model
-from nblint.core.resources import parse_size
+from nblint.core.runkeys import RUN_KEYS
 from nblint.core.suggest import did_you_mean
 from nblint.engine import load_rules, select_rules, selection_notes, validate_codes
 from nblint.engine.findings import Severity
@@ -270,18 +268,13 @@ def parse_settings(table: dict[str, Any], root: str = ".", prefix: str = "", sou
                 else did_you_mean(name, sorted(TOP_KEYS))
             )
             raise ConfigError(f"unknown key {key(name)!r}{hint}")
-    settings.target = _string(table, "target", key, settings.target)
-    settings.text = _string(table, "text", key, settings.text)
+    for name in ("target", "text", "model", "alpha"):
+        if name in table:
+            setattr(settings, name, run_key(table, name, key(name)))
     if "test" in table:
-        settings.test = _beside(root, _string(table, "test", key, None) or "")
+        settings.test = _beside(root, run_key(table, "test", key("test")))
         settings.test_named_by = source
-    settings.model = _model(table.get("model"), key("model"))
     settings.encoding = _string(table, "encoding", key, settings.encoding)
-    if "alpha" in table:
-        alpha = table["alpha"]
-        if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not math.isfinite(alpha) or alpha < 0:
-            raise ConfigError(f"{key('alpha')} must be a finite number >= 0, got {alpha!r}")
-        settings.alpha = float(alpha)
     for name in ("select", "ignore"):
         if name in table:
             codes = _string_list(table[name], key(name))
@@ -295,16 +288,13 @@ def parse_settings(table: dict[str, Any], root: str = ".", prefix: str = "", sou
             raise ConfigError(f"{key('preview')} must be true or false, got {table['preview']!r}")
         settings.preview = table["preview"]
     if "memory-budget" in table:
-        try:
-            settings.memory_budget = parse_size(table["memory-budget"], key("memory-budget"))
-        except ValueError as exc:
-            raise ConfigError(str(exc)) from None
+        settings.memory_budget = run_key(table, "memory-budget", key("memory-budget"))
     if "fail-on" in table:
         try:
             settings.fail_on = Severity.parse(table["fail-on"])
         except ValueError as exc:
             raise ConfigError(f"{key('fail-on')}: {exc}") from None
-    settings.kinds = parse_kinds(_table(table, "columns", key), key("columns"))
+    settings.kinds = run_key({"kinds": _table(table, "columns", key)}, "kinds", key("columns"))
     for pattern, values in _table(table, "per-file-settings", key).items():
         where = key(f'per-file-settings."{pattern}"')
         if not isinstance(values, dict):
@@ -313,16 +303,12 @@ def parse_settings(table: dict[str, Any], root: str = ".", prefix: str = "", sou
         unknown = set(values) - PER_FILE_KEYS
         if unknown:
             raise ConfigError(f"unknown key {where + '.' + sorted(unknown)[0]!r} (allowed: target, model, text, test)")
-        resolved = {}
-        if "target" in values:
-            resolved["target"] = _string(values, "target", lambda n, where=where: f"{where}.{n}", None)
-        if "model" in values:
-            resolved["model"] = _model(values["model"], f"{where}.model")
-        if "text" in values:
-            resolved["text"] = _string(values, "text", lambda n, where=where: f"{where}.{n}", None)
+        resolved: dict[str, Any] = {}
+        for name in ("target", "model", "text", "test"):
+            if name in values:
+                resolved[name] = run_key(values, name, f"{where}.{name}")
         if "test" in values:
-            test = _string(values, "test", lambda n, where=where: f"{where}.{n}", None) or ""
-            resolved["test"], resolved["test_named_by"] = _beside(root, test), source
+            resolved["test"], resolved["test_named_by"] = _beside(root, resolved["test"]), source
         settings.per_file_settings.append((pattern, resolved))
     for pattern, codes in _table(table, "per-file-ignores", key).items():
         where = key(f'per-file-ignores."{pattern}"')
@@ -342,16 +328,18 @@ def _beside(root: str, path: str) -> str:
     return joined if relative.startswith(os.pardir) else relative
 
 
-def parse_kinds(table: dict, where: str) -> dict[str, str]:
-    """Declared kinds: column name or glob -> one of the declarable kinds."""
-    from nblint.structure.kinds import DECLARABLE
+def run_key(table: dict[str, Any], name: str, where: str) -> Any:
+    """The run key ``name`` of ``table``, validated as every face validates it (:data:`nblint.core.runkeys.RUN_KEYS`).
 
-    kinds = {}
-    for column, kind in table.items():
-        if not isinstance(kind, str) or kind.lower() not in DECLARABLE:
-            raise ConfigError(f"{where}.{column!r} must be one of {', '.join(DECLARABLE)}, got {kind!r}")
-        kinds[str(column)] = kind.lower()
-    return kinds
+    Raises
+    ------
+    ConfigError
+        Naming ``where`` (the key as the configuration writes it) and what the value must be.
+    """
+    try:
+        return RUN_KEYS[name].parse(table[name], where)
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
 
 
 def _rule_options(rule, value, where: str) -> dict[str, Any]:
@@ -397,15 +385,6 @@ def kebab_keys(table: dict[str, Any], known, where: str = "") -> dict[str, Any]:
             raise ConfigError(f"{(where + '.') if where else ''}{key} is given twice, in kebab-case and snake_case")
         out[key] = value
     return out
-
-
-def _model(value, where: str) -> str | None:
-    if value is None:
-        return None
-    model = parse_model(value) if isinstance(value, str) else None
-    if model is None:
-        raise ConfigError(f"{where} must be one of {model_choices()}, got {value!r}")
-    return model
 
 
 def _string_list(value, where: str) -> list[str]:

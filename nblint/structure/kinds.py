@@ -39,8 +39,6 @@ import numpy as np
 from nblint.nbmath.moments import Moments, pooled_variance
 from nblint.profile.levels import level_sizes
 
-#: Kinds a user may declare for a column.
-DECLARABLE = ("binary", "categorical", "count", "continuous", "identifier", "constant")  # (Kind values)
 #: Non-negative integer columns with more distinct values than this are magnitudes, never codes.
 MAX_CODE_LEVELS = 50
 #: Whole numbers with many values whose smallest value is at least this share of the largest
@@ -227,7 +225,7 @@ def infer_kinds(profile, groups, code_columns=None, declared=None, preset=None) 
     code_columns : dict, optional
         Columns found to decode a group (NB105): they are categorical codes.
     declared : dict, optional
-        Column name or glob -> kind (one of :data:`DECLARABLE`); declared kinds win.
+        Column name or glob -> kind (one of :data:`nblint.core.models.DECLARABLE_KINDS`); declared kinds win.
     preset : dict, optional
         Kinds already known (the words of a document-term block, :func:`term_kinds`), kept as they are.
     """
