@@ -75,3 +75,26 @@ def test_every_run_key_is_declared_with_a_type_a_help_and_a_check():
         RUN_KEYS["target"].parse("", "where")
     with pytest.raises(ValueError, match=r"^columns\.'a' must be one of binary, .*, got 'bits'$"):
         RUN_KEYS["kinds"].parse({"a": "bits"}, "columns")
+
+
+def test_file_settings_rule_options_and_analysis_settings_are_three_names_each_resolved_once():
+    """A file's settings, a rule's option values and the analysis settings are named apart; the analysis
+    settings of a run's option values are made once, whoever asks (the run's profile, the context)."""
+    from nblint.engine import Rule, RuleOptions, Severity, resolved_options, shared_settings
+    from nblint.engine.settings import AnalysisSettings
+    from nblint.run.config import FileSettings, Settings
+    from nblint.testing import context
+
+    assert Settings is FileSettings  # (the former name, kept for code that imports it)
+    options = resolved_options({"NB104": {"vif-threshold": 7.0}})
+    assert isinstance(options, RuleOptions) and options["NB104"]["vif-threshold"] == 7.0
+    assert shared_settings(options) is shared_settings(options)
+    assert isinstance(shared_settings(options), AnalysisSettings)
+    ctx = context(pd.DataFrame({"a": [1, 0, 1, 0], "y": ["x", "z", "x", "z"]}), target="y")
+    assert ctx.settings is shared_settings(ctx.rule_options)  # (the context's are the run's, not a second copy)
+
+    class Example(Rule):
+        code, name, severity = "NB999", "example", Severity.INFO
+
+    rule = Example({"summarize-above": 3})
+    assert rule.option_values == {"summarize-above": 3} and rule.settings is rule.option_values

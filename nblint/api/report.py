@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from nblint.engine import load_rules, resolved_options, select_rules
 from nblint.engine.findings import Finding
-from nblint.run.config import Settings, parse_settings
+from nblint.run.config import FileSettings, parse_settings
 from nblint.run.runner import lint_source
 from nblint.run.tables import open_table
 
@@ -201,7 +201,7 @@ def _width(X) -> int:
     return len(getattr(X, "columns", X))
 
 
-def _settings(**values) -> Settings:
+def _settings(**values) -> FileSettings:
     """Validated settings from API arguments (None means not given).
 
     A bad one raises :class:`~nblint.core.errors.ConfigError`, a ValueError that
@@ -212,5 +212,5 @@ def _settings(**values) -> Settings:
     return parse_settings(table)
 
 
-def _codes(settings: Settings) -> list[str]:
+def _codes(settings: FileSettings) -> list[str]:
     return select_rules(load_rules(), settings.select, settings.ignore, settings.preview)

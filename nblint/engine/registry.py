@@ -14,6 +14,7 @@ import pkgutil
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from nblint.core.collector import collector_paused
@@ -390,7 +391,7 @@ def run_rules(ctx, codes: list[str], rule_options: dict[str, dict[str, Any]]) ->
                 continue
             rule = rule_cls(rule_options.get(code))
             found = list(rule.check(ctx))
-            limit = rule.settings.get(SUMMARIZE_ABOVE.name)
+            limit = rule.option_values.get(SUMMARIZE_ABOVE.name)
             findings.extend(found if limit is None else rule.summarize(ctx, found, int(limit)))
         settle(findings)
         findings.sort(key=Finding.sort_key)
@@ -414,16 +415,35 @@ def settle(findings: Iterable[Finding]) -> None:
         finding.evidence = _jsonable(finding.evidence)
 
 
-def resolved_options(overrides: dict[str, dict[str, Any]] | None = None) -> dict[str, dict[str, Any]]:
+class RuleOptions(dict[str, dict[str, Any]]):
+    """Every rule's option values (code -> option name -> value), defaults filled in, resolved once for a run.
+
+    The analysis settings, the shared options typed (:class:`~nblint.engine.settings.AnalysisSettings`),
+    are read from them once, here, whoever asks first (the run's profile or the analysis context).
+    """
+
+    @cached_property
+    def analysis(self) -> AnalysisSettings:
+        """The analysis settings of these option values."""
+        return AnalysisSettings.from_options(load_rules(), self)
+
+
+def resolved_options(overrides: dict[str, dict[str, Any]] | None = None) -> RuleOptions:
     """Every rule's options with defaults filled in and overrides applied."""
     overrides = overrides or {}
-    return {
-        code: {o.name: o.default for o in rule.options} | overrides.get(code, {}) for code, rule in load_rules().items()
-    }
+    return RuleOptions(
+        (code, {o.name: o.default for o in rule.options} | overrides.get(code, {}))
+        for code, rule in load_rules().items()
+    )
 
 
 def shared_settings(rule_options: dict[str, dict[str, Any]]) -> AnalysisSettings:
-    """The analysis settings: every shared option's resolved value, typed (:class:`~nblint.engine.settings.AnalysisSettings`)."""
+    """The analysis settings: every shared option's resolved value, typed (:class:`~nblint.engine.settings.AnalysisSettings`).
+
+    Resolved once per :class:`RuleOptions` (what :func:`resolved_options` returns); other option tables each time.
+    """
+    if isinstance(rule_options, RuleOptions):
+        return rule_options.analysis
     return AnalysisSettings.from_options(load_rules(), rule_options)
 
 

@@ -169,8 +169,14 @@ class Rule:
     #: check ``nblint_sum_to_one`` of a one-hot group's columns: integrations map them back to the rule.
     row_checks: ClassVar[tuple[str, ...]] = ()
 
-    def __init__(self, settings: dict[str, Any] | None = None):
-        self.settings = {opt.name: opt.default for opt in self.options} | dict(settings or {})
+    def __init__(self, option_values: dict[str, Any] | None = None):
+        #: This rule's option values (option name -> value): each option's default, the configuration's applied.
+        self.option_values = {opt.name: opt.default for opt in self.options} | dict(option_values or {})
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        """The former name of :attr:`option_values`, kept for rule packs that read ``self.settings[...]``."""
+        return self.option_values
 
     def check(self, ctx) -> Iterable[Finding]:  # pragma: no cover - abstract
         raise NotImplementedError

@@ -50,7 +50,7 @@ def schema_for_table(path: str, settings, codes: list[str]) -> pa.DataFrameSchem
     ----------
     path : str
         A CSV/TSV/gzip CSV/Parquet file.
-    settings : nblint.run.config.Settings
+    settings : nblint.run.config.FileSettings
         The file's resolved settings (target, model, rule options, encoding).
     codes : list of str
         The enabled rule codes.
@@ -124,7 +124,7 @@ def schema_for_new_rows(data, target: str | None = None, *, settings=None, suppo
         The training table: a file nblint reads, or a frame.
     target : str, optional
         The class column (for a path, the configuration's target is used when not given).
-    settings : nblint.run.config.Settings, optional
+    settings : nblint.run.config.FileSettings, optional
         Resolved settings of the training table (from the command line); overrides ``target``.
     support_sds : float
         ``k`` above.
@@ -135,12 +135,12 @@ def schema_for_new_rows(data, target: str | None = None, *, settings=None, suppo
     """
     import numpy as np
 
-    from nblint.run.config import Settings
+    from nblint.run.config import FileSettings
     from nblint.run.runner import make_context
     from nblint.run.tables import open_table
 
     if isinstance(data, pd.DataFrame):
-        settings = settings or Settings(target=target)
+        settings = settings or FileSettings(target=target)
         name = "new_rows"
     else:
         from nblint.run.runner import Overrides, settings_for

@@ -73,8 +73,12 @@ PER_FILE_KEYS = {"target", "model", "text", "test"}
 
 
 @dataclass
-class Settings:
-    """Resolved settings for one checked file."""
+class FileSettings:
+    """A checked file's settings: the configuration's, with its per-file settings and the command line's applied.
+
+    Not to be confused with a rule's option values (:attr:`nblint.engine.Rule.option_values`) or the
+    analysis settings, the shared options the analyses read (:class:`nblint.engine.settings.AnalysisSettings`).
+    """
 
     target: str | None = None
     #: A column of documents to lint as word counts (``--text``; :mod:`nblint.readers.text`).
@@ -110,7 +114,7 @@ class Settings:
     root: str = "."
     source: str | None = None  # the config file these came from
 
-    def for_file(self, path: str) -> Settings:
+    def for_file(self, path: str) -> FileSettings:
         """Apply the per-file settings whose glob matches ``path``."""
         resolved = replace(self)
         for pattern, values in self.per_file_settings:
@@ -159,6 +163,10 @@ class Overrides:
     test: str | None = None
 
 
+#: The former name of :class:`FileSettings`, kept for code that imports it (``pandera``'s functions took it).
+Settings = FileSettings
+
+
 def _matches(pattern: str, path: str, root: str) -> bool:
     if path in ("-", "<dataframe>"):
         return False
@@ -193,7 +201,7 @@ def _has_tool_table(path: str) -> bool:
         return True
 
 
-def load_config(path: str) -> Settings:
+def load_config(path: str) -> FileSettings:
     """Read and validate one config file.
 
     Raises
@@ -249,14 +257,14 @@ def _read_toml(path: str) -> dict:
         raise ConfigError(f"invalid config: an integer of more than {sys.get_int_max_str_digits():,} digits") from None
 
 
-def parse_settings(table: dict[str, Any], root: str = ".", prefix: str = "", source: str | None = None) -> Settings:
-    """Validate a config table into :class:`Settings` (keys as in the module docstring)."""
+def parse_settings(table: dict[str, Any], root: str = ".", prefix: str = "", source: str | None = None) -> FileSettings:
+    """Validate a config table into :class:`FileSettings` (keys as in the module docstring)."""
     rules = load_rules()
 
     def key(name: str) -> str:
         return f"{prefix}.{name}" if prefix else name
 
-    settings = Settings(root=root, source=source)
+    settings = FileSettings(root=root, source=source)
     table = kebab_keys(table, TOP_KEYS, prefix)
     for name, value in table.items():
         if name in rules:

@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Literal, TypedDict
 
 from nblint.core.errors import NblintError
-from nblint.run.config import Overrides, Settings
+from nblint.run.config import FileSettings, Overrides
 
 if TYPE_CHECKING:
     from nblint.pipelines import ConfigFile, PipelineSpec
@@ -29,8 +29,8 @@ class _Declared(TypedDict, total=False):
 
 
 def declared_by_spec(
-    settings: Settings, spec: PipelineSpec, path: str, overrides: Overrides, warnings: list[str]
-) -> Settings:
+    settings: FileSettings, spec: PipelineSpec, path: str, overrides: Overrides, warnings: list[str]
+) -> FileSettings:
     """A table's settings with what the spec naming it declares, where nothing stronger does.
 
     The command line and the configuration decide first (``settings`` holds

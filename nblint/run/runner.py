@@ -31,7 +31,7 @@ from nblint.engine.findings import Finding, Severity
 from nblint.profile.table import TableProfile
 from nblint.readers import StreamSource, TableSource
 from nblint.run.blas import one_blas_thread
-from nblint.run.config import Overrides, Settings, find_config, load_config
+from nblint.run.config import FileSettings, Overrides, find_config, load_config
 from nblint.run.declared import declared_by_spec, path_key, with_named_data
 from nblint.run.paths import expand_paths
 from nblint.run.tables import TestError, open_table, open_test
@@ -77,11 +77,11 @@ class RunResult:
 _RUN_ONLY = ("config", "sheet", "allow_outside_data")
 
 
-def settings_for(path: str, overrides: Overrides, cache: dict) -> Settings:
+def settings_for(path: str, overrides: Overrides, cache: dict) -> FileSettings:
     """The settings of one file: its config (found or given), per-file globs, then the command line."""
     config_path = overrides.config or find_config(path if path != "-" else os.getcwd())
     if config_path is None:
-        base = Settings()
+        base = FileSettings()
     else:
         if config_path not in cache:
             try:
@@ -122,7 +122,7 @@ ProfileCache = dict[tuple[Any, ...], TableProfile]
 
 def make_context(
     source: TableSource,
-    settings: Settings,
+    settings: FileSettings,
     jobs: int | None = None,
     profiles: ProfileCache | None = None,
     rows: Any = None,
@@ -155,7 +155,7 @@ def make_context(
 
 def lint_source(
     source: TableSource,
-    settings: Settings,
+    settings: FileSettings,
     codes: list[str],
     jobs: int | None = None,
     profiles: ProfileCache | None = None,
@@ -226,7 +226,7 @@ def beside_context(ctx: TableContext, jobs: int | None = None) -> TableContext |
     beside = ctx.source.beside
     if beside is None:
         return None
-    settings = Settings(target=ctx.target, model=ctx.model, alpha=ctx.alpha, kinds=ctx.declared_kinds)
+    settings = FileSettings(target=ctx.target, model=ctx.model, alpha=ctx.alpha, kinds=ctx.declared_kinds)
     return make_context(beside, replace(settings, rule_options=ctx.rule_options), jobs)
 
 
@@ -345,7 +345,7 @@ class _Run:
 
             self.client = dask_client(scheduler)
 
-    def open(self, path: str, settings: Settings) -> TableSource:
+    def open(self, path: str, settings: FileSettings) -> TableSource:
         """The table at ``path``, read as its settings say (:func:`nblint.run.tables.open_table`)."""
         sheet = self.overrides.sheet
         if self.engine != "dask" and sheet is not None:
@@ -367,7 +367,7 @@ class _Run:
         )
         return source
 
-    def table(self, path: str, settings: Settings, spec: PipelineSpec | None) -> FileResult:
+    def table(self, path: str, settings: FileSettings, spec: PipelineSpec | None) -> FileResult:
         """Lint the table at ``path`` (``spec``: the spec that names it, whose declarations fill in its settings)."""
         if spec is not None:
             settings = declared_by_spec(settings, spec, path, self.overrides, self.warnings)
@@ -416,7 +416,9 @@ def _read_config(path: str) -> ConfigFile | NblintError | None:
         return exc
 
 
-def _config_result(path: str, config: ConfigFile | NblintError, settings: Settings, warnings: list[str]) -> FileResult:
+def _config_result(
+    path: str, config: ConfigFile | NblintError, settings: FileSettings, warnings: list[str]
+) -> FileResult:
     """A pipeline config's findings (or its error line); what its suppressions say is added to ``warnings``."""
     if isinstance(config, NblintError):
         return FileResult(path, error=f"{path}: error: {config}", fail_on=settings.fail_on)

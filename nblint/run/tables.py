@@ -15,7 +15,7 @@ from typing import Any, BinaryIO
 
 from nblint.core.errors import ConfigError, NblintError
 from nblint.readers import TableSource
-from nblint.run.config import Overrides, Settings
+from nblint.run.config import FileSettings, Overrides
 
 
 class TestError(NblintError):
@@ -23,7 +23,7 @@ class TestError(NblintError):
 
 
 def open_test(
-    path: str, train: TableSource, settings: Settings, overrides: Overrides, engine: str = "local"
+    path: str, train: TableSource, settings: FileSettings, overrides: Overrides, engine: str = "local"
 ) -> TableSource | None:
     """The test table of the table at ``path`` (``--test``, ``test = ...``), read the way ``train`` was; None: none.
 

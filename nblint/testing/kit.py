@@ -60,7 +60,7 @@ def context(
     nblint.analysis.context.TableContext
     """
     from nblint.readers import TableSource
-    from nblint.run.config import Settings
+    from nblint.run.config import FileSettings
     from nblint.run.runner import make_context
     from nblint.run.tables import open_table
 
@@ -68,7 +68,7 @@ def context(
         source = data
     else:
         source, target = open_table(data, y, target=target, **source_options)
-    settings = Settings(
+    settings = FileSettings(
         target=target, model=model, alpha=alpha, rule_options=dict(options or {}), kinds=dict(kinds or {})
     )
     return make_context(source, settings, jobs=jobs)
