@@ -27,21 +27,27 @@ def faces(tmp_path, key: str, written: str, given) -> dict[str, str]:
     (tmp_path / "t.csv").write_text(TABLE)
     said = {}
     runner = CliRunner()
-    result = runner.invoke(main, ["check", str(tmp_path / "t.csv"), "--target", "y", f"--{key}", written.strip("'")])
+    target = [] if key == "target" else ["--target", "y"]
+    result = runner.invoke(main, ["check", str(tmp_path / "t.csv"), *target, f"--{key}", written.strip("'")])
     said["command line"] = result.stderr
     config = tmp_path / "conf"
     config.mkdir()
     (config / "t.csv").write_text(TABLE)
-    (config / "nblint.toml").write_text(f'target = "y"\n{key} = {written}\n')
+    (config / "nblint.toml").write_text(f"{key} = {written}\n" + ("" if key == "target" else 'target = "y"\n'))
     said["configuration"] = runner.invoke(main, ["check", str(config / "t.csv")]).stderr
-    spec = tmp_path / "spec.nblint.yaml"
-    line = f"model: BernoulliNB\nparams:\n  alpha: {written}\n" if key == "alpha" else f"model: {written}\n"
-    spec.write_text(f"data: t.csv\ntarget: y\n{line}")
-    said["spec"] = runner.invoke(main, ["check", str(spec)]).stderr
+    spec = {"data": "t.csv", "target": "y", "model": "BernoulliNB"}  # (lines 1 to 3; params: alpha on line 5)
+    params = f"params:\n  alpha: {written}\n" if key == "alpha" else ""
+    if not params:
+        spec[key] = written
+    (tmp_path / "spec.nblint.yaml").write_text("".join(f"{k}: {v}\n" for k, v in spec.items()) + params)
+    said["spec"] = runner.invoke(main, ["check", str(tmp_path / "spec.nblint.yaml")]).stderr
     with pytest.raises(ValueError) as raised:
-        nblint.check(pd.DataFrame({"a": [1, 0], "y": ["x", "z"]}), target="y", **{key: given})
+        nblint.check(pd.DataFrame({"a": [1, 0], "y": ["x", "z"]}), **{"target": "y", key: given})
     said["API"] = str(raised.value)
     return said
+
+
+SPEC_LINE = {"target": 2, "model": 3, "alpha": 5}
 
 
 @pytest.mark.parametrize(
@@ -50,6 +56,7 @@ def faces(tmp_path, key: str, written: str, given) -> dict[str, str]:
         ("alpha", "-1", -1, "must be a finite number >= 0, got -1"),
         ("alpha", "-0.5", -0.5, "must be a finite number >= 0, got -0.5"),
         ("model", "'bernouli'", "bernouli", f"must be one of {CHOICES}, got 'bernouli'; did you mean 'bernoulli'?"),
+        ("target", "''", "", "must be a non-empty string, got ''"),
     ],
 )
 def test_a_bad_run_key_gets_the_same_words_on_the_four_faces(tmp_path, key, written, given, problem):
@@ -58,7 +65,7 @@ def test_a_bad_run_key_gets_the_same_words_on_the_four_faces(tmp_path, key, writ
     assert said["API"] == f"{key} {problem}"
     assert f"Invalid value for '--{key}'" in said["command line"]
     assert f"nblint.toml: error: {key} {problem}" in said["configuration"]
-    assert f"in the nblint spec at line {5 if key == 'alpha' else 3} {problem}" in said["spec"]
+    assert f"in the nblint spec at line {SPEC_LINE[key]} {problem}" in said["spec"]
 
 
 def test_every_run_key_is_declared_with_a_type_a_help_and_a_check():

@@ -93,7 +93,9 @@ def check(
     """Lint ``data`` (and the classes ``y``); see :func:`nblint.check`."""
     if isinstance(y, str):  # check(df, "label"): the class column's name, as before y existed
         y, target = None, y if target is None else target
-    settings = _settings(model=model, select=select, ignore=ignore, options=options, alpha=alpha, columns=kinds)
+    settings = _settings(
+        target=target, model=model, select=select, ignore=ignore, options=options, alpha=alpha, columns=kinds
+    )
     source, target = open_table(
         data, y, target=target, feature_names=feature_names, encoding=settings.encoding, words=words
     )

@@ -39,7 +39,7 @@ from __future__ import annotations
 from typing import Any
 
 from nblint.core.errors import InputError
-from nblint.core.runkeys import RUN_KEYS
+from nblint.core.runkeys import RUN_KEYS, non_empty_string
 from nblint.core.suggest import closest, did_you_mean
 from nblint.pipelines import catalog
 from nblint.pipelines.calls import Call, Expr, Mark
@@ -325,9 +325,13 @@ def _check_params(params: dict) -> None:
 
 
 def _string(document: PosDict, key: str) -> str | None:
+    """A path or a column name of the spec (``data``, ``target``, ``test``), checked as every face checks one."""
     value = document.get(key)
-    if value is not None and (not isinstance(value, str) or not value):
-        raise InputError(f"'{key}' in the nblint spec at line {document.marks[key][0]} must be a non-empty string")
+    if value is not None:
+        try:
+            non_empty_string(value)
+        except ValueError as exc:
+            raise InputError(f"'{key}' in the nblint spec at line {document.marks[key][0]} {exc}") from None
     return value
 
 
