@@ -13,7 +13,7 @@ from click.testing import CliRunner
 import nblint
 from nblint.cli import main
 from nblint.core.runkeys import RUN_KEYS
-from nblint.run.config import TOP_KEYS
+from nblint.run.config import TOP_KEYS, FileSettings
 
 TABLE = "a,b,y\n1,0,x\n0,1,z\n1,1,x\n0,0,z\n"
 CHOICES = (
@@ -74,6 +74,7 @@ def test_every_run_key_is_declared_with_a_type_a_help_and_a_check():
         assert key.name == name and key.type and key.help.endswith(".")
         configured = "columns" if name == "kinds" else name  # (the configuration's table of declared kinds)
         assert configured in TOP_KEYS
+        assert getattr(FileSettings(), name.replace("-", "_")) == key.default, name  # (a file's, when none is given)
     assert RUN_KEYS["alpha"].parse("0", from_text=True) == 0.0
     assert RUN_KEYS["memory-budget"].parse("4GiB") == 4 << 30
     with pytest.raises(ValueError, match="^must be a finite number >= 0, got True$"):
