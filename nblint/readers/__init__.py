@@ -11,13 +11,15 @@ reader and Parquet by pyarrow.
 The package, one idea a module:
 
 * :mod:`~nblint.readers.chunks`: the chunk model (:class:`Chunk`, :class:`ColumnData`),
-  the :class:`TableSource` interface and its restart protocol (:meth:`TableSource.settled_pass`);
+  the :class:`TableSource` interface and its restart protocol (:meth:`TableSource.settled_pass`),
+  and the :class:`~nblint.readers.chunks.Backend` an engine implements (where the passes run);
 * :mod:`~nblint.readers.conversions`: pyarrow arrays and pandas Series to :class:`ColumnData`;
 * :mod:`~nblint.readers.sources`: in-memory sources and the streamed-file base class;
 * :mod:`~nblint.readers.formats`: the one suffix-to-format helper (:func:`table_format`);
 * :mod:`~nblint.readers.csvfile`, ``csvblocks``, ``csvtypes``, ``csverrors``: the CSV engine;
 * :mod:`~nblint.readers.parquet`: Parquet by row groups;
-* :mod:`~nblint.readers.files`: opening a path (or standard input) by its format.
+* :mod:`~nblint.readers.files`: opening a path (or standard input) by its format;
+* :mod:`~nblint.readers.memory`: tables in memory (pandas, polars, Arrow, numpy, scipy.sparse, dicts).
 """
 
 from typing import TYPE_CHECKING

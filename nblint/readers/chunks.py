@@ -12,6 +12,9 @@ Rows are grouped into chunks of a fixed number of rows (:func:`chunk_rows_for`),
 so the chunk boundaries (and therefore every merged statistic) do not depend
 on how the bytes of a file happened to be split.
 
+Where the passes over a table run is its :class:`Backend`'s business: here, chunk
+after chunk (:class:`LocalBackend`), or where the rows live (the Dask engine's).
+
 The restart protocol
 --------------------
 A source that learns its column types only by reading every row (a CSV file)
