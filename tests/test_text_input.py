@@ -9,17 +9,15 @@ findings, which the wide-table work may change.
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
-from click.testing import CliRunner
+from missing_module import cli_here as run_cli
 from missing_module import cli_without
 
 import nblint
-from nblint.cli import main
 
 pytest.importorskip("sklearn")
 from sklearn.base import clone  # noqa: E402
@@ -197,19 +195,6 @@ def write_table(tmp_path: Path, frame: pd.DataFrame, suffix: str) -> Path:
     else:
         frame.to_csv(path, index=False)
     return path
-
-
-def run_cli(*args: str) -> subprocess.CompletedProcess:
-    """``nblint ARGS`` run by the CLI's own entry point in this process, as its return code and outputs.
-
-    In this process (click's runner, as tests/test_hostile.py runs the CLI), not a child: each child
-    imported pandas and scikit-learn again, nine tenths of this file's CPU. An exception that escapes
-    the CLI (a traceback in a real run) is raised here; nblint's warnings are errors here.
-    """
-    result = CliRunner().invoke(main, list(args), prog_name="nblint")
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return subprocess.CompletedProcess(["nblint", *args], result.exit_code, result.stdout, result.stderr)
 
 
 def cli_findings(*args: str) -> list[dict]:
