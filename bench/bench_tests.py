@@ -13,6 +13,11 @@ CPU seconds are its own. ``--suite`` instead runs the README's command, ``python
 the fast subset, ``python -m pytest -m "not slow"``, each once as configured (on every core, through
 pytest-xdist), and prints their wall seconds: the figures the documentation gives, which mean
 something only on a machine with nothing else running (the load average printed says whether it was).
+With them it prints how busy each worker was (the seconds of the tests it ran, setup and teardown
+included) and the files that kept it busy: the wall time is the busiest worker's, so a worker far
+busier than the other says a test or an ``xdist_group`` pins too much work to one process. (This
+module is loaded into the run as a pytest plugin, ``-p bench_tests``, which records each test's
+seconds and worker in the controller; it changes nothing else.)
 
     python bench/bench_tests.py                          # every tests/test_*.py
     python bench/bench_tests.py --fast                   # the fast subset: -m "not slow"
@@ -29,6 +34,7 @@ import re
 import resource
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -58,13 +64,50 @@ def run_file(path: Path, fast: bool) -> tuple[float, float, int, str]:
     return cpu, wall, *summarise(result)
 
 
-def run_suite(fast: bool) -> tuple[float, float, int, str]:
-    """CPU seconds, wall seconds, tests run and pytest's summary line of the whole suite (or its fast subset)."""
-    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider"] + (["-m", "not slow"] if fast else [])
-    cpu, wall = children_cpu(), time.perf_counter()
-    result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
-    cpu, wall = children_cpu() - cpu, time.perf_counter() - wall
-    return cpu, wall, *summarise(result)
+#: Where the plugin below writes one line per test phase (worker, seconds, node id) in the controller.
+WORKER_LOG = "NBLINT_BENCH_WORKER_LOG"
+
+
+def pytest_runtest_logreport(report) -> None:
+    """As a pytest plugin (``-p bench_tests``): the worker and seconds of each test phase, in the controller."""
+    path = os.environ.get(WORKER_LOG)
+    if not path or "PYTEST_XDIST_WORKER" in os.environ:  # a worker's own reports reach the controller too
+        return
+    node = getattr(report, "node", None)
+    worker = node.gateway.id if node is not None else "main"
+    with open(path, "a", encoding="utf-8") as log:
+        log.write(f"{worker}\t{report.duration:.4f}\t{report.nodeid}\n")
+
+
+def worker_totals(path: Path) -> list[str]:
+    """Lines saying each worker's busy seconds and the three files that took most of them."""
+    busy: dict[str, float] = {}
+    files: dict[tuple[str, str], float] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        worker, seconds, nodeid = line.split("\t", 2)
+        busy[worker] = busy.get(worker, 0.0) + float(seconds)
+        key = (worker, nodeid.split("::")[0])
+        files[key] = files.get(key, 0.0) + float(seconds)
+    lines = []
+    for worker in sorted(busy):
+        top = sorted(((s, f) for (w, f), s in files.items() if w == worker), reverse=True)[:3]
+        lines.append(f"  {worker}: busy {busy[worker]:.1f} s; most in " + ", ".join(f"{f} ({s:.1f} s)" for s, f in top))
+    return lines
+
+
+def run_suite(fast: bool) -> tuple[float, float, int, str, list[str]]:
+    """CPU and wall seconds, tests run, pytest's summary line and the workers' totals of the suite (or its fast subset)."""
+    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "bench_tests"]
+    command += ["-m", "not slow"] if fast else []
+    with tempfile.TemporaryDirectory() as folder:
+        log = Path(folder) / "workers.tsv"
+        log.touch()
+        path = os.pathsep.join([str(ROOT / "bench"), os.environ.get("PYTHONPATH", "")])
+        env = {**os.environ, "PYTHONPATH": path, WORKER_LOG: str(log)}
+        cpu, wall = children_cpu(), time.perf_counter()
+        result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, env=env)
+        cpu, wall = children_cpu() - cpu, time.perf_counter() - wall
+        return cpu, wall, *summarise(result), worker_totals(log)
 
 
 def suite() -> None:
@@ -72,9 +115,10 @@ def suite() -> None:
     load_before = os.getloadavg()
     print(f"{'wall s':>8} {'CPU s':>8} {'tests':>6}  command: pytest's last line")
     for fast in (False, True):
-        cpu, wall, ran, summary = run_suite(fast)
+        cpu, wall, ran, summary, workers = run_suite(fast)
         command = 'python -m pytest -m "not slow"' if fast else "python -m pytest"
         print(f"{wall:8.1f} {cpu:8.1f} {ran:6d}  {command}: {summary}", flush=True)
+        print("\n".join(workers), flush=True)
     print(
         f"recorded {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC on {os.cpu_count()} cores; "
         f"load average {load_before[0]:.1f} before, {os.getloadavg()[0]:.1f} after"

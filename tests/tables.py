@@ -44,3 +44,35 @@ def mixed_table(seed: int, n: int = 300) -> tuple[pd.DataFrame, dict]:
     frame = frame[rng.permutation(frame.columns)]
     frame["target"] = y
     return frame, truth
+
+
+def to_csv(frame: pd.DataFrame, path) -> None:
+    """Write ``frame`` as ``frame.to_csv(path, index=False)`` does, byte for byte, fast when every cell is a digit.
+
+    pandas writes a CSV column by column within each chunk of rows: a table of thousands of 0/1
+    columns took 80% of the CPU of the test that wrote it (a 5,200 x 5,001 table: 209 s of a
+    258 s profile under load). A table of integer columns whose values are all 0-9, under names
+    that need no quoting, is written here as one block of bytes (each cell one digit, then a comma
+    or the line end); any other table goes to pandas. ``tests/test_tables.py`` checks the two
+    agree, with pandas as the oracle.
+    """
+    values = frame.to_numpy() if len(frame.columns) else None
+    plain_names = all(isinstance(c, str) and c and not set(c) & set(',"\r\n') for c in frame.columns)
+    digits = (
+        values is not None
+        and all(pd.api.types.is_integer_dtype(t) and not pd.api.types.is_extension_array_dtype(t) for t in frame.dtypes)
+        and values.size > 0
+        and values.min() >= 0
+        and values.max() <= 9
+    )
+    if not (digits and plain_names):
+        frame.to_csv(path, index=False)
+        return
+    rows, columns = values.shape
+    cells = np.empty((rows, 2 * columns), dtype=np.uint8)
+    cells[:, 0::2] = values.astype(np.uint8) + ord("0")
+    cells[:, 1::2] = ord(",")
+    cells[:, -1] = ord("\n")
+    with open(path, "wb") as handle:
+        handle.write((",".join(frame.columns) + "\n").encode())
+        handle.write(cells.tobytes())

@@ -18,6 +18,7 @@ import pytest
 import scipy.sparse
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tables import to_csv
 
 import nblint
 from nblint.profile.incidence import Incidence
@@ -79,7 +80,7 @@ def _codes(result, code: str) -> list[str]:
 def test_an_exact_one_hot_search_over_900_levels_fits_in_a_capped_address_space(tmp_path):
     """900 levels (0.6 MB of 0/1 columns) took 3.4 GB: each level of the search copied its block of O."""
     path = tmp_path / "onehot900.csv"
-    _encoded(900, 1800).to_csv(path, index=False)
+    to_csv(_encoded(900, 1800), path)
     result = _check_capped(path, "--select", "NB101,NB102,NB106")
     assert result.returncode == 1, result.stderr[-3000:]
     assert "Traceback" not in result.stderr and "Error" not in result.stderr
@@ -102,7 +103,7 @@ def test_groups_of_about_990_members_end_without_recursion(tmp_path, shape, code
         args += ["--text", "doc"]
     else:
         frame = _encoded(991 if shape == "drop-first" else 990, 1980, drop_first=shape == "drop-first")
-    frame.to_csv(path, index=False)
+    to_csv(frame, path)
     result = _check_capped(path, *args)
     assert "Recursion" not in result.stderr and "Traceback" not in result.stderr
     if shape == "text tags":
@@ -139,7 +140,7 @@ def test_a_group_of_5000_levels_is_found_dense_csv_dataframe_and_sparse(tmp_path
     select = ["NB101", "NB102", "NB106"]
     if form == "csv":
         path = tmp_path / "wide.csv"
-        frame.to_csv(path, index=False)
+        to_csv(frame, path)
         report = nblint.check(str(path), target="y", select=select)
     elif form == "dataframe":
         report = nblint.check(frame, target="y", select=select)

@@ -20,10 +20,9 @@ meet them they fail, and ``python tests/real_text/score.py --only 'tweets/*' --t
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
+from missing_module import cli_here
 from real_text import build, corpora, expectations, score
 
 pytestmark = pytest.mark.slow  # builds six real corpora and lints each dozens of times
@@ -277,8 +276,7 @@ def test_cli_on_a_planted_table(tmp_path, corpus, suffix):
     require(corpus)
     matrix = build.build(corpus, "planted", CLI_DOCS[corpus])
     path = build.write_table(matrix, tmp_path / f"{corpus}{suffix}")
-    command = [sys.executable, "-c", "from nblint.cli import main; main()", "check", str(path)]
-    done = subprocess.run(command + ["--target", "y", "--format", "json"], capture_output=True, text=True)
+    done = cli_here("check", str(path), "--target", "y", "--format", "json")
     assert done.returncode in (0, 1), done.stderr[-2000:]
     findings = [expectations.finding_dict(_Row(f)) for f in json.loads(done.stdout)]
     expected = expectations.load(S(corpus, "planted", "none", 1))
@@ -309,6 +307,5 @@ def test_cli_passes_a_clean_corpus_of_documents(tmp_path, corpus):
     matrix = build.build(corpus, "clean", build.TEST_DOCS)
     path = tmp_path / f"{corpus}.csv"
     pd.DataFrame({"text": matrix.docs, "y": matrix.y}).to_csv(path, index=False)
-    command = [sys.executable, "-c", "from nblint.cli import main; main()", "check", str(path)]
-    done = subprocess.run(command + ["--target", "y", "--text", "text"], capture_output=True, text=True)
+    done = cli_here("check", str(path), "--target", "y", "--text", "text")
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]

@@ -9,13 +9,12 @@ findings, which the wide-table work may change.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from missing_module import cli_here as run_cli
 from missing_module import cli_without
 
 import nblint
@@ -196,11 +195,6 @@ def write_table(tmp_path: Path, frame: pd.DataFrame, suffix: str) -> Path:
     else:
         frame.to_csv(path, index=False)
     return path
-
-
-def run_cli(*args: str) -> subprocess.CompletedProcess:
-    code = 'from nblint.cli import main; main(prog_name="nblint")'
-    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=300)
 
 
 def cli_findings(*args: str) -> list[dict]:

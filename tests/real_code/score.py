@@ -75,7 +75,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
+from nblint.testing.cases import load_yaml
 
 HERE = Path(__file__).resolve().parent
 CORPUS = HERE / "corpus.yaml"
@@ -109,7 +109,7 @@ def text_digest(path: Path) -> str:
 
 def load_corpus(path: Path = CORPUS) -> dict:
     """The parsed ``corpus.yaml``."""
-    return yaml.safe_load(path.read_text(encoding="utf-8"))
+    return load_yaml(path.read_text(encoding="utf-8"))
 
 
 @dataclass(frozen=True)

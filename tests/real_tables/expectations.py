@@ -42,7 +42,7 @@ import fnmatch
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
+from nblint.testing.cases import load_yaml
 
 HERE = Path(__file__).resolve().parent
 EXPECTATIONS = HERE / "expectations"
@@ -89,7 +89,7 @@ def path_of(table_id: str) -> Path:
 def read(table_id: str) -> dict:
     path = path_of(table_id)
     with open(path, encoding="utf-8") as handle:
-        raw = yaml.safe_load(handle)
+        raw = load_yaml(handle.read())
     if raw.get("id") != table_id:
         raise ValueError(f"{path.name}: id {raw.get('id')!r} is not {table_id!r}")
     return raw

@@ -60,7 +60,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
+from nblint.testing.cases import load_yaml
 
 HERE = Path(__file__).resolve().parent
 PATH = HERE / "expectations.yaml"
@@ -128,7 +128,7 @@ class Check:
 
 def _read_file(path: Path) -> dict:
     with open(path, encoding="utf-8") as handle:
-        raw = yaml.safe_load(handle)
+        raw = load_yaml(handle.read())
     for i, rule in enumerate(raw["rules"]):
         unknown = set(rule) - RULE_KEYS
         if unknown:

@@ -46,7 +46,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
+from nblint.testing.cases import load_yaml
 
 if __package__ in (None, ""):  # run as a script: make `real_traintest` importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -117,7 +117,7 @@ class Expectation:
 
 def read(path: Path = PATH) -> dict:
     """The labels, their schema checked (an unknown key is a typo, not a silent no-op)."""
-    raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    raw = load_yaml(path.read_text(encoding="utf-8"))
     concepts = raw["concepts"]
     for i, rule in enumerate(raw["rules"]):
         if set(rule) - RULE_KEYS:
