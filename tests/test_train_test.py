@@ -167,6 +167,73 @@ def test_sparse_text_matrices_and_check_pipeline_see_the_documents_as_the_model_
     assert [(f.code, f.evidence["rows"]) for f in again] == [("NB602", 2), ("NB603", 1)]
 
 
+_MASK = 2**64 - 1
+
+
+def _mix(x: int) -> int:
+    """splitmix64's finaliser on a Python int: the oracle of the vectorised ``mix64``."""
+    x ^= x >> 30
+    x = (x * 0xBF58476D1CE4E5B9) & _MASK
+    x ^= x >> 27
+    x = (x * 0x94D049BB133111EB) & _MASK
+    return x ^ (x >> 31)
+
+
+_DTYPE_VALUES = {
+    "int8": st.one_of(st.integers(0, 1), st.integers(-128, 127)),
+    "uint8": st.one_of(st.integers(0, 1), st.integers(0, 255)),
+    "bool": st.booleans(),
+    "int64": st.one_of(st.integers(-3, 20), st.integers(-(2**63), 2**63 - 1)),
+    "int64 past 2**53": st.integers(2**53 - 3, 2**53 + 40),  # (a narrow range the float64 bits round)
+    "uint64": st.one_of(st.integers(0, 5), st.integers(0, 2**64 - 1)),
+    "float64": st.one_of(st.sampled_from([0.0, -0.0, 1.0, 0.5, float("nan")]), st.floats(allow_nan=False)),
+}
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_row_fingerprints_are_the_sum_of_their_cells_hashes_whatever_the_dtype(data):
+    """A row's fingerprint (NB603, NB209) is by definition the wrapping sum over its non-zero cells of
+    ``mix64(column salt + mix64(the value's float64 bits))``: computed here cell by cell in plain Python,
+    it equals the one made a chunk at a time (narrow integer columns through a table of their values)."""
+    import struct
+    import zlib
+
+    from nblint.analysis.rows import RowFingerprints
+    from nblint.readers.chunks import Chunk, ColumnData
+
+    n = data.draw(st.integers(1, 30))
+    dtypes = data.draw(st.lists(st.sampled_from(sorted(_DTYPE_VALUES)), min_size=1, max_size=6))
+    names = [f"c{k}" for k in range(len(dtypes))]
+    columns = [
+        np.array(data.draw(st.lists(_DTYPE_VALUES[d], min_size=n, max_size=n)), dtype=d.split()[0]) for d in dtypes
+    ]
+    words = frozenset(data.draw(st.lists(st.sampled_from(names), unique=True)))
+    cuts = sorted(set(data.draw(st.lists(st.integers(1, n - 1), max_size=3)) if n > 1 else []))
+    fingerprints = RowFingerprints(frozenset(names), None, words)
+    for start, stop in zip([0, *cuts], [*cuts, n]):
+        part = tuple(ColumnData("numeric", c[start:stop], None, c.dtype.kind != "f") for c in columns)
+        fingerprints.add(Chunk(tuple(names), part, start, stop - start))
+
+    salts = {name: _mix(zlib.crc32(name.encode())) for name in names}
+    expected, set_cells, set_words = [], [], []
+    for i in range(n):
+        total, cells, in_words = 0, 0, 0
+        for name, column in zip(names, columns):
+            value = float(column[i])
+            if value != 0:
+                bits = struct.unpack("<Q", struct.pack("<d", value))[0]
+                total = (total + _mix((salts[name] + _mix(bits)) & _MASK)) & _MASK
+                cells += 1
+                in_words += name in words
+        expected.append(total)
+        set_cells.append(cells)
+        set_words.append(in_words)
+    assert np.concatenate(fingerprints.hashes).tolist() == expected
+    assert np.concatenate(fingerprints.nonzero).tolist() == set_cells
+    assert np.concatenate(fingerprints.word_nonzero).tolist() == set_words
+
+
 # --------------------------------------------------------------------------- order
 
 

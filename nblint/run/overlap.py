@@ -124,7 +124,7 @@ class RowPrints:
     def __init__(self, common: Sequence[str], target: str | None):
         self.common, self.target = tuple(common), target
         self.shared = frozenset(common)  # (membership per column: a vocabulary is tens of thousands)
-        self.numeric = RowFingerprints(self.shared, target)
+        self.numeric = RowFingerprints(self.shared, target, keep_labels=False)  # (labels: read as text below)
         self.text: list[np.ndarray] = []
         self.label_parts: list[np.ndarray] = []
 
