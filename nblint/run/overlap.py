@@ -86,8 +86,14 @@ def _member(values: np.ndarray, ordered: np.ndarray) -> np.ndarray:
     """Which ``values`` occur in the sorted array ``ordered`` (``np.isin`` by one binary search per value)."""
     if not len(ordered):
         return np.zeros(len(values), dtype=bool)
-    at = np.minimum(np.searchsorted(ordered, values), len(ordered) - 1)
-    return ordered[at] == values
+    # The values searched in their own sorted order: numpy's bisection then starts each search where the
+    # last one ended (a fifth of the time of random probes into a million keys, most of it cache misses).
+    order = np.argsort(values)
+    sought = values[order]
+    at = np.minimum(np.searchsorted(ordered, sought), len(ordered) - 1)
+    found = np.empty(len(values), dtype=bool)
+    found[order] = ordered[at] == sought
+    return found
 
 
 def _labelled_keys(train: np.ndarray, train_labels, test: np.ndarray, test_labels) -> tuple[np.ndarray, np.ndarray]:
