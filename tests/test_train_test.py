@@ -234,6 +234,75 @@ def test_row_fingerprints_are_the_sum_of_their_cells_hashes_whatever_the_dtype(d
     assert np.concatenate(fingerprints.word_nonzero).tolist() == set_words
 
 
+def _documents(rng, n: int, words: list[str]) -> list[str]:
+    return [" ".join(rng.choice(words, size=rng.integers(3, 12))) for _ in range(n)]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_test_matrix_with_its_own_vocabulary_is_read_through_the_training_one_and_nb606_counts_the_rest(seed):
+    """Oracle: the training vectorizer's own analyzer and vocabulary, token by token; and the findings of
+    the test documents transformed by the training vectorizer (what the model reads)."""
+    from sklearn.feature_extraction.text import CountVectorizer, TfidfVectorizer
+
+    rng = np.random.default_rng(seed)
+    old = [f"w{k}" for k in range(40)]
+    new = [f"n{k}" for k in range(25)]  # words the training documents never have
+    docs, y = _documents(rng, 80, old), rng.choice(["a", "b"], 80).tolist()
+    test_docs = _documents(rng, 30, old[:20] + new)
+    y_test = rng.choice(["a", "b"], 30).tolist()
+    fitted = CountVectorizer().fit(docs)
+    names = list(fitted.get_feature_names_out())
+    analyzer = fitted.build_analyzer()
+    tokens = {"a": [0, 0], "b": [0, 0]}
+    for doc, label in zip(test_docs, y_test):
+        found = analyzer(doc)
+        tokens[label][0] += len(found)
+        tokens[label][1] += sum(token not in fitted.vocabulary_ for token in found)
+    own = CountVectorizer().fit(test_docs)  # a vectorizer fitted on the test documents: their own vocabulary
+    args = {"feature_names": names, "y_test": y_test, "model": "multinomial"}
+    report = nblint.check(
+        fitted.transform(docs), y, test=own.transform(test_docs), test_feature_names=own.get_feature_names_out(), **args
+    )
+    (unseen,) = _codes(report, "NB606")
+    assert unseen.evidence["tokens"] == sum(t for t, _ in tokens.values())
+    assert unseen.evidence["unseen"] == sum(u for _, u in tokens.values())
+    assert {c["class"]: (c["tokens"], c["unseen"]) for c in unseen.evidence["classes"]} == {
+        label: tuple(counts) for label, counts in tokens.items()
+    }
+    # Every other finding is that of the test documents as the training vectorizer counts them.
+    seen = nblint.check(fitted.transform(docs), y, test=fitted.transform(test_docs), **args)
+    assert _plain([f for f in report if f.code != "NB606"]) == _plain(seen)
+    # One vectorizer for both (the model's own view): no token is unseen by construction, NB606 is quiet.
+    same = nblint.check(fitted.transform(docs), y, test=fitted.transform(test_docs), test_feature_names=names, **args)
+    assert _codes(same, "NB606") == [] and _plain(same) == _plain(seen)
+    # tf-idf weights are no counts: a document's tokens are its distinct words
+    weighted = TfidfVectorizer().fit(test_docs)
+    report = nblint.check(
+        fitted.transform(docs),
+        y,
+        test=weighted.transform(test_docs),
+        test_feature_names=weighted.get_feature_names_out(),
+        **args,
+    )
+    distinct = [set(analyzer(doc)) for doc in test_docs]
+    (unseen,) = _codes(report, "NB606")
+    assert (unseen.evidence["tokens"], unseen.evidence["unseen"]) == (
+        sum(map(len, distinct)),
+        sum(len(words - set(fitted.vocabulary_)) for words in distinct),
+    )
+
+
+def test_test_feature_names_must_name_a_test_matrix_s_columns_once():
+    train, test = _categorical_pair(0)
+    with pytest.raises(ValueError, match="a DataFrame names its own"):
+        nblint.check(train, target="y", test=test, test_feature_names=["a", "b"])
+    X = np.ones((3, 2))
+    with pytest.raises(ValueError, match="name each of the test matrix's 2 columns once"):
+        nblint.check(X, [0, 1, 0], test=X, test_feature_names=["a", "a"])
+    with pytest.raises(ValueError, match="goes with test="):
+        nblint.check(X, [0, 1, 0], test_feature_names=["a", "b"])
+
+
 # --------------------------------------------------------------------------- order
 
 
