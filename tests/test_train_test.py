@@ -199,8 +199,10 @@ def test_row_fingerprints_are_the_sum_of_their_cells_hashes_whatever_the_dtype(d
     import struct
     import zlib
 
+    from scipy import sparse
+
     from nblint.analysis.rows import RowFingerprints
-    from nblint.readers.chunks import Chunk, ColumnData
+    from nblint.readers.chunks import Chunk, ColumnData, SparseBlock
 
     n = data.draw(st.integers(1, 30))
     dtypes = data.draw(st.lists(st.sampled_from(sorted(_DTYPE_VALUES)), min_size=1, max_size=6))
@@ -210,10 +212,20 @@ def test_row_fingerprints_are_the_sum_of_their_cells_hashes_whatever_the_dtype(d
     ]
     words = frozenset(data.draw(st.lists(st.sampled_from(names), unique=True)))
     cuts = sorted(set(data.draw(st.lists(st.integers(1, n - 1), max_size=3)) if n > 1 else []))
-    fingerprints = RowFingerprints(frozenset(names), None, words)
+    # Some columns as a sparse row block (a matrix's, or a wide table's 0/1 block), the others dense.
+    in_block = data.draw(st.lists(st.sampled_from(names), unique=True))
+    block_at = [k for k, name in enumerate(names) if name in in_block]
+    fingerprints = RowFingerprints(frozenset(names), None, words if data.draw(st.booleans()) else None)
+    if fingerprints.words is None:
+        words = frozenset(names)  # (no block of words: every feature counts as one)
     for start, stop in zip([0, *cuts], [*cuts, n]):
-        part = tuple(ColumnData("numeric", c[start:stop], None, c.dtype.kind != "f") for c in columns)
-        fingerprints.add(Chunk(tuple(names), part, start, stop - start))
+        dense = [k for k in range(len(names)) if k not in block_at]
+        part = tuple(ColumnData("numeric", columns[k][start:stop], None, columns[k].dtype.kind != "f") for k in dense)
+        block = None
+        if block_at:
+            cells = np.column_stack([columns[k][start:stop].astype(np.float64) for k in block_at])
+            block = SparseBlock(tuple(names[k] for k in block_at), sparse.csr_matrix(cells), False, np.zeros(1, bool))
+        fingerprints.add(Chunk(tuple(names[k] for k in dense), part, start, stop - start, sparse=block))
 
     salts = {name: _mix(zlib.crc32(name.encode())) for name in names}
     expected, set_cells, set_words = [], [], []

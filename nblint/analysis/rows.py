@@ -107,19 +107,25 @@ class RowFingerprints:
             ]
             # Integer columns of a narrow range of values (0/1 bits, small counts) through a table of their
             # values' cell hashes, a column at a time; the rest (real numbers, wide ranges) cell by cell.
+            # (Without a block of words every feature counts as one: the words' count is the cells' count.)
+            words_apart = self.words is not None
+            own_words = word_nonzero if words_apart else nonzero
+            scratch = np.empty(n, dtype=np.uint64)
             rest = [
                 (name, values)
                 for name, values in dense
-                if not self._add_coded(name, values, hashes, nonzero, word_nonzero)
+                if not self._add_coded(name, values, hashes, nonzero, own_words, scratch)
             ]
             if rest:
-                self._add_cells(rest, hashes, nonzero, word_nonzero)
+                self._add_cells(rest, hashes, nonzero, own_words)
+        if not words_apart:
+            word_nonzero = nonzero.copy()
         self.hashes.append(hashes)
         self.nonzero.append(nonzero)
         self.word_nonzero.append(word_nonzero)
         self.labels.append(self._labels(chunk) if self.keep_labels else np.zeros(0, dtype=object))
 
-    def _add_coded(self, name: str, values: np.ndarray, hashes, nonzero, word_nonzero) -> bool:
+    def _add_coded(self, name: str, values: np.ndarray, hashes, nonzero, word_nonzero, scratch) -> bool:
         """Add an integer column through a table of its values' cell hashes; False: not integers of a narrow range.
 
         With ``lo`` .. ``hi`` the values, ``table[v - lo]`` is the cell hash of the value ``v``
@@ -133,10 +139,11 @@ class RowFingerprints:
         if hi - lo >= MAX_CODED_VALUES or lo < -EXACT_INTEGERS or hi > EXACT_INTEGERS:
             return False  # (beyond 2**53 the float64 bits every cell is hashed by round: read cell by cell)
         low, table = self._table(name, lo, hi)
-        hashes += table.take(values.astype(np.int64) - low if low else values)
+        # (``scratch``: one buffer for every column's gather; "clip" writes it unbuffered, the codes are in range)
+        hashes += table.take(values.astype(np.int64) - low if low else values, out=scratch, mode="clip")
         present = values != 0
         nonzero += present
-        if self.words is None or name in self.words:
+        if word_nonzero is not nonzero and name in self.words:
             word_nonzero += present
         return True
 
@@ -151,7 +158,8 @@ class RowFingerprints:
         bounds = np.concatenate([[0], np.cumsum(cell.sum(axis=1))])
         hashes += running[bounds[1:]] - running[bounds[:-1]]
         nonzero += np.diff(bounds)
-        word_nonzero += cell[:, self._is_word([name for name, _ in columns])].sum(axis=1)
+        if word_nonzero is not nonzero:
+            word_nonzero += cell[:, self._is_word([name for name, _ in columns])].sum(axis=1)
 
     def _table(self, name: str, lo: int, hi: int) -> tuple[int, np.ndarray]:
         """The cell hashes of column ``name``'s integers from ``low`` (<= ``lo``) to at least ``hi``: ``low``, table.
