@@ -143,7 +143,7 @@ class RowFingerprints:
         hashes += table.take(values.astype(np.int64) - low if low else values, out=scratch, mode="clip")
         present = values != 0
         nonzero += present
-        if word_nonzero is not nonzero and name in self.words:
+        if self.words is not None and name in self.words:  # (else ``word_nonzero`` is ``nonzero``)
             word_nonzero += present
         return True
 

@@ -336,7 +336,7 @@ def through_training_vocabulary(matrix, names, vocabulary) -> tuple[Any, tuple[n
         (np.ones(len(kept)), (kept, [at[names[k]] for k in kept])), shape=(width, len(vocabulary))
     )
     X = sparse.csr_matrix(matrix) if sparse.issparse(matrix) else np.asarray(matrix)
-    values = X.data if sparse.issparse(X) else X
+    values = np.asarray(X.data if sparse.issparse(X) else X)
     whole = values.dtype.kind in "biu" or bool(np.all(np.mod(values[np.isfinite(values)], 1) == 0))
     cells = X if whole else (X != 0).astype(np.int64)
     unseen_columns = np.ones(width, dtype=bool)

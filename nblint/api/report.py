@@ -145,7 +145,7 @@ def test_source(
     if source.path.startswith("<"):  # (in memory: <dataframe>, <array>)
         source.path = TEST_PATH
     if counted is not None:  # (what NB606 reads: each test document's tokens, and those training never had)
-        source.tokens, source.unseen_tokens = counted
+        source.tokens, source.unseen_tokens = counted  # type: ignore[attr-defined]
     return source
 
 
