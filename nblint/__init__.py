@@ -95,7 +95,10 @@ def check(data, y=None, *, target=None, model=None, feature_names=None, **kwargs
         ``test`` (the test or serving table, of any kind ``data`` may be, a path too; a
         matrix takes ``data``'s column names) with ``y_test`` (its classes, optional: a
         serving table has none): what a model fitted on ``data`` meets there, the NB6xx
-        rules (findings located at the test file, ``<test>`` in memory).
+        rules (findings located at the test file, ``<test>`` in memory); and
+        ``test_feature_names``, the columns of a test matrix made with a vocabulary of
+        its own (a vectorizer fitted on the test documents): it is read through the
+        training vocabulary, and NB606 counts the test tokens outside it.
 
     Returns
     -------

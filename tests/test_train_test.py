@@ -167,6 +167,154 @@ def test_sparse_text_matrices_and_check_pipeline_see_the_documents_as_the_model_
     assert [(f.code, f.evidence["rows"]) for f in again] == [("NB602", 2), ("NB603", 1)]
 
 
+_MASK = 2**64 - 1
+
+
+def _mix(x: int) -> int:
+    """splitmix64's finaliser on a Python int: the oracle of the vectorised ``mix64``."""
+    x ^= x >> 30
+    x = (x * 0xBF58476D1CE4E5B9) & _MASK
+    x ^= x >> 27
+    x = (x * 0x94D049BB133111EB) & _MASK
+    return x ^ (x >> 31)
+
+
+_DTYPE_VALUES = {
+    "int8": st.one_of(st.integers(0, 1), st.integers(-128, 127)),
+    "uint8": st.one_of(st.integers(0, 1), st.integers(0, 255)),
+    "bool": st.booleans(),
+    "int64": st.one_of(st.integers(-3, 20), st.integers(-(2**63), 2**63 - 1)),
+    "int64 past 2**53": st.integers(2**53 - 3, 2**53 + 40),  # (a narrow range the float64 bits round)
+    "uint64": st.one_of(st.integers(0, 5), st.integers(0, 2**64 - 1)),
+    "float64": st.one_of(st.sampled_from([0.0, -0.0, 1.0, 0.5, float("nan")]), st.floats(allow_nan=False)),
+}
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_row_fingerprints_are_the_sum_of_their_cells_hashes_whatever_the_dtype(data):
+    """A row's fingerprint (NB603, NB209) is by definition the wrapping sum over its non-zero cells of
+    ``mix64(column salt + mix64(the value's float64 bits))``: computed here cell by cell in plain Python,
+    it equals the one made a chunk at a time (narrow integer columns through a table of their values)."""
+    import struct
+    import zlib
+
+    from scipy import sparse
+
+    from nblint.analysis.rows import RowFingerprints
+    from nblint.readers.chunks import Chunk, ColumnData, SparseBlock
+
+    n = data.draw(st.integers(1, 30))
+    dtypes = data.draw(st.lists(st.sampled_from(sorted(_DTYPE_VALUES)), min_size=1, max_size=6))
+    names = [f"c{k}" for k in range(len(dtypes))]
+    columns = [
+        np.array(data.draw(st.lists(_DTYPE_VALUES[d], min_size=n, max_size=n)), dtype=d.split()[0]) for d in dtypes
+    ]
+    words = frozenset(data.draw(st.lists(st.sampled_from(names), unique=True)))
+    cuts = sorted(set(data.draw(st.lists(st.integers(1, n - 1), max_size=3)) if n > 1 else []))
+    # Some columns as a sparse row block (a matrix's, or a wide table's 0/1 block), the others dense.
+    in_block = data.draw(st.lists(st.sampled_from(names), unique=True))
+    block_at = [k for k, name in enumerate(names) if name in in_block]
+    fingerprints = RowFingerprints(frozenset(names), None, words if data.draw(st.booleans()) else None)
+    if fingerprints.words is None:
+        words = frozenset(names)  # (no block of words: every feature counts as one)
+    for start, stop in zip([0, *cuts], [*cuts, n]):
+        dense = [k for k in range(len(names)) if k not in block_at]
+        part = tuple(ColumnData("numeric", columns[k][start:stop], None, columns[k].dtype.kind != "f") for k in dense)
+        block = None
+        if block_at:
+            cells = np.column_stack([columns[k][start:stop].astype(np.float64) for k in block_at])
+            block = SparseBlock(tuple(names[k] for k in block_at), sparse.csr_matrix(cells), False, np.zeros(1, bool))
+        fingerprints.add(Chunk(tuple(names[k] for k in dense), part, start, stop - start, sparse=block))
+
+    salts = {name: _mix(zlib.crc32(name.encode())) for name in names}
+    expected, set_cells, set_words = [], [], []
+    for i in range(n):
+        total, cells, in_words = 0, 0, 0
+        for name, column in zip(names, columns):
+            value = float(column[i])
+            if value != 0:
+                bits = struct.unpack("<Q", struct.pack("<d", value))[0]
+                total = (total + _mix((salts[name] + _mix(bits)) & _MASK)) & _MASK
+                cells += 1
+                in_words += name in words
+        expected.append(total)
+        set_cells.append(cells)
+        set_words.append(in_words)
+    assert np.concatenate(fingerprints.hashes).tolist() == expected
+    assert np.concatenate(fingerprints.nonzero).tolist() == set_cells
+    assert np.concatenate(fingerprints.word_nonzero).tolist() == set_words
+
+
+def _documents(rng, n: int, words: list[str]) -> list[str]:
+    return [" ".join(rng.choice(words, size=rng.integers(3, 12))) for _ in range(n)]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_test_matrix_with_its_own_vocabulary_is_read_through_the_training_one_and_nb606_counts_the_rest(seed):
+    """Oracle: the training vectorizer's own analyzer and vocabulary, token by token; and the findings of
+    the test documents transformed by the training vectorizer (what the model reads)."""
+    from sklearn.feature_extraction.text import CountVectorizer, TfidfVectorizer
+
+    rng = np.random.default_rng(seed)
+    old = [f"w{k}" for k in range(40)]
+    new = [f"n{k}" for k in range(25)]  # words the training documents never have
+    docs, y = _documents(rng, 80, old), rng.choice(["a", "b"], 80).tolist()
+    test_docs = _documents(rng, 30, old[:20] + new)
+    y_test = rng.choice(["a", "b"], 30).tolist()
+    fitted = CountVectorizer().fit(docs)
+    names = list(fitted.get_feature_names_out())
+    analyzer = fitted.build_analyzer()
+    tokens = {"a": [0, 0], "b": [0, 0]}
+    for doc, label in zip(test_docs, y_test):
+        found = analyzer(doc)
+        tokens[label][0] += len(found)
+        tokens[label][1] += sum(token not in fitted.vocabulary_ for token in found)
+    own = CountVectorizer().fit(test_docs)  # a vectorizer fitted on the test documents: their own vocabulary
+    args = {"feature_names": names, "y_test": y_test, "model": "multinomial"}
+    report = nblint.check(
+        fitted.transform(docs), y, test=own.transform(test_docs), test_feature_names=own.get_feature_names_out(), **args
+    )
+    (unseen,) = _codes(report, "NB606")
+    assert unseen.evidence["tokens"] == sum(t for t, _ in tokens.values())
+    assert unseen.evidence["unseen"] == sum(u for _, u in tokens.values())
+    assert {c["class"]: (c["tokens"], c["unseen"]) for c in unseen.evidence["classes"]} == {
+        label: tuple(counts) for label, counts in tokens.items()
+    }
+    # Every other finding is that of the test documents as the training vectorizer counts them.
+    seen = nblint.check(fitted.transform(docs), y, test=fitted.transform(test_docs), **args)
+    assert _plain([f for f in report if f.code != "NB606"]) == _plain(seen)
+    # One vectorizer for both (the model's own view): no token is unseen by construction, NB606 is quiet.
+    same = nblint.check(fitted.transform(docs), y, test=fitted.transform(test_docs), test_feature_names=names, **args)
+    assert _codes(same, "NB606") == [] and _plain(same) == _plain(seen)
+    # tf-idf weights are no counts: a document's tokens are its distinct words
+    weighted = TfidfVectorizer().fit(test_docs)
+    report = nblint.check(
+        fitted.transform(docs),
+        y,
+        test=weighted.transform(test_docs),
+        test_feature_names=weighted.get_feature_names_out(),
+        **args,
+    )
+    distinct = [set(analyzer(doc)) for doc in test_docs]
+    (unseen,) = _codes(report, "NB606")
+    assert (unseen.evidence["tokens"], unseen.evidence["unseen"]) == (
+        sum(map(len, distinct)),
+        sum(len(words - set(fitted.vocabulary_)) for words in distinct),
+    )
+
+
+def test_test_feature_names_must_name_a_test_matrix_s_columns_once():
+    train, test = _categorical_pair(0)
+    with pytest.raises(ValueError, match="a DataFrame names its own"):
+        nblint.check(train, target="y", test=test, test_feature_names=["a", "b"])
+    X = np.ones((3, 2))
+    with pytest.raises(ValueError, match="name each of the test matrix's 2 columns once"):
+        nblint.check(X, [0, 1, 0], test=X, test_feature_names=["a", "a"])
+    with pytest.raises(ValueError, match="goes with test="):
+        nblint.check(X, [0, 1, 0], test_feature_names=["a", "b"])
+
+
 # --------------------------------------------------------------------------- order
 
 

@@ -23,6 +23,13 @@ def _salts(names) -> np.ndarray:
     return mix64(np.array(crcs, dtype=np.uint64))
 
 
+#: An integer column whose values in a chunk span fewer than this many integers is hashed through a table
+#: of those values' cell hashes (:meth:`RowFingerprints._add_coded`) rather than cell by cell.
+MAX_CODED_VALUES = 1024
+#: Integers up to this magnitude are float64 values exactly (a table's levels are made as floats).
+EXACT_INTEGERS = 2**53
+
+
 def _value_bits(values: np.ndarray) -> np.ndarray:
     """The bits of each value as float64 (so 3 and 3.0 agree), as uint64."""
     return np.ascontiguousarray(values, dtype=np.float64).view(np.uint64)
@@ -31,7 +38,13 @@ def _value_bits(values: np.ndarray) -> np.ndarray:
 class RowFingerprints:
     """Accumulates a fingerprint and a label per row, chunk by chunk (``add``), in row order (``merge``)."""
 
-    def __init__(self, features: frozenset[str], target: str | None, words: frozenset[str] | None = None):
+    def __init__(
+        self,
+        features: frozenset[str],
+        target: str | None,
+        words: frozenset[str] | None = None,
+        keep_labels: bool = True,
+    ):
         self.features = features
         self.target = target
         #: The document-term block's columns: a row with none of them set is an empty document, whatever
@@ -43,6 +56,9 @@ class RowFingerprints:
         self.labels: list[np.ndarray] = []
         #: Every row's share from columns held whole in memory (:meth:`add_held`), or None.
         self.held: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        #: Keep each row's label (an object per row); a caller that reads the labels its own way says False.
+        self.keep_labels = keep_labels
+        self._tables: dict[str, tuple[int, np.ndarray]] = {}  # column -> its cell hashes (:meth:`_table`)
 
     def _is_word(self, names) -> np.ndarray:
         """Which of ``names`` are words (all of them when the block is not known)."""
@@ -85,26 +101,82 @@ class RowFingerprints:
                 words = np.concatenate([[0], np.cumsum(self._is_word(block.names)[csr.indices], dtype=np.int64)])
                 word_nonzero += words[csr.indptr[1:]] - words[csr.indptr[:-1]]
             dense = [
-                (name, column)
+                (name, np.asarray(column.values))
                 for name, column in zip(chunk.names, chunk.columns)
                 if name != self.target and name in self.features and column.kind == "numeric"
             ]
-            if dense:
-                # All the chunk's columns at once: the non-zero cells in row order, hashed, summed per row.
-                salts = self._salts(tuple(name for name, _ in dense))
-                values = np.column_stack([np.asarray(column.values, dtype=np.float64) for _, column in dense])
-                cell = values != 0
-                rows, cols = np.nonzero(cell)
-                cells = mix64(salts[cols] + mix64(_value_bits(values[rows, cols])))
-                running = np.concatenate([np.zeros(1, dtype=np.uint64), np.cumsum(cells, dtype=np.uint64)])
-                bounds = np.concatenate([[0], np.cumsum(cell.sum(axis=1))])
-                hashes += running[bounds[1:]] - running[bounds[:-1]]
-                nonzero += np.diff(bounds)
-                word_nonzero += cell[:, self._is_word([name for name, _ in dense])].sum(axis=1)
+            # Integer columns of a narrow range of values (0/1 bits, small counts) through a table of their
+            # values' cell hashes, a column at a time; the rest (real numbers, wide ranges) cell by cell.
+            # (Without a block of words every feature counts as one: the words' count is the cells' count.)
+            words_apart = self.words is not None
+            own_words = word_nonzero if words_apart else nonzero
+            scratch = np.empty(n, dtype=np.uint64)
+            rest = [
+                (name, values)
+                for name, values in dense
+                if not self._add_coded(name, values, hashes, nonzero, own_words, scratch)
+            ]
+            if rest:
+                self._add_cells(rest, hashes, nonzero, own_words)
+        if not words_apart:
+            word_nonzero = nonzero.copy()
         self.hashes.append(hashes)
         self.nonzero.append(nonzero)
         self.word_nonzero.append(word_nonzero)
-        self.labels.append(self._labels(chunk))
+        self.labels.append(self._labels(chunk) if self.keep_labels else np.zeros(0, dtype=object))
+
+    def _add_coded(self, name: str, values: np.ndarray, hashes, nonzero, word_nonzero, scratch) -> bool:
+        """Add an integer column through a table of its values' cell hashes; False: not integers of a narrow range.
+
+        With ``lo`` .. ``hi`` the values, ``table[v - lo]`` is the cell hash of the value ``v``
+        (0 for the value 0, which sets no cell): one gather per row, no hash computed per cell.
+        """
+        if values.dtype.kind not in "biu" or not values.size:
+            return False
+        if values.dtype == np.bool_:
+            values = values.view(np.uint8)
+        lo, hi = int(values.min()), int(values.max())
+        if hi - lo >= MAX_CODED_VALUES or lo < -EXACT_INTEGERS or hi > EXACT_INTEGERS:
+            return False  # (beyond 2**53 the float64 bits every cell is hashed by round: read cell by cell)
+        low, table = self._table(name, lo, hi)
+        # (``scratch``: one buffer for every column's gather; "clip" writes it unbuffered, the codes are in range)
+        hashes += table.take(values.astype(np.int64) - low if low else values, out=scratch, mode="clip")
+        present = values != 0
+        nonzero += present
+        if self.words is not None and name in self.words:  # (else ``word_nonzero`` is ``nonzero``)
+            word_nonzero += present
+        return True
+
+    def _add_cells(self, columns, hashes, nonzero, word_nonzero) -> None:
+        """Add columns cell by cell: the non-zero cells in row order, hashed, summed per row."""
+        salts = self._salts(tuple(name for name, _ in columns))
+        values = np.column_stack([np.asarray(v, dtype=np.float64) for _, v in columns])
+        cell = values != 0
+        rows, cols = np.nonzero(cell)
+        cells = mix64(salts[cols] + mix64(_value_bits(values[rows, cols])))
+        running = np.concatenate([np.zeros(1, dtype=np.uint64), np.cumsum(cells, dtype=np.uint64)])
+        bounds = np.concatenate([[0], np.cumsum(cell.sum(axis=1))])
+        hashes += running[bounds[1:]] - running[bounds[:-1]]
+        nonzero += np.diff(bounds)
+        if word_nonzero is not nonzero:
+            word_nonzero += cell[:, self._is_word([name for name, _ in columns])].sum(axis=1)
+
+    def _table(self, name: str, lo: int, hi: int) -> tuple[int, np.ndarray]:
+        """The cell hashes of column ``name``'s integers from ``low`` (<= ``lo``) to at least ``hi``: ``low``, table.
+
+        Kept from chunk to chunk, widened where a chunk's values leave it.
+        """
+        kept = self._tables.get(name)
+        if kept is not None and kept[0] <= lo and hi < kept[0] + len(kept[1]):
+            return kept
+        if kept is not None:
+            lo, hi = min(lo, kept[0]), max(hi, kept[0] + len(kept[1]) - 1)
+        levels = np.arange(lo, hi + 1, dtype=np.float64)
+        with np.errstate(over="ignore"):
+            table = mix64(_salts((name,))[0] + mix64(_value_bits(levels)))
+        table[levels == 0] = 0  # (a zero sets no cell)
+        self._tables[name] = (lo, table)
+        return lo, table
 
     def _salts(self, names: tuple[str, ...]) -> np.ndarray:
         """The salts of a block's columns, computed once for all the blocks (they share the names)."""

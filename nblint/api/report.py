@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from nblint.engine import load_rules, resolved_options, select_rules
 from nblint.engine.findings import Finding
+from nblint.readers.memory import through_training_vocabulary
 from nblint.run.config import FileSettings, parse_settings
 from nblint.run.runner import lint_source
 from nblint.run.tables import open_table
@@ -89,6 +90,7 @@ def check(
     words=None,
     test=None,
     y_test=None,
+    test_feature_names=None,
 ) -> Report:
     """Lint ``data`` (and the classes ``y``); see :func:`nblint.check`."""
     if isinstance(y, str):  # check(df, "label"): the class column's name, as before y existed
@@ -100,7 +102,7 @@ def check(
         data, y, target=target, feature_names=feature_names, encoding=settings.encoding, words=words
     )
     settings = replace(settings, target=target)
-    paired = test_source(test, y_test, source, target, feature_names, settings.encoding)
+    paired = test_source(test, y_test, source, target, feature_names, settings.encoding, test_feature_names)
     return Report(lint_source(source, settings, _codes(settings), test=paired), source.path)
 
 
@@ -108,17 +110,30 @@ def check(
 TEST_PATH = "<test>"
 
 
-def test_source(test, y_test, train, target: str | None, feature_names=None, encoding: str = "utf-8"):
+def test_source(
+    test, y_test, train, target: str | None, feature_names=None, encoding: str = "utf-8", test_feature_names=None
+):
     """The test table of :func:`check` (any kind the training table may be), read like ``train``; None: none.
 
-    A matrix takes the training table's column names (the columns of a matrix are positions);
-    ``y_test`` becomes the target column, as ``y`` did.
+    A matrix takes the training table's column names (the columns of a matrix are positions),
+    or its own ``test_feature_names`` (a vectorizer fitted on the test documents): it is then
+    read through the training vocabulary (:func:`through_training_vocabulary`). ``y_test``
+    becomes the target column, as ``y`` did.
     """
     if test is None:
         if y_test is not None:
             raise ValueError("y_test goes with test=: the test table it labels")
+        if test_feature_names is not None:
+            raise ValueError("test_feature_names goes with test=: the columns of the test matrix")
         return None
-    if _is_matrix(test) and feature_names is None:
+    counted = None
+    if test_feature_names is not None:
+        if not _is_matrix(test):
+            raise ValueError(f"test_feature_names names a matrix's columns; a {type(test).__name__} names its own")
+        names = [name for name in train.names if name != target]
+        test, counted = through_training_vocabulary(test, test_feature_names, names)
+        feature_names = names
+    elif _is_matrix(test) and feature_names is None:
         names = [name for name in train.names if name != target]
         width = _width(test)
         feature_names = names if len(names) == width else None
@@ -132,6 +147,8 @@ def test_source(test, y_test, train, target: str | None, feature_names=None, enc
     )
     if source.path.startswith("<"):  # (in memory: <dataframe>, <array>)
         source.path = TEST_PATH
+    if counted is not None:  # (what NB606 reads: each test document's tokens, and those training never had)
+        source.tokens, source.unseen_tokens = counted  # type: ignore[attr-defined]
     return source
 
 

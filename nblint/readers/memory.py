@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -294,3 +295,48 @@ class WithTarget(TableSource):
 
             return slice_column(self.y, offset, length)
         return self.inner._column(name, offset, length)
+
+
+def through_training_vocabulary(matrix, names, vocabulary) -> tuple[Any, tuple[np.ndarray, np.ndarray]]:
+    """A test matrix over its own vocabulary ``names``, as the training ``vocabulary`` reads it; each row's tokens.
+
+    A column of the training vocabulary takes the test column of its name (zeros where the
+    test documents never have it); a test word outside the training vocabulary is dropped,
+    as a vectorizer fitted on the training documents drops it. The second value is, per test
+    document, its tokens and those of them outside the training vocabulary: counts where the
+    matrix holds whole numbers (a count vectorizer's), else distinct words (tf-idf, weights).
+
+    Raises
+    ------
+    ValueError
+        ``names`` does not name each column once.
+    """
+    from scipy import sparse
+
+    names = [str(name) for name in names]
+    width = matrix.shape[1]
+    if len(names) != width or len(set(names)) != width:
+        raise ValueError(
+            f"test_feature_names must name each of the test matrix's {width} columns once (got {len(names)} names"
+            f"{', some repeated' if len(set(names)) != len(names) else ''})"
+        )
+    at = {name: j for j, name in enumerate(vocabulary)}
+    kept = [k for k, name in enumerate(names) if name in at]
+    # (test column -> training column: a 0/1 matrix of test words by training words)
+    moved = sparse.csr_matrix(
+        (np.ones(len(kept)), (kept, [at[names[k]] for k in kept])), shape=(width, len(vocabulary))
+    )
+    X = sparse.csr_matrix(matrix) if sparse.issparse(matrix) else np.asarray(matrix)
+    values = np.asarray(X.data if sparse.issparse(X) else X)
+    whole = values.dtype.kind in "biu" or bool(np.all(np.mod(values[np.isfinite(values)], 1) == 0))
+    cells = X if whole else (X != 0).astype(np.int64)
+    unseen_columns = np.ones(width, dtype=bool)
+    unseen_columns[kept] = False
+    tokens = np.asarray(cells.sum(axis=1)).ravel().astype(np.int64)
+    unseen = np.asarray(cells[:, unseen_columns].sum(axis=1)).ravel().astype(np.int64)
+    aligned = (moved.T @ X.T).T
+    if sparse.issparse(aligned):
+        aligned = sparse.csr_matrix(aligned, dtype=X.dtype)
+    else:
+        aligned = np.asarray(aligned).astype(X.dtype, copy=False)
+    return aligned, (tokens, unseen)

@@ -71,9 +71,12 @@ def read_test(
     InputError
         The file cannot be read (one line, said as the training table's would be).
     """
+    from nblint.readers.csvfile import CsvSource
     from nblint.readers.files import read_table
 
     source = read_table(path, encoding=encoding, sheet=sheet)
+    if isinstance(source, CsvSource):
+        source.SPILL = False  # (read in one pass: a spill of its parsed rows would never be read)
     if text is not None:
         return test_words(source, text, target, train)
     return source

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from nblint.analysis.rows import EXACT_INTEGERS
 from nblint.engine.findings import EXAMPLE_ROWS
 from nblint.run.overlap import RowPrints
 
@@ -52,7 +53,7 @@ class TestPass:
         self.class_index = {label: c for c, label in enumerate(result.classes)}
         self.class_rows = profile.class_count[: self.n_classes].astype(np.int64)
         kinds = ctx.kinds
-        self.discrete: dict[str, tuple[dict, np.ndarray, bool]] = {}
+        self.discrete: dict[str, tuple[LevelLookup, np.ndarray, bool]] = {}
         self.measured: dict[str, tuple[np.ndarray, np.ndarray, float, float]] = {}
         self.constants: dict[str, dict[int, float]] = {}
         text_columns = set(profile.text)
@@ -92,7 +93,7 @@ class TestPass:
                 table = levels.table[:, : self.n_classes]
                 # (a column whose every level was seen with every class has no zero cell for a test row to meet)
                 cells = cells and bool((table[:, self.class_rows > 0] == 0).any())
-                self.discrete[column] = (keys, table, cells)
+                self.discrete[column] = (LevelLookup(keys), table, cells)
                 met = LevelsMet(column)
                 numbers = [float(k) for k in levels.keys if isinstance(k, (int, float))]
                 met.train_max = max(numbers) if numbers and column not in text_columns else None
@@ -140,13 +141,16 @@ class TestPass:
                 continue
             self.kinds_seen.setdefault(name, column.kind)
             if name in self.discrete:
-                keys, table, cells = self.discrete[name]
-                index, values, present = _level_index(column, keys)
+                lookup, table, cells = self.discrete[name]
+                index, values, present = lookup.index(column)
                 new = present & (index < 0)
                 if new.any():
                     met = result.levels[name]
                     met.rows += int(new.sum())
-                    for value in values[new].tolist():
+                    unseen_values = values[new]
+                    if unseen_values.dtype.kind in "biu":  # (numbers are keyed as floats, as training keys them)
+                        unseen_values = unseen_values.astype(np.float64)
+                    for value in unseen_values.tolist():
                         met.unseen[value] = met.unseen.get(value, 0) + 1
                     unseen |= new
                 if cells and self.n_classes:
@@ -180,7 +184,7 @@ class TestPass:
             set_count = np.zeros(n, dtype=np.int64)
             for member in members:
                 if member in chunk.names:
-                    set_count += np.nan_to_num(chunk.column(member).as_float()) != 0
+                    set_count += _is_set(chunk.column(member))
                 elif member in where:
                     set_count += np.asarray((block.matrix[:, where[member]] != 0).todense()).ravel()
             met = self.result.levels[label]
@@ -292,28 +296,62 @@ def _key(value):
     return str(value)
 
 
-def _level_index(column, keys: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Each row's level position in the training table (-1: unseen), its value, and whether it is present."""
-    if column.kind == "text":
-        codes = np.asarray(column.values)
-        labels = list(column.labels or ())
-        numbers = all(isinstance(k, float) for k in keys) and keys
-        lookup = [keys.get(_number(label) if numbers else label, -1) for label in labels]
-        values = np.array([*(_number(v) if numbers else v for v in labels), None], dtype=object)[codes]
-        positions = np.array([*lookup, -1], dtype=np.int64)[codes]
-        return positions, values, codes >= 0
-    x = column.as_float()
-    present = ~np.isnan(x)
-    # The training levels that are numbers, sorted: each row's is found by bisection (k levels, not n values
-    # sorted), and a missing value matches none.
-    numeric_levels = sorted((k, i) for k, i in keys.items() if isinstance(k, float) and not math.isnan(k))
-    if not numeric_levels:
-        return np.full(len(x), -1, dtype=np.int64), x, present
-    levels = np.array([k for k, _ in numeric_levels], dtype=np.float64)
-    position = np.array([i for _, i in numeric_levels], dtype=np.int64)
-    at = np.minimum(np.searchsorted(levels, x), len(levels) - 1)
-    found = np.where(levels[at] == x, position[at], -1)
-    return found, x, present  # (the values as floats: only the unseen ones are read)
+#: An integer column whose test values in a chunk span fewer than this many integers finds its training
+#: levels through a table over that span (one gather per row), not one bisection per row.
+MAX_CODED_VALUES = 1024
+
+
+class LevelLookup:
+    """One discrete column's training levels, and each test row's among them (:meth:`index`).
+
+    Text is found by its label, numbers by their value (3 and 3.0 are one level): integers of a
+    narrow range through a table of positions over their span, other numbers by bisection in the
+    sorted numeric levels.
+    """
+
+    def __init__(self, keys: dict):
+        self.keys = keys
+        self.numbers = bool(keys) and all(isinstance(k, float) for k in keys)
+        numeric = sorted((k, i) for k, i in keys.items() if isinstance(k, float) and not math.isnan(k))
+        self.levels = np.array([k for k, _ in numeric], dtype=np.float64)
+        self.positions = np.array([i for _, i in numeric], dtype=np.int64)
+
+    def index(self, column) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Each row's level position in the training table (-1: unseen), its value, and whether it is present."""
+        if column.kind == "text":
+            codes = np.asarray(column.values)
+            labels = list(column.labels or ())
+            lookup = [self.keys.get(_number(label) if self.numbers else label, -1) for label in labels]
+            values = np.array([*(_number(v) if self.numbers else v for v in labels), None], dtype=object)[codes]
+            positions = np.array([*lookup, -1], dtype=np.int64)[codes]
+            return positions, values, codes >= 0
+        values = np.asarray(column.values)
+        if values.dtype == np.bool_:
+            values = values.view(np.uint8)
+        if values.dtype.kind in "iu" and column.missing is None and values.size:
+            lo, hi = int(values.min()), int(values.max())
+            if hi - lo < MAX_CODED_VALUES and -EXACT_INTEGERS <= lo and hi <= EXACT_INTEGERS:
+                # (the values as read; the unseen ones are keyed as floats by the caller)
+                span = self._find(np.arange(lo, hi + 1, dtype=np.float64))
+                found = span.take(values.astype(np.int64) - lo if lo else values)
+                return found, values, np.ones(len(values), dtype=bool)
+        x = column.as_float()
+        return self._find(x), x, ~np.isnan(x)  # (a missing value matches none)
+
+    def _find(self, x: np.ndarray) -> np.ndarray:
+        """The training position of each number in ``x`` (-1: not a training level), by bisection."""
+        if not len(self.levels):
+            return np.full(len(x), -1, dtype=np.int64)
+        at = np.minimum(np.searchsorted(self.levels, x), len(self.levels) - 1)
+        return np.where(self.levels[at] == x, self.positions[at], -1)
+
+
+def _is_set(column) -> np.ndarray:
+    """Which rows of a numeric column hold a value other than 0 (a missing value is not one)."""
+    values = np.asarray(column.values)
+    if values.dtype.kind in "biu":
+        return values != 0 if column.missing is None else (values != 0) & ~column.missing
+    return np.nan_to_num(column.as_float()) != 0
 
 
 def _number(text: str):

@@ -12,6 +12,11 @@ class UnseenWords(TestTableRule):
     With a text column (``--text``), tokenises the test documents as the training ones were
     and counts the tokens the training vocabulary lacks, overall and per class where the
     test table has the target. Fires when their share is above ``max-unseen-share``.
+    A pipeline's test documents are counted through its fitted vectorizer the same way, and
+    a test matrix with a vocabulary of its own (``nblint.check(..., test_feature_names=)``)
+    by its words outside the training vocabulary. A matrix made by the training
+    vectorizer has no such word by construction (the vectorizer dropped them): the rule is
+    then quiet.
 
     ## Why is this bad?
     A vectorizer fitted on the training documents drops every token it never saw: the model
