@@ -170,7 +170,9 @@ class RowFingerprints:
         if kept is not None and kept[0] <= lo and hi < kept[0] + len(kept[1]):
             return kept
         if kept is not None:
-            lo, hi = min(lo, kept[0]), max(hi, kept[0] + len(kept[1]) - 1)
+            wide_lo, wide_hi = min(lo, kept[0]), max(hi, kept[0] + len(kept[1]) - 1)
+            if wide_hi - wide_lo < MAX_CODED_VALUES:  # (chunks far apart: this chunk's range replaces the kept one)
+                lo, hi = wide_lo, wide_hi
         levels = np.arange(lo, hi + 1, dtype=np.float64)
         with np.errstate(over="ignore"):
             table = mix64(_salts((name,))[0] + mix64(_value_bits(levels)))
