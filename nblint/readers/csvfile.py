@@ -19,16 +19,22 @@ import codecs
 import io
 import itertools
 import os
-from collections import deque
-from concurrent.futures import ThreadPoolExecutor
 
 from nblint.core.errors import InputError
 from nblint.readers.chunks import Chunk, Restart
 from nblint.readers.conversions import table_column_data
-from nblint.readers.csvblocks import MAX_RECORD_BYTES, RecordError, record_blocks
+from nblint.readers.csvblocks import MAX_RECORD_BYTES, RecordError, in_order, record_blocks
 from nblint.readers.csverrors import CsvErrors, check_utf8, codec_name
 from nblint.readers.csvheader import Header, header_error, large_fields, read_header
-from nblint.readers.csvtypes import CONVERSION_ERROR, beyond_int64, narrow_zero_one, unify, wider_type
+from nblint.readers.csvtypes import (
+    CONVERSION_ERROR,
+    beyond_int64,
+    narrow_zero_one,
+    narrowest_integer,
+    never_negative,
+    unify,
+    wider_type,
+)
 from nblint.readers.digits import single_digits
 from nblint.readers.magic import open_text, sniff
 from nblint.readers.packed import MISSING, Packing, unpack_chunk, unpack_columns
@@ -346,7 +352,7 @@ class CsvSource(StreamSource):
 
             self._text_per_row = first.size / max(table.num_rows, 1)
             yield from emit(table, first)
-            for block, table, rest in _in_order(blocks, convert, max(1, self.jobs)):
+            for block, table, rest in in_order(blocks, convert, max(1, self.jobs)):
                 if table is None:
                     self._survey(itertools.chain([block], rest, blocks), types, parse)
                 yield from emit(table, block)
@@ -406,9 +412,9 @@ class CsvSource(StreamSource):
             table = parse(block, None)
             unsigned = set(beyond_int64(table, {}))  # whole numbers past int64, inferred float64
             for field, column in zip(table.schema, table.columns):
-                seen = pa.uint64() if field.name in unsigned else _narrowest_integer(field.type, column)
+                seen = pa.uint64() if field.name in unsigned else narrowest_integer(field.type, column)
                 if field.name in widened:
-                    seen = unify(widened[field.name], seen, _never_negative(seen, column))
+                    seen = unify(widened[field.name], seen, never_negative(seen, column))
                 widened[field.name] = seen
         self.types.update(widened)
         raise Restart("column types widened")
@@ -485,51 +491,3 @@ class CsvSource(StreamSource):
             return False
         self.types[column] = wider
         return True
-
-
-def _in_order(blocks, parse, jobs: int):
-    """``(block, parse(block), rest)`` for each block, in order, parsed ``jobs`` at a time.
-
-    ``rest`` lists the blocks read ahead and not yet handed on (for a survey).
-    """
-    if jobs == 1:  # one thread in all: parse here, between the chunks' profiles
-        for block in blocks:
-            yield block, parse(block), []
-        return
-    with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="nblint-parse") as pool:
-        in_flight: deque = deque()
-        try:
-            for block in blocks:
-                in_flight.append((pool.submit(parse, block), block))
-                if len(in_flight) > jobs:
-                    future, done = in_flight.popleft()
-                    yield done, future.result(), [b for _, b in in_flight]
-            while in_flight:
-                future, done = in_flight.popleft()
-                yield done, future.result(), [b for _, b in in_flight]
-        finally:
-            for future, _ in in_flight:
-                future.cancel()
-
-
-def _never_negative(kind, column) -> bool:
-    """Whether an integer column of a block has no negative value (it then fits uint64 too)."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    if kind not in (pa.int8(), pa.int64()):
-        return False
-    low = pc.min(column).as_py()
-    return low is None or low >= 0
-
-
-def _narrowest_integer(kind, column):
-    """int8 for a column of whole numbers within int8's range, else its own type."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    if kind != pa.int64():
-        return kind
-    bounds = pc.min_max(column)
-    low, high = bounds["min"].as_py(), bounds["max"].as_py()
-    return pa.int8() if low is not None and -128 <= low and high <= 127 else kind

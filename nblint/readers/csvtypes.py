@@ -140,3 +140,26 @@ def unify(a, b, b_never_negative: bool = False):
     if a in ladder and b in ladder:
         return max(a, b, key=ladder.index)
     return pa.string()
+
+
+def never_negative(kind, column) -> bool:
+    """Whether an integer column of a block has no negative value (it then fits uint64 too)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if kind not in (pa.int8(), pa.int64()):
+        return False
+    low = pc.min(column).as_py()
+    return low is None or low >= 0
+
+
+def narrowest_integer(kind, column):
+    """int8 for a column of whole numbers within int8's range, else its own type."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if kind != pa.int64():
+        return kind
+    bounds = pc.min_max(column)
+    low, high = bounds["min"].as_py(), bounds["max"].as_py()
+    return pa.int8() if low is not None and -128 <= low and high <= 127 else kind
