@@ -28,6 +28,7 @@ from nblint.readers.csverrors import CsvErrors, check_utf8, codec_name
 from nblint.readers.csvheader import Header, header_error, large_fields, read_header
 from nblint.readers.csvtypes import (
     CONVERSION_ERROR,
+    NULL_VALUES,
     beyond_int64,
     narrow_zero_one,
     narrowest_integer,
@@ -40,29 +41,6 @@ from nblint.readers.magic import open_text, sniff
 from nblint.readers.packed import MISSING, Packing, unpack_chunk, unpack_columns
 from nblint.readers.sources import StreamSource, regroup
 from nblint.readers.spill import PLAIN_BYTES, SpillWriter, read_spill, spill_compression
-
-#: Cells pandas' ``read_csv`` reads as missing (its default ``na_values``), in every column.
-NULL_VALUES = [
-    "",
-    "#N/A",
-    "#N/A N/A",
-    "#NA",
-    "-1.#IND",
-    "-1.#QNAN",
-    "-NaN",
-    "-nan",
-    "1.#IND",
-    "1.#QNAN",
-    "<NA>",
-    "N/A",
-    "NA",
-    "NULL",
-    "NaN",
-    "None",
-    "n/a",
-    "nan",
-    "null",
-]
 
 
 class CsvSource(StreamSource):

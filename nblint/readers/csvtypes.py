@@ -11,6 +11,29 @@ from __future__ import annotations
 
 import re
 
+#: Cells pandas' ``read_csv`` reads as missing (its default ``na_values``), in every column.
+NULL_VALUES = [
+    "",
+    "#N/A",
+    "#N/A N/A",
+    "#NA",
+    "-1.#IND",
+    "-1.#QNAN",
+    "-NaN",
+    "-nan",
+    "1.#IND",
+    "1.#QNAN",
+    "<NA>",
+    "N/A",
+    "NA",
+    "NULL",
+    "NaN",
+    "None",
+    "n/a",
+    "nan",
+    "null",
+]
+
 #: pyarrow's message for a value its column's type cannot hold.
 CONVERSION_ERROR = re.compile(
     r"In CSV column #(?P<column>\d+): (?:Row #\d+: )?CSV conversion error to (?P<type>[\w\[\], ]+?): invalid value '(?P<value>.*)'"
