@@ -381,8 +381,10 @@ def test_per_class_statistics_past_the_budget_are_one_error_line(tmp_path):
 def test_the_spill_past_the_disk_budget_is_dropped_and_the_findings_do_not_change(tmp_path, monkeypatch):
     from nblint.api.report import _codes, _settings
     from nblint.readers import read_table
+    from nblint.readers.csvfile import CsvSource
     from nblint.run.runner import lint_source
 
+    monkeypatch.setattr(CsvSource, "KEEP_BYTES", 0)  # (its chunks not kept in memory: it spills)
     path = tmp_path / "t.csv"
     onehot_table(200_000).to_csv(path, index=False)  # a spill of about 2 MB
     settings = _settings(target="y")

@@ -37,6 +37,7 @@ from nblint.readers.csvtypes import (
     wider_type,
 )
 from nblint.readers.digits import single_digits
+from nblint.readers.kept import KEEP_BYTES, KeptChunks, keeper, kept_pass
 from nblint.readers.magic import open_text, sniff
 from nblint.readers.packed import MISSING, Packing, unpack_chunk, unpack_columns
 from nblint.readers.sources import StreamSource, regroup
@@ -86,6 +87,8 @@ class CsvSource(StreamSource):
     #: so a 20,000-column bag of words gets batches of 1,670 rows, not 800 (LZ4 frames per column
     #: buffer: 12 batches of 20,000 small buffers took 7 s of a 10,000-row table's first pass).
     SPILL_BATCH_BYTES = 1 << 25
+    #: Bytes of values a first full pass keeps in memory at most (:func:`~nblint.readers.kept.keep_limit`).
+    KEEP_BYTES = KEEP_BYTES
     #: Pack a full pass's int8 columns when there are many (:mod:`nblint.readers.packed`).
     PACK = True
 
@@ -114,6 +117,8 @@ class CsvSource(StreamSource):
         self._raw = None
         self._spill = None  # tempfile holding the parsed rows, once a full pass completed
         self._spill_progress = [(0, 1)]
+        self._kept: KeptChunks | None = None  # the first full pass's chunks, when kept in memory instead
+        self._keeping: KeptChunks | None = None  # (those of the full pass under way)
         self._consumed: int | None = None  # bytes of parsed blocks handed on (block reader)
         #: Bytes of text per row of the first parsed block, or None (not parsed in blocks).
         self._text_per_row: float | None = None
@@ -167,7 +172,7 @@ class CsvSource(StreamSource):
         return Header(names, 0, delimiter)
 
     def _tables(self, names):
-        """Parse the CSV (first pass, spilling the parsed rows) or read the spill (later passes)."""
+        """Parse the CSV (a first full pass keeps its chunks or spills its rows) or read the spill (later passes)."""
         if self._spill is not None:
             packing = self._packing
             spilled, layout = (
@@ -177,22 +182,43 @@ class CsvSource(StreamSource):
                 read_spill(self._spill, spilled, layout, self.jobs, self._spill_progress), self.chunk_rows
             )
             return
-        if not (self.SPILL and names == self.names and self.size_bytes >= self.SPILL_MIN_BYTES):
+        if names != self.names or self._kept is not None:  # (part of the columns, or the rows again for Arrow)
             yield from super()._tables(names)
             return
-        spill = SpillWriter(self.chunk_rows, max_rows=self.SPILL_BATCH_ROWS, max_bytes=self.SPILL_BATCH_BYTES)
+        spill = None
         try:
             for i, table in enumerate(super()._tables(names)):
-                if i == 0:
-                    # (no estimate of the rows from compressed or UTF-16/32 text: compressed)
-                    known = self._text_per_row if self.compression is None else None
-                    spill.compression = spill_compression(table, self.size_bytes, known, self.SPILL_PLAIN_BYTES)
-                spill.add(table)
+                spill = self._keep_or_spill(table) if i == 0 else spill
+                if spill is not None:
+                    spill.add(table)
                 yield table
-            self._spill = spill.finish()
+            self._spill = spill.finish() if spill is not None else None
         finally:
-            if self._spill is None:
+            if spill is not None and self._spill is None:
                 spill.close()
+
+    def _keep_or_spill(self, first) -> SpillWriter | None:
+        """The first full pass's spill, or None when its chunks are kept in memory (or the file is small)."""
+        known = self._text_per_row if self.compression is None else None  # (compressed text: no estimate)
+        self._keeping = None if self._packing else keeper(first, self.size_bytes, known, self.KEEP_BYTES)
+        if self._keeping is not None or not (self.SPILL and self.size_bytes >= self.SPILL_MIN_BYTES):
+            return None
+        spill = SpillWriter(self.chunk_rows, max_rows=self.SPILL_BATCH_ROWS, max_bytes=self.SPILL_BATCH_BYTES)
+        spill.compression = spill_compression(first, self.size_bytes, known, self.SPILL_PLAIN_BYTES)
+        return spill
+
+    def _pass(self, columns, sparse_except=None):
+        """A pass over the file, or over the chunks a full pass kept (:mod:`nblint.readers.kept`)."""
+        if self._kept is not None:
+            yield from kept_pass(self, self._kept, columns)
+            return
+        self._keeping = keeping = None
+        for chunk in super()._pass(columns, sparse_except):
+            keeping, self._keeping = keeping or self._keeping, None  # (set by the first table of a full pass)
+            if keeping is not None:
+                keeping.add(chunk)
+            yield chunk
+        self._kept = keeping if keeping is not None and not keeping.dropped else None
 
     def arrow_tables(self):
         """The rows as Arrow tables of every column as read, typed for the whole file (packed columns unpacked)."""
@@ -215,6 +241,8 @@ class CsvSource(StreamSource):
         return Chunk(names, unpack_columns(packing, table, names, table_column_data), row_offset, table.num_rows)
 
     def _bytes_read(self) -> int:
+        if self._kept is not None:
+            return self._kept.progress(self.size_bytes)
         if self._spill is not None:
             done, total = self._spill_progress[0]
             return self.size_bytes * done // max(total, 1)
