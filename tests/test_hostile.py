@@ -540,7 +540,8 @@ def test_a_signal_removes_the_temporary_files_and_exits_128_plus_its_number(tmp_
     onehot_table(400_000).to_csv(path, index=False)
     temp = tmp_path / "tmp"
     temp.mkdir()
-    env = dict(os.environ, TMPDIR=str(temp))
+    # (a budget whose eighth is under the table's 6 MB of values: it spills rather than keeping its chunks)
+    env = dict(os.environ, TMPDIR=str(temp), NBLINT_MEMORY_BUDGET="16MiB")
     process = subprocess.Popen(
         [sys.executable, "-m", "nblint", "check", str(path), "--target", "y"],
         env=env,
