@@ -5,8 +5,9 @@ shape of ``bench/make_data.py`` (``long``, ``long`` written in pieces, ``wide``,
 folder of small tables), generated at test time from its seed at a small number of rows, is
 checked as ``nblint check --format json`` and compared with the JSON recorded before
 (``tests/golden/bench/``). Each runs as the CLI runs it, and again with chunks and impact
-windows cut small, one thread, no encoded rows kept between NB401's passes and a spill
-(compressed) however small the file, so the streaming paths a long table takes are the ones compared,
+windows cut small, one thread, no encoded rows kept between NB401's passes, and the first pass's
+chunks kept in memory (as a 1,000,000-row table's are) or a spill (compressed, as a 10,000,000-row
+table's is) however small the file, so the streaming paths a long table takes are the ones compared,
 on a table a test can afford.
 """
 
@@ -63,8 +64,9 @@ def test_bench_findings_are_unchanged(name, tables, monkeypatch):
     assert output == path.read_text()
 
 
+@pytest.mark.parametrize("kept", [True, False], ids=["kept", "spilled"])
 @pytest.mark.parametrize("name", ["long", "long_streamed", "wide"])
-def test_bench_findings_do_not_depend_on_chunks_windows_or_threads(name, tables, monkeypatch):
+def test_bench_findings_do_not_depend_on_chunks_windows_or_threads(name, kept, tables, monkeypatch):
     """The long table's paths on a small one: many chunks, many impact windows, pass 2 reading the rows again."""
     from nblint.impact import measure
     from nblint.readers import chunks, csvfile
@@ -75,14 +77,18 @@ def test_bench_findings_do_not_depend_on_chunks_windows_or_threads(name, tables,
     monkeypatch.setattr(chunks, "WIDE_CHUNK_ROWS", 1)
     monkeypatch.setattr(measure, "SCORE_CELLS", 40 * 450)
     monkeypatch.setattr(measure, "ENCODED_CACHE_BYTES", 0)
-    monkeypatch.setattr(csvfile.CsvSource, "SPILL_MIN_BYTES", 0)  # (later passes read the spill, as a long table's do)
-    monkeypatch.setattr(csvfile.CsvSource, "SPILL_PLAIN_BYTES", 0)  # (compressed, as a 10M-row table's is)
+    if not kept:  # (later passes read the spill, as a 10M-row table's do, compressed as its is)
+        monkeypatch.setattr(csvfile.CsvSource, "KEEP_BYTES", 0)
+        monkeypatch.setattr(csvfile.CsvSource, "SPILL_MIN_BYTES", 0)
+        monkeypatch.setattr(csvfile.CsvSource, "SPILL_PLAIN_BYTES", 0)
     assert check(name, "--jobs", "1") == (GOLDEN / f"{name}.json").read_text()
 
 
 def test_a_small_spill_is_written_as_is_and_a_large_one_compressed(tables, monkeypatch):
     """The spill's compression follows its expected size: the same rows, fewer bytes on disk past the bound."""
     from nblint.readers import csvfile
+
+    monkeypatch.setattr(csvfile.CsvSource, "KEEP_BYTES", 0)  # (a table whose chunks are not kept in memory)
 
     def spill_bytes() -> int:
         source = csvfile.CsvSource(str(tables / "long.csv"))

@@ -381,8 +381,10 @@ def test_per_class_statistics_past_the_budget_are_one_error_line(tmp_path):
 def test_the_spill_past_the_disk_budget_is_dropped_and_the_findings_do_not_change(tmp_path, monkeypatch):
     from nblint.api.report import _codes, _settings
     from nblint.readers import read_table
+    from nblint.readers.csvfile import CsvSource
     from nblint.run.runner import lint_source
 
+    monkeypatch.setattr(CsvSource, "KEEP_BYTES", 0)  # (its chunks not kept in memory: it spills)
     path = tmp_path / "t.csv"
     onehot_table(200_000).to_csv(path, index=False)  # a spill of about 2 MB
     settings = _settings(target="y")
@@ -538,7 +540,8 @@ def test_a_signal_removes_the_temporary_files_and_exits_128_plus_its_number(tmp_
     onehot_table(400_000).to_csv(path, index=False)
     temp = tmp_path / "tmp"
     temp.mkdir()
-    env = dict(os.environ, TMPDIR=str(temp))
+    # (a budget whose eighth is under the table's 6 MB of values: it spills rather than keeping its chunks)
+    env = dict(os.environ, TMPDIR=str(temp), NBLINT_MEMORY_BUDGET="16MiB")
     process = subprocess.Popen(
         [sys.executable, "-m", "nblint", "check", str(path), "--target", "y"],
         env=env,

@@ -56,3 +56,29 @@ def test_parts_add_up_as_their_rows_do(B, data):
     columns = data.draw(st.lists(st.integers(0, B.shape[1] - 1), min_size=1, unique=True))
     taken = Incidence(sparse.csr_matrix(B)).take(columns)
     assert np.array_equal(taken.block(range(len(columns))), O[np.ix_(columns, columns)])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    n=st.integers(1, 400),
+    b=st.integers(1, 40),
+    density=st.sampled_from([0.0, 0.01, 0.2, 0.6, 1.0]),
+    head=st.integers(1, 4),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_partners_from_the_columns_bits_are_those_a_dense_product_gives(n, b, density, head, seed):
+    """Row j of O's pattern, by bits (dense blocks) or by gathering rows: the columns j shares a row with."""
+    from nblint.profile import incidence as module
+
+    rng = np.random.default_rng(seed)
+    dense = rng.random((n, b)) < density
+    incidence = Incidence(sparse.csr_matrix(dense.astype(np.int8)))
+    product = dense.T.astype(np.int64) @ dense.astype(np.int64)  # the oracle: O itself
+    saved, module.HEAD_WORDS = module.HEAD_WORDS, head
+    try:
+        found = [incidence.partners(j).tolist() for j in range(b)]
+    finally:
+        module.HEAD_WORDS = saved
+    assert found == [np.flatnonzero(row).tolist() for row in product]
+    if density >= 0.2 and n >= 64 * head and b > 1:  # (every column meets the others in the first words)
+        assert incidence._bits is not None

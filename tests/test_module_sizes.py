@@ -29,7 +29,6 @@ MODULE_CEILINGS = {
     "nblint/structure/leakage.py": (648, "leakage scans: edited by their owner this round (tabR3)"),
     "nblint/impact/measure.py": (606, "NB401's measurement: a split by moves is pending"),
     "nblint/structure/kinds.py": (581, "column kinds: edited by their owner this round (tabR3)"),
-    "nblint/readers/csvfile.py": (535, "the CSV reader: edited by its owner this round (speed3)"),
     "nblint/report/formats.py": (501, "the reporters' formats: one line over, split with the next reporter"),
 }
 

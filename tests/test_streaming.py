@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import os
 
 import numpy as np
 import pandas as pd
@@ -64,6 +65,52 @@ def test_streamed_csv_equals_the_table_read_whole(table_csv, monkeypatch, chunk_
     assert findings(streamed) == expected
     assert {f["code"] for f in expected} >= {"NB101", "NB102", "NB104", "NB105"}
     assert streamed.passes >= 2  # the verification pass read the file again
+
+
+def test_kept_chunks_give_later_passes_the_columns_a_spill_gives_without_reading_the_file(table_csv, monkeypatch):
+    """The first pass's chunks kept in memory: later passes get what the spill's read gives, and never the file."""
+    small_blocks(monkeypatch, 3000)
+    pd.read_csv(table_csv).assign(flag=lambda f: np.arange(len(f)) % 2, big=lambda f: np.arange(len(f)) * 1000).to_csv(
+        table_csv, index=False
+    )  # (and a 0/1 column and a wide integer one, kept as bits and in 16 bits)
+    kept = CsvSource(table_csv, chunk_rows=128)
+    kept.settled_pass(lambda chunks: [None for _ in chunks])
+    monkeypatch.setattr(CsvSource, "KEEP_BYTES", 0)
+    monkeypatch.setattr(CsvSource, "SPILL_MIN_BYTES", 0)
+    spilled = CsvSource(table_csv, chunk_rows=128)
+    spilled.settled_pass(lambda chunks: [None for _ in chunks])
+    assert kept._kept is not None and kept._spill is None and spilled._spill is not None and spilled._kept is None
+    names = list(reversed(kept.names))  # (any order, any subset)
+    assert {"flag", "big"} <= set(names) and any(kept.chunks([n]).__next__().columns[0].kind == "text" for n in names)
+    os.remove(table_csv)  # a later pass reads the kept chunks, not the file
+    before = kept.passes
+    read = list(kept.chunks(names))
+    assert len(read) == 5 and kept.passes == before + 1
+    for a, b in zip(read, spilled.chunks(names), strict=True):
+        assert (a.names, a.row_offset, a.n_rows) == (b.names, b.row_offset, b.n_rows)
+        for x, y in zip(a.columns, b.columns):
+            assert (x.kind, x.labels, x.integer_dtype, x.values.dtype) == (
+                y.kind,
+                y.labels,
+                y.integer_dtype,
+                y.values.dtype,
+            )
+            np.testing.assert_array_equal(x.values, y.values)
+            assert (x.missing is None) == (y.missing is None)
+            if x.missing is not None:
+                np.testing.assert_array_equal(x.missing, y.missing)
+
+
+def test_chunks_past_the_keep_limit_are_let_go_and_the_file_parsed_again(table_csv, monkeypatch):
+    """An estimate the rows outgrow: nothing kept, no spill, later passes parse the file; the findings stay."""
+    from nblint.readers import csvfile
+    from nblint.readers.kept import KeptChunks
+
+    expected = findings(CsvSource(table_csv, chunk_rows=50))
+    monkeypatch.setattr(csvfile, "keeper", lambda *args: KeptChunks(1000))  # (kept, then past 1,000 bytes)
+    source = CsvSource(table_csv, chunk_rows=50)
+    assert findings(source) == expected
+    assert source._kept is None and source._spill is None and source.passes >= 2
 
 
 def test_chunk_and_block_boundaries_do_not_change_findings(table_csv, monkeypatch):

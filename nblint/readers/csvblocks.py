@@ -10,7 +10,9 @@ bytes after a cut, the start of a record, are carried into the next block.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -230,3 +232,28 @@ def _last_newline(buffer, window: int = 1 << 16) -> int:
             return begin + found
         end = begin
     return -1
+
+
+def in_order(blocks, parse, jobs: int):
+    """``(block, parse(block), rest)`` for each block, in order, parsed ``jobs`` at a time.
+
+    ``rest`` lists the blocks read ahead and not yet handed on (for a survey).
+    """
+    if jobs == 1:  # one thread in all: parse here, between the chunks' profiles
+        for block in blocks:
+            yield block, parse(block), []
+        return
+    with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="nblint-parse") as pool:
+        in_flight: deque = deque()
+        try:
+            for block in blocks:
+                in_flight.append((pool.submit(parse, block), block))
+                if len(in_flight) > jobs:
+                    future, done = in_flight.popleft()
+                    yield done, future.result(), [b for _, b in in_flight]
+            while in_flight:
+                future, done = in_flight.popleft()
+                yield done, future.result(), [b for _, b in in_flight]
+        finally:
+            for future, _ in in_flight:
+                future.cancel()

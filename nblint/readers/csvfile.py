@@ -19,44 +19,29 @@ import codecs
 import io
 import itertools
 import os
-from collections import deque
-from concurrent.futures import ThreadPoolExecutor
 
 from nblint.core.errors import InputError
 from nblint.readers.chunks import Chunk, Restart
 from nblint.readers.conversions import table_column_data
-from nblint.readers.csvblocks import MAX_RECORD_BYTES, RecordError, record_blocks
+from nblint.readers.csvblocks import MAX_RECORD_BYTES, RecordError, in_order, record_blocks
 from nblint.readers.csverrors import CsvErrors, check_utf8, codec_name
 from nblint.readers.csvheader import Header, header_error, large_fields, read_header
-from nblint.readers.csvtypes import CONVERSION_ERROR, beyond_int64, narrow_zero_one, unify, wider_type
+from nblint.readers.csvtypes import (
+    CONVERSION_ERROR,
+    NULL_VALUES,
+    beyond_int64,
+    narrow_zero_one,
+    narrowest_integer,
+    never_negative,
+    unify,
+    wider_type,
+)
 from nblint.readers.digits import single_digits
+from nblint.readers.kept import KEEP_BYTES, KeptChunks, keeper, kept_pass
 from nblint.readers.magic import open_text, sniff
 from nblint.readers.packed import MISSING, Packing, unpack_chunk, unpack_columns
 from nblint.readers.sources import StreamSource, regroup
 from nblint.readers.spill import PLAIN_BYTES, SpillWriter, read_spill, spill_compression
-
-#: Cells pandas' ``read_csv`` reads as missing (its default ``na_values``), in every column.
-NULL_VALUES = [
-    "",
-    "#N/A",
-    "#N/A N/A",
-    "#NA",
-    "-1.#IND",
-    "-1.#QNAN",
-    "-NaN",
-    "-nan",
-    "1.#IND",
-    "1.#QNAN",
-    "<NA>",
-    "N/A",
-    "NA",
-    "NULL",
-    "NaN",
-    "None",
-    "n/a",
-    "nan",
-    "null",
-]
 
 
 class CsvSource(StreamSource):
@@ -102,6 +87,8 @@ class CsvSource(StreamSource):
     #: so a 20,000-column bag of words gets batches of 1,670 rows, not 800 (LZ4 frames per column
     #: buffer: 12 batches of 20,000 small buffers took 7 s of a 10,000-row table's first pass).
     SPILL_BATCH_BYTES = 1 << 25
+    #: Bytes of values a first full pass keeps in memory at most (:func:`~nblint.readers.kept.keep_limit`).
+    KEEP_BYTES = KEEP_BYTES
     #: Pack a full pass's int8 columns when there are many (:mod:`nblint.readers.packed`).
     PACK = True
 
@@ -130,6 +117,8 @@ class CsvSource(StreamSource):
         self._raw = None
         self._spill = None  # tempfile holding the parsed rows, once a full pass completed
         self._spill_progress = [(0, 1)]
+        self._kept: KeptChunks | None = None  # the first full pass's chunks, when kept in memory instead
+        self._keeping: KeptChunks | None = None  # (those of the full pass under way)
         self._consumed: int | None = None  # bytes of parsed blocks handed on (block reader)
         #: Bytes of text per row of the first parsed block, or None (not parsed in blocks).
         self._text_per_row: float | None = None
@@ -183,7 +172,7 @@ class CsvSource(StreamSource):
         return Header(names, 0, delimiter)
 
     def _tables(self, names):
-        """Parse the CSV (first pass, spilling the parsed rows) or read the spill (later passes)."""
+        """Parse the CSV (a first full pass keeps its chunks or spills its rows) or read the spill (later passes)."""
         if self._spill is not None:
             packing = self._packing
             spilled, layout = (
@@ -193,22 +182,43 @@ class CsvSource(StreamSource):
                 read_spill(self._spill, spilled, layout, self.jobs, self._spill_progress), self.chunk_rows
             )
             return
-        if not (self.SPILL and names == self.names and self.size_bytes >= self.SPILL_MIN_BYTES):
+        if names != self.names or self._kept is not None:  # (part of the columns, or the rows again for Arrow)
             yield from super()._tables(names)
             return
-        spill = SpillWriter(self.chunk_rows, max_rows=self.SPILL_BATCH_ROWS, max_bytes=self.SPILL_BATCH_BYTES)
+        spill = None
         try:
             for i, table in enumerate(super()._tables(names)):
-                if i == 0:
-                    # (no estimate of the rows from compressed or UTF-16/32 text: compressed)
-                    known = self._text_per_row if self.compression is None else None
-                    spill.compression = spill_compression(table, self.size_bytes, known, self.SPILL_PLAIN_BYTES)
-                spill.add(table)
+                spill = self._keep_or_spill(table) if i == 0 else spill
+                if spill is not None:
+                    spill.add(table)
                 yield table
-            self._spill = spill.finish()
+            self._spill = spill.finish() if spill is not None else None
         finally:
-            if self._spill is None:
+            if spill is not None and self._spill is None:
                 spill.close()
+
+    def _keep_or_spill(self, first) -> SpillWriter | None:
+        """The first full pass's spill, or None when its chunks are kept in memory (or the file is small)."""
+        known = self._text_per_row if self.compression is None else None  # (compressed text: no estimate)
+        self._keeping = None if self._packing else keeper(first, self.size_bytes, known, self.KEEP_BYTES)
+        if self._keeping is not None or not (self.SPILL and self.size_bytes >= self.SPILL_MIN_BYTES):
+            return None
+        spill = SpillWriter(self.chunk_rows, max_rows=self.SPILL_BATCH_ROWS, max_bytes=self.SPILL_BATCH_BYTES)
+        spill.compression = spill_compression(first, self.size_bytes, known, self.SPILL_PLAIN_BYTES)
+        return spill
+
+    def _pass(self, columns, sparse_except=None):
+        """A pass over the file, or over the chunks a full pass kept (:mod:`nblint.readers.kept`)."""
+        if self._kept is not None:
+            yield from kept_pass(self, self._kept, columns)
+            return
+        self._keeping = keeping = None
+        for chunk in super()._pass(columns, sparse_except):
+            keeping, self._keeping = keeping or self._keeping, None  # (set by the first table of a full pass)
+            if keeping is not None:
+                keeping.add(chunk)
+            yield chunk
+        self._kept = keeping if keeping is not None and not keeping.dropped else None
 
     def arrow_tables(self):
         """The rows as Arrow tables of every column as read, typed for the whole file (packed columns unpacked)."""
@@ -231,6 +241,8 @@ class CsvSource(StreamSource):
         return Chunk(names, unpack_columns(packing, table, names, table_column_data), row_offset, table.num_rows)
 
     def _bytes_read(self) -> int:
+        if self._kept is not None:
+            return self._kept.progress(self.size_bytes)
         if self._spill is not None:
             done, total = self._spill_progress[0]
             return self.size_bytes * done // max(total, 1)
@@ -346,7 +358,7 @@ class CsvSource(StreamSource):
 
             self._text_per_row = first.size / max(table.num_rows, 1)
             yield from emit(table, first)
-            for block, table, rest in _in_order(blocks, convert, max(1, self.jobs)):
+            for block, table, rest in in_order(blocks, convert, max(1, self.jobs)):
                 if table is None:
                     self._survey(itertools.chain([block], rest, blocks), types, parse)
                 yield from emit(table, block)
@@ -406,9 +418,9 @@ class CsvSource(StreamSource):
             table = parse(block, None)
             unsigned = set(beyond_int64(table, {}))  # whole numbers past int64, inferred float64
             for field, column in zip(table.schema, table.columns):
-                seen = pa.uint64() if field.name in unsigned else _narrowest_integer(field.type, column)
+                seen = pa.uint64() if field.name in unsigned else narrowest_integer(field.type, column)
                 if field.name in widened:
-                    seen = unify(widened[field.name], seen, _never_negative(seen, column))
+                    seen = unify(widened[field.name], seen, never_negative(seen, column))
                 widened[field.name] = seen
         self.types.update(widened)
         raise Restart("column types widened")
@@ -485,51 +497,3 @@ class CsvSource(StreamSource):
             return False
         self.types[column] = wider
         return True
-
-
-def _in_order(blocks, parse, jobs: int):
-    """``(block, parse(block), rest)`` for each block, in order, parsed ``jobs`` at a time.
-
-    ``rest`` lists the blocks read ahead and not yet handed on (for a survey).
-    """
-    if jobs == 1:  # one thread in all: parse here, between the chunks' profiles
-        for block in blocks:
-            yield block, parse(block), []
-        return
-    with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="nblint-parse") as pool:
-        in_flight: deque = deque()
-        try:
-            for block in blocks:
-                in_flight.append((pool.submit(parse, block), block))
-                if len(in_flight) > jobs:
-                    future, done = in_flight.popleft()
-                    yield done, future.result(), [b for _, b in in_flight]
-            while in_flight:
-                future, done = in_flight.popleft()
-                yield done, future.result(), [b for _, b in in_flight]
-        finally:
-            for future, _ in in_flight:
-                future.cancel()
-
-
-def _never_negative(kind, column) -> bool:
-    """Whether an integer column of a block has no negative value (it then fits uint64 too)."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    if kind not in (pa.int8(), pa.int64()):
-        return False
-    low = pc.min(column).as_py()
-    return low is None or low >= 0
-
-
-def _narrowest_integer(kind, column):
-    """int8 for a column of whole numbers within int8's range, else its own type."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    if kind != pa.int64():
-        return kind
-    bounds = pc.min_max(column)
-    low, high = bounds["min"].as_py(), bounds["max"].as_py()
-    return pa.int8() if low is not None and -128 <= low and high <= 127 else kind

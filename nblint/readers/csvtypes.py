@@ -11,6 +11,29 @@ from __future__ import annotations
 
 import re
 
+#: Cells pandas' ``read_csv`` reads as missing (its default ``na_values``), in every column.
+NULL_VALUES = [
+    "",
+    "#N/A",
+    "#N/A N/A",
+    "#NA",
+    "-1.#IND",
+    "-1.#QNAN",
+    "-NaN",
+    "-nan",
+    "1.#IND",
+    "1.#QNAN",
+    "<NA>",
+    "N/A",
+    "NA",
+    "NULL",
+    "NaN",
+    "None",
+    "n/a",
+    "nan",
+    "null",
+]
+
 #: pyarrow's message for a value its column's type cannot hold.
 CONVERSION_ERROR = re.compile(
     r"In CSV column #(?P<column>\d+): (?:Row #\d+: )?CSV conversion error to (?P<type>[\w\[\], ]+?): invalid value '(?P<value>.*)'"
@@ -140,3 +163,26 @@ def unify(a, b, b_never_negative: bool = False):
     if a in ladder and b in ladder:
         return max(a, b, key=ladder.index)
     return pa.string()
+
+
+def never_negative(kind, column) -> bool:
+    """Whether an integer column of a block has no negative value (it then fits uint64 too)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if kind not in (pa.int8(), pa.int64()):
+        return False
+    low = pc.min(column).as_py()
+    return low is None or low >= 0
+
+
+def narrowest_integer(kind, column):
+    """int8 for a column of whole numbers within int8's range, else its own type."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if kind != pa.int64():
+        return kind
+    bounds = pc.min_max(column)
+    low, high = bounds["min"].as_py(), bounds["max"].as_py()
+    return pa.int8() if low is not None and -128 <= low and high <= 127 else kind
