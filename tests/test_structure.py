@@ -329,3 +329,40 @@ def test_integer_codes_of_a_column_of_words_recode_it():
     )
     recodes = [f for f in nblint.check(frame, target="y").findings if f.code == "NB105" and "recodes" in f.message]
     assert [sorted(f.columns) for f in recodes] == [["code", "country"]]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_nested_columns_are_the_functional_dependencies_pandas_finds_less_the_transitive_ones(seed):
+    """Countries within regions within continents, beside a shop type that is no function of
+    anything: the nestings reported are the pairs each of whose fine values pandas sees with one
+    coarse value, but for countries within continents, which follows from the other two; in any
+    column order."""
+    rng = np.random.default_rng(seed)
+    region_of = rng.integers(0, 8, 40)  # 40 countries in 8 regions
+    region_of[:8] = np.arange(8)  # (every region has a country)
+    continent_of = np.arange(8) % 3
+    country = rng.integers(0, 40, 600)
+    frame = pd.DataFrame(
+        {
+            "country": [f"c{k}" for k in country],
+            "region": [f"r{region_of[k]}" for k in country],
+            "continent": [f"k{continent_of[region_of[k]]}" for k in country],
+            "shop": [f"s{k}" for k in rng.integers(0, 5, country.size)],
+            "y": rng.integers(0, 2, country.size),
+        }
+    )
+    columns = ["country", "region", "continent", "shop"]
+    functions = {
+        (a, b)
+        for a in columns
+        for b in columns
+        if frame[a].nunique() > frame[b].nunique() and frame.groupby(a)[b].nunique().max() == 1
+    }
+    assert functions == {("country", "region"), ("country", "continent"), ("region", "continent")}
+    for order in (columns + ["y"], ["y"] + columns[::-1]):
+        nested = {
+            (f.evidence["nested"], f.evidence["within"])
+            for f in nblint.check(frame[order], target="y").findings
+            if f.code == "NB105" and "nested" in f.evidence
+        }
+        assert nested == functions - {("country", "continent")}

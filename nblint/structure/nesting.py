@@ -13,6 +13,7 @@ the search for groups treats a column within another as a union's part, not a le
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from math import log
 
@@ -93,3 +94,118 @@ def _within(fine: Group, coarse: Group, index: dict, O: np.ndarray) -> dict | No
             return None
     inside = [c for c in within.values() if c is not None]
     return within if len(inside) >= 2 else None
+
+
+# --------------------------------------------------------------------------- nested columns
+
+#: Column kinds a nested variable is read from: a fine categorical column, within a coarser
+#: categorical or two-level one (regions within continents, regimes within democracy).
+FINE_KINDS = ("categorical",)
+COARSE_KINDS = ("categorical", "binary")
+#: Candidate pairs checked row by row at most (the strongest first, by their evidence).
+MAX_NESTING_PAIRS = 100
+
+
+@dataclass(frozen=True)
+class ColumnNesting:
+    """Column ``fine`` nested in column ``coarse``: each value of ``fine`` goes with one value of ``coarse``."""
+
+    fine: str
+    coarse: str
+    fine_levels: int
+    coarse_levels: int
+    #: ``-log`` of the chance that the fine levels each fall within one coarse level, in nats.
+    evidence: float
+
+
+def nesting_evidence(fine_counts, coarse_counts, enough: float = float("inf")) -> float:
+    """``-log`` of the chance that levels of ``fine_counts`` rows each lie within one coarse level, in nats.
+
+    Under independence the ``s_f`` rows of a fine level fall within one coarse level with
+    probability ``sum_c C(s_c, s_f) / C(n, s_f)`` (:func:`~nblint.structure.leakage.one_class_chance`);
+    the levels are independent draws, so their ``-log`` chances add up.  A level seen on one
+    row lies within some level of anything (no evidence).  The sum stops once it reaches
+    ``enough``.
+    """
+    total = 0.0
+    for s in sorted(fine_counts, reverse=True):
+        if s <= 1 or total >= enough:
+            break
+        total += -log(max(one_class_chance(int(s), coarse_counts), 1e-300))
+    return total
+
+
+def nesting_candidates(profile, kinds: Mapping[str, str], min_evidence: float) -> list[tuple[str, str, float]]:
+    """Pairs ``(fine, coarse, evidence)`` that chance could not make nested, if the rows say they are.
+
+    ``kinds`` maps the columns that may take part (no group member, code column or word of a
+    document-term block) to their kind.  Both columns need a table of their levels and no
+    missing value; the fine one more levels than the coarse one (fewer: it cannot be
+    nested; as many: a recoding, :func:`~nblint.structure.duplicates.recode_candidates`), the
+    coarse one two or more.  The evidence the nesting would carry
+    (:func:`nesting_evidence`) is known from the level counts alone, so a pair chance
+    could explain is never read.  The :data:`MAX_NESTING_PAIRS` strongest, by name within a tie.
+    """
+    counts: dict[str, list[int]] = {}
+    for column in profile.features:
+        kind = kinds.get(column)
+        if kind not in FINE_KINDS + COARSE_KINDS or profile.n_missing(column):
+            continue
+        levels = profile.levels(column)
+        if levels is None:
+            continue
+        totals = [int(t) for t in levels.totals.tolist() if t > 0]
+        if len(totals) >= 2:
+            counts[column] = totals
+    found = []
+    for fine in sorted(counts):
+        if kinds[fine] not in FINE_KINDS:
+            continue
+        for coarse in sorted(counts):
+            if kinds[coarse] not in COARSE_KINDS or len(counts[coarse]) >= len(counts[fine]):
+                continue
+            evidence = nesting_evidence(counts[fine], counts[coarse], enough=min_evidence)
+            if evidence >= min_evidence:
+                found.append((fine, coarse, evidence))
+    found.sort(key=lambda item: (-item[2], item[0], item[1]))
+    return found[:MAX_NESTING_PAIRS]
+
+
+def nested_columns(profile, kinds: Mapping[str, str], row_checks, min_evidence: float) -> list[ColumnNesting]:
+    """Columns nested in another, verified row by row; the nestings implied by two others left out.
+
+    Parameters
+    ----------
+    profile : TableProfile
+        The table's profile (level counts).
+    kinds : dict
+        Column -> kind of the columns that may take part (see :func:`nesting_candidates`).
+    row_checks : callable
+        The context's row pass (``row_checks(broken, codes, identical, pairs)``); its verdict
+        ``functions`` says, per pair, whether each value of the first goes with one of the second.
+    min_evidence : float
+        Nats a nesting needs against chance (NB102's ``min-evidence``).
+
+    Notes
+    -----
+    Nesting is transitive: countries within regions within continents make countries within
+    continents too.  That third pair says nothing the other two do not, so a pair ``(a, c)`` is
+    dropped when ``(a, b)`` and ``(b, c)`` are both found.
+    """
+    candidates = nesting_candidates(profile, kinds, min_evidence)
+    if not candidates:
+        return []
+    verdicts = row_checks([], [], [], [(fine, coarse) for fine, coarse, _ in candidates])
+    held = [c for c, ok in zip(candidates, verdicts.functions) if ok]
+    pairs = {(fine, coarse) for fine, coarse, _ in held}
+    within: dict[str, set[str]] = {}
+    for fine, coarse in pairs:
+        within.setdefault(fine, set()).add(coarse)
+    found = []
+    for fine, coarse, evidence in held:
+        if any((middle, coarse) in pairs for middle in within[fine] - {coarse}):
+            continue
+        fine_levels = len(profile.levels(fine).keys)
+        coarse_levels = len(profile.levels(coarse).keys)
+        found.append(ColumnNesting(fine, coarse, fine_levels, coarse_levels, evidence))
+    return sorted(found, key=lambda n: (n.fine, n.coarse))

@@ -27,7 +27,11 @@ class DuplicateInformation(Rule):
     level has the coarse level set; a drop-first coarse group's reference counts as a level),
     where chance cannot explain it (levels seen on a row or two lie within some level of
     any group: the levels' chances of falling within one coarse level must multiply to
-    under ``exp(-min-evidence)``).
+    under ``exp(-min-evidence)``); and one categorical column nested in another: each value of
+    the fine column goes with one value of the coarse one (``un_region_name`` within
+    ``un_continent_name``, ``regime`` within ``democracy``), verified row by row and weighed
+    against chance the same way (where countries lie in regions and regions in continents,
+    countries within continents follows and is not said again).
 
     ## Why is this bad?
     Naive Bayes multiplies in every feature as independent evidence. A copy of a
@@ -111,7 +115,20 @@ class DuplicateInformation(Rule):
             }
             fix = f"Keep {column!r} (as a categorical feature) and drop the indicator columns, or the reverse."
             yield self.finding(ctx, message, columns=[column] + group.members, evidence=evidence, fix=fix)
-        for nesting in structure.nested:
+        yield from self._nestings(ctx)
+        for a, b in ctx.recodes:
+            levels = ctx.recode_levels[(a, b)]
+            message = (
+                f"columns {a!r} and {b!r} carry the same information: each of the {levels} values of one goes "
+                "with exactly one value of the other (one recodes the other)"
+            )
+            evidence = {"recoded": [a, b], "levels": levels}
+            fix = f"Keep one of {a!r} and {b!r}: read together, the variable is counted twice."
+            yield self.finding(ctx, message, columns=[a, b], evidence=evidence, fix=fix)
+
+    def _nestings(self, ctx: TableContext):
+        """Groups nested in groups, and columns nested in columns: the coarse variable counted twice."""
+        for nesting in ctx.structure.nested:
             fine, coarse = nesting.fine, nesting.coarse
             message = (
                 f"the {fine.kind} group {fmt_columns(fine.members, limit=3)} (variable {fine.label!r}, {fine.n_levels} "
@@ -136,12 +153,22 @@ class DuplicateInformation(Rule):
                 "estimated), or give the model the finer one alone."
             )
             yield self.finding(ctx, message, columns=fine.members + coarse.members, evidence=evidence, fix=fix)
-        for a, b in ctx.recodes:
-            levels = ctx.recode_levels[(a, b)]
+        for column_nesting in ctx.nested_columns:
+            inner, outer = column_nesting.fine, column_nesting.coarse
             message = (
-                f"columns {a!r} and {b!r} carry the same information: each of the {levels} values of one goes "
-                "with exactly one value of the other (one recodes the other)"
+                f"column {inner!r} ({column_nesting.fine_levels} levels) is nested in column {outer!r} "
+                f"({column_nesting.coarse_levels} levels): each value of {inner!r} goes with exactly one value of "
+                f"{outer!r}, so {outer!r} is a function of {inner!r} and counted twice"
             )
-            evidence = {"recoded": [a, b], "levels": levels}
-            fix = f"Keep one of {a!r} and {b!r}: read together, the variable is counted twice."
-            yield self.finding(ctx, message, columns=[a, b], evidence=evidence, fix=fix)
+            evidence = {
+                "nested": inner,
+                "within": outer,
+                "fine_levels": column_nesting.fine_levels,
+                "coarse_levels": column_nesting.coarse_levels,
+                "nesting_evidence": round(column_nesting.evidence, 3),
+            }
+            fix = (
+                f"Keep one of {inner!r} and {outer!r} (the finer keeps more, the coarser is better "
+                "estimated), or give the model the finer one alone."
+            )
+            yield self.finding(ctx, message, columns=[inner, outer], evidence=evidence, fix=fix)
