@@ -21,6 +21,7 @@ import numpy as np
 
 from nblint.structure.groups import Group
 from nblint.structure.leakage import one_class_chance
+from nblint.structure.names import candidate_stems
 
 
 @dataclass(frozen=True)
@@ -209,3 +210,52 @@ def nested_columns(profile, kinds: Mapping[str, str], row_checks, min_evidence: 
         coarse_levels = len(profile.levels(coarse).keys)
         found.append(ColumnNesting(fine, coarse, fine_levels, coarse_levels, evidence))
     return sorted(found, key=lambda n: (n.fine, n.coarse))
+
+
+# --------------------------------------------------------------------------- a cover completed by a coarse column
+
+
+def partial_family(cover, binary, stems_of, O: np.ndarray, usable: np.ndarray) -> tuple[str, ...] | None:
+    """The variables of a cover that takes part of one named variable's levels and completes it with another column.
+
+    Let ``S`` be a stem some members carry and others do not, and ``F`` the 0/1 columns
+    carrying ``S``.  When a column of ``F`` outside the cover is exclusive of every member
+    carrying ``S`` (levels of one variable, as its name says), the cover still covers its
+    rows exactly once, so only the members without ``S`` can: each row of that level lies
+    within them.  The other members are then a coarser variable the left-out levels imply
+    (``democracy_Non-democracy`` beside ``regime_Mixed Dem``, ``regime_Parliamentary Dem``,
+    ``regime_Presidential Dem``, while ``regime_Military Dict`` and ``regime_Monarchy``
+    lie within non-democracy): a relation between two variables made by nesting, not one
+    encoded variable.  Implication is not membership (issue 37): ``S``'s own levels are
+    left to form their group.
+
+    Parameters
+    ----------
+    cover : tuple of int
+        Indices into ``binary`` of an exact cover.
+    binary : list of str
+    stems_of : list of frozenset
+        Each binary column's stems that another column of the table carries too
+        (:func:`~nblint.structure.names.family_stems`).
+    O : ndarray (b, b) of int
+        Co-occurrence counts of ``binary``.
+    usable : ndarray of bool
+        Columns neither empty nor constant.
+
+    Returns
+    -------
+    tuple of str or None
+        The stem ``S`` and the variables of the other members (their shortest stem, or their
+        name), sorted; None when no stem is split so.
+    """
+    inside = set(cover)
+    for stem in sorted(frozenset().union(*(stems_of[k] for k in cover))):
+        carriers = [k for k in cover if stem in stems_of[k]]
+        others = [binary[k] for k in cover if stem not in stems_of[k]]
+        if not others:
+            continue  # every member carries it: the stem names the cover itself
+        left_out = [j for j, stems in enumerate(stems_of) if j not in inside and usable[j] and stem in stems]
+        if any(not O[j, carriers].any() for j in left_out):
+            named = {min(candidate_stems(m), key=lambda x: (len(x), x), default=m) for m in others}
+            return tuple(sorted(named | {stem}))
+    return None
