@@ -366,3 +366,25 @@ def test_nested_columns_are_the_functional_dependencies_pandas_finds_less_the_tr
             if f.code == "NB105" and "nested" in f.evidence
         }
         assert nested == functions - {("country", "continent")}
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_without_names_a_cover_completed_by_a_coarser_column_gives_way_to_the_finer_split(seed):
+    """dd, OneHotEncoder(drop='first') and anonymised: five regime columns (pandas' drop-first
+    dummies, reference 'civilian') beside the one non-democracy column, which holds the military,
+    monarchy and civilian rows.  The non-democracy column with the three democratic regimes sums to
+    one on every row, but it completes fine levels with a coarser column: the group is pandas'
+    five, a dummy group, in any column order."""
+    rng = np.random.default_rng(seed)
+    levels = np.array(["civilian", "military", "monarchy", "mixed", "parliamentary", "presidential"])
+    regime = pd.Series(levels[rng.choice(6, size=600, p=[0.2, 0.2, 0.1, 0.1, 0.2, 0.2])])
+    dummies = pd.get_dummies(regime, drop_first=True, dtype=int)
+    names = ["bnuy", "hwex", "tpla", "vfrk", "zmoq"]  # (meaningless, as the anonymised copies' names are)
+    frame = dummies.set_axis(names, axis=1)
+    frame["gsid"] = regime.isin(["civilian", "military", "monarchy"]).astype(int)
+    frame["x"] = rng.normal(size=len(frame))
+    frame["y"] = rng.integers(0, 2, len(frame))
+    for order in (list(frame.columns), list(reversed(frame.columns))):
+        structure = context(frame[order], "y").structure
+        assert structure.onehot == []
+        assert [sorted(g.members) for g in structure.dummy] == [names]

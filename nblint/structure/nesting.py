@@ -259,3 +259,46 @@ def partial_family(cover, binary, stems_of, O: np.ndarray, usable: np.ndarray) -
             named = {min(candidate_stems(m), key=lambda x: (len(x), x), default=m) for m in others}
             return tuple(sorted(named | {stem}))
     return None
+
+
+def coarsened_cover(cover, O: np.ndarray, counts: np.ndarray, usable: np.ndarray) -> list[int]:
+    """The members of an exact cover that are coarser columns over finer levels of the table (empty when none).
+
+    A column ``d`` lies within member ``c`` when ``O_cd = s_d < s_c``; ``c`` *holds* the
+    outermost such columns outside the cover.  The cover is fine levels of one variable
+    completed by coarser columns the remaining levels imply when fewer members hold columns
+    than hold none, each holder's columns are pairwise exclusive, they are two or more in all,
+    and one holder at least has rows none of its columns has (not an exact union: covers with
+    unions standing in for their parts are enumerated apart).  Regimes beside the
+    non-democracies (military, monarchy and civilian dictatorships within it), countries beside
+    one continent (its countries within it).  The finer split, each holder's columns in its
+    place, is exclusive too; implication is not membership, so the cover is a relation between
+    two variables made by nesting and the finer split is left to the exclusive search. (With
+    names, :func:`~nblint.structure.onehot.partial_family` says the same from the stems.)
+    """
+    members = list(cover)
+    holders, held, exact = [], 0, True
+    for c in members:
+        inside = (O[c] == counts) & (counts < counts[c]) & usable
+        inside[members] = False
+        within = np.flatnonzero(inside)
+        if not len(within):
+            continue
+        lies_within = (O[np.ix_(within, within)] == counts[within][None, :]) & (
+            counts[within][None, :] < counts[within][:, None]
+        )
+        outer = within[~lies_within.any(axis=0)]
+        pairs = O[np.ix_(outer, outer)]
+        if (pairs - np.diag(np.diag(pairs))).any():
+            return []  # columns within it that overlap: flags, not the levels of a finer split
+        holders.append(int(c))
+        held += len(outer)
+        exact &= bool(counts[outer].sum() == counts[c])
+    if not holders or 2 * len(holders) >= len(members) or held < 2 or exact:
+        return []
+    return holders
+
+
+def nameless_nested(covers, stems_of, O: np.ndarray, counts: np.ndarray, usable: np.ndarray) -> set:
+    """The covers whose names say nothing (no member shares a stem with another column) that :func:`coarsened_cover` reads as nested."""
+    return {c for c in covers if not any(stems_of[k] for k in c) and coarsened_cover(c, O, counts, usable)}

@@ -23,7 +23,9 @@ then the finer split (more levels), then the members' names.
 A chosen group records the covers it was preferred to.  A cover whose names point to two
 variables (:func:`~nblint.structure.names.cross_stem`), or that takes part of one named
 variable's levels and completes it with a coarser column the other levels imply
-(:func:`~nblint.structure.nesting.partial_family`), is a relation between variables, never a group.
+(:func:`~nblint.structure.nesting.partial_family`), is a relation between variables, never a group;
+where names say nothing, so is a cover of fine levels completed by a column that holds the
+other levels (:func:`~nblint.structure.nesting.coarsened_cover`).
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ from nblint.structure.names import (
     name_stem,
     shared_affix,
 )
-from nblint.structure.nesting import partial_family
+from nblint.structure.nesting import nameless_nested, partial_family
 
 #: Other covers listed in a group's evidence when the choice was ambiguous.
 MAX_ALTERNATIVES = 3
@@ -141,7 +143,7 @@ def find_onehot_groups(
     named_apart = {c: cross_stem([binary[k] for k in c], all_names) for c in set(candidates)}
     nested = {c: partial_family(c, binary, stems_of, O, usable) for c in set(candidates) if named_apart[c] is None}
     crossing = {c: named_apart[c] or nested.get(c) for c in set(candidates)}
-    rivals_only = {c for c, variables in nested.items() if variables is not None}
+    rivals_only = {c for c, v in nested.items() if v is not None} | nameless_nested(nested, stems_of, O, counts, usable)
     groups = [
         _group(cover, alternatives, why, binary, counts, n_rows, table_order)
         for cover, alternatives, why in choose_covers(
