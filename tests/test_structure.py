@@ -388,3 +388,28 @@ def test_without_names_a_cover_completed_by_a_coarser_column_gives_way_to_the_fi
         structure = context(frame[order], "y").structure
         assert structure.onehot == []
         assert [sorted(g.members) for g in structure.dummy] == [names]
+
+
+def test_small_columns_beside_a_large_one_vary_and_their_dependency_is_found():
+    """driving (Wooldridge): fractions of the year under each speed limit (0..1, summing to one)
+    beside a state's population (millions): a column is constant only when it varies by nothing
+    beside its own size, so the fractions' VIFs are statsmodels' and their exact dependency is found."""
+    rng = np.random.default_rng(11)
+    n = 300
+    parts = rng.dirichlet([1.0, 1.0, 1.0], size=n)
+    frame = pd.DataFrame(
+        {
+            "pop": rng.normal(5e6, 1e6, n).round(),
+            "sl55": parts[:, 0],
+            "sl65": parts[:, 1],
+            "sl70": parts[:, 2],
+            "rate": rng.uniform(0.0, 1.0, n),
+        }
+    )
+    result = context(frame).vif
+    fractions = {"sl55", "sl65", "sl70"}
+    [dependent] = [c for c in fractions if np.isinf(result.vif[c])]
+    assert set(result.dependencies[dependent]) == fractions - {dependent}
+    oracle = statsmodels_vif(frame.drop(columns=[dependent]))
+    for column in oracle:
+        assert result.vif[column] == pytest.approx(oracle[column], rel=1e-6)

@@ -145,12 +145,18 @@ def profile_variance_inflation(gram, left_out: frozenset[str], onehot: list[Grou
     names = gram.names
     if left_out and any(name in left_out for name in names):
         keep = [i for i, name in enumerate(names) if name not in left_out]
-        return variance_inflation(tuple(names[i] for i in keep), gram.comoment_of(keep), onehot, n_rows)
-    return variance_inflation(names, gram.comoment, onehot, n_rows)
+        return variance_inflation(
+            tuple(names[i] for i in keep), gram.comoment_of(keep), onehot, n_rows, np.asarray(gram.mean)[keep]
+        )
+    return variance_inflation(names, gram.comoment, onehot, n_rows, np.asarray(gram.mean))
 
 
 def variance_inflation(
-    names: tuple[str, ...], comoment: np.ndarray, onehot: list[Group], n_rows: int | None = None
+    names: tuple[str, ...],
+    comoment: np.ndarray,
+    onehot: list[Group],
+    n_rows: int | None = None,
+    mean: np.ndarray | None = None,
 ) -> VifResult:
     """VIF of every column, in closed form from the centred co-moment matrix.
 
@@ -168,6 +174,11 @@ def variance_inflation(
         (the most the centred rows can span), the split into independent and
         dependent columns is made in name order, so that it does not depend on
         the columns' order.
+    mean : ndarray (q,), optional
+        The columns' means (with ``n_rows``): a column is constant when its variation is
+        nothing beside its own size, ``M_jj <= 1e-12 (M_jj + n mean_j^2)``, whatever the
+        other columns' scale (a 0/1 column beside a population count varies).  Without
+        them, beside the largest variation in the table.
 
     Returns
     -------
@@ -175,7 +186,10 @@ def variance_inflation(
     """
     diag = np.diag(comoment) if len(names) else np.zeros(0)
     scale = np.sqrt(np.abs(diag))
-    varying = diag > 1e-12 * max(1.0, float(np.max(np.abs(diag))) if len(diag) else 1.0)
+    if mean is not None and n_rows is not None:
+        varying = diag > 1e-12 * np.maximum(1.0, np.abs(diag) + n_rows * np.asarray(mean, dtype=float) ** 2)
+    else:
+        varying = diag > 1e-12 * max(1.0, float(np.max(np.abs(diag))) if len(diag) else 1.0)
     dropped = {}
     for group in onehot:
         present = [m for m in group.members if m in names]
