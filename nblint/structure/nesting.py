@@ -79,6 +79,54 @@ def nested_groups(
     return found
 
 
+def nested_in_columns(
+    groups: list[Group], binary: list[str], cooccurrence: np.ndarray, n_rows: int, min_evidence: float
+) -> list[Nesting]:
+    """Lone 0/1 columns (in no group) that are a function of a group: each of its levels within their set rows or out.
+
+    Regimes and one non-democracy column: the military, monarchy and civilian (reference) rows all
+    have it set, the democratic regimes' rows none.  The column is then a coarsening of the group,
+    a two-level variable nested in the same way as :func:`nested_groups` (the column stands as a
+    one-member drop-first ``coarse`` group, flagged ``lone_column`` in its evidence: its unset
+    rows are its other level).  Every level of the group counts, a drop-first group's reference
+    rows too; two or more must lie within the set rows (one is a level that happens to imply the
+    column); the evidence against chance is :func:`nested_groups`'.  Vectorised over the columns
+    for each group (a vocabulary of 0/1 words may sit beside a few groups).
+    """
+    index = {name: k for k, name in enumerate(binary)}
+    counts = np.diag(cooccurrence).astype(np.int64)
+    grouped = {m for g in groups for m in g.members}
+    lone = np.array(
+        [k for k, name in enumerate(binary) if name not in grouped and 0 < counts[k] < n_rows], dtype=np.int64
+    )
+    found: list[Nesting] = []
+    if not len(lone):
+        return found
+    for fine in groups:
+        if not all(m in index for m in fine.members):
+            continue
+        rows = np.array([index[m] for m in fine.members])
+        shared = np.asarray(cooccurrence[np.ix_(rows, lone)], dtype=np.int64)  # (members, lone)
+        sizes = counts[rows][:, None]
+        inside = shared == sizes
+        levels_inside = inside.sum(axis=0)
+        ok = (inside | (shared == 0)).all(axis=0)
+        if fine.kind == "dummy":  # the reference rows: all set or none
+            reference_set = counts[lone] - shared.sum(axis=0)
+            ok &= (reference_set == 0) | (reference_set == fine.reference_count)
+            levels_inside = levels_inside + (reference_set == fine.reference_count)
+        for j in np.flatnonzero(ok & (levels_inside >= 2)):
+            column = binary[int(lone[j])]
+            s = int(counts[lone[j]])
+            coarse = Group("dummy", [column], [s], n_rows, evidence={"lone_column": True})
+            level_rows = list(fine.counts) + ([fine.reference_count] if fine.kind == "dummy" else [])
+            evidence = sum(-log(max(one_class_chance(r, [s, n_rows - s]), 1e-300)) for r in level_rows)
+            if evidence >= min_evidence:
+                within = {m: (column if inside[i, j] else None) for i, m in enumerate(fine.members)}
+                found.append(Nesting(fine, coarse, within, evidence))
+    return found
+
+
 def _within(fine: Group, coarse: Group, index: dict, O: np.ndarray) -> dict | None:
     """Each fine level's coarse level, when every one lies within one (or in a drop-first coarse group's reference)."""
     rows = [index[c] for c in coarse.members]
