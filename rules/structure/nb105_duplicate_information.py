@@ -192,6 +192,7 @@ class DuplicateInformation(Rule):
         evidence = {
             "derived": column,
             "from_group": fine.members,
+            "fine_columns": len(fine.members),
             "fine_variable": fine.label,
             "fine_levels": fine.n_levels,
             "levels_set": inside,
