@@ -47,7 +47,6 @@ FUNCTION_CEILINGS = {
     "rules/pipeline/nb502_smoothing.py::check_model": (90, "NB502's cases of a model's smoothing"),
     "nblint/structure/vif.py::variance_inflation": (88, "VIF with the exact dependencies taken out first"),
     "nblint/profile/sparse.py::profile_block": (86, "the sparse block's statistics in one pass (textS2's)"),
-    "rules/structure/nb105_duplicate_information.py::check": (82, "NB105's wording of every duplicate case"),
     "nblint/run/testpass.py::__init__": (84, "the test table's one pass: its state and its counters"),
     "nblint/cli/impact.py::impact": (82, "``nblint impact``'s options and its two reports"),
 }

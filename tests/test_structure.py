@@ -329,3 +329,87 @@ def test_integer_codes_of_a_column_of_words_recode_it():
     )
     recodes = [f for f in nblint.check(frame, target="y").findings if f.code == "NB105" and "recodes" in f.message]
     assert [sorted(f.columns) for f in recodes] == [["code", "country"]]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_nested_columns_are_the_functional_dependencies_pandas_finds_less_the_transitive_ones(seed):
+    """Countries within regions within continents, beside a shop type that is no function of
+    anything: the nestings reported are the pairs each of whose fine values pandas sees with one
+    coarse value, but for countries within continents, which follows from the other two; in any
+    column order."""
+    rng = np.random.default_rng(seed)
+    region_of = rng.integers(0, 8, 40)  # 40 countries in 8 regions
+    region_of[:8] = np.arange(8)  # (every region has a country)
+    continent_of = np.arange(8) % 3
+    country = rng.integers(0, 40, 600)
+    frame = pd.DataFrame(
+        {
+            "country": [f"c{k}" for k in country],
+            "region": [f"r{region_of[k]}" for k in country],
+            "continent": [f"k{continent_of[region_of[k]]}" for k in country],
+            "shop": [f"s{k}" for k in rng.integers(0, 5, country.size)],
+            "y": rng.integers(0, 2, country.size),
+        }
+    )
+    columns = ["country", "region", "continent", "shop"]
+    functions = {
+        (a, b)
+        for a in columns
+        for b in columns
+        if frame[a].nunique() > frame[b].nunique() and frame.groupby(a)[b].nunique().max() == 1
+    }
+    assert functions == {("country", "region"), ("country", "continent"), ("region", "continent")}
+    for order in (columns + ["y"], ["y"] + columns[::-1]):
+        nested = {
+            (f.evidence["nested"], f.evidence["within"])
+            for f in nblint.check(frame[order], target="y").findings
+            if f.code == "NB105" and "nested" in f.evidence
+        }
+        assert nested == functions - {("country", "continent")}
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_without_names_a_cover_completed_by_a_coarser_column_gives_way_to_the_finer_split(seed):
+    """dd, OneHotEncoder(drop='first') and anonymised: five regime columns (pandas' drop-first
+    dummies, reference 'civilian') beside the one non-democracy column, which holds the military,
+    monarchy and civilian rows.  The non-democracy column with the three democratic regimes sums to
+    one on every row, but it completes fine levels with a coarser column: the group is pandas'
+    five, a dummy group, in any column order."""
+    rng = np.random.default_rng(seed)
+    levels = np.array(["civilian", "military", "monarchy", "mixed", "parliamentary", "presidential"])
+    regime = pd.Series(levels[rng.choice(6, size=600, p=[0.2, 0.2, 0.1, 0.1, 0.2, 0.2])])
+    dummies = pd.get_dummies(regime, drop_first=True, dtype=int)
+    names = ["bnuy", "hwex", "tpla", "vfrk", "zmoq"]  # (meaningless, as the anonymised copies' names are)
+    frame = dummies.set_axis(names, axis=1)
+    frame["gsid"] = regime.isin(["civilian", "military", "monarchy"]).astype(int)
+    frame["x"] = rng.normal(size=len(frame))
+    frame["y"] = rng.integers(0, 2, len(frame))
+    for order in (list(frame.columns), list(reversed(frame.columns))):
+        structure = context(frame[order], "y").structure
+        assert structure.onehot == []
+        assert [sorted(g.members) for g in structure.dummy] == [names]
+
+
+def test_small_columns_beside_a_large_one_vary_and_their_dependency_is_found():
+    """driving (Wooldridge): fractions of the year under each speed limit (0..1, summing to one)
+    beside a state's population (millions): a column is constant only when it varies by nothing
+    beside its own size, so the fractions' VIFs are statsmodels' and their exact dependency is found."""
+    rng = np.random.default_rng(11)
+    n = 300
+    parts = rng.dirichlet([1.0, 1.0, 1.0], size=n)
+    frame = pd.DataFrame(
+        {
+            "pop": rng.normal(5e6, 1e6, n).round(),
+            "sl55": parts[:, 0],
+            "sl65": parts[:, 1],
+            "sl70": parts[:, 2],
+            "rate": rng.uniform(0.0, 1.0, n),
+        }
+    )
+    result = context(frame).vif
+    fractions = {"sl55", "sl65", "sl70"}
+    [dependent] = [c for c in fractions if np.isinf(result.vif[c])]
+    assert set(result.dependencies[dependent]) == fractions - {dependent}
+    oracle = statsmodels_vif(frame.drop(columns=[dependent]))
+    for column in oracle:
+        assert result.vif[column] == pytest.approx(oracle[column], rel=1e-6)

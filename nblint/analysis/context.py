@@ -48,6 +48,7 @@ from nblint.structure.duplicates import (
     recode_candidates,
 )
 from nblint.structure.kinds import ColumnKind, declared_kind, infer_kinds, term_kinds
+from nblint.structure.nesting import ColumnNesting, nested_columns
 from nblint.structure.verified import Structure, verified_structure
 from nblint.structure.vif import profile_variance_inflation
 
@@ -436,6 +437,15 @@ class TableContext:
             else set()
         )
         return recode_candidates(self.profile, set(self.profile.names) - categorical - codes, partners=codes)
+
+    # --- nested columns (NB105): each value of a fine column within one value of a coarser one
+    @cached_property
+    def nested_columns(self) -> list[ColumnNesting]:
+        """Categorical columns nested in another, verified row by row (:func:`~nblint.structure.nesting.nested_columns`)."""
+        structure = self.structure
+        taken = {m for g in structure.groups for m in g.members} | set(structure.code_columns) | self.term_columns
+        kinds = {c: k.kind for c, k in self.kinds.items() if c not in taken}
+        return nested_columns(self.profile, kinds, self.row_checks, self.settings.min_evidence)
 
     def row_checks(self, broken_candidates, code_candidates, identical_candidates, recode_candidates=()) -> RowVerdicts:
         """One chunked pass computing every per-row verification at once (:mod:`nblint.analysis.rowchecks`)."""

@@ -4,7 +4,8 @@ The structure searches work from the profile's counts; some candidates need the 
 themselves: how many rows of a broken-group candidate sum to 0 or to 2 and more (with
 example rows), whether a code column and a group determine each other, whether columns
 that may duplicate one another agree on every row (an order-free hash of their values),
-whether two columns recode each other. :class:`RowChecks` gathers all of it in one pass
+whether two columns recode each other (or one is a function of the other: a nested
+variable). :class:`RowChecks` gathers all of it in one pass
 (:func:`verify_rows`); every part adds up in any
 grouping of the rows, the example rows in row order.
 """
@@ -53,13 +54,16 @@ class RowSums:
 @dataclass
 class RowVerdicts:
     """What the rows say: per broken candidate its sums; per (code column, group) whether they
-    determine each other; the columns agreeing on every row; per pair whether they recode each other."""
+    determine each other; the columns agreeing on every row; per pair whether they recode each other
+    and whether the second is a function of the first."""
 
     row_sums: list[RowSums]
     decodes: list[bool]
     identical: list[list[str]]
     #: Per pair, the levels it maps one to one (0: not a recoding).
     recodes: list[int]
+    #: Per pair ``(a, b)``, whether each value of ``a`` goes with one value of ``b`` (``b`` a function of ``a``).
+    functions: list[bool] = field(default_factory=list)
 
 
 class RowChecks:
@@ -142,7 +146,8 @@ class RowChecks:
                 by_hash.setdefault(int(self.hashes[c]), []).append(c)
             identical += [group for group in by_hash.values() if len(group) > 1]
         recodes = [len(seen) if _one_to_one(seen) else 0 for seen in self.recode_tables]
-        return RowVerdicts(self.row_sums, decodes, identical, recodes)
+        functions = [_many_to_one(seen) for seen in self.recode_tables]
+        return RowVerdicts(self.row_sums, decodes, identical, recodes, functions)
 
 
 def verify_rows(
@@ -171,6 +176,11 @@ def verify_rows(
 def _one_to_one(pairs: set) -> bool:
     """Whether the (a, b) pairs seen map each a to one b and each b to one a (the two columns determine each other)."""
     return len({a for a, _ in pairs}) == len(pairs) == len({b for _, b in pairs})
+
+
+def _many_to_one(pairs: set) -> bool:
+    """Whether the (a, b) pairs seen map each a to one b (``b`` is a function of ``a``; several a may share a b)."""
+    return len({a for a, _ in pairs}) == len(pairs)
 
 
 def _labels(col) -> list:

@@ -23,7 +23,9 @@ then the finer split (more levels), then the members' names.
 A chosen group records the covers it was preferred to.  A cover whose names point to two
 variables (:func:`~nblint.structure.names.cross_stem`), or that takes part of one named
 variable's levels and completes it with a coarser column the other levels imply
-(:func:`partial_family`), is a relation between variables, never a group.
+(:func:`~nblint.structure.nesting.partial_family`), is a relation between variables, never a group;
+where names say nothing, so is a cover of fine levels completed by a column that holds the
+other levels (:func:`~nblint.structure.nesting.coarsened_cover`).
 """
 
 from __future__ import annotations
@@ -36,7 +38,6 @@ from nblint.structure.budget import Budget
 from nblint.structure.families import covering_families
 from nblint.structure.groups import Group
 from nblint.structure.names import (
-    candidate_stems,
     cross_stem,
     family_stems,
     group_stem,
@@ -44,6 +45,7 @@ from nblint.structure.names import (
     name_stem,
     shared_affix,
 )
+from nblint.structure.nesting import nameless_nested, partial_family
 
 #: Other covers listed in a group's evidence when the choice was ambiguous.
 MAX_ALTERNATIVES = 3
@@ -141,7 +143,7 @@ def find_onehot_groups(
     named_apart = {c: cross_stem([binary[k] for k in c], all_names) for c in set(candidates)}
     nested = {c: partial_family(c, binary, stems_of, O, usable) for c in set(candidates) if named_apart[c] is None}
     crossing = {c: named_apart[c] or nested.get(c) for c in set(candidates)}
-    rivals_only = {c for c, variables in nested.items() if variables is not None}
+    rivals_only = {c for c, v in nested.items() if v is not None} | nameless_nested(nested, stems_of, O, counts, usable)
     groups = [
         _group(cover, alternatives, why, binary, counts, n_rows, table_order)
         for cover, alternatives, why in choose_covers(
@@ -283,52 +285,6 @@ class _CoverSearch:
         self.candidate_total += sign * int(self.counts[index].sum())
 
 
-def partial_family(cover, binary, stems_of, O: np.ndarray, usable: np.ndarray) -> tuple[str, ...] | None:
-    """The variables of a cover that takes part of one named variable's levels and completes it with another column.
-
-    Let ``S`` be a stem some members carry and others do not, and ``F`` the 0/1 columns
-    carrying ``S``.  When a column of ``F`` outside the cover is exclusive of every member
-    carrying ``S`` (levels of one variable, as its name says), the cover still covers its
-    rows exactly once, so only the members without ``S`` can: each row of that level lies
-    within them.  The other members are then a coarser variable the left-out levels imply
-    (``democracy_Non-democracy`` beside ``regime_Mixed Dem``, ``regime_Parliamentary Dem``,
-    ``regime_Presidential Dem``, while ``regime_Military Dict`` and ``regime_Monarchy``
-    lie within non-democracy): a relation between two variables made by nesting, not one
-    encoded variable.  Implication is not membership (issue 37): ``S``'s own levels are
-    left to form their group.
-
-    Parameters
-    ----------
-    cover : tuple of int
-        Indices into ``binary`` of an exact cover.
-    binary : list of str
-    stems_of : list of frozenset
-        Each binary column's stems that another column of the table carries too
-        (:func:`~nblint.structure.names.family_stems`).
-    O : ndarray (b, b) of int
-        Co-occurrence counts of ``binary``.
-    usable : ndarray of bool
-        Columns neither empty nor constant.
-
-    Returns
-    -------
-    tuple of str or None
-        The stem ``S`` and the variables of the other members (their shortest stem, or their
-        name), sorted; None when no stem is split so.
-    """
-    inside = set(cover)
-    for stem in sorted(frozenset().union(*(stems_of[k] for k in cover))):
-        carriers = [k for k in cover if stem in stems_of[k]]
-        others = [binary[k] for k in cover if stem not in stems_of[k]]
-        if not others:
-            continue  # every member carries it: the stem names the cover itself
-        left_out = [j for j, stems in enumerate(stems_of) if j not in inside and usable[j] and stem in stems]
-        if any(not O[j, carriers].any() for j in left_out):
-            named = {min(candidate_stems(m), key=lambda x: (len(x), x), default=m) for m in others}
-            return tuple(sorted(named | {stem}))
-    return None
-
-
 def union_parts(O: np.ndarray, counts: np.ndarray, usable: np.ndarray) -> list[tuple[int, ...]]:
     """For each column, the finer exclusive columns it is exactly the union of (empty when none).
 
@@ -392,7 +348,7 @@ def choose_covers(
     way to the finer split), then the sorted member names.
 
     ``rivals_only`` are covers never chosen (a relation between variables, see
-    :func:`partial_family`) but recorded among the alternatives of those that were.
+    :func:`~nblint.structure.nesting.partial_family`) but recorded among the alternatives of those that were.
 
     Returns
     -------

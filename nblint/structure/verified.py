@@ -23,7 +23,7 @@ from nblint.structure.budget import Budget
 from nblint.structure.duplicates import code_column_candidates, identical_candidates
 from nblint.structure.groups import Group
 from nblint.structure.names import group_stem
-from nblint.structure.nesting import Nesting, nested_groups
+from nblint.structure.nesting import Nesting, nested_groups, nested_in_columns
 from nblint.structure.onehot import GroupSearch
 from nblint.structure.searched import exclusive_candidates
 
@@ -266,6 +266,9 @@ def verified_structure(
     )
     dummy = in_table_order(dummy, order)
     nested = nested_groups(search.onehot + dummy, binary, cooccurrence, min_evidence) if binary else []
+    nested += (
+        nested_in_columns(search.onehot + dummy, binary, cooccurrence, profile.n_rows, min_evidence) if binary else []
+    )
     nested.sort(key=lambda x: (order[x.fine.members[0]], order[x.coarse.members[0]]))
     return Structure(
         search.onehot,

@@ -145,12 +145,14 @@ def profile_variance_inflation(gram, left_out: frozenset[str], onehot: list[Grou
     names = gram.names
     if left_out and any(name in left_out for name in names):
         keep = [i for i, name in enumerate(names) if name not in left_out]
-        return variance_inflation(tuple(names[i] for i in keep), gram.comoment_of(keep), onehot, n_rows)
-    return variance_inflation(names, gram.comoment, onehot, n_rows)
+        return variance_inflation(
+            tuple(names[i] for i in keep), gram.comoment_of(keep), onehot, n_rows, np.asarray(gram.mean)[keep]
+        )
+    return variance_inflation(names, gram.comoment, onehot, n_rows, np.asarray(gram.mean))
 
 
 def variance_inflation(
-    names: tuple[str, ...], comoment: np.ndarray, onehot: list[Group], n_rows: int | None = None
+    names: tuple[str, ...], comoment: np.ndarray, onehot: list[Group], n_rows: int | None = None, mean=None
 ) -> VifResult:
     """VIF of every column, in closed form from the centred co-moment matrix.
 
@@ -165,17 +167,17 @@ def variance_inflation(
         (it is ``1 - sum`` of the others) and reported with ``VIF = inf``.
     n_rows : int, optional
         Rows behind ``comoment``.  When the independent columns reach ``n_rows - 1``
-        (the most the centred rows can span), the split into independent and
-        dependent columns is made in name order, so that it does not depend on
-        the columns' order.
+        (the most the centred rows can span), the split into independent and dependent
+        columns is made in name order, so that it does not depend on the columns' order.
+    mean : ndarray (q,), optional
+        The columns' means, which tell which columns are constant (:func:`_varying`).
 
     Returns
     -------
     VifResult
     """
     diag = np.diag(comoment) if len(names) else np.zeros(0)
-    scale = np.sqrt(np.abs(diag))
-    varying = diag > 1e-12 * max(1.0, float(np.max(np.abs(diag))) if len(diag) else 1.0)
+    scale, varying = np.sqrt(np.abs(diag)), _varying(diag, n_rows, mean)
     dropped = {}
     for group in onehot:
         present = [m for m in group.members if m in names]
@@ -237,6 +239,17 @@ def variance_inflation(
         if by_rows:
             result.by_rows = tuple(names[k[d]] for d in dependent if names[k[d]] not in dependencies)
     return result
+
+
+def _varying(diag: np.ndarray, n_rows: int | None, mean) -> np.ndarray:
+    """Which columns vary: ``M_jj > 1e-12 (M_jj + n mean_j^2)``, nothing beside each column's own size.
+
+    Whatever the other columns' scale: a 0/1 column beside a population count varies.  Without
+    the means (or the rows), beside the largest variation in the table.
+    """
+    if mean is not None and n_rows is not None:
+        return diag > 1e-12 * np.maximum(1.0, np.abs(diag) + n_rows * np.asarray(mean, dtype=float) ** 2)
+    return diag > 1e-12 * max(1.0, float(np.max(np.abs(diag))) if len(diag) else 1.0)
 
 
 def _combination(

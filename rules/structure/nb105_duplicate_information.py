@@ -27,7 +27,13 @@ class DuplicateInformation(Rule):
     level has the coarse level set; a drop-first coarse group's reference counts as a level),
     where chance cannot explain it (levels seen on a row or two lie within some level of
     any group: the levels' chances of falling within one coarse level must multiply to
-    under ``exp(-min-evidence)``).
+    under ``exp(-min-evidence)``); a lone 0/1 column set exactly on some levels of a group
+    (``democracy_Non-democracy`` on the military, monarchy and civilian regimes' rows), that
+    variable coarsened; and one categorical column nested in another: each value of
+    the fine column goes with one value of the coarse one (``un_region_name`` within
+    ``un_continent_name``, ``regime`` within ``democracy``), verified row by row and weighed
+    against chance the same way (where countries lie in regions and regions in continents,
+    countries within continents follows and is not said again).
 
     ## Why is this bad?
     Naive Bayes multiplies in every feature as independent evidence. A copy of a
@@ -111,8 +117,24 @@ class DuplicateInformation(Rule):
             }
             fix = f"Keep {column!r} (as a categorical feature) and drop the indicator columns, or the reverse."
             yield self.finding(ctx, message, columns=[column] + group.members, evidence=evidence, fix=fix)
-        for nesting in structure.nested:
+        yield from self._nestings(ctx)
+        for a, b in ctx.recodes:
+            levels = ctx.recode_levels[(a, b)]
+            message = (
+                f"columns {a!r} and {b!r} carry the same information: each of the {levels} values of one goes "
+                "with exactly one value of the other (one recodes the other)"
+            )
+            evidence = {"recoded": [a, b], "levels": levels}
+            fix = f"Keep one of {a!r} and {b!r}: read together, the variable is counted twice."
+            yield self.finding(ctx, message, columns=[a, b], evidence=evidence, fix=fix)
+
+    def _nestings(self, ctx: TableContext):
+        """Groups nested in groups, and columns nested in columns: the coarse variable counted twice."""
+        for nesting in ctx.structure.nested:
             fine, coarse = nesting.fine, nesting.coarse
+            if coarse.evidence.get("lone_column"):
+                yield self._derived_column(ctx, nesting)
+                continue
             message = (
                 f"the {fine.kind} group {fmt_columns(fine.members, limit=3)} (variable {fine.label!r}, {fine.n_levels} "
                 f"levels) is nested in the {coarse.kind} group {fmt_columns(coarse.members, limit=3)} (variable "
@@ -136,12 +158,46 @@ class DuplicateInformation(Rule):
                 "estimated), or give the model the finer one alone."
             )
             yield self.finding(ctx, message, columns=fine.members + coarse.members, evidence=evidence, fix=fix)
-        for a, b in ctx.recodes:
-            levels = ctx.recode_levels[(a, b)]
+        for column_nesting in ctx.nested_columns:
+            inner, outer = column_nesting.fine, column_nesting.coarse
             message = (
-                f"columns {a!r} and {b!r} carry the same information: each of the {levels} values of one goes "
-                "with exactly one value of the other (one recodes the other)"
+                f"column {inner!r} ({column_nesting.fine_levels} levels) is nested in column {outer!r} "
+                f"({column_nesting.coarse_levels} levels): each value of {inner!r} goes with exactly one value of "
+                f"{outer!r}, so {outer!r} is a function of {inner!r} and counted twice"
             )
-            evidence = {"recoded": [a, b], "levels": levels}
-            fix = f"Keep one of {a!r} and {b!r}: read together, the variable is counted twice."
-            yield self.finding(ctx, message, columns=[a, b], evidence=evidence, fix=fix)
+            evidence = {
+                "nested": inner,
+                "within": outer,
+                "fine_levels": column_nesting.fine_levels,
+                "coarse_levels": column_nesting.coarse_levels,
+                "nesting_evidence": round(column_nesting.evidence, 3),
+            }
+            fix = (
+                f"Keep one of {inner!r} and {outer!r} (the finer keeps more, the coarser is better "
+                "estimated), or give the model the finer one alone."
+            )
+            yield self.finding(ctx, message, columns=[inner, outer], evidence=evidence, fix=fix)
+
+    def _derived_column(self, ctx: TableContext, nesting):
+        """A lone 0/1 column that is a function of a group: a coarsening of its variable, counted twice."""
+        fine, [column] = nesting.fine, nesting.coarse.members
+        inside = [m for m, c in nesting.within.items() if c is not None]
+        inside_rows = sum(fine.counts[fine.members.index(m)] for m in inside)
+        reference = " and the group's reference rows" if nesting.coarse.counts[0] > inside_rows else ""
+        message = (
+            f"column {column!r} is a function of the {fine.kind} group {fmt_columns(fine.members, limit=3)} "
+            f"(variable {fine.label!r}, {fine.n_levels} levels): it is set exactly on the rows of "
+            f"{fmt_columns(inside, limit=3)}{reference}, so it is {fine.label!r} coarsened and counted twice"
+        )
+        evidence = {
+            "derived": column,
+            "from_group": fine.members,
+            "fine_columns": len(fine.members),
+            "fine_variable": fine.label,
+            "fine_levels": fine.n_levels,
+            "levels_set": inside,
+            "reference_set": bool(reference),
+            "nesting_evidence": round(nesting.evidence, 3),
+        }
+        fix = f"Drop {column!r} (the group holds it), or keep it and collapse the group to what it says."
+        return self.finding(ctx, message, columns=fine.members + [column], evidence=evidence, fix=fix)
