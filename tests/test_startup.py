@@ -101,6 +101,53 @@ def test_a_first_check_on_numpy_arrays_loads_no_dataframe_library(labels, dtype)
     assert not {"pandas", "pyarrow", "polars"} & set(json.loads(names.replace("'", '"')))
 
 
+#: A first ``nblint.check`` of a small sparse matrix (the fixed cost ``bench/bench_text.py --first`` times),
+#: then the modules it loaded beyond ``import nblint`` and what the caller had.
+SPARSE_FIRST_CHECK = """
+import json, sys
+import numpy as np
+from scipy import sparse
+X = sparse.random(20, 30, density=0.2, random_state=0, format="csr")
+X.data = np.ceil(3 * X.data)
+X[:, 29] = X[:, 0] + X[:, 1]  # (an exact dependency: NB104's pivoted Cholesky runs)
+y = np.array(["a", "b"] * 10)
+import nblint
+before = set(sys.modules)
+report = nblint.check(X, y)
+print(json.dumps([sorted({f.code for f in report.findings}), sorted(set(sys.modules) - before)]))
+"""
+
+#: What a small matrix's check never needs: statistics, learning, DataFrame and plotting libraries,
+#: scipy's dense linear algebra (numpy does a few dozen columns' factorisations), the BLAS scan
+#: (no product of a 20 x 30 table is large enough for BLAS to use threads), the impact measurement.
+NOT_FOR_A_SMALL_MATRIX = (
+    "scipy.linalg",
+    "scipy.stats",
+    "scipy.special",
+    "scipy.optimize",
+    "statsmodels",
+    "sklearn",
+    "pandas",
+    "pyarrow",
+    "polars",
+    "matplotlib",
+    "threadpoolctl",
+    "nblint.impact",
+    "nblint.nbmath.components",
+)
+
+
+def test_a_first_check_of_a_small_sparse_matrix_loads_only_what_it_needs():
+    proc = subprocess.run([sys.executable, "-c", SPARSE_FIRST_CHECK], capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    codes, loaded_now = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert "NB104" in codes  # (the dependency was looked for, and found)
+    heavy = {
+        name for name in loaded_now if name in NOT_FOR_A_SMALL_MATRIX or name.split(".")[0] in NOT_FOR_A_SMALL_MATRIX
+    }
+    assert heavy == set()
+
+
 def test_numpy_classes_are_read_as_pandas_reads_them():
     import numpy as np
     import pandas as pd

@@ -29,7 +29,7 @@ from nblint.engine import resolved_options, run_rules, shared_settings
 from nblint.engine.findings import Finding, Severity
 from nblint.profile.table import TableProfile
 from nblint.readers import StreamSource, TableSource, is_table_path
-from nblint.run.blas import one_blas_thread
+from nblint.run.blas import one_blas_thread, table_work
 from nblint.run.config import Settings, find_config, load_config
 
 if TYPE_CHECKING:
@@ -249,7 +249,9 @@ def lint_source(
     (:func:`nblint.run.pairing.compare`) for the NB6xx rules; or the comparison already made
     (a pipeline's steps that failed on the test rows).
     """
-    with one_blas_thread():
+    # (a stream has not counted its rows yet: its work is not known)
+    work = table_work(source.n_rows, len(source.names)) if source.n_rows and test is None else None
+    with one_blas_thread(work):
         train_rows = None
         if isinstance(test, TableSource):
             from nblint.run.overlap import train_rows_for
