@@ -1,8 +1,6 @@
 import math
 
 from nblint.engine import Option, Severity
-from nblint.pipelines.calls import OneOf
-from nblint.pipelines.flow import is_number
 
 from . import PipelineRule, literal
 
@@ -69,6 +67,9 @@ class SmoothingDisabled(PipelineRule):
     )
 
     def check_model(self, ctx, estimator):
+        from nblint.pipelines.calls import OneOf
+        from nblint.pipelines.flow import is_number
+
         if ctx.model == "gaussian":
             smoothing = estimator.value("var_smoothing")
             if isinstance(smoothing, OneOf):
