@@ -67,6 +67,8 @@ def test_a_small_table_check_loads_only_what_its_rules_need(tmp_path):
     assert "nblint.impact" not in modules
     # The profile needs the maths' moments only: no model, no components (nothing is fitted).
     assert "nblint.nbmath.moments" in modules and "nblint.nbmath.components" not in modules
+    # A run of tables asks of each path only whether it is a pipeline config: no config reader is loaded.
+    assert not {"yaml", "tomllib", "nblint.pipelines.mapping", "nblint.pipelines.pysource"} & modules
 
 
 #: A first ``nblint.check`` on a numpy matrix and numpy classes, then the packages it loaded.
