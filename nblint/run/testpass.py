@@ -15,7 +15,6 @@ from typing import Any
 import numpy as np
 
 from nblint.engine.findings import EXAMPLE_ROWS
-from nblint.run.overlap import RowPrints
 
 #: Column kinds whose values are levels: a level the training table never had is "unseen" (a count
 #: only where a categorical model reads it).
@@ -121,6 +120,8 @@ class TestPass:
             none_seen = group.kind == "one-hot" and group.reference_count == 0
             self.groups[label] = (list(group.members), none_seen)
             self.result.levels[label] = LevelsMet(label, members=tuple(group.members))
+        from nblint.run.overlap import RowPrints  # (NB605's pack imports this module's SUPPORT_SDS on every check)
+
         self.prints = RowPrints(common, self.target)
         self.rows = 0
         self.unseen_mask: list[np.ndarray] = []
