@@ -26,12 +26,16 @@ BLAS_THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_TH
 THREADED_WORK = 65_536 * 4
 
 
-def table_work(n_rows: int, n_columns: int) -> int:
-    """Multiply-adds of the largest BLAS products a check of an ``n_rows`` x ``n_columns`` table makes.
+def table_work(source: Any, test: Any = None) -> int | None:
+    """Multiply-adds of the largest BLAS products a check of ``source`` (a table source) makes; None when not known.
 
     Its Gram matrix (``n p^2``, the co-moments and 0/1 co-occurrences) and the Cholesky
-    factorisation of the columns' correlations (``p^3``) bound them.
+    factorisation of the columns' correlations (``p^3``) bound them.  A stream that has not
+    counted its rows yet is not known, nor a check with a ``test`` table (its own pass too).
     """
+    if not source.n_rows or test is not None:
+        return None
+    n_rows, n_columns = source.n_rows, len(source.names)
     return n_rows * n_columns**2 + n_columns**3
 
 

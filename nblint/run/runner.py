@@ -249,9 +249,7 @@ def lint_source(
     (:func:`nblint.run.pairing.compare`) for the NB6xx rules; or the comparison already made
     (a pipeline's steps that failed on the test rows).
     """
-    # (a stream has not counted its rows yet: its work is not known)
-    work = table_work(source.n_rows, len(source.names)) if source.n_rows and test is None else None
-    with one_blas_thread(work):
+    with one_blas_thread(table_work(source, test)):
         train_rows = None
         if isinstance(test, TableSource):
             from nblint.run.overlap import train_rows_for

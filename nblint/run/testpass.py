@@ -120,9 +120,7 @@ class TestPass:
             none_seen = group.kind == "one-hot" and group.reference_count == 0
             self.groups[label] = (list(group.members), none_seen)
             self.result.levels[label] = LevelsMet(label, members=tuple(group.members))
-        from nblint.run.overlap import RowPrints  # (NB605's pack imports this module's SUPPORT_SDS on every check)
-
-        self.prints = RowPrints(common, self.target)
+        self.prints = _row_prints(common, self.target)
         self.rows = 0
         self.unseen_mask: list[np.ndarray] = []
         self.veto_mask: list[np.ndarray] = []
@@ -322,3 +320,11 @@ def _number(text: str):
         return float(text)
     except ValueError:
         return text
+
+
+def _row_prints(common: tuple[str, ...], target: str | None):
+    """The test rows' fingerprints over ``common``, from :mod:`nblint.run.overlap`, imported only here:
+    NB605's module reads this module's ``SUPPORT_SDS`` on every check, with or without a test table."""
+    from nblint.run.overlap import RowPrints
+
+    return RowPrints(common, target)
