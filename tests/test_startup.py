@@ -67,6 +67,8 @@ def test_a_small_table_check_loads_only_what_its_rules_need(tmp_path):
     assert "nblint.impact" not in modules
     # The profile needs the maths' moments only: no model, no components (nothing is fitted).
     assert "nblint.nbmath.moments" in modules and "nblint.nbmath.components" not in modules
+    # A run of tables asks of each path only whether it is a pipeline config: no config reader is loaded.
+    assert not {"yaml", "tomllib", "nblint.pipelines.mapping", "nblint.pipelines.pysource"} & modules
 
 
 #: A first ``nblint.check`` on a numpy matrix and numpy classes, then the packages it loaded.
@@ -99,6 +101,53 @@ def test_a_first_check_on_numpy_arrays_loads_no_dataframe_library(labels, dtype)
     count, _, names = proc.stdout.strip().partition(" ")
     assert int(count) > 0  # (the matrix was linted: its columns decide the classes)
     assert not {"pandas", "pyarrow", "polars"} & set(json.loads(names.replace("'", '"')))
+
+
+#: A first ``nblint.check`` of a small sparse matrix (the fixed cost ``bench/bench_text.py --first`` times),
+#: then the modules it loaded beyond ``import nblint`` and what the caller had.
+SPARSE_FIRST_CHECK = """
+import json, sys
+import numpy as np
+from scipy import sparse
+X = sparse.random(20, 30, density=0.2, random_state=0, format="csr")
+X.data = np.ceil(3 * X.data)
+X[:, 29] = X[:, 0] + X[:, 1]  # (an exact dependency: NB104's pivoted Cholesky runs)
+y = np.array(["a", "b"] * 10)
+import nblint
+before = set(sys.modules)
+report = nblint.check(X, y)
+print(json.dumps([sorted({f.code for f in report.findings}), sorted(set(sys.modules) - before)]))
+"""
+
+#: What a small matrix's check never needs: statistics, learning, DataFrame and plotting libraries,
+#: scipy's dense linear algebra (numpy does a few dozen columns' factorisations), the BLAS scan
+#: (no product of a 20 x 30 table is large enough for BLAS to use threads), the impact measurement,
+#: the pipeline machinery (the NB5xx pack is loaded, its rules do not run on a table).
+NOT_FOR_A_SMALL_MATRIX = (
+    "scipy.linalg",
+    "scipy.stats",
+    "scipy.special",
+    "scipy.optimize",
+    "statsmodels",
+    "sklearn",
+    "pandas",
+    "pyarrow",
+    "polars",
+    "matplotlib",
+    "threadpoolctl",
+    "nblint.impact",
+    "nblint.nbmath.components",
+    "nblint.pipelines",
+)
+
+
+def test_a_first_check_of_a_small_sparse_matrix_loads_only_what_it_needs():
+    proc = subprocess.run([sys.executable, "-c", SPARSE_FIRST_CHECK], capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    codes, loaded_now = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert "NB104" in codes  # (the dependency was looked for, and found)
+    heavy = {name for name in loaded_now for top in NOT_FOR_A_SMALL_MATRIX if f"{name}.".startswith(f"{top}.")}
+    assert heavy == set()
 
 
 def test_numpy_classes_are_read_as_pandas_reads_them():
@@ -138,16 +187,17 @@ def test_the_maths_package_exports_every_name_of_its_parts_on_first_use():
 
 
 @pytest.mark.slow
-def test_a_check_with_exact_dependencies_loads_lapack_for_them(tmp_path):
-    """The other side of the screen: a column that is the sum of two others needs the
-    pivoted Cholesky, so scipy.linalg is loaded, and NB104 reports it."""
+def test_a_small_check_with_exact_dependencies_finds_them_without_scipy_linalg(tmp_path):
+    """The other side of the screen: a column that is the sum of two others needs the pivoted
+    Cholesky; on a few columns it is numpy's (the unblocked algorithm LAPACK itself runs at that
+    size), so NB104 reports it and scipy.linalg, a tenth of a second to import, is not loaded."""
     rows = ["a,b,total,y"] + [f"{i % 7},{(i * 3) % 11},{i % 7 + (i * 3) % 11},{i % 2}" for i in range(40)]
     table = tmp_path / "sums.csv"
     table.write_text("\n".join(rows) + "\n")
     modules, proc = loaded("check", str(table), "--target", "y", "--select", "NB104")
     assert proc.returncode == 1, proc.stderr
-    assert "NB104" in proc.stdout
-    assert "scipy.linalg" in modules
+    assert "NB104" in proc.stdout and "'total'" in proc.stdout
+    assert "scipy.linalg" not in modules
     assert not {"statsmodels", "sklearn", "matplotlib", "polars"} & packages(modules)
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import itertools
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -31,6 +30,8 @@ def ordered_map(function: Callable[[T], R], items: Iterable[T], jobs: int, name:
         for item in first:
             yield function(item)
         return
+    from concurrent.futures import ThreadPoolExecutor  # (its thread and queue modules: only where a pool starts)
+
     with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix=name) as pool:
         in_flight: deque = deque()
         try:

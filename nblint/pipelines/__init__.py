@@ -19,20 +19,24 @@ through a :class:`~nblint.pipelines.context.PipelineContext`.
 from typing import TYPE_CHECKING
 
 from nblint.core.lazy import lazy_exports
-from nblint.pipelines.calls import Param
-from nblint.pipelines.context import PipelineContext
-from nblint.pipelines.spec import PipelineSpec, Step
 
 if TYPE_CHECKING:
+    from nblint.pipelines.calls import Param
     from nblint.pipelines.configs import ConfigFile, is_config_path, read_config
+    from nblint.pipelines.context import PipelineContext
     from nblint.pipelines.lint import lint_specs
+    from nblint.pipelines.spec import PipelineSpec, Step
 
-#: Names of :mod:`nblint.pipelines.configs` and :mod:`nblint.pipelines.lint`, imported on first use: the
-#: readers load YAML, TOML and the Python-source parsers, which the NB5xx rules (and ``nblint.check`` on
-#: a table) never need.
+#: Every name, imported on first use: the config readers load YAML, TOML and the Python-source
+#: parsers, which the NB5xx rules (and ``nblint.check`` on a table) never need, and a run of tables
+#: asks only :func:`is_config_path` of each path (the calls, flows and specs are a pipeline's).
 __getattr__ = lazy_exports(
     __name__,
     {
+        "Param": "nblint.pipelines.calls",
+        "PipelineContext": "nblint.pipelines.context",
+        "PipelineSpec": "nblint.pipelines.spec",
+        "Step": "nblint.pipelines.spec",
         "ConfigFile": "nblint.pipelines.configs",
         "is_config_path": "nblint.pipelines.configs",
         "read_config": "nblint.pipelines.configs",

@@ -26,6 +26,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from nblint.core.errors import InputError
 from nblint.core.fileguard import read_limited
@@ -39,13 +40,13 @@ from nblint.engine import (
 )
 from nblint.engine.findings import Finding
 from nblint.pipelines.calls import Note
-from nblint.pipelines.mapping import read_mapping_config
-from nblint.pipelines.notebook import CellMap, file_lines, load_cells, read_notebook
-from nblint.pipelines.pynotes import cut_message
-from nblint.pipelines.pyparse import imports_library
-from nblint.pipelines.pysource import read_module, read_python
 from nblint.pipelines.spec import PipelineSpec
-from nblint.pipelines.tree import read_documents
+
+if TYPE_CHECKING:
+    from nblint.pipelines.notebook import CellMap
+
+# Each format's reader (YAML and TOML through the mapping reader, Python through ast, notebooks) is
+# imported when a file of that format is read: a run of tables asks only whether a path is a config.
 
 CONFIG_SUFFIXES = (".yaml", ".yml", ".json", ".toml", ".py", ".ipynb")
 #: nblint's own configuration files, never pipeline configs.
@@ -206,8 +207,13 @@ def read_config(path: str) -> ConfigFile | None:
         raise InputError(f"not {what} text (byte 0x{raw[exc.start]:02x} at line {line})") from None
     try:
         if python:
+            from nblint.pipelines.pysource import read_python
+
             specs = read_python(text, path)
         else:
+            from nblint.pipelines.mapping import read_mapping_config
+            from nblint.pipelines.tree import read_documents
+
             specs = read_mapping_config(read_documents(text, os.path.splitext(path.lower())[1]), path)
     except (RecursionError, MemoryError):  # (CPython's parser reports its own depth limit as either)
         raise InputError("nested too deeply to read") from None
@@ -244,6 +250,11 @@ def _mentions_library(raw: bytes) -> bool:
 
 def _read_notebook(raw: bytes, path: str) -> ConfigFile | None:
     """A notebook's code cells as one Python source; None when it uses no scikit-learn (or is not Python)."""
+    from nblint.pipelines.notebook import file_lines, load_cells, read_notebook
+    from nblint.pipelines.pynotes import cut_message
+    from nblint.pipelines.pyparse import imports_library
+    from nblint.pipelines.pysource import read_module
+
     cells = load_cells(raw)
     if cells is None or not _mentions_library(raw):
         return None

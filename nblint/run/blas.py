@@ -20,9 +20,27 @@ from nblint.core.shared import ProcessWide
 #: What OpenBLAS, MKL and BLIS read, when they load, for their thread count.
 BLAS_THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS")
 
+#: Multiply-adds below which a matrix product runs on one thread whatever the BLAS may use:
+#: OpenBLAS threads a product only from 65,536 x 4 of them (its SMP_THRESHOLD_MIN times
+#: GEMM_MULTITHREAD_THRESHOLD).  A run whose largest product is smaller needs no limit.
+THREADED_WORK = 65_536 * 4
+
+
+def table_work(source: Any, test: Any = None) -> int | None:
+    """Multiply-adds of the largest BLAS products a check of ``source`` (a table source) makes; None when not known.
+
+    Its Gram matrix (``n p^2``, the co-moments and 0/1 co-occurrences) and the Cholesky
+    factorisation of the columns' correlations (``p^3``) bound them.  A stream that has not
+    counted its rows yet is not known, nor a check with a ``test`` table (its own pass too).
+    """
+    if not source.n_rows or test is not None:
+        return None
+    n_rows, n_columns = source.n_rows, len(source.names)
+    return n_rows * n_columns**2 + n_columns**3
+
 
 @contextmanager
-def one_blas_thread():
+def one_blas_thread(work: int | None = None):
     """Keep BLAS (OpenBLAS's matrix products, Cholesky) on one thread meanwhile.
 
     nblint's parallelism is over chunks (``--jobs`` threads, plus as many parsing
@@ -39,7 +57,15 @@ def one_blas_thread():
     the 1M x 65 bench table, scipy's BLAS on two threads (its SSYRK then counted
     the co-occurrences) had cost 5-9 s of CPU (0.3 s on one).  On exit, a BLAS loaded meanwhile gets the thread count the
     others return to, so an API caller's session is left as it was.
+
+    ``work`` is the most multiply-adds one BLAS call of the run makes (:func:`table_work`), None
+    when not known.  Below :data:`THREADED_WORK` BLAS runs every call on one thread anyway, so
+    nothing is limited or set: the BLAS libraries are not looked for (threadpoolctl's import and
+    scan, 5-10 ms, were most of a small table's first check beside the imports).
     """
+    if work is not None and work < THREADED_WORK:
+        yield
+        return
     imported = set(sys.modules)
     before = _blas_libraries(imported)
 

@@ -30,7 +30,7 @@ from nblint.engine import resolved_options, run_rules, shared_settings
 from nblint.engine.findings import Finding, Severity
 from nblint.profile.table import TableProfile
 from nblint.readers import StreamSource, TableSource
-from nblint.run.blas import one_blas_thread
+from nblint.run.blas import one_blas_thread, table_work
 from nblint.run.config import FileSettings, Overrides, find_config, load_config
 from nblint.run.declared import declared_by_spec, path_key, with_named_data
 from nblint.run.paths import expand_paths
@@ -167,7 +167,7 @@ def lint_source(
     (:func:`nblint.run.pairing.compare`) for the NB6xx rules; or the comparison already made
     (a pipeline's steps that failed on the test rows).
     """
-    with one_blas_thread():
+    with one_blas_thread(table_work(source, test)):
         train_rows = None
         if isinstance(test, TableSource):
             from nblint.run.overlap import train_rows_for

@@ -16,7 +16,6 @@ import numpy as np
 
 from nblint.analysis.rows import EXACT_INTEGERS
 from nblint.engine.findings import EXAMPLE_ROWS
-from nblint.run.overlap import RowPrints
 
 #: Column kinds whose values are levels: a level the training table never had is "unseen" (a count
 #: only where a categorical model reads it).
@@ -122,7 +121,7 @@ class TestPass:
             none_seen = group.kind == "one-hot" and group.reference_count == 0
             self.groups[label] = (list(group.members), none_seen)
             self.result.levels[label] = LevelsMet(label, members=tuple(group.members))
-        self.prints = RowPrints(common, self.target)
+        self.prints = _row_prints(common, self.target)
         self.rows = 0
         self.unseen_mask: list[np.ndarray] = []
         self.veto_mask: list[np.ndarray] = []
@@ -359,3 +358,11 @@ def _number(text: str):
         return float(text)
     except ValueError:
         return text
+
+
+def _row_prints(common: tuple[str, ...], target: str | None):
+    """The test rows' fingerprints over ``common``, from :mod:`nblint.run.overlap`, imported only here:
+    NB605's module reads this module's ``SUPPORT_SDS`` on every check, with or without a test table."""
+    from nblint.run.overlap import RowPrints
+
+    return RowPrints(common, target)

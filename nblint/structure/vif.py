@@ -10,6 +10,9 @@ column, one regression per column.  Here it is one Cholesky factorisation of ``R
 after exact dependencies are taken out: one level of each exact one-hot group
 (it is one minus the others: VIF infinite), then the columns a pivoted Cholesky
 finds dependent within :data:`RANK_TOLERANCE`.
+
+Up to :data:`LAPACK_BLOCK` columns the factorisations and solves are numpy's and the
+substitutions here (the algorithms LAPACK itself runs at that size); beyond it, scipy.linalg's.
 """
 
 from __future__ import annotations
@@ -24,6 +27,13 @@ from nblint.structure.groups import Group
 #: Residual variance share (1 / VIF) at or below which a column is an exact
 #: linear combination of the others: VIF >= 1e10.
 RANK_TOLERANCE = 1e-10
+
+#: Columns up to which the pivoted Cholesky and the triangular solves are done here in numpy
+#: (:func:`_pivoted_cholesky`, :func:`_substitute`) rather than by scipy.linalg: LAPACK's dpstrf runs
+#: its unblocked algorithm, dpstf2, below its block size (ILAENV's 64 for xPOTRF), and the one
+#: here is that algorithm step for step.  Importing scipy.linalg costs 0.06-0.1 s of CPU, more than
+#: a small table's whole check; a few dozen numpy steps cost a millisecond.
+LAPACK_BLOCK = 64
 
 #: Relative error allowed for the screen of :meth:`VifResult.may_exceed`: a numpy
 #: inverse of the Cholesky factor agrees with LAPACK's to about ``cond(R) * 1e-16``,
@@ -209,12 +219,10 @@ def variance_inflation(
     # A dependent column always has independent ones (so an inverse), whose diagonal,
     # computed once here, serves both the VIFs and the pruning of each combination.
     if dependent and factor is not None and result.inverse is not None:
-        from scipy.linalg import cho_solve
-
         D = np.array(dependent)
         # Every dependent column's fit over S from the one factor: R_SS B = R_SD, two
         # triangular solves with |D| right-hand sides, not a least-squares fit per column.
-        coefficients = cho_solve((factor, True), R[np.ix_(S, D)])
+        coefficients = _cho_solve(factor, R[np.ix_(S, D)])
         inverse_diagonal = np.diag(result.inverse)
         # Terms each combination keeps before any refit (a refit only drops some): when the
         # rows set the rank, a column with more than short_terms of them is the shape's.
@@ -280,8 +288,8 @@ def _independent_columns(R: np.ndarray) -> tuple[list[int], list[int]]:
     """Split columns into a maximal independent set and the exactly dependent rest.
 
     Fast path: a plain Cholesky whose pivots all exceed the tolerance.  Otherwise
-    LAPACK's pivoted Cholesky (``dpstrf``) with the tolerance stated in
-    :data:`RANK_TOLERANCE`.
+    LAPACK's pivoted Cholesky (``dpstrf``; :func:`_pivoted_cholesky` up to
+    :data:`LAPACK_BLOCK` columns) with the tolerance stated in :data:`RANK_TOLERANCE`.
     """
     try:
         L = np.linalg.cholesky(R)
@@ -289,16 +297,87 @@ def _independent_columns(R: np.ndarray) -> tuple[list[int], list[int]]:
             return list(range(len(R))), []
     except np.linalg.LinAlgError:
         pass
-    from scipy.linalg.lapack import dpstrf
+    if len(R) <= LAPACK_BLOCK:
+        piv, rank = _pivoted_cholesky(R, RANK_TOLERANCE)
+    else:
+        from scipy.linalg.lapack import dpstrf
 
-    _, piv, rank, _ = dpstrf(R, tol=RANK_TOLERANCE, lower=1)
-    piv = piv - 1
+        _, piv, rank, _ = dpstrf(R, tol=RANK_TOLERANCE, lower=1)
+        piv = piv - 1
     independent = sorted(int(p) for p in piv[:rank])
     dependent = sorted(int(p) for p in piv[rank:])
     return independent, dependent
 
 
+def _pivoted_cholesky(R: np.ndarray, tolerance: float) -> tuple[np.ndarray, int]:
+    """LAPACK's unblocked pivoted Cholesky of ``R`` (``dpstf2``, lower triangle): the pivot order and the rank.
+
+    Step ``j`` takes, of the columns not yet taken, the first whose residual variance
+    ``R_ii - sum_{k<j} L_ik^2`` is largest, and stops (rank ``j``) when that is at or
+    below ``tolerance`` (at the first step: at or below 0); else it swaps that column
+    into place and computes column ``j`` of the factor ``L``, as dpstf2 does
+    (``L_jj = sqrt(residual)``, then the matrix-vector update and the scaling by ``1 / L_jj``).
+    The update runs in the reference BLAS's order with numpy's exactly rounded operations, so
+    the result is the same on every machine.  Where two residuals tie to within rounding (an
+    exact tie of the data: measured, at most 1e-15 apart), LAPACK's pick follows its BLAS
+    kernel's rounding, which differs between CPUs; here it is the first of them.
+
+    Returns
+    -------
+    piv : ndarray of int
+        Column order, 0-based: ``piv[:rank]`` are independent.
+    rank : int
+    """
+    A = np.tril(R) + np.tril(R, -1).T  # (LAPACK reads the lower triangle only)
+    n = len(A)
+    piv = np.arange(n)
+    squares = np.zeros(n)  # sum_{k<j} L_ik^2 of each row i >= j
+    for j in range(n):
+        if j:
+            squares[j:] += A[j:, j - 1] ** 2
+        residual = np.diagonal(A)[j:] - squares[j:]
+        p = j + int(np.argmax(residual))
+        pivot = float(residual[p - j])
+        if pivot <= (tolerance if j else 0.0) or np.isnan(pivot):
+            return piv, j
+        if p != j:
+            A[[j, p]] = A[[p, j]]
+            A[:, [j, p]] = A[:, [p, j]]
+            squares[[j, p]] = squares[[p, j]]
+            piv[[j, p]] = piv[[p, j]]
+        ajj = np.sqrt(pivot)
+        A[j, j] = ajj
+        if j + 1 < n:
+            for k in range(j):  # the reference DGEMV's order, one column at a time: y += (-x_k) * a_k
+                A[j + 1 :, j] += (-A[j, k]) * A[j + 1 :, k]
+            A[j + 1 :, j] *= 1.0 / ajj
+    return piv, n
+
+
+def _substitute(L: np.ndarray, B: np.ndarray, transposed: bool = False) -> np.ndarray:
+    """``X`` with ``L X = B`` (``L^T X = B`` when ``transposed``), ``L`` lower triangular: substitution row by row."""
+    X = np.array(B, dtype=float)
+    T = L.T if transposed else L
+    n = len(L)
+    for i in range(n - 1, -1, -1) if transposed else range(n):
+        solved = slice(i + 1, n) if transposed else slice(0, i)
+        X[i] -= T[i, solved] @ X[solved]
+        X[i] /= T[i, i]
+    return X
+
+
+def _cho_solve(L: np.ndarray, B: np.ndarray) -> np.ndarray:
+    """``X`` with ``L L^T X = B``: two triangular solves."""
+    if len(L) <= LAPACK_BLOCK:
+        return _substitute(L, _substitute(L, B), transposed=True)
+    from scipy.linalg import cho_solve
+
+    return cho_solve((L, True), B)
+
+
 def _triangular_inverse(L: np.ndarray) -> np.ndarray:
+    if len(L) <= LAPACK_BLOCK:
+        return _substitute(L, np.eye(len(L)))
     from scipy.linalg import solve_triangular
 
     return solve_triangular(L, np.eye(len(L)), lower=True)

@@ -6,12 +6,19 @@ Naive Bayes estimator, and the kinds of values reaching it) and report at the
 line of the offending class or parameter.
 """
 
+from __future__ import annotations
+
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from nblint.engine import Finding, Rule, Severity
-from nblint.pipelines.flow import UNDECIDED_BRANCH, undecided_message
-from nblint.pipelines.spec import Step
+
+if TYPE_CHECKING:
+    from nblint.pipelines.spec import Step
+
+# The pipeline machinery (nblint.pipelines: its flows, calls and catalogue) is imported where a rule
+# runs on a pipeline, not when the pack is loaded: a table's check loads every pack and runs none of these.
 
 JSON_SCALARS = (str, int, float, bool, type(None))
 
@@ -42,6 +49,8 @@ def step_evidence(step: Step, estimator: Step, **extra) -> dict:
 def undecided(finding: Finding, where: str) -> Finding:
     """``finding`` about a step or model that ``where`` (a helper call) returns on a branch its arguments do not
     decide: at most ``info``, and said so (a possibility, not what the code certainly does)."""
+    from nblint.pipelines.flow import undecided_message
+
     if "undecided_branch" in finding.evidence:  # the model and the step came from the same branch
         return finding
     return replace(
@@ -71,6 +80,8 @@ class PipelineRule(Rule):
     inputs = ("pipeline",)
 
     def check(self, ctx) -> Iterable[Finding]:
+        from nblint.pipelines.flow import UNDECIDED_BRANCH
+
         if ctx.estimator is None:
             return
         # A model returned on a branch of a helper that the call does not decide may not be the model the
@@ -111,6 +122,8 @@ class PipelineRule(Rule):
 
         A step returned on a branch of a helper that the call does not decide is at most ``info``.
         """
+        from nblint.pipelines.flow import UNDECIDED_BRANCH
+
         found = self.finding(
             ctx,
             message,

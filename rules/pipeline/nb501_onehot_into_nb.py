@@ -1,5 +1,4 @@
 from nblint.engine import Severity
-from nblint.pipelines.flow import ONEHOT
 
 from . import ORDINAL_FIX, PipelineRule, inputs
 
@@ -76,6 +75,8 @@ class OneHotIntoNaiveBayes(PipelineRule):
     severity = Severity.WARNING
 
     def check_model(self, ctx, estimator):
+        from nblint.pipelines.flow import ONEHOT
+
         severity = Severity.INFO if ctx.model in ("multinomial", "complement") else None
         for step in self.origins(ctx, ONEHOT):
             message = (

@@ -1,8 +1,6 @@
 import math
 
 from nblint.engine import Option, Severity
-from nblint.pipelines.calls import OneOf
-from nblint.pipelines.flow import is_number
 
 from . import PipelineRule, literal
 
@@ -69,22 +67,11 @@ class SmoothingDisabled(PipelineRule):
     )
 
     def check_model(self, ctx, estimator):
+        from nblint.pipelines.calls import OneOf
+        from nblint.pipelines.flow import is_number
+
         if ctx.model == "gaussian":
-            smoothing = estimator.value("var_smoothing")
-            if isinstance(smoothing, OneOf):
-                smoothing = min((v for v in smoothing.items if is_number(v)), default=None)
-            if is_number(smoothing) and smoothing <= 0:
-                message = (
-                    f"{estimator.label()} has var_smoothing={smoothing!r}: a feature that is constant within a class "
-                    "gets a variance of 0, and its likelihood becomes infinite or undefined"
-                )
-                yield self.finding(
-                    ctx,
-                    message,
-                    line=estimator.line_of("var_smoothing"),
-                    evidence={"model": estimator.cls, "model_line": estimator.line, "var_smoothing": smoothing},
-                    fix="Keep the default var_smoothing=1e-9 (or a larger value).",
-                )
+            yield from self._var_smoothing(ctx, estimator)
             return
         alpha = estimator.value("alpha", 1.0)
         tried = list(alpha.items) if isinstance(alpha, OneOf) else None
@@ -158,6 +145,27 @@ class SmoothingDisabled(PipelineRule):
             evidence=evidence,
             fix="Use alpha=1.0 (Laplace) or tune alpha over a range such as 0.01 to 1.",
         )
+
+    def _var_smoothing(self, ctx, estimator):
+        """GaussianNB's smoothing: ``var_smoothing`` at or below 0 (the smallest of a grid's)."""
+        from nblint.pipelines.calls import OneOf
+        from nblint.pipelines.flow import is_number
+
+        smoothing = estimator.value("var_smoothing")
+        if isinstance(smoothing, OneOf):
+            smoothing = min((v for v in smoothing.items if is_number(v)), default=None)
+        if is_number(smoothing) and smoothing <= 0:
+            message = (
+                f"{estimator.label()} has var_smoothing={smoothing!r}: a feature that is constant within a class "
+                "gets a variance of 0, and its likelihood becomes infinite or undefined"
+            )
+            yield self.finding(
+                ctx,
+                message,
+                line=estimator.line_of("var_smoothing"),
+                evidence={"model": estimator.cls, "model_line": estimator.line, "var_smoothing": smoothing},
+                fix="Keep the default var_smoothing=1e-9 (or a larger value).",
+            )
 
 
 def _shown(values: list) -> str:

@@ -1,11 +1,9 @@
 from nblint.engine import Severity
-from nblint.pipelines.catalog import VECTORIZERS
-from nblint.pipelines.flow import BINARY, COUNTS, DUMMY, NONNEG, ONEHOT, WEIGHTS
-from nblint.pipelines.pyvalues import is_number
 
 from . import PipelineRule, inputs
 
-COUNTING_STEPS = VECTORIZERS | {"TfidfTransformer"}
+#: The steps that count terms besides the vectorizers (nblint.pipelines.catalog's VECTORIZERS).
+COUNTING_TRANSFORMERS = frozenset({"TfidfTransformer"})
 
 
 class CountsAndBitsMismatch(PipelineRule):
@@ -77,17 +75,21 @@ class CountsAndBitsMismatch(PipelineRule):
     models = frozenset({"bernoulli", "multinomial", "complement"})
 
     def check_model(self, ctx, estimator):
+        from nblint.pipelines.catalog import VECTORIZERS
+        from nblint.pipelines.flow import BINARY, COUNTS, WEIGHTS
+
+        counting_steps = VECTORIZERS | COUNTING_TRANSFORMERS
         if ctx.model == "bernoulli":
             yield from self._threshold_out_of_range(ctx, estimator)
             for kind in (COUNTS, WEIGHTS):
                 for step in self.origins(ctx, kind):
-                    if step.cls in COUNTING_STEPS:
+                    if step.cls in counting_steps:
                         yield from self._counts_into_bernoulli(
                             ctx, step, "counts" if kind == COUNTS else "weights", estimator
                         )
             return
         for step in self.origins(ctx, BINARY):
-            if step.cls in COUNTING_STEPS:
+            if step.cls in counting_steps:
                 message = (
                     f"{step.label()} has binary=True, so {estimator.label()} sees only whether each term occurs in "
                     f"{inputs(step)}, not how often: the term frequencies this model is built on are thrown away"
@@ -136,6 +138,8 @@ class CountsAndBitsMismatch(PipelineRule):
 
     def _threshold_out_of_range(self, ctx, estimator):
         """``BernoulliNB(binarize=t)`` after a step whose values all lie on one side of ``t``."""
+        from nblint.pipelines.pyvalues import is_number
+
         threshold = estimator.value("binarize", 0.0)
         if not is_number(threshold):
             return
@@ -182,6 +186,9 @@ def _value_range(kind: str, step) -> tuple[float, float] | None:
     ``'l1'`` (the default) lies in [0, 1]; ``MinMaxScaler`` in its ``feature_range`` (on the data
     it was fitted on); ``Normalizer`` and ``MaxAbsScaler`` of non-negative input in [0, 1].
     """
+    from nblint.pipelines.flow import BINARY, DUMMY, NONNEG, ONEHOT, WEIGHTS
+    from nblint.pipelines.pyvalues import is_number
+
     if step is None:
         return None
     if kind in (ONEHOT, DUMMY, BINARY):

@@ -1,6 +1,4 @@
 from nblint.engine import Severity
-from nblint.pipelines.catalog import applied_class
-from nblint.pipelines.flow import SIGNED
 
 from . import PipelineRule, inputs
 
@@ -73,6 +71,9 @@ class NegativeValuesIntoCountModel(PipelineRule):
     models = frozenset(NEEDS)
 
     def check_model(self, ctx, estimator):
+        from nblint.pipelines.catalog import applied_class
+        from nblint.pipelines.flow import SIGNED
+
         for step in self.origins(ctx, SIGNED):
             message = (
                 f"{step.label()} can turn {inputs(step)} into negative values, which reach {estimator.label()}: it "

@@ -1,6 +1,4 @@
 from nblint.engine import Severity
-from nblint.pipelines.catalog import ORDINAL_ENCODERS
-from nblint.pipelines.flow import ORDINAL
 
 from . import ORDINAL_FIX, PipelineRule, inputs
 
@@ -67,6 +65,9 @@ class CodesReadAsNumbers(PipelineRule):
     models = frozenset(READS_CODES_AS)
 
     def check_model(self, ctx, estimator):
+        from nblint.pipelines.catalog import ORDINAL_ENCODERS
+        from nblint.pipelines.flow import ORDINAL
+
         for step in self.origins(ctx, ORDINAL):
             if step.cls in ORDINAL_ENCODERS:
                 message = (

@@ -1,6 +1,4 @@
 from nblint.engine import Severity
-from nblint.pipelines.catalog import THIRD_PARTY
-from nblint.pipelines.flow import BINARY, DUMMY, ONEHOT, OPAQUE, REST, SIGNED, is_number
 
 from . import PipelineRule, inputs, literal
 
@@ -85,6 +83,9 @@ class UnseenCategoriesUnplanned(PipelineRule):
     models = frozenset({"categorical"})
 
     def check_model(self, ctx, estimator):
+        from nblint.pipelines.catalog import THIRD_PARTY
+        from nblint.pipelines.flow import BINARY, DUMMY, ONEHOT, OPAQUE, REST, SIGNED
+
         min_categories = estimator.value("min_categories")
         fix = f"Reserve a code for unseen categories: {PLAN}."
         for flow in ctx.flows:
@@ -118,6 +119,8 @@ class UnseenCategoriesUnplanned(PipelineRule):
     @staticmethod
     def _problem(step, estimator, min_categories):
         """The message and line of the route's problem, or None when the route has a plan."""
+        from nblint.pipelines.flow import is_number
+
         model = estimator.label()
         if step is not None and step.cls == "LabelEncoder":
             return (
@@ -161,6 +164,8 @@ class UnseenCategoriesUnplanned(PipelineRule):
 
 def _covers(min_categories, unknown) -> bool | None:
     """Whether every feature's table has room for code ``unknown`` (None when it cannot be told)."""
+    from nblint.pipelines.flow import is_number
+
     values = min_categories if isinstance(min_categories, list) else [min_categories]
     if not values or not all(is_number(v) for v in values):
         return None

@@ -1,5 +1,4 @@
 from nblint.engine import Severity
-from nblint.pipelines.flow import DROPPED_LEVELS, DUMMY
 
 from . import ORDINAL_FIX, PipelineRule, inputs, literal
 
@@ -58,6 +57,8 @@ class DroppedReferenceLevel(PipelineRule):
     severity = Severity.WARNING
 
     def check_model(self, ctx, estimator):
+        from nblint.pipelines.flow import DROPPED_LEVELS, DUMMY
+
         for step in self.origins(ctx, DUMMY):
             by_name = bool(step.value(DROPPED_LEVELS))
             param = DROPPED_LEVELS if by_name else DROP_PARAMS.get(step.cls, "drop")

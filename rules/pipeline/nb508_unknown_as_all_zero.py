@@ -1,5 +1,4 @@
 from nblint.engine import Severity
-from nblint.pipelines.flow import DUMMY, ONEHOT
 
 from . import PipelineRule, of_columns
 
@@ -63,6 +62,8 @@ class UnknownAsAllZeroBits(PipelineRule):
     models = frozenset({"bernoulli"})
 
     def check_model(self, ctx, estimator):
+        from nblint.pipelines.flow import DUMMY, ONEHOT
+
         for step in self.origins(ctx, ONEHOT, DUMMY):
             if step.cls != "OneHotEncoder" or not _all_zero_for_unknown(step):
                 continue

@@ -1,7 +1,6 @@
 import math
 
 from nblint.engine import Severity
-from nblint.pipelines.flow import is_number
 
 from . import PipelineRule
 
@@ -53,6 +52,8 @@ class InvalidPriors(PipelineRule):
     severity = Severity.WARNING
 
     def check_model(self, ctx, estimator):
+        from nblint.pipelines.flow import is_number
+
         name = PRIOR_PARAM.get(ctx.model, "class_prior")
         priors = estimator.value(name)
         if priors is None:

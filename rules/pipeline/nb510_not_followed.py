@@ -1,6 +1,11 @@
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from nblint.engine import Severity
-from nblint.pipelines.context import PipelineContext
-from nblint.pipelines.flow import OPAQUE
+
+if TYPE_CHECKING:
+    from nblint.pipelines.context import PipelineContext
 
 from . import PipelineRule
 
@@ -68,6 +73,8 @@ class NotFollowed(PipelineRule):
     severity = Severity.INFO
 
     def check(self, ctx: PipelineContext):
+        from nblint.pipelines.flow import OPAQUE
+
         for note in ctx.spec.notes:
             yield self.finding(
                 ctx,

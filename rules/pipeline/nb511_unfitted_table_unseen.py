@@ -1,5 +1,11 @@
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from nblint.engine import Rule, Severity
-from nblint.pipelines.context import LiveContext
+
+if TYPE_CHECKING:
+    from nblint.pipelines.context import LiveContext
 
 
 class UnfittedTableUnseen(Rule):
