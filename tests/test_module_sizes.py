@@ -28,7 +28,6 @@ MODULE_CEILINGS = {
     "nblint/structure/onehot.py": (644, "the one-hot searches: edited by their owner this round (tabR3)"),
     "nblint/structure/leakage.py": (648, "leakage scans: edited by their owner this round (tabR3)"),
     "nblint/run/runner.py": (647, "the run: the engines' backend (issue 39 item 6) reshapes it"),
-    "nblint/impact/measure.py": (606, "NB401's measurement: a split by moves is pending"),
     "nblint/structure/kinds.py": (581, "column kinds: edited by their owner this round (tabR3)"),
     "nblint/readers/csvfile.py": (535, "the CSV reader: edited by its owner this round (speed3)"),
     "nblint/report/formats.py": (501, "the reporters' formats: one line over, split with the next reporter"),

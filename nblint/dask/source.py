@@ -16,7 +16,7 @@ results, never rows:
 * NB401's two passes: each partition's rows are encoded on its worker and kept
   there; rows are scored in the same windows as on one machine (cut from the row
   stream, a window crossing partitions is assembled on a worker), each window sends
-  back its sums (:class:`nblint.impact.measure.InSample`, a few kilobytes) and the
+  back its sums (:class:`nblint.impact.comparison.InSample`, a few kilobytes) and the
   client adds them in window order, so every float sum is the local engine's, bit
   for bit; the excess-confidence histograms (integers) are summed on the workers.
 
