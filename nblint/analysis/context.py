@@ -23,10 +23,12 @@ import numpy as np
 
 from nblint.analysis import limits
 from nblint.analysis.association import ClassAssociation
+from nblint.analysis.columns import ColumnRecord
 from nblint.analysis.presence import term_presence
 from nblint.analysis.rowchecks import RowVerdicts, verify_rows
 from nblint.analysis.rows import DuplicateRows, document_rows
 from nblint.analysis.termblock import TermBlock
+from nblint.analysis.zerocells import Found, zero_cells
 from nblint.engine import shared_settings
 from nblint.profile.levels import PairLevels
 from nblint.profile.table import TableProfile
@@ -258,6 +260,17 @@ class TableContext:
     def _row_pass(self, words: frozenset[str]) -> DuplicateRows:
         return document_rows(self.profile, self.source, words, self.reduce_rows)
 
+    def column(self, name: str) -> ColumnRecord:
+        """One feature column as the rules read it: kind, levels, range, per-class statistics (:mod:`~nblint.analysis.columns`)."""
+        record = self._column_records.get(name)
+        if record is None:
+            record = self._column_records[name] = ColumnRecord(self.profile, name, self.kinds[name])
+        return record
+
+    @cached_property
+    def _column_records(self) -> dict[str, ColumnRecord]:
+        return {}
+
     def features_of_kind(self, *kinds: str) -> list[str]:
         """Feature columns of the given kinds, in table order (a new list)."""
         # (several rules ask, each over every kind of a vocabulary: a kind's columns are listed once)
@@ -320,6 +333,11 @@ class TableContext:
     def single_class_levels(self) -> dict[str, list[leakage.SingleClassLevel]]:
         """Levels seen in one class only, beyond chance, per column (columns that decide the target left out)."""
         return self.association.single_class_levels
+
+    @cached_property
+    def zero_cells(self) -> Found:
+        """Every discrete feature's zero (value, class) cells, as its event model reads it (:mod:`~nblint.analysis.zerocells`)."""
+        return zero_cells(self)
 
     @cached_property
     def term_presence(self) -> tuple[tuple[str, ...], np.ndarray]:
