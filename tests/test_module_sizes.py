@@ -26,7 +26,6 @@ MODULE_CEILINGS = {
     "nblint/run/runner.py": (647, "the run: the engines' backend (issue 39 item 6) reshapes it"),
     "nblint/structure/kinds.py": (581, "column kinds: edited by their owner this round (tabR3)"),
     "nblint/readers/csvfile.py": (535, "the CSV reader: edited by its owner this round (speed3)"),
-    "nblint/report/formats.py": (501, "the reporters' formats: one line over, split with the next reporter"),
 }
 
 #: ``module::function`` -> (its ceiling in lines, why it is not split yet).
