@@ -9,6 +9,7 @@ Each field is read from the profile when first asked for.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from functools import cached_property
 
 import numpy as np
@@ -25,23 +26,28 @@ class ColumnRecord:
     ----------
     profile : TableProfile
     name : str
-    kind : ColumnKind
-        The column's kind and recommended event model (the context's :attr:`kinds`).
+    kinds : callable
+        Returns the context's kinds (column -> :class:`ColumnKind`), computed when first asked for.
 
     Attributes
     ----------
     name : str
-    kind : ColumnKind
     text : bool
         Its values are strings (no range, no moments).
     """
 
-    def __init__(self, profile: TableProfile, name: str, kind: ColumnKind):
-        self._profile = profile
-        self.name, self.kind = name, kind
+    def __init__(self, profile: TableProfile, name: str, kinds: Callable[[], Mapping[str, ColumnKind]]):
+        self._profile, self._kinds = profile, kinds
+        self.name = name
         self.text = name in profile.text
+        numeric = profile.numeric.names
         #: Position among the profile's numeric columns (None for text).
-        self._j = None if self.text else profile.numeric.names.index(name)
+        self._j = None if self.text or name not in numeric else numeric.index(name)
+
+    @property
+    def kind(self) -> ColumnKind:
+        """Its kind and recommended event model (:mod:`nblint.structure.kinds`)."""
+        return self._kinds()[self.name]
 
     @property
     def _n_classes(self) -> int:
@@ -70,42 +76,39 @@ class ColumnRecord:
         """Distinct non-missing values: exact up to the cap, else estimated; None if unknown."""
         return self._profile.n_distinct(self.name)
 
-    def _numeric(self, field: str):
+    def _numeric(self, field: str, per_class: bool = False):
+        """Its entry of the profile's numeric array ``field`` ((C,) over the classes with rows if ``per_class``)."""
         if self._j is None:
-            return None
-        return getattr(self._profile.numeric, field)[self._j]
+            raise TypeError(f"column {self.name!r} is not numeric: it has no {field}")
+        values = getattr(self._profile.numeric, field)
+        return values[: self._n_classes, self._j] if per_class else values[self._j]
 
     @property
-    def minimum(self) -> float | None:
-        """Its smallest value (None for text; NaN when every value is missing)."""
-        return None if self._j is None else float(self._numeric("minimum"))
+    def minimum(self) -> float:
+        """Its smallest value (NaN when every value is missing; a numeric column's only)."""
+        return float(self._numeric("minimum"))
 
     @property
-    def maximum(self) -> float | None:
-        """Its largest value (None for text; NaN when every value is missing)."""
-        return None if self._j is None else float(self._numeric("maximum"))
+    def maximum(self) -> float:
+        """Its largest value (NaN when every value is missing; a numeric column's only)."""
+        return float(self._numeric("maximum"))
 
     @property
-    def integral(self) -> bool | None:
-        """Every non-missing value is whole (None for text)."""
-        return None if self._j is None else bool(self._numeric("integral"))
-
-    def _per_class(self, field: str) -> np.ndarray | None:
-        if self._j is None:
-            return None
-        return getattr(self._profile.numeric, field)[: self._n_classes, self._j]
+    def integral(self) -> bool:
+        """Every non-missing value is whole (a numeric column's only)."""
+        return bool(self._numeric("integral"))
 
     @property
-    def class_n(self) -> np.ndarray | None:
-        """(C,) rows of each class where the column has a value (None for text)."""
-        return self._per_class("class_n")
+    def class_n(self) -> np.ndarray:
+        """(C,) rows of each class where the column has a value (a numeric column's only)."""
+        return self._numeric("class_n", per_class=True)
 
     @property
-    def class_mean(self) -> np.ndarray | None:
-        """(C,) the column's mean within each class (None for text)."""
-        return self._per_class("class_mean")
+    def class_mean(self) -> np.ndarray:
+        """(C,) the column's mean within each class (a numeric column's only)."""
+        return self._numeric("class_mean", per_class=True)
 
     @property
-    def class_m2(self) -> np.ndarray | None:
-        """(C,) the column's centred sum of squares within each class (None for text)."""
-        return self._per_class("class_m2")
+    def class_m2(self) -> np.ndarray:
+        """(C,) the column's centred sum of squares within each class (a numeric column's only)."""
+        return self._numeric("class_m2", per_class=True)

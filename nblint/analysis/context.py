@@ -264,7 +264,7 @@ class TableContext:
         """One feature column as the rules read it: kind, levels, range, per-class statistics (:mod:`~nblint.analysis.columns`)."""
         record = self._column_records.get(name)
         if record is None:
-            record = self._column_records[name] = ColumnRecord(self.profile, name, self.kinds[name])
+            record = self._column_records[name] = ColumnRecord(self.profile, name, lambda: self.kinds)
         return record
 
     @cached_property

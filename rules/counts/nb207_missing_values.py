@@ -51,7 +51,7 @@ class MissingValues(Rule):
         for column in ctx.profile.features:
             if column not in gappy:  # (a numeric column with no missing value: a vocabulary's words, at once)
                 continue
-            missing = ctx.profile.n_missing(column)
+            missing = ctx.column(column).missing
             if missing and missing < n and kinds[column].kind != "constant":
                 gaps[column] = missing
         if not gaps:

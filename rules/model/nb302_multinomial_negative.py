@@ -53,7 +53,6 @@ class MultinomialOnNegative(Rule):
     options = (SUMMARIZE_ABOVE,)
 
     def check(self, ctx: TableContext):
-        numeric = ctx.profile.numeric
         terms = ctx.term_columns
         if ctx.model is not None:
             for column in ctx.profile.features:
@@ -63,17 +62,17 @@ class MultinomialOnNegative(Rule):
                     or ctx.kinds[column].kind in ("constant", "identifier")
                 ):
                     continue
-                j = numeric.names.index(column)
-                if numeric.minimum[j] < 0:
+                minimum = ctx.column(column).minimum
+                if minimum < 0:
                     message = (
-                        f"column {column!r} has negative values (minimum {fmt_number(numeric.minimum[j])}): "
+                        f"column {column!r} has negative values (minimum {fmt_number(minimum)}): "
                         f"{estimator(ctx.model)} reads features as counts and rejects negatives"
                     )
                     yield self.finding(
                         ctx,
                         message,
                         columns=[column],
-                        evidence={"minimum": float(numeric.minimum[j])},
+                        evidence={"minimum": minimum},
                         fix=f"Use raw counts for {column!r}, or read it with GaussianNB.",
                     )
         if terms:
