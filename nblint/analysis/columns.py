@@ -4,7 +4,9 @@ The profile keeps a table's statistics as arrays over all numeric columns (one p
 mergeable); a rule asks about a column by name. :class:`ColumnRecord` is that
 translation, in one place: the column's kind, whether it is text, its missing values,
 its range, its levels and its per-class statistics over the classes that have rows.
-Each field is read from the profile when first asked for.
+Each field is read from the profile when first asked for. The kinds themselves
+(:func:`column_kinds`) are the structure's inference, the words of a document-term
+block preset as counts.
 """
 
 from __future__ import annotations
@@ -16,7 +18,24 @@ import numpy as np
 
 from nblint.profile.levels import Levels
 from nblint.profile.table import TableProfile
-from nblint.structure.kinds import ColumnKind
+from nblint.structure.kinds import ColumnKind, declared_kind, infer_kinds, term_kinds
+
+
+def column_kinds(ctx) -> dict[str, ColumnKind]:
+    """Every column's kind and recommended event model (see :mod:`nblint.structure.kinds`).
+
+    The words of a document-term block are counts (or, fractional, weights read as
+    measurements) whatever a single word looks like: a word with three distinct counts
+    is not a categorical code. Group members, 0/1 words and declared kinds keep their kind.
+    """
+    groups = ctx.structure.groups
+    members = {m for g in groups for m in g.members}
+    terms, declared = ctx.term_columns, ctx.declared_kinds
+    words = [c for c in terms if c not in members]
+    if declared:
+        words = [c for c in words if declared_kind(c, declared) is None]
+    preset = term_kinds(ctx.profile, words)
+    return infer_kinds(ctx.profile, groups, ctx.structure.code_columns, ctx.declared_kinds, preset)
 
 
 class ColumnRecord:
