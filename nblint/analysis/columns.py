@@ -12,12 +12,15 @@ block preset as counts.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from functools import cached_property
+from typing import cast
 
 import numpy as np
 
-from nblint.profile.levels import Levels
+from nblint.profile.levels import Levels, counts_below, level_sizes
 from nblint.profile.table import TableProfile
+from nblint.readers import Names
 from nblint.structure.kinds import ColumnKind, declared_kind, infer_kinds, term_kinds
 
 
@@ -131,3 +134,43 @@ class ColumnRecord:
     def class_m2(self) -> np.ndarray:
         """(C,) the column's centred sum of squares within each class (a numeric column's only)."""
         return self._numeric("class_m2", per_class=True)
+
+
+# --------------------------------------------------------------------------- many columns at once
+
+
+def columns_with_missing(profile: TableProfile) -> set[str]:
+    """The columns that may have missing values: numeric ones with a missing count, and every text column.
+
+    (A set, not a record per column: a vocabulary's tens of thousands of words have none.)
+    """
+    numeric = profile.numeric
+    return {numeric.names[j] for j in np.flatnonzero(numeric.n_missing).tolist()} | set(profile.text)
+
+
+@dataclass
+class NegativeColumn:
+    """A numeric column with negative values: its minimum and its negative cells (None: past the level cap)."""
+
+    name: str
+    minimum: float
+    cells: int | None
+
+
+def negative_columns(profile: TableProfile, columns, order: dict[str, int]) -> list[NegativeColumn]:
+    """The ``columns`` (numeric) with a negative value, in table order, each with its rows below 0.
+
+    The negative cells of every column are counted at once, from the profile's level
+    tables (a vocabulary of words has thousands).
+    """
+    numeric = profile.numeric
+    position = cast(Names, numeric.names).positions()
+    negative = sorted((c for c in columns if numeric.minimum[position[c]] < 0), key=order.__getitem__)
+    if not negative:
+        return []
+    below = counts_below(numeric.levels, 0.0, numeric.class_n.shape[0]).sum(axis=0).tolist()
+    tabled = (level_sizes(numeric.levels) >= 0).tolist()
+    return [
+        NegativeColumn(c, numeric.minimum[position[c]], below[position[c]] if tabled[position[c]] else None)
+        for c in negative
+    ]

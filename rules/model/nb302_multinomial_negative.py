@@ -1,9 +1,6 @@
-from typing import cast
-
+from nblint.analysis.columns import negative_columns
 from nblint.analysis.context import TableContext
 from nblint.engine import SUMMARIZE_ABOVE, Rule, Severity
-from nblint.profile.levels import counts_below, level_sizes
-from nblint.readers import Names
 
 from . import estimator, fmt_number
 
@@ -80,21 +77,17 @@ class MultinomialOnNegative(Rule):
 
     def _block(self, ctx: TableContext, terms):
         """One finding for the words of a document-term block that have negative cells."""
-        numeric = ctx.profile.numeric
-        position = cast(Names, numeric.names).positions()
         order = ctx.table_order
-        negative = sorted((c for c in terms if numeric.minimum[position[c]] < 0), key=order.__getitem__)
-        if not negative:
+        found = negative_columns(ctx.profile, terms, order)
+        if not found:
             return
-        # Each word's negative cells, from its levels (None: past the level cap), for every word at once.
-        below = counts_below(numeric.levels, 0.0, numeric.class_n.shape[0]).sum(axis=0).tolist()
-        tabled = (level_sizes(numeric.levels) >= 0).tolist()
-        cells = {c: below[position[c]] if tabled[position[c]] else None for c in negative}
-        ranked = sorted(negative, key=lambda c: (-(cells[c] or 0), numeric.minimum[position[c]], order[c]))
-        known = [count for count in cells.values() if count is not None]
+        negative = [word.name for word in found]
+        # The words with the most negative cells first (None: past the level cap, counted as 0).
+        ranked = sorted(found, key=lambda w: (-(w.cells or 0), w.minimum, order[w.name]))
+        known = [word.cells for word in found if word.cells is not None]
         total = sum(known)
         counted = f"{total:,} negative cells" if len(known) == len(negative) else "negative cells"
-        examples = ", ".join(f"{c!r} (minimum {fmt_number(numeric.minimum[position[c]])})" for c in ranked[:5])
+        examples = ", ".join(f"{w.name!r} (minimum {fmt_number(w.minimum)})" for w in ranked[:5])
         reads = (
             f"{estimator(ctx.model)} reads words as counts and rejects negatives"
             if ctx.model is not None
@@ -108,10 +101,7 @@ class MultinomialOnNegative(Rule):
             "words": len(negative),
             "block_words": len(terms),
             "negative_cells": total if len(known) == len(negative) else None,
-            "examples": [
-                {"word": c, "minimum": float(numeric.minimum[position[c]]), "negative_cells": cells[c]}
-                for c in ranked[:20]
-            ],
+            "examples": [{"word": w.name, "minimum": float(w.minimum), "negative_cells": w.cells} for w in ranked[:20]],
         }
         yield self.finding(
             ctx,
