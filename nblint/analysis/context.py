@@ -17,7 +17,6 @@ candidates only (:meth:`TableContext.row_checks`, :meth:`TableContext.reduce_row
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import cached_property
 from typing import Any
 
@@ -26,6 +25,7 @@ import numpy as np
 from nblint.analysis import limits
 from nblint.analysis.association import ClassAssociation
 from nblint.analysis.columns import ColumnRecord, column_kinds
+from nblint.analysis.onehot import onehot_search
 from nblint.analysis.presence import class_vocabulary, term_presence
 from nblint.analysis.recodes import candidate_recodes, verified_recodes
 from nblint.analysis.rowchecks import RowVerdicts, verify_rows
@@ -41,8 +41,6 @@ from nblint.structure import (
     Group,
     GroupSearch,
     VifResult,
-    find_onehot_groups,
-    find_onehot_groups_sparse,
     giveaways,
     leakage,
     missing_together,
@@ -140,17 +138,8 @@ class TableContext:
 
     @cached_property
     def group_search(self) -> GroupSearch:
-        """The one-hot groups (:mod:`nblint.structure.onehot`), those a term block makes by chance left out."""
-        gram = self.profile.gram
-        if gram.wide:
-            search = find_onehot_groups_sparse(
-                gram.binary, gram.cooccurrence, gram.n, self.table_order, self.budget, self.shown_exclusive
-            )
-        else:
-            binary, cooccurrence = self.searched_binary
-            search = find_onehot_groups(binary, cooccurrence, gram.n, self.table_order, self.budget)
-        kept = [g for g in search.onehot if not self.terms.by_chance(g.members, "cover")]
-        return search if len(kept) == len(search.onehot) else replace(search, onehot=kept)
+        """The one-hot groups (:mod:`nblint.analysis.onehot`), those a term block makes by chance left out."""
+        return onehot_search(self)
 
     @cached_property
     def shown_exclusive(self) -> np.ndarray | None:
