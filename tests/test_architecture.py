@@ -315,7 +315,7 @@ def test_the_example_row_cap_is_defined_once():
     """Every pass that gathers example rows for a finding stops at the same count, the one in findings.py."""
     from nblint.analysis import rowchecks
     from nblint.engine import findings
-    from nblint.impact import measure
+    from nblint.impact import comparison
 
     definitions = []
     for folder in PACKAGES:
@@ -329,7 +329,7 @@ def test_the_example_row_cap_is_defined_once():
                         if isinstance(t, ast.Name) and "EXAMPLE" in t.id
                     ]
     assert definitions == ["nblint/engine/findings.py:EXAMPLE_ROWS"]
-    assert rowchecks.EXAMPLE_ROWS is findings.EXAMPLE_ROWS and measure.EXAMPLE_ROWS is findings.EXAMPLE_ROWS
+    assert rowchecks.EXAMPLE_ROWS is findings.EXAMPLE_ROWS and comparison.EXAMPLE_ROWS is findings.EXAMPLE_ROWS
 
 
 def test_nb401_settings_are_its_options():

@@ -397,9 +397,9 @@ def test_the_spill_past_the_disk_budget_is_dropped_and_the_findings_do_not_chang
 
 
 def test_many_classes_score_a_sample_of_rows_and_nb106_says_so(monkeypatch):
-    from nblint.impact import measure
+    from nblint.impact import sample
 
-    monkeypatch.setattr(measure, "IMPACT_WORK", 1e5)
+    monkeypatch.setattr(sample, "IMPACT_WORK", 1e5)
     frame = onehot_table(3000)
     frame["y"] = np.arange(3000) % 150  # 150 classes: past MANY_CLASSES
     found = findings_of(frame, target="y", select=["NB106", "NB401"])

@@ -16,7 +16,7 @@ from sklearn.naive_bayes import CategoricalNB, GaussianNB
 import nblint
 from nblint import nbmath, testing
 from nblint.cli import main
-from nblint.impact import ImpactSettings, measure, measure_impact, scoring
+from nblint.impact import ImpactSettings, comparison, measure, measure_impact, scoring
 from nblint.impact.statistics import fold_of
 from nblint.readers import DataFrameSource
 
@@ -236,7 +236,7 @@ def test_example_rows_and_p95_across_many_windows(monkeypatch):
     """Tiny windows across chunks: the first five flips in row order, and the
     excess histogram flushed many times on the way, equal scikit-learn's."""
     monkeypatch.setattr(measure, "SCORE_CELLS", 97)  # windows of 6 rows here (16 cells a row)
-    monkeypatch.setattr(measure, "EXCESS_BINS", 50)  # a histogram flush every 101 rows
+    monkeypatch.setattr(comparison, "EXCESS_BINS", 50)  # a histogram flush every 101 rows
     frame, codes = make_table(3, n=500)
     result = ours(frame, chunk_rows=37)
     y = frame["y"].to_numpy()
@@ -259,7 +259,7 @@ def test_windows_chunks_and_the_cache_do_not_change_the_measurement(monkeypatch,
     """Windows are cut from the row stream, not from chunks: for one window size the
     result is the same to the last bit for any chunking, with or without the cache of
     encoded rows; any window size gives the same counts and row values."""
-    monkeypatch.setattr(measure, "EXCESS_BINS", 50)
+    monkeypatch.setattr(comparison, "EXCESS_BINS", 50)
     # No Gaussian column: the profile is then exact, so chunking cannot change the models.
     frame, _ = make_table(3, n=500, with_gaussian=False)
 
@@ -298,9 +298,9 @@ def test_scoring_windows_on_threads_gives_the_same_bits(monkeypatch, alpha):
 def test_excess_histogram_counts_every_row_once(monkeypatch):
     """Bins wait and are counted in flushes: after windows of every size, each row is
     counted once, in its own variant's histogram."""
-    monkeypatch.setattr(measure, "EXCESS_BINS", 50)  # a flush every 101 rows
+    monkeypatch.setattr(comparison, "EXCESS_BINS", 50)  # a flush every 101 rows
     rng = np.random.default_rng(0)
-    comparisons = measure.Comparisons(["table", "a", "b"], [[], [], []])
+    comparisons = comparison.Comparisons(["table", "a", "b"], [[], [], []])
     bins, start = [], 0
     for n in rng.integers(1, 40, 30):
         top = rng.random((4, n))  # CAT, then the three variants
@@ -312,7 +312,7 @@ def test_excess_histogram_counts_every_row_once(monkeypatch):
             np.zeros(4),
             np.zeros(4, dtype=np.int64),
         )
-        comparisons.add_window(measure.InSample.of(post, np.arange(start, start + n), np.zeros((0, 3)), None))
+        comparisons.add_window(comparison.InSample.of(post, np.arange(start, start + n), np.zeros((0, 3)), None))
         bins.append(np.rint((top[1:] - top[0] + 1.0) * 50).astype(np.int64))
         start += n
     comparisons.results()

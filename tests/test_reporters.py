@@ -15,7 +15,8 @@ from nblint.cli import main
 from nblint.core.terminal import Progress, color_enabled, is_interactive
 from nblint.engine import load_rules
 from nblint.engine.findings import Finding, Severity
-from nblint.report.formats import escape_data, escape_property, render, render_github, render_junit, sarif_log
+from nblint.report.formats import escape_data, escape_property, render, render_github, render_junit
+from nblint.report.sarif import sarif_log
 from nblint.run.runner import FileResult, RunResult
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -6,8 +6,10 @@ read rows.  The context only caches and exposes: the algorithms are pure functio
 of the profile in :mod:`nblint.structure` (the verified structure in
 :mod:`nblint.structure.verified`), the document-term block is a
 :class:`~nblint.analysis.termblock.TermBlock`, the association with the target a
-:class:`~nblint.analysis.association.ClassAssociation`, and the context feeds them
-the settings the rules declared (``ctx.settings``, typed).  Where a per-row result is
+:class:`~nblint.analysis.association.ClassAssociation`, the zero-count cells
+:mod:`nblint.analysis.zerocells`, one column as the rules read it a
+:class:`~nblint.analysis.columns.ColumnRecord` (:meth:`TableContext.column`), and the
+context feeds them the settings the rules declared (``ctx.settings``, typed).  Where a per-row result is
 needed (example rows of a broken group, verifying that a code column decodes a group,
 that two columns are identical), the context makes one extra chunked pass over the
 candidates only (:meth:`TableContext.row_checks`, :meth:`TableContext.reduce_rows`).
@@ -15,7 +17,6 @@ candidates only (:meth:`TableContext.row_checks`, :meth:`TableContext.reduce_row
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import cached_property
 from typing import Any
 
@@ -23,10 +24,14 @@ import numpy as np
 
 from nblint.analysis import limits
 from nblint.analysis.association import ClassAssociation
-from nblint.analysis.presence import term_presence
+from nblint.analysis.columns import ColumnRecord, column_kinds
+from nblint.analysis.onehot import onehot_search
+from nblint.analysis.presence import class_vocabulary, term_presence
+from nblint.analysis.recodes import candidate_recodes, verified_recodes
 from nblint.analysis.rowchecks import RowVerdicts, verify_rows
 from nblint.analysis.rows import DuplicateRows, document_rows
 from nblint.analysis.termblock import TermBlock
+from nblint.analysis.zerocells import Found, zero_cells
 from nblint.engine import shared_settings
 from nblint.profile.levels import PairLevels
 from nblint.profile.table import TableProfile
@@ -36,18 +41,12 @@ from nblint.structure import (
     Group,
     GroupSearch,
     VifResult,
-    find_onehot_groups,
-    find_onehot_groups_sparse,
     giveaways,
     leakage,
     missing_together,
     searched,
 )
-from nblint.structure.duplicates import (
-    MAX_RECODE_PAIRS,
-    recode_candidates,
-)
-from nblint.structure.kinds import ColumnKind, declared_kind, infer_kinds, term_kinds
+from nblint.structure.kinds import ColumnKind
 from nblint.structure.nesting import ColumnNesting, nested_columns
 from nblint.structure.verified import Structure, verified_structure
 from nblint.structure.vif import profile_variance_inflation
@@ -140,17 +139,8 @@ class TableContext:
 
     @cached_property
     def group_search(self) -> GroupSearch:
-        """The one-hot groups (:mod:`nblint.structure.onehot`), those a term block makes by chance left out."""
-        gram = self.profile.gram
-        if gram.wide:
-            search = find_onehot_groups_sparse(
-                gram.binary, gram.cooccurrence, gram.n, self.table_order, self.budget, self.shown_exclusive
-            )
-        else:
-            binary, cooccurrence = self.searched_binary
-            search = find_onehot_groups(binary, cooccurrence, gram.n, self.table_order, self.budget)
-        kept = [g for g in search.onehot if not self.terms.by_chance(g.members, "cover")]
-        return search if len(kept) == len(search.onehot) else replace(search, onehot=kept)
+        """The one-hot groups (:mod:`nblint.analysis.onehot`), those a term block makes by chance left out."""
+        return onehot_search(self)
 
     @cached_property
     def shown_exclusive(self) -> np.ndarray | None:
@@ -214,20 +204,8 @@ class TableContext:
 
     @cached_property
     def kinds(self) -> dict[str, ColumnKind]:
-        """Every column's kind and recommended event model (see :mod:`nblint.structure.kinds`).
-
-        The words of a document-term block are counts (or, fractional, weights read as
-        measurements) whatever a single word looks like: a word with three distinct counts
-        is not a categorical code. Group members, 0/1 words and declared kinds keep their kind.
-        """
-        groups = self.structure.groups
-        members = {m for g in groups for m in g.members}
-        terms, declared = self.term_columns, self.declared_kinds
-        words = [c for c in terms if c not in members]
-        if declared:
-            words = [c for c in words if declared_kind(c, declared) is None]
-        preset = term_kinds(self.profile, words)
-        return infer_kinds(self.profile, groups, self.structure.code_columns, self.declared_kinds, preset)
+        """Every column's kind and recommended event model (:func:`~nblint.analysis.columns.column_kinds`)."""
+        return column_kinds(self)
 
     @cached_property
     def duplicate_rows(self) -> DuplicateRows | None:
@@ -258,6 +236,17 @@ class TableContext:
 
     def _row_pass(self, words: frozenset[str]) -> DuplicateRows:
         return document_rows(self.profile, self.source, words, self.reduce_rows)
+
+    def column(self, name: str) -> ColumnRecord:
+        """One feature column as the rules read it: kind, levels, range, per-class statistics (:mod:`~nblint.analysis.columns`)."""
+        record = self._column_records.get(name)
+        if record is None:
+            record = self._column_records[name] = ColumnRecord(self.profile, name, lambda: self.kinds)
+        return record
+
+    @cached_property
+    def _column_records(self) -> dict[str, ColumnRecord]:
+        return {}
 
     def features_of_kind(self, *kinds: str) -> list[str]:
         """Feature columns of the given kinds, in table order (a new list)."""
@@ -323,6 +312,11 @@ class TableContext:
         return self.association.single_class_levels
 
     @cached_property
+    def zero_cells(self) -> Found:
+        """Every discrete feature's zero (value, class) cells, as its event model reads it (:mod:`~nblint.analysis.zerocells`)."""
+        return zero_cells(self)
+
+    @cached_property
     def term_presence(self) -> tuple[tuple[str, ...], np.ndarray]:
         """The term columns (table order) and the documents of each class each is non-zero in, ``(C, p)``.
 
@@ -333,27 +327,8 @@ class TableContext:
 
     @cached_property
     def class_vocabulary(self) -> giveaways.ClassVocabulary:
-        """Words that give a class away, and class-specific words (:mod:`nblint.structure.giveaways`).
-
-        Words that decide the target outright are NB208's, and left out.
-        """
-        if self.target is None or not self.term_columns:
-            return giveaways.ClassVocabulary([], [], 0)
-        names, presence = self.term_presence
-        deciding = self.deciding_columns
-        if deciding:
-            keep = [j for j, c in enumerate(names) if c not in deciding]
-            names, presence = tuple(names[j] for j in keep), presence[:, keep]
-        settings = self.settings
-        return giveaways.class_vocabulary(
-            names,
-            presence,
-            self.profile.class_count[: len(self.profile.classes)],
-            settings.giveaway_share,
-            settings.decides_share,
-            settings.separation_min_rows,
-            settings.separation_max_chance,
-        )
+        """Words that give a class away, and class-specific words (:func:`~nblint.analysis.presence.class_vocabulary`)."""
+        return class_vocabulary(self)
 
     # ---------------------------------------------------------------- groups, verified
 
@@ -411,32 +386,13 @@ class TableContext:
 
     @cached_property
     def recode_levels(self) -> dict[tuple[str, str], int]:
-        """:attr:`recodes`, each with the number of values it maps one to one."""
-        structure = self.structure
-        pending = self.recode_candidates[:MAX_RECODE_PAIRS]
-        if not pending:
-            return {}
-        same = {frozenset(cols) for cols in structure.identical}
-        checks = self.row_checks([], [], [], pending)
-        return {
-            pair: levels
-            for pair, levels in zip(pending, checks.recodes)
-            if levels and not any(set(pair) <= s for s in same)
-        }
+        """:attr:`recodes`, each with the number of values it maps one to one (:mod:`~nblint.analysis.recodes`)."""
+        return verified_recodes(self)
 
     @cached_property
     def recode_candidates(self) -> list[tuple[str, str]]:
-        """Every pair of categorical columns that may recode each other (:func:`recode_candidates`), sorted."""
-        categorical = {c for c, k in self.kinds.items() if k.kind == "categorical"} - set(self.structure.code_columns)
-        # Integer codes of a categorical column (cowcode2 beside ctryname) recode it too, whatever their kind;
-        # they pair only with columns of words, so without one there is nothing to try, and a document-term
-        # block's word counts are words, not codes (a vocabulary would be tens of thousands of partners).
-        codes = (
-            {c for c, k in self.kinds.items() if k.kind in ("count", "identifier")} - self.term_columns
-            if self.profile.text
-            else set()
-        )
-        return recode_candidates(self.profile, set(self.profile.names) - categorical - codes, partners=codes)
+        """Every pair of categorical columns that may recode each other, sorted (:mod:`~nblint.analysis.recodes`)."""
+        return candidate_recodes(self)
 
     # --- nested columns (NB105): each value of a fine column within one value of a coarser one
     @cached_property

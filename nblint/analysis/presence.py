@@ -5,6 +5,7 @@ whatever its values: counts, 0/1 bits and tf-idf weights have the same pattern. 
 profile knows it for 0/1 words (their class sums) and for words whose levels it keeps
 (the rows off the level 0); for the others (tf-idf weights, thousands of distinct values
 each) :class:`ClassPresence` counts it in one pass over their rows, chunk by chunk.
+:func:`class_vocabulary` reads that presence for the words that give a class away.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import numpy as np
 
 from nblint.profile.levels import key_counts, level_sizes
 from nblint.profile.table import class_slots
+from nblint.structure import giveaways
 
 
 class ClassPresence:
@@ -80,3 +82,28 @@ def term_presence(profile, terms, order: dict[str, int], source, reduce_rows) ->
             counter = reduce_rows(unknown + [target], counter)
         presence[:, unread] = counter.presence[:n_classes]
     return names, presence
+
+
+def class_vocabulary(ctx) -> giveaways.ClassVocabulary:
+    """Words of ``ctx`` that give a class away, and class-specific words (:mod:`nblint.structure.giveaways`).
+
+    Read from the words' presence per class (``ctx.term_presence``); words that decide the
+    target outright are NB208's, and left out.
+    """
+    if ctx.target is None or not ctx.term_columns:
+        return giveaways.ClassVocabulary([], [], 0)
+    names, presence = ctx.term_presence
+    deciding = ctx.deciding_columns
+    if deciding:
+        keep = [j for j, c in enumerate(names) if c not in deciding]
+        names, presence = tuple(names[j] for j in keep), presence[:, keep]
+    settings = ctx.settings
+    return giveaways.class_vocabulary(
+        names,
+        presence,
+        ctx.profile.class_count[: len(ctx.profile.classes)],
+        settings.giveaway_share,
+        settings.decides_share,
+        settings.separation_min_rows,
+        settings.separation_max_chance,
+    )

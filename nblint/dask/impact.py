@@ -10,7 +10,7 @@ its last row has been read.  Here:
    the client learns how many rows each holds, in all and per fold;
 2. the client lays out the same windows over the partitions; a window inside one
    partition is scored where it lives, one crossing partitions is assembled from
-   slices on a worker; each returns its sums (:class:`~nblint.impact.measure.InSample`
+   slices on a worker; each returns its sums (:class:`~nblint.impact.comparison.InSample`
    without the per-row bins, whose histograms are added up on the workers);
 3. the client adds the windows' sums in window order, fits each fold's model, and
    the fold windows are scored the same way and added in the local engine's order.
@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from nblint.impact.comparison import EXCESS_BINS, WindowScores, histogram_percentile
 from nblint.impact.design import RowInputs
-from nblint.impact.measure import EXCESS_BINS, WindowScores, histogram_percentile
 from nblint.impact.scoring import posteriors
 from nblint.readers import DataFrameSource
 

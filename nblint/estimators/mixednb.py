@@ -43,8 +43,9 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from nblint import nbmath
-from nblint.estimators import columnvalues, featureplan, mixedparts, readings, wanbia
+from nblint.estimators import columnvalues, featureplan, mixedparts, readings
 from nblint.estimators.featureplan import CONTINUOUS_READINGS
+from nblint.estimators.mixedweights import FeatureWeights
 from nblint.estimators.recommend import Feature
 
 try:  # scikit-learn >= 1.6
@@ -62,7 +63,7 @@ CONTINUOUS = ("auto", "gaussian", *CONTINUOUS_READINGS)
 WEIGHTS = (None, "wanbia")
 
 
-class MixedNB(ClassifierMixin, BaseEstimator):
+class MixedNB(ClassifierMixin, FeatureWeights, BaseEstimator):
     """Naive Bayes with an event model per column: categorical, Bernoulli, multinomial, Gaussian.
 
     Parameters
@@ -341,125 +342,7 @@ class MixedNB(ClassifierMixin, BaseEstimator):
             out.append(feature)
         return out
 
-    def _start_statistics(self, n_classes: int) -> None:
-        plan = self._plan
-        C = n_classes
-        self.class_count_ = np.zeros(C)
-        self.categories_ = [
-            np.array(plan.group_levels(f), dtype=object)
-            if f.group
-            else columnvalues.bin_labels(self.bin_edges_[f.columns[0]])
-            if f.model == "binned"
-            else np.array([], dtype=object)
-            for f in plan.categorical
-        ]
-        self.category_count_ = [np.zeros((C, len(levels))) for levels in self.categories_]
-        self._level_index = [{level: k for k, level in enumerate(levels)} for levels in self.categories_]
-        self.bernoulli_count_ = np.zeros((C, len(plan.bernoulli)))
-        self.feature_count_ = np.zeros((C, len(plan.multinomial)))
-        self._moments = nbmath.Moments(
-            np.zeros((C, len(plan.gaussian))), np.zeros((C, len(plan.gaussian))), np.zeros((C, len(plan.gaussian)))
-        )
-        D = len(plan.lognormal)
-        self._log_moments = nbmath.Moments(np.zeros((C, D)), np.zeros((C, D)), np.zeros((C, D)))
-
-    def _add_statistics(self, X, y: np.ndarray, weights=None) -> None:
-        plan, C = self._plan, len(self.classes_)
-        self.class_count_ += nbmath.class_counts(y, C, weights)
-        for i, feature in enumerate(plan.categorical):
-            codes = self._codes(i, feature, X, grow=True)
-            n_levels = self.category_count_[i].shape[1]
-            self.category_count_[i] += nbmath.categorical_counts(codes, y, C, n_levels, weights)
-        if plan.bernoulli:
-            bits = columnvalues.numeric(X, plan.bernoulli, "Bernoulli")
-            self.bernoulli_count_ += nbmath.bernoulli_counts(bits, y, C, weights)
-        if plan.multinomial:
-            counts = columnvalues.numeric(X, plan.multinomial, "multinomial")
-            self.feature_count_ += nbmath.multinomial_counts(counts, y, C, weights)
-        if plan.gaussian:
-            batch = nbmath.gaussian_moments(
-                columnvalues.dense(columnvalues.numeric(X, plan.gaussian, "Gaussian")), y, C, weights
-            )
-            self._moments = nbmath.merge_moments(self._moments, batch)
-        if plan.lognormal:
-            values = np.asarray(columnvalues.dense(columnvalues.numeric(X, plan.lognormal, "log-normal")), dtype=float)
-            if not np.all(values > 0):
-                raise ValueError("the log-normal columns must hold positive numbers (declare them 'gaussian')")
-            batch = nbmath.gaussian_moments(np.log(values), y, C, weights)
-            self._log_moments = nbmath.merge_moments(self._log_moments, batch)
-
-    def _codes(self, i: int, feature: Feature, X, grow: bool) -> np.ndarray:
-        """Level codes of categorical feature ``i`` (:data:`nbmath.MISSING` where unknown)."""
-        if feature.group:
-            return columnvalues.group_codes(
-                columnvalues.dense(columnvalues.block(X, self._plan.positions(feature))), feature.group
-            )
-        if feature.model == "binned":
-            values = columnvalues.dense(columnvalues.block(X, self._plan.positions(feature)))[:, 0]
-            try:
-                values = np.asarray(values, dtype=float)
-            except (TypeError, ValueError):
-                raise ValueError(f"the binned column {feature.columns[0]!r} must hold numbers") from None
-            return readings.bin_codes(values, self.bin_edges_[feature.columns[0]])
-        values = columnvalues.dense(columnvalues.block(X, self._plan.positions(feature)))[:, 0]
-        index = self._level_index[i]
-        if not grow and values.dtype.kind in "iuf" and all(type(k) in (int, float) for k in index):
-            return columnvalues.known_codes(values, index)
-        codes = np.full(len(values), nbmath.MISSING, dtype=np.int64)
-        present = ~columnvalues.isna(values)
-        uniques, inverse = columnvalues.levels(values[present])
-        if grow:
-            new = [value for value in uniques.tolist() if value not in index]
-            if new:
-                for value in new:
-                    index[value] = len(index)
-                self.categories_[i] = np.array(list(index), dtype=object)
-                counts = self.category_count_[i]
-                self.category_count_[i] = np.pad(counts, ((0, 0), (0, len(index) - counts.shape[1])))
-        lookup = np.array([index.get(value, nbmath.MISSING) for value in uniques.tolist()], dtype=np.int64)
-        codes[present] = lookup[inverse.reshape(-1)]
-        return codes
-
-    def _fit_model(self) -> nbmath.NaiveBayes:
-        alpha, plan = float(self.alpha), self._plan
-        self.class_log_prior_ = nbmath.log_class_prior(
-            self.class_count_, fit_prior=self.fit_prior, class_prior=self.class_prior
-        )
-        components: list = [nbmath.CategoricalComponent.from_counts(counts, alpha) for counts in self.category_count_]
-        if plan.bernoulli:
-            components.append(nbmath.BernoulliComponent.from_counts(self.bernoulli_count_, self.class_count_, alpha))
-        if plan.multinomial:
-            components.append(nbmath.MultinomialComponent.from_counts(self.feature_count_, alpha))
-        if plan.gaussian:
-            gaussian = nbmath.GaussianComponent.from_moments(self._moments, var_smoothing=self.var_smoothing)
-            self.theta_, self.var_ = gaussian.mean, gaussian.var
-            components.append(gaussian)
-        if plan.lognormal:
-            lognormal = mixedparts.LogNormalComponent.from_moments(self._log_moments, self.var_smoothing)
-            self.log_theta_, self.log_var_ = lognormal.mean, lognormal.var
-            components.append(lognormal)
-        return nbmath.NaiveBayes(self.class_log_prior_, components)
-
     # ------------------------------------------------------------------ predicting
-
-    def _inputs(self, X) -> list:
-        plan = self._plan
-        inputs = [self._codes(i, f, X, grow=False) for i, f in enumerate(plan.categorical)]
-        if plan.bernoulli:
-            bits = columnvalues.numeric(X, plan.bernoulli, "Bernoulli")
-            if not sparse.issparse(bits):  # a value other than 0/1, never seen in training: no evidence
-                bits = np.asarray(bits, dtype=float)
-                bits = np.where((bits == 0) | (bits == 1), bits, np.nan)
-            inputs.append(bits)
-        if plan.multinomial:
-            inputs.append(columnvalues.numeric(X, plan.multinomial, "multinomial"))
-        if plan.gaussian:
-            inputs.append(columnvalues.dense(columnvalues.numeric(X, plan.gaussian, "Gaussian")))
-        if plan.lognormal:
-            inputs.append(
-                np.asarray(columnvalues.dense(columnvalues.numeric(X, plan.lognormal, "log-normal")), dtype=float)
-            )
-        return inputs
 
     def _joint(self, X) -> nbmath.LogLikelihood:
         check_is_fitted(self)
@@ -476,101 +359,6 @@ class MixedNB(ClassifierMixin, BaseEstimator):
             first = [self._units().index(u) for u in range(max(self._units(), default=-1) + 1)]
             return mixedparts.weighted_sum(self._feature_terms(X), self.weights_[first])
         return model.log_likelihood(self._inputs(X))
-
-    # ------------------------------------------------------------------ weights
-
-    def _units(self) -> list[int]:
-        """The weight each feature of ``features_`` shares: its own, but one for all multinomial features.
-
-        A multinomial block holds counts of one kind (words): one weight for the block,
-        not one per word (10,000 weights would need 10,000 log-likelihoods per row).
-        """
-        units: list[int] = []
-        multinomial: int | None = None
-        for feature in self.features_:
-            if feature.model == "multinomial":
-                if multinomial is None:
-                    multinomial = max(units, default=-1) + 1
-                units.append(multinomial)
-            else:
-                units.append(max(units, default=-1) + 1)
-        return units
-
-    def _feature_terms(self, X) -> list[nbmath.LogLikelihood]:
-        """Each weight unit's log-likelihood alone (:meth:`_units` order: a block split into its features)."""
-        model, plan = self._model, self._plan
-        assert isinstance(model, nbmath.NaiveBayes)
-        inputs = self._inputs(X)
-        terms: dict[str, nbmath.LogLikelihood] = {}
-        components = iter(zip(model.components, inputs, strict=True))
-        for feature in plan.categorical:
-            component, codes = next(components)
-            terms[feature.label] = component.log_likelihood(codes)
-        blocks = (
-            ("bernoulli", plan.bernoulli, mixedparts.bernoulli_columns),
-            ("multinomial", plan.multinomial, mixedparts.multinomial_columns),
-            ("gaussian", plan.gaussian, mixedparts.gaussian_columns),
-            ("lognormal", plan.lognormal, mixedparts.lognormal_columns),
-        )
-        for model_name, block, split in blocks:
-            if not block:
-                continue
-            component, values = next(components)
-            if model_name == "multinomial":
-                terms["\0multinomial"] = component.log_likelihood(values)
-                continue
-            within = {j: d for d, j in enumerate(block)}
-            for feature in self.features_:
-                if feature.model == model_name:
-                    pick = [within[self._plan.order[c]] for c in feature.columns]
-                    terms[feature.label] = split(component, pick).log_likelihood(columnvalues.block(values, pick))
-        out: dict[int, nbmath.LogLikelihood] = {}
-        for unit, feature in zip(self._units(), self.features_, strict=True):
-            out.setdefault(unit, terms["\0multinomial" if feature.model == "multinomial" else feature.label])
-        return [out[u] for u in sorted(out)]
-
-    def _fit_weights(self, X, y: np.ndarray, sample_weight=None) -> np.ndarray:
-        """WANBIA's weights, fitted to cross-fitted per-feature log-likelihoods (:mod:`nblint.estimators.wanbia`)."""
-        units = self._units()
-        if not units:
-            return np.ones(0)
-        rows, L = self._held_out_terms(X, y, sample_weight)
-        row_weights = None if sample_weight is None else sample_weight[rows]
-        return wanbia.fit_weights(L, y[rows], self.class_log_prior_, row_weights=row_weights)[units]
-
-    def _held_out_terms(self, X, y: np.ndarray, sample_weight=None) -> tuple[np.ndarray, np.ndarray]:
-        """The rows the weights are fitted on, and their cross-fitted log-likelihoods (rows, units, classes).
-
-        Each row scored by this plan fitted without its fold; what the weights are
-        fitted to, and what ``nblint impact`` explains them with.
-        """
-        n_units = max(self._units(), default=-1) + 1
-        C = len(self.classes_)
-        rows = wanbia.sample_rows(y, min(wanbia.SAMPLE_ROWS, max(2_000, wanbia.SAMPLE_CELLS // (n_units * C))))
-        Xs, ys = X[rows], y[rows]
-        L = np.zeros((len(rows), n_units, C))
-        fold = wanbia.stratified_folds(ys, readings.FOLDS)
-        try:
-            for f in range(readings.FOLDS):
-                test = fold == f
-                if not test.any():
-                    continue
-                weights = None if sample_weight is None else sample_weight[rows][~test]
-                part = self._refitted(Xs[~test], ys[~test], weights)
-                L[test] = np.stack([t.finite for t in part._feature_terms(Xs[test])], axis=1)
-        except ValueError:  # a fold without some class's rows, say: score in-sample instead
-            L = np.stack([t.finite for t in self._feature_terms(Xs)], axis=1)
-        return rows, L
-
-    def _refitted(self, X, y: np.ndarray, sample_weight=None) -> MixedNB:
-        """A copy with this plan (readings, bin edges) fitted on other rows, without feature weights."""
-        part = object.__new__(type(self))
-        part.__dict__.update(self.__dict__)
-        part.weights = None
-        part._start_statistics(len(self.classes_))
-        part._add_statistics(X, y, sample_weight)
-        part._model = part._fit_model()
-        return part
 
     def predict_joint_log_proba(self, X) -> np.ndarray:
         """``log P(c) + log P(x | c)`` for every row and class (``-inf`` where alpha = 0 vetoes)."""
@@ -600,12 +388,3 @@ class MixedNB(ClassifierMixin, BaseEstimator):
 
     def _more_tags(self):  # pragma: no cover - scikit-learn < 1.6
         return {"X_types": ["2darray", "sparse", "string"]}
-
-
-# --------------------------------------------------------------------------- the plan
-
-
-# --------------------------------------------------------------------------- reading columns
-
-
-# --------------------------------------------------------------------------- readings and weights

@@ -22,11 +22,14 @@ The package has one module per idea:
 * :mod:`~nblint.impact.design`: which column feeds which component; rows encoded;
 * :mod:`~nblint.impact.statistics`: count tables and moments, of all rows and per fold;
 * :mod:`~nblint.impact.scoring`: the models fitted from statistics, rows scored;
-* :mod:`~nblint.impact.measure`: the two passes and the streamed comparison.
+* :mod:`~nblint.impact.comparison`: the streamed comparison, window by window;
+* :mod:`~nblint.impact.sample`: which rows are scored (a sample on a many-class target);
+* :mod:`~nblint.impact.measure`: the two passes.
 
 Rendering (text, JSON, the plot) is in :mod:`nblint.report.formats`.
 """
 
-from nblint.impact.measure import ImpactResult, ImpactSettings, impact_limit, measure_impact
+from nblint.impact.measure import ImpactResult, ImpactSettings, measure_impact
+from nblint.impact.sample import impact_limit
 
 __all__ = ["ImpactResult", "ImpactSettings", "impact_limit", "measure_impact"]

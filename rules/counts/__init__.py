@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 
-#: Kinds whose values are levels (cells of a contingency table).
-DISCRETE_KINDS = ("binary", "group-member", "categorical", "count")
-
 
 def fmt_value(value) -> str:
     """A level as users wrote it: 3 rather than 3.0."""
@@ -25,15 +22,6 @@ def fmt_share(p: float) -> str:
 
 def fmt_class(label) -> str:
     return repr(fmt_value(label))
-
-
-def class_table(ctx, column):
-    """(level keys, counts[level, class]) for the classes that have rows; None if unknown."""
-    levels = ctx.profile.levels(column)
-    if levels is None:
-        return None
-    n_classes = len(ctx.profile.classes)
-    return levels.keys, levels.table[:, :n_classes]
 
 
 def zero_upper_bound(n: int, confidence: float = 0.95) -> float:

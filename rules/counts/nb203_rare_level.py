@@ -62,7 +62,7 @@ class RareLevel(Rule):
                 continue
             if ctx.kinds[column].kind not in kinds:
                 continue
-            levels = ctx.profile.levels(column) or ctx.level_pairs(column)  # (past the cap: its non-empty cells)
+            levels = ctx.column(column).levels or ctx.level_pairs(column)  # (past the cap: its non-empty cells)
             if levels is None:
                 continue
             rare = [(k, int(t)) for k, t in zip(levels.keys, levels.totals) if t < minimum]

@@ -40,14 +40,15 @@ class ConstantColumn(Rule):
 
     def check(self, ctx: TableContext):
         for column in ctx.features_of_kind("constant"):
-            levels = ctx.profile.levels(column)
-            if ctx.profile.n_missing(column) == ctx.n_rows:
+            record = ctx.column(column)
+            levels = record.levels
+            if record.missing == ctx.n_rows:
                 message = f"column {column!r} is missing on every one of the {ctx.n_rows} rows"
                 evidence: dict[str, Any] = {"missing": ctx.n_rows}
             else:
                 value = levels.keys[0] if levels is not None and levels.keys else None
                 shown = int(value) if isinstance(value, float) and value.is_integer() else value
-                missing = ctx.profile.n_missing(column)
+                missing = record.missing
                 message = f"column {column!r} has the same value ({shown}) on every row" + (
                     f" that has one ({missing} missing)" if missing else ""
                 )

@@ -59,7 +59,6 @@ class ZeroClassVariance(Rule):
 
     def check(self, ctx: TableContext):
         profile = ctx.profile
-        numeric = profile.numeric
         n_classes = len(profile.classes)
         kinds = (
             ("continuous",) if ctx.model is None else ("continuous", "count", "binary", "group-member", "categorical")
@@ -69,12 +68,11 @@ class ZeroClassVariance(Rule):
                 continue
             if ctx.model is None and ctx.kinds[column].model != "gaussian":
                 continue  # (a tf-idf weight is a measurement that a text model, not GaussianNB, reads)
-            j = numeric.names.index(column)
-            n_c = numeric.class_n[:n_classes, j]
-            m2 = numeric.class_m2[:n_classes, j]
+            record = ctx.column(column)
+            n_c, m2 = record.class_n, record.class_m2
             # Flat relative to the column's own magnitude: values of 1e-20 spread over 1e-20
             # have a variance double precision holds (1e-40), and are not a spike.
-            scale = float(np.nanmax(np.abs([numeric.minimum[j], numeric.maximum[j]])))
+            scale = float(np.nanmax(np.abs([record.minimum, record.maximum])))
             # (compared as standard deviations: the square of 1e-12 x 1.8e308 overflows a Python float)
             flat = [c for c in range(n_classes) if n_c[c] >= 2 and math.sqrt(m2[c] / n_c[c]) <= 1e-12 * scale]
             tiny = [c for c in range(n_classes) if 0 < n_c[c] < 2]
@@ -84,7 +82,7 @@ class ZeroClassVariance(Rule):
             shown: dict = {}
             if flat:
                 c = flat[0]
-                words, shown = _flat_values(profile, column, j, c)
+                words, shown = _flat_values(record, c)
                 shown = {"class": str(profile.classes[c]), **shown, "more_classes_alike": len(flat) - 1}
                 parts.append(
                     f"in class {fmt_class(profile.classes[c])} {words}"
@@ -118,15 +116,15 @@ class ZeroClassVariance(Rule):
             yield self.finding(ctx, message, columns=[column], evidence=evidence, fix=fix)
 
 
-def _flat_values(profile, column: str, j: int, c: int) -> tuple[str, dict]:
+def _flat_values(record, c: int) -> tuple[str, dict]:
     """What a flat class's values are, in words and as evidence: one value, or several whose variance underflows.
 
     Values such as 1e-320 and 0 differ, but their squared deviations are below the
     smallest double: the variance computes as zero although no value repeats. The
     column's level table (when it has one) tells the two cases apart exactly.
     """
-    n = int(profile.numeric.class_n[c, j])
-    levels = profile.levels(column)
+    n = int(record.class_n[c])
+    levels = record.levels
     if levels is not None:
         present = [key for key, count in zip(levels.keys, levels.table[:, c]) if count]
         if len(present) > 1:
@@ -137,7 +135,7 @@ def _flat_values(profile, column: str, j: int, c: int) -> tuple[str, dict]:
             ), {"rows": n, "distinct": len(present), "lowest": low, "highest": high}
         if present:
             return f"every one of its {n} values is {_short(present[0])}", {"rows": n, "value": float(present[0])}
-    value = float(profile.numeric.class_mean[c, j])
+    value = float(record.class_mean[c])
     return f"every one of its {n} values is {value:g}", {"rows": n, "value": value}
 
 

@@ -1,7 +1,6 @@
 from typing import Any
 
-import numpy as np
-
+from nblint.analysis.columns import columns_with_missing
 from nblint.analysis.context import TableContext
 from nblint.engine import Rule, Severity
 
@@ -46,12 +45,11 @@ class MissingValues(Rule):
         n = ctx.n_rows
         kinds = ctx.kinds
         gaps: dict[str, int] = {}
-        numeric = ctx.profile.numeric
-        gappy = {numeric.names[j] for j in np.flatnonzero(numeric.n_missing).tolist()} | set(ctx.profile.text)
+        gappy = columns_with_missing(ctx.profile)
         for column in ctx.profile.features:
             if column not in gappy:  # (a numeric column with no missing value: a vocabulary's words, at once)
                 continue
-            missing = ctx.profile.n_missing(column)
+            missing = ctx.column(column).missing
             if missing and missing < n and kinds[column].kind != "constant":
                 gaps[column] = missing
         if not gaps:

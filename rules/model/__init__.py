@@ -20,12 +20,11 @@ def fmt_number(x: float) -> str:
 
 def value_range(ctx, column) -> str:
     """``min..max`` of a numeric column, or the number of levels of a text one."""
-    profile = ctx.profile
-    if column in profile.text:
-        n = profile.n_distinct(column)
+    record = ctx.column(column)
+    if record.text:
+        n = record.n_distinct
         return f"{n:.0f} text values" if n is not None else "many text values"
-    j = profile.numeric.names.index(column)
-    return f"{fmt_number(profile.numeric.minimum[j])}..{fmt_number(profile.numeric.maximum[j])}"
+    return f"{fmt_number(record.minimum)}..{fmt_number(record.maximum)}"
 
 
 def recommendation(ctx, column) -> str:

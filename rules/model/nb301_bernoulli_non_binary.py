@@ -78,9 +78,7 @@ class BernoulliOnNonBinary(Rule):
 
     def presence_finding(self, ctx, columns: list[str]):
         """One info for the table: the term columns BernoulliNB reads as presence."""
-        integral = ctx.profile.numeric.integral
-        names = ctx.profile.numeric.names
-        weights = sum(not integral[names.index(c)] for c in columns)
+        weights = sum(not ctx.column(c).integral for c in columns)
         what = "weights (tf-idf)" if weights * 2 > len(columns) else "counts"
         message = (
             f"{len(columns)} columns of a document-term block hold {what}, not 0/1: BernoulliNB binarises them at 0.0 "

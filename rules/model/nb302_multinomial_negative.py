@@ -1,9 +1,6 @@
-from typing import cast
-
+from nblint.analysis.columns import negative_columns
 from nblint.analysis.context import TableContext
 from nblint.engine import SUMMARIZE_ABOVE, Rule, Severity
-from nblint.profile.levels import counts_below, level_sizes
-from nblint.readers import Names
 
 from . import estimator, fmt_number
 
@@ -53,7 +50,6 @@ class MultinomialOnNegative(Rule):
     options = (SUMMARIZE_ABOVE,)
 
     def check(self, ctx: TableContext):
-        numeric = ctx.profile.numeric
         terms = ctx.term_columns
         if ctx.model is not None:
             for column in ctx.profile.features:
@@ -63,17 +59,17 @@ class MultinomialOnNegative(Rule):
                     or ctx.kinds[column].kind in ("constant", "identifier")
                 ):
                     continue
-                j = numeric.names.index(column)
-                if numeric.minimum[j] < 0:
+                minimum = ctx.column(column).minimum
+                if minimum < 0:
                     message = (
-                        f"column {column!r} has negative values (minimum {fmt_number(numeric.minimum[j])}): "
+                        f"column {column!r} has negative values (minimum {fmt_number(minimum)}): "
                         f"{estimator(ctx.model)} reads features as counts and rejects negatives"
                     )
                     yield self.finding(
                         ctx,
                         message,
                         columns=[column],
-                        evidence={"minimum": float(numeric.minimum[j])},
+                        evidence={"minimum": minimum},
                         fix=f"Use raw counts for {column!r}, or read it with GaussianNB.",
                     )
         if terms:
@@ -81,21 +77,17 @@ class MultinomialOnNegative(Rule):
 
     def _block(self, ctx: TableContext, terms):
         """One finding for the words of a document-term block that have negative cells."""
-        numeric = ctx.profile.numeric
-        position = cast(Names, numeric.names).positions()
         order = ctx.table_order
-        negative = sorted((c for c in terms if numeric.minimum[position[c]] < 0), key=order.__getitem__)
-        if not negative:
+        found = negative_columns(ctx.profile, terms, order)
+        if not found:
             return
-        # Each word's negative cells, from its levels (None: past the level cap), for every word at once.
-        below = counts_below(numeric.levels, 0.0, numeric.class_n.shape[0]).sum(axis=0).tolist()
-        tabled = (level_sizes(numeric.levels) >= 0).tolist()
-        cells = {c: below[position[c]] if tabled[position[c]] else None for c in negative}
-        ranked = sorted(negative, key=lambda c: (-(cells[c] or 0), numeric.minimum[position[c]], order[c]))
-        known = [count for count in cells.values() if count is not None]
+        negative = [word.name for word in found]
+        # The words with the most negative cells first (None: past the level cap, counted as 0).
+        ranked = sorted(found, key=lambda w: (-(w.cells or 0), w.minimum, order[w.name]))
+        known = [word.cells for word in found if word.cells is not None]
         total = sum(known)
         counted = f"{total:,} negative cells" if len(known) == len(negative) else "negative cells"
-        examples = ", ".join(f"{c!r} (minimum {fmt_number(numeric.minimum[position[c]])})" for c in ranked[:5])
+        examples = ", ".join(f"{w.name!r} (minimum {fmt_number(w.minimum)})" for w in ranked[:5])
         reads = (
             f"{estimator(ctx.model)} reads words as counts and rejects negatives"
             if ctx.model is not None
@@ -109,10 +101,7 @@ class MultinomialOnNegative(Rule):
             "words": len(negative),
             "block_words": len(terms),
             "negative_cells": total if len(known) == len(negative) else None,
-            "examples": [
-                {"word": c, "minimum": float(numeric.minimum[position[c]]), "negative_cells": cells[c]}
-                for c in ranked[:20]
-            ],
+            "examples": [{"word": w.name, "minimum": float(w.minimum), "negative_cells": w.cells} for w in ranked[:20]],
         }
         yield self.finding(
             ctx,

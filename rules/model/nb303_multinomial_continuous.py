@@ -45,12 +45,11 @@ class MultinomialOnContinuous(Rule):
     options = (SUMMARIZE_ABOVE,)
 
     def check(self, ctx: TableContext):
-        numeric = ctx.profile.numeric
         terms = ctx.term_columns
         weights = []
         for column in ctx.features_of_kind("continuous"):
-            j = numeric.names.index(column)
-            if numeric.minimum[j] < 0 or numeric.integral[j]:
+            record = ctx.column(column)
+            if record.minimum < 0 or record.integral:
                 continue
             if column in terms:
                 weights.append(column)

@@ -49,14 +49,13 @@ class CategoricalMisuse(Rule):
     )
 
     def check(self, ctx: TableContext):
-        profile = ctx.profile
-        numeric = profile.numeric
-        for column in profile.features:
+        for column in ctx.profile.features:
             kind = ctx.kinds[column]
             problem, severity = None, Severity.WARNING
             extra: dict = {}  # the numbers a message shows beyond the kind and the range
-            j = numeric.names.index(column) if column in numeric.names else None
-            if kind.kind == "continuous" and j is not None and not numeric.integral[j]:
+            record = ctx.column(column)
+            numeric = not record.text
+            if kind.kind == "continuous" and numeric and not record.integral:
                 problem = (
                     f"is continuous with fractional values ({value_range(ctx, column)}): CategoricalNB truncates "
                     "them to whole codes, merging values that differ"
@@ -71,8 +70,8 @@ class CategoricalMisuse(Rule):
             ):
                 problem = f"has {kind.n_distinct:.0f} levels (more than {self.settings['max-levels']}): most are rare and unseen at prediction time"
                 extra = {"levels": kind.n_distinct, "max_levels": self.settings["max-levels"]}
-            elif j is not None and kind.kind not in ("constant", "identifier", "group-member"):
-                if numeric.minimum[j] < 0:
+            elif numeric and kind.kind not in ("constant", "identifier", "group-member"):
+                if record.minimum < 0:
                     problem = f"has negative codes ({value_range(ctx, column)}): CategoricalNB needs codes 0..K-1"
                     severity = self.severity
             if problem:

@@ -1,15 +1,8 @@
-import math
-
+from nblint.analysis.collinear import CLUSTER_R, collinear_cases
 from nblint.analysis.context import TableContext
 from nblint.engine import Option, Rule, Severity
-from nblint.structure.vif import short_terms
 
 from ..wording import fmt_columns
-
-#: More exact dependencies than this are reported as one rank deficiency, not one finding each.
-MAX_DEPENDENCIES = 5
-#: Columns over the VIF threshold whose correlation is at least this are one cluster (one finding).
-CLUSTER_R = 0.9
 
 
 class CollinearColumns(Rule):
@@ -84,28 +77,17 @@ class CollinearColumns(Rule):
     def check(self, ctx: TableContext):
         threshold = self.settings["vif-threshold"]
         vif = ctx.vif
-        if not vif.may_exceed(threshold):
-            return
-        structure = ctx.structure
-        dependencies = vif.dependencies
-        dependent = len(dependencies) + len(vif.by_rows)
-        by_rows = dependent > 0 and len(vif.independent) >= ctx.n_rows - 1
-        if by_rows:
-            # Centred, n rows span at most n - 1 dimensions: with that many independent columns
-            # every further column is a combination of them, whatever the data mean. Only a
-            # combination of a few columns (a copy, a sum of some others) says something about
-            # the data; the rest are said once.
-            short = short_terms(len(vif.independent))
-            dependencies = {c: combo for c, combo in dependencies.items() if len(combo) <= short}
-            by_shape = dependent - len(dependencies)
+        cases = collinear_cases(ctx, threshold)
+        if cases.by_rows is not None:
+            by_rows = cases.by_rows
             message = (
                 f"{len(vif.vif)} numeric columns on {ctx.n_rows} rows: with as many independent columns as "
-                f"the rows allow, the other {dependent} are exact linear combinations of them "
+                f"the rows allow, the other {by_rows.dependent} are exact linear combinations of them "
                 "by arithmetic alone, so exact dependencies say nothing here and are not listed"
             )
-            if dependencies:
+            if by_rows.kept:
                 message += (
-                    f", except {len(dependencies)} short ones (at most {short} columns each) that "
+                    f", except {by_rows.kept} short ones (at most {by_rows.short} columns each) that "
                     "hold whatever the rows; variance inflation is not defined beyond them"
                 )
             yield self.finding(
@@ -116,24 +98,14 @@ class CollinearColumns(Rule):
                     "columns": len(vif.vif),
                     "n_rows": ctx.n_rows,
                     "independent": len(vif.independent),
-                    "dependent": dependent,
-                    "by_shape": by_shape,
-                    "short": len(dependencies),
+                    "dependent": by_rows.dependent,
+                    "by_shape": by_rows.dependent - by_rows.kept,
+                    "short": by_rows.kept,
                 },
                 fix="Collect more rows than columns, or reduce the columns, before judging collinearity.",
             )
-            if not dependencies:
-                return
-        explained = {m for g in structure.groups for m in g.members}
-        explained |= set(structure.code_columns)
-        explained |= {c for cols in structure.identical for c in cols}
-        explained |= {m for g in structure.broken for m in g.members}
-        # combinations by arithmetic alone: said once
-        explained |= set(vif.by_rows) | (set(vif.dependencies) - set(dependencies))
-        unexplained = sorted((c for c in dependencies if c not in explained), key=ctx.table_order.__getitem__)
-        if len(unexplained) > MAX_DEPENDENCIES:
-            # Many columns that are each a combination of others (sparse indicators on few
-            # rows): one rank deficiency to look at, not one finding per combination.
+        if cases.rank_deficient:
+            unexplained = list(cases.rank_deficient)
             shown = ", ".join(unexplained[:5])
             message = (
                 f"{len(unexplained)} of {len(vif.vif)} numeric columns are exact linear combinations of the "
@@ -147,53 +119,27 @@ class CollinearColumns(Rule):
                     "dependent": len(unexplained),
                     "columns": len(vif.vif),
                     "n_rows": ctx.n_rows,
-                    "combinations": {c: dependencies[c] for c in unexplained},
+                    "combinations": cases.rank_deficient,
                 },
                 fix="Drop or merge the redundant columns (or collect more rows) before reading them as "
                 "independent features.",
             )
-            explained |= set(dependencies)
-        mentioned: set[str] = set()
-        gram = ctx.profile.gram
-        for column in sorted(vif.vif, key=lambda c: ctx.table_order[c]):
-            value = vif.vif[column]
-            if column in explained or column in mentioned or column in vif.dropped or not value > threshold:
-                continue
-            if math.isinf(value):
-                combo = dependencies.get(column, {})
-                involved = sorted([column, *combo], key=lambda c: ctx.table_order[c])
-                mentioned.update(involved)
-                mean = {name: gram.mean[gram.names.index(name)] for name in involved}
-                # column = sum_k coef_k * x_k + intercept; written solved for the last column
-                # in table order, which reads naturally ("total = a + b + c").
-                solved, terms, intercept = _solve_for(involved[-1], column, combo, mean)
-                terms = dict(sorted(terms.items(), key=lambda kv: ctx.table_order[kv[0]]))
-                message = (
-                    f"columns {fmt_columns(involved)} are exactly linearly dependent "
-                    f"({_formula(solved, terms, intercept)}): each has an infinite VIF"
-                )
-                evidence = {
-                    "vif": value,
-                    "solved_for": solved,
-                    "combination": terms,
-                    "intercept": intercept,
-                    "rank_tolerance": vif.tolerance,
-                    "threshold": threshold,
-                }
-                fix = f"Drop {solved!r} (or another column of the combination): it adds no information."
-                yield self.finding(ctx, message, columns=involved, evidence=evidence, fix=fix)
-        if by_rows:  # VIF needs more rows than columns: no finite value means anything here
-            return
-        finite = [
-            c
-            for c in sorted(vif.vif, key=lambda c: ctx.table_order[c])
-            if c not in explained
-            and c not in mentioned
-            and c not in vif.dropped
-            and vif.vif[c] > threshold
-            and not math.isinf(vif.vif[c])
-        ]
-        for cluster in _clusters(vif, finite):
+        for exact in cases.exact:
+            message = (
+                f"columns {fmt_columns(exact.involved)} are exactly linearly dependent "
+                f"({_formula(exact.solved, exact.terms, exact.intercept)}): each has an infinite VIF"
+            )
+            evidence = {
+                "vif": exact.vif,
+                "solved_for": exact.solved,
+                "combination": exact.terms,
+                "intercept": exact.intercept,
+                "rank_tolerance": vif.tolerance,
+                "threshold": threshold,
+            }
+            fix = f"Drop {exact.solved!r} (or another column of the combination): it adds no information."
+            yield self.finding(ctx, message, columns=exact.involved, evidence=evidence, fix=fix)
+        for cluster in cases.clusters:
             yield self._cluster_finding(ctx, vif, cluster, threshold)
 
     def _cluster_finding(self, ctx, vif, cluster: list[str], threshold: float):
@@ -225,53 +171,6 @@ class CollinearColumns(Rule):
             "into one feature."
         )
         return self.finding(ctx, message, columns=cluster, evidence=evidence, fix=fix, severity=Severity.INFO)
-
-
-def _clusters(vif, columns: list[str]) -> list[list[str]]:
-    """Columns over the threshold grouped by strong correlation (or a main partner); in table order."""
-    parent = {c: c for c in columns}
-
-    def root(c: str) -> str:
-        while parent[c] != c:
-            parent[c] = parent[parent[c]]
-            c = parent[c]
-        return c
-
-    def union(a: str, b: str) -> None:
-        ra, rb = root(a), root(b)
-        if ra != rb:
-            # the root is the earlier column, so the result does not depend on the order of the unions
-            first, second = sorted((ra, rb), key=columns.index)
-            parent[second] = first
-
-    for i, a in enumerate(columns):
-        for b in columns[i + 1 :]:
-            if abs(vif.correlation(a, b)) >= CLUSTER_R:
-                union(a, b)
-    members = set(columns)
-    for c in columns:
-        if all(root(o) != root(c) for o in columns if o != c):  # still alone: its main partner's cluster
-            top = next((p for p in vif.partners(c, top=1) if p in members), None)
-            if top is not None:
-                union(c, top)
-    groups: dict[str, list[str]] = {}
-    for c in columns:
-        groups.setdefault(root(c), []).append(c)
-    return sorted(groups.values(), key=lambda g: columns.index(g[0]))
-
-
-def _solve_for(target, column, combo, mean):
-    """Rewrite ``column = sum_k combo_k x_k + b`` as ``target = ...`` (target in the equation)."""
-    intercept = mean[column] - sum(coef * mean[name] for name, coef in combo.items())
-    # Rounding noise from the means is not an intercept.
-    if abs(intercept) <= 1e-9 * max(1.0, *(abs(m) for m in mean.values())):
-        intercept = 0.0
-    if target == column:
-        return column, dict(combo), intercept
-    pivot = combo[target]
-    terms = {column: 1.0 / pivot}
-    terms.update({name: -coef / pivot for name, coef in combo.items() if name != target})
-    return target, terms, -intercept / pivot
 
 
 def _formula(column, combo, intercept) -> str:

@@ -1,11 +1,8 @@
 from nblint.analysis.context import TableContext
+from nblint.analysis.duplicate_information import MAX_IDENTICAL_SETS, duplicate_information
 from nblint.engine import Rule, Severity
-from nblint.structure.names import group_stem
 
 from ..wording import fmt_columns
-
-#: More sets of identical columns than this are reported as one finding.
-MAX_IDENTICAL_SETS = 5
 
 
 class DuplicateInformation(Rule):
@@ -70,12 +67,25 @@ class DuplicateInformation(Rule):
     severity = Severity.WARNING
 
     def check(self, ctx: TableContext):
-        structure = ctx.structure
-        terms = ctx.term_columns
-        names = ctx.profile.names
-        identical = [
-            cols for cols in structure.identical if not all(c in terms for c in cols) or group_stem(cols, names)
-        ]
+        cases = duplicate_information(ctx)
+        yield from self._identical(ctx, cases.identical)
+        for column, group in cases.codes:
+            yield self._code_column(ctx, column, group)
+        for nesting in cases.nested:
+            lone = nesting.coarse.evidence.get("lone_column")
+            yield self._derived_column(ctx, nesting) if lone else self._nesting(ctx, nesting)
+        for column_nesting in cases.nested_columns:
+            yield self._column_nesting(ctx, column_nesting)
+        for a, b, levels in cases.recodes:
+            message = (
+                f"columns {a!r} and {b!r} carry the same information: each of the {levels} values of one goes "
+                "with exactly one value of the other (one recodes the other)"
+            )
+            evidence = {"recoded": [a, b], "levels": levels}
+            fix = f"Keep one of {a!r} and {b!r}: read together, the variable is counted twice."
+            yield self.finding(ctx, message, columns=[a, b], evidence=evidence, fix=fix)
+
+    def _identical(self, ctx, identical: list[list[str]]):
         if len(identical) > MAX_IDENTICAL_SETS:
             # A table of sparse indicators on few rows: one redundancy to look at, not dozens.
             columns = [c for cols in identical for c in cols]
@@ -99,86 +109,73 @@ class DuplicateInformation(Rule):
             evidence = {"identical": columns, "n_rows": ctx.n_rows}
             fix = f"Keep {columns[0]!r} and drop {fmt_columns(columns[1:])}."
             yield self.finding(ctx, message, columns=columns, evidence=evidence, fix=fix)
-        codes = {**structure.code_columns, **structure.missing_together_codes}
-        for column, group in sorted(codes.items(), key=lambda kv: ctx.table_order[kv[0]]):
-            what = "one-hot" if group.kind == "one-hot" else "dummy"
-            message = (
-                f"column {column!r} carries the same information as the {what} group {fmt_columns(group.members)}: "
-                f"each of its {group.n_levels} values maps to exactly one level of the group"
-            )
-            if group.evidence.get("missing_rows"):
-                message += f" (on the {group.n_rows} rows where both are known)"
-            evidence = {
-                "code_column": column,
-                "group": group.members,
-                "group_kind": group.kind,
-                "levels": group.n_levels,
-                "rows_known": group.n_rows,
-            }
-            fix = f"Keep {column!r} (as a categorical feature) and drop the indicator columns, or the reverse."
-            yield self.finding(ctx, message, columns=[column] + group.members, evidence=evidence, fix=fix)
-        yield from self._nestings(ctx)
-        for a, b in ctx.recodes:
-            levels = ctx.recode_levels[(a, b)]
-            message = (
-                f"columns {a!r} and {b!r} carry the same information: each of the {levels} values of one goes "
-                "with exactly one value of the other (one recodes the other)"
-            )
-            evidence = {"recoded": [a, b], "levels": levels}
-            fix = f"Keep one of {a!r} and {b!r}: read together, the variable is counted twice."
-            yield self.finding(ctx, message, columns=[a, b], evidence=evidence, fix=fix)
 
-    def _nestings(self, ctx: TableContext):
-        """Groups nested in groups, and columns nested in columns: the coarse variable counted twice."""
-        for nesting in ctx.structure.nested:
-            fine, coarse = nesting.fine, nesting.coarse
-            if coarse.evidence.get("lone_column"):
-                yield self._derived_column(ctx, nesting)
-                continue
-            message = (
-                f"the {fine.kind} group {fmt_columns(fine.members, limit=3)} (variable {fine.label!r}, {fine.n_levels} "
-                f"levels) is nested in the {coarse.kind} group {fmt_columns(coarse.members, limit=3)} (variable "
-                f"{coarse.label!r}, {coarse.n_levels} levels): each of its levels lies within one of "
-                f"{coarse.label!r}'s, so {coarse.label!r} is a function of {fine.label!r} and counted twice"
-            )
-            evidence = {
-                "nested": fine.members,
-                "within": coarse.members,
-                "fine_variable": fine.label,
-                "coarse_variable": coarse.label,
-                "fine_columns": len(fine.members),
-                "coarse_columns": len(coarse.members),
-                "fine_levels": fine.n_levels,
-                "coarse_levels": coarse.n_levels,
-                "nesting_evidence": round(nesting.evidence, 3),
-                "level_within": nesting.within,
-            }
-            fix = (
-                f"Keep one of {fine.label!r} and {coarse.label!r} (the finer keeps more, the coarser is better "
-                "estimated), or give the model the finer one alone."
-            )
-            yield self.finding(ctx, message, columns=fine.members + coarse.members, evidence=evidence, fix=fix)
-        for column_nesting in ctx.nested_columns:
-            inner, outer = column_nesting.fine, column_nesting.coarse
-            message = (
-                f"column {inner!r} ({column_nesting.fine_levels} levels) is nested in column {outer!r} "
-                f"({column_nesting.coarse_levels} levels): each value of {inner!r} goes with exactly one value of "
-                f"{outer!r}, so {outer!r} is a function of {inner!r} and counted twice"
-            )
-            evidence = {
-                "nested": inner,
-                "within": outer,
-                "fine_levels": column_nesting.fine_levels,
-                "coarse_levels": column_nesting.coarse_levels,
-                "nesting_evidence": round(column_nesting.evidence, 3),
-            }
-            fix = (
-                f"Keep one of {inner!r} and {outer!r} (the finer keeps more, the coarser is better "
-                "estimated), or give the model the finer one alone."
-            )
-            yield self.finding(ctx, message, columns=[inner, outer], evidence=evidence, fix=fix)
+    def _code_column(self, ctx, column, group):
+        what = "one-hot" if group.kind == "one-hot" else "dummy"
+        message = (
+            f"column {column!r} carries the same information as the {what} group {fmt_columns(group.members)}: "
+            f"each of its {group.n_levels} values maps to exactly one level of the group"
+        )
+        if group.evidence.get("missing_rows"):
+            message += f" (on the {group.n_rows} rows where both are known)"
+        evidence = {
+            "code_column": column,
+            "group": group.members,
+            "group_kind": group.kind,
+            "levels": group.n_levels,
+            "rows_known": group.n_rows,
+        }
+        fix = f"Keep {column!r} (as a categorical feature) and drop the indicator columns, or the reverse."
+        return self.finding(ctx, message, columns=[column] + group.members, evidence=evidence, fix=fix)
 
-    def _derived_column(self, ctx: TableContext, nesting):
+    def _nesting(self, ctx, nesting):
+        fine, coarse = nesting.fine, nesting.coarse
+        message = (
+            f"the {fine.kind} group {fmt_columns(fine.members, limit=3)} (variable {fine.label!r}, {fine.n_levels} "
+            f"levels) is nested in the {coarse.kind} group {fmt_columns(coarse.members, limit=3)} (variable "
+            f"{coarse.label!r}, {coarse.n_levels} levels): each of its levels lies within one of "
+            f"{coarse.label!r}'s, so {coarse.label!r} is a function of {fine.label!r} and counted twice"
+        )
+        evidence = {
+            "nested": fine.members,
+            "within": coarse.members,
+            "fine_variable": fine.label,
+            "coarse_variable": coarse.label,
+            "fine_columns": len(fine.members),
+            "coarse_columns": len(coarse.members),
+            "fine_levels": fine.n_levels,
+            "coarse_levels": coarse.n_levels,
+            "nesting_evidence": round(nesting.evidence, 3),
+            "level_within": nesting.within,
+        }
+        fix = (
+            f"Keep one of {fine.label!r} and {coarse.label!r} (the finer keeps more, the coarser is better "
+            "estimated), or give the model the finer one alone."
+        )
+        return self.finding(ctx, message, columns=fine.members + coarse.members, evidence=evidence, fix=fix)
+
+    def _column_nesting(self, ctx, column_nesting):
+        """A categorical column nested in another: each of its values within one of the other's."""
+        inner, outer = column_nesting.fine, column_nesting.coarse
+        message = (
+            f"column {inner!r} ({column_nesting.fine_levels} levels) is nested in column {outer!r} "
+            f"({column_nesting.coarse_levels} levels): each value of {inner!r} goes with exactly one value of "
+            f"{outer!r}, so {outer!r} is a function of {inner!r} and counted twice"
+        )
+        evidence = {
+            "nested": inner,
+            "within": outer,
+            "fine_levels": column_nesting.fine_levels,
+            "coarse_levels": column_nesting.coarse_levels,
+            "nesting_evidence": round(column_nesting.evidence, 3),
+        }
+        fix = (
+            f"Keep one of {inner!r} and {outer!r} (the finer keeps more, the coarser is better "
+            "estimated), or give the model the finer one alone."
+        )
+        return self.finding(ctx, message, columns=[inner, outer], evidence=evidence, fix=fix)
+
+    def _derived_column(self, ctx, nesting):
         """A lone 0/1 column that is a function of a group: a coarsening of its variable, counted twice."""
         fine, [column] = nesting.fine, nesting.coarse.members
         inside = [m for m, c in nesting.within.items() if c is not None]

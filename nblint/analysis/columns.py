@@ -1,0 +1,176 @@
+"""One column as the rules read it: a record over the profile, so no rule indexes its arrays.
+
+The profile keeps a table's statistics as arrays over all numeric columns (one pass,
+mergeable); a rule asks about a column by name. :class:`ColumnRecord` is that
+translation, in one place: the column's kind, whether it is text, its missing values,
+its range, its levels and its per-class statistics over the classes that have rows.
+Each field is read from the profile when first asked for. The kinds themselves
+(:func:`column_kinds`) are the structure's inference, the words of a document-term
+block preset as counts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from typing import cast
+
+import numpy as np
+
+from nblint.profile.levels import Levels, counts_below, level_sizes
+from nblint.profile.table import TableProfile
+from nblint.readers import Names
+from nblint.structure.kinds import ColumnKind, declared_kind, infer_kinds, term_kinds
+
+
+def column_kinds(ctx) -> dict[str, ColumnKind]:
+    """Every column's kind and recommended event model (see :mod:`nblint.structure.kinds`).
+
+    The words of a document-term block are counts (or, fractional, weights read as
+    measurements) whatever a single word looks like: a word with three distinct counts
+    is not a categorical code. Group members, 0/1 words and declared kinds keep their kind.
+    """
+    groups = ctx.structure.groups
+    members = {m for g in groups for m in g.members}
+    terms, declared = ctx.term_columns, ctx.declared_kinds
+    words = [c for c in terms if c not in members]
+    if declared:
+        words = [c for c in words if declared_kind(c, declared) is None]
+    preset = term_kinds(ctx.profile, words)
+    return infer_kinds(ctx.profile, groups, ctx.structure.code_columns, ctx.declared_kinds, preset)
+
+
+class ColumnRecord:
+    """What the profile knows of one feature column, by name.
+
+    Parameters
+    ----------
+    profile : TableProfile
+    name : str
+    kinds : callable
+        Returns the context's kinds (column -> :class:`ColumnKind`), computed when first asked for.
+
+    Attributes
+    ----------
+    name : str
+    text : bool
+        Its values are strings (no range, no moments).
+    """
+
+    def __init__(self, profile: TableProfile, name: str, kinds: Callable[[], Mapping[str, ColumnKind]]):
+        self._profile, self._kinds = profile, kinds
+        self.name = name
+        self.text = name in profile.text
+        numeric = profile.numeric.names
+        #: Position among the profile's numeric columns (None for text).
+        self._j = None if self.text or name not in numeric else numeric.index(name)
+
+    @property
+    def kind(self) -> ColumnKind:
+        """Its kind and recommended event model (:mod:`nblint.structure.kinds`)."""
+        return self._kinds()[self.name]
+
+    @property
+    def _n_classes(self) -> int:
+        return len(self._profile.classes)
+
+    @cached_property
+    def missing(self) -> int:
+        """Rows where the column has no value."""
+        return self._profile.n_missing(self.name)
+
+    @cached_property
+    def levels(self) -> Levels | None:
+        """Its contingency table over the class slots (0/1 columns included), None past the cap on levels."""
+        return self._profile.levels(self.name)
+
+    @cached_property
+    def class_table(self) -> tuple[tuple, np.ndarray] | None:
+        """(level keys, counts[level, class]) for the classes that have rows; None if unknown."""
+        levels = self.levels
+        if levels is None:
+            return None
+        return levels.keys, levels.table[:, : self._n_classes]
+
+    @property
+    def n_distinct(self) -> float | None:
+        """Distinct non-missing values: exact up to the cap, else estimated; None if unknown."""
+        return self._profile.n_distinct(self.name)
+
+    def _numeric(self, field: str, per_class: bool = False):
+        """Its entry of the profile's numeric array ``field`` ((C,) over the classes with rows if ``per_class``)."""
+        if self._j is None:
+            raise TypeError(f"column {self.name!r} is not numeric: it has no {field}")
+        values = getattr(self._profile.numeric, field)
+        return values[: self._n_classes, self._j] if per_class else values[self._j]
+
+    @property
+    def minimum(self) -> float:
+        """Its smallest value (NaN when every value is missing; a numeric column's only)."""
+        return float(self._numeric("minimum"))
+
+    @property
+    def maximum(self) -> float:
+        """Its largest value (NaN when every value is missing; a numeric column's only)."""
+        return float(self._numeric("maximum"))
+
+    @property
+    def integral(self) -> bool:
+        """Every non-missing value is whole (a numeric column's only)."""
+        return bool(self._numeric("integral"))
+
+    @property
+    def class_n(self) -> np.ndarray:
+        """(C,) rows of each class where the column has a value (a numeric column's only)."""
+        return self._numeric("class_n", per_class=True)
+
+    @property
+    def class_mean(self) -> np.ndarray:
+        """(C,) the column's mean within each class (a numeric column's only)."""
+        return self._numeric("class_mean", per_class=True)
+
+    @property
+    def class_m2(self) -> np.ndarray:
+        """(C,) the column's centred sum of squares within each class (a numeric column's only)."""
+        return self._numeric("class_m2", per_class=True)
+
+
+# --------------------------------------------------------------------------- many columns at once
+
+
+def columns_with_missing(profile: TableProfile) -> set[str]:
+    """The columns that may have missing values: numeric ones with a missing count, and every text column.
+
+    (A set, not a record per column: a vocabulary's tens of thousands of words have none.)
+    """
+    numeric = profile.numeric
+    return {numeric.names[j] for j in np.flatnonzero(numeric.n_missing).tolist()} | set(profile.text)
+
+
+@dataclass
+class NegativeColumn:
+    """A numeric column with negative values: its minimum and its negative cells (None: past the level cap)."""
+
+    name: str
+    minimum: float
+    cells: int | None
+
+
+def negative_columns(profile: TableProfile, columns, order: dict[str, int]) -> list[NegativeColumn]:
+    """The ``columns`` (numeric) with a negative value, in table order, each with its rows below 0.
+
+    The negative cells of every column are counted at once, from the profile's level
+    tables (a vocabulary of words has thousands).
+    """
+    numeric = profile.numeric
+    position = cast(Names, numeric.names).positions()
+    negative = sorted((c for c in columns if numeric.minimum[position[c]] < 0), key=order.__getitem__)
+    if not negative:
+        return []
+    below = counts_below(numeric.levels, 0.0, numeric.class_n.shape[0]).sum(axis=0).tolist()
+    tabled = (level_sizes(numeric.levels) >= 0).tolist()
+    return [
+        NegativeColumn(c, numeric.minimum[position[c]], below[position[c]] if tabled[position[c]] else None)
+        for c in negative
+    ]

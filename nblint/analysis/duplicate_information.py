@@ -1,0 +1,59 @@
+"""NB105's cases: the columns that repeat each other's information, in the order NB105 reports them.
+
+Identical columns (a set of a document-term block's words only when their names say they
+are one encoding: chance makes rare words identical), a code column beside its own group,
+a group nested in another, and two columns that recode each other. The searches are the
+structure's (:attr:`~nblint.analysis.context.TableContext.structure`); this module only
+chooses and orders what NB105 words.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from nblint.structure.groups import Group
+from nblint.structure.names import group_stem
+
+#: More sets of identical columns than this are reported as one finding.
+MAX_IDENTICAL_SETS = 5
+
+
+@dataclass
+class DuplicateInformation:
+    """What NB105 reports, each case in its order.
+
+    Attributes
+    ----------
+    identical : list of list of str
+        Sets of identical columns (more than :data:`MAX_IDENTICAL_SETS`: said as one finding).
+    codes : list of (str, Group)
+        A code column and the group it decodes, in table order of the code column.
+    nested : list
+        The structure's nestings of one group in another (or of a lone 0/1 column in a group).
+    nested_columns : list of ColumnNesting
+        Categorical columns nested in another, verified row by row.
+    recodes : list of (str, str, int)
+        Two columns that recode each other, and their number of levels.
+    """
+
+    identical: list[list[str]]
+    codes: list[tuple[str, Group]]
+    nested: list
+    nested_columns: list
+    recodes: list[tuple[str, str, int]]
+
+
+def duplicate_information(ctx) -> DuplicateInformation:
+    """The cases of ``ctx`` NB105 reports."""
+    structure = ctx.structure
+    terms = ctx.term_columns
+    names = ctx.profile.names
+    identical = [cols for cols in structure.identical if not all(c in terms for c in cols) or group_stem(cols, names)]
+    codes = {**structure.code_columns, **structure.missing_together_codes}
+    return DuplicateInformation(
+        identical,
+        sorted(codes.items(), key=lambda kv: ctx.table_order[kv[0]]),
+        list(structure.nested),
+        list(ctx.nested_columns),
+        [(a, b, ctx.recode_levels[(a, b)]) for a, b in ctx.recodes],
+    )

@@ -1,0 +1,43 @@
+"""Columns that recode each other: pairs whose values map one to one, verified on the rows (NB105).
+
+The candidates come from the profile (:func:`nblint.structure.duplicates.recode_candidates`:
+level counts that could pair one to one); one chunked pass (the context's
+:meth:`~nblint.analysis.context.TableContext.row_checks`) keeps the pairs that do on every
+row. Only categorical columns pair with each other: a count or a measurement and a
+one-to-one function of it (``exper`` and ``expersq``) are different features for a
+Gaussian or count model.
+"""
+
+from __future__ import annotations
+
+from nblint.structure.duplicates import MAX_RECODE_PAIRS, recode_candidates
+
+
+def candidate_recodes(ctx) -> list[tuple[str, str]]:
+    """Every pair of categorical columns of ``ctx`` that may recode each other, sorted."""
+    kinds = ctx.kinds
+    categorical = {c for c, k in kinds.items() if k.kind == "categorical"} - set(ctx.structure.code_columns)
+    # Integer codes of a categorical column (cowcode2 beside ctryname) recode it too, whatever their kind;
+    # they pair only with columns of words, so without one there is nothing to try, and a document-term
+    # block's word counts are words, not codes (a vocabulary would be tens of thousands of partners).
+    codes = (
+        {c for c, k in kinds.items() if k.kind in ("count", "identifier")} - ctx.term_columns
+        if ctx.profile.text
+        else set()
+    )
+    return recode_candidates(ctx.profile, set(ctx.profile.names) - categorical - codes, partners=codes)
+
+
+def verified_recodes(ctx) -> dict[tuple[str, str], int]:
+    """The candidate pairs (the first :data:`MAX_RECODE_PAIRS`) that recode each other on every row, each
+    with the number of values it maps one to one; identical columns are not recodes."""
+    pending = ctx.recode_candidates[:MAX_RECODE_PAIRS]
+    if not pending:
+        return {}
+    same = {frozenset(cols) for cols in ctx.structure.identical}
+    checks = ctx.row_checks([], [], [], pending)
+    return {
+        pair: levels
+        for pair, levels in zip(pending, checks.recodes)
+        if levels and not any(set(pair) <= s for s in same)
+    }
