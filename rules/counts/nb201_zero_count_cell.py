@@ -91,7 +91,7 @@ class ZeroCountCell(Rule):
             else None
             for c, n in enumerate(class_rows[: len(classes)])
         ]
-        limit = self.settings["summarize-above"]
+        limit = self.option_values["summarize-above"]
         if limit == SUMMARIZE_ABOVE.default and terms and len(found.names) > 1 and all(c in terms for c in found.names):
             limit = 0  # the words of a document-term block: one finding for the block, whatever its size (unless set)
         if len(found.names) <= limit:
@@ -132,7 +132,7 @@ class ZeroCountCell(Rule):
         classes = ctx.profile.classes
         cells = zero.cells()
         kind = ctx.kinds[column]
-        shown = cells[: self.settings["max-cells"] if pictures else 3]
+        shown = cells[: self.option_values["max-cells"] if pictures else 3]
         described = [{"value": fmt_value(v), **self._per_class[c]} for v, c in shown]
         first = described[0]
         more = f" and {zero.count - 1} more" if zero.count > 1 else ""

@@ -49,7 +49,7 @@ class RareLevel(Rule):
 
     def check(self, ctx: TableContext):
         kinds = ("binary", "group-member", "categorical") + (("count",) if ctx.model == "categorical" else ())
-        minimum = self.settings["min-count"]
+        minimum = self.option_values["min-count"]
         terms = ctx.term_columns
         supports = ctx.term_supports if terms else {}
         rare_terms = []  # (word, documents): made findings only when they are shown
@@ -78,7 +78,7 @@ class RareLevel(Rule):
             }
             fix = "Merge rare levels into an 'other' level (encoder min_frequency), or collect more rows."
             found.append(self.finding(ctx, message, columns=[column], evidence=evidence, fix=fix))
-        limit = self.settings["summarize-above"]
+        limit = self.option_values["summarize-above"]
         if len(found) + len(rare_terms) <= limit:
             found += [self._term_finding(ctx, column, occurs) for column, occurs in rare_terms]
             order = ctx.table_order
@@ -98,7 +98,7 @@ class RareLevel(Rule):
             yield self.summary_finding(ctx, message, examples, columns, occurs)
 
     def _term_finding(self, ctx, column, occurs: int):
-        minimum = self.settings["min-count"]
+        minimum = self.option_values["min-count"]
         return self.finding(
             ctx,
             f"term {column!r} occurs in {occurs} rows only (fewer than {minimum})",
@@ -111,7 +111,7 @@ class RareLevel(Rule):
         vocabulary = len(ctx.term_columns)
         return (
             f"{n_rare:,} of {vocabulary:,} terms ({n_rare / vocabulary:.0%} of the vocabulary) occur in "
-            f"fewer than {self.settings['min-count']} rows (documents): their per-class estimates rest on a handful of "
+            f"fewer than {self.option_values['min-count']} rows (documents): their per-class estimates rest on a handful of "
             "documents (consider min_df)"
         )
 
@@ -123,5 +123,5 @@ class RareLevel(Rule):
             return self._terms_message(ctx, len(findings))
         return (
             f"{len(findings):,} columns ({share:.0%} of the features) have levels seen on fewer than "
-            f"{self.settings['min-count']} rows; the first: {findings[0].message}"
+            f"{self.option_values['min-count']} rows; the first: {findings[0].message}"
         )

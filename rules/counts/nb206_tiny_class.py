@@ -65,7 +65,7 @@ class TinyClass(Rule):
                 fix="Check that the right column is the target, and that the data was not filtered to one class.",
                 severity=Severity.ERROR,
             )
-        minimum = self.settings["min-class-rows"]
+        minimum = self.option_values["min-class-rows"]
         small = [(label, int(n)) for label, n in zip(classes, counts) if n < minimum]
         if small and len(classes) > 1:
             listed = ", ".join(f"{fmt_class(label)} ({n} rows)" for label, n in small)

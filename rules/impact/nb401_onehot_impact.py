@@ -155,7 +155,7 @@ class OneHotImpact(Rule):
         Neither is, whatever the z, when the bits model's mean log-loss is the lower one.
         """
         loss, decisions = group["cross_validated_difference"], group["cross_validated_decisions"]
-        mean, z, enough = loss["mean"], loss["z"], self.settings["noise-z"]
+        mean, z, enough = loss["mean"], loss["z"], self.option_values["noise-z"]
         if mean is None or mean <= 0:
             return False, False
         if z is None:  # an infinite mean loss (alpha = 0 vetoes true classes): decisive only for the bits model
@@ -190,10 +190,10 @@ class OneHotImpact(Rule):
         loss_better, decisions_better = self._verdicts(group)
         flips = group["map_differs_share"]
         cat, pob = group["cat"]["cross_validated"]["log_loss"], group["pob"]["cross_validated"]["log_loss"]
-        if decisions_better and flips >= self.settings["flip-error"]:
+        if decisions_better and flips >= self.option_values["flip-error"]:
             return Severity.ERROR
-        if (decisions_better and flips >= self.settings["flip-warning"]) or (
-            loss_better and cat is not None and pob is not None and pob - cat >= self.settings["logloss-warning"]
+        if (decisions_better and flips >= self.option_values["flip-warning"]) or (
+            loss_better and cat is not None and pob is not None and pob - cat >= self.option_values["logloss-warning"]
         ):
             return Severity.WARNING
         return Severity.INFO

@@ -66,10 +66,10 @@ class CategoricalMisuse(Rule):
             elif (
                 kind.kind in ("categorical", "count")
                 and kind.n_distinct
-                and kind.n_distinct > self.settings["max-levels"]
+                and kind.n_distinct > self.option_values["max-levels"]
             ):
-                problem = f"has {kind.n_distinct:.0f} levels (more than {self.settings['max-levels']}): most are rare and unseen at prediction time"
-                extra = {"levels": kind.n_distinct, "max_levels": self.settings["max-levels"]}
+                problem = f"has {kind.n_distinct:.0f} levels (more than {self.option_values['max-levels']}): most are rare and unseen at prediction time"
+                extra = {"levels": kind.n_distinct, "max_levels": self.option_values["max-levels"]}
             elif numeric and kind.kind not in ("constant", "identifier", "group-member"):
                 if record.minimum < 0:
                     problem = f"has negative codes ({value_range(ctx, column)}): CategoricalNB needs codes 0..K-1"

@@ -59,7 +59,7 @@ class MultinomialSkewedClasses(Rule):
             return
         (small, fewest), (large, most) = min(rows, key=lambda r: r[1]), max(rows, key=lambda r: r[1])
         ratio = most / fewest
-        if ratio < self.settings["min-imbalance"]:
+        if ratio < self.option_values["min-imbalance"]:
             return
         total = sum(n for _, n in rows)
         message = (

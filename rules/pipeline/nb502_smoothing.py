@@ -95,13 +95,13 @@ class SmoothingDisabled(PipelineRule):
                     "model": estimator.cls,
                     "model_line": estimator.line,
                     "alpha": str(unbounded[0]),
-                    "min_alpha": self.settings["min-alpha"],
+                    "min_alpha": self.option_values["min-alpha"],
                 },
                 fix="Use alpha=1.0 (Laplace) or tune alpha over a range such as 0.01 to 1.",
             )
             return
         smallest = min(values)
-        threshold = self.settings["min-alpha"]
+        threshold = self.option_values["min-alpha"]
         if smallest >= threshold:
             return
         force_alpha = estimator.value("force_alpha", True)

@@ -75,7 +75,7 @@ class CollinearColumns(Rule):
     )
 
     def check(self, ctx: TableContext):
-        threshold = self.settings["vif-threshold"]
+        threshold = self.option_values["vif-threshold"]
         vif = ctx.vif
         cases = collinear_cases(ctx, threshold)
         if cases.by_rows is not None:

@@ -71,7 +71,7 @@ class RowsInBoth(TestTableRule):
         if test is None or not test.n_rows:
             return
         both = test.overlap
-        significance = self.settings["significance"]
+        significance = self.option_values["significance"]
         copies, relabelled = both.p_value < significance, both.conflict_p_value < significance
         # Within chance, but the training rows are mostly unique (a corpus, measurements): the copies
         # are the source's own (cross-posts, repeated records), worth knowing but not a split's leak.

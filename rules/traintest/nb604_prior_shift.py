@@ -80,7 +80,7 @@ class PriorShift(TestTableRule):
             return
         statistic, dof = homogeneity_chi2(np.vstack([train[keep], seen[keep]]))
         p_value = chi2_sf(statistic, dof)
-        if not p_value < self.settings["significance"]:
+        if not p_value < self.option_values["significance"]:
             return
         p = train / train.sum()
         q = seen / seen.sum()

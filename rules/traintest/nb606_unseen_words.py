@@ -68,7 +68,7 @@ class UnseenWords(TestTableRule):
             for label, t, u in zip(test.classes, test.tokens.tolist(), test.unseen_tokens.tolist())
             if t
         ]
-        limit = self.settings["max-unseen-share"]
+        limit = self.option_values["max-unseen-share"]
         worst = max(per_class, key=lambda item: (item["share"], item["class"]), default=None)
         if not (overall > limit or (worst is not None and worst["share"] > limit)):
             return
