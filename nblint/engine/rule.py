@@ -102,17 +102,18 @@ class Option:
         return " ".join([what] + [" and ".join(bounds)] if bounds else [what])
 
 
-#: The option of a rule that reports one finding per column: past this many columns for one reason, it
-#: reports once for the table (see :meth:`Rule.summarize`). A rule opts in by listing it in its ``options``.
 #: Words of a document-term block a summary's evidence lists with their cost (the costliest: the evidence
 #: of a rule that fires on every word stays bounded; the finding's columns name every word).
 LISTED_TERMS = 100
 
+#: The option of a rule that reports one finding per column: past this many columns for one reason, it
+#: reports once for the table (see :meth:`Rule.summarize`). A rule opts in by listing it in its ``options``.
 SUMMARIZE_ABOVE = Option(
     "summarize-above",
     50,
     "On a wide table, more than this many columns reported for one reason become one finding for the table "
-    "(count, share, the costliest examples; every column in the evidence). Narrow tables keep a finding per column; "
+    "(count, share, the costliest examples; every column in the finding and in the evidence, but for a block of "
+    "words, whose 100 costliest the evidence lists). Narrow tables keep a finding per column; "
     "the words of a document-term block say it once at any number (unless this is raised above its default).",
     minimum=1,
 )
