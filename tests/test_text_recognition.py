@@ -13,6 +13,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import sparse
 from sklearn.feature_extraction.text import CountVectorizer, HashingVectorizer, TfidfTransformer, TfidfVectorizer
 from sklearn.naive_bayes import BernoulliNB, ComplementNB, MultinomialNB
@@ -23,7 +25,7 @@ import nblint
 from nblint import testing
 from nblint.profile.gram import chunk_gram
 from nblint.profile.incidence import Incidence
-from nblint.readers.words import indicator_encoding
+from nblint.readers.words import indicator_encoding, median_beside_zeros
 from nblint.structure.terms import row_count_sums
 
 CLASSES = ("sport", "tech", "food")
@@ -364,3 +366,14 @@ def test_a_length_stacked_beside_the_words_of_a_sparse_matrix_is_linted_as_a_tab
     read = table_findings(nblint.check(X, Y, feature_names=columns))
     assert read == table_findings(nblint.check(X, Y, feature_names=columns, words=names))
     assert any({"doc_length", "doc_tokens"} <= set(f["columns"]) for f in read)  # (collinear: NB104, as a table)
+
+
+@settings(deadline=None, derandomize=True)
+@given(st.lists(st.integers(0, 10**6), max_size=40), st.integers(0, 60))
+def test_the_median_beside_left_out_empty_columns_is_numpys_median_of_the_whole(values, zeros):
+    # A hashed matrix's empty buckets are left out of its columns and counted: the typical word's
+    # frequency must be the one np.median gives with every empty bucket present, to the bit.
+    if not values and not zeros:
+        return
+    whole = np.concatenate([np.asarray(values, dtype=np.int64), np.zeros(zeros, dtype=np.int64)])
+    assert median_beside_zeros(np.asarray(values, dtype=np.int64), zeros) == float(np.median(whole))

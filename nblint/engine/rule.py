@@ -102,13 +102,18 @@ class Option:
         return " ".join([what] + [" and ".join(bounds)] if bounds else [what])
 
 
+#: Words of a document-term block a summary's evidence lists with their cost (the costliest: the evidence
+#: of a rule that fires on every word stays bounded; the finding's columns name every word).
+LISTED_TERMS = 100
+
 #: The option of a rule that reports one finding per column: past this many columns for one reason, it
 #: reports once for the table (see :meth:`Rule.summarize`). A rule opts in by listing it in its ``options``.
 SUMMARIZE_ABOVE = Option(
     "summarize-above",
     50,
     "On a wide table, more than this many columns reported for one reason become one finding for the table "
-    "(count, share, the costliest examples; every column in the evidence). Narrow tables keep a finding per column; "
+    "(count, share, the costliest examples; every column in the finding and in the evidence, but for a block of "
+    "words, whose 100 costliest the evidence lists). Narrow tables keep a finding per column; "
     "the words of a document-term block say it once at any number (unless this is raised above its default).",
     minimum=1,
 )
@@ -246,6 +251,10 @@ class Rule:
     ) -> Finding:
         """The one finding for many columns reported for one reason (see :meth:`summarize`).
 
+        Every column is in the finding's ``columns``; the evidence lists each with its cost, but
+        for the words of a document-term block, of which it lists the :data:`LISTED_TERMS` costliest
+        (a vocabulary of a million words would be a million entries held until the report is written).
+
         Parameters
         ----------
         message : str
@@ -256,11 +265,15 @@ class Rule:
             Every column reported, costliest first, and its cost (a float each).
         """
         order = ctx.table_order
+        listed = len(columns)
+        terms: frozenset[str] = getattr(ctx, "term_columns", frozenset())
+        if listed > LISTED_TERMS and terms.issuperset(columns):
+            listed = LISTED_TERMS  # (a block of words: the costliest; ``instances`` counts them all)
         evidence = {
             "instances": len(columns),
             "share": len(columns) / _n_features(ctx),
             "examples": [{"column": f.columns[0], "message": f.message, **f.evidence} for f in examples[:10]],
-            "columns": _ranked_columns(columns, costs),
+            "columns": _ranked_columns(columns[:listed], costs[:listed]),
         }
         try:  # (a vocabulary's ten thousand words: a bound look-up, not a lambda per word)
             in_table_order = sorted(columns, key=order.__getitem__)

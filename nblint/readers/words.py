@@ -98,15 +98,38 @@ def encoded_names(names) -> bool:
 TYPICAL_WORD_SHARE = 0.25
 
 
-def rare_typical_word(nonzero: np.ndarray, n_rows: int) -> bool:
+def rare_typical_word(nonzero: np.ndarray, n_rows: int, empty: int = 0) -> bool:
     """Whether the candidate columns' typical one (the median) is non-zero on at most a quarter of the rows.
 
     Word frequencies fall with their rank (Zipf's law): in any vocabulary, even the 200 most
     frequent words of long news posts, the median word is absent from most documents (15% of
     20 Newsgroups' posts hold the median of its top 200 words, 2-4% at 1,000). Columns each set
     on nearly half of the rows (a table of coin flips, yes/no answers) are not a vocabulary.
+    ``empty``: more candidate columns, each non-zero on no row (a source's left-out empty columns).
     """
-    return bool(len(nonzero)) and float(np.median(nonzero)) <= TYPICAL_WORD_SHARE * n_rows
+    return bool(len(nonzero) + empty) and median_beside_zeros(nonzero, empty) <= TYPICAL_WORD_SHARE * n_rows
+
+
+def median_beside_zeros(values: np.ndarray, zeros: int) -> float:
+    """``np.median`` of non-negative ``values`` and ``zeros`` zeros more, the zeros never made.
+
+    The zeros are the smallest values, so the middle one or two of the whole are read
+    from the values' order statistics, shifted by ``zeros`` (a hashed matrix's empty
+    buckets: a million zeros beside ten thousand columns).
+
+    Examples
+    --------
+    >>> median_beside_zeros(np.array([3, 1, 2]), 2)
+    1.0
+    >>> median_beside_zeros(np.array([4, 2]), 0)
+    3.0
+    """
+    n = len(values) + zeros
+    middle = sorted({(n - 1) // 2, n // 2})  # (one place for an odd count, two for an even one)
+    wanted = [i - zeros for i in middle if i >= zeros]
+    found = np.partition(values, wanted)[wanted] if wanted else np.zeros(0)
+    picked = np.concatenate([np.zeros(len(middle) - len(wanted)), found.astype(np.float64)])
+    return float(np.mean(picked))
 
 
 def levels_repeat(nonzero: np.ndarray) -> bool:
@@ -181,7 +204,7 @@ def matrix_words(csr, binary: np.ndarray, term_block: int, share: float, empty: 
     candidates = unsigned & (2 * nonzero <= n)
     if int(candidates.sum()) + empty < term_block:
         return words
-    if not rare_typical_word(np.concatenate([nonzero[candidates], np.zeros(empty)]), n):
+    if not rare_typical_word(nonzero[candidates], n, empty):
         return words
     if np.all(binary[candidates]):  # 0/1 columns: words or indicators, as their rows (and names) tell
         rows = np.repeat(np.arange(n), np.diff(csr.indptr))

@@ -22,6 +22,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from nblint.analysis.context import TableContext
+from nblint.core.collector import collector_paused
 from nblint.core.errors import ConfigError, NblintError
 from nblint.core.progress import ProgressBar
 from nblint.core.resources import MemoryBudget, resource_error
@@ -166,40 +167,71 @@ def lint_source(
     ``test``, when given, is its test or serving table: compared with it in one pass
     (:func:`nblint.run.pairing.compare`) for the NB6xx rules; or the comparison already made
     (a pipeline's steps that failed on the test rows).
+
+    The rules run with the cyclic garbage collector paused (:func:`rules_of`).
     """
     with one_blas_thread(table_work(source, test)):
-        train_rows = None
-        if isinstance(test, TableSource):
-            from nblint.run.overlap import train_rows_for
+        return _lint_source(source, settings, codes, jobs, profiles, test)
 
-            # The training rows' fingerprints for the rows in both tables, made in the profile's pass (a few
-            # numpy sums per chunk): a pass of their own would read the training table again.
-            train_rows = train_rows_for(source, test, settings.target)
-        ctx = make_context(source, settings, jobs, profiles, train_rows)
-        if isinstance(test, TableSource):
-            from nblint.run.pairing import compare
 
-            test.jobs = source.jobs
-            try:
-                ctx.test = compare(
-                    ctx, test, settings.unknown_raises, settings.min_categories, train_rows, settings.unknown_planned
-                )
-            except TestError:
-                raise
-            except NblintError as exc:  # (the pass over the test table: its rows, or no column shared)
-                raise TestError(f"{test.path}: error: {exc} (the test table of {source.path})") from None
-        elif test is not None:
-            ctx.test = test
+def _lint_source(
+    source: TableSource,
+    settings: FileSettings,
+    codes: list[str],
+    jobs: int | None,
+    profiles: ProfileCache | None,
+    test: TableSource | TestComparison | None,
+) -> list[Finding]:
+    """:func:`lint_source` on one BLAS thread."""
+    train_rows = None
+    if isinstance(test, TableSource):
+        from nblint.run.overlap import train_rows_for
+
+        # The training rows' fingerprints for the rows in both tables, made in the profile's pass (a few
+        # numpy sums per chunk): a pass of their own would read the training table again.
+        train_rows = train_rows_for(source, test, settings.target)
+    ctx = make_context(source, settings, jobs, profiles, train_rows)
+    if isinstance(test, TableSource):
+        from nblint.run.pairing import compare
+
+        test.jobs = source.jobs
+        try:
+            ctx.test = compare(
+                ctx, test, settings.unknown_raises, settings.min_categories, train_rows, settings.unknown_planned
+            )
+        except TestError:
+            raise
+        except NblintError as exc:  # (the pass over the test table: its rows, or no column shared)
+            raise TestError(f"{test.path}: error: {exc} (the test table of {source.path})") from None
+    elif test is not None:
+        ctx.test = test
+    held = [ctx]
+    del ctx  # (held is the only reference: rules_of lets go of the context before the collector resumes)
+    findings = rules_of(held, codes)
+    beside = source.beside
+    if beside is None:
+        return findings
+    # The columns that could not join the words (--text), linted as the table they are: what they
+    # say about themselves is kept (what they say of the target alone the words' table said already).
+    own = set(beside.names) - {settings.target}
+    kept = [f for f in rules_of([make_context(beside, settings, jobs)], codes) if own & set(f.columns)]
+    return sorted(findings + kept, key=Finding.sort_key)
+
+
+def rules_of(held: list[TableContext], codes: list[str]) -> list[Finding]:
+    """The findings of the rules ``codes`` on the context ``held[0]``, which is let go before the collector resumes.
+
+    The rules run with the cyclic garbage collector paused (:func:`~nblint.core.collector.collector_paused`),
+    and it stays paused until the context is gone: resumed while the context is alive, its first collection
+    would walk every object the analyses made for the rules (a vocabulary's kinds, levels and evidence),
+    which reference counting frees as soon as the context goes. The caller hands over its only reference
+    (``held``, emptied here).
+    """
+    with collector_paused():
+        ctx = held.pop()
         findings = run_rules(ctx, codes, ctx.rule_options)
-        beside = source.beside
-        if beside is None:
-            return findings
-        # The columns that could not join the words (--text), linted as the table they are: what they
-        # say about themselves is kept (what they say of the target alone the words' table said already).
-        own = set(beside.names) - {settings.target}
-        other = make_context(beside, settings, jobs)
-        kept = [f for f in run_rules(other, codes, other.rule_options) if own & set(f.columns)]
-        return sorted(findings + kept, key=Finding.sort_key)
+        del ctx
+    return findings
 
 
 def show_progress(source: TableSource, stream=None) -> ProgressBar | None:
