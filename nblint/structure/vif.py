@@ -256,7 +256,11 @@ def _varying(diag: np.ndarray, n_rows: int | None, mean) -> np.ndarray:
     the means (or the rows), beside the largest variation in the table.
     """
     if mean is not None and n_rows is not None:
-        return diag > 1e-12 * np.maximum(1.0, np.abs(diag) + n_rows * np.asarray(mean, dtype=float) ** 2)
+        # (In square roots, so that a column of values near float64's limit does not overflow its own size:
+        # sqrt(M_jj) > 1e-6 max(1, hypot(sqrt|M_jj|, sqrt(n) |mean_j|)), the same comparison.)
+        with np.errstate(over="ignore", invalid="ignore"):
+            size = np.hypot(np.sqrt(np.abs(diag)), np.sqrt(n_rows) * np.abs(np.asarray(mean, dtype=float)))
+            return (diag > 0) & (np.sqrt(np.maximum(diag, 0.0)) > 1e-6 * np.maximum(1.0, size))
     return diag > 1e-12 * max(1.0, float(np.max(np.abs(diag))) if len(diag) else 1.0)
 
 
