@@ -81,9 +81,9 @@ else:
     extra = ["--ignore", "NB401"] if mode == "check-no-impact" else []
     if mode == "dask":  # --engine dask on the scheduler sys.argv[3]; the bytes the client receives to sys.argv[4]
         import pickle
-        from nblint.dask import source as engine
+        from nblint.dask.backend import DaskBackend
         received = []
-        compute, compute_all = engine.DaskSource._compute, engine.DaskSource._compute_all
+        compute, compute_all = DaskBackend.compute, DaskBackend.compute_all
         def counted(self, collection):
             result = compute(self, collection)
             received.append(len(pickle.dumps(result, protocol=5)))
@@ -92,7 +92,7 @@ else:
             results = compute_all(self, tasks)
             received.extend(len(pickle.dumps(r, protocol=5)) for r in results)
             return results
-        engine.DaskSource._compute, engine.DaskSource._compute_all = counted, counted_all
+        DaskBackend.compute, DaskBackend.compute_all = counted, counted_all
         extra = ["--engine", "dask", "--scheduler", sys.argv[3]]
     try:
         main(["check", path, "--target", "y", "--format", "json", *extra], standalone_mode=False)

@@ -9,8 +9,8 @@ checks the table twice, in this process:
 * local: ``nblint.check("whole.parquet", target="y")``;
 * dask: ``nblint.check(dd.read_parquet("part-*.parquet"), target="y")`` on the cluster.
 
-Every result the Dask engine brings to the client goes through ``DaskSource._compute``
-or ``DaskSource._compute_all``; the script adds up the pickled size of each (what
+Every result the Dask engine brings to the client goes through ``DaskBackend.compute``
+or ``DaskBackend.compute_all``; the script adds up the pickled size of each (what
 travels, give or take the wire format) and prints it against the pandas frame's
 in-memory size (``memory_usage(deep=True)``), with the wall time of each check and
 whether the two reports are byte-identical (JSON, the path aside).
@@ -59,14 +59,14 @@ def main() -> None:
     from distributed import Client, LocalCluster
 
     import nblint
-    from nblint.dask import source as dask_engine
+    from nblint.dask.backend import DaskBackend
 
     whole, pattern, frame = write_tables(args.rows, args.partitions)
     table_bytes = int(frame.memory_usage(deep=True).sum())
     del frame
 
     received: list[tuple[str, int]] = []
-    compute, compute_all = dask_engine.DaskSource._compute, dask_engine.DaskSource._compute_all
+    compute, compute_all = DaskBackend.compute, DaskBackend.compute_all
 
     def counted_compute(self, collection):
         result = compute(self, collection)
@@ -78,8 +78,8 @@ def main() -> None:
         received.extend(("compute_all", len(pickle.dumps(r, protocol=5))) for r in results)
         return results
 
-    dask_engine.DaskSource._compute = counted_compute
-    dask_engine.DaskSource._compute_all = counted_compute_all
+    DaskBackend.compute = counted_compute
+    DaskBackend.compute_all = counted_compute_all
 
     start = time.perf_counter()
     local = nblint.check(str(whole), target="y").to_json()
