@@ -148,10 +148,7 @@ class DuplicateInformation(Rule):
             "nesting_evidence": round(nesting.evidence, 3),
             "level_within": nesting.within,
         }
-        fix = (
-            f"Keep one of {fine.label!r} and {coarse.label!r} (the finer keeps more, the coarser is better "
-            "estimated), or give the model the finer one alone."
-        )
+        fix = _keep_one(fine.label, coarse.label)
         return self.finding(ctx, message, columns=fine.members + coarse.members, evidence=evidence, fix=fix)
 
     def _column_nesting(self, ctx, column_nesting):
@@ -169,10 +166,7 @@ class DuplicateInformation(Rule):
             "coarse_levels": column_nesting.coarse_levels,
             "nesting_evidence": round(column_nesting.evidence, 3),
         }
-        fix = (
-            f"Keep one of {inner!r} and {outer!r} (the finer keeps more, the coarser is better "
-            "estimated), or give the model the finer one alone."
-        )
+        fix = _keep_one(inner, outer)
         return self.finding(ctx, message, columns=[inner, outer], evidence=evidence, fix=fix)
 
     def _derived_column(self, ctx, nesting):
@@ -198,3 +192,11 @@ class DuplicateInformation(Rule):
         }
         fix = f"Drop {column!r} (the group holds it), or keep it and collapse the group to what it says."
         return self.finding(ctx, message, columns=fine.members + [column], evidence=evidence, fix=fix)
+
+
+def _keep_one(fine: str, coarse: str) -> str:
+    """The fix of a variable nested in another: either one, the finer alone if both."""
+    return (
+        f"Keep one of {fine!r} and {coarse!r} (the finer keeps more, the coarser is better "
+        "estimated), or give the model the finer one alone."
+    )
