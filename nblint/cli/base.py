@@ -150,6 +150,10 @@ def refuse_output_over_input(output: str | None, paths) -> None:
 
 
 FORCE = click.option("--force", is_flag=True, help="Overwrite the output file if it exists.")
+#: ``--config``: every command that reads the configuration takes it in the same words.
+CONFIG = click.option(
+    "--config", type=click.Path(dir_okay=False), help="Use this config file instead of searching for one."
+)
 
 
 def printable(text: str, controls: bool = True, color: bool = False) -> str:

@@ -6,14 +6,14 @@ import sys
 
 import click
 
-from nblint.cli.base import TARGET, TEXT, main, refuse_text_without_sklearn
+from nblint.cli.base import CONFIG, TARGET, TEXT, main, refuse_text_without_sklearn
 
 
 @main.command()
 @click.argument("path")
 @click.option("--target", "-t", type=TARGET, help="The class column.")
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@click.option("--config", type=click.Path(dir_okay=False), help="Use this config file instead of searching for one.")
+@CONFIG
 @click.option("--encoding", help="Text encoding of CSV/TSV inputs (default: utf-8).")
 @click.option("--sheet", metavar="NAME", help="The sheet of an Excel workbook to read (default: the first).")
 @click.option(

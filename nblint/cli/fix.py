@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from nblint.cli.base import FORCE, main, refuse_existing_output
+from nblint.cli.base import CONFIG, FORCE, main, refuse_existing_output
 
 
 @main.command()
@@ -25,7 +25,7 @@ from nblint.cli.base import FORCE, main, refuse_existing_output
     type=click.Path(dir_okay=False),
     help="Undo: write PATH (a table nblint fix wrote) with the groups of this mapping file as bits again.",
 )
-@click.option("--config", type=click.Path(dir_okay=False), help="Use this config file instead of searching for one.")
+@CONFIG
 @click.option("--encoding", help="Text encoding of a CSV/TSV input (default: utf-8).")
 @FORCE
 def fix(path, output, mapping, config, encoding, force):

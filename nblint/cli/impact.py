@@ -9,6 +9,7 @@ import click
 
 from nblint.cli.base import (
     ALPHA,
+    CONFIG,
     FORCE,
     MODEL,
     TARGET,
@@ -35,7 +36,7 @@ from nblint.cli.base import (
     type=click.Path(dir_okay=False),
     help="Also draw the comparison to this PNG (needs naive-bayes-lint[plot]).",
 )
-@click.option("--config", type=click.Path(dir_okay=False), help="Use this config file instead of searching for one.")
+@CONFIG
 @click.option("--encoding", help="Text encoding of CSV/TSV inputs (default: utf-8).")
 @FORCE
 @click.option("--sheet", metavar="NAME", help="The sheet of an Excel workbook to read (default: the first).")

@@ -9,6 +9,7 @@ import click
 
 from nblint.cli.base import (
     ALPHA,
+    CONFIG,
     FORCE,
     MODEL,
     MODEL_HELP,
@@ -93,7 +94,7 @@ from nblint.report.formats import FORMATS
     default=None,
     help="Colour the text report (default: only on a terminal, never under CI or pre-commit).",
 )
-@click.option("--config", type=click.Path(dir_okay=False), help="Use this config file instead of searching for one.")
+@CONFIG
 @click.option(
     "--fail-on",
     type=click.Choice(["info", "warning", "error"]),

@@ -7,6 +7,7 @@ import sys
 import click
 
 from nblint.cli.base import (
+    CONFIG,
     FORCE,
     MODEL,
     MODEL_HELP,
@@ -33,7 +34,7 @@ from nblint.cli.base import (
     type=click.Path(dir_okay=False, writable=True),
     help="Write the YAML schema to this file instead of standard output.",
 )
-@click.option("--config", type=click.Path(dir_okay=False), help="Use this config file instead of searching for one.")
+@CONFIG
 @click.option("--encoding", help="Text encoding of a CSV/TSV input (default: utf-8).")
 @click.option(
     "--new-rows",
