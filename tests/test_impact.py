@@ -16,7 +16,7 @@ from sklearn.naive_bayes import CategoricalNB, GaussianNB
 import nblint
 from nblint import nbmath, testing
 from nblint.cli import main
-from nblint.impact import ImpactSettings, comparison, measure, measure_impact, scoring
+from nblint.impact import ImpactSettings, comparison, impact_settings, measure, measure_impact, scoring
 from nblint.impact.statistics import fold_of
 from nblint.readers import DataFrameSource
 
@@ -432,7 +432,7 @@ def test_a_document_term_block_is_read_as_text_models_read_it():
         assert set(design.terms) <= set(words) and len(design.terms) >= 30, design.terms
         assert not design.categorical and not design.gaussian  # (the other words are constants, left out)
         assert design.term_model == ("bernoulli" if binary else "multinomial")
-        result = measure_impact(ctx, ctx.impact_settings(alpha=1.0))
+        result = measure_impact(ctx, impact_settings(ctx, alpha=1.0))
         y = frame["y"].to_numpy()
         X = frame[design.terms].to_numpy()
         block = (

@@ -266,26 +266,12 @@ class TableContext:
 
     @cached_property
     def impact(self):
-        """CAT against PoB on this table (:mod:`nblint.impact`), with the impact settings."""
+        """CAT against PoB on this table (:func:`nblint.impact.measure_impact`, its settings NB401's options)."""
         if self.target is None or not self.structure.groups or len(self.profile.classes) < 2:
             return None  # nothing to measure (as measure_impact would say), and nothing to import for it
         from nblint.impact import measure_impact
 
-        return measure_impact(self, self.impact_settings())
-
-    def impact_settings(self, alpha: float | None = None, folds: int | None = None, seed: int | None = None):
-        """NB401's measurement settings: those given here (``nblint impact``'s options), else the
-        table's alpha (the config's or the pipeline's, the one alpha the rules read), else NB401's options.
-        """
-        from nblint.impact import ImpactSettings
-
-        if alpha is None:
-            alpha = self.alpha if self.alpha is not None else self.settings.alpha
-        return ImpactSettings(
-            alpha=alpha,
-            folds=folds if folds is not None else self.settings.folds,
-            seed=seed if seed is not None else self.settings.seed,
-        )
+        return measure_impact(self)
 
     @cached_property
     def vif(self) -> VifResult:

@@ -96,14 +96,15 @@ def impact(
         ctx = table_context(path, overrides)
         if ctx.target is None:
             raise click.UsageError("impact needs a target: --target COLUMN (or `target` in the config)")
-        result = impact_mod.measure_impact(ctx, ctx.impact_settings(alpha, folds, seed))
+        settings = impact_mod.impact_settings(ctx, alpha, folds, seed)
+        result = impact_mod.measure_impact(ctx, settings)
         weights = explain_weights(ctx)  # the recommended model's weights: what a user of the fix gets
     except NblintError as exc:
         click.echo(f"{path}: error: {exc}", err=True)
         sys.exit(2)
     heldout = None
     if test_path is not None:
-        heldout = _heldout(ctx, path, test_path, overrides, ctx.impact_settings(alpha, folds, seed).alpha)
+        heldout = _heldout(ctx, path, test_path, overrides, settings.alpha)
     if output_format == "json":
         data = reporters.impact_json(result, path, weights, with_weights=True)
         if heldout is not None:

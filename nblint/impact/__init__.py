@@ -29,7 +29,7 @@ The package has one module per idea:
 Rendering (text, JSON, the plot) is in :mod:`nblint.report.formats`.
 """
 
-from nblint.impact.measure import ImpactResult, ImpactSettings, measure_impact
+from nblint.impact.measure import ImpactResult, ImpactSettings, impact_settings, measure_impact
 from nblint.impact.sample import impact_limit
 
-__all__ = ["ImpactResult", "ImpactSettings", "impact_limit", "measure_impact"]
+__all__ = ["ImpactResult", "ImpactSettings", "impact_limit", "impact_settings", "measure_impact"]

@@ -36,8 +36,8 @@ class ImpactSettings:
     """Knobs of the impact measurement.
 
     ``alpha``, ``folds`` and ``seed`` have no default here: they are NB401's options, whose
-    defaults are the only ones (:meth:`~nblint.analysis.context.TableContext.impact_settings`
-    reads them, and ``nblint impact``'s options override them).
+    defaults are the only ones (:func:`impact_settings` reads them, and ``nblint impact``'s
+    options override them).
     """
 
     alpha: float
@@ -45,6 +45,21 @@ class ImpactSettings:
     seed: int
     var_smoothing: float = 1e-9
     plot_points: int = 20_000
+
+
+def impact_settings(
+    ctx, alpha: float | None = None, folds: int | None = None, seed: int | None = None
+) -> ImpactSettings:
+    """NB401's measurement settings on ``ctx``'s table: those given here (``nblint impact``'s options),
+    else the table's alpha (the config's or the pipeline's, the one alpha the rules read), else NB401's options.
+    """
+    if alpha is None:
+        alpha = ctx.alpha if ctx.alpha is not None else ctx.settings.alpha
+    return ImpactSettings(
+        alpha=alpha,
+        folds=folds if folds is not None else ctx.settings.folds,
+        seed=seed if seed is not None else ctx.settings.seed,
+    )
 
 
 @dataclass
@@ -123,7 +138,7 @@ class ImpactResult:
 
 def measure_impact(ctx, settings: ImpactSettings | None = None) -> ImpactResult | None:
     """Fit CAT and PoB and compare them on the table's rows (None without groups or target)."""
-    settings = settings or ctx.impact_settings()
+    settings = settings or impact_settings(ctx)
     if ctx.target is None or not ctx.structure.groups or len(ctx.profile.classes) < 2:
         return None
     design = make_design(ctx)
