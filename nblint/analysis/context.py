@@ -29,7 +29,7 @@ from nblint.analysis.onehot import onehot_search
 from nblint.analysis.presence import class_vocabulary, term_presence
 from nblint.analysis.recodes import candidate_recodes, verified_recodes
 from nblint.analysis.rowchecks import RowVerdicts, verify_rows
-from nblint.analysis.rows import DuplicateRows, document_rows
+from nblint.analysis.rows import DuplicateRows, empty_documents, table_duplicate_rows
 from nblint.analysis.termblock import TermBlock
 from nblint.analysis.zerocells import Found, zero_cells
 from nblint.engine import shared_settings
@@ -209,33 +209,13 @@ class TableContext:
 
     @cached_property
     def duplicate_rows(self) -> DuplicateRows | None:
-        """Identical rows of a table that holds a document-term block (:mod:`nblint.analysis.rows`); else None.
-
-        Only documents: in a narrow table of a few discrete columns, identical rows are what
-        the values allow, not copies. The pass reads the features and the target once more
-        (a sparse input as its row blocks).
-        """
-        if not self.term_columns:
-            return None
-        return self._row_pass(self.term_columns)
+        """Identical rows of a table that holds a document-term block, else None (:func:`~nblint.analysis.rows.table_duplicate_rows`)."""
+        return table_duplicate_rows(self)
 
     @cached_property
     def empty_documents(self) -> DuplicateRows | None:
-        """:attr:`duplicate_rows`, with its empty rows those with no word set.
-
-        The structure may read some columns of the block as an encoded variable (a one-hot
-        metadata group given in one matrix with the words): those do not fill a document, and
-        only then is the pass made again with the words alone (the structure itself reads
-        :attr:`duplicate_rows`, so the first pass cannot wait for it).
-        """
-        found = self.duplicate_rows
-        if found is None:
-            return None
-        encoded = {c for group in self.structure.groups for c in group.members} & self.term_columns
-        return self._row_pass(self.term_columns - encoded) if encoded else found
-
-    def _row_pass(self, words: frozenset[str]) -> DuplicateRows:
-        return document_rows(self.profile, self.source, words, self.reduce_rows)
+        """:attr:`duplicate_rows`, its empty rows those with no word set (:func:`~nblint.analysis.rows.empty_documents`)."""
+        return empty_documents(self)
 
     def column(self, name: str) -> ColumnRecord:
         """One feature column as the rules read it: kind, levels, range, per-class statistics (:mod:`~nblint.analysis.columns`)."""

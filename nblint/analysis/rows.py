@@ -283,3 +283,32 @@ def document_rows(profile, source, words: frozenset[str], reduce_rows) -> Duplic
         columns = features + ((target,) if target is not None else ())
         fingerprints = reduce_rows(columns, fingerprints)
     return duplicate_rows(fingerprints)
+
+
+def table_duplicate_rows(ctx) -> DuplicateRows | None:
+    """Identical rows of ``ctx``'s table where it holds a document-term block; else None.
+
+    Only documents: in a narrow table of a few discrete columns, identical rows are what
+    the values allow, not copies. The pass reads the features and the target once more
+    (a sparse input as its row blocks).
+    """
+    if not ctx.term_columns:
+        return None
+    return document_rows(ctx.profile, ctx.source, ctx.term_columns, ctx.reduce_rows)
+
+
+def empty_documents(ctx) -> DuplicateRows | None:
+    """``ctx.duplicate_rows``, with its empty rows those with no word set.
+
+    The structure may read some columns of the block as an encoded variable (a one-hot
+    metadata group given in one matrix with the words): those do not fill a document, and
+    only then is the pass made again with the words alone (the structure itself reads
+    ``ctx.duplicate_rows``, so the first pass cannot wait for it).
+    """
+    found = ctx.duplicate_rows
+    if found is None:
+        return None
+    encoded = {c for group in ctx.structure.groups for c in group.members} & ctx.term_columns
+    if not encoded:
+        return found
+    return document_rows(ctx.profile, ctx.source, ctx.term_columns - encoded, ctx.reduce_rows)
