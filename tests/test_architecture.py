@@ -388,3 +388,48 @@ def test_no_analysis_reads_a_setting_by_name():
         if ".setting(" in line
     ]
     assert offenders == []
+
+
+# --------------------------------------------------------------------------- issue 39 item 3: records, not arrays
+#
+# The profile keeps its statistics as arrays over every column and class slot; a rule asks the context
+# by name (``ctx.column(name)``, ``ctx.class_rows``), so how the arrays are laid out is said in one place.
+
+#: The profile's array fields a rule used to index (its per-class counts, its numeric columns' statistics).
+PROFILE_ARRAYS = {"class_count", "numeric"}
+
+
+def profile_array_reads(source: str) -> list[tuple[int, str]]:
+    """(line, ``profile.<field>``) of every read of a profile array field in ``source``.
+
+    A profile is ``profile`` or anything's ``.profile`` (``ctx.profile``, ``self._profile`` aside: a rule
+    has none of its own).
+    """
+    return sorted(
+        (node.lineno, f"profile.{node.attr}")
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Attribute)
+        and node.attr in PROFILE_ARRAYS
+        and (
+            (isinstance(node.value, ast.Name) and node.value.id == "profile")
+            or (isinstance(node.value, ast.Attribute) and node.value.attr == "profile")
+        )
+    )
+
+
+def test_the_array_reader_sees_a_profile_array_through_the_context_or_a_local_name():
+    source = (
+        "n = ctx.profile.class_count.sum()\nprofile = ctx.profile\nj = profile.numeric.names\n"
+        "ok = ctx.profile.classes\nalso = test.class_count\n"
+    )
+    assert profile_array_reads(source) == [(1, "profile.class_count"), (3, "profile.numeric")]
+
+
+def test_no_rule_indexes_the_profile_arrays():
+    """Issue 39 item 3: rules read a column's record and the class sizes, never the profile's arrays."""
+    found = {
+        f"{path.relative_to(ROOT)}:{line}": text
+        for path in sorted((ROOT / "rules").rglob("*.py"))
+        for line, text in profile_array_reads(path.read_text("utf-8"))
+    }
+    assert found == {}

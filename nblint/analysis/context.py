@@ -112,6 +112,11 @@ class TableContext:
         return self.profile.n_rows
 
     @cached_property
+    def class_rows(self) -> dict[Any, int]:
+        """Rows per class, in class order: label (as ``profile.classes`` has it) -> rows."""
+        return {label: int(rows) for label, rows in zip(self.profile.classes, self.profile.class_count)}
+
+    @cached_property
     def table_order(self) -> dict[str, int]:
         """Column -> position in the profile, which is in name order (findings list columns so)."""
         names = self.profile.names

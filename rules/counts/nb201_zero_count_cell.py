@@ -75,7 +75,7 @@ class ZeroCountCell(Rule):
 
     def check(self, ctx: TableContext):
         classes = ctx.profile.classes
-        class_rows = ctx.profile.class_count
+        class_rows = list(ctx.class_rows.values())
         terms = ctx.term_columns
         found = ctx.zero_cells
         self._labels = [fmt_value(c) for c in classes]

@@ -54,7 +54,7 @@ class TinyClass(Rule):
     def check(self, ctx: TableContext):
         profile = ctx.profile
         target = profile.target
-        classes, counts = profile.classes, profile.class_count
+        classes, counts = tuple(ctx.class_rows), tuple(ctx.class_rows.values())
         if len(classes) == 1:
             message = f"target {target!r} has a single class ({fmt_class(classes[0])}): there is nothing to classify"
             yield self.finding(

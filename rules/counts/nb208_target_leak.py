@@ -86,7 +86,7 @@ class TargetLeak(Rule):
     def check(self, ctx: TableContext):
         classes = ctx.profile.classes
         for column, found in sorted(ctx.deciding_columns.items(), key=lambda kv: ctx.table_order[kv[0]]):
-            n = int(ctx.profile.class_count.sum())
+            n = sum(ctx.class_rows.values())
             if found.one_sided and found.threshold is not None:
                 # One side of the cut is one class with (nearly) no exception; the other class lies only
                 # on the other side: the errors are all rows of the pure class that the cut misses.

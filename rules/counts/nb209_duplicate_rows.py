@@ -199,8 +199,7 @@ def _heaviest_class(ctx: TableContext, by_label: dict, n: int) -> tuple[str | No
     """
     from scipy.stats import hypergeom
 
-    classes = ctx.profile.classes
-    class_rows = {_label_key(c): int(k) for c, k in zip(classes, ctx.profile.class_count[: len(classes)])}
+    class_rows = {_label_key(c): k for c, k in ctx.class_rows.items()}
     total = sum(class_rows.values())
     tails = {
         label: float(hypergeom.sf(count - 1, total, class_rows[_label_key(label)], n))

@@ -54,7 +54,7 @@ class MultinomialSkewedClasses(Rule):
 
     def check(self, ctx: TableContext):
         profile = ctx.profile
-        rows = [(label, int(n)) for label, n in zip(profile.classes, profile.class_count) if n > 0]
+        rows = [(label, n) for label, n in ctx.class_rows.items() if n > 0]
         if len(rows) < 2:
             return
         (small, fewest), (large, most) = min(rows, key=lambda r: r[1]), max(rows, key=lambda r: r[1])

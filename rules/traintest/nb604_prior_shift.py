@@ -73,7 +73,7 @@ class PriorShift(TestTableRule):
             evidence = {"rows": rows, "test_rows": test.n_rows, "labels": {k: test.new_classes[k] for k in labels}}
             fix = "Train with rows of every class the model must predict, or drop those labels from the test table."
             yield at_test(ctx, self.finding(ctx, message, evidence=evidence, fix=fix, severity=Severity.ERROR))
-        train = ctx.profile.class_count[: len(test.classes)].astype(np.float64)
+        train = np.array(list(ctx.class_rows.values())[: len(test.classes)], dtype=np.float64)
         seen = test.class_count.astype(np.float64)
         keep = (train + seen) > 0
         if keep.sum() < 2 or seen.sum() == 0 or train.sum() == 0:
