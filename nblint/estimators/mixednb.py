@@ -43,6 +43,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from nblint import nbmath
+from nblint.core.runkeys import RUN_KEYS
 from nblint.estimators import columnvalues, featureplan, mixedparts, readings
 from nblint.estimators.featureplan import CONTINUOUS_READINGS
 from nblint.estimators.mixedweights import FeatureWeights
@@ -269,9 +270,7 @@ class MixedNB(ClassifierMixin, FeatureWeights, BaseEstimator):
 
     def _partial_fit(self, X, y, classes, sample_weight=None):
         if not hasattr(self, "classes_"):
-            alpha = float(self.alpha)
-            if not np.isfinite(alpha) or alpha < 0:
-                raise ValueError(f"alpha must be a finite number >= 0, got {self.alpha!r}")
+            RUN_KEYS["alpha"].parse(float(self.alpha), "alpha")  # (checked as every face checks a smoothing)
             if self.continuous not in CONTINUOUS:
                 raise ValueError(f"continuous must be one of {CONTINUOUS}, got {self.continuous!r}")
             if self.weights not in WEIGHTS:
