@@ -314,7 +314,6 @@ def test_missing_categorical_values_give_no_evidence():
         MixedNB(weights=None, kinds={"x": "gaussian"}).fit(frame.assign(x=np.nan), y)
 
 
-
 @pytest.mark.parametrize("alpha", [-1.0, float("nan"), float("inf")])
 def test_a_bad_alpha_is_refused_in_the_run_keys_words(alpha):
     """Issue 39 item 5: MixedNB checks ``alpha >= 0`` where every face does (the ``alpha`` run key), as nbmath does."""
@@ -329,6 +328,7 @@ def test_a_bad_alpha_is_refused_in_the_run_keys_words(alpha):
         nbmath.categorical_log_theta(np.ones((2, 2)), alpha)
     assert str(refused.value) == str(expected.value) == str(by_nbmath.value)
     assert str(refused.value).startswith("alpha must be a finite number >= 0, got ")
+
 
 def test_a_bernoulli_value_never_seen_gives_no_evidence():
     """Like BernoulliNB's binarising would not: a 2 in a 0/1 column is unknown, not 'on'."""
