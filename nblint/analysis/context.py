@@ -138,7 +138,7 @@ class TableContext:
         copy of the empty ``accumulator`` there and merges the copies here in row
         order (``accumulator.merge``), so the accumulator's results are the same.
         """
-        return self.source.reduce_rows(list(columns), accumulator)
+        return self.source.backend.reduce_rows(list(columns), accumulator)
 
     # ---------------------------------------------------------------- structure
 

@@ -42,7 +42,7 @@ R = TypeVar("R")
 
 
 class RowAccumulator(Protocol):
-    """What :meth:`TableSource.reduce_rows` folds the rows into: chunks added in order, parts merged in order."""
+    """What :meth:`Backend.reduce_rows` folds the rows into: chunks added in order, parts merged in order."""
 
     def add(self, chunk: Chunk) -> None: ...
 
@@ -266,13 +266,6 @@ class TableSource:
 
     def _column(self, name: str, offset: int, length: int) -> ColumnData:  # pragma: no cover
         raise NotImplementedError
-
-    def reduce_rows(self, columns: Sequence[str], accumulator: A) -> A:
-        """``accumulator.add(chunk)`` over the rows in order, restricted to ``columns``: its backend's pass.
-
-        (:meth:`Backend.reduce_rows`; the analysis context reaches the rows through this name.)
-        """
-        return self.backend.reduce_rows(columns, accumulator)
 
     def settle_words(self, term_block: int, share: float) -> None:
         """Decide, before the profile pass, which columns are a document-term block, where the source can.
