@@ -518,8 +518,9 @@ def test_the_test_csv_is_read_in_one_pass_and_the_training_file_not_again_but_fo
 
     from nblint.readers.files import read_table
     from nblint.run.config import Settings
-    from nblint.run.pairing import compare, read_test
+    from nblint.run.pairing import compare
     from nblint.run.runner import make_context
+    from nblint.run.tables import read_test
 
     root = Path(__file__).resolve().parent / "data" / "split"
     train = read_table(str(root / "train.csv"))
@@ -537,8 +538,9 @@ def test_checked_with_its_test_table_the_training_file_is_read_as_often_as_check
 
     from nblint.readers.files import read_table
     from nblint.run.config import Settings
-    from nblint.run.pairing import compare, read_test
+    from nblint.run.pairing import compare
     from nblint.run.runner import lint_source, make_context
+    from nblint.run.tables import read_test
 
     root = Path(__file__).resolve().parent / "data" / "split"
     settings = Settings(target="decision")

@@ -13,7 +13,9 @@ import os
 import sys
 from typing import Any, BinaryIO
 
-from nblint.core.errors import ConfigError, NblintError
+import numpy as np
+
+from nblint.core.errors import ConfigError, InputError, NblintError
 from nblint.readers import TableSource
 from nblint.run.config import FileSettings, Overrides
 
@@ -52,8 +54,6 @@ def open_test(
         )
         if refused is not None:
             raise TestError(refused)
-    from nblint.run.pairing import read_test
-
     try:
         return read_test(
             test_path,
@@ -166,3 +166,105 @@ def _dask_table(data, y, target, text, encoding: str, client, feature_names) -> 
         raise ValueError("y cannot be joined to a Dask DataFrame; add it as a column and pass target=")
     no_names(feature_names, "a Dask DataFrame")
     return DaskSource(data, client=client)  # (the current distributed client, if any, without one)
+
+
+# --------------------------------------------------------------------------- the test table
+
+
+def read_test(
+    path: str,
+    train: TableSource,
+    *,
+    encoding: str = "utf-8",
+    text: str | None = None,
+    target: str | None = None,
+    sheet: str | None = None,
+) -> TableSource:
+    """Open the test table at ``path`` the way ``train`` was opened.
+
+    Parameters
+    ----------
+    path : str
+        A file nblint reads (CSV, TSV, Parquet, Excel).
+    train : TableSource
+        The training table's source (with ``--text``: its word counts).
+    encoding, sheet : str
+        As the training table was read.
+    text : str, optional
+        The text column: the test documents are counted with the training vocabulary
+        (:func:`test_words`).
+    target : str, optional
+        The training target: a test table without it is a serving table.
+
+    Raises
+    ------
+    InputError
+        The file cannot be read (one line, said as the training table's would be).
+    """
+    from nblint.readers.csvfile import CsvSource
+    from nblint.readers.files import read_table
+
+    source = read_table(path, encoding=encoding, sheet=sheet)
+    if isinstance(source, CsvSource):
+        source.SPILL = False  # (read in one pass: a spill of its parsed rows would never be read)
+    if text is not None:
+        return test_words(source, text, target, train)
+    return source
+
+
+def test_words(source: TableSource, column: str, target: str | None, train: TableSource) -> TableSource:
+    """The test documents of ``column`` as counts over the training vocabulary, with each document's unseen tokens.
+
+    Tokens are made as the training documents' were (scikit-learn's ``CountVectorizer()``
+    analyzer); a token outside the training vocabulary is what the model drops. The result
+    is a source of the training vocabulary's columns, its ``unseen_tokens`` and
+    ``tokens`` attributes one count per document.
+    """
+    from scipy import sparse
+
+    from nblint.core.dependencies import require
+    from nblint.readers.sparse import SparseSource
+    from nblint.readers.text import _documents, _whole
+
+    if column not in source.names:
+        raise InputError(f"text column {column!r} not found in the test table")
+    words = [name for name in train.names if train.words is None or name in train.words]
+    vocabulary = {_raw_word(name, column): j for j, name in enumerate(words)}
+
+    def read(chunks):
+        docs: list[str] = []
+        labels = []
+        for chunk in chunks:
+            docs += _documents(chunk.column(column), column)
+            if target is not None and target in chunk.names:
+                labels.append(chunk.column(target))
+        return docs, labels
+
+    docs, labels = source.settled_pass(read)
+    analyzer = require("sklearn.feature_extraction.text", "--text").CountVectorizer().build_analyzer()
+    rows, cols, tokens, unseen = [], [], np.zeros(len(docs), np.int64), np.zeros(len(docs), np.int64)
+    for i, doc in enumerate(docs):
+        found = analyzer(doc)
+        tokens[i] = len(found)
+        for token in found:
+            j = vocabulary.get(token)
+            if j is None:
+                unseen[i] += 1
+            else:
+                rows.append(i)
+                cols.append(j)
+    matrix = sparse.csr_matrix(
+        (np.ones(len(rows), dtype=np.int64), (rows, cols)), shape=(len(docs), len(words)), dtype=np.int64
+    )
+    matrix.sum_duplicates()
+    y = _whole(labels) if labels else None
+    counts = SparseSource(matrix, tuple(words), target if y is not None else None, y, source.path, words=words)
+    counts.documents = docs
+    counts.tokens, counts.unseen_tokens = tokens, unseen  # type: ignore[attr-defined]
+    return counts
+
+
+def _raw_word(name: str, column: str) -> str:
+    """The token behind a vocabulary column (``body:word`` where the table had a column ``word``)."""
+    prefix = f"{column}:"
+    return name[len(prefix) :].split("~")[0] if name.startswith(prefix) else name
