@@ -433,3 +433,20 @@ def test_no_rule_indexes_the_profile_arrays():
         for line, text in profile_array_reads(path.read_text("utf-8"))
     }
     assert found == {}
+
+
+def test_every_face_opens_its_tables_through_open_table():
+    """Issue 39 item 6: outside the readers, nblint's file reader is called by ``open_table`` alone
+    (the test table included), so a file is read, and its backend chosen, the same way on every face."""
+    callers = []
+    for path in sorted((ROOT / "nblint").rglob("*.py")):
+        if path.parent.name == "readers":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for function in ast.walk(tree):
+            if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            for node in ast.walk(function):
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "read_table":
+                    callers.append(f"{path.relative_to(ROOT)}::{function.name}")
+    assert sorted(set(callers)) == ["nblint/run/tables.py::open_table"]

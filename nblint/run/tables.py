@@ -180,7 +180,7 @@ def read_test(
     target: str | None = None,
     sheet: str | None = None,
 ) -> TableSource:
-    """Open the test table at ``path`` the way ``train`` was opened.
+    """Open the test table at ``path`` the way ``train`` was opened (through :func:`open_table`, as every table).
 
     Parameters
     ----------
@@ -202,9 +202,8 @@ def read_test(
         The file cannot be read (one line, said as the training table's would be).
     """
     from nblint.readers.csvfile import CsvSource
-    from nblint.readers.files import read_table
 
-    source = read_table(path, encoding=encoding, sheet=sheet)
+    source, _ = open_table(path, encoding=encoding, sheet=sheet)
     if isinstance(source, CsvSource):
         source.SPILL = False  # (read in one pass: a spill of its parsed rows would never be read)
     if text is not None:
