@@ -16,7 +16,7 @@ from nblint.analysis.scans import LevelPass, ThresholdPass
 from nblint.engine.settings import AnalysisSettings
 from nblint.profile.levels import PairLevels
 from nblint.profile.table import TableProfile
-from nblint.structure import leakage
+from nblint.structure import leakage, leakage_scans
 from nblint.structure.kinds import ColumnKind
 
 
@@ -76,15 +76,15 @@ class ClassAssociation:
         ]
 
     @cached_property
-    def past_cap_scan(self) -> leakage.LevelScan:
+    def past_cap_scan(self) -> leakage_scans.LevelScan:
         """The (value, class) pairs of the discrete columns past the cap on levels, in one pass (NB208, NB202)."""
         columns = sorted(
-            set(leakage.past_cap_candidates(self.profile, self.kinds)) | set(self.past_level_cap),
+            set(leakage_scans.past_cap_candidates(self.profile, self.kinds)) | set(self.past_level_cap),
             key=self.order.__getitem__,
         )
         classes, target = self.profile.classes, self.profile.target
         if not columns or target is None:  # (only asked for with a target)
-            return leakage.LevelScan([], len(classes))
+            return leakage_scans.LevelScan([], len(classes))
         caps = self.profile.caps
         max_pairs = caps.pairs(len(columns)) if caps is not None else None
         return self.reduce_rows(columns + [target], LevelPass(columns, target, classes, max_pairs)).scan
@@ -104,12 +104,12 @@ class ClassAssociation:
         share = self.settings.decides_share
         max_chance = self.settings.separation_max_chance
         found = {d.column: d for d in leakage.deciding_columns(profile, kinds, share, max_chance)}
-        candidates = [c for c in leakage.threshold_candidates(profile, kinds) if c not in found]
+        candidates = [c for c in leakage_scans.threshold_candidates(profile, kinds) if c not in found]
         if candidates:
             # Measurements with too many values for a contingency table: one pass over them alone.
             scan = self.reduce_rows(
                 candidates + [target],
-                ThresholdPass(leakage.ThresholdScan(profile, candidates), target, profile.classes),
+                ThresholdPass(leakage_scans.ThresholdScan(profile, candidates), target, profile.classes),
             ).scan
             class_rows = profile.class_count[:2]
             for d in scan.results():
@@ -118,7 +118,7 @@ class ClassAssociation:
             one_sided = [c for c in candidates if c not in found]
             for d in scan.one_sided(one_sided, class_rows, share, max_chance):
                 found[d.column] = d
-        past = [c for c in leakage.past_cap_candidates(profile, kinds) if c not in found]
+        past = [c for c in leakage_scans.past_cap_candidates(profile, kinds) if c not in found]
         if past:
             # Discrete columns with more levels than the profile counts: their (value, class) pairs, one pass.
             levels = self.past_cap_scan

@@ -13,14 +13,18 @@ import numpy as np
 
 from nblint.profile.table import class_slots
 from nblint.readers import Chunk
-from nblint.structure import leakage
+from nblint.structure import leakage_scans
 
 
 class LevelPass:
-    """NB208's pass over discrete columns past the cap on levels: a :class:`leakage.LevelScan` fed chunk by chunk."""
+    """NB208's pass over discrete columns past the cap on levels: a :class:`leakage_scans.LevelScan` fed chunk by chunk."""
 
     def __init__(self, columns, target: str, classes: tuple, max_pairs: int | None = None):
-        self.scan, self.target, self.classes = leakage.LevelScan(columns, len(classes), max_pairs), target, classes
+        self.scan, self.target, self.classes = (
+            leakage_scans.LevelScan(columns, len(classes), max_pairs),
+            target,
+            classes,
+        )
 
     def add(self, chunk: Chunk) -> None:
         slots = class_slots(chunk, self.target, self.classes)
@@ -38,9 +42,9 @@ def compared_values(column) -> np.ndarray:
 
 
 class ThresholdPass:
-    """NB208's pass over threshold candidates: a :class:`leakage.ThresholdScan` fed chunk by chunk."""
+    """NB208's pass over threshold candidates: a :class:`leakage_scans.ThresholdScan` fed chunk by chunk."""
 
-    def __init__(self, scan: leakage.ThresholdScan, target: str, classes: tuple):
+    def __init__(self, scan: leakage_scans.ThresholdScan, target: str, classes: tuple):
         self.scan, self.target, self.classes = scan, target, classes
 
     def add(self, chunk: Chunk) -> None:
