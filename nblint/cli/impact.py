@@ -75,18 +75,7 @@ def impact(
     from nblint.run.runner import Overrides, table_context
 
     if plot_path:
-        from nblint.core.dependencies import require
-        from nblint.core.errors import MissingDependency
-
-        try:
-            require("matplotlib", "--plot")
-        except MissingDependency as exc:
-            raise click.UsageError(str(exc)) from None
-        folder = os.path.dirname(plot_path)
-        if folder and not os.path.isdir(folder):  # say so before measuring, not after
-            click.echo(f"{plot_path}: error: cannot write the plot: no folder {folder!r}", err=True)
-            sys.exit(2)
-        refuse_existing_output(plot_path, force)
+        _refuse_plot_before_measuring(plot_path, force)
     if text is not None:
         refuse_text_without_sklearn("local")
         if test_path is not None:
@@ -124,19 +113,41 @@ def impact(
         if heldout is not None:
             click.echo(reporters.render_heldout_text(heldout, test_path), nl=False)
     if plot_path:
-        try:
-            from nblint.core.atomic import OutputExists, atomic_output
+        _write_plot(result, path, plot_path, force)
 
-            with atomic_output(plot_path, force) as temporary:
-                title = f"{path}: one-hot groups read as bits (PoB) vs collapsed (CAT)"
-                reporters.plot_impact(result, temporary, title)
-        except OutputExists as exc:
-            click.echo(f"{plot_path}: error: {exc}", err=True)
-            sys.exit(2)
-        except OSError as exc:
-            click.echo(f"{plot_path}: error: cannot write the plot: {exc.strerror or exc}", err=True)
-            sys.exit(2)
-        click.echo(f"wrote {plot_path}", err=True)
+
+def _refuse_plot_before_measuring(plot_path: str, force: bool) -> None:
+    """``--plot``: matplotlib missing, no such folder, or a file there without --force: said before measuring, not after."""
+    from nblint.core.dependencies import require
+    from nblint.core.errors import MissingDependency
+
+    try:
+        require("matplotlib", "--plot")
+    except MissingDependency as exc:
+        raise click.UsageError(str(exc)) from None
+    folder = os.path.dirname(plot_path)
+    if folder and not os.path.isdir(folder):
+        click.echo(f"{plot_path}: error: cannot write the plot: no folder {folder!r}", err=True)
+        sys.exit(2)
+    refuse_existing_output(plot_path, force)
+
+
+def _write_plot(result, path: str, plot_path: str, force: bool) -> None:
+    """The CAT-against-PoB plot written at ``plot_path`` (whole or not at all)."""
+    from nblint.core.atomic import OutputExists, atomic_output
+    from nblint.report import formats as reporters
+
+    try:
+        with atomic_output(plot_path, force) as temporary:
+            title = f"{path}: one-hot groups read as bits (PoB) vs collapsed (CAT)"
+            reporters.plot_impact(result, temporary, title)
+    except OutputExists as exc:
+        click.echo(f"{plot_path}: error: {exc}", err=True)
+        sys.exit(2)
+    except OSError as exc:
+        click.echo(f"{plot_path}: error: cannot write the plot: {exc.strerror or exc}", err=True)
+        sys.exit(2)
+    click.echo(f"wrote {plot_path}", err=True)
 
 
 def _heldout(ctx, path: str, test_path: str, overrides, alpha: float):
