@@ -24,7 +24,8 @@ import nblint
 from nblint.profile.incidence import Incidence
 from nblint.structure.budget import Budget
 from nblint.structure.exclusive import maximal_cliques
-from nblint.structure.onehot import find_onehot_groups, find_onehot_groups_sparse
+from nblint.structure.onehot import find_onehot_groups
+from nblint.structure.onehot_sparse import find_onehot_groups_sparse
 
 #: Address space a check of a few-MB table must fit in (the interpreter, numpy, pandas and
 #: scikit-learn take about 600 MB of it; an exact 900-level search took 3.4 GB before).

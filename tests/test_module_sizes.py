@@ -21,13 +21,12 @@ MAX_FUNCTION_LINES = 80
 #: Module -> (its ceiling in lines, why it is not split yet).
 MODULE_CEILINGS = {
     "nblint/structure/exclusive.py": (705, "the exclusive-set searches: edited by their owner this round (tabR3)"),
-    "nblint/structure/onehot.py": (644, "the one-hot searches: edited by their owner this round (tabR3)"),
     "nblint/structure/kinds.py": (581, "column kinds: edited by their owner this round (tabR3)"),
 }
 
 #: ``module::function`` -> (its ceiling in lines, why it is not split yet).
 FUNCTION_CEILINGS = {
-    "nblint/structure/onehot.py::find_onehot_groups_sparse": (163, "one exact search over sparse counts (tabR3's)"),
+    "nblint/structure/onehot_sparse.py::find_onehot_groups_sparse": (163, "one exact search over sparse counts (tabR3's)"),
     "nblint/structure/exclusive.py::candidate_sets": (144, "the exclusive-set search's one pass (tabR3's)"),
     "nblint/structure/exclusive.py::dummy_sets": (154, "the drop-first search (tabR3's)"),
     "nblint/cli/lint.py::check": (114, "``nblint check``'s options resolved in one place (item 5 declares them)"),

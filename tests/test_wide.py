@@ -121,7 +121,7 @@ def test_the_wide_search_keeps_enough_rows_to_end_among_rare_words(monkeypatch):
     share of a 5,000-node budget; about a thousand rows end the whole search in a few hundred
     nodes. Which rows are kept changes the work, never the groups: every row gives the same.
     """
-    from nblint.structure import onehot as search
+    from nblint.structure import onehot_sparse as search
 
     names, incidence, planted = zipf_words_and_groups(1000, 2000, 20)
     order = {name: i for i, name in enumerate(names)}

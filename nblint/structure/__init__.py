@@ -3,6 +3,7 @@
 * :mod:`~nblint.structure.names`: what column names say (stems, complete enumerations);
 * :mod:`~nblint.structure.groups`: the :class:`Group` record and exclusivity evidence;
 * :mod:`~nblint.structure.onehot`: exact one-hot groups (order-free choice among covers);
+  :mod:`~nblint.structure.onehot_sparse`: the same from a wide table's sparse 0/1 block;
 * :mod:`~nblint.structure.exclusive`: drop-first dummy groups and broken groups;
 * :mod:`~nblint.structure.duplicates`: identical columns, code columns beside their indicators;
 * :mod:`~nblint.structure.vif`: variance inflation factors;
@@ -16,7 +17,8 @@ co-occurrence counts, centred co-moments, level tables).
 from nblint.structure.budget import SEARCH_BUDGET, Budget
 from nblint.structure.groups import Group, exclusivity_evidence
 from nblint.structure.names import name_stem
-from nblint.structure.onehot import GroupSearch, find_onehot_groups, find_onehot_groups_sparse
+from nblint.structure.onehot import GroupSearch, find_onehot_groups
+from nblint.structure.onehot_sparse import find_onehot_groups_sparse
 from nblint.structure.vif import RANK_TOLERANCE, VifResult, variance_inflation
 
 __all__ = [
