@@ -32,7 +32,6 @@ FUNCTION_CEILINGS = {
     "nblint/cli/lint.py::check": (114, "``nblint check``'s options resolved in one place (item 5 declares them)"),
     "nblint/readers/csvfile.py::_block_batches": (110, "the CSV block reader's restart protocol (speed3's)"),
     "nblint/structure/kinds.py::_kind": (100, "one decision list over a column's evidence (tabR3's)"),
-    "nblint/structure/onehot.py::find_onehot_groups": (95, "one exact search over dense counts (tabR3's)"),
     "nblint/profile/numeric.py::profile_numeric": (91, "the one pass over numeric columns (speed3's)"),
     "nblint/pandera/schemas.py::schema_for_new_rows": (91, "the new-row schema's columns in one place"),
     "nblint/structure/vif.py::variance_inflation": (88, "VIF with the exact dependencies taken out first"),

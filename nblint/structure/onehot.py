@@ -128,6 +128,17 @@ def find_onehot_groups(
     search(usable & ~taken)
     mixed = [_mixed(cover, parts) for cover in covers] + [_mixed_all(cover, parts) for cover in covers]
     candidates = covers + list(dict.fromkeys(m for m in mixed if m is not None))
+    groups, cross = _named_readings(candidates, binary, O, counts, usable, n_rows, table_order)
+    return GroupSearch(groups, capped=budget.exhausted, cross=cross)
+
+
+def _named_readings(
+    candidates, binary, O: np.ndarray, counts: np.ndarray, usable: np.ndarray, n_rows: int, table_order
+) -> tuple[list[Group], list[Group]]:
+    """The groups chosen among the exact ``candidates`` covers, and the covers that relate two variables.
+
+    (The last step of :func:`find_onehot_groups`: names decide between equally exact readings.)
+    """
     # Names decide between equally exact readings: a cover whose names point to different
     # variables (a continent and the countries of the other continents) is a relation
     # between them, not a group; its columns stay free for the same-stem groups.  So is a cover
@@ -156,7 +167,7 @@ def find_onehot_groups(
             group.evidence["variables"] = list(variables)
             cross.append(group)
             used.update(names)
-    return GroupSearch(groups, capped=budget.exhausted, cross=cross)
+    return groups, cross
 
 
 class _CoverSearch:
