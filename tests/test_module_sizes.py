@@ -26,7 +26,6 @@ MODULE_CEILINGS = {
 
 #: ``module::function`` -> (its ceiling in lines, why it is not split yet).
 FUNCTION_CEILINGS = {
-    "nblint/structure/onehot_sparse.py::find_onehot_groups_sparse": (163, "one exact search over sparse counts (tabR3's)"),
     "nblint/structure/exclusive.py::candidate_sets": (144, "the exclusive-set search's one pass (tabR3's)"),
     "nblint/structure/exclusive.py::dummy_sets": (154, "the drop-first search (tabR3's)"),
     "nblint/cli/lint.py::check": (114, "``nblint check``'s options resolved in one place (item 5 declares them)"),

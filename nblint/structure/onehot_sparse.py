@@ -10,6 +10,9 @@ each of which every group must cover (see :func:`find_onehot_groups_sparse`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import NamedTuple
+
 import numpy as np
 
 from nblint.structure.budget import Budget
@@ -88,86 +91,20 @@ def find_onehot_groups_sparse(
     kept = np.concatenate(rows)
     heads = np.cumsum([0] + [len(cols) for cols in rows[:-1]])
     partners = cooccurrence.partners
+    kept_rows = _KeptRows(binary, counts, n_rows, rows, kept, heads, partners, rank)
 
-    def cover(start: int, allowed: np.ndarray, part: Budget) -> list[int] | None:
-        """The first cover through ``start`` among the ``allowed`` columns (updated in place), or None.
+    for found in _covers_from_starts(kept_rows, usable, assigned, budget):
+        groups.append(_group(found, [], None, binary, counts, n_rows, table_order))
+    groups.sort(key=lambda g: table_order[g.members[0]])
+    return GroupSearch(groups, capped=budget.exhausted)
 
-        Algorithm X as a loop over an explicit stack: ``allowed`` and the chosen columns are
-        changed in place and changed back on the way up, so a group of K members is K levels
-        of ``O(b)`` work with no recursion to run out of.
-        """
-        chosen = [start]
-        in_cover = np.zeros(b, dtype=bool)
-        in_cover[start] = True
-        total = int(counts[start])
-        allowed_total = int(counts[allowed].sum())
-        # Each frame: [columns to try, position, columns the child took from ``allowed`` (None: no child)].
-        stack: list[list] = []
 
-        def enter() -> bool:
-            """Visit the node of the current state: True for a cover, else push its branches (if any)."""
-            if total == n_rows:
-                return len(chosen) >= 2
-            if not part.spend() or total + allowed_total < n_rows:
-                return False
-            # Every kept row at once: the uncovered ones, and how many admissible columns each has left.
-            uncovered = ~np.logical_or.reduceat(in_cover[kept], heads)
-            options = np.add.reduceat(allowed[kept].astype(np.int64), heads)
-            if (options[uncovered] == 0).any():
-                return False  # a row can no longer be covered
-            if uncovered.any():
-                r = int(np.flatnonzero(uncovered)[np.argmin(options[uncovered])])  # (the first of the fewest)
-                branch = rows[r][allowed[rows[r]]]
-                stem_of = binary[chosen[0]]
-                order = sorted(
-                    branch.tolist(), key=lambda j: (-_prefix_affinity(stem_of, binary[j]), -counts[j], rank[j])
-                )
-            else:
-                # Every kept row is covered: any admissible column may come next, larger counts first.
-                branch = np.flatnonzero(allowed)
-                order = branch[np.lexsort((rank[branch], -counts[branch]))].tolist()
-            stack.append([order, 0, None])
-            return False
-
-        if enter():
-            return chosen
-        while stack:
-            frame = stack[-1]
-            order, position, taken = frame
-            if taken is not None:  # back from the child of order[position]
-                j = order[position]
-                allowed[taken] = True
-                allowed_total += int(counts[taken].sum())
-                chosen.pop()
-                in_cover[j] = False
-                total -= int(counts[j])
-            elif position == len(order):
-                tried = np.array(order, dtype=np.int64)
-                allowed[tried] = True  # (each was admissible when the node was entered)
-                allowed_total += int(counts[tried].sum())
-                stack.pop()
-                continue
-            else:
-                j = order[position]
-                if total + counts[j] <= n_rows:
-                    chosen.append(j)
-                    in_cover[j] = True
-                    total += int(counts[j])
-                    near = partners(j)  # (j among them)
-                    frame[2] = near[allowed[near]]
-                    allowed[frame[2]] = False
-                    allowed_total -= int(counts[frame[2]].sum())
-                    if enter():
-                        return chosen
-                    continue
-            # Every cover with j was tried: j leaves the branches after it.
-            allowed[j] = False
-            allowed_total -= int(counts[j])
-            frame[1], frame[2] = position + 1, None
-            if part.exhausted:
-                return None
-        return None
-
+def _covers_from_starts(
+    kept_rows: _KeptRows, usable: np.ndarray, assigned: np.ndarray, budget: Budget
+) -> list[list[int]]:
+    """The covers found from each start (the first kept row's columns, by name); ``assigned`` marks their members."""
+    rows, partners, rank = kept_rows.rows, kept_rows.partners, kept_rows.rank
+    found_covers = []
     starts = [i for i in sorted(rows[0].tolist(), key=lambda k: rank[k]) if usable[i]]
     for started, i in enumerate(starts):
         if assigned[i]:
@@ -179,13 +116,107 @@ def find_onehot_groups_sparse(
         allowed = usable & ~assigned
         allowed[partners(i)] = False
         allowed[i] = False
-        found = cover(i, allowed, part)
+        found = _first_cover(i, allowed, part, kept_rows)
         budget.absorb(part, given)
         if found:
-            groups.append(_group(found, [], None, binary, counts, n_rows, table_order))
+            found_covers.append(found)
             assigned[found] = True
-    groups.sort(key=lambda g: table_order[g.members[0]])
-    return GroupSearch(groups, capped=budget.exhausted)
+    return found_covers
+
+
+def _first_cover(start: int, allowed: np.ndarray, part: Budget, kept_rows: _KeptRows) -> list[int] | None:
+    """The first cover through ``start`` among the ``allowed`` columns (updated in place), or None.
+
+    (:func:`find_onehot_groups_sparse`'s search from one start, over its ``kept_rows``.)
+
+    Algorithm X as a loop over an explicit stack: ``allowed`` and the chosen columns are
+    changed in place and changed back on the way up, so a group of K members is K levels
+    of ``O(b)`` work with no recursion to run out of.
+    """
+    binary, counts, n_rows, rows, kept, heads, partners, rank = kept_rows
+    b = len(binary)
+    chosen = [start]
+    in_cover = np.zeros(b, dtype=bool)
+    in_cover[start] = True
+    total = int(counts[start])
+    allowed_total = int(counts[allowed].sum())
+    # Each frame: [columns to try, position, columns the child took from ``allowed`` (None: no child)].
+    stack: list[list] = []
+
+    def enter() -> bool:
+        """Visit the node of the current state: True for a cover, else push its branches (if any)."""
+        if total == n_rows:
+            return len(chosen) >= 2
+        if not part.spend() or total + allowed_total < n_rows:
+            return False
+        # Every kept row at once: the uncovered ones, and how many admissible columns each has left.
+        uncovered = ~np.logical_or.reduceat(in_cover[kept], heads)
+        options = np.add.reduceat(allowed[kept].astype(np.int64), heads)
+        if (options[uncovered] == 0).any():
+            return False  # a row can no longer be covered
+        if uncovered.any():
+            r = int(np.flatnonzero(uncovered)[np.argmin(options[uncovered])])  # (the first of the fewest)
+            branch = rows[r][allowed[rows[r]]]
+            stem_of = binary[chosen[0]]
+            order = sorted(branch.tolist(), key=lambda j: (-_prefix_affinity(stem_of, binary[j]), -counts[j], rank[j]))
+        else:
+            # Every kept row is covered: any admissible column may come next, larger counts first.
+            branch = np.flatnonzero(allowed)
+            order = branch[np.lexsort((rank[branch], -counts[branch]))].tolist()
+        stack.append([order, 0, None])
+        return False
+
+    if enter():
+        return chosen
+    while stack:
+        frame = stack[-1]
+        order, position, taken = frame
+        if taken is not None:  # back from the child of order[position]
+            j = order[position]
+            allowed[taken] = True
+            allowed_total += int(counts[taken].sum())
+            chosen.pop()
+            in_cover[j] = False
+            total -= int(counts[j])
+        elif position == len(order):
+            tried = np.array(order, dtype=np.int64)
+            allowed[tried] = True  # (each was admissible when the node was entered)
+            allowed_total += int(counts[tried].sum())
+            stack.pop()
+            continue
+        else:
+            j = order[position]
+            if total + counts[j] <= n_rows:
+                chosen.append(j)
+                in_cover[j] = True
+                total += int(counts[j])
+                near = partners(j)  # (j among them)
+                frame[2] = near[allowed[near]]
+                allowed[frame[2]] = False
+                allowed_total -= int(counts[frame[2]].sum())
+                if enter():
+                    return chosen
+                continue
+        # Every cover with j was tried: j leaves the branches after it.
+        allowed[j] = False
+        allowed_total -= int(counts[j])
+        frame[1], frame[2] = position + 1, None
+        if part.exhausted:
+            return None
+    return None
+
+
+class _KeptRows(NamedTuple):
+    """What the search from each start reads: the columns, their counts, the kept rows (flat, with heads)."""
+
+    binary: list
+    counts: np.ndarray
+    n_rows: int
+    rows: list
+    kept: np.ndarray
+    heads: np.ndarray
+    partners: Callable[[int], np.ndarray]
+    rank: np.ndarray
 
 
 def _kept_rows(B, usable: np.ndarray) -> list[np.ndarray]:
