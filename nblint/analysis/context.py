@@ -30,6 +30,7 @@ from nblint.analysis.presence import class_vocabulary, term_presence
 from nblint.analysis.recodes import candidate_recodes, verified_recodes
 from nblint.analysis.rowchecks import RowVerdicts, verify_rows
 from nblint.analysis.rows import DuplicateRows, empty_documents, table_duplicate_rows
+from nblint.analysis.structure import nested_categoricals, table_structure
 from nblint.analysis.termblock import TermBlock
 from nblint.analysis.zerocells import Found, zero_cells
 from nblint.engine import shared_settings
@@ -38,17 +39,15 @@ from nblint.profile.table import TableProfile
 from nblint.readers import Chunk, TableSource
 from nblint.structure import (
     Budget,
-    Group,
     GroupSearch,
     VifResult,
     giveaways,
     leakage,
-    missing_together,
     searched,
 )
 from nblint.structure.kinds import ColumnKind
-from nblint.structure.nesting import ColumnNesting, nested_columns
-from nblint.structure.verified import Structure, verified_structure
+from nblint.structure.nesting import ColumnNesting
+from nblint.structure.verified import Structure
 from nblint.structure.vif import profile_variance_inflation
 
 
@@ -305,46 +304,8 @@ class TableContext:
 
     @cached_property
     def structure(self) -> Structure:
-        """Groups, broken groups, code columns and identical columns, verified.
-
-        Order of the search: exact one-hot groups; then sets that sum to one on nearly
-        every row with a few overlaps (broken groups); then exclusive sets (drop-first
-        dummy groups, whatever the share of the reference level).  An exclusive set is
-        kept as a dummy group when its exclusivity is beyond chance (``min-evidence``
-        nats), its names share a telling stem, or a column of the table decodes it;
-        when the names say no level can be missing (``smoker_yes``/``smoker_no``), its
-        all-zero rows are breakage instead.
-        """
-        return verified_structure(
-            self.profile,
-            self.group_search,
-            self.searched_binary,
-            self.term_columns,
-            self.terms.by_chance,
-            self._missing_together_groups,
-            self.row_checks,
-            self.table_order,
-            self.settings.max_violation_share,
-            self.settings.min_evidence,
-            self.budget,
-        )
-
-    def _missing_together_groups(self) -> tuple[list[Group], list[Group]]:
-        """Groups among the 0/1 feature columns with missing values, and yes/no text columns (:mod:`nblint.structure.missing_together`).
-
-        One pass over those columns alone (at most :data:`missing_together.MAX_COLUMNS`, by name).
-        """
-        if self.term_columns:
-            return [], []  # (none is searched beside a document-term block)
-        settings = self.settings
-        return missing_together.search(
-            self.profile,
-            self.reduce_rows,
-            self.table_order,
-            self.budget,
-            settings.min_evidence,
-            settings.max_violation_share,
-        )
+        """Groups, broken groups, code columns and identical columns, verified (:func:`~nblint.analysis.structure.table_structure`)."""
+        return table_structure(self)
 
     @cached_property
     def recodes(self) -> list[tuple[str, str]]:
@@ -365,14 +326,10 @@ class TableContext:
         """Every pair of categorical columns that may recode each other, sorted (:mod:`~nblint.analysis.recodes`)."""
         return candidate_recodes(self)
 
-    # --- nested columns (NB105): each value of a fine column within one value of a coarser one
     @cached_property
     def nested_columns(self) -> list[ColumnNesting]:
-        """Categorical columns nested in another, verified row by row (:func:`~nblint.structure.nesting.nested_columns`)."""
-        structure = self.structure
-        taken = {m for g in structure.groups for m in g.members} | set(structure.code_columns) | self.term_columns
-        kinds = {c: k.kind for c, k in self.kinds.items() if c not in taken}
-        return nested_columns(self.profile, kinds, self.row_checks, self.settings.min_evidence)
+        """Categorical columns nested in another (NB105), verified row by row (:func:`~nblint.analysis.structure.nested_categoricals`)."""
+        return nested_categoricals(self)
 
     def row_checks(self, broken_candidates, code_candidates, identical_candidates, recode_candidates=()) -> RowVerdicts:
         """One chunked pass computing every per-row verification at once (:mod:`nblint.analysis.rowchecks`)."""
