@@ -2,9 +2,9 @@
 
 A :class:`TableContext` wraps one table's profile.  Rules ask it for the
 structure of the table (groups, VIF, duplicates, kinds, separations) and never
-read rows.  The context only caches and exposes: the algorithms are pure functions
+read rows.  The context only caches and wires: the algorithms are pure functions
 of the profile in :mod:`nblint.structure` (the verified structure in
-:mod:`nblint.structure.verified`), the document-term block is a
+:mod:`nblint.structure.verified`, fed by :mod:`nblint.analysis.structure`), the document-term block is a
 :class:`~nblint.analysis.termblock.TermBlock`, the association with the target a
 :class:`~nblint.analysis.association.ClassAssociation`, the zero-count cells
 :mod:`nblint.analysis.zerocells`, one column as the rules read it a
@@ -131,12 +131,8 @@ class TableContext:
         return self.source.chunks(list(columns))
 
     def reduce_rows(self, columns, accumulator):
-        """``accumulator.add(chunk)`` over the rows in order (restricted to ``columns``), returned.
-
-        A source whose rows live elsewhere (Dask) adds each partition's chunks to a
-        copy of the empty ``accumulator`` there and merges the copies here in row
-        order (``accumulator.merge``), so the accumulator's results are the same.
-        """
+        """``accumulator.add(chunk)`` over the rows in order (``columns`` only), returned: the source's
+        backend's pass (:meth:`nblint.readers.chunks.Backend.reduce_rows`), the same wherever the rows live."""
         return self.source.backend.reduce_rows(list(columns), accumulator)
 
     # ---------------------------------------------------------------- structure
@@ -288,11 +284,7 @@ class TableContext:
 
     @cached_property
     def term_presence(self) -> tuple[tuple[str, ...], np.ndarray]:
-        """The term columns (table order) and the documents of each class each is non-zero in, ``(C, p)``.
-
-        From the profile where it tells (0/1 words; words whose levels it keeps: the rows
-        off the level 0); the others (tf-idf weights) are counted in one pass over their rows.
-        """
+        """The term columns (table order) and the documents of each class each is non-zero in, ``(C, p)`` (:func:`~nblint.analysis.presence.term_presence`)."""
         return term_presence(self.profile, self.term_columns, self.table_order, self.source, self.reduce_rows)
 
     @cached_property
@@ -309,11 +301,7 @@ class TableContext:
 
     @cached_property
     def recodes(self) -> list[tuple[str, str]]:
-        """Pairs of categorical columns whose values map one to one (one recodes the other), not identical.
-
-        Only categorical columns: a count or a measurement and a one-to-one function of it
-        (``exper`` and ``expersq``) are different features for a Gaussian or count model.
-        """
+        """Pairs of categorical columns whose values map one to one (one recodes the other), not identical (:mod:`~nblint.analysis.recodes`)."""
         return list(self.recode_levels)
 
     @cached_property
