@@ -188,11 +188,7 @@ def variance_inflation(
     """
     diag = np.diag(comoment) if len(names) else np.zeros(0)
     scale, varying = np.sqrt(np.abs(diag)), _varying(diag, n_rows, mean)
-    dropped = {}
-    for group in onehot:
-        present = [m for m in group.members if m in names]
-        if len(present) == len(group.members):
-            dropped[present[-1]] = group.label
+    dropped = _dropped_members(onehot, names)
     keep = [j for j, name in enumerate(names) if varying[j] and name not in dropped]
     infinite = {name: float("inf") for name in dropped}
     dependencies: dict[str, dict[str, float]] = {}
@@ -236,17 +232,36 @@ def variance_inflation(
             # The coefficients are on the standardised scale; report them on the columns' own.
             dependencies[names[k[d]]] = {names[k[s]]: float(b * scale[k[d]] / scale[k[s]]) for s, b in terms}
         if by_rows and short >= 1:  # (a pair is a one-term combination: short too)
-            # Two columns past the rank that are copies of each other (x and 2x + 1) are each
-            # a long combination of the independent columns, but their pair holds whatever the
-            # rows: find it from the correlations (|r| = 1 within the tolerance), one product.
-            Rd = R[np.ix_(D, D)]
-            for a, b in zip(*np.nonzero(np.triu(1.0 - Rd**2 <= RANK_TOLERANCE, k=1))):
-                first, second = k[D[a]], k[D[b]]
-                if names[second] not in dependencies:
-                    dependencies[names[second]] = {names[first]: float(Rd[a, b] * scale[second] / scale[first])}
+            _add_copied_pairs(R, D, k, names, scale, dependencies)
         if by_rows:
             result.by_rows = tuple(names[k[d]] for d in dependent if names[k[d]] not in dependencies)
     return result
+
+
+def _dropped_members(onehot: list[Group], names) -> dict[str, str]:
+    """Member -> group label: the last member of each exact one-hot group whose members are all among ``names``."""
+    dropped = {}
+    for group in onehot:
+        present = [m for m in group.members if m in names]
+        if len(present) == len(group.members):
+            dropped[present[-1]] = group.label
+    return dropped
+
+
+def _add_copied_pairs(
+    R: np.ndarray, D: np.ndarray, k: np.ndarray, names, scale: np.ndarray, dependencies: dict
+) -> None:
+    """Copies among the dependent columns ``D``, added to ``dependencies`` (the second of each pair, on the first).
+
+    Two columns past the rank that are copies of each other (x and 2x + 1) are each
+    a long combination of the independent columns, but their pair holds whatever the
+    rows: find it from the correlations (|r| = 1 within the tolerance), one product.
+    """
+    Rd = R[np.ix_(D, D)]
+    for a, b in zip(*np.nonzero(np.triu(1.0 - Rd**2 <= RANK_TOLERANCE, k=1))):
+        first, second = k[D[a]], k[D[b]]
+        if names[second] not in dependencies:
+            dependencies[names[second]] = {names[first]: float(Rd[a, b] * scale[second] / scale[first])}
 
 
 def _varying(diag: np.ndarray, n_rows: int | None, mean) -> np.ndarray:
