@@ -57,24 +57,7 @@ class TestPass:
         self.constants: dict[str, dict[int, float]] = {}
         text_columns = set(profile.text)
         numeric = profile.numeric
-        # Columns read by their counts (words; counts under Multinomial or Complement): a (feature, class)
-        # cell is one the class never had a count of; a test row with the feature present meets it.
-        counted = [
-            column
-            for column in common
-            if column in numeric.names
-            and column in kinds
-            and column not in profile.text
-            and (
-                (column in ctx.term_columns and (ctx.model or kinds[column].model) != "gaussian")
-                or (ctx.model or kinds[column].model) in ("multinomial", "complement")
-            )
-        ]
-        positions = np.array([numeric.names.index(c) for c in counted], dtype=np.int64)
-        totals = numeric.class_mean[: self.n_classes][:, positions] * numeric.class_n[: self.n_classes][:, positions]
-        absent = np.abs(totals) < 1e-9
-        absent[self.class_rows == 0] = False
-        self.absent = {c: absent[:, k] for k, c in enumerate(counted) if absent[:, k].any()}
+        counted = self._counted_cells(ctx, common)
         by_counts = set(counted)
         for column in common:
             kind = kinds.get(column)
@@ -128,6 +111,29 @@ class TestPass:
         self.outside_rows: dict[str, list] = {c: [0, math.inf, -math.inf, []] for c in self.measured}
         self.constant_rows: dict[str, list] = {c: [0, []] for c in self.constants}
         self.kinds_seen: dict[str, str] = {}
+
+    def _counted_cells(self, ctx, common: tuple[str, ...]) -> list[str]:
+        """The common columns read by their counts; ``self.absent``: per such column, the classes that never had a count."""
+        profile, kinds, numeric = ctx.profile, ctx.kinds, ctx.profile.numeric
+        # Columns read by their counts (words; counts under Multinomial or Complement): a (feature, class)
+        # cell is one the class never had a count of; a test row with the feature present meets it.
+        counted = [
+            column
+            for column in common
+            if column in numeric.names
+            and column in kinds
+            and column not in profile.text
+            and (
+                (column in ctx.term_columns and (ctx.model or kinds[column].model) != "gaussian")
+                or (ctx.model or kinds[column].model) in ("multinomial", "complement")
+            )
+        ]
+        positions = np.array([numeric.names.index(c) for c in counted], dtype=np.int64)
+        totals = numeric.class_mean[: self.n_classes][:, positions] * numeric.class_n[: self.n_classes][:, positions]
+        absent = np.abs(totals) < 1e-9
+        absent[self.class_rows == 0] = False
+        self.absent = {c: absent[:, k] for k, c in enumerate(counted) if absent[:, k].any()}
+        return counted
 
     def add(self, chunk) -> None:
         n, offset = chunk.n_rows, chunk.row_offset
