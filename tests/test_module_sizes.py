@@ -32,7 +32,6 @@ FUNCTION_CEILINGS = {
     "nblint/readers/csvfile.py::_block_batches": (110, "the CSV block reader's restart protocol (speed3's)"),
     "nblint/structure/kinds.py::_kind": (100, "one decision list over a column's evidence (tabR3's)"),
     "nblint/profile/numeric.py::profile_numeric": (91, "the one pass over numeric columns (speed3's)"),
-    "nblint/pandera/schemas.py::schema_for_new_rows": (91, "the new-row schema's columns in one place"),
     "nblint/profile/sparse.py::profile_block": (86, "the sparse block's statistics in one pass (textS2's)"),
 }
 

@@ -133,8 +133,6 @@ def schema_for_new_rows(data, target: str | None = None, *, settings=None, suppo
     -------
     pandera.pandas.DataFrameSchema
     """
-    import numpy as np
-
     from nblint.run.config import FileSettings
     from nblint.run.runner import make_context
     from nblint.run.tables import open_table
@@ -149,38 +147,48 @@ def schema_for_new_rows(data, target: str | None = None, *, settings=None, suppo
         name = _schema_name(data)
     source, _ = open_table(data, encoding=settings.encoding)
     ctx = make_context(source, settings, jobs=1)
-    profile, numeric = ctx.profile, ctx.profile.numeric
+    profile = ctx.profile
     classes = len(profile.classes)
     # class slots: each class of the target, or the one slot of every row without a target
     slots = slice(0, classes) if profile.target is not None and classes else slice(classes, classes + 1)
     columns: dict[str, pa.Column] = {}
     for column in profile.features:
-        kind = str(ctx.kinds[column].kind)
-        nullable = bool(profile.n_missing(column))
-        if kind in LEVEL_KINDS:
-            levels = profile.levels(column)
-            if levels is None:
-                description = "levels not checked: more distinct values than the profile keeps exactly"
-                columns[column] = pa.Column(required=True, nullable=nullable, description=description)
-                continue
-            present = sorted(key for key, total in zip(levels.keys, levels.totals) if total)
-            if column not in profile.text:  # numbers as the table writes them: whole ones as int
-                integral = numeric.integral[numeric.names.index(column)]
-                present = [int(v) if integral else float(v) for v in present]
-            columns[column] = pa.Column(required=True, nullable=nullable, checks=[Check.isin(present)])
-        elif kind in MEASUREMENT_KINDS and column not in profile.text:
-            j = numeric.names.index(column)
-            n = numeric.class_n[slots, j]
-            seen = n > 0
-            mean = numeric.class_mean[slots, j][seen]
-            sd = np.sqrt(numeric.class_m2[slots, j][seen] / n[seen])
-            low = float(min(numeric.minimum[j], np.min(mean - support_sds * sd)))
-            high = float(max(numeric.maximum[j], np.max(mean + support_sds * sd)))
-            columns[column] = pa.Column(required=True, nullable=nullable, checks=[Check.in_range(low, high)])
+        checked = _new_row_column(ctx, column, slots, support_sds)
+        if checked is not None:
+            columns[column] = checked
     if profile.target is not None:
         allowed_classes = [c.item() if hasattr(c, "item") else c for c in profile.classes]
         columns[profile.target] = pa.Column(required=False, nullable=True, checks=[Check.isin(allowed_classes)])
     return pa.DataFrameSchema(columns, name=f"{name}_new_rows", strict=False)
+
+
+def _new_row_column(ctx, column: str, slots: slice, support_sds: float) -> pa.Column | None:
+    """A training feature's column of :func:`schema_for_new_rows`: its levels, or its support; None: not checked."""
+    import numpy as np
+
+    profile, numeric = ctx.profile, ctx.profile.numeric
+    kind = str(ctx.kinds[column].kind)
+    nullable = bool(profile.n_missing(column))
+    if kind in LEVEL_KINDS:
+        levels = profile.levels(column)
+        if levels is None:
+            description = "levels not checked: more distinct values than the profile keeps exactly"
+            return pa.Column(required=True, nullable=nullable, description=description)
+        present = sorted(key for key, total in zip(levels.keys, levels.totals) if total)
+        if column not in profile.text:  # numbers as the table writes them: whole ones as int
+            integral = numeric.integral[numeric.names.index(column)]
+            present = [int(v) if integral else float(v) for v in present]
+        return pa.Column(required=True, nullable=nullable, checks=[Check.isin(present)])
+    if kind in MEASUREMENT_KINDS and column not in profile.text:
+        j = numeric.names.index(column)
+        n = numeric.class_n[slots, j]
+        seen = n > 0
+        mean = numeric.class_mean[slots, j][seen]
+        sd = np.sqrt(numeric.class_m2[slots, j][seen] / n[seen])
+        low = float(min(numeric.minimum[j], np.min(mean - support_sds * sd)))
+        high = float(max(numeric.maximum[j], np.max(mean + support_sds * sd)))
+        return pa.Column(required=True, nullable=nullable, checks=[Check.in_range(low, high)])
+    return None
 
 
 def read_frame(path: str, encoding: str = "utf-8") -> pd.DataFrame:
