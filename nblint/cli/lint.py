@@ -172,9 +172,7 @@ def check(
     Exit status: 0 when nothing is at or above the fail level, 1 when something is,
     2 when an input or config could not be read (the other inputs are still linted).
     """
-    from nblint.core.terminal import Progress, color_enabled, is_interactive
-    from nblint.report.formats import render, render_statistics
-    from nblint.run.runner import Overrides, lint_paths
+    from nblint.run.runner import Overrides
 
     validate_selectors(select=select, ignore=ignore, extend_select=extend_select, extend_ignore=extend_ignore)
     refuse_output_over_input(output, paths)
@@ -200,14 +198,30 @@ def check(
         preview=preview,
         allow_outside_data=allow_outside_data,
     )
+    result = _lint(paths, overrides, quiet, jobs, engine, scheduler)
+    report, use_color = _report(result, output_format, output, statistics, quiet, color)
+    # The warnings and error lines first: the report ends with the summary that counts them.
+    _echo_messages(result, quiet)
+    if output is None:
+        _echo_stdout(report, use_color)
+    else:
+        write_output(output, report, "report", force)
+    sys.exit(result.exit_code(exit_zero=exit_zero))
+
+
+def _lint(paths, overrides, quiet: bool, jobs, engine: str, scheduler):
+    """``check``'s run over its paths (no path: the current folder), its progress on an interactive stderr."""
+    from nblint.core.errors import ConfigError
+    from nblint.core.terminal import Progress, is_interactive
+    from nblint.run.runner import lint_paths
+
     if scheduler and engine != "dask":
         raise click.UsageError("--scheduler needs --engine dask")
-    from nblint.core.errors import ConfigError
 
     stderr = sys.stderr  # (click.get_text_stream is deprecated from Click 8.5: the streams themselves)
     progress = Progress(stderr, enabled=not quiet and is_interactive(stderr))
     try:
-        result = lint_paths(
+        return lint_paths(
             list(paths) or [os.curdir],
             overrides,
             progress=progress,
@@ -221,6 +235,13 @@ def check(
         sys.exit(2)
     finally:
         progress.clear()
+
+
+def _report(result, output_format: str, output, statistics: bool, quiet: bool, color) -> tuple[str, bool]:
+    """The report as printed (or written to ``output``), and whether it is in colour."""
+    from nblint.core.terminal import color_enabled
+    from nblint.report.formats import render, render_statistics
+
     stdout = sys.stdout
     use_color = (
         output is None and output_format in ("text", "concise") and not statistics and color_enabled(color, stdout)
@@ -230,17 +251,16 @@ def check(
     else:
         report = render(result, output_format, color=use_color, quiet=quiet)
     report = printable(report, controls=output_format in ("text", "concise") or statistics, color=use_color)
-    # The warnings and error lines first: the report ends with the summary that counts them.
+    return report, use_color
+
+
+def _echo_messages(result, quiet: bool) -> None:
+    """The run's warnings (unless ``quiet``) and its error lines on stderr, each once."""
     seen = set()
     for message in ([] if quiet else result.warnings) + [r.error for r in result.errors if r.error]:
         if message not in seen:
             seen.add(message)
             click.echo(printable(message), err=True)
-    if output is None:
-        _echo_stdout(report, use_color)
-    else:
-        write_output(output, report, "report", force)
-    sys.exit(result.exit_code(exit_zero=exit_zero))
 
 
 def _echo_stdout(text: str, color: bool = False) -> None:
