@@ -450,3 +450,11 @@ def test_every_face_opens_its_tables_through_open_table():
                 if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "read_table":
                     callers.append(f"{path.relative_to(ROOT)}::{function.name}")
     assert sorted(set(callers)) == ["nblint/run/tables.py::open_table"]
+
+
+def test_the_sparse_profile_returns_parts_and_the_table_assembles_them():
+    """Issue 39 item 7: the sparse block's profile never calls back into the table profile (it does not import
+    it): ``profile/table.py`` imports ``profile/sparse.py`` and assembles the parts it returns."""
+    graph = import_graph()
+    assert "nblint.profile.table" not in graph["nblint.profile.sparse"]
+    assert "nblint.profile.sparse" in graph["nblint.profile.table"]
