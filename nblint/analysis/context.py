@@ -4,8 +4,8 @@ A :class:`TableContext` wraps one table's profile.  Rules ask it for the
 structure of the table (groups, VIF, duplicates, kinds, separations) and never
 read rows.  The context only caches and wires: the algorithms are pure functions
 of the profile in :mod:`nblint.structure` (the verified structure in
-:mod:`nblint.structure.verified`, fed by :mod:`nblint.analysis.structure`), the document-term block is a
-:class:`~nblint.analysis.termblock.TermBlock`, the association with the target a
+:mod:`nblint.structure.verified`, fed by :mod:`nblint.analysis.structure`), the
+document-term block is a :class:`~nblint.analysis.termblock.TermBlock`, the association with the target a
 :class:`~nblint.analysis.association.ClassAssociation`, the zero-count cells
 :mod:`nblint.analysis.zerocells`, one column as the rules read it a
 :class:`~nblint.analysis.columns.ColumnRecord` (:meth:`TableContext.column`), and the
