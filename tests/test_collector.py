@@ -12,7 +12,7 @@ import pytest
 import nblint
 from nblint.core.collector import collector_paused
 from nblint.engine import registry
-from nblint.run.blas import one_blas_thread
+from nblint.core.blas import one_blas_thread
 
 
 @pytest.fixture

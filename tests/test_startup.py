@@ -207,7 +207,7 @@ BLAS_PROBE = """
 import json
 import numpy
 from threadpoolctl import threadpool_info
-from nblint.run.blas import one_blas_thread
+from nblint.core.blas import one_blas_thread
 
 def threads():
     return sorted({info["num_threads"] for info in threadpool_info() if info["user_api"] == "blas"})
@@ -232,7 +232,7 @@ def test_the_libraries_are_scanned_again_only_when_an_extension_module_was_impor
     # imported, no BLAS can have been loaded, so a run (or its hand-back) reuses the last scan.
     import threadpoolctl
 
-    from nblint.run import blas
+    from nblint.core import blas
 
     scans = []
     scan = threadpoolctl.ThreadpoolController.__init__

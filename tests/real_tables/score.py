@@ -113,7 +113,7 @@ def lint(frame, target, model):
     from nblint.api import report as api
     from nblint.engine import run_rules
     from nblint.readers import DataFrameSource
-    from nblint.run.blas import one_blas_thread
+    from nblint.core.blas import one_blas_thread
     from nblint.run.runner import make_context
 
     settings = api._settings(target=target, model=model)
