@@ -99,12 +99,8 @@ def dense_blas(work: float) -> Iterator[None]:
             stack = ExitStack()
             stack.enter_context(_LIMIT.held())
             _SCOPES.held = stack
-        scoped = _SCOPES.held is not None
-    if scoped:
+    with _LIMIT.held():  # (the step's own hold: a run of another thread may leave meanwhile)
         yield
-    else:
-        with _LIMIT.held():
-            yield
 
 
 class _Scopes:
