@@ -34,13 +34,15 @@ markdown table like issue 21's (medians), then per corpus and form the vectorize
 check's wall seconds, the wall and CPU ratios and the peak memory (median (min-max)), against
 the issue's targets (check no longer than the vectorizer on counts and capped counts, at most
 twice on binary, tf-idf and hashed words, peak under 1.5 GiB); then the fixed cost of a first
-``nblint.check`` (``--first`` fresh processes: ``import nblint`` untimed, then the first check of
-a 20 x 30 sparse matrix, wall and CPU; target under 0.15 s wall), the nblint used and the load
-average before and after. Issue 34 asks for medians of 5; on a loaded machine the wall ratios
+``nblint.check`` (``--first`` fresh processes each: ``import nblint`` untimed, then the first check
+of a 20 x 30 sparse matrix, which is read as a table; and a text user's first check, a 300 x 518
+``CountVectorizer`` matrix with its words, scikit-learn loaded, then the same check again, whose
+difference is the first call's fixed cost; wall and CPU; target under 0.15 s wall), the nblint
+used and the load average before and after. Issue 34 asks for medians of 5; on a loaded machine the wall ratios
 say little (compare the CPU ratios, and rerun on a quiet machine). Each check process then runs
 the same check a second time (after the peak memory is read): its CPU ratio, printed beside the
-first's, is the check without the fixed cost of a first call (the lazy imports, the BLAS scan),
-which the first-call line measures on its own.
+first's, is the check without the fixed cost of a first call (the lazy imports), which the
+first-call lines measure on their own.
 
     python bench/bench_text.py --repeat 5                  # every corpus, every form
     python bench/bench_text.py --repeat 1 --corpora reuters8 --forms counts   # a quick look
