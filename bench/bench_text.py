@@ -34,13 +34,15 @@ markdown table like issue 21's (medians), then per corpus and form the vectorize
 check's wall seconds, the wall and CPU ratios and the peak memory (median (min-max)), against
 the issue's targets (check no longer than the vectorizer on counts and capped counts, at most
 twice on binary, tf-idf and hashed words, peak under 1.5 GiB); then the fixed cost of a first
-``nblint.check`` (``--first`` fresh processes: ``import nblint`` untimed, then the first check of
-a 20 x 30 sparse matrix, wall and CPU; target under 0.15 s wall), the nblint used and the load
-average before and after. Issue 34 asks for medians of 5; on a loaded machine the wall ratios
+``nblint.check`` (``--first`` fresh processes each: ``import nblint`` untimed, then the first check
+of a 20 x 30 sparse matrix, which is read as a table; and a text user's first check, a 300 x 518
+``CountVectorizer`` matrix with its words, scikit-learn loaded, then the same check again, whose
+difference is the first call's fixed cost; wall and CPU; target under 0.15 s wall), the nblint
+used and the load average before and after. Issue 34 asks for medians of 5; on a loaded machine the wall ratios
 say little (compare the CPU ratios, and rerun on a quiet machine). Each check process then runs
 the same check a second time (after the peak memory is read): its CPU ratio, printed beside the
-first's, is the check without the fixed cost of a first call (the lazy imports, the BLAS scan),
-which the first-call line measures on its own.
+first's, is the check without the fixed cost of a first call (the lazy imports), which the
+first-call lines measure on their own.
 
     python bench/bench_text.py --repeat 5                  # every corpus, every form
     python bench/bench_text.py --repeat 1 --corpora reuters8 --forms counts   # a quick look
@@ -170,17 +172,49 @@ print(json.dumps({"wall": time.perf_counter() - wall, "cpu": time.process_time()
 """
 
 
-def first_call(repeat: int) -> tuple[list[float], list[float]]:
-    """Wall and CPU seconds of a first ``nblint.check`` on a tiny sparse matrix, each in a fresh process."""
-    walls, cpus = [], []
+#: The first check of a text user: a small document-term matrix with its words, made (untimed) by
+#: ``CountVectorizer`` in the measured process, so scikit-learn (and threadpoolctl, and its BLAS and
+#: OpenMP libraries) are loaded as after a real corpus's vectorizing, then ``import nblint`` untimed and
+#: the first ``nblint.check(X, y, feature_names=...)`` timed; then a second one (the same check
+#: without the first call's imports), and whether the matrix was read as a block of words.
+_FIRST_TEXT = r"""
+import json, time
+import numpy as np
+from sklearn.feature_extraction.text import CountVectorizer
+rng = np.random.default_rng(34)
+syllables = ["ba", "ko", "ri", "tu", "me", "sa", "lo", "ni", "da", "pe", "gu", "fa", "zo", "hi", "ve"]
+vocabulary = sorted({"".join(rng.choice(syllables, size=rng.integers(2, 4))) for _ in range(900)})
+p = 1.0 / np.arange(1, len(vocabulary) + 1)  # (Zipf: a few frequent words, most rare)
+docs = [" ".join(rng.choice(vocabulary, size=rng.integers(5, 25), p=p / p.sum())) for _ in range(300)]
+y = np.array(["ham", "spam"])[rng.integers(0, 2, len(docs))]
+vectorizer = CountVectorizer()
+X = vectorizer.fit_transform(docs)
+names = vectorizer.get_feature_names_out()
+import nblint
+def timed():
+    wall, cpu = time.perf_counter(), time.process_time()
+    nblint.check(X, y, feature_names=names)
+    return time.perf_counter() - wall, time.process_time() - cpu
+(wall, cpu), (warm_wall, warm_cpu) = timed(), timed()
+from nblint.readers.sparse import SparseSource
+from nblint.readers.words import TERM_BLOCK
+source = SparseSource(X, names)
+source.settle_words(TERM_BLOCK, 0.01)
+print(json.dumps({"wall": wall, "cpu": cpu, "warm_wall": warm_wall, "warm_cpu": warm_cpu,
+                  "shape": list(X.shape), "words": len(source.words)}))
+"""
+
+
+def first_call(repeat: int, child: str = _FIRST) -> list[dict]:
+    """Wall and CPU seconds of a first ``nblint.check`` (``child``: :data:`_FIRST`, :data:`_FIRST_TEXT`), each in a
+    fresh process."""
+    results = []
     for _ in range(repeat):
-        done = subprocess.run([sys.executable, "-c", _FIRST], capture_output=True, text=True, env=INSTALLED_ENV)
+        done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, env=INSTALLED_ENV)
         if done.returncode != 0:
             raise RuntimeError(f"first call failed:\n{done.stderr[-3000:]}")
-        result = json.loads(done.stdout.strip().splitlines()[-1])
-        walls.append(result["wall"])
-        cpus.append(result["cpu"])
-    return walls, cpus
+        results.append(json.loads(done.stdout.strip().splitlines()[-1]))
+    return results
 
 
 def run(corpus: str, form: str, what: str, cpu_limit: int) -> dict | None:
@@ -245,7 +279,8 @@ def main() -> None:
                     hung[case] += 1
                 else:
                     runs[case][what].append(result)
-    first_wall, first_cpu = first_call(args.first) if args.first else ([], [])
+    first = first_call(args.first) if args.first else []
+    first_text = first_call(args.first, _FIRST_TEXT) if args.first else []
     load_after = os.getloadavg()
     done = [r for case in cases for r in runs[case]["check"]]
     if done:
@@ -294,11 +329,24 @@ def main() -> None:
             f"peak RSS of the check runs {spread(peaks)} GiB (target < 1.5: {'met' if peak < 1.5 else 'NOT met'}); "
             f"findings {check[-1]['findings']:,} (target <= 40: {'met' if check[-1]['findings'] <= 40 else 'NOT met'})"
         )
-    if first_wall:
+    if first:
+        walls = [r["wall"] for r in first]
         print(
-            f"first nblint.check of a 20 x 30 sparse matrix (beyond import nblint): wall {spread(first_wall, 3)} s, "
-            f"cpu {spread(first_cpu, 3)} s (target < {FIRST_CALL_TARGET:g} s wall: "
-            f"{'met' if statistics.median(first_wall) < FIRST_CALL_TARGET else 'NOT met'}; {len(first_wall)} processes)"
+            f"first nblint.check of a 20 x 30 sparse matrix, read as a table (beyond import nblint): wall "
+            f"{spread(walls, 3)} s, cpu {spread([r['cpu'] for r in first], 3)} s (target < {FIRST_CALL_TARGET:g} s "
+            f"wall: {'met' if statistics.median(walls) < FIRST_CALL_TARGET else 'NOT met'}; {len(walls)} processes)"
+        )
+    if first_text:
+        last = first_text[-1]
+        walls = [r["wall"] for r in first_text]
+        fixed = [r["cpu"] - r["warm_cpu"] for r in first_text]
+        print(
+            f"first nblint.check of a {last['shape'][0]} x {last['shape'][1]} document-term matrix after "
+            f"CountVectorizer ({last['words']:,} columns read as words; beyond import nblint): wall {spread(walls, 3)} "
+            f"s, cpu {spread([r['cpu'] for r in first_text], 3)} s; the same check again in that process: cpu "
+            f"{spread([r['warm_cpu'] for r in first_text], 3)} s; the first call's fixed cost (first - second, cpu) "
+            f"{spread(fixed, 3)} s (target < {FIRST_CALL_TARGET:g} s wall: "
+            f"{'met' if statistics.median(walls) < FIRST_CALL_TARGET else 'NOT met'}; {len(walls)} processes)"
         )
     print(
         f"(medians of {args.repeat} runs, each a fresh process; ratios within each check process; "

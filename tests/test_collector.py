@@ -10,9 +10,9 @@ import pandas as pd
 import pytest
 
 import nblint
+from nblint.core.blas import one_blas_thread
 from nblint.core.collector import collector_paused
 from nblint.engine import registry
-from nblint.run.blas import one_blas_thread
 
 
 @pytest.fixture

@@ -207,7 +207,7 @@ BLAS_PROBE = """
 import json
 import numpy
 from threadpoolctl import threadpool_info
-from nblint.run.blas import one_blas_thread
+from nblint.core.blas import one_blas_thread
 
 def threads():
     return sorted({info["num_threads"] for info in threadpool_info() if info["user_api"] == "blas"})
@@ -232,7 +232,7 @@ def test_the_libraries_are_scanned_again_only_when_an_extension_module_was_impor
     # imported, no BLAS can have been loaded, so a run (or its hand-back) reuses the last scan.
     import threadpoolctl
 
-    from nblint.run import blas
+    from nblint.core import blas
 
     scans = []
     scan = threadpoolctl.ThreadpoolController.__init__
@@ -256,3 +256,117 @@ def test_the_libraries_are_scanned_again_only_when_an_extension_module_was_impor
     with blas.one_blas_thread():
         pass
     assert len(scans) == 2
+
+
+#: A text user's first check: a small document-term matrix made by CountVectorizer (scikit-learn, its
+#: threadpoolctl and its BLAS and OpenMP libraries loaded, as after vectorizing a real corpus), then
+#: ``nblint.check(X, y, feature_names=...)``; prints the scans of the process's shared libraries the
+#: check made, how many columns it read as words, and the modules it loaded.
+TEXT_FIRST_CHECK = """
+import json, sys
+import numpy as np
+from sklearn.feature_extraction.text import CountVectorizer
+import threadpoolctl
+scans = []
+scan = threadpoolctl.ThreadpoolController.__init__
+def counted(self, *args, **kwargs):
+    scans.append(1)
+    scan(self, *args, **kwargs)
+threadpoolctl.ThreadpoolController.__init__ = counted
+rng = np.random.default_rng(34)
+syllables = ["ba", "ko", "ri", "tu", "me", "sa", "lo", "ni", "da", "pe", "gu", "fa", "zo", "hi", "ve"]
+vocabulary = sorted({"".join(rng.choice(syllables, size=rng.integers(2, 4))) for _ in range(900)})
+p = 1.0 / np.arange(1, len(vocabulary) + 1)
+docs = [" ".join(rng.choice(vocabulary, size=rng.integers(5, 25), p=p / p.sum())) for _ in range(300)]
+y = np.array(["ham", "spam"])[rng.integers(0, 2, len(docs))]
+vectorizer = CountVectorizer()
+X = vectorizer.fit_transform(docs)
+import nblint
+before = set(sys.modules)
+report = nblint.check(X, y, feature_names=vectorizer.get_feature_names_out())
+loaded_now = sorted(set(sys.modules) - before)
+from nblint.readers.sparse import SparseSource
+from nblint.readers.words import TERM_BLOCK
+source = SparseSource(X, vectorizer.get_feature_names_out())
+source.settle_words(TERM_BLOCK, 0.01)
+print(json.dumps([len(scans), X.shape[1], len(source.words), loaded_now]))
+"""
+
+#: What a sparse text check never needs (beyond NOT_FOR_A_SMALL_MATRIX's, which scikit-learn may have loaded).
+NOT_FOR_A_TEXT_CHECK = ("nblint.impact", "nblint.nbmath.components", "nblint.pipelines", "statsmodels", "pandas")
+
+
+def test_a_first_text_check_after_scikit_learn_never_scans_for_blas_libraries():
+    # Issue 34: threadpoolctl's scan of the 200-odd shared libraries scikit-learn brings was a fixed
+    # cost of every first text check; a sparse document-term matrix has no dense BLAS step to limit.
+    proc = subprocess.run([sys.executable, "-c", TEXT_FIRST_CHECK], capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    scans, width, words, loaded_now = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert words == width > 200  # (the text path: every column read as a word)
+    assert scans == 0
+    heavy = {name for name in loaded_now for top in NOT_FOR_A_TEXT_CHECK if f"{name}.".startswith(f"{top}.")}
+    assert heavy == set()
+
+
+#: A run (blas_scope) whose dense step is large enough for BLAS threads: the step's BLAS on one thread,
+#: kept for the run's later steps, handed back when the run leaves; a run of small steps limits nothing.
+BLAS_SCOPE_PROBE = """
+import json
+import numpy
+from threadpoolctl import threadpool_info
+from nblint.core.blas import THREADED_WORK, blas_scope, dense_blas
+
+def threads():
+    return sorted({info["num_threads"] for info in threadpool_info() if info["user_api"] == "blas"})
+
+seen = {}
+with blas_scope():
+    with dense_blas(THREADED_WORK - 1):
+        seen["small step"] = threads()
+    with dense_blas(THREADED_WORK):
+        seen["large step"] = threads()
+    seen["after it, in the run"] = threads()
+seen["after the run"] = threads()
+with dense_blas(THREADED_WORK):
+    seen["a step outside a run"] = threads()
+seen["after that step"] = threads()
+print(json.dumps(seen))
+"""
+
+
+def test_a_run_limits_blas_from_its_first_large_dense_step_and_hands_it_back():
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_NUM_THREADS")} | {"OPENBLAS_NUM_THREADS": "2"}
+    proc = subprocess.run([sys.executable, "-c", BLAS_SCOPE_PROBE], capture_output=True, text=True, env=env, check=True)
+    assert json.loads(proc.stdout) == {
+        "small step": [2],
+        "large step": [1],
+        "after it, in the run": [1],
+        "after the run": [2],
+        "a step outside a run": [1],
+        "after that step": [2],
+    }
+
+
+def test_a_run_scans_for_blas_libraries_only_when_a_dense_step_needs_them(monkeypatch):
+    import threadpoolctl
+
+    from nblint.core import blas
+
+    scans = []
+    scan = threadpoolctl.ThreadpoolController.__init__
+
+    def counted(self, *args, **kwargs):
+        scans.append(1)
+        scan(self, *args, **kwargs)
+
+    monkeypatch.setattr(threadpoolctl.ThreadpoolController, "__init__", counted)
+    monkeypatch.setattr(blas, "_SCANNED", None)  # (as in a fresh process)
+    with blas.blas_scope():
+        with blas.dense_blas(blas.THREADED_WORK - 1):
+            pass
+    assert scans == []
+    with blas.blas_scope():
+        for _ in range(3):  # (a step per chunk: the limit is taken once for the run)
+            with blas.dense_blas(blas.THREADED_WORK):
+                pass
+    assert len(scans) == 1

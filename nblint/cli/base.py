@@ -216,10 +216,12 @@ def refuse_existing_output(output: str | None, force: bool, *more: str) -> None:
 @click.pass_context
 def main(ctx: click.Context) -> None:
     """nblint: lint tables and pipeline configs fed to Naive Bayes."""
+    from nblint.core.blas import blas_scope
     from nblint.core.interrupts import exit_on_signals
     from nblint.core.resources import fit_threads_to_address_space
-    from nblint.run.blas import one_blas_thread
 
-    ctx.with_resource(one_blas_thread())  # for every command (impact, columns: not through lint_source)
+    # For every command (impact, columns: not through lint_source): BLAS loads on one thread, and the
+    # libraries are limited when a dense step first needs it (a small table's check never looks for them).
+    ctx.with_resource(blas_scope(environment=True))
     ctx.with_resource(exit_on_signals())  # SIGINT/SIGTERM/SIGHUP/SIGUSR1: temp files removed, exit 128 + signal
     fit_threads_to_address_space()  # (after: it may load numpy, whose BLAS must see one thread as it loads)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from nblint import nbmath
+from nblint.core.blas import dense_blas
 from nblint.core.parallel import ordered_map
 from nblint.impact.comparison import Comparisons, InSample
 from nblint.impact.design import Design, RowInputs, encode_chunk, make_design
@@ -141,6 +142,13 @@ def measure_impact(ctx, settings: ImpactSettings | None = None) -> ImpactResult 
     settings = settings or impact_settings(ctx)
     if ctx.target is None or not ctx.structure.groups or len(ctx.profile.classes) < 2:
         return None
+    # Its fits and scores are products of rows, features and classes.
+    with dense_blas(float(ctx.profile.n_rows) * len(ctx.profile.names) * len(ctx.profile.classes)):
+        return _measure(ctx, settings)
+
+
+def _measure(ctx, settings: ImpactSettings) -> ImpactResult:
+    """:func:`measure_impact` of a table with groups and classes, BLAS settled."""
     design = make_design(ctx)
     totals = profile_counts(ctx, design)
     overall_var = nbmath.pooled_variance(totals.moments)

@@ -13,6 +13,7 @@ from typing import cast
 
 import numpy as np
 
+from nblint.core.blas import dense_blas
 from nblint.core.resources import ProfileCaps
 from nblint.nbmath import Moments, merge_moments
 from nblint.profile.incidence import Incidence
@@ -164,6 +165,15 @@ def chunk_gram(
     matrix would not fit, and the 0/1 columns' co-occurrences when their count
     would not (then the returned notes say so, for NB106).
     """
+    # Its products (co-moments, co-occurrences) take at most n q^2 multiply-adds over the q complete columns.
+    with dense_blas(float(X.shape[0]) * float(np.count_nonzero(complete)) ** 2):
+        return _chunk_gram(X, names, complete, zero_one, wide_binary, caps)
+
+
+def _chunk_gram(
+    X: np.ndarray, names, complete: np.ndarray, zero_one: np.ndarray, wide_binary: int, caps: ProfileCaps | None
+) -> tuple[Gram, tuple[str, ...]]:
+    """:func:`chunk_gram` with BLAS settled."""
     n = X.shape[0]
     q_idx = np.flatnonzero(complete)
     b_mask = zero_one[q_idx]

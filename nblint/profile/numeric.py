@@ -13,6 +13,7 @@ from functools import cached_property
 
 import numpy as np
 
+from nblint.core.blas import dense_blas
 from nblint.core.resources import ProfileCaps
 from nblint.nbmath import Moments, merge_moments
 from nblint.profile.gram import WIDE_BINARY, chunk_gram
@@ -105,7 +106,8 @@ class _ClassSums:
 
     def __call__(self, M: np.ndarray) -> np.ndarray:
         if self.Y is not None:
-            return self.Y.T @ M
+            with dense_blas(float(self.Y.size) * M.shape[1]):  # (n K p multiply-adds)
+                return self.Y.T @ M
         out = np.zeros((self.slots, M.shape[1]))
         if len(self.starts):
             out[self.present] = np.add.reduceat(M[self.order], self.starts, axis=0)

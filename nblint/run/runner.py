@@ -22,6 +22,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from nblint.analysis.context import TableContext
+from nblint.core.blas import blas_scope
 from nblint.core.collector import collector_paused
 from nblint.core.errors import ConfigError, NblintError
 from nblint.core.progress import ProgressBar
@@ -31,7 +32,6 @@ from nblint.engine import resolved_options, run_rules, shared_settings
 from nblint.engine.findings import Finding, Severity
 from nblint.profile.table import TableProfile
 from nblint.readers import StreamSource, TableSource
-from nblint.run.blas import one_blas_thread, table_work
 from nblint.run.config import FileSettings, Overrides, find_config, load_config
 from nblint.run.declared import declared_by_spec, path_key, with_named_data
 from nblint.run.paths import expand_paths
@@ -170,7 +170,7 @@ def lint_source(
 
     The rules run with the cyclic garbage collector paused (:func:`rules_of`).
     """
-    with one_blas_thread(table_work(source, test)):
+    with blas_scope():  # (its dense steps limit BLAS to one thread, if one is large enough to need it)
         return _lint_source(source, settings, codes, jobs, profiles, test)
 
 

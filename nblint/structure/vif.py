@@ -22,6 +22,7 @@ from functools import cached_property
 
 import numpy as np
 
+from nblint.core.blas import dense_blas
 from nblint.structure.groups import Group
 
 #: Residual variance share (1 / VIF) at or below which a column is an exact
@@ -93,8 +94,9 @@ class VifResult:
         """``R^{-1}`` over :attr:`independent`: ``L^{-T} L^{-1}``, whose diagonal is the VIFs."""
         if self.factor is None:
             return None
-        Linv = _triangular_inverse(self.factor)
-        return Linv.T @ Linv
+        with dense_blas(float(len(self.factor)) ** 3):
+            Linv = _triangular_inverse(self.factor)
+            return Linv.T @ Linv
 
     @cached_property
     def vif(self) -> dict[str, float]:
@@ -140,7 +142,8 @@ class VifResult:
             return True
         if self.factor is None:
             return False
-        estimate = np.linalg.inv(self.factor)
+        with dense_blas(float(len(self.factor)) ** 3):
+            estimate = np.linalg.inv(self.factor)
         return bool(np.max(np.einsum("ij,ij->j", estimate, estimate)) > threshold * (1.0 - SCREEN_MARGIN))
 
 
@@ -194,7 +197,22 @@ def variance_inflation(
     dependencies: dict[str, dict[str, float]] = {}
     if not keep:
         return VifResult(infinite, dependencies, dropped)
-    k = np.array(keep)
+    # Its factorisations and solves take at most q^3 multiply-adds over the q columns kept.
+    with dense_blas(float(len(keep)) ** 3):
+        return _inflation(names, comoment, scale, np.array(keep), n_rows, infinite, dropped)
+
+
+def _inflation(
+    names: tuple[str, ...],
+    comoment: np.ndarray,
+    scale: np.ndarray,
+    k: np.ndarray,
+    n_rows: int | None,
+    infinite: dict[str, float],
+    dropped: dict[str, str],
+) -> VifResult:
+    """:func:`variance_inflation` of the columns ``k`` (varying, not a group's dropped member), BLAS settled."""
+    dependencies: dict[str, dict[str, float]] = {}
     R = comoment[np.ix_(k, k)] / np.outer(scale[k], scale[k])
     np.fill_diagonal(R, 1.0)
     independent, dependent = _independent_columns(R)
@@ -203,8 +221,8 @@ def variance_inflation(
         # The rows, not the data, set the rank here (n rows centred span n - 1 dimensions):
         # which columns come out dependent is then a matter of pivoting ties, so take them
         # in one order fixed by the names, and the result does not depend on column order.
-        canonical = np.array(sorted(range(len(keep)), key=lambda j: names[k[j]]))
-        if np.any(canonical != np.arange(len(keep))):  # (a profile's columns are in name order already)
+        canonical = np.array(sorted(range(len(k)), key=lambda j: names[k[j]]))
+        if np.any(canonical != np.arange(len(k))):  # (a profile's columns are in name order already)
             k, R = k[canonical], R[np.ix_(canonical, canonical)]
             independent, dependent = _independent_columns(R)
     S = np.array(independent)

@@ -75,7 +75,7 @@ def check_rule(rule: type[Rule], cases=None) -> None:
     AssertionError
         Naming the rule, the input and what broke.
     """
-    from nblint.run.blas import one_blas_thread
+    from nblint.core.blas import one_blas_thread
 
     exempt = rule.contract_exemptions
     with one_blas_thread():  # (set once for the whole rule: see check_rule_behaviour)

@@ -100,7 +100,7 @@ def check_case_coverage(rule: type[Rule], cases) -> None:
 
 def check_rule_behaviour(rule: type[Rule]) -> None:
     """On every contract input the rule reads: never raises, well-formed findings, deterministic, order-free."""
-    from nblint.run.blas import one_blas_thread
+    from nblint.core.blas import one_blas_thread
 
     # BLAS on one thread as in a run, set once: threadpoolctl reads the process's
     # library map each time (2 ms), four-fifths of a rule's contract if done per input.
@@ -117,7 +117,7 @@ def _check_behaviour(rule: type[Rule]) -> None:
 
 def check_rule_behaviour_on(rule: type[Rule], name: str) -> None:
     """The behavioural contract on one input (a name of :func:`contract_inputs`): one test of its own."""
-    from nblint.run.blas import one_blas_thread
+    from nblint.core.blas import one_blas_thread
 
     with one_blas_thread():
         _behaviour_on(rule, _input(name), {})

@@ -111,9 +111,9 @@ def lint(frame, target, model):
     column -> kind name (``"ambiguous"`` where nblint shows more than one reading).
     """
     from nblint.api import report as api
+    from nblint.core.blas import one_blas_thread
     from nblint.engine import run_rules
     from nblint.readers import DataFrameSource
-    from nblint.run.blas import one_blas_thread
     from nblint.run.runner import make_context
 
     settings = api._settings(target=target, model=model)
