@@ -58,10 +58,20 @@ def expected_bytes(first, text_bytes: int, text_per_row: float | None) -> float 
 
 
 def keeper(
-    first, text_bytes: int, text_per_row: float | None, bound: int = KEEP_BYTES, budget: int | None = None
+    first,
+    text_bytes: int,
+    text_per_row: float | None,
+    bound: int = KEEP_BYTES,
+    budget: int | None = None,
+    packed: object = None,
 ) -> KeptChunks | None:
     """What keeps a full pass's chunks when the values of the file whose first parsed table is ``first``
-    are expected within :func:`keep_limit` of ``budget`` (see :func:`expected_bytes`), else None."""
+    are expected within :func:`keep_limit` of ``budget`` (see :func:`expected_bytes`), else None.
+
+    None too for a pass that packs its 0/1 columns (``packed``, its packing): it spills instead.
+    """
+    if packed is not None:
+        return None
     expected = expected_bytes(first, text_bytes, text_per_row)
     limit = keep_limit(bound, budget)
     # The estimate is the first block's: the chunks are let go only past twice the limit.
