@@ -46,7 +46,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_check import run_measured  # noqa: E402  (a fresh process: wall, CPU, peak memory)
-from make_data import make_long_streamed  # noqa: E402  (the one generator of the long shape)
 
 OUT = Path(__file__).resolve().parent / "out"
 RECORD = OUT / "scale.jsonl"
@@ -64,7 +63,20 @@ def table_for(axis: str, size: int, rows: int) -> tuple[Path, int, int]:
     path = OUT / (f"scale_long_{n_rows}.csv" if copies == 1 else f"scale_long_{n_rows}_x{copies}.csv")
     if not path.exists():
         print(f"generating {path} ...", file=sys.stderr)
-        make_long_streamed(path, n_rows, copies=copies)
+        # In a process of its own: a child's peak memory (wait4's ru_maxrss) starts at the parent's
+        # peak (Linux carries it over the vfork and exec of subprocess), so a table generated in this
+        # process made every later check and read of the run report at least the generator's peak.
+        import subprocess
+
+        subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                f"from make_data import make_long_streamed as m; m({str(path)!r}, {n_rows}, copies={copies})",
+            ],
+            cwd=Path(__file__).resolve().parent,
+            check=True,
+        )
     return path, n_rows, copies * LONG_FEATURES + 1
 
 

@@ -113,6 +113,34 @@ def test_chunks_past_the_keep_limit_are_let_go_and_the_file_parsed_again(table_c
     assert source._kept is None and source._spill is None and source.passes >= 2
 
 
+def test_the_configured_memory_budget_bounds_what_the_first_pass_keeps(tmp_path, monkeypatch):
+    """``memory-budget`` in the configuration bounds the kept chunks as NBLINT_MEMORY_BUDGET does, with its findings."""
+    frame, _ = mixed_table(3, n=20_000)  # (its values take more than an eighth of 1 MiB)
+    path = tmp_path / "t.csv"
+    frame.to_csv(path, index=False)
+    config = tmp_path / "budget.toml"  # (given with --config: not found beside the table)
+    config.write_text('memory-budget = "1MiB"\n')
+    monkeypatch.delenv("NBLINT_MEMORY_BUDGET", raising=False)
+    sources = []
+    keep_or_spill = CsvSource._keep_or_spill
+
+    def recorded(self, first):
+        sources.append(self)
+        return keep_or_spill(self, first)
+
+    monkeypatch.setattr(CsvSource, "_keep_or_spill", recorded)
+    args = ["check", str(path), "--target", "target", "--format", "json"]
+    default = CliRunner().invoke(main, args)
+    assert default.exit_code == 1, default.output
+    assert sources[-1]._kept is not None  # within the machine's budget: kept
+    budgeted = CliRunner().invoke(main, [*args, "--config", str(config)])
+    assert sources[-1]._kept is None and sources[-1].passes >= 2  # past an eighth of 1 MiB: the file read again
+    monkeypatch.setenv("NBLINT_MEMORY_BUDGET", "1MiB")
+    from_environment = CliRunner().invoke(main, args)
+    assert sources[-1]._kept is None
+    assert budgeted.output == from_environment.output and '"NB101"' in budgeted.output
+
+
 def test_chunk_and_block_boundaries_do_not_change_findings(table_csv, monkeypatch):
     small_blocks(monkeypatch, 3000)
     results = [findings(CsvSource(table_csv, chunk_rows=rows)) for rows in (50, 128, 600)]

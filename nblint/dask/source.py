@@ -90,9 +90,18 @@ class DaskSource(TableSource):
     def __init__(self, frame, path: str = "<dask>", client=None, chunk_rows: int | None = None):
         self.frame = frame
         engine = DaskBackend(frame, client)
-        super().__init__(path, [str(c) for c in frame.columns], sum(engine.lengths), chunk_rows)
+        super().__init__(path, [str(c) for c in frame.columns], 0, chunk_rows)
         engine.chunk_rows = self.chunk_rows
         self.backend = engine
+
+    @property
+    def n_rows(self) -> int:
+        """The table's rows: 0 until the profile's pass has counted them, as a CSV's (:attr:`DaskBackend.lengths`)."""
+        return sum(self.backend.lengths) if self.backend.counted else 0
+
+    @n_rows.setter
+    def n_rows(self, value: int) -> None:
+        """(:class:`TableSource`'s constructor sets it; the rows are counted by the backend.)"""
 
     def chunks(self, columns: Sequence[str] | None = None) -> Iterator[Chunk]:
         """The rows in order, one partition at a time on the client, in chunks."""

@@ -24,11 +24,13 @@ from nblint.impact.design import Design, RowInputs, encode_chunk, make_design
 from nblint.impact.sample import is_sampled, sample_note, score_share
 from nblint.impact.scoring import CAT, FIRST_GROUP, POB, Models, fit, posteriors
 from nblint.impact.statistics import Counts, FoldCounts, drop_unmeasurable, fold_of, profile_counts
+from nblint.readers.kept import keep_limit
 
 #: Encoded rows kept from the first pass for the cross-validation pass, at most (bytes).
 #: A table whose encoded rows would not fit keeps none (its pass 2 reads the rows
 #: again), so memory never grows with the rows: the 1M x 65 bench table keeps
-#: 64 MiB, the 10M one nothing.
+#: 64 MiB, the 10M one nothing.  Within a share of the memory budget too
+#: (:func:`~nblint.readers.kept.keep_limit`).
 ENCODED_CACHE_BYTES = 256 * 2**20
 
 
@@ -234,11 +236,12 @@ def _local_passes(ctx, plan: Plan, comparisons: Comparisons, fold_counts: FoldCo
             yield plan.scored(window)
 
     # Pass 1: in-sample scores, and each fold's statistics.  The encoded windows are
-    # kept for pass 2 when all of them fit in ENCODED_CACHE_BYTES (they are compact
-    # codes; the first window tells their size); else pass 2 reads and encodes the
-    # rows again, so memory stays bounded.
+    # kept for pass 2 when all of them fit in ENCODED_CACHE_BYTES, within a share of the
+    # memory budget as a CSV's kept chunks are (they are compact codes; the first window
+    # tells their size); else pass 2 reads and encodes the rows again, so memory stays bounded.
     # Windows are scored ``jobs`` at a time and their results added in row order.
     jobs = ctx.source.jobs
+    cache_bytes = keep_limit(ENCODED_CACHE_BYTES, ctx.source.memory_budget)
     kept: list[RowInputs] | None = []
     kept_bytes = 0
     count = share is None  # without a sample, each window's fold statistics are gathered where it is scored
@@ -247,7 +250,7 @@ def _local_passes(ctx, plan: Plan, comparisons: Comparisons, fold_counts: FoldCo
     for window, result in ordered_map(
         lambda window: (window, plan.in_sample(window, count)), to_score, jobs, "nblint-impact"
     ):
-        if kept is not None and not kept and window.nbytes / max(len(window), 1) * scored_rows > ENCODED_CACHE_BYTES:
+        if kept is not None and not kept and window.nbytes / max(len(window), 1) * scored_rows > cache_bytes:
             kept = None
         comparisons.add_window(result)
         points.append(result.points)
@@ -256,7 +259,7 @@ def _local_passes(ctx, plan: Plan, comparisons: Comparisons, fold_counts: FoldCo
             fold_counts.merge(result.folds)
         if kept is not None:
             kept_bytes += window.nbytes
-            if kept_bytes <= ENCODED_CACHE_BYTES:
+            if kept_bytes <= cache_bytes:
                 kept.append(window)
             else:
                 kept = None

@@ -204,6 +204,9 @@ class TableSource:
     #: Threads that work at once (reading, profiling, scoring), set from ``--jobs``
     #: by the runner: with 1, nblint computes on one thread in all.
     jobs: int = 1
+    #: The run's memory budget in bytes (``memory-budget``), set by the runner; None: ``NBLINT_MEMORY_BUDGET``,
+    #: else the machine's share (:class:`~nblint.core.resources.MemoryBudget`). What a pass keeps stays within it.
+    memory_budget: int | None = None
     #: What the profile of this source leaves out, as sentences (reported by NB106).
     limits: tuple[str, ...] = ()
     #: The table row of this source's first row (a part of a table, a Dask partition, numbers its rows

@@ -153,25 +153,41 @@ def series_column_data(series) -> ColumnData:
     import pandas as pd
     from pandas.api import types as ptypes
 
-    dtype = series.dtype
-    if ptypes.is_integer_dtype(dtype) and not ptypes.is_bool_dtype(dtype):
-        # Kept as integers (int64/uint64, exact past 2^53), missing ones masked, as a Parquet column's are.
-        kind = np.dtype(getattr(dtype, "numpy_dtype", dtype))
-        missing = np.asarray(series.isna(), dtype=bool)
-        if missing.any():
-            values = series.to_numpy(dtype=kind, na_value=0)
-            return ColumnData("numeric", values, None, True, missing)
-        return ColumnData("numeric", series.to_numpy(dtype=kind), None, True)
-    if ptypes.is_object_dtype(dtype) and ptypes.infer_dtype(series, skipna=True) == "decimal":
+    numbers = numeric_array_column_data(series.array)
+    if numbers is not None:
+        return numbers
+    if ptypes.is_object_dtype(series.dtype) and ptypes.infer_dtype(series, skipna=True) == "decimal":
         # decimal.Decimal objects: numbers, as Parquet's decimal columns are read.
         values = np.array([np.nan if v is None or v != v else float(v) for v in series], dtype=np.float64)
         return ColumnData("numeric", _finite_or_nan(values), None, False)
-    if ptypes.is_bool_dtype(dtype) or (ptypes.is_numeric_dtype(dtype) and not ptypes.is_complex_dtype(dtype)):
-        integer = bool(ptypes.is_integer_dtype(dtype) or ptypes.is_bool_dtype(dtype))
-        values = series.to_numpy(dtype=np.float64, na_value=np.nan)
-        return ColumnData("numeric", _finite_or_nan(values), None, integer)
     codes, uniques = pd.factorize(series, use_na_sentinel=True)
     return _text_column(np.asarray(codes, dtype=np.int64), [_label(v) for v in uniques])
+
+
+def numeric_array_column_data(array) -> ColumnData | None:
+    """A pandas array of integers, booleans or real numbers (a Series' ``.array``) as :class:`ColumnData`; None for others.
+
+    Each value is converted on its own, so a slice of the array gives the slice of the
+    whole array's conversion: a DataFrame's chunks are cut from its columns' arrays
+    (:meth:`~nblint.readers.sources.DataFrameSource._column`) rather than through a
+    Series per chunk and column (the pandas indexing then took most of a Dask partition's profile).
+    """
+    from pandas.api import types as ptypes
+
+    dtype = array.dtype
+    if ptypes.is_integer_dtype(dtype) and not ptypes.is_bool_dtype(dtype):
+        # Kept as integers (int64/uint64, exact past 2^53), missing ones masked, as a Parquet column's are.
+        kind = np.dtype(getattr(dtype, "numpy_dtype", dtype))
+        missing = np.asarray(array.isna(), dtype=bool)
+        if missing.any():
+            values = array.to_numpy(dtype=kind, na_value=0)
+            return ColumnData("numeric", values, None, True, missing)
+        return ColumnData("numeric", array.to_numpy(dtype=kind), None, True)
+    if ptypes.is_bool_dtype(dtype) or (ptypes.is_numeric_dtype(dtype) and not ptypes.is_complex_dtype(dtype)):
+        integer = bool(ptypes.is_integer_dtype(dtype) or ptypes.is_bool_dtype(dtype))
+        values = array.to_numpy(dtype=np.float64, na_value=np.nan)
+        return ColumnData("numeric", _finite_or_nan(values), None, integer)
+    return None
 
 
 def array_column_data(values: np.ndarray) -> ColumnData | None:

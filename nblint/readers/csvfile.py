@@ -200,7 +200,7 @@ class CsvSource(StreamSource):
     def _keep_or_spill(self, first) -> SpillWriter | None:
         """The first full pass's spill, or None when its chunks are kept in memory (or the file is small)."""
         known = self._text_per_row if self.compression is None else None  # (compressed text: no estimate)
-        self._keeping = None if self._packing else keeper(first, self.size_bytes, known, self.KEEP_BYTES)
+        self._keeping = keeper(first, self.size_bytes, known, self.KEEP_BYTES, self.memory_budget, self._packing)
         if self._keeping is not None or not (self.SPILL and self.size_bytes >= self.SPILL_MIN_BYTES):
             return None
         spill = SpillWriter(self.chunk_rows, max_rows=self.SPILL_BATCH_ROWS, max_bytes=self.SPILL_BATCH_BYTES)

@@ -33,11 +33,16 @@ KEEP_BYTES = 1 << 28
 BUDGET_SHARE = 0.125
 
 
-def keep_limit(bound: int = KEEP_BYTES) -> int:
-    """The bytes of values a table's kept chunks may take: ``bound``, within a share of the memory budget."""
+def keep_limit(bound: int = KEEP_BYTES, budget: int | None = None) -> int:
+    """The bytes of values a table's kept chunks may take: ``bound``, within a share of the memory budget.
+
+    ``budget`` is the run's (``memory-budget`` in the configuration, :attr:`TableSource.memory_budget`);
+    None: ``NBLINT_MEMORY_BUDGET``, else the machine's share.
+    """
     from nblint.core.resources import MemoryBudget
 
-    return min(bound, int(BUDGET_SHARE * MemoryBudget.default().memory))
+    memory = budget if budget is not None else MemoryBudget.default().memory
+    return min(bound, int(BUDGET_SHARE * memory))
 
 
 def expected_bytes(first, text_bytes: int, text_per_row: float | None) -> float | None:
@@ -52,11 +57,23 @@ def expected_bytes(first, text_bytes: int, text_per_row: float | None) -> float 
     return first.nbytes / first.num_rows * text_bytes / text_per_row
 
 
-def keeper(first, text_bytes: int, text_per_row: float | None, bound: int = KEEP_BYTES) -> KeptChunks | None:
+def keeper(
+    first,
+    text_bytes: int,
+    text_per_row: float | None,
+    bound: int = KEEP_BYTES,
+    budget: int | None = None,
+    packed: object = None,
+) -> KeptChunks | None:
     """What keeps a full pass's chunks when the values of the file whose first parsed table is ``first``
-    are expected within :func:`keep_limit` (see :func:`expected_bytes`), else None."""
+    are expected within :func:`keep_limit` of ``budget`` (see :func:`expected_bytes`), else None.
+
+    None too for a pass that packs its 0/1 columns (``packed``, its packing): it spills instead.
+    """
+    if packed is not None:
+        return None
     expected = expected_bytes(first, text_bytes, text_per_row)
-    limit = keep_limit(bound)
+    limit = keep_limit(bound, budget)
     # The estimate is the first block's: the chunks are let go only past twice the limit.
     return KeptChunks(2 * limit) if expected is not None and expected <= limit else None
 

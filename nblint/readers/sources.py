@@ -8,13 +8,14 @@ memory is bounded by a few chunks whatever the number of rows.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from nblint.readers.chunks import Chunk, Restart, TableSource
 from nblint.readers.conversions import (
     arrow_column_data,
     nested_arrow_type,
     nested_values,
+    numeric_array_column_data,
     series_column_data,
     table_column_data,
 )
@@ -56,6 +57,12 @@ class DataFrameSource(TableSource):
         }
         self.skipped = {names[i]: f"nested values ({kind}s)" for i, kind in nested.items() if kind}
         self._positions = [i for i in range(len(names)) if not nested[i]]  # column positions in the frame
+        # Columns of numbers (integers, booleans, reals): their chunks are cut from the column's array
+        # (its ``.array``, taken once: a view of the frame's values, not a copy).
+        from pandas.api.types import is_numeric_dtype
+
+        self._numeric = [dtype != object and is_numeric_dtype(dtype) for dtype in frame.dtypes]  # noqa: E721
+        self._arrays: dict[int, Any] = {}  # (pandas arrays)
         super().__init__(path, [names[i] for i in self._positions], len(frame), chunk_rows)
 
     @classmethod
@@ -73,8 +80,14 @@ class DataFrameSource(TableSource):
         return [label.item() if hasattr(label, "item") else label for label in index[list(positions)]]
 
     def _column(self, name, offset, length):
-        series = self.frame.iloc[offset : offset + length, self._positions[self.names.index(name)]]
-        return series_column_data(series)
+        position = self._positions[self.names.index(name)]
+        if self._numeric[position]:  # (a slice of the column's array: no Series made per chunk)
+            if position not in self._arrays:
+                self._arrays[position] = self.frame.iloc[:, position].array
+            numbers = numeric_array_column_data(self._arrays[position][offset : offset + length])
+            if numbers is not None:
+                return numbers
+        return series_column_data(self.frame.iloc[offset : offset + length, position])
 
 
 class StreamSource(TableSource):

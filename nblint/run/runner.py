@@ -140,6 +140,7 @@ def make_context(
     analysis = shared_settings(options)
     wide = analysis.wide_columns
     budget = MemoryBudget.default(settings.memory_budget)
+    source.memory_budget = budget.memory  # (what its passes keep in memory stays within it)
     key = (settings.target, wide, budget)
     source.settle_words(analysis.term_block, analysis.max_violation_share)
     cached = key + (analysis.term_block, analysis.max_violation_share)  # (a matrix's words shape its profile)
