@@ -188,7 +188,9 @@ def profile_numeric(
         )
     other = np.flatnonzero(~zero_one)
     if len(other):
-        deviation = X0[:, other] - class_mean[y][:, other]
+        # Each row's class means of these columns only (not an n x p array of every column's);
+        # the deviations Fortran-ordered, as the class sums' product has always read them.
+        deviation = np.subtract(X0[:, other], class_mean[:, other][y], out=np.empty((n, len(other)), order="F"))
         gappy_other = np.flatnonzero(n_missing[other])
         if len(gappy_other):
             deviation[:, gappy_other] *= ~np.isnan(X[:, other[gappy_other]])
