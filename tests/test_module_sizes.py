@@ -30,7 +30,6 @@ FUNCTION_CEILINGS = {
     "nblint/structure/exclusive.py::dummy_sets": (154, "the drop-first search (tabR3's)"),
     "nblint/readers/csvfile.py::_block_batches": (110, "the CSV block reader's restart protocol (speed3's)"),
     "nblint/structure/kinds.py::_kind": (100, "one decision list over a column's evidence (tabR3's)"),
-    "nblint/profile/numeric.py::profile_numeric": (91, "the one pass over numeric columns (speed3's)"),
     "nblint/profile/sparse.py::profile_block": (86, "the sparse block's statistics in one pass (textS2's)"),
 }
 

@@ -215,6 +215,7 @@ class InSample:
     @classmethod
     def of(cls, post: Posteriors, rows: np.ndarray, points: np.ndarray, folds: FoldCounts | None) -> InSample:
         """CAT against each variant on the window's rows (``rows``: their 0-based numbers)."""
+        assert post.max is not None, "pass 1's windows are scored with their confidence"
         flipped = post.argmax[POB:] != post.argmax[CAT]
         excess = post.max[POB:] - post.max[CAT]
         index = np.clip(np.rint((excess + 1.0) * EXCESS_BINS).astype(np.int64), 0, 2 * EXCESS_BINS)

@@ -100,6 +100,7 @@ class Plan:
         """Score one window of rows with the in-sample models (and, if ``count``, gather its fold statistics)."""
         post = posteriors(self.full, window)
         keep = window.rows % self.stride == 0
+        assert post.max is not None  # (scored with its confidence)
         points = np.column_stack(
             [post.max[CAT][keep], post.max[POB][keep], post.argmax[CAT][keep] != post.argmax[POB][keep]]
         )
@@ -281,7 +282,7 @@ def _local_passes(ctx, plan: Plan, comparisons: Comparisons, fold_counts: FoldCo
                 yield f, part
 
     for post in ordered_map(
-        lambda item: posteriors(fold_models[item[0]], item[1]), fold_windows(), jobs, "nblint-impact"
+        lambda item: posteriors(fold_models[item[0]], item[1], confidence=False), fold_windows(), jobs, "nblint-impact"
     ):
         comparisons.cross_validated.add(post)
 

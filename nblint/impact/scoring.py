@@ -266,7 +266,7 @@ class Posteriors:
     """Every model's posteriors on a window of rows, reduced over the classes."""
 
     argmax: np.ndarray  # (M, n) predicted class
-    max: np.ndarray  # (M, n) its posterior probability
+    max: np.ndarray | None  # (M, n) its posterior probability (None when not asked for)
     log_loss: np.ndarray  # (M,) sum over the rows of -log p(y | x)
     correct: np.ndarray  # (M,) rows whose predicted class is y
     gap_square: np.ndarray  # (M,) sum over the rows of (model m's -log p(y | x) minus CAT's)^2
@@ -281,8 +281,13 @@ def log_posteriors(models: Models, inputs: RowInputs) -> tuple[np.ndarray, np.nd
     return _log_posterior(models, *_log_likelihoods(models, inputs))
 
 
-def posteriors(models: Models, inputs: RowInputs) -> Posteriors:
-    """Score a window of rows with CAT, PoB and every group's variant at once."""
+def posteriors(models: Models, inputs: RowInputs, confidence: bool = True) -> Posteriors:
+    """Score a window of rows with CAT, PoB and every group's variant at once.
+
+    ``confidence``: also each row's largest posterior probability, ``exp`` of its log
+    (pass 1's excess confidence); the cross-validated pass reads only the scores, and
+    skips these (models x rows) exponentials.
+    """
     log_post, top = log_posteriors(models, inputs)
     predicted = argmax(log_post, top)
     at_y = np.take_along_axis(log_post, inputs.y[None, None, :], axis=0)[0]
@@ -292,4 +297,5 @@ def posteriors(models: Models, inputs: RowInputs) -> Posteriors:
         gap_square = np.square(at_y[CAT] - at_y).sum(axis=1)
     right = predicted == inputs.y
     cat_only_right = (right[CAT] & ~right).sum(axis=1)
-    return Posteriors(predicted, np.exp(top), -at_y.sum(axis=1), right.sum(axis=1), gap_square, cat_only_right)
+    top_probability = np.exp(top) if confidence else None
+    return Posteriors(predicted, top_probability, -at_y.sum(axis=1), right.sum(axis=1), gap_square, cat_only_right)

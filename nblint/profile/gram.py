@@ -184,22 +184,21 @@ def _chunk_gram(
         z_idx = z_idx[:0]
     wide = len(b_idx) > wide_binary or (caps is not None and 24.0 * len(b_idx) ** 2 > caps.share)
     if caps is not None and wide and len(b_idx):
-        row_ones = X[:, b_idx].sum(axis=1)
+        row_ones = column_block(X, b_idx).sum(axis=1)
         pairs = min(float(row_ones @ row_ones), float(len(b_idx)) ** 2)  # O = B^T B has at most these
         if pairs > caps.cooccurrences:
             limits += (_cooccurrence_note(len(b_idx), pairs, caps),)
             b_idx, wide = b_idx[:0], False
     q_idx = np.sort(np.concatenate([b_idx, z_idx]))
     b_mask = np.isin(q_idx, b_idx)
-    # Take the 0/1 block without a copy when it is all of X (an indicator table).
-    bits = X if len(b_idx) == X.shape[1] else X[:, b_idx]
+    bits = column_block(X, b_idx)
     if len(b_idx):
         cooc = _cooccurrence(bits, wide)
         ones = np.asarray(cooc.diagonal(), dtype=np.float64)
     else:
         cooc = np.zeros((0, 0), dtype=np.int64)
         ones = np.zeros(0)
-    Z = X[:, z_idx]
+    Z = column_block(X, z_idx)
     z_mean = Z.mean(axis=0) if len(z_idx) else np.zeros(0)
     Zc = Z - z_mean
     binary = tuple(names[i] for i in b_idx)
@@ -214,6 +213,19 @@ def _chunk_gram(
     if len(b_idx):
         moments[bpos] = bits.T @ Zc
     return Gram(tuple(names[i] for i in q_idx), n, mean, moments, binary, cooc), limits
+
+
+def column_block(X: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """``X[:, idx]`` for sorted, distinct ``idx``: a view when the columns are consecutive.
+
+    A table's 0/1 columns, or its continuous ones, usually sit side by side; the view
+    spares a copy of ``n x len(idx)`` values per chunk (and the fresh pages it would
+    touch), with the layout the copy had (a run of a Fortran-ordered matrix's columns is
+    Fortran-ordered), so every product and sum over it is unchanged.
+    """
+    if len(idx) and idx[-1] - idx[0] == len(idx) - 1:
+        return X[:, int(idx[0]) : int(idx[-1]) + 1]
+    return X[:, idx]
 
 
 def _comoment_note(columns: int, caps: ProfileCaps) -> str:

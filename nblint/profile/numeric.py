@@ -190,30 +190,18 @@ def profile_numeric(
         )
     other = np.flatnonzero(~zero_one)
     if len(other):
-        deviation = X0[:, other] - class_mean[y][:, other]
+        # Each row's class means of these columns only (not an n x p array of every column's);
+        # the deviations Fortran-ordered, as the class sums' product has always read them.
+        deviation = np.subtract(X0[:, other], class_mean[:, other][y], out=np.empty((n, len(other)), order="F"))
         gappy_other = np.flatnonzero(n_missing[other])
         if len(gappy_other):
             deviation[:, gappy_other] *= ~np.isnan(X[:, other[gappy_other]])
         with np.errstate(over="ignore", invalid="ignore"):  # values near 1e308: the moments are inf, said by NB rules
             class_m2[:, other] = by_class(deviation * deviation)
 
-    levels: list = []
-    sketches: list = []
-    for k in range(p):
-        if zero_one[k]:
-            levels.append(None)
-            sketches.append(None)
-            continue
-        col = chunk.columns[idx[k]]
-        if integer[k] and col.values.dtype.kind in "iu" and not (-EXACT < minimum[k] and maximum[k] < EXACT):
-            lv, sk = _integer_levels(col, y, slots, cap)  # float64 would merge neighbours past 2^53
-        else:
-            lv, sk = _numeric_levels(
-                X[:, k], np.isnan(X[:, k]) if n_missing[k] else None, y, slots, integral[k], minimum[k], maximum[k], cap
-            )
-        levels.append(lv)
-        sketches.append(sk)
-
+    levels, sketches = _column_levels(
+        chunk, idx, X, y, slots, cap, integer, n_missing, minimum, maximum, integral, zero_one
+    )
     numeric = NumericStats(
         names,
         integer,
@@ -232,6 +220,27 @@ def profile_numeric(
         X, names, n_missing == 0, zero_one, WIDE_BINARY if wide_binary is None else wide_binary, caps
     )
     return numeric, gram, limits
+
+
+def _column_levels(chunk, idx, X, y, slots, cap, integer, n_missing, minimum, maximum, integral, zero_one):
+    """Each column's levels and distinct sketch (none for a 0/1 column: its levels come from its class sums)."""
+    levels: list = []
+    sketches: list = []
+    for k in range(len(idx)):
+        if zero_one[k]:
+            levels.append(None)
+            sketches.append(None)
+            continue
+        col = chunk.columns[idx[k]]
+        if integer[k] and col.values.dtype.kind in "iu" and not (-EXACT < minimum[k] and maximum[k] < EXACT):
+            lv, sk = _integer_levels(col, y, slots, cap)  # float64 would merge neighbours past 2^53
+        else:
+            lv, sk = _numeric_levels(
+                X[:, k], np.isnan(X[:, k]) if n_missing[k] else None, y, slots, integral[k], minimum[k], maximum[k], cap
+            )
+        levels.append(lv)
+        sketches.append(sk)
+    return levels, sketches
 
 
 #: Integers float64 holds exactly: past them, levels of an integer column are counted as integers.
