@@ -1,3 +1,5 @@
+from math import exp
+
 from nblint.analysis.context import TableContext
 from nblint.analysis.duplicate_information import MAX_IDENTICAL_SETS, duplicate_information
 from nblint.engine import Rule, Severity
@@ -30,7 +32,16 @@ class DuplicateInformation(Rule):
     the fine column goes with one value of the coarse one (``un_region_name`` within
     ``un_continent_name``, ``regime`` within ``democracy``), verified row by row and weighed
     against chance the same way (where countries lie in regions and regions in continents,
-    countries within continents follows and is not said again).
+    countries within continents follows and is not said again); and a 0/1 column that implies
+    another: every row with it set has the other set (``employ`` within ``inwf``, an
+    interaction ``afhigh = afchnge * highearn`` within its factor ``afchnge``), found exactly
+    from co-occurrence counts (``O_ab = s_a < s_b``) for columns outside every group (the
+    implied one may be a group's level: a finer flag within it, never one more level of that
+    group), where chance cannot explain it: ``s_a`` random rows fall inside ``s_b`` given rows
+    of ``n`` with probability ``C(s_b, s_a) / C(n, s_a)``, and over the pairs tried the expected
+    number of such chance implications must be under ``exp(-min-evidence)``; the implying
+    column needs ``separation-min-rows`` rows (NB202's). Where ``a`` implies ``b`` and ``b``
+    implies ``c``, ``a`` within ``c`` is not said again.
 
     ## Why is this bad?
     Naive Bayes multiplies in every feature as independent evidence. A copy of a
@@ -47,7 +58,10 @@ class DuplicateInformation(Rule):
 
     ## Severity
     A warning: the information is certainly counted twice, but how much that moves the
-    posteriors depends on the column.
+    posteriors depends on the column. A column implying another is `info`: the other's
+    evidence is counted again only on the implying column's rows, and a sub-condition or an
+    interaction beside its factor is often what the analyst meant to give the model; the
+    finding says so, and the reader decides.
 
     ## Example
     ```
@@ -57,7 +71,9 @@ class DuplicateInformation(Rule):
     ```
 
     ## Use instead
-    Keep one representation: the code column for CategoricalNB, or drop the copy.
+    Keep one representation: the code column for CategoricalNB, or drop the copy. For a
+    column implying another, read the two as one categorical column of the combinations
+    that occur (neither, the implied one alone, both).
     """
 
     code = "NB105"
@@ -84,6 +100,8 @@ class DuplicateInformation(Rule):
             evidence = {"recoded": [a, b], "levels": levels}
             fix = f"Keep one of {a!r} and {b!r}: read together, the variable is counted twice."
             yield self.finding(ctx, message, columns=[a, b], evidence=evidence, fix=fix)
+        for implication in cases.implied:
+            yield implied_finding(self, ctx, implication)
 
     def _identical(self, ctx, identical: list[list[str]]):
         if len(identical) > MAX_IDENTICAL_SETS:
@@ -200,3 +218,40 @@ def _keep_one(fine: str, coarse: str) -> str:
         f"Keep one of {fine!r} and {coarse!r} (the finer keeps more, the coarser is better "
         "estimated), or give the model the finer one alone."
     )
+
+
+# --------------------------------------------------------------------------- a 0/1 column implying another
+# (issue 37 item 3; written as literal f-strings, apart from the messages converted to templates)
+
+
+def implied_finding(rule, ctx, implication):
+    """A 0/1 column set only where other 0/1 columns are set: their evidence counted again on its rows (info)."""
+    column, count = implication.column, implication.count
+    implied = [name for name, _, _ in implication.implied]
+    shown = " and ".join(f"{name!r} ({rows} rows)" for name, rows, _ in implication.implied[:3])
+    more = f" and {len(implied) - 3} more" if len(implied) > 3 else ""
+    weakest = min(nats for _, _, nats in implication.implied)
+    one = len(implied) == 1
+    message = (
+        f"column {column!r} implies {shown}{more}: on each of the {count} rows where {column!r} is set, "
+        f"{repr(implied[0]) if one else 'each of them'} is set too (chance would do that with probability "
+        f"{fmt_chance(weakest)}), so Naive Bayes counts {'its' if one else 'their'} evidence again on those rows"
+    )
+    evidence = {
+        "implies": implied,
+        "column": column,
+        "rows_set": count,
+        "implied_rows": {name: rows for name, rows, _ in implication.implied},
+        "implication_evidence": {name: round(nats, 3) for name, _, nats in implication.implied},
+        "n_rows": ctx.n_rows,
+    }
+    fix = (
+        f"Read {column!r} with {fmt_columns(implied)} as one categorical column of the combinations that occur "
+        f"(neither, {fmt_columns(implied)} without {column!r}, both), or drop the one that says least."
+    )
+    return rule.finding(ctx, message, columns=[column] + implied, evidence=evidence, fix=fix, severity=Severity.INFO)
+
+
+def fmt_chance(nats: float) -> str:
+    """``exp(-nats)`` for a message (``< 1e-300`` beyond what a float holds)."""
+    return f"{exp(-nats):.1e}" if nats < 690 else "< 1e-300"
