@@ -20,7 +20,6 @@ MAX_FUNCTION_LINES = 80
 
 #: Module -> (its ceiling in lines, why it is not split yet).
 MODULE_CEILINGS = {
-    "nblint/structure/exclusive.py": (705, "the exclusive-set searches: edited by their owner this round (tabR3)"),
     "nblint/structure/onehot.py": (644, "the one-hot searches: edited by their owner this round (tabR3)"),
     "nblint/structure/leakage.py": (648, "leakage scans: edited by their owner this round (tabR3)"),
     "nblint/structure/kinds.py": (581, "column kinds: edited by their owner this round (tabR3)"),
