@@ -28,8 +28,6 @@ MODULE_CEILINGS = {
 #: ``module::function`` -> (its ceiling in lines, why it is not split yet).
 FUNCTION_CEILINGS = {
     "nblint/structure/onehot.py::find_onehot_groups_sparse": (163, "one exact search over sparse counts (tabR3's)"),
-    "nblint/structure/exclusive.py::candidate_sets": (144, "the exclusive-set search's one pass (tabR3's)"),
-    "nblint/structure/exclusive.py::dummy_sets": (154, "the drop-first search (tabR3's)"),
     "nblint/cli/lint.py::check": (114, "``nblint check``'s options resolved in one place (item 5 declares them)"),
     "nblint/readers/csvfile.py::_block_batches": (110, "the CSV block reader's restart protocol (speed3's)"),
     "nblint/structure/kinds.py::_kind": (100, "one decision list over a column's evidence (tabR3's)"),
