@@ -245,6 +245,8 @@ def implied_finding(rule, ctx, implication):
         "implication_evidence": {name: round(nats, 3) for name, _, nats in implication.implied},
         "n_rows": ctx.n_rows,
     }
+    # The chance the message shows: the weakest implication's (beyond a float's range, its bound).
+    evidence.update({"chance": exp(-weakest)} if weakest < TINY_CHANCE_NATS else {"chance_below": 1e-300})
     fix = (
         f"Read {column!r} with {fmt_columns(implied)} as one categorical column of the combinations that occur "
         f"(neither, {fmt_columns(implied)} without {column!r}, both), or drop the one that says least."
@@ -252,6 +254,10 @@ def implied_finding(rule, ctx, implication):
     return rule.finding(ctx, message, columns=[column] + implied, evidence=evidence, fix=fix, severity=Severity.INFO)
 
 
+#: Nats beyond which a chance is shown as ``< 1e-300`` (``exp(-690)`` is about 1e-300).
+TINY_CHANCE_NATS = 690.0
+
+
 def fmt_chance(nats: float) -> str:
     """``exp(-nats)`` for a message (``< 1e-300`` beyond what a float holds)."""
-    return f"{exp(-nats):.1e}" if nats < 690 else "< 1e-300"
+    return f"{exp(-nats):.1e}" if nats < TINY_CHANCE_NATS else "< 1e-300"
