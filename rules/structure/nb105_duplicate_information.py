@@ -247,9 +247,10 @@ def implied_finding(rule, ctx, implication):
     }
     # The chance the message shows: the weakest implication's (beyond a float's range, its bound).
     evidence.update({"chance": exp(-weakest)} if weakest < TINY_CHANCE_NATS else {"chance_below": 1e-300})
+    levels = f" (neither set, {implied[0]!r} alone, both)" if one else ""
     fix = (
-        f"Read {column!r} with {fmt_columns(implied)} as one categorical column of the combinations that occur "
-        f"(neither, {fmt_columns(implied)} without {column!r}, both), or drop the one that says least."
+        f"Read {column!r} and {', '.join(map(repr, implied))} as one categorical column of the combinations "
+        f"that occur{levels}, or drop the one that says least."
     )
     return rule.finding(ctx, message, columns=[column] + implied, evidence=evidence, fix=fix, severity=Severity.INFO)
 
