@@ -17,6 +17,8 @@ from nblint.structure.names import group_stem
 
 #: More sets of identical columns than this are reported as one finding.
 MAX_IDENTICAL_SETS = 5
+#: More 0/1 columns implying others than this are reported as one finding (one flag gating many is one problem).
+MAX_IMPLICATIONS = 5
 
 
 @dataclass

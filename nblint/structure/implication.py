@@ -109,8 +109,10 @@ def implied_columns(
         implied.setdefault(a, set()).add(b)
     found = []
     for a, targets in implied.items():
-        direct = [b for b in targets if not any(inside[m, b] for m in targets - {b})]
-        direct.sort(key=lambda b: binary[b])
+        among = np.array(sorted(targets))
+        # (one column of ``among`` inside another: the outer one is implied through the inner one)
+        through = inside[np.ix_(among, among)].any(axis=0)
+        direct = sorted(among[~through].tolist(), key=lambda b: binary[b])
         found.append(
             Implication(binary[a], int(counts[a]), tuple((binary[b], int(counts[b]), evidence[(a, b)]) for b in direct))
         )

@@ -1,7 +1,7 @@
 from math import exp
 
 from nblint.analysis.context import TableContext
-from nblint.analysis.duplicate_information import MAX_IDENTICAL_SETS, duplicate_information
+from nblint.analysis.duplicate_information import MAX_IDENTICAL_SETS, MAX_IMPLICATIONS, duplicate_information
 from nblint.engine import Rule, Severity
 
 from ..wording import fmt_columns
@@ -41,7 +41,8 @@ class DuplicateInformation(Rule):
     of ``n`` with probability ``C(s_b, s_a) / C(n, s_a)``, and over the pairs tried the expected
     number of such chance implications must be under ``exp(-min-evidence)``; the implying
     column needs ``separation-min-rows`` rows (NB202's). Where ``a`` implies ``b`` and ``b``
-    implies ``c``, ``a`` within ``c`` is not said again.
+    implies ``c``, ``a`` within ``c`` is not said again; more than five columns implying others
+    (one flag gating many, questions only its rows were asked) are one finding.
 
     ## Why is this bad?
     Naive Bayes multiplies in every feature as independent evidence. A copy of a
@@ -100,7 +101,9 @@ class DuplicateInformation(Rule):
             evidence = {"recoded": [a, b], "levels": levels}
             fix = f"Keep one of {a!r} and {b!r}: read together, the variable is counted twice."
             yield self.finding(ctx, message, columns=[a, b], evidence=evidence, fix=fix)
-        for implication in cases.implied:
+        if len(cases.implied) > MAX_IMPLICATIONS:
+            yield implications_summary(self, ctx, cases.implied)
+        for implication in cases.implied if len(cases.implied) <= MAX_IMPLICATIONS else ():
             yield implied_finding(self, ctx, implication)
 
     def _identical(self, ctx, identical: list[list[str]]):
@@ -253,6 +256,36 @@ def implied_finding(rule, ctx, implication):
         f"that occur{levels}, or drop the one that says least."
     )
     return rule.finding(ctx, message, columns=[column] + implied, evidence=evidence, fix=fix, severity=Severity.INFO)
+
+
+def implications_summary(rule, ctx, implications):
+    """Many 0/1 columns implying others (a flag that gates many): one finding with the count, every pair in the evidence."""
+    implied_by: dict[str, list[str]] = {}
+    for implication in implications:
+        for name, _, _ in implication.implied:
+            implied_by.setdefault(name, []).append(implication.column)
+    most = min(implied_by, key=lambda name: (-len(implied_by[name]), name))
+    pairs = sum(len(i.implied) for i in implications)
+    message = (
+        f"{len(implications)} 0/1 columns each imply other 0/1 columns ({pairs} pairs; the most implied: {most!r}, "
+        f"by {len(implied_by[most])} columns): on every row where one is set, the columns it implies are set too, "
+        "so Naive Bayes counts their evidence again on those rows"
+    )
+    evidence = {
+        "implying_columns": len(implications),
+        "pairs": pairs,
+        "most_implied": most,
+        "implied_by_most": len(implied_by[most]),
+        "implications": {i.column: [name for name, _, _ in i.implied] for i in implications},
+        "n_rows": ctx.n_rows,
+    }
+    involved = {i.column for i in implications} | set(implied_by)
+    columns = sorted(involved, key=lambda c: ctx.table_order.get(c, 0))
+    fix = (
+        f"Look at what {most!r} gates: columns set only where it is set may be answers to a question only "
+        "its rows were asked; read each with the columns it implies as one categorical column, or drop one."
+    )
+    return rule.finding(ctx, message, columns=columns, evidence=evidence, fix=fix, severity=Severity.INFO)
 
 
 #: Nats beyond which a chance is shown as ``< 1e-300`` (``exp(-690)`` is about 1e-300).
