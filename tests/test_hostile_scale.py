@@ -23,7 +23,7 @@ from tables import to_csv
 import nblint
 from nblint.profile.incidence import Incidence
 from nblint.structure.budget import Budget
-from nblint.structure.exclusive import maximal_cliques
+from nblint.structure.cliques import maximal_cliques
 from nblint.structure.onehot import find_onehot_groups
 from nblint.structure.onehot_sparse import find_onehot_groups_sparse
 

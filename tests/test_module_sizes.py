@@ -20,14 +20,11 @@ MAX_FUNCTION_LINES = 80
 
 #: Module -> (its ceiling in lines, why it is not split yet).
 MODULE_CEILINGS = {
-    "nblint/structure/exclusive.py": (705, "the exclusive-set searches: edited by their owner this round (tabR3)"),
     "nblint/structure/kinds.py": (581, "column kinds: edited by their owner this round (tabR3)"),
 }
 
 #: ``module::function`` -> (its ceiling in lines, why it is not split yet).
 FUNCTION_CEILINGS = {
-    "nblint/structure/exclusive.py::candidate_sets": (144, "the exclusive-set search's one pass (tabR3's)"),
-    "nblint/structure/exclusive.py::dummy_sets": (154, "the drop-first search (tabR3's)"),
     "nblint/readers/csvfile.py::_block_batches": (110, "the CSV block reader's restart protocol (speed3's)"),
     "nblint/structure/kinds.py::_kind": (100, "one decision list over a column's evidence (tabR3's)"),
     "nblint/profile/sparse.py::profile_block": (86, "the sparse block's statistics in one pass (textS2's)"),

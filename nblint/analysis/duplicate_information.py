@@ -12,10 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from nblint.structure.groups import Group
+from nblint.structure.implication import Implication, implied_columns
 from nblint.structure.names import group_stem
 
 #: More sets of identical columns than this are reported as one finding.
 MAX_IDENTICAL_SETS = 5
+#: More 0/1 columns implying others than this are reported as one finding (one flag gating many is one problem).
+MAX_IMPLICATIONS = 5
 
 
 @dataclass
@@ -34,6 +37,8 @@ class DuplicateInformation:
         Categorical columns nested in another, verified row by row.
     recodes : list of (str, str, int)
         Two columns that recode each other, and their number of levels.
+    implied : list of Implication
+        0/1 columns outside the groups that imply other 0/1 columns (:mod:`nblint.structure.implication`).
     """
 
     identical: list[list[str]]
@@ -41,6 +46,7 @@ class DuplicateInformation:
     nested: list
     nested_columns: list
     recodes: list[tuple[str, str, int]]
+    implied: list[Implication]
 
 
 def duplicate_information(ctx) -> DuplicateInformation:
@@ -56,4 +62,23 @@ def duplicate_information(ctx) -> DuplicateInformation:
         list(structure.nested),
         list(ctx.nested_columns),
         [(a, b, ctx.recode_levels[(a, b)]) for a, b in ctx.recodes],
+        implications(ctx),
+    )
+
+
+def implications(ctx) -> list[Implication]:
+    """The 0/1 columns outside every group that imply another (the words of a document-term block left out)."""
+    structure = ctx.structure
+    grouped = {m for g in structure.groups + structure.missing_together for m in g.members}
+    grouped |= {m for b in structure.broken for m in b.members}
+    binary, cooccurrence = ctx.searched_binary
+    settings = ctx.settings
+    return implied_columns(
+        binary,
+        cooccurrence,
+        ctx.n_rows,
+        grouped,
+        ctx.term_columns,
+        settings.separation_min_rows,
+        settings.min_evidence,
     )

@@ -5,6 +5,9 @@
 * :mod:`~nblint.structure.onehot`: exact one-hot groups (order-free choice among covers);
   :mod:`~nblint.structure.onehot_sparse`: the same from a wide table's sparse 0/1 block;
 * :mod:`~nblint.structure.exclusive`: drop-first dummy groups and broken groups;
+* :mod:`~nblint.structure.cliques`: the maximal cliques those searches start from;
+* :mod:`~nblint.structure.kin`: the columns around an exclusive set (its name family, flags that say it is no variable);
+* :mod:`~nblint.structure.implication`: 0/1 columns that imply another (NB105);
 * :mod:`~nblint.structure.duplicates`: identical columns, code columns beside their indicators;
 * :mod:`~nblint.structure.vif`: variance inflation factors;
 * :mod:`~nblint.structure.kinds`: what each column is, and its event model;

@@ -25,8 +25,9 @@ from __future__ import annotations
 import numpy as np
 
 from nblint.structure.budget import Budget
-from nblint.structure.exclusive import dummy_sets, filling_kin
+from nblint.structure.exclusive import dummy_sets
 from nblint.structure.groups import Group, expected_cooccurrences
+from nblint.structure.kin import filling_kin
 from nblint.structure.names import cross_stem, group_stem
 from nblint.structure.onehot import find_onehot_groups
 
@@ -143,7 +144,7 @@ def missing_together_groups(
     every member missing (``missing_rows``).  A drop-first set is kept as :mod:`exclusive`
     keeps one: its exclusivity is beyond chance (``min_evidence`` nats) or its names share
     a stem; sets whose names point to two variables are left out, and a set whose all-zero
-    rows other flags of the class fill (:func:`~nblint.structure.exclusive.filling_kin`) is
+    rows other flags of the class fill (:func:`~nblint.structure.kin.filling_kin`) is
     exclusive flags, not a group.
 
     Returns

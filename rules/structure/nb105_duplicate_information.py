@@ -1,5 +1,7 @@
+from math import exp
+
 from nblint.analysis.context import TableContext
-from nblint.analysis.duplicate_information import MAX_IDENTICAL_SETS, duplicate_information
+from nblint.analysis.duplicate_information import MAX_IDENTICAL_SETS, MAX_IMPLICATIONS, duplicate_information
 from nblint.engine import Rule, Severity
 
 from ..wording import fmt_columns
@@ -30,7 +32,17 @@ class DuplicateInformation(Rule):
     the fine column goes with one value of the coarse one (``un_region_name`` within
     ``un_continent_name``, ``regime`` within ``democracy``), verified row by row and weighed
     against chance the same way (where countries lie in regions and regions in continents,
-    countries within continents follows and is not said again).
+    countries within continents follows and is not said again); and a 0/1 column that implies
+    another: every row with it set has the other set (``employ`` within ``inwf``, an
+    interaction ``afhigh = afchnge * highearn`` within its factor ``afchnge``), found exactly
+    from co-occurrence counts (``O_ab = s_a < s_b``) for columns outside every group (the
+    implied one may be a group's level: a finer flag within it, never one more level of that
+    group), where chance cannot explain it: ``s_a`` random rows fall inside ``s_b`` given rows
+    of ``n`` with probability ``C(s_b, s_a) / C(n, s_a)``, and over the pairs tried the expected
+    number of such chance implications must be under ``exp(-min-evidence)``; the implying
+    column needs ``separation-min-rows`` rows (NB202's). Where ``a`` implies ``b`` and ``b``
+    implies ``c``, ``a`` within ``c`` is not said again; more than five columns implying others
+    (one flag gating many, questions only its rows were asked) are one finding.
 
     ## Why is this bad?
     Naive Bayes multiplies in every feature as independent evidence. A copy of a
@@ -47,7 +59,10 @@ class DuplicateInformation(Rule):
 
     ## Severity
     A warning: the information is certainly counted twice, but how much that moves the
-    posteriors depends on the column.
+    posteriors depends on the column. A column implying another is `info`: the other's
+    evidence is counted again only on the implying column's rows, and a sub-condition or an
+    interaction beside its factor is often what the analyst meant to give the model; the
+    finding says so, and the reader decides.
 
     ## Example
     ```
@@ -57,7 +72,9 @@ class DuplicateInformation(Rule):
     ```
 
     ## Use instead
-    Keep one representation: the code column for CategoricalNB, or drop the copy.
+    Keep one representation: the code column for CategoricalNB, or drop the copy. For a
+    column implying another, read the two as one categorical column of the combinations
+    that occur (neither, the implied one alone, both).
     """
 
     code = "NB105"
@@ -84,6 +101,10 @@ class DuplicateInformation(Rule):
             evidence = {"recoded": [a, b], "levels": levels}
             fix = f"Keep one of {a!r} and {b!r}: read together, the variable is counted twice."
             yield self.finding(ctx, message, columns=[a, b], evidence=evidence, fix=fix)
+        if len(cases.implied) > MAX_IMPLICATIONS:
+            yield implications_summary(self, ctx, cases.implied)
+        for implication in cases.implied if len(cases.implied) <= MAX_IMPLICATIONS else ():
+            yield implied_finding(self, ctx, implication)
 
     def _identical(self, ctx, identical: list[list[str]]):
         if len(identical) > MAX_IDENTICAL_SETS:
@@ -200,3 +221,77 @@ def _keep_one(fine: str, coarse: str) -> str:
         f"Keep one of {fine!r} and {coarse!r} (the finer keeps more, the coarser is better "
         "estimated), or give the model the finer one alone."
     )
+
+
+# --------------------------------------------------------------------------- a 0/1 column implying another
+# (issue 37 item 3; written as literal f-strings, apart from the messages converted to templates)
+
+
+def implied_finding(rule, ctx, implication):
+    """A 0/1 column set only where other 0/1 columns are set: their evidence counted again on its rows (info)."""
+    column, count = implication.column, implication.count
+    implied = [name for name, _, _ in implication.implied]
+    shown = " and ".join(f"{name!r} ({rows} rows)" for name, rows, _ in implication.implied[:3])
+    more = f" and {len(implied) - 3} more" if len(implied) > 3 else ""
+    weakest = min(nats for _, _, nats in implication.implied)
+    one = len(implied) == 1
+    message = (
+        f"column {column!r} implies {shown}{more}: on each of the {count} rows where {column!r} is set, "
+        f"{repr(implied[0]) if one else 'each of them'} is set too (chance would do that with probability "
+        f"{fmt_chance(weakest)}), so Naive Bayes counts {'its' if one else 'their'} evidence again on those rows"
+    )
+    evidence = {
+        "implies": implied,
+        "column": column,
+        "rows_set": count,
+        "implied_rows": {name: rows for name, rows, _ in implication.implied},
+        "implication_evidence": {name: round(nats, 3) for name, _, nats in implication.implied},
+        "n_rows": ctx.n_rows,
+    }
+    # The chance the message shows: the weakest implication's (beyond a float's range, its bound).
+    evidence.update({"chance": exp(-weakest)} if weakest < TINY_CHANCE_NATS else {"chance_below": 1e-300})
+    levels = f" (neither set, {implied[0]!r} alone, both)" if one else ""
+    fix = (
+        f"Read {column!r} and {', '.join(map(repr, implied))} as one categorical column of the combinations "
+        f"that occur{levels}, or drop the one that says least."
+    )
+    return rule.finding(ctx, message, columns=[column] + implied, evidence=evidence, fix=fix, severity=Severity.INFO)
+
+
+def implications_summary(rule, ctx, implications):
+    """Many 0/1 columns implying others (a flag that gates many): one finding with the count, every pair in the evidence."""
+    implied_by: dict[str, list[str]] = {}
+    for implication in implications:
+        for name, _, _ in implication.implied:
+            implied_by.setdefault(name, []).append(implication.column)
+    most = min(implied_by, key=lambda name: (-len(implied_by[name]), name))
+    pairs = sum(len(i.implied) for i in implications)
+    message = (
+        f"{len(implications)} 0/1 columns each imply other 0/1 columns ({pairs} pairs; the most implied: {most!r}, "
+        f"by {len(implied_by[most])} columns): on every row where one is set, the columns it implies are set too, "
+        "so Naive Bayes counts their evidence again on those rows"
+    )
+    evidence = {
+        "implying_columns": len(implications),
+        "pairs": pairs,
+        "most_implied": most,
+        "implied_by_most": len(implied_by[most]),
+        "implications": {i.column: [name for name, _, _ in i.implied] for i in implications},
+        "n_rows": ctx.n_rows,
+    }
+    involved = {i.column for i in implications} | set(implied_by)
+    columns = sorted(involved, key=lambda c: ctx.table_order.get(c, 0))
+    fix = (
+        f"Look at what {most!r} gates: columns set only where it is set may be answers to a question only "
+        "its rows were asked; read each with the columns it implies as one categorical column, or drop one."
+    )
+    return rule.finding(ctx, message, columns=columns, evidence=evidence, fix=fix, severity=Severity.INFO)
+
+
+#: Nats beyond which a chance is shown as ``< 1e-300`` (``exp(-690)`` is about 1e-300).
+TINY_CHANCE_NATS = 690.0
+
+
+def fmt_chance(nats: float) -> str:
+    """``exp(-nats)`` for a message (``< 1e-300`` beyond what a float holds)."""
+    return f"{exp(-nats):.1e}" if nats < TINY_CHANCE_NATS else "< 1e-300"
