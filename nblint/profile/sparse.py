@@ -298,8 +298,8 @@ def _levels(values, cols, row_class, zeros, zero_one, integral, p: int, slots: i
     """Contingency tables of the columns that are not 0/1: stored values, plus the level 0.
 
     One sort of the stored entries by (column, value) (they come in column order, which the
-    stable sort keeps as runs): the runs of equal pairs are the levels, their class counts one
-    bincount. The level 0 of each column with zeros is its class counts of zeros, put in at
+    stable sort keeps as runs): the runs of equal pairs are the levels, the runs of equal
+    (pair, class slot) their non-empty class cells. The level 0 of each column with zeros is its class counts of zeros, put in at
     its place among the column's levels (after the negative ones) rather than sorted as one
     more entry per (class, column): a vocabulary has hundreds of thousands of those.
     """
@@ -319,18 +319,41 @@ def _levels(values, cols, row_class, zeros, zero_one, integral, p: int, slots: i
     negative = np.concatenate([[0], np.cumsum(pair_value < 0)])
     at = start + negative[np.searchsorted(pair_col, zero_col, side="right")] - negative[start]
     # Each stored level's row once the zeros are in (``np.insert``'s places: the k-th zero level
-    # goes to ``at[k] + k``), so the class counts are counted straight into the final table: a
-    # tf-idf block's levels are nearly its entries, and a table of them copied twice was most of
-    # its profile's time and memory.
+    # goes to ``at[k] + k``). The class counts are kept by their non-empty cells: a tf-idf or hashed
+    # block's levels are nearly its entries, each in a class or two, and a dense levels x slots table
+    # of them was most of its profile's time and memory. The entries come sorted by (column, value,
+    # class slot), so their cells are runs of one key, already in (level, slot) order.
     levels = len(pair_value) + len(zero_col)
     row_of_pair = np.arange(len(pair_value)) + np.searchsorted(at, np.arange(len(pair_value)), side="right")
-    table = np.bincount(row_of_pair[pair] * slots + k, minlength=levels * slots).astype(np.int64, copy=False)
-    table = table.reshape(levels, slots)
+    key = row_of_pair[pair] * slots + k
+    new_cell = np.ones(len(key), dtype=bool)
+    new_cell[1:] = key[1:] != key[:-1]
+    stored_key = key[new_cell]
+    stored_rows = np.diff(np.append(np.flatnonzero(new_cell), len(key)))
+    # The zero levels' cells: each column's zeros per class slot, at its zero level's row.
     zero_row = at + np.arange(len(zero_col))
-    table[zero_row] = zeros[:, zero_col].T
+    zero_index, zero_slot = np.nonzero(zeros[:, zero_col].T)  # (by column, then slot)
+    zero_rows = zeros[zero_slot, zero_col[zero_index]].astype(np.int64)
+    # The two runs of cells, each in (level, slot) order, share no level: each cell's place is its
+    # level's first place plus its rank within the level (a merge without a sort).
+    stored_level, zero_level = stored_key // slots, zero_row[zero_index]
+    stored_count, zero_count = np.bincount(stored_level, minlength=levels), np.bincount(zero_level, minlength=levels)
+    first = np.cumsum(stored_count + zero_count) - stored_count - zero_count
+    stored_at = first[stored_level] + _rank_in_level(stored_level, stored_count)
+    zero_at = first[zero_level] + _rank_in_level(zero_level, zero_count)
+    cell_level = np.empty(len(stored_key) + len(zero_level), dtype=np.int64)
+    cell_slot, cell_rows = np.empty_like(cell_level), np.empty_like(cell_level)
+    cell_level[stored_at], cell_slot[stored_at], cell_rows[stored_at] = stored_level, stored_key % slots, stored_rows
+    cell_level[zero_at], cell_slot[zero_at], cell_rows[zero_at] = zero_level, zero_slot, zero_rows
+    cells = (cell_level, cell_slot, cell_rows)
     pair_value = np.insert(pair_value, at, 0.0)
     pair_col = np.insert(pair_col, at, zero_col)
-    return _packed(pair_value, pair_col, table, zero_one, integral, p)
+    return _packed(pair_value, pair_col, cells, slots, zero_one, integral, p)
+
+
+def _rank_in_level(level: np.ndarray, count: np.ndarray) -> np.ndarray:
+    """Each cell's rank among its level's cells, for cells ordered by level (``count``: cells per level)."""
+    return np.arange(len(level)) - (np.cumsum(count) - count)[level]
 
 
 def _levels_with_stored_zeros(values, cols, row_class, zeros, zero_one, integral, p: int, slots: int):
@@ -349,18 +372,20 @@ def _levels_with_stored_zeros(values, cols, row_class, zeros, zero_one, integral
     pair_value, pair_col = v[new_pair], c[new_pair]
     table = np.rint(np.bincount(pair * slots + k, weights=weight, minlength=len(pair_value) * slots))
     table = table.astype(np.int64).reshape(len(pair_value), slots)
-    return _packed(pair_value, pair_col, table, zero_one, integral, p)
+    level, slot = np.nonzero(table)
+    return _packed(pair_value, pair_col, (level, slot, table[level, slot]), slots, zero_one, integral, p)
 
 
-def _packed(pair_value, pair_col, table, zero_one, integral, p: int):
-    """The levels as :class:`PackedLevels` (up to the cap), and the sketches of integral columns past it."""
+def _packed(pair_value, pair_col, cells: tuple, slots: int, zero_one, integral, p: int):
+    """The levels as :class:`PackedLevels` (up to the cap, ``cells`` their non-empty class cells by level then slot),
+    and the sketches of integral columns past it."""
     bounds = np.searchsorted(pair_col, np.arange(p + 1))
     sizes = np.diff(bounds)
     sketches: list = [None] * p
     for j in np.flatnonzero(~zero_one & (sizes > DISTINCT_CAP) & integral).tolist():
         sketches[j] = smallest(value_hashes(pair_value[int(bounds[j]) : int(bounds[j + 1])]))
     # (each column's Levels object is made when asked for: a vocabulary is tens of thousands of them)
-    return PackedLevels(pair_value, table, bounds, ~zero_one & (sizes <= DISTINCT_CAP)), sketches
+    return PackedLevels(pair_value, cells, slots, bounds, ~zero_one & (sizes <= DISTINCT_CAP)), sketches
 
 
 def _by_column_then_value(c: np.ndarray, v: np.ndarray, whole: bool | None = None) -> np.ndarray:
@@ -382,10 +407,10 @@ def _by_column_then_value(c: np.ndarray, v: np.ndarray, whole: bool | None = Non
 def _sorted_entries(
     c: np.ndarray, v: np.ndarray, k: np.ndarray, slots: int, whole: bool | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The entries (column ``c``, value ``v``, class slot ``k``) sorted by column, then value.
+    """The entries (column ``c``, value ``v``, class slot ``k``) sorted by column, then value, then class slot.
 
-    The levels need equal (column, value) pairs together, in order, and nothing of the order
-    within a pair (their class slots are counted). Whole values (counts) whose span fits are
+    The levels need equal (column, value) pairs together, in order, and within a pair the
+    entries of one class slot together, in slot order (the runs are the table's cells). Whole values (counts) whose span fits are
     packed with their column and class slot into the bits of one integer,
     ``c << (V + K) | (v - min) << K | k``, sorted as values (not arg-sorted) and unpacked
     with shifts and masks: about five times faster than sorting by two keys and gathering the
@@ -415,7 +440,7 @@ def _sorted_entries(
         key.sort()
         rank = (key >> np.int64(slot_bits)) & np.int64((1 << rank_bits) - 1)
         return distinct[rank], key >> shift, key & np.int64((1 << slot_bits) - 1)
-    order = np.lexsort((v, c))
+    order = np.lexsort((k, v, c))
     return v[order], c[order], k[order]
 
 

@@ -204,17 +204,20 @@ def _packed_single_levels(levels, n_classes: int, min_rows: int) -> tuple[np.nda
     """
     if not isinstance(levels, PackedLevels):
         return None
-    table = levels.table[:, :n_classes]
-    sizes = table.sum(axis=1)
+    level, slot, _ = levels.counted(n_classes)  # (the non-empty cells, by level: no dense table)
+    sizes = levels.level_rows(n_classes)
     big = sizes >= min_rows
     column = np.repeat(np.arange(len(levels)), np.diff(levels.bounds))
     tests = np.where(levels.known, np.bincount(column[big], minlength=len(levels)), -1)
-    at = np.flatnonzero(big & ((table > 0).sum(axis=1) == 1))
+    classes_seen = np.bincount(level, minlength=len(levels.keys))
+    at = np.flatnonzero(big & (classes_seen == 1))
+    only_class = np.zeros(len(levels.keys), dtype=np.int64)
+    only_class[level] = slot  # (read where a level has one cell)
     singles: dict[int, list] = {}
     for j, key, klass, rows in zip(
         column[at].tolist(),
         levels.keys[at].tolist(),
-        table[at].argmax(axis=1).tolist(),
+        only_class[at].tolist(),
         sizes[at].tolist(),
     ):
         singles.setdefault(j, []).append((key, int(klass), int(rows)))
