@@ -110,10 +110,12 @@ class PackedLevels(Sequence):
     (:func:`key_counts`, :func:`level_sizes`). As a sequence it is the list of ``Levels | None``
     the profile keeps per column, with the same objects each time an item is asked for.
 
-    The class counts are kept by their non-empty cells, as :class:`PairLevels` keeps them: a
-    block of weights (tf-idf, a hashed block) has about one level per stored entry, each seen in
-    one class or two, and a dense levels x class slots table of them (357,000 levels x 53 slots
-    on Reuters-52) was most of its profile's time and memory.
+    The class counts of the stored values are kept by their non-empty cells, as
+    :class:`PairLevels` keeps them: a block of weights (tf-idf, a hashed block) has about one
+    level per stored entry, each seen in a class or two, and a dense levels x class slots table
+    of them (357,000 levels x 53 slots on hashed Reuters-52) was most of its profile's time and
+    memory. Each column's level 0 (its zeros, in nearly every class) is one column of a dense
+    ``zero_counts`` block instead.
 
     Parameters
     ----------
@@ -121,17 +123,30 @@ class PackedLevels(Sequence):
         The levels of every column, column after column, each column's in increasing order.
     cells : tuple of three ndarrays of int64
         ``(level, slot, rows)``: each non-empty cell's level (index into ``keys``), class slot
-        and rows, ordered by level, then slot. Every level has at least one cell.
+        and rows, ordered by level, then slot; none for the levels of ``zero_level``.
     slots : int
         The class slots (the classes, and one for rows with no class).
     bounds : ndarray of int64, (p + 1,)
         Column j's levels are ``keys[bounds[j]:bounds[j + 1]]``.
     known : ndarray of bool, (p,)
         Columns with an exact table (the others are None: 0/1 columns, or past the cap).
+    zero_level : ndarray of int64, (z,), optional
+        The levels (increasing) whose rows are ``zero_counts[:, i]`` (slots, z) rather than cells.
     """
 
-    def __init__(self, keys: np.ndarray, cells: tuple, slots: int, bounds: np.ndarray, known: np.ndarray):
+    def __init__(
+        self,
+        keys: np.ndarray,
+        cells: tuple,
+        slots: int,
+        bounds: np.ndarray,
+        known: np.ndarray,
+        zero_level: np.ndarray | None = None,
+        zero_counts: np.ndarray | None = None,
+    ):
         self.keys, self.cells, self.slots, self.bounds, self.known = keys, cells, slots, bounds, known
+        self.zero_level = np.zeros(0, dtype=np.int64) if zero_level is None else zero_level
+        self.zero_counts = np.zeros((slots, 0), dtype=np.int64) if zero_counts is None else zero_counts
         #: Level i's cells are ``cells[k][starts[i]:starts[i + 1]]``.
         self.starts = np.concatenate([[0], np.cumsum(np.bincount(cells[0], minlength=len(keys)))])
         self._made: dict[int, Levels] = {}
@@ -144,30 +159,49 @@ class PackedLevels(Sequence):
         cell = np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count) + first[owner]
         out = np.zeros((len(at), self.slots), dtype=np.int64)
         out[owner, self.cells[1][cell]] = self.cells[2][cell]
+        if len(self.zero_level):
+            place = np.minimum(np.searchsorted(self.zero_level, at), len(self.zero_level) - 1)
+            hit = self.zero_level[place] == at
+            out[hit] = self.zero_counts[:, place[hit]].T
         return out
 
     @property
     def table(self) -> np.ndarray:
-        """The dense ``table[level, slot]`` of every level (levels x slots: prefer the cells)."""
+        """The dense ``table[level, slot]`` of every level (levels x slots: prefer the readers below)."""
         return self.rows_of(np.arange(len(self.keys)))
 
-    def counted(self, n_classes: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The cells of the first ``n_classes`` slots (the classes, not the rows with none): level, slot, rows."""
-        level, slot, rows = self.cells
-        kept = slot < n_classes
-        return level[kept], slot[kept], rows[kept]
+    def zero_columns(self) -> np.ndarray:
+        """The column of each level of ``zero_level``."""
+        return np.searchsorted(self.bounds, self.zero_level, side="right") - 1
 
     def level_rows(self, n_classes: int) -> np.ndarray:
-        """Each level's rows in the first ``n_classes`` slots, (L,)."""
-        level, _, rows = self.counted(n_classes)
-        return np.bincount(level, weights=rows, minlength=len(self.keys)).astype(np.int64)
+        """Each level's rows in the first ``n_classes`` slots (the classes, not the rows with none), (L,)."""
+        level, slot, rows = self.cells
+        kept = slot < n_classes
+        out = np.bincount(level[kept], weights=rows[kept], minlength=len(self.keys)).astype(np.int64)
+        out[self.zero_level] += self.zero_counts[:n_classes].sum(axis=0)
+        return out
 
     def level_best(self, n_classes: int) -> np.ndarray:
         """Each level's rows in its commonest of the first ``n_classes`` slots, (L,) (0: none there)."""
-        level, _, rows = self.counted(n_classes)
+        level, slot, rows = self.cells
+        kept = slot < n_classes
         best = np.zeros(len(self.keys), dtype=np.int64)
-        np.maximum.at(best, level, rows)
+        np.maximum.at(best, level[kept], rows[kept])
+        best[self.zero_level] = self.zero_counts[:n_classes].max(axis=0, initial=0)
         return best
+
+    def level_classes(self, n_classes: int) -> tuple[np.ndarray, np.ndarray]:
+        """Each level's number of the first ``n_classes`` slots with rows, and the last such slot, (L,) each."""
+        level, slot, _ = self.cells
+        kept = slot < n_classes
+        seen = np.bincount(level[kept], minlength=len(self.keys))
+        last = np.zeros(len(self.keys), dtype=np.int64)
+        last[level[kept]] = slot[kept]  # (cells in slot order: the last write is the last slot)
+        zeros = self.zero_counts[:n_classes] > 0
+        seen[self.zero_level] = zeros.sum(axis=0)
+        last[self.zero_level] = n_classes - 1 - zeros[::-1].argmax(axis=0) if n_classes else 0
+        return seen, last
 
     def __len__(self) -> int:
         return len(self.known)
@@ -189,7 +223,10 @@ class PackedLevels(Sequence):
         return made
 
     def __reduce__(self):
-        return (PackedLevels, (self.keys, self.cells, self.slots, self.bounds, self.known))
+        return (
+            PackedLevels,
+            (self.keys, self.cells, self.slots, self.bounds, self.known, self.zero_level, self.zero_counts),
+        )
 
 
 def key_counts(levels: Sequence, key: float, slots: int) -> np.ndarray:
@@ -223,6 +260,10 @@ def counts_below(levels: Sequence, bound: float, slots: int, inclusive: bool = F
         level, slot, rows = levels.cells
         kept = under[level] & levels.known[column[level]]
         np.add.at(out, (slot[kept], column[level[kept]]), rows[kept])
+        if (0.0 <= bound) if inclusive else (0.0 < bound):  # (the levels 0 kept as a block: one column each)
+            zero_column = levels.zero_columns()
+            known = levels.known[zero_column]
+            out[:, zero_column[known]] += levels.zero_counts[:, known]
         return out
     for j, lv in enumerate(levels):
         if lv is not None:

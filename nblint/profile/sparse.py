@@ -319,41 +319,21 @@ def _levels(values, cols, row_class, zeros, zero_one, integral, p: int, slots: i
     negative = np.concatenate([[0], np.cumsum(pair_value < 0)])
     at = start + negative[np.searchsorted(pair_col, zero_col, side="right")] - negative[start]
     # Each stored level's row once the zeros are in (``np.insert``'s places: the k-th zero level
-    # goes to ``at[k] + k``). The class counts are kept by their non-empty cells: a tf-idf or hashed
-    # block's levels are nearly its entries, each in a class or two, and a dense levels x slots table
-    # of them was most of its profile's time and memory. The entries come sorted by (column, value,
-    # class slot), so their cells are runs of one key, already in (level, slot) order.
-    levels = len(pair_value) + len(zero_col)
+    # goes to ``at[k] + k``). The class counts of the stored levels are kept by their non-empty
+    # cells: a tf-idf or hashed block's levels are nearly its entries, each in a class or two, and a
+    # dense levels x slots table of them was most of its profile's time and memory. The entries come
+    # sorted by (column, value, class slot), so the cells are runs of one key, in (level, slot) order.
     row_of_pair = np.arange(len(pair_value)) + np.searchsorted(at, np.arange(len(pair_value)), side="right")
     key = row_of_pair[pair] * slots + k
     new_cell = np.ones(len(key), dtype=bool)
     new_cell[1:] = key[1:] != key[:-1]
-    stored_key = key[new_cell]
-    stored_rows = np.diff(np.append(np.flatnonzero(new_cell), len(key)))
-    # The zero levels' cells: each column's zeros per class slot, at its zero level's row.
-    zero_row = at + np.arange(len(zero_col))
-    zero_index, zero_slot = np.nonzero(zeros[:, zero_col].T)  # (by column, then slot)
-    zero_rows = zeros[zero_slot, zero_col[zero_index]].astype(np.int64)
-    # The two runs of cells, each in (level, slot) order, share no level: each cell's place is its
-    # level's first place plus its rank within the level (a merge without a sort).
-    stored_level, zero_level = stored_key // slots, zero_row[zero_index]
-    stored_count, zero_count = np.bincount(stored_level, minlength=levels), np.bincount(zero_level, minlength=levels)
-    first = np.cumsum(stored_count + zero_count) - stored_count - zero_count
-    stored_at = first[stored_level] + _rank_in_level(stored_level, stored_count)
-    zero_at = first[zero_level] + _rank_in_level(zero_level, zero_count)
-    cell_level = np.empty(len(stored_key) + len(zero_level), dtype=np.int64)
-    cell_slot, cell_rows = np.empty_like(cell_level), np.empty_like(cell_level)
-    cell_level[stored_at], cell_slot[stored_at], cell_rows[stored_at] = stored_level, stored_key % slots, stored_rows
-    cell_level[zero_at], cell_slot[zero_at], cell_rows[zero_at] = zero_level, zero_slot, zero_rows
-    cells = (cell_level, cell_slot, cell_rows)
+    cell_key = key[new_cell]
+    cells = (cell_key // slots, cell_key % slots, np.diff(np.append(np.flatnonzero(new_cell), len(key))))
+    # The levels 0 are the columns' zeros per class slot, a block the profile has already.
+    zero_block = (at + np.arange(len(zero_col)), zeros[:, zero_col])
     pair_value = np.insert(pair_value, at, 0.0)
     pair_col = np.insert(pair_col, at, zero_col)
-    return _packed(pair_value, pair_col, cells, slots, zero_one, integral, p)
-
-
-def _rank_in_level(level: np.ndarray, count: np.ndarray) -> np.ndarray:
-    """Each cell's rank among its level's cells, for cells ordered by level (``count``: cells per level)."""
-    return np.arange(len(level)) - (np.cumsum(count) - count)[level]
+    return _packed(pair_value, pair_col, cells, slots, zero_one, integral, p, zero_block)
 
 
 def _levels_with_stored_zeros(values, cols, row_class, zeros, zero_one, integral, p: int, slots: int):
@@ -376,16 +356,20 @@ def _levels_with_stored_zeros(values, cols, row_class, zeros, zero_one, integral
     return _packed(pair_value, pair_col, (level, slot, table[level, slot]), slots, zero_one, integral, p)
 
 
-def _packed(pair_value, pair_col, cells: tuple, slots: int, zero_one, integral, p: int):
-    """The levels as :class:`PackedLevels` (up to the cap, ``cells`` their non-empty class cells by level then slot),
-    and the sketches of integral columns past it."""
+def _packed(pair_value, pair_col, cells: tuple, slots: int, zero_one, integral, p: int, zero_block=(None, None)):
+    """The levels as :class:`PackedLevels` (up to the cap), and the sketches of integral columns past it.
+
+    ``cells`` are the levels' non-empty class cells by level then slot, but for the levels
+    ``zero_block[0]``, whose class counts are the columns of ``zero_block[1]``.
+    """
     bounds = np.searchsorted(pair_col, np.arange(p + 1))
     sizes = np.diff(bounds)
     sketches: list = [None] * p
     for j in np.flatnonzero(~zero_one & (sizes > DISTINCT_CAP) & integral).tolist():
         sketches[j] = smallest(value_hashes(pair_value[int(bounds[j]) : int(bounds[j + 1])]))
     # (each column's Levels object is made when asked for: a vocabulary is tens of thousands of them)
-    return PackedLevels(pair_value, cells, slots, bounds, ~zero_one & (sizes <= DISTINCT_CAP)), sketches
+    known = ~zero_one & (sizes <= DISTINCT_CAP)
+    return PackedLevels(pair_value, cells, slots, bounds, known, *zero_block), sketches
 
 
 def _by_column_then_value(c: np.ndarray, v: np.ndarray, whole: bool | None = None) -> np.ndarray:
@@ -410,8 +394,8 @@ def _sorted_entries(
     """The entries (column ``c``, value ``v``, class slot ``k``) sorted by column, then value, then class slot.
 
     The levels need equal (column, value) pairs together, in order, and within a pair the
-    entries of one class slot together, in slot order (the runs are the table's cells). Whole values (counts) whose span fits are
-    packed with their column and class slot into the bits of one integer,
+    entries of one class slot together, in slot order (the runs are the table's cells). Whole
+    values (counts) whose span fits are packed with their column and class slot into the bits of one integer,
     ``c << (V + K) | (v - min) << K | k``, sorted as values (not arg-sorted) and unpacked
     with shifts and masks: about five times faster than sorting by two keys and gathering the
     three arrays. Other values are packed the same way by their rank among the distinct values

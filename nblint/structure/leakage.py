@@ -204,15 +204,12 @@ def _packed_single_levels(levels, n_classes: int, min_rows: int) -> tuple[np.nda
     """
     if not isinstance(levels, PackedLevels):
         return None
-    level, slot, _ = levels.counted(n_classes)  # (the non-empty cells, by level: no dense table)
-    sizes = levels.level_rows(n_classes)
+    sizes = levels.level_rows(n_classes)  # (read from the non-empty cells: no dense table)
     big = sizes >= min_rows
     column = np.repeat(np.arange(len(levels)), np.diff(levels.bounds))
     tests = np.where(levels.known, np.bincount(column[big], minlength=len(levels)), -1)
-    classes_seen = np.bincount(level, minlength=len(levels.keys))
+    classes_seen, only_class = levels.level_classes(n_classes)
     at = np.flatnonzero(big & (classes_seen == 1))
-    only_class = np.zeros(len(levels.keys), dtype=np.int64)
-    only_class[level] = slot  # (read where a level has one cell)
     singles: dict[int, list] = {}
     for j, key, klass, rows in zip(
         column[at].tolist(),
