@@ -131,7 +131,9 @@ class PackedLevels(Sequence):
     known : ndarray of bool, (p,)
         Columns with an exact table (the others are None: 0/1 columns, or past the cap).
     zero_level : ndarray of int64, (z,), optional
-        The levels (increasing) whose rows are ``zero_counts[:, i]`` (slots, z) rather than cells.
+        The levels (increasing, each a column's level 0) whose class counts are a block, not cells.
+    zero_counts : ndarray of int64, (slots, z), optional
+        Level ``zero_level[i]``'s rows in each class slot: ``zero_counts[:, i]``.
     """
 
     def __init__(
