@@ -38,7 +38,6 @@ FUNCTION_CEILINGS = {
     "nblint/profile/numeric.py::profile_numeric": (91, "the one pass over numeric columns (speed3's)"),
     "nblint/pandera/schemas.py::schema_for_new_rows": (91, "the new-row schema's columns in one place"),
     "nblint/structure/vif.py::variance_inflation": (88, "VIF with the exact dependencies taken out first"),
-    "nblint/profile/sparse.py::profile_block": (86, "the sparse block's statistics in one pass (textS2's)"),
     "nblint/run/testpass.py::__init__": (84, "the test table's one pass: its state and its counters"),
     "nblint/cli/impact.py::impact": (82, "``nblint impact``'s options and its two reports"),
 }

@@ -95,35 +95,15 @@ def profile_block(chunk: Chunk, target: str | None, wide_binary: int | None, fin
     cols = np.repeat(np.arange(p), np.diff(csc.indptr))
     rows = csc.indices.astype(np.int64)
     row_class = y[rows]
-    cell = cols * slots + row_class  # each entry's (column, class slot)
     # Integers (a vectorizer's counts) are never missing and always whole: the masks below would be all true.
     missing = None if block.integer_dtype else np.isnan(values)
     if missing is not None:
         missing |= np.isinf(values)
         values[missing] = np.nan  # infinities are missing, as in the dense path
-
-    def per_class(weights, mask=None) -> np.ndarray:
-        """``sum over entries of weights``, per (class slot, column): (slots, p)."""
-        index = cell
-        if mask is not None:
-            index, weights = index[mask], (weights[mask] if weights is not None else None)
-        return np.bincount(index, weights=weights, minlength=p * slots).reshape(p, slots).T
-
-    slot_rows = np.bincount(y, minlength=slots).astype(np.int64)
     present = None if missing is None else ~missing
-    nan_count = np.zeros((slots, p), dtype=np.int64) if missing is None else per_class(None, missing).astype(np.int64)
-    class_n = slot_rows[:, None] - nan_count
-    n_missing = nan_count.sum(axis=0)
-    stored = per_class(None, present).astype(np.int64)  # present nonzero entries
-    clean = values if present is None else np.where(present, values, 0.0)
-    class_sum = per_class(clean)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        class_mean = np.where(class_n > 0, class_sum / np.maximum(class_n, 1), 0.0)
-    deviation = clean - class_mean[row_class, cols]
-    if present is not None:
-        deviation[missing] = 0.0
-    zeros = class_n - stored
-    class_m2 = per_class(deviation * deviation) + zeros * class_mean**2
+    class_n, n_missing, class_sum, class_mean, class_m2, zeros, clean = _class_moments(
+        values, cols, row_class, y, missing, p, slots
+    )
 
     minimum, maximum = _column_extremes(values, csc.indptr, n)
     if present is None:
@@ -164,6 +144,40 @@ def profile_block(chunk: Chunk, target: str | None, wide_binary: int | None, fin
     names = tuple(block.names) + tuple(chunk.names)
     kinds = dict.fromkeys(block.names, "numeric")
     return BlockParts(names, n, classes, class_count, target_missing, numeric, gram, kinds)
+
+
+def _class_moments(values, cols, row_class, y, missing, p: int, slots: int):
+    """Per (class slot, column): rows, sums, means and centred sums of squares, from the stored entries.
+
+    ``missing`` marks the entries that are missing (None: none can be). Returns ``class_n``,
+    ``n_missing`` (per column), ``class_sum``, ``class_mean``, ``class_m2``, ``zeros`` (each
+    class's implicit zeros per column) and ``clean`` (the values, 0 where missing).
+    """
+    cell = cols * slots + row_class  # each entry's (column, class slot)
+
+    def per_class(weights, mask=None) -> np.ndarray:
+        """``sum over entries of weights``, per (class slot, column): (slots, p)."""
+        index = cell
+        if mask is not None:
+            index, weights = index[mask], (weights[mask] if weights is not None else None)
+        return np.bincount(index, weights=weights, minlength=p * slots).reshape(p, slots).T
+
+    slot_rows = np.bincount(y, minlength=slots).astype(np.int64)
+    present = None if missing is None else ~missing
+    nan_count = np.zeros((slots, p), dtype=np.int64) if missing is None else per_class(None, missing).astype(np.int64)
+    class_n = slot_rows[:, None] - nan_count
+    n_missing = nan_count.sum(axis=0)
+    stored = per_class(None, present).astype(np.int64)  # present nonzero entries
+    clean = values if present is None else np.where(present, values, 0.0)
+    class_sum = per_class(clean)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        class_mean = np.where(class_n > 0, class_sum / np.maximum(class_n, 1), 0.0)
+    deviation = clean - class_mean[row_class, cols]
+    if present is not None:
+        deviation[missing] = 0.0
+    zeros = class_n - stored
+    class_m2 = per_class(deviation * deviation) + zeros * class_mean**2
+    return class_n, n_missing, class_sum, class_mean, class_m2, zeros, clean
 
 
 def table_block_rest(chunk: Chunk, target: str | None, wide_binary: int) -> tuple[Chunk, int] | None:
