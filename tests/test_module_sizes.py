@@ -27,7 +27,6 @@ MODULE_CEILINGS = {
 FUNCTION_CEILINGS = {
     "nblint/readers/csvfile.py::_block_batches": (110, "the CSV block reader's restart protocol (speed3's)"),
     "nblint/structure/kinds.py::_kind": (100, "one decision list over a column's evidence (tabR3's)"),
-    "nblint/profile/sparse.py::profile_block": (86, "the sparse block's statistics in one pass (textS2's)"),
 }
 
 

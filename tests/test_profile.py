@@ -148,3 +148,69 @@ def test_a_sparse_block_of_weights_sorts_its_entries_as_a_three_key_sort_would(s
     order = np.lexsort((k, v, c))
     got = _sorted_entries(c, v, k, slots)
     assert [a.tolist() for a in got] == [v[order].tolist(), c[order].tolist(), k[order].tolist()]
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    rows=st.integers(2, 60),
+    columns=st.integers(1, 12),
+    classes=st.integers(1, 9),
+    values=st.sampled_from(["counts", "signed", "weights"]),
+    seed=st.integers(0, 2**16),
+)
+def test_a_sparse_blocks_packed_levels_read_as_its_columns_tables_one_by_one(rows, columns, classes, values, seed):
+    """The packed levels keep only non-empty class cells; every reader of them agrees with the dense tables.
+
+    The oracle is each column's :class:`~nblint.profile.levels.Levels` made alone (a dense
+    levels x slots table): the table, the rows of the level 0, the rows below 0, the best
+    reading of the levels and the single-class levels read for all columns at once must equal
+    what the same readers give over the list of those tables.
+    """
+    from scipy import sparse
+
+    from nblint.profile.levels import PackedLevels, counts_below, key_counts, level_reading_right
+    from nblint.readers.memory import table_source
+    from nblint.structure.leakage import _packed_single_levels
+
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 4, (rows, columns)) * (rng.random((rows, columns)) < 0.4)
+    if values == "signed":
+        X = X * rng.choice([-1, 1], (rows, columns))
+    X = X.astype(np.float64) / (3.0 if values == "weights" else 1.0)
+    y = rng.integers(0, classes, rows)
+    names = [f"w{j:02d}" for j in range(columns)]  # (the profile's name order is the matrix's)
+    source, target = table_source(sparse.csr_matrix(X), y, feature_names=names)
+    profile = TableProfile.from_source(source, target)
+    levels, labels = profile.numeric.levels, profile.classes
+    classes = len(labels)
+    assert isinstance(levels, PackedLevels)
+    tables = [levels[j] for j in range(len(levels))]  # (each made alone from its cells)
+    slots = levels.slots
+    for j, lv in enumerate(tables):
+        if lv is None:
+            continue
+        start, stop = int(levels.bounds[j]), int(levels.bounds[j + 1])
+        assert np.array_equal(levels.table[start:stop], lv.table)
+        column = X[:, j]
+        for key, row in zip(lv.keys, lv.table):
+            assert row[:classes].tolist() == [int(np.sum((column == key) & (y == label))) for label in labels]
+    for key in (0.0, 1.0):
+        assert np.array_equal(key_counts(levels, key, slots), key_counts(tables, key, slots))
+    for inclusive in (False, True):
+        got = counts_below(levels, 0.0, slots, inclusive=inclusive)
+        assert np.array_equal(got, counts_below(tables, 0.0, slots, inclusive=inclusive))
+    assert np.array_equal(level_reading_right(levels, classes), level_reading_right(tables, classes))
+    tests, singles = _packed_single_levels(levels, classes, 2)
+    for j, lv in enumerate(tables):
+        if lv is None:
+            assert tests[j] == -1
+            continue
+        counts = lv.table[:, :classes]
+        big = counts.sum(axis=1) >= 2
+        assert tests[j] == int(big.sum())
+        expected = [
+            (key, int(row.argmax()), int(row.sum()))
+            for key, row, b in zip(lv.keys, counts, big)
+            if b and (row > 0).sum() == 1
+        ]
+        assert singles.get(j, []) == expected

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
+from operator import attrgetter
 from typing import cast
 
 import numpy as np
@@ -22,6 +23,25 @@ from nblint.profile.levels import Levels, counts_below, level_sizes
 from nblint.profile.table import TableProfile
 from nblint.readers import Names
 from nblint.structure.kinds import ColumnKind, declared_kind, infer_kinds, term_kinds
+
+
+class KindIndex:
+    """Every column's kind as arrays in table order: the columns of some kinds read at once.
+
+    Several rules ask for the columns of a few kinds, each over every column of a vocabulary;
+    a comparison of one array per kind asked replaces a Python pass over tens of thousands of kinds.
+    """
+
+    def __init__(self, kinds: Mapping[str, ColumnKind]):
+        self.names = np.array(list(kinds), dtype=object)
+        self.kinds = np.fromiter(map(attrgetter("kind"), kinds.values()), dtype=object, count=len(kinds))
+
+    def columns(self, *wanted: str) -> list[str]:
+        """The columns of the ``wanted`` kinds, in table order (a new list)."""
+        chosen = np.zeros(len(self.names), dtype=bool)
+        for kind in wanted:
+            chosen |= self.kinds == kind
+        return self.names[chosen].tolist()
 
 
 def column_kinds(ctx) -> dict[str, ColumnKind]:

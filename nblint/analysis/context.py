@@ -24,7 +24,7 @@ import numpy as np
 
 from nblint.analysis import limits
 from nblint.analysis.association import ClassAssociation
-from nblint.analysis.columns import ColumnRecord, column_kinds
+from nblint.analysis.columns import ColumnRecord, KindIndex, column_kinds
 from nblint.analysis.onehot import onehot_search
 from nblint.analysis.presence import class_vocabulary, term_presence
 from nblint.analysis.recodes import candidate_recodes, verified_recodes
@@ -230,19 +230,12 @@ class TableContext:
 
     def features_of_kind(self, *kinds: str) -> list[str]:
         """Feature columns of the given kinds, in table order (a new list)."""
-        # (several rules ask, each over every kind of a vocabulary: a kind's columns are listed once)
-        by_kind = self._columns_by_kind
-        if len(kinds) == 1:
-            return list(by_kind.get(kinds[0], ()))
-        wanted = set(kinds)
-        return [c for c, k in self.kinds.items() if k.kind in wanted]
+        return self._kind_index.columns(*kinds)
 
     @cached_property
-    def _columns_by_kind(self) -> dict[str, list[str]]:
-        by_kind: dict[str, list[str]] = {}
-        for column, kind in self.kinds.items():
-            by_kind.setdefault(kind.kind, []).append(column)
-        return by_kind
+    def _kind_index(self) -> KindIndex:
+        # (several rules ask, each over every kind of a vocabulary: the kinds as arrays, made once)
+        return KindIndex(self.kinds)
 
     @cached_property
     def impact(self):

@@ -98,24 +98,15 @@ class ClassCells:
             # A level seen in one class beyond chance is NB202's finding, not a zero cell.
             separated = {(level.column, level.value) for levels in ctx.single_class_levels.values() for level in levels}
             mixed = {c for c, _ in separated}
-            # (plain lists in the loop: a vocabulary is tens of thousands of columns)
             flags = np.zeros(n, dtype=bool)
             flags[where >= 0] = self.zero_one[where[where >= 0]]
-            zero_one = flags.tolist()
             splits = np.zeros(n, dtype=bool)
             splits[where >= 0] = self.splits[where[where >= 0]]
-            split = splits.tolist()
-            route = [0] * n
-            for k, (column, model) in enumerate(zip(columns, self.models(columns))):
-                if model == "gaussian" or (column in text and model in ("multinomial", "complement")):
-                    continue
-                if model in ("multinomial", "complement"):
-                    route[k] = _BY_COUNTS
-                elif column not in text and zero_one[k]:
-                    route[k] = _MIXED if column in mixed else _ZERO_ONE
-                elif model == "bernoulli" and split[k] and column not in mixed:
-                    route[k] = _SPLIT
-                elif (model != "bernoulli" or column in text) and ctx.level_pairs(column) is not None:
+            models = self.models(columns)
+            routes = _matrix_routes(columns, np.array(models, dtype=object), text, mixed, flags, splits)
+            for k in np.flatnonzero(routes == _ALONE).tolist():
+                column, model = columns[k], models[k]
+                if (model != "bernoulli" or column in text) and ctx.level_pairs(column) is not None:
                     # Past the cap on levels: counted from the non-empty cells, a few listed.
                     skip = {value for c, value in separated if c == column}
                     count[k], vetoed[k], listed[k] = ctx.level_pairs(column).zero_cells(
@@ -125,7 +116,6 @@ class ClassCells:
                     cells = self.level_cells(column, model)
                     if cells:
                         listed[k] = cells
-            routes = np.array(route, dtype=np.int8)
             for counted_route in (_BY_COUNTS, _ZERO_ONE, _SPLIT):
                 at = np.flatnonzero(routes == counted_route)
                 held = [mask[:, where[at]] & self.counted[:, None] for _, mask in self._masks[counted_route]]
@@ -243,8 +233,36 @@ class ClassCells:
 LISTED_CELLS = 1000
 
 #: How :meth:`ClassCells.search` reads a column: by its total count, by its 0/1 levels as matrices,
-#: by its 0/1 levels alone (some of them are NB202's), or by Bernoulli's split of its levels as matrices.
-_BY_COUNTS, _ZERO_ONE, _MIXED, _SPLIT = 1, 2, 3, 4
+#: by its 0/1 levels alone (some of them are NB202's), by Bernoulli's split of its levels as matrices,
+#: or alone, through its own table (:func:`_matrix_routes`; 0: not at all, a Gaussian column).
+_BY_COUNTS, _ZERO_ONE, _MIXED, _SPLIT, _ALONE = 1, 2, 3, 4, 5
+
+
+def _matrix_routes(
+    columns, models: np.ndarray, text, mixed: set, zero_one: np.ndarray, split: np.ndarray
+) -> np.ndarray:
+    """Each column's route (int8), decided for every column at once: a vocabulary is tens of thousands.
+
+    In order: a Gaussian column, or a text column read by counts, has no cells (0); a column read
+    by counts goes by its total; a 0/1 column (not text) by its levels, alone where some of its
+    levels are NB202's (``mixed``); a Bernoulli column with a split read from the matrices by that
+    split; any other alone (:data:`_ALONE`).
+    """
+    n = len(columns)
+    # (the text columns and NB202's columns are few: looked up only when there are any)
+    in_text = np.fromiter((c in text for c in columns), dtype=bool, count=n) if text else np.zeros(n, dtype=bool)
+    in_mixed = np.fromiter((c in mixed for c in columns), dtype=bool, count=n) if mixed else np.zeros(n, dtype=bool)
+    by_counts = (models == "multinomial") | (models == "complement")
+    routes = np.full(n, _ALONE, dtype=np.int8)
+    left = ~(models == "gaussian") & ~(in_text & by_counts)
+    routes[~left] = 0
+    routes[left & by_counts] = _BY_COUNTS
+    left &= ~by_counts
+    levels = left & ~in_text & zero_one
+    routes[levels] = np.where(in_mixed[levels], _MIXED, _ZERO_ONE)
+    left &= ~levels
+    routes[left & (models == "bernoulli") & split & ~in_mixed] = _SPLIT
+    return routes
 
 
 class Found:

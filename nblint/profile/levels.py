@@ -103,28 +103,107 @@ class PairLevels:
 
 
 class PackedLevels(Sequence):
-    """Every column's :class:`Levels` of one block, in three arrays; each column's object made when asked for.
+    """Every column's :class:`Levels` of one block, in a few arrays; each column's object made when asked for.
 
     A bag of words has tens of thousands of columns: one object per word costs more than the
     arrays it is made from, and the analyses that read every word read the arrays instead
     (:func:`key_counts`, :func:`level_sizes`). As a sequence it is the list of ``Levels | None``
     the profile keeps per column, with the same objects each time an item is asked for.
 
+    The class counts of the stored values are kept by their non-empty cells, as
+    :class:`PairLevels` keeps them: a block of weights (tf-idf, a hashed block) has about one
+    level per stored entry, each seen in a class or two, and a dense levels x class slots table
+    of them (357,000 levels x 53 slots on hashed Reuters-52) was most of its profile's time and
+    memory. Each column's level 0 (its zeros, in nearly every class) is one column of a dense
+    ``zero_counts`` block instead.
+
     Parameters
     ----------
-    keys : ndarray of float
+    keys : ndarray of float, (L,)
         The levels of every column, column after column, each column's in increasing order.
-    table : ndarray of int64, (len(keys), slots)
-        The rows of each level in each class slot.
+    cells : tuple of three ndarrays of int64
+        ``(level, slot, rows)``: each non-empty cell's level (index into ``keys``), class slot
+        and rows, ordered by level, then slot; none for the levels of ``zero_level``.
+    slots : int
+        The class slots (the classes, and one for rows with no class).
     bounds : ndarray of int64, (p + 1,)
         Column j's levels are ``keys[bounds[j]:bounds[j + 1]]``.
     known : ndarray of bool, (p,)
         Columns with an exact table (the others are None: 0/1 columns, or past the cap).
+    zero_level : ndarray of int64, (z,), optional
+        The levels (increasing, each a column's level 0) whose class counts are a block, not cells.
+    zero_counts : ndarray of int64, (slots, z), optional
+        Level ``zero_level[i]``'s rows in each class slot: ``zero_counts[:, i]``.
     """
 
-    def __init__(self, keys: np.ndarray, table: np.ndarray, bounds: np.ndarray, known: np.ndarray):
-        self.keys, self.table, self.bounds, self.known = keys, table, bounds, known
+    def __init__(
+        self,
+        keys: np.ndarray,
+        cells: tuple,
+        slots: int,
+        bounds: np.ndarray,
+        known: np.ndarray,
+        zero_level: np.ndarray | None = None,
+        zero_counts: np.ndarray | None = None,
+    ):
+        self.keys, self.cells, self.slots, self.bounds, self.known = keys, cells, slots, bounds, known
+        self.zero_level = np.zeros(0, dtype=np.int64) if zero_level is None else zero_level
+        self.zero_counts = np.zeros((slots, 0), dtype=np.int64) if zero_counts is None else zero_counts
+        #: Level i's cells are ``cells[k][starts[i]:starts[i + 1]]``.
+        self.starts = np.concatenate([[0], np.cumsum(np.bincount(cells[0], minlength=len(keys)))])
         self._made: dict[int, Levels] = {}
+
+    def rows_of(self, at: np.ndarray) -> np.ndarray:
+        """``table[at]``: the rows of the levels ``at`` in each class slot, dense (len(at), slots)."""
+        at = np.asarray(at, dtype=np.int64)
+        first, count = self.starts[at], np.diff(self.starts)[at]
+        owner = np.repeat(np.arange(len(at)), count)
+        cell = np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count) + first[owner]
+        out = np.zeros((len(at), self.slots), dtype=np.int64)
+        out[owner, self.cells[1][cell]] = self.cells[2][cell]
+        if len(self.zero_level):
+            place = np.minimum(np.searchsorted(self.zero_level, at), len(self.zero_level) - 1)
+            hit = self.zero_level[place] == at
+            out[hit] = self.zero_counts[:, place[hit]].T
+        return out
+
+    @property
+    def table(self) -> np.ndarray:
+        """The dense ``table[level, slot]`` of every level (levels x slots: prefer the readers below)."""
+        return self.rows_of(np.arange(len(self.keys)))
+
+    def zero_columns(self) -> np.ndarray:
+        """The column of each level of ``zero_level``."""
+        return np.searchsorted(self.bounds, self.zero_level, side="right") - 1
+
+    def level_rows(self, n_classes: int) -> np.ndarray:
+        """Each level's rows in the first ``n_classes`` slots (the classes, not the rows with none), (L,)."""
+        level, slot, rows = self.cells
+        kept = slot < n_classes
+        out = np.bincount(level[kept], weights=rows[kept], minlength=len(self.keys)).astype(np.int64)
+        out[self.zero_level] += self.zero_counts[:n_classes].sum(axis=0)
+        return out
+
+    def level_best(self, n_classes: int) -> np.ndarray:
+        """Each level's rows in its commonest of the first ``n_classes`` slots, (L,) (0: none there)."""
+        level, slot, rows = self.cells
+        kept = slot < n_classes
+        best = np.zeros(len(self.keys), dtype=np.int64)
+        np.maximum.at(best, level[kept], rows[kept])
+        best[self.zero_level] = self.zero_counts[:n_classes].max(axis=0, initial=0)
+        return best
+
+    def level_classes(self, n_classes: int) -> tuple[np.ndarray, np.ndarray]:
+        """Each level's number of the first ``n_classes`` slots with rows, and the last such slot, (L,) each."""
+        level, slot, _ = self.cells
+        kept = slot < n_classes
+        seen = np.bincount(level[kept], minlength=len(self.keys))
+        last = np.zeros(len(self.keys), dtype=np.int64)
+        last[level[kept]] = slot[kept]  # (cells in slot order: the last write is the last slot)
+        zeros = self.zero_counts[:n_classes] > 0
+        seen[self.zero_level] = zeros.sum(axis=0)
+        last[self.zero_level] = n_classes - 1 - zeros[::-1].argmax(axis=0) if n_classes else 0
+        return seen, last
 
     def __len__(self) -> int:
         return len(self.known)
@@ -142,11 +221,14 @@ class PackedLevels(Sequence):
         made = self._made.get(j)
         if made is None:
             start, stop = int(self.bounds[j]), int(self.bounds[j + 1])
-            made = self._made[j] = Levels(tuple(self.keys[start:stop].tolist()), self.table[start:stop])
+            made = self._made[j] = Levels(tuple(self.keys[start:stop].tolist()), self.rows_of(np.arange(start, stop)))
         return made
 
     def __reduce__(self):
-        return (PackedLevels, (self.keys, self.table, self.bounds, self.known))
+        return (
+            PackedLevels,
+            (self.keys, self.cells, self.slots, self.bounds, self.known, self.zero_level, self.zero_counts),
+        )
 
 
 def key_counts(levels: Sequence, key: float, slots: int) -> np.ndarray:
@@ -159,7 +241,7 @@ def key_counts(levels: Sequence, key: float, slots: int) -> np.ndarray:
         at = np.flatnonzero(levels.keys == key)
         column = np.searchsorted(levels.bounds, at, side="right") - 1
         kept = levels.known[column]
-        out[:, column[kept]] = levels.table[at[kept]].T
+        out[:, column[kept]] = levels.rows_of(at[kept]).T
         return out
     for j, lv in enumerate(levels):
         if lv is not None:
@@ -175,10 +257,15 @@ def counts_below(levels: Sequence, bound: float, slots: int, inclusive: bool = F
     """
     out = np.zeros((slots, len(levels)), dtype=np.int64)
     if isinstance(levels, PackedLevels):
-        at = np.flatnonzero(levels.keys <= bound if inclusive else levels.keys < bound)
-        column = np.searchsorted(levels.bounds, at, side="right") - 1
-        kept = levels.known[column]
-        np.add.at(out.T, column[kept], levels.table[at[kept]])
+        under = levels.keys <= bound if inclusive else levels.keys < bound
+        column = np.searchsorted(levels.bounds, np.arange(len(levels.keys)), side="right") - 1
+        level, slot, rows = levels.cells
+        kept = under[level] & levels.known[column[level]]
+        np.add.at(out, (slot[kept], column[level[kept]]), rows[kept])
+        if (0.0 <= bound) if inclusive else (0.0 < bound):  # (the levels 0 kept as a block: one column each)
+            zero_column = levels.zero_columns()
+            known = levels.known[zero_column]
+            out[:, zero_column[known]] += levels.zero_counts[:, known]
         return out
     for j, lv in enumerate(levels):
         if lv is not None:
@@ -203,7 +290,7 @@ def level_reading_right(levels: Sequence, n_classes: int) -> np.ndarray:
     """
     if isinstance(levels, PackedLevels):
         right = np.full(len(levels), -1, dtype=np.int64)
-        best = levels.table[:, :n_classes].max(axis=1, initial=0)
+        best = levels.level_best(n_classes)
         sums = np.add.reduceat(np.r_[best, 0], levels.bounds[:-1]) if len(levels) else best[:0]
         filled = levels.known & (np.diff(levels.bounds) > 0)  # (reduceat of an empty range is not 0)
         right[filled] = sums[filled]

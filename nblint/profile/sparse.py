@@ -95,35 +95,15 @@ def profile_block(chunk: Chunk, target: str | None, wide_binary: int | None, fin
     cols = np.repeat(np.arange(p), np.diff(csc.indptr))
     rows = csc.indices.astype(np.int64)
     row_class = y[rows]
-    cell = cols * slots + row_class  # each entry's (column, class slot)
     # Integers (a vectorizer's counts) are never missing and always whole: the masks below would be all true.
     missing = None if block.integer_dtype else np.isnan(values)
     if missing is not None:
         missing |= np.isinf(values)
         values[missing] = np.nan  # infinities are missing, as in the dense path
-
-    def per_class(weights, mask=None) -> np.ndarray:
-        """``sum over entries of weights``, per (class slot, column): (slots, p)."""
-        index = cell
-        if mask is not None:
-            index, weights = index[mask], (weights[mask] if weights is not None else None)
-        return np.bincount(index, weights=weights, minlength=p * slots).reshape(p, slots).T
-
-    slot_rows = np.bincount(y, minlength=slots).astype(np.int64)
     present = None if missing is None else ~missing
-    nan_count = np.zeros((slots, p), dtype=np.int64) if missing is None else per_class(None, missing).astype(np.int64)
-    class_n = slot_rows[:, None] - nan_count
-    n_missing = nan_count.sum(axis=0)
-    stored = per_class(None, present).astype(np.int64)  # present nonzero entries
-    clean = values if present is None else np.where(present, values, 0.0)
-    class_sum = per_class(clean)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        class_mean = np.where(class_n > 0, class_sum / np.maximum(class_n, 1), 0.0)
-    deviation = clean - class_mean[row_class, cols]
-    if present is not None:
-        deviation[missing] = 0.0
-    zeros = class_n - stored
-    class_m2 = per_class(deviation * deviation) + zeros * class_mean**2
+    class_n, n_missing, class_sum, class_mean, class_m2, zeros, clean = _class_moments(
+        values, cols, row_class, y, missing, p, slots
+    )
 
     minimum, maximum = _column_extremes(values, csc.indptr, n)
     if present is None:
@@ -164,6 +144,40 @@ def profile_block(chunk: Chunk, target: str | None, wide_binary: int | None, fin
     names = tuple(block.names) + tuple(chunk.names)
     kinds = dict.fromkeys(block.names, "numeric")
     return BlockParts(names, n, classes, class_count, target_missing, numeric, gram, kinds)
+
+
+def _class_moments(values, cols, row_class, y, missing, p: int, slots: int):
+    """Per (class slot, column): rows, sums, means and centred sums of squares, from the stored entries.
+
+    ``missing`` marks the entries that are missing (None: none can be). Returns ``class_n``,
+    ``n_missing`` (per column), ``class_sum``, ``class_mean``, ``class_m2``, ``zeros`` (each
+    class's implicit zeros per column) and ``clean`` (the values, 0 where missing).
+    """
+    cell = cols * slots + row_class  # each entry's (column, class slot)
+
+    def per_class(weights, mask=None) -> np.ndarray:
+        """``sum over entries of weights``, per (class slot, column): (slots, p)."""
+        index = cell
+        if mask is not None:
+            index, weights = index[mask], (weights[mask] if weights is not None else None)
+        return np.bincount(index, weights=weights, minlength=p * slots).reshape(p, slots).T
+
+    slot_rows = np.bincount(y, minlength=slots).astype(np.int64)
+    present = None if missing is None else ~missing
+    nan_count = np.zeros((slots, p), dtype=np.int64) if missing is None else per_class(None, missing).astype(np.int64)
+    class_n = slot_rows[:, None] - nan_count
+    n_missing = nan_count.sum(axis=0)
+    stored = per_class(None, present).astype(np.int64)  # present nonzero entries
+    clean = values if present is None else np.where(present, values, 0.0)
+    class_sum = per_class(clean)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        class_mean = np.where(class_n > 0, class_sum / np.maximum(class_n, 1), 0.0)
+    deviation = clean - class_mean[row_class, cols]
+    if present is not None:
+        deviation[missing] = 0.0
+    zeros = class_n - stored
+    class_m2 = per_class(deviation * deviation) + zeros * class_mean**2
+    return class_n, n_missing, class_sum, class_mean, class_m2, zeros, clean
 
 
 def table_block_rest(chunk: Chunk, target: str | None, wide_binary: int) -> tuple[Chunk, int] | None:
@@ -298,8 +312,8 @@ def _levels(values, cols, row_class, zeros, zero_one, integral, p: int, slots: i
     """Contingency tables of the columns that are not 0/1: stored values, plus the level 0.
 
     One sort of the stored entries by (column, value) (they come in column order, which the
-    stable sort keeps as runs): the runs of equal pairs are the levels, their class counts one
-    bincount. The level 0 of each column with zeros is its class counts of zeros, put in at
+    stable sort keeps as runs): the runs of equal pairs are the levels, the runs of equal
+    (pair, class slot) their non-empty class cells. The level 0 of each column with zeros is its class counts of zeros, put in at
     its place among the column's levels (after the negative ones) rather than sorted as one
     more entry per (class, column): a vocabulary has hundreds of thousands of those.
     """
@@ -319,18 +333,21 @@ def _levels(values, cols, row_class, zeros, zero_one, integral, p: int, slots: i
     negative = np.concatenate([[0], np.cumsum(pair_value < 0)])
     at = start + negative[np.searchsorted(pair_col, zero_col, side="right")] - negative[start]
     # Each stored level's row once the zeros are in (``np.insert``'s places: the k-th zero level
-    # goes to ``at[k] + k``), so the class counts are counted straight into the final table: a
-    # tf-idf block's levels are nearly its entries, and a table of them copied twice was most of
-    # its profile's time and memory.
-    levels = len(pair_value) + len(zero_col)
+    # goes to ``at[k] + k``). The class counts of the stored levels are kept by their non-empty
+    # cells: a tf-idf or hashed block's levels are nearly its entries, each in a class or two, and a
+    # dense levels x slots table of them was most of its profile's time and memory. The entries come
+    # sorted by (column, value, class slot), so the cells are runs of one key, in (level, slot) order.
     row_of_pair = np.arange(len(pair_value)) + np.searchsorted(at, np.arange(len(pair_value)), side="right")
-    table = np.bincount(row_of_pair[pair] * slots + k, minlength=levels * slots).astype(np.int64, copy=False)
-    table = table.reshape(levels, slots)
-    zero_row = at + np.arange(len(zero_col))
-    table[zero_row] = zeros[:, zero_col].T
+    key = row_of_pair[pair] * slots + k
+    new_cell = np.ones(len(key), dtype=bool)
+    new_cell[1:] = key[1:] != key[:-1]
+    cell_key = key[new_cell]
+    cells = (cell_key // slots, cell_key % slots, np.diff(np.append(np.flatnonzero(new_cell), len(key))))
+    # The levels 0 are the columns' zeros per class slot, a block the profile has already.
+    zero_block = (at + np.arange(len(zero_col)), zeros[:, zero_col])
     pair_value = np.insert(pair_value, at, 0.0)
     pair_col = np.insert(pair_col, at, zero_col)
-    return _packed(pair_value, pair_col, table, zero_one, integral, p)
+    return _packed(pair_value, pair_col, cells, slots, zero_one, integral, p, zero_block)
 
 
 def _levels_with_stored_zeros(values, cols, row_class, zeros, zero_one, integral, p: int, slots: int):
@@ -349,18 +366,24 @@ def _levels_with_stored_zeros(values, cols, row_class, zeros, zero_one, integral
     pair_value, pair_col = v[new_pair], c[new_pair]
     table = np.rint(np.bincount(pair * slots + k, weights=weight, minlength=len(pair_value) * slots))
     table = table.astype(np.int64).reshape(len(pair_value), slots)
-    return _packed(pair_value, pair_col, table, zero_one, integral, p)
+    level, slot = np.nonzero(table)
+    return _packed(pair_value, pair_col, (level, slot, table[level, slot]), slots, zero_one, integral, p)
 
 
-def _packed(pair_value, pair_col, table, zero_one, integral, p: int):
-    """The levels as :class:`PackedLevels` (up to the cap), and the sketches of integral columns past it."""
+def _packed(pair_value, pair_col, cells: tuple, slots: int, zero_one, integral, p: int, zero_block=(None, None)):
+    """The levels as :class:`PackedLevels` (up to the cap), and the sketches of integral columns past it.
+
+    ``cells`` are the levels' non-empty class cells by level then slot, but for the levels
+    ``zero_block[0]``, whose class counts are the columns of ``zero_block[1]``.
+    """
     bounds = np.searchsorted(pair_col, np.arange(p + 1))
     sizes = np.diff(bounds)
     sketches: list = [None] * p
     for j in np.flatnonzero(~zero_one & (sizes > DISTINCT_CAP) & integral).tolist():
         sketches[j] = smallest(value_hashes(pair_value[int(bounds[j]) : int(bounds[j + 1])]))
     # (each column's Levels object is made when asked for: a vocabulary is tens of thousands of them)
-    return PackedLevels(pair_value, table, bounds, ~zero_one & (sizes <= DISTINCT_CAP)), sketches
+    known = ~zero_one & (sizes <= DISTINCT_CAP)
+    return PackedLevels(pair_value, cells, slots, bounds, known, *zero_block), sketches
 
 
 def _by_column_then_value(c: np.ndarray, v: np.ndarray, whole: bool | None = None) -> np.ndarray:
@@ -382,11 +405,11 @@ def _by_column_then_value(c: np.ndarray, v: np.ndarray, whole: bool | None = Non
 def _sorted_entries(
     c: np.ndarray, v: np.ndarray, k: np.ndarray, slots: int, whole: bool | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The entries (column ``c``, value ``v``, class slot ``k``) sorted by column, then value.
+    """The entries (column ``c``, value ``v``, class slot ``k``) sorted by column, then value, then class slot.
 
-    The levels need equal (column, value) pairs together, in order, and nothing of the order
-    within a pair (their class slots are counted). Whole values (counts) whose span fits are
-    packed with their column and class slot into the bits of one integer,
+    The levels need equal (column, value) pairs together, in order, and within a pair the
+    entries of one class slot together, in slot order (the runs are the table's cells). Whole
+    values (counts) whose span fits are packed with their column and class slot into the bits of one integer,
     ``c << (V + K) | (v - min) << K | k``, sorted as values (not arg-sorted) and unpacked
     with shifts and masks: about five times faster than sorting by two keys and gathering the
     three arrays. Other values are packed the same way by their rank among the distinct values
@@ -415,7 +438,7 @@ def _sorted_entries(
         key.sort()
         rank = (key >> np.int64(slot_bits)) & np.int64((1 << rank_bits) - 1)
         return distinct[rank], key >> shift, key & np.int64((1 << slot_bits) - 1)
-    order = np.lexsort((v, c))
+    order = np.lexsort((k, v, c))
     return v[order], c[order], k[order]
 
 

@@ -199,17 +199,17 @@ def _packed_single_levels(levels, n_classes: int, min_rows: int) -> tuple[np.nda
     """
     if not isinstance(levels, PackedLevels):
         return None
-    table = levels.table[:, :n_classes]
-    sizes = table.sum(axis=1)
+    sizes = levels.level_rows(n_classes)  # (read from the non-empty cells: no dense table)
     big = sizes >= min_rows
     column = np.repeat(np.arange(len(levels)), np.diff(levels.bounds))
     tests = np.where(levels.known, np.bincount(column[big], minlength=len(levels)), -1)
-    at = np.flatnonzero(big & ((table > 0).sum(axis=1) == 1))
+    classes_seen, only_class = levels.level_classes(n_classes)
+    at = np.flatnonzero(big & (classes_seen == 1))
     singles: dict[int, list] = {}
     for j, key, klass, rows in zip(
         column[at].tolist(),
         levels.keys[at].tolist(),
-        table[at].argmax(axis=1).tolist(),
+        only_class[at].tolist(),
         sizes[at].tolist(),
     ):
         singles.setdefault(j, []).append((key, int(klass), int(rows)))
