@@ -28,7 +28,6 @@ from dataclasses import dataclass
 from math import log
 
 import numpy as np
-from scipy.special import gammaln
 
 
 @dataclass(frozen=True)
@@ -44,6 +43,8 @@ class Implication:
 
 def log_chance_inside(inner: np.ndarray, outer: np.ndarray, n: int) -> np.ndarray:
     """``log C(s_b, s_a) - log C(n, s_a)``: the log chance that ``s_a`` random rows fall inside ``s_b`` given rows."""
+    from scipy.special import gammaln  # (here: a check with no pair to weigh never loads scipy)
+
     inner = np.asarray(inner, dtype=np.float64)
     outer = np.asarray(outer, dtype=np.float64)
     log_inside = gammaln(outer + 1) - gammaln(inner + 1) - gammaln(outer - inner + 1)
