@@ -14,6 +14,7 @@ import gzip
 import io
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -755,13 +756,56 @@ def test_arrow_canonical_extension_types_are_read(tmp_path):
     assert pd.read_csv(tmp_path / "fixed2.csv")["id"].tolist() == [str(uuid.UUID(int=i)) for i in range(n)]
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("fmt", ["text", "concise", "json", "sarif", "github", "junit", "html"])
-def test_a_file_name_that_is_not_utf8_is_linted_in_every_format(tmp_path, fmt):
-    (tmp_path / "ok.csv").write_text(GOOD)
-    with open(os.path.join(os.fsencode(tmp_path), b"bad\xff.csv"), "wb") as handle:
+FORMATS = ("text", "concise", "json", "sarif", "github", "junit", "html")
+
+#: ``nblint check . --target y --format F`` for each format F of argv, one after the other in one
+#: process writing to its real standard output (what a file name that is not UTF-8 tests), each run's
+#: outputs and exit code after a line of its own. One child, not one per format: a child's imports
+#: (pandas, scikit-learn) cost about 2 s of CPU, linting the two files a tenth of that.
+EVERY_FORMAT = """
+import sys
+from nblint.cli import main
+for fmt in sys.argv[1:]:
+    code = 0
+    print(f"=== {fmt}", flush=True)
+    print(f"=== {fmt}", file=sys.stderr, flush=True)
+    try:
+        main(["check", ".", "--target", "y", "--format", fmt], prog_name="nblint")
+    except SystemExit as done:
+        code = done.code
+    sys.stdout.flush()
+    print(f"=== exit {code}", file=sys.stderr, flush=True)
+"""
+
+
+def _split_by_format(text: str) -> dict[str, str]:
+    """The output of each format of :data:`EVERY_FORMAT` (its exit line included for standard error)."""
+    parts = re.split(r"^=== (\w+)\n", text, flags=re.M)[1:]
+    return dict(zip(parts[::2], parts[1::2]))
+
+
+@pytest.fixture(scope="module")
+def not_utf8_runs(tmp_path_factory) -> dict[str, tuple[int, str, str]]:
+    """(exit code, standard output, standard error) of each format on a folder with a file name that is not UTF-8."""
+    folder = tmp_path_factory.mktemp("not_utf8")
+    (folder / "ok.csv").write_text(GOOD)
+    with open(os.path.join(os.fsencode(folder), b"bad\xff.csv"), "wb") as handle:
         handle.write(GOOD.encode())
-    result = _nblint("check", ".", "--target", "y", "--format", fmt, cwd=tmp_path)
+    done = subprocess.run([sys.executable, "-c", EVERY_FORMAT, *FORMATS], capture_output=True, text=True, cwd=folder)
+    assert done.returncode == 0, done.stderr[-2000:]
+    outputs, errors = _split_by_format(done.stdout), _split_by_format(done.stderr)
+    runs = {}
+    for fmt in FORMATS:
+        error, exit_line = errors[fmt].rsplit("=== exit ", 1)
+        runs[fmt] = (int(exit_line), outputs[fmt], error)
+    return runs
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_file_name_that_is_not_utf8_is_linted_in_every_format(not_utf8_runs, fmt):
+    returncode, stdout, stderr = not_utf8_runs[fmt]
+    result = subprocess.CompletedProcess([fmt], returncode, stdout, stderr)
     assert (result.returncode, result.stderr) == (1, "")
     if fmt == "sarif":
         uris = {
