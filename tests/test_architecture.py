@@ -189,6 +189,86 @@ def test_the_package_root_holds_only_its_faces():
     assert all((ROOT / "nblint" / face / "__init__.py").is_file() for face in FACE_PACKAGES)
 
 
+#: The rooms of the house from the ground up (issue 39). A room imports only rooms on the floors
+#: below its own, never one beside it or above (function-level imports included): a newcomer reads
+#: the house from the ground up, and a change in a room can break only the floors above it. The
+#: faces (the package's ``__init__`` and ``__main__``, ``FACES``) are one room, ``nblint``; the rule
+#: pack is ``rules``. A new folder is placed here before it is imported.
+FLOORS: tuple[tuple[str, ...], ...] = (
+    ("core",),  # leaf utilities and the Naive Bayes vocabulary
+    ("engine", "nbmath", "readers"),  # rules and findings; the maths; sources of rows
+    ("impact", "pipelines", "profile"),  # NB401's measurement; pipeline configs read; one pass over a table
+    ("dask", "structure"),  # the distributed engine; kinds, groups, VIF from the profile
+    ("analysis",),  # the context rules read
+    ("run",),  # one run: settings, the factory, the passes
+    ("estimators", "pandera"),  # MixedNB and the recommendation (built by a run); pandera's checks
+    ("report",),  # the reporters (the HTML report explains with the estimators)
+    ("api", "cli", "rules"),  # the Python API, the command line, the built-in rule pack
+    ("nblint",),  # the faces at the package root
+    ("testing",),  # the test kit for rule packs (runs the CLI and the API)
+)
+
+#: Modules that import a room above their own, each with why it lives where it does.
+UPSTAIRS = {
+    "nblint.impact.heldout": (
+        "estimators",
+        "NB401's held-out measurement compares the bits with MixedNB and the collapsed table",
+    ),
+}
+
+
+def room_of(module: str) -> str:
+    """The room of a dotted module name: its folder under ``nblint``, ``nblint`` for a face, ``rules``."""
+    package, _, rest = module.partition(".")
+    if package == "nblint_rules":
+        return "rules"
+    folder = rest.split(".")[0]
+    return folder if folder and f"{folder}.py" not in FACES else "nblint"
+
+
+def upward_imports(graph: dict[str, set[str]], floors, upstairs) -> list[str]:
+    """``module -> module`` edges into a room on the same floor or above, the declared ``upstairs`` aside."""
+    floor = {room: number for number, rooms in enumerate(floors) for room in rooms}
+    found = []
+    for module, targets in sorted(graph.items()):
+        for target in sorted(targets):
+            here, there = room_of(module), room_of(target)
+            allowed = upstairs.get(module, (None,))[0] == there
+            if here != there and floor[there] >= floor[here] and not allowed:
+                found.append(f"{module} -> {target} ({here} on floor {floor[here]}, {there} on {floor[there]})")
+    return found
+
+
+def test_the_floor_checker_finds_imports_upward_and_sideways():
+    graph = {
+        "nblint.core.a": {"nblint.engine.b"},  # up
+        "nblint.engine.b": {"nblint.readers.c", "nblint.core.a"},  # beside, down
+        "nblint.readers.c": set(),
+        "nblint_rules.d": {"nblint.run.e"},  # down
+        "nblint.run.e": set(),
+        "nblint": {"nblint.api.f"},  # the face, down
+        "nblint.api.f": set(),
+    }
+    floors = (("core",), ("engine", "readers"), ("run",), ("api", "rules"), ("nblint",))
+    assert upward_imports(graph, floors, {}) == [
+        "nblint.core.a -> nblint.engine.b (core on floor 0, engine on 1)",
+        "nblint.engine.b -> nblint.readers.c (engine on floor 1, readers on 1)",
+    ]
+    assert upward_imports(graph, floors, {"nblint.core.a": ("engine", "why")})[:1] == [
+        "nblint.engine.b -> nblint.readers.c (engine on floor 1, readers on 1)"
+    ]
+
+
+def test_every_room_imports_only_the_floors_below():
+    graph = import_graph()
+    rooms = {room_of(module) for module in graph}
+    declared = [room for rooms_of_floor in FLOORS for room in rooms_of_floor]
+    assert sorted(declared) == sorted(rooms), "each room is on exactly one floor (place a new folder in FLOORS)"
+    assert upward_imports(graph, FLOORS, UPSTAIRS) == []
+    stale = [m for m in UPSTAIRS if UPSTAIRS[m][0] not in {room_of(t) for t in graph.get(m, ())}]
+    assert stale == [], "these modules no longer import the room above: remove them from UPSTAIRS"
+
+
 def test_engines_plug_in_through_a_declared_backend_not_by_probing():
     """Issues 25 and 39: a source's passes run through its typed Backend; nothing asks a source what it has."""
     import re

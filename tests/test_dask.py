@@ -113,13 +113,10 @@ def test_every_pass_runs_where_the_partitions_live_with_the_local_findings(clien
     # The messages round; the measurement itself is the same to the last bit (sums in the same order).
     import numpy as np
 
-    from nblint.api import report as api
-    from nblint.readers import DataFrameSource
-    from nblint.run.runner import make_context
+    from nblint import testing
 
-    settings = api._settings(target="target")
-    local = make_context(DataFrameSource(frame), settings).impact
-    remote = make_context(dask_engine.DaskSource(ddf), settings).impact
+    local = testing.context(frame, target="target").impact
+    remote = testing.context(dask_engine.DaskSource(ddf), target="target").impact
     assert remote.table == local.table and remote.groups == local.groups
     assert np.array_equal(remote.plot_points, local.plot_points)
 

@@ -112,11 +112,9 @@ def test_a_panel_unit_id_whose_units_each_carry_one_class_decides_the_target(see
     agrees: one class per unit)."""
     frame = _panel(51, 12, seed)
     assert (frame.groupby("unit")["y"].nunique() == 1).all()
-    from nblint.api.report import _settings
-    from nblint.readers import DataFrameSource
-    from nblint.run.runner import make_context
+    from nblint import testing
 
-    assert make_context(DataFrameSource(frame), _settings(target="y")).kinds["unit"].kind == "identifier"
+    assert testing.context(frame, target="y").kinds["unit"].kind == "identifier"
     (leak,) = _findings(frame, "y", "NB208")
     assert leak.columns == ["unit"] and leak.evidence["rows_decided"] == len(frame)
     assert "identifies repeated units" in leak.message

@@ -516,15 +516,14 @@ def test_a_spec_encoder_without_handle_unknown_makes_the_unseen_level_an_error(p
 def test_the_test_csv_is_read_in_one_pass_and_the_training_file_not_again_but_for_rows_in_both():
     from pathlib import Path
 
+    from nblint import testing
     from nblint.readers.files import read_table
-    from nblint.run.config import Settings
     from nblint.run.pairing import compare
-    from nblint.run.runner import make_context
     from nblint.run.tables import read_test
 
     root = Path(__file__).resolve().parent / "data" / "split"
     train = read_table(str(root / "train.csv"))
-    ctx = make_context(train, Settings(target="decision"))
+    ctx = testing.context(train, target="decision")
     before = train.passes
     test = read_test(str(root / "test.csv"), train, target="decision")
     result = compare(ctx, test)
@@ -536,10 +535,11 @@ def test_checked_with_its_test_table_the_training_file_is_read_as_often_as_check
     """NB603's training fingerprints come from the profile's pass, and equal those a pass of their own makes."""
     from pathlib import Path
 
+    from nblint import testing
     from nblint.readers.files import read_table
     from nblint.run.config import Settings
     from nblint.run.pairing import compare
-    from nblint.run.runner import lint_source, make_context
+    from nblint.run.runner import lint_source
     from nblint.run.tables import read_test
 
     root = Path(__file__).resolve().parent / "data" / "split"
@@ -553,7 +553,9 @@ def test_checked_with_its_test_table_the_training_file_is_read_as_often_as_check
     (both,) = [f for f in lint_source(paired, settings, codes, test=test) if f.code == "NB603"]
     assert paired.passes == alone.passes and test.passes == 1
     train = read_table(str(root / "train.csv"))  # (no fingerprints handed to compare: it reads the rows again)
-    again = compare(make_context(train, settings), read_test(str(root / "test.csv"), train, target="decision")).overlap
+    again = compare(
+        testing.context(train, target="decision"), read_test(str(root / "test.csv"), train, target="decision")
+    ).overlap
     assert (both.evidence["rows"], both.evidence["conflicting"], both.evidence["p_value"]) == (
         again.rows,
         again.conflicting,

@@ -100,7 +100,7 @@ def rule_checks(rule: type[Rule], cases: Iterable[Any] | None = None) -> Iterato
     if cases is not None:
         every = list(cases)
         yield RuleCheck(rule, "case_coverage", run=lambda: contract.check_case_coverage(rule, every))
-    items = [item for item in contract.contract_inputs() if item.input in rule.inputs]
+    items = contract.inputs_for(rule)
     for item in items:
         yield RuleCheck(rule, "behaviour", item.name, partial(contract.check_rule_behaviour_on, rule, item.name))
     for item in items:

@@ -8,7 +8,8 @@
 * :func:`check_case_coverage`: the rule's case file has a passing and a failing
   case (a pipeline rule: one of each in the Hydra, nblint-spec and Python forms,
   the failing ones naming their line);
-* :func:`check_rule_behaviour`: on every input of :func:`contract_inputs` (for a
+* :func:`check_rule_behaviour`: on every input of :func:`contract_inputs` the engine
+  would run the rule on (:func:`inputs_for`; for a
   table rule: a typical small table, an empty one, a one-row one, one with an
   all-missing column, one with a single class, no target, alpha = 0, under no
   declared model and under each model; for a pipeline rule: a spec, Hydra and
@@ -61,6 +62,8 @@ class ContractInput:
     columns: tuple[str, ...] = ()
     #: For a table with its columns reversed: the input whose findings it must reproduce.
     same_as: str | None = None
+    #: For a table: its (target, model), which decide before it is built whether a rule runs on it.
+    declared: tuple[str | None, str | None] | None = None
 
 
 # --------------------------------------------------------------------------- the checks
@@ -110,9 +113,8 @@ def check_rule_behaviour(rule: type[Rule]) -> None:
 
 def _check_behaviour(rule: type[Rule]) -> None:
     seen: dict[str, str] = {}
-    for item in contract_inputs():
-        if item.input in rule.inputs:
-            seen[item.name] = _behaviour_on(rule, item, seen)
+    for item in inputs_for(rule):
+        seen[item.name] = _behaviour_on(rule, item, seen)
 
 
 def check_rule_behaviour_on(rule: type[Rule], name: str) -> None:
@@ -216,6 +218,36 @@ def _inputs() -> tuple[ContractInput, ...]:
     return (*_table_inputs(), *_pipeline_inputs(), *_live_inputs())
 
 
+def inputs_for(rule: type[Rule]) -> list[ContractInput]:
+    """The contract inputs the engine can run ``rule`` on: those its checks are tried on.
+
+    An input of another kind (a config for a table rule), or a table whose declared target and
+    model the rule does not run under (:func:`nblint.engine.applies`: ``needs_target``,
+    ``Rule.models``), reaches no rule code: a check there compares no findings with no findings
+    and cannot fail, so it is not made. Whether nblint builds such a table without raising is
+    checked by every rule that runs on it. A config's model is known only once it is read, so
+    every config of the rule's kind is kept.
+    """
+    return [item for item in _inputs() if item.input in rule.inputs and _reaches(rule, item)]
+
+
+def _reaches(rule: type[Rule], item: ContractInput) -> bool:
+    """Whether the engine may run ``rule`` on ``item``, as far as is known before building it."""
+    if item.declared is None:
+        return True
+    target, model = item.declared
+    return applies(rule, _Declared(item.input, target, model))
+
+
+@dataclass(frozen=True)
+class _Declared:
+    """What :func:`nblint.engine.applies` reads of a context, for an input not yet built."""
+
+    input: str
+    target: str | None
+    model: str | None
+
+
 def _input(name: str) -> ContractInput:
     """The contract input called ``name``."""
     (item,) = [i for i in _inputs() if i.name == name]
@@ -279,10 +311,15 @@ def _table_inputs() -> Iterator[ContractInput]:
         "a table with a single class": typical.assign(y="yes"),
     }
     for model in CONTRACT_MODELS:
+        # nblint refuses an empty table ("no data rows", exit 2) before a model reads it: the
+        # empty tables under one model are the empty tables under every model.
+        once = () if model is None else ("an empty table",)
         for label, frame in tables.items():
-            yield _table_input(f"{label}, {_model(model)}", frame, "y", model)
+            if label not in once:
+                yield _table_input(f"{label}, {_model(model)}", frame, "y", model)
         for label in ("a typical table", "an empty table"):
-            yield _table_input(f"{label} without a target, {_model(model)}", tables[label], None, model)
+            if label not in once:
+                yield _table_input(f"{label} without a target, {_model(model)}", tables[label], None, model)
         yield _table_input(f"a typical table, {_model(model)}, alpha = 0", typical, "y", model, alpha=0.0)
         yield _table_input(
             f"a typical table with its columns reversed, {_model(model)}",
@@ -305,7 +342,7 @@ def _table_input(
 
         return [context(frame.copy(), target=target, model=model, alpha=alpha)]
 
-    return ContractInput(name, "table", build, tuple(map(str, frame.columns)), same_as)
+    return ContractInput(name, "table", build, tuple(map(str, frame.columns)), same_as, (target, model))
 
 
 #: Pipeline configs, each read as a file: (name, file suffix, text).
