@@ -6,14 +6,9 @@ Each is written once here so that the rules saying the same thing say it the sam
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from nblint.engine.messages import fmt_columns
 
-
-def fmt_columns(columns: Iterable[str], limit: int = 6) -> str:
-    """``a, b, c`` (or ``a, b, ... (12 columns)``) for messages: at most ``limit`` names, then the count."""
-    columns = list(columns)
-    shown = ", ".join(columns[:limit])
-    return shown + (f", ... ({len(columns)} columns)" if len(columns) > limit else "")
+__all__ = ["GROUP_FIX", "fmt_columns", "likely_variable"]
 
 
 def likely_variable(stem: str | None) -> str:

@@ -57,6 +57,7 @@ def undecided(finding: Finding, where: str) -> Finding:
         finding,
         severity=Severity.INFO,
         message=undecided_message(finding.message, where),
+        variant=f"{finding.variant}+undecided" if finding.variant else "",
         evidence={**finding.evidence, "undecided_branch": where},
     )
 
