@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from nblint.engine import Rule, Severity
 from nblint.engine.messages import (
     SUMMARY,
-    fields_of,
     field_root,
+    fields_of,
     fmt_class,
     fmt_columns,
     fmt_number,
