@@ -136,9 +136,12 @@ def _settled(finding: Finding) -> list[Finding]:
 
 
 def _plain(value: Any) -> bool:
-    """Whether ``value`` is plain JSON: text, a Python number, True/False/None, lists and dicts of them."""
+    """Whether ``value`` is plain JSON: text (a string enum too), a Python number, True/False/None, lists and dicts of them.
+
+    A numpy scalar is not: ``{x!r}`` of one prints ``np.float64(0.5)``.
+    """
     kind = type(value)
-    if kind in (str, int, float, bool) or value is None:
+    if kind in (int, float, bool) or isinstance(value, str) or value is None:
         return True
     if isinstance(value, (list, tuple)):
         return all(_plain(item) for item in value)
