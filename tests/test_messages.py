@@ -51,6 +51,19 @@ def test_number_and_share_are_the_helpers(x, p):
     assert render("{p:share}", {"p": p}) == fmt_share(p)
 
 
+@pytest.mark.parametrize(
+    ("p", "expected"),
+    [(0.0, "less than 1 in 1e300"), (3.2e-13, "about 1 in 3.1e+12"), (0.004, "about 1 in 2.5e+02"), (0.025, "2.50%")],
+)
+def test_chance_is_odds_below_one_percent(p, expected):
+    assert render("by chance {p:chance}", {"p": p}) == f"by chance {expected}"
+
+
+def test_likely_names_a_variable_only_where_the_names_share_a_stem():
+    assert render("a, b{v:likely}: K=2", {"v": "colour"}) == "a, b (likely variable 'colour'): K=2"
+    assert render("a, b{v:likely}: K=2", {"v": None}) == "a, b: K=2"
+
+
 def test_a_share_too_small_for_one_decimal_shows_its_first_digit():
     assert render("{p:share} and {p:.1%}", {"p": 0.00005}) == "0.005% and 0.0%"
 

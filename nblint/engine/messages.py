@@ -41,6 +41,13 @@ and, after a colon, a standard spec for the number it shows (``{n:plural(row):,}
     (default: ``NOUN`` + ``s``). A list counts its items.
 ``choose(ONE,MANY)``
     The word alone agreeing with the number (``{n:choose(has,have)}``), no number shown.
+``chance``
+    A probability as odds where it is small: ``about 1 in 3e+12`` below 1%, else ``2.50%``
+    (:func:`fmt_chance`).
+``likely``
+    The variable a group's names share a stem with, after its columns: `` (likely variable
+    'colour')``, nothing for no stem (:func:`fmt_likely`; only names make a group an encoded
+    variable with a name, DESIGN 4b, so without one the message names none).
 
 Engine templates
 ----------------
@@ -113,6 +120,18 @@ def fmt_number(x: float) -> str:
     return f"{int(x)}" if float(x).is_integer() else f"{x:.4g}"
 
 
+def fmt_chance(p: float) -> str:
+    """``about 1 in 3e+12`` for a small probability, ``2.50%`` for one of 1% or more."""
+    if p <= 0:
+        return "less than 1 in 1e300"
+    return f"about 1 in {1 / p:.2g}" if p < 0.01 else f"{p:.2%}"
+
+
+def fmt_likely(stem: str | None) -> str:
+    """`` (likely variable 'colour')`` after a group's columns when their names share a stem, else nothing."""
+    return f" (likely variable {stem!r})" if stem else ""
+
+
 def _each(value, word) -> str:
     if isinstance(value, (list, tuple)):
         return ", ".join(map(word, value))
@@ -148,6 +167,8 @@ NAMED_SPECS = {
     "share": lambda value, args, spec: fmt_share(value),
     "plural": _plural,
     "choose": _choose,
+    "chance": lambda value, args, spec: fmt_chance(value),
+    "likely": lambda value, args, spec: fmt_likely(value),
 }
 
 
