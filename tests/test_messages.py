@@ -78,6 +78,7 @@ def test_a_share_too_small_for_one_decimal_shows_its_first_digit():
         ("{n:plural(class, classes)}", 1, "1 class"),
         ("{n:plural(row):,}", 12345, "12,345 rows"),
         ("{n:plural(column)}", ["a", "b"], "2 columns"),  # a list counts its items
+        ("{n:plural(class,classes)}", {"a": 3}, "1 class"),  # a mapping too
         ("{n:choose(has,have)}", 1, "has"),
         ("{n:choose(has,have)}", 4, "have"),
     ],

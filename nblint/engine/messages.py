@@ -38,7 +38,7 @@ and, after a colon, a standard spec for the number it shows (``{n:plural(row):,}
 ``plural(NOUN)`` / ``plural(NOUN,PLURAL)``
     The number and the noun agreeing with it: ``1 row``, ``3 rows``, ``2 classes`` with
     ``plural(class,classes)``; the noun alone is ``NOUN`` for exactly one, else ``PLURAL``
-    (default: ``NOUN`` + ``s``). A list counts its items.
+    (default: ``NOUN`` + ``s``). A list or a mapping counts its items.
 ``choose(ONE,MANY)``
     The word alone agreeing with the number (``{n:choose(has,have)}``), no number shown.
 ``chance``
@@ -139,7 +139,7 @@ def _each(value, word) -> str:
 
 
 def _count(value) -> Any:
-    return len(value) if isinstance(value, Sequence) and not isinstance(value, str) else value
+    return len(value) if isinstance(value, (Sequence, Mapping)) and not isinstance(value, str) else value
 
 
 def _names(value, args: Sequence[str], spec: str) -> str:
