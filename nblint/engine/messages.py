@@ -23,6 +23,10 @@ and, after a colon, a standard spec for the number it shows (``{n:plural(row):,}
 ``names`` / ``names(LIMIT)``
     A list of column names, at most LIMIT (default 6) then the count:
     ``a, b, c, ... (12 columns)`` (:func:`fmt_columns`).
+``count``
+    How many items a list has: ``{binary:count} binary columns``.
+``pairs``
+    A mapping as ``key: value; key: value`` (``bernoulli: 2; gaussian: 3``).
 ``quoted``
     Each item of a list quoted as Python writes it, joined by commas: ``'a', 'b'``
     (a single value: ``'a'``).
@@ -160,6 +164,8 @@ def _choose(value, args: Sequence[str], spec: str) -> str:
 #: The named specs: name -> (value, arguments, standard spec) -> text. See the module docstring.
 NAMED_SPECS = {
     "names": _names,
+    "count": lambda value, args, spec: format(len(value), spec),
+    "pairs": lambda value, args, spec: "; ".join(f"{key}: {format(item, spec)}" for key, item in value.items()),
     "quoted": lambda value, args, spec: _each(value, repr),
     "level": lambda value, args, spec: _each(value, fmt_value),
     "label": lambda value, args, spec: _each(value, fmt_class),
