@@ -19,21 +19,21 @@ _TEXTS = {
     "vectorized": "; {same_text_sets:,} of the sets are the same text, {vectorized_sets:,} became identical only "
     "in vectorizing ({by_step})",
 }
-_EXAMPLE = "; e.g. {example} (0-based positions{index})"
+_FOR_INSTANCE = "; e.g. {example} (0-based positions{index})"
 _EMPTY = "{empty_rows:plural(document):,} {empty_rows:choose(is,are)} empty, with no word of the vocabulary"
 _BY_CLASS = " (by class: {by_class_listed})"
 _POINTS = " (by chance {chance_heaviest:chance}): 'no words' points to that class"
 _MESSAGES = {
-    **{f"copies_{t}": _COPIES + text + _EXAMPLE for t, text in _TEXTS.items()},
-    **{f"conflicts_{t}": _COPIES + _CONFLICTS + text + _EXAMPLE for t, text in _TEXTS.items()},
-    "empty": _EMPTY + _EXAMPLE,
-    "empty_classes": _EMPTY + _BY_CLASS + _EXAMPLE,
-    "empty_one_class": _EMPTY + _BY_CLASS + ", all in one class" + _POINTS + _EXAMPLE,
+    **{f"copies_{t}": _COPIES + text + _FOR_INSTANCE for t, text in _TEXTS.items()},
+    **{f"conflicts_{t}": _COPIES + _CONFLICTS + text + _FOR_INSTANCE for t, text in _TEXTS.items()},
+    "empty": _EMPTY + _FOR_INSTANCE,
+    "empty_classes": _EMPTY + _BY_CLASS + _FOR_INSTANCE,
+    "empty_one_class": _EMPTY + _BY_CLASS + ", all in one class" + _POINTS + _FOR_INSTANCE,
     "empty_heavy": _EMPTY
     + _BY_CLASS
     + ", far more in {heaviest_class!r} than its share of the rows"
     + _POINTS
-    + _EXAMPLE,
+    + _FOR_INSTANCE,
 }
 
 

@@ -2,7 +2,7 @@ from nblint.analysis.context import TableContext
 from nblint.engine import Option, Rule, Severity
 from nblint.report.figures import group_pattern
 
-_EXAMPLES = "; e.g. rows {rows:level}"
+_FOR_INSTANCE = "; e.g. rows {rows:level}"
 #: A one-hot group's rows off one: with no column set, with two or more, or both; and, where the table writes
 #: its other variables as complete groups, why no level was dropped here.
 _OFF = {
@@ -18,10 +18,10 @@ _SIBLINGS = (
 _MESSAGES = {
     "dummy": "columns {columns:names} are a drop-first dummy group{variable:likely}: at most one is set on {rows_on} "
     "of {n_rows} rows (none on {rows_summing_to_zero}, the reference level), but {rows_summing_to_two_or_more} rows "
-    "have two or more ({violation_share:.2%})" + _EXAMPLES,
+    "have two or more ({violation_share:.2%})" + _FOR_INSTANCE,
     **{
         f"onehot_{off}{siblings}": "columns {columns:names} are a one-hot group{variable:likely} on {rows_on} of "
-        "{n_rows} rows but " + text + " ({violation_share:.2%})" + (_SIBLINGS if siblings else "") + _EXAMPLES
+        "{n_rows} rows but " + text + " ({violation_share:.2%})" + (_SIBLINGS if siblings else "") + _FOR_INSTANCE
         for off, text in _OFF.items()
         for siblings in ("", "_siblings")
     },
