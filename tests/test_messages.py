@@ -166,3 +166,34 @@ def test_engine_templates_summary_and_suffixes():
     assert _Rule.template("summary") == SUMMARY
     assert _Rule.template("constant+undecided").startswith(_Rule.messages["constant"] + " (on a branch of ")
     assert _Rule.template("nothing") is None and _Rule.template("constant+nothing") is None
+
+
+def test_a_summary_reads_every_finding_it_folds_not_only_the_ten_it_shows():
+    """NB208's "at least X% of rows" is the least over all the columns summarised (summary_evidence gets them all)."""
+
+    class Least(_Rule):
+        messages = {
+            "constant": _Rule.messages["constant"],
+            "summary": "{instances} columns, the least at {least:.0%}; the first: {examples[0][message]}",
+        }
+
+        def cost(self, finding):
+            return finding.evidence["value"]
+
+        def summary_evidence(self, ctx, findings):
+            return {"least": min(f.evidence["value"] for f in findings) / 100}
+
+    class Wide(_Context):
+        names = [f"c{k}" for k in range(12)]
+        table_order = {name: k for k, name in enumerate(names)}
+        profile = type("Profile", (), {"names": names})()
+        target = None
+
+    findings = [
+        Least().finding(Wide(), "constant", columns=[c], evidence={"value": 90 - k}) for k, c in enumerate(Wide.names)
+    ]
+    (summary,) = Least().summarize(Wide(), findings, limit=5)
+    assert (
+        summary.message == "12 columns, the least at 79%; the first: column 'c0' has the same value (90) on every row"
+    )
+    assert len(summary.evidence["examples"]) == 10  # (the ten costliest shown; the least is the twelfth)
