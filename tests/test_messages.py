@@ -51,6 +51,19 @@ def test_number_and_share_are_the_helpers(x, p):
     assert render("{p:share}", {"p": p}) == fmt_share(p)
 
 
+@pytest.mark.parametrize(
+    ("p", "expected"),
+    [(0.0, "less than 1 in 1e300"), (3.2e-13, "about 1 in 3.1e+12"), (0.004, "about 1 in 2.5e+02"), (0.025, "2.50%")],
+)
+def test_chance_is_odds_below_one_percent(p, expected):
+    assert render("by chance {p:chance}", {"p": p}) == f"by chance {expected}"
+
+
+def test_likely_names_a_variable_only_where_the_names_share_a_stem():
+    assert render("a, b{v:likely}: K=2", {"v": "colour"}) == "a, b (likely variable 'colour'): K=2"
+    assert render("a, b{v:likely}: K=2", {"v": None}) == "a, b: K=2"
+
+
 def test_a_share_too_small_for_one_decimal_shows_its_first_digit():
     assert render("{p:share} and {p:.1%}", {"p": 0.00005}) == "0.005% and 0.0%"
 
@@ -65,6 +78,7 @@ def test_a_share_too_small_for_one_decimal_shows_its_first_digit():
         ("{n:plural(class, classes)}", 1, "1 class"),
         ("{n:plural(row):,}", 12345, "12,345 rows"),
         ("{n:plural(column)}", ["a", "b"], "2 columns"),  # a list counts its items
+        ("{n:plural(class,classes)}", {"a": 3}, "1 class"),  # a mapping too
         ("{n:count} of them", ["a", "b", "c"], "3 of them"),
         ("{n:pairs}", {"bernoulli": 2, "gaussian": 3}, "bernoulli: 2; gaussian: 3"),
         ("{n:joined}", ["onehotencoder", 3], "onehotencoder, 3"),
@@ -153,3 +167,34 @@ def test_engine_templates_summary_and_suffixes():
     assert _Rule.template("summary") == SUMMARY
     assert _Rule.template("constant+undecided").startswith(_Rule.messages["constant"] + " (on a branch of ")
     assert _Rule.template("nothing") is None and _Rule.template("constant+nothing") is None
+
+
+def test_a_summary_reads_every_finding_it_folds_not_only_the_ten_it_shows():
+    """NB208's "at least X% of rows" is the least over all the columns summarised (summary_evidence gets them all)."""
+
+    class Least(_Rule):
+        messages = {
+            "constant": _Rule.messages["constant"],
+            "summary": "{instances} columns, the least at {least:.0%}; the first: {examples[0][message]}",
+        }
+
+        def cost(self, finding):
+            return finding.evidence["value"]
+
+        def summary_evidence(self, ctx, findings):
+            return {"least": min(f.evidence["value"] for f in findings) / 100}
+
+    class Wide(_Context):
+        names = [f"c{k}" for k in range(12)]
+        table_order = {name: k for k, name in enumerate(names)}
+        profile = type("Profile", (), {"names": names})()
+        target = None
+
+    findings = [
+        Least().finding(Wide(), "constant", columns=[c], evidence={"value": 90 - k}) for k, c in enumerate(Wide.names)
+    ]
+    (summary,) = Least().summarize(Wide(), findings, limit=5)
+    assert (
+        summary.message == "12 columns, the least at 79%; the first: column 'c0' has the same value (90) on every row"
+    )
+    assert len(summary.evidence["examples"]) == 10  # (the ten costliest shown; the least is the twelfth)

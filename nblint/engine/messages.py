@@ -44,9 +44,16 @@ and, after a colon, a standard spec for the number it shows (``{n:plural(row):,}
 ``plural(NOUN)`` / ``plural(NOUN,PLURAL)``
     The number and the noun agreeing with it: ``1 row``, ``3 rows``, ``2 classes`` with
     ``plural(class,classes)``; the noun alone is ``NOUN`` for exactly one, else ``PLURAL``
-    (default: ``NOUN`` + ``s``). A list counts its items.
+    (default: ``NOUN`` + ``s``). A list or a mapping counts its items.
 ``choose(ONE,MANY)``
     The word alone agreeing with the number (``{n:choose(has,have)}``), no number shown.
+``chance``
+    A probability as odds where it is small: ``about 1 in 3e+12`` below 1%, else ``2.50%``
+    (:func:`fmt_chance`).
+``likely``
+    The variable a group's names share a stem with, after its columns: `` (likely variable
+    'colour')``, nothing for no stem (:func:`fmt_likely`; only names make a group an encoded
+    variable with a name, DESIGN 4b, so without one the message names none).
 
 Engine templates
 ----------------
@@ -119,6 +126,18 @@ def fmt_number(x: float) -> str:
     return f"{int(x)}" if float(x).is_integer() else f"{x:.4g}"
 
 
+def fmt_chance(p: float) -> str:
+    """``about 1 in 3e+12`` for a small probability, ``2.50%`` for one of 1% or more."""
+    if p <= 0:
+        return "less than 1 in 1e300"
+    return f"about 1 in {1 / p:.2g}" if p < 0.01 else f"{p:.2%}"
+
+
+def fmt_likely(stem: str | None) -> str:
+    """`` (likely variable 'colour')`` after a group's columns when their names share a stem, else nothing."""
+    return f" (likely variable {stem!r})" if stem else ""
+
+
 def _each(value, word) -> str:
     if isinstance(value, (list, tuple)):
         return ", ".join(map(word, value))
@@ -126,7 +145,7 @@ def _each(value, word) -> str:
 
 
 def _count(value) -> Any:
-    return len(value) if isinstance(value, Sequence) and not isinstance(value, str) else value
+    return len(value) if isinstance(value, (Sequence, Mapping)) and not isinstance(value, str) else value
 
 
 def _names(value, args: Sequence[str], spec: str) -> str:
@@ -157,6 +176,8 @@ NAMED_SPECS = {
     "share": lambda value, args, spec: fmt_share(value),
     "plural": _plural,
     "choose": _choose,
+    "chance": lambda value, args, spec: fmt_chance(value),
+    "likely": lambda value, args, spec: fmt_likely(value),
 }
 
 

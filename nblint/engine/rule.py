@@ -251,7 +251,8 @@ class Rule:
         for group in large.values():
             ranked = sorted(group, key=lambda f: (-self.cost(f), order.get(f.columns[0], 0)))
             columns, costs = [f.columns[0] for f in ranked], [self.cost(f) for f in ranked]
-            kept.append(self.summary_finding(ctx, self._summary_variant(ctx, ranked), ranked[:10], columns, costs))
+            variant, extra = self._summary_variant(ctx, ranked), self.summary_evidence(ctx, ranked)
+            kept.append(self.summary_finding(ctx, variant, ranked[:10], columns, costs, extra))
         return kept
 
     def _summary_variant(self, ctx, ranked: list[Finding]) -> str:
@@ -262,7 +263,13 @@ class Rule:
         return legacy(ctx, ranked, len(ranked) / _n_features(ctx))
 
     def summary_finding(
-        self, ctx, variant: str, examples: list[Finding], columns: Sequence[str], costs: Sequence[float]
+        self,
+        ctx,
+        variant: str,
+        examples: list[Finding],
+        columns: Sequence[str],
+        costs: Sequence[float],
+        extra: Mapping[str, Any] | None = None,
     ) -> Finding:
         """The one finding for many columns reported for one reason (see :meth:`summarize`).
 
@@ -278,6 +285,10 @@ class Rule:
             The per-column findings of the costliest columns (at most ten are kept), costliest first.
         columns, costs : sequences
             Every column reported, costliest first, and its cost (a float each).
+        extra : mapping, optional
+            What the template reads beside the count, share, examples and columns: by default
+            :meth:`summary_evidence` of the examples; :meth:`summarize` gives it every finding
+            summarised (a least share is over all of them, not the ten shown).
         """
         order = ctx.table_order
         listed = len(columns)
@@ -289,7 +300,7 @@ class Rule:
             "share": len(columns) / _n_features(ctx),
             "examples": [{"column": f.columns[0], "message": f.message, **f.evidence} for f in examples[:10]],
             "columns": _ranked_columns(columns[:listed], costs[:listed]),
-            **self.summary_evidence(ctx, examples),
+            **(self.summary_evidence(ctx, examples) if extra is None else extra),
         }
         try:  # (a vocabulary's ten thousand words: a bound look-up, not a lambda per word)
             in_table_order = sorted(columns, key=order.__getitem__)

@@ -628,13 +628,6 @@ def _add_counts(a, b):
     return a.add(b, fill_value=0).astype(np.int64)
 
 
-def chance_in_words(p: float) -> str:
-    """``about 1 in 3e+12`` for a small probability."""
-    if p <= 0:
-        return "less than 1 in 1e300"
-    return f"about 1 in {1 / p:.2g}" if p < 0.01 else f"{p:.2%}"
-
-
 __all__ = [
     "DecidingColumn",
     "LevelScan",
@@ -644,5 +637,4 @@ __all__ = [
     "one_class_chance",
     "scanned_columns",
     "single_class_levels",
-    "chance_in_words",
 ]
