@@ -8,7 +8,7 @@ it replaces printed.
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from nblint.engine import Rule, Severity
@@ -27,15 +27,19 @@ from nblint.engine.messages import (
 )
 
 names = st.lists(st.text(alphabet="abcxyz_0", min_size=1, max_size=5), max_size=15)
+#: Examples enough for a formatter (derandomised, no deadline: a loaded machine is slow, not wrong).
+SETTINGS = settings(max_examples=50, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 numbers = st.floats(allow_nan=False, allow_infinity=False, min_value=-1e9, max_value=1e9)
 
 
+@SETTINGS
 @given(names, st.integers(1, 8))
 def test_names_is_fmt_columns(columns, limit):
     assert render("{columns:names}", {"columns": columns}) == fmt_columns(columns)
     assert render(f"{{columns:names({limit})}}", {"columns": columns}) == fmt_columns(columns, limit)
 
 
+@SETTINGS
 @given(st.lists(st.one_of(st.text(max_size=4), st.integers(), numbers), min_size=1, max_size=5))
 def test_quoted_level_and_label_are_the_helpers_joined(values):
     assert render("{v:quoted}", {"v": values}) == ", ".join(map(repr, values))
@@ -45,6 +49,7 @@ def test_quoted_level_and_label_are_the_helpers_joined(values):
     assert render("{v:quoted}", {"v": values[0]}) == repr(values[0])
 
 
+@SETTINGS
 @given(numbers, st.floats(0, 1))
 def test_number_and_share_are_the_helpers(x, p):
     assert render("{x:number}", {"x": x}) == fmt_number(x)
@@ -90,6 +95,7 @@ def test_plural_and_choose_agree_with_the_number(template, n, expected):
     assert render(template, {"n": n}) == expected
 
 
+@SETTINGS
 @given(numbers, st.integers(-(10**7), 10**7), st.text(max_size=6))
 def test_standard_specs_render_as_str_format(x, n, text):
     template = "{x:.3g} {x:.1%} {n:,} {text!r} {n:>6} {x:{width}}"
