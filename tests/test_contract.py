@@ -29,7 +29,7 @@ def test_builtin_pack_is_loaded_through_the_entry_point():
 
 @testing.parametrize_with_checks(RULES.values(), CASES)
 def test_rule_contract(check):
-    """One test per (rule, check, input): documentation, case coverage, behaviour, numbers of messages in evidence.
+    """One test per (rule, check, input): documentation, templates, case coverage, behaviour, messages over evidence.
 
     A rule's known failures are its documented ``contract_exemptions`` (strict expected failures).
     """
