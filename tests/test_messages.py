@@ -81,6 +81,7 @@ def test_a_share_too_small_for_one_decimal_shows_its_first_digit():
         ("{n:plural(class,classes)}", {"a": 3}, "1 class"),  # a mapping too
         ("{n:count} of them", ["a", "b", "c"], "3 of them"),
         ("{n:pairs}", {"bernoulli": 2, "gaussian": 3}, "bernoulli: 2; gaussian: 3"),
+        ("{n:joined}", ["onehotencoder", 3], "onehotencoder, 3"),
         ("{n:choose(has,have)}", 1, "has"),
         ("{n:choose(has,have)}", 4, "have"),
     ],

@@ -25,6 +25,8 @@ and, after a colon, a standard spec for the number it shows (``{n:plural(row):,}
     ``a, b, c, ... (12 columns)`` (:func:`fmt_columns`).
 ``count``
     How many items a list has: ``{binary:count} binary columns``.
+``joined``
+    The items of a list joined by commas as they are: ``onehotencoder, standardscaler``.
 ``pairs``
     A mapping as ``key: value; key: value`` (``bernoulli: 2; gaussian: 3``).
 ``quoted``
@@ -165,6 +167,7 @@ def _choose(value, args: Sequence[str], spec: str) -> str:
 NAMED_SPECS = {
     "names": _names,
     "count": lambda value, args, spec: format(len(value), spec),
+    "joined": lambda value, args, spec: ", ".join(map(str, value)),
     "pairs": lambda value, args, spec: "; ".join(f"{key}: {format(item, spec)}" for key, item in value.items()),
     "quoted": lambda value, args, spec: _each(value, repr),
     "level": lambda value, args, spec: _each(value, fmt_value),

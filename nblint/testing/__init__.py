@@ -39,7 +39,6 @@ from nblint.testing.checks import CHECKS, RuleCheck, check_rule, parametrize_wit
 from nblint.testing.contract import (
     CONTRACT_MODELS,
     check_case_coverage,
-    check_evidence_numbers,
     check_messages_of_case,
     check_messages_on,
     check_rule_behaviour,
@@ -55,7 +54,6 @@ __all__ = [
     "CHECKS",
     "CONTRACT_MODELS",
     "RuleCheck",
-    "check_evidence_numbers",
     "check_messages_on",
     "check_messages_of_case",
     "check_rule_templates",

@@ -39,7 +39,7 @@ from typing import Any
 from nblint.engine import Rule
 
 #: The contract's checks, in the order they run.
-CHECKS = ("metadata", "templates", "case_coverage", "behaviour", "messages", "evidence_numbers")
+CHECKS = ("metadata", "templates", "case_coverage", "behaviour", "messages")
 
 
 @dataclass(frozen=True)
@@ -98,11 +98,7 @@ def rule_checks(rule: type[Rule], cases: Iterable[Any] | None = None) -> Iterato
     from nblint.testing import contract
 
     yield RuleCheck(rule, "metadata", run=lambda: contract.check_rule_metadata(rule))
-    # (Until every built-in rule's messages are templates, a rule without them is checked the former way:
-    # the numbers of its messages looked up in its evidence.)
-    numbers = "messages" if rule.messages else "evidence_numbers"
-    if rule.messages:
-        yield RuleCheck(rule, "templates", run=lambda: contract.check_rule_templates(rule))
+    yield RuleCheck(rule, "templates", run=lambda: contract.check_rule_templates(rule))
     own = [case for case in cases or () if case.rule == rule.code]
     if cases is not None:
         every = list(cases)
@@ -110,13 +106,11 @@ def rule_checks(rule: type[Rule], cases: Iterable[Any] | None = None) -> Iterato
     items = [item for item in contract.contract_inputs() if item.input in rule.inputs]
     for item in items:
         yield RuleCheck(rule, "behaviour", item.name, partial(contract.check_rule_behaviour_on, rule, item.name))
-    on_input = contract.check_messages_on if rule.messages else contract.check_evidence_numbers_on
     for item in items:
-        yield RuleCheck(rule, numbers, item.name, partial(on_input, rule, item.name))
-    of_case = contract.check_messages_of_case if rule.messages else contract.check_evidence_numbers_of_case
+        yield RuleCheck(rule, "messages", item.name, partial(contract.check_messages_on, rule, item.name))
     for number, case in enumerate(own, 1):
         if case.spec.get("expect") == "fail":
-            yield RuleCheck(rule, numbers, f"case{number}", partial(of_case, rule, case))
+            yield RuleCheck(rule, "messages", f"case{number}", partial(contract.check_messages_of_case, rule, case))
 
 
 def parametrize_with_checks(

@@ -164,43 +164,6 @@ def check_messages_of_case(rule: type[Rule], case, folder=None) -> None:
     check_json_messages(rule, case_findings(case, folder), f"case {case.name!r}")
 
 
-def check_evidence_numbers(rule: type[Rule], findings: Iterable[dict], where: str) -> None:
-    """Every number of each finding's message is in its evidence (:func:`nblint.testing.evidence.unsupported_numbers`).
-
-    Parameters
-    ----------
-    rule : subclass of nblint.engine.Rule
-        Its ``message_constants`` are numbers its messages may show without evidence.
-    findings : iterable of dict
-        Findings as JSON (``Finding.to_dict()``).
-    where : str
-        The input, for the assertion's message.
-    """
-    from nblint.testing.evidence import unsupported_numbers
-
-    if rule.messages:  # (templates over evidence: check_messages_on holds it by construction)
-        return
-    for finding in findings:
-        missing = unsupported_numbers(finding, rule.message_constants)
-        assert not missing, (
-            f"{rule.code} on {where}: the message shows {', '.join(missing)}, which its evidence lacks "
-            f"(add it to the evidence; never change the message's numbers):\n{finding['message']}\n"
-            f"evidence: {json.dumps(finding.get('evidence'), sort_keys=True)}"
-        )
-
-
-def check_evidence_numbers_on(rule: type[Rule], name: str) -> None:
-    """:func:`check_evidence_numbers` on the rule's findings on contract input ``name``."""
-    check_evidence_numbers(rule, json.loads(_checked_findings(rule, _input(name), 0)), name)
-
-
-def check_evidence_numbers_of_case(rule: type[Rule], case, folder=None) -> None:
-    """:func:`check_evidence_numbers` on the rule's findings on one of its cases (:class:`nblint.testing.Case`)."""
-    from nblint.testing.cases import case_findings
-
-    check_evidence_numbers(rule, case_findings(case, folder), f"case {case.name!r}")
-
-
 def _checked_findings(rule: type[Rule], item: ContractInput, copy: int) -> str:
     """The rule's findings on copy ``copy`` of the input's contexts, as JSON, after checking each is well formed."""
     findings = _run(rule, item, copy)

@@ -12,18 +12,19 @@ hold, which these checks assert:
 * :func:`check_finding_messages` (the findings of a run): each finding's ``variant`` is one
   of the rule's (:meth:`nblint.engine.Rule.template`), every value its template reads is
   plain JSON (a numpy scalar would print ``np.float64(0.5)``), and its message is the
-  template rendered over the finding's fields as JSON (the evidence as the report writes
-  it). :func:`check_json_messages` does the same on findings as JSON (``--format json``,
+  template rendered over the finding's fields as the report writes them (numbers to 6
+  digits: a message showing more digits than its evidence holds fails). :func:`check_json_messages` does the same on findings as JSON (``--format json``,
   without their variant): the message is one of the rule's templates over the fields.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable
 from typing import Any
 
-from nblint.engine import Rule, settle
+from nblint.engine import Rule
 from nblint.engine.findings import Finding
 from nblint.engine.messages import (
     NAMED_SPECS,
@@ -35,6 +36,7 @@ from nblint.engine.messages import (
     named_spec,
     render,
 )
+from nblint.engine.rule import _jsonable
 
 #: Notation, not quantities: the values of a bit, the codes CategoricalNB takes, the terms of a formula.
 _NOTATION = re.compile(r"(?<![\w.])(?:0/1|0\.\.K-1|[A-Za-z]\s?[-+*/]\s?\d+)(?![\w])")
@@ -101,8 +103,8 @@ def check_finding_messages(rule: type[Rule], findings: Iterable[Finding], where:
                 f"{said}: the template reads {{{name}}} = {fields[root]!r}, which is not plain JSON "
                 "(make the evidence a Python number, text, list or dict)"
             )
-        (settled,) = _settled(finding)
-        expected = render(template, finding_fields(settled.evidence, settled.columns, settled.rows))
+        reported = _as_reported(finding.evidence)
+        expected = render(template, finding_fields(reported, finding.columns, finding.rows))
         assert finding.message == expected, (
             f"{said} is not its template over its evidence as JSON (a number the message shows that the "
             f"evidence lacks, or shows with more digits):\n{finding.message}\n{expected}"
@@ -126,13 +128,16 @@ def check_json_messages(rule: type[Rule], findings: Iterable[dict[str, Any]], wh
         )
 
 
-def _settled(finding: Finding) -> list[Finding]:
-    """A copy of the finding with its evidence as the report writes it (plain JSON, numbers to 6 digits)."""
-    from dataclasses import replace
-
-    copy = [replace(finding, evidence=dict(finding.evidence))]
-    settle(copy)
-    return copy
+def _as_reported(value: Any) -> Any:
+    """Evidence as the report writes it (:func:`nblint.engine.settle`: numbers to 6 digits, numpy made plain), but
+    an infinite or missing number kept a number (the report writes it as text, ``"inf"``, or null)."""
+    if isinstance(value, dict):
+        return {str(key): _as_reported(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_as_reported(item) for item in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return float(value)
+    return _jsonable(value)
 
 
 def _plain(value: Any) -> bool:
