@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from nblint.engine.messages import fmt_class, fmt_share, fmt_value
+from nblint.engine.messages import fmt_class, fmt_value
 
-__all__ = ["fmt_class", "fmt_share", "fmt_value", "zero_upper_bound"]
+__all__ = ["fmt_class", "fmt_value", "zero_upper_bound"]
 
 
 def zero_upper_bound(n: int, confidence: float = 0.95) -> float:

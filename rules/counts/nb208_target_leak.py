@@ -23,21 +23,26 @@ _SUMMARY = (
 )
 
 
+def _pure(symbol: str, exceptions: bool) -> str:
+    """A pure side: beyond the cut (``>``) or at or below it (``<=``), with no exception or all but a few."""
+    if exceptions:
+        every, where = "all but {one_sided[exceptions]}", "on the other side but for those rows"
+    else:
+        every, where = "every one", "only on the other side"
+    return _DECIDES + _PURE.replace("SIDE", symbol).replace("EVERY", every).replace("WHERE", where)
+
+
 def _variants() -> dict[str, str]:
     """The rule's templates: each way of deciding after the common start, and the summaries of columns and words."""
-    templates = {name: _DECIDES + how for name, how in _HOW.items()}
-    for side, symbol in (("above", ">"), ("below", "<=")):
-        every, only = ("every one", "only on the other side")
-        templates[f"pure_{side}"] = _DECIDES + _PURE.replace("SIDE", symbol).replace("EVERY", every).replace(
-            "WHERE", only
-        )
-        every, but = ("all but {one_sided[exceptions]}", "on the other side but for those rows")
-        templates[f"pure_{side}_but"] = _DECIDES + _PURE.replace("SIDE", symbol).replace("EVERY", every).replace(
-            "WHERE", but
-        )
-    templates["summary"] = _SUMMARY.replace("WHAT", "columns")
-    templates["summary_words"] = _SUMMARY.replace("WHAT", "words")
-    return templates
+    return {
+        **{name: _DECIDES + how for name, how in _HOW.items()},
+        "pure_above": _pure(">", exceptions=False),
+        "pure_above_but": _pure(">", exceptions=True),
+        "pure_below": _pure("<=", exceptions=False),
+        "pure_below_but": _pure("<=", exceptions=True),
+        "summary": _SUMMARY.replace("WHAT", "columns"),
+        "summary_words": _SUMMARY.replace("WHAT", "words"),
+    }
 
 
 class TargetLeak(Rule):

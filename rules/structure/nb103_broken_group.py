@@ -2,7 +2,7 @@ from nblint.analysis.context import TableContext
 from nblint.engine import Option, Rule, Severity
 from nblint.report.figures import group_pattern
 
-_FOR_INSTANCE = "; e.g. rows {rows:level}"
+_FOR_INSTANCE = "; e.g. rows {rows:joined}"
 #: A one-hot group's rows off one: with no column set, with two or more, or both; and, where the table writes
 #: its other variables as complete groups, why no level was dropped here.
 _OFF = {

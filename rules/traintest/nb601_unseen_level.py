@@ -9,7 +9,7 @@ _UNSEEN = (
     "{levels} level(s) never seen in training ({shown:level}MORE) on {rows} of {test_rows} test rows ({share:.0%})"
 )
 #: What the test table's column is (a column, or a group read as its variable), and what the unseen levels do.
-_WHAT = {"column": "column {variable!r}: ", "group": "group {variable!r} ({columns:level}): "}
+_WHAT = {"column": "column {variable!r}: ", "group": "group {variable!r} ({columns:joined}): "}
 _CONSEQUENCES = {
     "": "",
     "_encoder": "; {encoder} raises on them (handle_unknown='error')",
