@@ -256,7 +256,7 @@ class Rule:
         return kept
 
     def _summary_variant(self, ctx, ranked: list[Finding]) -> str:
-        """The summary's variant; a rule not yet converted overrides ``summary_message`` (its literal message)."""
+        """The summary's variant (a pack's rule that overrides the former ``summary_message`` hook keeps its literal message)."""
         legacy = getattr(self, "summary_message", None)
         if legacy is None:
             return self.summary_variant(ctx, ranked)
