@@ -1,28 +1,15 @@
-"""The words the rule families share: a list of columns, the variable a group likely encodes, the fix for
-a group read as separate bits.
+"""The words the rule families share: a list of columns, the fix for a group read as separate bits.
 
-Each is written once here so that the rules saying the same thing say it the same way.
+Each is written once here so that the rules saying the same thing say it the same way. Words a
+template shows (the variable a group likely encodes, a chance as odds) are the formatter's named
+specs (:mod:`nblint.engine.messages`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from nblint.engine.messages import fmt_columns
 
-
-def fmt_columns(columns: Iterable[str], limit: int = 6) -> str:
-    """``a, b, c`` (or ``a, b, ... (12 columns)``) for messages: at most ``limit`` names, then the count."""
-    columns = list(columns)
-    shown = ", ".join(columns[:limit])
-    return shown + (f", ... ({len(columns)} columns)" if len(columns) > limit else "")
-
-
-def likely_variable(stem: str | None) -> str:
-    """`` (likely variable 'colour')`` after a group's columns when their names share a stem, else nothing.
-
-    Only names make a group *an encoded variable* with a name (DESIGN 4b): without a stem the
-    message names no variable rather than invent one.
-    """
-    return f" (likely variable {stem!r})" if stem else ""
+__all__ = ["GROUP_FIX", "fmt_columns"]
 
 
 #: The fix for a group read as separate bits (NB307, under every declared model): the model and the

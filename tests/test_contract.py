@@ -29,7 +29,7 @@ def test_builtin_pack_is_loaded_through_the_entry_point():
 
 @testing.parametrize_with_checks(RULES.values(), CASES)
 def test_rule_contract(check):
-    """One test per (rule, check, input): documentation, case coverage, behaviour, numbers of messages in evidence.
+    """One test per (rule, check, input): documentation, templates, case coverage, behaviour, messages over evidence.
 
     A rule's known failures are its documented ``contract_exemptions`` (strict expected failures).
     """
@@ -40,6 +40,31 @@ def test_rule_contract(check):
 def test_every_exemption_is_still_needed(code):
     """An exemption is documented in the rule and removed as soon as the rule keeps that part of the contract."""
     assert testing.stale_exemptions(RULES[code], CASES) == []
+
+
+def test_every_builtin_rule_says_its_messages_as_templates():
+    """Issue 39 item 4: every built-in rule declares ``messages``, and no finding it builds passes a literal message.
+
+    Each ``finding``/``step_finding`` call of a rule module names a variant: a string written there is one of
+    the rule's (a computed one, ``f"{problem}_{texts}"``, is checked on every contract input and case by the
+    ``messages`` check, which fails a literal message as a finding without a variant).
+    """
+    import ast
+
+    assert [code for code, rule in RULES.items() if not rule.messages] == []
+    for code, rule in RULES.items():
+        module = inspect.getmodule(rule)
+        for call in ast.walk(ast.parse(inspect.getsource(module))):
+            if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)):
+                continue
+            position = {"finding": 1, "step_finding": 2}.get(call.func.attr)
+            if position is None:
+                continue
+            where = f"{code}: line {call.lineno} of {module.__name__}"
+            assert "message" not in [keyword.arg for keyword in call.keywords], f"{where} passes a literal message"
+            variant = call.args[position] if len(call.args) > position else None
+            if isinstance(variant, ast.Constant):
+                assert rule.template(variant.value) is not None, f"{where}: {variant.value!r} is not a variant"
 
 
 def test_rule_names_are_unique():

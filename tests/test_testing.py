@@ -38,7 +38,17 @@ DOC = """{summary}
     """
 
 
-def make_rule(code: str, check, summary: str = "A rule made for a test.") -> type[Rule]:
+#: The messages of the rules made for these tests.
+MESSAGES = {
+    "exists": "column {column!r} exists",
+    "ratio": "{ratio} rows for each other row",
+    "call": "call {call}",
+    "first": "the first column",
+    "a_column": "a column",
+}
+
+
+def make_rule(code: str, check, summary: str = "A rule made for a test.", messages=MESSAGES) -> type[Rule]:
     return type(
         f"Rule{code}",
         (Rule,),
@@ -47,6 +57,7 @@ def make_rule(code: str, check, summary: str = "A rule made for a test.") -> typ
             "code": code,
             "name": f"test-{code[2:]}",
             "severity": Severity.INFO,
+            "messages": messages,
             "check": check,
             "__module__": __name__,
         },
@@ -56,26 +67,26 @@ def make_rule(code: str, check, summary: str = "A rule made for a test.") -> typ
 def finding_per_feature(self, ctx):
     for column in ctx.profile.names:
         if column != ctx.target:
-            yield self.finding(ctx, f"column {column!r} exists", columns=[column])
+            yield self.finding(ctx, "exists", columns=[column])
 
 
 def raises_on_one_row(self, ctx):
-    yield self.finding(ctx, f"{ctx.n_rows // (ctx.n_rows - 1)} rows for each other row")
+    yield self.finding(ctx, "ratio", evidence={"ratio": ctx.n_rows // (ctx.n_rows - 1)})
 
 
 COUNTER = itertools.count()
 
 
 def counts_its_calls(self, ctx):
-    yield self.finding(ctx, f"call {next(COUNTER)}")
+    yield self.finding(ctx, "call", evidence={"call": next(COUNTER)})
 
 
 def names_the_first_column(self, ctx):
-    yield self.finding(ctx, "the first column", columns=[ctx.source.names[0]])
+    yield self.finding(ctx, "first", columns=[ctx.source.names[0]])
 
 
 def names_a_column_that_is_not_there(self, ctx):
-    yield self.finding(ctx, "a column", columns=["no such column"])
+    yield self.finding(ctx, "a_column", columns=["no such column"])
 
 
 def test_a_well_behaved_rule_keeps_the_contract():
@@ -158,11 +169,12 @@ class ShoutingColumn(Rule):
     code = "NB901"
     name = "shouting-column"
     severity = Severity.INFO
+    messages = {"capitals": "column {column!r} is in capitals"}
 
     def check(self, ctx):
         for column in ctx.profile.names:
             if column.isupper():
-                yield self.finding(ctx, f"column {column!r} is in capitals", columns=[column])
+                yield self.finding(ctx, "capitals", columns=[column])
 '''
 
 CASE_FILE = """
@@ -207,10 +219,10 @@ def test_a_third_party_pack_runs_the_readme_tests(tmp_path):
         text=True,
     )
     assert result.returncode == 0, result.stdout + result.stderr
-    # two cases; the contract: metadata, case coverage, behaviour and evidence numbers on each contract table,
-    # evidence numbers on the one failing case
+    # two cases; the contract: metadata, templates, case coverage, behaviour and messages on each contract table,
+    # messages on the one failing case
     tables = sum(item.input == "table" for item in testing.contract_inputs())
-    assert re.search(rf"\b{2 + 2 + 2 * tables + 1} passed\b", result.stdout), result.stdout
+    assert re.search(rf"\b{2 + 3 + 2 * tables + 1} passed\b", result.stdout), result.stdout
 
 
 def test_rules_of_a_package():
@@ -229,63 +241,103 @@ def test_importing_nblint_testing_imports_neither_pytest_nor_sklearn():
     assert result.stdout.strip() == "[]"
 
 
-# --------------------------------------------------------------------------- messages over evidence (issue 25 item 3)
+# --------------------------------------------------------------------------- messages as templates over evidence (issue 39)
 
 
 @pytest.mark.parametrize(
-    "message, evidence, missing",
+    "template, broken",
     [
-        ("column 'x' is missing on 8 of 60 rows (13.3%)", {"missing": 8, "n_rows": 60, "share": 0.133333}, []),
-        ("column 'x' is missing on 8 of 60 rows (13.3%)", {"missing": 8, "share": 0.133333}, ["60"]),
-        ("1,234 rows; 0.1235 of the mass", {"rows": 1234, "mass": 0.123456}, []),
-        ("0.124 of the mass", {"mass": 0.123456}, ["0.124"]),  # 0.123456 shows as 0.123
-        ("about 1 in 2.6e+09", {"odds": 2.61e9}, ["1"]),
-        ("about 1 in 2.6e+09", {"odds": 2.61e9, "one": 1}, []),
-        ("a fall of 0.3 (40%)", {"change": -0.3, "share": 0.4}, []),
-        ("code 'colour_2' and NB104, K-1 bits, 0/1 columns", {}, []),  # names, codes, formula, notation
-        ("class '2' on 3 rows", {"class_rows": {"2": 3}}, []),  # a key that is a number
+        ("the table has 60 rows", r"NB994 message 'rows' writes 60 in its words"),
+        ("{rows} rows in {}", r"a field is read by name, not position"),
+        ("{rows rows", r"does not parse"),
+        ("{rows:plurals(row)} rows", r"names no spec of"),
     ],
 )
-def test_the_numbers_of_a_message_are_looked_up_in_its_evidence(message, evidence, missing):
-    from nblint.testing.evidence import unsupported_numbers
+def test_a_template_that_writes_a_number_or_does_not_parse_breaks_the_contract(template, broken):
+    rule = make_rule("NB994", finding_per_feature, messages={"rows": template})
+    with pytest.raises(AssertionError, match=broken):
+        testing.check_rule_templates(rule)
 
-    finding = {"message": message, "evidence": evidence, "columns": [], "rows": [], "line": None}
-    assert unsupported_numbers(finding) == missing
+
+def test_numbers_a_template_explains_with_and_notation_keep_the_contract():
+    words = "code 'colour_2', NB104, log2, K-1 bits, 0/1 columns, codes 0..K-1, {rows} rows, codes 0 and 1"
+    rule = make_rule("NB994", finding_per_feature, messages={"rows": words})
+    with pytest.raises(AssertionError, match="writes 0, 1 in its words"):
+        testing.check_rule_templates(rule)
+    rule.message_constants = frozenset({0.0, 1.0})  # (the codes of an example: declared)
+    testing.check_rule_templates(rule)
 
 
 def says_the_row_count(self, ctx):
     yield self.finding(ctx, f"the table has {ctx.n_rows} rows", evidence={"note": "rows left out"})
 
 
-def test_a_number_missing_from_the_evidence_breaks_the_contract():
+def says_a_third(self, ctx):
+    yield self.finding(ctx, "third", evidence={"third": 1 / 3})
+
+
+def says_a_numpy_number(self, ctx):
+    import numpy as np
+
+    yield self.finding(ctx, "third", evidence={"third": np.float64(0.25)})
+
+
+@pytest.mark.parametrize(
+    "check, broken",
+    [
+        (says_the_row_count, r"NB994 on a typical table, no model: 'the table has 60 rows' has variant '', not one"),
+        (says_a_third, r"is not its template over its evidence as JSON"),
+        (says_a_numpy_number, r"the template reads \{third\} = np.float64\(0.25\), which is not plain JSON"),
+    ],
+)
+def test_a_message_that_is_not_its_template_over_plain_evidence_breaks_the_contract(check, broken):
+    """A literal message, a number shown with more digits than the report keeps, a numpy number read by a template."""
+    rule = make_rule("NB994", check, messages={"third": "a third is {third}"})
+    with pytest.raises(AssertionError, match=broken):
+        testing.check_messages_on(rule, "a typical table, no model")
+
+
+def test_exemptions_and_stale_exemptions():
     rule = make_rule("NB994", says_the_row_count)
-    with pytest.raises(AssertionError, match=r"NB994 on a typical table, no model: the message shows 60, which its"):
+    with pytest.raises(
+        AssertionError, match=r"NB994 on a typical table, no model: 'the table has 60 rows' has variant"
+    ):
         testing.check_rule(rule)
-    rule.message_constants = frozenset({60.0, 1.0})  # (declared: the check takes them as shown; a one-row table)
-    testing.check_rule(rule)
-    del rule.message_constants
-    rule.contract_exemptions = {"evidence_numbers": "a test of exemptions"}
+    rule.contract_exemptions = {"messages": "a test of exemptions"}
     testing.check_rule(rule)  # the whole contract but the exempt check
     assert testing.stale_exemptions(rule) == []
-    rule.contract_exemptions = {"evidence_numbers": "no longer needed"}
+    rule.contract_exemptions = {"messages": "no longer needed"}
     rule.check = finding_per_feature
-    assert testing.stale_exemptions(rule) == ["evidence_numbers"]
+    assert testing.stale_exemptions(rule) == ["messages"]
+
+
+def test_a_failing_cases_json_says_one_of_the_rules_templates():
+    from nblint.testing.templates import check_json_messages
+
+    rule = make_rule("NB994", finding_per_feature)
+    said = {"message": "column 'a' exists", "columns": ["a"], "rows": [], "evidence": {}}
+    check_json_messages(rule, [said], "a case")
+    with pytest.raises(AssertionError, match="none of the rule's templates"):
+        check_json_messages(rule, [dict(said, message="column 'b' exists")], "a case")
 
 
 def test_parametrize_with_checks_makes_one_test_per_rule_check_and_input():
     rule = make_rule("NB995", says_the_row_count)
-    rule.contract_exemptions = {"evidence_numbers": "the row count is not in the evidence"}
+    rule.contract_exemptions = {"messages": "the message is literal"}
     cases = [testing.Case("NB995", {"name": f"c{i}", "expect": expect}) for i, expect in enumerate(["pass", "fail"])]
     params = testing.parametrize_with_checks([rule], cases).args[1]
     ids = [param.id for param in params]
     tables = [item.name for item in testing.contract_inputs() if item.input == "table"]
-    assert ids[:3] == ["NB995-metadata", "NB995-case_coverage", "NB995-behaviour-a_typical_table_no_model"]
-    assert len(ids) == 2 + 2 * len(tables) + 1 and ids[-1] == "NB995-evidence_numbers-case2"  # the failing case
+    assert ids[:4] == [
+        "NB995-metadata",
+        "NB995-templates",
+        "NB995-case_coverage",
+        "NB995-behaviour-a_typical_table_no_model",
+    ]
+    assert len(ids) == 3 + 2 * len(tables) + 1 and ids[-1] == "NB995-messages-case2"  # the failing case
     exempt = [param.id for param in params if param.marks]
-    assert exempt == [i for i in ids if "-evidence_numbers-" in i]
-    assert all(
-        param.marks[0].kwargs["reason"] == "the row count is not in the evidence" for param in params if param.marks
-    )
+    assert exempt == [i for i in ids if "-messages-" in i]
+    assert all(param.marks[0].kwargs["reason"] == "the message is literal" for param in params if param.marks)
     with pytest.raises(ValueError, match=r"NB995 is exempt from checks that do not exist: \['evidence'\]"):
         testing.parametrize_with_checks([rule], expected_failed_checks=lambda rule: {"evidence": "a typo"})
 

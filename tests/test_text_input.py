@@ -81,7 +81,9 @@ def as_counts(findings: list[dict]) -> list[dict]:
             f = {
                 **f,
                 "evidence": {
-                    k: v for k, v in f["evidence"].items() if k not in ("same_text_sets", "made_identical_by")
+                    k: v
+                    for k, v in f["evidence"].items()
+                    if k not in ("same_text_sets", "made_identical_by", "vectorized_sets", "by_step")
                 },
             }
         if f["code"] == "NB209" and "repeat" in f["message"]:

@@ -62,6 +62,10 @@ class Finding:
     figure : dict or None
         The data behind the finding's picture in the HTML report (:mod:`nblint.report.html`):
         not part of :meth:`to_dict`, so JSON and the other formats never change with it.
+    variant : str
+        The key of the rule's ``messages`` whose template the message is rendered from
+        (:mod:`nblint.engine.messages`; "" for a literal message). Not part of :meth:`to_dict`
+        either: the contract checks it, reporters never show it.
     """
 
     code: str
@@ -77,6 +81,7 @@ class Finding:
     cell: int | None = None
     file_line: int | None = None
     figure: dict[str, Any] | None = field(default=None, repr=False, compare=False)
+    variant: str = field(default="", compare=False)
 
     def sort_key(self):
         """Sort by file, (cell,) line and code; a stable sort keeps each rule's own (table) order."""

@@ -15,11 +15,12 @@ from __future__ import annotations
 import inspect
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from nblint.engine.findings import Finding, Severity
+from nblint.engine.messages import SUFFIXES, SUMMARY, finding_fields, render
 
 DOC_SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead")
 #: The kinds of input a rule can read, and how ``nblint rule CODE`` describes each.
@@ -130,14 +131,16 @@ class Rule:
     sections ``## What it does``, ``## Why is this bad?``, ``## Example`` and
     ``## Use instead``.  ``nblint rule CODE`` prints it with the options.
 
-    Messages over evidence: a finding's message is a template over its evidence, so every
-    number the message shows is in the evidence, as the message formats it (rounded to the
-    digits shown, ``1,234`` for 1234, ``40%`` for a share of 0.4), or is the finding's
-    line, cell, rows or their count. The contract checks it
-    (:func:`nblint.testing.check_evidence_numbers`): a rule that breaks it adds the missing
-    number to its evidence, never changes the message. Numbers a message explains with
-    rather than measures go in :attr:`message_constants`; a rule not yet fixed says why in
-    :attr:`contract_exemptions`.
+    Messages are templates over evidence (:mod:`nblint.engine.messages`, ruff's way): the
+    rule declares :attr:`messages`, one template per sentence shape (variant name -> template
+    in :meth:`str.format` syntax with a few named specs: ``{columns:names}``,
+    ``{n_rows:plural(row)}``), and :meth:`finding` renders the variant's template over the
+    finding's evidence (and its ``column``, ``columns`` and ``rows``). So every number a
+    message shows is a value of its evidence by construction: a template that needs one more
+    value adds it to the evidence, never computes it in the message. The contract checks it
+    (:mod:`nblint.testing.templates`): each template parses, its literal words write no
+    number but notation (``0/1``, ``K-1``, ``NB104``) and the rule's
+    :attr:`message_constants`, and each finding's message is its template over its fields.
     """
 
     code: ClassVar[str] = ""
@@ -163,8 +166,11 @@ class Rule:
     replaced_by: ClassVar[str] = ""
     #: What another rule reports now that this one reported before (:class:`Narrowing`); the rule keeps its code.
     narrowed: ClassVar[tuple[Narrowing, ...]] = ()
-    #: Numbers the rule's messages explain with rather than measure (the codes 0, 1 and 2 of an example):
-    #: the contract's evidence check (:mod:`nblint.testing.evidence`) takes them as shown by the evidence.
+    #: The rule's messages: variant name -> template over a finding's fields (:mod:`nblint.engine.messages`),
+    #: one per sentence shape (``{"constant": "column {column!r} has the same value ({value}) on every row"}``).
+    messages: ClassVar[Mapping[str, str]] = {}
+    #: Numbers the rule's templates write in their words, explaining with rather than measuring (the codes
+    #: 0, 1 and 2 of an example): the contract's template check allows them in the literal text.
     message_constants: ClassVar[frozenset[float]] = frozenset()
     #: Contract checks the rule is known to fail, each with the reason (check name -> why), as
     #: scikit-learn's ``expected_failed_checks``: :func:`nblint.testing.parametrize_with_checks` marks
@@ -200,14 +206,18 @@ class Rule:
         """How much a per-column finding costs (rows affected, class mass): summaries list the costliest first."""
         return float(finding.evidence.get("rows", 0) or 0)
 
-    def summary_message(self, ctx, findings: list[Finding], share: float) -> str:
-        """The one message of a summary finding: ``findings`` (ranked by cost) make ``share`` of the features.
+    def summary_evidence(self, ctx, findings: list[Finding]) -> dict[str, Any]:
+        """What a summary's template reads beside its count, share, examples and columns (``findings`` ranked by cost).
 
-        Rules override this with words about their own problem; the default names the
-        count and the costliest instance.
+        A rule that words its own summary (a ``summary`` variant in :attr:`messages`) adds
+        here the values it shows (the target, the least share among the columns); the
+        default adds nothing.
         """
-        first = findings[0]
-        return f"{len(findings)} columns ({share:.0%} of the features) are reported for one reason; the costliest: {first.message}"
+        return {}
+
+    def summary_variant(self, ctx, findings: list[Finding]) -> str:
+        """The variant of a summary's message: ``summary`` (the rule's own, else the engine's :data:`SUMMARY`)."""
+        return "summary"
 
     def summarize(self, ctx, findings: list[Finding], limit: int) -> list[Finding]:
         """Say once what this rule found on more than ``limit`` columns of one table for one reason.
@@ -240,14 +250,26 @@ class Rule:
         order = ctx.table_order
         for group in large.values():
             ranked = sorted(group, key=lambda f: (-self.cost(f), order.get(f.columns[0], 0)))
-            share = len(group) / _n_features(ctx)
-            message = self.summary_message(ctx, ranked, share)
             columns, costs = [f.columns[0] for f in ranked], [self.cost(f) for f in ranked]
-            kept.append(self.summary_finding(ctx, message, ranked[:10], columns, costs))
+            variant, extra = self._summary_variant(ctx, ranked), self.summary_evidence(ctx, ranked)
+            kept.append(self.summary_finding(ctx, variant, ranked[:10], columns, costs, extra))
         return kept
 
+    def _summary_variant(self, ctx, ranked: list[Finding]) -> str:
+        """The summary's variant (a pack's rule that overrides the former ``summary_message`` hook keeps its literal message)."""
+        legacy = getattr(self, "summary_message", None)
+        if legacy is None:
+            return self.summary_variant(ctx, ranked)
+        return legacy(ctx, ranked, len(ranked) / _n_features(ctx))
+
     def summary_finding(
-        self, ctx, message: str, examples: list[Finding], columns: Sequence[str], costs: Sequence[float]
+        self,
+        ctx,
+        variant: str,
+        examples: list[Finding],
+        columns: Sequence[str],
+        costs: Sequence[float],
+        extra: Mapping[str, Any] | None = None,
     ) -> Finding:
         """The one finding for many columns reported for one reason (see :meth:`summarize`).
 
@@ -257,12 +279,16 @@ class Rule:
 
         Parameters
         ----------
-        message : str
-            What :meth:`summary_message` says.
+        variant : str
+            What :meth:`summary_variant` says (``summary``): its template is rendered over the evidence.
         examples : list of Finding
             The per-column findings of the costliest columns (at most ten are kept), costliest first.
         columns, costs : sequences
             Every column reported, costliest first, and its cost (a float each).
+        extra : mapping, optional
+            What the template reads beside the count, share, examples and columns: by default
+            :meth:`summary_evidence` of the examples; :meth:`summarize` gives it every finding
+            summarised (a least share is over all of them, not the ten shown).
         """
         order = ctx.table_order
         listed = len(columns)
@@ -274,6 +300,7 @@ class Rule:
             "share": len(columns) / _n_features(ctx),
             "examples": [{"column": f.columns[0], "message": f.message, **f.evidence} for f in examples[:10]],
             "columns": _ranked_columns(columns[:listed], costs[:listed]),
+            **(self.summary_evidence(ctx, examples) if extra is None else extra),
         }
         try:  # (a vocabulary's ten thousand words: a bound look-up, not a lambda per word)
             in_table_order = sorted(columns, key=order.__getitem__)
@@ -281,7 +308,7 @@ class Rule:
             in_table_order = sorted(columns, key=lambda c: order.get(c, 0))
         return self.finding(
             ctx,
-            message,
+            variant,
             columns=in_table_order,
             evidence=evidence,
             fix=examples[0].fix,
@@ -290,11 +317,25 @@ class Rule:
 
     # ---------------------------------------------------------------- helpers
 
+    @classmethod
+    def template(cls, variant: str) -> str | None:
+        """The template of ``variant``: the rule's (:attr:`messages`), the engine's ``summary``, with its suffixes.
+
+        ``VARIANT+SUFFIX`` is ``VARIANT``'s template followed by :data:`~nblint.engine.messages.SUFFIXES`'s
+        ``SUFFIX``. None when the rule has no such variant.
+        """
+        base, *suffixes = variant.split("+")
+        template = cls.messages.get(base, SUMMARY if base == "summary" else None)
+        if template is None or any(suffix not in SUFFIXES for suffix in suffixes):
+            return None
+        return template + "".join(SUFFIXES[suffix] for suffix in suffixes)
+
     def finding(
         self,
         ctx,
-        message: str,
+        variant: str = "",
         *,
+        message: str | None = None,
         columns=(),
         rows=(),
         evidence=None,
@@ -303,21 +344,41 @@ class Rule:
         line: int | None = None,
         figure: dict | None = None,
     ) -> Finding:
-        """Build a finding of this rule for the table in ``ctx`` (``figure``: see :class:`Finding`)."""
+        """Build a finding of this rule for the table in ``ctx``, its message the ``variant``'s template over its fields.
+
+        Parameters
+        ----------
+        variant : str
+            A key of :attr:`messages` (or ``summary``, see :meth:`template`): the message is
+            :func:`~nblint.engine.messages.render` of its template over the evidence, ``column``,
+            ``columns`` and ``rows``. While rules move to templates, a text that is no variant
+            (or ``message=``) is taken as the literal message.
+        figure : dict, optional
+            See :class:`Finding`.
+        """
+        columns, rows, evidence = list(columns), list(rows), dict(evidence or {})
+        template = self.template(variant) if message is None else None
+        if template is not None:
+            message = render(template, finding_fields(evidence, columns, rows))
+        elif message is None:
+            message, variant = variant, ""  # (a literal message, before its rule moved to templates)
+        else:
+            variant = ""
         return Finding(
             code=self.code,
             name=self.name,
             severity=severity or self.severity,
             message=message,
             path=ctx.path,
-            columns=list(columns),
-            rows=list(rows),
+            columns=columns,
+            rows=rows,
             line=line,
             # As given: :func:`run_rules` makes the evidence of the findings it keeps plain JSON (a wide
             # table's per-column findings are mostly folded into one summary, their evidence never shown).
-            evidence=dict(evidence or {}),
+            evidence=evidence,
             fix=fix,
             figure=figure,
+            variant=variant,
         )
 
     @classmethod

@@ -35,6 +35,7 @@ import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from nblint.engine.messages import SUFFIXES, render
 from nblint.pipelines import catalog
 from nblint.pipelines.calls import Call, Expr
 from nblint.pipelines.spec import Step
@@ -61,8 +62,12 @@ UNDECIDED_BRANCH = "_undecided_branch"  # "f() (called at line N)": returned on 
 
 
 def undecided_message(message: str, where: str) -> str:
-    """``message`` about a step or model that ``where`` (a helper call) returns on a branch it does not decide."""
-    return f"{message} (on a branch of {where} that its arguments do not decide)"
+    """``message`` about a step or model that ``where`` (a helper call) returns on a branch it does not decide.
+
+    The words are the engine's ``undecided`` suffix (:data:`nblint.engine.messages.SUFFIXES`): a finding
+    so worded has the variant ``VARIANT+undecided``.
+    """
+    return message + render(SUFFIXES["undecided"], {"undecided_branch": where})
 
 
 #: Encodings a per-column increasing scaler keeps (see the module docstring).

@@ -388,13 +388,6 @@ def _best_threshold(keys, table: np.ndarray, column: str) -> DecidingColumn:
     return DecidingColumn(column, right / n, "threshold", threshold, above, n - right)
 
 
-def chance_in_words(p: float) -> str:
-    """``about 1 in 3e+12`` for a small probability."""
-    if p <= 0:
-        return "less than 1 in 1e300"
-    return f"about 1 in {1 / p:.2g}" if p < 0.01 else f"{p:.2%}"
-
-
 __all__ = [
     "DecidingColumn",
     "SingleClassLevel",
@@ -402,5 +395,4 @@ __all__ = [
     "one_class_chance",
     "scanned_columns",
     "single_class_levels",
-    "chance_in_words",
 ]

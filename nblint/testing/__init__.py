@@ -7,7 +7,7 @@
 * :func:`check_rule` checks the contract every rule keeps (documentation,
   cases, and behaviour: it never raises on empty, one-row or all-missing tables,
   without a target or under any model, and gives the same findings twice and
-  whatever the column order; every number of a message in its evidence);
+  whatever the column order; every message a template over its evidence, :mod:`nblint.testing.templates`);
   :mod:`nblint.testing.contract` says what is tried.
 * :func:`parametrize_with_checks` makes each (rule, check, input) a test of its own, with the
   rule's documented exemptions, as scikit-learn's function of that name
@@ -39,9 +39,11 @@ from nblint.testing.checks import CHECKS, RuleCheck, check_rule, parametrize_wit
 from nblint.testing.contract import (
     CONTRACT_MODELS,
     check_case_coverage,
-    check_evidence_numbers,
+    check_messages_of_case,
+    check_messages_on,
     check_rule_behaviour,
     check_rule_metadata,
+    check_rule_templates,
     contract_inputs,
     contract_table,
     rules_of,
@@ -52,7 +54,9 @@ __all__ = [
     "CHECKS",
     "CONTRACT_MODELS",
     "RuleCheck",
-    "check_evidence_numbers",
+    "check_messages_on",
+    "check_messages_of_case",
+    "check_rule_templates",
     "context",
     "parametrize_with_checks",
     "rule_checks",

@@ -174,15 +174,17 @@ def case_findings(case: Case, folder=None) -> list[dict]:
     return [f for f in findings if f["code"] == case.rule]
 
 
-def check_case(case: Case, folder=None) -> None:
+def check_case(case: Case, folder=None, findings: list[dict] | None = None) -> None:
     """Assert that the case's rule fires (``expect: fail``) or stays silent (``expect: pass``) as the case says.
+
+    ``findings``: the case's findings already run (:func:`case_findings`), to look at them further.
 
     Raises
     ------
     AssertionError
         Saying what differs.
     """
-    findings = case_findings(case, folder)
+    findings = case_findings(case, folder) if findings is None else findings
     spec = case.spec
     if spec["expect"] == "pass":
         assert findings == [], [f["message"] for f in findings]

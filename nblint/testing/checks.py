@@ -3,7 +3,7 @@
 :func:`rule_checks` lists the checks of :mod:`nblint.testing.contract` for one rule,
 each bound to its input and callable on its own; :func:`parametrize_with_checks` makes
 them pytest parameters whose ids say what broke (``NB201-behaviour-a_one_row_table_no_model``,
-``NB201-evidence_numbers-case3``), so ``pytest -k`` picks any of them::
+``NB201-messages-case3``), so ``pytest -k`` picks any of them::
 
     from nblint import testing
 
@@ -13,9 +13,11 @@ them pytest parameters whose ids say what broke (``NB201-behaviour-a_one_row_tab
     def test_rule_contract(check):
         check()
 
-The checks are ``metadata``, ``case_coverage`` (with cases), ``behaviour`` on each
-contract input the rule reads, and ``evidence_numbers`` on each contract input and each
-failing case (``caseN``: the N-th case of the rule's case file, from 1).
+The checks are ``metadata``, ``templates`` (the rule's message templates, see
+:mod:`nblint.testing.templates`), ``case_coverage`` (with cases), ``behaviour`` on each
+contract input the rule reads, and ``messages`` (each message its template over its
+evidence) on each contract input and each failing case (``caseN``: the N-th case of the
+rule's case file, from 1).
 
 A rule may be known to fail a check: its ``contract_exemptions`` (check name -> why)
 document it in the rule itself, and ``expected_failed_checks`` (a function of the rule
@@ -37,7 +39,7 @@ from typing import Any
 from nblint.engine import Rule
 
 #: The contract's checks, in the order they run.
-CHECKS = ("metadata", "case_coverage", "behaviour", "evidence_numbers")
+CHECKS = ("metadata", "templates", "case_coverage", "behaviour", "messages")
 
 
 @dataclass(frozen=True)
@@ -91,11 +93,12 @@ def rule_checks(rule: type[Rule], cases: Iterable[Any] | None = None) -> Iterato
     ----------
     rule : subclass of nblint.engine.Rule
     cases : list of nblint.testing.Case, optional
-        The pack's cases: with them, ``case_coverage`` and ``evidence_numbers`` on the rule's failing cases.
+        The pack's cases: with them, ``case_coverage`` and ``messages`` on the rule's failing cases.
     """
     from nblint.testing import contract
 
     yield RuleCheck(rule, "metadata", run=lambda: contract.check_rule_metadata(rule))
+    yield RuleCheck(rule, "templates", run=lambda: contract.check_rule_templates(rule))
     own = [case for case in cases or () if case.rule == rule.code]
     if cases is not None:
         every = list(cases)
@@ -104,17 +107,10 @@ def rule_checks(rule: type[Rule], cases: Iterable[Any] | None = None) -> Iterato
     for item in items:
         yield RuleCheck(rule, "behaviour", item.name, partial(contract.check_rule_behaviour_on, rule, item.name))
     for item in items:
-        yield RuleCheck(
-            rule, "evidence_numbers", item.name, partial(contract.check_evidence_numbers_on, rule, item.name)
-        )
+        yield RuleCheck(rule, "messages", item.name, partial(contract.check_messages_on, rule, item.name))
     for number, case in enumerate(own, 1):
         if case.spec.get("expect") == "fail":
-            yield RuleCheck(
-                rule,
-                "evidence_numbers",
-                f"case{number}",
-                partial(contract.check_evidence_numbers_of_case, rule, case),
-            )
+            yield RuleCheck(rule, "messages", f"case{number}", partial(contract.check_messages_of_case, rule, case))
 
 
 def parametrize_with_checks(

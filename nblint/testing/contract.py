@@ -17,9 +17,11 @@
   rule never raises, yields well-formed findings naming columns of the table,
   gives the same findings on a second context built afresh (deterministic), and
   the same findings when the table's columns come in reverse order;
-* :func:`check_evidence_numbers`: every number a finding's message shows is in its
-  evidence (:mod:`nblint.testing.evidence`), on the contract inputs and on the rule's
-  failing cases.
+* :func:`check_rule_templates`: the rule declares its messages as templates over evidence
+  (``Rule.messages``), each well formed (:func:`nblint.testing.templates.check_templates`);
+* :func:`check_messages_on` and :func:`check_messages_of_case`: each finding's message is its
+  template rendered over its evidence (:mod:`nblint.testing.templates`), on the contract
+  inputs and on the rule's failing cases.
 
 :func:`nblint.testing.parametrize_with_checks` makes each (rule, check, input) a test of
 its own, with the rule's documented exemptions (``Rule.contract_exemptions``).
@@ -138,43 +140,51 @@ def _behaviour_on(rule: type[Rule], item: ContractInput, seen: dict[str, str]) -
     return first
 
 
-def check_evidence_numbers(rule: type[Rule], findings: Iterable[dict], where: str) -> None:
-    """Every number of each finding's message is in its evidence (:func:`nblint.testing.evidence.unsupported_numbers`).
+def check_rule_templates(rule: type[Rule]) -> None:
+    """The rule declares ``messages``, each a well-formed template (:func:`nblint.testing.templates.check_templates`)."""
+    from nblint.testing.templates import check_templates
 
-    Parameters
-    ----------
-    rule : subclass of nblint.engine.Rule
-        Its ``message_constants`` are numbers its messages may show without evidence.
-    findings : iterable of dict
-        Findings as JSON (``Finding.to_dict()``).
-    where : str
-        The input, for the assertion's message.
-    """
-    from nblint.testing.evidence import unsupported_numbers
-
-    for finding in findings:
-        missing = unsupported_numbers(finding, rule.message_constants)
-        assert not missing, (
-            f"{rule.code} on {where}: the message shows {', '.join(missing)}, which its evidence lacks "
-            f"(add it to the evidence; never change the message's numbers):\n{finding['message']}\n"
-            f"evidence: {json.dumps(finding.get('evidence'), sort_keys=True)}"
-        )
+    assert rule.messages, (
+        f"{rule.code} declares no messages: a message is a template over the finding's evidence "
+        "(Rule.messages = {'variant': 'column {column!r} ...'}, self.finding(ctx, 'variant', evidence=...))"
+    )
+    check_templates(rule)
 
 
-def check_evidence_numbers_on(rule: type[Rule], name: str) -> None:
-    """:func:`check_evidence_numbers` on the rule's findings on contract input ``name``."""
-    check_evidence_numbers(rule, json.loads(_checked_findings(rule, _input(name), 0)), name)
+def check_messages_on(rule: type[Rule], name: str) -> None:
+    """On contract input ``name``: each finding's message is its variant's template over its evidence."""
+    from nblint.testing.templates import check_finding_messages
+
+    check_finding_messages(rule, _run(rule, _input(name), 0), name)
 
 
-def check_evidence_numbers_of_case(rule: type[Rule], case, folder=None) -> None:
-    """:func:`check_evidence_numbers` on the rule's findings on one of its cases (:class:`nblint.testing.Case`)."""
+def check_messages_of_case(rule: type[Rule], case, folder=None) -> None:
+    """On one of the rule's cases (:class:`nblint.testing.Case`): each message is a template over its evidence."""
     from nblint.testing.cases import case_findings
+    from nblint.testing.templates import check_json_messages
 
-    check_evidence_numbers(rule, case_findings(case, folder), f"case {case.name!r}")
+    check_json_messages(rule, case_findings(case, folder), f"case {case.name!r}")
 
 
 def _checked_findings(rule: type[Rule], item: ContractInput, copy: int) -> str:
-    """The rule's findings on copy ``copy`` of the input's contexts, as JSON, after checking each is well formed.
+    """The rule's findings on copy ``copy`` of the input's contexts, as JSON, after checking each is well formed."""
+    findings = _run(rule, item, copy)
+    for finding in findings:
+        assert isinstance(finding, Finding), f"{rule.code} on {item.name} yielded {finding!r}"
+        where = f"{rule.code} on {item.name}: {finding.message!r}"
+        assert finding.code == rule.code and finding.name == rule.name, f"{where} carries {finding.code}"
+        assert isinstance(finding.severity, Severity), f"{where}: severity {finding.severity!r}"
+        assert finding.message.strip(), f"{rule.code} on {item.name}: an empty message"
+        if item.input == "table":
+            unknown = set(finding.columns) - set(item.columns)
+            assert not unknown, f"{where} names columns the table does not have: {sorted(unknown)}"
+    settle(findings)  # as the engine does with the findings it keeps
+    findings.sort(key=Finding.sort_key)
+    return json.dumps([f.to_dict() for f in findings], sort_keys=True, allow_nan=False)
+
+
+def _run(rule: type[Rule], item: ContractInput, copy: int) -> list[Finding]:
+    """The rule's findings on copy ``copy`` of the input's contexts, as the rule made them (evidence not settled).
 
     Made afresh each time: the contexts are shared, the rule's run is not. A memo would go stale
     when a test changes the rule class between checks, and it saved 3% of the CPU of the contract and
@@ -190,18 +200,7 @@ def _checked_findings(rule: type[Rule], item: ContractInput, copy: int) -> str:
             findings += list(rule(options).check(ctx))
         except Exception as exc:  # the contract: a rule never raises
             raise AssertionError(f"{rule.code} raised {type(exc).__name__} on {item.name}: {exc}") from exc
-    for finding in findings:
-        assert isinstance(finding, Finding), f"{rule.code} on {item.name} yielded {finding!r}"
-        where = f"{rule.code} on {item.name}: {finding.message!r}"
-        assert finding.code == rule.code and finding.name == rule.name, f"{where} carries {finding.code}"
-        assert isinstance(finding.severity, Severity), f"{where}: severity {finding.severity!r}"
-        assert finding.message.strip(), f"{rule.code} on {item.name}: an empty message"
-        if item.input == "table":
-            unknown = set(finding.columns) - set(item.columns)
-            assert not unknown, f"{where} names columns the table does not have: {sorted(unknown)}"
-    settle(findings)  # as the engine does with the findings it keeps
-    findings.sort(key=Finding.sort_key)
-    return json.dumps([f.to_dict() for f in findings], sort_keys=True, allow_nan=False)
+    return findings
 
 
 # --------------------------------------------------------------------------- the inputs

@@ -4,24 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from nblint.engine.messages import fmt_class, fmt_value
 
-def fmt_value(value) -> str:
-    """A level as users wrote it: 3 rather than 3.0."""
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
-
-
-def fmt_share(p: float) -> str:
-    """A probability as a percentage to one decimal, or to its first digit where that shows 0.0% (0.005%)."""
-    text = f"{p:.1%}"
-    if p > 0 and float(text[:-1]) == 0:
-        text = f"{100 * p:.1g}%"
-    return text
-
-
-def fmt_class(label) -> str:
-    return repr(fmt_value(label))
+__all__ = ["fmt_class", "fmt_value", "zero_upper_bound"]
 
 
 def zero_upper_bound(n: int, confidence: float = 0.95) -> float:

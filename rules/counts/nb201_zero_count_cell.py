@@ -7,7 +7,7 @@ from nblint.analysis.zerocells import ZeroCells
 from nblint.engine import SUMMARIZE_ABOVE, Option, Rule, Severity
 from nblint.report.figures import contingency
 
-from . import fmt_class, fmt_share, fmt_value, zero_upper_bound
+from . import fmt_value, zero_upper_bound
 
 
 class ZeroCountCell(Rule):
@@ -72,6 +72,31 @@ class ZeroCountCell(Rule):
         ),
         SUMMARIZE_ABOVE,
     )
+    #: The first cell, the count of the others, and what a cell does with alpha = 0; the wide table's summary
+    #: by what the smoothing is (off, scikit-learn's default, set).
+    _CELL = (
+        "column {column!r}: value {cells[0][value]} never seen with class {cells[0][class]!r} "
+        "({cells[0][class_rows]} rows; true probability may still be up to {cells[0][upper_95]:share})"
+    )
+    _MORE = " and {more_cells} more"
+    _VETOES = "; with alpha = 0 each such cell vetoes its class"
+    _WIDE = (
+        "{instances:,} of {features:,} features ({features_share:.0%}) have values never seen with at least one "
+        "class ({zero_cells:,} zero cells; the costliest: {costliest:quoted})"
+    )
+    _SMOOTHED = "; with alpha = 0 each would veto its class"
+    messages = {
+        "cell": _CELL,
+        "cells": _CELL + _MORE,
+        "cell_vetoes": _CELL + _VETOES,
+        "cells_vetoes": _CELL + _MORE + _VETOES,
+        "wide_vetoes": _WIDE + ": with alpha = 0 each cell vetoes its class for every row that has the value",
+        "wide_default": _WIDE
+        + ": normal for sparse data with smoothing (scikit-learn's default alpha = 1)"
+        + _SMOOTHED,
+        "wide_alpha": _WIDE + ": normal for sparse data with smoothing (alpha = {alpha:g})" + _SMOOTHED,
+    }
+    message_constants = frozenset({0, 1})
 
     def check(self, ctx: TableContext):
         classes = ctx.profile.classes
@@ -119,8 +144,16 @@ class ZeroCountCell(Rule):
             ranked = group[np.lexsort((position[group], -found.vetoed[group]))].tolist()
             examples = [self._column_finding(ctx, found.names[k], found.zero(k), pictures=False) for k in ranked[:10]]
             n_cells = int(found.count[group].sum())
-            message = self._summary_message(ctx, len(ranked), n_cells, [found.names[k] for k in ranked[:5]])
-            yield self.summary_finding(ctx, message, examples, names[ranked].tolist(), found.vetoed[ranked])
+            features = len(ctx.profile.features)
+            extra = {
+                "features": features,
+                "features_share": len(ranked) / max(1, features),
+                "zero_cells": n_cells,
+                "costliest": [found.names[k] for k in ranked[:5]],
+                "alpha": ctx.alpha,
+            }
+            variant = "wide_vetoes" if ctx.alpha == 0 else "wide_default" if ctx.alpha is None else "wide_alpha"
+            yield self.summary_finding(ctx, variant, examples, names[ranked].tolist(), found.vetoed[ranked], extra)
 
     def _severity(self, ctx, column) -> Severity:
         # A declared model reads the column its own way, so the cell certainly vetoes its class;
@@ -129,19 +162,10 @@ class ZeroCountCell(Rule):
         return Severity.ERROR if ctx.alpha == 0 and certain else Severity.INFO
 
     def _column_finding(self, ctx, column, zero: ZeroCells, pictures: bool):
-        classes = ctx.profile.classes
         cells = zero.cells()
         kind = ctx.kinds[column]
         shown = cells[: self.option_values["max-cells"] if pictures else 3]
         described = [{"value": fmt_value(v), **self._per_class[c]} for v, c in shown]
-        first = described[0]
-        more = f" and {zero.count - 1} more" if zero.count > 1 else ""
-        message = (
-            f"column {column!r}: value {first['value']} never seen with class {fmt_class(classes[shown[0][1]])} "
-            f"({first['class_rows']} rows; true probability may still be up to {fmt_share(first['upper_95'])}){more}"
-        )
-        if ctx.alpha == 0:
-            message += "; with alpha = 0 each such cell vetoes its class"
         evidence = {
             "zero_cells": zero.count,
             "vetoed_rows": zero.vetoed,
@@ -150,6 +174,7 @@ class ZeroCountCell(Rule):
             "model": ctx.model,
             "kind": kind.kind,
             "ambiguous_kind": kind.ambiguous,
+            "more_cells": zero.count - 1,
         }
         fix = "Keep smoothing on (alpha > 0), collect more rows for the small classes, or merge rare levels."
         figure = None
@@ -160,18 +185,7 @@ class ZeroCountCell(Rule):
             names = ["total count" if k == "any count > 0" else fmt_value(k) for k in keys]
             figure = contingency(column, names, self._labels, counts, [(index[v], c) for v, c in cells])
         severity = self._severity(ctx, column)
+        variant = ("cells" if zero.count > 1 else "cell") + ("_vetoes" if ctx.alpha == 0 else "")
         return self.finding(
-            ctx, message, columns=[column], evidence=evidence, fix=fix, severity=severity, figure=figure
+            ctx, variant, columns=[column], evidence=evidence, fix=fix, severity=severity, figure=figure
         )
-
-    def _summary_message(self, ctx, n_columns: int, cells: int, costliest: list[str]) -> str:
-        features = len(ctx.profile.features)
-        examples = ", ".join(repr(column) for column in costliest)
-        what = (
-            f"{n_columns:,} of {features:,} features ({n_columns / max(1, features):.0%}) have values never seen with at "
-            f"least one class ({cells:,} zero cells; the costliest: {examples})"
-        )
-        if ctx.alpha == 0:
-            return what + ": with alpha = 0 each cell vetoes its class for every row that has the value"
-        smoothing = "scikit-learn's default alpha = 1" if ctx.alpha is None else f"alpha = {ctx.alpha:g}"
-        return what + f": normal for sparse data with smoothing ({smoothing}); with alpha = 0 each would veto its class"

@@ -1,6 +1,5 @@
 from nblint.analysis.context import TableContext
 from nblint.engine import SUMMARIZE_ABOVE, Option, Rule, Severity
-from nblint.structure.leakage import chance_in_words
 
 from . import fmt_class, fmt_value
 
@@ -93,6 +92,22 @@ class SingleClassLevel(Rule):
         ),
         SUMMARIZE_ABOVE,
     )
+    _LEVEL = (
+        "column {column!r}: value {strongest[value]} appears only with class {strongest[class]!r} "
+        "({strongest[rows]} rows; by chance {strongest[chance]:chance}): the value alone decides the class"
+    )
+    messages = {
+        "level": _LEVEL,
+        "levels": _LEVEL + "; {more_levels} more such values",
+        "giveaways": "{words:plural(word)} {words:choose(gives,give)} class {class!r} away: present in a large share "
+        "of its {class_rows:,} documents and (nearly) none of the other {other_rows:,} (by chance "
+        "{words[0][chance]:chance}): {listed}",
+        "vocabulary": "{words:,} words occur in one class's documents only, beyond chance, in {classes_with_words} of "
+        "the {classes} classes: the classes' own vocabulary, which Naive Bayes learns from (none is in a large share "
+        "of its class); the commonest: {listed}",
+        "summary": "{instances:,} columns have a value that appears only with class {class!r}, beyond chance "
+        "({share:.1%} of the features): the value alone decides the class; the strongest: {listed}",
+    }
 
     def check(self, ctx: TableContext):
         classes = ctx.profile.classes
@@ -100,27 +115,23 @@ class SingleClassLevel(Rule):
             found = ctx.single_class_levels.get(column)
             if not found:
                 continue
-            first = min(found, key=lambda level: (level.corrected, -level.rows))
-            more = f"; {len(found) - 1} more such values" if len(found) > 1 else ""
-            message = (
-                f"column {column!r}: value {fmt_value(first.value)} appears only with class {fmt_class(classes[first.klass])} "
-                f"({first.rows} rows; by chance {chance_in_words(first.chance)}): the value alone decides the class{more}"
-            )
-            evidence = {
-                "levels": [
-                    {
-                        "value": fmt_value(level.value),
-                        "class": fmt_value(classes[level.klass]),
-                        "rows": level.rows,
-                        "chance": level.chance,
-                        "one_in": 1 / level.chance if level.chance > 0 else None,
-                        "corrected_chance": level.corrected,
-                    }
-                    for level in found
-                ]
-            }
+            levels = [
+                {
+                    "value": fmt_value(level.value),
+                    "class": fmt_value(classes[level.klass]),
+                    "rows": level.rows,
+                    "chance": level.chance,
+                    "one_in": 1 / level.chance if level.chance > 0 else None,
+                    "corrected_chance": level.corrected,
+                }
+                for level in found
+            ]
+            strongest = min(range(len(found)), key=lambda k: (found[k].corrected, -found[k].rows))
+            evidence = {"levels": levels, "strongest": levels[strongest], "more_levels": len(found) - 1}
             fix = f"Check whether {column!r} is known before the label; drop it if it leaks the label."
-            yield self.finding(ctx, message, columns=[column], evidence=evidence, fix=fix)
+            yield self.finding(
+                ctx, "levels" if len(found) > 1 else "level", columns=[column], evidence=evidence, fix=fix
+            )
         yield from self._words(ctx)
 
     def _words(self, ctx: TableContext):
@@ -137,24 +148,19 @@ class SingleClassLevel(Rule):
                 f"{w.column!r} ({w.share:.0%} of them, {w.share_elsewhere:.1%} of the others)" for w in words[:5]
             )
             more = f" and {len(words) - 5} more" if len(words) > 5 else ""
-            message = (
-                f"{len(words)} word{'s' if len(words) > 1 else ''} give{'' if len(words) > 1 else 's'} class "
-                f"{fmt_class(classes[klass])} away: present in a large share of its {first.class_rows:,} documents "
-                f"and (nearly) none of the other {first.other_rows:,} (by chance {chance_in_words(first.chance)}): "
-                f"{shown}{more}"
-            )
             evidence = {
                 "class": fmt_value(classes[klass]),
                 "class_rows": first.class_rows,
                 "other_rows": first.other_rows,
                 "words": [_word_evidence(w) for w in words],
                 "tested": vocabulary.tested,
+                "listed": shown + more,
             }
             fix = (
                 "Look at these words in the documents: an artefact (a header, signature, markup, placeholder or a "
                 "source's boilerplate) should be stripped before vectorizing, or added to stop_words."
             )
-            yield self.finding(ctx, message, columns=[w.column for w in words], evidence=evidence, fix=fix)
+            yield self.finding(ctx, "giveaways", columns=[w.column for w in words], evidence=evidence, fix=fix)
         specific = vocabulary.specific
         if specific:
             per_class: dict[str, int] = {}
@@ -165,11 +171,6 @@ class SingleClassLevel(Rule):
                 f"{w.column!r} (in {w.present} of the {w.class_rows:,} {fmt_class(classes[w.klass])} documents)"
                 for w in specific[:5]
             )
-            message = (
-                f"{len(specific):,} words occur in one class's documents only, beyond chance, in "
-                f"{len(per_class)} of the {len(classes)} classes: the classes' own vocabulary, which Naive Bayes "
-                f"learns from (none is in a large share of its class); the commonest: {shown}"
-            )
             evidence = {
                 "words": len(specific),
                 "classes_with_words": len(per_class),
@@ -177,10 +178,11 @@ class SingleClassLevel(Rule):
                 "per_class": dict(sorted(per_class.items())),
                 "examples": [_word_evidence(w) for w in specific[:20]],
                 "tested": vocabulary.tested,
+                "listed": shown,
             }
             yield self.finding(
                 ctx,
-                message,
+                "vocabulary",
                 columns=[w.column for w in specific],
                 evidence=evidence,
                 severity=Severity.INFO,
@@ -194,19 +196,17 @@ class SingleClassLevel(Rule):
 
     def reason(self, finding):
         """Per class: on a wide table, the words that give each class away are one finding."""
-        first = min(finding.evidence["levels"], key=lambda level: (level["corrected_chance"], -level["rows"]))
-        return (finding.severity, first["class"])
+        return (finding.severity, finding.evidence["strongest"]["class"])
 
     def cost(self, finding):
         return float(max(level["rows"] for level in finding.evidence["levels"]))
 
-    def summary_message(self, ctx, findings, share):
-        klass = self.reason(findings[0])[1]
-        examples = ", ".join(f"{f.columns[0]!r} ({int(self.cost(f))} rows)" for f in findings[:10])
-        return (
-            f"{len(findings):,} columns have a value that appears only with class {klass!r}, beyond chance "
-            f"({share:.1%} of the features): the value alone decides the class; the strongest: {examples}"
-        )
+    def summary_evidence(self, ctx, findings):
+        """The class the columns' values give, and the strongest columns with their rows."""
+        return {
+            "class": self.reason(findings[0])[1],
+            "listed": ", ".join(f"{f.columns[0]!r} ({int(self.cost(f))} rows)" for f in findings[:10]),
+        }
 
 
 def _word_evidence(word) -> dict:

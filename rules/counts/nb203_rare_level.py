@@ -46,6 +46,14 @@ class RareLevel(Rule):
     severity = Severity.INFO
     needs_target = True
     options = (Option("min-count", 5, "Levels on fewer rows than this are rare.", minimum=0), SUMMARIZE_ABOVE)
+    messages = {
+        "levels": "column {column!r}: {n_rare} of {levels} levels have fewer than {min_count} rows: {listed}",
+        "term": "term {column!r} occurs in {rows} rows only (fewer than {min_count})",
+        "terms": "{instances:,} of {vocabulary:,} terms ({vocabulary_share:.0%} of the vocabulary) occur in fewer "
+        "than {min_count} rows (documents): their per-class estimates rest on a handful of documents (consider min_df)",
+        "summary": "{instances:,} columns ({share:.0%} of the features) have levels seen on fewer than {min_count} "
+        "rows; the first: {examples[0][message]}",
+    }
 
     def check(self, ctx: TableContext):
         kinds = ("binary", "group-member", "categorical") + (("count",) if ctx.model == "categorical" else ())
@@ -70,14 +78,15 @@ class RareLevel(Rule):
                 continue
             listed = ", ".join(f"{fmt_value(k)} ({t} rows)" for k, t in rare[:5])
             more = f" and {len(rare) - 5} more" if len(rare) > 5 else ""
-            message = f"column {column!r}: {len(rare)} of {len(levels.keys)} levels have fewer than {minimum} rows: {listed}{more}"
             evidence = {
                 "rare_levels": {fmt_value(k): t for k, t in rare},
                 "levels": len(levels.keys),
                 "min_count": minimum,
+                "n_rare": len(rare),
+                "listed": listed + more,
             }
             fix = "Merge rare levels into an 'other' level (encoder min_frequency), or collect more rows."
-            found.append(self.finding(ctx, message, columns=[column], evidence=evidence, fix=fix))
+            found.append(self.finding(ctx, "levels", columns=[column], evidence=evidence, fix=fix))
         limit = self.option_values["summarize-above"]
         if len(found) + len(rare_terms) <= limit:
             found += [self._term_finding(ctx, column, occurs) for column, occurs in rare_terms]
@@ -93,35 +102,35 @@ class RareLevel(Rule):
             order = ctx.table_order
             rare_terms.sort(key=lambda item: (-item[1], order.get(item[0], 0)))
             examples = [self._term_finding(ctx, column, occurs) for column, occurs in rare_terms[:10]]
-            message = self._terms_message(ctx, len(rare_terms))
             columns, occurs = zip(*rare_terms)
-            yield self.summary_finding(ctx, message, examples, columns, occurs)
+            yield self.summary_finding(ctx, "terms", examples, columns, occurs, self._terms_evidence(ctx, len(columns)))
 
     def _term_finding(self, ctx, column, occurs: int):
         minimum = self.option_values["min-count"]
         return self.finding(
             ctx,
-            f"term {column!r} occurs in {occurs} rows only (fewer than {minimum})",
+            "term",
             columns=[column],
             evidence={"rows": occurs, "min_count": minimum, "term": True},
             fix="Drop words seen in few documents (CountVectorizer(min_df=...)), or collect more documents.",
         )
 
-    def _terms_message(self, ctx, n_rare: int) -> str:
+    def _terms_evidence(self, ctx, n_rare: int) -> dict:
+        """What the rare words' summary shows beside their count: the vocabulary and their share of it."""
         vocabulary = len(ctx.term_columns)
-        return (
-            f"{n_rare:,} of {vocabulary:,} terms ({n_rare / vocabulary:.0%} of the vocabulary) occur in "
-            f"fewer than {self.option_values['min-count']} rows (documents): their per-class estimates rest on a handful of "
-            "documents (consider min_df)"
-        )
+        return {
+            "min_count": self.option_values["min-count"],
+            "vocabulary": vocabulary,
+            "vocabulary_share": n_rare / vocabulary,
+        }
 
     def reason(self, finding):
         return (finding.severity, bool(finding.evidence.get("term")))
 
-    def summary_message(self, ctx, findings, share):
+    def summary_variant(self, ctx, findings):
+        return "terms" if findings[0].evidence.get("term") else "summary"
+
+    def summary_evidence(self, ctx, findings):
         if findings[0].evidence.get("term"):
-            return self._terms_message(ctx, len(findings))
-        return (
-            f"{len(findings):,} columns ({share:.0%} of the features) have levels seen on fewer than "
-            f"{self.option_values['min-count']} rows; the first: {findings[0].message}"
-        )
+            return self._terms_evidence(ctx, len(findings))
+        return {"min_count": self.option_values["min-count"]}

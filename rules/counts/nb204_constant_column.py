@@ -37,25 +37,27 @@ class ConstantColumn(Rule):
     name = "constant-column"
     severity = Severity.WARNING
     options = (SUMMARIZE_ABOVE,)
+    messages = {
+        "all_missing": "column {column!r} is missing on every one of the {missing} rows",
+        "constant": "column {column!r} has the same value ({value}) on every row",
+        "constant_missing": "column {column!r} has the same value ({value}) on every row that has one ({missing} missing)",
+    }
 
     def check(self, ctx: TableContext):
         for column in ctx.features_of_kind("constant"):
             record = ctx.column(column)
             levels = record.levels
             if record.missing == ctx.n_rows:
-                message = f"column {column!r} is missing on every one of the {ctx.n_rows} rows"
+                variant = "all_missing"
                 evidence: dict[str, Any] = {"missing": ctx.n_rows}
             else:
                 value = levels.keys[0] if levels is not None and levels.keys else None
                 shown = int(value) if isinstance(value, float) and value.is_integer() else value
-                missing = record.missing
-                message = f"column {column!r} has the same value ({shown}) on every row" + (
-                    f" that has one ({missing} missing)" if missing else ""
-                )
-                evidence = {"value": shown, "missing": missing}
+                variant = "constant_missing" if record.missing else "constant"
+                evidence = {"value": shown, "missing": record.missing}
             yield self.finding(
                 ctx,
-                message,
+                variant,
                 columns=[column],
                 evidence=evidence,
                 fix=f"Drop {column!r}: it cannot change a prediction.",

@@ -5,7 +5,33 @@ import numpy as np
 from nblint.analysis.context import TableContext
 from nblint.engine import SUMMARIZE_ABOVE, Rule, Severity
 
-from . import fmt_class
+from . import fmt_value
+
+#: The clauses of a message: the first flat class's values (one, or several too close to tell apart),
+#: how many classes more are alike, the classes too small for a variance, and the leak the flat class is.
+_FLAT = "in class {flat_label!r} "
+_CLAUSES = {
+    "flat": _FLAT + "every one of its {first_flat_class[rows]} values is {first_flat_class[value_shown]}",
+    "spread": _FLAT + "its {first_flat_class[rows]} values take {first_flat_class[distinct]} distinct values from "
+    "{first_flat_class[lowest_shown]} to {first_flat_class[highest_shown]}, too close together for their "
+    "variance to be told from zero in double precision",
+    "alike": " ({first_flat_class[more_classes_alike]} more classes alike)",
+    "tiny": "{tiny_labels:choose(class,classes)} {tiny_labels:label} {tiny_labels:choose(has,have)} fewer than 2 "
+    "values, so no variance can be estimated",
+    "leak": "; the column decides the target on {decides_target_share:.2%} of rows (NB208): likely leakage",
+}
+
+
+def _variants() -> dict[str, str]:
+    """Every sentence shape: a flat class (with or without more alike), small classes, or both; a leak or not."""
+    shapes = [[f, *a] for f in ("flat", "spread") for a in ([], ["alike"])]
+    shapes = [*shapes, *[[*s, "tiny"] for s in shapes], ["tiny"]]
+    shapes += [[*s, "leak"] for s in shapes]
+    templates = {}
+    for shape in shapes:
+        text = "".join(("; " if part == "tiny" and shape[0] != "tiny" else "") + _CLAUSES[part] for part in shape)
+        templates["_".join(shape)] = "column {column!r}: " + text
+    return templates
 
 
 class ZeroClassVariance(Rule):
@@ -56,6 +82,8 @@ class ZeroClassVariance(Rule):
     severity = Severity.WARNING
     options = (SUMMARIZE_ABOVE,)
     needs_target = True
+    messages = _variants()
+    message_constants = frozenset({2})
 
     def check(self, ctx: TableContext):
         profile = ctx.profile
@@ -78,46 +106,42 @@ class ZeroClassVariance(Rule):
             tiny = [c for c in range(n_classes) if 0 < n_c[c] < 2]
             if not flat and not tiny:
                 continue
-            parts = []
-            shown: dict = {}
-            if flat:
-                c = flat[0]
-                words, shown = _flat_values(record, c)
-                shown = {"class": str(profile.classes[c]), **shown, "more_classes_alike": len(flat) - 1}
-                parts.append(
-                    f"in class {fmt_class(profile.classes[c])} {words}"
-                    + (f" ({len(flat) - 1} more classes alike)" if len(flat) > 1 else "")
-                )
-            if tiny:
-                parts.append(
-                    f"class{'es' if len(tiny) > 1 else ''} {', '.join(fmt_class(profile.classes[c]) for c in tiny)} "
-                    "ha" + ("ve" if len(tiny) > 1 else "s") + " fewer than 2 values, so no variance can be estimated"
-                )
-            message = f"column {column!r}: " + "; ".join(parts)
             evidence: dict = {
                 "zero_variance_classes": [str(profile.classes[c]) for c in flat],
                 "classes_with_fewer_than_2_rows": [str(profile.classes[c]) for c in tiny],
                 "class_rows": {str(profile.classes[c]): int(n_c[c]) for c in range(n_classes)},
             }
-            if shown:
-                evidence["first_flat_class"] = shown
+            shape = []
+            if flat:
+                c = flat[0]
+                spread, shown = _flat_values(record, c)
+                evidence["first_flat_class"] = {
+                    "class": str(profile.classes[c]),
+                    **shown,
+                    "more_classes_alike": len(flat) - 1,
+                }
+                evidence["flat_label"] = fmt_value(profile.classes[c])
+                shape += ["spread" if spread else "flat"] + (["alike"] if len(flat) > 1 else [])
+            if tiny:
+                evidence["tiny_labels"] = [fmt_value(profile.classes[c]) for c in tiny]
+                shape.append("tiny")
             fix = f"Treat {column!r} as categorical, collect more rows for these classes, or drop it."
             leak = ctx.deciding_columns.get(column)
             if leak is not None and leak.one_sided:
                 # A class flat at one value of a column that decides one side of the target beyond chance
                 # is the leak's other face: the advice that matters is whether the column may be used at
                 # all (NB208). (A reading without its chance, on a few rows, is left to NB208 itself.)
-                message += f"; the column decides the target on {leak.share:.2%} of rows (NB208): likely leakage"
+                shape.append("leak")
                 evidence["decides_target_share"] = leak.share
                 fix = (
                     f"Check first whether {column!r} leaks {ctx.target!r} (NB208) and drop it if it is derived "
                     f"from or written after the label; only if it is a legitimate feature, treat it as categorical."
                 )
-            yield self.finding(ctx, message, columns=[column], evidence=evidence, fix=fix)
+            yield self.finding(ctx, "_".join(shape), columns=[column], evidence=evidence, fix=fix)
 
 
-def _flat_values(record, c: int) -> tuple[str, dict]:
-    """What a flat class's values are, in words and as evidence: one value, or several whose variance underflows.
+def _flat_values(record, c: int) -> tuple[bool, dict]:
+    """What a flat class's values are, as evidence: one value, or several whose variance underflows (True).
 
     Values such as 1e-320 and 0 differ, but their squared deviations are below the
     smallest double: the variance computes as zero although no value repeats. The
@@ -129,16 +153,14 @@ def _flat_values(record, c: int) -> tuple[str, dict]:
         present = [key for key, count in zip(levels.keys, levels.table[:, c]) if count]
         if len(present) > 1:
             low, high = float(min(present)), float(max(present))
-            return (
-                f"its {n} values take {len(present)} distinct values from {_short(low)} to {_short(high)}, "
-                "too close together for their variance to be told from zero in double precision"
-            ), {"rows": n, "distinct": len(present), "lowest": low, "highest": high}
+            shown = {"lowest_shown": _short(low), "highest_shown": _short(high)}
+            return True, {"rows": n, "distinct": len(present), "lowest": low, "highest": high, **shown}
         if present:
-            return f"every one of its {n} values is {_short(present[0])}", {"rows": n, "value": float(present[0])}
+            return False, {"rows": n, "value": float(present[0]), "value_shown": _short(present[0])}
     value = float(record.class_mean[c])
-    return f"every one of its {n} values is {value:g}", {"rows": n, "value": value}
+    return False, {"rows": n, "value": value, "value_shown": f"{value:g}"}
 
 
 def _short(value: float) -> str:
-    """``value`` in 6 significant digits, or its shortest exact form when that is shorter (1e-320, not 9.99989e-321)."""
+    """``value`` as a message shows it: in 6 significant digits, or its shortest exact form when that is shorter (1e-320, not 9.99989e-321)."""
     return min(f"{value:g}", repr(float(value)), key=len)

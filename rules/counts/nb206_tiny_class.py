@@ -1,7 +1,7 @@
 from nblint.analysis.context import TableContext
 from nblint.engine import Option, Rule, Severity
 
-from . import fmt_class
+from . import fmt_class, fmt_value
 
 
 class TinyClass(Rule):
@@ -50,44 +50,46 @@ class TinyClass(Rule):
             minimum=0,
         ),
     )
+    messages = {
+        "single_class": "target {column!r} has a single class ({class!r}): there is nothing to classify",
+        "small": "target {column!r}: {small_classes:plural(class,classes)} with fewer than {min_class_rows} rows: {listed}",
+        "missing": "target {column!r} is missing on {missing} rows ({share:.1%})",
+    }
 
     def check(self, ctx: TableContext):
         profile = ctx.profile
         target = profile.target
         classes, counts = tuple(ctx.class_rows), tuple(ctx.class_rows.values())
         if len(classes) == 1:
-            message = f"target {target!r} has a single class ({fmt_class(classes[0])}): there is nothing to classify"
             yield self.finding(
                 ctx,
-                message,
+                "single_class",
                 columns=[target],
-                evidence={"classes": 1},
+                evidence={"classes": 1, "class": fmt_value(classes[0])},
                 fix="Check that the right column is the target, and that the data was not filtered to one class.",
                 severity=Severity.ERROR,
             )
         minimum = self.option_values["min-class-rows"]
         small = [(label, int(n)) for label, n in zip(classes, counts) if n < minimum]
         if small and len(classes) > 1:
-            listed = ", ".join(f"{fmt_class(label)} ({n} rows)" for label, n in small)
-            message = f"target {target!r}: {len(small)} class{'es' if len(small) > 1 else ''} with fewer than {minimum} rows: {listed}"
             evidence = {
                 "small_classes": {str(label): n for label, n in small},
+                "listed": ", ".join(f"{fmt_class(label)} ({n} rows)" for label, n in small),
                 "min_class_rows": minimum,
                 "class_rows": {str(label): int(n) for label, n in zip(classes, counts)},
             }
             yield self.finding(
                 ctx,
-                message,
+                "small",
                 columns=[target],
                 evidence=evidence,
                 fix="Collect more rows for these classes or merge them with related ones.",
             )
         if profile.target_missing:
             share = profile.target_missing / ctx.n_rows
-            message = f"target {target!r} is missing on {profile.target_missing} rows ({share:.1%})"
             yield self.finding(
                 ctx,
-                message,
+                "missing",
                 columns=[target],
                 evidence={"missing": profile.target_missing, "share": share},
                 fix="Label these rows or drop them before training.",

@@ -40,6 +40,14 @@ class MissingValues(Rule):
     since = "0.1.0"
     name = "missing-values"
     severity = Severity.WARNING
+    messages = {
+        "one": "column {column!r} is missing on {missing} of {n_rows} rows ({share:.1%})",
+        "one_model": "column {column!r} is missing on {missing} of {n_rows} rows ({share:.1%}); a {model} Naive Bayes "
+        "model cannot take missing values",
+        "many": "{columns:plural(column)} have missing values: {listed}",
+        "many_model": "{columns:plural(column)} have missing values: {listed}; a {model} Naive Bayes model cannot "
+        "take missing values",
+    }
 
     def check(self, ctx: TableContext):
         n = ctx.n_rows
@@ -56,16 +64,18 @@ class MissingValues(Rule):
             return
         if len(gaps) == 1:
             ((column, missing),) = gaps.items()
-            message = f"column {column!r} is missing on {missing} of {n} rows ({missing / n:.1%})"
+            variant = "one"
             evidence: dict[str, Any] = {"missing": missing, "share": missing / n, "n_rows": n}
         else:
             worst = sorted(gaps.items(), key=lambda kv: (-kv[1], kv[0]))
             shown = ", ".join(f"{c} ({m / n:.1%})" for c, m in worst[:5])
             more = f" and {len(gaps) - 5} more" if len(gaps) > 5 else ""
-            message = f"{len(gaps)} columns have missing values: {shown}{more}"
+            variant = "many"
             evidence = {"missing": gaps, "share": {c: m / n for c, m in gaps.items()}, "n_rows": n}
+            evidence["listed"] = shown + more
         if ctx.model:
-            message += f"; a {ctx.model} Naive Bayes model cannot take missing values"
+            variant += "_model"
+            evidence["model"] = ctx.model
         severity = Severity.ERROR if ctx.model else self.severity
         fix = "Impute the values, add an explicit 'missing' level, or drop the rows, as a pipeline step."
-        yield self.finding(ctx, message, columns=list(gaps), evidence=evidence, fix=fix, severity=severity)
+        yield self.finding(ctx, variant, columns=list(gaps), evidence=evidence, fix=fix, severity=severity)

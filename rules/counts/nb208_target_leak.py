@@ -1,9 +1,48 @@
 from nblint.analysis.context import TableContext
 from nblint.engine import SUMMARIZE_ABOVE, Option, Rule, Severity
-from nblint.structure.leakage import chance_in_words
 
-from ..model import fmt_number
-from . import fmt_class, fmt_value
+from . import fmt_value
+
+#: How a column decides the target: one side of a cut pure (every row, or all but a few exceptions), a cut
+#: giving each class, a unit identifier, or each level one class. Then the wide table's summary.
+_DECIDES = "column {column!r} decides the target {target!r} on {share:.2%} of rows ({rows_decided} of {n_rows}): "
+_PURE = (
+    "{column} SIDE {threshold:number} gives class {one_sided[pure_class]!r} on EVERY of its {one_sided[pure_rows]} "
+    "rows ({one_sided[pure_share]:.1%} of all rows), and class {one_sided[other_class]!r} lies WHERE (chance of so "
+    "pure a side {one_sided[chance]:chance}, corrected for the cuts tried)"
+)
+_HOW = {
+    "threshold": "{column} > {threshold:number} gives class {class_above!r} and the rest {class_below!r}",
+    "identifier": "each of its values goes with one class: it identifies repeated units and the class is constant "
+    "within each, so a model reads the unit, not what was measured on it",
+    "levels": "each of its values goes with one class",
+}
+_SUMMARY = (
+    "{instances} WHAT ({share:.0%} of the features) each decide the target {target!r} on at least {least:.2%} of "
+    "rows; the first: {examples[0][message]}"
+)
+
+
+def _pure(symbol: str, exceptions: bool) -> str:
+    """A pure side: beyond the cut (``>``) or at or below it (``<=``), with no exception or all but a few."""
+    if exceptions:
+        every, where = "all but {one_sided[exceptions]}", "on the other side but for those rows"
+    else:
+        every, where = "every one", "only on the other side"
+    return _DECIDES + _PURE.replace("SIDE", symbol).replace("EVERY", every).replace("WHERE", where)
+
+
+def _variants() -> dict[str, str]:
+    """The rule's templates: each way of deciding after the common start, and the summaries of columns and words."""
+    return {
+        **{name: _DECIDES + how for name, how in _HOW.items()},
+        "pure_above": _pure(">", exceptions=False),
+        "pure_above_but": _pure(">", exceptions=True),
+        "pure_below": _pure("<=", exceptions=False),
+        "pure_below_but": _pure("<=", exceptions=True),
+        "summary": _SUMMARY.replace("WHAT", "columns"),
+        "summary_words": _SUMMARY.replace("WHAT", "words"),
+    }
 
 
 class TargetLeak(Rule):
@@ -70,18 +109,16 @@ class TargetLeak(Rule):
         ),
         SUMMARIZE_ABOVE,
     )
+    messages = _variants()
 
     def cost(self, finding) -> float:
         return float(finding.evidence["rows_decided"])
 
-    def summary_message(self, ctx, findings, share: float) -> str:
-        words = all(f.columns[0] in ctx.term_columns for f in findings)
-        what = "words" if words else "columns"
-        least = min(f.evidence["share"] for f in findings)
-        return (
-            f"{len(findings)} {what} ({share:.0%} of the features) each decide the target {ctx.target!r} on at "
-            f"least {least:.2%} of rows; the first: {findings[0].message}"
-        )
+    def summary_variant(self, ctx, findings) -> str:
+        return "summary_words" if all(f.columns[0] in ctx.term_columns for f in findings) else "summary"
+
+    def summary_evidence(self, ctx, findings) -> dict:
+        return {"target": ctx.target, "least": min(f.evidence["share"] for f in findings)}
 
     def check(self, ctx: TableContext):
         classes = ctx.profile.classes
@@ -90,32 +127,15 @@ class TargetLeak(Rule):
             if found.one_sided and found.threshold is not None:
                 # One side of the cut is one class with (nearly) no exception; the other class lies only
                 # on the other side: the errors are all rows of the pure class that the cut misses.
-                pure = found.pure_class
-                side = ">" if found.pure_above else "<="
-                other = fmt_class(classes[1 - pure])
-                exceptions = found.exceptions
-                how = (
-                    f"{column} {side} {fmt_number(found.threshold)} gives class {fmt_class(classes[pure])} on "
-                    f"{'every one' if not exceptions else f'all but {exceptions}'} of its {found.pure_rows} rows "
-                    f"({found.pure_rows / n:.1%} of all rows), and class {other} lies "
-                    f"{'only on the other side' if not exceptions else 'on the other side but for those rows'} "
-                    f"(chance of so pure a side {chance_in_words(found.chance or 0.0)}, corrected for the cuts tried)"
-                )
+                variant = "pure_above" if found.pure_above else "pure_below"
+                variant += "_but" if found.exceptions else ""
             elif found.how == "threshold" and found.above is not None and found.threshold is not None:
-                above, below = fmt_class(classes[found.above]), fmt_class(classes[1 - found.above])
-                how = f"{column} > {fmt_number(found.threshold)} gives class {above} and the rest {below}"
+                variant = "threshold"
             elif ctx.kinds[column].kind == "identifier":
                 # (a panel's unit id: the class is an attribute of the unit, and the id memorises it)
-                how = (
-                    "each of its values goes with one class: it identifies repeated units and the class is "
-                    "constant within each, so a model reads the unit, not what was measured on it"
-                )
+                variant = "identifier"
             else:
-                how = "each of its values goes with one class"
-            message = (
-                f"column {column!r} decides the target {ctx.target!r} on {found.share:.2%} of rows "
-                f"({n - found.errors} of {n}): {how}"
-            )
+                variant = "levels"
             evidence = {
                 "share": found.share,
                 "rows_decided": n - found.errors,
@@ -124,7 +144,10 @@ class TargetLeak(Rule):
                 "how": found.how,
                 "threshold": found.threshold,
                 "class_above": None if found.above is None else fmt_value(classes[found.above]),
+                "target": ctx.target,
             }
+            if variant == "threshold" and found.above is not None:
+                evidence["class_below"] = fmt_value(classes[1 - found.above])
             if found.one_sided and found.threshold is not None:
                 evidence["one_sided"] = {
                     "pure_side": "above" if found.pure_above else "at or below",
@@ -132,6 +155,9 @@ class TargetLeak(Rule):
                     "pure_share": found.pure_rows / n,
                     "chance": found.chance,
                     "one_in": 1 / found.chance if found.chance else None,
+                    "pure_class": fmt_value(classes[found.pure_class]),
+                    "other_class": fmt_value(classes[1 - found.pure_class]),
+                    "exceptions": found.exceptions,
                 }
             fix = f"Check how {column!r} is produced; drop it if it is derived from (or written after) {ctx.target!r}."
-            yield self.finding(ctx, message, columns=[column], evidence=evidence, fix=fix)
+            yield self.finding(ctx, variant, columns=[column], evidence=evidence, fix=fix)

@@ -1,7 +1,40 @@
 from nblint.analysis.context import TableContext
 from nblint.engine import Option, Rule, Severity
 from nblint.readers.words import TERM_BLOCK
-from nblint.structure.leakage import chance_in_words
+
+_COPIES = (
+    "{copies:,} rows repeat an earlier row's word counts exactly ({sets:,} sets of identical rows, "
+    "{share_of_rows:.1%} of the rows)"
+)
+_CONFLICTS = (
+    "; {conflicting_sets:,} of the sets carry different labels ({conflicting_rows:,} rows): the same words under "
+    "two classes"
+)
+#: What the documents themselves say of the identical sets: unknown (a matrix alone), all the same text, or
+#: some made identical by the vectorizer's steps.
+_TEXTS = {
+    "counts": " (identical as counts: the documents themselves may differ in what the vectorizer dropped, such as "
+    "case, punctuation, word order or words outside its vocabulary)",
+    "same_text": "; every set is the same text",
+    "vectorized": "; {same_text_sets:,} of the sets are the same text, {vectorized_sets:,} became identical only "
+    "in vectorizing ({by_step})",
+}
+_FOR_INSTANCE = "; e.g. {example} (0-based positions{index})"
+_EMPTY = "{empty_rows:plural(document):,} {empty_rows:choose(is,are)} empty, with no word of the vocabulary"
+_BY_CLASS = " (by class: {by_class_listed})"
+_POINTS = " (by chance {chance_heaviest:chance}): 'no words' points to that class"
+_MESSAGES = {
+    **{f"copies_{t}": _COPIES + text + _FOR_INSTANCE for t, text in _TEXTS.items()},
+    **{f"conflicts_{t}": _COPIES + _CONFLICTS + text + _FOR_INSTANCE for t, text in _TEXTS.items()},
+    "empty": _EMPTY + _FOR_INSTANCE,
+    "empty_classes": _EMPTY + _BY_CLASS + _FOR_INSTANCE,
+    "empty_one_class": _EMPTY + _BY_CLASS + ", all in one class" + _POINTS + _FOR_INSTANCE,
+    "empty_heavy": _EMPTY
+    + _BY_CLASS
+    + ", far more in {heaviest_class!r} than its share of the rows"
+    + _POINTS
+    + _FOR_INSTANCE,
+}
 
 
 class DuplicateRows(Rule):
@@ -74,6 +107,9 @@ class DuplicateRows(Rule):
         ),
     )
 
+    messages = _MESSAGES
+    message_constants = frozenset({0})
+
     def check(self, ctx: TableContext):
         found = ctx.duplicate_rows
         if found is None:
@@ -85,15 +121,6 @@ class DuplicateRows(Rule):
             yield self._empty(ctx, empty)
 
     def _copies(self, ctx: TableContext, found):
-        message = (
-            f"{found.copies:,} rows repeat an earlier row's word counts exactly ({found.sets:,} sets of identical "
-            f"rows, {found.copies / max(ctx.n_rows, 1):.1%} of the rows)"
-        )
-        if found.conflicting_sets:
-            message += (
-                f"; {found.conflicting_sets:,} of the sets carry different labels ({found.conflicting_rows:,} rows): "
-                "the same words under two classes"
-            )
         documents = ctx.source.documents
         evidence = {
             "copies": found.copies,
@@ -117,21 +144,18 @@ class DuplicateRows(Rule):
             same = steps.pop("the same text", 0)
             evidence["same_text_sets"] = same
             evidence["made_identical_by"] = dict(sorted(steps.items()))
+            texts = "vectorized" if steps else "same_text"
             if steps:
-                by = "; ".join(f"{step}: {count:,}" for step, count in sorted(steps.items(), key=lambda kv: -kv[1]))
-                message += f"; {same:,} of the sets are the same text, {sum(steps.values()):,} became identical only in vectorizing ({by})"
-            else:
-                message += "; every set is the same text"
+                ranked = sorted(steps.items(), key=lambda kv: -kv[1])
+                evidence["vectorized_sets"] = sum(steps.values())
+                evidence["by_step"] = "; ".join(f"{step}: {count:,}" for step, count in ranked)
         else:
-            message += (
-                " (identical as counts: the documents themselves may differ in what the vectorizer dropped, such as "
-                "case, punctuation, word order or words outside its vocabulary)"
-            )
+            texts = "counts"
         first = found.groups[0][:4]
-        message += f"; e.g. {_positions(first)} (0-based positions{_index(ctx, first)})"
+        evidence |= {"example": _positions(first), "index": _index(ctx, first)}
         return self.finding(
             ctx,
-            message,
+            f"{'conflicts' if found.conflicting_sets else 'copies'}_{texts}",
             rows=[r for rows in found.examples for r in rows][:10],
             evidence=evidence,
             fix=(
@@ -154,18 +178,11 @@ class DuplicateRows(Rule):
                 and chance <= ctx.settings.separation_max_chance
             ):
                 severity = Severity.WARNING
+        variant = "empty"
         if ctx.target is not None and classes:
-            where = ", ".join(f"{label!r}: {count:,}" for label, count in by_label.items() if label in classes)
-            where = f" (by class: {where})"
+            variant = "empty_classes"
             if severity is Severity.WARNING and chance is not None:
-                how = "all in one class" if len(classes) == 1 else f"far more in {heavy!r} than its share of the rows"
-                where += f", {how} (by chance {chance_in_words(chance)}): 'no words' points to that class"
-        else:
-            where = ""
-        message = (
-            f"{n:,} {'documents are' if n > 1 else 'document is'} empty, with no word of the vocabulary{where}; "
-            f"e.g. {_positions(found.empty_positions[:5])} (0-based positions{_index(ctx, found.empty_positions[:5])})"
-        )
+                variant = "empty_one_class" if len(classes) == 1 else "empty_heavy"
         evidence = {
             "empty_rows": n,
             "classes_with_empty": len(classes),
@@ -175,10 +192,15 @@ class DuplicateRows(Rule):
             "one_in": 1 / chance if chance else None,
             "example_positions": found.empty_positions,
             "positions": "0-based",
+            "by_class_listed": ", ".join(
+                f"{label!r}: {count:,}" for label, count in by_label.items() if label in classes
+            ),
+            "example": _positions(found.empty_positions[:5]),
+            "index": _index(ctx, found.empty_positions[:5]),
         }
         return self.finding(
             ctx,
-            message,
+            variant,
             rows=[r + 1 for r in found.empty_positions[:10]],
             evidence=evidence,
             severity=severity,

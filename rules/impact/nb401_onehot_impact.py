@@ -2,6 +2,27 @@ from nblint.analysis.context import TableContext
 from nblint.engine import Option, Rule, Severity
 from nblint.report.figures import impact_scatter
 
+#: What reading the group as bits costs (the group's measures, bits vs collapsed), then how sure that is.
+COST = (
+    "reading group {group!r} ({columns:count} columns) as independent bits changes the predicted class on "
+    "{map_differs_share:.2%} of rows ({flips} of {rows}) and makes the model more confident on "
+    "{pob_more_confident_share:.1%} (mean excess {excess_mean:+.3f}, 95th percentile {excess_p95:+.3f}); "
+    "cross-validated log-loss {pob[cross_validated][log_loss]:.4f} vs {cat[cross_validated][log_loss]:.4f}, accuracy "
+    "{pob[cross_validated][accuracy]:.1%} vs {cat[cross_validated][accuracy]:.1%} (bits vs collapsed); "
+)
+#: The paired out-of-fold comparison of log-loss, finite or not.
+HOW_SURE = {
+    "finite": "out of fold (paired by row) the {lower_log_loss} model's log-loss is lower by {log_loss_gap:.4f} "
+    "+/- {cross_validated_difference[standard_error]:.4f} nats (z = {cross_validated_difference[z]:+.1f})",
+    "infinite": "out of fold (paired by row) the difference in log-loss is not finite (alpha = 0 vetoes true classes)",
+}
+#: The paired comparison of decisions, and both verdicts (``beyond`` or ``within`` noise).
+VERDICTS = (
+    ", and the collapsed model alone is right on {{cross_validated_decisions[collapsed_only_right]:plural(row)}} "
+    "against {{cross_validated_decisions[bits_only_right]}} (z = {{cross_validated_decisions[z]:+.1f}}): "
+    "log-loss {loss} noise, decisions {decisions} noise"
+)
+
 
 class OneHotImpact(Rule):
     """What reading a one-hot or dummy group as independent bits costs, measured on this table.
@@ -104,6 +125,17 @@ class OneHotImpact(Rule):
         ),
     )
 
+    #: "alpha = 0 vetoes true classes": the setting that makes a log-loss infinite, explained, not measured.
+    message_constants = frozenset({0.0})
+    messages = {
+        f"{loss}_log_loss_{loss_verdict}_decisions_{decisions_verdict}": COST
+        + HOW_SURE[loss]
+        + VERDICTS.format(loss=loss_verdict, decisions=decisions_verdict)
+        for loss in HOW_SURE
+        for loss_verdict in ("beyond", "within")
+        for decisions_verdict in ("beyond", "within")
+    }
+
     def check(self, ctx: TableContext):
         result = ctx.impact
         if result is None:
@@ -116,18 +148,9 @@ class OneHotImpact(Rule):
                 # Measured, but the flips happen only if the bits are read as bits: with no model
                 # declared that is what the table invites, not what is known to happen.
                 severity = Severity.WARNING
-            rows = group["rows"]
-            flips = round(group["map_differs_share"] * rows)
-            cv_cat, cv_pob = group["cat"]["cross_validated"], group["pob"]["cross_validated"]
-            message = (
-                f"reading group {group['group']!r} ({len(group['columns'])} columns) as independent bits changes the "
-                f"predicted class on {group['map_differs_share']:.2%} of rows ({flips} of {rows}) and makes the model "
-                f"more confident on {group['pob_more_confident_share']:.1%} (mean excess {group['excess_mean']:+.3f}, "
-                f"95th percentile {group['excess_p95']:+.3f}); cross-validated log-loss {cv_pob['log_loss']:.4f} vs "
-                f"{cv_cat['log_loss']:.4f}, accuracy {cv_pob['accuracy']:.1%} vs {cv_cat['accuracy']:.1%} (bits vs collapsed)"
-                f"; {self._how_sure(group)}"
-            )
             evidence = dict(group)
+            evidence["flips"] = round(group["map_differs_share"] * group["rows"])  # (the rows the share is of)
+            evidence |= self._how_sure(group)
             evidence["table"] = table
             evidence["alpha"] = result.settings.alpha
             evidence["folds"] = result.settings.folds
@@ -140,7 +163,7 @@ class OneHotImpact(Rule):
             )
             yield self.finding(
                 ctx,
-                message,
+                self._variant(group),
                 columns=group["columns"],
                 rows=group["flipped_rows"],
                 evidence=evidence,
@@ -164,26 +187,19 @@ class OneHotImpact(Rule):
             loss_better = z >= enough
         return loss_better, decisions["z"] >= enough
 
-    def _how_sure(self, group) -> str:
-        """The paired out-of-fold comparisons in words: by how much and how many standard errors."""
-        loss, decisions = group["cross_validated_difference"], group["cross_validated_decisions"]
+    def _how_sure(self, group) -> dict:
+        """What the message's paired out-of-fold comparison says beyond the group's measures: the lower model, by how much."""
+        mean = group["cross_validated_difference"]["mean"]
+        if group["cross_validated_difference"]["z"] is None:
+            return {}
+        return {"lower_log_loss": "collapsed" if mean > 0 else "bits", "log_loss_gap": abs(mean)}
+
+    def _variant(self, group) -> str:
+        """The message's variant: whether the log-loss difference is finite, and both verdicts on noise."""
         loss_better, decisions_better = self._verdicts(group)
-        if loss["z"] is None:
-            said = (
-                "out of fold (paired by row) the difference in log-loss is not finite (alpha = 0 vetoes true classes)"
-            )
-        else:
-            lower = "collapsed" if loss["mean"] > 0 else "bits"
-            said = (
-                f"out of fold (paired by row) the {lower} model's log-loss is lower by {abs(loss['mean']):.4f} "
-                f"+/- {loss['standard_error']:.4f} nats (z = {loss['z']:+.1f})"
-            )
-        alone = decisions["collapsed_only_right"]
-        return (
-            f"{said}, and the collapsed model alone is right on {alone} row{'' if alone == 1 else 's'} against "
-            f"{decisions['bits_only_right']} (z = {decisions['z']:+.1f}): "
-            f"log-loss {'beyond' if loss_better else 'within'} noise, decisions {'beyond' if decisions_better else 'within'} noise"
-        )
+        finite = "infinite" if group["cross_validated_difference"]["z"] is None else "finite"
+        verdict = {True: "beyond", False: "within"}
+        return f"{finite}_log_loss_{verdict[loss_better]}_decisions_{verdict[decisions_better]}"
 
     def _severity(self, group) -> Severity:
         """A cost is a warning or an error only where the out-of-fold comparison bears it out."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from nblint.core.models import MODEL_CLASSES
+from nblint.engine.messages import fmt_number
 
 
 def estimator(model: str | None) -> str:
@@ -12,10 +13,6 @@ def estimator(model: str | None) -> str:
     """
     assert model is not None, "an NB3xx rule ran with no model declared"
     return MODEL_CLASSES[model]
-
-
-def fmt_number(x: float) -> str:
-    return f"{int(x)}" if float(x).is_integer() else f"{x:.4g}"
 
 
 def value_range(ctx, column) -> str:

@@ -49,6 +49,19 @@ class BernoulliOnNonBinary(Rule):
     models = frozenset({"bernoulli"})
     severity = Severity.ERROR
     options = (SUMMARIZE_ABOVE,)
+    #: BernoulliNB's default threshold (binarize=0.0) and the bit it makes: explained, not measured.
+    message_constants = frozenset({0.0, 1.0})
+    messages = {
+        "text": "column {column!r} is text ({range}): BernoulliNB cannot read it, and one-hot bits of it are NB101's problem",
+        "not_binary": "column {column!r} is {kind} ({range}), not binary: BernoulliNB binarises it at 0.0, so every "
+        "positive value becomes the same 1",
+        "presence_weights": "{term_columns} columns of a document-term block hold weights (tf-idf), not 0/1: "
+        "BernoulliNB binarises them at 0.0 and reads word presence (the multivariate Bernoulli text model); how often "
+        "or how strongly a word occurs is not used",
+        "presence_counts": "{term_columns} columns of a document-term block hold counts, not 0/1: BernoulliNB "
+        "binarises them at 0.0 and reads word presence (the multivariate Bernoulli text model); how often or how "
+        "strongly a word occurs is not used",
+    }
 
     def check(self, ctx: TableContext):
         terms = ctx.term_columns
@@ -58,16 +71,9 @@ class BernoulliOnNonBinary(Rule):
             if column in terms:
                 binarised.append(column)
                 continue
-            if column in ctx.profile.text:
-                message = f"column {column!r} is text ({value_range(ctx, column)}): BernoulliNB cannot read it, and one-hot bits of it are NB101's problem"
-            else:
-                message = (
-                    f"column {column!r} is {kind.kind} ({value_range(ctx, column)}), not binary: BernoulliNB binarises "
-                    "it at 0.0, so every positive value becomes the same 1"
-                )
             yield self.finding(
                 ctx,
-                message,
+                "text" if column in ctx.profile.text else "not_binary",
                 columns=[column],
                 evidence={"kind": kind.kind, "range": value_range(ctx, column)},
                 fix=f"Read {column!r} with the {kind.model} event model (nblint.MixedNB reads each column with its own), "
@@ -79,15 +85,9 @@ class BernoulliOnNonBinary(Rule):
     def presence_finding(self, ctx, columns: list[str]):
         """One info for the table: the term columns BernoulliNB reads as presence."""
         weights = sum(not ctx.column(c).integral for c in columns)
-        what = "weights (tf-idf)" if weights * 2 > len(columns) else "counts"
-        message = (
-            f"{len(columns)} columns of a document-term block hold {what}, not 0/1: BernoulliNB binarises them at 0.0 "
-            "and reads word presence (the multivariate Bernoulli text model); how often or how strongly a word occurs "
-            "is not used"
-        )
         return self.finding(
             ctx,
-            message,
+            "presence_weights" if weights * 2 > len(columns) else "presence_counts",
             columns=columns,
             evidence={"term_columns": len(columns), "non_integer": weights, "binarize": 0.0},
             fix="This is the Bernoulli text model, and fine as such; to use the counts or weights, fit MultinomialNB or "

@@ -48,6 +48,20 @@ class MultinomialOnNegative(Rule):
     models = frozenset({"multinomial", "complement", None})
     severity = Severity.ERROR
     options = (SUMMARIZE_ABOVE,)
+    messages = {
+        "negative": "column {column!r} has negative values (minimum {minimum:number}): {model} reads features as "
+        "counts and rejects negatives",
+        "block_model": "{words:,} of the {block_words:,} words of the document-term block have {negative_cells:,} "
+        "negative cells ({model} reads words as counts and rejects negatives); the most: {most}",
+        "block_model_uncounted": "{words:,} of the {block_words:,} words of the document-term block have negative "
+        "cells ({model} reads words as counts and rejects negatives); the most: {most}",
+        "block": "{words:,} of the {block_words:,} words of the document-term block have {negative_cells:,} negative "
+        "cells (a text model reads words as counts or presence: a negative cell is a corrupted count or a signed "
+        "hash); the most: {most}",
+        "block_uncounted": "{words:,} of the {block_words:,} words of the document-term block have negative cells (a "
+        "text model reads words as counts or presence: a negative cell is a corrupted count or a signed hash); the "
+        "most: {most}",
+    }
 
     def check(self, ctx: TableContext):
         terms = ctx.term_columns
@@ -61,15 +75,11 @@ class MultinomialOnNegative(Rule):
                     continue
                 minimum = ctx.column(column).minimum
                 if minimum < 0:
-                    message = (
-                        f"column {column!r} has negative values (minimum {fmt_number(minimum)}): "
-                        f"{estimator(ctx.model)} reads features as counts and rejects negatives"
-                    )
                     yield self.finding(
                         ctx,
-                        message,
+                        "negative",
                         columns=[column],
-                        evidence={"minimum": minimum},
+                        evidence={"minimum": float(minimum), "model": estimator(ctx.model)},
                         fix=f"Use raw counts for {column!r}, or read it with GaussianNB.",
                     )
         if terms:
@@ -85,27 +95,21 @@ class MultinomialOnNegative(Rule):
         # The words with the most negative cells first (None: past the level cap, counted as 0).
         ranked = sorted(found, key=lambda w: (-(w.cells or 0), w.minimum, order[w.name]))
         known = [word.cells for word in found if word.cells is not None]
-        total = sum(known)
-        counted = f"{total:,} negative cells" if len(known) == len(negative) else "negative cells"
-        examples = ", ".join(f"{w.name!r} (minimum {fmt_number(w.minimum)})" for w in ranked[:5])
-        reads = (
-            f"{estimator(ctx.model)} reads words as counts and rejects negatives"
-            if ctx.model is not None
-            else "a text model reads words as counts or presence: a negative cell is a corrupted count or a signed hash"
-        )
-        message = (
-            f"{len(negative):,} of the {len(terms):,} words of the document-term block have {counted} "
-            f"({reads}); the most: {examples}"
-        )
+        counted = len(known) == len(negative)
         evidence = {
             "words": len(negative),
             "block_words": len(terms),
-            "negative_cells": total if len(known) == len(negative) else None,
+            "negative_cells": sum(known) if counted else None,
             "examples": [{"word": w.name, "minimum": float(w.minimum), "negative_cells": w.cells} for w in ranked[:20]],
+            # (the five with the most, as the message lists them)
+            "most": ", ".join(f"{w.name!r} (minimum {fmt_number(w.minimum)})" for w in ranked[:5]),
         }
+        if ctx.model is not None:
+            evidence["model"] = estimator(ctx.model)
+        variant = ("block_model" if ctx.model is not None else "block") + ("" if counted else "_uncounted")
         yield self.finding(
             ctx,
-            message,
+            variant,
             columns=negative,
             evidence=evidence,
             severity=self.severity if ctx.model is not None else Severity.WARNING,

@@ -43,6 +43,13 @@ class MultinomialOnContinuous(Rule):
     models = frozenset({"multinomial", "complement"})
     severity = Severity.WARNING
     options = (SUMMARIZE_ABOVE,)
+    messages = {
+        "not_integer": "column {column!r} has non-integer values ({range}): {model} weighs them as counts, so their "
+        "scale decides their evidence",
+        "weights": "{term_columns} columns of a document-term block hold non-integer weights (tf-idf): {model} reads "
+        "them as fractional counts; this works well for text in practice, though the likelihood is no longer one of "
+        "counts",
+    }
 
     def check(self, ctx: TableContext):
         terms = ctx.term_columns
@@ -54,28 +61,19 @@ class MultinomialOnContinuous(Rule):
             if column in terms:
                 weights.append(column)
                 continue
-            message = (
-                f"column {column!r} has non-integer values ({value_range(ctx, column)}): "
-                f"{estimator(ctx.model)} weighs them as counts, so their scale decides their evidence"
-            )
             yield self.finding(
                 ctx,
-                message,
+                "not_integer",
                 columns=[column],
-                evidence={"range": value_range(ctx, column)},
+                evidence={"range": value_range(ctx, column), "model": estimator(ctx.model)},
                 fix=f"Read {column!r} with GaussianNB, or bin it into categories.",
             )
         if weights:
-            message = (
-                f"{len(weights)} columns of a document-term block hold non-integer weights (tf-idf): "
-                f"{estimator(ctx.model)} reads them as fractional counts; this works well for text in practice, though "
-                "the likelihood is no longer one of counts"
-            )
             yield self.finding(
                 ctx,
-                message,
+                "weights",
                 columns=weights,
-                evidence={"term_columns": len(weights)},
+                evidence={"term_columns": len(weights), "model": estimator(ctx.model)},
                 fix="Nothing to do for tf-idf into MultinomialNB or ComplementNB; to read the counts as counts, feed "
                 "CountVectorizer's output instead.",
                 severity=Severity.INFO,

@@ -1,8 +1,6 @@
 from nblint.analysis.context import TableContext
 from nblint.engine import Narrowing, Rule, Severity
 
-from ..wording import fmt_columns
-
 
 class GaussianOnBinary(Rule):
     """Gaussian NB declared over 0/1 columns.
@@ -42,14 +40,17 @@ class GaussianOnBinary(Rule):
     models = frozenset({"gaussian"})
     severity = Severity.WARNING
     narrowed = (Narrowing("one-hot and dummy groups", "NB307", "0.1.0"),)
+    messages = {
+        "binary": "{binary:count} binary column(s) {binary:names} under GaussianNB: a normal density over two values "
+        "misstates both",
+    }
 
     def check(self, ctx: TableContext):
         binary = ctx.features_of_kind("binary")
         if binary:
-            message = f"{len(binary)} binary column(s) {fmt_columns(binary)} under GaussianNB: a normal density over two values misstates both"
             yield self.finding(
                 ctx,
-                message,
+                "binary",
                 columns=binary,
                 evidence={"binary": binary},
                 fix="Read 0/1 columns with the Bernoulli event model.",

@@ -43,29 +43,29 @@ class CodesAsMagnitudes(Rule):
     models = frozenset({"gaussian", "multinomial", "complement"})
     severity = Severity.ERROR
     options = (SUMMARIZE_ABOVE,)
+    messages = {
+        "codes": "column {column!r} is categorical (integer codes, {range}): {model} would read the codes as magnitudes",
+        "text": "column {column!r} is categorical (text that would need codes, {range}): {model} would read the codes "
+        "as magnitudes",
+        "ambiguous": "column {column!r} may be categorical codes ({range}; it could also be {alternative}): if so, "
+        "{model} reads the codes as magnitudes",
+    }
 
     def check(self, ctx: TableContext):
         for column in ctx.features_of_kind("categorical"):
             kind = ctx.kinds[column]
             text = column in ctx.profile.text
-            how = "text that would need codes" if text else "integer codes"
-            message = (
-                f"column {column!r} is categorical ({how}, {value_range(ctx, column)}): "
-                f"{estimator(ctx.model)} would read the codes as magnitudes"
-            )
+            variant = "text" if text else "codes"
             # Integer codes are read as magnitudes as they stand; text must be encoded first,
             # and how (ordinal codes, or one-hot bits: NB501's matter) is not in the table.
             severity = Severity.WARNING if text else self.severity
             if kind.ambiguous:
                 # The values do not decide between codes and a magnitude: say so, quietly.
-                message = (
-                    f"column {column!r} may be categorical codes ({value_range(ctx, column)}; it could also be "
-                    f"{kind.alternative}): if so, {estimator(ctx.model)} reads the codes as magnitudes"
-                )
+                variant = "ambiguous"
                 severity = Severity.INFO
             yield self.finding(
                 ctx,
-                message,
+                variant,
                 columns=[column],
                 severity=severity,
                 evidence={
@@ -73,6 +73,8 @@ class CodesAsMagnitudes(Rule):
                     "why": kind.why,
                     "alternative": kind.alternative,
                     "declared": kind.declared,
+                    "range": value_range(ctx, column),
+                    "model": estimator(ctx.model),
                 },
                 fix=f"Read {column!r} as a categorical feature: fit nblint.MixedNB (it infers that; "
                 f"declare it with kinds={{{column!r}: 'categorical'}}), or CategoricalNB over ordinal codes; "

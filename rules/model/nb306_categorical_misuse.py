@@ -47,6 +47,14 @@ class CategoricalMisuse(Rule):
         Option("max-levels", 50, "More levels than this make a column high-cardinality for CategoricalNB.", minimum=1),
         SUMMARIZE_ABOVE,
     )
+    messages = {
+        "fractional": "column {column!r} is continuous with fractional values ({range}): CategoricalNB truncates "
+        "them to whole codes, merging values that differ",
+        "continuous": "column {column!r} is continuous ({range}): every distinct value would become a category",
+        "levels": "column {column!r} has {levels:.0f} levels (more than {max_levels}): most are rare and unseen at "
+        "prediction time",
+        "negative": "column {column!r} has negative codes ({range}): CategoricalNB needs codes 0..K-1",
+    }
 
     def check(self, ctx: TableContext):
         for column in ctx.profile.features:
@@ -56,28 +64,23 @@ class CategoricalMisuse(Rule):
             record = ctx.column(column)
             numeric = not record.text
             if kind.kind == "continuous" and numeric and not record.integral:
-                problem = (
-                    f"is continuous with fractional values ({value_range(ctx, column)}): CategoricalNB truncates "
-                    "them to whole codes, merging values that differ"
-                )
-                severity = self.severity
+                problem, severity = "fractional", self.severity
             elif kind.kind == "continuous":
-                problem = f"is continuous ({value_range(ctx, column)}): every distinct value would become a category"
+                problem = "continuous"
             elif (
                 kind.kind in ("categorical", "count")
                 and kind.n_distinct
                 and kind.n_distinct > self.option_values["max-levels"]
             ):
-                problem = f"has {kind.n_distinct:.0f} levels (more than {self.option_values['max-levels']}): most are rare and unseen at prediction time"
+                problem = "levels"
                 extra = {"levels": kind.n_distinct, "max_levels": self.option_values["max-levels"]}
             elif numeric and kind.kind not in ("constant", "identifier", "group-member"):
                 if record.minimum < 0:
-                    problem = f"has negative codes ({value_range(ctx, column)}): CategoricalNB needs codes 0..K-1"
-                    severity = self.severity
+                    problem, severity = "negative", self.severity
             if problem:
                 yield self.finding(
                     ctx,
-                    f"column {column!r} {problem}",
+                    problem,
                     columns=[column],
                     evidence={"kind": kind.kind, "range": value_range(ctx, column), **extra},
                     fix=f"Bin or re-encode {column!r} with OrdinalEncoder (merging rare levels).",

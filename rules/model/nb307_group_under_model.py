@@ -2,13 +2,12 @@ from nblint.analysis.context import TableContext
 from nblint.core.models import MODELS
 from nblint.engine import Rule, Severity
 
-from ..wording import GROUP_FIX, fmt_columns
+from ..wording import GROUP_FIX
 from . import estimator
 
-#: What the declared model makes of a group's bits, each read as a feature of its own: a two-level
-#: variable (a Bernoulli) per bit, but for GaussianNB, which fits a normal density to each.
-READING = {"gaussian": "a normal density per bit"}
-BITS = "a product of Bernoullis"
+#: What the declared model makes of a group's bits, each read as a feature of its own (the message's
+#: variant): a two-level variable (a Bernoulli) per bit, but for GaussianNB, which fits a normal density to each.
+READING = {"gaussian": "densities"}
 
 
 class GroupUnderModel(Rule):
@@ -51,22 +50,32 @@ class GroupUnderModel(Rule):
     name = "group-under-model"
     models = frozenset(MODELS)  # every declared model (NB304 and NB306 left their groups here)
     severity = Severity.ERROR
+    messages = {
+        "bits": "{kind} group {variable!r} ({group:names}) is read by {estimator} as {group:count} separate "
+        "features: a product of Bernoullis that over-counts one variable (see {see[0]}; nblint impact measures the "
+        "cost)",
+        "densities": "{kind} group {variable!r} ({group:names}) is read by {estimator} as {group:count} separate "
+        "features: a normal density per bit that over-counts one variable (see {see[0]}; nblint impact measures the "
+        "cost)",
+    }
 
     def check(self, ctx: TableContext):
         for group in ctx.structure.groups:
             source = "NB101" if group.kind == "one-hot" else "NB102"
-            message = (
-                f"{group.kind} group {group.label!r} ({fmt_columns(group.members)}) is read by {estimator(ctx.model)} as "
-                f"{len(group.members)} separate features: {READING.get(ctx.model or '', BITS)} that over-counts one variable "
-                f"(see {source}; nblint impact measures the cost)"
-            )
             # One-hot groups are exact; a dummy group is a conclusion from evidence.
             severity = self.severity if group.kind == "one-hot" else Severity.WARNING
             yield self.finding(
                 ctx,
-                message,
+                READING.get(ctx.model or "", "bits"),
                 columns=group.members,
                 severity=severity,
-                evidence={"group": group.members, "kind": group.kind, "model": ctx.model, "see": [source, "NB401"]},
+                evidence={
+                    "group": group.members,
+                    "kind": group.kind,
+                    "model": ctx.model,
+                    "see": [source, "NB401"],
+                    "variable": group.label,
+                    "estimator": estimator(ctx.model),
+                },
                 fix=GROUP_FIX,
             )

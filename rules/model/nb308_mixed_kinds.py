@@ -41,6 +41,10 @@ class MixedKinds(Rule):
     name = "mixed-kinds"
     models = frozenset(MODELS)
     severity = Severity.INFO
+    messages = {
+        "mixed": "{estimator} is declared for every column, but the columns call for {models_called_for} event models "
+        "({columns_per_model:pairs})",
+    }
 
     def check(self, ctx: TableContext):
         # A document-term block is one kind of input, whatever single words look like (a word seen at
@@ -51,21 +55,20 @@ class MixedKinds(Rule):
         if len(wanted) < 2:
             return
         per_model = {m: [c for c in features if ctx.kinds[c].model == m] for m in wanted}
-        summary = "; ".join(f"{m}: {len(cols)}" for m, cols in per_model.items())
-        message = f"{estimator(ctx.model)} is declared for every column, but the columns call for {len(wanted)} event models ({summary})"
         fix = (
             "Fit nblint.MixedNB, which reads each column with its own event model (`nblint columns --pipeline` "
             "prints the code): " + ", ".join(recommendation(ctx, c) for c in features)
         )
         yield self.finding(
             ctx,
-            message,
+            "mixed",
             columns=features,
             evidence={
                 "declared": ctx.model,
                 "recommended": per_model,
                 "models_called_for": len(wanted),
                 "columns_per_model": {m: len(cols) for m, cols in per_model.items()},
+                "estimator": estimator(ctx.model),
             },
             fix=fix,
         )

@@ -51,6 +51,12 @@ class MultinomialSkewedClasses(Rule):
             minimum=1.0,
         ),
     )
+    messages = {
+        "skewed": "MultinomialNB on classes of very different sizes: {largest_class!r} has {largest_rows:,} rows "
+        "({largest_share:.0%}), {smallest_class!r} {smallest_rows:,} ({smallest_share:.1%}), {imbalance:.0f}x; "
+        "ComplementNB estimates each class's weights from the other classes' rows and usually does better on skewed "
+        "classes (compare both by cross-validation on a macro score)",
+    }
 
     def check(self, ctx: TableContext):
         profile = ctx.profile
@@ -62,15 +68,9 @@ class MultinomialSkewedClasses(Rule):
         if ratio < self.option_values["min-imbalance"]:
             return
         total = sum(n for _, n in rows)
-        message = (
-            f"MultinomialNB on classes of very different sizes: {str(large)!r} has {most:,} rows ({most / total:.0%}), "
-            f"{str(small)!r} {fewest:,} ({fewest / total:.1%}), {ratio:.0f}x; ComplementNB estimates each class's "
-            "weights from the other classes' rows and usually does better on skewed classes (compare both by "
-            "cross-validation on a macro score)"
-        )
         yield self.finding(
             ctx,
-            message,
+            "skewed",
             columns=[profile.target],
             evidence={
                 "largest_class": str(large),

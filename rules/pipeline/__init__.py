@@ -42,8 +42,21 @@ def of_columns(step: Step) -> str:
 
 
 def step_evidence(step: Step, estimator: Step, **extra) -> dict:
-    """The evidence of a finding about ``step`` feeding ``estimator``: the classes and their lines."""
-    return {"step": step.cls, "step_line": step.line, "model": estimator.cls, "model_line": estimator.line, **extra}
+    """The evidence of a finding about ``step`` feeding ``estimator``: the classes and their lines.
+
+    With the words a message names them by: ``step_label`` and ``model_label`` (``OneHotEncoder (line 7)``,
+    :meth:`~nblint.pipelines.spec.Step.label`) and ``inputs``, what the step reads (:func:`inputs`).
+    """
+    return {
+        "step": step.cls,
+        "step_line": step.line,
+        "model": estimator.cls,
+        "model_line": estimator.line,
+        "step_label": step.label(),
+        "model_label": estimator.label(),
+        "inputs": inputs(step),
+        **extra,
+    }
 
 
 def undecided(finding: Finding, where: str) -> Finding:
@@ -57,6 +70,7 @@ def undecided(finding: Finding, where: str) -> Finding:
         finding,
         severity=Severity.INFO,
         message=undecided_message(finding.message, where),
+        variant=f"{finding.variant}+undecided" if finding.variant else "",
         evidence={**finding.evidence, "undecided_branch": where},
     )
 
@@ -111,7 +125,7 @@ class PipelineRule(Rule):
         self,
         ctx,
         step: Step,
-        message: str,
+        variant: str,
         *,
         fix: str,
         line: int | None = None,
@@ -120,13 +134,16 @@ class PipelineRule(Rule):
     ) -> Finding:
         """A finding about ``step`` feeding the model: its columns, at ``line`` (default: the step's).
 
+        Its message is the ``variant``'s template over :func:`step_evidence` (the step's and the
+        model's labels, what the step reads) and ``evidence``.
+
         A step returned on a branch of a helper that the call does not decide is at most ``info``.
         """
         from nblint.pipelines.flow import UNDECIDED_BRANCH
 
         found = self.finding(
             ctx,
-            message,
+            variant,
             columns=step.columns or (),
             line=line or step.line,
             severity=severity,

@@ -1,6 +1,6 @@
 from nblint.engine import Severity
 
-from . import ORDINAL_FIX, PipelineRule, inputs
+from . import ORDINAL_FIX, PipelineRule
 
 #: How each model reads K one-hot bits of one variable.
 READS_BITS_AS = {
@@ -73,14 +73,14 @@ class OneHotIntoNaiveBayes(PipelineRule):
     since = "0.1.0"
     name = "onehot-into-nb"
     severity = Severity.WARNING
+    messages = {
+        model: "{step_label} one-hot encodes {inputs} for {model_label}, which reads the bits as " + reading
+        for model, reading in READS_BITS_AS.items()
+    }
 
     def check_model(self, ctx, estimator):
         from nblint.pipelines.flow import ONEHOT
 
         severity = Severity.INFO if ctx.model in ("multinomial", "complement") else None
         for step in self.origins(ctx, ONEHOT):
-            message = (
-                f"{step.label()} one-hot encodes {inputs(step)} for {estimator.label()}, which reads the bits as "
-                f"{READS_BITS_AS[ctx.model]}"
-            )
-            yield self.step_finding(ctx, step, message, severity=severity, fix=ORDINAL_FIX)
+            yield self.step_finding(ctx, step, ctx.model, severity=severity, fix=ORDINAL_FIX)

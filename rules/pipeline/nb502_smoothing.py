@@ -8,6 +8,24 @@ from . import PipelineRule, literal
 SKLEARN_ALPHA_FLOOR = 1e-10
 
 
+VETO = (
+    ", so a feature value never seen with a class in training gives that class probability 0 (or nearly) and vetoes it"
+)
+#: How the model is given its alpha (``shown``) and what that alpha does (``effect``): a template each.
+SHOWN = {
+    "tried": "{model_label} is tried with alpha={alpha!r} (one of {tried_shown}, from a grid, a loop or set_params)",
+    "list": "{model_label} has alpha (a list, smallest {alpha!r})",
+    "written": "{model_label} has alpha={written!r}",
+}
+EFFECT = {
+    "negative": ": a negative alpha is not smoothing at all, and scikit-learn refuses it when fitting",
+    "raised": ": scikit-learn raises it to {raised_to:g} (force_alpha=False), which is still no smoothing in "
+    "practice" + VETO,
+    "off": ": smoothing is off" + VETO,
+    "negligible": ": smoothing is negligible (below min-alpha={min_alpha:g})" + VETO,
+}
+
+
 class SmoothingDisabled(PipelineRule):
     """Smoothing is off or negligible: alpha=0 or tiny, or var_smoothing=0.
 
@@ -65,6 +83,15 @@ class SmoothingDisabled(PipelineRule):
             minimum=0,
         ),
     )
+    #: "probability 0", "a variance of 0": what no smoothing gives, explained, not measured.
+    message_constants = frozenset({0.0})
+    messages = {
+        "not_finite": "{model_label} has alpha={alpha}: an alpha that is not a finite number swamps every count, so "
+        "every feature's probabilities are uniform (or undefined) and the features are ignored",
+        **{f"{shown}_{effect}": SHOWN[shown] + EFFECT[effect] for shown in SHOWN for effect in EFFECT},
+        "var_smoothing": "{model_label} has var_smoothing={var_smoothing!r}: a feature that is constant within a "
+        "class gets a variance of 0, and its likelihood becomes infinite or undefined",
+    }
 
     def check_model(self, ctx, estimator):
         from nblint.pipelines.calls import OneOf
@@ -87,15 +114,14 @@ class SmoothingDisabled(PipelineRule):
         if unbounded:  # inf (or nan) passes every comparison with 0 and min-alpha, and is no smoothing either
             yield self.finding(
                 ctx,
-                f"{estimator.label()} has alpha={unbounded[0]!r}: an alpha that is not a finite number swamps "
-                "every count, so every feature's probabilities are uniform (or undefined) and the features "
-                "are ignored",
+                "not_finite",
                 line=estimator.line_of("alpha"),
                 evidence={
                     "model": estimator.cls,
                     "model_line": estimator.line,
                     "alpha": str(unbounded[0]),
                     "min_alpha": self.option_values["min-alpha"],
+                    "model_label": estimator.label(),
                 },
                 fix="Use alpha=1.0 (Laplace) or tune alpha over a range such as 0.01 to 1.",
             )
@@ -105,42 +131,33 @@ class SmoothingDisabled(PipelineRule):
         if smallest >= threshold:
             return
         force_alpha = estimator.value("force_alpha", True)
-        if tried is not None:
-            shown = f"is tried with alpha={smallest!r} (one of {_shown(tried)}, from a grid, a loop or set_params)"
-        elif isinstance(alpha, list):
-            shown = f"has alpha (a list, smallest {smallest!r})"
-        else:
-            shown = f"has alpha={alpha!r}"
+        shown = "tried" if tried is not None else "list" if isinstance(alpha, list) else "written"
         if smallest < 0:
-            effect = "a negative alpha is not smoothing at all, and scikit-learn refuses it when fitting"
+            effect = "negative"
         elif force_alpha is False and smallest < SKLEARN_ALPHA_FLOOR:
-            effect = "scikit-learn raises it to 1e-10 (force_alpha=False), which is still no smoothing in practice"
+            effect = "raised"
         elif smallest == 0:
-            effect = "smoothing is off"
+            effect = "off"
         else:
-            effect = f"smoothing is negligible (below min-alpha={threshold:g})"
-        consequence = (
-            ""
-            if smallest < 0
-            else ", so a feature value never seen with a class in training gives that "
-            "class probability 0 (or nearly) and vetoes it"
-        )
-        message = f"{estimator.label()} {shown}: {effect}{consequence}"
+            effect = "negligible"
         evidence = {
             "model": estimator.cls,
             "model_line": estimator.line,
             "alpha": smallest,
             "force_alpha": literal(force_alpha),
             "min_alpha": threshold,
+            "model_label": estimator.label(),
         }
+        if shown == "written":
+            evidence["written"] = alpha
         if tried is not None:  # the values the message lists, or counts with its ends (as _shown does)
             ends = tried if len(tried) <= 8 else [tried[0], tried[-1]]
-            evidence |= {"tried": [literal(v) for v in ends], "tried_count": len(tried)}
+            evidence |= {"tried": [literal(v) for v in ends], "tried_count": len(tried), "tried_shown": _shown(tried)}
         if force_alpha is False and 0 <= smallest < SKLEARN_ALPHA_FLOOR:
             evidence["raised_to"] = SKLEARN_ALPHA_FLOOR
         yield self.finding(
             ctx,
-            message,
+            f"{shown}_{effect}",
             line=estimator.line_of("alpha"),
             evidence=evidence,
             fix="Use alpha=1.0 (Laplace) or tune alpha over a range such as 0.01 to 1.",
@@ -155,15 +172,16 @@ class SmoothingDisabled(PipelineRule):
         if isinstance(smoothing, OneOf):
             smoothing = min((v for v in smoothing.items if is_number(v)), default=None)
         if is_number(smoothing) and smoothing <= 0:
-            message = (
-                f"{estimator.label()} has var_smoothing={smoothing!r}: a feature that is constant within a class "
-                "gets a variance of 0, and its likelihood becomes infinite or undefined"
-            )
             yield self.finding(
                 ctx,
-                message,
+                "var_smoothing",
                 line=estimator.line_of("var_smoothing"),
-                evidence={"model": estimator.cls, "model_line": estimator.line, "var_smoothing": smoothing},
+                evidence={
+                    "model": estimator.cls,
+                    "model_line": estimator.line,
+                    "var_smoothing": smoothing,
+                    "model_label": estimator.label(),
+                },
                 fix="Keep the default var_smoothing=1e-9 (or a larger value).",
             )
 

@@ -1,6 +1,6 @@
 from nblint.engine import Severity
 
-from . import PipelineRule, inputs
+from . import PipelineRule
 
 #: The steps that count terms besides the vectorizers (nblint.pipelines.catalog's VECTORIZERS).
 COUNTING_TRANSFORMERS = frozenset({"TfidfTransformer"})
@@ -70,8 +70,25 @@ class CountsAndBitsMismatch(PipelineRule):
     since = "0.1.0"
     name = "counts-bits-mismatch"
     severity = Severity.WARNING
-    #: "every non-zero value becomes 1", "probabilities can exceed 1": the value of a bit, not a measurement.
-    message_constants = frozenset({1.0})
+    #: "every non-zero value becomes 1", "probabilities can exceed 1", "binarises to 0", "binarize=0.0": the
+    #: values of a bit and BernoulliNB's default threshold, not measurements.
+    message_constants = frozenset({0.0, 1.0})
+    messages = {
+        "binary": "{step_label} has binary=True, so {model_label} sees only whether each term occurs in {inputs}, not "
+        "how often: the term frequencies this model is built on are thrown away",
+        "taken_as_bits": "{model_label} has binarize=None (input taken to be 0/1 already) but {step_label} produces "
+        "{produces} from {inputs}: values above 1 are added up as if they were bits and the per-class probabilities "
+        "can exceed 1",
+        "presence": "{step_label} produces {produces} from {inputs} for {model_label}, which reads them as presence "
+        "at its default binarize=0.0 (the multivariate Bernoulli model): every non-zero value becomes 1 and how "
+        "large the {produces} are is not used",
+        "all_zero": "{model_label} has binarize={binarize:g}, but every value {step_label} produces from {inputs} is "
+        "at most {value_range[1]:g}: each of those features binarises to 0 on every row, so the model learns nothing "
+        "from them",
+        "all_one": "{model_label} has binarize={binarize:g}, but every value {step_label} produces from {inputs} is "
+        "at least {value_range[0]:g}: each of those features binarises to 1 on every row, so the model learns nothing "
+        "from them",
+    }
     models = frozenset({"bernoulli", "multinomial", "complement"})
 
     def check_model(self, ctx, estimator):
@@ -90,14 +107,10 @@ class CountsAndBitsMismatch(PipelineRule):
             return
         for step in self.origins(ctx, BINARY):
             if step.cls in counting_steps:
-                message = (
-                    f"{step.label()} has binary=True, so {estimator.label()} sees only whether each term occurs in "
-                    f"{inputs(step)}, not how often: the term frequencies this model is built on are thrown away"
-                )
                 yield self.step_finding(
                     ctx,
                     step,
-                    message,
+                    "binary",
                     line=step.line_of("binary"),
                     severity=Severity.INFO,
                     binary=True,
@@ -106,21 +119,13 @@ class CountsAndBitsMismatch(PipelineRule):
 
     def _counts_into_bernoulli(self, ctx, step, what, estimator):
         if "binarize" in estimator.params and estimator.value("binarize") is None:
-            message = (
-                f"{estimator.label()} has binarize=None (input taken to be 0/1 already) but {step.label()} "
-                f"produces {what} from {inputs(step)}: values above 1 are added up as if they were bits and the "
-                "per-class probabilities can exceed 1"
-            )
+            variant = "taken_as_bits"
             line = estimator.line_of("binarize")
             severity = Severity.WARNING
         elif "binarize" not in estimator.params:
             # Binarising at 0 is the multivariate Bernoulli model of word presence (McCallum & Nigam,
             # 1998): a model choice, said once, not a defect.
-            message = (
-                f"{step.label()} produces {what} from {inputs(step)} for {estimator.label()}, which reads them as "
-                "presence at its default binarize=0.0 (the multivariate Bernoulli model): every non-zero value "
-                f"becomes 1 and how large the {what} are is not used"
-            )
+            variant = "presence"
             line = step.line
             severity = Severity.INFO
         else:  # an explicit threshold is a decision
@@ -128,7 +133,7 @@ class CountsAndBitsMismatch(PipelineRule):
         yield self.step_finding(
             ctx,
             step,
-            message,
+            variant,
             line=line,
             severity=severity,
             produces=what,
@@ -153,17 +158,10 @@ class CountsAndBitsMismatch(PipelineRule):
             low, high = bounds
             if low <= threshold < high:
                 continue
-            side = "0" if threshold >= high else "1"
-            where = f"at most {high:g}" if threshold >= high else f"at least {low:g}"
-            message = (
-                f"{estimator.label()} has binarize={threshold:g}, but every value {step.label()} produces from "
-                f"{inputs(step)} is {where}: each of those features binarises to {side} on every row, so the model "
-                "learns nothing from them"
-            )
             yield self.step_finding(
                 ctx,
                 step,
-                message,
+                "all_zero" if threshold >= high else "all_one",
                 line=estimator.line_of("binarize"),
                 severity=Severity.ERROR,
                 binarize=threshold,

@@ -1,6 +1,6 @@
 from nblint.engine import Severity
 
-from . import PipelineRule, inputs
+from . import PipelineRule
 
 #: The parameter that makes each step produce negative values (the finding points at it when written).
 SIGN_PARAMS = {
@@ -69,16 +69,18 @@ class NegativeValuesIntoCountModel(PipelineRule):
     name = "negative-into-count-model"
     severity = Severity.ERROR
     models = frozenset(NEEDS)
+    messages = {
+        model: "{step_label} can turn {inputs} into negative values, which reach {model_label}: it needs "
+        + needs
+        + ", and scikit-learn refuses negative input when fitting"
+        for model, needs in NEEDS.items()
+    }
 
     def check_model(self, ctx, estimator):
         from nblint.pipelines.catalog import applied_class
         from nblint.pipelines.flow import SIGNED
 
         for step in self.origins(ctx, SIGNED):
-            message = (
-                f"{step.label()} can turn {inputs(step)} into negative values, which reach {estimator.label()}: it "
-                f"needs {NEEDS[ctx.model]}, and scikit-learn refuses negative input when fitting"
-            )
             param = SIGN_PARAMS.get(applied_class(step.cls))  # scale(X, with_mean=...) as StandardScaler
             keep = (
                 f"alternate_sign=False on {step.cls}" if param == "alternate_sign" else "MinMaxScaler, KBinsDiscretizer"
@@ -86,7 +88,7 @@ class NegativeValuesIntoCountModel(PipelineRule):
             yield self.step_finding(
                 ctx,
                 step,
-                message,
+                ctx.model,
                 line=step.line_of(param) if param else step.line,
                 fix=f"Use GaussianNB for real-valued features, or keep the values non-negative ({keep}).",
             )

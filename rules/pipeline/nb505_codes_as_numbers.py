@@ -1,6 +1,6 @@
 from nblint.engine import Severity
 
-from . import ORDINAL_FIX, PipelineRule, inputs
+from . import ORDINAL_FIX, PipelineRule
 
 #: How each model misreads arbitrary category codes 0, 1, 2, ...
 READS_CODES_AS = {
@@ -63,6 +63,11 @@ class CodesReadAsNumbers(PipelineRule):
     #: The codes 0, 1 and 2 of the message's example ("code 2 weighs twice the one with code 1").
     message_constants = frozenset({0.0, 1.0, 2.0})
     models = frozenset(READS_CODES_AS)
+    messages = {
+        model: "{step_label} turns {inputs} into arbitrary integer codes for {model_label}, which reads them as "
+        + reading
+        for model, reading in READS_CODES_AS.items()
+    }
 
     def check_model(self, ctx, estimator):
         from nblint.pipelines.catalog import ORDINAL_ENCODERS
@@ -70,8 +75,4 @@ class CodesReadAsNumbers(PipelineRule):
 
         for step in self.origins(ctx, ORDINAL):
             if step.cls in ORDINAL_ENCODERS:
-                message = (
-                    f"{step.label()} turns {inputs(step)} into arbitrary integer codes for {estimator.label()}, "
-                    f"which reads them as {READS_CODES_AS[ctx.model]}"
-                )
-                yield self.step_finding(ctx, step, message, fix=ORDINAL_FIX)
+                yield self.step_finding(ctx, step, ctx.model, fix=ORDINAL_FIX)

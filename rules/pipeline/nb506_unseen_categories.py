@@ -1,6 +1,6 @@
 from nblint.engine import Severity
 
-from . import PipelineRule, inputs, literal
+from . import PipelineRule, literal
 
 PLAN = (
     "OrdinalEncoder(handle_unknown='use_encoded_value', unknown_value=U) with CategoricalNB(min_categories=M), "
@@ -81,6 +81,23 @@ class UnseenCategoriesUnplanned(PipelineRule):
     name = "unseen-categories-unplanned"
     severity = Severity.WARNING
     models = frozenset({"categorical"})
+    messages = {
+        "label_encoder": "{step_label} encodes {inputs} for {model_label} but has no way to handle a category unseen "
+        "in training: transform raises on it (LabelEncoder is meant for the target)",
+        "raises": "{step_label} encodes {inputs} for {model_label} with handle_unknown='error' (the default): the "
+        "first category unseen in training makes predict raise",
+        "refused_code": "{step_label} gives unseen categories unknown_value={written}, which {model_label} "
+        "cannot take (it refuses negative and missing codes)",
+        "no_min_categories": "{step_label} gives unseen categories code {unknown_value!r}, but {model_label} has no "
+        "min_categories: unless training happened to contain more than {unknown_value!r} categories, that code is "
+        "outside its table and predict fails",
+        "too_few": "{step_label} gives unseen categories code {unknown_value!r}, but {model_label} reserves only "
+        "min_categories={min_categories!r} codes: code {unknown_value!r} is outside its table",
+        "raw_input": "{model_label} takes its input with no min_categories and no encoder reserving a code for unseen "
+        "categories: a category code not seen in training makes predict fail",
+        "raw_codes": "{model_label} takes the codes {step_label} produces with no min_categories and no encoder "
+        "reserving a code for unseen categories: a category code not seen in training makes predict fail",
+    }
 
     def check_model(self, ctx, estimator):
         from nblint.pipelines.catalog import THIRD_PARTY
@@ -104,61 +121,46 @@ class UnseenCategoriesUnplanned(PipelineRule):
             found = self._problem(step, estimator, min_categories)
             if found is None:
                 continue
-            message, line = found
+            variant, line = found
             if step is None:
-                evidence = {"model": estimator.cls, "min_categories": literal(min_categories)}
-                yield self.finding(ctx, message, line=line, evidence=evidence, fix=fix)
+                evidence = {
+                    "model": estimator.cls,
+                    "min_categories": literal(min_categories),
+                    "model_label": estimator.label(),
+                }
+                yield self.finding(ctx, variant, line=line, evidence=evidence, fix=fix)
             else:
                 # the code an OrdinalEncoder gives unseen categories, which the message shows
                 coded = step.cls == "OrdinalEncoder" and step.value("handle_unknown") == "use_encoded_value"
                 extra = {"unknown_value": literal(step.value("unknown_value"))} if coded else {}
+                if variant == "refused_code":  # (as written: JSON has no NaN)
+                    extra["written"] = repr(step.value("unknown_value"))
                 yield self.step_finding(
-                    ctx, step, message, line=line, min_categories=literal(min_categories), fix=fix, **extra
+                    ctx, step, variant, line=line, min_categories=literal(min_categories), fix=fix, **extra
                 )
 
     @staticmethod
     def _problem(step, estimator, min_categories):
-        """The message and line of the route's problem, or None when the route has a plan."""
+        """The message's variant and the line of the route's problem, or None when the route has a plan."""
         from nblint.pipelines.flow import is_number
 
-        model = estimator.label()
         if step is not None and step.cls == "LabelEncoder":
-            return (
-                f"{step.label()} encodes {inputs(step)} for {model} but has no way to handle a category unseen "
-                "in training: transform raises on it (LabelEncoder is meant for the target)"
-            ), step.line
+            return "label_encoder", step.line
         if step is not None and step.cls == "OrdinalEncoder":
             if step.value("handle_unknown", "error") == "error":
-                return (
-                    f"{step.label()} encodes {inputs(step)} for {model} with handle_unknown='error' (the "
-                    "default): the first category unseen in training makes predict raise"
-                ), step.line_of("handle_unknown")
+                return "raises", step.line_of("handle_unknown")
             if step.value("handle_unknown") != "use_encoded_value":
                 return None
             unknown = step.value("unknown_value")
             if not is_number(unknown) or unknown < 0:
-                return (
-                    f"{step.label()} gives unseen categories unknown_value={unknown!r}, which {model} cannot "
-                    "take (it refuses negative and missing codes)"
-                ), step.line_of("unknown_value")
+                return "refused_code", step.line_of("unknown_value")
             if min_categories is None:
-                return (
-                    f"{step.label()} gives unseen categories code {unknown!r}, but {model} has no "
-                    f"min_categories: unless training happened to contain more than {unknown!r} categories, "
-                    "that code is outside its table and predict fails"
-                ), estimator.line
+                return "no_min_categories", estimator.line
             if _covers(min_categories, unknown) is False:
-                return (
-                    f"{step.label()} gives unseen categories code {unknown!r}, but {model} reserves only "
-                    f"min_categories={literal(min_categories)!r} codes: code {unknown!r} is outside its table"
-                ), step.line_of("unknown_value")
+                return "too_few", step.line_of("unknown_value")
             return None
         if min_categories is None:
-            source = f"the codes {step.label()} produces" if step is not None else "its input"
-            return (
-                f"{model} takes {source} with no min_categories and no encoder reserving a code for unseen "
-                "categories: a category code not seen in training makes predict fail"
-            ), estimator.line
+            return ("raw_codes" if step is not None else "raw_input"), estimator.line
         return None
 
 

@@ -1,6 +1,6 @@
 from nblint.engine import Severity
 
-from . import ORDINAL_FIX, PipelineRule, inputs, literal
+from . import ORDINAL_FIX, PipelineRule, literal
 
 #: The parameter that drops a level, per encoder.
 DROP_PARAMS = {"OneHotEncoder": "drop", "get_dummies": "drop_first", "FunctionTransformer": "kw_args"}
@@ -55,6 +55,17 @@ class DroppedReferenceLevel(PipelineRule):
     since = "0.1.0"
     name = "dropped-reference-level"
     severity = Severity.WARNING
+    messages = {
+        "by_name": "{step_label} drops a reference level of {inputs} (level {dropped_levels:choose(column,columns)} "
+        "{dropped_levels:quoted} dropped by name at line {drop_line}) for {model_label}: the remaining bits are still "
+        "one variable read as independent evidence, and the dropped level exists only as 'no bit set'",
+        **{
+            f"by_{param}": "{step_label} drops a reference level of {inputs} (" + param + "={" + param + "!r}) for "
+            "{model_label}: the remaining bits are still one variable read as independent evidence, and the dropped "
+            "level exists only as 'no bit set'"
+            for param in sorted({*DROP_PARAMS.values(), "drop"})
+        },
+    }
 
     def check_model(self, ctx, estimator):
         from nblint.pipelines.flow import DROPPED_LEVELS, DUMMY
@@ -63,16 +74,9 @@ class DroppedReferenceLevel(PipelineRule):
             by_name = bool(step.value(DROPPED_LEVELS))
             param = DROPPED_LEVELS if by_name else DROP_PARAMS.get(step.cls, "drop")
             value = literal(step.value(param))
-            how = (
-                f"level column{'s' if len(value) > 1 else ''} {', '.join(map(repr, value))} dropped by name "
-                f"at line {step.line_of(param)}"
-                if by_name
-                else f"{param}={value!r}"
-            )
-            message = (
-                f"{step.label()} drops a reference level of {inputs(step)} ({how}) "
-                f"for {estimator.label()}: the remaining bits are still one variable read as independent evidence, "
-                "and the dropped level exists only as 'no bit set'"
-            )
-            evidence = {"dropped_levels" if by_name else param: value}
-            yield self.step_finding(ctx, step, message, line=step.line_of(param), fix=ORDINAL_FIX, **evidence)
+            if by_name:  # (the line of the drop, or of the list of names it drops)
+                evidence = {"dropped_levels": value, "drop_line": step.line_of(param)}
+            else:
+                evidence = {param: value}
+            variant = "by_name" if by_name else f"by_{param}"
+            yield self.step_finding(ctx, step, variant, line=step.line_of(param), fix=ORDINAL_FIX, **evidence)

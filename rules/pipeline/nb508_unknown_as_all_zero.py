@@ -1,6 +1,6 @@
 from nblint.engine import Severity
 
-from . import PipelineRule, of_columns
+from . import PipelineRule
 
 FIX = (
     "Encode with OrdinalEncoder(handle_unknown='use_encoded_value') for CategoricalNB with min_categories, "
@@ -59,6 +59,12 @@ class UnknownAsAllZeroBits(PipelineRule):
     since = "0.1.0"
     name = "unknown-as-all-zero-bits"
     severity = Severity.WARNING
+    messages = {
+        "unknown": "{step_label} has handle_unknown={handle_unknown!r}: a category unseen in training becomes "
+        "all-zero bits, which {model_label} scores as 'every level absent', a state it never saw",
+        "unknown_of_columns": "{step_label} has handle_unknown={handle_unknown!r}: a category of {inputs} unseen in "
+        "training becomes all-zero bits, which {model_label} scores as 'every level absent', a state it never saw",
+    }
     models = frozenset({"bernoulli"})
 
     def check_model(self, ctx, estimator):
@@ -68,13 +74,9 @@ class UnknownAsAllZeroBits(PipelineRule):
             if step.cls != "OneHotEncoder" or not _all_zero_for_unknown(step):
                 continue
             handle_unknown = step.value("handle_unknown")
-            message = (
-                f"{step.label()} has handle_unknown={handle_unknown!r}: a category{of_columns(step)} unseen in "
-                f"training becomes all-zero bits, which {estimator.label()} scores as 'every level absent', "
-                "a state it never saw"
-            )
+            variant = "unknown_of_columns" if step.columns else "unknown"
             yield self.step_finding(
-                ctx, step, message, line=step.line_of("handle_unknown"), handle_unknown=handle_unknown, fix=FIX
+                ctx, step, variant, line=step.line_of("handle_unknown"), handle_unknown=handle_unknown, fix=FIX
             )
 
 

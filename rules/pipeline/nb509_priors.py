@@ -50,6 +50,17 @@ class InvalidPriors(PipelineRule):
     since = "0.1.0"
     name = "invalid-priors"
     severity = Severity.WARNING
+    #: "prior 0", "not 1": what a prior cannot be and what priors sum to, explained, not measured.
+    message_constants = frozenset({0.0, 1.0})
+    messages = {
+        "ignored": "{model_label} is given {param}, which ComplementNB ignores: its decision rule has no prior term, "
+        "so the setting has no effect",
+        "not_positive": "{model_label} has {param} with a value of {smallest!r}: a class with prior 0 (or less) can "
+        "never be predicted, whatever the evidence",
+        "sum_refused": "{model_label} has {param} summing to {sum:.6g}, not 1: GaussianNB refuses it when fitting",
+        "sum_as_given": "{model_label} has {param} summing to {sum:.6g}, not 1: scikit-learn uses the values as "
+        "given, so the ratios between classes are what this list says",
+    }
 
     def check_model(self, ctx, estimator):
         from nblint.pipelines.flow import is_number
@@ -60,44 +71,35 @@ class InvalidPriors(PipelineRule):
             return
         line = estimator.line_of(name)
         if ctx.model == "complement":
-            message = (
-                f"{estimator.label()} is given {name}, which ComplementNB ignores: its decision rule has "
-                "no prior term, so the setting has no effect"
-            )
             yield self.finding(
                 ctx,
-                message,
+                "ignored",
                 line=line,
-                evidence={"model": estimator.cls, "model_line": estimator.line},
+                evidence={
+                    "model": estimator.cls,
+                    "model_line": estimator.line,
+                    "model_label": estimator.label(),
+                    "param": name,
+                },
                 fix=f"Remove {name}, or use MultinomialNB if the priors matter.",
             )
             return
         if not isinstance(priors, list) or not priors or not all(is_number(p) for p in priors):
             return
         total = math.fsum(priors)
-        evidence = {"model": estimator.cls, name: priors, "sum": total}
+        evidence = {"model": estimator.cls, name: priors, "sum": total, "model_label": estimator.label(), "param": name}
         if min(priors) <= 0:
-            message = (
-                f"{estimator.label()} has {name} with a value of {min(priors)!r}: a class with prior 0 (or "
-                "less) can never be predicted, whatever the evidence"
-            )
             yield self.finding(
                 ctx,
-                message,
+                "not_positive",
                 line=line,
-                evidence=evidence,
+                evidence=evidence | {"smallest": min(priors)},
                 fix="Give every class a positive prior (or leave the priors to the data).",
             )
         elif abs(total - 1.0) > TOLERANCE:
-            consequence = (
-                "GaussianNB refuses it when fitting"
-                if ctx.model == "gaussian"
-                else "scikit-learn uses the values as given, so the ratios between classes are what this list says"
-            )
-            message = f"{estimator.label()} has {name} summing to {total:.6g}, not 1: {consequence}"
             yield self.finding(
                 ctx,
-                message,
+                "sum_refused" if ctx.model == "gaussian" else "sum_as_given",
                 line=line,
                 evidence=evidence,
                 fix=f"Make {name} sum to 1 (divide each value by {total:.6g}).",

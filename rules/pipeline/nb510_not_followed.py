@@ -71,6 +71,11 @@ class NotFollowed(PipelineRule):
     since = "0.1.0"
     name = "not-followed"
     severity = Severity.INFO
+    messages = {
+        "note": "{not_followed}",
+        "interpolation": "step {step_name!r} of the pipeline is the interpolation {step}, which nblint does not "
+        "resolve: what it gives {model_label} is not checked",
+    }
 
     def check(self, ctx: PipelineContext):
         from nblint.pipelines.flow import OPAQUE
@@ -78,7 +83,7 @@ class NotFollowed(PipelineRule):
         for note in ctx.spec.notes:
             yield self.finding(
                 ctx,
-                note.message,
+                "note",
                 line=note.line,
                 evidence={"not_followed": note.message},
                 fix="Make the pipeline explicit in this file (Python 3, scikit-learn names imported "
@@ -89,16 +94,18 @@ class NotFollowed(PipelineRule):
         for flow in ctx.flows:
             step = flow.origin
             if flow.kind == OPAQUE and step is not None and not step.known and "${" in step.target:
-                message = (
-                    f"step {step.name or step.cls!r} of the pipeline is the interpolation {step.target}, which "
-                    f"nblint does not resolve: what it gives {ctx.estimator.label()} is not checked"
-                )
                 yield self.finding(
                     ctx,
-                    message,
+                    "interpolation",
                     line=step.line,
                     columns=step.columns or (),
-                    evidence={"step": step.target, "model": ctx.estimator.cls, "model_line": ctx.estimator.line},
+                    evidence={
+                        "step": step.target,
+                        "model": ctx.estimator.cls,
+                        "model_line": ctx.estimator.line,
+                        "step_name": step.name or step.cls,
+                        "model_label": ctx.estimator.label(),
+                    },
                     fix="Check the config the interpolation resolves to as well (nblint reads each "
                     "file it is given), or write the step out here.",
                 )

@@ -50,19 +50,24 @@ class UnfittedTableUnseen(Rule):
     name = "unfitted-table-unseen"
     severity = Severity.INFO
     inputs = ("live",)
+    messages = {
+        "unfitted": "the pipeline is not fitted, so nblint cannot transform X ({columns_in} columns) through "
+        "{changing:joined} as {model} would receive it: the table rules (NB1xx-NB4xx) did not run on it",
+    }
 
     def check(self, ctx: LiveContext):
-        steps = ", ".join(dict.fromkeys(ctx.steps))
         estimator = ctx.spec.estimator if ctx.spec is not None else None
         model = estimator.cls if estimator is not None else "the final estimator"
-        message = (
-            f"the pipeline is not fitted, so nblint cannot transform X ({ctx.n_columns} columns) through {steps} "
-            f"as {model} would receive it: the table rules (NB1xx-NB4xx) did not run on it"
-        )
         fix = "Fit the pipeline first, then call check_pipeline(pipe, X, y) to lint what the model receives."
         yield self.finding(
             ctx,
-            message,
-            evidence={"steps": ctx.steps, "model": model, "columns_in": ctx.n_columns, "fitted": False},
+            "unfitted",
+            evidence={
+                "steps": ctx.steps,
+                "model": model,
+                "columns_in": ctx.n_columns,
+                "fitted": False,
+                "changing": list(dict.fromkeys(ctx.steps)),  # (each step once, as the message names them)
+            },
             fix=fix,
         )

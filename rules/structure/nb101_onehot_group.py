@@ -2,8 +2,13 @@ from nblint.analysis.context import TableContext
 from nblint.engine import Rule, Severity
 from nblint.report.figures import group_pattern
 
-from ..wording import fmt_columns, likely_variable
 from . import COLLAPSE_FIX
+
+_ONEHOT = "columns {columns:names} form a one-hot group{variable:likely}, K={k}: every one of the {n_rows} rows "
+_SUMS = "sums to exactly 1"
+_KNOWN = "where they are known " + _SUMS + " (all of them are missing on {missing_rows} rows)"
+_SO = ", so each column is 1 minus the others (VIF infinite with an intercept)"
+_AMBIGUOUS = "; ambiguous: {alternatives[0]:names} also sum to one on every row (chosen by {chosen_by})"
 
 
 class OneHotGroup(Rule):
@@ -48,23 +53,20 @@ class OneHotGroup(Rule):
     since = "0.1.0"
     name = "one-hot-group"
     severity = Severity.WARNING
+    messages = {
+        "onehot": _ONEHOT + _SUMS + _SO,
+        "onehot_known": _ONEHOT + _KNOWN + _SO,
+        "onehot_ambiguous": _ONEHOT + _SUMS + _SO + _AMBIGUOUS,
+        "onehot_known_ambiguous": _ONEHOT + _KNOWN + _SO + _AMBIGUOUS,
+    }
+    message_constants = frozenset({1})
 
     def check(self, ctx: TableContext):
         structure = ctx.structure
         known = [g for g in structure.missing_together if g.kind == "one-hot"]
         for group in structure.onehot + known:
-            variable = likely_variable(group.stem)
             missing = group.evidence.get("missing_rows")
-            rows = (
-                f"every one of the {group.n_rows} rows where they are known sums to exactly 1 "
-                f"(all of them are missing on {missing} rows)"
-                if missing
-                else f"every one of the {group.n_rows} rows sums to exactly 1"
-            )
-            message = (
-                f"columns {fmt_columns(group.members)} form a one-hot group{variable}, K={len(group.members)}: "
-                f"{rows}, so each column is 1 minus the others (VIF infinite with an intercept)"
-            )
+            variant = "onehot_known" if missing else "onehot"
             evidence = {
                 "k": len(group.members),
                 "variable": group.stem,
@@ -80,10 +82,7 @@ class OneHotGroup(Rule):
                 evidence["missing_rows"] = missing
             if group.evidence.get("ambiguous"):
                 evidence.update({k: group.evidence[k] for k in ("ambiguous", "alternatives", "chosen_by")})
-                message += (
-                    f"; ambiguous: {fmt_columns(group.evidence['alternatives'][0])} also sum to one on every "
-                    f"row (chosen by {group.evidence['chosen_by']})"
-                )
+                variant += "_ambiguous"
             # (members with missing values, or written as yes/no, are outside the co-occurrence counts the figure draws)
             figure = None if "missing_rows" in group.evidence else group_pattern(ctx, group.members, {1: group.n_rows})
-            yield self.finding(ctx, message, columns=group.members, evidence=evidence, fix=COLLAPSE_FIX, figure=figure)
+            yield self.finding(ctx, variant, columns=group.members, evidence=evidence, fix=COLLAPSE_FIX, figure=figure)

@@ -3,8 +3,41 @@ from nblint.engine import Option, Rule, Severity
 from nblint.report.figures import group_pattern
 from nblint.structure.names import signed_axis
 
-from ..wording import fmt_columns, likely_variable
 from . import COLLAPSE_FIX
+
+#: Why the set is one variable, each said when it holds (in this order, joined by "; "): its names (a shared
+#: stem, or the two directions of one axis), a column that decodes it, its exclusivity beyond chance, and the
+#: alternatives when the choice was ambiguous.
+_WHY = {
+    "axis": "names count steps both ways on one axis",
+    "stem": "names share a stem",
+    "decoded": "column {decoded_by!r} decodes it",
+    "exclusive": "independent columns would co-occur about {expected_cooccurrences_if_independent:.0f} times, none "
+    "do (chance about e^-{exclusivity_evidence:.0f})",
+    "ambiguous": "ambiguous: {alternatives[0]:names} would also fit; chosen by {chosen_by}",
+}
+_KNOWN = " where they are known (all of them are missing on {missing_rows} rows)"
+
+
+def _dummy(known: bool, why: list[str]) -> str:
+    return (
+        "columns {columns:names} look like a drop-first dummy group{variable:likely}: at most one is set on any row "
+        "and {reference_rows} of {n_rows} rows" + (_KNOWN if known else "") + " have none (the dropped reference "
+        "level); " + "; ".join(_WHY[reason] for reason in why)
+    )
+
+
+_MESSAGES = {
+    "_".join(["dummy", *(["known"] if known else []), *why]): _dummy(known, why)
+    for known in (False, True)
+    for why in [
+        [*names, *decoded, *exclusive, *ambiguous]
+        for names in ([], ["axis"], ["stem"])
+        for decoded in ([], ["decoded"])
+        for exclusive in ([], ["exclusive"])
+        for ambiguous in ([], ["ambiguous"])
+    ]
+}
 
 
 class DummyGroup(Rule):
@@ -65,38 +98,23 @@ class DummyGroup(Rule):
             minimum=0,
         ),
     )
+    messages = _MESSAGES
 
     def check(self, ctx: TableContext):
         known = [g for g in ctx.structure.missing_together if g.kind == "dummy"]
         for group in ctx.structure.dummy + known:
-            missing = group.evidence.get("missing_rows")
-            variable = likely_variable(group.stem)
             reference = group.reference_count
             why = []
             if "shared_name_stem" in group.evidence:
                 # (``lead3``, ``lag2``: one variable's levels under two direction words)
-                why.append(
-                    "names count steps both ways on one axis" if signed_axis(group.members) else "names share a stem"
-                )
+                why.append("axis" if signed_axis(group.members) else "stem")
             if "decoded_by" in group.evidence:
-                why.append(f"column {group.evidence['decoded_by']!r} decodes it")
+                why.append("decoded")
             if "exclusivity_evidence" in group.evidence:
-                why.append(
-                    f"independent columns would co-occur about "
-                    f"{group.evidence['expected_cooccurrences_if_independent']:.0f} times, none do "
-                    f"(chance about e^-{group.evidence['exclusivity_evidence']:.0f})"
-                )
+                why.append("exclusive")
             if group.evidence.get("ambiguous"):
-                alternative = group.evidence["alternatives"][0]
-                why.append(
-                    f"ambiguous: {fmt_columns(alternative)} would also fit; chosen by {group.evidence['chosen_by']}"
-                )
-            known_rows = f" where they are known (all of them are missing on {missing} rows)" if missing else ""
-            message = (
-                f"columns {fmt_columns(group.members)} look like a drop-first dummy group{variable}: "
-                f"at most one is set on any row and {reference} of {group.n_rows} rows{known_rows} have none "
-                f"(the dropped reference level); {'; '.join(why)}"
-            )
+                why.append("ambiguous")
+            variant = "_".join(["dummy", *(["known"] if group.evidence.get("missing_rows") else []), *why])
             evidence = {
                 "k": len(group.members),
                 "levels": group.n_levels,
@@ -112,4 +130,4 @@ class DummyGroup(Rule):
                 if "missing_rows" in group.evidence
                 else group_pattern(ctx, group.members, {0: reference, 1: group.n_rows - reference})
             )
-            yield self.finding(ctx, message, columns=group.members, evidence=evidence, fix=COLLAPSE_FIX, figure=figure)
+            yield self.finding(ctx, variant, columns=group.members, evidence=evidence, fix=COLLAPSE_FIX, figure=figure)

@@ -2,7 +2,30 @@ from nblint.analysis.context import TableContext
 from nblint.engine import Option, Rule, Severity
 from nblint.report.figures import group_pattern
 
-from ..wording import fmt_columns, likely_variable
+_FOR_INSTANCE = "; e.g. rows {rows:joined}"
+#: A one-hot group's rows off one: with no column set, with two or more, or both; and, where the table writes
+#: its other variables as complete groups, why no level was dropped here.
+_OFF = {
+    "none": "{rows_summing_to_zero} rows have no column set",
+    "multi": "{rows_summing_to_two_or_more} rows have two or more",
+    "none_multi": "{rows_summing_to_zero} rows have no column set and {rows_summing_to_two_or_more} rows have two or "
+    "more",
+}
+_SIBLINGS = (
+    "; the table's other variables written the same way ({siblings_listed}) keep every level, so no level was "
+    "dropped here"
+)
+_MESSAGES = {
+    "dummy": "columns {columns:names} are a drop-first dummy group{variable:likely}: at most one is set on {rows_on} "
+    "of {n_rows} rows (none on {rows_summing_to_zero}, the reference level), but {rows_summing_to_two_or_more} rows "
+    "have two or more ({violation_share:.2%})" + _FOR_INSTANCE,
+    **{
+        f"onehot_{off}{siblings}": "columns {columns:names} are a one-hot group{variable:likely} on {rows_on} of "
+        "{n_rows} rows but " + text + " ({violation_share:.2%})" + (_SIBLINGS if siblings else "") + _FOR_INSTANCE
+        for off, text in _OFF.items()
+        for siblings in ("", "_siblings")
+    },
+}
 
 
 class BrokenGroup(Rule):
@@ -68,37 +91,17 @@ class BrokenGroup(Rule):
             maximum=1,
         ),
     )
+    messages = _MESSAGES
 
     def check(self, ctx: TableContext):
         for group in ctx.structure.broken:
-            variable = likely_variable(group.stem)
             share = group.violations / group.n_rows
             if group.kind == "dummy":
                 # Exclusive but for a few rows, which same-stem columns share far more rarely than chance.
-                message = (
-                    f"columns {fmt_columns(group.members)} are a drop-first dummy group{variable}: at most one "
-                    f"is set on {group.n_rows - group.violations} of {group.n_rows} rows (none on "
-                    f"{group.rows_zero}, the reference level), but {group.rows_multi} rows have two or more "
-                    f"({share:.2%}); e.g. rows {', '.join(map(str, group.examples))}"
-                )
+                variant = "dummy"
             else:
-                parts = []
-                if group.rows_zero:
-                    parts.append(f"{group.rows_zero} rows have no column set")
-                if group.rows_multi:
-                    parts.append(f"{group.rows_multi} rows have two or more")
-                why = ""
-                if group.siblings:
-                    stems = ", ".join(f"{s}*" for s in group.siblings[:3])
-                    why = (
-                        f"; the table's other variables written the same way ({stems}) keep every level, "
-                        "so no level was dropped here"
-                    )
-                message = (
-                    f"columns {fmt_columns(group.members)} are a one-hot group{variable} on "
-                    f"{group.n_rows - group.violations} of {group.n_rows} rows but {' and '.join(parts)} "
-                    f"({share:.2%}){why}; e.g. rows {', '.join(map(str, group.examples))}"
-                )
+                off = "none_multi" if group.rows_zero and group.rows_multi else "none" if group.rows_zero else "multi"
+                variant = f"onehot_{off}" + ("_siblings" if group.siblings else "")
             evidence = {
                 "k": len(group.members),
                 "kind": group.kind,
@@ -110,17 +113,19 @@ class BrokenGroup(Rule):
                 "rows_off": group.violations,
                 "n_rows": group.n_rows,
                 "violation_share": share,
+                "rows_on": group.n_rows - group.violations,
                 "level_counts": dict(zip(group.members, group.counts)),
             }
             fix = "Correct the listed rows at the source, or add an explicit level for the missing state."
             evidence["names_enumerate_every_level"] = group.complete_names
             if group.siblings:
                 evidence["written_as_complete_groups"] = list(group.siblings)
+                evidence["siblings_listed"] = ", ".join(f"{s}*" for s in group.siblings[:3])
             severity = Severity.ERROR if group.complete_names else self.severity
             sums = {0: group.rows_zero, 1: group.n_rows - group.rows_zero - group.rows_multi, "2+": group.rows_multi}
             yield self.finding(
                 ctx,
-                message,
+                variant,
                 columns=group.members,
                 rows=group.examples,
                 evidence=evidence,

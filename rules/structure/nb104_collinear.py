@@ -65,6 +65,23 @@ class CollinearColumns(Rule):
     since = "0.1.0"
     name = "collinear-columns"
     severity = Severity.WARNING
+    _BY_ROWS = (
+        "{columns} numeric columns on {n_rows} rows: with as many independent columns as the rows allow, the other "
+        "{dependent} are exact linear combinations of them by arithmetic alone, so exact dependencies say nothing here "
+        "and are not listed"
+    )
+    messages = {
+        "by_rows": _BY_ROWS,
+        "by_rows_short": _BY_ROWS + ", except {short} short ones (at most {short_columns} columns each) that hold "
+        "whatever the rows; variance inflation is not defined beyond them",
+        "rank_deficient": "{dependent} of {columns} numeric columns are exact linear combinations of the others (e.g. "
+        "{shown:names}): the table is rank deficient, often sparse indicators on few rows",
+        "exact": "columns {columns:names} are exactly linearly dependent ({formula}): each has an infinite VIF",
+        "vif": "column {column!r} has VIF {vif:.1f} (threshold {threshold:g}): the other columns explain "
+        "{r_squared:.1%} of its variance, mostly {partners:names}",
+        "cluster": "columns {columns:names} are one cluster of collinear columns (VIF over {threshold:g}: "
+        "{vifs_listed}): each is mostly explained by the others; drop {drop_first!r} first (the highest VIF)",
+    }
     options = (
         Option(
             "vif-threshold",
@@ -80,19 +97,9 @@ class CollinearColumns(Rule):
         cases = collinear_cases(ctx, threshold)
         if cases.by_rows is not None:
             by_rows = cases.by_rows
-            message = (
-                f"{len(vif.vif)} numeric columns on {ctx.n_rows} rows: with as many independent columns as "
-                f"the rows allow, the other {by_rows.dependent} are exact linear combinations of them "
-                "by arithmetic alone, so exact dependencies say nothing here and are not listed"
-            )
-            if by_rows.kept:
-                message += (
-                    f", except {by_rows.kept} short ones (at most {by_rows.short} columns each) that "
-                    "hold whatever the rows; variance inflation is not defined beyond them"
-                )
             yield self.finding(
                 ctx,
-                message,
+                "by_rows_short" if by_rows.kept else "by_rows",
                 severity=Severity.INFO,
                 evidence={
                     "columns": len(vif.vif),
@@ -101,34 +108,27 @@ class CollinearColumns(Rule):
                     "dependent": by_rows.dependent,
                     "by_shape": by_rows.dependent - by_rows.kept,
                     "short": by_rows.kept,
+                    "short_columns": by_rows.short,
                 },
                 fix="Collect more rows than columns, or reduce the columns, before judging collinearity.",
             )
         if cases.rank_deficient:
             unexplained = list(cases.rank_deficient)
-            shown = ", ".join(unexplained[:5])
-            message = (
-                f"{len(unexplained)} of {len(vif.vif)} numeric columns are exact linear combinations of the "
-                f"others (e.g. {shown}): the table is rank deficient, often sparse indicators on few rows"
-            )
             yield self.finding(
                 ctx,
-                message,
+                "rank_deficient",
                 columns=unexplained,
                 evidence={
                     "dependent": len(unexplained),
                     "columns": len(vif.vif),
                     "n_rows": ctx.n_rows,
                     "combinations": cases.rank_deficient,
+                    "shown": unexplained[:5],
                 },
                 fix="Drop or merge the redundant columns (or collect more rows) before reading them as "
                 "independent features.",
             )
         for exact in cases.exact:
-            message = (
-                f"columns {fmt_columns(exact.involved)} are exactly linearly dependent "
-                f"({_formula(exact.solved, exact.terms, exact.intercept)}): each has an infinite VIF"
-            )
             evidence = {
                 "vif": exact.vif,
                 "solved_for": exact.solved,
@@ -136,9 +136,10 @@ class CollinearColumns(Rule):
                 "intercept": exact.intercept,
                 "rank_tolerance": vif.tolerance,
                 "threshold": threshold,
+                "formula": _formula(exact.solved, exact.terms, exact.intercept),
             }
             fix = f"Drop {exact.solved!r} (or another column of the combination): it adds no information."
-            yield self.finding(ctx, message, columns=exact.involved, evidence=evidence, fix=fix)
+            yield self.finding(ctx, "exact", columns=exact.involved, evidence=evidence, fix=fix)
         for cluster in cases.clusters:
             yield self._cluster_finding(ctx, vif, cluster, threshold)
 
@@ -148,29 +149,21 @@ class CollinearColumns(Rule):
             value = vif.vif[column]
             partners = vif.partners(column)
             r2 = 1.0 - 1.0 / value
-            message = (
-                f"column {column!r} has VIF {value:.1f} (threshold {threshold:g}): the other columns explain "
-                f"{r2:.1%} of its variance, mostly {fmt_columns(partners)}"
-            )
-            evidence = {"vif": value, "r_squared": r2, "threshold": threshold, "partners": partners}
+            evidence = {"vif": value, "r_squared": r2, "threshold": threshold, "partners": partners, "column": column}
             fix = f"Drop {column!r} or one of {fmt_columns(partners)}, or combine them into one feature."
             # A finite VIF is a matter of degree (petal length and width), not a defect: info.
             return self.finding(
-                ctx, message, columns=[column] + partners, evidence=evidence, fix=fix, severity=Severity.INFO
+                ctx, "vif", columns=[column] + partners, evidence=evidence, fix=fix, severity=Severity.INFO
             )
         vifs = {c: vif.vif[c] for c in cluster}
         first = max(cluster, key=lambda c: (vifs[c], -ctx.table_order[c]))
-        shown = ", ".join(f"{c} {vifs[c]:.1f}" for c in cluster)
-        message = (
-            f"columns {fmt_columns(cluster)} are one cluster of collinear columns (VIF over {threshold:g}: "
-            f"{shown}): each is mostly explained by the others; drop {first!r} first (the highest VIF)"
-        )
         evidence = {"vifs": vifs, "drop_first": first, "threshold": threshold, "min_correlation": CLUSTER_R}
+        evidence["vifs_listed"] = ", ".join(f"{c} {vifs[c]:.1f}" for c in cluster)
         fix = (
             f"Drop {first!r} first and check again (the other VIFs fall with it), or combine the cluster "
             "into one feature."
         )
-        return self.finding(ctx, message, columns=cluster, evidence=evidence, fix=fix, severity=Severity.INFO)
+        return self.finding(ctx, "cluster", columns=cluster, evidence=evidence, fix=fix, severity=Severity.INFO)
 
 
 def _formula(column, combo, intercept) -> str:

@@ -7,6 +7,22 @@ from nblint.engine import Rule, Severity
 from ..wording import fmt_columns
 
 
+def _implication_templates() -> dict[str, str]:
+    """NB105's implication messages: one, two, three or more implied columns, the chance shown or past a float's range."""
+    templates = {}
+    for listed, name in ((1, "1"), (2, "2"), (3, "3"), (3, "more")):
+        items = " and ".join(f"{{implies[{i}]!r}} ({{implied_counts[{i}]}} rows)" for i in range(listed))
+        more = " and {more} more" if name == "more" else ""
+        subject, whose = ("{implies[0]!r}", "its") if name == "1" else ("each of them", "their")
+        for suffix, chance in (("", "{chance:.1e}"), ("_tiny", "< {chance_below:.0e}")):
+            templates[f"implied_{name}{suffix}"] = (
+                f"column {{column!r}} implies {items}{more}: on each of the {{rows_set}} rows where {{column!r}} is "
+                f"set, {subject} is set too (chance would do that with probability {chance}), so Naive Bayes counts "
+                f"{whose} evidence again on those rows"
+            )
+    return templates
+
+
 class DuplicateInformation(Rule):
     """Columns that repeat each other: identical columns, or a code column next to its own group.
 
@@ -82,6 +98,41 @@ class DuplicateInformation(Rule):
     since = "0.1.0"
     name = "duplicate-information"
     severity = Severity.WARNING
+    _CODE = (
+        "column {code_column!r} carries the same information as the KIND group {group:names}: each of its {levels} "
+        "values maps to exactly one level of the group"
+    )
+    _KNOWN = " (on the {rows_known} rows where both are known)"
+    _DERIVED = (
+        "column {derived!r} is a function of the {fine_kind} group {from_group:names(3)} (variable {fine_variable!r}, "
+        "{fine_levels} levels): it is set exactly on the rows of {levels_set:names(3)}REFERENCE, so it is "
+        "{fine_variable!r} coarsened and counted twice"
+    )
+    messages = {
+        "identical": "columns {columns:names} are identical on every row: the same information counted "
+        "{columns:plural(time)}",
+        "identical_sets": "{sets} sets of identical columns ({columns:plural(column)} in all; the largest: "
+        "{largest:names}): the same information counted {extra_copies} extra times",
+        "code_onehot": _CODE.replace("KIND", "one-hot"),
+        "code_onehot_known": _CODE.replace("KIND", "one-hot") + _KNOWN,
+        "code_dummy": _CODE.replace("KIND", "dummy"),
+        "code_dummy_known": _CODE.replace("KIND", "dummy") + _KNOWN,
+        "nested_group": "the {fine_kind} group {nested:names(3)} (variable {fine_variable!r}, {fine_levels} levels) is "
+        "nested in the {coarse_kind} group {within:names(3)} (variable {coarse_variable!r}, {coarse_levels} levels): "
+        "each of its levels lies within one of {coarse_variable!r}'s, so {coarse_variable!r} is a function of "
+        "{fine_variable!r} and counted twice",
+        "nested_column": "column {nested!r} ({fine_levels} levels) is nested in column {within!r} ({coarse_levels} "
+        "levels): each value of {nested!r} goes with exactly one value of {within!r}, so {within!r} is a function of "
+        "{nested!r} and counted twice",
+        "derived": _DERIVED.replace("REFERENCE", ""),
+        "derived_reference": _DERIVED.replace("REFERENCE", " and the group's reference rows"),
+        "recodes": "columns {recoded[0]!r} and {recoded[1]!r} carry the same information: each of the {levels} values "
+        "of one goes with exactly one value of the other (one recodes the other)",
+        **_implication_templates(),
+        "implications": "{implying_columns} 0/1 columns each imply other 0/1 columns ({pairs} pairs; the most implied: "
+        "{most_implied!r}, by {implied_by_most} columns): on every row where one is set, the columns it implies are set "
+        "too, so Naive Bayes counts their evidence again on those rows",
+    }
 
     def check(self, ctx: TableContext):
         cases = duplicate_information(ctx)
@@ -94,13 +145,9 @@ class DuplicateInformation(Rule):
         for column_nesting in cases.nested_columns:
             yield self._column_nesting(ctx, column_nesting)
         for a, b, levels in cases.recodes:
-            message = (
-                f"columns {a!r} and {b!r} carry the same information: each of the {levels} values of one goes "
-                "with exactly one value of the other (one recodes the other)"
-            )
             evidence = {"recoded": [a, b], "levels": levels}
             fix = f"Keep one of {a!r} and {b!r}: read together, the variable is counted twice."
-            yield self.finding(ctx, message, columns=[a, b], evidence=evidence, fix=fix)
+            yield self.finding(ctx, "recodes", columns=[a, b], evidence=evidence, fix=fix)
         if len(cases.implied) > MAX_IMPLICATIONS:
             yield implications_summary(self, ctx, cases.implied)
         for implication in cases.implied if len(cases.implied) <= MAX_IMPLICATIONS else ():
@@ -111,34 +158,28 @@ class DuplicateInformation(Rule):
             # A table of sparse indicators on few rows: one redundancy to look at, not dozens.
             columns = [c for cols in identical for c in cols]
             largest = max(identical, key=len)
-            message = (
-                f"{len(identical)} sets of identical columns ({len(columns)} columns in all; the "
-                f"largest: {fmt_columns(largest)}): the same information counted "
-                f"{len(columns) - len(identical)} extra times"
-            )
             evidence = {
                 "identical": identical,
                 "sets": len(identical),
                 "extra_copies": len(columns) - len(identical),
                 "n_rows": ctx.n_rows,
+                "largest": largest,
             }
             yield self.finding(
-                ctx, message, columns=columns, evidence=evidence, fix="Keep one column of each set and drop the others."
+                ctx,
+                "identical_sets",
+                columns=columns,
+                evidence=evidence,
+                fix="Keep one column of each set and drop the others.",
             )
         for columns in identical if len(identical) <= MAX_IDENTICAL_SETS else ():
-            message = f"columns {fmt_columns(columns)} are identical on every row: the same information counted {len(columns)} times"
             evidence = {"identical": columns, "n_rows": ctx.n_rows}
             fix = f"Keep {columns[0]!r} and drop {fmt_columns(columns[1:])}."
-            yield self.finding(ctx, message, columns=columns, evidence=evidence, fix=fix)
+            yield self.finding(ctx, "identical", columns=columns, evidence=evidence, fix=fix)
 
     def _code_column(self, ctx, column, group):
-        what = "one-hot" if group.kind == "one-hot" else "dummy"
-        message = (
-            f"column {column!r} carries the same information as the {what} group {fmt_columns(group.members)}: "
-            f"each of its {group.n_levels} values maps to exactly one level of the group"
-        )
-        if group.evidence.get("missing_rows"):
-            message += f" (on the {group.n_rows} rows where both are known)"
+        variant = "code_onehot" if group.kind == "one-hot" else "code_dummy"
+        variant += "_known" if group.evidence.get("missing_rows") else ""
         evidence = {
             "code_column": column,
             "group": group.members,
@@ -147,16 +188,10 @@ class DuplicateInformation(Rule):
             "rows_known": group.n_rows,
         }
         fix = f"Keep {column!r} (as a categorical feature) and drop the indicator columns, or the reverse."
-        return self.finding(ctx, message, columns=[column] + group.members, evidence=evidence, fix=fix)
+        return self.finding(ctx, variant, columns=[column] + group.members, evidence=evidence, fix=fix)
 
     def _nesting(self, ctx, nesting):
         fine, coarse = nesting.fine, nesting.coarse
-        message = (
-            f"the {fine.kind} group {fmt_columns(fine.members, limit=3)} (variable {fine.label!r}, {fine.n_levels} "
-            f"levels) is nested in the {coarse.kind} group {fmt_columns(coarse.members, limit=3)} (variable "
-            f"{coarse.label!r}, {coarse.n_levels} levels): each of its levels lies within one of "
-            f"{coarse.label!r}'s, so {coarse.label!r} is a function of {fine.label!r} and counted twice"
-        )
         evidence = {
             "nested": fine.members,
             "within": coarse.members,
@@ -168,18 +203,15 @@ class DuplicateInformation(Rule):
             "coarse_levels": coarse.n_levels,
             "nesting_evidence": round(nesting.evidence, 3),
             "level_within": nesting.within,
+            "fine_kind": fine.kind,
+            "coarse_kind": coarse.kind,
         }
         fix = _keep_one(fine.label, coarse.label)
-        return self.finding(ctx, message, columns=fine.members + coarse.members, evidence=evidence, fix=fix)
+        return self.finding(ctx, "nested_group", columns=fine.members + coarse.members, evidence=evidence, fix=fix)
 
     def _column_nesting(self, ctx, column_nesting):
         """A categorical column nested in another: each of its values within one of the other's."""
         inner, outer = column_nesting.fine, column_nesting.coarse
-        message = (
-            f"column {inner!r} ({column_nesting.fine_levels} levels) is nested in column {outer!r} "
-            f"({column_nesting.coarse_levels} levels): each value of {inner!r} goes with exactly one value of "
-            f"{outer!r}, so {outer!r} is a function of {inner!r} and counted twice"
-        )
         evidence = {
             "nested": inner,
             "within": outer,
@@ -188,7 +220,7 @@ class DuplicateInformation(Rule):
             "nesting_evidence": round(column_nesting.evidence, 3),
         }
         fix = _keep_one(inner, outer)
-        return self.finding(ctx, message, columns=[inner, outer], evidence=evidence, fix=fix)
+        return self.finding(ctx, "nested_column", columns=[inner, outer], evidence=evidence, fix=fix)
 
     def _derived_column(self, ctx, nesting):
         """A lone 0/1 column that is a function of a group: a coarsening of its variable, counted twice."""
@@ -196,11 +228,6 @@ class DuplicateInformation(Rule):
         inside = [m for m, c in nesting.within.items() if c is not None]
         inside_rows = sum(fine.counts[fine.members.index(m)] for m in inside)
         reference = " and the group's reference rows" if nesting.coarse.counts[0] > inside_rows else ""
-        message = (
-            f"column {column!r} is a function of the {fine.kind} group {fmt_columns(fine.members, limit=3)} "
-            f"(variable {fine.label!r}, {fine.n_levels} levels): it is set exactly on the rows of "
-            f"{fmt_columns(inside, limit=3)}{reference}, so it is {fine.label!r} coarsened and counted twice"
-        )
         evidence = {
             "derived": column,
             "from_group": fine.members,
@@ -210,9 +237,11 @@ class DuplicateInformation(Rule):
             "levels_set": inside,
             "reference_set": bool(reference),
             "nesting_evidence": round(nesting.evidence, 3),
+            "fine_kind": fine.kind,
         }
         fix = f"Drop {column!r} (the group holds it), or keep it and collapse the group to what it says."
-        return self.finding(ctx, message, columns=fine.members + [column], evidence=evidence, fix=fix)
+        variant = "derived_reference" if reference else "derived"
+        return self.finding(ctx, variant, columns=fine.members + [column], evidence=evidence, fix=fix)
 
 
 def _keep_one(fine: str, coarse: str) -> str:
@@ -224,27 +253,22 @@ def _keep_one(fine: str, coarse: str) -> str:
 
 
 # --------------------------------------------------------------------------- a 0/1 column implying another
-# (issue 37 item 3; written as literal f-strings, apart from the messages converted to templates)
+# (issue 37 item 3)
 
 
 def implied_finding(rule, ctx, implication):
     """A 0/1 column set only where other 0/1 columns are set: their evidence counted again on its rows (info)."""
     column, count = implication.column, implication.count
     implied = [name for name, _, _ in implication.implied]
-    shown = " and ".join(f"{name!r} ({rows} rows)" for name, rows, _ in implication.implied[:3])
-    more = f" and {len(implied) - 3} more" if len(implied) > 3 else ""
     weakest = min(nats for _, _, nats in implication.implied)
     one = len(implied) == 1
-    message = (
-        f"column {column!r} implies {shown}{more}: on each of the {count} rows where {column!r} is set, "
-        f"{repr(implied[0]) if one else 'each of them'} is set too (chance would do that with probability "
-        f"{fmt_chance(weakest)}), so Naive Bayes counts {'its' if one else 'their'} evidence again on those rows"
-    )
     evidence = {
         "implies": implied,
         "column": column,
         "rows_set": count,
         "implied_rows": {name: rows for name, rows, _ in implication.implied},
+        "implied_counts": [rows for _, rows, _ in implication.implied[:3]],
+        "more": max(len(implied) - 3, 0),
         "implication_evidence": {name: round(nats, 3) for name, _, nats in implication.implied},
         "n_rows": ctx.n_rows,
     }
@@ -255,7 +279,8 @@ def implied_finding(rule, ctx, implication):
         f"Read {column!r} and {', '.join(map(repr, implied))} as one categorical column of the combinations "
         f"that occur{levels}, or drop the one that says least."
     )
-    return rule.finding(ctx, message, columns=[column] + implied, evidence=evidence, fix=fix, severity=Severity.INFO)
+    variant = f"implied_{len(implied) if len(implied) <= 3 else 'more'}" + ("" if "chance" in evidence else "_tiny")
+    return rule.finding(ctx, variant, columns=[column] + implied, evidence=evidence, fix=fix, severity=Severity.INFO)
 
 
 def implications_summary(rule, ctx, implications):
@@ -266,11 +291,6 @@ def implications_summary(rule, ctx, implications):
             implied_by.setdefault(name, []).append(implication.column)
     most = min(implied_by, key=lambda name: (-len(implied_by[name]), name))
     pairs = sum(len(i.implied) for i in implications)
-    message = (
-        f"{len(implications)} 0/1 columns each imply other 0/1 columns ({pairs} pairs; the most implied: {most!r}, "
-        f"by {len(implied_by[most])} columns): on every row where one is set, the columns it implies are set too, "
-        "so Naive Bayes counts their evidence again on those rows"
-    )
     evidence = {
         "implying_columns": len(implications),
         "pairs": pairs,
@@ -285,13 +305,8 @@ def implications_summary(rule, ctx, implications):
         f"Look at what {most!r} gates: columns set only where it is set may be answers to a question only "
         "its rows were asked; read each with the columns it implies as one categorical column, or drop one."
     )
-    return rule.finding(ctx, message, columns=columns, evidence=evidence, fix=fix, severity=Severity.INFO)
+    return rule.finding(ctx, "implications", columns=columns, evidence=evidence, fix=fix, severity=Severity.INFO)
 
 
 #: Nats beyond which a chance is shown as ``< 1e-300`` (``exp(-690)`` is about 1e-300).
 TINY_CHANCE_NATS = 690.0
-
-
-def fmt_chance(nats: float) -> str:
-    """``exp(-nats)`` for a message (``< 1e-300`` beyond what a float holds)."""
-    return f"{exp(-nats):.1e}" if nats < TINY_CHANCE_NATS else "< 1e-300"

@@ -62,6 +62,11 @@ class ChecksLimited(Rule):
             minimum=0,
         ),
     )
+    #: A note is the analysis's own sentence (``ctx.limits``); a block of words says its notes in one finding.
+    messages = {
+        "note": "{note}",
+        "notes": "checks limited on this table ({notes:plural(limit)}): {notes_joined}",
+    }
 
     def check(self, ctx: TableContext):
         evidence = {
@@ -76,10 +81,10 @@ class ChecksLimited(Rule):
         incomplete = set(ctx.incomplete)
         if ctx.term_columns and len(notes) > 1:
             # A document-term block: what was limited is one thing to know about the table, said once.
-            message = f"checks limited on this table ({len(notes)} limits): " + "; ".join(notes)
             severity = Severity.WARNING if incomplete else Severity.INFO
-            yield self.finding(ctx, message, evidence=evidence | {"notes": notes}, severity=severity)
+            notes_evidence = {"notes": notes, "notes_joined": "; ".join(notes)}
+            yield self.finding(ctx, "notes", evidence=evidence | notes_evidence, severity=severity)
             return
         for note in notes:
             severity = Severity.WARNING if note in incomplete else Severity.INFO
-            yield self.finding(ctx, note, evidence=evidence, severity=severity)
+            yield self.finding(ctx, "note", evidence=evidence | {"note": note}, severity=severity)

@@ -1,7 +1,31 @@
 from nblint.analysis.context import TableContext
 from nblint.engine import Rule, Severity
 
-from ..wording import fmt_columns
+#: Why the flags are not one encoded variable: their names, a measure per level name, another flag crossing
+#: them, other flags filling their empty rows, or same-stem flags overlapping them.
+_WHY = {
+    "variables": "their names point to different variables ({variables:quoted}): a relation between variables, not "
+    "one encoded variable",
+    "measured": "the table measures {measured_per_level!r} for each of their level names too: one yes/no attribute "
+    "per alternative (wide choice data), not the levels of one variable",
+    "crossing": "{crossing_kin:names(3)} {crossing_kin:choose(never shares,each never share)} a row with one of them "
+    "(beyond chance) but some rows with another: exclusion is one relation among overlapping facts here (no animal "
+    "with both feathers and teeth), not a partition into the levels of one variable, and their names share no stem",
+    "filling": "{filling_kin:names(3)} take the rows where none of them is set and share a few rows with them, far "
+    "fewer than chance: flags that can overlap (multi-label), of which these happen to exclude each other",
+    "overlapping": "they share a name stem with {overlapping_kin:names(3)}, which shares rows with some of them: "
+    "flags that can overlap, of which these happen to exclude each other",
+}
+_MESSAGES = {
+    f"{why}{exact}": "columns {columns:names} are exclusive flags: no row has two set"
+    + (" (every row has exactly one)" if exact else "")
+    + "; "
+    + text
+    + ". Read as independent bits they over-count evidence as a one-hot group does, but they are not an encoding "
+    "of one variable"
+    for why, text in _WHY.items()
+    for exact in ("", "_exact")
+}
 
 
 class ExclusiveFlags(Rule):
@@ -64,50 +88,20 @@ class ExclusiveFlags(Rule):
     since = "0.1.0"
     name = "exclusive-flags"
     severity = Severity.WARNING
+    messages = _MESSAGES
 
     def check(self, ctx: TableContext):
         for flags in ctx.structure.flags:
-            evidence = flags.evidence
-            if "variables" in evidence:
-                names = ", ".join(repr(v) for v in evidence["variables"])
-                why = f"their names point to different variables ({names}): a relation between variables, not one encoded variable"
-            elif "measured_per_level" in evidence:
-                measured = evidence["measured_per_level"]
-                why = (
-                    f"the table measures {measured!r} for each of their level names too: one yes/no attribute "
-                    "per alternative (wide choice data), not the levels of one variable"
-                )
-            elif "crossing_kin" in evidence:
-                kin = fmt_columns(evidence["crossing_kin"], limit=3)
-                verb = "never shares" if len(evidence["crossing_kin"]) == 1 else "each never share"
-                why = (
-                    f"{kin} {verb} a row with one of them (beyond chance) but some rows with another: "
-                    "exclusion is one relation among overlapping facts here (no animal with both feathers and "
-                    "teeth), not a partition into the levels of one variable, and their names share no stem"
-                )
-            elif "filling_kin" in evidence:
-                kin = fmt_columns(evidence["filling_kin"], limit=3)
-                why = (
-                    f"{kin} take the rows where none of them is set and share a few rows with them, far fewer "
-                    "than chance: flags that can overlap (multi-label), of which these happen to exclude each other"
-                )
-            else:
-                kin = fmt_columns(evidence.get("overlapping_kin", []), limit=3)
-                why = (
-                    f"they share a name stem with {kin}, which shares rows with some of them: "
-                    "flags that can overlap, of which these happen to exclude each other"
-                )
-            rows = sum(flags.counts)
-            exact = " (every row has exactly one)" if rows == flags.n_rows else ""
-            message = (
-                f"columns {fmt_columns(flags.members)} are exclusive flags: no row has two set{exact}; {why}. "
-                "Read as independent bits they over-count evidence as a one-hot group does, "
-                "but they are not an encoding of one variable"
-            )
+            evidence = {"n_rows": flags.n_rows, "counts": dict(zip(flags.members, flags.counts)), **flags.evidence}
+            reasons = ("variables", "measured_per_level", "crossing_kin", "filling_kin")
+            why = next((r.split("_")[0] for r in reasons if r in evidence), "overlapping")
+            if why == "overlapping":
+                evidence.setdefault("overlapping_kin", [])
+            exact = "_exact" if sum(flags.counts) == flags.n_rows else ""
             yield self.finding(
                 ctx,
-                message,
+                why + exact,
                 columns=flags.members,
-                evidence={"n_rows": flags.n_rows, "counts": dict(zip(flags.members, flags.counts)), **evidence},
+                evidence=evidence,
                 fix="Decide whether the flags are distinct facts; do not collapse them as if they were one variable's levels.",
             )

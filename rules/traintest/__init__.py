@@ -18,8 +18,8 @@ class TestTableRule(Rule):
 
     reads_test_table = True
 
-    def summary_finding(self, ctx, message, examples, columns, costs) -> Finding:
-        return at_test(ctx, super().summary_finding(ctx, message, examples, columns, costs))
+    def summary_finding(self, ctx, variant, examples, columns, costs, extra=None) -> Finding:
+        return at_test(ctx, super().summary_finding(ctx, variant, examples, columns, costs, extra))
 
 
 def at_test(ctx, finding: Finding) -> Finding:

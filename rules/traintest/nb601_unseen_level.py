@@ -5,6 +5,26 @@ from nblint.engine import SUMMARIZE_ABOVE, Severity
 from ..counts import fmt_value
 from . import TestTableRule, at_test, share
 
+_UNSEEN = (
+    "{levels} level(s) never seen in training ({shown:level}MORE) on {rows} of {test_rows} test rows ({share:.0%})"
+)
+#: What the test table's column is (a column, or a group read as its variable), and what the unseen levels do.
+_WHAT = {"column": "column {variable!r}: ", "group": "group {variable!r} ({columns:joined}): "}
+_CONSEQUENCES = {
+    "": "",
+    "_encoder": "; {encoder} raises on them (handle_unknown='error')",
+    "_uncoded": "; CategoricalNB has no category for them (no min_categories): its encoder raises or predict fails "
+    "unless unknown levels are mapped onto a reserved code",
+    "_fails": "; CategoricalNB.predict fails on code {past_code:level}, past the largest training code "
+    "{largest_training_code:level}",
+}
+_MESSAGES = {
+    f"{what}{more}{consequence}": start + _UNSEEN.replace("MORE", " ..." if more else "") + text
+    for what, start in _WHAT.items()
+    for more in ("", "_more")
+    for consequence, text in _CONSEQUENCES.items()
+}
+
 
 class UnseenLevel(TestTableRule):
     """A level of a discrete column in the test table that the training table never had.
@@ -59,20 +79,21 @@ class UnseenLevel(TestTableRule):
     name = "unseen-level"
     severity = Severity.WARNING
     options = (SUMMARIZE_ABOVE,)
-
-    def summary_message(self, ctx, findings, share: float) -> str:
-        return (
-            f"{len(findings)} columns ({share:.0%} of the features) have test levels never seen in training; "
-            f"the costliest: {findings[0].message}"
-        )
+    messages = {
+        "transform_error": "the pipeline's steps fail on the test rows: {error}",
+        **_MESSAGES,
+        "summary": "{instances} columns ({share:.0%} of the features) have test levels never seen in training; "
+        "the costliest: {examples[0][message]}",
+    }
 
     def check(self, ctx):
         test = ctx.test
         if test is not None and test.transform_error is not None:
-            message = f"the pipeline's steps fail on the test rows: {test.transform_error}"
             evidence = {"error": test.transform_error}
             fix = "Let the encoder handle unknown levels (handle_unknown='ignore' or 'use_encoded_value')."
-            yield at_test(ctx, self.finding(ctx, message, evidence=evidence, fix=fix, severity=Severity.ERROR))
+            yield at_test(
+                ctx, self.finding(ctx, "transform_error", evidence=evidence, fix=fix, severity=Severity.ERROR)
+            )
             return
         if test is None or not test.n_rows:
             return
@@ -104,25 +125,14 @@ class UnseenLevel(TestTableRule):
             )
             encoder = test.strict.get(column)
             fails = (ctx.model == "categorical" and bool(past)) or uncoded or encoder is not None
-            shown = ", ".join(fmt_value(value) for value, _ in levels[:5]) + (" ..." if len(levels) > 5 else "")
             rows_share = share(met.rows, test.n_rows)
-            what = f"group {column!r} ({', '.join(met.members)})" if met.members else f"column {column!r}"
-            message = (
-                f"{what}: {len(levels)} level(s) never seen in training ({shown}) "
-                f"on {met.rows} of {test.n_rows} test rows ({rows_share:.0%})"
-            )
             if encoder is not None:
-                message += f"; {encoder} raises on them (handle_unknown='error')"
+                consequence = "_encoder"
             elif uncoded and not past:
-                message += (
-                    "; CategoricalNB has no category for them (no min_categories): its encoder raises or "
-                    "predict fails unless unknown levels are mapped onto a reserved code"
-                )
-            elif fails:
-                message += (
-                    f"; CategoricalNB.predict fails on code {fmt_value(past[0])}, past the largest training code "
-                    f"{fmt_value(met.train_max)}"
-                )
+                consequence = "_uncoded"
+            else:
+                consequence = "_fails" if fails else ""
+            variant = ("group" if met.members else "column") + ("_more" if len(levels) > 5 else "") + consequence
             evidence = {
                 "levels": len(levels),
                 "rows": met.rows,
@@ -132,14 +142,18 @@ class UnseenLevel(TestTableRule):
                 "largest_training_code": met.train_max if fails and encoder is None else None,
                 "encoder": encoder,
                 "model": ctx.model,
+                "variable": column,
+                "shown": [fmt_value(value) for value, _ in levels[:5]],
             }
+            if consequence == "_fails":
+                evidence["past_code"] = past[0]
             fix = (
                 "Reserve room for new levels (CategoricalNB(min_categories=...), an encoder with "
                 "handle_unknown='use_encoded_value'), or map new levels to one 'other' level."
             )
             finding = self.finding(
                 ctx,
-                message,
+                variant,
                 columns=list(met.members) or [column],
                 evidence=evidence,
                 fix=fix,

@@ -4,6 +4,23 @@ from nblint.engine import Severity
 
 from . import TestTableRule, at_test, share
 
+#: What a cell does to its class on a test row: with alpha = 0 it vetoes the class, else only the smoothing speaks.
+_EFFECT = {"": "leaves only the smoothing to speak for", "_vetoes": "vetoes"}
+_MET = (
+    "{rows} of {test_rows} test rows ({share:.0%}) carry a value never seen with a class in training; it EFFECT class "
+    "{classes[0][class]!r} on {classes[0][rows]} rows ({classes[0][share]:.0%})"
+)
+_MESSAGES = {
+    f"met{others}{more}{vetoes}": _MET.replace("EFFECT", effect)
+    + (" and {other_classes} other class(es) on fewer" if others else "")
+    + " (columns: {shown_columns:quoted}"
+    + (" ...)" if more else ")")
+    + ("; with alpha = 0 the class's posterior on those rows is zero" if vetoes else "")
+    for vetoes, effect in _EFFECT.items()
+    for others in ("", "_others")
+    for more in ("", "_more")
+}
+
 
 class ZeroCellMet(TestTableRule):
     """Test rows that carry a (level, class) pair the training table never had.
@@ -46,6 +63,8 @@ class ZeroCellMet(TestTableRule):
     name = "zero-cell-met"
     severity = Severity.INFO
     needs_target = True
+    messages = _MESSAGES
+    message_constants = frozenset({0})
 
     def check(self, ctx):
         test = ctx.test
@@ -60,18 +79,9 @@ class ZeroCellMet(TestTableRule):
         per_class.sort(key=lambda item: (-item["rows"], item["class"]))
         columns = sorted(test.zero_cells)
         vetoed = ctx.alpha == 0
-        worst = per_class[0]
         rows_share = share(test.vetoed_any, test.n_rows)
-        what = "vetoes" if vetoed else "leaves only the smoothing to speak for"
-        message = (
-            f"{test.vetoed_any} of {test.n_rows} test rows ({rows_share:.0%}) carry a value never seen with a class in "
-            f"training; it {what} class {worst['class']!r} on {worst['rows']} rows ({worst['share']:.0%})"
-        )
-        if len(per_class) > 1:
-            message += f" and {len(per_class) - 1} other class(es) on fewer"
-        message += f" (columns: {', '.join(map(repr, columns[:5]))}{' ...' if len(columns) > 5 else ''})"
-        if vetoed:
-            message += "; with alpha = 0 the class's posterior on those rows is zero"
+        variant = "met" + ("_others" if len(per_class) > 1 else "") + ("_more" if len(columns) > 5 else "")
+        variant += "_vetoes" if vetoed else ""
         evidence = {
             "rows": test.vetoed_any,
             "test_rows": test.n_rows,
@@ -79,12 +89,14 @@ class ZeroCellMet(TestTableRule):
             "classes": per_class,
             "columns": {column: test.zero_cells[column] for column in columns},
             "alpha": ctx.alpha,
+            "other_classes": len(per_class) - 1,
+            "shown_columns": columns[:5],
         }
         fix = (
             "Keep smoothing on (alpha > 0), collect training rows for these (level, class) pairs, or merge rare levels."
         )
         severity = Severity.ERROR if vetoed else Severity.INFO
         finding = self.finding(
-            ctx, message, columns=columns, rows=test.vetoed_examples, evidence=evidence, fix=fix, severity=severity
+            ctx, variant, columns=columns, rows=test.vetoed_examples, evidence=evidence, fix=fix, severity=severity
         )
         yield at_test(ctx, finding)

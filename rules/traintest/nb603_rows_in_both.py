@@ -8,6 +8,23 @@ from . import TestTableRule, at_test, share
 #: copy across the split is reported (as info) even where the table's own repeats explain its number.
 UNIQUE_ROWS_CHANCE = 0.05
 
+_BOTH = "{rows} of {test_rows} test WHAT ({share:.0%}) are also in the training table"
+_CONFLICTING = ", {conflicting} of them with another label there"
+#: Why copies within chance are still said: the relabelled ones are beyond it, or the training rows are mostly unique.
+_WHY = {
+    "": "",
+    "_relabelled": " (the training table repeats its own rows about as often, but rarely under another label: the "
+    "relabelled ones are beyond chance)",
+    "_sourced": " (about as many as the training table's own repeats explain: {chance:.1%} of its rows repeat "
+    "another; copies the source holds, not a leak made by the split)",
+}
+_MESSAGES = {
+    f"{what}{conflicting}{why}": _BOTH.replace("WHAT", what) + (_CONFLICTING if conflicting else "") + text
+    for what in ("rows", "documents")
+    for conflicting in ("", "_conflicting")
+    for why, text in _WHY.items()
+}
+
 
 class RowsInBoth(TestTableRule):
     """Rows or documents of the test table that are also in the training table.
@@ -65,6 +82,7 @@ class RowsInBoth(TestTableRule):
             maximum=1.0,
         ),
     )
+    messages = _MESSAGES
 
     def check(self, ctx):
         test = ctx.test
@@ -80,19 +98,8 @@ class RowsInBoth(TestTableRule):
             return
         what = "documents" if ctx.source.documents is not None else "rows"
         rows_share = share(both.rows, test.n_rows)
-        message = f"{both.rows} of {test.n_rows} test {what} ({rows_share:.0%}) are also in the training table"
-        if both.conflicting:
-            message += f", {both.conflicting} of them with another label there"
-        if not copies and relabelled:
-            message += (
-                " (the training table repeats its own rows about as often, but rarely under another label: "
-                "the relabelled ones are beyond chance)"
-            )
-        elif not copies:
-            message += (
-                f" (about as many as the training table's own repeats explain: {both.chance:.1%} of its rows repeat "
-                "another; copies the source holds, not a leak made by the split)"
-            )
+        why = "_relabelled" if not copies and relabelled else "_sourced" if not copies else ""
+        variant = what + ("_conflicting" if both.conflicting else "") + why
         evidence = {
             "rows": both.rows,
             "test_rows": test.n_rows,
@@ -107,5 +114,5 @@ class RowsInBoth(TestTableRule):
         }
         fix = "Remove the duplicates before splitting (or split by group), and settle conflicting labels."
         severity = Severity.WARNING if copies or relabelled else Severity.INFO
-        finding = self.finding(ctx, message, rows=both.examples, evidence=evidence, fix=fix, severity=severity)
+        finding = self.finding(ctx, variant, rows=both.examples, evidence=evidence, fix=fix, severity=severity)
         yield at_test(ctx, finding)

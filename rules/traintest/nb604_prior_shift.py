@@ -58,6 +58,18 @@ class PriorShift(TestTableRule):
             maximum=1.0,
         ),
     )
+    _SHIFT = (
+        "class {class!r} is {train_share:.0%} of the training rows and {test_share:.0%} of the test rows "
+        "(chi-square {chi2:.1f}, p = {p_value:.1e})"
+    )
+    messages = {
+        "new_classes": "{rows} of {test_rows} test rows have label(s) the training table never has ({shown:quoted}): "
+        "the model cannot predict them",
+        "shift": _SHIFT,
+        "shift_log_odds": _SHIFT + ": the training prior is off by {log_prior_shift:+.2f} in log-odds for {class!r} on "
+        "every test row; class_prior= with the test proportions removes that, fit_prior=False (uniform, {uniform:.0%} "
+        "each) removes the training proportions",
+    }
 
     def check(self, ctx):
         test = ctx.test
@@ -66,13 +78,10 @@ class PriorShift(TestTableRule):
         if test.new_classes:
             labels = sorted(test.new_classes)
             rows = sum(test.new_classes.values())
-            message = (
-                f"{rows} of {test.n_rows} test rows have label(s) the training table never has "
-                f"({', '.join(map(repr, labels[:5]))}): the model cannot predict them"
-            )
             evidence = {"rows": rows, "test_rows": test.n_rows, "labels": {k: test.new_classes[k] for k in labels}}
+            evidence["shown"] = labels[:5]
             fix = "Train with rows of every class the model must predict, or drop those labels from the test table."
-            yield at_test(ctx, self.finding(ctx, message, evidence=evidence, fix=fix, severity=Severity.ERROR))
+            yield at_test(ctx, self.finding(ctx, "new_classes", evidence=evidence, fix=fix, severity=Severity.ERROR))
         train = np.array(list(ctx.class_rows.values())[: len(test.classes)], dtype=np.float64)
         seen = test.class_count.astype(np.float64)
         keep = (train + seen) > 0
@@ -88,16 +97,6 @@ class PriorShift(TestTableRule):
         label = test.classes[c]
         shift = math.log(q[c] / p[c]) if p[c] > 0 and q[c] > 0 else None
         uniform = 1 / int(keep.sum())
-        message = (
-            f"class {label!r} is {p[c]:.0%} of the training rows and {q[c]:.0%} of the test rows "
-            f"(chi-square {statistic:.1f}, p = {p_value:.1e})"
-        )
-        if shift is not None:
-            message += (
-                f": the training prior is off by {shift:+.2f} in log-odds for {label!r} on every test row; "
-                f"class_prior= with the test proportions removes that, fit_prior=False (uniform, {uniform:.0%} each) "
-                "removes the training proportions"
-            )
         evidence = {
             "class": label,
             "train_share": float(p[c]),
@@ -113,7 +112,8 @@ class PriorShift(TestTableRule):
             "share": share(int(seen[c]), test.n_rows),
         }
         fix = "Set class_prior= to the proportions the model will meet (or fit_prior=False), or stratify the split."
-        yield at_test(ctx, self.finding(ctx, message, evidence=evidence, fix=fix))
+        variant = "shift" if shift is None else "shift_log_odds"
+        yield at_test(ctx, self.finding(ctx, variant, evidence=evidence, fix=fix))
 
 
 def homogeneity_chi2(table: np.ndarray) -> tuple[float, int]:

@@ -3,7 +3,6 @@ from __future__ import annotations
 from nblint.engine import SUMMARIZE_ABOVE, Severity
 from nblint.run.testpass import SUPPORT_SDS
 
-from ..counts import fmt_value
 from . import TestTableRule, at_test, share
 
 
@@ -48,13 +47,15 @@ class OutOfSupport(TestTableRule):
     name = "out-of-support"
     severity = Severity.WARNING
     options = (SUMMARIZE_ABOVE,)
-    message_constants = frozenset({SUPPORT_SDS})
-
-    def summary_message(self, ctx, findings, share: float) -> str:
-        return (
-            f"{len(findings)} measurement columns ({share:.0%} of the features) have test values out of their "
-            f"training support; the costliest: {findings[0].message}"
-        )
+    messages = {
+        "outside": "column {column!r}: {rows} of {test_rows} test rows ({share:.0%}) lie more than {sds:g} standard "
+        "deviations from every class's training mean and outside the training range (test values from {lowest:level} "
+        "to {highest:level}): a Gaussian then decides those rows on this column alone",
+        "constant_varies": "column {column!r} is {value:level} on every training row of class {class!r} (zero "
+        "variance) but differs from it on {rows} of {test_rows} test rows: the class is all but vetoed there",
+        "summary": "{instances} measurement columns ({share:.0%} of the features) have test values out of their "
+        "training support; the costliest: {examples[0][message]}",
+    }
 
     def check(self, ctx):
         test = ctx.test
@@ -64,12 +65,6 @@ class OutOfSupport(TestTableRule):
             if column in test.outside:
                 rows, low, high, first = test.outside[column]
                 rows_share = share(rows, test.n_rows)
-                message = (
-                    f"column {column!r}: {rows} of {test.n_rows} test rows ({rows_share:.0%}) lie more than "
-                    f"{SUPPORT_SDS:g} standard deviations from every class's training mean and outside the training "
-                    f"range (test values from {fmt_value(low)} to {fmt_value(high)}): a Gaussian then decides those "
-                    "rows on this column alone"
-                )
                 evidence = {
                     "rows": rows,
                     "test_rows": test.n_rows,
@@ -79,14 +74,18 @@ class OutOfSupport(TestTableRule):
                     "sds": SUPPORT_SDS,
                 }
                 fix = "Check the unit or export of the column; transform it the same way in both tables, or bin it."
-                yield at_test(ctx, self.finding(ctx, message, columns=[column], rows=first, evidence=evidence, fix=fix))
+                finding = self.finding(ctx, "outside", columns=[column], rows=first, evidence=evidence, fix=fix)
+                yield at_test(ctx, finding)
             if column in test.constant_varies:
                 constant, rows, first = test.constant_varies[column]
                 label, value = sorted(constant.items())[0]
-                message = (
-                    f"column {column!r} is {fmt_value(value)} on every training row of class {label!r} (zero variance) "
-                    f"but differs from it on {rows} of {test.n_rows} test rows: the class is all but vetoed there"
-                )
-                evidence = {"rows": rows, "test_rows": test.n_rows, "constant": constant, "class": label}
+                evidence = {
+                    "rows": rows,
+                    "test_rows": test.n_rows,
+                    "constant": constant,
+                    "class": label,
+                    "value": value,
+                }
                 fix = "Collect training rows where the column varies in every class, or drop or bin the column."
-                yield at_test(ctx, self.finding(ctx, message, columns=[column], rows=first, evidence=evidence, fix=fix))
+                finding = self.finding(ctx, "constant_varies", columns=[column], rows=first, evidence=evidence, fix=fix)
+                yield at_test(ctx, finding)

@@ -56,6 +56,11 @@ class UnseenWords(TestTableRule):
             maximum=1.0,
         ),
     )
+    _UNSEEN = "{unseen} of {tokens} test tokens ({share:.0%}) are outside the training vocabulary"
+    messages = {
+        "unseen": _UNSEEN + ": the model drops them",
+        "unseen_in_class": _UNSEEN + "; in class {worst[class]!r}, {worst[share]:.0%}: the model drops them",
+    }
 
     def check(self, ctx):
         test = ctx.test
@@ -72,10 +77,9 @@ class UnseenWords(TestTableRule):
         worst = max(per_class, key=lambda item: (item["share"], item["class"]), default=None)
         if not (overall > limit or (worst is not None and worst["share"] > limit)):
             return
-        message = f"{unseen} of {tokens} test tokens ({overall:.0%}) are outside the training vocabulary"
-        if worst is not None and test.has_target:
-            message += f"; in class {worst['class']!r}, {worst['share']:.0%}"
-        message += ": the model drops them"
         evidence = {"tokens": tokens, "unseen": unseen, "share": overall, "classes": per_class, "limit": limit}
+        variant = "unseen"
+        if worst is not None and test.has_target:
+            variant, evidence["worst"] = "unseen_in_class", worst
         fix = "Retrain on documents like those the model serves, or add features that carry over to new words."
-        yield at_test(ctx, self.finding(ctx, message, evidence=evidence, fix=fix))
+        yield at_test(ctx, self.finding(ctx, variant, evidence=evidence, fix=fix))

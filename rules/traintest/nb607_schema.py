@@ -4,6 +4,24 @@ from nblint.engine import Severity
 
 from . import TestTableRule, at_test
 
+#: What differs, each said when it does: training features missing, columns read as another kind, extra columns.
+_PARTS = {
+    "missing": "{n_missing} training feature(s) missing ({missing_listed})",
+    "other_kind": "{n_other_kind} read as another kind ({other_kind_listed})",
+    "extra": "{n_extra} column(s) training did not have ({extra_listed})",
+}
+_MESSAGES = {
+    "_".join(shape): "the test table's columns differ from the training features: "
+    + "; ".join(_PARTS[part] for part in shape)
+    for shape in [
+        [part for part, on in zip(_PARTS, (missing, other, extra)) if on]
+        for missing in (True, False)
+        for other in (True, False)
+        for extra in (True, False)
+    ]
+    if shape
+}
+
 
 class TestSchema(TestTableRule):
     """Columns of the test table that are missing, extra, or of another kind than in training.
@@ -39,22 +57,12 @@ class TestSchema(TestTableRule):
     since = "0.1.0"
     name = "test-schema"
     severity = Severity.ERROR
+    messages = _MESSAGES
 
     def check(self, ctx):
         test = ctx.test
         if test is None or not (test.missing or test.extra or test.other_kind):
             return
-        parts = []
-        if test.missing:
-            parts.append(f"{len(test.missing)} training feature(s) missing ({_names(test.missing)})")
-        if test.other_kind:
-            described = ", ".join(
-                f"{c!r}: {a} in training, {b} here" for c, (a, b) in sorted(test.other_kind.items())[:5]
-            )
-            parts.append(f"{len(test.other_kind)} read as another kind ({described})")
-        if test.extra:
-            parts.append(f"{len(test.extra)} column(s) training did not have ({_names(test.extra)})")
-        message = "the test table's columns differ from the training features: " + "; ".join(parts)
         evidence = {
             "n_missing": len(test.missing),
             "n_other_kind": len(test.other_kind),
@@ -62,11 +70,19 @@ class TestSchema(TestTableRule):
             "missing": list(test.missing),
             "extra": list(test.extra),
             "other_kind": {c: {"train": a, "test": b} for c, (a, b) in sorted(test.other_kind.items())},
+            "missing_listed": _names(test.missing),
+            "extra_listed": _names(test.extra),
+            "other_kind_listed": ", ".join(
+                f"{c!r}: {a} in training, {b} here" for c, (a, b) in sorted(test.other_kind.items())[:5]
+            ),
         }
+        shape = [part for part, on in zip(_PARTS, (test.missing, test.other_kind, test.extra)) if on]
         severity = Severity.ERROR if test.missing or test.other_kind else Severity.WARNING
         columns = sorted({*test.missing, *test.extra, *test.other_kind})
         fix = "Produce both tables with the same export, or select the training columns from the test table."
-        yield at_test(ctx, self.finding(ctx, message, columns=columns, evidence=evidence, fix=fix, severity=severity))
+        yield at_test(
+            ctx, self.finding(ctx, "_".join(shape), columns=columns, evidence=evidence, fix=fix, severity=severity)
+        )
 
 
 def _names(columns) -> str:
