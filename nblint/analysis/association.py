@@ -66,11 +66,15 @@ class ClassAssociation:
                 kind.kind == "count" and (self.model or kind.model) in ("categorical", "bernoulli")
             )
 
+        # The words of a document-term block leave as one set difference (a vocabulary: tens of thousands).
+        others = self.kinds.keys() - terms if terms else self.kinds.keys()
+        if not others:
+            return []
         return [
             column
             for column, kind in self.kinds.items()
-            if by_levels(kind)
-            and column not in terms
+            if column in others
+            and by_levels(kind)
             and profile.levels(column) is None
             and profile.n_distinct(column) is not None
         ]
