@@ -426,3 +426,18 @@ def test_stem_families_prefilter_keeps_every_name_that_carries_a_stem(names):
     kept = _may_carry_stems(names, columns)
     assert kept == sorted(kept)
     assert {i for i in columns if candidate_stems(names[i])} <= set(kept)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.text(alphabet="ab_ .:[T1x\u0663\x00", min_size=1, max_size=3),
+    st.lists(st.text(alphabet="ab_ .:=[]-T1x\u0663\u00a0\n\x00", max_size=8), max_size=20),
+)
+def test_stem_family_counts_the_names_carrying_the_stem(stem, names):
+    # The one-scan count over the names joined by NUL is the per-name count of names.stem_family's pattern.
+    import re
+
+    from nblint.structure.names import stem_family
+
+    pattern = re.compile(re.escape(stem) + r"(\[T\.|\[|=|_|\.|:|\s|-|\d)")
+    assert stem_family(stem, names) == sum(1 for n in names if pattern.match(n))
