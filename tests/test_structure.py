@@ -413,3 +413,31 @@ def test_small_columns_beside_a_large_one_vary_and_their_dependency_is_found():
     oracle = statsmodels_vif(frame.drop(columns=[dependent]))
     for column in oracle:
         assert result.vif[column] == pytest.approx(oracle[column], rel=1e-6)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet="ab_ .:=[]-T1\u0663\u00a0\x00\nxé", max_size=8), max_size=20, unique=True))
+def test_stem_families_prefilter_keeps_every_name_that_carries_a_stem(names):
+    # The one-scan prefilter of stem_families must never drop a name that candidate_stems gives a stem.
+    from nblint.structure.families import _may_carry_stems
+    from nblint.structure.names import candidate_stems
+
+    columns = list(range(len(names)))
+    kept = _may_carry_stems(names, columns)
+    assert kept == sorted(kept)
+    assert {i for i in columns if candidate_stems(names[i])} <= set(kept)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.text(alphabet="ab_ .:[T1x\u0663\x00", min_size=1, max_size=3),
+    st.lists(st.text(alphabet="ab_ .:=[]-T1x\u0663\u00a0\n\x00", max_size=8), max_size=20),
+)
+def test_stem_family_counts_the_names_carrying_the_stem(stem, names):
+    # The one-scan count over the names joined by NUL is the per-name count of names.stem_family's pattern.
+    import re
+
+    from nblint.structure.names import stem_family
+
+    pattern = re.compile(re.escape(stem) + r"(\[T\.|\[|=|_|\.|:|\s|-|\d)")
+    assert stem_family(stem, names) == sum(1 for n in names if pattern.match(n))

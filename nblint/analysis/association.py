@@ -66,20 +66,29 @@ class ClassAssociation:
                 kind.kind == "count" and (self.model or kind.model) in ("categorical", "bernoulli")
             )
 
+        # The words of a document-term block leave as one set difference (a vocabulary: tens of thousands).
+        others = self.kinds.keys() - terms if terms else self.kinds.keys()
+        if not others:
+            return []
         return [
             column
             for column, kind in self.kinds.items()
-            if by_levels(kind)
-            and column not in terms
+            if column in others
+            and by_levels(kind)
             and profile.levels(column) is None
             and profile.n_distinct(column) is not None
         ]
 
     @cached_property
+    def past_cap_candidates(self) -> list[str]:
+        """Discrete columns past the cap whose levels could decide the target (:func:`leakage_scans.past_cap_candidates`)."""
+        return leakage_scans.past_cap_candidates(self.profile, self.kinds)
+
+    @cached_property
     def past_cap_scan(self) -> leakage_scans.LevelScan:
         """The (value, class) pairs of the discrete columns past the cap on levels, in one pass (NB208, NB202)."""
         columns = sorted(
-            set(leakage_scans.past_cap_candidates(self.profile, self.kinds)) | set(self.past_level_cap),
+            set(self.past_cap_candidates) | set(self.past_level_cap),
             key=self.order.__getitem__,
         )
         classes, target = self.profile.classes, self.profile.target
@@ -118,7 +127,7 @@ class ClassAssociation:
             one_sided = [c for c in candidates if c not in found]
             for d in scan.one_sided(one_sided, class_rows, share, max_chance):
                 found[d.column] = d
-        past = [c for c in leakage_scans.past_cap_candidates(profile, kinds) if c not in found]
+        past = [c for c in self.past_cap_candidates if c not in found]
         if past:
             # Discrete columns with more levels than the profile counts: their (value, class) pairs, one pass.
             levels = self.past_cap_scan

@@ -12,7 +12,7 @@ import math
 from typing import cast
 
 from nblint.readers import Names
-from nblint.structure import Budget, leakage_scans, searched
+from nblint.structure import Budget, searched
 from nblint.structure.duplicates import MAX_RECODE_PAIRS
 from nblint.structure.kinds import is_documents
 
@@ -80,8 +80,7 @@ def incomplete_notes(ctx) -> list[str]:
             "candidate pairs of categorical columns (by name): each pair is a set of its (value, value) pairs "
             "in one more pass"
         )
-    past_cap = leakage_scans.past_cap_candidates
-    if ctx.target is None or not (ctx.association.past_level_cap or past_cap(ctx.profile, ctx.kinds)):
+    if ctx.target is None or not (ctx.association.past_level_cap or ctx.association.past_cap_candidates):
         return notes  # (no column past the cap: no pass, nothing left out)
     scan = ctx.association.past_cap_scan
     dropped = [c for c in scan.columns if c in scan.dropped]  # (table order)

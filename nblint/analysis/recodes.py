@@ -15,16 +15,12 @@ from nblint.structure.duplicates import MAX_RECODE_PAIRS, recode_candidates
 
 def candidate_recodes(ctx) -> list[tuple[str, str]]:
     """Every pair of categorical columns of ``ctx`` that may recode each other, sorted."""
-    kinds = ctx.kinds
-    categorical = {c for c, k in kinds.items() if k.kind == "categorical"} - set(ctx.structure.code_columns)
+    # (the kinds' arrays, read at once: a vocabulary is tens of thousands of columns, none categorical)
+    categorical = set(ctx.features_of_kind("categorical")) - set(ctx.structure.code_columns)
     # Integer codes of a categorical column (cowcode2 beside ctryname) recode it too, whatever their kind;
     # they pair only with columns of words, so without one there is nothing to try, and a document-term
     # block's word counts are words, not codes (a vocabulary would be tens of thousands of partners).
-    codes = (
-        {c for c, k in kinds.items() if k.kind in ("count", "identifier")} - ctx.term_columns
-        if ctx.profile.text
-        else set()
-    )
+    codes = set(ctx.features_of_kind("count", "identifier")) - ctx.term_columns if ctx.profile.text else set()
     return recode_candidates(ctx.profile, set(ctx.profile.names) - categorical - codes, partners=codes)
 
 

@@ -67,5 +67,6 @@ def nested_categoricals(ctx) -> list[ColumnNesting]:
     """
     structure = ctx.structure
     taken = {m for g in structure.groups for m in g.members} | set(structure.code_columns) | ctx.term_columns
-    kinds = {c: k.kind for c, k in ctx.kinds.items() if c not in taken}
+    # (the columns left, as one set difference: a vocabulary's words are tens of thousands, all taken)
+    kinds = {c: ctx.kinds[c].kind for c in ctx.kinds.keys() - taken}
     return nested_columns(ctx.profile, kinds, ctx.row_checks, ctx.settings.min_evidence)

@@ -78,9 +78,8 @@ class Names(tuple):
         try:
             return self._by_name
         except AttributeError:
-            positions: dict = {}
-            for i, n in enumerate(self):
-                positions.setdefault(n, i)
+            # Built back to front, so that a repeated name keeps its first position (in C: no per-name Python).
+            positions: dict = dict(zip(reversed(self), range(len(self) - 1, -1, -1)))
             self._by_name = positions
             return positions
 

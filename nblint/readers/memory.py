@@ -197,6 +197,10 @@ class DefaultNames(Sequence[str]):
             raise IndexError(j)
         return f"x{j % self.p}"
 
+    def take(self, positions: np.ndarray) -> tuple[str, ...]:
+        """The names at ``positions`` (non-negative, under p): one ``str.format`` each, no look-up in Python."""
+        return tuple(map("x{}".format, positions.tolist()))
+
     def __contains__(self, name) -> bool:
         digits = name[1:] if isinstance(name, str) and name.startswith("x") else ""
         return digits.isdigit() and digits == str(int(digits)) and int(digits) < self.p

@@ -17,6 +17,8 @@ needed for it.  Names only choose which sets are checked; the values decide.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from nblint.profile.incidence import Incidence
@@ -29,11 +31,32 @@ def stem_families(names, searched: np.ndarray) -> list[tuple[str, list[int]]]:
     Larger families first, then by stem: a family is tried before the smaller ones inside it.
     """
     carriers: dict[str, list[int]] = {}
-    for i in np.flatnonzero(searched).tolist():
+    for i in _may_carry_stems(names, np.flatnonzero(searched).tolist()):
         for stem in candidate_stems(names[i]):
             carriers.setdefault(stem, []).append(i)
     families = [(stem, members) for stem, members in carriers.items() if len(members) >= 2]
     return sorted(families, key=lambda item: (-len(item[1]), item[0]))
+
+
+#: A name with none of these characters carries no stem (:func:`~nblint.structure.names.candidate_stems`
+#: cuts at a separator, or takes the letters of letters + digits): a plain word of a vocabulary.
+_STEM_CHARACTERS = r"[\[=_.:\s\-\d]"
+#: The names among several, joined by NUL, that hold one of those characters (each whole).
+#: (Tried only where a name begins, so the scan stays linear in the names' length.)
+_CARRIERS = re.compile(r"(?<![^\x00])[^\x00]*?" + _STEM_CHARACTERS + r"[^\x00]*")
+
+
+def _may_carry_stems(names, columns: list[int]) -> list[int]:
+    """The ``columns`` whose names may carry a stem, in their order: one regular-expression scan of all names.
+
+    (Most of a vocabulary is plain words: asking each for its stems was a Python call per word.)
+    """
+    chosen = [names[i] for i in columns]
+    joined = "\x00".join(chosen)
+    if joined.count("\x00") != max(len(chosen) - 1, 0):  # (a name holding NUL: asked one by one)
+        return columns
+    found = set(_CARRIERS.findall(joined))
+    return [i for i, name in zip(columns, chosen) if name in found]
 
 
 def covering_families(

@@ -121,13 +121,13 @@ def scanned_columns(profile, kinds) -> list[str]:
     # the others' from the packed levels: none is made here)
     with_table = (numeric.zero_one | (level_sizes(numeric.levels) >= 0)).tolist()
     position = numeric.names.positions()
-
-    def tabled(column: str) -> bool:
-        if column in text:
-            return text[column].levels is not None
-        return with_table[position[column]]
-
-    return [column for column, kind in kinds.items() if kind.kind in LEVEL_KINDS and tabled(column)]
+    # (one comprehension, no call per column: a text column has a table when its levels are known)
+    return [
+        column
+        for column, kind in kinds.items()
+        if kind.kind in LEVEL_KINDS
+        and (text[column].levels is not None if column in text else with_table[position[column]])
+    ]
 
 
 def single_class_levels(profile, columns, min_rows: int, max_chance: float, counted=(0, ())) -> list[SingleClassLevel]:

@@ -14,6 +14,9 @@ rows of each (value, class) pair (:class:`LevelScan`). The verdicts are leakage'
 
 from __future__ import annotations
 
+from itertools import compress
+from typing import Any
+
 import numpy as np
 
 from nblint.profile.levels import PairLevels, level_sizes, sort_key
@@ -33,17 +36,30 @@ CANDIDATE_SEPARATION = 1.5
 HISTOGRAM_BINS = 1024
 
 
+def _untabled(profile, kinds) -> list[tuple[str, Any]]:
+    """``kinds``' items, in their order, without the numeric columns that have a table (0/1 or counted levels).
+
+    A vocabulary's words all have a table: they leave as one set difference, never visited one by one.
+    (Column names are unique: a table with a repeated name is refused when it is read.)
+    """
+    numeric = profile.numeric
+    tabled = numeric.zero_one | (level_sizes(numeric.levels) >= 0)
+    left = kinds.keys() - set(compress(numeric.names, tabled.tolist()))
+    if len(left) == len(kinds):
+        return list(kinds.items())
+    return [(column, kinds[column]) for column in kinds if column in left] if left else []
+
+
 def threshold_candidates(profile, kinds) -> list[str]:
     """Measurements without a contingency table whose two classes' means lie far apart (two-class targets)."""
     numeric = profile.numeric
     if len(profile.classes) != 2:
         return []
     # The numeric columns with a table, all at once (a vocabulary is tens of thousands): never candidates.
-    tabled = (numeric.zero_one | (level_sizes(numeric.levels) >= 0)).tolist()
     position = numeric.names.positions()
     found = []
-    for column, kind in kinds.items():
-        if column in profile.text or kind.kind in ("target", "constant") or tabled[position[column]]:
+    for column, kind in _untabled(profile, kinds):
+        if column in profile.text or kind.kind in ("target", "constant"):
             continue
         j = position[column]
         n_c, mean, m2 = numeric.class_n[:2, j], numeric.class_mean[:2, j], numeric.class_m2[:2, j]
@@ -127,12 +143,9 @@ def past_cap_candidates(profile, kinds) -> list[str]:
         return []
     n = int(profile.class_count[:n_classes].sum())
     # The numeric columns with a table, all at once (a vocabulary is tens of thousands): never past the cap.
-    numeric = profile.numeric
-    tabled = numeric.zero_one | (level_sizes(numeric.levels) >= 0)
-    position = numeric.names.positions()
     found = []
-    for column, kind in kinds.items():
-        if kind.kind in ("target", "constant") or (column in position and tabled[position[column]]):
+    for column, kind in _untabled(profile, kinds):
+        if kind.kind in ("target", "constant"):
             continue
         if profile.levels(column) is not None or profile.n_missing(column):
             continue

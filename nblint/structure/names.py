@@ -94,8 +94,13 @@ def stem_family(stem: str, names) -> int:
 
 @lru_cache(maxsize=NAME_CACHE)
 def _stem_family(stem: str, names: tuple[str, ...]) -> int:
-    pattern = _family_pattern(stem)
-    return sum(1 for n in names if pattern.match(n))
+    joined = "\x00".join(names)
+    if "\x00" in stem or joined.count("\x00") != max(len(names) - 1, 0):  # (a NUL in a name: one by one)
+        pattern = _family_pattern(stem)
+        return sum(1 for n in names if pattern.match(n))
+    # One scan of every name at once (a hashed matrix's x0 .. x{p-1} all carry ``x``): a match only where
+    # a name begins, and at most one per name, since the stem and its separator hold no NUL.
+    return len(re.findall(r"(?<![^\x00])" + _family_pattern(stem).pattern, joined))
 
 
 @lru_cache(maxsize=NAME_CACHE)

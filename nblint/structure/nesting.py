@@ -196,8 +196,9 @@ def nesting_candidates(profile, kinds: Mapping[str, str], min_evidence: float) -
     could explain is never read.  The :data:`MAX_NESTING_PAIRS` strongest, by name within a tie.
     """
     counts: dict[str, list[int]] = {}
-    for column in profile.features:
-        kind = kinds.get(column)
+    # The features among ``kinds``, by name (the pairs are then tried by name: no order of ``kinds`` shows).
+    for column in sorted(kinds.keys() & set(profile.features)):
+        kind = kinds[column]
         if kind not in FINE_KINDS + COARSE_KINDS or profile.n_missing(column):
             continue
         levels = profile.levels(column)

@@ -111,8 +111,9 @@ class SingleClassLevel(Rule):
 
     def check(self, ctx: TableContext):
         classes = ctx.profile.classes
-        for column in ctx.profile.features:
-            found = ctx.single_class_levels.get(column)
+        single = ctx.single_class_levels  # (one look-up, not one per word of a vocabulary)
+        for column in ctx.profile.features if single else ():
+            found = single.get(column)
             if not found:
                 continue
             levels = [

@@ -1,3 +1,5 @@
+from operator import itemgetter
+
 from nblint.analysis.context import TableContext
 from nblint.engine import SUMMARIZE_ABOVE, Option, Rule, Severity
 
@@ -99,8 +101,8 @@ class RareLevel(Rule):
         if len(rare_terms) == 1:
             yield self._term_finding(ctx, *rare_terms[0])
         elif rare_terms:
-            order = ctx.table_order
-            rare_terms.sort(key=lambda item: (-item[1], order.get(item[0], 0)))
+            # Commonest first; ties stay in table order, as the words were found (a stable sort on the counts alone).
+            rare_terms.sort(key=itemgetter(1), reverse=True)
             examples = [self._term_finding(ctx, column, occurs) for column, occurs in rare_terms[:10]]
             columns, occurs = zip(*rare_terms)
             yield self.summary_finding(ctx, "terms", examples, columns, occurs, self._terms_evidence(ctx, len(columns)))
