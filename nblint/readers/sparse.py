@@ -76,12 +76,8 @@ class SparseSource(TableSource):
             # documents): the empty columns are left out, so that the cost follows the entries.
             keep = np.flatnonzero(filled)
             csr = csr[:, keep]
-            from nblint.readers.memory import DefaultNames
-
-            if isinstance(names, DefaultNames):  # (the hash buckets' x{j}: made in one map)
-                names = names.take(keep)
-            else:
-                names = tuple(names[j] for j in keep.tolist())
+            take = getattr(names, "take", None)  # (DefaultNames: the hash buckets' x{j} made in one map)
+            names = take(keep) if take is not None else tuple(names[j] for j in keep.tolist())
             self.empty_columns = empty
             self._empty_limits = (
                 f"{empty:,} of the matrix's {len(filled):,} columns hold no non-zero value (empty hash buckets, an "

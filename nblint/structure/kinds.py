@@ -38,6 +38,7 @@ import numpy as np
 
 from nblint.nbmath.moments import Moments, pooled_variance
 from nblint.profile.levels import level_sizes
+from nblint.structure.shapes import falls_from, frequencies, heaped, holes_in_the_middle, spread_evenly, unimodal
 
 #: Non-negative integer columns with more distinct values than this are magnitudes, never codes.
 MAX_CODE_LEVELS = 50
@@ -61,8 +62,6 @@ FEW_LEVELS = 5
 REPEATS = 10
 #: Largest ratio of the most to the least frequent level for "flat" frequencies (codes of a design).
 FLAT_RATIO = 2.5
-#: Unused whole numbers between two used ones beyond this many read as this many (see _frequencies).
-WIDEST_GAP = 10_000
 
 # Names break ties only; they never overrule the values.
 _CODE_HINT = re.compile(
@@ -370,7 +369,7 @@ def _kind(profile, column: str, group, scale: float | None) -> ColumnKind:
                 "whole numbers, a different one on (nearly) every row: an identifier",
                 n_distinct,
             )
-        if _spread_evenly(numeric, j):
+        if spread_evenly(numeric, j):
             why = (
                 "whole numbers, a different one on (nearly) every row, spread evenly over their range like keys: "
                 "an identifier (ambiguous: could also be a measurement)"
@@ -379,7 +378,7 @@ def _kind(profile, column: str, group, scale: float | None) -> ColumnKind:
         return ColumnKind(
             column, Kind.CONTINUOUS, "gaussian", "whole numbers with many values: a measurement", n_distinct
         )
-    if n_distinct > MAX_CODE_LEVELS and n_distinct >= 0.9 * span and _spread_evenly(numeric, j):
+    if n_distinct > MAX_CODE_LEVELS and n_distinct >= 0.9 * span and spread_evenly(numeric, j):
         # Keys repeated on a few rows each (a patient seen twice): they fill their range evenly.
         why = (
             f"{n_distinct:.0f} whole numbers filling {numeric.minimum[j]:.0f}..{numeric.maximum[j]:.0f} evenly, "
@@ -407,32 +406,6 @@ _READING = {
     "count": "counts (a magnitude)",
     "continuous": "a measurement",
 }
-
-
-def _spread_evenly(numeric, j: int) -> bool:
-    """Mean near the middle of the range and spread as a uniform's: how keys sit, not measurements.
-
-    A key numbers units along its range; a measurement or a count with as many values
-    piles up somewhere (incomes and sizes are skewed, ages are humped), which moves the
-    mean off the middle or shrinks the spread below a uniform's ``range / sqrt(12)``.
-    """
-    n = numeric.class_n[:, j].astype(np.float64)
-    total = n.sum()
-    if total < 20:
-        return False
-    lo, hi = float(numeric.minimum[j]), float(numeric.maximum[j])
-    width = hi - lo
-    if not 0 < width < np.inf:  # (values near float64's ends: their moments overflow)
-        return False
-    # Moments of the values scaled by the range, so the squares stay finite.
-    means = (numeric.class_mean[:, j] - lo) / width
-    mean = float(means @ n / total)
-    m2 = float(numeric.class_m2[:, j].sum() / width / width + n @ (means - mean) ** 2)
-    if not np.isfinite(m2):
-        return False
-    # A uniform's spread is range / sqrt(12): compared in the scaled units (no square of the range).
-    sd, uniform_sd = (m2 / total) ** 0.5, 1 / 12**0.5
-    return abs(mean - 0.5) <= 0.05 and abs(sd - uniform_sd) <= 0.05 * uniform_sd
 
 
 def _continuous_why(profile, j: int) -> str:
@@ -480,7 +453,7 @@ def _integer_kind(profile, column: str, j: int, n_distinct: float, scale: float 
     keys = np.array(levels.keys, dtype=np.float64)
     totals = levels.totals.astype(np.float64)
     support = hi - lo + 1  # (a float: int64's and float64's ends are whole numbers too)
-    freq = _frequencies(keys, totals)
+    freq = frequencies(keys, totals)
     named_code, named_count = bool(_CODE_HINT.search(column)), bool(_COUNT_HINT.search(column))
     if len(keys) == len(freq) and totals.max() <= FLAT_RATIO * totals.min():
         return (
@@ -488,13 +461,13 @@ def _integer_kind(profile, column: str, j: int, n_distinct: float, scale: float 
             "count",
             f"{k} integer levels {lo:.0f}..{hi:.0f}, all about equally frequent: codes of a design",
         )
-    if k <= 20 and _holes_in_the_middle(freq) and not _heaped(keys, totals):
+    if k <= 20 and holes_in_the_middle(freq) and not heaped(keys, totals):
         return (
             "categorical",
             "count",
             f"integer codes with gaps ({k} of {support:.0f} values in {lo:.0f}..{hi:.0f} used)",
         )
-    if lo <= 1 and _falls_from(freq, lo) and not named_code:
+    if lo <= 1 and falls_from(freq, lo) and not named_code:
         if k <= FEW_LEVELS or lo > 0:
             # Codes are often numbered from their most common level (stage 1, no difference 0,
             # a 1..7 scale whose second point is the mode): with a handful of values, or with
@@ -511,7 +484,7 @@ def _integer_kind(profile, column: str, j: int, n_distinct: float, scale: float 
         )
     if k > 20 and offset:
         return "continuous", "count", f"whole numbers with {k} values in {lo:.0f}..{hi:.0f}, far from 0: a measurement"
-    if k >= 5 and _unimodal(freq) and not named_code:
+    if k >= 5 and unimodal(freq) and not named_code:
         return "count", "categorical", f"whole numbers ({k} values) with smooth, single-peaked frequencies: a magnitude"
     if named_code and not named_count:
         return "categorical", "count", f"{k} integer values; the name suggests codes"
@@ -520,60 +493,3 @@ def _integer_kind(profile, column: str, j: int, n_distinct: float, scale: float 
     if (lo == 0 and k >= 8) or k > 12:
         return "count", "categorical", f"{k} whole-number values {lo:.0f}..{hi:.0f}"
     return "categorical", "count", f"a small set of integer values ({k}, {lo:.0f}..{hi:.0f})"
-
-
-def _frequencies(keys: np.ndarray, totals: np.ndarray) -> np.ndarray:
-    """Rows per whole number from the smallest to the largest value, unused numbers as zeros.
-
-    A gap wider than ``WIDEST_GAP`` unused numbers is kept at that width: the shape tests
-    ask where values are missing and whether frequencies rise or fall, which a gap of a
-    billion answers as one of ten thousand does, and the array stays small whatever the
-    range (int64's or float64's ends as values would otherwise ask for exabytes).
-    """
-    order = np.argsort(keys)
-    keys, totals = keys[order], totals[order]
-    with np.errstate(over="ignore"):  # (the step from -1.8e308 to 1.8e308 is inf: a wide gap)
-        steps = np.minimum(np.diff(keys), WIDEST_GAP + 1).astype(np.int64)
-    positions = np.concatenate([[0], np.cumsum(steps)])
-    freq = np.zeros(int(positions[-1]) + 1)
-    freq[positions] = totals
-    return freq
-
-
-def _holes_in_the_middle(freq: np.ndarray) -> bool:
-    """Unused values inside the central 90% of the rows: codes skip values, magnitudes thin out at the tails.
-
-    A count or a measurement has its unused values in its sparse tails (nobody with one
-    or two years of schooling); codes of a category leave holes anywhere (1, 2, 5, 9).
-    """
-    cumulative = np.cumsum(freq) / freq.sum()
-    first = int(np.searchsorted(cumulative, 0.05))
-    last = int(np.searchsorted(cumulative, 0.95))
-    central = freq[first : last + 1]
-    return bool((central == 0).sum() >= max(1, 0.25 * len(central)))
-
-
-def _heaped(keys: np.ndarray, totals: np.ndarray) -> bool:
-    """Most rows on fives and tens (0, 5, 10, 20, 40 cigarettes a day): a magnitude reported roughly."""
-    positive = keys > 0
-    if positive.sum() < 3:
-        return False
-    on_fives = (keys % 5 == 0) & positive
-    return float(totals[on_fives].sum() / totals[positive].sum()) >= 0.75
-
-
-def _falls_from(freq: np.ndarray, lo: float, slack: float = 0.05) -> bool:
-    """Poisson-like: the peak is at the smallest value (or the next) and frequencies fall after it."""
-    if lo > 1 or len(freq) < 3:
-        return False
-    peak = int(np.argmax(freq))
-    return peak <= 1 and _unimodal(freq, slack) and freq[-1] < freq[peak]
-
-
-def _unimodal(freq: np.ndarray, slack: float = 0.05) -> bool:
-    """Frequencies that rise to one peak and fall after it (small wiggles allowed)."""
-    peak = int(np.argmax(freq))
-    tol = slack * freq.max()
-    rising = np.all(np.diff(freq[: peak + 1]) >= -tol)
-    falling = np.all(np.diff(freq[peak:]) <= tol)
-    return bool(rising and falling)
