@@ -316,6 +316,36 @@ def test_the_engines_call_no_private_method_of_another_room():
     assert private_calls_across_rooms() == []
 
 
+def private_imports_across_rooms() -> list[str]:
+    """``from nblint.<room>.<module> import _name`` in a module of another room: a private name crossing a wall.
+
+    A name with a leading underscore is its module's own; a room that needs it from another
+    asks for a public name (before issue 39, the run read the text reader's ``_documents``,
+    the estimators the kinds' ``_shared_scale``, the report the engine's ``_jsonable``).
+    """
+    found = []
+    for name, path in modules().items():
+        if not name.startswith("nblint."):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.ImportFrom)
+                and node.module
+                and node.module.startswith("nblint.")
+                and node.level == 0
+            ):
+                for alias in node.names:
+                    private = alias.name.startswith("_") and not alias.name.startswith("__")
+                    if private and room_of(node.module) != room_of(name):
+                        found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {node.module}.{alias.name}")
+    return found
+
+
+def test_no_room_imports_a_private_name_of_another():
+    """Issue 39 item 6: no private calls across rooms, imported names included."""
+    assert private_imports_across_rooms() == []
+
+
 # --------------------------------------------------------------------------- issue 25: one definition each
 #
 # What must agree across modules is written once, and the copies that drifted are gone: the suffixes that

@@ -20,7 +20,7 @@ from typing import Any
 from nblint.core.collector import collector_paused
 from nblint.engine.entry_points import entry_points
 from nblint.engine.findings import Finding
-from nblint.engine.rule import INPUTS, STATUSES, SUMMARIZE_ABOVE, Rule, _jsonable
+from nblint.engine.rule import INPUTS, STATUSES, SUMMARIZE_ABOVE, Rule, jsonable
 from nblint.engine.settings import AnalysisSettings
 
 ENTRY_POINT_GROUP = "nblint.rules"
@@ -412,7 +412,7 @@ def settle(findings: Iterable[Finding]) -> None:
     findings are folded into one summary and their evidence is never shown.
     """
     for finding in findings:
-        finding.evidence = _jsonable(finding.evidence)
+        finding.evidence = jsonable(finding.evidence)
 
 
 class RuleOptions(dict[str, dict[str, Any]]):

@@ -453,7 +453,7 @@ def _ranked_columns(columns: Sequence[str], costs: Sequence[float]) -> _Plain:
     values = np.asarray(costs, dtype=np.float64)
     plain: list = values.tolist()
     if not (np.all(values == np.floor(values)) and np.all(np.abs(values) < 1e6)):
-        plain = [cost if cost.is_integer() and abs(cost) < 1e6 else _jsonable(cost) for cost in plain]
+        plain = [cost if cost.is_integer() and abs(cost) < 1e6 else jsonable(cost) for cost in plain]
     return _Plain([{"column": str(column), "cost": cost} for column, cost in zip(columns, plain)])
 
 
@@ -461,7 +461,7 @@ class _Plain(list):
     """A list of evidence that is plain JSON already (see :meth:`Rule.summary_finding`)."""
 
 
-def _jsonable(value: Any) -> Any:
+def jsonable(value: Any) -> Any:
     """Evidence as plain JSON types, floats rounded for stable, readable output."""
     import math
 
@@ -473,9 +473,9 @@ def _jsonable(value: Any) -> Any:
     if isinstance(value, str):
         return str(value)  # (a string enum, such as a column's kind, as its value)
     if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
+        return {str(k): jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
+        return [jsonable(v) for v in value]
     if isinstance(value, (bool, np.bool_)):
         return bool(value)
     if isinstance(value, (int, np.integer)):

@@ -71,7 +71,7 @@ def explain_weights(ctx) -> dict:
     if not features:
         out["note"] = "no feature to weigh"
         return out
-    frame, y = _frame(ctx, [c for f in features for c in f.columns])
+    frame, y = labelled_frame(ctx, [c for f in features for c in f.columns])
     if len(np.unique(y)) < 2:
         out["note"] = "fewer than two classes"
         return out
@@ -114,15 +114,15 @@ def explain_weights(ctx) -> dict:
     return out
 
 
-def _frame(ctx, columns: list[str]):
+def labelled_frame(ctx, columns: list[str]):
     """The feature columns and the class of every row with a class (a seeded sample of large tables)."""
     import pandas as pd
     import pyarrow as pa
 
-    from nblint.estimators.fix import _arrow
+    from nblint.estimators.fix import arrow_array
 
     names = [*columns, ctx.target]
-    tables = [pa.table([_arrow(chunk.column(n)) for n in names], names=names) for chunk in ctx.scan(names)]
+    tables = [pa.table([arrow_array(chunk.column(n)) for n in names], names=names) for chunk in ctx.scan(names)]
     frame = pa.concat_tables(tables).to_pandas() if tables else pd.DataFrame(columns=names)
     frame = frame[frame[ctx.target].notna()]
     if len(frame) > SAMPLE_ROWS:

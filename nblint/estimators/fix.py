@@ -198,7 +198,7 @@ def _chunk_tables(ctx):
     import pyarrow as pa
 
     for chunk in ctx.scan(names):
-        yield pa.table([_arrow(chunk.column(n)) for n in names], names=names)
+        yield pa.table([arrow_array(chunk.column(n)) for n in names], names=names)
 
 
 def _metadata(metadata, names: list[str]):
@@ -224,7 +224,7 @@ def _collapsed(table, mapping: dict):
     return pa.array(levels[code].tolist(), type=pa.string())
 
 
-def _arrow(col):
+def arrow_array(col):
     """A chunk's column as an Arrow array: text, integers, booleans or floats, missing as null."""
     import pyarrow as pa
 

@@ -90,11 +90,11 @@ def recommended_features(ctx, leaks_out: bool = False) -> tuple[list[Feature], d
     left_out : dict
         Column -> reason, in table order.
     """
-    from nblint.structure.kinds import _shared_scale
+    from nblint.structure.kinds import shared_scale
 
     profile = ctx.profile
     order = ctx.source_order
-    scale = _shared_scale(profile)
+    scale = shared_scale(profile)
     features: list[Feature] = []
     in_group: set[str] = set()
     for group in ctx.structure.groups:
@@ -266,9 +266,9 @@ def _guesses(ctx, features: list[Feature]) -> dict[str, str]:
     """Column -> a comment, for the columns whose model is a guess: an ambiguous kind whose
     other reading would give the column another model (a count of five values and five
     categorical codes are both a categorical feature: no guess there)."""
-    from nblint.structure.kinds import MODEL_FOR_KIND, _shared_scale
+    from nblint.structure.kinds import MODEL_FOR_KIND, shared_scale
 
-    scale = _shared_scale(ctx.profile)
+    scale = shared_scale(ctx.profile)
     guesses = {}
     for feature in features:
         if feature.group:

@@ -148,7 +148,7 @@ def measure_heldout(
     from nblint.core.dependencies import require
 
     require("sklearn", "nblint impact --test (the models fitted on the training table)")
-    from nblint.estimators.explain import _frame
+    from nblint.estimators.explain import labelled_frame
     from nblint.estimators.recommend import recommended_features
 
     target = train_ctx.target
@@ -166,7 +166,7 @@ def measure_heldout(
     if missing:
         notes.append(f"the test table lacks {', '.join(missing)}: no model is scored")
         return HeldOutResult(n_rows, 0, 0, [], touched, notes)
-    train, y_train = _frame(train_ctx, all_features)
+    train, y_train = labelled_frame(train_ctx, all_features)
     classes = np.unique(y_train)
     models = [_fit_recommended(features, train[recommended_columns], y_train, alpha)]
     if declared is not None:
@@ -188,11 +188,11 @@ def _test_chunks(source, columns: list[str], target: str):
     """The test rows with a class, chunk by chunk: their feature columns and their class (as text, as training's)."""
     import pyarrow as pa
 
-    from nblint.estimators.fix import _arrow
+    from nblint.estimators.fix import arrow_array
 
     names = [*columns, target]
     for chunk in source.chunks(names):
-        frame = pa.table([_arrow(chunk.column(n)) for n in names], names=names).to_pandas()
+        frame = pa.table([arrow_array(chunk.column(n)) for n in names], names=names).to_pandas()
         frame = frame[frame[target].notna()]
         yield frame[columns].reset_index(drop=True), frame[target].astype(str).to_numpy()
 

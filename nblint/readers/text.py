@@ -96,7 +96,7 @@ def word_counts(source: TableSource, column: str, target: str | None) -> WordCou
         docs: list[str] = []  # fresh on every attempt of the restart protocol
         parts: dict[str, list[ColumnData]] = {name: [] for name in source.names if name != column}
         for chunk in chunks:
-            docs += _documents(chunk.column(column), column, chunk.row_offset)
+            docs += chunk_documents(chunk.column(column), column, chunk.row_offset)
             for name, kept in parts.items():
                 kept.append(chunk.column(name))
         return docs, parts
@@ -107,8 +107,8 @@ def word_counts(source: TableSource, column: str, target: str | None) -> WordCou
         words = vectorizer.fit_transform(docs)
     except ValueError as exc:  # "empty vocabulary; perhaps the documents only contain stop words"
         raise InputError(f"text column {column!r} holds no words ({exc})") from None
-    y = _whole(parts.pop(target)) if target is not None else None
-    numeric = {name: _whole(chunks) for name, chunks in sorted(parts.items())}
+    y = whole_column(parts.pop(target)) if target is not None else None
+    numeric = {name: whole_column(chunks) for name, chunks in sorted(parts.items())}
     beside = {name: col for name, col in numeric.items() if col.kind != "numeric"}
     numeric = {name: col for name, col in numeric.items() if col.kind == "numeric"}
     vocabulary = _word_names(vectorizer.get_feature_names_out(), column, source.names)
@@ -225,7 +225,7 @@ def made_identical(documents: list[str], recipe: Recipe | None = None) -> str | 
     return _STEPS[2]
 
 
-def _documents(col: ColumnData, column: str, offset: int = 0) -> list[str]:
+def chunk_documents(col: ColumnData, column: str, offset: int = 0) -> list[str]:
     """The documents of one chunk of the text column (its first row ``offset``); a missing value is an empty one.
 
     Bytes that are not UTF-8 (a Parquet binary column) are refused: any other decoding
@@ -247,7 +247,7 @@ def _documents(col: ColumnData, column: str, offset: int = 0) -> list[str]:
     return [""] * len(values)  # an empty (all-missing) stretch of documents
 
 
-def _whole(chunks: list[ColumnData]) -> ColumnData:
+def whole_column(chunks: list[ColumnData]) -> ColumnData:
     """One column of the whole table from its chunks (codes of text chunks brought to one list of labels)."""
     if all(col.kind == "numeric" for col in chunks):
         integer = all(col.integer_dtype for col in chunks)

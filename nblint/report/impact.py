@@ -52,7 +52,7 @@ def impact_json(result, path: str, weights: dict | None = None, with_weights: bo
     ``with_weights``, ``weights`` (:func:`nblint.estimators.explain.explain_weights`'s
     answer) is added under ``"weights"``.
     """
-    from nblint.engine.rule import _jsonable
+    from nblint.engine.rule import jsonable
 
     if result is None:
         data: dict = {"path": path, "groups": [], "note": "no one-hot or dummy groups found: nothing to measure"}
@@ -70,7 +70,7 @@ def impact_json(result, path: str, weights: dict | None = None, with_weights: bo
             data["terms"] = {"words": len(result.design.terms), "read_as": result.design.term_model}
     if with_weights:
         data["weights"] = weights
-    return _jsonable(data)
+    return jsonable(data)
 
 
 def plot_impact(result, path: str, title: str) -> None:
@@ -186,7 +186,7 @@ def heldout_json(result, test_path: str) -> dict:
     """The test-table measurement (:class:`~nblint.impact.heldout.HeldOutResult`) as plain JSON data."""
     import dataclasses
 
-    from nblint.engine.rule import _jsonable
+    from nblint.engine.rule import jsonable
 
     data = {"path": test_path, **dataclasses.asdict(result)}
-    return _jsonable(data)
+    return jsonable(data)

@@ -223,7 +223,7 @@ def test_words(source: TableSource, column: str, target: str | None, train: Tabl
 
     from nblint.core.dependencies import require
     from nblint.readers.sparse import SparseSource
-    from nblint.readers.text import _documents, _whole
+    from nblint.readers.text import chunk_documents, whole_column
 
     if column not in source.names:
         raise InputError(f"text column {column!r} not found in the test table")
@@ -234,7 +234,7 @@ def test_words(source: TableSource, column: str, target: str | None, train: Tabl
         docs: list[str] = []
         labels = []
         for chunk in chunks:
-            docs += _documents(chunk.column(column), column)
+            docs += chunk_documents(chunk.column(column), column)
             if target is not None and target in chunk.names:
                 labels.append(chunk.column(target))
         return docs, labels
@@ -256,7 +256,7 @@ def test_words(source: TableSource, column: str, target: str | None, train: Tabl
         (np.ones(len(rows), dtype=np.int64), (rows, cols)), shape=(len(docs), len(words)), dtype=np.int64
     )
     matrix.sum_duplicates()
-    y = _whole(labels) if labels else None
+    y = whole_column(labels) if labels else None
     counts = SparseSource(matrix, tuple(words), target if y is not None else None, y, source.path, words=words)
     counts.documents = docs
     counts.tokens, counts.unseen_tokens = tokens, unseen  # type: ignore[attr-defined]

@@ -231,7 +231,7 @@ def infer_kinds(profile, groups, code_columns=None, declared=None, preset=None) 
     preset = preset or {}
     member_of = {m: g for g in groups for m in g.members}
     code_columns = code_columns or {}
-    scale = _shared_scale(profile)
+    scale = shared_scale(profile)
     kinds = {}
     for column in profile.names:
         if column in preset:
@@ -258,7 +258,7 @@ def infer_kinds(profile, groups, code_columns=None, declared=None, preset=None) 
     return kinds
 
 
-def _shared_scale(profile) -> float | None:
+def shared_scale(profile) -> float | None:
     """The top H of a 0..H integer scale that at least :data:`SCALE_FAMILY` columns reach exactly, if any."""
     numeric = profile.numeric
     # (every column at once: a vocabulary has tens of thousands)

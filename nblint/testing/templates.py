@@ -36,7 +36,7 @@ from nblint.engine.messages import (
     named_spec,
     render,
 )
-from nblint.engine.rule import _jsonable
+from nblint.engine.rule import jsonable
 
 #: Notation, not quantities: the values of a bit, the codes CategoricalNB takes, the terms of a formula.
 _NOTATION = re.compile(r"(?<![\w.])(?:0/1|0\.\.K-1|[A-Za-z]\s?[-+*/]\s?\d+)(?![\w])")
@@ -137,7 +137,7 @@ def _as_reported(value: Any) -> Any:
         return [_as_reported(item) for item in value]
     if isinstance(value, float) and not math.isfinite(value):
         return float(value)
-    return _jsonable(value)
+    return jsonable(value)
 
 
 def _plain(value: Any) -> bool:
