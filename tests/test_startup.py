@@ -227,14 +227,13 @@ def test_a_blas_loaded_while_nblint_runs_stays_on_one_thread_and_is_handed_back(
     assert json.loads(proc.stdout) == {"inside": [1], "after": [2]}
 
 
-def test_the_libraries_are_scanned_again_only_when_an_extension_module_was_imported_meanwhile(monkeypatch):
-    # Each scan of the process's shared libraries costs 5-25 ms: while no extension module is
-    # imported, no BLAS can have been loaded, so a run (or its hand-back) reuses the last scan.
+def counted_scans(monkeypatch) -> list[int]:
+    """A list that grows by one at each threadpoolctl scan of the process's libraries, from none scanned yet."""
     import threadpoolctl
 
     from nblint.core import blas
 
-    scans = []
+    scans: list[int] = []
     scan = threadpoolctl.ThreadpoolController.__init__
 
     def counted(self, *args, **kwargs):
@@ -243,6 +242,15 @@ def test_the_libraries_are_scanned_again_only_when_an_extension_module_was_impor
 
     monkeypatch.setattr(threadpoolctl.ThreadpoolController, "__init__", counted)
     monkeypatch.setattr(blas, "_SCANNED", None)  # (as in a fresh process)
+    return scans
+
+
+def test_the_libraries_are_scanned_again_only_when_an_extension_module_was_imported_meanwhile(monkeypatch):
+    # Each scan of the process's shared libraries costs 5-25 ms: while no extension module is
+    # imported, no BLAS can have been loaded, so a run (or its hand-back) reuses the last scan.
+    from nblint.core import blas
+
+    scans = counted_scans(monkeypatch)
     with blas.one_blas_thread():
         pass
     assert len(scans) == 1
@@ -348,19 +356,9 @@ def test_a_run_limits_blas_from_its_first_large_dense_step_and_hands_it_back():
 
 
 def test_a_run_scans_for_blas_libraries_only_when_a_dense_step_needs_them(monkeypatch):
-    import threadpoolctl
-
     from nblint.core import blas
 
-    scans = []
-    scan = threadpoolctl.ThreadpoolController.__init__
-
-    def counted(self, *args, **kwargs):
-        scans.append(1)
-        scan(self, *args, **kwargs)
-
-    monkeypatch.setattr(threadpoolctl.ThreadpoolController, "__init__", counted)
-    monkeypatch.setattr(blas, "_SCANNED", None)  # (as in a fresh process)
+    scans = counted_scans(monkeypatch)
     with blas.blas_scope():
         with blas.dense_blas(blas.THREADED_WORK - 1):
             pass
