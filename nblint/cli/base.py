@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+from collections.abc import Iterator
 from contextlib import contextmanager
 
 import click
@@ -173,18 +174,27 @@ _CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f]")
 _CONTROLS_KEEP_ESC = re.compile("[\x00-\x08\x0b-\x1a\x1c-\x1f\x7f]")
 
 
-def write_output(output: str, text: str, what: str, force: bool = False) -> None:
-    """Write ``text`` to the file ``output`` atomically; exit 2 with one error line if that fails or it exists."""
-    from nblint.core.atomic import OutputExists, write_text
+@contextmanager
+def writing_output(output: str, what: str) -> Iterator[None]:
+    """Exit 2 with one error line naming ``output`` when the block writing it fails, or it exists without --force."""
+    from nblint.core.atomic import OutputExists
 
     try:
-        write_text(output, text, force)
+        yield
     except OutputExists as exc:
         click.echo(f"{output}: error: {exc}", err=True)
         sys.exit(2)
     except OSError as exc:
         click.echo(f"{output}: error: cannot write the {what}: {exc.strerror or exc}", err=True)
         sys.exit(2)
+
+
+def write_output(output: str, text: str, what: str, force: bool = False) -> None:
+    """Write ``text`` to the file ``output`` atomically; exit 2 with one error line if that fails or it exists."""
+    from nblint.core.atomic import write_text
+
+    with writing_output(output, what):
+        write_text(output, text, force)
 
 
 def refuse_text_without_sklearn(engine: str) -> None:

@@ -18,6 +18,7 @@ from nblint.cli.base import (
     main,
     refuse_existing_output,
     refuse_text_without_sklearn,
+    writing_output,
 )
 
 
@@ -134,19 +135,12 @@ def _refuse_plot_before_measuring(plot_path: str, force: bool) -> None:
 
 def _write_plot(result, path: str, plot_path: str, force: bool) -> None:
     """The CAT-against-PoB plot written at ``plot_path`` (whole or not at all)."""
-    from nblint.core.atomic import OutputExists, atomic_output
+    from nblint.core.atomic import atomic_output
     from nblint.report import formats as reporters
 
-    try:
-        with atomic_output(plot_path, force) as temporary:
-            title = f"{path}: one-hot groups read as bits (PoB) vs collapsed (CAT)"
-            reporters.plot_impact(result, temporary, title)
-    except OutputExists as exc:
-        click.echo(f"{plot_path}: error: {exc}", err=True)
-        sys.exit(2)
-    except OSError as exc:
-        click.echo(f"{plot_path}: error: cannot write the plot: {exc.strerror or exc}", err=True)
-        sys.exit(2)
+    with writing_output(plot_path, "plot"), atomic_output(plot_path, force) as temporary:
+        title = f"{path}: one-hot groups read as bits (PoB) vs collapsed (CAT)"
+        reporters.plot_impact(result, temporary, title)
     click.echo(f"wrote {plot_path}", err=True)
 
 
