@@ -36,11 +36,6 @@ def inputs(step: Step) -> str:
     return f"{noun} {', '.join(map(repr, step.columns))}"
 
 
-def of_columns(step: Step) -> str:
-    """`` of column 'a'`` where the config says which columns the step sees, else nothing."""
-    return f" of {inputs(step)}" if step.columns else ""
-
-
 def step_evidence(step: Step, estimator: Step, **extra) -> dict:
     """The evidence of a finding about ``step`` feeding ``estimator``: the classes and their lines.
 
