@@ -47,6 +47,7 @@ first-call lines measure on their own.
     python bench/bench_text.py --repeat 5                  # every corpus, every form
     python bench/bench_text.py --repeat 1 --corpora reuters8 --forms counts   # a quick look
     python bench/bench_text.py --repeat 1 --corpora one_20mb,unique_1m        # the made-up corpora
+    python bench/bench_text.py --repeat 5 --commands check --first 0         # the ratios only (no fit runs)
 """
 
 from __future__ import annotations
@@ -253,6 +254,9 @@ def main() -> None:
     parser.add_argument("--forms", default=",".join(FORMS + SYNTHETIC_FORMS), help="(each corpus takes its own)")
     parser.add_argument("--first", type=int, default=11, help="fresh processes timing a first check (0: none)")
     parser.add_argument("--json", help="also write every run's numbers to this file")
+    parser.add_argument(
+        "--commands", default="check,fit", help="which commands to time (check: the ratio to the vectorizer; fit)"
+    )
     parser.add_argument("--cpu-limit", type=int, default=900, help="CPU seconds per process before it counts as hung")
     args = parser.parse_args()
     sys.path.insert(0, str(TESTS))
@@ -271,9 +275,10 @@ def main() -> None:
     ]
     runs: dict[tuple[str, str], dict[str, list[dict]]] = {case: {"check": [], "fit": []} for case in cases}
     hung = dict.fromkeys(cases, 0)
+    commands = [c for c in ("check", "fit") if c in args.commands.split(",")]
     for i in range(args.repeat):
         for case in cases:
-            for what in ("check", "fit") if i % 2 == 0 else ("fit", "check"):
+            for what in commands if i % 2 == 0 else commands[::-1]:
                 result = run(*case, what, args.cpu_limit)
                 if result is None:
                     hung[case] += 1
@@ -290,7 +295,7 @@ def main() -> None:
             print(
                 f"{case[0]}/{case[1]}: {n} process(es) went over {args.cpu_limit} CPU seconds (hung) and are left out"
             )
-    cases = [case for case in cases if runs[case]["check"] and runs[case]["fit"]]
+    cases = [case for case in cases if runs[case]["check"] and (runs[case]["fit"] or "fit" not in commands)]
     print()
     print(
         "| | documents x words | findings | of them warnings | errors | `nblint.check` | the vectorizer on the same "
@@ -301,13 +306,14 @@ def main() -> None:
         check, fit = runs[(corpus, form)]["check"], runs[(corpus, form)]["fit"]
         last = check[-1]
         ratio = [r["step_s"] / r["vectorize_s"] for r in check]
+        fit_s = f"{statistics.median(r['step_s'] for r in fit):.3f} s" if fit else "-"
+        fit_peak = f"{max(r['peak_mib'] for r in fit) / GIB:.2f} GiB" if fit else "-"
         print(
             f"| {NAMES.get(corpus, corpus)}, {form} | {last['docs']:,} x {last['words']:,} | {last['findings']:,} "
             f"({_codes(last['codes'])}) | {last['warnings']:,} | {last['errors']:,} "
             f"| {statistics.median(r['step_s'] for r in check):.2f} s "
             f"| {statistics.median(r['vectorize_s'] for r in check + fit):.2f} s "
-            f"| {statistics.median(r['step_s'] for r in fit):.3f} s | {spread(ratio)} "
-            f"| {max(r['peak_mib'] for r in check) / GIB:.2f} GiB | {max(r['peak_mib'] for r in fit) / GIB:.2f} GiB |"
+            f"| {fit_s} | {spread(ratio)} | {max(r['peak_mib'] for r in check) / GIB:.2f} GiB | {fit_peak} |"
         )
     print()
     print("check, wall and CPU seconds (median (min-max)), and the targets of issues 21, 34 and 41:")

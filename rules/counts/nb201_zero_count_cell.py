@@ -68,7 +68,7 @@ class ZeroCountCell(Rule):
             "max-cells",
             20,
             "Most zero cells listed in one finding's evidence (the count is always complete).",
-            minimum=0,
+            minimum=1,  # the message names the first cell
         ),
         SUMMARIZE_ABOVE,
     )
