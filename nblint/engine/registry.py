@@ -12,7 +12,8 @@ import importlib
 import os
 import pkgutil
 import re
-from collections.abc import Iterable, Iterator
+import sys
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -50,8 +51,15 @@ class Pack:
 # --------------------------------------------------------------------------- packs
 
 
-def load_rules() -> dict[str, type[Rule]]:
+def load_rules(inputs: Collection[str] | None = None, test_table: bool = True) -> dict[str, type[Rule]]:
     """Every rule of every installed pack, by code (validated: codes unique, well formed, within their pack's prefix).
+
+    With ``inputs`` (what a run offers its rules: ``("table",)``), the rules that may read it: those of every
+    family of the built-in pack but a family whose package declares other ``INPUTS``, or says its rules compare
+    a table with its test table (``READS_TEST_TABLE``) when ``test_table`` is false (:func:`family_reads`). Where
+    the built-in pack is the only one, the other families' modules are not imported: a check of a table never
+    imports the pipeline rules, nor the train/test rules without a test table. The same rules whatever was
+    loaded before.
 
     Raises
     ------
@@ -60,6 +68,21 @@ def load_rules() -> dict[str, type[Rule]]:
         prefix that overlaps another pack's, a built-in code inside a pack's prefix, a status,
         replacement or renamed code that does not hold.
     """
+    if inputs is None:
+        return _all_rules()
+    reading = (frozenset(inputs), test_table)
+    found = _SOME.get(reading)
+    if found is None:
+        if _RULES is None and _builtin_only():
+            found = _builtin_rules(reading)
+        else:
+            found = {code: rule for code, rule in _all_rules().items() if _may_read(rule, reading)}
+        _SOME[reading] = found
+    return found
+
+
+def _all_rules() -> dict[str, type[Rule]]:
+    """Every rule of every installed pack, validated (:func:`load_rules` without ``inputs``)."""
     global _RULES, _RENAMED, _PACKS
     if _RULES is None:
         rules: dict[str, type[Rule]] = {}
@@ -70,12 +93,7 @@ def load_rules() -> dict[str, type[Rule]]:
             if not found:  # a pack with no rules owns nothing
                 continue
             pack = _pack(entry, module, found)
-            for rule in found:
-                _check_rule(rule, pack)
-                other = rules.get(rule.code)
-                if other is not None and other is not rule:
-                    raise PackError(f"rule code {rule.code} is defined twice ({other.__module__}, {rule.__module__})")
-                rules[rule.code] = rule
+            _add_rules(rules, found, pack)
             own = getattr(importlib.import_module(module), "RENAMED_CODES", {}) if module != BUILTIN_PACK else {}
             for old, new in dict(own).items():
                 if not str(old).startswith(pack.prefix):
@@ -93,6 +111,72 @@ def load_rules() -> dict[str, type[Rule]]:
 _RULES: dict[str, type[Rule]] | None = None
 _RENAMED: dict[str, str] | None = None
 _PACKS: list[Pack] | None = None
+#: :func:`load_rules` of some inputs, by (inputs, test_table).
+_SOME: dict[tuple[frozenset[str], bool], dict[str, type[Rule]]] = {}
+#: Whether the built-in pack is the only one installed (None: not looked yet).
+_ALONE: bool | None = None
+
+
+def forget_rules() -> None:
+    """Forget every rule loaded and the packs found: the next :func:`load_rules` looks for packs again (tests)."""
+    global _RULES, _RENAMED, _PACKS, _ALONE
+    _RULES = _RENAMED = _PACKS = _ALONE = None
+    _SOME.clear()
+
+
+def _add_rules(rules: dict[str, type[Rule]], found: list[type[Rule]], pack: Pack) -> None:
+    """Add ``found``, the rules of ``pack``, to ``rules``, each checked (:func:`_check_rule`) and its code unique."""
+    for rule in found:
+        _check_rule(rule, pack)
+        other = rules.get(rule.code)
+        if other is not None and other is not rule:
+            raise PackError(f"rule code {rule.code} is defined twice ({other.__module__}, {rule.__module__})")
+        rules[rule.code] = rule
+
+
+def _builtin_only() -> bool:
+    """Whether the built-in pack is the only installed pack (looked up once: the entry points are read then)."""
+    global _ALONE
+    if _ALONE is None:
+        _ALONE = [module for _, module in _pack_entries()] == [BUILTIN_PACK]
+    return _ALONE
+
+
+def _builtin_rules(reading: tuple[frozenset[str], bool]) -> dict[str, type[Rule]]:
+    """The built-in rules that may read ``reading`` (:func:`_may_read`), importing only their families' modules.
+
+    Each rule is checked as :func:`load_rules` checks it; the lives of the rules (a replacement, a
+    narrowing, a renamed code naming a rule of another family) are checked where every rule is loaded.
+    """
+    pack = importlib.import_module(BUILTIN_PACK)
+    found = list(_rules_in_package(BUILTIN_PACK, lambda name: family_reads(_family(name), *reading)))
+    rules: dict[str, type[Rule]] = {}
+    _add_rules(rules, found, Pack(BUILTIN_PACK, pack.CODE_PREFIX, "built in", ()))
+    return dict(sorted(rules.items()))
+
+
+def family_reads(family: Any, inputs: frozenset[str], test_table: bool) -> bool:
+    """Whether the rules of a family of the built-in pack (its package, or None: a module at the pack's top) may read
+    ``inputs``: a family declares the inputs its rules read (``INPUTS``, keys of :data:`~nblint.engine.rule.INPUTS`),
+    and whether they all compare a table with its test table (``READS_TEST_TABLE``); one declaring neither may read
+    anything. A test holds every rule to its family's declaration."""
+    declared = getattr(family, "INPUTS", None)
+    if declared is not None and not inputs & set(declared):
+        return False
+    return test_table or not getattr(family, "READS_TEST_TABLE", False)
+
+
+def _family(name: str) -> Any:
+    """The family package of a module of the built-in pack (``nblint_rules.counts.nb201_...``), or None."""
+    parts = name.split(".")
+    return sys.modules.get(".".join(parts[:2])) if len(parts) > 2 else None
+
+
+def _may_read(rule: type[Rule], reading: tuple[frozenset[str], bool]) -> bool:
+    """Whether :func:`load_rules` of ``reading`` has ``rule``: a third-party pack's always, a built-in one by its family."""
+    if not rule.__module__.startswith(BUILTIN_PACK + "."):
+        return True
+    return family_reads(_family(rule.__module__), *reading)
 
 
 def loaded_packs() -> list[Pack]:
@@ -210,12 +294,15 @@ def _check_lives(rules: dict[str, type[Rule]], renamed: dict[str, str]) -> None:
             raise PackError(f"{old} is renamed {new}, which no pack defines")
 
 
-def _rules_in_package(package_name: str) -> Iterator[type[Rule]]:
+def _rules_in_package(package_name: str, wanted: Callable[[str], bool] | None = None) -> Iterator[type[Rule]]:
+    """The rules of a package's modules, in module order, then definition order; ``wanted``: the modules to import
+    (by name; its subpackages are imported anyway, to list their modules)."""
     package = importlib.import_module(package_name)
     modules = [package]
     if hasattr(package, "__path__"):
         for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
-            modules.append(importlib.import_module(info.name))
+            if wanted is None or wanted(info.name):
+                modules.append(importlib.import_module(info.name))
     for module in modules:
         for obj in list(vars(module).values()):  # (in definition order; inspect.getmembers sorts every name)
             if (
@@ -320,6 +407,8 @@ RENAMED: dict[str, str] = {}
 
 def renamed_codes() -> dict[str, str]:
     """Every renamed code of every pack (:data:`RENAMED` and each pack's ``RENAMED_CODES``), old -> new."""
+    if _RENAMED is None and _builtin_only():
+        return dict(RENAMED)  # (nothing to import for them: the built-in pack's are here)
     load_rules()
     assert _RENAMED is not None
     return _RENAMED
@@ -381,13 +470,17 @@ def validate_codes(prefixes: Iterable[str], rules: dict[str, type[Rule]], what: 
 
 
 def run_rules(ctx, codes: list[str], rule_options: dict[str, dict[str, Any]]) -> list[Finding]:
-    """Run the chosen rules that read what ``ctx`` holds (``ctx.input``: a table or a pipeline); sorted findings."""
-    rules = load_rules()
+    """Run the chosen rules that read what ``ctx`` holds (``ctx.input``: a table or a pipeline); sorted findings.
+
+    Only the rules that may read what ``ctx`` offers are loaded (:func:`load_rules` of its input, and of its
+    test table where it has one): a chosen code of another family is one that could not run on it.
+    """
+    rules = load_rules((ctx.input,), test_table=getattr(ctx, "test", None) is not None)
     findings: list[Finding] = []
     with collector_paused():  # (a vocabulary's kinds and findings: many small objects, few cycles)
         for code in codes:
-            rule_cls = rules[code]
-            if not applies(rule_cls, ctx):
+            rule_cls = rules.get(code)
+            if rule_cls is None or not applies(rule_cls, ctx):
                 continue
             rule = rule_cls(rule_options.get(code))
             found = list(rule.check(ctx))
@@ -420,20 +513,36 @@ class RuleOptions(dict[str, dict[str, Any]]):
 
     The analysis settings, the shared options typed (:class:`~nblint.engine.settings.AnalysisSettings`),
     are read from them once, here, whoever asks first (the run's profile or the analysis context).
+    ``reading``: the inputs of :func:`load_rules` the options are of (None: every rule's).
     """
+
+    def __init__(self, values=(), reading: tuple[Collection[str], bool] | None = None):
+        super().__init__(values)
+        self.reading = reading
 
     @cached_property
     def analysis(self) -> AnalysisSettings:
         """The analysis settings of these option values."""
-        return AnalysisSettings.from_options(load_rules(), self)
+        rules = load_rules() if self.reading is None else load_rules(*self.reading)
+        return AnalysisSettings.from_options(rules, self)
 
 
-def resolved_options(overrides: dict[str, dict[str, Any]] | None = None) -> RuleOptions:
-    """Every rule's options with defaults filled in and overrides applied."""
+def resolved_options(
+    overrides: dict[str, dict[str, Any]] | None = None, inputs: Collection[str] | None = None, test_table: bool = True
+) -> RuleOptions:
+    """Every rule's options with defaults filled in and overrides applied.
+
+    With ``inputs``, those of the rules of :func:`load_rules` of ``inputs`` and ``test_table``, and of any rule
+    ``overrides`` names; another rule run on them gets its defaults, as here (:meth:`Rule.__init__`).
+    """
     overrides = overrides or {}
+    rules = load_rules(inputs, test_table)
+    if inputs is not None and not set(overrides) <= set(rules):  # (a configured rule: every rule is loaded anyway)
+        every = load_rules()
+        rules = dict(sorted((rules | {code: every[code] for code in overrides if code in every}).items()))
     return RuleOptions(
-        (code, {o.name: o.default for o in rule.options} | overrides.get(code, {}))
-        for code, rule in load_rules().items()
+        ((code, {o.name: o.default for o in rule.options} | overrides.get(code, {})) for code, rule in rules.items()),
+        reading=None if inputs is None else (tuple(inputs), test_table),
     )
 
 

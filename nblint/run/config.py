@@ -258,8 +258,11 @@ def _read_toml(path: str) -> dict:
 
 
 def parse_settings(table: dict[str, Any], root: str = ".", prefix: str = "", source: str | None = None) -> FileSettings:
-    """Validate a config table into :class:`FileSettings` (keys as in the module docstring)."""
-    rules = load_rules()
+    """Validate a config table into :class:`FileSettings` (keys as in the module docstring).
+
+    The rules are loaded (every rule of every pack) only for a key that is none of :data:`TOP_KEYS` (a rule's
+    options, or a mistake) and for the lists of codes: settings of the run alone import no rule.
+    """
 
     def key(name: str) -> str:
         return f"{prefix}.{name}" if prefix else name
@@ -267,9 +270,12 @@ def parse_settings(table: dict[str, Any], root: str = ".", prefix: str = "", sou
     settings = FileSettings(root=root, source=source)
     table = kebab_keys(table, TOP_KEYS, prefix)
     for name, value in table.items():
+        if name in TOP_KEYS:  # (no rule code is one: codes are upper case)
+            continue
+        rules = load_rules()
         if name in rules:
             settings.rule_options[name] = _rule_options(rules[name], value, key(name))
-        elif name not in TOP_KEYS:
+        else:
             hint = (
                 " (rule codes are upper case, e.g. NB104)"
                 if name.upper() in rules
@@ -287,7 +293,7 @@ def parse_settings(table: dict[str, Any], root: str = ".", prefix: str = "", sou
         if name in table:
             codes = _string_list(table[name], key(name))
             try:
-                validate_codes(codes, rules, key(name))
+                validate_codes(codes, load_rules(), key(name))
             except ValueError as exc:
                 raise ConfigError(str(exc)) from None
             setattr(settings, name, codes)
@@ -322,7 +328,7 @@ def parse_settings(table: dict[str, Any], root: str = ".", prefix: str = "", sou
         where = key(f'per-file-ignores."{pattern}"')
         codes = _string_list(codes, where)
         try:
-            validate_codes(codes, rules, where)
+            validate_codes(codes, load_rules(), where)
         except ValueError as exc:
             raise ConfigError(str(exc)) from None
         settings.per_file_ignores.append((pattern, codes))
