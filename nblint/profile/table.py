@@ -82,7 +82,7 @@ __all__ = [
 # --------------------------------------------------------------------------- statistics blocks
 
 
-@dataclass
+@dataclass(eq=False)  # (its arrays have no ==: no __eq__ to generate at import)
 class TextStats:
     """Statistics of one text column."""
 
@@ -96,7 +96,7 @@ class TextStats:
 # --------------------------------------------------------------------------- the profile
 
 
-@dataclass
+@dataclass(eq=False)  # (its arrays have no ==: no __eq__ to generate at import)
 class TableProfile:
     """Mergeable sufficient statistics of one table (see the module docstring)."""
 
