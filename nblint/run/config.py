@@ -47,9 +47,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from nblint.core.errors import ConfigError, InputError
-from nblint.core.fileguard import check_nesting, read_limited
 from nblint.core.runkeys import RUN_KEYS
-from nblint.core.suggest import did_you_mean
 from nblint.engine import load_rules, select_rules, selection_notes, validate_codes
 from nblint.engine.findings import Severity
 
@@ -238,7 +236,9 @@ def _shown(value: Any) -> str:
 
 def _read_toml(path: str) -> dict:
     """A config file's TOML: a regular file, within a size and a nesting depth (:mod:`nblint.core.fileguard`)."""
-    import tomllib  # (here: the API's settings come from arguments, not files)
+    import tomllib  # (here, as the file guards: the API's settings come from arguments, not files)
+
+    from nblint.core.fileguard import check_nesting, read_limited
 
     try:
         text = read_limited(path).decode("utf-8")
@@ -276,6 +276,8 @@ def parse_settings(table: dict[str, Any], root: str = ".", prefix: str = "", sou
         if name in rules:
             settings.rule_options[name] = _rule_options(rules[name], value, key(name))
         else:
+            from nblint.core.suggest import did_you_mean  # (an error's hint)
+
             hint = (
                 " (rule codes are upper case, e.g. NB104)"
                 if name.upper() in rules

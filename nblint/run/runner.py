@@ -34,7 +34,6 @@ from nblint.profile.table import TableProfile
 from nblint.readers import StreamSource, TableSource
 from nblint.run.config import FileSettings, Overrides, find_config, load_config
 from nblint.run.declared import declared_by_spec, path_key, with_named_data
-from nblint.run.paths import expand_paths
 from nblint.run.tables import TestError, open_table, open_test
 
 if TYPE_CHECKING:
@@ -365,6 +364,7 @@ class _Run:
         that the table its nblint spec names is checked too.
         """
         from nblint.pipelines import is_config_path
+        from nblint.run.paths import expand_paths  # (a run of paths: the API's check has none)
 
         if self.engine == "dask":
             files, unreadable = list(paths), dict[str, str]()
