@@ -87,7 +87,7 @@ def packs(tmp_path, monkeypatch):
 
 
 def _forget() -> None:
-    registry._RULES = registry._RENAMED = registry._PACKS = None
+    registry.forget_rules()
 
 
 def run(*args: str):

@@ -201,7 +201,7 @@ class RowFingerprints:
         self.labels += other.labels
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # (its arrays have no ==, nor a hash: none generated at import)
 class DuplicateRows:
     """Rows that repeat an earlier row (non-empty ones), and the sets whose copies carry different labels."""
 

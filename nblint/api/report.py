@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Collection
 from dataclasses import replace
 
 from nblint.engine import load_rules, resolved_options, select_rules
@@ -103,7 +104,9 @@ def check(
     )
     settings = replace(settings, target=target)
     paired = test_source(test, y_test, source, target, feature_names, settings.encoding, test_feature_names)
-    return Report(lint_source(source, settings, _codes(settings), test=paired), source.path)
+    # (the rules that may read a table, and its test table if one is given: no other family is imported)
+    codes = _codes(settings, ("table",), test_table=paired is not None)
+    return Report(lint_source(source, settings, codes, test=paired), source.path)
 
 
 #: The location of an in-memory test table's findings (a file's are its path).
@@ -231,5 +234,6 @@ def _settings(**values) -> FileSettings:
     return parse_settings(table)
 
 
-def _codes(settings: FileSettings) -> list[str]:
-    return select_rules(load_rules(), settings.select, settings.ignore, settings.preview)
+def _codes(settings: FileSettings, inputs: Collection[str] | None = None, test_table: bool = True) -> list[str]:
+    """The codes ``settings`` select among the rules that may read ``inputs`` (:func:`~nblint.engine.load_rules`)."""
+    return select_rules(load_rules(inputs, test_table), settings.select, settings.ignore, settings.preview)

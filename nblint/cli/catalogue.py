@@ -33,7 +33,7 @@ def list_rules(output_format):
 @click.argument("code")
 def show_rule(code):
     """Print one rule's documentation (CODE is a rule code or a rule name)."""
-    from nblint.engine.registry import renamed_note, rule_guess, selector_code
+    from nblint.engine.selection import renamed_note, rule_guess, selector_code
 
     rules = load_rules()
     rule = rules.get(selector_code(code))

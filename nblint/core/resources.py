@@ -41,7 +41,8 @@ _UNITS = {
     "tb": 1e12,
     "tib": 2**40,
 }
-_SIZE = re.compile(r"^\s*(?P<number>\d+(?:\.\d*)?|\.\d+)\s*(?P<unit>[a-z]*)\s*$", re.I)
+#: A size as text (compiled by ``re`` where one is read, not at import: a run seldom has one).
+_SIZE = r"^\s*(?P<number>\d+(?:\.\d*)?|\.\d+)\s*(?P<unit>[a-z]*)\s*$"
 
 
 def parse_size(value, what: str = "") -> int:
@@ -50,7 +51,7 @@ def parse_size(value, what: str = "") -> int:
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
         raise ValueError(f"{named}must be a size such as 2GB or a number of bytes, got {value!r}")
     if isinstance(value, str):
-        found = _SIZE.match(value)
+        found = re.match(_SIZE, value, re.I)
         if not found or found.group("unit").lower() not in _UNITS:
             raise ValueError(f"{named}must be a size such as 2GB or a number of bytes, got {value!r}")
         value = float(found.group("number")) * _UNITS[found.group("unit").lower()]

@@ -23,7 +23,6 @@ from typing import Any
 
 from nblint.core.models import DECLARABLE_KINDS, MODEL_CLASSES, MODELS, model_choices, parse_model
 from nblint.core.resources import parse_size
-from nblint.core.suggest import did_you_mean
 
 
 def shown(value: Any, from_text: bool = False) -> str:
@@ -69,6 +68,8 @@ def model(value: Any, from_text: bool = False) -> str:
     if parsed is None:
         guess = ""
         if isinstance(value, str):  # (a class path is guessed at by its class)
+            from nblint.core.suggest import did_you_mean  # (an error's hint)
+
             guess = did_you_mean(value.strip().rsplit(".", 1)[-1], [*MODEL_CLASSES.values(), *MODELS])
         raise ValueError(f"must be one of {model_choices()}, got {value!r}{guess}")
     return parsed

@@ -1,4 +1,4 @@
-"""The rule engine: findings, rules and their options (``rule.py``), rule packs, selection and running (``registry.py``).
+"""The rule engine: findings, rules and their options (``rule.py``), packs and running (``registry.py``), selection.
 
 This package is the door rule packs import from (``from nblint.engine import Rule,
 Option, Finding, Severity``): the names below are its public surface, whichever module
@@ -21,19 +21,21 @@ from nblint.engine.registry import (
     load_rules,
     loaded_packs,
     renamed_codes,
-    renamed_note,
     resolved_options,
     rule_record,
     run_rules,
+    settle,
+    shared_settings,
+)
+from nblint.engine.rule import DOC_SECTIONS, INPUTS, STATUSES, SUMMARIZE_ABOVE, Narrowing, Option, Rule
+from nblint.engine.selection import (
+    renamed_note,
     select_rules,
     selection_notes,
     selector_code,
-    settle,
-    shared_settings,
     unknown_selector,
     validate_codes,
 )
-from nblint.engine.rule import DOC_SECTIONS, INPUTS, STATUSES, SUMMARIZE_ABOVE, Narrowing, Option, Rule
 
 __all__ = [
     "Finding",

@@ -1,4 +1,5 @@
-"""The registry: rule packs, selection, and running rules on a table (a rule itself: :mod:`nblint.engine.rule`).
+"""The registry: rule packs, and running rules on a table (a rule itself: :mod:`nblint.engine.rule`; selection:
+:mod:`nblint.engine.selection`).
 
 Rule packs are Python packages registered under the ``nblint.rules`` entry point
 group; every module in a pack is scanned for :class:`Rule` subclasses.  The
@@ -12,7 +13,8 @@ import importlib
 import os
 import pkgutil
 import re
-from collections.abc import Iterable, Iterator
+import sys
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -50,8 +52,15 @@ class Pack:
 # --------------------------------------------------------------------------- packs
 
 
-def load_rules() -> dict[str, type[Rule]]:
+def load_rules(inputs: Collection[str] | None = None, test_table: bool = True) -> dict[str, type[Rule]]:
     """Every rule of every installed pack, by code (validated: codes unique, well formed, within their pack's prefix).
+
+    With ``inputs`` (what a run offers its rules: ``("table",)``), the rules that may read it: those of every
+    family of the built-in pack but a family whose package declares other ``INPUTS``, or says its rules compare
+    a table with its test table (``READS_TEST_TABLE``) when ``test_table`` is false (:func:`family_reads`). Where
+    the built-in pack is the only one, the other families' modules are not imported: a check of a table never
+    imports the pipeline rules, nor the train/test rules without a test table. The same rules whatever was
+    loaded before.
 
     Raises
     ------
@@ -60,6 +69,21 @@ def load_rules() -> dict[str, type[Rule]]:
         prefix that overlaps another pack's, a built-in code inside a pack's prefix, a status,
         replacement or renamed code that does not hold.
     """
+    if inputs is None:
+        return _all_rules()
+    reading = (frozenset(inputs), test_table)
+    found = _SOME.get(reading)
+    if found is None:
+        if _RULES is None and _builtin_only():
+            found = _builtin_rules(reading)
+        else:
+            found = {code: rule for code, rule in _all_rules().items() if _may_read(rule, reading)}
+        _SOME[reading] = found
+    return found
+
+
+def _all_rules() -> dict[str, type[Rule]]:
+    """Every rule of every installed pack, validated (:func:`load_rules` without ``inputs``)."""
     global _RULES, _RENAMED, _PACKS
     if _RULES is None:
         rules: dict[str, type[Rule]] = {}
@@ -70,12 +94,7 @@ def load_rules() -> dict[str, type[Rule]]:
             if not found:  # a pack with no rules owns nothing
                 continue
             pack = _pack(entry, module, found)
-            for rule in found:
-                _check_rule(rule, pack)
-                other = rules.get(rule.code)
-                if other is not None and other is not rule:
-                    raise PackError(f"rule code {rule.code} is defined twice ({other.__module__}, {rule.__module__})")
-                rules[rule.code] = rule
+            _add_rules(rules, found, pack)
             own = getattr(importlib.import_module(module), "RENAMED_CODES", {}) if module != BUILTIN_PACK else {}
             for old, new in dict(own).items():
                 if not str(old).startswith(pack.prefix):
@@ -93,6 +112,72 @@ def load_rules() -> dict[str, type[Rule]]:
 _RULES: dict[str, type[Rule]] | None = None
 _RENAMED: dict[str, str] | None = None
 _PACKS: list[Pack] | None = None
+#: :func:`load_rules` of some inputs, by (inputs, test_table).
+_SOME: dict[tuple[frozenset[str], bool], dict[str, type[Rule]]] = {}
+#: Whether the built-in pack is the only one installed (None: not looked yet).
+_ALONE: bool | None = None
+
+
+def forget_rules() -> None:
+    """Forget every rule loaded and the packs found: the next :func:`load_rules` looks for packs again (tests)."""
+    global _RULES, _RENAMED, _PACKS, _ALONE
+    _RULES = _RENAMED = _PACKS = _ALONE = None
+    _SOME.clear()
+
+
+def _add_rules(rules: dict[str, type[Rule]], found: list[type[Rule]], pack: Pack) -> None:
+    """Add ``found``, the rules of ``pack``, to ``rules``, each checked (:func:`_check_rule`) and its code unique."""
+    for rule in found:
+        _check_rule(rule, pack)
+        other = rules.get(rule.code)
+        if other is not None and other is not rule:
+            raise PackError(f"rule code {rule.code} is defined twice ({other.__module__}, {rule.__module__})")
+        rules[rule.code] = rule
+
+
+def _builtin_only() -> bool:
+    """Whether the built-in pack is the only installed pack (looked up once: the entry points are read then)."""
+    global _ALONE
+    if _ALONE is None:
+        _ALONE = [module for _, module in _pack_entries()] == [BUILTIN_PACK]
+    return _ALONE
+
+
+def _builtin_rules(reading: tuple[frozenset[str], bool]) -> dict[str, type[Rule]]:
+    """The built-in rules that may read ``reading`` (:func:`_may_read`), importing only their families' modules.
+
+    Each rule is checked as :func:`load_rules` checks it; the lives of the rules (a replacement, a
+    narrowing, a renamed code naming a rule of another family) are checked where every rule is loaded.
+    """
+    pack = importlib.import_module(BUILTIN_PACK)
+    found = list(_rules_in_package(BUILTIN_PACK, lambda name: family_reads(_family(name), *reading)))
+    rules: dict[str, type[Rule]] = {}
+    _add_rules(rules, found, Pack(BUILTIN_PACK, pack.CODE_PREFIX, "built in", ()))
+    return dict(sorted(rules.items()))
+
+
+def family_reads(family: Any, inputs: frozenset[str], test_table: bool) -> bool:
+    """Whether the rules of a family of the built-in pack (its package, or None: a module at the pack's top) may read
+    ``inputs``: a family declares the inputs its rules read (``INPUTS``, keys of :data:`~nblint.engine.rule.INPUTS`),
+    and whether they all compare a table with its test table (``READS_TEST_TABLE``); one declaring neither may read
+    anything. A test holds every rule to its family's declaration."""
+    declared = getattr(family, "INPUTS", None)
+    if declared is not None and not inputs & set(declared):
+        return False
+    return test_table or not getattr(family, "READS_TEST_TABLE", False)
+
+
+def _family(name: str) -> Any:
+    """The family package of a module of the built-in pack (``nblint_rules.counts.nb201_...``), or None."""
+    parts = name.split(".")
+    return sys.modules.get(".".join(parts[:2])) if len(parts) > 2 else None
+
+
+def _may_read(rule: type[Rule], reading: tuple[frozenset[str], bool]) -> bool:
+    """Whether :func:`load_rules` of ``reading`` has ``rule``: a third-party pack's always, a built-in one by its family."""
+    if not rule.__module__.startswith(BUILTIN_PACK + "."):
+        return True
+    return family_reads(_family(rule.__module__), *reading)
 
 
 def loaded_packs() -> list[Pack]:
@@ -210,12 +295,15 @@ def _check_lives(rules: dict[str, type[Rule]], renamed: dict[str, str]) -> None:
             raise PackError(f"{old} is renamed {new}, which no pack defines")
 
 
-def _rules_in_package(package_name: str) -> Iterator[type[Rule]]:
+def _rules_in_package(package_name: str, wanted: Callable[[str], bool] | None = None) -> Iterator[type[Rule]]:
+    """The rules of a package's modules, in module order, then definition order; ``wanted``: the modules to import
+    (by name; its subpackages are imported anyway, to list their modules)."""
     package = importlib.import_module(package_name)
     modules = [package]
     if hasattr(package, "__path__"):
         for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
-            modules.append(importlib.import_module(info.name))
+            if wanted is None or wanted(info.name):
+                modules.append(importlib.import_module(info.name))
     for module in modules:
         for obj in list(vars(module).values()):  # (in definition order; inspect.getmembers sorts every name)
             if (
@@ -228,89 +316,6 @@ def _rules_in_package(package_name: str) -> Iterator[type[Rule]]:
                 yield obj
 
 
-def select_rules(
-    rules: dict[str, type[Rule]],
-    select: Iterable[str] | None,
-    ignore: Iterable[str] | None,
-    preview: bool = False,
-) -> list[str]:
-    """Codes enabled by ``select`` and not removed by ``ignore`` (prefixes, ruff-style).
-
-    ``NB1`` selects every NB1xx rule, ``ALL`` every rule, a rule's name that
-    rule; the longest matching prefix wins when a code matches both lists. A
-    renamed code selects the rule's new code (:data:`RENAMED`). As in ruff, a
-    rule in preview runs only when selected by its own code or name, or with
-    ``preview``; a removed rule never runs.
-    """
-    by_name = {rule.name: code for code, rule in rules.items() if rule.name}
-    select = [selector_code(s, by_name) for s in select] if select else ["ALL"]
-    ignore = [selector_code(i, by_name) for i in ignore or []]
-    chosen = []
-    for code, rule in rules.items():
-        if rule.status == "removed":
-            continue
-        s = _match_len(code, select)
-        i = _match_len(code, ignore)
-        if rule.status == "preview" and not preview and s < len(code):
-            continue
-        if s >= 0 and s >= i:
-            chosen.append(code)
-    return chosen
-
-
-def selection_notes(
-    rules: dict[str, type[Rule]], select: Iterable[str] | None, ignore: Iterable[str] | None, preview: bool = False
-) -> list[str]:
-    """One warning line per renamed code written in ``select``/``ignore``, per deprecated rule they enable,
-    and per narrowed rule they name by its own code or name (what it no longer reports, and where that went)."""
-    written = [*(select or []), *(ignore or [])]
-    notes = [note for note in (renamed_note(entry) for entry in written) if note]
-    for code in select_rules(rules, select, ignore, preview):
-        rule = rules[code]
-        if rule.status == "deprecated":
-            notes.append(f"warning: {code} ({rule.name}) is deprecated: {rule.status_line()}")
-    named = {entry.strip().upper() for entry in written} | {entry.strip() for entry in written}
-    for code, rule in rules.items():
-        if rule.narrowed and (code in named or rule.name in named):
-            moved = "; ".join(narrowing.sentence() for narrowing in rule.narrowed)
-            notes.append(f"warning: {code} ({rule.name}) was narrowed: {moved}")
-    return list(dict.fromkeys(notes))
-
-
-def _match_len(code: str, prefixes: list[str]) -> int:
-    best = -1
-    for prefix in prefixes:
-        prefix = prefix.strip().upper()
-        if prefix == "ALL":
-            best = max(best, 0)
-        elif code.startswith(prefix):
-            best = max(best, len(prefix))
-    return best
-
-
-def selector_code(selector: str, by_name: dict[str, str] | None = None) -> str:
-    """A selector as a code or prefix: ``nb104``, ``NB104`` and the rule's name ``collinear`` give ``NB104``.
-
-    Rule names are accepted wherever codes are (``--select one-hot-group``,
-    ``# nblint: ignore[one-hot-group]``), in kebab or snake case; a renamed code
-    gives its new code (:data:`RENAMED`).  Anything else is returned upper-cased,
-    as a code prefix.
-    """
-    text = selector.strip()
-    by_name = _codes_by_name() if by_name is None else by_name
-    code = by_name.get(text.lower().replace("_", "-"), text.upper())
-    return renamed_codes().get(code, code)
-
-
-def renamed_note(selector: str) -> str | None:
-    """``warning: NB123 is renamed NB456 ...`` when ``selector`` is a renamed code, else None."""
-    old = selector.strip().upper()
-    new = renamed_codes().get(old)
-    if new is None:
-        return None
-    return f"warning: {old} is renamed {new}: write {new} (the old code still selects, ignores and suppresses it)"
-
-
 #: Renamed built-in codes: old code -> new code. Selections (``--select``, ``--ignore``, the
 #: config's lists) and suppression comments written with an old code act on the new one, with a
 #: warning. A pack adds its own with a ``RENAMED_CODES`` mapping in its package (see
@@ -320,74 +325,28 @@ RENAMED: dict[str, str] = {}
 
 def renamed_codes() -> dict[str, str]:
     """Every renamed code of every pack (:data:`RENAMED` and each pack's ``RENAMED_CODES``), old -> new."""
+    if _RENAMED is None and _builtin_only():
+        return dict(RENAMED)  # (nothing to import for them: the built-in pack's are here)
     load_rules()
     assert _RENAMED is not None
     return _RENAMED
-
-
-def _codes_by_name() -> dict[str, str]:
-    return {rule.name: code for code, rule in load_rules().items() if rule.name}
-
-
-def unknown_selector(selector: str, rules: dict[str, type[Rule]]) -> str:
-    """``'NB1O1' matches no rule; did you mean 'NB101'?``: the likeliest code or rule name, where one is close."""
-    return f"{selector!r} matches no rule{rule_guess(selector, rules)} (`nblint rules` lists codes and names)"
-
-
-def rule_guess(selector: str, rules: dict[str, type[Rule]]) -> str:
-    """``; did you mean 'NB101' (one-hot-group)?``, or ``""``: the one did-you-mean of a mistyped code or name.
-
-    Every place a rule is named (``--select`` and the other selectors, ``nblint rule``,
-    suppression comments) offers the same guess.
-    """
-    from nblint.core.suggest import closest
-
-    text = selector.strip()
-    names = {rule.name: code for code, rule in rules.items() if rule.name}
-    # a code with one character wrong (NB1O1, NB10l): codes are compared at their own length only, so
-    # that a family prefix (NB9) is not "corrected" to some code that happens to contain it
-    same_length = [code for code in rules if len(code) == len(text)]
-    guesses = closest(_digits(text.upper()), same_length, n=1, cutoff=0.75)
-    by_name = closest(text.lower().replace("_", "-"), list(names), n=1, cutoff=0.6)
-    if by_name and not (guesses and text.upper().startswith("NB")):
-        guess = f"; did you mean {by_name[0]!r} ({names[by_name[0]]})?"
-    elif guesses:
-        guess = f"; did you mean {guesses[0]!r} ({rules[guesses[0]].name})?"
-    else:
-        guess = ""
-    return guess
-
-
-def _digits(code: str) -> str:
-    """Letters typed for the digits they look like, after the NB of a code (NB1O1, NB1Ol)."""
-    return code[:2] + code[2:].translate(str.maketrans("OLI", "011"))
-
-
-def validate_codes(prefixes: Iterable[str], rules: dict[str, type[Rule]], what: str) -> None:
-    """Reject selectors that match no rule (a typo should not silently select nothing), with a did-you-mean.
-
-    A removed rule's code or name is refused too, naming the rule that replaces it.
-    """
-    for prefix in prefixes:
-        p = selector_code(prefix)
-        if p != "ALL" and not any(code.startswith(p) for code in rules):
-            raise ValueError(f"{what}: {unknown_selector(prefix, rules)}")
-        removed = rules.get(p)
-        if removed is not None and removed.status == "removed":
-            raise ValueError(f"{what}: {p} ({removed.name}) was removed: {removed.status_line()}")
 
 
 # --------------------------------------------------------------------------- running
 
 
 def run_rules(ctx, codes: list[str], rule_options: dict[str, dict[str, Any]]) -> list[Finding]:
-    """Run the chosen rules that read what ``ctx`` holds (``ctx.input``: a table or a pipeline); sorted findings."""
-    rules = load_rules()
+    """Run the chosen rules that read what ``ctx`` holds (``ctx.input``: a table or a pipeline); sorted findings.
+
+    Only the rules that may read what ``ctx`` offers are loaded (:func:`load_rules` of its input, and of its
+    test table where it has one): a chosen code of another family is one that could not run on it.
+    """
+    rules = load_rules((ctx.input,), test_table=getattr(ctx, "test", None) is not None)
     findings: list[Finding] = []
     with collector_paused():  # (a vocabulary's kinds and findings: many small objects, few cycles)
         for code in codes:
-            rule_cls = rules[code]
-            if not applies(rule_cls, ctx):
+            rule_cls = rules.get(code)
+            if rule_cls is None or not applies(rule_cls, ctx):
                 continue
             rule = rule_cls(rule_options.get(code))
             found = list(rule.check(ctx))
@@ -420,20 +379,36 @@ class RuleOptions(dict[str, dict[str, Any]]):
 
     The analysis settings, the shared options typed (:class:`~nblint.engine.settings.AnalysisSettings`),
     are read from them once, here, whoever asks first (the run's profile or the analysis context).
+    ``reading``: the inputs of :func:`load_rules` the options are of (None: every rule's).
     """
+
+    def __init__(self, values=(), reading: tuple[Collection[str], bool] | None = None):
+        super().__init__(values)
+        self.reading = reading
 
     @cached_property
     def analysis(self) -> AnalysisSettings:
         """The analysis settings of these option values."""
-        return AnalysisSettings.from_options(load_rules(), self)
+        rules = load_rules() if self.reading is None else load_rules(*self.reading)
+        return AnalysisSettings.from_options(rules, self)
 
 
-def resolved_options(overrides: dict[str, dict[str, Any]] | None = None) -> RuleOptions:
-    """Every rule's options with defaults filled in and overrides applied."""
+def resolved_options(
+    overrides: dict[str, dict[str, Any]] | None = None, inputs: Collection[str] | None = None, test_table: bool = True
+) -> RuleOptions:
+    """Every rule's options with defaults filled in and overrides applied.
+
+    With ``inputs``, those of the rules of :func:`load_rules` of ``inputs`` and ``test_table``, and of any rule
+    ``overrides`` names; another rule run on them gets its defaults, as here (:meth:`Rule.__init__`).
+    """
     overrides = overrides or {}
+    rules = load_rules(inputs, test_table)
+    if inputs is not None and not set(overrides) <= set(rules):  # (a configured rule: every rule is loaded anyway)
+        every = load_rules()
+        rules = dict(sorted((rules | {code: every[code] for code in overrides if code in every}).items()))
     return RuleOptions(
-        (code, {o.name: o.default for o in rule.options} | overrides.get(code, {}))
-        for code, rule in load_rules().items()
+        ((code, {o.name: o.default for o in rule.options} | overrides.get(code, {})) for code, rule in rules.items()),
+        reading=None if inputs is None else (tuple(inputs), test_table),
     )
 
 

@@ -29,7 +29,7 @@ WIDE_BINARY = 4096
 SMALL_PRODUCT = 1 << 22
 
 
-@dataclass
+@dataclass(eq=False)  # (its arrays have no ==: no __eq__ to generate at import)
 class Gram:
     """Centred co-moments of the complete numeric columns, and exact 0/1 co-occurrences.
 

@@ -20,7 +20,7 @@ from nblint.core.hashing import mix64
 DISTINCT_CAP = 1000
 
 
-@dataclass
+@dataclass(eq=False)  # (its arrays have no ==: no __eq__ to generate at import)
 class Levels:
     """A contingency table of one discrete column: ``table[i, c]`` rows with level ``keys[i]`` in class slot ``c``."""
 
@@ -38,7 +38,7 @@ class Levels:
         return np.zeros(self.table.shape[1], dtype=np.int64)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # (its arrays have no ==, nor a hash: none generated at import)
 class PairLevels:
     """A contingency table of one discrete column kept by its non-empty cells (any number of levels).
 

@@ -33,7 +33,7 @@ from nblint.readers import Chunk, Names
 _BINCOUNT_RANGE = 1 << 16
 
 
-@dataclass
+@dataclass(eq=False)  # (its arrays have no ==: no __eq__ to generate at import)
 class NumericStats:
     """Column-wise statistics of the numeric feature columns, as arrays over columns."""
 

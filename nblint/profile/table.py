@@ -43,7 +43,6 @@ import numpy as np
 from nblint.core.errors import InputError
 from nblint.core.parallel import ordered_map
 from nblint.core.resources import MemoryBudget, ProfileCaps
-from nblint.core.suggest import missing_column
 from nblint.profile.gram import WIDE_BINARY, Gram, merge_gram
 from nblint.profile.levels import (
     DISTINCT_CAP,
@@ -82,7 +81,7 @@ __all__ = [
 # --------------------------------------------------------------------------- statistics blocks
 
 
-@dataclass
+@dataclass(eq=False)  # (its arrays have no ==: no __eq__ to generate at import)
 class TextStats:
     """Statistics of one text column."""
 
@@ -96,7 +95,7 @@ class TextStats:
 # --------------------------------------------------------------------------- the profile
 
 
-@dataclass
+@dataclass(eq=False)  # (its arrays have no ==: no __eq__ to generate at import)
 class TableProfile:
     """Mergeable sufficient statistics of one table (see the module docstring)."""
 
@@ -156,6 +155,8 @@ class TableProfile:
         if target is not None and target in source.skipped:
             raise InputError(f"target column {target!r} cannot be read: it holds {source.skipped[target]}")
         if target is not None and target not in source.names:
+            from nblint.core.suggest import missing_column  # (an error's words)
+
             raise InputError(missing_column("target column", target, list(source.names)) + source.missing_column_note)
 
         def read(chunk: Chunk) -> tuple[TableProfile, Any]:

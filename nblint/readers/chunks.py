@@ -106,7 +106,7 @@ class Names(tuple):
         return (Names, (tuple(self),))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # (its arrays have no ==, nor a hash: none generated at import)
 class ColumnData:
     """One column of one chunk, in one of the two representations.
 
@@ -132,7 +132,7 @@ class ColumnData:
         return values
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # (its arrays have no ==, nor a hash: none generated at import)
 class SparseBlock:
     """Rows ``[row_offset, row_offset + n)`` of the sparse feature columns, as CSR.
 
@@ -155,7 +155,7 @@ class SparseBlock:
     words: np.ndarray | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # (its arrays have no ==, nor a hash: none generated at import)
 class Chunk:
     """A run of consecutive rows; ``row_offset`` is the 0-based index of its first row."""
 

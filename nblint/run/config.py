@@ -47,9 +47,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from nblint.core.errors import ConfigError, InputError
-from nblint.core.fileguard import check_nesting, read_limited
 from nblint.core.runkeys import RUN_KEYS
-from nblint.core.suggest import did_you_mean
 from nblint.engine import load_rules, select_rules, selection_notes, validate_codes
 from nblint.engine.findings import Severity
 
@@ -238,7 +236,9 @@ def _shown(value: Any) -> str:
 
 def _read_toml(path: str) -> dict:
     """A config file's TOML: a regular file, within a size and a nesting depth (:mod:`nblint.core.fileguard`)."""
-    import tomllib  # (here: the API's settings come from arguments, not files)
+    import tomllib  # (here, as the file guards: the API's settings come from arguments, not files)
+
+    from nblint.core.fileguard import check_nesting, read_limited
 
     try:
         text = read_limited(path).decode("utf-8")
@@ -258,8 +258,11 @@ def _read_toml(path: str) -> dict:
 
 
 def parse_settings(table: dict[str, Any], root: str = ".", prefix: str = "", source: str | None = None) -> FileSettings:
-    """Validate a config table into :class:`FileSettings` (keys as in the module docstring)."""
-    rules = load_rules()
+    """Validate a config table into :class:`FileSettings` (keys as in the module docstring).
+
+    The rules are loaded (every rule of every pack) only for a key that is none of :data:`TOP_KEYS` (a rule's
+    options, or a mistake) and for the lists of codes: settings of the run alone import no rule.
+    """
 
     def key(name: str) -> str:
         return f"{prefix}.{name}" if prefix else name
@@ -267,9 +270,14 @@ def parse_settings(table: dict[str, Any], root: str = ".", prefix: str = "", sou
     settings = FileSettings(root=root, source=source)
     table = kebab_keys(table, TOP_KEYS, prefix)
     for name, value in table.items():
+        if name in TOP_KEYS:  # (no rule code is one: codes are upper case)
+            continue
+        rules = load_rules()
         if name in rules:
             settings.rule_options[name] = _rule_options(rules[name], value, key(name))
-        elif name not in TOP_KEYS:
+        else:
+            from nblint.core.suggest import did_you_mean  # (an error's hint)
+
             hint = (
                 " (rule codes are upper case, e.g. NB104)"
                 if name.upper() in rules
@@ -287,7 +295,7 @@ def parse_settings(table: dict[str, Any], root: str = ".", prefix: str = "", sou
         if name in table:
             codes = _string_list(table[name], key(name))
             try:
-                validate_codes(codes, rules, key(name))
+                validate_codes(codes, load_rules(), key(name))
             except ValueError as exc:
                 raise ConfigError(str(exc)) from None
             setattr(settings, name, codes)
@@ -322,7 +330,7 @@ def parse_settings(table: dict[str, Any], root: str = ".", prefix: str = "", sou
         where = key(f'per-file-ignores."{pattern}"')
         codes = _string_list(codes, where)
         try:
-            validate_codes(codes, rules, where)
+            validate_codes(codes, load_rules(), where)
         except ValueError as exc:
             raise ConfigError(str(exc)) from None
         settings.per_file_ignores.append((pattern, codes))

@@ -34,7 +34,6 @@ from nblint.profile.table import TableProfile
 from nblint.readers import StreamSource, TableSource
 from nblint.run.config import FileSettings, Overrides, find_config, load_config
 from nblint.run.declared import declared_by_spec, path_key, with_named_data
-from nblint.run.paths import expand_paths
 from nblint.run.tables import TestError, open_table, open_test
 
 if TYPE_CHECKING:
@@ -136,7 +135,9 @@ def make_context(
     """
     jobs = min(jobs or default_jobs(), MAX_JOBS)
     source.jobs = jobs  # a CSV source also parses that many blocks at once
-    options = resolved_options(settings.rule_options)
+    # (the options of the rules that may read a table alone: a test table's rules, NB6xx, are not imported for
+    # one; run on one, they get their defaults, or the options configured for them, which load every rule)
+    options = resolved_options(settings.rule_options, (TableContext.input,), test_table=False)
     analysis = shared_settings(options)
     wide = analysis.wide_columns
     budget = MemoryBudget.default(settings.memory_budget)
@@ -363,6 +364,7 @@ class _Run:
         that the table its nblint spec names is checked too.
         """
         from nblint.pipelines import is_config_path
+        from nblint.run.paths import expand_paths  # (a run of paths: the API's check has none)
 
         if self.engine == "dask":
             files, unreadable = list(paths), dict[str, str]()

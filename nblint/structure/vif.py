@@ -60,7 +60,7 @@ def short_terms(rank: int) -> int:
     return min(MAX_SHORT_TERMS, int(rank * SHORT_SHARE))
 
 
-@dataclass
+@dataclass(eq=False)  # (its arrays have no ==: no __eq__ to generate at import)
 class VifResult:
     """Variance inflation factors of the complete, non-constant numeric columns.
 

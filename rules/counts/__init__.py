@@ -6,6 +6,10 @@ import numpy as np
 
 from nblint.engine.messages import fmt_class, fmt_value
 
+#: What every rule of this family reads (keys of nblint.engine.rule.INPUTS): the engine imports the family's
+#: modules only for a run that offers one of them (nblint.engine.registry.family_reads).
+INPUTS = ("table",)
+
 __all__ = ["fmt_class", "fmt_value", "zero_upper_bound"]
 
 

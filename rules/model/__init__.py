@@ -5,6 +5,10 @@ from __future__ import annotations
 from nblint.core.models import MODEL_CLASSES
 from nblint.engine.messages import fmt_number
 
+#: What every rule of this family reads (keys of nblint.engine.rule.INPUTS): the engine imports the family's
+#: modules only for a run that offers one of them (nblint.engine.registry.family_reads).
+INPUTS = ("table",)
+
 
 def estimator(model: str | None) -> str:
     """scikit-learn's class of the declared event model, for messages.

@@ -14,6 +14,10 @@ from typing import TYPE_CHECKING
 
 from nblint.engine import Finding, Rule, Severity
 
+#: What every rule of this family reads (keys of nblint.engine.rule.INPUTS): the engine imports the family's
+#: modules only for a run that offers one of them (nblint.engine.registry.family_reads).
+INPUTS = ("pipeline", "live")
+
 if TYPE_CHECKING:
     from nblint.pipelines.spec import Step
 

@@ -12,6 +12,12 @@ from dataclasses import replace
 from nblint.engine import Rule
 from nblint.engine.findings import Finding
 
+#: What every rule of this family reads (keys of nblint.engine.rule.INPUTS), and that each compares the table with
+#: its test table (Rule.reads_test_table): the engine imports the family's modules only for a run that offers a
+#: table with its test table (nblint.engine.registry.family_reads).
+INPUTS = ("table",)
+READS_TEST_TABLE = True
+
 
 class TestTableRule(Rule):
     """A rule about the test table: its findings, the summaries of a wide table's too, are located there."""
