@@ -131,7 +131,7 @@ def profile_block(chunk: Chunk, target: str | None, wide_binary: int | None, fin
         class_m2,
         levels,
         sketches,
-        _fingerprints(values, cols, rows + chunk.row_offset, p) if fingerprints else None,
+        _fingerprints(values, csc.indptr, rows + chunk.row_offset) if fingerprints else None,
     )
     gram = _gram(
         X,
@@ -442,8 +442,12 @@ def _sorted_entries(
     return v[order], c[order], k[order]
 
 
-def _fingerprints(values, cols, rows, p: int) -> np.ndarray:
-    """Per column, ``sum over stored entries of h(value, row) - h(0, row)`` (uint64, wrapping)."""
+def _fingerprints(values, indptr, rows) -> np.ndarray:
+    """Per column, ``sum over stored entries of h(value, row) - h(0, row)`` (uint64, wrapping).
+
+    The entries come column by column (``indptr``, CSC): each column's sum is the difference of
+    a running sum at its bounds (wrapping arithmetic subtracts exactly), not a scattered add per entry.
+    """
     value_hash = float_hashes(values)  # (every NaN alike)
     zero = mix64(np.zeros(1, dtype=np.uint64))[0]
     # The row terms once per row of the block, not once per entry (a document has hundreds of words).
@@ -454,9 +458,8 @@ def _fingerprints(values, cols, rows, p: int) -> np.ndarray:
     weight = row_weight[at]
     with np.errstate(over="ignore"):
         terms = mix64(value_hash ^ weight) - mix64(zero ^ row_weight)[at]
-    out = np.zeros(p, dtype=np.uint64)
-    np.add.at(out, cols, terms)
-    return out
+        running = np.concatenate([np.zeros(1, dtype=np.uint64), np.cumsum(terms, dtype=np.uint64)])
+        return running[indptr[1:]] - running[indptr[:-1]]
 
 
 def _gram(X, names, complete: np.ndarray, zero_one: np.ndarray, wide_binary: int, words: np.ndarray | None = None):
