@@ -114,7 +114,7 @@ def dummy_sets(
     names = list(names)
     if len(names) < 2 or n_rows == 0:
         return []
-    return DummySearch(names, cooccurrence, n_rows, list(all_names), min_evidence).choose(budget)
+    return DummySearch(names, cooccurrence, n_rows, tuple(all_names), min_evidence).choose(budget)
 
 
 class DummySearch:
@@ -124,7 +124,9 @@ class DummySearch:
     before: :meth:`prune` and :meth:`preference` are memoised by set.
     """
 
-    def __init__(self, names: list[str], cooccurrence: np.ndarray, n_rows: int, all_names: list[str], min_evidence):
+    def __init__(
+        self, names: list[str], cooccurrence: np.ndarray, n_rows: int, all_names: tuple[str, ...], min_evidence
+    ):
         b = len(names)
         self.names, self.n_rows, self.all_names = names, n_rows, all_names
         self.counts = counts = np.diag(cooccurrence).astype(np.int64)

@@ -240,7 +240,7 @@ def verified_structure(
     max_share, min_evidence : float
         The ``max-violation-share`` and ``min-evidence`` settings.
     """
-    names = list(profile.names)
+    names = tuple(profile.names)  # (a tuple: the name searches keep their stems' counts by its identity)
     binary, cooccurrence = searched
     broken_candidates, dummy_candidates, flags = exclusive_candidates(
         profile.gram, profile.n_rows, search, binary, cooccurrence, names, order, terms, max_share, min_evidence, budget
