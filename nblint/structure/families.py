@@ -31,7 +31,7 @@ def stem_families(names, searched: np.ndarray) -> list[tuple[str, list[int]]]:
     Larger families first, then by stem: a family is tried before the smaller ones inside it.
     """
     carriers: dict[str, list[int]] = {}
-    for i in _may_carry_stems(names, np.flatnonzero(searched).tolist()):
+    for i in may_carry_stems(names, np.flatnonzero(searched).tolist()):
         for stem in candidate_stems(names[i]):
             carriers.setdefault(stem, []).append(i)
     families = [(stem, members) for stem, members in carriers.items() if len(members) >= 2]
@@ -46,7 +46,7 @@ _STEM_CHARACTERS = r"[\[=_.:\s\-\d]"
 _CARRIERS = re.compile(r"(?<![^\x00])[^\x00]*?" + _STEM_CHARACTERS + r"[^\x00]*")
 
 
-def _may_carry_stems(names, columns: list[int]) -> list[int]:
+def may_carry_stems(names, columns: list[int]) -> list[int]:
     """The ``columns`` whose names may carry a stem, in their order: one regular-expression scan of all names.
 
     (Most of a vocabulary is plain words: asking each for its stems was a Python call per word.)
