@@ -106,6 +106,11 @@ class Names(tuple):
         return (Names, (tuple(self),))
 
 
+def _repeated(names) -> list[str]:
+    """The names given more than once, sorted."""
+    return sorted(n for n, count in Counter(names).items() if count > 1)
+
+
 @dataclass(frozen=True)
 class ColumnData:
     """One column of one chunk, in one of the two representations.
@@ -236,7 +241,8 @@ class TableSource:
         self.chunk_rows = int(chunk_rows or chunk_rows_for(len(self.names)))
         #: Where the rows live and the passes run (:class:`Backend`): here, unless an engine's source says otherwise.
         self.backend: Backend = LocalBackend(self)
-        duplicated = sorted(n for n, count in Counter(self.names).items() if count > 1)
+        # (a repeated name leaves fewer positions than names: counted only then, a wide table's names once)
+        duplicated = [] if len(self.names.positions()) == len(self.names) else _repeated(self.names)
         if duplicated:
             raise InputError(f"duplicate column names: {', '.join(map(repr, duplicated))}")
 
