@@ -22,6 +22,7 @@ from operator import attrgetter
 import numpy as np
 
 from nblint.profile.levels import counts_below, level_sizes
+from nblint.readers import name_mask
 
 #: Kinds whose values are levels (cells of a contingency table).
 DISCRETE_KINDS = ("binary", "group-member", "categorical", "count")
@@ -250,8 +251,7 @@ def _matrix_routes(
     """
     n = len(columns)
     # (the text columns and NB202's columns are few: looked up only when there are any)
-    in_text = np.fromiter((c in text for c in columns), dtype=bool, count=n) if text else np.zeros(n, dtype=bool)
-    in_mixed = np.fromiter((c in mixed for c in columns), dtype=bool, count=n) if mixed else np.zeros(n, dtype=bool)
+    in_text, in_mixed = name_mask(columns, text), name_mask(columns, mixed)
     by_counts = (models == "multinomial") | (models == "complement")
     routes = np.full(n, _ALONE, dtype=np.int8)
     left = ~(models == "gaussian") & ~(in_text & by_counts)

@@ -54,7 +54,7 @@ def in_name_order(chunk: Chunk) -> Chunk:
     if order == list(range(len(order))):
         return chunk
     sorted_block = SparseBlock(
-        tuple(block.names[i] for i in order),
+        tuple(map(block.names.__getitem__, order)),
         block.matrix[:, order],
         block.integer_dtype,
         np.asarray(block.binary)[order],

@@ -106,6 +106,21 @@ class Names(tuple):
         return (Names, (tuple(self),))
 
 
+def name_mask(names, chosen) -> np.ndarray:
+    """Which of ``names`` are in the set ``chosen``, as a boolean array.
+
+    Asked of a vocabulary (is each column a word, a term, held?): the set's own methods
+    answer in C, with no Python per name, and where ``chosen`` holds every name (a
+    vectorizer's matrix is all words) one superset test answers for all.
+    """
+    n = len(names)
+    if not chosen:
+        return np.zeros(n, dtype=bool)
+    if isinstance(chosen, (set, frozenset)) and chosen.issuperset(names):
+        return np.ones(n, dtype=bool)
+    return np.fromiter(map(chosen.__contains__, names), dtype=bool, count=n)
+
+
 def _repeated(names) -> list[str]:
     """The names given more than once, sorted."""
     return sorted(n for n, count in Counter(names).items() if count > 1)

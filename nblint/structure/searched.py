@@ -16,6 +16,7 @@ from typing import cast
 import numpy as np
 
 from nblint.profile.incidence import Incidence
+from nblint.readers import name_mask
 from nblint.structure.budget import Budget
 from nblint.structure.exclusive import BrokenCandidate, candidate_sets
 from nblint.structure.families import exclusive_families
@@ -48,7 +49,7 @@ def shown_exclusive(gram, terms: frozenset[str], min_evidence: float) -> np.ndar
         return None
     counts = gram.diagonal()
     floor = evidence_floor(counts, gram.n, min_evidence)
-    in_block = np.fromiter((name in terms for name in gram.binary), dtype=bool, count=len(gram.binary))
+    in_block = name_mask(gram.binary, terms)
     shown = ~in_block | (np.asarray(counts) >= floor)
     return None if shown.all() else shown
 
@@ -97,7 +98,7 @@ def dummy_families(gram, held: set[str], names: list[str], order: dict[str, int]
     counts = np.asarray(gram.diagonal())
     n = gram.n
     searched = (counts > 0) & (counts < n)
-    searched &= np.fromiter((name not in held for name in binary), dtype=bool, count=len(binary))
+    searched &= ~name_mask(binary, held)
     found = []
     for index in exclusive_families(cast(Incidence, gram.cooccurrence), counts, binary, searched, n):
         members = sorted((binary[k] for k in index), key=order.__getitem__)
