@@ -1,7 +1,11 @@
+from itertools import repeat
 from operator import itemgetter
+
+import numpy as np
 
 from nblint.analysis.context import TableContext
 from nblint.engine import SUMMARIZE_ABOVE, Option, Rule, Severity
+from nblint.readers import name_mask
 
 from . import fmt_value
 
@@ -62,14 +66,16 @@ class RareLevel(Rule):
         minimum = self.option_values["min-count"]
         terms = ctx.term_columns
         supports = ctx.term_supports if terms else {}
-        rare_terms = []  # (word, documents): made findings only when they are shown
+        columns = ctx.features_of_kind(*kinds, "count", "continuous")
+        # The words at once (a vocabulary has thousands): their documents, in table order; a word whose
+        # documents are unknown is not rare.
+        named, is_term = np.array(columns, dtype=object), name_mask(columns, terms)
+        words = named[is_term]
+        occurs = np.fromiter(map(supports.get, words.tolist(), repeat(-1)), dtype=np.int64, count=len(words))
+        rare = np.flatnonzero((occurs > 0) & (occurs < minimum))
+        rare_terms = list(zip(words[rare].tolist(), occurs[rare].tolist()))  # (word, documents)
         found = []
-        for column in ctx.features_of_kind(*kinds, "count", "continuous"):
-            if column in terms:
-                occurs = supports.get(column, minimum)
-                if 0 < occurs < minimum:
-                    rare_terms.append((column, occurs))
-                continue
+        for column in named[~is_term].tolist():
             if ctx.kinds[column].kind not in kinds:
                 continue
             levels = ctx.column(column).levels or ctx.level_pairs(column)  # (past the cap: its non-empty cells)
