@@ -123,7 +123,9 @@ class SparseSource(TableSource):
         self._settled = True
         self.word_mask = mask if mask.any() else None
         every = mask.all()  # (a vectorizer's matrix: every column a word, the names taken whole)
-        self.words = frozenset(self.features if every else map(self.features.__getitem__, np.flatnonzero(mask).tolist()))
+        self.words = frozenset(
+            self.features if every else map(self.features.__getitem__, np.flatnonzero(mask).tolist())
+        )
         self._say_limits(mask)
 
     def _say_limits(self, words: np.ndarray) -> None:
