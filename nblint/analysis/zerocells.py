@@ -17,6 +17,7 @@ when asked for (a finding shows a few).  NB201 words what is found here
 from __future__ import annotations
 
 import functools
+from itertools import repeat
 from operator import attrgetter
 
 import numpy as np
@@ -91,7 +92,7 @@ class ClassCells:
         ctx = self._ctx
         n = len(columns)
         count, vetoed = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
-        where = np.array([self.index.get(column, -1) for column in columns], dtype=np.int64)  # (text: -1)
+        where = np.fromiter(map(self.index.get, columns, repeat(-1)), dtype=np.int64, count=n)  # (text: -1)
         listed: dict[int, list] = {}
         routes = np.zeros(n, dtype=np.int8)
         if self.counted.any():
@@ -133,10 +134,10 @@ class ClassCells:
                     count[k], vetoed[k] = len(cells), sum(int(self.class_rows[c]) for _, c in cells)
         keep = np.flatnonzero(count)
         return Found(
-            [columns[k] for k in keep.tolist()],
+            list(map(columns.__getitem__, keep.tolist())),
             count[keep],
             vetoed[keep],
-            functools.partial(self._cells_of, [listed.get(k) for k in keep.tolist()], routes[keep], where[keep]),
+            functools.partial(self._cells_of, list(map(listed.get, keep.tolist())), routes[keep], where[keep]),
             self.table,
         )
 

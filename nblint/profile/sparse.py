@@ -481,12 +481,12 @@ def _gram(X, names, complete: np.ndarray, zero_one: np.ndarray, wide_binary: int
     B = X[:, b_idx].tocsr()
     B.sort_indices()
     B = sparse.csr_matrix((np.ones(B.nnz, dtype=np.int64), B.indices, B.indptr), shape=B.shape)
-    binary = tuple(names[i] for i in b_idx.tolist())  # (Python ints index a tuple fastest)
+    binary = tuple(map(names.__getitem__, b_idx.tolist()))  # (Python ints index a tuple fastest)
     Z = X[:, z_idx].astype(np.float64)
     z_mean = np.asarray(Z.sum(axis=0)).ravel() / max(n, 1)
     zz = (Z.T @ Z).toarray() - n * np.outer(z_mean, z_mean)
     if wide:  # the incidence, not O = B^T B: a bag of words' pairs of words are hundreds of millions
-        return Gram(tuple(names[i] for i in z_idx.tolist()), n, z_mean, zz, binary, Incidence(B), True)
+        return Gram(tuple(map(names.__getitem__, z_idx.tolist())), n, z_mean, zz, binary, Incidence(B), True)
     O = (B.T.tocsr() @ B).tocsr()
     ones = np.asarray(O.diagonal(), dtype=np.float64)
     q_idx = np.sort(np.concatenate([b_idx, z_idx]))
@@ -498,4 +498,6 @@ def _gram(X, names, complete: np.ndarray, zero_one: np.ndarray, wide_binary: int
     moments[zpos] = zz
     if len(b_idx):
         moments[bpos] = (B.T @ Z).toarray() - np.outer(ones, z_mean)
-    return Gram(tuple(names[i] for i in q_idx), n, mean, moments, binary, np.triu(O.toarray()).astype(np.int64))
+    return Gram(
+        tuple(map(names.__getitem__, q_idx.tolist())), n, mean, moments, binary, np.triu(O.toarray()).astype(np.int64)
+    )

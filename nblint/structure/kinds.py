@@ -32,6 +32,7 @@ from __future__ import annotations
 import fnmatch
 import re
 from enum import StrEnum
+from itertools import repeat
 from typing import NamedTuple
 
 import numpy as np
@@ -192,13 +193,13 @@ def term_kinds(profile, columns) -> dict[str, ColumnKind]:
     )
     n_distinct[reading == _ALL_MISSING] = 0.0
     n_distinct[reading == _PRESENCE] = 2.0
-    shown = [d if d == d else None for d in n_distinct.tolist()]  # (NaN: unknown)
-    # (tuple.__new__: a named tuple's own __new__ is Python code, and there is one kind per word)
-    make = tuple.__new__
-    return {
-        column: make(ColumnKind, (column, *_READINGS[r], d, None, None, False))
-        for column, r, d in zip(columns, reading.tolist(), shown)
-    }
+    shown = n_distinct.astype(object)
+    shown[np.isnan(n_distinct)] = None  # (NaN: unknown)
+    # Every word's fields as columns, zipped and made into kinds in C (tuple.__new__: a named tuple's own
+    # __new__ is Python code, and there is one kind per word).
+    kind, model, why = (np.array([r[field] for r in _READINGS], dtype=object)[reading].tolist() for field in range(3))
+    fields = zip(columns, kind, model, why, shown.tolist(), repeat(None), repeat(None), repeat(False))
+    return dict(zip(columns, map(tuple.__new__, repeat(ColumnKind), fields)))
 
 
 #: Readings the values decide alone (:func:`term_kinds`, :func:`_constant_kind`, :func:`_binary_kind`):
