@@ -169,28 +169,42 @@ def columns_with_missing(profile: TableProfile) -> set[str]:
 
 
 @dataclass
-class NegativeColumn:
-    """A numeric column with negative values: its minimum and its negative cells (None: past the level cap)."""
+class NegativeColumns:
+    """The numeric columns with negative values, in table order, as arrays (a signed hash has thousands).
 
-    name: str
-    minimum: float
-    cells: int | None
+    Attributes
+    ----------
+    names : list of str
+    minimum : ndarray
+        Each column's minimum.
+    cells : ndarray of int
+        Its cells below 0, where its levels are tabled (``counted``), else 0.
+    counted : ndarray of bool
+        Its negative cells are known (False: past the level cap).
+    """
+
+    names: list[str]
+    minimum: np.ndarray
+    cells: np.ndarray
+    counted: np.ndarray
 
 
-def negative_columns(profile: TableProfile, columns, order: dict[str, int]) -> list[NegativeColumn]:
+def negative_columns(profile: TableProfile, columns, order: dict[str, int]) -> NegativeColumns:
     """The ``columns`` (numeric) with a negative value, in table order, each with its rows below 0.
 
-    The negative cells of every column are counted at once, from the profile's level
-    tables (a vocabulary of words has thousands).
+    Every column is read at once, from the profile's arrays: its minimum, and its negative
+    cells from the level tables (a vocabulary of words has thousands).
     """
     numeric = profile.numeric
-    position = cast(Names, numeric.names).positions()
-    negative = sorted((c for c in columns if numeric.minimum[position[c]] < 0), key=order.__getitem__)
-    if not negative:
-        return []
-    below = counts_below(numeric.levels, 0.0, numeric.class_n.shape[0]).sum(axis=0).tolist()
-    tabled = (level_sizes(numeric.levels) >= 0).tolist()
-    return [
-        NegativeColumn(c, numeric.minimum[position[c]], below[position[c]] if tabled[position[c]] else None)
-        for c in negative
-    ]
+    columns = list(columns)
+    at = np.fromiter(
+        map(cast(Names, numeric.names).positions().__getitem__, columns), dtype=np.int64, count=len(columns)
+    )
+    below_zero = numeric.minimum[at] < 0
+    names = np.array(columns, dtype=object)[below_zero]
+    at = at[below_zero]
+    in_order = np.argsort(np.fromiter(map(order.__getitem__, names.tolist()), dtype=np.int64, count=len(names)))
+    names, at = names[in_order], at[in_order]
+    counted = level_sizes(numeric.levels)[at] >= 0
+    below = counts_below(numeric.levels, 0.0, numeric.class_n.shape[0]).sum(axis=0)[at] if len(at) else at
+    return NegativeColumns(names.tolist(), numeric.minimum[at], np.where(counted, below, 0), counted)
