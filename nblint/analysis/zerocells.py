@@ -37,12 +37,13 @@ def zero_cells(ctx) -> Found:
     """
     kinds = ctx.kinds
     terms = ctx.term_columns  # tf-idf weights too: a word a class never has is a zero cell under any weighting
-    deciding = set(ctx.deciding_columns)
-    columns = [
-        column
-        for column in ctx.profile.features
-        if (column in terms or kinds[column].kind in DISCRETE_KINDS) and column not in deciding
-    ]
+    features = ctx.profile.features
+    # (the words at once: a vocabulary has thousands; the other columns by their kinds)
+    searched = name_mask(features, terms)
+    for k in np.flatnonzero(~searched).tolist():
+        searched[k] = kinds[features[k]].kind in DISCRETE_KINDS
+    searched &= ~name_mask(features, set(ctx.deciding_columns))
+    columns = np.array(features, dtype=object)[searched].tolist()
     return ClassCells(ctx).search(columns)
 
 
