@@ -129,12 +129,16 @@ def _same_fingerprint(profile, columns: list[str]) -> list[list[str]]:
         numeric.fingerprints[at[kept]], return_index=True, return_inverse=True, return_counts=True
     )
     grouped = kept[np.argsort(inverse.reshape(-1), kind="stable")]  # each key's columns together, in order
-    stop = np.cumsum(count)
     shared = np.flatnonzero(count > 1)
-    return [
-        [columns[k] for k in grouped[stop[key] - count[key] : stop[key]].tolist()]
-        for key in shared[np.argsort(first[shared], kind="stable")].tolist()
-    ]
+    shared = shared[np.argsort(first[shared], kind="stable")]
+    # Every shared key's run of ``grouped``, concatenated in that order, named at once and cut into sets
+    # (a hashed vocabulary has thousands of such sets: no array slice per set).
+    sizes = count[shared]
+    ends = np.cumsum(sizes)
+    starts = ends - sizes
+    runs = np.arange(int(ends[-1]) if len(ends) else 0) + np.repeat((np.cumsum(count) - count)[shared] - starts, sizes)
+    named = np.array(columns, dtype=object)[grouped[runs]].tolist()
+    return [named[a:b] for a, b in zip(starts.tolist(), ends.tolist())]
 
 
 def code_column_candidates(profile, groups: list[Group]) -> list[tuple[str, Group]]:
