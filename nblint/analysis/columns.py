@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from operator import attrgetter
 from typing import cast
 
 import numpy as np
@@ -22,7 +21,7 @@ import numpy as np
 from nblint.profile.levels import Levels, counts_below, level_sizes
 from nblint.profile.table import TableProfile
 from nblint.readers import Names
-from nblint.structure.kinds import ColumnKind, declared_kind, infer_kinds, term_kinds
+from nblint.structure.kinds import ColumnKind, declared_kind, infer_kinds, kind_of, term_kinds
 
 
 class KindIndex:
@@ -34,7 +33,7 @@ class KindIndex:
 
     def __init__(self, kinds: Mapping[str, ColumnKind]):
         self.names = np.array(list(kinds), dtype=object)
-        self.kinds = np.fromiter(map(attrgetter("kind"), kinds.values()), dtype=object, count=len(kinds))
+        self.kinds = np.fromiter(map(kind_of, kinds.values()), dtype=object, count=len(kinds))
 
     def columns(self, *wanted: str) -> list[str]:
         """The columns of the ``wanted`` kinds, in table order (a new list)."""

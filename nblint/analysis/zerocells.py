@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import functools
 from itertools import repeat
-from operator import attrgetter
 
 import numpy as np
 
 from nblint.profile.levels import counts_below, level_sizes
 from nblint.readers import name_mask
+from nblint.structure.kinds import model_of
 
 #: Kinds whose values are levels (cells of a contingency table).
 DISCRETE_KINDS = ("binary", "group-member", "categorical", "count")
@@ -151,7 +151,7 @@ class ClassCells:
         ctx = self._ctx
         if ctx.model:
             return [ctx.model] * len(columns)
-        return list(map(attrgetter("model"), map(ctx.kinds.__getitem__, columns)))
+        return list(map(model_of, map(ctx.kinds.__getitem__, columns)))
 
     def level_cells(self, column, model) -> list[tuple[object, int]]:
         """The zero cells of a column read through its contingency table (levels, or Bernoulli's split)."""
