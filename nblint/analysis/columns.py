@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
+from operator import itemgetter
 from typing import cast
 
 import numpy as np
@@ -21,7 +22,12 @@ import numpy as np
 from nblint.profile.levels import Levels, counts_below, level_sizes
 from nblint.profile.table import TableProfile
 from nblint.readers import Names
-from nblint.structure.kinds import ColumnKind, declared_kind, infer_kinds, kind_of, term_kinds
+from nblint.structure.kinds import ColumnKind, declared_kind, infer_kinds, term_kinds
+
+#: A kind's ``kind`` and ``model``, read for every column at once by position (a tuple's item is read in
+#: C; a field by name goes through its descriptor): ``list(map(model_of, kinds))``.
+kind_of = itemgetter(ColumnKind._fields.index("kind"))
+model_of = itemgetter(ColumnKind._fields.index("model"))
 
 
 class KindIndex:

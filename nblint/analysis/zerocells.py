@@ -21,9 +21,9 @@ from itertools import repeat
 
 import numpy as np
 
+from nblint.analysis.columns import model_of
 from nblint.profile.levels import counts_below, level_sizes
 from nblint.readers import name_mask
-from nblint.structure.kinds import model_of
 
 #: Kinds whose values are levels (cells of a contingency table).
 DISCRETE_KINDS = ("binary", "group-member", "categorical", "count")

@@ -443,11 +443,7 @@ def _sorted_entries(
 
 
 def _fingerprints(values, indptr, rows) -> np.ndarray:
-    """Per column, ``sum over stored entries of h(value, row) - h(0, row)`` (uint64, wrapping).
-
-    The entries come column by column (``indptr``, CSC): each column's sum is the difference of
-    a running sum at its bounds (wrapping arithmetic subtracts exactly), not a scattered add per entry.
-    """
+    """Per column (CSC ``indptr``), ``sum over stored entries of h(value, row) - h(0, row)`` (uint64, wrapping)."""
     value_hash = float_hashes(values)  # (every NaN alike)
     zero = mix64(np.zeros(1, dtype=np.uint64))[0]
     # The row terms once per row of the block, not once per entry (a document has hundreds of words).
@@ -459,7 +455,7 @@ def _fingerprints(values, indptr, rows) -> np.ndarray:
     with np.errstate(over="ignore"):
         terms = mix64(value_hash ^ weight) - mix64(zero ^ row_weight)[at]
         running = np.concatenate([np.zeros(1, dtype=np.uint64), np.cumsum(terms, dtype=np.uint64)])
-        return running[indptr[1:]] - running[indptr[:-1]]
+        return running[indptr[1:]] - running[indptr[:-1]]  # (each column's sum: entries come column by column)
 
 
 def _gram(X, names, complete: np.ndarray, zero_one: np.ndarray, wide_binary: int, words: np.ndarray | None = None):
@@ -498,6 +494,5 @@ def _gram(X, names, complete: np.ndarray, zero_one: np.ndarray, wide_binary: int
     moments[zpos] = zz
     if len(b_idx):
         moments[bpos] = (B.T @ Z).toarray() - np.outer(ones, z_mean)
-    return Gram(
-        tuple(map(names.__getitem__, q_idx.tolist())), n, mean, moments, binary, np.triu(O.toarray()).astype(np.int64)
-    )
+    q_names = tuple(map(names.__getitem__, q_idx.tolist()))
+    return Gram(q_names, n, mean, moments, binary, np.triu(O.toarray()).astype(np.int64))

@@ -33,7 +33,6 @@ import fnmatch
 import re
 from enum import StrEnum
 from itertools import repeat
-from operator import itemgetter
 from typing import NamedTuple
 
 import numpy as np
@@ -147,12 +146,6 @@ class ColumnKind(NamedTuple):
             "status": self.status,
             "alternative": None if self.alternative is None else str(self.alternative),
         }
-
-
-#: A kind's ``kind`` and ``model``, read for every column at once by position (a tuple's item is read in
-#: C; a field by name goes through its descriptor): ``list(map(model_of, kinds))``.
-kind_of = itemgetter(ColumnKind._fields.index("kind"))
-model_of = itemgetter(ColumnKind._fields.index("model"))
 
 
 def declared_kind(column: str, declared: dict[str, str] | None) -> str | None:
