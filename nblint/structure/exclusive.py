@@ -27,6 +27,7 @@ first, then the finer split, then the stronger evidence, then the names.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -314,7 +315,7 @@ def candidate_sets(
     cooccurrence: np.ndarray,
     onehot: list[Group],
     n_rows: int,
-    names: list[str],
+    names: Sequence[str],
     order: dict[str, int],
     max_share: float,
     min_evidence: float,

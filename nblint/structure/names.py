@@ -116,7 +116,7 @@ def _family_counts(names: tuple) -> dict[str, int]:
     if kept is not None and kept[0] is names:
         return kept[1]
     if len(_FAMILY_COUNTS) >= _FAMILY_TABLES:
-        _FAMILY_COUNTS.pop(next(iter(_FAMILY_COUNTS), None), None)  # (the oldest)
+        _FAMILY_COUNTS.pop(next(iter(_FAMILY_COUNTS), -1), None)  # (the oldest; -1 is no id)
     counts: dict[str, int] = {}
     _FAMILY_COUNTS[id(names)] = (names, counts)
     return counts

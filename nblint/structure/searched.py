@@ -11,6 +11,7 @@ the searches leave such columns out, and the exclusive-set searches visit only t
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import cast
 
 import numpy as np
@@ -84,7 +85,9 @@ def searched_binary(gram, has_terms: bool, min_evidence: float) -> tuple[list[st
     return [names[i] for i in chosen], gram.block(chosen)
 
 
-def dummy_families(gram, held: set[str], names: list[str], order: dict[str, int], min_evidence: float) -> list[Group]:
+def dummy_families(
+    gram, held: set[str], names: Sequence[str], order: dict[str, int], min_evidence: float
+) -> list[Group]:
     """Drop-first candidates of a wide table checked whole by name stem (:mod:`nblint.structure.families`).
 
     The exclusive-set searches of a wide table visit its most frequent 0/1 columns only; the
@@ -125,7 +128,7 @@ def exclusive_candidates(
     search: GroupSearch,
     binary: list[str],
     cooccurrence: np.ndarray,
-    names: list[str],
+    names: Sequence[str],
     order: dict[str, int],
     terms: frozenset[str],
     max_share: float,

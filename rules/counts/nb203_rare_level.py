@@ -66,14 +66,14 @@ class RareLevel(Rule):
         minimum = self.option_values["min-count"]
         terms = ctx.term_columns
         supports = ctx.term_supports if terms else {}
-        columns = ctx.features_of_kind(*kinds, "count", "continuous")
+        candidates = ctx.features_of_kind(*kinds, "count", "continuous")
         # The words at once (a vocabulary has thousands): their documents, in table order; a word whose
         # documents are unknown is not rare.
-        named, is_term = np.array(columns, dtype=object), name_mask(columns, terms)
+        named, is_term = np.array(candidates, dtype=object), name_mask(candidates, terms)
         words = named[is_term]
-        occurs = np.fromiter(map(supports.get, words.tolist(), repeat(-1)), dtype=np.int64, count=len(words))
-        rare = np.flatnonzero((occurs > 0) & (occurs < minimum))
-        rare_terms = list(zip(words[rare].tolist(), occurs[rare].tolist()))  # (word, documents)
+        documents = np.fromiter(map(supports.get, words.tolist(), repeat(-1)), dtype=np.int64, count=len(words))
+        few = np.flatnonzero((documents > 0) & (documents < minimum))
+        rare_terms = list(zip(words[few].tolist(), documents[few].tolist()))  # (word, documents)
         found = []
         for column in named[~is_term].tolist():
             if ctx.kinds[column].kind not in kinds:
