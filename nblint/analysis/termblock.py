@@ -73,7 +73,10 @@ class TermBlock:
         target = self.profile.target
         # (every column at once: a vocabulary has tens of thousands)
         at = np.flatnonzero((numeric.minimum >= 0) & (nonzero >= 0)).tolist()
-        return {name: k for name, k in zip([numeric.names[j] for j in at], nonzero[at].tolist()) if name != target}
+        rows = dict(zip(map(numeric.names.__getitem__, at), nonzero[at].tolist()))
+        if target is not None:
+            rows.pop(target, None)  # (the target is no feature)
+        return rows
 
     @cached_property
     def columns(self) -> frozenset[str]:

@@ -39,6 +39,7 @@ import numpy as np
 
 from nblint.nbmath.moments import Moments, pooled_variance
 from nblint.profile.levels import level_sizes
+from nblint.readers import name_mask
 from nblint.structure.shapes import falls_from, frequencies, heaped, holes_in_the_middle, spread_evenly, unimodal
 
 #: Non-negative integer columns with more distinct values than this are magnitudes, never codes.
@@ -233,11 +234,10 @@ def infer_kinds(profile, groups, code_columns=None, declared=None, preset=None) 
     member_of = {m: g for g in groups for m in g.members}
     code_columns = code_columns or {}
     scale = shared_scale(profile)
-    kinds = {}
-    for column in profile.names:
-        if column in preset:
-            kinds[column] = preset[column]
-            continue
+    names = profile.names
+    # The preset kinds at their places in table order at once (a vocabulary's words), the others filled in.
+    kinds = dict(zip(names, map(preset.get, names)))
+    for column in np.array(names, dtype=object)[~name_mask(names, preset)].tolist() if preset else names:
         named = declared_kind(column, declared) if column != profile.target else None
         if named is not None:
             chosen = Kind(named)
