@@ -37,7 +37,9 @@ bound on the share of rows a threshold decides (:mod:`nblint.structure.leakage_s
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from itertools import repeat
 from math import exp, lgamma
+from operator import attrgetter, itemgetter
 
 import numpy as np
 
@@ -245,25 +247,28 @@ def deciding_columns(profile, kinds, min_share: float, max_chance: float = 0.0) 
     levels_hopeless = ~numeric.zero_one & (right >= 0) & (n - right > allowed)
     one_sided_left = levels_hopeless & (n - right <= 0.1 * (n - int(class_rows.max()))) & (n_classes == 2)
     hopeless |= levels_hopeless & ~one_sided_left
-    hopeless = hopeless.tolist()
     one_sided_only = one_sided_left.tolist()
-    missing = numeric.n_missing.tolist()  # (plain lists: a vocabulary is tens of thousands of columns)
     text = profile.text
     position = numeric.names.positions()
     # Beyond two classes only the level reading applies (no threshold): only level kinds can decide.
     scanned = kinds.items() if n_classes == 2 else [(c, k) for c, k in kinds.items() if k.kind in DECIDING_LEVEL_KINDS]
+    columns, column_kinds = list(map(itemgetter(0), scanned)), list(map(itemgetter(1), scanned))
+    # The columns no reading can make decide, dismissed at once (a vocabulary is tens of thousands of
+    # columns): the target and constants, and numeric columns with missing values or hopeless.
+    at = np.fromiter(map(position.get, columns, repeat(-1)), dtype=np.int64, count=len(columns))  # (text: -1)
+    kind_names = np.array(list(map(attrgetter("kind"), column_kinds)), dtype=object)
+    dismissed = (kind_names == "target") | (kind_names == "constant")
+    in_numeric = at >= 0
+    dismissed[in_numeric] |= (numeric.n_missing[at[in_numeric]] > 0) | hopeless[at[in_numeric]]
     found = []
     sides: list[tuple[str, np.ndarray, np.ndarray]] = []  # (the two-class tables read for a one-sided cut)
-    for column, kind in scanned:
-        if kind.kind in ("target", "constant"):
-            continue
+    for k in np.flatnonzero(~dismissed).tolist():
+        column, kind = columns[k], column_kinds[k]
         if column in text:
             if text[column].n_missing:
                 continue
         else:
             j = position[column]
-            if missing[j] or hopeless[j]:
-                continue
             if one_sided_only[j]:
                 levels = profile.levels(column)
                 if levels is not None and len(levels.keys) >= 2:
