@@ -119,17 +119,20 @@ def one_class_chance(rows: int, class_rows) -> float:
 def scanned_columns(profile, kinds) -> list[str]:
     """Columns whose levels are scanned: binary, group members and categorical codes."""
     numeric, text = profile.numeric, profile.text
-    # (plain lists: a vocabulary has thousands of 0/1 words; their tables come from the class counts,
-    # the others' from the packed levels: none is made here)
-    with_table = (numeric.zero_one | (level_sizes(numeric.levels) >= 0)).tolist()
-    position = numeric.names.positions()
-    # (one comprehension, no call per column: a text column has a table when its levels are known)
-    return [
-        column
-        for column, kind in kinds.items()
-        if kind.kind in LEVEL_KINDS
-        and (text[column].levels is not None if column in text else with_table[position[column]])
-    ]
+    # (arrays: a vocabulary has thousands of 0/1 words; their tables come from the class counts, the
+    # others' from the packed levels: none is made here)
+    with_table = numeric.zero_one | (level_sizes(numeric.levels) >= 0)
+    columns = list(kinds)
+    kind_names = np.array(list(map(attrgetter("kind"), kinds.values())), dtype=object)
+    chosen = np.zeros(len(columns), dtype=bool)
+    for kind in LEVEL_KINDS:
+        chosen |= kind_names == kind
+    at = np.fromiter(map(numeric.names.positions().get, columns, repeat(-1)), dtype=np.int64, count=len(columns))
+    tabled = np.zeros(len(columns), dtype=bool)
+    tabled[at >= 0] = with_table[at[at >= 0]]
+    for k in np.flatnonzero(chosen & (at < 0)).tolist():  # (a text column has a table when its levels are known)
+        tabled[k] = text[columns[k]].levels is not None
+    return np.array(columns, dtype=object)[chosen & tabled].tolist()
 
 
 def single_class_levels(profile, columns, min_rows: int, max_chance: float, counted=(0, ())) -> list[SingleClassLevel]:
