@@ -256,8 +256,7 @@ def deciding_columns(profile, kinds, min_share: float, max_chance: float = 0.0) 
     # Beyond two classes only the level reading applies (no threshold): only level kinds can decide.
     scanned = kinds.items() if n_classes == 2 else [(c, k) for c, k in kinds.items() if k.kind in DECIDING_LEVEL_KINDS]
     columns, column_kinds = list(map(itemgetter(0), scanned)), list(map(itemgetter(1), scanned))
-    # The columns no reading can make decide, dismissed at once (a vocabulary is tens of thousands of
-    # columns): the target and constants, and numeric columns with missing values or hopeless.
+    # Dismissed at once (a vocabulary's columns): the target, constants, numeric columns missing values or hopeless.
     at = np.fromiter(map(position.get, columns, repeat(-1)), dtype=np.int64, count=len(columns))  # (text: -1)
     kind_names = np.array(list(map(attrgetter("kind"), column_kinds)), dtype=object)
     dismissed = (kind_names == "target") | (kind_names == "constant")
