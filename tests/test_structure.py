@@ -419,11 +419,11 @@ def test_small_columns_beside_a_large_one_vary_and_their_dependency_is_found():
 @given(st.lists(st.text(alphabet="ab_ .:=[]-T1\u0663\u00a0\x00\nxé", max_size=8), max_size=20, unique=True))
 def test_stem_families_prefilter_keeps_every_name_that_carries_a_stem(names):
     # The one-scan prefilter of stem_families must never drop a name that candidate_stems gives a stem.
-    from nblint.structure.families import _may_carry_stems
+    from nblint.structure.families import may_carry_stems
     from nblint.structure.names import candidate_stems
 
     columns = list(range(len(names)))
-    kept = _may_carry_stems(names, columns)
+    kept = may_carry_stems(names, columns)
     assert kept == sorted(kept)
     assert {i for i in columns if candidate_stems(names[i])} <= set(kept)
 
@@ -440,4 +440,8 @@ def test_stem_family_counts_the_names_carrying_the_stem(stem, names):
     from nblint.structure.names import stem_family
 
     pattern = re.compile(re.escape(stem) + r"(\[T\.|\[|=|_|\.|:|\s|-|\d)")
-    assert stem_family(stem, names) == sum(1 for n in names if pattern.match(n))
+    expected = sum(1 for n in names if pattern.match(n))
+    assert stem_family(stem, names) == expected
+    # A tuple's counts are kept by its identity: asked twice, and after another tuple of the same names.
+    held = tuple(names)
+    assert stem_family(stem, held) == stem_family(stem, held) == stem_family(stem, tuple(names)) == expected

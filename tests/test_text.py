@@ -407,3 +407,26 @@ def test_nb209_reads_no_step_from_a_vectorizer_with_the_users_own_tokenizer():
     )
     assert "made_identical_by" not in finding.evidence
     assert "may differ in what the vectorizer dropped" in finding.message
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_identical_words_are_chance_at_once_as_one_by_one(seed):
+    # Sets of identical words (two words of one document, copies seen in more documents, a member that is
+    # no word, an empty set) decided together are each what TermBlock.by_chance says of it alone.
+    from nblint.testing import context
+
+    rng = np.random.default_rng(seed)
+    n, p = 400, 60
+    X = sparse.random(n, p, density=0.03, random_state=seed, format="csc")
+    X.data = np.ceil(4 * X.data)
+    dense = X.toarray()
+    for k, documents in zip(range(0, 20, 2), (1, 2, 3, 4, 6, 10, 20, 30, 40, 60)):  # pairs of identical words
+        rows = rng.choice(n, size=documents, replace=False)
+        dense[:, k] = dense[:, k + 1] = 0
+        dense[rows, k] = dense[rows, k + 1] = 1
+    names = [f"w{k}" for k in range(p)]
+    ctx = context(sparse.csr_matrix(dense), rng.choice(["a", "b"], size=n), feature_names=names, words=True)
+    sets = [[names[k], names[k + 1]] for k in range(0, 20, 2)] + [[names[30], names[31], names[32]], ["w0", "nope"], []]
+    terms = ctx.terms
+    assert terms.identical_by_chance(sets) == [terms.by_chance(s, "identical") for s in sets]
+    assert True in terms.identical_by_chance(sets) and False in terms.identical_by_chance(sets)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from operator import attrgetter
+from operator import itemgetter
 from typing import cast
 
 import numpy as np
@@ -23,6 +23,11 @@ from nblint.profile.levels import Levels, counts_below, level_sizes
 from nblint.profile.table import TableProfile
 from nblint.readers import Names
 from nblint.structure.kinds import ColumnKind, declared_kind, infer_kinds, term_kinds
+
+#: A kind's ``kind`` and ``model``, read for every column at once by position (a tuple's item is read in
+#: C; a field by name goes through its descriptor): ``list(map(model_of, kinds))``.
+kind_of = itemgetter(ColumnKind._fields.index("kind"))
+model_of = itemgetter(ColumnKind._fields.index("model"))
 
 
 class KindIndex:
@@ -34,7 +39,7 @@ class KindIndex:
 
     def __init__(self, kinds: Mapping[str, ColumnKind]):
         self.names = np.array(list(kinds), dtype=object)
-        self.kinds = np.fromiter(map(attrgetter("kind"), kinds.values()), dtype=object, count=len(kinds))
+        self.kinds = np.fromiter(map(kind_of, kinds.values()), dtype=object, count=len(kinds))
 
     def columns(self, *wanted: str) -> list[str]:
         """The columns of the ``wanted`` kinds, in table order (a new list)."""
@@ -169,28 +174,42 @@ def columns_with_missing(profile: TableProfile) -> set[str]:
 
 
 @dataclass
-class NegativeColumn:
-    """A numeric column with negative values: its minimum and its negative cells (None: past the level cap)."""
+class NegativeColumns:
+    """The numeric columns with negative values, in table order, as arrays (a signed hash has thousands).
 
-    name: str
-    minimum: float
-    cells: int | None
+    Attributes
+    ----------
+    names : list of str
+    minimum : ndarray
+        Each column's minimum.
+    cells : ndarray of int
+        Its cells below 0, where its levels are tabled (``counted``), else 0.
+    counted : ndarray of bool
+        Its negative cells are known (False: past the level cap).
+    """
+
+    names: list[str]
+    minimum: np.ndarray
+    cells: np.ndarray
+    counted: np.ndarray
 
 
-def negative_columns(profile: TableProfile, columns, order: dict[str, int]) -> list[NegativeColumn]:
+def negative_columns(profile: TableProfile, columns, order: dict[str, int]) -> NegativeColumns:
     """The ``columns`` (numeric) with a negative value, in table order, each with its rows below 0.
 
-    The negative cells of every column are counted at once, from the profile's level
-    tables (a vocabulary of words has thousands).
+    Every column is read at once, from the profile's arrays: its minimum, and its negative
+    cells from the level tables (a vocabulary of words has thousands).
     """
     numeric = profile.numeric
-    position = cast(Names, numeric.names).positions()
-    negative = sorted((c for c in columns if numeric.minimum[position[c]] < 0), key=order.__getitem__)
-    if not negative:
-        return []
-    below = counts_below(numeric.levels, 0.0, numeric.class_n.shape[0]).sum(axis=0).tolist()
-    tabled = (level_sizes(numeric.levels) >= 0).tolist()
-    return [
-        NegativeColumn(c, numeric.minimum[position[c]], below[position[c]] if tabled[position[c]] else None)
-        for c in negative
-    ]
+    columns = list(columns)
+    at = np.fromiter(
+        map(cast(Names, numeric.names).positions().__getitem__, columns), dtype=np.int64, count=len(columns)
+    )
+    below_zero = numeric.minimum[at] < 0
+    names = np.array(columns, dtype=object)[below_zero]
+    at = at[below_zero]
+    in_order = np.argsort(np.fromiter(map(order.__getitem__, names.tolist()), dtype=np.int64, count=len(names)))
+    names, at = names[in_order], at[in_order]
+    counted = level_sizes(numeric.levels)[at] >= 0
+    below = counts_below(numeric.levels, 0.0, numeric.class_n.shape[0]).sum(axis=0)[at] if len(at) else at
+    return NegativeColumns(names.tolist(), numeric.minimum[at], np.where(counted, below, 0), counted)

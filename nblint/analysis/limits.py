@@ -11,7 +11,9 @@ from __future__ import annotations
 import math
 from typing import cast
 
-from nblint.readers import Names
+import numpy as np
+
+from nblint.readers import Names, name_mask
 from nblint.structure import Budget, searched
 from nblint.structure.duplicates import MAX_RECODE_PAIRS
 from nblint.structure.kinds import is_documents
@@ -83,7 +85,7 @@ def incomplete_notes(ctx) -> list[str]:
     if ctx.target is None or not (ctx.association.past_level_cap or ctx.association.past_cap_candidates):
         return notes  # (no column past the cap: no pass, nothing left out)
     scan = ctx.association.past_cap_scan
-    dropped = [c for c in scan.columns if c in scan.dropped]  # (table order)
+    dropped = np.array(scan.columns, dtype=object)[name_mask(scan.columns, scan.dropped)].tolist()  # (table order)
     if not dropped:
         return notes
     listed = ", ".join(repr(c) for c in dropped[:5]) + (f" and {len(dropped) - 5:,} more" if len(dropped) > 5 else "")

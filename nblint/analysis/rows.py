@@ -9,18 +9,31 @@ documents) are counted apart: they are all alike without being copies of each ot
 
 from __future__ import annotations
 
-import zlib
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from nblint.core.hashing import mix64
+from nblint.core.hashing import GOLDEN_GAMMA, mix64
+from nblint.readers import name_mask
 
 
 def _salts(names) -> np.ndarray:
-    """The columns' salts: from their names (crc32 of the UTF-8 bytes, spread to 64 bits)."""
-    crcs = [zlib.crc32(name.encode("utf-8", "surrogatepass")) for name in names]
-    return mix64(np.array(crcs, dtype=np.uint64))
+    """The columns' salts: a 64-bit hash of each name, for every name at once (a vocabulary has thousands).
+
+    Each code point is mixed with its position in its name, the mixed values are summed per name
+    (a running sum's differences at the names' bounds, wrapping), and the sum is mixed with the
+    name's length: no Python per name, and the same salt for a name wherever it is read.
+    """
+    names = list(names)
+    lengths = np.fromiter(map(len, names), dtype=np.int64, count=len(names))
+    codes = np.frombuffer("".join(names).encode("utf-32-le", "surrogatepass"), dtype=np.uint32).astype(np.uint64)
+    ends = np.cumsum(lengths)
+    starts = ends - lengths
+    position = np.arange(len(codes), dtype=np.uint64) - np.repeat(starts, lengths).astype(np.uint64)
+    with np.errstate(over="ignore"):
+        cells = mix64(codes + position * np.uint64(GOLDEN_GAMMA))
+        running = np.concatenate([np.zeros(1, dtype=np.uint64), np.cumsum(cells, dtype=np.uint64)])
+        return mix64(running[ends] - running[starts] + lengths.astype(np.uint64) * np.uint64(GOLDEN_GAMMA))
 
 
 #: An integer column whose values in a chunk span fewer than this many integers is hashed through a table
@@ -64,7 +77,7 @@ class RowFingerprints:
         """Which of ``names`` are words (all of them when the block is not known)."""
         if self.words is None:
             return np.ones(len(names), dtype=bool)
-        return np.fromiter((name in self.words for name in names), dtype=bool, count=len(names))
+        return name_mask(names, self.words)
 
     def add_held(self, matrix, names: tuple[str, ...]) -> None:
         """Add the cells of ``names``, held for every row as one CSR matrix (a wide table's 0/1 block).

@@ -31,7 +31,7 @@ def table_structure(ctx) -> Structure:
         ctx.group_search,
         ctx.searched_binary,
         ctx.term_columns,
-        ctx.terms.by_chance,
+        ctx.terms.identical_by_chance,
         lambda: missing_together_groups(ctx),
         ctx.row_checks,
         ctx.table_order,

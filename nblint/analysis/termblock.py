@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from functools import cached_property
+from itertools import chain, repeat
 from typing import cast
 
 import numpy as np
@@ -72,7 +73,10 @@ class TermBlock:
         target = self.profile.target
         # (every column at once: a vocabulary has tens of thousands)
         at = np.flatnonzero((numeric.minimum >= 0) & (nonzero >= 0)).tolist()
-        return {name: k for name, k in zip([numeric.names[j] for j in at], nonzero[at].tolist()) if name != target}
+        rows = dict(zip(map(numeric.names.__getitem__, at), nonzero[at].tolist()))
+        if target is not None:
+            rows.pop(target, None)  # (the target is no feature)
+        return rows
 
     @cached_property
     def columns(self) -> frozenset[str]:
@@ -163,6 +167,31 @@ class TermBlock:
         q = lengths / lengths.sum()
         return float(max(1.0, len(q) * np.dot(q, q)))
 
+    def identical_by_chance(self, sets: list[list[str]]) -> list[bool]:
+        """:meth:`by_chance` of each set of identical columns (``relation`` ``"identical"``), in their order.
+
+        A hashed or rare vocabulary has thousands of such sets (two words of one document): the sets
+        resting on fewer than ``separation-min-rows`` documents are chance, decided for all at once
+        from their members' documents; only the others are weighed one by one.
+        """
+        sizes = np.fromiter(map(len, sets), dtype=np.int64, count=len(sets))
+        chance = [False] * len(sets)
+        filled = np.flatnonzero(sizes > 0)  # (an empty set is never chance)
+        if not len(filled):
+            return chance
+        # Each set's fewest documents; -1 where a member is not a word of the block (never chance).
+        documents = np.fromiter(
+            map(self.supports.get, chain.from_iterable(sets), repeat(-1)), dtype=np.int64, count=int(sizes.sum())
+        )
+        starts = (np.cumsum(sizes) - sizes)[filled]
+        least = np.minimum.reduceat(documents, starts)
+        few = least < self.settings.separation_min_rows
+        for k in filled[(least >= 0) & few].tolist():
+            chance[k] = True
+        for k in filled[(least >= 0) & ~few].tolist():
+            chance[k] = self.by_chance(sets[k], "identical")
+        return chance
+
     def by_chance(self, members: list[str], relation: str) -> bool:
         """Whether an exact relation among term columns is what independent sparse columns produce by chance.
 
@@ -173,15 +202,19 @@ class TermBlock:
         their names and the other rare words of the corpus. Past that, names that share a
         stem say it is an encoding.
         """
-        supports = self.supports
-        if not members or any(m not in supports for m in members):
+        if not members:
             return False
+        try:
+            least = min(map(self.supports.__getitem__, members))
+        except KeyError:  # (a member that is not a word of the block)
+            return False
+        supports = self.supports
         # The documents are the independent draws, not the words: a document's words come together (a
         # name, a bigram, two product codes of one message), so a relation seen in fewer documents than a
         # level needs to count as evidence (``separation-min-rows``) is what those documents say, not
         # structure, whatever the names or the other rare words of the corpus.
         # (A cover's evidence is every row it partitions: it is weighed below.)
-        if relation == "identical" and min(supports[m] for m in members) < self.settings.separation_min_rows:
+        if relation == "identical" and least < self.settings.separation_min_rows:
             return True
         if group_stem(members, self.profile.names):
             return False

@@ -17,11 +17,13 @@ when asked for (a finding shows a few).  NB201 words what is found here
 from __future__ import annotations
 
 import functools
-from operator import attrgetter
+from itertools import repeat
 
 import numpy as np
 
+from nblint.analysis.columns import model_of
 from nblint.profile.levels import counts_below, level_sizes
+from nblint.readers import name_mask
 
 #: Kinds whose values are levels (cells of a contingency table).
 DISCRETE_KINDS = ("binary", "group-member", "categorical", "count")
@@ -35,12 +37,13 @@ def zero_cells(ctx) -> Found:
     """
     kinds = ctx.kinds
     terms = ctx.term_columns  # tf-idf weights too: a word a class never has is a zero cell under any weighting
-    deciding = set(ctx.deciding_columns)
-    columns = [
-        column
-        for column in ctx.profile.features
-        if (column in terms or kinds[column].kind in DISCRETE_KINDS) and column not in deciding
-    ]
+    features = ctx.profile.features
+    # (the words at once: a vocabulary has thousands; the other columns by their kinds)
+    searched = name_mask(features, terms)
+    for k in np.flatnonzero(~searched).tolist():
+        searched[k] = kinds[features[k]].kind in DISCRETE_KINDS
+    searched &= ~name_mask(features, set(ctx.deciding_columns))
+    columns = np.array(features, dtype=object)[searched].tolist()
     return ClassCells(ctx).search(columns)
 
 
@@ -90,7 +93,7 @@ class ClassCells:
         ctx = self._ctx
         n = len(columns)
         count, vetoed = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
-        where = np.array([self.index.get(column, -1) for column in columns], dtype=np.int64)  # (text: -1)
+        where = np.fromiter(map(self.index.get, columns, repeat(-1)), dtype=np.int64, count=n)  # (text: -1)
         listed: dict[int, list] = {}
         routes = np.zeros(n, dtype=np.int8)
         if self.counted.any():
@@ -132,10 +135,10 @@ class ClassCells:
                     count[k], vetoed[k] = len(cells), sum(int(self.class_rows[c]) for _, c in cells)
         keep = np.flatnonzero(count)
         return Found(
-            [columns[k] for k in keep.tolist()],
+            list(map(columns.__getitem__, keep.tolist())),
             count[keep],
             vetoed[keep],
-            functools.partial(self._cells_of, [listed.get(k) for k in keep.tolist()], routes[keep], where[keep]),
+            functools.partial(self._cells_of, list(map(listed.get, keep.tolist())), routes[keep], where[keep]),
             self.table,
         )
 
@@ -148,7 +151,7 @@ class ClassCells:
         ctx = self._ctx
         if ctx.model:
             return [ctx.model] * len(columns)
-        return list(map(attrgetter("model"), map(ctx.kinds.__getitem__, columns)))
+        return list(map(model_of, map(ctx.kinds.__getitem__, columns)))
 
     def level_cells(self, column, model) -> list[tuple[object, int]]:
         """The zero cells of a column read through its contingency table (levels, or Bernoulli's split)."""
@@ -250,8 +253,7 @@ def _matrix_routes(
     """
     n = len(columns)
     # (the text columns and NB202's columns are few: looked up only when there are any)
-    in_text = np.fromiter((c in text for c in columns), dtype=bool, count=n) if text else np.zeros(n, dtype=bool)
-    in_mixed = np.fromiter((c in mixed for c in columns), dtype=bool, count=n) if mixed else np.zeros(n, dtype=bool)
+    in_text, in_mixed = name_mask(columns, text), name_mask(columns, mixed)
     by_counts = (models == "multinomial") | (models == "complement")
     routes = np.full(n, _ALONE, dtype=np.int8)
     left = ~(models == "gaussian") & ~(in_text & by_counts)

@@ -54,7 +54,7 @@ def in_name_order(chunk: Chunk) -> Chunk:
     if order == list(range(len(order))):
         return chunk
     sorted_block = SparseBlock(
-        tuple(block.names[i] for i in order),
+        tuple(map(block.names.__getitem__, order)),
         block.matrix[:, order],
         block.integer_dtype,
         np.asarray(block.binary)[order],
@@ -131,7 +131,7 @@ def profile_block(chunk: Chunk, target: str | None, wide_binary: int | None, fin
         class_m2,
         levels,
         sketches,
-        _fingerprints(values, cols, rows + chunk.row_offset, p) if fingerprints else None,
+        _fingerprints(values, csc.indptr, rows + chunk.row_offset) if fingerprints else None,
     )
     gram = _gram(
         X,
@@ -442,8 +442,8 @@ def _sorted_entries(
     return v[order], c[order], k[order]
 
 
-def _fingerprints(values, cols, rows, p: int) -> np.ndarray:
-    """Per column, ``sum over stored entries of h(value, row) - h(0, row)`` (uint64, wrapping)."""
+def _fingerprints(values, indptr, rows) -> np.ndarray:
+    """Per column (CSC ``indptr``), ``sum over stored entries of h(value, row) - h(0, row)`` (uint64, wrapping)."""
     value_hash = float_hashes(values)  # (every NaN alike)
     zero = mix64(np.zeros(1, dtype=np.uint64))[0]
     # The row terms once per row of the block, not once per entry (a document has hundreds of words).
@@ -454,9 +454,8 @@ def _fingerprints(values, cols, rows, p: int) -> np.ndarray:
     weight = row_weight[at]
     with np.errstate(over="ignore"):
         terms = mix64(value_hash ^ weight) - mix64(zero ^ row_weight)[at]
-    out = np.zeros(p, dtype=np.uint64)
-    np.add.at(out, cols, terms)
-    return out
+        running = np.concatenate([np.zeros(1, dtype=np.uint64), np.cumsum(terms, dtype=np.uint64)])
+        return running[indptr[1:]] - running[indptr[:-1]]  # (each column's sum: entries come column by column)
 
 
 def _gram(X, names, complete: np.ndarray, zero_one: np.ndarray, wide_binary: int, words: np.ndarray | None = None):
@@ -478,12 +477,12 @@ def _gram(X, names, complete: np.ndarray, zero_one: np.ndarray, wide_binary: int
     B = X[:, b_idx].tocsr()
     B.sort_indices()
     B = sparse.csr_matrix((np.ones(B.nnz, dtype=np.int64), B.indices, B.indptr), shape=B.shape)
-    binary = tuple(names[i] for i in b_idx.tolist())  # (Python ints index a tuple fastest)
+    binary = tuple(map(names.__getitem__, b_idx.tolist()))  # (Python ints index a tuple fastest)
     Z = X[:, z_idx].astype(np.float64)
     z_mean = np.asarray(Z.sum(axis=0)).ravel() / max(n, 1)
     zz = (Z.T @ Z).toarray() - n * np.outer(z_mean, z_mean)
     if wide:  # the incidence, not O = B^T B: a bag of words' pairs of words are hundreds of millions
-        return Gram(tuple(names[i] for i in z_idx.tolist()), n, z_mean, zz, binary, Incidence(B), True)
+        return Gram(tuple(map(names.__getitem__, z_idx.tolist())), n, z_mean, zz, binary, Incidence(B), True)
     O = (B.T.tocsr() @ B).tocsr()
     ones = np.asarray(O.diagonal(), dtype=np.float64)
     q_idx = np.sort(np.concatenate([b_idx, z_idx]))
@@ -495,4 +494,5 @@ def _gram(X, names, complete: np.ndarray, zero_one: np.ndarray, wide_binary: int
     moments[zpos] = zz
     if len(b_idx):
         moments[bpos] = (B.T @ Z).toarray() - np.outer(ones, z_mean)
-    return Gram(tuple(names[i] for i in q_idx), n, mean, moments, binary, np.triu(O.toarray()).astype(np.int64))
+    q_names = tuple(map(names.__getitem__, q_idx.tolist()))
+    return Gram(q_names, n, mean, moments, binary, np.triu(O.toarray()).astype(np.int64))

@@ -25,7 +25,7 @@ The package, one idea a module:
 from typing import TYPE_CHECKING
 
 from nblint.core.lazy import lazy_exports
-from nblint.readers.chunks import Chunk, ColumnData, Names, Restart, TableSource, chunk_rows_for
+from nblint.readers.chunks import Chunk, ColumnData, Names, Restart, TableSource, chunk_rows_for, name_mask
 from nblint.readers.conversions import arrow_column_data, series_column_data
 from nblint.readers.formats import TABLE_SUFFIXES, TableFormat, is_table_path, table_format
 from nblint.readers.sources import ArrowSource, DataFrameSource, StreamSource, regroup
@@ -64,6 +64,7 @@ __all__ = [
     "arrow_column_data",
     "chunk_rows_for",
     "is_table_path",
+    "name_mask",
     "read_table",
     "regroup",
     "series_column_data",

@@ -106,6 +106,26 @@ class Names(tuple):
         return (Names, (tuple(self),))
 
 
+def name_mask(names, chosen) -> np.ndarray:
+    """Which of ``names`` are in the set ``chosen``, as a boolean array.
+
+    Asked of a vocabulary (is each column a word, a term, held?): the set's own methods
+    answer in C, with no Python per name, and where ``chosen`` holds every name (a
+    vectorizer's matrix is all words) one superset test answers for all.
+    """
+    n = len(names)
+    if not chosen:
+        return np.zeros(n, dtype=bool)
+    if isinstance(chosen, (set, frozenset)) and chosen.issuperset(names):
+        return np.ones(n, dtype=bool)
+    return np.fromiter(map(chosen.__contains__, names), dtype=bool, count=n)
+
+
+def _repeated(names) -> list[str]:
+    """The names given more than once, sorted."""
+    return sorted(n for n, count in Counter(names).items() if count > 1)
+
+
 @dataclass(frozen=True, eq=False)  # (its arrays have no ==, nor a hash: none generated at import)
 class ColumnData:
     """One column of one chunk, in one of the two representations.
@@ -236,7 +256,8 @@ class TableSource:
         self.chunk_rows = int(chunk_rows or chunk_rows_for(len(self.names)))
         #: Where the rows live and the passes run (:class:`Backend`): here, unless an engine's source says otherwise.
         self.backend: Backend = LocalBackend(self)
-        duplicated = sorted(n for n, count in Counter(self.names).items() if count > 1)
+        # (a repeated name leaves fewer positions than names: counted only then, a wide table's names once)
+        duplicated = [] if len(self.names.positions()) == len(self.names) else _repeated(self.names)
         if duplicated:
             raise InputError(f"duplicate column names: {', '.join(map(repr, duplicated))}")
 

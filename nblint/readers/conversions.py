@@ -207,7 +207,7 @@ def array_column_data(values: np.ndarray) -> ColumnData | None:
     if kind == "f":
         return ColumnData("numeric", _finite_or_nan(values), None, False)
     if kind == "O":
-        if not all(type(v) is str for v in values.tolist()):
+        if not set(map(type, values.tolist())) <= {str}:  # (the types at once: a label per row)
             return None
         values = values.astype(str)
     elif kind != "U":

@@ -213,7 +213,7 @@ def _feature_names(feature_names, p: int) -> Sequence[str]:
         raise ValueError(
             f"feature_names must be a sequence of names, one per column, not one string ({feature_names!r})"
         )
-    names = tuple(str(name) for name in feature_names)
+    names = tuple(map(str, feature_names))
     if len(names) != p:
         raise ValueError(f"feature_names has {len(names)} names for {p} columns")
     return names

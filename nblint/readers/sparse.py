@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 
 import numpy as np
 
-from nblint.readers.chunks import Chunk, ColumnData, SparseBlock, TableSource, chunk_rows_for
+from nblint.readers.chunks import Chunk, ColumnData, SparseBlock, TableSource, chunk_rows_for, name_mask
 
 #: Stored entries in one row block of the profile pass (about 100 MB of work arrays;
 #: ``jobs + 1`` blocks are in flight).
@@ -105,7 +105,7 @@ class SparseSource(TableSource):
             self._set_words(np.ones(len(self.features), dtype=bool))
         elif words is not None:
             declared = frozenset(words)
-            self._set_words(np.fromiter((n in declared for n in self.features), dtype=bool, count=len(self.features)))
+            self._set_words(name_mask(self.features, declared))
 
     def settle_words(self, term_block: int, share: float) -> None:
         """Decide which columns are a document-term block from the values (once; declared words stay).
@@ -122,7 +122,10 @@ class SparseSource(TableSource):
     def _set_words(self, mask: np.ndarray) -> None:
         self._settled = True
         self.word_mask = mask if mask.any() else None
-        self.words = frozenset(self.features[j] for j in np.flatnonzero(mask).tolist())
+        every = mask.all()  # (a vectorizer's matrix: every column a word, the names taken whole)
+        self.words = frozenset(
+            self.features if every else map(self.features.__getitem__, np.flatnonzero(mask).tolist())
+        )
         self._say_limits(mask)
 
     def _say_limits(self, words: np.ndarray) -> None:

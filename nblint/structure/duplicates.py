@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from nblint.profile.levels import level_sizes
+from nblint.readers import name_mask
 from nblint.structure.groups import Group
 
 
@@ -59,7 +60,9 @@ def identical_candidates(profile) -> tuple[list[list[str]], list[list[str]]]:
     )
     binary = set(gram.binary)
     if numeric.fingerprints is not None and not profile.text:
-        return exact + _same_fingerprint(profile, [c for c in profile.features if c not in binary]), []
+        features = profile.features
+        others = np.array(features, dtype=object)[~name_mask(features, binary)].tolist()  # (a vocabulary at once)
+        return exact + _same_fingerprint(profile, others), []
     complete = {name: j for j, name in enumerate(gram.names)}
     keys: dict[tuple, list[str]] = {}
     key: tuple
@@ -119,19 +122,23 @@ def _same_fingerprint(profile, columns: list[str]) -> list[list[str]]:
     """
     numeric = profile.numeric
     position = numeric.names.positions()
-    at = np.array([position[c] for c in columns], dtype=np.int64)
+    at = np.fromiter(map(position.__getitem__, columns), dtype=np.int64, count=len(columns))
     # All missing, or one value: a constant column (NB204's finding), not a duplicate.
     kept = np.flatnonzero(~((numeric.n_missing[at] == profile.n_rows) | (numeric.minimum[at] == numeric.maximum[at])))
     _, first, inverse, count = np.unique(
         numeric.fingerprints[at[kept]], return_index=True, return_inverse=True, return_counts=True
     )
     grouped = kept[np.argsort(inverse.reshape(-1), kind="stable")]  # each key's columns together, in order
-    stop = np.cumsum(count)
     shared = np.flatnonzero(count > 1)
-    return [
-        [columns[k] for k in grouped[stop[key] - count[key] : stop[key]].tolist()]
-        for key in shared[np.argsort(first[shared], kind="stable")].tolist()
-    ]
+    shared = shared[np.argsort(first[shared], kind="stable")]
+    # Every shared key's run of ``grouped``, concatenated in that order, named at once and cut into sets
+    # (a hashed vocabulary has thousands of such sets: no array slice per set).
+    sizes = count[shared]
+    ends = np.cumsum(sizes)
+    starts = ends - sizes
+    runs = np.arange(int(ends[-1]) if len(ends) else 0) + np.repeat((np.cumsum(count) - count)[shared] - starts, sizes)
+    named = np.array(columns, dtype=object)[grouped[runs]].tolist()
+    return [named[a:b] for a, b in zip(starts.tolist(), ends.tolist())]
 
 
 def code_column_candidates(profile, groups: list[Group]) -> list[tuple[str, Group]]:

@@ -27,6 +27,7 @@ first, then the finer split, then the stronger evidence, then the names.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -114,7 +115,7 @@ def dummy_sets(
     names = list(names)
     if len(names) < 2 or n_rows == 0:
         return []
-    return DummySearch(names, cooccurrence, n_rows, list(all_names), min_evidence).choose(budget)
+    return DummySearch(names, cooccurrence, n_rows, tuple(all_names), min_evidence).choose(budget)
 
 
 class DummySearch:
@@ -124,7 +125,9 @@ class DummySearch:
     before: :meth:`prune` and :meth:`preference` are memoised by set.
     """
 
-    def __init__(self, names: list[str], cooccurrence: np.ndarray, n_rows: int, all_names: list[str], min_evidence):
+    def __init__(
+        self, names: list[str], cooccurrence: np.ndarray, n_rows: int, all_names: tuple[str, ...], min_evidence
+    ):
         b = len(names)
         self.names, self.n_rows, self.all_names = names, n_rows, all_names
         self.counts = counts = np.diag(cooccurrence).astype(np.int64)
@@ -312,7 +315,7 @@ def candidate_sets(
     cooccurrence: np.ndarray,
     onehot: list[Group],
     n_rows: int,
-    names: list[str],
+    names: Sequence[str],
     order: dict[str, int],
     max_share: float,
     min_evidence: float,

@@ -31,7 +31,7 @@ def stem_families(names, searched: np.ndarray) -> list[tuple[str, list[int]]]:
     Larger families first, then by stem: a family is tried before the smaller ones inside it.
     """
     carriers: dict[str, list[int]] = {}
-    for i in _may_carry_stems(names, np.flatnonzero(searched).tolist()):
+    for i in may_carry_stems(names, np.flatnonzero(searched).tolist()):
         for stem in candidate_stems(names[i]):
             carriers.setdefault(stem, []).append(i)
     families = [(stem, members) for stem, members in carriers.items() if len(members) >= 2]
@@ -41,22 +41,27 @@ def stem_families(names, searched: np.ndarray) -> list[tuple[str, list[int]]]:
 #: A name with none of these characters carries no stem (:func:`~nblint.structure.names.candidate_stems`
 #: cuts at a separator, or takes the letters of letters + digits): a plain word of a vocabulary.
 _STEM_CHARACTERS = r"[\[=_.:\s\-\d]"
-#: The names among several, joined by NUL, that hold one of those characters (each whole).
-#: (Tried only where a name begins, so the scan stays linear in the names' length.)
-_CARRIERS = re.compile(r"(?<![^\x00])[^\x00]*?" + _STEM_CHARACTERS + r"[^\x00]*")
+_STEM_CHARACTER = re.compile(_STEM_CHARACTERS)
 
 
-def _may_carry_stems(names, columns: list[int]) -> list[int]:
-    """The ``columns`` whose names may carry a stem, in their order: one regular-expression scan of all names.
+def may_carry_stems(names, columns: list[int]) -> list[int]:
+    """The ``columns`` whose names may carry a stem (hold one of :data:`_STEM_CHARACTERS`), in their order.
 
-    (Most of a vocabulary is plain words: asking each for its stems was a Python call per word.)
+    (Most of a vocabulary is plain words: asking each for its stems was a Python call per word.) The
+    distinct characters of all the names are classified once, and the names holding one of the stem
+    characters are found with arrays over their code points: no Python per name.
     """
     chosen = [names[i] for i in columns]
-    joined = "\x00".join(chosen)
-    if joined.count("\x00") != max(len(chosen) - 1, 0):  # (a name holding NUL: asked one by one)
-        return columns
-    found = set(_CARRIERS.findall(joined))
-    return [i for i, name in zip(columns, chosen) if name in found]
+    codes = np.frombuffer("".join(chosen).encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    ascii = codes < 128
+    present = np.flatnonzero(np.bincount(codes[ascii], minlength=128)).tolist() + np.unique(codes[~ascii]).tolist()
+    special = [c for c in present if _STEM_CHARACTER.match(chr(c))]
+    if not special:
+        return []
+    lengths = np.fromiter(map(len, chosen), dtype=np.int64, count=len(chosen))
+    owner = np.repeat(np.arange(len(chosen)), lengths)  # (each code point's name)
+    holds = np.bincount(owner[np.isin(codes, special)], minlength=len(chosen)) > 0
+    return [columns[k] for k in np.flatnonzero(holds).tolist()]
 
 
 def covering_families(

@@ -138,15 +138,21 @@ def class_vocabulary(
     ]
     giveaways = [w for w in giveaways if w.corrected <= max_chance]
     given = {(w.column, w.klass) for w in giveaways}
-    specific = []
-    chances: dict[int, float] = {}  # (a vocabulary's one-class words share a few sizes)
-    for c, j in zip(*np.nonzero(weighed & (elsewhere == 0))):
-        rows = int(presence[c, j])
-        if rows not in chances:
-            chances[rows] = one_class_chance(rows, class_rows)
-        word = _word(names, presence, class_rows, documents, c, j, chances[rows], tested)
-        if word.corrected <= max_chance and (word.column, word.klass) not in given:
-            specific.append(word)
+    # The words seen in one class only: their chances by their documents (a vocabulary's one-class words
+    # share a few sizes), corrected for the pairs tested, at once; a word is made only for those kept.
+    one_class, word_at = np.nonzero(weighed & (elsewhere == 0))
+    rows = presence[one_class, word_at]
+    sizes, size_of = np.unique(rows, return_inverse=True)
+    chances = [one_class_chance(int(r), class_rows) for r in sizes.tolist()]
+    kept = np.minimum(1.0, np.array(chances, dtype=np.float64)[size_of.reshape(-1)] * max(tested, 1)) <= max_chance
+    specific = [
+        word
+        for word in (
+            _word(names, presence, class_rows, documents, c, j, chances[k], tested)
+            for c, j, k in zip(one_class[kept].tolist(), word_at[kept].tolist(), size_of.reshape(-1)[kept].tolist())
+        )
+        if (word.column, word.klass) not in given
+    ]
     giveaways.sort(key=lambda w: (-w.share, w.corrected, w.column))
     specific.sort(key=lambda w: (-w.present, w.column))
     return ClassVocabulary(giveaways, specific, tested)

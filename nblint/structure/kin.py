@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from nblint.structure.families import may_carry_stems
 from nblint.structure.groups import Group, exclusivity_evidence, member_evidence
 from nblint.structure.names import candidate_stems, family_stems, informative_stem, name_stem, shared_affix
 
@@ -92,16 +93,18 @@ def level_family(names, binary) -> list[str]:
     names a family of measurements, not the levels of one variable.
     """
     names = list(names)
-    stems_of = [candidate_stems(name) for name in names]  # (once per name: a vocabulary is thousands)
+    # (only the names that may carry a stem, found in one scan: most of a vocabulary carries none)
+    stemmed = [
+        (i, stems) for i in may_carry_stems(names, list(range(len(names)))) if (stems := candidate_stems(names[i]))
+    ]
     carriers: dict[str, list[int]] = {}  # stem -> [0/1 carriers, other carriers]
-    for name, stems in zip(names, stems_of):
+    for i, stems in stemmed:
         for stem in stems:
-            carriers.setdefault(stem, [0, 0])[name not in binary] += 1
-    kept = []
-    for name, stems in zip(names, stems_of):
-        if name in binary or not stems or any(carriers[st][0] <= carriers[st][1] for st in stems):
-            kept.append(name)
-    return kept
+            carriers.setdefault(stem, [0, 0])[names[i] not in binary] += 1
+    left_out = {
+        i for i, stems in stemmed if names[i] not in binary and all(carriers[st][0] > carriers[st][1] for st in stems)
+    }
+    return [name for i, name in enumerate(names) if i not in left_out] if left_out else names
 
 
 def affix_family_columns(members: list[str], binary: list[str], all_names) -> list[str]:

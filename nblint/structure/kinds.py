@@ -32,12 +32,14 @@ from __future__ import annotations
 import fnmatch
 import re
 from enum import StrEnum
+from itertools import repeat
 from typing import NamedTuple
 
 import numpy as np
 
 from nblint.nbmath.moments import Moments, pooled_variance
 from nblint.profile.levels import level_sizes
+from nblint.readers import name_mask
 from nblint.structure.shapes import falls_from, frequencies, heaped, holes_in_the_middle, spread_evenly, unimodal
 
 #: Non-negative integer columns with more distinct values than this are magnitudes, never codes.
@@ -192,13 +194,13 @@ def term_kinds(profile, columns) -> dict[str, ColumnKind]:
     )
     n_distinct[reading == _ALL_MISSING] = 0.0
     n_distinct[reading == _PRESENCE] = 2.0
-    shown = [d if d == d else None for d in n_distinct.tolist()]  # (NaN: unknown)
-    # (tuple.__new__: a named tuple's own __new__ is Python code, and there is one kind per word)
-    make = tuple.__new__
-    return {
-        column: make(ColumnKind, (column, *_READINGS[r], d, None, None, False))
-        for column, r, d in zip(columns, reading.tolist(), shown)
-    }
+    shown = n_distinct.astype(object)
+    shown[np.isnan(n_distinct)] = None  # (NaN: unknown)
+    # Every word's fields as columns, zipped and made into kinds in C (tuple.__new__: a named tuple's own
+    # __new__ is Python code, and there is one kind per word).
+    kind, model, why = (np.array([r[field] for r in _READINGS], dtype=object)[reading].tolist() for field in range(3))
+    fields = zip(columns, kind, model, why, shown.tolist(), repeat(None), repeat(None), repeat(False))
+    return dict(zip(columns, map(tuple.__new__, repeat(ColumnKind), fields)))
 
 
 #: Readings the values decide alone (:func:`term_kinds`, :func:`_constant_kind`, :func:`_binary_kind`):
@@ -232,11 +234,10 @@ def infer_kinds(profile, groups, code_columns=None, declared=None, preset=None) 
     member_of = {m: g for g in groups for m in g.members}
     code_columns = code_columns or {}
     scale = shared_scale(profile)
-    kinds = {}
-    for column in profile.names:
-        if column in preset:
-            kinds[column] = preset[column]
-            continue
+    names = profile.names
+    # The preset kinds at their places in table order at once (a vocabulary's words), the others filled in.
+    kinds = dict(zip(names, map(preset.get, names)))
+    for column in np.array(names, dtype=object)[~name_mask(names, preset)].tolist() if preset else names:
         named = declared_kind(column, declared) if column != profile.target else None
         if named is not None:
             chosen = Kind(named)

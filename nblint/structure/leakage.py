@@ -37,7 +37,9 @@ bound on the share of rows a threshold decides (:mod:`nblint.structure.leakage_s
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from itertools import repeat
 from math import exp, lgamma
+from operator import attrgetter, itemgetter
 
 import numpy as np
 
@@ -117,17 +119,20 @@ def one_class_chance(rows: int, class_rows) -> float:
 def scanned_columns(profile, kinds) -> list[str]:
     """Columns whose levels are scanned: binary, group members and categorical codes."""
     numeric, text = profile.numeric, profile.text
-    # (plain lists: a vocabulary has thousands of 0/1 words; their tables come from the class counts,
-    # the others' from the packed levels: none is made here)
-    with_table = (numeric.zero_one | (level_sizes(numeric.levels) >= 0)).tolist()
-    position = numeric.names.positions()
-    # (one comprehension, no call per column: a text column has a table when its levels are known)
-    return [
-        column
-        for column, kind in kinds.items()
-        if kind.kind in LEVEL_KINDS
-        and (text[column].levels is not None if column in text else with_table[position[column]])
-    ]
+    # (arrays: a vocabulary has thousands of 0/1 words; their tables come from the class counts, the
+    # others' from the packed levels: none is made here)
+    with_table = numeric.zero_one | (level_sizes(numeric.levels) >= 0)
+    columns = list(kinds)
+    kind_names = np.array(list(map(attrgetter("kind"), kinds.values())), dtype=object)
+    chosen = np.zeros(len(columns), dtype=bool)
+    for kind in LEVEL_KINDS:
+        chosen |= kind_names == kind
+    at = np.fromiter(map(numeric.names.positions().get, columns, repeat(-1)), dtype=np.int64, count=len(columns))
+    tabled = np.zeros(len(columns), dtype=bool)
+    tabled[at >= 0] = with_table[at[at >= 0]]
+    for k in np.flatnonzero(chosen & (at < 0)).tolist():  # (a text column has a table when its levels are known)
+        tabled[k] = text[columns[k]].levels is not None
+    return np.array(columns, dtype=object)[chosen & tabled].tolist()
 
 
 def single_class_levels(profile, columns, min_rows: int, max_chance: float, counted=(0, ())) -> list[SingleClassLevel]:
@@ -245,25 +250,27 @@ def deciding_columns(profile, kinds, min_share: float, max_chance: float = 0.0) 
     levels_hopeless = ~numeric.zero_one & (right >= 0) & (n - right > allowed)
     one_sided_left = levels_hopeless & (n - right <= 0.1 * (n - int(class_rows.max()))) & (n_classes == 2)
     hopeless |= levels_hopeless & ~one_sided_left
-    hopeless = hopeless.tolist()
     one_sided_only = one_sided_left.tolist()
-    missing = numeric.n_missing.tolist()  # (plain lists: a vocabulary is tens of thousands of columns)
     text = profile.text
     position = numeric.names.positions()
     # Beyond two classes only the level reading applies (no threshold): only level kinds can decide.
     scanned = kinds.items() if n_classes == 2 else [(c, k) for c, k in kinds.items() if k.kind in DECIDING_LEVEL_KINDS]
+    columns, column_kinds = list(map(itemgetter(0), scanned)), list(map(itemgetter(1), scanned))
+    # Dismissed at once (a vocabulary's columns): the target, constants, numeric columns missing values or hopeless.
+    at = np.fromiter(map(position.get, columns, repeat(-1)), dtype=np.int64, count=len(columns))  # (text: -1)
+    kind_names = np.array(list(map(attrgetter("kind"), column_kinds)), dtype=object)
+    dismissed = (kind_names == "target") | (kind_names == "constant")
+    in_numeric = at >= 0
+    dismissed[in_numeric] |= (numeric.n_missing[at[in_numeric]] > 0) | hopeless[at[in_numeric]]
     found = []
     sides: list[tuple[str, np.ndarray, np.ndarray]] = []  # (the two-class tables read for a one-sided cut)
-    for column, kind in scanned:
-        if kind.kind in ("target", "constant"):
-            continue
+    for k in np.flatnonzero(~dismissed).tolist():
+        column, kind = columns[k], column_kinds[k]
         if column in text:
             if text[column].n_missing:
                 continue
         else:
             j = position[column]
-            if missing[j] or hopeless[j]:
-                continue
             if one_sided_only[j]:
                 levels = profile.levels(column)
                 if levels is not None and len(levels.keys) >= 2:

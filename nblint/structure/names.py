@@ -88,12 +88,46 @@ def group_stem(members, all_names) -> str | None:
 
 
 def stem_family(stem: str, names) -> int:
-    """How many of ``names`` carry ``stem`` (followed by a separator or a digit)."""
+    """How many of ``names`` carry ``stem`` (followed by a separator or a digit).
+
+    A tuple of names (a table's) is looked up by identity: its stems' counts are kept beside it
+    (:func:`_family_counts`), so asking again costs a dictionary look-up, not hashing every
+    name of a vocabulary into a cache key.
+    """
+    if isinstance(names, tuple):
+        counts = _family_counts(names)
+        found = counts.get(stem)
+        if found is None:
+            found = counts[stem] = _count_family(stem, names)
+        return found
     return _stem_family(stem, tuple(names))
+
+
+#: The stems counted in the last few tuples of names asked about, by identity: ``id -> (names, counts)``
+#: (the tuple is held, so its id is not reused while it is here).
+_FAMILY_COUNTS: dict[int, tuple[tuple, dict[str, int]]] = {}
+#: Tuples of names whose counts are kept (a run asks about one table's names, and a few subsets).
+_FAMILY_TABLES = 8
+
+
+def _family_counts(names: tuple) -> dict[str, int]:
+    """The counts of stems already asked about in ``names`` (this very tuple), filled by :func:`stem_family`."""
+    kept = _FAMILY_COUNTS.get(id(names))
+    if kept is not None and kept[0] is names:
+        return kept[1]
+    if len(_FAMILY_COUNTS) >= _FAMILY_TABLES:
+        _FAMILY_COUNTS.pop(next(iter(_FAMILY_COUNTS), -1), None)  # (the oldest; -1 is no id)
+    counts: dict[str, int] = {}
+    _FAMILY_COUNTS[id(names)] = (names, counts)
+    return counts
 
 
 @lru_cache(maxsize=NAME_CACHE)
 def _stem_family(stem: str, names: tuple[str, ...]) -> int:
+    return _count_family(stem, names)
+
+
+def _count_family(stem: str, names: tuple[str, ...]) -> int:
     joined = "\x00".join(names)
     if "\x00" in stem or joined.count("\x00") != max(len(names) - 1, 0):  # (a NUL in a name: one by one)
         pattern = _family_pattern(stem)

@@ -68,7 +68,7 @@ def find_onehot_groups_sparse(
         return GroupSearch([])
     counts = np.asarray(cooccurrence.diagonal(), dtype=np.int64)
     varied = (counts > 0) & (counts < n_rows)
-    by_name = sorted(range(b), key=lambda i: binary[i])
+    by_name = sorted(range(b), key=binary.__getitem__)
     rank = np.empty(b, dtype=np.int64)
     rank[by_name] = np.arange(b)
     groups: list[Group] = []

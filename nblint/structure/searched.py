@@ -11,11 +11,13 @@ the searches leave such columns out, and the exclusive-set searches visit only t
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import cast
 
 import numpy as np
 
 from nblint.profile.incidence import Incidence
+from nblint.readers import name_mask
 from nblint.structure.budget import Budget
 from nblint.structure.exclusive import BrokenCandidate, candidate_sets
 from nblint.structure.families import exclusive_families
@@ -48,7 +50,7 @@ def shown_exclusive(gram, terms: frozenset[str], min_evidence: float) -> np.ndar
         return None
     counts = gram.diagonal()
     floor = evidence_floor(counts, gram.n, min_evidence)
-    in_block = np.fromiter((name in terms for name in gram.binary), dtype=bool, count=len(gram.binary))
+    in_block = name_mask(gram.binary, terms)
     shown = ~in_block | (np.asarray(counts) >= floor)
     return None if shown.all() else shown
 
@@ -83,7 +85,9 @@ def searched_binary(gram, has_terms: bool, min_evidence: float) -> tuple[list[st
     return [names[i] for i in chosen], gram.block(chosen)
 
 
-def dummy_families(gram, held: set[str], names: list[str], order: dict[str, int], min_evidence: float) -> list[Group]:
+def dummy_families(
+    gram, held: set[str], names: Sequence[str], order: dict[str, int], min_evidence: float
+) -> list[Group]:
     """Drop-first candidates of a wide table checked whole by name stem (:mod:`nblint.structure.families`).
 
     The exclusive-set searches of a wide table visit its most frequent 0/1 columns only; the
@@ -97,7 +101,7 @@ def dummy_families(gram, held: set[str], names: list[str], order: dict[str, int]
     counts = np.asarray(gram.diagonal())
     n = gram.n
     searched = (counts > 0) & (counts < n)
-    searched &= np.fromiter((name not in held for name in binary), dtype=bool, count=len(binary))
+    searched &= ~name_mask(binary, held)
     found = []
     for index in exclusive_families(cast(Incidence, gram.cooccurrence), counts, binary, searched, n):
         members = sorted((binary[k] for k in index), key=order.__getitem__)
@@ -124,7 +128,7 @@ def exclusive_candidates(
     search: GroupSearch,
     binary: list[str],
     cooccurrence: np.ndarray,
-    names: list[str],
+    names: Sequence[str],
     order: dict[str, int],
     terms: frozenset[str],
     max_share: float,

@@ -198,9 +198,12 @@ def in_table_order(groups: list, order: dict[str, int]) -> list:
     return sorted(groups, key=lambda g: order[g.members[0]])
 
 
-def identical_sets(found: list[list[str]], by_chance: Callable[[list[str]], bool], order: dict[str, int]) -> list:
-    """The sets of identical columns that are not chance (``by_chance``), by their first column's position."""
-    return sorted((cols for cols in found if not by_chance(cols)), key=lambda cols: order[cols[0]])
+def identical_sets(
+    found: list[list[str]], by_chance: Callable[[list[list[str]]], list[bool]], order: dict[str, int]
+) -> list:
+    """The sets of identical columns that are not chance (``by_chance``: each set's verdict), by their first column's position."""
+    kept = [cols for cols, chance in zip(found, by_chance(found)) if not chance]
+    return sorted(kept, key=lambda cols: order[cols[0]])
 
 
 def verified_structure(
@@ -208,7 +211,7 @@ def verified_structure(
     search: GroupSearch,
     searched: tuple[list[str], np.ndarray],
     terms: frozenset[str],
-    by_chance: Callable[[list[str], str], bool],
+    identical_by_chance: Callable[[list[list[str]]], list[bool]],
     missing_together: Callable[[], tuple[list[Group], list[Group]]],
     row_checks: Callable[..., Any],
     order: dict[str, int],
@@ -228,9 +231,9 @@ def verified_structure(
 
     Parameters
     ----------
-    terms, by_chance
-        The words of a document-term block, and whether a relation among them is chance
-        (:meth:`nblint.analysis.termblock.TermBlock.by_chance`).
+    terms, identical_by_chance
+        The words of a document-term block, and whether each set of identical columns among
+        them is chance (:meth:`nblint.analysis.termblock.TermBlock.identical_by_chance`).
     missing_together : callable
         Returns the groups among 0/1 columns missing together, and the flags among them
         (called after the exclusive-set searches: they share the search ``budget`` in that order).
@@ -240,7 +243,7 @@ def verified_structure(
     max_share, min_evidence : float
         The ``max-violation-share`` and ``min-evidence`` settings.
     """
-    names = list(profile.names)
+    names = tuple(profile.names)  # (a tuple: the name searches keep their stems' counts by its identity)
     binary, cooccurrence = searched
     broken_candidates, dummy_candidates, flags = exclusive_candidates(
         profile.gram, profile.n_rows, search, binary, cooccurrence, names, order, terms, max_share, min_evidence, budget
@@ -275,7 +278,7 @@ def verified_structure(
         dummy,
         in_table_order(broken, order),
         code_columns,
-        identical_sets(identical_exact + checks.identical, lambda cols: by_chance(cols, "identical"), order),
+        identical_sets(identical_exact + checks.identical, identical_by_chance, order),
         budget.exhausted,
         in_table_order(flags, order),
         missing,

@@ -117,7 +117,7 @@ class ZeroCountCell(Rule):
             for c, n in enumerate(class_rows[: len(classes)])
         ]
         limit = self.option_values["summarize-above"]
-        if limit == SUMMARIZE_ABOVE.default and terms and len(found.names) > 1 and all(c in terms for c in found.names):
+        if limit == SUMMARIZE_ABOVE.default and terms and len(found.names) > 1 and terms.issuperset(found.names):
             limit = 0  # the words of a document-term block: one finding for the block, whatever its size (unless set)
         if len(found.names) <= limit:
             for k, column in enumerate(found.names):

@@ -1,7 +1,11 @@
+from itertools import repeat
 from operator import itemgetter
+
+import numpy as np
 
 from nblint.analysis.context import TableContext
 from nblint.engine import SUMMARIZE_ABOVE, Option, Rule, Severity
+from nblint.readers import name_mask
 
 from . import fmt_value
 
@@ -62,14 +66,16 @@ class RareLevel(Rule):
         minimum = self.option_values["min-count"]
         terms = ctx.term_columns
         supports = ctx.term_supports if terms else {}
-        rare_terms = []  # (word, documents): made findings only when they are shown
+        candidates = ctx.features_of_kind(*kinds, "count", "continuous")
+        # The words at once (a vocabulary has thousands): their documents, in table order; a word whose
+        # documents are unknown is not rare.
+        named, is_term = np.array(candidates, dtype=object), name_mask(candidates, terms)
+        words = named[is_term]
+        documents = np.fromiter(map(supports.get, words.tolist(), repeat(-1)), dtype=np.int64, count=len(words))
+        few = np.flatnonzero((documents > 0) & (documents < minimum))
+        rare_terms = list(zip(words[few].tolist(), documents[few].tolist()))  # (word, documents)
         found = []
-        for column in ctx.features_of_kind(*kinds, "count", "continuous"):
-            if column in terms:
-                occurs = supports.get(column, minimum)
-                if 0 < occurs < minimum:
-                    rare_terms.append((column, occurs))
-                continue
+        for column in named[~is_term].tolist():
             if ctx.kinds[column].kind not in kinds:
                 continue
             levels = ctx.column(column).levels or ctx.level_pairs(column)  # (past the cap: its non-empty cells)

@@ -1,3 +1,5 @@
+import numpy as np
+
 from nblint.analysis.columns import negative_columns
 from nblint.analysis.context import TableContext
 from nblint.engine import SUMMARIZE_ABOVE, Rule, Severity
@@ -89,20 +91,26 @@ class MultinomialOnNegative(Rule):
         """One finding for the words of a document-term block that have negative cells."""
         order = ctx.table_order
         found = negative_columns(ctx.profile, terms, order)
-        if not found:
+        negative = found.names
+        if not negative:
             return
-        negative = [word.name for word in found]
-        # The words with the most negative cells first (None: past the level cap, counted as 0).
-        ranked = sorted(found, key=lambda w: (-(w.cells or 0), w.minimum, order[w.name]))
-        known = [word.cells for word in found if word.cells is not None]
-        counted = len(known) == len(negative)
+        # The words with the most negative cells first (past the level cap: counted as 0), then the lowest
+        # minimum, then table order (they come in it).
+        ranked = np.lexsort((np.arange(len(negative)), found.minimum, -found.cells))[:20].tolist()
+        counted = bool(found.counted.all())
+
+        def cells(k: int) -> int | None:
+            return int(found.cells[k]) if found.counted[k] else None
+
         evidence = {
             "words": len(negative),
             "block_words": len(terms),
-            "negative_cells": sum(known) if counted else None,
-            "examples": [{"word": w.name, "minimum": float(w.minimum), "negative_cells": w.cells} for w in ranked[:20]],
+            "negative_cells": int(found.cells.sum()) if counted else None,
+            "examples": [
+                {"word": negative[k], "minimum": float(found.minimum[k]), "negative_cells": cells(k)} for k in ranked
+            ],
             # (the five with the most, as the message lists them)
-            "most": ", ".join(f"{w.name!r} (minimum {fmt_number(w.minimum)})" for w in ranked[:5]),
+            "most": ", ".join(f"{negative[k]!r} (minimum {fmt_number(found.minimum[k])})" for k in ranked[:5]),
         }
         if ctx.model is not None:
             evidence["model"] = estimator(ctx.model)
