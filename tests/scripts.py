@@ -109,3 +109,34 @@ def run_fresh(script: Path) -> subprocess.CompletedProcess:
     """Run ``python script`` in a fresh interpreter, in the script's folder."""
     command = [sys.executable, script.name]
     return subprocess.run(command, cwd=script.parent, capture_output=True, text=True, timeout=TIMEOUT)
+
+
+#: ``nblint ARGV`` for each ARGV of the JSON list it is given, all at once, each in a process of its own
+#: forked from this one (its outputs thrown away); prints their exit statuses, in order, as a JSON list.
+_CONCURRENT_CLI = """
+import json, os, sys
+from nblint.cli import main
+
+children = []
+for argv in json.loads(sys.argv[1]):
+    pid = os.fork()
+    if pid == 0:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), 1), os.dup2(os.open(os.devnull, os.O_WRONLY), 2)
+        try:
+            main(argv, prog_name="nblint")
+        except SystemExit as exc:
+            os._exit(exc.code if isinstance(exc.code, int) else 1)
+        os._exit(0)
+    children.append(pid)
+print(json.dumps([os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) for pid in children]))
+"""
+
+
+def run_concurrently(runner: ScriptRunner, folder: Path, argvs: list[list[str]]) -> list[int]:
+    """``nblint ARGV`` for each of ``argvs`` at once, each a process of its own (forked by ``runner``'s
+    interpreter, which imports nblint's CLI once): their exit statuses, in order."""
+    script = folder / "concurrent_cli.py"
+    script.write_text(_CONCURRENT_CLI)
+    ran = runner.run(script, json.dumps(argvs))
+    assert ran.returncode == 0, ran.stderr
+    return json.loads(ran.stdout)

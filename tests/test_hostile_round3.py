@@ -23,7 +23,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
-from scripts import PRELOADED, ScriptRunner
+from scripts import PRELOADED, ScriptRunner, run_concurrently
 
 import nblint
 from nblint.cli import main
@@ -311,44 +311,21 @@ def test_orphaned_partial_outputs_are_swept_and_a_live_writers_are_kept(tmp_path
     assert sorted(p.name for p in tmp_path.iterdir()) == ["data.csv", "fixed.csv", "fixed.mapping.json"]
 
 
-#: ``nblint fix SOURCE -o OUT --force`` in one process per source given, all at once; exits 0 when every one did.
-_CONCURRENT_FIXES = """
-import os, sys
-from nblint.cli import main
-
-out, *sources = sys.argv[1:]
-children = []
-for source in sources:
-    pid = os.fork()
-    if pid == 0:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), 1), os.dup2(os.open(os.devnull, os.O_WRONLY), 2)
-        try:
-            main(["fix", source, "-o", out, "--force"], prog_name="nblint")
-        except SystemExit as exc:
-            os._exit(exc.code if isinstance(exc.code, int) else 1)
-        os._exit(0)
-    children.append(pid)
-sys.exit(any(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) for pid in children))
-"""
-
-
 @pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="the runs are processes forked at once")
 def test_concurrent_forced_runs_never_pair_one_table_with_another_mapping(tmp_path):
     """Two sources of different lengths fixed into one output at once: the mapping always names the table's source.
 
     Each round's four runs are processes of their own, forked together from one interpreter that
-    imported nblint once (tests/scripts.py): they race for the output as four ``nblint fix`` would.
+    imported nblint once (``run_concurrently``): they race for the output as four ``nblint fix`` would.
     """
     sources = {str(onehot_csv(tmp_path / f"data{n}.csv", n, seed=n)): n for n in (3_000, 5_000)}
     out = tmp_path / "fixed.csv"
-    script = tmp_path / "fixes.py"
-    script.write_text(_CONCURRENT_FIXES)
     runner = ScriptRunner((*PRELOADED, "nblint.cli"))
     try:
         for _ in range(3):
-            ran = runner.run(script, str(out), *[source for source in sources for _ in range(2)])
-            assert ran.returncode == 0, ran.stderr
+            runs = [["fix", source, "-o", str(out), "--force"] for source in sources for _ in range(2)]
+            assert run_concurrently(runner, tmp_path, runs) == [0] * len(runs)
             source = json.loads(Path(mapping_path(str(out))).read_text())["source"]
             assert len(pd.read_csv(out)) == sources[source]
             assert temporaries(tmp_path) == []
