@@ -23,6 +23,11 @@ seconds and worker in the controller; it changes nothing else.)
     python bench/bench_tests.py --fast                   # the fast subset: -m "not slow"
     python bench/bench_tests.py tests/test_contract.py tests/test_rule_cases.py
     python bench/bench_tests.py --suite                  # wall time of the whole suite and the fast subset
+    python bench/bench_tests.py --top 20 tests/test_hostile.py   # and its 20 costliest tests, in CPU seconds
+
+With ``--top N`` each file's process loads this module as a plugin too, which records every test's
+CPU seconds (the process's and its waited-for children's, setup and teardown included), and the N
+costliest tests are listed at the end: on a loaded machine pytest's ``--durations`` (wall) misleads.
 """
 
 from __future__ import annotations
@@ -32,11 +37,14 @@ import datetime
 import os
 import re
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -54,14 +62,54 @@ def summarise(result: subprocess.CompletedProcess) -> tuple[int, str]:
     return sum(n for word, n in counts.items() if word != "skipped"), summary
 
 
-def run_file(path: Path, fast: bool) -> tuple[float, float, int, str]:
-    """CPU seconds, wall seconds, tests run and pytest's summary line of one test file."""
+def run_file(path: Path, fast: bool, test_log: Path | None = None) -> tuple[float, float, int, str]:
+    """CPU seconds, wall seconds, tests run and pytest's summary line of one test file.
+
+    With ``test_log``, the plugin below appends each test's CPU seconds to that file.
+    """
     command = [sys.executable, "-m", "pytest", str(path), "-p", "no:cacheprovider", "-o", "addopts=", "-q"]
     command += ["--strict-markers", "-m", "not slow"] if fast else ["--strict-markers"]
+    env = dict(os.environ)
+    if test_log is not None:
+        command += ["-p", "bench_tests"]
+        env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "bench"), os.environ.get("PYTHONPATH", "")])
+        env[TEST_LOG] = str(test_log)
     cpu, wall = children_cpu(), time.perf_counter()
-    result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
+    result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, env=env)
     cpu, wall = children_cpu() - cpu, time.perf_counter() - wall
     return cpu, wall, *summarise(result)
+
+
+#: Where the plugin below writes each test's CPU seconds (setup, call and teardown; ``--top``).
+TEST_LOG = "NBLINT_BENCH_TEST_LOG"
+
+
+def process_cpu() -> float:
+    """CPU seconds of this process and of every child process it waited for."""
+    return sum(
+        usage.ru_utime + usage.ru_stime
+        for usage in (resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN))
+    )
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """As a pytest plugin (``-p bench_tests``, one process): each test's CPU seconds, its children included."""
+    path = os.environ.get(TEST_LOG)
+    started = process_cpu()
+    try:
+        return (yield)
+    finally:
+        if path:
+            with open(path, "a", encoding="utf-8") as log:
+                log.write(f"{process_cpu() - started:.3f}\t{item.nodeid}\n")
+
+
+def top_tests(path: Path, count: int) -> list[str]:
+    """Lines giving the ``count`` tests that took the most CPU seconds, the most first."""
+    rows = [line.split("\t", 1) for line in path.read_text(encoding="utf-8").splitlines()]
+    ranked = sorted(((float(seconds), nodeid) for seconds, nodeid in rows), reverse=True)[:count]
+    return [f"{seconds:8.1f}  {nodeid}" for seconds, nodeid in ranked]
 
 
 #: Where the plugin below writes one line per test phase (worker, seconds, node id) in the controller.
@@ -132,14 +180,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--suite", action="store_true", help="the whole suite, then the fast subset, as the README runs them"
     )
+    parser.add_argument("--top", type=int, default=0, metavar="N", help="then the N tests that took the most CPU")
     args = parser.parse_args(argv)
     if args.suite:
         return suite()
     files = [Path(f).resolve() for f in args.files] or sorted((ROOT / "tests").glob("test_*.py"))
     load_before = os.getloadavg()
     rows = []
+    test_log = Path(tempfile.mkdtemp()) / "tests.tsv" if args.top else None
     for path in files:
-        cpu, wall, ran, summary = run_file(path, args.fast)
+        cpu, wall, ran, summary = run_file(path, args.fast, test_log)
         rows.append((cpu, wall, ran, path.relative_to(ROOT), summary))
         print(f"  ran {path.relative_to(ROOT)}: {cpu:.1f} s CPU, {wall:.1f} s wall, {ran} tests", file=sys.stderr)
     print(f"{'CPU s':>8} {'wall s':>8} {'tests':>6}  file: pytest's last line")
@@ -152,6 +202,10 @@ def main(argv: list[str] | None = None) -> None:
         f"recorded {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC on {os.cpu_count()} cores; "
         f"load average {load_before[0]:.1f} before, {os.getloadavg()[0]:.1f} after"
     )
+    if test_log is not None:
+        print(f"the {args.top} tests that took the most CPU seconds (setup, call and teardown, children included):")
+        print("\n".join(top_tests(test_log, args.top) if test_log.exists() else []))
+        shutil.rmtree(test_log.parent)
 
 
 if __name__ == "__main__":

@@ -1,9 +1,38 @@
 import io
 import os
+import sys
 import textwrap
 
 import pandas as pd
 import pytest
+
+#: Set (to the variable's value) where the run removed PYTHONDONTWRITEBYTECODE from its environment.
+_NO_BYTECODE = pytest.StashKey[str]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The run's processes cache their bytecode, as Python does unless told not to.
+
+    With ``PYTHONDONTWRITEBYTECODE`` set, nothing caches the compiled modules of the editable
+    nblint (pip compiles an installed package's, not an editable one's) nor pytest's rewritten
+    test modules: every process of the run (each xdist worker, each child that runs the CLI or a
+    script) compiles them from source again, about 3 s of CPU per worker and 0.2 s per child.
+    The run (its controller, before the workers start) leaves the variable out of its
+    environment, so each module is compiled once and read from ``__pycache__`` (which
+    ``.gitignore`` lists) after; the variable comes back when the run ends. (As
+    ``bench/bench_check.py`` measures nblint: as an installed package runs.)
+    """
+    value = os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    if value is not None:
+        config.stash[_NO_BYTECODE] = value
+        sys.dont_write_bytecode = False
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    value = config.stash.get(_NO_BYTECODE, None)
+    if value is not None:
+        os.environ["PYTHONDONTWRITEBYTECODE"] = value
+        sys.dont_write_bytecode = True
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook, which reads the marks

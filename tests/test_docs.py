@@ -31,6 +31,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from doc_pages import DOCS, ROOT, all_blocks, pages
+from scripts import ScriptRunner, run_fresh
 
 from nblint.cli import main
 
@@ -200,13 +201,36 @@ def shown_values(snippet: str) -> list[str] | None:
     return shown or None
 
 
+def scripts() -> list:
+    """The Python blocks that are scripts, each text once (the README's first block is also the API page's)."""
+    seen: set[str] = set()
+    params = []
+    for param in of_kind("python"):
+        snippet = param.values[1]
+        if not snippet.startswith(NOT_SCRIPTS) and snippet not in seen:
+            seen.add(snippet)
+            params.append(param)
+    return params
+
+
+@pytest.fixture(scope="module")
+def script_runner():
+    """One warmed interpreter, forked per script (tests/scripts.py): the scripts' imports paid once."""
+    runner = ScriptRunner()
+    yield runner
+    runner.close()
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize(("page", "snippet"), [p for p in of_kind("python") if not p.values[1].startswith(NOT_SCRIPTS)])
-def test_every_python_block_runs_as_a_script(page, snippet, tmp_path):
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="the warmed interpreter forks a process per script")
+@pytest.mark.parametrize(("page", "snippet"), scripts())
+def test_every_python_block_runs_as_a_script(page, snippet, tmp_path, script_runner):
     """Each block, saved as a file and run with python in a folder holding the examples, exits 0.
 
     A script, not exec() in this process: what only works inside a test runner (a name the test
     defines, a Dask Client() outside the __main__ guard, whose workers re-import the script) fails.
+    Each runs in a process of its own, forked from an interpreter that imported pandas, scikit-learn
+    and nblint once; one whose workers re-import it (Dask's) in a fresh interpreter.
     """
     for module in ("polars", "sklearn", "pandera", "distributed"):
         if f"import {module}" in snippet or f"from {module}" in snippet:
@@ -215,7 +239,8 @@ def test_every_python_block_runs_as_a_script(page, snippet, tmp_path):
     if 'read_csv("titanic.csv")' in snippet:  # the pipelines page's script reads the user's own table
         write_titanic_like(tmp_path / "titanic.csv")
     (tmp_path / "snippet.py").write_text(snippet)
-    proc = subprocess.run([sys.executable, "snippet.py"], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    run = run_fresh if "distributed" in snippet else script_runner.run
+    proc = run(tmp_path / "snippet.py")
     assert proc.returncode == 0, proc.stderr[-3000:]
     shown = shown_values(snippet)
     if shown is not None:

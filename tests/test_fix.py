@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -15,6 +16,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
+from scripts import PRELOADED, ScriptRunner, run_concurrently
 
 from nblint import MixedNB, testing
 from nblint.cli import main
@@ -253,29 +255,24 @@ def test_a_failed_write_leaves_nothing_behind(tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="the writers are processes forked at once")
 def test_concurrent_writers_leave_one_complete_file(tmp_path):
     frame = colour_table(30_000)
     frame.to_csv(tmp_path / "data.csv", index=False)
     out = tmp_path / "fixed.parquet"
-    for force in ([], ["--force"]):
-        procs = [
-            subprocess.Popen(
-                [sys.executable, "-m", "nblint", "fix", str(tmp_path / "data.csv"), "-o", str(out), *force],
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-            )
-            for _ in range(3)
-        ]
-        codes = [p.wait() for p in procs]
-        for p in procs:
-            p.stdout.close(), p.stderr.close()
-        assert 0 in codes and set(codes) <= {0, 2}, codes
-        assert pq.read_table(out).num_rows == 30_000
-        assert not [p.name for p in tmp_path.iterdir() if "nblint-tmp" in p.name]
-        if not force:
-            out.unlink()
-            Path(mapping_path(str(out))).unlink()
+    runner = ScriptRunner((*PRELOADED, "nblint.cli"))  # (each round's three writers forked at once from it)
+    try:
+        for force in ([], ["--force"]):
+            fix = ["fix", str(tmp_path / "data.csv"), "-o", str(out), *force]
+            codes = run_concurrently(runner, tmp_path, [fix] * 3)
+            assert 0 in codes and set(codes) <= {0, 2}, codes
+            assert pq.read_table(out).num_rows == 30_000
+            assert not [p.name for p in tmp_path.iterdir() if "nblint-tmp" in p.name]
+            if not force:
+                out.unlink()
+                Path(mapping_path(str(out))).unlink()
+    finally:
+        runner.close()
 
 
 @pytest.mark.slow

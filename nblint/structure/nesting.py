@@ -13,6 +13,7 @@ the search for groups treats a column within another as a union's part, not a le
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Mapping
 from dataclasses import dataclass
 from math import log
@@ -207,13 +208,17 @@ def nesting_candidates(profile, kinds: Mapping[str, str], min_evidence: float) -
         totals = [int(t) for t in levels.totals.tolist() if t > 0]
         if len(totals) >= 2:
             counts[column] = totals
+    # The coarse columns by their number of levels: a fine column is tried only against those with
+    # fewer, a prefix of this list (not every column against every other: a wide table of codes has
+    # millions of pairs and few or none with fewer levels). The order tried does not show: the pairs
+    # found are sorted at the end.
+    coarse_by_size = sorted((len(counts[c]), c) for c in counts if kinds[c] in COARSE_KINDS)
+    sizes = [size for size, _ in coarse_by_size]
     found = []
     for fine in sorted(counts):
         if kinds[fine] not in FINE_KINDS:
             continue
-        for coarse in sorted(counts):
-            if kinds[coarse] not in COARSE_KINDS or len(counts[coarse]) >= len(counts[fine]):
-                continue
+        for _, coarse in coarse_by_size[: bisect_left(sizes, len(counts[fine]))]:
             evidence = nesting_evidence(counts[fine], counts[coarse], enough=min_evidence)
             if evidence >= min_evidence:
                 found.append((fine, coarse, evidence))
