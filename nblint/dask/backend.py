@@ -6,15 +6,17 @@ profiled where it lives and only the profiles, a few kilobytes to megabytes
 each, travel: pairs are merged on the workers, level by level, in a fixed
 order, and the client receives one profile.
 
-The passes after it run on the workers too, and send the client fixed-size
-results, never rows:
+Each partition is parsed once: the task that profiles it keeps its chunks on its
+worker, compact, within the worker's share of the memory budget (:mod:`nblint.dask.parts`),
+and the passes after it read them there (a partition that did not fit is read again).
+They send the client fixed-size results, never rows:
 
 * the candidate checks (example rows of a broken group, a code column decoding a
   group, hashes of possibly identical columns) and NB208's threshold histograms are
   accumulators (:meth:`DaskBackend.reduce_rows`): each partition fills its own, and
   the client merges them in partition order;
 * NB401's two passes (:mod:`nblint.dask.impact`): each partition's rows are encoded on
-  its worker and kept there; rows are scored in the same windows as on one machine, each
+  its worker, pass by pass; rows are scored in the same windows as on one machine, each
   window sends back its sums and the client adds them in window order, so every float
   sum is the local engine's, bit for bit.
 
@@ -30,8 +32,10 @@ from typing import TypeVar
 
 from nblint.core.errors import InputError
 from nblint.core.suggest import missing_column
-from nblint.readers import DataFrameSource, TableSource
+from nblint.dask.parts import part_chunks, profile_and_keep
+from nblint.readers import TableSource
 from nblint.readers.chunks import A
+from nblint.readers.kept import KEEP_BYTES, keep_limit
 
 P = TypeVar("P")
 
@@ -58,6 +62,12 @@ class DaskBackend:
         self.client = client
         self._lengths: list[int] | None = None
         self.chunk_rows = 0  # (set by the source, from its width)
+        #: The run's memory budget in bytes (None: the machine's share), set with the source's: it bounds
+        #: what each worker keeps of its partitions (:func:`~nblint.readers.kept.keep_limit`).
+        self.memory_budget: int | None = None
+        #: What the profile's pass kept of each partition, on its worker (persisted), or None where
+        #: nothing was: a partition with rows is read from it, or else from the partition again.
+        self._kept: list | None = None
 
     @property
     def counted(self) -> bool:
@@ -102,15 +112,28 @@ class DaskBackend:
         return list(dask.persist(*tasks))
 
     def partitions(self, columns: Sequence[str] | None = None) -> list[tuple]:
-        """(delayed partition, restricted to ``columns`` if given, its first row's number) for each partition with rows."""
+        """(partition, its first row's number) for each partition with rows, ``columns`` only if given.
+
+        The partition is what the profile's pass kept of it on its worker (read with
+        :func:`~nblint.dask.parts.part_chunks`), or the delayed partition itself where nothing was.
+        """
         parts = (self.frame if columns is None else self.frame[list(columns)]).to_delayed()
+        kept = self._kept if self._kept is not None else [None] * len(parts)
         offsets = [sum(self.lengths[:i]) for i in range(len(self.lengths))]
-        return [(part, offset) for part, offset, n in zip(parts, offsets, self.lengths) if n]
+        return [
+            (held if held is not None else part, offset)
+            for part, held, offset, n in zip(parts, kept, offsets, self.lengths)
+            if n
+        ]
 
     # ------------------------------------------------------------ the Backend protocol
 
     def profile(self, target: str | None, part: Callable[[TableSource], P], merge: Callable[[P, P], P]) -> P | None:
-        """The table's profile: ``part`` of each partition on the workers, merged pairwise up a fixed tree."""
+        """The table's profile: ``part`` of each partition on the workers, merged pairwise up a fixed tree.
+
+        Each partition's chunks are kept on its worker in the same task, where they fit
+        (:func:`~nblint.dask.parts.profile_and_keep`): the passes after this one read them there.
+        """
         import dask
 
         names = [str(c) for c in self.frame.columns]
@@ -124,16 +147,26 @@ class DaskBackend:
         offsets: list = [0]
         for n in lengths[:-1]:
             offsets.append(dask.delayed(operator.add)(offsets[-1], n))
-        level = [
-            dask.delayed(_partition_profile)(frame, offset, self.chunk_rows, part)
-            for frame, offset in zip(frames, offsets)
-        ]
+        limit = keep_limit(KEEP_BYTES, self.memory_budget)
+        # (profile, kept chunks) of each partition, held on its worker until both are taken apart.
+        passes = self.persist(
+            [
+                dask.delayed(profile_and_keep)(frame, offset, self.chunk_rows, part, limit)
+                for frame, offset in zip(frames, offsets)
+            ]
+        )
+        level = [dask.delayed(operator.getitem)(done, 0) for done in passes]
         merge_parts = partial(_merge_parts, merge)
         while len(level) > 1:
             merged = [dask.delayed(merge_parts)(level[i], level[i + 1]) for i in range(0, len(level) - 1, 2)]
             level = merged + ([level[-1]] if len(level) % 2 else [])
-        profile, *counted = self.compute_all([level[0], *lengths])
-        self._lengths = [int(n) for n in counted]
+        held = [dask.delayed(_is_kept)(done) for done in passes]
+        profile, *counted = self.compute_all([level[0], *lengths, *held])
+        self._lengths = [int(n) for n in counted[: len(lengths)]]
+        flags = counted[len(lengths) :]
+        kept = iter(self.persist([dask.delayed(operator.getitem)(done, 1) for done, k in zip(passes, flags) if k]))
+        self._kept = [next(kept) if k else None for k in flags]
+        del passes  # (each partition's profile is let go on its worker; its kept chunks stay)
         if profile is None:
             raise InputError("no data rows")
         return profile
@@ -164,14 +197,9 @@ class DaskBackend:
 # --------------------------------------------------------------------------- run on the workers
 
 
-def _partition_profile(frame, offset: int, chunk_rows: int, part: Callable[[TableSource], P]) -> P | None:
-    """Profile one partition (runs on a worker); row numbers count from the table's first row.
-
-    None for a partition with no rows: it adds nothing (not even its column types) to the table's profile.
-    """
-    if not len(frame):
-        return None
-    return part(DataFrameSource.part(frame, offset, chunk_rows))
+def _is_kept(done: tuple) -> bool:
+    """Whether a partition's chunks were kept on its worker by :func:`~nblint.dask.parts.profile_and_keep`."""
+    return done[1] is not None
 
 
 def _merge_parts(merge: Callable[[P, P], P], a: P | None, b: P | None) -> P | None:
@@ -183,11 +211,11 @@ def _merge_parts(merge: Callable[[P, P], P], a: P | None, b: P | None) -> P | No
     return merge(a, b)
 
 
-def _reduce_partition(frame, offset: int, chunk_rows: int, columns, accumulator):
+def _reduce_partition(part, offset: int, chunk_rows: int, columns, accumulator):
     """Fill a copy of ``accumulator`` with one partition's chunks (runs on a worker)."""
     import copy
 
     accumulator = copy.deepcopy(accumulator)  # (the threaded scheduler shares the argument)
-    for chunk in DataFrameSource.part(frame, offset, chunk_rows).chunks(columns):
+    for chunk in part_chunks(part, offset, chunk_rows, columns):
         accumulator.add(chunk)
     return accumulator
