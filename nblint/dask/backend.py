@@ -145,28 +145,28 @@ class DaskBackend:
         frames = self.frame.to_delayed()
         lengths = [dask.delayed(len)(frame) for frame in frames]
         offsets: list = [0]
-        for n in lengths[:-1]:
-            offsets.append(dask.delayed(operator.add)(offsets[-1], n))
+        for length in lengths[:-1]:
+            offsets.append(dask.delayed(operator.add)(offsets[-1], length))
         limit = keep_limit(KEEP_BYTES, self.memory_budget)
-        # (profile, kept chunks) of each partition, held on its worker until both are taken apart.
-        passes = self.persist(
-            [
-                dask.delayed(profile_and_keep)(frame, offset, self.chunk_rows, part, limit)
-                for frame, offset in zip(frames, offsets)
-            ]
-        )
+        passes = [
+            dask.delayed(profile_and_keep)(frame, offset, self.chunk_rows, part, limit)
+            for frame, offset in zip(frames, offsets)
+        ]
         level = [dask.delayed(operator.getitem)(done, 0) for done in passes]
         merge_parts = partial(_merge_parts, merge)
         while len(level) > 1:
             merged = [dask.delayed(merge_parts)(level[i], level[i + 1]) for i in range(0, len(level) - 1, 2)]
             level = merged + ([level[-1]] if len(level) % 2 else [])
-        held = [dask.delayed(_is_kept)(done) for done in passes]
-        profile, *counted = self.compute_all([level[0], *lengths, *held])
-        self._lengths = [int(n) for n in counted[: len(lengths)]]
-        flags = counted[len(lengths) :]
-        kept = iter(self.persist([dask.delayed(operator.getitem)(done, 1) for done, k in zip(passes, flags) if k]))
-        self._kept = [next(kept) if k else None for k in flags]
-        del passes  # (each partition's profile is let go on its worker; its kept chunks stay)
+        kept = [dask.delayed(operator.getitem)(done, 1) for done in passes]
+        held = [dask.delayed(_is_kept)(part) for part in kept]
+        # One graph, so each partition's task runs once: the profile merged and the counts wait on
+        # the workers for the client, each partition's kept chunks stay where they were made, and
+        # each partition's own profile is let go once merged.
+        results = self.persist([level[0], *lengths, *held, *kept])
+        n = len(frames)
+        profile, *counted = self.compute_all(results[: 1 + 2 * n])
+        self._lengths = [int(k) for k in counted[:n]]
+        self._kept = [part if k else None for part, k in zip(results[1 + 2 * n :], counted[n:])]
         if profile is None:
             raise InputError("no data rows")
         return profile
@@ -197,9 +197,9 @@ class DaskBackend:
 # --------------------------------------------------------------------------- run on the workers
 
 
-def _is_kept(done: tuple) -> bool:
-    """Whether a partition's chunks were kept on its worker by :func:`~nblint.dask.parts.profile_and_keep`."""
-    return done[1] is not None
+def _is_kept(part) -> bool:
+    """Whether :func:`~nblint.dask.parts.profile_and_keep` kept a partition's chunks on its worker."""
+    return part is not None
 
 
 def _merge_parts(merge: Callable[[P, P], P], a: P | None, b: P | None) -> P | None:
