@@ -28,11 +28,12 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Sequence
 from functools import partial
+from itertools import accumulate
 from typing import TypeVar
 
 from nblint.core.errors import InputError
 from nblint.core.suggest import missing_column
-from nblint.dask.parts import part_chunks, profile_and_keep
+from nblint.dask.parts import keep, part_chunks, profile_part
 from nblint.readers import TableSource
 from nblint.readers.chunks import A
 from nblint.readers.kept import KEEP_BYTES, keep_limit
@@ -131,42 +132,36 @@ class DaskBackend:
     def profile(self, target: str | None, part: Callable[[TableSource], P], merge: Callable[[P, P], P]) -> P | None:
         """The table's profile: ``part`` of each partition on the workers, merged pairwise up a fixed tree.
 
-        Each partition's chunks are kept on its worker in the same task, where they fit
-        (:func:`~nblint.dask.parts.profile_and_keep`): the passes after this one read them there.
+        Each partition's chunks are kept on its worker as soon as it is read, where they fit
+        (:func:`~nblint.dask.parts.keep`): this pass and the ones after it read them there.
         """
         import dask
 
         names = [str(c) for c in self.frame.columns]
         if target is not None and target not in names:
             raise InputError(missing_column("target column", target, names))
-        # Each partition is read once: its length and its profile come from the same frame, its
-        # first row's number from the lengths before it (added on the workers), so the rows are
-        # counted in this pass rather than in one of their own.
+        # Each partition is read once, by the task that keeps its chunks and counts its rows; its
+        # first row's number is then the sum of the rows before it, and its profile is made from
+        # what was kept (a partition that did not fit is read again).
         frames = self.frame.to_delayed()
-        lengths = [dask.delayed(len)(frame) for frame in frames]
-        offsets: list = [0]
-        for length in lengths[:-1]:
-            offsets.append(dask.delayed(operator.add)(offsets[-1], length))
         limit = keep_limit(KEEP_BYTES, self.memory_budget)
-        passes = [
-            dask.delayed(profile_and_keep)(frame, offset, self.chunk_rows, part, limit)
-            for frame, offset in zip(frames, offsets)
+        kept = self.persist([dask.delayed(keep)(frame, self.chunk_rows, limit) for frame in frames])
+        counted = self.compute_all([dask.delayed(_count)(part) for part in kept])
+        self._lengths = [n for n, _ in counted]
+        self._kept = [
+            dask.delayed(operator.itemgetter(1))(part) if held else None for part, (_, held) in zip(kept, counted)
         ]
-        level = [dask.delayed(operator.getitem)(done, 0) for done in passes]
+        offsets = [0, *accumulate(self._lengths)]
+        level = [
+            dask.delayed(profile_part)(held if held is not None else frame, offset, self.chunk_rows, part)
+            for frame, held, offset, n in zip(frames, self._kept, offsets, self._lengths)
+            if n
+        ]
         merge_parts = partial(_merge_parts, merge)
         while len(level) > 1:
             merged = [dask.delayed(merge_parts)(level[i], level[i + 1]) for i in range(0, len(level) - 1, 2)]
             level = merged + ([level[-1]] if len(level) % 2 else [])
-        kept = [dask.delayed(operator.getitem)(done, 1) for done in passes]
-        held = [dask.delayed(_is_kept)(part) for part in kept]
-        # One graph, so each partition's task runs once: the profile merged and the counts wait on
-        # the workers for the client, each partition's kept chunks stay where they were made, and
-        # each partition's own profile is let go once merged.
-        results = self.persist([level[0], *lengths, *held, *kept])
-        n = len(frames)
-        profile, *counted = self.compute_all(results[: 1 + 2 * n])
-        self._lengths = [int(k) for k in counted[:n]]
-        self._kept = [part if k else None for part, k in zip(results[1 + 2 * n :], counted[n:])]
+        profile = self.compute_all(level[:1])[0] if level else None
         if profile is None:
             raise InputError("no data rows")
         return profile
@@ -197,9 +192,9 @@ class DaskBackend:
 # --------------------------------------------------------------------------- run on the workers
 
 
-def _is_kept(part) -> bool:
-    """Whether :func:`~nblint.dask.parts.profile_and_keep` kept a partition's chunks on its worker."""
-    return part is not None
+def _count(kept: tuple) -> tuple[int, bool]:
+    """A partition's rows, and whether its worker kept its chunks (:func:`~nblint.dask.parts.keep`)."""
+    return kept[0], kept[1] is not None
 
 
 def _merge_parts(merge: Callable[[P, P], P], a: P | None, b: P | None) -> P | None:
