@@ -148,9 +148,11 @@ class DaskBackend:
         kept = self.persist([dask.delayed(keep)(frame, self.chunk_rows, limit) for frame in frames])
         counted = self.compute_all([dask.delayed(_count)(part) for part in kept])
         self._lengths = [n for n, _ in counted]
-        self._kept = [
-            dask.delayed(operator.itemgetter(1))(part) if held else None for part, (_, held) in zip(kept, counted)
-        ]
+        # (the kept chunks alone, persisted where they are: each later graph names them, and the
+        # counts are let go)
+        held = iter(self.persist([dask.delayed(operator.itemgetter(1))(p) for p, (_, k) in zip(kept, counted) if k]))
+        self._kept = [next(held) if k else None for _, k in counted]
+        del kept
         offsets = [0, *accumulate(self._lengths)]
         level = [
             dask.delayed(profile_part)(held if held is not None else frame, offset, self.chunk_rows, part)
