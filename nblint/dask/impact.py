@@ -113,15 +113,15 @@ def impact_passes(backend, plan, comparisons, fold_counts, points: list) -> None
         )
         for p, (part, offset) in enumerate(parts)
     ]
-    crossing = []
+    fold_crossing = []
     for f in range(plan.folds):
         fold_bounds = fold_starts[:, f].tolist()
         for window, pieces in _crossing(scored, fold_bounds, fold_totals[f], size, f).items():
-            crossing.append(((f, window), dask.delayed(_fold_window)(models, f, *pieces)))
+            fold_crossing.append(((f, window), dask.delayed(_fold_window)(models, f, *pieces)))
     wholes = [dask.delayed(operator.itemgetter("windows"))(task) for task in scored]
-    results = backend.compute_all([*wholes, *(task for _, task in crossing)])
+    results = backend.compute_all([*wholes, *(task for _, task in fold_crossing)])
     fold_windows = [item for part in results[: len(wholes)] for item in part]
-    for ((f, window), _), (scores, last) in zip(crossing, results[len(wholes) :]):
+    for ((f, window), _), (scores, last) in zip(fold_crossing, results[len(wholes) :]):
         fold_windows.append((f, window, last, scores))
     order = []
     for f, window, last, scores in fold_windows:

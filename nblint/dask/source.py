@@ -103,7 +103,7 @@ class DaskSource(TableSource):
     def n_rows(self, value: int) -> None:
         """(:class:`TableSource`'s constructor sets it; the rows are counted by the backend.)"""
 
-    @property  # type: ignore[override]
+    @property
     def memory_budget(self) -> int | None:
         """The run's memory budget (set by the runner): it also bounds what each worker keeps of its partitions."""
         return self.backend.memory_budget
