@@ -25,7 +25,6 @@ Needs the ``dask`` extra: ``pip install "naive-bayes-lint[dask]"``.
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable, Sequence
 from functools import partial
 from itertools import accumulate
@@ -143,14 +142,22 @@ class DaskBackend:
         # Each partition is read once, by the task that keeps its chunks and counts its rows; its
         # first row's number is then the sum of the rows before it, and its profile is made from
         # what was kept (a partition that did not fit is read again).
+        import pandas as pd
+
         frames = self.frame.to_delayed()
         limit = keep_limit(KEEP_BYTES, self.memory_budget)
-        kept = self.persist([dask.delayed(keep)(frame, self.chunk_rows, limit) for frame in frames])
+        # (a map over the partitions, so that Dask fuses the read and the keeping in one task: the
+        # parsed partition is never a result of its own, held while the worker reads the next)
+        kept = self.persist(
+            self.frame.map_partitions(
+                _keep_in_series, self.chunk_rows, limit, meta=pd.Series([], dtype=object), enforce_metadata=False
+            ).to_delayed()
+        )
         counted = self.compute_all([dask.delayed(_count)(part) for part in kept])
         self._lengths = [n for n, _ in counted]
         # (the kept chunks alone, persisted where they are: each later graph names them, and the
         # counts are let go)
-        held = iter(self.persist([dask.delayed(operator.itemgetter(1))(p) for p, (_, k) in zip(kept, counted) if k]))
+        held = iter(self.persist([dask.delayed(_kept_part)(p) for p, (_, k) in zip(kept, counted) if k]))
         self._kept = [next(held) if k else None for _, k in counted]
         del kept
         offsets = [0, *accumulate(self._lengths)]
@@ -194,9 +201,22 @@ class DaskBackend:
 # --------------------------------------------------------------------------- run on the workers
 
 
-def _count(kept: tuple) -> tuple[int, bool]:
+def _keep_in_series(frame, chunk_rows: int, limit: int):
+    """:func:`~nblint.dask.parts.keep` of one partition, in a Series of one value (what a map over partitions returns)."""
+    import pandas as pd
+
+    return pd.Series([keep(frame, chunk_rows, limit)], dtype=object)
+
+
+def _count(kept) -> tuple[int, bool]:
     """A partition's rows, and whether its worker kept its chunks (:func:`~nblint.dask.parts.keep`)."""
-    return kept[0], kept[1] is not None
+    n, part = kept.iloc[0]
+    return n, part is not None
+
+
+def _kept_part(kept):
+    """What a partition's worker kept of it (:func:`~nblint.dask.parts.keep`)."""
+    return kept.iloc[0][1]
 
 
 def _merge_parts(merge: Callable[[P, P], P], a: P | None, b: P | None) -> P | None:
