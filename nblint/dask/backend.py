@@ -6,10 +6,10 @@ profiled where it lives and only the profiles, a few kilobytes to megabytes
 each, travel: pairs are merged on the workers, level by level, in a fixed
 order, and the client receives one profile.
 
-Each partition is parsed once: the task that profiles it keeps its chunks on its
-worker, compact, within the worker's share of the memory budget (:mod:`nblint.dask.parts`),
-and the passes after it read them there (a partition that did not fit is read again).
-They send the client fixed-size results, never rows:
+Each partition is parsed once: the task that reads it keeps its chunks on its worker,
+compact, within the worker's share of the memory budget (:mod:`nblint.dask.parts`), and
+every pass, the profile's first, reads them there (a partition that did not fit is read
+again). The passes after the profile send the client fixed-size results, never rows:
 
 * the candidate checks (example rows of a broken group, a code column decoding a
   group, hashes of possibly identical columns) and NB208's threshold histograms are
@@ -65,8 +65,8 @@ class DaskBackend:
         #: The run's memory budget in bytes (None: the machine's share), set with the source's: it bounds
         #: what each worker keeps of its partitions (:func:`~nblint.readers.kept.keep_limit`).
         self.memory_budget: int | None = None
-        #: What the profile's pass kept of each partition, on its worker (persisted), or None where
-        #: nothing was: a partition with rows is read from it, or else from the partition again.
+        #: What each partition's worker kept of it when it was read (persisted there), or None where
+        #: nothing was: every pass reads a partition from it, or else reads the partition again.
         self._kept: list | None = None
 
     @property
@@ -114,7 +114,7 @@ class DaskBackend:
     def partitions(self, columns: Sequence[str] | None = None) -> list[tuple]:
         """(partition, its first row's number) for each partition with rows, ``columns`` only if given.
 
-        The partition is what the profile's pass kept of it on its worker (read with
+        The partition is what its worker kept of it when it was read (read with
         :func:`~nblint.dask.parts.part_chunks`), or the delayed partition itself where nothing was.
         """
         parts = (self.frame if columns is None else self.frame[list(columns)]).to_delayed()
