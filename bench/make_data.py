@@ -93,7 +93,7 @@ def make_long_streamed(path: Path, rows: int, piece: int = PIECE, copies: int = 
     probs = [rng.dirichlet(np.ones(k), size=4) for k in LONG_GROUP_SIZES]
     order = rng.permutation(long_names(copies)).tolist()
     piece = max(1, piece // copies)
-    tmp = path.with_suffix(".partial")
+    tmp = Path(path).with_suffix(".partial")  # (bench_scale passes a str)
     writer = None
     for start in range(0, rows, piece):
         n = min(piece, rows - start)

@@ -162,3 +162,85 @@ def test_groups_missing_together_and_yes_no_indicators_on_dask_give_the_pandas_f
     assert {"NB101", "NB102", "NB105"} <= set(expected.codes())
     got = nblint.check(dd.from_pandas(frame, npartitions=5), target="target")
     assert got.to_json().replace('"<dask>"', '"<dataframe>"') == expected.to_json()
+
+
+#: How many times each partition of :func:`_loaded_partitions` was made (the in-process workers run this module's code).
+_LOADS: dict[tuple[str, int], int] = {}
+
+
+def _load(key: str, i: int, part: pd.DataFrame) -> pd.DataFrame:
+    _LOADS[(key, i)] = _LOADS.get((key, i), 0) + 1
+    return part
+
+
+def _loaded_partitions(frame: pd.DataFrame, bounds: list[int], key: str):
+    """``frame`` as a Dask frame whose partition i (rows ``bounds[i]:bounds[i + 1]``) counts in
+    ``_LOADS[(key, i)]`` each time it is made."""
+    import dask
+
+    parts = [dask.delayed(_load)(key, i, frame.iloc[a:b]) for i, (a, b) in enumerate(zip(bounds, bounds[1:]))]
+    return dd.from_delayed(parts, meta=frame.iloc[:0])
+
+
+@pytest.mark.parametrize("keep", ["every", "some", "none"])
+def test_each_partition_is_read_once_and_later_passes_read_what_its_worker_kept(client, monkeypatch, keep):
+    """The profile's pass keeps each partition's chunks on its worker: the row checks and NB401's
+    two passes read them there, so a partition is made once. Past the worker's share of the memory
+    budget a partition is not kept and is read again: the findings are the same either way."""
+    import time
+
+    from nblint.dask import backend, parts
+    from nblint.readers import DataFrameSource
+    from nblint.readers.kept import KeptChunks
+
+    frame = _every_pass_table()
+    expected = nblint.check(frame, target="target").to_json()
+    bounds = [0, 700, 1400, 2100, 3000]
+    one = KeptChunks(1 << 40)  # (what a partition of 700 rows keeps)
+    for chunk in DataFrameSource(frame.iloc[:700]).chunks():
+        one.add(chunk)
+    if keep == "none":
+        monkeypatch.setattr(backend, "KEEP_BYTES", 0)
+    elif keep == "some":  # (one partition's kept chunks and a half: the in-process workers share one count)
+        monkeypatch.setattr(backend, "KEEP_BYTES", int(1.5 * one.nbytes))
+    deadline = time.monotonic() + 10
+    while parts.held_bytes() and time.monotonic() < deadline:  # (the last test's parts, let go by the workers)
+        time.sleep(0.05)
+    got = nblint.check(_loaded_partitions(frame, bounds, keep), target="target")
+    loads = [_LOADS.get((keep, i), 0) for i in range(len(bounds) - 1)]
+    assert got.to_json().replace('"<dask>"', '"<dataframe>"') == expected
+    assert {"NB103", "NB208", "NB401"} <= set(got.codes())  # (the row checks and NB401 read the rows again)
+    if keep == "every":
+        assert loads == [1, 1, 1, 1]
+    elif keep == "some":
+        assert min(loads) == 1 and max(loads) > 1
+    else:
+        assert min(loads) > 1
+
+
+def test_windows_laid_over_partitions_cover_each_window_once_in_order():
+    """:func:`nblint.dask.impact.cuts`: the pieces of every window, taken partition by partition, are
+    the window's positions in order, and a window is 'whole' in the one partition holding all of it."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from nblint.dask.impact import cuts
+
+    @settings(max_examples=200, deadline=None)
+    @given(st.lists(st.integers(0, 40), min_size=1, max_size=8), st.integers(1, 25))
+    def check(rows: list[int], size: int) -> None:
+        starts = np.concatenate([[0], np.cumsum(rows)]).tolist()
+        total = starts[-1]
+        pieces: dict[int, list[int]] = {}
+        for p in range(len(rows)):
+            for window, first, stop, whole in cuts(starts[p], starts[p + 1], total, size):
+                positions = list(range(starts[p] + first, starts[p] + stop))
+                assert positions and whole == (
+                    pieces.get(window) is None and len(positions) == min(size, total - window * size)
+                )
+                pieces.setdefault(window, []).extend(positions)
+        assert sorted(pieces) == list(range(-(-total // size)))
+        for window, positions in pieces.items():
+            assert positions == list(range(window * size, min((window + 1) * size, total)))
+
+    check()

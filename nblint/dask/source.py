@@ -103,6 +103,15 @@ class DaskSource(TableSource):
     def n_rows(self, value: int) -> None:
         """(:class:`TableSource`'s constructor sets it; the rows are counted by the backend.)"""
 
+    @property
+    def memory_budget(self) -> int | None:
+        """The run's memory budget (set by the runner): it also bounds what each worker keeps of its partitions."""
+        return self.backend.memory_budget
+
+    @memory_budget.setter
+    def memory_budget(self, value: int | None) -> None:
+        self.backend.memory_budget = value
+
     def chunks(self, columns: Sequence[str] | None = None) -> Iterator[Chunk]:
         """The rows in order, one partition at a time on the client, in chunks."""
         names = list(columns) if columns is not None else list(self.names)

@@ -156,6 +156,23 @@ class RowInputs:
         )
 
 
+def class_codes(tcol, classes) -> np.ndarray:
+    """Each row's class index among ``classes`` from the target column ``tcol``, -1 where it has none."""
+    if tcol.kind == "text":
+        class_index = {c: i for i, c in enumerate(classes)}
+        lookup = np.array([class_index.get(label, -1) for label in tcol.labels] + [-1], dtype=np.int64)
+        return lookup[tcol.values]
+    if _exact(tcol, classes):  # integer classes past 2^53: matched as integers (issue 24)
+        keys = np.array([int(c) for c in classes], dtype=tcol.values.dtype)
+        pos = np.clip(np.searchsorted(keys, tcol.values), 0, max(len(keys) - 1, 0))
+        present = ~tcol.missing if tcol.missing is not None else np.ones(len(tcol.values), dtype=bool)
+        return np.where(present & (keys[pos] == tcol.values), pos, -1)
+    values = tcol.as_float()
+    keys = np.array(classes, dtype=np.float64)
+    pos = np.clip(np.searchsorted(keys, values), 0, max(len(keys) - 1, 0))
+    return np.where(~np.isnan(values) & (keys[pos] == values), pos, -1) if len(keys) else np.full(len(values), -1)
+
+
 def encode_chunk(chunk, design: Design, target: str, held_terms=None) -> RowInputs:
     """Encode one chunk (rows with a missing target are dropped).
 
@@ -163,21 +180,7 @@ def encode_chunk(chunk, design: Design, target: str, held_terms=None) -> RowInpu
     held in memory rather than read with the chunk.
     """
     cols = dict(zip(chunk.names, chunk.columns))
-    class_index = {c: i for i, c in enumerate(design.classes)}
-    tcol = cols[target]
-    if tcol.kind == "text":
-        lookup = np.array([class_index.get(label, -1) for label in tcol.labels] + [-1], dtype=np.int64)
-        y = lookup[tcol.values]
-    elif _exact(tcol, design.classes):  # integer classes past 2^53: matched as integers (issue 24)
-        keys = np.array([int(c) for c in design.classes], dtype=tcol.values.dtype)
-        pos = np.clip(np.searchsorted(keys, tcol.values), 0, max(len(keys) - 1, 0))
-        present = ~tcol.missing if tcol.missing is not None else np.ones(len(tcol.values), dtype=bool)
-        y = np.where(present & (keys[pos] == tcol.values), pos, -1)
-    else:
-        values = tcol.as_float()
-        keys = np.array(design.classes, dtype=np.float64)
-        pos = np.clip(np.searchsorted(keys, values), 0, max(len(keys) - 1, 0))
-        y = np.where(~np.isnan(values) & (keys[pos] == values), pos, -1) if len(keys) else np.full(len(values), -1)
+    y = class_codes(cols[target], design.classes)
     has_class = y >= 0
     kept = int(has_class.sum())
     # Every row has a class (the usual case): the columns as they are, not a copy of each
