@@ -121,6 +121,15 @@ def test_every_pass_runs_where_the_partitions_live_with_the_local_findings(clien
     assert np.array_equal(remote.plot_points, local.plot_points)
 
 
+def test_a_run_that_keeps_no_partition_persists_nothing(client):
+    """Where no partition fits the worker's share of the budget (another run's parts still held, or a tiny
+    budget), nothing is persisted: Dask refuses an empty persist, which crashed the run."""
+    from nblint.dask.backend import DaskBackend
+
+    frame, _ = mixed_table(3, n=60)
+    assert DaskBackend(dd.from_pandas(frame, npartitions=2), client).persist([]) == []
+
+
 def test_engine_dask_applies_the_configured_memory_budget_as_the_local_engine_does(client, tmp_path):
     """One context factory for both engines: the configuration's memory budget caps each partition's profile."""
     import numpy as np
@@ -187,6 +196,7 @@ def test_each_partition_is_read_once_and_later_passes_read_what_its_worker_kept(
     """The profile's pass keeps each partition's chunks on its worker: the row checks and NB401's
     two passes read them there, so a partition is made once. Past the worker's share of the memory
     budget a partition is not kept and is read again: the findings are the same either way."""
+    import gc
     import time
 
     from nblint.dask import backend, parts
@@ -205,6 +215,7 @@ def test_each_partition_is_read_once_and_later_passes_read_what_its_worker_kept(
         monkeypatch.setattr(backend, "KEEP_BYTES", int(1.5 * one.nbytes))
     deadline = time.monotonic() + 10
     while parts.held_bytes() and time.monotonic() < deadline:  # (the last test's parts, let go by the workers)
+        gc.collect()  # (an earlier run's parts may wait for the collector: its futures sit in reference cycles)
         time.sleep(0.05)
     got = nblint.check(_loaded_partitions(frame, bounds, keep), target="target")
     loads = [_LOADS.get((keep, i), 0) for i in range(len(bounds) - 1)]

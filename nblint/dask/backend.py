@@ -107,6 +107,8 @@ class DaskBackend:
         """Compute Dask delayed objects, keeping the results where they were computed."""
         import dask
 
+        if not tasks:  # (no partition kept: Dask refuses to persist nothing)
+            return []
         if self.client is not None:
             return self.client.persist(tasks)
         return list(dask.persist(*tasks))
