@@ -8,11 +8,11 @@ at a thousand times its default): the check completes and every finding of the r
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-import nblint
 from nblint import testing
 from nblint.engine import load_rules
 
@@ -28,16 +28,8 @@ def _bounds(option) -> list:
     kind = type(option.default)
     if kind is bool or kind not in (int, float):
         return []
-    low = option.minimum if option.minimum is not None else None
     high = option.maximum if option.maximum is not None else option.default * 1000 if option.default else 10**6
-    return [kind(v) for v in (low, high) if v is not None]
-
-
-def _test_table(spec: dict):
-    """A train/test case's test table (its rows repeated as the case says), or None."""
-    if "test_table" not in spec:
-        return None
-    return testing.build_table({"table": spec["test_table"], "repeat": spec.get("test_repeat", 1)})
+    return [kind(v) for v in (option.minimum, high) if v is not None]
 
 
 PARAMS = [
@@ -53,19 +45,10 @@ PARAMS = [
 def test_rule_runs_with_an_option_at_its_bound(code, name, value):
     cases = [case for case in CASES if case.rule == code][:3]
     for case in cases:
-        spec = case.spec
-        report = nblint.check(
-            testing.build_table(spec),
-            target=spec.get("target", "y"),
-            model=spec.get("model"),
-            alpha=spec.get("alpha"),
-            select=[code],
-            options={code: {name: value}},
-            test=_test_table(spec),
-        )
-        for finding in report:
-            assert finding.code == code
-            assert finding.message.strip(), finding
+        # (the case runner's own check: its model, alpha and test table, the option set where the rule declares it)
+        for finding in testing.case_findings(replace(case, spec={**case.spec, "options": {name: value}})):
+            assert finding["code"] == code
+            assert finding["message"].strip(), finding
 
 
 def test_the_bounds_cover_every_rule_with_table_cases():
