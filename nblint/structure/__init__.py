@@ -5,6 +5,7 @@
 * :mod:`~nblint.structure.onehot`: exact one-hot groups (order-free choice among covers);
   :mod:`~nblint.structure.onehot_sparse`: the same from a wide table's sparse 0/1 block;
 * :mod:`~nblint.structure.exclusive`: drop-first dummy groups and broken groups;
+  :mod:`~nblint.structure.dummy_search`: the drop-first search's cliques, pruned and chosen;
 * :mod:`~nblint.structure.cliques`: the maximal cliques those searches start from;
 * :mod:`~nblint.structure.kin`: the columns around an exclusive set (its name family, flags that say it is no variable);
 * :mod:`~nblint.structure.implication`: 0/1 columns that imply another (NB105);
