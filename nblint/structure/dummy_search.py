@@ -41,6 +41,25 @@ class ExclusiveSet:
     undecided: bool = False
 
 
+#: Relative slack for rounding where the pruning skips a walk that exact arithmetic says ends empty
+#: (:meth:`DummySearch.falls_whole`): far above the few ulps each log-gamma term may be off.
+ROUNDING = 1e-9
+
+#: What :meth:`DummySearch.weakest` says of a set no member of which can stay.
+FALLS_WHOLE = -1
+
+
+def lgamma_array(x) -> np.ndarray:
+    """``math.lgamma`` of each element of ``x``, computed once per distinct value.
+
+    (The arguments are row counts, few distinct ones; :mod:`scipy.special` would cost a first
+    check on a small table the import of a library it needs nothing else from.)
+    """
+    x = np.asarray(x, dtype=np.float64)
+    values, where = np.unique(x, return_inverse=True)
+    return np.array([math.lgamma(v) for v in values.tolist()])[where].reshape(x.shape)
+
+
 def member_threshold(n_columns: int, min_evidence: float) -> float:
     """Evidence (nats) a column needs to join a set on statistics alone.
 
@@ -56,7 +75,9 @@ class DummySearch:
     """:func:`~nblint.structure.exclusive.dummy_sets`' search: the exclusivity graph, and how its cliques are pruned and chosen.
 
     The pool of candidate sets is re-pruned after every choice, mostly into sets seen
-    before: :meth:`prune` and :meth:`preference` are memoised by set.
+    before: :meth:`prune` and :meth:`preference` are memoised by set.  Pruning is part of the
+    search and spends from its budget as the clique search does (:meth:`prune`); the cliques
+    that lose every member are told in one pass over them all (:meth:`cliques_falling_whole`).
     """
 
     def __init__(
@@ -71,31 +92,139 @@ class DummySearch:
         self.order = sorted(range(b), key=lambda i: names[i])
         self.tried = int(self.exclusive.any(axis=1).sum())
         self.threshold = member_threshold(self.tried, min_evidence)
+        self.ones = counts.tolist()
+        #: Columns whose names tie them to another searched column: a set can have ties only among these.
+        self.tying = set(stem_ties([names[k] for k in np.flatnonzero(self.exclusive.any(axis=1))], all_names))
         self.pruned: dict[tuple, list[int]] = {}
+        self.evidence: dict[tuple[int, int], float] = {}
+        self.batch_bars: list[float] = [math.inf, math.inf]
         self.preferred: dict[tuple, tuple] = {}
 
-    def prune(self, members: list[int]) -> list[int]:
-        """Drop, weakest first, members neither tied by name nor supported by the evidence."""
-        key = tuple(members)
-        if key not in self.pruned:
-            self.pruned[key] = self._prune(list(members))
-        return list(self.pruned[key])
+    def prune(self, members: list[int], budget: Budget, found: bool = False) -> list[int]:
+        """Drop, weakest first, members neither tied by name nor supported by the evidence.
 
-    def _prune(self, members: list[int]) -> list[int]:
-        names, counts = self.names, self.counts
-        while len(members) >= 2:
-            total = int(counts[members].sum())
-            tied = stem_ties([names[k] for k in members], self.all_names)
-            weak = [
-                (member_evidence(int(counts[k]), total - int(counts[k]), self.n_rows), names[k], k)
-                for k in members
-                if names[k] not in tied
-            ]
-            weak = [w for w in weak if w[0] < self.threshold]
-            if not weak or self.weak_together([w[2] for w in weak], members):
+        Pruning walks from the set through smaller sets, one member fewer at each step, and
+        where a walk ends depends on the set it is at alone: every set met is memoised with
+        that end, so the walks of overlapping cliques stop where they meet, and a set no member
+        of which can stay (:meth:`falls_whole`) ends its walk at once.  Each weighing of a set
+        is a node of the search's ``budget``, but a clique's first (``found``): the node of the
+        clique search that found it paid for it.  Where none is left the set is dropped, and
+        ``budget.exhausted`` says groups may be missing.
+        """
+        walked: list[tuple] = []
+        members = list(members)
+        while (key := tuple(members)) not in self.pruned:
+            drop = None
+            if len(members) >= 2:
+                if not (found or budget.spend()):
+                    return []
+                found = False
+                drop = self.weakest(members)
+            if drop is None or drop == FALLS_WHOLE:
+                self.pruned[key] = list(members) if drop is None and len(members) >= 2 else []
                 break
-            members.remove(min(weak)[2])
-        return members if len(members) >= 2 else []
+            walked.append(key)
+            members.remove(drop)
+        end = self.pruned[key]
+        for key in walked:
+            self.pruned[key] = end
+        return list(end)
+
+    def weakest(self, members: list[int]) -> int | None:
+        """The member :meth:`prune` drops next from ``members``, None where the set stands, or
+        :data:`FALLS_WHOLE` where no member can stay."""
+        names, ones = self.names, self.ones
+        total = sum(ones[k] for k in members)
+        may_tie = sum(names[k] in self.tying for k in members) >= 2
+        tied = stem_ties([names[k] for k in members], self.all_names) if may_tie else set()
+        weighed = [
+            (self.member_evidence(ones[k], total - ones[k]), names[k], k) for k in members if names[k] not in tied
+        ]
+        weak = [w for w in weighed if w[0] < self.threshold]
+        if not weak:
+            return None
+        if len(weak) == len(members) and self.falls_whole(members, max(weak)[0]):
+            return FALLS_WHOLE
+        if self.weak_together([w[2] for w in weak], members):
+            return None
+        return min(weak)[2]
+
+    def member_evidence(self, count: int, others: int) -> float:
+        """:func:`~nblint.structure.groups.member_evidence` on this search's rows, memoised by its arguments."""
+        key = (count, others)
+        if key not in self.evidence:
+            self.evidence[key] = member_evidence(count, others, self.n_rows)
+        return self.evidence[key]
+
+    def falls_whole(self, members: list[int], strongest: float) -> bool:
+        """Whether no member of a set can stay: none tied by name, each weak, and the batch below chance.
+
+        Dropping a member leaves the others fewer rows to avoid, so each one's evidence only
+        falls, and the batch's evidence with it; no smaller set has ties its names did not
+        have.  So where every member is weak (``strongest``, the most evidence of one, is below
+        the member threshold) and the whole set's exclusivity is below the bar of a batch of any
+        size it can shrink to (:meth:`weak_together` with no rest: the member threshold plus
+        ``log C(tried, k)``, ``k >= 2``), the walk of :meth:`prune` drops every member, and need
+        not be taken.  Both sides keep a margin for rounding (:meth:`slack`), so that what holds
+        in exact arithmetic holds for the floating-point comparisons the walk would make.
+        """
+        slack = self.slack(len(members))
+        if strongest >= self.threshold - slack:
+            return False
+        batch = exclusivity_evidence([self.ones[k] for k in members], self.n_rows)
+        return batch < self.batch_bar(len(members)) - slack
+
+    def slack(self, size):
+        """The margin for rounding of :meth:`falls_whole` on sets of ``size`` members (:data:`ROUNDING` per
+        log-gamma term of the evidence, at the scale of the largest)."""
+        return ROUNDING * (size + 2) * (math.lgamma(self.n_rows + 1) + 1)
+
+    def cliques_falling_whole(self, sets: list[list[int]]) -> np.ndarray:
+        """:meth:`falls_whole` of each of many sets of two or more members (the cliques), in arrays."""
+        if not sets:
+            return np.zeros(0, dtype=bool)
+        size = np.array([len(s) for s in sets], dtype=np.int64)
+        n, width = self.n_rows, int(size.max())
+        ones = np.zeros((len(sets), width))
+        starts = np.cumsum(size) - size
+        rows = np.repeat(np.arange(len(sets)), size)
+        ones[rows, np.arange(int(size.sum())) - np.repeat(starts, size)] = self.counts[np.concatenate(sets)]
+        total = ones.sum(axis=1)
+        fits = total <= n  # (else two members share a row: infinite evidence, never weak)
+        total = np.where(fits, total, n)
+        log_all, log_rest = math.lgamma(n + 1), lgamma_array(n - ones + 1)
+        free = n - (total[:, None] - ones)
+        # groups.member_evidence of each member against the rest (0 for the padding, which has no ones)
+        member = (log_all - log_rest) - (lgamma_array(free + 1) - lgamma_array(free - ones + 1))
+        # groups.exclusivity_evidence of each set: -log P(disjoint | independent)
+        log_disjoint = (log_rest - log_all).sum(axis=1) + log_all - lgamma_array(n - total + 1)
+        slack = self.slack(size)
+        bars = np.array([self.batch_bar(int(k)) for k in size])
+        falls = fits & (member.max(axis=1) < self.threshold - slack) & (-log_disjoint < bars - slack)
+        return falls & ~self.may_tie(sets)
+
+    def may_tie(self, sets: list[list[int]]) -> np.ndarray:
+        """Whether names tie members of each set (:func:`~nblint.structure.names.stem_ties`), cheaply.
+
+        Names tied in a set are tied among all the columns searched too, so only sets with two
+        of those need their names read.
+        """
+        names, tying = self.names, self.tying
+        return np.array(
+            [
+                sum(names[k] in tying for k in s) >= 2 and bool(stem_ties([names[k] for k in s], self.all_names))
+                for s in sets
+            ],
+            dtype=bool,
+        )
+
+    def batch_bar(self, size: int) -> float:
+        """The least bar :meth:`weak_together` sets a batch of 2 to ``size`` members with no rest."""
+        while len(self.batch_bars) <= size:
+            k = len(self.batch_bars)
+            bar = self.threshold + math.log(math.comb(max(self.tried, k), k))
+            self.batch_bars.append(min(self.batch_bars[-1], bar) if k > 2 else bar)
+        return self.batch_bars[size]
 
     def weak_together(self, weak: list[int], members: list[int]) -> bool:
         """Whether the weak members, too rare each to tell from chance, are beyond chance as a batch.
@@ -148,7 +277,9 @@ class DummySearch:
 
     def choose(self, budget: Budget) -> list[ExclusiveSet]:
         """The sets chosen from the pruned maximal cliques, best first, each taking its columns from the rest."""
-        pool = [p for p in (self.prune(c) for c in maximal_cliques(self.exclusive, self.order, budget)) if p]
+        cliques = maximal_cliques(self.exclusive, self.order, budget)
+        standing = [c for c, falls in zip(cliques, self.cliques_falling_whole(cliques)) if not falls]
+        pool = [p for p in (self.prune(c, budget, found=True) for c in standing) if p]
         chosen: list[ExclusiveSet] = []
         taken: set[int] = set()
         while pool:
@@ -159,7 +290,7 @@ class DummySearch:
             chosen.append(self.chosen_set(best, rivals, taken))
             rest = []
             for p in pool[1:]:
-                left = self.prune([k for k in p if k not in taken])
+                left = self.prune([k for k in p if k not in taken], budget)
                 if left and left not in rest:
                     rest.append(left)
             pool = rest

@@ -92,7 +92,8 @@ def near_sets(names, cooccurrence: np.ndarray, n_rows: int, max_share: float, bu
     columns would share.  A maximal clique of that graph with at least one
     overlapping pair is kept when, overlaps counted twice, it still covers nearly
     every row: ``sum s - 2 sum O_kl >= (1 - max_share) n``, a lower bound on the rows
-    summing to exactly one.  Exclusive sets (no overlap) are :func:`dummy_sets`'.
+    summing to exactly one.  Exclusive sets (no overlap) are :func:`dummy_sets`'.  Columns
+    that cannot be in such a clique are left out of the graph first (:func:`can_cover`).
     """
     names = list(names)
     b = len(names)
@@ -107,6 +108,8 @@ def near_sets(names, cooccurrence: np.ndarray, n_rows: int, max_share: float, bu
     order = sorted(range(b), key=lambda i: names[i])
     found = []
     least = (1 - max_share) * n_rows
+    covering = can_cover(near, s, least)
+    near &= np.outer(covering, covering)
     for clique in maximal_cliques(near, order, budget):
         if s[clique].sum() < least:
             continue  # (overlaps only take away from what the clique covers: it cannot qualify)
@@ -122,6 +125,26 @@ def near_sets(names, cooccurrence: np.ndarray, n_rows: int, max_share: float, bu
             taken.update(clique)
             chosen.append(ExclusiveSet(list(clique), [int(s[k]) for k in clique], overlap))
     return chosen
+
+
+def can_cover(near: np.ndarray, s: np.ndarray, least: float) -> np.ndarray:
+    """The columns that can be in a clique of ``near`` whose columns have ``least`` ones in all.
+
+    A clique's ones are at most a column's own and its neighbours' (``s`` each): a column
+    whose neighbourhood falls short is in no such clique, and without it its neighbours'
+    neighbourhoods shrink, so columns are dropped until every one left has enough.  Every
+    clique with ``least`` ones keeps its columns, and is maximal among those left as it was
+    among all (a column dropped could not have joined it); so the search of
+    :func:`near_sets` visits that smaller graph alone, and finds the same sets.
+    """
+    alive = np.asarray(near.any(axis=1))
+    reach = s + near @ np.where(alive, s, 0.0)
+    short = alive & (reach < least)
+    while short.any():
+        alive &= ~short
+        reach -= near[:, short] @ s[short]
+        short = alive & (reach < least)
+    return alive
 
 
 #: A broken-group candidate: its members (table order), their counts of ones, whether the
