@@ -97,6 +97,7 @@ class DummySearch:
         self.tying = set(stem_ties([names[k] for k in np.flatnonzero(self.exclusive.any(axis=1))], all_names))
         self.pruned: dict[tuple, list[int]] = {}
         self.evidence: dict[tuple[int, int], float] = {}
+        self.exclusivity: dict[tuple, float] = {}
         self.batch_bars: list[float] = [math.inf, math.inf]
         self.preferred: dict[tuple, tuple] = {}
 
@@ -135,7 +136,7 @@ class DummySearch:
         :data:`FALLS_WHOLE` where no member can stay."""
         names, ones = self.names, self.ones
         total = sum(ones[k] for k in members)
-        may_tie = sum(names[k] in self.tying for k in members) >= 2
+        may_tie = bool(self.tying) and sum(names[k] in self.tying for k in members) >= 2
         tied = stem_ties([names[k] for k in members], self.all_names) if may_tie else set()
         weighed = [
             (self.member_evidence(ones[k], total - ones[k]), names[k], k) for k in members if names[k] not in tied
@@ -157,22 +158,39 @@ class DummySearch:
         return self.evidence[key]
 
     def falls_whole(self, members: list[int], strongest: float) -> bool:
-        """Whether no member of a set can stay: none tied by name, each weak, and the batch below chance.
+        """Whether no member of a set can stay: none tied by name, each weak, and no batch beyond chance.
 
         Dropping a member leaves the others fewer rows to avoid, so each one's evidence only
-        falls, and the batch's evidence with it; no smaller set has ties its names did not
-        have.  So where every member is weak (``strongest``, the most evidence of one, is below
-        the member threshold) and the whole set's exclusivity is below the bar of a batch of any
-        size it can shrink to (:meth:`weak_together` with no rest: the member threshold plus
-        ``log C(tried, k)``, ``k >= 2``), the walk of :meth:`prune` drops every member, and need
-        not be taken.  Both sides keep a margin for rounding (:meth:`slack`), so that what holds
-        in exact arithmetic holds for the floating-point comparisons the walk would make.
+        falls; no smaller set has ties its names did not have; and a batch of ``k`` of the
+        members is no more exclusive than the ``k`` with most ones (the evidence grows with
+        every count).  So where every member is weak (``strongest``, the most evidence of one,
+        is below the member threshold) and, for every ``k >= 2``, the ``k`` members with most
+        ones fall short of the bar :meth:`weak_together` sets a batch of ``k`` with no rest,
+        the walk of :meth:`prune` drops every member, and need not be taken.  Both sides keep a
+        margin for rounding (:meth:`slack`), so that what holds in exact arithmetic holds for
+        the floating-point comparisons the walk would make.
         """
         slack = self.slack(len(members))
         if strongest >= self.threshold - slack:
             return False
-        batch = exclusivity_evidence([self.ones[k] for k in members], self.n_rows)
-        return batch < self.batch_bar(len(members)) - slack
+        n = self.n_rows
+        log_all, total, log_avoid = math.lgamma(n + 1), 0, 0.0
+        for k, count in enumerate(sorted((self.ones[m] for m in members), reverse=True), start=1):
+            total += count
+            if total > n:
+                return False
+            # groups.exclusivity_evidence of the k members with most ones, summed as it goes
+            log_avoid += math.lgamma(n - count + 1) - log_all
+            if k >= 2 and -(log_all - math.lgamma(n - total + 1) + log_avoid) >= self.batch_bar(k) - slack:
+                return False
+        return True
+
+    def set_evidence(self, members: list[int]) -> float:
+        """:func:`~nblint.structure.groups.exclusivity_evidence` of a set, memoised by its members (in order)."""
+        key = tuple(members)
+        if key not in self.exclusivity:
+            self.exclusivity[key] = exclusivity_evidence([self.ones[k] for k in members], self.n_rows)
+        return self.exclusivity[key]
 
     def slack(self, size):
         """The margin for rounding of :meth:`falls_whole` on sets of ``size`` members (:data:`ROUNDING` per
@@ -196,11 +214,15 @@ class DummySearch:
         free = n - (total[:, None] - ones)
         # groups.member_evidence of each member against the rest (0 for the padding, which has no ones)
         member = (log_all - log_rest) - (lgamma_array(free + 1) - lgamma_array(free - ones + 1))
-        # groups.exclusivity_evidence of each set: -log P(disjoint | independent)
-        log_disjoint = (log_rest - log_all).sum(axis=1) + log_all - lgamma_array(n - total + 1)
+        # groups.exclusivity_evidence of the k members with most ones, for every k (the padding last)
+        most = -np.sort(-ones, axis=1)
+        log_avoid = np.cumsum(lgamma_array(n - most + 1) - log_all, axis=1)
+        top = -(log_all - lgamma_array(n - np.minimum(np.cumsum(most, axis=1), n) + 1) + log_avoid)
         slack = self.slack(size)
-        bars = np.array([self.batch_bar(int(k)) for k in size])
-        falls = fits & (member.max(axis=1) < self.threshold - slack) & (-log_disjoint < bars - slack)
+        k = np.arange(1, width + 1)
+        bars = np.array([self.batch_bar(int(j)) if j >= 2 else math.inf for j in k])
+        below = ((top < bars - slack[:, None]) | (k > size[:, None])).all(axis=1)
+        falls = fits & (member.max(axis=1) < self.threshold - slack) & below
         return falls & ~self.may_tie(sets)
 
     def may_tie(self, sets: list[list[int]]) -> np.ndarray:
@@ -210,6 +232,8 @@ class DummySearch:
         of those need their names read.
         """
         names, tying = self.names, self.tying
+        if not tying:
+            return np.zeros(len(sets), dtype=bool)
         return np.array(
             [
                 sum(names[k] in tying for k in s) >= 2 and bool(stem_ties([names[k] for k in s], self.all_names))
@@ -219,11 +243,10 @@ class DummySearch:
         )
 
     def batch_bar(self, size: int) -> float:
-        """The least bar :meth:`weak_together` sets a batch of 2 to ``size`` members with no rest."""
+        """The bar :meth:`weak_together` sets a batch of ``size`` members with no rest (memoised)."""
         while len(self.batch_bars) <= size:
             k = len(self.batch_bars)
-            bar = self.threshold + math.log(math.comb(max(self.tried, k), k))
-            self.batch_bars.append(min(self.batch_bars[-1], bar) if k > 2 else bar)
+            self.batch_bars.append(self.threshold + math.log(math.comb(max(self.tried, k), k)))
         return self.batch_bars[size]
 
     def weak_together(self, weak: list[int], members: list[int]) -> bool:
@@ -243,9 +266,7 @@ class DummySearch:
         rest = [k for k in members if k not in weak]
         if informative_stem([self.names[k] for k in rest], self.all_names) is not None:
             return False
-        batch = exclusivity_evidence(self.counts[members].tolist(), self.n_rows) - exclusivity_evidence(
-            self.counts[rest].tolist(), self.n_rows
-        )
+        batch = self.set_evidence(members) - self.set_evidence(rest)
         pickable = max(self.tried - len(rest), len(weak))
         return batch >= self.threshold + math.log(math.comb(pickable, len(weak)))
 
@@ -258,7 +279,7 @@ class DummySearch:
     def _preference(self, members: list[int]):
         member_names = [self.names[k] for k in members]
         stem = informative_stem(member_names, self.all_names)
-        evidence = exclusivity_evidence(self.counts[members].tolist(), self.n_rows)
+        evidence = self.set_evidence(members)
         # Names pointing to different variables come last: same-stem sets take their columns first.
         crossing = cross_stem(member_names, self.all_names) is not None
         return (crossing, stem is None, -len(members), -round(evidence, 6), sorted(member_names))
