@@ -14,8 +14,9 @@ class Budget:
 
     The group searches (exact covers, cliques) are exponential in the worst case:
     small tables with many rare 0/1 columns are exclusive by chance everywhere.
-    Each search spends from one budget, and a search that finds it empty stops and
-    says so (``exhausted``), which NB106 reports.
+    Each search spends from one budget (a node of a search, or a set its pruning
+    weighs), and a search that finds it empty stops and says so (``exhausted``),
+    which NB106 reports.
 
     Examples
     --------
