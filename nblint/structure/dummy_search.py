@@ -158,7 +158,8 @@ class DummySearch:
         return self.evidence[key]
 
     def falls_whole(self, members: list[int], strongest: float) -> bool:
-        """Whether no member of a set can stay: none tied by name, each weak, and no batch beyond chance.
+        """Whether no member of a set can stay: none tied by name (the caller found none), each weak, and no
+        batch beyond chance.
 
         Dropping a member leaves the others fewer rows to avoid, so each one's evidence only
         falls; no smaller set has ties its names did not have; and a batch of ``k`` of the
