@@ -310,10 +310,11 @@ class DummySearch:
             rivals = [p for p in pool[1:] if set(p) & set(best)]
             taken.update(best)
             chosen.append(self.chosen_set(best, rivals, taken))
-            rest = []
+            rest, kept = [], set()  # (the sets kept, for a look-up that does not grow with the pool)
             for p in pool[1:]:
                 left = self.prune([k for k in p if k not in taken], budget)
-                if left and left not in rest:
+                if left and tuple(left) not in kept:
+                    kept.add(tuple(left))
                     rest.append(left)
             pool = rest
         return chosen
