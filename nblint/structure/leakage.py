@@ -166,7 +166,8 @@ def single_class_levels(profile, columns, min_rows: int, max_chance: float, coun
     tested += int(big_levels[at[zero_one]].sum())
     read = ~zero_one
     read[zero_one] = single[at[zero_one]]
-    packed = _packed_single_levels(numeric.levels, n_classes, min_rows)
+    # (every packed table at once, but only where a column is read: a vocabulary's words are not, here)
+    packed = _packed_single_levels(numeric.levels, n_classes, min_rows) if read.any() else None
     for k in np.flatnonzero(read).tolist():
         column, j = columns[k], (int(at[k]) if at[k] >= 0 else None)
         if packed is not None and j is not None and packed[0][j] >= 0:  # (a packed table, read with the others)
