@@ -39,7 +39,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from itertools import repeat
 from math import exp, lgamma
-from operator import attrgetter, itemgetter
+from operator import attrgetter
 
 import numpy as np
 
@@ -254,12 +254,18 @@ def deciding_columns(profile, kinds, min_share: float, max_chance: float = 0.0) 
     one_sided_only = one_sided_left.tolist()
     text = profile.text
     position = numeric.names.positions()
-    # Beyond two classes only the level reading applies (no threshold): only level kinds can decide.
-    scanned = kinds.items() if n_classes == 2 else [(c, k) for c, k in kinds.items() if k.kind in DECIDING_LEVEL_KINDS]
-    columns, column_kinds = list(map(itemgetter(0), scanned)), list(map(itemgetter(1), scanned))
+    # Every column's kind read once, as an array (a vocabulary's tens of thousands: no Python per column).
+    columns, column_kinds = list(kinds), list(kinds.values())
+    kind_names = np.fromiter(map(attrgetter("kind"), column_kinds), dtype=object, count=len(column_kinds))
+    if n_classes != 2:  # Beyond two classes only the level reading applies (no threshold): only level kinds can decide.
+        level_kind = np.zeros(len(kind_names), dtype=bool)
+        for kind in DECIDING_LEVEL_KINDS:
+            level_kind |= kind_names == kind
+        chosen = np.flatnonzero(level_kind).tolist()
+        columns, column_kinds = list(map(columns.__getitem__, chosen)), list(map(column_kinds.__getitem__, chosen))
+        kind_names = kind_names[level_kind]
     # Dismissed at once (a vocabulary's columns): the target, constants, numeric columns missing values or hopeless.
     at = np.fromiter(map(position.get, columns, repeat(-1)), dtype=np.int64, count=len(columns))  # (text: -1)
-    kind_names = np.array(list(map(attrgetter("kind"), column_kinds)), dtype=object)
     dismissed = (kind_names == "target") | (kind_names == "constant")
     in_numeric = at >= 0
     dismissed[in_numeric] |= (numeric.n_missing[at[in_numeric]] > 0) | hopeless[at[in_numeric]]
