@@ -40,12 +40,20 @@ class KindIndex:
     def __init__(self, kinds: Mapping[str, ColumnKind]):
         self.names = np.array(list(kinds), dtype=object)
         self.kinds = np.fromiter(map(kind_of, kinds.values()), dtype=object, count=len(kinds))
+        self._values = kinds
 
-    def columns(self, *wanted: str) -> list[str]:
-        """The columns of the ``wanted`` kinds, in table order (a new list)."""
+    @cached_property
+    def models(self) -> np.ndarray:
+        """Every column's recommended event model (None: not a feature), made when first asked for."""
+        return np.fromiter(map(model_of, self._values.values()), dtype=object, count=len(self._values))
+
+    def columns(self, *wanted: str, model: str | None = None) -> list[str]:
+        """The columns of the ``wanted`` kinds, in table order (a new list); with ``model``, only those read by it."""
         chosen = np.zeros(len(self.names), dtype=bool)
         for kind in wanted:
             chosen |= self.kinds == kind
+        if model is not None:
+            chosen &= self.models == model
         return self.names[chosen].tolist()
 
 
