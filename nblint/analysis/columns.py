@@ -15,13 +15,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from operator import itemgetter
-from typing import cast
 
 import numpy as np
 
 from nblint.profile.levels import Levels, counts_below, level_sizes
 from nblint.profile.table import TableProfile
-from nblint.readers import Names
 from nblint.structure.kinds import ColumnKind, declared_kind, infer_kinds, term_kinds
 
 #: A kind's ``kind`` and ``model``, read for every column at once by position (a tuple's item is read in
@@ -209,13 +207,12 @@ def negative_columns(profile: TableProfile, columns, order: dict[str, int]) -> N
     cells from the level tables (a vocabulary of words has thousands).
     """
     numeric = profile.numeric
-    columns = list(columns)
-    at = np.fromiter(
-        map(cast(Names, numeric.names).positions().__getitem__, columns), dtype=np.int64, count=len(columns)
-    )
-    below_zero = numeric.minimum[at] < 0
-    names = np.array(columns, dtype=object)[below_zero]
-    at = at[below_zero]
+    chosen = columns if isinstance(columns, (set, frozenset)) else set(columns)
+    # The columns below 0 first, from the minima (an unsigned hashed block has none): only those are looked up.
+    below = np.flatnonzero(numeric.minimum < 0)
+    below_names = np.array(list(map(numeric.names.__getitem__, below.tolist())), dtype=object)
+    kept = np.fromiter(map(chosen.__contains__, below_names.tolist()), dtype=bool, count=len(below))
+    names, at = below_names[kept], below[kept]
     in_order = np.argsort(np.fromiter(map(order.__getitem__, names.tolist()), dtype=np.int64, count=len(names)))
     names, at = names[in_order], at[in_order]
     counted = level_sizes(numeric.levels)[at] >= 0
