@@ -20,6 +20,7 @@ import numpy as np
 
 from nblint.profile.levels import Levels, counts_below, level_sizes
 from nblint.profile.table import TableProfile
+from nblint.readers import name_mask
 from nblint.structure.kinds import ColumnKind, declared_kind, infer_kinds, term_kinds
 
 #: A kind's ``kind`` and ``model``, read for every column at once by position (a tuple's item is read in
@@ -65,10 +66,15 @@ def column_kinds(ctx) -> dict[str, ColumnKind]:
     groups = ctx.structure.groups
     members = {m for g in groups for m in g.members}
     terms, declared = ctx.term_columns, ctx.declared_kinds
-    words = [c for c in terms if c not in members]
+    # The words by mask over the numeric columns (a vocabulary's tens of thousands: no look-up by name).
+    names = ctx.profile.numeric.names
+    words = name_mask(names, terms)
+    if members:
+        words &= ~name_mask(names, members)
     if declared:
-        words = [c for c in words if declared_kind(c, declared) is None]
-    preset = term_kinds(ctx.profile, words)
+        for k in np.flatnonzero(words).tolist():
+            words[k] = declared_kind(names[k], declared) is None
+    preset = term_kinds(ctx.profile, np.flatnonzero(words))
     return infer_kinds(ctx.profile, groups, ctx.structure.code_columns, ctx.declared_kinds, preset)
 
 
