@@ -77,7 +77,9 @@ class SparseSource(TableSource):
             keep = np.flatnonzero(filled)
             # No entry sits in an empty column: the entries stay as they are (shared, never changed), their
             # columns renumbered among those kept, in order (one gather over the entries, not a column slice).
-            renumbered = (np.cumsum(filled) - 1).astype(csr.indices.dtype)[csr.indices]
+            renumber = np.zeros(len(filled), dtype=csr.indices.dtype)
+            renumber[keep] = np.arange(len(keep), dtype=csr.indices.dtype)
+            renumbered = renumber[csr.indices]
             csr = sparse.csr_matrix((csr.data, renumbered, csr.indptr), shape=(csr.shape[0], len(keep)), copy=False)
             take = getattr(names, "take", None)  # (DefaultNames: the hash buckets' x{j} made in one map)
             names = take(keep) if take is not None else tuple(names[j] for j in keep.tolist())
