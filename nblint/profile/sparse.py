@@ -474,11 +474,12 @@ def _gram(X, names, complete: np.ndarray, zero_one: np.ndarray, wide_binary: int
     moments = complete & ~zero_one if words is None else complete & ~zero_one & ~words
     z_idx = np.flatnonzero(moments) if int(moments.sum()) <= MOMENT_COLUMNS else np.zeros(0, dtype=np.int64)
     wide = len(b_idx) > wide_binary
-    B = X[:, b_idx].tocsr()
+    empty = sparse.csr_matrix((n, 0), dtype=X.dtype)  # (no column: no slice, which visits every entry; weights)
+    B = (X[:, b_idx] if len(b_idx) else empty).tocsr()
     B.sort_indices()
     B = sparse.csr_matrix((np.ones(B.nnz, dtype=np.int64), B.indices, B.indptr), shape=B.shape)
     binary = tuple(map(names.__getitem__, b_idx.tolist()))  # (Python ints index a tuple fastest)
-    Z = X[:, z_idx].astype(np.float64)
+    Z = (X[:, z_idx] if len(z_idx) else empty).astype(np.float64)
     z_mean = np.asarray(Z.sum(axis=0)).ravel() / max(n, 1)
     zz = (Z.T @ Z).toarray() - n * np.outer(z_mean, z_mean)
     if wide:  # the incidence, not O = B^T B: a bag of words' pairs of words are hundreds of millions
