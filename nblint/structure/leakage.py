@@ -254,16 +254,7 @@ def deciding_columns(profile, kinds, min_share: float, max_chance: float = 0.0) 
     one_sided_only = one_sided_left.tolist()
     text = profile.text
     position = numeric.names.positions()
-    # Every column's kind read once, as an array (a vocabulary's tens of thousands: no Python per column).
-    columns, column_kinds = list(kinds), list(kinds.values())
-    kind_names = np.fromiter(map(attrgetter("kind"), column_kinds), dtype=object, count=len(column_kinds))
-    if n_classes != 2:  # Beyond two classes only the level reading applies (no threshold): only level kinds can decide.
-        level_kind = np.zeros(len(kind_names), dtype=bool)
-        for kind in DECIDING_LEVEL_KINDS:
-            level_kind |= kind_names == kind
-        chosen = np.flatnonzero(level_kind).tolist()
-        columns, column_kinds = list(map(columns.__getitem__, chosen)), list(map(column_kinds.__getitem__, chosen))
-        kind_names = kind_names[level_kind]
+    columns, column_kinds, kind_names = _scanned(kinds, n_classes)
     # Dismissed at once (a vocabulary's columns): the target, constants, numeric columns missing values or hopeless.
     at = np.fromiter(map(position.get, columns, repeat(-1)), dtype=np.int64, count=len(columns))  # (text: -1)
     dismissed = (kind_names == "target") | (kind_names == "constant")
@@ -308,6 +299,23 @@ def deciding_columns(profile, kinds, min_share: float, max_chance: float = 0.0) 
             if side is not None:
                 found.append(side)
     return found
+
+
+def _scanned(kinds, n_classes: int) -> tuple[list, list, np.ndarray]:
+    """The columns :func:`deciding_columns` reads, their kinds, and the kinds' names as an array.
+
+    Every column's kind is read once, as an array (a vocabulary's tens of thousands: no Python per
+    column); beyond two classes only the level reading applies (no threshold): only level kinds can decide.
+    """
+    columns, column_kinds = list(kinds), list(kinds.values())
+    kind_names = np.fromiter(map(attrgetter("kind"), column_kinds), dtype=object, count=len(column_kinds))
+    if n_classes == 2:
+        return columns, column_kinds, kind_names
+    level_kind = np.zeros(len(kind_names), dtype=bool)
+    for kind in DECIDING_LEVEL_KINDS:
+        level_kind |= kind_names == kind
+    chosen = np.flatnonzero(level_kind).tolist()
+    return list(map(columns.__getitem__, chosen)), list(map(column_kinds.__getitem__, chosen)), kind_names[level_kind]
 
 
 def one_sided_threshold(
