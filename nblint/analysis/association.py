@@ -59,25 +59,30 @@ class ClassAssociation:
         Categorical codes (NB201-NB203, NB208), and counts where the model reads them by
         their levels (a declared Categorical or Bernoulli model: NB201, NB203).
         """
-        profile, terms = self.profile, self.terms
+        profile = self.profile
 
         def by_levels(kind: ColumnKind) -> bool:
             return kind.kind in leakage.LEVEL_KINDS or (
                 kind.kind == "count" and (self.model or kind.model) in ("categorical", "bernoulli")
             )
 
-        # The words of a document-term block leave as one set difference (a vocabulary: tens of thousands).
-        others = self.kinds.keys() - terms if terms else self.kinds.keys()
-        if not others:
-            return []
         return [
             column
-            for column, kind in self.kinds.items()
-            if column in others
-            and by_levels(kind)
-            and profile.levels(column) is None
-            and profile.n_distinct(column) is not None
+            for column, kind in self.other_kinds.items()
+            if by_levels(kind) and profile.levels(column) is None and profile.n_distinct(column) is not None
         ]
+
+    @cached_property
+    def other_kinds(self) -> dict[str, ColumnKind]:
+        """The kinds of the columns outside the document-term block, in table order (all of them without one).
+
+        The words leave as one set difference, never visited one by one (a vocabulary: tens of thousands):
+        the analyses that weigh words by their documents elsewhere read these only.
+        """
+        if not self.terms:
+            return self.kinds
+        others = self.kinds.keys() - self.terms
+        return {column: self.kinds[column] for column in sorted(others, key=self.order.__getitem__)}
 
     @cached_property
     def past_cap_candidates(self) -> list[str]:
@@ -143,10 +148,8 @@ class ClassAssociation:
         if self.profile.target is None:
             return {}
         deciding = set(self.deciding_columns)
-        columns = [c for c in leakage.scanned_columns(self.profile, self.kinds) if c not in deciding]
-        # The words of a document-term block are weighed by their documents (the class vocabulary).
-        if self.terms:
-            columns = [c for c in columns if c not in self.terms]
+        # The words of a document-term block are weighed by their documents (the class vocabulary): not scanned.
+        columns = [c for c in leakage.scanned_columns(self.profile, self.other_kinds) if c not in deciding]
         # Categorical columns past the cap on levels: their levels from the pass over their pairs.
         past = [c for c in self.past_level_cap if self.kinds[c].kind in leakage.LEVEL_KINDS and c not in deciding]
         min_rows = self.settings.separation_min_rows

@@ -15,13 +15,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from operator import itemgetter
-from typing import cast
 
 import numpy as np
 
 from nblint.profile.levels import Levels, counts_below, level_sizes
 from nblint.profile.table import TableProfile
-from nblint.readers import Names
+from nblint.readers import name_mask
 from nblint.structure.kinds import ColumnKind, declared_kind, infer_kinds, term_kinds
 
 #: A kind's ``kind`` and ``model``, read for every column at once by position (a tuple's item is read in
@@ -40,12 +39,20 @@ class KindIndex:
     def __init__(self, kinds: Mapping[str, ColumnKind]):
         self.names = np.array(list(kinds), dtype=object)
         self.kinds = np.fromiter(map(kind_of, kinds.values()), dtype=object, count=len(kinds))
+        self._values = kinds
 
-    def columns(self, *wanted: str) -> list[str]:
-        """The columns of the ``wanted`` kinds, in table order (a new list)."""
+    @cached_property
+    def models(self) -> np.ndarray:
+        """Every column's recommended event model (None: not a feature), made when first asked for."""
+        return np.fromiter(map(model_of, self._values.values()), dtype=object, count=len(self._values))
+
+    def columns(self, *wanted: str, model: str | None = None) -> list[str]:
+        """The columns of the ``wanted`` kinds, in table order (a new list); with ``model``, only those read by it."""
         chosen = np.zeros(len(self.names), dtype=bool)
         for kind in wanted:
             chosen |= self.kinds == kind
+        if model is not None:
+            chosen &= self.models == model
         return self.names[chosen].tolist()
 
 
@@ -59,10 +66,15 @@ def column_kinds(ctx) -> dict[str, ColumnKind]:
     groups = ctx.structure.groups
     members = {m for g in groups for m in g.members}
     terms, declared = ctx.term_columns, ctx.declared_kinds
-    words = [c for c in terms if c not in members]
+    # The words by mask over the numeric columns (a vocabulary's tens of thousands: no look-up by name).
+    names = ctx.profile.numeric.names
+    words = name_mask(names, terms)
+    if members:
+        words &= ~name_mask(names, members)
     if declared:
-        words = [c for c in words if declared_kind(c, declared) is None]
-    preset = term_kinds(ctx.profile, words)
+        for k in np.flatnonzero(words).tolist():
+            words[k] = declared_kind(names[k], declared) is None
+    preset = term_kinds(ctx.profile, np.flatnonzero(words))
     return infer_kinds(ctx.profile, groups, ctx.structure.code_columns, ctx.declared_kinds, preset)
 
 
@@ -201,13 +213,12 @@ def negative_columns(profile: TableProfile, columns, order: dict[str, int]) -> N
     cells from the level tables (a vocabulary of words has thousands).
     """
     numeric = profile.numeric
-    columns = list(columns)
-    at = np.fromiter(
-        map(cast(Names, numeric.names).positions().__getitem__, columns), dtype=np.int64, count=len(columns)
-    )
-    below_zero = numeric.minimum[at] < 0
-    names = np.array(columns, dtype=object)[below_zero]
-    at = at[below_zero]
+    chosen = columns if isinstance(columns, (set, frozenset)) else set(columns)
+    # The columns below 0 first, from the minima (an unsigned hashed block has none): only those are looked up.
+    below = np.flatnonzero(numeric.minimum < 0)
+    below_names = np.array(list(map(numeric.names.__getitem__, below.tolist())), dtype=object)
+    kept = np.fromiter(map(chosen.__contains__, below_names.tolist()), dtype=bool, count=len(below))
+    names, at = below_names[kept], below[kept]
     in_order = np.argsort(np.fromiter(map(order.__getitem__, names.tolist()), dtype=np.int64, count=len(names)))
     names, at = names[in_order], at[in_order]
     counted = level_sizes(numeric.levels)[at] >= 0

@@ -228,9 +228,10 @@ class TableContext:
     def _column_records(self) -> dict[str, ColumnRecord]:
         return {}
 
-    def features_of_kind(self, *kinds: str) -> list[str]:
-        """Feature columns of the given kinds, in table order (a new list)."""
-        return self._kind_index.columns(*kinds)
+    def features_of_kind(self, *kinds: str, model: str | None = None) -> list[str]:
+        """Feature columns of the given kinds, in table order (a new list); with ``model``, only those its kind
+        recommends that event model for (a vocabulary's words are weights read by a text model, not Gaussian)."""
+        return self._kind_index.columns(*kinds, model=model)
 
     @cached_property
     def _kind_index(self) -> KindIndex:

@@ -64,7 +64,10 @@ def term_presence(profile, terms, order: dict[str, int], source, reduce_rows) ->
     # (a vectorizer's matrix: every feature is a word, already in table order)
     every = isinstance(terms, frozenset) and len(terms) == len(features) and terms.issuperset(features)
     names = tuple(features) if every else tuple(sorted(terms, key=order.__getitem__))
-    at = np.fromiter(map(numeric.names.positions().__getitem__, names), dtype=np.int64, count=len(names))
+    if names == tuple(numeric.names):  # (the words are the numeric columns, in their order: nothing to look up)
+        at = np.arange(len(names), dtype=np.int64)
+    else:
+        at = np.fromiter(map(numeric.names.positions().__getitem__, names), dtype=np.int64, count=len(names))
     presence = np.full((n_classes, len(names)), -1, dtype=np.int64)
     if not len(names) or target is None:
         return names, presence

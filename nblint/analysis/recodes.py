@@ -21,7 +21,9 @@ def candidate_recodes(ctx) -> list[tuple[str, str]]:
     # they pair only with columns of words, so without one there is nothing to try, and a document-term
     # block's word counts are words, not codes (a vocabulary would be tens of thousands of partners).
     codes = set(ctx.features_of_kind("count", "identifier")) - ctx.term_columns if ctx.profile.text else set()
-    return recode_candidates(ctx.profile, set(ctx.profile.names) - categorical - codes, partners=codes)
+    # (the few columns that may pair, never the whole table: a vocabulary's words are neither)
+    considered = {c for c in categorical | codes if c in ctx.table_order and c != ctx.target}
+    return recode_candidates(ctx.profile, considered, partners=codes)
 
 
 def verified_recodes(ctx) -> dict[tuple[str, str], int]:

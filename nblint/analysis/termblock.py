@@ -20,7 +20,7 @@ import numpy as np
 from nblint.engine.settings import AnalysisSettings
 from nblint.profile.levels import key_counts, level_sizes
 from nblint.profile.table import TableProfile
-from nblint.readers import Names
+from nblint.readers import Names, name_mask
 from nblint.readers.words import encoded_names, indicator_encoding, levels_repeat, rare_typical_word, sparse_candidates
 from nblint.structure import chance
 from nblint.structure.names import group_stem
@@ -145,8 +145,11 @@ class TermBlock:
         nonzero, terms = self.nonzero_rows, self.columns
         if terms == nonzero.keys():  # (a vectorizer's matrix: every column is a term, copied at once)
             return dict(nonzero)
-        known, position = self.nonzero.tolist(), cast(Names, self.profile.numeric.names).positions()
-        return {c: known[position[c]] for c in terms if c in position and known[position[c]] >= 0}
+        # Every term at once, by mask over the numeric columns (a signed hash's words are not all non-negative
+        # features): a vocabulary's tens of thousands, never looked up one by one. (Read by look-up: any order.)
+        names = self.profile.numeric.names
+        at = np.flatnonzero(name_mask(names, terms) & (self.nonzero >= 0)).tolist()
+        return dict(zip(map(names.__getitem__, at), self.nonzero[at].tolist()))
 
     @cached_property
     def _support_peers(self) -> Counter:

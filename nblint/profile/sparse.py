@@ -37,7 +37,7 @@ import numpy as np
 from nblint.core.hashing import float_hashes, mix64, row_weights
 from nblint.profile.gram import WIDE_BINARY, Gram, _cooccurrence_note
 from nblint.profile.incidence import Incidence
-from nblint.profile.levels import DISTINCT_CAP, PackedLevels, smallest, value_hashes
+from nblint.profile.levels import DISTINCT_CAP, PackedLevels, column_bounds, smallest, value_hashes
 from nblint.profile.numeric import NumericStats
 from nblint.profile.target import encode_target
 from nblint.readers import Chunk, ColumnData
@@ -329,15 +329,15 @@ def _levels(values, cols, row_class, zeros, zero_one, integral, p: int, slots: i
     pair_value, pair_col = v[new_pair], c[new_pair]
     # The level 0: before the first non-negative level of its column.
     zero_col = np.flatnonzero(~zero_one & (zeros != 0).any(axis=0))
-    start = np.searchsorted(pair_col, zero_col)
-    negative = np.concatenate([[0], np.cumsum(pair_value < 0)])
-    at = start + negative[np.searchsorted(pair_col, zero_col, side="right")] - negative[start]
+    first = column_bounds(pair_col, p)  # (each column's first level)
+    start, negative = first[zero_col], np.concatenate([[0], np.cumsum(pair_value < 0)])
+    at = start + negative[first[zero_col + 1]] - negative[start]
     # Each stored level's row once the zeros are in (``np.insert``'s places: the k-th zero level
     # goes to ``at[k] + k``). The class counts of the stored levels are kept by their non-empty
     # cells: a tf-idf or hashed block's levels are nearly its entries, each in a class or two, and a
     # dense levels x slots table of them was most of its profile's time and memory. The entries come
     # sorted by (column, value, class slot), so the cells are runs of one key, in (level, slot) order.
-    row_of_pair = np.arange(len(pair_value)) + np.searchsorted(at, np.arange(len(pair_value)), side="right")
+    row_of_pair = np.arange(len(pair_value)) + np.cumsum(np.bincount(at, minlength=len(pair_value) + 1))[:-1]
     key = row_of_pair[pair] * slots + k
     new_cell = np.ones(len(key), dtype=bool)
     new_cell[1:] = key[1:] != key[:-1]
@@ -376,7 +376,7 @@ def _packed(pair_value, pair_col, cells: tuple, slots: int, zero_one, integral, 
     ``cells`` are the levels' non-empty class cells by level then slot, but for the levels
     ``zero_block[0]``, whose class counts are the columns of ``zero_block[1]``.
     """
-    bounds = np.searchsorted(pair_col, np.arange(p + 1))
+    bounds = column_bounds(pair_col, p)
     sizes = np.diff(bounds)
     sketches: list = [None] * p
     for j in np.flatnonzero(~zero_one & (sizes > DISTINCT_CAP) & integral).tolist():
@@ -474,11 +474,12 @@ def _gram(X, names, complete: np.ndarray, zero_one: np.ndarray, wide_binary: int
     moments = complete & ~zero_one if words is None else complete & ~zero_one & ~words
     z_idx = np.flatnonzero(moments) if int(moments.sum()) <= MOMENT_COLUMNS else np.zeros(0, dtype=np.int64)
     wide = len(b_idx) > wide_binary
-    B = X[:, b_idx].tocsr()
+    empty = sparse.csr_matrix((n, 0), dtype=X.dtype)  # (no column: no slice, which visits every entry; weights)
+    B = (X[:, b_idx] if len(b_idx) else empty).tocsr()
     B.sort_indices()
     B = sparse.csr_matrix((np.ones(B.nnz, dtype=np.int64), B.indices, B.indptr), shape=B.shape)
     binary = tuple(map(names.__getitem__, b_idx.tolist()))  # (Python ints index a tuple fastest)
-    Z = X[:, z_idx].astype(np.float64)
+    Z = (X[:, z_idx] if len(z_idx) else empty).astype(np.float64)
     z_mean = np.asarray(Z.sum(axis=0)).ravel() / max(n, 1)
     zz = (Z.T @ Z).toarray() - n * np.outer(z_mean, z_mean)
     if wide:  # the incidence, not O = B^T B: a bag of words' pairs of words are hundreds of millions

@@ -75,7 +75,12 @@ class SparseSource(TableSource):
             # A declared width that is not the data's (HashingVectorizer's 2^20 buckets for 40
             # documents): the empty columns are left out, so that the cost follows the entries.
             keep = np.flatnonzero(filled)
-            csr = csr[:, keep]
+            # No entry sits in an empty column: the entries stay as they are (shared, never changed), their
+            # columns renumbered among those kept, in order (one gather over the entries, not a column slice).
+            renumber = np.zeros(len(filled), dtype=csr.indices.dtype)
+            renumber[keep] = np.arange(len(keep), dtype=csr.indices.dtype)
+            renumbered = renumber[csr.indices]
+            csr = sparse.csr_matrix((csr.data, renumbered, csr.indptr), shape=(csr.shape[0], len(keep)), copy=False)
             take = getattr(names, "take", None)  # (DefaultNames: the hash buckets' x{j} made in one map)
             names = take(keep) if take is not None else tuple(names[j] for j in keep.tolist())
             self.empty_columns = empty

@@ -198,13 +198,14 @@ MAX_RECODE_PAIRS = 200
 RECODE_ROWS_PER_LEVEL = 2
 
 
-def recode_candidates(profile, skip, partners=frozenset()) -> list[tuple[str, str]]:
+def recode_candidates(profile, columns, partners=frozenset()) -> list[tuple[str, str]]:
     """Pairs of discrete columns (three or more levels, ten rows per level, none missing) with the same level counts.
 
     Two columns that recode one variable (``STORE`` 0..4 beside ``StoreID`` 1, 2, 3, 4, 7)
     have one level each per value with the same counts; equal sorted count signatures
     are necessary, and the row pass checks the values map one to one.  Columns in
-    ``skip`` (group members, code columns) are left out. Columns past the profile's cap
+    ``columns`` (features) are considered, the others left out (group members, code columns, the
+    words of a vocabulary: never visited, the pairs being sorted whatever the order). Columns past the profile's cap
     on levels have no counts to compare: those with about ten rows per level (by their
     distinct-value sketch) are paired with each other, and the row pass decides. Every
     candidate pair, sorted (the caller checks :data:`MAX_RECODE_PAIRS` of them and says so).
@@ -221,10 +222,10 @@ def recode_candidates(profile, skip, partners=frozenset()) -> list[tuple[str, st
     numeric = profile.numeric
     sizes = np.where(numeric.zero_one, 2, level_sizes(numeric.levels))  # (-1: no table)
     hopeless = (numeric.n_missing > 0) | (sizes < 3) | (profile.n_rows < RECODE_ROWS_PER_LEVEL * sizes)
-    ruled_out = {name for name, out in zip(numeric.names, hopeless.tolist()) if out}
+    position = numeric.names.positions()
     past_cap = (numeric.n_missing == 0) & ~numeric.zero_one & (sizes < 0)  # (no table: past the cap, or continuous)
-    for column in profile.features:
-        if column in skip or profile.n_missing(column):
+    for column in sorted(columns):
+        if profile.n_missing(column):
             continue
         levels = profile.levels(column)
         if levels is None and (column in profile.text or past_cap[numeric.names.index(column)]):
@@ -232,7 +233,7 @@ def recode_candidates(profile, skip, partners=frozenset()) -> list[tuple[str, st
             if distinct is not None and RECODE_ROWS_PER_LEVEL * distinct <= SKETCH_SLACK * profile.n_rows:
                 by_signature.setdefault(("past the cap",), []).append(column)
             continue
-        if column in ruled_out:
+        if column in position and hopeless[position[column]]:
             continue
         if levels is None or len(levels.keys) < 3 or profile.n_rows < RECODE_ROWS_PER_LEVEL * len(levels.keys):
             continue

@@ -161,20 +161,24 @@ def declared_kind(column: str, declared: dict[str, str] | None) -> str | None:
     return None
 
 
-def term_kinds(profile, columns) -> dict[str, ColumnKind]:
+def term_kinds(profile, at: np.ndarray) -> dict[str, ColumnKind]:
     """The kinds of the words of a document-term block, from the profile's arrays.
 
     A word is a count (a weight, tf-idf, when its values are not whole) read by a
     multinomial text model, whatever a single word looks like: a word with three distinct
     counts is not a categorical code. A word with two values is binary (presence), a word
     with one constant. The caller leaves out words that are group members or declared.
+
+    ``at``: the words' positions among the profile's numeric columns, increasing (a vocabulary's
+    words are found by mask, never looked up by name one by one).
     """
     numeric = profile.numeric
+    names = numeric.names
+    columns = list(names) if len(at) == len(names) else list(map(names.__getitem__, at.tolist()))
     # Every word's evidence at once, from the profile's arrays (a vocabulary has tens of thousands):
     # the 0/1 words' distinct values from their level counts, the others' from their tables.
     zero_one_distinct = sum((counts.sum(axis=0) > 0).astype(np.int64) for counts in numeric.level_counts)
     distinct = np.where(numeric.zero_one, zero_one_distinct, level_sizes(numeric.levels))  # -1: past the cap
-    at = np.fromiter(map(numeric.names.positions().__getitem__, columns), dtype=np.int64, count=len(columns))
     present = profile.n_rows - numeric.n_missing[at]
     n_distinct = distinct[at].astype(np.float64)
     for k in np.flatnonzero(n_distinct < 0).tolist():  # (a word past the level cap: its estimate)

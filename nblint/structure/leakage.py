@@ -39,7 +39,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from itertools import repeat
 from math import exp, lgamma
-from operator import attrgetter, itemgetter
+from operator import attrgetter
 
 import numpy as np
 
@@ -166,7 +166,8 @@ def single_class_levels(profile, columns, min_rows: int, max_chance: float, coun
     tested += int(big_levels[at[zero_one]].sum())
     read = ~zero_one
     read[zero_one] = single[at[zero_one]]
-    packed = _packed_single_levels(numeric.levels, n_classes, min_rows)
+    # (every packed table at once, but only where a column is read: a vocabulary's words are not, here)
+    packed = _packed_single_levels(numeric.levels, n_classes, min_rows) if read.any() else None
     for k in np.flatnonzero(read).tolist():
         column, j = columns[k], (int(at[k]) if at[k] >= 0 else None)
         if packed is not None and j is not None and packed[0][j] >= 0:  # (a packed table, read with the others)
@@ -253,12 +254,9 @@ def deciding_columns(profile, kinds, min_share: float, max_chance: float = 0.0) 
     one_sided_only = one_sided_left.tolist()
     text = profile.text
     position = numeric.names.positions()
-    # Beyond two classes only the level reading applies (no threshold): only level kinds can decide.
-    scanned = kinds.items() if n_classes == 2 else [(c, k) for c, k in kinds.items() if k.kind in DECIDING_LEVEL_KINDS]
-    columns, column_kinds = list(map(itemgetter(0), scanned)), list(map(itemgetter(1), scanned))
+    columns, column_kinds, kind_names = _scanned(kinds, n_classes)
     # Dismissed at once (a vocabulary's columns): the target, constants, numeric columns missing values or hopeless.
     at = np.fromiter(map(position.get, columns, repeat(-1)), dtype=np.int64, count=len(columns))  # (text: -1)
-    kind_names = np.array(list(map(attrgetter("kind"), column_kinds)), dtype=object)
     dismissed = (kind_names == "target") | (kind_names == "constant")
     in_numeric = at >= 0
     dismissed[in_numeric] |= (numeric.n_missing[at[in_numeric]] > 0) | hopeless[at[in_numeric]]
@@ -301,6 +299,23 @@ def deciding_columns(profile, kinds, min_share: float, max_chance: float = 0.0) 
             if side is not None:
                 found.append(side)
     return found
+
+
+def _scanned(kinds, n_classes: int) -> tuple[list, list, np.ndarray]:
+    """The columns :func:`deciding_columns` reads, their kinds, and the kinds' names as an array.
+
+    Every column's kind is read once, as an array (a vocabulary's tens of thousands: no Python per
+    column); beyond two classes only the level reading applies (no threshold): only level kinds can decide.
+    """
+    columns, column_kinds = list(kinds), list(kinds.values())
+    kind_names = np.fromiter(map(attrgetter("kind"), column_kinds), dtype=object, count=len(column_kinds))
+    if n_classes == 2:
+        return columns, column_kinds, kind_names
+    level_kind = np.zeros(len(kind_names), dtype=bool)
+    for kind in DECIDING_LEVEL_KINDS:
+        level_kind |= kind_names == kind
+    chosen = np.flatnonzero(level_kind).tolist()
+    return list(map(columns.__getitem__, chosen)), list(map(column_kinds.__getitem__, chosen)), kind_names[level_kind]
 
 
 def one_sided_threshold(
