@@ -226,12 +226,13 @@ def rules_of(held: list[TableContext], codes: list[str]) -> list[Finding]:
     The rules run with the cyclic garbage collector paused (:func:`~nblint.core.collector.collector_paused`),
     and it stays paused until the context is gone: resumed while the context is alive, its first collection
     would walk every object the analyses made for the rules (a vocabulary's kinds, levels and evidence),
-    which reference counting frees as soon as the context goes. The caller hands over its only reference
-    (``held``, emptied here).
+    which reference counting frees as soon as the context goes, its cycles broken (:meth:`TableContext.close`).
+    The caller hands over its only reference (``held``, emptied here).
     """
     with collector_paused():
         ctx = held.pop()
         findings = run_rules(ctx, codes, ctx.rule_options)
+        ctx.close()
         del ctx
     return findings
 
