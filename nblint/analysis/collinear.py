@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from nblint.structure.vif import short_terms
 
@@ -21,8 +22,7 @@ MAX_DEPENDENCIES = 5
 CLUSTER_R = 0.9
 
 
-@dataclass
-class ByRows:
+class ByRows(NamedTuple):
     """As many independent columns as the rows allow: every further column is a combination by arithmetic alone.
 
     Attributes
@@ -40,8 +40,7 @@ class ByRows:
     kept: int
 
 
-@dataclass
-class ExactDependency:
+class ExactDependency(NamedTuple):
     """``solved = sum_k terms_k * x_k + intercept``: columns exactly linearly dependent, solved for the last."""
 
     involved: list[str]

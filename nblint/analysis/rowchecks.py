@@ -13,6 +13,7 @@ grouping of the rows, the example rows in row order.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
@@ -51,8 +52,7 @@ class RowSums:
         self.multi_examples.extend(other.multi_examples[: EXAMPLE_ROWS - len(self.multi_examples)])
 
 
-@dataclass
-class RowVerdicts:
+class RowVerdicts(NamedTuple):
     """What the rows say: per broken candidate its sums; per (code column, group) whether they
     determine each other; the columns agreeing on every row; per pair whether they recode each other
     and whether the second is a function of the first."""
@@ -63,7 +63,7 @@ class RowVerdicts:
     #: Per pair, the levels it maps one to one (0: not a recoding).
     recodes: list[int]
     #: Per pair ``(a, b)``, whether each value of ``a`` goes with one value of ``b`` (``b`` a function of ``a``).
-    functions: list[bool] = field(default_factory=list)
+    functions: list[bool]
 
 
 class RowChecks:
