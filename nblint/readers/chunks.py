@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 import numpy as np
 
@@ -152,8 +152,7 @@ class ColumnData:
         return values
 
 
-@dataclass(frozen=True, eq=False)  # (its arrays have no ==, nor a hash: none generated at import)
-class SparseBlock:
+class SparseBlock(NamedTuple):
     """Rows ``[row_offset, row_offset + n)`` of the sparse feature columns, as CSR.
 
     ``matrix`` has sorted indices and no stored zeros; ``integer_dtype`` says the
