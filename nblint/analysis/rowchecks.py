@@ -12,7 +12,6 @@ grouping of the rows, the example rows in row order.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import numpy as np
@@ -22,15 +21,15 @@ from nblint.engine.findings import EXAMPLE_ROWS
 from nblint.readers import Chunk
 
 
-@dataclass
 class RowSums:
     """A broken-group candidate's rows: how many sum to 0 and to 2 or more, and the first example rows (1-based)."""
 
-    zero: int = 0
-    multi: int = 0
-    #: Rows not summing to one, and rows summing to two or more (at most EXAMPLE_ROWS each, in row order).
-    examples: list[int] = field(default_factory=list)
-    multi_examples: list[int] = field(default_factory=list)
+    def __init__(self) -> None:  # (a plain class: a dataclass exec's its methods at import, for a first check too)
+        self.zero = 0
+        self.multi = 0
+        #: Rows not summing to one, and rows summing to two or more (at most EXAMPLE_ROWS each, in row order).
+        self.examples: list[int] = []
+        self.multi_examples: list[int] = []
 
     def add(self, total: np.ndarray, row_offset: int) -> None:
         """Count one chunk's row sums (``total``: the members' sum on each row of the chunk)."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -41,20 +41,24 @@ if TYPE_CHECKING:
     from nblint.run.pairing import TestComparison
 
 
-@dataclass
+# (The run's records are plain classes: a dataclass exec's its generated methods when this module is imported,
+# which an API user's first check pays too.)
 class FileResult:
     """What one input produced: findings, or an error line."""
 
-    path: str
-    findings: list[Finding] = field(default_factory=list)
-    error: str | None = None
-    fail_on: Severity = Severity.WARNING
+    def __init__(self, path: str, findings=None, error: str | None = None, fail_on: Severity = Severity.WARNING):
+        self.path = path
+        self.findings: list[Finding] = [] if findings is None else findings
+        self.error = error
+        self.fail_on = fail_on
 
 
-@dataclass
 class RunResult:
-    files: list[FileResult]
-    warnings: list[str] = field(default_factory=list)
+    """What a run produced: each input's result, and the run's warning lines."""
+
+    def __init__(self, files: list[FileResult], warnings: list[str] | None = None):
+        self.files = files
+        self.warnings: list[str] = [] if warnings is None else warnings
 
     @property
     def findings(self) -> list[Finding]:
@@ -344,18 +348,18 @@ def lint_paths(
     return RunResult(results, run.warnings)
 
 
-@dataclass
 class _Run:
     """What a run's tables share: the command line's settings, how files are read, and the warnings said."""
 
-    overrides: Overrides
-    stdin: Any
-    jobs: int | None
-    bars: bool
-    engine: str
-    #: The Dask scheduler's client (``--scheduler``), closed at the end of the run.
-    client: Any = None
-    warnings: list[str] = field(default_factory=list)
+    def __init__(self, overrides: Overrides, stdin: Any, jobs: int | None, bars: bool, engine: str):
+        self.overrides = overrides
+        self.stdin = stdin
+        self.jobs = jobs
+        self.bars = bars
+        self.engine = engine
+        #: The Dask scheduler's client (``--scheduler``), closed at the end of the run.
+        self.client: Any = None
+        self.warnings: list[str] = []
 
     def files(self, paths: list[str]) -> tuple[list[str], dict[str, str], dict[str, ConfigFile | NblintError | None]]:
         """The run's files, those that cannot be read (with their error lines), and the pipeline configs read.
