@@ -126,8 +126,7 @@ def _repeated(names) -> list[str]:
     return sorted(n for n, count in Counter(names).items() if count > 1)
 
 
-@dataclass(frozen=True, eq=False)  # (its arrays have no ==, nor a hash: none generated at import)
-class ColumnData:
+class ColumnData(NamedTuple):
     """One column of one chunk, in one of the two representations.
 
     For ``numeric`` columns ``values`` keeps the source dtype (int64, bool or

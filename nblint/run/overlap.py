@@ -150,7 +150,7 @@ class RowPrints:
             names = tuple(block.names[k] for k in keep)
             chunk = replace(
                 chunk,
-                sparse=replace(block, names=names, matrix=block.matrix[:, keep], binary=block.binary[keep], words=None),
+                sparse=block._replace(names=names, matrix=block.matrix[:, keep], binary=block.binary[keep], words=None),
             )
         self.numeric.add(chunk)
         if self.target is not None and self.target in chunk.names:
