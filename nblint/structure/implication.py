@@ -35,7 +35,7 @@ class Implication(NamedTuple):
 
     column: str
     #: Rows with ``column`` set.
-    count: int
+    rows: int
     #: The implied columns, by name, each with its rows set and the evidence in nats (``-log`` chance).
     implied: tuple[tuple[str, int, float], ...]
 
