@@ -25,18 +25,16 @@ from nblint.analysis.context import TableContext
 from nblint.core.blas import blas_scope
 from nblint.core.collector import collector_paused
 from nblint.core.errors import ConfigError, NblintError
-from nblint.core.progress import ProgressBar
 from nblint.core.resources import MemoryBudget, resource_error
-from nblint.core.terminal import is_interactive
 from nblint.engine import resolved_options, run_rules, shared_settings
 from nblint.engine.findings import Finding, Severity
 from nblint.profile.table import TableProfile
 from nblint.readers import StreamSource, TableSource
 from nblint.run.config import FileSettings, Overrides, find_config, load_config
-from nblint.run.declared import declared_by_spec, path_key, with_named_data
 from nblint.run.tables import TestError, open_table, open_test
 
 if TYPE_CHECKING:
+    from nblint.core.progress import ProgressBar
     from nblint.pipelines import ConfigFile, PipelineSpec
     from nblint.run.pairing import TestComparison
 
@@ -243,6 +241,9 @@ def rules_of(held: list[TableContext], codes: list[str]) -> list[Finding]:
 
 def show_progress(source: TableSource, stream=None) -> ProgressBar | None:
     """Attach a progress bar on ``stream`` (stderr) to a file source, when a person watches it."""
+    from nblint.core.progress import ProgressBar  # (a run of paths' progress bar: an API check has none)
+    from nblint.core.terminal import is_interactive
+
     stream = stream if stream is not None else sys.stderr
     if not isinstance(source, StreamSource) or not is_interactive(stream):
         return None
@@ -311,6 +312,8 @@ def lint_paths(
     -------
     RunResult
     """
+    from nblint.run.declared import path_key, with_named_data  # (what specs declare: a run of paths only)
+
     run = _Run(overrides or Overrides(), stdin, jobs, bars, engine)
     files, unreadable, configs = run.files(paths)
     run.connect(scheduler)
@@ -410,6 +413,8 @@ class _Run:
     def table(self, path: str, settings: FileSettings, spec: PipelineSpec | None) -> FileResult:
         """Lint the table at ``path`` (``spec``: the spec that names it, whose declarations fill in its settings)."""
         if spec is not None:
+            from nblint.run.declared import declared_by_spec
+
             settings = declared_by_spec(settings, spec, path, self.overrides, self.warnings)
         bar = None
         try:
