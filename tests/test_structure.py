@@ -445,3 +445,19 @@ def test_stem_family_counts_the_names_carrying_the_stem(stem, names):
     # A tuple's counts are kept by its identity: asked twice, and after another tuple of the same names.
     held = tuple(names)
     assert stem_family(stem, held) == stem_family(stem, held) == stem_family(stem, tuple(names)) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.text(alphabet="ab_ .:[T1x\u0663\u2003\x00", min_size=1, max_size=3),
+    st.text(alphabet="ab_ .:=[]-T1x\u0663\u00a0\u2003\u00b2\n\x00", max_size=8),
+)
+def test_a_name_carries_a_stem_as_the_family_pattern_reads_it(stem, name):
+    # One character tested instead of a pattern compiled per stem: the same answer, Unicode spaces and digits too.
+    import re
+
+    from nblint.structure.names import carries
+
+    pattern = re.compile(re.escape(stem) + r"(\[T\.|\[|=|_|\.|:|\s|-|\d)")
+    assert carries(name, stem) == bool(pattern.match(name))
+    assert carries(stem + name, stem) == bool(pattern.match(stem + name))

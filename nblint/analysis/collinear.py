@@ -11,7 +11,7 @@ already explain are left out: those are NB101/NB102/NB105's findings.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from nblint.structure.vif import short_terms
 
@@ -21,8 +21,7 @@ MAX_DEPENDENCIES = 5
 CLUSTER_R = 0.9
 
 
-@dataclass
-class ByRows:
+class ByRows(NamedTuple):
     """As many independent columns as the rows allow: every further column is a combination by arithmetic alone.
 
     Attributes
@@ -40,8 +39,7 @@ class ByRows:
     kept: int
 
 
-@dataclass
-class ExactDependency:
+class ExactDependency(NamedTuple):
     """``solved = sum_k terms_k * x_k + intercept``: columns exactly linearly dependent, solved for the last."""
 
     involved: list[str]
@@ -51,7 +49,6 @@ class ExactDependency:
     intercept: float
 
 
-@dataclass
 class CollinearCases:
     """Every case NB104 reports, each in table order.
 
@@ -68,10 +65,11 @@ class CollinearCases:
         Columns with a finite VIF over the threshold, grouped by correlation (none when ``by_rows``).
     """
 
-    by_rows: ByRows | None = None
-    rank_deficient: dict[str, dict] = field(default_factory=dict)
-    exact: list[ExactDependency] = field(default_factory=list)
-    clusters: list[list[str]] = field(default_factory=list)
+    def __init__(self) -> None:  # (a plain class: a dataclass exec's its methods at import, for a first check too)
+        self.by_rows: ByRows | None = None
+        self.rank_deficient: dict[str, dict] = {}
+        self.exact: list[ExactDependency] = []
+        self.clusters: list[list[str]] = []
 
 
 def collinear_cases(ctx, threshold: float) -> CollinearCases:

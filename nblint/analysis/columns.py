@@ -12,9 +12,9 @@ block preset as counts.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from functools import cached_property
 from operator import itemgetter
+from typing import NamedTuple
 
 import numpy as np
 
@@ -185,8 +185,7 @@ def columns_with_missing(profile: TableProfile) -> set[str]:
     return {numeric.names[j] for j in np.flatnonzero(numeric.n_missing).tolist()} | set(profile.text)
 
 
-@dataclass
-class NegativeColumns:
+class NegativeColumns(NamedTuple):
     """The numeric columns with negative values, in table order, as arrays (a signed hash has thousands).
 
     Attributes

@@ -90,6 +90,16 @@ class TableContext:
         #: One search budget for every combinatorial search over this table.
         self.budget = Budget()
 
+    def close(self) -> None:
+        """Let go of every analysis: the context is not used after this.
+
+        Several analyses hold the context's own methods (its pass over the rows, its kinds), so with it they
+        form reference cycles that only the cyclic garbage collector frees, in a collection that walks every
+        object they made (a kind per word of a vocabulary). Cleared, reference counting frees them as soon as
+        the last reference to the context goes; findings keep what they hold.
+        """
+        vars(self).clear()
+
     # ---------------------------------------------------------------- basics
 
     #: What this context holds: the rules whose ``inputs`` include it run on it.

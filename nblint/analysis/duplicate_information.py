@@ -9,7 +9,7 @@ chooses and orders what NB105 words.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from nblint.structure.groups import Group
 from nblint.structure.implication import Implication, implied_columns
@@ -21,8 +21,7 @@ MAX_IDENTICAL_SETS = 5
 MAX_IMPLICATIONS = 5
 
 
-@dataclass
-class DuplicateInformation:
+class DuplicateInformation(NamedTuple):
     """What NB105 reports, each case in its order.
 
     Attributes

@@ -12,7 +12,7 @@ grouping of the rows, the example rows in row order.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
@@ -21,15 +21,15 @@ from nblint.engine.findings import EXAMPLE_ROWS
 from nblint.readers import Chunk
 
 
-@dataclass
 class RowSums:
     """A broken-group candidate's rows: how many sum to 0 and to 2 or more, and the first example rows (1-based)."""
 
-    zero: int = 0
-    multi: int = 0
-    #: Rows not summing to one, and rows summing to two or more (at most EXAMPLE_ROWS each, in row order).
-    examples: list[int] = field(default_factory=list)
-    multi_examples: list[int] = field(default_factory=list)
+    def __init__(self) -> None:  # (a plain class: a dataclass exec's its methods at import, for a first check too)
+        self.zero = 0
+        self.multi = 0
+        #: Rows not summing to one, and rows summing to two or more (at most EXAMPLE_ROWS each, in row order).
+        self.examples: list[int] = []
+        self.multi_examples: list[int] = []
 
     def add(self, total: np.ndarray, row_offset: int) -> None:
         """Count one chunk's row sums (``total``: the members' sum on each row of the chunk)."""
@@ -51,8 +51,7 @@ class RowSums:
         self.multi_examples.extend(other.multi_examples[: EXAMPLE_ROWS - len(self.multi_examples)])
 
 
-@dataclass
-class RowVerdicts:
+class RowVerdicts(NamedTuple):
     """What the rows say: per broken candidate its sums; per (code column, group) whether they
     determine each other; the columns agreeing on every row; per pair whether they recode each other
     and whether the second is a function of the first."""
@@ -63,7 +62,7 @@ class RowVerdicts:
     #: Per pair, the levels it maps one to one (0: not a recoding).
     recodes: list[int]
     #: Per pair ``(a, b)``, whether each value of ``a`` goes with one value of ``b`` (``b`` a function of ``a``).
-    functions: list[bool] = field(default_factory=list)
+    functions: list[bool]
 
 
 class RowChecks:

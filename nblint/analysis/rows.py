@@ -9,7 +9,7 @@ documents) are counted apart: they are all alike without being copies of each ot
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
@@ -214,8 +214,7 @@ class RowFingerprints:
         self.labels += other.labels
 
 
-@dataclass(frozen=True, eq=False)  # (its arrays have no ==, nor a hash: none generated at import)
-class DuplicateRows:
+class DuplicateRows(NamedTuple):
     """Rows that repeat an earlier row (non-empty ones), and the sets whose copies carry different labels."""
 
     copies: int  # rows that repeat an earlier one
@@ -227,11 +226,11 @@ class DuplicateRows:
     #: Non-zero cells of each row (a document's distinct words): how unequal the documents are.
     lengths: np.ndarray
     #: Every set of identical rows, as 0-based positions, the conflicting ones first.
-    groups: list[list[int]] = field(default_factory=list)
+    groups: list[list[int]]
     #: The empty rows' labels: label -> rows (a target's labels as text; one key "" without a target).
-    empty_by_label: dict[str, int] = field(default_factory=dict)
+    empty_by_label: dict[str, int]
     #: The first empty rows, as 0-based positions.
-    empty_positions: list[int] = field(default_factory=list)
+    empty_positions: list[int]
 
 
 def duplicate_rows(fingerprints: RowFingerprints, max_examples: int = 5) -> DuplicateRows:

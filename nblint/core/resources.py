@@ -19,7 +19,7 @@ import math
 import os
 import re
 import tempfile
-from dataclasses import dataclass
+from typing import NamedTuple
 
 #: Share of the machine's memory a run may plan to use by default.
 MEMORY_FRACTION = 0.25
@@ -135,8 +135,7 @@ def resource_error(exc: BaseException) -> str | None:
     return f"out of {what}{where}: raise the limit, or lower NBLINT_MEMORY_BUDGET or --jobs"
 
 
-@dataclass(frozen=True)
-class MemoryBudget:
+class MemoryBudget(NamedTuple):
     """Bytes the statistics of one table may take (``memory``)."""
 
     memory: int
@@ -174,8 +173,7 @@ MIN_LEVELS = 16
 PAIR_BYTES = 160
 
 
-@dataclass(frozen=True)
-class ProfileCaps:
+class ProfileCaps(NamedTuple):
     """How much of each structure one table's profile may hold within a memory budget.
 
     Each structure may take ``share`` bytes (half the budget; tables that strain one

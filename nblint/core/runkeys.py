@@ -18,8 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from nblint.core.models import DECLARABLE_KINDS, MODEL_CLASSES, MODELS, model_choices, parse_model
 from nblint.core.resources import parse_size
@@ -100,8 +99,7 @@ def memory_budget(value: Any, from_text: bool = False) -> int:
     return parse_size(value)
 
 
-@dataclass(frozen=True)
-class RunKey:
+class RunKey(NamedTuple):
     """One run key, declared as a rule's option is.
 
     Attributes

@@ -11,6 +11,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -38,8 +39,7 @@ class Levels:
         return np.zeros(self.table.shape[1], dtype=np.int64)
 
 
-@dataclass(frozen=True, eq=False)  # (its arrays have no ==, nor a hash: none generated at import)
-class PairLevels:
+class PairLevels(NamedTuple):
     """A contingency table of one discrete column kept by its non-empty cells (any number of levels).
 
     Past the cap the dense ``N[level, c]`` of :class:`Levels` would be levels x classes

@@ -30,7 +30,7 @@ those come as ordinary dense columns, a chunk of rows at a time.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -63,8 +63,7 @@ def in_name_order(chunk: Chunk) -> Chunk:
     return Chunk(chunk.names, chunk.columns, chunk.row_offset, chunk.n_rows, sparse=sorted_block)
 
 
-@dataclass(frozen=True, eq=False)  # (its arrays have no ==, nor a hash: none generated at import)
-class BlockParts:
+class BlockParts(NamedTuple):
     """The parts of the profile of one chunk carrying a sparse block; :class:`~nblint.profile.table.TableProfile`
     assembles them (it has no text columns: the chunk's other columns are the target at most)."""
 
@@ -219,8 +218,7 @@ def densified(chunk: Chunk) -> Chunk:
     return Chunk(tuple(chunk.names) + tuple(block.names), chunk.columns + columns, chunk.row_offset, chunk.n_rows)
 
 
-@dataclass(frozen=True, eq=False)  # (its arrays have no ==, nor a hash: none generated at import)
-class SideBySide:
+class SideBySide(NamedTuple):
     """What the sparse block changes in the profile of a chunk's other columns (:func:`side_by_side`)."""
 
     names: tuple[str, ...]

@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 import numpy as np
 
@@ -126,8 +126,7 @@ def _repeated(names) -> list[str]:
     return sorted(n for n, count in Counter(names).items() if count > 1)
 
 
-@dataclass(frozen=True, eq=False)  # (its arrays have no ==, nor a hash: none generated at import)
-class ColumnData:
+class ColumnData(NamedTuple):
     """One column of one chunk, in one of the two representations.
 
     For ``numeric`` columns ``values`` keeps the source dtype (int64, bool or
@@ -152,8 +151,7 @@ class ColumnData:
         return values
 
 
-@dataclass(frozen=True, eq=False)  # (its arrays have no ==, nor a hash: none generated at import)
-class SparseBlock:
+class SparseBlock(NamedTuple):
     """Rows ``[row_offset, row_offset + n)`` of the sparse feature columns, as CSR.
 
     ``matrix`` has sorted indices and no stored zeros; ``integer_dtype`` says the

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 
 from nblint.readers.chunks import ColumnData
@@ -56,7 +54,7 @@ def arrow_column_data(array, name: str | None = None) -> ColumnData:
         ) from None
     column = _text_column(codes, [_label(v) for v in labels])
     if _is_bytes(kind):
-        return replace(column, undecodable=_first_undecodable(codes, labels))
+        return column._replace(undecodable=_first_undecodable(codes, labels))
     return column
 
 

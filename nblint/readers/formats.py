@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 #: Suffixes of the tables nblint reads (a folder is walked for these).
 TABLE_SUFFIXES = (
@@ -20,8 +20,7 @@ TABLE_SUFFIXES = (
 )
 
 
-@dataclass(frozen=True)
-class TableFormat:
+class TableFormat(NamedTuple):
     """How to read a table: ``kind`` ``"csv"`` (with its ``delimiter`` and ``compression``), ``"parquet"`` or ``"arrow"``."""
 
     kind: str

@@ -21,7 +21,7 @@ columns, chunk boundaries and values a spill's read would have given it.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -99,14 +99,14 @@ class KeptColumn:
         if column.kind == "numeric" and dtype.kind in "iub" and n:
             low, high = int(values.min()), int(values.max())
             if 0 <= low and high <= 1:
-                return cls(replace(column, values=np.packbits(values.astype(bool, copy=False))), dtype, n, True)
+                return cls(column._replace(values=np.packbits(values.astype(bool, copy=False))), dtype, n, True)
             narrow = np.result_type(np.min_scalar_type(low), np.min_scalar_type(high))
             if narrow.itemsize < dtype.itemsize:
-                return cls(replace(column, values=values.astype(narrow)), dtype, n)
+                return cls(column._replace(values=values.astype(narrow)), dtype, n)
         # An array of its own (a view would hold the whole parsed block), read-only: every pass reads it.
         own = values if values.base is None else values.copy()
         own.flags.writeable = False
-        return cls(replace(column, values=own), dtype, n)
+        return cls(column._replace(values=own), dtype, n)
 
     @property
     def nbytes(self) -> int:
@@ -125,7 +125,7 @@ class KeptColumn:
             values = values.astype(self.dtype)
         else:
             return self.data
-        return replace(self.data, values=values)
+        return self.data._replace(values=values)
 
 
 class KeptChunks:

@@ -21,6 +21,7 @@ from nblint.core.hashing import mix64
 from nblint.core.tails import binomial_sf
 from nblint.engine.findings import EXAMPLE_ROWS
 from nblint.readers import TableSource
+from nblint.readers.chunks import SparseBlock
 
 
 @dataclass(frozen=True)
@@ -148,10 +149,10 @@ class RowPrints:
             # (a row block holds every column of the table: the ones the test table lacks are not compared)
             keep = [k for k, name in enumerate(block.names) if name in self.shared]
             names = tuple(block.names[k] for k in keep)
-            chunk = replace(
-                chunk,
-                sparse=replace(block, names=names, matrix=block.matrix[:, keep], binary=block.binary[keep], words=None),
+            kept = SparseBlock(
+                names, block.matrix[:, keep], block.integer_dtype, block.binary[keep], block.table_columns
             )
+            chunk = replace(chunk, sparse=kept)
         self.numeric.add(chunk)
         if self.target is not None and self.target in chunk.names:
             self.label_parts.append(_labels_of(chunk.column(self.target)))

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -25,36 +25,38 @@ from nblint.analysis.context import TableContext
 from nblint.core.blas import blas_scope
 from nblint.core.collector import collector_paused
 from nblint.core.errors import ConfigError, NblintError
-from nblint.core.progress import ProgressBar
 from nblint.core.resources import MemoryBudget, resource_error
-from nblint.core.terminal import is_interactive
 from nblint.engine import resolved_options, run_rules, shared_settings
 from nblint.engine.findings import Finding, Severity
 from nblint.profile.table import TableProfile
 from nblint.readers import StreamSource, TableSource
 from nblint.run.config import FileSettings, Overrides, find_config, load_config
-from nblint.run.declared import declared_by_spec, path_key, with_named_data
 from nblint.run.tables import TestError, open_table, open_test
 
 if TYPE_CHECKING:
+    from nblint.core.progress import ProgressBar
     from nblint.pipelines import ConfigFile, PipelineSpec
     from nblint.run.pairing import TestComparison
 
 
-@dataclass
+# (The run's records are plain classes: a dataclass exec's its generated methods when this module is imported,
+# which an API user's first check pays too.)
 class FileResult:
     """What one input produced: findings, or an error line."""
 
-    path: str
-    findings: list[Finding] = field(default_factory=list)
-    error: str | None = None
-    fail_on: Severity = Severity.WARNING
+    def __init__(self, path: str, findings=None, error: str | None = None, fail_on: Severity = Severity.WARNING):
+        self.path = path
+        self.findings: list[Finding] = [] if findings is None else findings
+        self.error = error
+        self.fail_on = fail_on
 
 
-@dataclass
 class RunResult:
-    files: list[FileResult]
-    warnings: list[str] = field(default_factory=list)
+    """What a run produced: each input's result, and the run's warning lines."""
+
+    def __init__(self, files: list[FileResult], warnings: list[str] | None = None):
+        self.files = files
+        self.warnings: list[str] = [] if warnings is None else warnings
 
     @property
     def findings(self) -> list[Finding]:
@@ -226,18 +228,22 @@ def rules_of(held: list[TableContext], codes: list[str]) -> list[Finding]:
     The rules run with the cyclic garbage collector paused (:func:`~nblint.core.collector.collector_paused`),
     and it stays paused until the context is gone: resumed while the context is alive, its first collection
     would walk every object the analyses made for the rules (a vocabulary's kinds, levels and evidence),
-    which reference counting frees as soon as the context goes. The caller hands over its only reference
-    (``held``, emptied here).
+    which reference counting frees as soon as the context goes, its cycles broken (:meth:`TableContext.close`).
+    The caller hands over its only reference (``held``, emptied here).
     """
     with collector_paused():
         ctx = held.pop()
         findings = run_rules(ctx, codes, ctx.rule_options)
+        ctx.close()
         del ctx
     return findings
 
 
 def show_progress(source: TableSource, stream=None) -> ProgressBar | None:
     """Attach a progress bar on ``stream`` (stderr) to a file source, when a person watches it."""
+    from nblint.core.progress import ProgressBar  # (a run of paths' progress bar: an API check has none)
+    from nblint.core.terminal import is_interactive
+
     stream = stream if stream is not None else sys.stderr
     if not isinstance(source, StreamSource) or not is_interactive(stream):
         return None
@@ -306,6 +312,8 @@ def lint_paths(
     -------
     RunResult
     """
+    from nblint.run.declared import path_key, with_named_data  # (what specs declare: a run of paths only)
+
     run = _Run(overrides or Overrides(), stdin, jobs, bars, engine)
     files, unreadable, configs = run.files(paths)
     run.connect(scheduler)
@@ -343,18 +351,18 @@ def lint_paths(
     return RunResult(results, run.warnings)
 
 
-@dataclass
 class _Run:
     """What a run's tables share: the command line's settings, how files are read, and the warnings said."""
 
-    overrides: Overrides
-    stdin: Any
-    jobs: int | None
-    bars: bool
-    engine: str
-    #: The Dask scheduler's client (``--scheduler``), closed at the end of the run.
-    client: Any = None
-    warnings: list[str] = field(default_factory=list)
+    def __init__(self, overrides: Overrides, stdin: Any, jobs: int | None, bars: bool, engine: str):
+        self.overrides = overrides
+        self.stdin = stdin
+        self.jobs = jobs
+        self.bars = bars
+        self.engine = engine
+        #: The Dask scheduler's client (``--scheduler``), closed at the end of the run.
+        self.client: Any = None
+        self.warnings: list[str] = []
 
     def files(self, paths: list[str]) -> tuple[list[str], dict[str, str], dict[str, ConfigFile | NblintError | None]]:
         """The run's files, those that cannot be read (with their error lines), and the pipeline configs read.
@@ -405,6 +413,8 @@ class _Run:
     def table(self, path: str, settings: FileSettings, spec: PipelineSpec | None) -> FileResult:
         """Lint the table at ``path`` (``spec``: the spec that names it, whose declarations fill in its settings)."""
         if spec is not None:
+            from nblint.run.declared import declared_by_spec
+
             settings = declared_by_spec(settings, spec, path, self.overrides, self.warnings)
         bar = None
         try:

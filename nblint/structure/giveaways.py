@@ -30,8 +30,8 @@ information.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from math import exp
+from typing import NamedTuple
 
 import numpy as np
 
@@ -39,8 +39,7 @@ from nblint.structure.chance import log_comb
 from nblint.structure.leakage import one_class_chance
 
 
-@dataclass(frozen=True)
-class ClassWord:
+class ClassWord(NamedTuple):
     """A word and the class it goes with: a giveaway or class vocabulary."""
 
     column: str
@@ -67,8 +66,7 @@ class ClassWord:
         return self.elsewhere / self.other_rows if self.other_rows else 0.0
 
 
-@dataclass(frozen=True)
-class ClassVocabulary:
+class ClassVocabulary(NamedTuple):
     """What the per-class document frequencies of a block of words say about leakage."""
 
     #: Words that give a class away, strongest (largest share) first.

@@ -24,19 +24,18 @@ such chance implications must stay under ``exp(-min_evidence)``, the nats NB102'
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass
 from math import log
+from typing import NamedTuple
 
 import numpy as np
 
 
-@dataclass(frozen=True)
-class Implication:
+class Implication(NamedTuple):
     """Column ``column`` implies each of ``implied`` (every row with ``column`` set has it set)."""
 
     column: str
     #: Rows with ``column`` set.
-    count: int
+    rows: int
     #: The implied columns, by name, each with its rows set and the evidence in nats (``-log`` chance).
     implied: tuple[tuple[str, int, float], ...]
 

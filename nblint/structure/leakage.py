@@ -36,10 +36,10 @@ bound on the share of rows a threshold decides (:mod:`nblint.structure.leakage_s
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from itertools import repeat
 from math import exp, lgamma
 from operator import attrgetter
+from typing import NamedTuple
 
 import numpy as np
 
@@ -56,8 +56,7 @@ MIN_ROWS_PER_LEVEL = 10
 DECIDING_LEVEL_KINDS = LEVEL_KINDS + ("identifier",)
 
 
-@dataclass(frozen=True)
-class SingleClassLevel:
+class SingleClassLevel(NamedTuple):
     """A level all of whose rows are in one class, with the chance of that."""
 
     column: str
@@ -70,8 +69,7 @@ class SingleClassLevel:
     corrected: float
 
 
-@dataclass(frozen=True)
-class DecidingColumn:
+class DecidingColumn(NamedTuple):
     """A column from which the target can be read on (nearly) every row."""
 
     column: str
@@ -362,8 +360,8 @@ def one_sided_threshold(
                 threshold = (float(keys[i]) + float(keys[i + 1])) / 2
                 errs = int(errors[i])
                 found = DecidingColumn(column, 1 - errs / n, "threshold", threshold, up, errs)
-                found = replace(found, pure_rows=int(rows[i]), pure_above=where == "above")
-                best = (key, replace(found, exceptions=int(exceptions[i]), chance=chance))
+                found = found._replace(pure_rows=int(rows[i]), pure_above=where == "above")
+                best = (key, found._replace(exceptions=int(exceptions[i]), chance=chance))
     return None if best is None else best[1]
 
 

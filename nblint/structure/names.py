@@ -130,16 +130,31 @@ def _stem_family(stem: str, names: tuple[str, ...]) -> int:
 def _count_family(stem: str, names: tuple[str, ...]) -> int:
     joined = "\x00".join(names)
     if "\x00" in stem or joined.count("\x00") != max(len(names) - 1, 0):  # (a NUL in a name: one by one)
-        pattern = _family_pattern(stem)
-        return sum(1 for n in names if pattern.match(n))
+        return sum(1 for n in names if carries(n, stem))
     # One scan of every name at once (a hashed matrix's x0 .. x{p-1} all carry ``x``): a match only where
     # a name begins, and at most one per name, since the stem and its separator hold no NUL.
-    return len(re.findall(r"(?<![^\x00])" + _family_pattern(stem).pattern, joined))
+    return len(re.findall(r"(?<![^\x00])" + re.escape(stem) + r"[\[=_.:\s\d-]", joined))
 
 
-@lru_cache(maxsize=NAME_CACHE)
-def _family_pattern(stem: str) -> re.Pattern:
-    return re.compile(re.escape(stem) + r"(\[T\.|\[|=|_|\.|:|\s|-|\d)")
+#: What follows a stem in the name of a column that carries it (besides a digit or a space).
+_AFTER_STEM = frozenset("[=_.:-")
+
+
+def carries(name: str, stem: str) -> bool:
+    """Whether ``name`` carries ``stem``: begins with it, then a separator or a digit (``color_red``, ``y81``).
+
+    A test of one character, not a pattern: the stems tried are the prefixes of every name with a
+    separator, each a regular expression to compile if it were one (a tenth of a millisecond).
+
+    Examples
+    --------
+    >>> carries("color_red", "color"), carries("y81", "y"), carries("colors", "color"), carries("color", "color")
+    (True, True, False, False)
+    """
+    if len(name) <= len(stem) or not name.startswith(stem):
+        return False
+    after = name[len(stem)]
+    return after in _AFTER_STEM or after.isspace() or after.isdecimal()  # (as a pattern's \s and \d read them)
 
 
 #: Words for the two directions of one axis, each followed by a step count in a column name: event-study
@@ -252,7 +267,7 @@ def _candidate_stems(name: str) -> tuple[str, ...]:
     digits = _LETTERS_DIGITS.match(name)
     if digits:
         found.add(digits.group(1))
-    return tuple(sorted(s for s in found if s and _family_pattern(s).match(name)))
+    return tuple(sorted(s for s in found if s and carries(name, s)))
 
 
 def level_names(members, stem: str | None) -> list[str]:

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Mapping
-from dataclasses import dataclass
 from math import log
+from typing import NamedTuple
 
 import numpy as np
 
@@ -25,8 +25,7 @@ from nblint.structure.leakage import one_class_chance
 from nblint.structure.names import candidate_stems
 
 
-@dataclass(frozen=True)
-class Nesting:
+class Nesting(NamedTuple):
     """Group ``fine`` nested in group ``coarse``: ``within`` maps each fine level to its coarse level (None: the reference)."""
 
     fine: Group
@@ -156,8 +155,7 @@ COARSE_KINDS = ("categorical", "binary")
 MAX_NESTING_PAIRS = 100
 
 
-@dataclass(frozen=True)
-class ColumnNesting:
+class ColumnNesting(NamedTuple):
     """Column ``fine`` nested in column ``coarse``: each value of ``fine`` goes with one value of ``coarse``."""
 
     fine: str

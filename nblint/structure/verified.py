@@ -14,8 +14,7 @@ group with those members, whatever record the search made for it.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -31,8 +30,7 @@ from nblint.structure.searched import exclusive_candidates
 Members = tuple[str, ...]
 
 
-@dataclass
-class BrokenGroup:
+class BrokenGroup(NamedTuple):
     """A set of 0/1 columns that is one-hot on most rows but not all (NB103)."""
 
     members: list[str]
@@ -43,13 +41,13 @@ class BrokenGroup:
     examples: list[int]
     stem: str | None
     #: The names enumerate every level (``smoker_yes``/``smoker_no``): the breakage is certain.
-    complete_names: bool = False
+    complete_names: bool
     #: A drop-first set (``"dummy"``): its all-zero rows are the reference level, and only the
     #: rows with two or more set break it.
-    kind: str = "one-hot"
+    kind: str
     #: Stems of the one-hot groups written the same way (one encoder call that kept every level):
     #: why all-zero rows are breakage and not a dropped reference level.
-    siblings: list = field(default_factory=list)
+    siblings: list
 
     @property
     def violations(self) -> int:
@@ -57,8 +55,7 @@ class BrokenGroup:
         return self.rows_multi if self.kind == "dummy" else self.rows_zero + self.rows_multi
 
 
-@dataclass
-class Structure:
+class Structure(NamedTuple):
     """The column structure of a table (see :mod:`nblint.structure`)."""
 
     onehot: list[Group]
@@ -68,19 +65,19 @@ class Structure:
     code_columns: dict[str, Group]
     #: Sets of columns identical in every row.
     identical: list[list[str]]
-    capped: bool = False
+    capped: bool
     #: Exclusive 0/1 columns whose names say they are not one variable (NB107): flags of different
     #: variables, a variable nested in another, or an exclusive subset of flags that overlap.
-    flags: list[Group] = field(default_factory=list)
+    flags: list[Group]
     #: Groups among 0/1 columns missing on the same rows, on the rows where they are known
     #: (:mod:`nblint.structure.missing_together`): reported by NB101/NB102, but kept out of
     #: :attr:`groups`, whose users (impact, the recommended model) read every row.
-    missing_together: list[Group] = field(default_factory=list)
+    missing_together: list[Group]
     #: Code column -> the group among :attr:`missing_together` it carries the same information as
     #: (NB105), kept apart from :attr:`code_columns` as those groups are from :attr:`groups`.
-    missing_together_codes: dict[str, Group] = field(default_factory=dict)
+    missing_together_codes: dict[str, Group]
     #: Groups nested in coarser groups (each fine level within one coarse level): NB105.
-    nested: list[Nesting] = field(default_factory=list)
+    nested: list[Nesting]
 
     @property
     def groups(self) -> list[Group]:

@@ -17,7 +17,6 @@ substitutions here (the algorithms LAPACK itself runs at that size); beyond it, 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
@@ -60,7 +59,6 @@ def short_terms(rank: int) -> int:
     return min(MAX_SHORT_TERMS, int(rank * SHORT_SHARE))
 
 
-@dataclass(eq=False)  # (its arrays have no ==: no __eq__ to generate at import)
 class VifResult:
     """Variance inflation factors of the complete, non-constant numeric columns.
 
@@ -80,14 +78,24 @@ class VifResult:
         combination kept (VIF infinite; not in :attr:`dependencies`).
     """
 
-    infinite: dict[str, float]
-    dependencies: dict[str, dict[str, float]]
-    dropped: dict[str, str]
-    tolerance: float = RANK_TOLERANCE
-    #: Columns of ``inverse`` (the independent set) and the Cholesky factor of their correlations.
-    independent: tuple[str, ...] = ()
-    factor: np.ndarray | None = None
-    by_rows: tuple[str, ...] = ()
+    def __init__(  # (a plain class: a dataclass exec's its methods at import, which a first check pays)
+        self,
+        infinite: dict[str, float],
+        dependencies: dict[str, dict[str, float]],
+        dropped: dict[str, str],
+        tolerance: float = RANK_TOLERANCE,
+        independent: tuple[str, ...] = (),
+        factor: np.ndarray | None = None,
+        by_rows: tuple[str, ...] = (),
+    ):
+        self.infinite = infinite
+        self.dependencies = dependencies
+        self.dropped = dropped
+        self.tolerance = tolerance
+        #: Columns of ``inverse`` (the independent set) and the Cholesky factor of their correlations.
+        self.independent = independent
+        self.factor = factor
+        self.by_rows = by_rows
 
     @cached_property
     def inverse(self) -> np.ndarray | None:

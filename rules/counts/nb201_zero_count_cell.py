@@ -5,7 +5,6 @@ import numpy as np
 from nblint.analysis.context import TableContext
 from nblint.analysis.zerocells import ZeroCells
 from nblint.engine import SUMMARIZE_ABOVE, Option, Rule, Severity
-from nblint.report.figures import contingency
 
 from . import fmt_value, zero_upper_bound
 
@@ -183,6 +182,8 @@ class ZeroCountCell(Rule):
             keys, counts = table
             index = {key: i for i, key in enumerate(keys)}
             names = ["total count" if k == "any count > 0" else fmt_value(k) for k in keys]
+            from nblint.report.figures import contingency  # (a figure's module: only where a finding draws one)
+
             figure = contingency(column, names, self._labels, counts, [(index[v], c) for v, c in cells])
         severity = self._severity(ctx, column)
         variant = ("cells" if zero.count > 1 else "cell") + ("_vetoes" if ctx.alpha == 0 else "")

@@ -1,6 +1,5 @@
 from nblint.analysis.context import TableContext
 from nblint.engine import Option, Rule, Severity
-from nblint.report.figures import impact_scatter
 
 #: What reading the group as bits costs (the group's measures, bits vs collapsed), then how sure that is.
 COST = (
@@ -141,6 +140,8 @@ class OneHotImpact(Rule):
         if result is None:
             return
         table = {k: v for k, v in result.table.items() if k not in ("columns",)}
+        from nblint.report.figures import impact_scatter  # (a figure's module: only where a finding draws one)
+
         figure = impact_scatter(result)  # one picture of the table, shared by its groups' findings
         for group in result.groups:
             severity = self._severity(group)

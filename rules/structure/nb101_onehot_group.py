@@ -1,6 +1,5 @@
 from nblint.analysis.context import TableContext
 from nblint.engine import Rule, Severity
-from nblint.report.figures import group_pattern
 
 from . import COLLAPSE_FIX
 
@@ -83,6 +82,8 @@ class OneHotGroup(Rule):
             if group.evidence.get("ambiguous"):
                 evidence.update({k: group.evidence[k] for k in ("ambiguous", "alternatives", "chosen_by")})
                 variant += "_ambiguous"
+            from nblint.report.figures import group_pattern  # (a figure's module: only where a finding draws one)
+
             # (members with missing values, or written as yes/no, are outside the co-occurrence counts the figure draws)
             figure = None if "missing_rows" in group.evidence else group_pattern(ctx, group.members, {1: group.n_rows})
             yield self.finding(ctx, variant, columns=group.members, evidence=evidence, fix=COLLAPSE_FIX, figure=figure)

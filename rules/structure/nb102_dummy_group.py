@@ -1,6 +1,5 @@
 from nblint.analysis.context import TableContext
 from nblint.engine import Option, Rule, Severity
-from nblint.report.figures import group_pattern
 from nblint.structure.names import signed_axis
 
 from . import COLLAPSE_FIX
@@ -124,6 +123,8 @@ class DummyGroup(Rule):
                 "level_counts": dict(zip(group.members, group.counts)),
                 **{k: v for k, v in group.evidence.items() if k != "reference_rows"},
             }
+            from nblint.report.figures import group_pattern  # (a figure's module: only where a finding draws one)
+
             # (members with missing values, or written as yes/no, are outside the co-occurrence counts the figure draws)
             figure = (
                 None

@@ -1,6 +1,5 @@
 from nblint.analysis.context import TableContext
 from nblint.engine import Option, Rule, Severity
-from nblint.report.figures import group_pattern
 
 _FOR_INSTANCE = "; e.g. rows {rows:joined}"
 #: A one-hot group's rows off one: with no column set, with two or more, or both; and, where the table writes
@@ -123,6 +122,8 @@ class BrokenGroup(Rule):
                 evidence["siblings_listed"] = ", ".join(f"{s}*" for s in group.siblings[:3])
             severity = Severity.ERROR if group.complete_names else self.severity
             sums = {0: group.rows_zero, 1: group.n_rows - group.rows_zero - group.rows_multi, "2+": group.rows_multi}
+            from nblint.report.figures import group_pattern  # (a figure's module: only where a finding draws one)
+
             yield self.finding(
                 ctx,
                 variant,

@@ -258,7 +258,7 @@ def _keep_one(fine: str, coarse: str) -> str:
 
 def implied_finding(rule, ctx, implication):
     """A 0/1 column set only where other 0/1 columns are set: their evidence counted again on its rows (info)."""
-    column, count = implication.column, implication.count
+    column, count = implication.column, implication.rows
     implied = [name for name, _, _ in implication.implied]
     weakest = min(nats for _, _, nats in implication.implied)
     one = len(implied) == 1
