@@ -28,6 +28,7 @@ PRELOADED = (
     "sklearn.pipeline",
     "sklearn.preprocessing",
     "nblint",
+    "nblint.cli",
 )
 
 #: Seconds a script may run.
@@ -105,9 +106,9 @@ class ScriptRunner:
         self.server.wait(timeout=60)
 
 
-def run_fresh(script: Path) -> subprocess.CompletedProcess:
-    """Run ``python script`` in a fresh interpreter, in the script's folder."""
-    command = [sys.executable, script.name]
+def run_fresh(script: Path, *args: str) -> subprocess.CompletedProcess:
+    """Run ``python script ARGS`` in a fresh interpreter, in the script's folder."""
+    command = [sys.executable, script.name, *args]
     return subprocess.run(command, cwd=script.parent, capture_output=True, text=True, timeout=TIMEOUT)
 
 
