@@ -16,6 +16,7 @@ import json
 import select
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 #: What the warmed interpreter imports before it forks (what the documentation's scripts import most).
@@ -81,23 +82,22 @@ class ScriptRunner:
     def run(self, script: Path, *args: str) -> subprocess.CompletedProcess:
         """Run ``python script ARGS`` in the script's folder: its exit status and outputs."""
         assert self.server.stdin is not None and self.server.stdout is not None
-        out, err = script.with_suffix(".stdout"), script.with_suffix(".stderr")
-        request = {
-            "script": str(script),
-            "args": list(args),
-            "cwd": str(script.parent),
-            "stdout": str(out),
-            "stderr": str(err),
-        }
-        self.server.stdin.write(json.dumps(request) + "\n")
-        self.server.stdin.flush()
-        if not select.select([self.server.stdout], [], [], TIMEOUT)[0]:
-            self.server.kill()
-            raise TimeoutError(f"{script.name} ran for more than {TIMEOUT} s")
-        status = int(self.server.stdout.readline())
-        stdout, stderr = out.read_text(), err.read_text()
-        out.unlink()
-        err.unlink()
+        with tempfile.TemporaryDirectory() as outputs:  # (not beside the script: a bench script is in the checkout)
+            out, err = Path(outputs) / "stdout", Path(outputs) / "stderr"
+            request = {
+                "script": str(script),
+                "args": list(args),
+                "cwd": str(script.parent),
+                "stdout": str(out),
+                "stderr": str(err),
+            }
+            self.server.stdin.write(json.dumps(request) + "\n")
+            self.server.stdin.flush()
+            if not select.select([self.server.stdout], [], [], TIMEOUT)[0]:
+                self.server.kill()
+                raise TimeoutError(f"{script.name} ran for more than {TIMEOUT} s")
+            status = int(self.server.stdout.readline())
+            stdout, stderr = out.read_text(), err.read_text()
         return subprocess.CompletedProcess([sys.executable, script.name, *args], status, stdout, stderr)
 
     def close(self) -> None:
