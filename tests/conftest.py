@@ -2,6 +2,7 @@ import io
 import os
 import sys
 import textwrap
+import types
 
 import pandas as pd
 import pytest
@@ -57,6 +58,26 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         # last keeps one worker busy while the other idles. The slow ones go ahead (a stable sort:
         # every worker collects the same order, as xdist requires). ``-n 0`` keeps the files' order.
         items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
+@pytest.fixture(scope="session")
+def script_runner():
+    """One warmed interpreter per test process, forked per script (``tests/scripts.py``): ``run(script, *args)``.
+
+    Each script is a process of its own, as ``python script.py`` runs it; only the import of pandas,
+    scikit-learn and nblint (about 2 s of CPU a fresh interpreter pays) is paid once per worker, not
+    once per script, by every test file that runs scripts (the documentation's, the code nblint
+    prints). Session-scoped, so no file pins its tests to one worker for it. Without ``os.fork`` each
+    script runs in a fresh interpreter.
+    """
+    from scripts import ScriptRunner, run_fresh
+
+    if not hasattr(os, "fork"):
+        yield types.SimpleNamespace(run=run_fresh)
+        return
+    runner = ScriptRunner()
+    yield runner
+    runner.close()
 
 
 def read_csv_text(text: str) -> pd.DataFrame:

@@ -16,6 +16,7 @@ import json
 import select
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 #: What the warmed interpreter imports before it forks (what the documentation's scripts import most).
@@ -28,6 +29,7 @@ PRELOADED = (
     "sklearn.pipeline",
     "sklearn.preprocessing",
     "nblint",
+    "nblint.cli",
 )
 
 #: Seconds a script may run.
@@ -80,23 +82,22 @@ class ScriptRunner:
     def run(self, script: Path, *args: str) -> subprocess.CompletedProcess:
         """Run ``python script ARGS`` in the script's folder: its exit status and outputs."""
         assert self.server.stdin is not None and self.server.stdout is not None
-        out, err = script.with_suffix(".stdout"), script.with_suffix(".stderr")
-        request = {
-            "script": str(script),
-            "args": list(args),
-            "cwd": str(script.parent),
-            "stdout": str(out),
-            "stderr": str(err),
-        }
-        self.server.stdin.write(json.dumps(request) + "\n")
-        self.server.stdin.flush()
-        if not select.select([self.server.stdout], [], [], TIMEOUT)[0]:
-            self.server.kill()
-            raise TimeoutError(f"{script.name} ran for more than {TIMEOUT} s")
-        status = int(self.server.stdout.readline())
-        stdout, stderr = out.read_text(), err.read_text()
-        out.unlink()
-        err.unlink()
+        with tempfile.TemporaryDirectory() as outputs:  # (not beside the script: a bench script is in the checkout)
+            out, err = Path(outputs) / "stdout", Path(outputs) / "stderr"
+            request = {
+                "script": str(script),
+                "args": list(args),
+                "cwd": str(script.parent),
+                "stdout": str(out),
+                "stderr": str(err),
+            }
+            self.server.stdin.write(json.dumps(request) + "\n")
+            self.server.stdin.flush()
+            if not select.select([self.server.stdout], [], [], TIMEOUT)[0]:
+                self.server.kill()
+                raise TimeoutError(f"{script.name} ran for more than {TIMEOUT} s")
+            status = int(self.server.stdout.readline())
+            stdout, stderr = out.read_text(), err.read_text()
         return subprocess.CompletedProcess([sys.executable, script.name, *args], status, stdout, stderr)
 
     def close(self) -> None:
@@ -105,9 +106,9 @@ class ScriptRunner:
         self.server.wait(timeout=60)
 
 
-def run_fresh(script: Path) -> subprocess.CompletedProcess:
-    """Run ``python script`` in a fresh interpreter, in the script's folder."""
-    command = [sys.executable, script.name]
+def run_fresh(script: Path, *args: str) -> subprocess.CompletedProcess:
+    """Run ``python script ARGS`` in a fresh interpreter, in the script's folder."""
+    command = [sys.executable, script.name, *args]
     return subprocess.run(command, cwd=script.parent, capture_output=True, text=True, timeout=TIMEOUT)
 
 

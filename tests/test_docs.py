@@ -31,7 +31,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from doc_pages import DOCS, ROOT, all_blocks, pages
-from scripts import ScriptRunner, run_fresh
+from scripts import run_fresh
 
 from nblint.cli import main
 
@@ -211,14 +211,6 @@ def scripts() -> list:
             seen.add(snippet)
             params.append(param)
     return params
-
-
-@pytest.fixture(scope="module")
-def script_runner():
-    """One warmed interpreter, forked per script (tests/scripts.py): the scripts' imports paid once."""
-    runner = ScriptRunner()
-    yield runner
-    runner.close()
 
 
 @pytest.mark.slow

@@ -16,7 +16,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
-from scripts import PRELOADED, ScriptRunner, run_concurrently
+from scripts import run_concurrently
 
 from nblint import MixedNB, testing
 from nblint.cli import main
@@ -108,14 +108,17 @@ def test_fix_without_groups_writes_nothing(tmp_path):
     assert mapping_path(str(tmp_path / "fixed.csv.gz")) == str(tmp_path / "fixed.mapping.json")
 
 
-def execute(code: str, cwd) -> None:
-    """Run the printed code (our own generated code) and keep its model for the checks."""
-    script = code + "\nimport pickle\npickle.dump(model, open('model.pkl', 'wb'))\n"
-    subprocess.run([sys.executable, "-c", script], cwd=cwd, check=True)
+def execute(code: str, cwd, runner) -> None:
+    """Run the printed code (our own generated code) and keep its model for the checks: a script of its
+    own in ``cwd``, forked from the run's warmed interpreter (conftest's ``script_runner``)."""
+    script = cwd / "printed.py"
+    script.write_text(code + "\nimport pickle\npickle.dump(model, open('model.pkl', 'wb'))\n")
+    ran = runner.run(script)
+    assert ran.returncode == 0, ran.stderr[-2000:]
 
 
 @pytest.mark.slow
-def test_columns_pipeline_prints_code_that_fits_the_recommended_model(tmp_path):
+def test_columns_pipeline_prints_code_that_fits_the_recommended_model(tmp_path, script_runner):
     import pickle
 
     frame = colour_table()
@@ -127,7 +130,7 @@ def test_columns_pipeline_prints_code_that_fits_the_recommended_model(tmp_path):
     assert result.exit_code == 0, result.output
     code = result.stdout
     assert "from nblint import MixedNB" in code and "'one-hot'" in code and "'id': 'drop'" in code
-    execute(code, tmp_path)
+    execute(code, tmp_path, script_runner)
     model = pickle.loads((tmp_path / "model.pkl").read_bytes())
     X = pd.read_csv(path).drop(columns="y")
     auto = MixedNB().fit(X, frame["y"])
@@ -136,7 +139,7 @@ def test_columns_pipeline_prints_code_that_fits_the_recommended_model(tmp_path):
 
 
 @pytest.mark.slow
-def test_columns_pipeline_for_one_kind_is_mixednb_too(tmp_path):
+def test_columns_pipeline_for_one_kind_is_mixednb_too(tmp_path, script_runner):
     """Even where GaussianNB would read every column, the printed model is the MixedNB `impact` weighs (issue 35)."""
     import pickle
 
@@ -147,7 +150,7 @@ def test_columns_pipeline_for_one_kind_is_mixednb_too(tmp_path):
     code = run("columns", path, "--target", "y", "--pipeline").stdout
     assert "from nblint import MixedNB" in code and "pd.read_parquet" in code
     assert "'u': 'continuous'" in code and "'v': 'continuous'" in code
-    execute(code, tmp_path)
+    execute(code, tmp_path, script_runner)
     model = pickle.loads((tmp_path / "model.pkl").read_bytes())
     auto = MixedNB().fit(frame[["u", "v"]], frame["y"])
     assert [(f.model, f.label) for f in model.features_] == [(f.model, f.label) for f in auto.features_]
@@ -256,23 +259,19 @@ def test_a_failed_write_leaves_nothing_behind(tmp_path):
 
 @pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="the writers are processes forked at once")
-def test_concurrent_writers_leave_one_complete_file(tmp_path):
+def test_concurrent_writers_leave_one_complete_file(tmp_path, script_runner):
     frame = colour_table(30_000)
     frame.to_csv(tmp_path / "data.csv", index=False)
     out = tmp_path / "fixed.parquet"
-    runner = ScriptRunner((*PRELOADED, "nblint.cli"))  # (each round's three writers forked at once from it)
-    try:
-        for force in ([], ["--force"]):
-            fix = ["fix", str(tmp_path / "data.csv"), "-o", str(out), *force]
-            codes = run_concurrently(runner, tmp_path, [fix] * 3)
-            assert 0 in codes and set(codes) <= {0, 2}, codes
-            assert pq.read_table(out).num_rows == 30_000
-            assert not [p.name for p in tmp_path.iterdir() if "nblint-tmp" in p.name]
-            if not force:
-                out.unlink()
-                Path(mapping_path(str(out))).unlink()
-    finally:
-        runner.close()
+    for force in ([], ["--force"]):  # (each round's three writers forked at once from the warmed interpreter)
+        fix = ["fix", str(tmp_path / "data.csv"), "-o", str(out), *force]
+        codes = run_concurrently(script_runner, tmp_path, [fix] * 3)
+        assert 0 in codes and set(codes) <= {0, 2}, codes
+        assert pq.read_table(out).num_rows == 30_000
+        assert not [p.name for p in tmp_path.iterdir() if "nblint-tmp" in p.name]
+        if not force:
+            out.unlink()
+            Path(mapping_path(str(out))).unlink()
 
 
 @pytest.mark.slow

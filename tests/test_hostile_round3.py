@@ -23,7 +23,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
-from scripts import PRELOADED, ScriptRunner, run_concurrently
+from scripts import run_concurrently
 
 import nblint
 from nblint.cli import main
@@ -313,7 +313,7 @@ def test_orphaned_partial_outputs_are_swept_and_a_live_writers_are_kept(tmp_path
 
 @pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="the runs are processes forked at once")
-def test_concurrent_forced_runs_never_pair_one_table_with_another_mapping(tmp_path):
+def test_concurrent_forced_runs_never_pair_one_table_with_another_mapping(tmp_path, script_runner):
     """Two sources of different lengths fixed into one output at once: the mapping always names the table's source.
 
     Each round's four runs are processes of their own, forked together from one interpreter that
@@ -321,16 +321,12 @@ def test_concurrent_forced_runs_never_pair_one_table_with_another_mapping(tmp_pa
     """
     sources = {str(onehot_csv(tmp_path / f"data{n}.csv", n, seed=n)): n for n in (3_000, 5_000)}
     out = tmp_path / "fixed.csv"
-    runner = ScriptRunner((*PRELOADED, "nblint.cli"))
-    try:
-        for _ in range(3):
-            runs = [["fix", source, "-o", str(out), "--force"] for source in sources for _ in range(2)]
-            assert run_concurrently(runner, tmp_path, runs) == [0] * len(runs)
-            source = json.loads(Path(mapping_path(str(out))).read_text())["source"]
-            assert len(pd.read_csv(out)) == sources[source]
-            assert temporaries(tmp_path) == []
-    finally:
-        runner.close()
+    for _ in range(3):
+        runs = [["fix", source, "-o", str(out), "--force"] for source in sources for _ in range(2)]
+        assert run_concurrently(script_runner, tmp_path, runs) == [0] * len(runs)
+        source = json.loads(Path(mapping_path(str(out))).read_text())["source"]
+        assert len(pd.read_csv(out)) == sources[source]
+        assert temporaries(tmp_path) == []
 
 
 #: Run the CLI, SIGKILLed between the table's move and the mapping's (the only way to stop a commit there:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import sys
 
 import numpy as np
 import pandas as pd
@@ -43,30 +42,38 @@ def write(frame: pd.DataFrame, path) -> None:
         frame.to_csv(path, sep=sep, index=False)  # (pandas gzips by the .gz suffix)
 
 
+def run_printed(runner, code: str, folder) -> subprocess.CompletedProcess:
+    """Run the printed code as a script of its own in ``folder``: a process of its own, forked from the
+    run's warmed interpreter (conftest's ``script_runner``), which imported pandas and scikit-learn once."""
+    script = folder / "printed.py"
+    script.write_text(code)
+    return runner.run(script)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "name", ["d.csv", "d.tab", "d.tsv", "d.csv.gz", "d.tsv.gz", "d.tab.gz", "d.parquet", "d.pq", "d.xlsx", "d.txt"]
 )
-def test_printed_code_runs_on_the_file_it_was_printed_for(tmp_path, name):
+def test_printed_code_runs_on_the_file_it_was_printed_for(tmp_path, name, script_runner):
     if name.endswith(".xlsx"):
         pytest.importorskip("openpyxl")
     write(table(), tmp_path / name)
     result = CliRunner().invoke(main, ["columns", str(tmp_path / name), "--target", "y", "--pipeline"])
     assert result.exit_code == 0, result.output
     code = result.stdout + "print(model.predict(X if 'X' in dir() else table[columns])[:3].tolist())\n"
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    proc = run_printed(script_runner, code, tmp_path)
     assert proc.returncode == 0, (result.stdout, proc.stderr[-2000:])
     assert re.fullmatch(r"\['[ab]', '[ab]', '[ab]'\]\n", proc.stdout)
 
 
-def test_printed_code_reads_with_the_encoding_nblint_used(tmp_path):
+def test_printed_code_reads_with_the_encoding_nblint_used(tmp_path, script_runner):
     path = tmp_path / "latin.csv"
     frame = table()
     frame["town"] = ["Orléans", "Besançon"] * (len(frame) // 2)
     frame.to_csv(path, index=False, encoding="latin-1")
     result = CliRunner().invoke(main, ["columns", str(path), "--target", "y", "--pipeline", "--encoding", "latin-1"])
     assert "encoding='latin-1'" in result.stdout
-    proc = subprocess.run([sys.executable, "-c", result.stdout], capture_output=True, text=True, timeout=300)
+    proc = run_printed(script_runner, result.stdout, tmp_path)
     assert proc.returncode == 0, proc.stderr[-2000:]
 
 
@@ -98,7 +105,7 @@ def test_columns_and_pipeline_agree_on_every_column(tmp_path):
 
 
 @pytest.mark.slow
-def test_the_printed_model_leaves_out_leaks_and_says_where_it_guessed(tmp_path):
+def test_the_printed_model_leaves_out_leaks_and_says_where_it_guessed(tmp_path, script_runner):
     """Issue 22 item 4: NB208's leaks are left out with the reason; a guessed reading says so."""
     import statsmodels.api as sm
 
@@ -121,7 +128,7 @@ def test_the_printed_model_leaves_out_leaks_and_says_where_it_guessed(tmp_path):
             assert rows["rate_marriage"]["status"] == "ambiguous" and "rate_marriage" not in guessed
         else:
             assert "ttme" in guessed  # travel times: a count read as Gaussian, or codes read as categories
-        proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+        proc = run_printed(script_runner, code, tmp_path)
         assert proc.returncode == 0, proc.stderr[-2000:]
 
 

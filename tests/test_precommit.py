@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from missing_module import cli_here
 
 ROOT = Path(__file__).resolve().parent.parent
 MANIFEST = ROOT / ".pre-commit-hooks.yaml"
@@ -255,7 +256,9 @@ def test_real_pre_commit_installs_the_hook_repository(tmp_path, hook_repository,
 
 
 @pytest.mark.slow
-def test_the_hook_repository_lints_text_without_additional_dependencies(tmp_path, hook_repository, hook_home):
+def test_the_hook_repository_lints_text_without_additional_dependencies(
+    tmp_path, hook_repository, hook_home, monkeypatch
+):
     """A `text = ...` setting needs scikit-learn, a dependency: no `additional_dependencies` key (issue 35)."""
     hook_repo, rev = hook_repository
     repo = tmp_path / "user"
@@ -270,9 +273,8 @@ def test_the_hook_repository_lints_text_without_additional_dependencies(tmp_path
     subprocess.run(["git", "init", "-q", str(repo)], check=True)
     subprocess.run([*GIT, "-C", str(repo), "add", "-A"], check=True)
     hooked = _pre_commit(repo, hook_home)
-    local = subprocess.run(
-        [sys.executable, "-m", "nblint.cli", "check", "data/tweets.csv"], cwd=repo, capture_output=True, text=True
-    )
+    monkeypatch.chdir(repo)  # this environment's nblint, in the test's process: what the hook must print
+    local = cli_here("check", "data/tweets.csv")
     assert local.returncode in (0, 1) and "error:" not in local.stderr, local.stderr
     assert hooked.returncode == local.returncode, hooked.stdout + hooked.stderr
     assert "needs scikit-learn" not in hooked.stdout + hooked.stderr
