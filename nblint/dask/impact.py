@@ -215,7 +215,7 @@ def _cross_validated_part(
     encoded = _encoded(part, offset, chunk_rows, plan)
     in_fold = plan.fold_of(encoded.rows)
     windows, pieces = [], {}
-    for f, model in enumerate(models):
+    for f, model in models.items():  # (folds with rows, in order: an empty fold has no model)
         index = np.flatnonzero(in_fold == f)
         for window, first, stop, whole in cuts(fold_start[f], fold_end[f], fold_totals[f], plan.size):
             rows, last = encoded.take(index[first:stop]), start + int(index[stop - 1])

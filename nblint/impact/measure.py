@@ -117,12 +117,20 @@ class Plan:
     def fold_of(self, rows: np.ndarray) -> np.ndarray:
         return fold_of(rows, self.folds, self.seed)
 
-    def fold_models(self, fold_counts: FoldCounts) -> list[Models]:
-        """Each fold's model, fitted on the other folds (the totals minus the fold)."""
-        return [
-            fit(self.totals.minus(fold_counts.counts(f)), self.design, self.alpha, self.var_smoothing, self.overall_var)
-            for f in range(self.folds)
-        ]
+    def fold_models(self, fold_counts: FoldCounts) -> dict[int, Models]:
+        """Each fold's model, fitted on the other folds (the totals minus the fold), by fold.
+
+        A fold without rows scores nothing and gets no model: with more folds than
+        rows (``folds`` up to its bound on a small table) most folds are empty, and fitting
+        one model per empty fold was the whole cost of the check.
+        """
+        with_rows = np.flatnonzero(fold_counts.classes.sum(axis=1) > 0).tolist()
+        return {
+            f: fit(
+                self.totals.minus(fold_counts.counts(f)), self.design, self.alpha, self.var_smoothing, self.overall_var
+            )
+            for f in with_rows
+        }
 
 
 @dataclass
