@@ -6,6 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 import scipy.sparse
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from tables import mixed_table, onehot
 
 import nblint
@@ -14,6 +16,7 @@ from nblint.profile.incidence import Incidence
 from nblint.profile.table import TableProfile
 from nblint.readers import DataFrameSource
 from nblint.structure.budget import Budget
+from nblint.structure.duplicates import first_pairs
 
 
 def bag_of_words(seed: int = 0, n: int = 400, words: int = 300) -> tuple[pd.DataFrame, dict]:
@@ -162,3 +165,39 @@ def test_wide_passes_read_the_held_incidence_as_the_rows_would_give_it(monkeypat
     assert sorted(sorted(f["columns"]) for f in held if f["code"] == "NB101") == sorted(
         sorted(g) for g in truth["groups"]
     )
+
+
+def every_pair_sorted(groups, partners, text) -> list[tuple[str, str]]:
+    """The plain listing :func:`first_pairs` must cut: every allowed pair of every group, then one sort."""
+
+    def may_pair(a, b):  # (integer codes only beside a column of words)
+        if a in partners:
+            return b in text
+        if b in partners:
+            return a in text
+        return True
+
+    pairs = []
+    for group in groups:
+        members = sorted(group)
+        pairs += [(a, b) for i, a in enumerate(members) for b in members[i + 1 :] if may_pair(a, b)]
+    return sorted(pairs)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    names=st.lists(st.text(alphabet="abc01", min_size=1, max_size=4), unique=True, max_size=24),
+    data=st.data(),
+)
+def test_first_recode_pairs_are_the_head_of_every_pair_sorted_and_the_total_its_length(names, data):
+    """Columns in few groups (ties of level-count signatures), codes and words overlapping, a cap below and above."""
+    group_of = data.draw(st.lists(st.integers(0, 3), min_size=len(names), max_size=len(names)))
+    groups = [[n for n, g in zip(names, group_of) if g == k] for k in range(4)]
+    groups = [g for g in groups if g]
+    partners = set(data.draw(st.lists(st.sampled_from(names), unique=True) if names else st.just([])))
+    text = set(data.draw(st.lists(st.sampled_from(names), unique=True) if names else st.just([])))
+    limit = data.draw(st.integers(0, 300))
+    listing = every_pair_sorted(groups, partners, text)
+    found = first_pairs(groups, partners, text, limit)
+    assert found.first == listing[:limit]
+    assert found.total == len(listing)
