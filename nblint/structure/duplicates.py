@@ -95,26 +95,54 @@ def identical_candidates(profile) -> tuple[list[list[str]], list[list[str]]]:
             exact.append(cols)
         elif all(c in complete for c in cols):
             # Keep only pairs whose centred co-moments say "the same column".
-            idx = [complete[c] for c in cols]
-            M = gram.comoment[np.ix_(idx, idx)]
-            d = np.sqrt(np.abs(np.diag(M)))
-            scale = np.outer(d, d) + 1e-300
-            mean = gram.mean[idx]
-            close = (np.abs(M - np.diag(M)[:, None]) <= 1e-9 * scale) & (
-                np.abs(M - np.diag(M)[None, :]) <= 1e-9 * scale
-            )
-            close &= np.abs(mean[:, None] - mean[None, :]) <= 1e-12 * (1 + np.abs(mean[:, None]))
-            taken: set[int] = set()
-            for a in range(len(cols)):
-                if a in taken:
-                    continue
-                partners = [int(b) for b in np.flatnonzero(close[a]) if b >= a and b not in taken]
-                taken.update(partners)
-                if len(partners) > 1:
-                    candidates.append([cols[b] for b in partners])
+            candidates += [[cols[b] for b in same] for same in same_moments(gram, [complete[c] for c in cols])]
         else:
             candidates.append(cols)
     return exact, candidates
+
+
+def same_moments(gram, idx) -> list[list[int]]:
+    """Sets of positions in ``idx`` (complete columns of ``gram``) whose means and centred co-moments agree.
+
+    Column ``b`` is close to ``a`` when ``M_ab`` equals both ``M_aa`` and ``M_bb`` to ``1e-9 d_a d_b``
+    (``d = sqrt(|diag M|)``: correlation one, equal variances) and the means agree to
+    ``1e-12 (1 + |mean_a|)``.  Greedily, in order: each ``a`` not yet in a set takes the close
+    ``b >= a`` not yet in one.  Only columns whose means lie within twice that tolerance of
+    ``mean_a`` (a window of the sorted means, wider than any rounding of the test) are compared,
+    so the work follows the columns and the close pairs, never the square of a key's columns
+    (5,200 columns of one range on a wide table); a column whose mean is not finite is compared
+    with every column, as the test itself would.
+    """
+    idx = np.asarray(idx, dtype=np.int64)
+    mean = gram.mean[idx]
+    diag = gram.comoment[idx, idx]
+    d = np.sqrt(np.abs(diag))
+    finite = np.flatnonzero(np.isfinite(mean))
+    by_mean = finite[np.argsort(mean[finite], kind="stable")]
+    sorted_means = mean[by_mean]
+    everyone = np.arange(len(idx))
+    taken = np.zeros(len(idx), dtype=bool)
+    sets = []
+    for a in range(len(idx)):
+        if taken[a]:
+            continue
+        tolerance = 1e-12 * (1 + np.abs(mean[a]))
+        if np.isfinite(mean[a]):
+            low = np.searchsorted(sorted_means, mean[a] - 2 * tolerance, side="left")
+            high = np.searchsorted(sorted_means, mean[a] + 2 * tolerance, side="right")
+            near = by_mean[low:high]
+        else:
+            near = everyone
+        near = np.sort(near[(near >= a) & ~taken[near]])
+        M_a = gram.comoment[idx[a], idx[near]]
+        scale = d[a] * d[near] + 1e-300
+        close = (np.abs(M_a - diag[a]) <= 1e-9 * scale) & (np.abs(M_a - diag[near]) <= 1e-9 * scale)
+        close &= np.abs(mean[a] - mean[near]) <= tolerance
+        partners = near[close]
+        taken[partners] = True
+        if len(partners) > 1:
+            sets.append(partners.tolist())
+    return sets
 
 
 def _same_fingerprint(profile, columns: list[str]) -> list[list[str]]:
