@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 import pandas as pd
 import pytest
 import scipy.sparse
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from tables import mixed_table, onehot
 
 import nblint
@@ -14,6 +18,7 @@ from nblint.profile.incidence import Incidence
 from nblint.profile.table import TableProfile
 from nblint.readers import DataFrameSource
 from nblint.structure.budget import Budget
+from nblint.structure.duplicates import first_pairs, same_moments
 
 
 def bag_of_words(seed: int = 0, n: int = 400, words: int = 300) -> tuple[pd.DataFrame, dict]:
@@ -162,3 +167,86 @@ def test_wide_passes_read_the_held_incidence_as_the_rows_would_give_it(monkeypat
     assert sorted(sorted(f["columns"]) for f in held if f["code"] == "NB101") == sorted(
         sorted(g) for g in truth["groups"]
     )
+
+
+def every_pair_sorted(groups, partners, text) -> list[tuple[str, str]]:
+    """The plain listing :func:`first_pairs` must cut: every allowed pair of every group, then one sort."""
+
+    def may_pair(a, b):  # (integer codes only beside a column of words)
+        if a in partners:
+            return b in text
+        if b in partners:
+            return a in text
+        return True
+
+    pairs = []
+    for group in groups:
+        members = sorted(group)
+        pairs += [(a, b) for i, a in enumerate(members) for b in members[i + 1 :] if may_pair(a, b)]
+    return sorted(pairs)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    names=st.lists(st.text(alphabet="abc01", min_size=1, max_size=4), unique=True, max_size=24),
+    data=st.data(),
+)
+def test_first_recode_pairs_are_the_head_of_every_pair_sorted_and_the_total_its_length(names, data):
+    """Columns in few groups (ties of level-count signatures), codes and words overlapping, a cap below and above."""
+    group_of = data.draw(st.lists(st.integers(0, 3), min_size=len(names), max_size=len(names)))
+    groups = [[n for n, g in zip(names, group_of) if g == k] for k in range(4)]
+    groups = [g for g in groups if g]
+    partners = set(data.draw(st.lists(st.sampled_from(names), unique=True) if names else st.just([])))
+    text = set(data.draw(st.lists(st.sampled_from(names), unique=True) if names else st.just([])))
+    limit = data.draw(st.integers(0, 300))
+    listing = every_pair_sorted(groups, partners, text)
+    found = first_pairs(groups, partners, text, limit)
+    assert found.first == listing[:limit]
+    assert found.total == len(listing)
+
+
+def same_moments_dense(mean, M) -> list[list[int]]:
+    """The plain test :func:`same_moments` must equal: every pair at once, then the greedy sets."""
+    d = np.sqrt(np.abs(np.diag(M)))
+    scale = np.outer(d, d) + 1e-300
+    close = (np.abs(M - np.diag(M)[:, None]) <= 1e-9 * scale) & (np.abs(M - np.diag(M)[None, :]) <= 1e-9 * scale)
+    close &= np.abs(mean[:, None] - mean[None, :]) <= 1e-12 * (1 + np.abs(mean[:, None]))
+    taken: set[int] = set()
+    sets = []
+    for a in range(len(mean)):
+        if a in taken:
+            continue
+        partners = [int(b) for b in np.flatnonzero(close[a]) if b >= a and b not in taken]
+        taken.update(partners)
+        if len(partners) > 1:
+            sets.append(partners)
+    return sets
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n_base=st.integers(1, 4),
+    n_columns=st.integers(0, 30),
+    nudge=st.sampled_from([0.0, 1e-15, 1e-13, 1e-11, 1e-9, 1e-6]),
+    scale=st.sampled_from([1e-8, 1.0, 1e6, 1e12]),
+    odd=st.sampled_from([None, np.nan, np.inf, -np.inf]),
+)
+def test_same_moments_are_the_sets_the_dense_comparison_gives(seed, n_base, n_columns, nudge, scale, odd):
+    """Copies of few columns (ties of means), copies shifted or scaled by a hair, a column not finite."""
+    rng = np.random.default_rng(seed)
+    base = rng.integers(0, 4, (12, n_base)).astype(float) * scale
+    pick = rng.integers(0, n_base, n_columns)
+    X = base[:, pick] * (1 + nudge * rng.integers(-1, 2, n_columns)) + nudge * scale * rng.integers(-1, 2, n_columns)
+    mean = X.mean(axis=0)
+    M = (X - mean).T @ (X - mean)
+    if odd is not None and n_columns:
+        j = int(rng.integers(0, n_columns))
+        mean[j] = odd
+        M[j, :] = M[:, j] = odd if rng.random() < 0.5 else M[j, j]
+    gram = SimpleNamespace(mean=mean, comoment=M)
+    with np.errstate(invalid="ignore"):  # (inf - inf, in both: what is compared is the sets)
+        assert same_moments(gram, np.arange(n_columns)) == same_moments_dense(mean, M)
+        # (the columns of a key are some of the gram's, in any order)
+        order = rng.permutation(n_columns)
+        assert same_moments(gram, order) == same_moments_dense(mean[order], M[np.ix_(order, order)])

@@ -45,6 +45,7 @@ from nblint.structure import (
     leakage,
     searched,
 )
+from nblint.structure.duplicates import CandidatePairs
 from nblint.structure.kinds import ColumnKind
 from nblint.structure.nesting import ColumnNesting
 from nblint.structure.verified import Structure
@@ -314,8 +315,8 @@ class TableContext:
         return verified_recodes(self)
 
     @cached_property
-    def recode_candidates(self) -> list[tuple[str, str]]:
-        """Every pair of categorical columns that may recode each other, sorted (:mod:`~nblint.analysis.recodes`)."""
+    def recode_candidates(self) -> CandidatePairs:
+        """The pairs of categorical columns that may recode each other: the first ones, sorted, and their number (:mod:`~nblint.analysis.recodes`)."""
         return candidate_recodes(self)
 
     @cached_property

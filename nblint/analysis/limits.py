@@ -75,7 +75,7 @@ def incomplete_notes(ctx) -> list[str]:
     notes = []
     if ctx.structure.capped:  # (a group the search did not reach is a finding that may be missing)
         notes.append(f"group search stopped at its budget of {Budget().left} nodes; some groups may be missing")
-    candidates = len(ctx.recode_candidates)
+    candidates = ctx.recode_candidates.total
     if candidates > MAX_RECODE_PAIRS:
         notes.append(
             f"columns recoding each other (NB105) checked among the first {MAX_RECODE_PAIRS} of {candidates:,} "

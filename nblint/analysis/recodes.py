@@ -10,11 +10,11 @@ Gaussian or count model.
 
 from __future__ import annotations
 
-from nblint.structure.duplicates import MAX_RECODE_PAIRS, recode_candidates
+from nblint.structure.duplicates import CandidatePairs, recode_candidates
 
 
-def candidate_recodes(ctx) -> list[tuple[str, str]]:
-    """Every pair of categorical columns of ``ctx`` that may recode each other, sorted."""
+def candidate_recodes(ctx) -> CandidatePairs:
+    """The pairs of categorical columns of ``ctx`` that may recode each other: the first :data:`~nblint.structure.duplicates.MAX_RECODE_PAIRS`, sorted, and their number."""
     # (the kinds' arrays, read at once: a vocabulary is tens of thousands of columns, none categorical)
     categorical = set(ctx.features_of_kind("categorical")) - set(ctx.structure.code_columns)
     # Integer codes of a categorical column (cowcode2 beside ctryname) recode it too, whatever their kind;
@@ -27,9 +27,9 @@ def candidate_recodes(ctx) -> list[tuple[str, str]]:
 
 
 def verified_recodes(ctx) -> dict[tuple[str, str], int]:
-    """The candidate pairs (the first :data:`MAX_RECODE_PAIRS`) that recode each other on every row, each
+    """The candidate pairs (the first :data:`~nblint.structure.duplicates.MAX_RECODE_PAIRS`) that recode each other on every row, each
     with the number of values it maps one to one; identical columns are not recodes."""
-    pending = ctx.recode_candidates[:MAX_RECODE_PAIRS]
+    pending = ctx.recode_candidates.first
     if not pending:
         return {}
     same = {frozenset(cols) for cols in ctx.structure.identical}

@@ -8,6 +8,9 @@ row by row (a 64-bit hash of each column, or the table of (code, level) pairs).
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from typing import NamedTuple
+
 import numpy as np
 
 from nblint.profile.levels import level_sizes
@@ -92,26 +95,54 @@ def identical_candidates(profile) -> tuple[list[list[str]], list[list[str]]]:
             exact.append(cols)
         elif all(c in complete for c in cols):
             # Keep only pairs whose centred co-moments say "the same column".
-            idx = [complete[c] for c in cols]
-            M = gram.comoment[np.ix_(idx, idx)]
-            d = np.sqrt(np.abs(np.diag(M)))
-            scale = np.outer(d, d) + 1e-300
-            mean = gram.mean[idx]
-            close = (np.abs(M - np.diag(M)[:, None]) <= 1e-9 * scale) & (
-                np.abs(M - np.diag(M)[None, :]) <= 1e-9 * scale
-            )
-            close &= np.abs(mean[:, None] - mean[None, :]) <= 1e-12 * (1 + np.abs(mean[:, None]))
-            taken: set[int] = set()
-            for a in range(len(cols)):
-                if a in taken:
-                    continue
-                partners = [int(b) for b in np.flatnonzero(close[a]) if b >= a and b not in taken]
-                taken.update(partners)
-                if len(partners) > 1:
-                    candidates.append([cols[b] for b in partners])
+            candidates += [[cols[b] for b in same] for same in same_moments(gram, [complete[c] for c in cols])]
         else:
             candidates.append(cols)
     return exact, candidates
+
+
+def same_moments(gram, idx) -> list[list[int]]:
+    """Sets of positions in ``idx`` (complete columns of ``gram``) whose means and centred co-moments agree.
+
+    Column ``b`` is close to ``a`` when ``M_ab`` equals both ``M_aa`` and ``M_bb`` to ``1e-9 d_a d_b``
+    (``d = sqrt(|diag M|)``: correlation one, equal variances) and the means agree to
+    ``1e-12 (1 + |mean_a|)``.  Greedily, in order: each ``a`` not yet in a set takes the close
+    ``b >= a`` not yet in one.  Only columns whose means lie within twice that tolerance of
+    ``mean_a`` (a window of the sorted means, wider than any rounding of the test) are compared,
+    so the work follows the columns and the close pairs, never the square of a key's columns
+    (5,200 columns of one range on a wide table); a column whose mean is not finite is compared
+    with every column, as the test itself would.
+    """
+    idx = np.asarray(idx, dtype=np.int64)
+    mean = gram.mean[idx]
+    diag = gram.comoment[idx, idx]
+    d = np.sqrt(np.abs(diag))
+    finite = np.flatnonzero(np.isfinite(mean))
+    by_mean = finite[np.argsort(mean[finite], kind="stable")]
+    sorted_means = mean[by_mean]
+    everyone = np.arange(len(idx))
+    taken = np.zeros(len(idx), dtype=bool)
+    sets = []
+    for a in range(len(idx)):
+        if taken[a]:
+            continue
+        tolerance = 1e-12 * (1 + np.abs(mean[a]))
+        if np.isfinite(mean[a]):
+            low = np.searchsorted(sorted_means, mean[a] - 2 * tolerance, side="left")
+            high = np.searchsorted(sorted_means, mean[a] + 2 * tolerance, side="right")
+            near = by_mean[low:high]
+        else:
+            near = everyone
+        near = np.sort(near[(near >= a) & ~taken[near]])
+        M_a = gram.comoment[idx[a], idx[near]]
+        scale = d[a] * d[near] + 1e-300
+        close = (np.abs(M_a - diag[a]) <= 1e-9 * scale) & (np.abs(M_a - diag[near]) <= 1e-9 * scale)
+        close &= np.abs(mean[a] - mean[near]) <= tolerance
+        partners = near[close]
+        taken[partners] = True
+        if len(partners) > 1:
+            sets.append(partners.tolist())
+    return sets
 
 
 def _same_fingerprint(profile, columns: list[str]) -> list[list[str]]:
@@ -198,7 +229,14 @@ MAX_RECODE_PAIRS = 200
 RECODE_ROWS_PER_LEVEL = 2
 
 
-def recode_candidates(profile, columns, partners=frozenset()) -> list[tuple[str, str]]:
+class CandidatePairs(NamedTuple):
+    """The first pairs of a sorted listing of candidate pairs, and how many pairs the listing holds."""
+
+    first: list[tuple[str, str]]
+    total: int
+
+
+def recode_candidates(profile, columns, partners=frozenset()) -> CandidatePairs:
     """Pairs of discrete columns (three or more levels, ten rows per level, none missing) with the same level counts.
 
     Two columns that recode one variable (``STORE`` 0..4 beside ``StoreID`` 1, 2, 3, 4, 7)
@@ -207,8 +245,9 @@ def recode_candidates(profile, columns, partners=frozenset()) -> list[tuple[str,
     ``columns`` (features) are considered, the others left out (group members, code columns, the
     words of a vocabulary: never visited, the pairs being sorted whatever the order). Columns past the profile's cap
     on levels have no counts to compare: those with about ten rows per level (by their
-    distinct-value sketch) are paired with each other, and the row pass decides. Every
-    candidate pair, sorted (the caller checks :data:`MAX_RECODE_PAIRS` of them and says so).
+    distinct-value sketch) are paired with each other, and the row pass decides. The first
+    :data:`MAX_RECODE_PAIRS` candidate pairs, sorted, and the number of all (the caller checks those
+    and says how many were left: :func:`first_pairs`).
 
     Columns in ``partners`` (integer columns read as counts or identifiers) are paired only
     with text columns: a number and a one-to-one function of it (``exper``, ``expersq``) are two
@@ -238,20 +277,37 @@ def recode_candidates(profile, columns, partners=frozenset()) -> list[tuple[str,
         if levels is None or len(levels.keys) < 3 or profile.n_rows < RECODE_ROWS_PER_LEVEL * len(levels.keys):
             continue
         by_signature.setdefault(tuple(sorted(levels.totals.tolist())), []).append(column)
-    pairs = []
-    for columns in by_signature.values():
-        columns = sorted(columns)
-        pairs += [(a, b) for i, a in enumerate(columns) for b in columns[i + 1 :] if _may_pair(a, b, partners, text)]
-    return sorted(pairs)
+    return first_pairs(by_signature.values(), partners, text, MAX_RECODE_PAIRS)
 
 
-def _may_pair(a: str, b: str, partners, text) -> bool:
-    """Whether ``a`` and ``b`` may recode each other: a partner (integer codes) only beside a column of words."""
-    if a in partners:
-        return b in text
-    if b in partners:
-        return a in text
-    return True
+def first_pairs(groups, partners, text, limit: int) -> CandidatePairs:
+    """The first ``limit`` of the sorted pairs ``(a, b)``, ``a < b``, of one group that may pair, and their number.
+
+    The listing is every pair of names within one of ``groups`` (disjoint sets of names) that
+    may recode each other, sorted: a name in ``partners`` (integer codes) only beside a name in
+    ``text`` (a column of words); exactly, ``a`` in ``partners`` needs ``b`` in ``text``, and
+    otherwise ``b`` in ``partners`` needs ``a`` in ``text``.  It is never built.  Sorted pairs
+    come ``a`` by ``a``, and ``a``'s partners are the names after it in its group that it may
+    pair with: every one (``a`` a column of words, no partner), the words (``a`` a partner) or
+    the non-partners (any other ``a``), each a sorted list cut at ``a`` by bisection.  So the
+    work follows the columns and the pairs kept, never the square of a group (5,200 columns of
+    one level-count signature are 13.5 million pairs).
+    """
+    partners_of: dict[str, tuple[list[str], ...]] = {}
+    for group in groups:
+        members = sorted(group)
+        lists = (members, [b for b in members if b in text], [b for b in members if b not in partners])
+        partners_of.update(dict.fromkeys(members, lists))
+    first: list[tuple[str, str]] = []
+    total = 0
+    for a in sorted(partners_of):
+        members, words, plain = partners_of[a]
+        allowed = words if a in partners else members if a in text else plain
+        after = bisect_right(allowed, a)  # (names are distinct: every b past a)
+        total += len(allowed) - after
+        if len(first) < limit:
+            first += [(a, b) for b in allowed[after : after + limit - len(first)]]
+    return CandidatePairs(first, total)
 
 
 #: Slack on a distinct-value sketch's estimate (about 3% relative error) when choosing candidates.
