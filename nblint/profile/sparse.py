@@ -41,7 +41,7 @@ from nblint.profile.levels import DISTINCT_CAP, PackedLevels, column_bounds, sma
 from nblint.profile.numeric import NumericStats
 from nblint.profile.target import encode_target
 from nblint.readers import Chunk, ColumnData
-from nblint.readers.sparse import MOMENT_COLUMNS, SparseBlock
+from nblint.readers.sparse import MOMENT_COLUMNS, SparseBlock, columns_permuted
 
 # --------------------------------------------------------------------------- the profile of a block
 
@@ -56,32 +56,12 @@ def in_name_order(chunk: Chunk) -> Chunk:
     at = np.array(order, dtype=np.intp)
     sorted_block = SparseBlock(
         tuple(map(block.names.__getitem__, order)),
-        _columns_permuted(block.matrix, at),
+        columns_permuted(block.matrix, at),
         block.integer_dtype,
         np.asarray(block.binary)[at],
         words=None if block.words is None else block.words[at],
     )
     return Chunk(chunk.names, chunk.columns, chunk.row_offset, chunk.n_rows, sparse=sorted_block)
-
-
-def _columns_permuted(matrix, order: np.ndarray):
-    """``matrix[:, order]`` for a permutation ``order`` of a CSR matrix's columns: each entry renumbered in place.
-
-    A permutation moves no entry between rows: the entries keep their order within each row, only
-    their columns change (new column k is old column ``order[k]``), one gather over the entries; the
-    arrays are scipy's column slice's, entry for entry, without its general fancy index (which allows
-    repeated columns: it counts each wanted column's copies, then walks the entries; a hashed block's
-    13,000 columns of 6,444 tweets: 6 ms against 0.2). The arrays are copied, as the slice copies them.
-    """
-    if matrix.format != "csr":
-        return matrix[:, order]
-    from scipy import sparse
-
-    renumber = np.empty(len(order), dtype=matrix.indices.dtype)
-    renumber[order] = np.arange(len(order), dtype=matrix.indices.dtype)
-    return sparse.csr_matrix(
-        (matrix.data.copy(), renumber[matrix.indices], matrix.indptr.copy()), shape=matrix.shape, copy=False
-    )
 
 
 class BlockParts(NamedTuple):
