@@ -116,7 +116,7 @@ class Kinds(Mapping):
     """
 
     def __init__(self, index: dict[str, int], chosen: dict[str, ColumnKind], word_at: np.ndarray, words: TermKinds):
-        self._index, self._chosen = index, chosen
+        self._index, self._known = index, chosen  # (the words' kinds join ``_known`` as they are asked for)
         n = len(index)
         self._reading = np.full(n, -1, dtype=np.int64)  # (-1: a column of ``chosen``)
         self._reading[word_at] = words.reading
@@ -133,12 +133,14 @@ class Kinds(Mapping):
         self.models[at] = np.fromiter(map(attrgetter("model"), chosen.values()), dtype=object, count=len(at))
 
     def __getitem__(self, column: str) -> ColumnKind:
-        kind = self._chosen.get(column)
-        if kind is not None:
-            return kind
+        known = self._known.get(column)
+        if known is not None:
+            return known
         k = self._index[column]  # (KeyError: no such column)
         kind, model, why = _READINGS[self._reading[k]]
-        return ColumnKind(column, kind, model, why, self._shown[k])
+        # Kept once made: a rule that reads every word by name (a model declared over a vocabulary) asks again.
+        made = self._known[column] = ColumnKind(column, kind, model, why, self._shown[k])
+        return made
 
     def __contains__(self, column) -> bool:
         return column in self._index
