@@ -445,6 +445,12 @@ def test_stem_family_counts_the_names_carrying_the_stem(stem, names):
     # A tuple's counts are kept by its identity: asked twice, and after another tuple of the same names.
     held = tuple(names)
     assert stem_family(stem, held) == stem_family(stem, held) == stem_family(stem, tuple(names)) == expected
+    # Counted up to a bound, the count is the full one capped there, whatever was asked of the tuple before.
+    bounded = tuple(names)
+    for enough in (2, 1, 3, 0, 5):
+        assert stem_family(stem, bounded, enough=enough) == min(expected, enough)
+        assert stem_family(stem, list(names), enough=enough) == min(expected, enough)
+    assert stem_family(stem, bounded) == expected
 
 
 @settings(max_examples=300, deadline=None)

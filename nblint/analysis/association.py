@@ -9,7 +9,7 @@ them, NB201-NB203 and NB208).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import cached_property
 
 from nblint.analysis.scans import LevelPass, ThresholdPass
@@ -26,7 +26,7 @@ class ClassAssociation:
     Parameters
     ----------
     profile : TableProfile
-    kinds : dict
+    kinds : Mapping
         Every column's kind (:attr:`nblint.analysis.context.TableContext.kinds`).
     terms : frozenset of str
         The words of a document-term block (weighed by their documents elsewhere).
@@ -42,7 +42,7 @@ class ClassAssociation:
     def __init__(
         self,
         profile: TableProfile,
-        kinds: dict[str, ColumnKind],
+        kinds: Mapping[str, ColumnKind],
         terms: frozenset[str],
         model: str | None,
         settings: AnalysisSettings,
@@ -73,7 +73,7 @@ class ClassAssociation:
         ]
 
     @cached_property
-    def other_kinds(self) -> dict[str, ColumnKind]:
+    def other_kinds(self) -> Mapping[str, ColumnKind]:
         """The kinds of the columns outside the document-term block, in table order (all of them without one).
 
         The words leave as one set difference, never visited one by one (a vocabulary: tens of thousands):

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from functools import cached_property
-from operator import itemgetter
 from typing import NamedTuple
 
 import numpy as np
@@ -21,12 +20,8 @@ import numpy as np
 from nblint.profile.levels import Levels, counts_below, level_sizes
 from nblint.profile.table import TableProfile
 from nblint.readers import name_mask
-from nblint.structure.kinds import ColumnKind, declared_kind, infer_kinds, term_kinds
-
-#: A kind's ``kind`` and ``model``, read for every column at once by position (a tuple's item is read in
-#: C; a field by name goes through its descriptor): ``list(map(model_of, kinds))``.
-kind_of = itemgetter(ColumnKind._fields.index("kind"))
-model_of = itemgetter(ColumnKind._fields.index("model"))
+from nblint.structure.kinds import ColumnKind, declared_kind, infer_kinds
+from nblint.structure.wordkinds import Kinds, kind_names, model_names, term_kinds
 
 
 class KindIndex:
@@ -38,13 +33,13 @@ class KindIndex:
 
     def __init__(self, kinds: Mapping[str, ColumnKind]):
         self.names = np.array(list(kinds), dtype=object)
-        self.kinds = np.fromiter(map(kind_of, kinds.values()), dtype=object, count=len(kinds))
+        self.kinds = kind_names(kinds)
         self._values = kinds
 
     @cached_property
     def models(self) -> np.ndarray:
         """Every column's recommended event model (None: not a feature), made when first asked for."""
-        return np.fromiter(map(model_of, self._values.values()), dtype=object, count=len(self._values))
+        return model_names(self._values)
 
     def columns(self, *wanted: str, model: str | None = None) -> list[str]:
         """The columns of the ``wanted`` kinds, in table order (a new list); with ``model``, only those read by it."""
@@ -56,7 +51,7 @@ class KindIndex:
         return self.names[chosen].tolist()
 
 
-def column_kinds(ctx) -> dict[str, ColumnKind]:
+def column_kinds(ctx) -> Kinds:
     """Every column's kind and recommended event model (see :mod:`nblint.structure.kinds`).
 
     The words of a document-term block are counts (or, fractional, weights read as
@@ -74,8 +69,13 @@ def column_kinds(ctx) -> dict[str, ColumnKind]:
     if declared:
         for k in np.flatnonzero(words).tolist():
             words[k] = declared_kind(names[k], declared) is None
-    preset = term_kinds(ctx.profile, np.flatnonzero(words))
-    return infer_kinds(ctx.profile, groups, ctx.structure.code_columns, ctx.declared_kinds, preset)
+    terms = term_kinds(ctx.profile, np.flatnonzero(words))
+    # The words' places in table order (the kinds' order), then every other column's kind inferred.
+    table = ctx.profile.names
+    index = dict(zip(table, range(len(table))))  # (names are unique)
+    word_at = np.fromiter(map(index.__getitem__, terms.columns), dtype=np.intp, count=len(terms.columns))
+    chosen = infer_kinds(ctx.profile, groups, ctx.structure.code_columns, ctx.declared_kinds, word_at)
+    return Kinds(index, chosen, word_at, terms)
 
 
 class ColumnRecord:

@@ -17,6 +17,7 @@ candidates only (:meth:`TableContext.row_checks`, :meth:`TableContext.reduce_row
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cached_property
 from typing import Any
 
@@ -214,8 +215,9 @@ class TableContext:
         return self.settings.wide_columns
 
     @cached_property
-    def kinds(self) -> dict[str, ColumnKind]:
-        """Every column's kind and recommended event model (:func:`~nblint.analysis.columns.column_kinds`)."""
+    def kinds(self) -> Mapping[str, ColumnKind]:
+        """Every column's kind and recommended event model (:func:`~nblint.analysis.columns.column_kinds`): a
+        read-only mapping in table order, a vocabulary's words held as arrays (:class:`~nblint.structure.wordkinds.Kinds`)."""
         return column_kinds(self)
 
     @cached_property

@@ -21,9 +21,9 @@ from itertools import repeat
 
 import numpy as np
 
-from nblint.analysis.columns import model_of
 from nblint.profile.levels import counts_below, level_sizes
 from nblint.readers import name_mask
+from nblint.structure.wordkinds import models_of
 
 #: Kinds whose values are levels (cells of a contingency table).
 DISCRETE_KINDS = ("binary", "group-member", "categorical", "count")
@@ -151,7 +151,7 @@ class ClassCells:
         ctx = self._ctx
         if ctx.model:
             return [ctx.model] * len(columns)
-        return list(map(model_of, map(ctx.kinds.__getitem__, columns)))
+        return models_of(ctx.kinds, columns)
 
     def level_cells(self, column, model) -> list[tuple[object, int]]:
         """The zero cells of a column read through its contingency table (levels, or Bernoulli's split)."""

@@ -41,7 +41,7 @@ from nblint.profile.levels import DISTINCT_CAP, PackedLevels, column_bounds, sma
 from nblint.profile.numeric import NumericStats
 from nblint.profile.target import encode_target
 from nblint.readers import Chunk, ColumnData
-from nblint.readers.sparse import MOMENT_COLUMNS, SparseBlock
+from nblint.readers.sparse import MOMENT_COLUMNS, SparseBlock, columns_permuted
 
 # --------------------------------------------------------------------------- the profile of a block
 
@@ -53,12 +53,13 @@ def in_name_order(chunk: Chunk) -> Chunk:
     order = sorted(range(len(block.names)), key=block.names.__getitem__)
     if order == list(range(len(order))):
         return chunk
+    at = np.array(order, dtype=np.intp)
     sorted_block = SparseBlock(
         tuple(map(block.names.__getitem__, order)),
-        block.matrix[:, order],
+        columns_permuted(block.matrix, at),
         block.integer_dtype,
-        np.asarray(block.binary)[order],
-        words=None if block.words is None else block.words[order],
+        np.asarray(block.binary)[at],
+        words=None if block.words is None else block.words[at],
     )
     return Chunk(chunk.names, chunk.columns, chunk.row_offset, chunk.n_rows, sparse=sorted_block)
 

@@ -199,3 +199,23 @@ def slice_column(col: ColumnData, offset: int, length: int) -> ColumnData:
     end = offset + length
     missing = None if col.missing is None else col.missing[offset:end]
     return ColumnData(col.kind, col.values[offset:end], col.labels, col.integer_dtype, missing)
+
+
+def columns_permuted(matrix, order: np.ndarray):
+    """``matrix[:, order]`` for a permutation ``order`` of a CSR matrix's columns: each entry renumbered.
+
+    A permutation moves no entry between rows: the entries keep their order within each row, only
+    their columns change (new column k is old column ``order[k]``), one gather over the entries; the
+    arrays are scipy's column slice's, entry for entry, without its general fancy index (which allows
+    repeated columns: it counts each wanted column's copies, then walks the entries; a hashed block's
+    13,000 columns of 6,444 tweets: 6 ms against 0.2). The arrays are copied, as the slice copies them.
+    """
+    if matrix.format != "csr":
+        return matrix[:, order]
+    from scipy import sparse
+
+    renumber = np.empty(len(order), dtype=matrix.indices.dtype)
+    renumber[order] = np.arange(len(order), dtype=matrix.indices.dtype)
+    return sparse.csr_matrix(
+        (matrix.data.copy(), renumber[matrix.indices], matrix.indptr.copy()), shape=matrix.shape, copy=False
+    )

@@ -12,6 +12,7 @@
 * :mod:`~nblint.structure.duplicates`: identical columns, code columns beside their indicators;
 * :mod:`~nblint.structure.vif`: variance inflation factors;
 * :mod:`~nblint.structure.kinds`: what each column is, and its event model;
+  :mod:`~nblint.structure.wordkinds`: a document-term block's kinds as arrays (a word's kind made when asked);
 * :mod:`~nblint.structure.budget`: the search budget they share.
 
 Nothing here reads rows: everything works on the merged profile (exact 0/1

@@ -32,14 +32,11 @@ from __future__ import annotations
 import fnmatch
 import re
 from enum import StrEnum
-from itertools import repeat
 from typing import NamedTuple
 
 import numpy as np
 
 from nblint.nbmath.moments import Moments, pooled_variance
-from nblint.profile.levels import level_sizes
-from nblint.readers import name_mask
 from nblint.structure.shapes import falls_from, frequencies, heaped, holes_in_the_middle, spread_evenly, unimodal
 
 #: Non-negative integer columns with more distinct values than this are magnitudes, never codes.
@@ -161,54 +158,8 @@ def declared_kind(column: str, declared: dict[str, str] | None) -> str | None:
     return None
 
 
-def term_kinds(profile, at: np.ndarray) -> dict[str, ColumnKind]:
-    """The kinds of the words of a document-term block, from the profile's arrays.
-
-    A word is a count (a weight, tf-idf, when its values are not whole) read by a
-    multinomial text model, whatever a single word looks like: a word with three distinct
-    counts is not a categorical code. A word with two values is binary (presence), a word
-    with one constant. The caller leaves out words that are group members or declared.
-
-    ``at``: the words' positions among the profile's numeric columns, increasing (a vocabulary's
-    words are found by mask, never looked up by name one by one).
-    """
-    numeric = profile.numeric
-    names = numeric.names
-    columns = list(names) if len(at) == len(names) else list(map(names.__getitem__, at.tolist()))
-    # Every word's evidence at once, from the profile's arrays (a vocabulary has tens of thousands):
-    # the 0/1 words' distinct values from their level counts, the others' from their tables.
-    zero_one_distinct = sum((counts.sum(axis=0) > 0).astype(np.int64) for counts in numeric.level_counts)
-    distinct = np.where(numeric.zero_one, zero_one_distinct, level_sizes(numeric.levels))  # -1: past the cap
-    present = profile.n_rows - numeric.n_missing[at]
-    n_distinct = distinct[at].astype(np.float64)
-    for k in np.flatnonzero(n_distinct < 0).tolist():  # (a word past the level cap: its estimate)
-        estimate = profile.n_distinct(columns[k])
-        n_distinct[k] = np.nan if estimate is None else estimate
-    integral = numeric.integral[at]
-    # Each word's reading, as _constant_kind and _binary_kind would give it, decided for all at once.
-    reading = np.select(
-        [
-            present == 0,
-            n_distinct <= 1,
-            (n_distinct == 2) & (integral | (present >= REPEATS * 2)),
-            integral,
-        ],
-        [_ALL_MISSING, _ONE_VALUE, _PRESENCE, _WORD_COUNT],
-        _WORD_WEIGHT,
-    )
-    n_distinct[reading == _ALL_MISSING] = 0.0
-    n_distinct[reading == _PRESENCE] = 2.0
-    shown = n_distinct.astype(object)
-    shown[np.isnan(n_distinct)] = None  # (NaN: unknown)
-    # Every word's fields as columns, zipped and made into kinds in C (tuple.__new__: a named tuple's own
-    # __new__ is Python code, and there is one kind per word).
-    kind, model, why = (np.array([r[field] for r in _READINGS], dtype=object)[reading].tolist() for field in range(3))
-    fields = zip(columns, kind, model, why, shown.tolist(), repeat(None), repeat(None), repeat(False))
-    return dict(zip(columns, map(tuple.__new__, repeat(ColumnKind), fields)))
-
-
-#: Readings the values decide alone (:func:`term_kinds`, :func:`_constant_kind`, :func:`_binary_kind`):
-#: kind, event model and why, by number.
+#: Readings the values decide alone (:func:`~nblint.structure.wordkinds.term_kinds`, :func:`_constant_kind`,
+#: :func:`_binary_kind`): kind, event model and why, by number.
 _ALL_MISSING, _ONE_VALUE, _PRESENCE, _WORD_COUNT, _WORD_WEIGHT = range(5)
 _READINGS: tuple[tuple[Kind, str | None, str], ...] = (
     (Kind.CONSTANT, None, "every value is missing"),
@@ -219,8 +170,8 @@ _READINGS: tuple[tuple[Kind, str | None, str], ...] = (
 )
 
 
-def infer_kinds(profile, groups, code_columns=None, declared=None, preset=None) -> dict[str, ColumnKind]:
-    """Kind of every column, in table order.
+def infer_kinds(profile, groups, code_columns=None, declared=None, preset_at=None) -> dict[str, ColumnKind]:
+    """Kind of every column but the preset ones, in table order.
 
     Parameters
     ----------
@@ -231,17 +182,22 @@ def infer_kinds(profile, groups, code_columns=None, declared=None, preset=None) 
         Columns found to decode a group (NB105): they are categorical codes.
     declared : dict, optional
         Column name or glob -> kind (one of :data:`nblint.core.models.DECLARABLE_KINDS`); declared kinds win.
-    preset : dict, optional
-        Kinds already known (the words of a document-term block, :func:`term_kinds`), kept as they are.
+    preset_at : ndarray of int, optional
+        Positions in table order of the columns whose kinds are already known (the words of a
+        document-term block, :func:`nblint.structure.wordkinds.term_kinds`): left out.
     """
-    preset = preset or {}
     member_of = {m: g for g in groups for m in g.members}
     code_columns = code_columns or {}
     scale = shared_scale(profile)
     names = profile.names
-    # The preset kinds at their places in table order at once (a vocabulary's words), the others filled in.
-    kinds = dict(zip(names, map(preset.get, names)))
-    for column in np.array(names, dtype=object)[~name_mask(names, preset)].tolist() if preset else names:
+    # The columns left at once (a vocabulary's words are preset), then inferred one by one.
+    left = names
+    if preset_at is not None and len(preset_at):
+        others = np.ones(len(names), dtype=bool)
+        others[preset_at] = False
+        left = np.array(names, dtype=object)[others].tolist()
+    kinds: dict[str, ColumnKind] = {}
+    for column in left:
         named = declared_kind(column, declared) if column != profile.target else None
         if named is not None:
             chosen = Kind(named)

@@ -38,12 +38,12 @@ from __future__ import annotations
 
 from itertools import repeat
 from math import exp, lgamma
-from operator import attrgetter
 from typing import NamedTuple
 
 import numpy as np
 
 from nblint.profile.levels import PackedLevels, level_reading_right, level_sizes
+from nblint.structure.wordkinds import kind_names
 
 #: Kinds whose levels are scanned for single-class levels (counts and measurements are
 #: magnitudes: a value of theirs that goes with one class is a threshold, NB208's matter).
@@ -121,10 +121,10 @@ def scanned_columns(profile, kinds) -> list[str]:
     # others' from the packed levels: none is made here)
     with_table = numeric.zero_one | (level_sizes(numeric.levels) >= 0)
     columns = list(kinds)
-    kind_names = np.array(list(map(attrgetter("kind"), kinds.values())), dtype=object)
+    names = kind_names(kinds)
     chosen = np.zeros(len(columns), dtype=bool)
     for kind in LEVEL_KINDS:
-        chosen |= kind_names == kind
+        chosen |= names == kind
     at = np.fromiter(map(numeric.names.positions().get, columns, repeat(-1)), dtype=np.int64, count=len(columns))
     tabled = np.zeros(len(columns), dtype=bool)
     tabled[at >= 0] = with_table[at[at >= 0]]
@@ -252,16 +252,16 @@ def deciding_columns(profile, kinds, min_share: float, max_chance: float = 0.0) 
     one_sided_only = one_sided_left.tolist()
     text = profile.text
     position = numeric.names.positions()
-    columns, column_kinds, kind_names = _scanned(kinds, n_classes)
+    columns, kind_of = _scanned(kinds, n_classes)
     # Dismissed at once (a vocabulary's columns): the target, constants, numeric columns missing values or hopeless.
     at = np.fromiter(map(position.get, columns, repeat(-1)), dtype=np.int64, count=len(columns))  # (text: -1)
-    dismissed = (kind_names == "target") | (kind_names == "constant")
+    dismissed = (kind_of == "target") | (kind_of == "constant")
     in_numeric = at >= 0
     dismissed[in_numeric] |= (numeric.n_missing[at[in_numeric]] > 0) | hopeless[at[in_numeric]]
     found = []
     sides: list[tuple[str, np.ndarray, np.ndarray]] = []  # (the two-class tables read for a one-sided cut)
     for k in np.flatnonzero(~dismissed).tolist():
-        column, kind = columns[k], column_kinds[k]
+        column, kind = columns[k], kind_of[k]
         if column in text:
             if text[column].n_missing:
                 continue
@@ -273,7 +273,7 @@ def deciding_columns(profile, kinds, min_share: float, max_chance: float = 0.0) 
                     sides.append((column, np.asarray(levels.keys), levels.table[:, :n_classes].astype(np.int64)))
                 continue
         by_threshold = column not in profile.text and n_classes == 2
-        if not by_threshold and kind.kind not in DECIDING_LEVEL_KINDS:
+        if not by_threshold and kind not in DECIDING_LEVEL_KINDS:
             continue  # (neither reading below applies: a bag of words' count columns, with many classes)
         levels = profile.levels(column)
         if levels is None or len(levels.keys) < 2:
@@ -282,7 +282,7 @@ def deciding_columns(profile, kinds, min_share: float, max_chance: float = 0.0) 
         best = None
         if by_threshold:
             best = _best_threshold(levels.keys, table, column)
-        if len(levels.keys) * MIN_ROWS_PER_LEVEL <= n and kind.kind in DECIDING_LEVEL_KINDS:
+        if len(levels.keys) * MIN_ROWS_PER_LEVEL <= n and kind in DECIDING_LEVEL_KINDS:
             errors = int(n - table.max(axis=1).sum())
             if best is None or errors < best.errors:
                 best = DecidingColumn(column, 1 - errors / n, "levels", errors=errors)
@@ -299,21 +299,19 @@ def deciding_columns(profile, kinds, min_share: float, max_chance: float = 0.0) 
     return found
 
 
-def _scanned(kinds, n_classes: int) -> tuple[list, list, np.ndarray]:
-    """The columns :func:`deciding_columns` reads, their kinds, and the kinds' names as an array.
+def _scanned(kinds, n_classes: int) -> tuple[list, np.ndarray]:
+    """The columns :func:`deciding_columns` reads and their kinds' names as an array.
 
     Every column's kind is read once, as an array (a vocabulary's tens of thousands: no Python per
     column); beyond two classes only the level reading applies (no threshold): only level kinds can decide.
     """
-    columns, column_kinds = list(kinds), list(kinds.values())
-    kind_names = np.fromiter(map(attrgetter("kind"), column_kinds), dtype=object, count=len(column_kinds))
+    columns, names = list(kinds), kind_names(kinds)
     if n_classes == 2:
-        return columns, column_kinds, kind_names
-    level_kind = np.zeros(len(kind_names), dtype=bool)
+        return columns, names
+    level_kind = np.zeros(len(names), dtype=bool)
     for kind in DECIDING_LEVEL_KINDS:
-        level_kind |= kind_names == kind
-    chosen = np.flatnonzero(level_kind).tolist()
-    return list(map(columns.__getitem__, chosen)), list(map(column_kinds.__getitem__, chosen)), kind_names[level_kind]
+        level_kind |= names == kind
+    return list(map(columns.__getitem__, np.flatnonzero(level_kind).tolist())), names[level_kind]
 
 
 def one_sided_threshold(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from itertools import islice
 from os.path import commonprefix
 
 _SEPARATORS = re.compile(r"(\[T\.|\[|=|_|\.|:|\s|-)")
@@ -87,53 +88,69 @@ def group_stem(members, all_names) -> str | None:
     return name_stem(members, period_dummies=False) or informative_stem(members, all_names)
 
 
-def stem_family(stem: str, names) -> int:
-    """How many of ``names`` carry ``stem`` (followed by a separator or a digit).
+def stem_family(stem: str, names, enough: int | None = None) -> int:
+    """How many of ``names`` carry ``stem`` (followed by a separator or a digit), counted up to ``enough``.
 
-    A tuple of names (a table's) is looked up by identity: its stems' counts are kept beside it
-    (:func:`_family_counts`), so asking again costs a dictionary look-up, not hashing every
-    name of a vocabulary into a cache key.
+    With ``enough``, the count stops there: the answer is ``min(count, enough)``, all a caller
+    comparing the count with a bound needs (the ``x{j}`` placeholders of a hashed block all carry
+    ``x``: a few names tell, not a scan of the 2^20 declared). A tuple of names (a table's) is looked
+    up by identity: its stems' counts are kept beside it (:func:`_family_counts`), each as far as it
+    was counted, so asking again costs a dictionary look-up, not hashing every name of a vocabulary
+    into a cache key.
     """
-    if isinstance(names, tuple):
-        counts = _family_counts(names)
-        found = counts.get(stem)
-        if found is None:
-            found = counts[stem] = _count_family(stem, names)
-        return found
-    return _stem_family(stem, tuple(names))
+    if not isinstance(names, tuple):
+        return _stem_family(stem, tuple(names), enough)
+    counts = _family_counts(names)
+    kept = counts.get(stem)
+    if kept is not None:
+        found, stopped = kept
+        if not stopped or (enough is not None and found >= enough):
+            return found if enough is None else min(found, enough)
+    found = _count_family(stem, names, enough)
+    counts[stem] = (found, enough is not None and found >= enough)  # (stopped: a lower bound only)
+    return found
 
 
-#: The stems counted in the last few tuples of names asked about, by identity: ``id -> (names, counts)``
+#: The stems counted in the last few tuples of names asked about, by identity:
+#: ``id -> (names, {stem: (count, stopped)})``, ``stopped`` when the count stopped at a caller's bound
 #: (the tuple is held, so its id is not reused while it is here).
-_FAMILY_COUNTS: dict[int, tuple[tuple, dict[str, int]]] = {}
+_FAMILY_COUNTS: dict[int, tuple[tuple, dict[str, tuple[int, bool]]]] = {}
 #: Tuples of names whose counts are kept (a run asks about one table's names, and a few subsets).
 _FAMILY_TABLES = 8
 
 
-def _family_counts(names: tuple) -> dict[str, int]:
+def _family_counts(names: tuple) -> dict[str, tuple[int, bool]]:
     """The counts of stems already asked about in ``names`` (this very tuple), filled by :func:`stem_family`."""
     kept = _FAMILY_COUNTS.get(id(names))
     if kept is not None and kept[0] is names:
         return kept[1]
     if len(_FAMILY_COUNTS) >= _FAMILY_TABLES:
         _FAMILY_COUNTS.pop(next(iter(_FAMILY_COUNTS), -1), None)  # (the oldest; -1 is no id)
-    counts: dict[str, int] = {}
+    counts: dict[str, tuple[int, bool]] = {}
     _FAMILY_COUNTS[id(names)] = (names, counts)
     return counts
 
 
 @lru_cache(maxsize=NAME_CACHE)
-def _stem_family(stem: str, names: tuple[str, ...]) -> int:
-    return _count_family(stem, names)
+def _stem_family(stem: str, names: tuple[str, ...], enough: int | None) -> int:
+    return _count_family(stem, names, enough)
 
 
-def _count_family(stem: str, names: tuple[str, ...]) -> int:
+def _count_family(stem: str, names: tuple[str, ...], enough: int | None = None) -> int:
+    """The names carrying ``stem``, counted in name order and no further than ``enough`` (None: all)."""
+    if enough is not None and enough <= 0:
+        return 0
     joined = "\x00".join(names)
     if "\x00" in stem or joined.count("\x00") != max(len(names) - 1, 0):  # (a NUL in a name: one by one)
-        return sum(1 for n in names if carries(n, stem))
+        carrying = filter(None, (carries(n, stem) for n in names))
+        return sum(1 for _ in islice(carrying, enough))
     # One scan of every name at once (a hashed matrix's x0 .. x{p-1} all carry ``x``): a match only where
-    # a name begins, and at most one per name, since the stem and its separator hold no NUL.
-    return len(re.findall(r"(?<![^\x00])" + re.escape(stem) + r"[\[=_.:\s\d-]", joined))
+    # a name begins, and at most one per name, since the stem and its separator hold no NUL. With a bound,
+    # the scan stops at its match (the placeholders' stem: at the first few names).
+    pattern = r"(?<![^\x00])" + re.escape(stem) + r"[\[=_.:\s\d-]"
+    if enough is None:
+        return len(re.findall(pattern, joined))
+    return sum(1 for _ in islice(re.finditer(pattern, joined), enough))
 
 
 #: What follows a stem in the name of a column that carries it (besides a digit or a space).
@@ -224,7 +241,7 @@ def informative_stem(members, all_names) -> str | None:
     if stem is None:
         # Two direction words of one axis (``lead3``, ``lag2``) name one variable as a stem does.
         return signed_axis(members)
-    if stem_family(stem, all_names) > len(members) + 1:
+    if stem_family(stem, all_names, enough=len(members) + 2) > len(members) + 1:
         return None
     return stem
 
@@ -245,7 +262,7 @@ def stem_ties(members, all_names) -> set:
             carriers.setdefault(stem, []).append(m)
     tied: set = set()
     for stem, who in carriers.items():
-        if len(who) >= 2 and stem_family(stem, all_names) <= len(who) + 1:
+        if len(who) >= 2 and stem_family(stem, all_names, enough=len(who) + 2) <= len(who) + 1:
             tied.update(who)
     return tied
 
@@ -298,7 +315,7 @@ def names_say_complete(members, stem: str | None) -> bool:
 def family_stems(name: str, all_names) -> frozenset:
     """The stems of ``name`` that at least one other column of the table carries too (its variable, by name)."""
     all_names = tuple(all_names)
-    return frozenset(s for s in _candidate_stems(name) if stem_family(s, all_names) >= 2)
+    return frozenset(s for s in _candidate_stems(name) if stem_family(s, all_names, enough=2) >= 2)
 
 
 def cross_stem(members, all_names) -> tuple[str, ...] | None:

@@ -50,7 +50,7 @@ class MixedKinds(Rule):
         # A document-term block is one kind of input, whatever single words look like (a word seen at
         # most once per document is 0/1): text models read the block as a whole.
         terms = ctx.term_columns if ctx.model in ("multinomial", "complement", "bernoulli") else frozenset()
-        features = [c for c in ctx.profile.features if ctx.kinds[c].model and c not in terms]
+        features = [c for c in ctx.profile.features if c not in terms and ctx.kinds[c].model]  # (words: never asked)
         wanted = sorted({model for c in features if (model := ctx.kinds[c].model) is not None})
         if len(wanted) < 2:
             return
