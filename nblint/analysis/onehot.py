@@ -12,13 +12,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from nblint.structure import GroupSearch, find_onehot_groups, find_onehot_groups_sparse
+from nblint.structure.onehot import GroupSearch, find_onehot_groups
 
 
 def onehot_search(ctx) -> GroupSearch:
     """The one-hot groups of ``ctx``'s table (its ``budget`` bounds the search)."""
     gram = ctx.profile.gram
     if gram.wide:
+        from nblint.structure.onehot_sparse import find_onehot_groups_sparse  # (a wide table's search only)
+
         search = find_onehot_groups_sparse(
             gram.binary, gram.cooccurrence, gram.n, ctx.table_order, ctx.budget, ctx.shown_exclusive
         )

@@ -10,7 +10,7 @@ so that the context only caches what comes back.
 
 from __future__ import annotations
 
-from nblint.structure import Group, missing_together
+from nblint.structure.groups import Group
 from nblint.structure.nesting import ColumnNesting, nested_columns
 from nblint.structure.verified import Structure, verified_structure
 
@@ -48,6 +48,8 @@ def missing_together_groups(ctx) -> tuple[list[Group], list[Group]]:
     """
     if ctx.term_columns:
         return [], []  # (none is searched beside a document-term block)
+    from nblint.structure import missing_together  # (with the drop-first search it runs: a table's path only)
+
     settings = ctx.settings
     return missing_together.search(
         ctx.profile,

@@ -65,12 +65,13 @@ def _normalize(name: str) -> str:
 def _group_entries(path: str, group: str) -> list[tuple[str, str]]:
     """The ``name = value`` lines of the ``[group]`` section of one ``entry_points.txt``."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
+        with open(path, "rb") as handle:  # (bytes: only a file that names the group is decoded)
+            data = handle.read()
     except OSError:
         return []
-    if group not in text:
+    if group.encode("utf-8") not in data:
         return []
+    text = data.decode("utf-8")
     entries = []
     section = None
     for line in map(str.strip, text.splitlines()):

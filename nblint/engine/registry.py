@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import importlib
 import os
-import pkgutil
 import re
 import sys
 from collections.abc import Callable, Collection, Iterable, Iterator
@@ -22,6 +21,7 @@ from typing import Any
 from nblint.core.collector import collector_paused
 from nblint.engine.entry_points import entry_points
 from nblint.engine.findings import Finding
+from nblint.engine.pack_modules import walk_modules
 from nblint.engine.rule import INPUTS, STATUSES, SUMMARIZE_ABOVE, Rule, jsonable
 from nblint.engine.settings import AnalysisSettings
 
@@ -301,9 +301,9 @@ def _rules_in_package(package_name: str, wanted: Callable[[str], bool] | None = 
     package = importlib.import_module(package_name)
     modules = [package]
     if hasattr(package, "__path__"):
-        for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
-            if wanted is None or wanted(info.name):
-                modules.append(importlib.import_module(info.name))
+        for name, _ in walk_modules(package):
+            if wanted is None or wanted(name):
+                modules.append(importlib.import_module(name))
     for module in modules:
         for obj in list(vars(module).values()):  # (in definition order; inspect.getmembers sorts every name)
             if (

@@ -27,19 +27,28 @@ from typing import TYPE_CHECKING
 from nblint.core.lazy import lazy_exports
 from nblint.readers.chunks import Chunk, ColumnData, Names, Restart, TableSource, chunk_rows_for, name_mask
 from nblint.readers.conversions import arrow_column_data, series_column_data
-from nblint.readers.formats import TABLE_SUFFIXES, TableFormat, is_table_path, table_format
-from nblint.readers.sources import ArrowSource, DataFrameSource, StreamSource, regroup
 
 if TYPE_CHECKING:
     from nblint.readers.csvfile import CsvSource
     from nblint.readers.files import read_table, spool_stdin
+    from nblint.readers.formats import TABLE_SUFFIXES, TableFormat, is_table_path, table_format
     from nblint.readers.parquet import ParquetSource
+    from nblint.readers.sources import ArrowSource, DataFrameSource, StreamSource, regroup
 
 #: Names of the file readers, imported on first use: a DataFrame, an Arrow table or a sparse
-#: matrix never needs the CSV engine, the workbook, Arrow IPC or Parquet readers (13 modules).
+#: matrix never needs the CSV engine, the workbook, Arrow IPC or Parquet readers (13 modules),
+#: and a numpy or scipy.sparse matrix neither the file formats nor the frame and stream sources.
 __getattr__ = lazy_exports(
     __name__,
     {
+        "ArrowSource": "nblint.readers.sources",
+        "DataFrameSource": "nblint.readers.sources",
+        "StreamSource": "nblint.readers.sources",
+        "regroup": "nblint.readers.sources",
+        "TABLE_SUFFIXES": "nblint.readers.formats",
+        "TableFormat": "nblint.readers.formats",
+        "is_table_path": "nblint.readers.formats",
+        "table_format": "nblint.readers.formats",
         "CsvSource": "nblint.readers.csvfile",
         "ParquetSource": "nblint.readers.parquet",
         "read_table": "nblint.readers.files",

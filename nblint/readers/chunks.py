@@ -31,7 +31,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol, TypeVar
 
 import numpy as np
@@ -173,20 +172,49 @@ class SparseBlock(NamedTuple):
     words: np.ndarray | None = None
 
 
-@dataclass(frozen=True, eq=False)  # (its arrays have no ==, nor a hash: none generated at import)
 class Chunk:
-    """A run of consecutive rows; ``row_offset`` is the 0-based index of its first row."""
+    """A run of consecutive rows; ``row_offset`` is the 0-based index of its first row.
 
-    names: tuple[str, ...]
+    A frozen record written out rather than a dataclass: every check makes its chunks, and a
+    dataclass's generated methods cost ~2 ms of a first check in a fresh process (issue 34).
+    """
+
+    __slots__ = ("names", "columns", "row_offset", "n_rows", "sparse")
+
+    names: Names
     columns: tuple[ColumnData, ...]
     row_offset: int
     n_rows: int
     #: Feature columns held as a sparse row block (:class:`nblint.readers.sparse.SparseBlock`), before ``names``.
-    sparse: SparseBlock | None = None
+    sparse: SparseBlock | None
 
-    def __post_init__(self):
-        if not isinstance(self.names, Names):
-            object.__setattr__(self, "names", Names(self.names))
+    def __init__(
+        self,
+        names: tuple[str, ...],
+        columns: tuple[ColumnData, ...],
+        row_offset: int,
+        n_rows: int,
+        sparse: SparseBlock | None = None,
+    ) -> None:
+        record = object.__setattr__
+        record(self, "names", names if isinstance(names, Names) else Names(names))
+        record(self, "columns", columns)
+        record(self, "row_offset", row_offset)
+        record(self, "n_rows", n_rows)
+        record(self, "sparse", sparse)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"a Chunk is frozen: cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"a Chunk is frozen: cannot delete {name!r}")
+
+    def __reduce__(self):
+        # (to another process, e.g. a dask worker: rebuilt through __init__, as __setattr__ refuses)
+        return Chunk, (self.names, self.columns, self.row_offset, self.n_rows, self.sparse)
+
+    def __repr__(self) -> str:
+        return f"Chunk(rows {self.row_offset}..{self.row_offset + self.n_rows}, {len(self.names)} columns)"
 
     def column(self, name: str) -> ColumnData:
         return self.columns[self.names.index(name)]

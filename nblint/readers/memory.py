@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from nblint.readers import ArrowSource, ColumnData, DataFrameSource, TableSource, arrow_column_data, series_column_data
+from nblint.readers import ColumnData, TableSource, arrow_column_data, series_column_data
 
 ACCEPTED = (
     "a pandas, polars (DataFrame or LazyFrame) or Dask DataFrame, a pyarrow Table or RecordBatch, "
@@ -117,6 +117,8 @@ def _declared_words(words, names: Sequence[str], target: str | None) -> frozense
 def _frame_source(data) -> TableSource:
     import pandas as pd
 
+    from nblint.readers.sources import ArrowSource, DataFrameSource  # (a frame's sources: no matrix needs them)
+
     if isinstance(data, pd.DataFrame):
         return DataFrameSource(data)
     if _defined_in(data, "polars", "LazyFrame"):
@@ -136,6 +138,8 @@ def _frame_source(data) -> TableSource:
 
 def _dict_source(data: dict) -> TableSource:
     import pandas as pd
+
+    from nblint.readers.sources import DataFrameSource
 
     lengths = {str(k): len(v) if hasattr(v, "__len__") else None for k, v in data.items()}
     if any(length is None for length in lengths.values()):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -21,7 +21,7 @@ from nblint.core.hashing import mix64
 from nblint.core.tails import binomial_sf
 from nblint.engine.findings import EXAMPLE_ROWS
 from nblint.readers import TableSource
-from nblint.readers.chunks import SparseBlock
+from nblint.readers.chunks import Chunk, SparseBlock
 
 
 @dataclass(frozen=True)
@@ -152,7 +152,7 @@ class RowPrints:
             kept = SparseBlock(
                 names, block.matrix[:, keep], block.integer_dtype, block.binary[keep], block.table_columns
             )
-            chunk = replace(chunk, sparse=kept)
+            chunk = Chunk(chunk.names, chunk.columns, chunk.row_offset, chunk.n_rows, sparse=kept)
         self.numeric.add(chunk)
         if self.target is not None and self.target in chunk.names:
             self.label_parts.append(_labels_of(chunk.column(self.target)))

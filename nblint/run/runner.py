@@ -29,7 +29,7 @@ from nblint.core.resources import MemoryBudget, resource_error
 from nblint.engine import resolved_options, run_rules, shared_settings
 from nblint.engine.findings import Finding, Severity
 from nblint.profile.table import TableProfile
-from nblint.readers import StreamSource, TableSource
+from nblint.readers import TableSource
 from nblint.run.config import FileSettings, Overrides, find_config, load_config
 from nblint.run.tables import TestError, open_table, open_test
 
@@ -243,6 +243,7 @@ def show_progress(source: TableSource, stream=None) -> ProgressBar | None:
     """Attach a progress bar on ``stream`` (stderr) to a file source, when a person watches it."""
     from nblint.core.progress import ProgressBar  # (a run of paths' progress bar: an API check has none)
     from nblint.core.terminal import is_interactive
+    from nblint.readers.sources import StreamSource  # (a file's: an in-memory table has no stream to watch)
 
     stream = stream if stream is not None else sys.stderr
     if not isinstance(source, StreamSource) or not is_interactive(stream):

@@ -19,12 +19,36 @@ Nothing here reads rows: everything works on the merged profile (exact 0/1
 co-occurrence counts, centred co-moments, level tables).
 """
 
-from nblint.structure.budget import SEARCH_BUDGET, Budget
-from nblint.structure.groups import Group, exclusivity_evidence
-from nblint.structure.names import name_stem
-from nblint.structure.onehot import GroupSearch, find_onehot_groups
-from nblint.structure.onehot_sparse import find_onehot_groups_sparse
-from nblint.structure.vif import RANK_TOLERANCE, VifResult, variance_inflation
+from typing import TYPE_CHECKING
+
+from nblint.core.lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from nblint.structure.budget import SEARCH_BUDGET, Budget
+    from nblint.structure.groups import Group, exclusivity_evidence
+    from nblint.structure.names import name_stem
+    from nblint.structure.onehot import GroupSearch, find_onehot_groups
+    from nblint.structure.onehot_sparse import find_onehot_groups_sparse
+    from nblint.structure.vif import RANK_TOLERANCE, VifResult, variance_inflation
+
+#: Each name from its module, imported on first use: a module of the room (``nblint.structure.kinds``) imports
+#: only what it uses, so a document-term block's check never loads the sparse one-hot search (nor its families).
+__getattr__ = lazy_exports(
+    __name__,
+    {
+        "SEARCH_BUDGET": "nblint.structure.budget",
+        "Budget": "nblint.structure.budget",
+        "Group": "nblint.structure.groups",
+        "exclusivity_evidence": "nblint.structure.groups",
+        "name_stem": "nblint.structure.names",
+        "GroupSearch": "nblint.structure.onehot",
+        "find_onehot_groups": "nblint.structure.onehot",
+        "find_onehot_groups_sparse": "nblint.structure.onehot_sparse",
+        "RANK_TOLERANCE": "nblint.structure.vif",
+        "VifResult": "nblint.structure.vif",
+        "variance_inflation": "nblint.structure.vif",
+    },
+)
 
 __all__ = [
     "SEARCH_BUDGET",

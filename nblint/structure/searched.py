@@ -12,18 +12,20 @@ the searches leave such columns out, and the exclusive-set searches visit only t
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
 from nblint.profile.incidence import Incidence
 from nblint.readers import name_mask
 from nblint.structure.budget import Budget
-from nblint.structure.exclusive import BrokenCandidate, candidate_sets
 from nblint.structure.families import exclusive_families
 from nblint.structure.groups import Group, exclusivity_evidence, expected_cooccurrences
 from nblint.structure.names import group_stem, informative_stem
 from nblint.structure.onehot import GroupSearch
+
+if TYPE_CHECKING:
+    from nblint.structure.exclusive import BrokenCandidate
 
 #: On a wide table, or beside a document-term block, the exclusive-set searches run among this many
 #: of the most frequent 0/1 columns.
@@ -147,6 +149,9 @@ def exclusive_candidates(
     dummy: list[Group] = []
     flags: list[Group] = list(search.cross)
     if binary:
+        # (the drop-first search and its cliques, loaded where 0/1 columns are searched: never for words alone)
+        from nblint.structure.exclusive import candidate_sets
+
         broken, dummy, exclusive_flags = candidate_sets(
             binary, cooccurrence, search.onehot, n_rows, names, order, max_share, min_evidence, budget
         )
