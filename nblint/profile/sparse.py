@@ -41,7 +41,7 @@ from nblint.profile.levels import DISTINCT_CAP, PackedLevels, column_bounds, sma
 from nblint.profile.numeric import NumericStats
 from nblint.profile.target import encode_target
 from nblint.readers import Chunk, ColumnData
-from nblint.readers.sparse import MOMENT_COLUMNS, SparseBlock, columns_permuted
+from nblint.readers.sparse import MOMENT_COLUMNS, SparseBlock, columns_taken
 
 # --------------------------------------------------------------------------- the profile of a block
 
@@ -56,7 +56,7 @@ def in_name_order(chunk: Chunk) -> Chunk:
     at = np.array(order, dtype=np.intp)
     sorted_block = SparseBlock(
         tuple(map(block.names.__getitem__, order)),
-        columns_permuted(block.matrix, at),
+        columns_taken(block.matrix, at),
         block.integer_dtype,
         np.asarray(block.binary)[at],
         words=None if block.words is None else block.words[at],
