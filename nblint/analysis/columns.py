@@ -21,7 +21,7 @@ from nblint.profile.levels import Levels, counts_below, level_sizes
 from nblint.profile.table import TableProfile
 from nblint.readers import name_mask
 from nblint.structure.kinds import ColumnKind, declared_kind, infer_kinds
-from nblint.structure.wordkinds import Kinds, kind_names, model_names, term_kinds
+from nblint.structure.wordkinds import Kinds, kind_names, model_names, of_kinds, term_kinds
 
 
 class KindIndex:
@@ -43,9 +43,7 @@ class KindIndex:
 
     def columns(self, *wanted: str, model: str | None = None) -> list[str]:
         """The columns of the ``wanted`` kinds, in table order (a new list); with ``model``, only those read by it."""
-        chosen = np.zeros(len(self.names), dtype=bool)
-        for kind in wanted:
-            chosen |= self.kinds == kind
+        chosen = of_kinds(self.kinds, wanted)
         if model is not None:
             chosen &= self.models == model
         return self.names[chosen].tolist()

@@ -43,7 +43,7 @@ from typing import NamedTuple
 import numpy as np
 
 from nblint.profile.levels import PackedLevels, level_reading_right, level_sizes
-from nblint.structure.wordkinds import kind_names
+from nblint.structure.wordkinds import kind_names, of_kinds
 
 #: Kinds whose levels are scanned for single-class levels (counts and measurements are
 #: magnitudes: a value of theirs that goes with one class is a threshold, NB208's matter).
@@ -121,10 +121,7 @@ def scanned_columns(profile, kinds) -> list[str]:
     # others' from the packed levels: none is made here)
     with_table = numeric.zero_one | (level_sizes(numeric.levels) >= 0)
     columns = list(kinds)
-    names = kind_names(kinds)
-    chosen = np.zeros(len(columns), dtype=bool)
-    for kind in LEVEL_KINDS:
-        chosen |= names == kind
+    chosen = of_kinds(kind_names(kinds), LEVEL_KINDS)
     at = np.fromiter(map(numeric.names.positions().get, columns, repeat(-1)), dtype=np.int64, count=len(columns))
     tabled = np.zeros(len(columns), dtype=bool)
     tabled[at >= 0] = with_table[at[at >= 0]]
@@ -308,9 +305,7 @@ def _scanned(kinds, n_classes: int) -> tuple[list, np.ndarray]:
     columns, names = list(kinds), kind_names(kinds)
     if n_classes == 2:
         return columns, names
-    level_kind = np.zeros(len(names), dtype=bool)
-    for kind in DECIDING_LEVEL_KINDS:
-        level_kind |= names == kind
+    level_kind = of_kinds(names, DECIDING_LEVEL_KINDS)
     return list(map(columns.__getitem__, np.flatnonzero(level_kind).tolist())), names[level_kind]
 
 

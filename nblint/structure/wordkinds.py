@@ -166,6 +166,14 @@ def kind_names(kinds: Mapping[str, ColumnKind]) -> np.ndarray:
     return np.fromiter(map(attrgetter("kind"), kinds.values()), dtype=object, count=len(kinds))
 
 
+def of_kinds(kinds: np.ndarray, wanted) -> np.ndarray:
+    """Which entries of ``kinds`` (an array of kinds, as :func:`kind_names` gives) are one of ``wanted``."""
+    chosen = np.zeros(len(kinds), dtype=bool)
+    for kind in wanted:
+        chosen |= kinds == kind
+    return chosen
+
+
 def model_names(kinds: Mapping[str, ColumnKind]) -> np.ndarray:
     """Every column's recommended event model in the order of ``kinds``, as an object array."""
     if isinstance(kinds, Kinds):
