@@ -27,7 +27,24 @@ def test_builtin_pack_is_loaded_through_the_entry_point():
     assert {r.__module__.split(".")[0] for r in RULES.values()} == {"nblint_rules"}
 
 
-@testing.parametrize_with_checks(RULES.values(), CASES)
+def _case_runs_in_the_slow_set(parametrize):
+    """The contract's parametrisation, each failing case's ``messages`` check (``caseN``) marked slow.
+
+    Such a check runs its case afresh, as tests/test_rule_cases.py already does for every case:
+    that test checks the messages of the findings it has run (the same assertion), so the fast
+    subset runs each case once; ``python -m pytest`` (CI) runs the contract's own check too.
+    """
+    argnames, params = parametrize.mark.args
+    slow = [
+        pytest.param(*param.values, id=param.id, marks=[*param.marks, pytest.mark.slow])
+        if param.values[0].check == "messages" and param.values[0].input.startswith("case")
+        else param
+        for param in params
+    ]
+    return pytest.mark.parametrize(argnames, slow)
+
+
+@_case_runs_in_the_slow_set(testing.parametrize_with_checks(RULES.values(), CASES))
 def test_rule_contract(check):
     """One test per (rule, check, input): documentation, templates, case coverage, behaviour, messages over evidence.
 
