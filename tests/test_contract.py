@@ -27,6 +27,21 @@ def test_builtin_pack_is_loaded_through_the_entry_point():
     assert {r.__module__.split(".")[0] for r in RULES.values()} == {"nblint_rules"}
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _one_blas_thread():
+    """BLAS on one thread for the whole module, as ``testing.check_rule`` holds it for a whole rule.
+
+    Each check then enters it for nothing, where taking it (threadpoolctl asking each BLAS for its
+    thread count) cost 0.3 ms a check. Being a module fixture, it keeps the module's tests on one
+    ``pytest -n`` worker (tests/conftest.py): each contract input's contexts are built in one
+    process, not in each.
+    """
+    from nblint.core.blas import one_blas_thread
+
+    with one_blas_thread():
+        yield
+
+
 def _case_runs_in_the_slow_set(parametrize):
     """The contract's parametrisation, each failing case's ``messages`` check (``caseN``) marked slow.
 
