@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from slow_set import slow_where
 
 import nblint
 from nblint import testing
@@ -42,24 +43,17 @@ def _one_blas_thread():
         yield
 
 
-def _case_runs_in_the_slow_set(parametrize):
-    """The contract's parametrisation, each failing case's ``messages`` check (``caseN``) marked slow.
+def _runs_a_case(param) -> bool:
+    """A failing case's ``messages`` check (``caseN``): it runs its case afresh, as tests/test_rule_cases.py does.
 
-    Such a check runs its case afresh, as tests/test_rule_cases.py already does for every case:
-    that test checks the messages of the findings it has run (the same assertion), so the fast
+    That test checks the messages of the findings it has run (the same assertion), so the fast
     subset runs each case once; ``python -m pytest`` (CI) runs the contract's own check too.
     """
-    argnames, params = parametrize.mark.args
-    slow = [
-        pytest.param(*param.values, id=param.id, marks=[*param.marks, pytest.mark.slow])
-        if param.values[0].check == "messages" and param.values[0].input.startswith("case")
-        else param
-        for param in params
-    ]
-    return pytest.mark.parametrize(argnames, slow)
+    (check,) = param.values
+    return check.check == "messages" and check.input.startswith("case")
 
 
-@_case_runs_in_the_slow_set(testing.parametrize_with_checks(RULES.values(), CASES))
+@slow_where(testing.parametrize_with_checks(RULES.values(), CASES), _runs_a_case)
 def test_rule_contract(check):
     """One test per (rule, check, input): documentation, templates, case coverage, behaviour, messages over evidence.
 

@@ -15,6 +15,7 @@ from scipy import sparse
 from sklearn.naive_bayes import BernoulliNB, CategoricalNB, GaussianNB, MultinomialNB
 from sklearn.pipeline import make_pipeline
 from sklearn.utils.estimator_checks import parametrize_with_checks
+from slow_set import expected_to_fail, slow_where
 
 from nblint import CollapseGroups, MixedNB, nbmath, testing
 from nblint.impact import design as impact_design
@@ -59,9 +60,10 @@ def _row_decisions(estimator) -> dict[str, str]:
 #   MixedNB(weights=None, kinds="categorical")  a declared plan, and dense sample weights (it passes that check);
 #   MixedNB(weights=None, kinds="binned")   the bin edges of a declared binned reading;
 #   CollapseGroups()                        the transformer.
-# The slow set (`python -m pytest`, as CI runs it) adds two configurations whose paths those cover,
-# each about as costly as its whole path is: WANBIA's weights over alpha = 0's vetoes (MixedNB(alpha=0.0),
-# a third of the fast checks' CPU by itself) and the unweighted model at alpha = 1 (MixedNB(weights=None)).
+# The slow set (`python -m pytest`, as CI runs it) adds the two configurations whose paths those cover,
+# WANBIA's weights over alpha = 0's vetoes (MixedNB(alpha=0.0), a third of the fast checks' CPU by itself)
+# and the unweighted model at alpha = 1 (MixedNB(weights=None)), and the checks expected to fail
+# (_row_decisions): not strict, they assert nothing, and were 3.3 s of the fast subset's CPU.
 CONTRACT_FAST = [
     MixedNB(),
     MixedNB(weights=None, alpha=0.0),
@@ -72,7 +74,7 @@ CONTRACT_FAST = [
 CONTRACT_COVERED = [MixedNB(alpha=0.0), MixedNB(weights=None)]
 
 
-@parametrize_with_checks(CONTRACT_FAST, expected_failed_checks=_row_decisions)
+@slow_where(parametrize_with_checks(CONTRACT_FAST, expected_failed_checks=_row_decisions), expected_to_fail)
 def test_scikit_learn_contract(estimator, check):
     check(estimator)
 
