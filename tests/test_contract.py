@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from slow_set import slow_where
 
 import nblint
 from nblint import testing
@@ -27,7 +28,32 @@ def test_builtin_pack_is_loaded_through_the_entry_point():
     assert {r.__module__.split(".")[0] for r in RULES.values()} == {"nblint_rules"}
 
 
-@testing.parametrize_with_checks(RULES.values(), CASES)
+@pytest.fixture(scope="module", autouse=True)
+def _one_blas_thread():
+    """BLAS on one thread for the whole module, as ``testing.check_rule`` holds it for a whole rule.
+
+    Each check then enters it for nothing, where taking it (threadpoolctl asking each BLAS for its
+    thread count) cost 0.3 ms a check. Being a module fixture, it keeps the module's tests on one
+    ``pytest -n`` worker (tests/conftest.py): each contract input's contexts are built in one
+    process, not in each.
+    """
+    from nblint.core.blas import one_blas_thread
+
+    with one_blas_thread():
+        yield
+
+
+def _runs_a_case(param) -> bool:
+    """A failing case's ``messages`` check (``caseN``): it runs its case afresh, as tests/test_rule_cases.py does.
+
+    That test checks the messages of the findings it has run (the same assertion), so the fast
+    subset runs each case once; ``python -m pytest`` (CI) runs the contract's own check too.
+    """
+    (check,) = param.values
+    return check.check == "messages" and check.input.startswith("case")
+
+
+@slow_where(testing.parametrize_with_checks(RULES.values(), CASES), _runs_a_case)
 def test_rule_contract(check):
     """One test per (rule, check, input): documentation, templates, case coverage, behaviour, messages over evidence.
 

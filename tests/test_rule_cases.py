@@ -32,6 +32,10 @@ def test_rule_case(case, tmp_path):
     findings = testing.case_findings(case, tmp_path)
     testing.check_case(case, tmp_path, findings)
     if case.spec["expect"] == "fail":
+        from nblint.engine import load_rules
+
+        # (the contract's messages-caseN check, on this run: tests/test_contract.py runs it again in the slow set)
+        testing.check_messages_of_case(load_rules()[case.rule], case, tmp_path, findings)
         check_snapshot(case, findings, tmp_path)
 
 

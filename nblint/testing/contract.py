@@ -158,12 +158,17 @@ def check_messages_on(rule: type[Rule], name: str) -> None:
     check_finding_messages(rule, _run(rule, _input(name), 0), name)
 
 
-def check_messages_of_case(rule: type[Rule], case, folder=None) -> None:
-    """On one of the rule's cases (:class:`nblint.testing.Case`): each message is a template over its evidence."""
+def check_messages_of_case(rule: type[Rule], case, folder=None, findings: list[dict] | None = None) -> None:
+    """On one of the rule's cases (:class:`nblint.testing.Case`): each message is a template over its evidence.
+
+    ``findings``: the case's findings already run (:func:`nblint.testing.case_findings`), as for
+    :func:`nblint.testing.check_case`: a test that runs the case anyway checks their messages without a second run.
+    """
     from nblint.testing.cases import case_findings
     from nblint.testing.templates import check_json_messages
 
-    check_json_messages(rule, case_findings(case, folder), f"case {case.name!r}")
+    findings = case_findings(case, folder) if findings is None else findings
+    check_json_messages(rule, findings, f"case {case.name!r}")
 
 
 def _checked_findings(rule: type[Rule], item: ContractInput, copy: int) -> str:
