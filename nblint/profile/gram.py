@@ -8,7 +8,6 @@ One chunk's block is :func:`chunk_gram`; two blocks of disjoint rows merge with
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import cast
 
 import numpy as np
@@ -29,7 +28,6 @@ WIDE_BINARY = 4096
 SMALL_PRODUCT = 1 << 22
 
 
-@dataclass(eq=False)  # (its arrays have no ==: no __eq__ to generate at import)
 class Gram:
     """Centred co-moments of the complete numeric columns, and exact 0/1 co-occurrences.
 
@@ -60,20 +58,28 @@ class Gram:
         More than ``wide_binary`` 0/1 columns: ``cooccurrence`` is an incidence matrix
         (``O`` on demand), ``names``/``mean``/``comoment`` cover the
         other complete columns only.
+
+    (A class written out: a dataclass's generated methods cost a first check in a fresh process ~1 ms.)
     """
 
-    names: tuple[str, ...]
-    n: int
-    mean: np.ndarray
-    moments: np.ndarray
-    binary: tuple[str, ...]
-    counts: np.ndarray | Incidence
-    wide: bool = False
-
-    def __post_init__(self):
-        self.names, self.binary = Names(self.names), Names(self.binary)  # look-ups by name in O(1)
-        self._comoment = None
-        self._cooccurrence = None
+    def __init__(
+        self,
+        names: tuple[str, ...],
+        n: int,
+        mean: np.ndarray,
+        moments: np.ndarray,
+        binary: tuple[str, ...],
+        counts: np.ndarray | Incidence,
+        wide: bool = False,
+    ) -> None:
+        self.names, self.binary = Names(names), Names(binary)  # look-ups by name in O(1)
+        self.n = n
+        self.mean = mean
+        self.moments = moments
+        self.counts = counts
+        self.wide = wide
+        self._comoment: np.ndarray | None = None
+        self._cooccurrence: np.ndarray | None = None
 
     def block(self, index) -> np.ndarray:
         """The co-occurrence counts among the 0/1 columns at positions ``index``: ``O[index][:, index]``, dense."""
