@@ -10,8 +10,6 @@ row by chance (rare words, each in a few documents) is not an encoded variable.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from nblint.structure.onehot import GroupSearch, find_onehot_groups
 
 
@@ -28,4 +26,4 @@ def onehot_search(ctx) -> GroupSearch:
         binary, cooccurrence = ctx.searched_binary
         search = find_onehot_groups(binary, cooccurrence, gram.n, ctx.table_order, ctx.budget)
     kept = [g for g in search.onehot if not ctx.terms.by_chance(g.members, "cover")]
-    return search if len(kept) == len(search.onehot) else replace(search, onehot=kept)
+    return search if len(kept) == len(search.onehot) else GroupSearch(kept, search.capped, search.cross)

@@ -13,14 +13,13 @@ from collections import Counter
 from collections.abc import Callable
 from functools import cached_property
 from itertools import chain, repeat
-from typing import cast
 
 import numpy as np
 
 from nblint.engine.settings import AnalysisSettings
 from nblint.profile.levels import key_counts, level_sizes
 from nblint.profile.table import TableProfile
-from nblint.readers import Names, name_mask
+from nblint.readers import name_mask
 from nblint.readers.words import encoded_names, indicator_encoding, levels_repeat, rare_typical_word, sparse_candidates
 from nblint.structure import chance
 from nblint.structure.names import group_stem
@@ -129,7 +128,7 @@ class TermBlock:
         Read over the complete ones (those with the co-occurrence counts); with none, not an encoding.
         """
         gram = self.profile.gram
-        binary = cast(Names, gram.binary).positions()
+        binary = gram.binary.positions()
         complete = [c for c in columns if c in binary]
         if not complete:
             return False

@@ -59,6 +59,8 @@ def _infos(root: str) -> list[tuple[str, str]]:
 
 def _normalize(name: str) -> str:
     """PEP 503's normalised name, dashes as underscores (as ``importlib.metadata`` compares them)."""
+    if name.islower() and "-" not in name and "." not in name and "__" not in name:
+        return name  # (a wheel's directory name is normalised already: no substitution to make, ~0.5 ms of 180)
     return re.sub(r"[-_.]+", "-", name).lower().replace("-", "_")
 
 

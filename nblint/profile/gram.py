@@ -8,7 +8,6 @@ One chunk's block is :func:`chunk_gram`; two blocks of disjoint rows merge with
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import cast
 
 import numpy as np
@@ -18,6 +17,7 @@ from nblint.core.resources import ProfileCaps
 from nblint.nbmath import Moments, merge_moments
 from nblint.profile.incidence import Incidence
 from nblint.readers import Names
+from nblint.readers.sparse import MOMENT_COLUMNS
 
 #: More complete 0/1 columns than this make a table *wide*: their co-occurrences are
 #: kept as a sparse matrix and they stay out of the co-moment (VIF) matrix, whose
@@ -29,7 +29,6 @@ WIDE_BINARY = 4096
 SMALL_PRODUCT = 1 << 22
 
 
-@dataclass(eq=False)  # (its arrays have no ==: no __eq__ to generate at import)
 class Gram:
     """Centred co-moments of the complete numeric columns, and exact 0/1 co-occurrences.
 
@@ -60,20 +59,28 @@ class Gram:
         More than ``wide_binary`` 0/1 columns: ``cooccurrence`` is an incidence matrix
         (``O`` on demand), ``names``/``mean``/``comoment`` cover the
         other complete columns only.
+
+    (A class written out: a dataclass's generated methods cost a first check in a fresh process ~1 ms.)
     """
 
-    names: tuple[str, ...]
-    n: int
-    mean: np.ndarray
-    moments: np.ndarray
-    binary: tuple[str, ...]
-    counts: np.ndarray | Incidence
-    wide: bool = False
-
-    def __post_init__(self):
-        self.names, self.binary = Names(self.names), Names(self.binary)  # look-ups by name in O(1)
-        self._comoment = None
-        self._cooccurrence = None
+    def __init__(
+        self,
+        names: tuple[str, ...],
+        n: int,
+        mean: np.ndarray,
+        moments: np.ndarray,
+        binary: tuple[str, ...],
+        counts: np.ndarray | Incidence,
+        wide: bool = False,
+    ) -> None:
+        self.names, self.binary = Names(names), Names(binary)  # look-ups by name in O(1)
+        self.n = n
+        self.mean = mean
+        self.moments = moments
+        self.counts = counts
+        self.wide = wide
+        self._comoment: np.ndarray | None = None
+        self._cooccurrence: np.ndarray | None = None
 
     def block(self, index) -> np.ndarray:
         """The co-occurrence counts among the 0/1 columns at positions ``index``: ``O[index][:, index]``, dense."""
@@ -213,6 +220,49 @@ def _chunk_gram(
     if len(b_idx):
         moments[bpos] = bits.T @ Zc
     return Gram(tuple(names[i] for i in q_idx), n, mean, moments, binary, cooc), limits
+
+
+def sparse_chunk_gram(
+    X, names, complete: np.ndarray, zero_one: np.ndarray, wide_binary: int, words: np.ndarray | None = None
+):
+    """:func:`nblint.profile.gram.chunk_gram` from sparse columns (never densified).
+
+    ``zero_one`` marks the columns that are 0/1 in the whole matrix: a column that is
+    0/1 in these rows only takes the co-moments, as it does once the dense path has
+    merged its blocks, and a word counted twice somewhere never fills the co-occurrences.
+    ``words`` marks the words of a document-term block: they take no co-moments (VIF leaves
+    words out; a 4,000-word vocabulary's would be a dense 128 MB product of every pair of words).
+    """
+    from scipy import sparse
+
+    n = X.shape[0]
+    b_idx = np.flatnonzero(complete & zero_one)
+    moments = complete & ~zero_one if words is None else complete & ~zero_one & ~words
+    z_idx = np.flatnonzero(moments) if int(moments.sum()) <= MOMENT_COLUMNS else np.zeros(0, dtype=np.int64)
+    wide = len(b_idx) > wide_binary
+    empty = sparse.csr_matrix((n, 0), dtype=X.dtype)  # (no column: no slice, which visits every entry; weights)
+    B = (X[:, b_idx] if len(b_idx) else empty).tocsr()
+    B.sort_indices()
+    B = sparse.csr_matrix((np.ones(B.nnz, dtype=np.int64), B.indices, B.indptr), shape=B.shape)
+    binary = tuple(map(names.__getitem__, b_idx.tolist()))  # (Python ints index a tuple fastest)
+    Z = (X[:, z_idx] if len(z_idx) else empty).astype(np.float64)
+    z_mean = np.asarray(Z.sum(axis=0)).ravel() / max(n, 1)
+    zz = (Z.T @ Z).toarray() - n * np.outer(z_mean, z_mean)
+    if wide:  # the incidence, not O = B^T B: a bag of words' pairs of words are hundreds of millions
+        return Gram(tuple(map(names.__getitem__, z_idx.tolist())), n, z_mean, zz, binary, Incidence(B), True)
+    O = (B.T.tocsr() @ B).tocsr()
+    ones = np.asarray(O.diagonal(), dtype=np.float64)
+    q_idx = np.sort(np.concatenate([b_idx, z_idx]))
+    b_mask = zero_one[q_idx]
+    bpos, zpos = np.flatnonzero(b_mask), np.flatnonzero(~b_mask)
+    mean = np.empty(len(q_idx))
+    mean[bpos], mean[zpos] = ones / max(n, 1), z_mean
+    moments = np.empty((len(q_idx), len(z_idx)))
+    moments[zpos] = zz
+    if len(b_idx):
+        moments[bpos] = (B.T @ Z).toarray() - np.outer(ones, z_mean)
+    q_names = tuple(map(names.__getitem__, q_idx.tolist()))
+    return Gram(q_names, n, mean, moments, binary, np.triu(O.toarray()).astype(np.int64))
 
 
 def column_block(X: np.ndarray, idx: np.ndarray) -> np.ndarray:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
@@ -21,12 +20,17 @@ from nblint.core.hashing import mix64
 DISTINCT_CAP = 1000
 
 
-@dataclass(eq=False)  # (its arrays have no ==: no __eq__ to generate at import)
 class Levels:
-    """A contingency table of one discrete column: ``table[i, c]`` rows with level ``keys[i]`` in class slot ``c``."""
+    """A contingency table of one discrete column: ``table[i, c]`` rows with level ``keys[i]`` in class slot ``c``.
 
-    keys: tuple
-    table: np.ndarray  # (L, C+1) int64
+    (A class written out: a dataclass's generated methods cost a first check in a fresh process ~1 ms each.)
+    """
+
+    __slots__ = ("keys", "table")
+
+    def __init__(self, keys: tuple, table: np.ndarray) -> None:
+        self.keys = keys
+        self.table = table  # (L, C+1) int64
 
     @property
     def totals(self) -> np.ndarray:

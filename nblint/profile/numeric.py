@@ -8,7 +8,6 @@ A chunk's :func:`profile_numeric` also gives its Gram block (:mod:`nblint.profil
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
@@ -33,28 +32,43 @@ from nblint.readers import Chunk, Names
 _BINCOUNT_RANGE = 1 << 16
 
 
-@dataclass(eq=False)  # (its arrays have no ==: no __eq__ to generate at import)
 class NumericStats:
-    """Column-wise statistics of the numeric feature columns, as arrays over columns."""
+    """Column-wise statistics of the numeric feature columns, as arrays over columns.
 
-    names: tuple[str, ...]
-    integer_dtype: np.ndarray  # (p,) bool
-    n_missing: np.ndarray  # (p,) int64
-    minimum: np.ndarray  # (p,) float, NaN when all missing
-    maximum: np.ndarray  # (p,)
-    integral: np.ndarray  # (p,) bool: every non-missing value is whole
-    zero_one: np.ndarray  # (p,) bool: every non-missing value is 0 or 1
-    class_n: np.ndarray  # (C+1, p) int64
-    class_mean: np.ndarray  # (C+1, p)
-    class_m2: np.ndarray  # (C+1, p)
-    levels: list  # per column: Levels | None; unused (None) where zero_one
-    #: per column: distinct-value sketch once the levels overflow (integral columns only)
-    sketches: list = field(default_factory=list)
-    #: per column: a 64-bit fingerprint of its values (sparse inputs only; see :mod:`nblint.profile.sparse`)
-    fingerprints: np.ndarray | None = None
+    (A class written out: a dataclass's generated methods cost a first check in a fresh process ~1 ms.)
+    """
 
-    def __post_init__(self):
-        self.names = Names(self.names)  # look-ups by name in O(1)
+    def __init__(
+        self,
+        names: tuple[str, ...],
+        integer_dtype: np.ndarray,
+        n_missing: np.ndarray,
+        minimum: np.ndarray,
+        maximum: np.ndarray,
+        integral: np.ndarray,
+        zero_one: np.ndarray,
+        class_n: np.ndarray,
+        class_mean: np.ndarray,
+        class_m2: np.ndarray,
+        levels: list,
+        sketches: list | None = None,
+        fingerprints: np.ndarray | None = None,
+    ) -> None:
+        self.names = Names(names)  # look-ups by name in O(1)
+        self.integer_dtype = integer_dtype  # (p,) bool
+        self.n_missing = n_missing  # (p,) int64
+        self.minimum = minimum  # (p,) float, NaN when all missing
+        self.maximum = maximum  # (p,)
+        self.integral = integral  # (p,) bool: every non-missing value is whole
+        self.zero_one = zero_one  # (p,) bool: every non-missing value is 0 or 1
+        self.class_n = class_n  # (C+1, p) int64
+        self.class_mean = class_mean  # (C+1, p)
+        self.class_m2 = class_m2  # (C+1, p)
+        self.levels = levels  # per column: Levels | None; unused (None) where zero_one
+        #: per column: distinct-value sketch once the levels overflow (integral columns only)
+        self.sketches: list = [] if sketches is None else sketches
+        #: per column: a 64-bit fingerprint of its values (sparse inputs only; see :mod:`nblint.profile.sparse`)
+        self.fingerprints = fingerprints
 
     @cached_property
     def level_counts(self) -> tuple[np.ndarray, np.ndarray]:

@@ -30,18 +30,15 @@ those come as ordinary dense columns, a chunk of rows at a time.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 
 from nblint.core.hashing import float_hashes, mix64, row_weights
-from nblint.profile.gram import WIDE_BINARY, Gram, _cooccurrence_note
-from nblint.profile.incidence import Incidence
+from nblint.profile.gram import WIDE_BINARY, Gram, _cooccurrence_note, sparse_chunk_gram
 from nblint.profile.levels import DISTINCT_CAP, PackedLevels, column_bounds, smallest, value_hashes
 from nblint.profile.numeric import NumericStats
 from nblint.profile.target import encode_target
 from nblint.readers import Chunk, ColumnData
-from nblint.readers.sparse import MOMENT_COLUMNS, SparseBlock, columns_taken
+from nblint.readers.sparse import SparseBlock, columns_taken
 
 # --------------------------------------------------------------------------- the profile of a block
 
@@ -64,18 +61,35 @@ def in_name_order(chunk: Chunk) -> Chunk:
     return Chunk(chunk.names, chunk.columns, chunk.row_offset, chunk.n_rows, sparse=sorted_block)
 
 
-class BlockParts(NamedTuple):
+class BlockParts:
     """The parts of the profile of one chunk carrying a sparse block; :class:`~nblint.profile.table.TableProfile`
-    assembles them (it has no text columns: the chunk's other columns are the target at most)."""
+    assembles them (it has no text columns: the chunk's other columns are the target at most).
 
-    names: tuple[str, ...]
-    n_rows: int
-    classes: tuple
-    class_count: np.ndarray
-    target_missing: int
-    numeric: NumericStats
-    gram: Gram
-    kinds: dict[str, str]
+    A record written out (as :class:`~nblint.readers.chunks.Chunk`): a named tuple's class costs a first
+    check ~0.4 ms to create, and nothing here reads the parts as a tuple.
+    """
+
+    __slots__ = ("names", "n_rows", "classes", "class_count", "target_missing", "numeric", "gram", "kinds")
+
+    def __init__(
+        self,
+        names: tuple[str, ...],
+        n_rows: int,
+        classes: tuple,
+        class_count: np.ndarray,
+        target_missing: int,
+        numeric: NumericStats,
+        gram: Gram,
+        kinds: dict[str, str],
+    ) -> None:
+        self.names = names
+        self.n_rows = n_rows
+        self.classes = classes
+        self.class_count = class_count
+        self.target_missing = target_missing
+        self.numeric = numeric
+        self.gram = gram
+        self.kinds = kinds
 
 
 def profile_block(chunk: Chunk, target: str | None, wide_binary: int | None, fingerprints: bool = True) -> BlockParts:
@@ -133,7 +147,7 @@ def profile_block(chunk: Chunk, target: str | None, wide_binary: int | None, fin
         sketches,
         _fingerprints(values, csc.indptr, rows + chunk.row_offset) if fingerprints else None,
     )
-    gram = _gram(
+    gram = sparse_chunk_gram(
         X,
         block.names,
         n_missing == 0,
@@ -219,14 +233,20 @@ def densified(chunk: Chunk) -> Chunk:
     return Chunk(tuple(chunk.names) + tuple(block.names), chunk.columns + columns, chunk.row_offset, chunk.n_rows)
 
 
-class SideBySide(NamedTuple):
-    """What the sparse block changes in the profile of a chunk's other columns (:func:`side_by_side`)."""
+class SideBySide:
+    """What the sparse block changes in the profile of a chunk's other columns (:func:`side_by_side`); a record
+    written out, as :class:`BlockParts`."""
 
-    names: tuple[str, ...]
-    numeric: NumericStats
-    gram: Gram
-    kinds: dict[str, str]
-    limits: tuple[str, ...]
+    __slots__ = ("names", "numeric", "gram", "kinds", "limits")
+
+    def __init__(
+        self, names: tuple[str, ...], numeric: NumericStats, gram: Gram, kinds: dict[str, str], limits: tuple[str, ...]
+    ) -> None:
+        self.names = names
+        self.numeric = numeric
+        self.gram = gram
+        self.kinds = kinds
+        self.limits = limits
 
 
 def side_by_side(chunk: Chunk, other, target: str | None, wide_binary: int, caps) -> SideBySide:
@@ -455,44 +475,3 @@ def _fingerprints(values, indptr, rows) -> np.ndarray:
         terms = mix64(value_hash ^ weight) - mix64(zero ^ row_weight)[at]
         running = np.concatenate([np.zeros(1, dtype=np.uint64), np.cumsum(terms, dtype=np.uint64)])
         return running[indptr[1:]] - running[indptr[:-1]]  # (each column's sum: entries come column by column)
-
-
-def _gram(X, names, complete: np.ndarray, zero_one: np.ndarray, wide_binary: int, words: np.ndarray | None = None):
-    """:func:`nblint.profile.gram.chunk_gram` from sparse columns (never densified).
-
-    ``zero_one`` marks the columns that are 0/1 in the whole matrix: a column that is
-    0/1 in these rows only takes the co-moments, as it does once the dense path has
-    merged its blocks, and a word counted twice somewhere never fills the co-occurrences.
-    ``words`` marks the words of a document-term block: they take no co-moments (VIF leaves
-    words out; a 4,000-word vocabulary's would be a dense 128 MB product of every pair of words).
-    """
-    from scipy import sparse
-
-    n = X.shape[0]
-    b_idx = np.flatnonzero(complete & zero_one)
-    moments = complete & ~zero_one if words is None else complete & ~zero_one & ~words
-    z_idx = np.flatnonzero(moments) if int(moments.sum()) <= MOMENT_COLUMNS else np.zeros(0, dtype=np.int64)
-    wide = len(b_idx) > wide_binary
-    empty = sparse.csr_matrix((n, 0), dtype=X.dtype)  # (no column: no slice, which visits every entry; weights)
-    B = (X[:, b_idx] if len(b_idx) else empty).tocsr()
-    B.sort_indices()
-    B = sparse.csr_matrix((np.ones(B.nnz, dtype=np.int64), B.indices, B.indptr), shape=B.shape)
-    binary = tuple(map(names.__getitem__, b_idx.tolist()))  # (Python ints index a tuple fastest)
-    Z = (X[:, z_idx] if len(z_idx) else empty).astype(np.float64)
-    z_mean = np.asarray(Z.sum(axis=0)).ravel() / max(n, 1)
-    zz = (Z.T @ Z).toarray() - n * np.outer(z_mean, z_mean)
-    if wide:  # the incidence, not O = B^T B: a bag of words' pairs of words are hundreds of millions
-        return Gram(tuple(map(names.__getitem__, z_idx.tolist())), n, z_mean, zz, binary, Incidence(B), True)
-    O = (B.T.tocsr() @ B).tocsr()
-    ones = np.asarray(O.diagonal(), dtype=np.float64)
-    q_idx = np.sort(np.concatenate([b_idx, z_idx]))
-    b_mask = zero_one[q_idx]
-    bpos, zpos = np.flatnonzero(b_mask), np.flatnonzero(~b_mask)
-    mean = np.empty(len(q_idx))
-    mean[bpos], mean[zpos] = ones / max(n, 1), z_mean
-    moments = np.empty((len(q_idx), len(z_idx)))
-    moments[zpos] = zz
-    if len(b_idx):
-        moments[bpos] = (B.T @ Z).toarray() - np.outer(ones, z_mean)
-    q_names = tuple(map(names.__getitem__, q_idx.tolist()))
-    return Gram(q_names, n, mean, moments, binary, np.triu(O.toarray()).astype(np.int64))

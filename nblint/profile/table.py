@@ -34,7 +34,6 @@ the numeric columns) and :mod:`nblint.profile.gram` (co-moments and co-occurrenc
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -81,40 +80,61 @@ __all__ = [
 # --------------------------------------------------------------------------- statistics blocks
 
 
-@dataclass(eq=False)  # (its arrays have no ==: no __eq__ to generate at import)
 class TextStats:
-    """Statistics of one text column."""
+    """Statistics of one text column.
 
-    n_missing: int
-    levels: Levels | None  # None: more than DISTINCT_CAP levels
-    sketch: np.ndarray | None = None  # distinct-value sketch when levels is None
-    #: Whitespace-separated words over the present values: documents have many, labels a few.
-    words: int = 0
+    (The profile's classes are written out: a dataclass's generated methods cost a first check in a
+    fresh process ~1 ms each.)
+    """
+
+    __slots__ = ("n_missing", "levels", "sketch", "words")
+
+    def __init__(self, n_missing: int, levels: Levels | None, sketch: np.ndarray | None = None, words: int = 0):
+        self.n_missing = n_missing
+        self.levels = levels  # None: more than DISTINCT_CAP levels
+        self.sketch = sketch  # distinct-value sketch when levels is None
+        #: Whitespace-separated words over the present values: documents have many, labels a few.
+        self.words = words
 
 
 # --------------------------------------------------------------------------- the profile
 
 
-@dataclass(eq=False)  # (its arrays have no ==: no __eq__ to generate at import)
 class TableProfile:
     """Mergeable sufficient statistics of one table (see the module docstring)."""
 
-    names: tuple[str, ...]
-    target: str | None
-    n_rows: int
-    classes: tuple  # sorted class labels (float for a numeric target, str for text)
-    class_count: np.ndarray  # (C,) int64
-    target_missing: int
-    numeric: NumericStats
-    text: dict[str, TextStats]
-    gram: Gram
-    kinds: dict[str, str] = field(default_factory=dict)  # column -> "numeric" | "text"
-    #: What the profile left out to stay within its memory budget (reported by NB106).
-    limits: tuple[str, ...] = ()
-    #: Distinct values kept exactly per column (DISTINCT_CAP, or fewer within the budget).
-    level_cap: int = DISTINCT_CAP
-    #: The budget's caps (None: no budget, as for a profile built by hand).
-    caps: ProfileCaps | None = None
+    def __init__(
+        self,
+        names: tuple[str, ...],
+        target: str | None,
+        n_rows: int,
+        classes: tuple,
+        class_count: np.ndarray,
+        target_missing: int,
+        numeric: NumericStats,
+        text: dict[str, TextStats],
+        gram: Gram,
+        kinds: dict[str, str] | None = None,
+        limits: tuple[str, ...] = (),
+        level_cap: int = DISTINCT_CAP,
+        caps: ProfileCaps | None = None,
+    ) -> None:
+        self.names = names
+        self.target = target
+        self.n_rows = n_rows
+        self.classes = classes  # sorted class labels (float for a numeric target, str for text)
+        self.class_count = class_count  # (C,) int64
+        self.target_missing = target_missing
+        self.numeric = numeric
+        self.text = text
+        self.gram = gram
+        self.kinds: dict[str, str] = {} if kinds is None else kinds  # column -> "numeric" | "text"
+        #: What the profile left out to stay within its memory budget (reported by NB106).
+        self.limits = limits
+        #: Distinct values kept exactly per column (DISTINCT_CAP, or fewer within the budget).
+        self.level_cap = level_cap
+        #: The budget's caps (None: no budget, as for a profile built by hand).
+        self.caps = caps
 
     # ---------------------------------------------------------------- building
 

@@ -9,7 +9,6 @@ row by row (a 64-bit hash of each column, or the table of (code, level) pairs).
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import NamedTuple
 
 import numpy as np
 
@@ -229,11 +228,17 @@ MAX_RECODE_PAIRS = 200
 RECODE_ROWS_PER_LEVEL = 2
 
 
-class CandidatePairs(NamedTuple):
-    """The first pairs of a sorted listing of candidate pairs, and how many pairs the listing holds."""
+class CandidatePairs:
+    """The first pairs of a sorted listing of candidate pairs, and how many pairs the listing holds.
 
-    first: list[tuple[str, str]]
-    total: int
+    (Written out: a named tuple's class costs a fresh process ~0.4 ms to create; none reads this as a tuple.)
+    """
+
+    __slots__ = ("first", "total")
+
+    def __init__(self, first: list[tuple[str, str]], total: int) -> None:
+        self.first = first
+        self.total = total
 
 
 def recode_candidates(profile, columns, partners=frozenset()) -> CandidatePairs:

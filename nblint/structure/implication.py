@@ -25,19 +25,24 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from math import log
-from typing import NamedTuple
 
 import numpy as np
 
 
-class Implication(NamedTuple):
-    """Column ``column`` implies each of ``implied`` (every row with ``column`` set has it set)."""
+class Implication:
+    """Column ``column`` implies each of ``implied`` (every row with ``column`` set has it set).
 
-    column: str
-    #: Rows with ``column`` set.
-    rows: int
-    #: The implied columns, by name, each with its rows set and the evidence in nats (``-log`` chance).
-    implied: tuple[tuple[str, int, float], ...]
+    (Written out: a named tuple's class costs a fresh process ~0.4 ms to create; none reads this as a tuple.)
+    """
+
+    __slots__ = ("column", "rows", "implied")
+
+    def __init__(self, column: str, rows: int, implied: tuple[tuple[str, int, float], ...]) -> None:
+        self.column = column
+        #: Rows with ``column`` set.
+        self.rows = rows
+        #: The implied columns, by name, each with its rows set and the evidence in nats (``-log`` chance).
+        self.implied = implied
 
 
 def log_chance_inside(inner: np.ndarray, outer: np.ndarray, n: int) -> np.ndarray:

@@ -16,7 +16,6 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Mapping
 from math import log
-from typing import NamedTuple
 
 import numpy as np
 
@@ -25,14 +24,20 @@ from nblint.structure.leakage import one_class_chance
 from nblint.structure.names import candidate_stems
 
 
-class Nesting(NamedTuple):
-    """Group ``fine`` nested in group ``coarse``: ``within`` maps each fine level to its coarse level (None: the reference)."""
+class Nesting:
+    """Group ``fine`` nested in group ``coarse``: ``within`` maps each fine level to its coarse level (None: the reference).
 
-    fine: Group
-    coarse: Group
-    within: dict
-    #: ``-log`` of the chance that levels of these sizes each fall within one coarse level, in nats.
-    evidence: float
+    (Written out: a named tuple's class costs a fresh process ~0.4 ms to create; none reads this as a tuple.)
+    """
+
+    __slots__ = ("fine", "coarse", "within", "evidence")
+
+    def __init__(self, fine: Group, coarse: Group, within: dict, evidence: float) -> None:
+        self.fine = fine
+        self.coarse = coarse
+        self.within = within
+        #: ``-log`` of the chance that levels of these sizes each fall within one coarse level, in nats.
+        self.evidence = evidence
 
 
 def nested_groups(
@@ -155,15 +160,21 @@ COARSE_KINDS = ("categorical", "binary")
 MAX_NESTING_PAIRS = 100
 
 
-class ColumnNesting(NamedTuple):
-    """Column ``fine`` nested in column ``coarse``: each value of ``fine`` goes with one value of ``coarse``."""
+class ColumnNesting:
+    """Column ``fine`` nested in column ``coarse``: each value of ``fine`` goes with one value of ``coarse``.
 
-    fine: str
-    coarse: str
-    fine_levels: int
-    coarse_levels: int
-    #: ``-log`` of the chance that the fine levels each fall within one coarse level, in nats.
-    evidence: float
+    (Written out: a named tuple's class costs a fresh process ~0.4 ms to create; none reads this as a tuple.)
+    """
+
+    __slots__ = ("fine", "coarse", "fine_levels", "coarse_levels", "evidence")
+
+    def __init__(self, fine: str, coarse: str, fine_levels: int, coarse_levels: int, evidence: float) -> None:
+        self.fine = fine
+        self.coarse = coarse
+        self.fine_levels = fine_levels
+        self.coarse_levels = coarse_levels
+        #: ``-log`` of the chance that the fine levels each fall within one coarse level, in nats.
+        self.evidence = evidence
 
 
 def nesting_evidence(fine_counts, coarse_counts, enough: float = float("inf")) -> float:

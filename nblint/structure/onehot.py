@@ -30,8 +30,6 @@ other levels (:func:`~nblint.structure.nesting.coarsened_cover`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import numpy as np
 
 from nblint.structure.budget import Budget
@@ -51,15 +49,20 @@ MAX_ALTERNATIVES = 3
 _ROWS_AT_ONCE = 256
 
 
-@dataclass
 class GroupSearch:
-    """The one-hot groups of a table, and whether the search ran out of budget."""
+    """The one-hot groups of a table, and whether the search ran out of budget.
 
-    onehot: list[Group]
-    capped: bool = False
-    #: Exact covers whose names point to two or more variables (:func:`~nblint.structure.names.cross_stem`):
-    #: a relation between variables (one nested in the other), reported as such, not as a group.
-    cross: list[Group] = field(default_factory=list)
+    (A class written out: a dataclass's generated methods cost a first check in a fresh process ~1 ms.)
+    """
+
+    __slots__ = ("onehot", "capped", "cross")
+
+    def __init__(self, onehot: list[Group], capped: bool = False, cross: list[Group] | None = None) -> None:
+        self.onehot = onehot
+        self.capped = capped
+        #: Exact covers whose names point to two or more variables (:func:`~nblint.structure.names.cross_stem`):
+        #: a relation between variables (one nested in the other), reported as such, not as a group.
+        self.cross: list[Group] = [] if cross is None else cross
 
 
 def find_onehot_groups(

@@ -8,13 +8,10 @@ profile's Gram block: the columns' counts of ones, and the sum of their co-occur
 
 from __future__ import annotations
 
-from typing import cast
-
 import numpy as np
 
 from nblint.profile.gram import Gram
 from nblint.profile.incidence import Incidence
-from nblint.readers import Names
 
 
 def row_count_sums(gram: Gram, columns) -> tuple[float, float]:
@@ -26,7 +23,7 @@ def row_count_sums(gram: Gram, columns) -> tuple[float, float]:
         The profile's Gram block; ``columns`` must be among its 0/1 columns.
     columns : sequence of str
     """
-    position = cast(Names, gram.binary).positions()  # (a Gram's names are Names)
+    position = gram.binary.positions()  # (a Gram's names are Names)
     index = np.array(sorted(position[c] for c in columns), dtype=np.int64)
     if not len(index):
         return 0.0, 0.0
