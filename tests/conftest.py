@@ -1,10 +1,8 @@
-import io
 import os
 import sys
 import textwrap
 import types
 
-import pandas as pd
 import pytest
 
 #: Set (to the variable's value) where the run removed PYTHONDONTWRITEBYTECODE from its environment.
@@ -34,6 +32,16 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     if value is not None:
         os.environ["PYTHONDONTWRITEBYTECODE"] = value
         sys.dont_write_bytecode = True
+
+
+@pytest.hookimpl(optionalhook=True, tryfirst=True)  # (before xdist's own, which would make its own)
+def pytest_xdist_make_scheduler(config: pytest.Config, log):
+    """``--dist loadgroup`` as xdist schedules it, counting only unfinished work (``tests/scheduling.py``)."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from scheduling import PrunedLoadGroupScheduling
+
+    return PrunedLoadGroupScheduling(config, log)
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook, which reads the marks
@@ -78,10 +86,6 @@ def script_runner():
     runner = ScriptRunner()
     yield runner
     runner.close()
-
-
-def read_csv_text(text: str) -> pd.DataFrame:
-    return pd.read_csv(io.StringIO(textwrap.dedent(text)))
 
 
 @pytest.fixture
