@@ -1,3 +1,4 @@
+import gc
 import os
 import sys
 import textwrap
@@ -32,6 +33,19 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     if value is not None:
         os.environ["PYTHONDONTWRITEBYTECODE"] = value
         sys.dont_write_bytecode = True
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtestloop(session: pytest.Session) -> None:
+    """What a process holds when its tests start stays to its end: the cyclic collector stops walking it.
+
+    By then a worker holds the imported libraries (pandas, scikit-learn, SciPy) and the collected
+    tests, about 250,000 tracked objects, none of them garbage: each full collection walked them all
+    (about 0.25 s; a few run during the tests, and pytest's clean-up runs five more at the end of
+    each process, to report what finalisers raised). Frozen (``gc.freeze``), they are left out of
+    every collection; what a test creates is collected as before.
+    """
+    gc.freeze()
 
 
 @pytest.hookimpl(optionalhook=True, tryfirst=True)  # (before xdist's own, which would make its own)
