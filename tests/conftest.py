@@ -104,11 +104,17 @@ def script_runner():
 
 @pytest.fixture
 def write(tmp_path):
-    """Write text (or bytes) to a file in tmp_path and return its path as str."""
+    """Write text (or bytes, or what a function of no arguments returns) to a file in tmp_path; its path as str.
+
+    (A function: a large input, built when its test writes it rather than when its module is
+    collected by every test process.)
+    """
 
     def _write(name: str, content) -> str:
         path = tmp_path / name
         path.parent.mkdir(parents=True, exist_ok=True)
+        if callable(content):
+            content = content()
         if isinstance(content, bytes):
             path.write_bytes(content)
         else:
