@@ -19,16 +19,24 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from codebase import ROOT, files, text_of, tree_of, walk
 
-ROOT = Path(__file__).resolve().parent.parent
+#: ``codebase`` parses the package once per test process: the tests that read it share one worker.
+pytestmark = pytest.mark.xdist_group("codebase")
+
 CODE = re.compile(r"NB[0-9]{1,3}")
+
+
+def parsed(source: str | ast.AST) -> ast.AST:
+    """``source`` as a tree: a module's (from ``codebase``, parsed once) or a snippet's."""
+    return ast.parse(source) if isinstance(source, str) else source
 
 
 def docstring_ids(tree: ast.AST) -> set[int]:
     """The ids of the docstring constants of a module, its classes and its functions."""
     return {
         id(node.body[0].value)
-        for node in ast.walk(tree)
+        for node in walk(tree)
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
         and node.body
         and isinstance(node.body[0], ast.Expr)
@@ -36,13 +44,13 @@ def docstring_ids(tree: ast.AST) -> set[int]:
     }
 
 
-def code_values(source: str) -> list[tuple[int, str]]:
+def code_values(source: str | ast.AST) -> list[tuple[int, str]]:
     """(line, text) of every string constant in ``source`` that is a rule code or prefix, docstrings aside."""
-    tree = ast.parse(source)
+    tree = parsed(source)
     docstrings = docstring_ids(tree)
     return sorted(
         (node.lineno, node.value)
-        for node in ast.walk(tree)
+        for node in walk(tree)
         if isinstance(node, ast.Constant)
         and isinstance(node.value, str)
         and id(node) not in docstrings
@@ -58,8 +66,8 @@ def test_the_checker_finds_a_code_used_as_a_value():
 def test_no_rule_code_is_a_value_in_nblint():
     found = {
         f"{path.relative_to(ROOT)}:{line}": text
-        for path in sorted((ROOT / "nblint").rglob("*.py"))
-        for line, text in code_values(path.read_text("utf-8"))
+        for path in files("nblint")
+        for line, text in code_values(tree_of(path))
     }
     assert found == {}
 
@@ -78,7 +86,7 @@ def modules() -> dict[str, Path]:
     """Every module of nblint and of the built-in rule pack, by dotted name."""
     found = {}
     for folder, package in PACKAGES.items():
-        for path in sorted((ROOT / folder).rglob("*.py")):
+        for path in files(folder):
             parts = list(path.relative_to(ROOT / folder).with_suffix("").parts)
             if parts[-1] == "__init__":
                 parts.pop()
@@ -93,7 +101,7 @@ def imports(name: str, path: Path, known: dict) -> Iterator[str]:
     ``__init__`` (which Python runs for any submodule, as it runs every parent's).
     """
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in walk(tree_of(path)):
         if isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -281,9 +289,8 @@ def test_engines_plug_in_through_a_declared_backend_not_by_probing():
     assert declared <= set(dir(LocalBackend))
     assert isinstance(DataFrameSource(__import__("pandas").DataFrame({"a": [1]})).backend, LocalBackend)
     probes = []
-    for path in sorted((ROOT / "nblint").rglob("*.py")):
-        text = path.read_text(encoding="utf-8")
-        for match in re.finditer(r"(?:hasattr|getattr)\((?:ctx\.|self\.)?source\b[^)]*\)", text):
+    for path in files("nblint"):
+        for match in re.finditer(r"(?:hasattr|getattr)\((?:ctx\.|self\.)?source\b[^)]*\)", text_of(path)):
             probes.append(f"{path.relative_to(ROOT)}: {match.group(0)}")
     assert probes == []
 
@@ -296,9 +303,8 @@ def private_calls_across_rooms() -> list[str]:
     """
     found = []
     for room in ("dask", "run", "api", "pandera", "cli"):
-        for path in sorted((ROOT / "nblint" / room).rglob("*.py")):
-            tree = ast.parse(path.read_text(encoding="utf-8"))
-            for node in ast.walk(tree):
+        for path in files(f"nblint/{room}"):
+            for node in walk(tree_of(path)):
                 if (
                     isinstance(node, ast.Call)
                     and isinstance(node.func, ast.Attribute)
@@ -327,7 +333,7 @@ def private_imports_across_rooms() -> list[str]:
     for name, path in modules().items():
         if not name.startswith("nblint."):
             continue
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in walk(tree_of(path)):
             if (
                 isinstance(node, ast.ImportFrom)
                 and node.module
@@ -353,21 +359,21 @@ def test_no_room_imports_a_private_name_of_another():
 # column-hash recipe the dense, sparse and wide passes share, the example-row cap, and NB401's settings.
 
 
-def literals(source: str, wanted) -> list[tuple[int, object]]:
+def literals(source: str | ast.AST, wanted) -> list[tuple[int, object]]:
     """(line, value) of the constants in ``source`` that ``wanted`` accepts, docstrings aside, and the
     ``suffix=``/``prefix=`` arguments of a call aside (a temporary file's name, not a table's format)."""
-    tree = ast.parse(source)
+    tree = parsed(source)
     skipped = docstring_ids(tree)
     skipped |= {
         id(keyword.value)
-        for node in ast.walk(tree)
+        for node in walk(tree)
         if isinstance(node, ast.Call)
         for keyword in node.keywords
         if keyword.arg in ("suffix", "prefix")
     }
     return sorted(
         (node.lineno, node.value)
-        for node in ast.walk(tree)
+        for node in walk(tree)
         if isinstance(node, ast.Constant) and id(node) not in skipped and wanted(node.value)
     )
 
@@ -376,10 +382,10 @@ def found_outside(owners: set[str], wanted) -> dict[str, list]:
     """Per module of nblint/ and rules/ other than ``owners``: the constants ``wanted`` accepts."""
     found: dict[str, list] = {}
     for folder in PACKAGES:
-        for path in sorted((ROOT / folder).rglob("*.py")):
+        for path in files(folder):
             name = str(path.relative_to(ROOT))
             if name not in owners:
-                hits = literals(path.read_text("utf-8"), wanted)
+                hits = literals(tree_of(path), wanted)
                 if hits:
                     found[name] = hits
     return found
@@ -429,8 +435,8 @@ def test_the_example_row_cap_is_defined_once():
 
     definitions = []
     for folder in PACKAGES:
-        for path in sorted((ROOT / folder).rglob("*.py")):
-            for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        for path in files(folder):
+            for node in walk(tree_of(path)):
                 targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
                 if isinstance(node, (ast.Assign, ast.AnnAssign)):
                     definitions += [
@@ -493,8 +499,8 @@ def test_no_analysis_reads_a_setting_by_name():
     """The analyses read ``ctx.settings.<field>``: a string look-up with a cast at each use cannot come back."""
     offenders = [
         f"{path}:{n}"
-        for path in sorted((ROOT / "nblint").rglob("*.py")) + sorted((ROOT / "rules").rglob("*.py"))
-        for n, line in enumerate(path.read_text().splitlines(), 1)
+        for path in files("nblint") + files("rules")
+        for n, line in enumerate(text_of(path).splitlines(), 1)
         if ".setting(" in line
     ]
     assert offenders == []
@@ -509,7 +515,7 @@ def test_no_analysis_reads_a_setting_by_name():
 PROFILE_ARRAYS = {"class_count", "numeric"}
 
 
-def profile_array_reads(source: str) -> list[tuple[int, str]]:
+def profile_array_reads(source: str | ast.AST) -> list[tuple[int, str]]:
     """(line, ``profile.<field>``) of every read of a profile array field in ``source``.
 
     A profile is ``profile`` or anything's ``.profile`` (``ctx.profile``, ``self._profile`` aside: a rule
@@ -517,7 +523,7 @@ def profile_array_reads(source: str) -> list[tuple[int, str]]:
     """
     return sorted(
         (node.lineno, f"profile.{node.attr}")
-        for node in ast.walk(ast.parse(source))
+        for node in walk(parsed(source))
         if isinstance(node, ast.Attribute)
         and node.attr in PROFILE_ARRAYS
         and (
@@ -539,8 +545,8 @@ def test_no_rule_indexes_the_profile_arrays():
     """Issue 39 item 3: rules read a column's record and the class sizes, never the profile's arrays."""
     found = {
         f"{path.relative_to(ROOT)}:{line}": text
-        for path in sorted((ROOT / "rules").rglob("*.py"))
-        for line, text in profile_array_reads(path.read_text("utf-8"))
+        for path in files("rules")
+        for line, text in profile_array_reads(tree_of(path))
     }
     assert found == {}
 
@@ -549,11 +555,10 @@ def test_every_face_opens_its_tables_through_open_table():
     """Issue 39 item 6: outside the readers, nblint's file reader is called by ``open_table`` alone
     (the test table included), so a file is read, and its backend chosen, the same way on every face."""
     callers = []
-    for path in sorted((ROOT / "nblint").rglob("*.py")):
-        if path.parent.name == "readers":
+    for path in files("nblint"):
+        if path.parent.name == "readers" or "read_table" not in text_of(path):
             continue
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for function in ast.walk(tree):
+        for function in walk(tree_of(path)):
             if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 continue
             for node in ast.walk(function):

@@ -14,12 +14,23 @@ from nblint.cli import main
 # A cluster per module and partitions scheduled on it: seconds, so outside the fast subset.
 pytestmark = pytest.mark.slow
 
-dd = pytest.importorskip("dask.dataframe")
-distributed = pytest.importorskip("distributed")
+
+@pytest.fixture(scope="module", autouse=True)
+def dd():
+    """Dask's frames; every test here is skipped where Dask or distributed is not installed.
+
+    Imported when the module's first test runs, not when it is collected: the fast subset
+    deselects every test here, and its processes never pay Dask's import (about 2 s of CPU).
+    """
+    dataframe = pytest.importorskip("dask.dataframe")
+    pytest.importorskip("distributed")
+    return dataframe
 
 
 @pytest.fixture(scope="module")
 def client():
+    import distributed
+
     with distributed.LocalCluster(
         n_workers=3, threads_per_worker=1, processes=False, dashboard_address=None
     ) as cluster:
@@ -27,7 +38,7 @@ def client():
             yield client
 
 
-def test_dask_frame_on_a_local_cluster_gives_the_pandas_findings(client):
+def test_dask_frame_on_a_local_cluster_gives_the_pandas_findings(client, dd):
     frame, _ = mixed_table(7, n=900)
     expected = nblint.check(frame, target="target").to_json()
     ddf = dd.from_pandas(frame, npartitions=5)
@@ -92,7 +103,7 @@ def _every_pass_table(n: int = 3000) -> pd.DataFrame:
 
 
 @pytest.mark.parametrize("partitions", [1, 7])
-def test_every_pass_runs_where_the_partitions_live_with_the_local_findings(client, monkeypatch, partitions):
+def test_every_pass_runs_where_the_partitions_live_with_the_local_findings(client, dd, monkeypatch, partitions):
     """Rows never travel to the client (the partition-by-partition reader is not called), and
     the findings are the local engine's byte for byte, with windows crossing partitions."""
     from nblint.dask import source as dask_engine
@@ -121,7 +132,7 @@ def test_every_pass_runs_where_the_partitions_live_with_the_local_findings(clien
     assert np.array_equal(remote.plot_points, local.plot_points)
 
 
-def test_a_run_that_keeps_no_partition_persists_nothing(client):
+def test_a_run_that_keeps_no_partition_persists_nothing(client, dd):
     """Where no partition fits the worker's share of the budget (another run's parts still held, or a tiny
     budget), nothing is persisted: Dask refuses an empty persist, which crashed the run."""
     from nblint.dask.backend import DaskBackend
@@ -153,7 +164,7 @@ def test_engine_dask_applies_the_configured_memory_budget_as_the_local_engine_do
     assert result.stdout.replace(pattern, "PATH") == local.stdout.replace(str(tmp_path / "whole.parquet"), "PATH")
 
 
-def test_groups_missing_together_and_yes_no_indicators_on_dask_give_the_pandas_findings(client):
+def test_groups_missing_together_and_yes_no_indicators_on_dask_give_the_pandas_findings(client, dd):
     """Issue 22: the pass over 0/1 columns the profile leaves out (missing together, yes/no words) merges across partitions."""
     rng = np.random.default_rng(3)
     n = 600
@@ -186,6 +197,7 @@ def _loaded_partitions(frame: pd.DataFrame, bounds: list[int], key: str):
     """``frame`` as a Dask frame whose partition i (rows ``bounds[i]:bounds[i + 1]``) counts in
     ``_LOADS[(key, i)]`` each time it is made."""
     import dask
+    import dask.dataframe as dd
 
     parts = [dask.delayed(_load)(key, i, frame.iloc[a:b]) for i, (a, b) in enumerate(zip(bounds, bounds[1:]))]
     return dd.from_delayed(parts, meta=frame.iloc[:0])

@@ -10,9 +10,13 @@ Blank lines, docstrings and comments count: they are what a reader reads.
 from __future__ import annotations
 
 import ast
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+import pytest
+from codebase import ROOT, files, text_of, tree_of, walk
+
+#: ``codebase`` parses the package once per test process: the tests that read it share one worker.
+pytestmark = pytest.mark.xdist_group("codebase")
+
 FOLDERS = ("nblint", "rules")
 
 MAX_MODULE_LINES = 500
@@ -39,11 +43,10 @@ def sizes() -> tuple[dict[str, int], dict[str, int]]:
     modules: dict[str, int] = {}
     functions: dict[str, int] = {}
     for folder in FOLDERS:
-        for path in sorted((ROOT / folder).rglob("*.py")):
+        for path in files(folder):
             name = path.relative_to(ROOT).as_posix()
-            text = path.read_text(encoding="utf-8")
-            modules[name] = len(text.splitlines())
-            for node in ast.walk(ast.parse(text)):
+            modules[name] = len(text_of(path).splitlines())
+            for node in walk(tree_of(path)):
                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     key = f"{name}::{node.name}"
                     length = node.end_lineno - node.lineno + 1

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-import statsmodels.api as sm
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from statsmodels.stats.outliers_influence import variance_inflation_factor
+from statsmodels.tools import add_constant
 from tables import mixed_table, onehot
 
 import nblint
@@ -57,7 +57,7 @@ def test_shuffling_columns_does_not_change_the_groups():
 
 
 def statsmodels_vif(frame: pd.DataFrame) -> dict[str, float]:
-    exog = sm.add_constant(frame.to_numpy(dtype=float), has_constant="add")
+    exog = add_constant(frame.to_numpy(dtype=float), has_constant="add")
     return {c: variance_inflation_factor(exog, i + 1) for i, c in enumerate(frame.columns)}
 
 
@@ -269,7 +269,7 @@ def test_an_exact_dependency_names_only_the_columns_in_it(seed):
     assert [sorted(f.columns) for f in exact] == [["iq", "iq_centred"]]
     assert exact[0].evidence["combination"] and len(exact[0].evidence["combination"]) == 1
     # statsmodels agrees that the pair, and only the pair, is degenerate.
-    X = sm.add_constant(frame[["iq", "iq_centred", "hours"]].to_numpy())
+    X = add_constant(frame[["iq", "iq_centred", "hours"]].to_numpy())
     assert variance_inflation_factor(X, 1) > 1e10 and variance_inflation_factor(X[:, [0, 3]], 1) < 10
 
 
