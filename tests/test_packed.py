@@ -23,7 +23,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from nblint.cli import main
-from nblint.core.resources import ProfileCaps
 from nblint.profile.gram import Gram
 from nblint.profile.incidence import Incidence
 from nblint.profile.levels import Levels
@@ -113,9 +112,7 @@ def assert_same(a, b, where="profile"):
         assert len(a) == len(b), where
         for i, (x, y) in enumerate(zip(a, b)):
             assert_same(x, y, f"{where}[{i}]")
-    elif isinstance(
-        a, (TableProfile, TextStats, NumericStats, Gram, ProfileCaps)
-    ):  # (records: their fields are their parameters)
+    elif isinstance(a, (TableProfile, TextStats, NumericStats, Gram)):  # (records: their fields are their parameters)
         assert type(a) is type(b), where
         for name in inspect.signature(type(a)).parameters:
             assert_same(getattr(a, name), getattr(b, name), f"{where}.{name}")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 
+from nblint.core.records import Record
 from nblint.structure.vif import short_terms
 
 #: More exact dependencies than this are reported as one rank deficiency, not one finding each.
@@ -20,7 +21,7 @@ MAX_DEPENDENCIES = 5
 CLUSTER_R = 0.9
 
 
-class ByRows:
+class ByRows(Record):
     """As many independent columns as the rows allow: every further column is a combination by arithmetic alone.
 
     Attributes
@@ -43,7 +44,7 @@ class ByRows:
         self.kept = kept
 
 
-class ExactDependency:
+class ExactDependency(Record):
     """``solved = sum_k terms_k * x_k + intercept``: columns exactly linearly dependent, solved for the last.
 
     (Written out: a named tuple's class costs a fresh process ~0.4 ms to create; none reads this as a tuple.)

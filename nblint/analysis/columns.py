@@ -16,6 +16,7 @@ from functools import cached_property
 
 import numpy as np
 
+from nblint.core.records import Record
 from nblint.profile.levels import Levels, counts_below, level_sizes
 from nblint.profile.table import TableProfile
 from nblint.readers import name_mask
@@ -182,7 +183,7 @@ def columns_with_missing(profile: TableProfile) -> set[str]:
     return {numeric.names[j] for j in np.flatnonzero(numeric.n_missing).tolist()} | set(profile.text)
 
 
-class NegativeColumns:
+class NegativeColumns(Record):
     """The numeric columns with negative values, in table order, as arrays (a signed hash has thousands).
 
     Attributes

@@ -9,6 +9,7 @@ chooses and orders what NB105 words.
 
 from __future__ import annotations
 
+from nblint.core.records import Record
 from nblint.structure.groups import Group
 from nblint.structure.implication import Implication, implied_columns
 from nblint.structure.names import group_stem
@@ -19,7 +20,7 @@ MAX_IDENTICAL_SETS = 5
 MAX_IMPLICATIONS = 5
 
 
-class DuplicateInformation:
+class DuplicateInformation(Record):
     """What NB105 reports, each case in its order.
 
     Attributes

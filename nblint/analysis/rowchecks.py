@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from nblint.core.hashing import float_hashes, mix64, row_weights
+from nblint.core.records import Record
 from nblint.engine.findings import EXAMPLE_ROWS
 from nblint.readers import Chunk
 
@@ -49,7 +50,7 @@ class RowSums:
         self.multi_examples.extend(other.multi_examples[: EXAMPLE_ROWS - len(self.multi_examples)])
 
 
-class RowVerdicts:
+class RowVerdicts(Record):
     """What the rows say: per broken candidate its sums; per (code column, group) whether they
     determine each other; the columns agreeing on every row; per pair whether they recode each other
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from nblint.core.hashing import GOLDEN_GAMMA, mix64
+from nblint.core.records import Record
 from nblint.readers import name_mask
 
 
@@ -212,7 +213,7 @@ class RowFingerprints:
         self.labels += other.labels
 
 
-class DuplicateRows:
+class DuplicateRows(Record):
     """Rows that repeat an earlier row (non-empty ones), and the sets whose copies carry different labels.
 
     (Written out: a named tuple's class costs a fresh process ~0.4 ms to create; none reads this as a tuple.)

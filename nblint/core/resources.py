@@ -20,6 +20,8 @@ import os
 import re
 import tempfile
 
+from nblint.core.records import Record
+
 #: Share of the machine's memory a run may plan to use by default.
 MEMORY_FRACTION = 0.25
 #: Share of the temporary folder's free space temporary files may take by default.
@@ -134,7 +136,7 @@ def resource_error(exc: BaseException) -> str | None:
     return f"out of {what}{where}: raise the limit, or lower NBLINT_MEMORY_BUDGET or --jobs"
 
 
-class MemoryBudget:
+class MemoryBudget(Record):
     """Bytes the statistics of one table may take (``memory``).
 
     (Written out: a named tuple's class costs a fresh process ~0.4 ms to create; none reads this as a tuple.)
@@ -178,7 +180,7 @@ MIN_LEVELS = 16
 PAIR_BYTES = 160
 
 
-class ProfileCaps:
+class ProfileCaps(Record):
     """How much of each structure one table's profile may hold within a memory budget.
 
     Each structure may take ``share`` bytes (half the budget; tables that strain one

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from nblint.core.models import DECLARABLE_KINDS, MODEL_CLASSES, MODELS, model_choices, parse_model
+from nblint.core.records import Record
 from nblint.core.resources import parse_size
 
 
@@ -99,7 +100,7 @@ def memory_budget(value: Any, from_text: bool = False) -> int:
     return parse_size(value)
 
 
-class RunKey:
+class RunKey(Record):
     """One run key, declared as a rule's option is.
 
     Attributes

@@ -33,6 +33,7 @@ from __future__ import annotations
 import numpy as np
 
 from nblint.core.hashing import float_hashes, mix64, row_weights
+from nblint.core.records import Record
 from nblint.profile.gram import WIDE_BINARY, Gram, _cooccurrence_note, sparse_chunk_gram
 from nblint.profile.levels import DISTINCT_CAP, PackedLevels, column_bounds, smallest, value_hashes
 from nblint.profile.numeric import NumericStats
@@ -61,7 +62,7 @@ def in_name_order(chunk: Chunk) -> Chunk:
     return Chunk(chunk.names, chunk.columns, chunk.row_offset, chunk.n_rows, sparse=sorted_block)
 
 
-class BlockParts:
+class BlockParts(Record):
     """The parts of the profile of one chunk carrying a sparse block; :class:`~nblint.profile.table.TableProfile`
     assembles them (it has no text columns: the chunk's other columns are the target at most).
 
@@ -233,7 +234,7 @@ def densified(chunk: Chunk) -> Chunk:
     return Chunk(tuple(chunk.names) + tuple(block.names), chunk.columns + columns, chunk.row_offset, chunk.n_rows)
 
 
-class SideBySide:
+class SideBySide(Record):
     """What the sparse block changes in the profile of a chunk's other columns (:func:`side_by_side`); a record
     written out, as :class:`BlockParts`."""
 

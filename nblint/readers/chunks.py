@@ -36,6 +36,7 @@ from typing import Any, NamedTuple, Protocol, TypeVar
 import numpy as np
 
 from nblint.core.errors import InputError
+from nblint.core.records import Record
 
 R = TypeVar("R")
 
@@ -150,7 +151,7 @@ class ColumnData(NamedTuple):
         return values
 
 
-class SparseBlock:
+class SparseBlock(Record):
     """Rows ``[row_offset, row_offset + n)`` of the sparse feature columns, as CSR.
 
     ``matrix`` has sorted indices and no stored zeros; ``integer_dtype`` says the

@@ -12,6 +12,7 @@ from bisect import bisect_right
 
 import numpy as np
 
+from nblint.core.records import Record
 from nblint.profile.levels import level_sizes
 from nblint.readers import name_mask
 from nblint.structure.groups import Group
@@ -228,7 +229,7 @@ MAX_RECODE_PAIRS = 200
 RECODE_ROWS_PER_LEVEL = 2
 
 
-class CandidatePairs:
+class CandidatePairs(Record):
     """The first pairs of a sorted listing of candidate pairs, and how many pairs the listing holds.
 
     (Written out: a named tuple's class costs a fresh process ~0.4 ms to create; none reads this as a tuple.)

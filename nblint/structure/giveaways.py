@@ -34,11 +34,12 @@ from math import exp
 
 import numpy as np
 
+from nblint.core.records import Record
 from nblint.structure.chance import log_comb
 from nblint.structure.leakage import one_class_chance
 
 
-class ClassWord:
+class ClassWord(Record):
     """A word and the class it goes with: a giveaway or class vocabulary.
 
     (Written out: a named tuple's class costs a fresh process ~0.4 ms to create; none reads this as a tuple.)
@@ -81,7 +82,7 @@ class ClassWord:
         return self.elsewhere / self.other_rows if self.other_rows else 0.0
 
 
-class ClassVocabulary:
+class ClassVocabulary(Record):
     """What the per-class document frequencies of a block of words say about leakage.
 
     (Written out: a named tuple's class costs a fresh process ~0.4 ms to create; none reads this as a tuple.)

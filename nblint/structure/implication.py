@@ -28,8 +28,10 @@ from math import log
 
 import numpy as np
 
+from nblint.core.records import Record
 
-class Implication:
+
+class Implication(Record):
     """Column ``column`` implies each of ``implied`` (every row with ``column`` set has it set).
 
     (Written out: a named tuple's class costs a fresh process ~0.4 ms to create; none reads this as a tuple.)

@@ -42,6 +42,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from nblint.core.records import Record
 from nblint.profile.levels import PackedLevels, level_reading_right, level_sizes
 from nblint.structure.wordkinds import kind_names, of_kinds
 
@@ -56,7 +57,7 @@ MIN_ROWS_PER_LEVEL = 10
 DECIDING_LEVEL_KINDS = LEVEL_KINDS + ("identifier",)
 
 
-class SingleClassLevel:
+class SingleClassLevel(Record):
     """A level all of whose rows are in one class, with the chance of that.
 
     (Written out: a named tuple's class costs a fresh process ~0.4 ms to create; none reads this as a tuple.)

@@ -19,12 +19,13 @@ from math import log
 
 import numpy as np
 
+from nblint.core.records import Record
 from nblint.structure.groups import Group
 from nblint.structure.leakage import one_class_chance
 from nblint.structure.names import candidate_stems
 
 
-class Nesting:
+class Nesting(Record):
     """Group ``fine`` nested in group ``coarse``: ``within`` maps each fine level to its coarse level (None: the reference).
 
     (Written out: a named tuple's class costs a fresh process ~0.4 ms to create; none reads this as a tuple.)
@@ -160,7 +161,7 @@ COARSE_KINDS = ("categorical", "binary")
 MAX_NESTING_PAIRS = 100
 
 
-class ColumnNesting:
+class ColumnNesting(Record):
     """Column ``fine`` nested in column ``coarse``: each value of ``fine`` goes with one value of ``coarse``.
 
     (Written out: a named tuple's class costs a fresh process ~0.4 ms to create; none reads this as a tuple.)

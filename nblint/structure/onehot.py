@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from nblint.core.records import Record
 from nblint.structure.budget import Budget
 from nblint.structure.groups import Group
 from nblint.structure.names import (
@@ -49,7 +50,7 @@ MAX_ALTERNATIVES = 3
 _ROWS_AT_ONCE = 256
 
 
-class GroupSearch:
+class GroupSearch(Record):
     """The one-hot groups of a table, and whether the search ran out of budget.
 
     (A class written out: a dataclass's generated methods cost a first check in a fresh process ~1 ms.)

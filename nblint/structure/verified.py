@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from nblint.core.records import Record
 from nblint.structure.budget import Budget
 from nblint.structure.duplicates import code_column_candidates, identical_candidates
 from nblint.structure.groups import Group
@@ -30,7 +31,7 @@ from nblint.structure.searched import exclusive_candidates
 Members = tuple[str, ...]
 
 
-class BrokenGroup:
+class BrokenGroup(Record):
     """A set of 0/1 columns that is one-hot on most rows but not all (NB103).
 
     (Written out: a named tuple's class costs a fresh process ~0.4 ms to create; none reads this as a tuple.)
@@ -84,7 +85,7 @@ class BrokenGroup:
         return self.rows_multi if self.kind == "dummy" else self.rows_zero + self.rows_multi
 
 
-class Structure:
+class Structure(Record):
     """The column structure of a table (see :mod:`nblint.structure`).
 
     (Written out: a named tuple's class costs a fresh process ~0.4 ms to create; none reads this as a tuple.)

@@ -15,6 +15,7 @@ from operator import attrgetter
 
 import numpy as np
 
+from nblint.core.records import Record
 from nblint.profile.levels import level_sizes
 from nblint.structure.kinds import (
     _ALL_MISSING,
@@ -70,7 +71,7 @@ def term_kinds(profile, at: np.ndarray) -> TermKinds:
     return TermKinds(columns, reading, shown)
 
 
-class TermKinds:
+class TermKinds(Record):
     """The kinds of a document-term block's words, as arrays (:func:`term_kinds`).
 
     Attributes
