@@ -24,7 +24,7 @@ class Record:
         return tuple(getattr(self, name, _UNSET) for name in self.__slots__)
 
     def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Record) or type(other) is not type(self):
+        if type(other) is not type(self):
             return NotImplemented
         return self._fields() == other._fields()
 
