@@ -68,8 +68,13 @@ class DuplicateRows(Rule):
     that class was collected, and teach the model that "no words" means that class.
 
     ## Severity
-    A warning: copies bias the estimates and the evaluation, and conflicting labels are
-    certain errors of one copy or the other. Empty documents are a warning when one class
+    Copies under two labels are a warning at any number: one copy or the other is certainly
+    labelled wrong. Copies under one label are a warning when they are at least
+    ``copy-share`` of the rows (1%): a copy that lands in the test split is classified as its
+    twin in training, so copies can make a held-out score look better by about their share,
+    a point of accuracy at 1%. Fewer are info: a handful of short documents that read the
+    same as counts (two comments that say only "bravo" and a name) is what real text holds,
+    not a flaw of the data, and the documents themselves may differ. Empty documents are a warning when one class
     holds more of them than its share of the rows beyond chance (hypergeometric tail over
     the classes, NB202's ``separation-max-chance``), else info: spread in proportion to the
     classes, they are noise, not an artefact of one class.
@@ -105,6 +110,14 @@ class DuplicateRows(Rule):
             shared=True,
             minimum=2,
         ),
+        Option(
+            "copy-share",
+            0.01,
+            "Share of the rows, copies of an earlier row under the same label, at which the copies are a warning "
+            "(below it, info); copies under two labels are a warning at any share.",
+            minimum=0.0,
+            maximum=1.0,
+        ),
     )
 
     messages = _MESSAGES
@@ -122,9 +135,13 @@ class DuplicateRows(Rule):
 
     def _copies(self, ctx: TableContext, found):
         documents = ctx.source.documents
+        share_of_rows = found.copies / max(ctx.n_rows, 1)
+        # Under two labels one copy is certainly wrong; under one, copies matter as the share of a test split
+        # they can score for free (the Severity section).
+        material = found.conflicting_sets > 0 or share_of_rows >= self.option_values["copy-share"]
         evidence = {
             "copies": found.copies,
-            "share_of_rows": found.copies / max(ctx.n_rows, 1),
+            "share_of_rows": share_of_rows,
             "sets": found.sets,
             "conflicting_sets": found.conflicting_sets,
             "conflicting_rows": found.conflicting_rows,
@@ -158,6 +175,7 @@ class DuplicateRows(Rule):
             f"{'conflicts' if found.conflicting_sets else 'copies'}_{texts}",
             rows=[r for rows in found.examples for r in rows][:10],
             evidence=evidence,
+            severity=Severity.WARNING if material else Severity.INFO,
             fix=(
                 "Drop duplicate documents before splitting (identical texts with drop_duplicates, documents identical "
                 "only as counts by their matrix rows), and review the ones with two labels."
