@@ -430,3 +430,32 @@ def test_identical_words_are_chance_at_once_as_one_by_one(seed):
     terms = ctx.terms
     assert terms.identical_by_chance(sets) == [terms.by_chance(s, "identical") for s in sets]
     assert True in terms.identical_by_chance(sets) and False in terms.identical_by_chance(sets)
+
+
+# --------------------------------------------------------------------------- NB204: words in every document
+
+
+def test_words_in_every_document_of_a_binary_vectorizer_are_one_info_finding_not_constant_column_warnings():
+    """Long documents read as present/absent: 'the' and 'and' are in every one (issue 34 item 1: one finding per
+    rule for the block). A word the same in every document carries no evidence, and is no flaw of the data."""
+    rng = np.random.default_rng(204)
+    topics = {"sport": ["goal", "match", "team", "score"], "food": ["salt", "bread", "oven", "taste"]}
+    filler = [f"w{k}" for k in range(300)]
+    docs, y = [], []
+    for label, own in topics.items():
+        for _ in range(60):
+            words = ["the", "and"] + list(rng.choice(own, 3)) + list(rng.choice(filler, 12))
+            docs.append(" ".join(rng.permutation(words)))
+            y.append(label)
+    vectorizer = CountVectorizer(binary=True, min_df=2)
+    X = vectorizer.fit_transform(docs)
+    names = list(vectorizer.get_feature_names_out())
+    everywhere = sorted(names[j] for j in np.flatnonzero(X.getnnz(axis=0) == X.shape[0]))
+    assert everywhere == ["and", "the"]  # (the oracle: scikit-learn's own matrix)
+    report = nblint.check(X, np.array(y), feature_names=names, words=True)
+    constant = [f for f in report.findings if f.code == "NB204"]
+    assert [(str(f.severity), sorted(f.columns)) for f in constant] == [("info", everywhere)]
+    assert "2 words of the document-term block are in every document (and, the)" in constant[0].message
+    # The counts of the same documents vary from document to document: no word is constant there.
+    counts = CountVectorizer(min_df=2).fit_transform([d + " the and" * (i % 3) for i, d in enumerate(docs)])
+    assert not [f for f in nblint.check(counts, np.array(y), words=True).findings if f.code == "NB204"]
