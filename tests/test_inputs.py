@@ -92,6 +92,30 @@ def test_y_and_names_that_do_not_fit_are_value_errors():
         nblint.check(CUSTOMERS, feature_names=list(CUSTOMERS.columns))
 
 
+def test_unnamed_classes_take_a_name_no_feature_has():
+    """check(X, y) names the classes ``y``; a vocabulary that holds the word 'y' (Spanish 'and', one-letter
+    tokens) once made it a ValueError. They are ``y_1`` (or the next free ``y_k``) there."""
+    from sklearn.feature_extraction.text import CountVectorizer
+
+    docs = ["pan y vino", "sal y pimienta", "agua y sal", "vino y queso"] * 5
+    vectorizer = CountVectorizer(token_pattern=r"(?u)\b\w+\b")
+    X = vectorizer.fit_transform(docs)
+    names = list(vectorizer.get_feature_names_out())
+    assert "y" in names  # (the oracle: scikit-learn's vocabulary)
+    labels = ["food", "drink"] * 10
+    report = nblint.check(
+        X, labels, feature_names=names, words=True, select=["NB206"], options={"NB206": {"min-class-rows": 11}}
+    )
+    assert [f.message.split(":")[0] for f in report.findings] == ["target 'y_1'"]
+    taken = ["y_1", *names[1:]]  # ('y' and 'y_1' both words: the next)
+    report = nblint.check(
+        X, labels, feature_names=taken, words=True, select=["NB206"], options={"NB206": {"min-class-rows": 11}}
+    )
+    assert [f.message.split(":")[0] for f in report.findings] == ["target 'y_2'"]
+    with pytest.raises(ValueError, match="already has a column 'y'"):
+        nblint.check(X, labels, feature_names=names, target="y")
+
+
 @pytest.mark.slow
 def test_optional_libraries_are_imported_only_for_their_objects():
     """Reading the input recognises types by their module; it imports neither polars nor scipy.

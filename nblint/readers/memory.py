@@ -229,11 +229,25 @@ def no_names(feature_names, what: str) -> None:
 
 
 def _target_name(y, target: str | None, names) -> str:
-    """``target`` if given, else the Series' own name, else ``y`` (never a feature's name)."""
+    """``target`` if given, else the Series' own name, else ``y`` (never a feature's name).
+
+    Unnamed classes are named ``y``, or ``y_1``, ``y_2``, ... where a feature already is: a vocabulary
+    holds 'y' as soon as its tokens may be one letter long (Spanish 'y', a character n-gram), and a
+    text user who passes ``check(X, y)`` named nothing. A name the caller chose (``target=``) that a
+    feature has is an error.
+    """
+    if target is not None:
+        if target in names:
+            raise ValueError(f"X already has a column {target!r}; name the classes otherwise (target=...)")
+        return target
     own = getattr(y, "name", None)
-    name = target if target is not None else own if isinstance(own, str) and own and own not in names else "y"
-    if name in names:
-        raise ValueError(f"X already has a column {name!r}; name the classes otherwise (target=...)")
+    taken = frozenset(names)
+    if isinstance(own, str) and own and own not in taken:
+        return own
+    name, suffix = "y", 0
+    while name in taken:
+        suffix += 1
+        name = f"y_{suffix}"
     return name
 
 
