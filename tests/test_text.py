@@ -459,3 +459,34 @@ def test_words_in_every_document_of_a_binary_vectorizer_are_one_info_finding_not
     # The counts of the same documents vary from document to document: no word is constant there.
     counts = CountVectorizer(min_df=2).fit_transform([d + " the and" * (i % 3) for i, d in enumerate(docs)])
     assert not [f for f in nblint.check(counts, np.array(y), words=True).findings if f.code == "NB204"]
+
+
+# --------------------------------------------------------------------------- NB105: n-grams of one span
+
+
+def test_character_ngrams_of_one_word_are_not_duplicate_information():
+    """Character n-grams (and word n-grams) of one span are identical columns by construction: 'eh.' is only ever
+    followed by the space that ends its word ('eh. '). Their names share a separator ('.'), which once read as an
+    encoding's stem: NB105 warnings on every real corpus tried under analyzer='char_wb'."""
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    rng = np.random.default_rng(105)
+    filler = [f"w{k}q" for k in range(200)]
+    docs = [
+        " ".join(rng.choice(filler, 8))
+        + (" eh." if i % 7 == 0 else "")
+        + (" eh" if i % 5 == 1 else "")
+        + (" beh." if i % 11 == 3 else "")
+        + (" ah." if i % 4 == 2 else "")
+        + (" ok." if i % 3 == 0 else "")
+        for i in range(140)
+    ]
+    y = np.array(["a", "b"])[rng.integers(0, 2, len(docs))]
+    vectorizer = TfidfVectorizer(analyzer="char_wb", ngram_range=(2, 4), min_df=2)
+    X = vectorizer.fit_transform(docs)
+    names = list(vectorizer.get_feature_names_out())
+    present = {name: (X[:, j].toarray().ravel() > 0).tolist() for j, name in enumerate(names)}
+    twins = [name for name in names if present[name] == present["eh."]]
+    assert twins == ["eh.", "eh. "]  # (the oracle: the vectorizer's own columns; 'eh.' always ends its word)
+    report = nblint.check(X, y, feature_names=names, select=["NB105"])  # (the block read from the values)
+    assert not report.findings, [f.message for f in report.findings]

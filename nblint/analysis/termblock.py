@@ -22,7 +22,7 @@ from nblint.profile.table import TableProfile
 from nblint.readers import name_mask
 from nblint.readers.words import encoded_names, indicator_encoding, levels_repeat, rare_typical_word, sparse_candidates
 from nblint.structure import chance
-from nblint.structure.names import group_stem
+from nblint.structure.names import group_stem, one_span
 from nblint.structure.terms import row_count_sums
 
 
@@ -201,8 +201,10 @@ class TermBlock:
         (:mod:`nblint.structure.chance`); ``relation`` is ``"cover"`` (the members sum to one
         on every row) or ``"identical"``. Identical words seen in fewer than
         ``separation-min-rows`` documents rest on those few documents: chance, whatever
-        their names and the other rare words of the corpus. Past that, names that share a
-        stem say it is an encoding.
+        their names and the other rare words of the corpus. Identical words that are n-grams
+        of one span (:func:`~nblint.structure.names.one_span`: ``puerto`` and ``puerto rico``,
+        a character n-gram inside a longer one) are the vectorizer's construction, not an
+        encoding: counted as chance too. Past that, names that share a stem say it is an encoding.
         """
         if not members:
             return False
@@ -218,6 +220,8 @@ class TermBlock:
         # (A cover's evidence is every row it partitions: it is weighed below.)
         if relation == "identical" and least < self.settings.separation_min_rows:
             return True
+        if relation == "identical" and one_span(members):
+            return True  # (n-grams of one span: identical by the vectorizer's construction, whatever the documents)
         if group_stem(members, self.profile.names):
             return False
         peers = self._support_peers
