@@ -451,6 +451,13 @@ def test_stem_family_counts_the_names_carrying_the_stem(stem, names):
         assert stem_family(stem, bounded, enough=enough) == min(expected, enough)
         assert stem_family(stem, list(names), enough=enough) == min(expected, enough)
     assert stem_family(stem, bounded) == expected
+    # A tuple asked about many stems has them all counted in one pass: the same counts, bounded or not.
+    table = tuple(names)
+    for other in ("a", "b", "x", "T", "ab", "a b", "1"):
+        stem_family(other, table, enough=1)
+    assert stem_family(stem, table) == expected
+    for enough in (2, 0, 5):
+        assert stem_family(stem, table, enough=enough) == min(expected, enough)
 
 
 @settings(max_examples=300, deadline=None)

@@ -96,38 +96,78 @@ def stem_family(stem: str, names, enough: int | None = None) -> int:
     ``x``: a few names tell, not a scan of the 2^20 declared). A tuple of names (a table's) is looked
     up by identity: its stems' counts are kept beside it (:func:`_family_counts`), each as far as it
     was counted, so asking again costs a dictionary look-up, not hashing every name of a vocabulary
-    into a cache key.
+    into a cache key. A tuple asked about many stems (a bigram vocabulary: every ``new ...`` names a
+    stem ``new``) has every stem it carries counted in one pass (:func:`_every_stem_count`), as
+    long as :data:`_SCANS_BEFORE_TABLE` scans, rather than a scan of every name per stem.
     """
     if not isinstance(names, tuple):
         return _stem_family(stem, tuple(names), enough)
-    counts = _family_counts(names)
-    kept = counts.get(stem)
-    if kept is not None:
-        found, stopped = kept
+    kept = _family_counts(names)
+    if kept.complete:
+        found = kept.counts.get(stem, 0)
+        return found if enough is None else min(found, enough)
+    counts = kept.counts
+    known = counts.get(stem)
+    if known is not None:
+        found, stopped = known
         if not stopped or (enough is not None and found >= enough):
             return found if enough is None else min(found, enough)
+    kept.scans += 1
+    if kept.scans >= _SCANS_BEFORE_TABLE:
+        kept.counts, kept.complete = _every_stem_count(names), True
+        return stem_family(stem, names, enough)
     found = _count_family(stem, names, enough)
     counts[stem] = (found, enough is not None and found >= enough)  # (stopped: a lower bound only)
     return found
 
 
-#: The stems counted in the last few tuples of names asked about, by identity:
-#: ``id -> (names, {stem: (count, stopped)})``, ``stopped`` when the count stopped at a caller's bound
-#: (the tuple is held, so its id is not reused while it is here).
-_FAMILY_COUNTS: dict[int, tuple[tuple, dict[str, tuple[int, bool]]]] = {}
+class _Counted:
+    """The stems counted in one tuple of names: ``counts`` stem -> (count, stopped) while they are asked one
+    by one (``stopped``: the count stopped at a caller's bound, a lower bound only), or stem -> count once
+    ``complete`` (every stem the names carry, :func:`_every_stem_count`); ``scans`` of the names so far."""
+
+    __slots__ = ("names", "counts", "complete", "scans")
+
+    def __init__(self, names: tuple) -> None:
+        self.names = names  # (held: its id is not reused while it is here)
+        self.counts: dict = {}
+        self.complete = False
+        self.scans = 0
+
+
+#: The stems counted in the last few tuples of names asked about, by identity (``id -> _Counted``).
+_FAMILY_COUNTS: dict[int, _Counted] = {}
 #: Tuples of names whose counts are kept (a run asks about one table's names, and a few subsets).
 _FAMILY_TABLES = 8
+#: Scans of a tuple's names, one per stem asked, after which every stem it carries is counted at once.
+_SCANS_BEFORE_TABLE = 4
+#: What follows a stem in a name that carries it (:func:`carries`), as a pattern: a name's stems end before each match.
+_STEM_END = re.compile(r"[\[=_.:\s\d-]")
 
 
-def _family_counts(names: tuple) -> dict[str, tuple[int, bool]]:
+def _family_counts(names: tuple) -> _Counted:
     """The counts of stems already asked about in ``names`` (this very tuple), filled by :func:`stem_family`."""
     kept = _FAMILY_COUNTS.get(id(names))
-    if kept is not None and kept[0] is names:
-        return kept[1]
+    if kept is not None and kept.names is names:
+        return kept
     if len(_FAMILY_COUNTS) >= _FAMILY_TABLES:
         _FAMILY_COUNTS.pop(next(iter(_FAMILY_COUNTS), -1), None)  # (the oldest; -1 is no id)
-    counts: dict[str, tuple[int, bool]] = {}
-    _FAMILY_COUNTS[id(names)] = (names, counts)
+    kept = _Counted(names)
+    _FAMILY_COUNTS[id(names)] = kept
+    return kept
+
+
+def _every_stem_count(names: tuple) -> dict[str, int]:
+    """How many of ``names`` carry each stem any of them carries: ``name[:i]`` for every ``i >= 1`` where
+    ``name[i]`` is a separator, a space or a digit (:func:`carries`, read the other way round).
+
+    A name carries a stem at most once (its prefixes differ in length), so each is counted once per name.
+    """
+    counts: dict[str, int] = {}
+    for name in names:
+        for match in _STEM_END.finditer(name, 1):
+            stem = name[: match.start()]
+            counts[stem] = counts.get(stem, 0) + 1
     return counts
 
 
