@@ -106,11 +106,12 @@ def dummy_families(
     searched &= ~name_mask(binary, held)
     found = []
     for index in exclusive_families(cast(Incidence, gram.cooccurrence), counts, binary, searched, n):
-        members = sorted((binary[k] for k in index), key=order.__getitem__)
+        ranked = sorted(index, key=lambda k: order[binary[k]])  # (the members in table order)
+        members = [binary[k] for k in ranked]
         stem = informative_stem(members, names)
         if stem is None:
             continue
-        ones = [int(counts[gram.binary.index(m)]) for m in members]
+        ones = [int(counts[k]) for k in ranked]
         strength = exclusivity_evidence(ones, n)
         if strength < min_evidence:
             continue  # (rare same-stem words, bigrams of one first word, are exclusive by chance)
