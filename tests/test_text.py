@@ -490,3 +490,29 @@ def test_character_ngrams_of_one_word_are_not_duplicate_information():
     assert twins == ["eh.", "eh. "]  # (the oracle: the vectorizer's own columns; 'eh.' always ends its word)
     report = nblint.check(X, y, feature_names=names, select=["NB105"])  # (the block read from the values)
     assert not report.findings, [f.message for f in report.findings]
+
+
+# --------------------------------------------------------------------------- NB102: bigrams of one first word
+
+
+def test_bigrams_of_one_first_word_are_not_a_dummy_group():
+    """CountVectorizer(ngram_range=(1, 2)) on earnings notices: a notice says 'net shr' or 'net oper', never both.
+    The bigrams are exclusive and share their first word, which once read as the stem of a drop-first dummy
+    group (Reuters R8: 'net oper', 'net shr', an NB102 warning and an NB401 measure among words)."""
+    rng = np.random.default_rng(102)
+    filler = [f"w{k}q" for k in range(300)]
+    docs, y = [], []
+    for i in range(400):
+        words = list(rng.choice(filler, 10))
+        if i % 2 == 0:
+            words += ["net", "shr" if i % 4 == 0 else "oper", "profit"]
+        docs.append(" ".join(words))
+        y.append("earn" if i % 2 == 0 else "other")
+    vectorizer = CountVectorizer(ngram_range=(1, 2), min_df=2)
+    X = vectorizer.fit_transform(docs).tocsc()
+    names = list(vectorizer.get_feature_names_out())
+    shr, oper = (X[:, names.index(b)].toarray().ravel() > 0 for b in ("net shr", "net oper"))
+    assert not (shr & oper).any() and shr.sum() == oper.sum() == 100  # (the oracle: exclusive in the matrix)
+    report = nblint.check(X.tocsr(), np.array(y), feature_names=names)
+    grouped = [f for f in report.findings if f.code in ("NB101", "NB102", "NB103", "NB107", "NB307", "NB401")]
+    assert not grouped, [f.message for f in grouped]

@@ -125,6 +125,18 @@ def dummy_families(
     return found
 
 
+def spaced(name: str) -> bool:
+    """Whether a word of a document-term block is an n-gram (``net shr``, ``new york``; a character n-gram with a space).
+
+    The space joins the words of an n-gram; no encoder writes a variable and its level so
+    (``x0_red``, ``color=red``, ``C(color)[T.red]``). The bigrams of one first word
+    (``net shr``, ``net oper``) are often exclusive, the phrases of one genre of document,
+    and share that word as a prefix: among the words of a block such a prefix is no
+    stem of an encoded variable.
+    """
+    return " " in name  # (scikit-learn joins an n-gram's words, and a character n-gram's, with one space)
+
+
 def exclusive_candidates(
     gram,
     n_rows: int,
@@ -143,7 +155,7 @@ def exclusive_candidates(
     :func:`~nblint.structure.exclusive.candidate_sets` over ``binary``, the columns
     :func:`searched_binary` chose (``cooccurrence`` their counts); among the words of a term block (``terms``), exclusive sets are topics (the words
     of different classes rarely meet), not encoded variables: only a shared name stem makes
-    them one.  A wide table's stem families, checked whole, join the dummy candidates
+    them one, and never the first word of n-grams (:func:`spaced`).  A wide table's stem families, checked whole, join the dummy candidates
     (:func:`dummy_families`); the flags start with the search's cross-stem covers.
     """
     broken: list[BrokenCandidate] = []
@@ -159,7 +171,9 @@ def exclusive_candidates(
         if terms:
 
             def encoded(members) -> bool:
-                return not all(m in terms for m in members) or group_stem(members, names) is not None
+                if not all(m in terms for m in members):
+                    return True
+                return not any(map(spaced, members)) and group_stem(members, names) is not None
 
             broken = [c for c in broken if encoded(c[0])]
             dummy = [g for g in dummy if encoded(g.members)]
@@ -167,5 +181,6 @@ def exclusive_candidates(
         flags += exclusive_flags
     if gram.wide:
         held = {m for c in broken for m in c[0]} | {m for g in search.onehot + dummy + flags for m in g.members}
+        held |= {m for m in terms if spaced(m)}  # (a word n-gram's first word is no stem: see spaced)
         dummy += dummy_families(gram, held, names, order, min_evidence)
     return broken, dummy, flags
