@@ -160,7 +160,8 @@ class PackedLevels(Sequence):
     def rows_of(self, at: np.ndarray) -> np.ndarray:
         """``table[at]``: the rows of the levels ``at`` in each class slot, dense (len(at), slots)."""
         at = np.asarray(at, dtype=np.int64)
-        first, count = self.starts[at], np.diff(self.starts)[at]
+        first = self.starts[at]
+        count = self.starts[at + 1] - first  # (not np.diff of every level's start: a column asks for its own)
         owner = np.repeat(np.arange(len(at)), count)
         cell = np.arange(int(count.sum())) - np.repeat(np.cumsum(count) - count, count) + first[owner]
         out = np.zeros((len(at), self.slots), dtype=np.int64)
