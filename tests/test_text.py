@@ -456,6 +456,14 @@ def test_words_in_every_document_of_a_binary_vectorizer_are_one_info_finding_not
     constant = [f for f in report.findings if f.code == "NB204"]
     assert [(str(f.severity), sorted(f.columns)) for f in constant] == [("info", everywhere)]
     assert "2 words of the document-term block are in every document (and, the)" in constant[0].message
+    # The same matrix as a dense numpy array is read as the sparse one is: one block, its frequent words in it
+    # (once, 'and' and 'the' were table columns there: constant-column warnings, VIF, per-column findings).
+    dense = nblint.check(X.toarray(), np.array(y), feature_names=names)
+    sparse_ = nblint.check(X, np.array(y), feature_names=names)
+    assert [(f.code, str(f.severity), f.columns) for f in dense.findings] == [
+        (f.code, str(f.severity), f.columns) for f in sparse_.findings
+    ]
+    assert "NB204" in dense.codes()
     # The counts of the same documents vary from document to document: no word is constant there.
     counts = CountVectorizer(min_df=2).fit_transform([d + " the and" * (i % 3) for i, d in enumerate(docs)])
     assert not [f for f in nblint.check(counts, np.array(y), words=True).findings if f.code == "NB204"]

@@ -178,7 +178,7 @@ class TableContext:
             found = self.duplicate_rows
             return None if found is None else found.lengths
 
-        return TermBlock(self.profile, self.source.words, self.settings, row_lengths)
+        return TermBlock(self.profile, self.source.words, self.settings, row_lengths, self.source.array)
 
     @property
     def term_columns(self) -> frozenset[str]:

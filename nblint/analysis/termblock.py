@@ -46,9 +46,12 @@ class TermBlock:
         words: frozenset[str] | None,
         settings: AnalysisSettings,
         row_lengths: Callable[[], np.ndarray | None],
+        array: bool = False,
     ):
         self.profile, self.words, self.settings = profile, words, settings
         self._row_lengths = row_lengths
+        #: Whether the table is a 2-D array given as such (its block takes its frequent words, as a sparse matrix's).
+        self.array = array
 
     @cached_property
     def nonzero(self) -> np.ndarray:
@@ -112,6 +115,12 @@ class TermBlock:
         # In a dense file only the sparse columns are.
         if numeric.fingerprints is not None:
             return frozenset(numeric.names) - {target}  # (declared words returned above)
+        # A 2-D array given as such is one block, as a sparse matrix is (readers.words.matrix_words): its
+        # frequent words are words whatever their values ('the' in every long document, read as present).
+        if self.array:
+            frequent = np.flatnonzero((numeric.minimum >= 0) & (2 * nonzero > n_rows)).tolist()
+            sparse += [name for name in (numeric.names[j] for j in frequent) if name != target]
+            return frozenset(sparse)
         # In a dense file, a frequent word of a block of counts is a count absent from some
         # documents ('it' in 60 of 100, 'the' in 95): whole, from 0, not 0/1 (an indicator beside
         # the words may be as frequent); only where the block's words are counts too.

@@ -279,6 +279,9 @@ class TableSource:
     #: The columns that are a document-term block, where the source knows (a text vectorizer's output,
     #: ``--text``'s words, ``check(words=...)``, a sparse matrix read by its values); None: the profile tells.
     words: frozenset[str] | None = None
+    #: A 2-D numpy array given as such (``check(X, y)``): like a sparse matrix, a document-term block in it is
+    #: one block whatever its words' frequencies ('the' in every long document), not columns of a table.
+    array: bool = False
     #: A vectorized text column's (``--text``): the raw documents one per row, and the table of the
     #: columns linted beside the words.
     documents: list[str] | None = None

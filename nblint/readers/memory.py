@@ -182,6 +182,7 @@ def _matrix_source(
     if name is not None and column is not None:
         source = WithTarget(source, name, column)
     source.words = _declared_words(words, names, name)
+    source.array = True
     return source, name if column is not None else None
 
 
