@@ -12,7 +12,8 @@ class MissingValues(Rule):
     Reports the feature columns with missing values (empty cells, NaN), with how many
     and what share of rows: one finding for the table, naming every such column (a
     table with gaps in 40 columns has one problem to decide, not 40). Columns missing on
-    every row are NB204's finding.
+    every row are NB204's finding; an identifier (a different value on nearly every row, read
+    as no feature) is not a feature the model fills in, so its gaps are not reported.
 
     ## Why is this bad?
     scikit-learn's Naive Bayes classes raise an error on NaN. Other tools drop the
@@ -58,7 +59,7 @@ class MissingValues(Rule):
             if column not in gappy:  # (a numeric column with no missing value: a vocabulary's words, at once)
                 continue
             missing = ctx.column(column).missing
-            if missing and missing < n and kinds[column].kind != "constant":
+            if missing and missing < n and kinds[column].kind not in ("constant", "identifier"):
                 gaps[column] = missing
         if not gaps:
             return
