@@ -545,3 +545,24 @@ def test_hashed_buckets_of_one_phrase_are_not_duplicate_information():
 
     report = nblint.check_pipeline(make_pipeline(vectorizer, MultinomialNB()), docs, y, select=["NB105"])
     assert not report.findings, [f.message for f in report.findings]  # (the buckets named hash_<bucket> there)
+
+
+def test_bigrams_of_one_author_are_not_duplicate_information():
+    """20 Newsgroups under CountVectorizer(ngram_range=(1, 2)): 'bakken writes' and 'bakken cs' (an author's
+    attribution line and address) are set on the same posts. They share their first word, which once read as a
+    stem: NB105 warnings on phrases, which are the vocabulary's, not an encoding's."""
+    rng = np.random.default_rng(21)
+    filler = [f"w{k}q" for k in range(400)] + ["writes", "cs"] * 20
+    docs = [
+        " ".join(rng.choice(filler, 12))
+        + (f" bakken writes {' '.join(rng.choice(filler, 5))} bakken cs" if i % 25 == 0 else "")
+        for i in range(400)
+    ]
+    y = np.array(["a", "b"])[rng.integers(0, 2, len(docs))]
+    vectorizer = CountVectorizer(ngram_range=(1, 2), min_df=2)
+    X = vectorizer.fit_transform(docs).tocsc()
+    names = list(vectorizer.get_feature_names_out())
+    writes, cs = (X[:, names.index(b)].toarray().ravel() for b in ("bakken writes", "bakken cs"))
+    assert (writes == cs).all() and writes.sum() == 16  # (the oracle: the vectorizer's own columns)
+    report = nblint.check(X.tocsr(), y, feature_names=names, select=["NB105"])
+    assert not report.findings, [f.message for f in report.findings]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from nblint.core.records import Record
 from nblint.structure.groups import Group
 from nblint.structure.implication import Implication, implied_columns
-from nblint.structure.names import informative_stem
+from nblint.structure.ngrams import word_stem
 
 #: More sets of identical columns than this are reported as one finding.
 MAX_IDENTICAL_SETS = 5
@@ -65,10 +65,8 @@ def duplicate_information(ctx) -> DuplicateInformation:
     structure = ctx.structure
     terms = ctx.term_columns
     names = ctx.profile.names
-    # (words of a block are reported identical only where an informative stem says they encode one variable)
-    identical = [
-        cols for cols in structure.identical if not all(c in terms for c in cols) or informative_stem(cols, names)
-    ]
+    # (words of a block are reported identical only where a stem says they encode one variable: ngrams.word_stem)
+    identical = [cols for cols in structure.identical if not all(c in terms for c in cols) or word_stem(cols, names)]
     codes = {**structure.code_columns, **structure.missing_together_codes}
     return DuplicateInformation(
         identical,

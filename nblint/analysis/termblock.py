@@ -22,7 +22,7 @@ from nblint.profile.table import TableProfile
 from nblint.readers import name_mask
 from nblint.readers.words import encoded_names, indicator_encoding, levels_repeat, rare_typical_word, sparse_candidates
 from nblint.structure import chance
-from nblint.structure.names import informative_stem, one_span
+from nblint.structure.ngrams import one_span, word_stem
 from nblint.structure.terms import row_count_sums
 
 
@@ -211,12 +211,12 @@ class TermBlock:
         on every row) or ``"identical"``. Identical words seen in fewer than
         ``separation-min-rows`` documents rest on those few documents: chance, whatever
         their names and the other rare words of the corpus. Identical words that are n-grams
-        of one span (:func:`~nblint.structure.names.one_span`: ``puerto`` and ``puerto rico``,
+        of one span (:func:`~nblint.structure.ngrams.one_span`: ``puerto`` and ``puerto rico``,
         a character n-gram inside a longer one) are the vectorizer's construction, not an
         encoding: counted as chance too. Past that, names that share a stem say it is an encoding,
         unless the stem names a family of columns rather than them (a hashing vectorizer's
-        ``hash_<bucket>``, the ``x0 .. x{p-1}`` of a matrix without names:
-        :func:`~nblint.structure.names.informative_stem`).
+        ``hash_<bucket>``, the ``x0 .. x{p-1}`` of a matrix without names) or is an n-gram's
+        first word (:func:`~nblint.structure.ngrams.word_stem`).
         """
         if not members:
             return False
@@ -234,7 +234,7 @@ class TermBlock:
             return True
         if relation == "identical" and one_span(members):
             return True  # (n-grams of one span: identical by the vectorizer's construction, whatever the documents)
-        if informative_stem(members, self.profile.names):  # (not a stem every column carries: hash_*, x0 ..)
+        if word_stem(members, self.profile.names):  # (not hash_*, x0 .., nor an n-gram's first word)
             return False
         peers = self._support_peers
         n = self.profile.n_rows

@@ -457,21 +457,3 @@ def shared_affix(members, least: int = 3) -> str | None:
     suffix = commonprefix([m[::-1] for m in lowered])[::-1]
     best = max(prefix, suffix, key=len)
     return best if len(best) >= least else None
-
-
-def one_span(members) -> bool:
-    """Whether every name is a substring of the longest: n-grams of one span of text, not an encoded variable.
-
-    A vectorizer's n-grams overlap by construction: a character n-gram inside a longer one
-    (``' k_'`` in ``' k_r'``), a word inside the bigram it is only ever seen in (``puerto``
-    in ``puerto rico``). Identical columns named so are the text's, and the separators
-    their names share (a space, an underscore) are no stem of an encoding.
-
-    Examples
-    --------
-    >>> one_span([" k_", " k_r"]), one_span(["puerto", "puerto rico"]), one_span(["color_red", "color_blue"])
-    (True, True, False)
-    """
-    names = [str(m) for m in members]
-    longest = max(names, key=len, default="")
-    return len(names) >= 2 and all(name in longest for name in names)

@@ -22,6 +22,7 @@ from nblint.structure.budget import Budget
 from nblint.structure.families import exclusive_families
 from nblint.structure.groups import Group, exclusivity_evidence, expected_cooccurrences
 from nblint.structure.names import group_stem, informative_stem
+from nblint.structure.ngrams import spaced
 from nblint.structure.onehot import GroupSearch
 
 if TYPE_CHECKING:
@@ -125,18 +126,6 @@ def dummy_families(
     return found
 
 
-def spaced(name: str) -> bool:
-    """Whether a word of a document-term block is an n-gram (``net shr``, ``new york``; a character n-gram with a space).
-
-    The space joins the words of an n-gram; no encoder writes a variable and its level so
-    (``x0_red``, ``color=red``, ``C(color)[T.red]``). The bigrams of one first word
-    (``net shr``, ``net oper``) are often exclusive, the phrases of one genre of document,
-    and share that word as a prefix: among the words of a block such a prefix is no
-    stem of an encoded variable.
-    """
-    return " " in name  # (scikit-learn joins an n-gram's words, and a character n-gram's, with one space)
-
-
 def exclusive_candidates(
     gram,
     n_rows: int,
@@ -155,7 +144,7 @@ def exclusive_candidates(
     :func:`~nblint.structure.exclusive.candidate_sets` over ``binary``, the columns
     :func:`searched_binary` chose (``cooccurrence`` their counts); among the words of a term block (``terms``), exclusive sets are topics (the words
     of different classes rarely meet), not encoded variables: only a shared name stem makes
-    them one, and never the first word of n-grams (:func:`spaced`).  A wide table's stem families, checked whole, join the dummy candidates
+    them one, and never the first word of n-grams (:func:`~nblint.structure.ngrams.spaced`).  A wide table's stem families, checked whole, join the dummy candidates
     (:func:`dummy_families`); the flags start with the search's cross-stem covers.
     """
     broken: list[BrokenCandidate] = []
