@@ -17,7 +17,7 @@ from nblint.core.resources import ProfileCaps
 from nblint.nbmath import Moments, merge_moments
 from nblint.profile.incidence import Incidence
 from nblint.readers import Names
-from nblint.readers.sparse import MOMENT_COLUMNS
+from nblint.readers.sparse import MOMENT_COLUMNS, columns_kept
 
 #: More complete 0/1 columns than this make a table *wide*: their co-occurrences are
 #: kept as a sparse matrix and they stay out of the co-moment (VIF) matrix, whose
@@ -240,14 +240,16 @@ def sparse_chunk_gram(
     moments = complete & ~zero_one if words is None else complete & ~zero_one & ~words
     z_idx = np.flatnonzero(moments) if int(moments.sum()) <= MOMENT_COLUMNS else np.zeros(0, dtype=np.int64)
     wide = len(b_idx) > wide_binary
-    empty = sparse.csr_matrix((n, 0), dtype=X.dtype)  # (no column: no slice, which visits every entry; weights)
-    B = (X[:, b_idx] if len(b_idx) else empty).tocsr()
+    B = columns_kept(X, complete & zero_one).tocsr()
     B.sort_indices()
     B = sparse.csr_matrix((np.ones(B.nnz, dtype=np.int64), B.indices, B.indptr), shape=B.shape)
     binary = tuple(map(names.__getitem__, b_idx.tolist()))  # (Python ints index a tuple fastest)
-    Z = (X[:, z_idx] if len(z_idx) else empty).astype(np.float64)
-    z_mean = np.asarray(Z.sum(axis=0)).ravel() / max(n, 1)
-    zz = (Z.T @ Z).toarray() - n * np.outer(z_mean, z_mean)
+    if len(z_idx):
+        Z = X[:, z_idx].astype(np.float64)
+        z_mean = np.asarray(Z.sum(axis=0)).ravel() / max(n, 1)
+        zz = (Z.T @ Z).toarray() - n * np.outer(z_mean, z_mean)
+    else:  # (a block of words takes no co-moments: scipy's sums and products of empty matrices cost a millisecond)
+        Z, z_mean, zz = None, np.zeros(0), np.zeros((0, 0))
     if wide:  # the incidence, not O = B^T B: a bag of words' pairs of words are hundreds of millions
         return Gram(tuple(map(names.__getitem__, z_idx.tolist())), n, z_mean, zz, binary, Incidence(B), True)
     O = (B.T.tocsr() @ B).tocsr()
@@ -259,7 +261,7 @@ def sparse_chunk_gram(
     mean[bpos], mean[zpos] = ones / max(n, 1), z_mean
     moments = np.empty((len(q_idx), len(z_idx)))
     moments[zpos] = zz
-    if len(b_idx):
+    if len(b_idx) and Z is not None:
         moments[bpos] = (B.T @ Z).toarray() - np.outer(ones, z_mean)
     q_names = tuple(map(names.__getitem__, q_idx.tolist()))
     return Gram(q_names, n, mean, moments, binary, np.triu(O.toarray()).astype(np.int64))
