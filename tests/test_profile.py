@@ -237,24 +237,3 @@ def test_a_permutation_of_a_blocks_columns_is_scipys_column_slice_entry_for_entr
         assert got.shape == expected.shape
         for field in ("indptr", "indices", "data"):
             assert np.array_equal(getattr(got, field), getattr(expected, field))
-
-
-@settings(max_examples=100, deadline=None)
-@given(st.integers(1, 12), st.integers(1, 15), st.floats(0.0, 1.0), st.integers(0, 2**32 - 1), st.booleans())
-def test_a_blocks_chosen_columns_are_scipys_column_slice_entry_for_entry(rows, cols, density, seed, shuffled):
-    # The 0/1 columns of a block (profile.gram.sparse_chunk_gram) are taken by a mask over the entries
-    # (readers.sparse.columns_kept): the arrays scipy's column slice gives, in the same entry order, for
-    # sorted rows and for rows whose entries are out of order (a block put in name order).
-    from scipy import sparse
-
-    from nblint.readers.sparse import columns_kept, columns_taken
-
-    rng = np.random.default_rng(seed)
-    matrix = sparse.random(rows, cols, density=density, format="csr", random_state=rng)
-    if shuffled:
-        matrix = columns_taken(matrix, rng.permutation(cols))
-    kept = rng.random(cols) < 0.5
-    got, expected = columns_kept(matrix, kept), matrix[:, np.flatnonzero(kept)]
-    assert got.shape == expected.shape
-    for field in ("indptr", "indices", "data"):
-        assert np.array_equal(getattr(got, field), getattr(expected, field))

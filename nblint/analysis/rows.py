@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from nblint.core.hashing import GOLDEN_GAMMA, mix64
+from nblint.core.hashing import EXACT_INTEGERS, GOLDEN_GAMMA, mix64, whole_hashes
 from nblint.core.records import Record
 from nblint.readers import name_mask
 
@@ -38,8 +38,6 @@ def _salts(names) -> np.ndarray:
 #: An integer column whose values in a chunk span fewer than this many integers is hashed through a table
 #: of those values' cell hashes (:meth:`RowFingerprints._add_coded`) rather than cell by cell.
 MAX_CODED_VALUES = 1024
-#: Integers up to this magnitude are float64 values exactly (a table's levels are made as floats).
-EXACT_INTEGERS = 2**53
 
 
 def _value_bits(values: np.ndarray) -> np.ndarray:
@@ -85,7 +83,7 @@ class RowFingerprints:
         pass need not read these columns again. The row passes then skip them.
         """
         with np.errstate(over="ignore"):
-            cells = mix64(_salts(names)[matrix.indices] + mix64(_value_bits(matrix.data)))
+            cells = mix64(_salts(names)[matrix.indices] + whole_hashes(matrix.data))
             running = np.concatenate([np.zeros(1, dtype=np.uint64), np.cumsum(cells, dtype=np.uint64)])
             hashes = running[matrix.indptr[1:]] - running[matrix.indptr[:-1]]
         words = np.concatenate([[0], np.cumsum(self._is_word(names)[matrix.indices], dtype=np.int64)])
@@ -106,12 +104,16 @@ class RowFingerprints:
                 block = chunk.sparse
                 csr = block.matrix
                 salts = self._salts(block.names)
-                cells = mix64(salts[csr.indices] + mix64(_value_bits(csr.data)))
+                cells = mix64(salts[csr.indices] + whole_hashes(csr.data))  # (a count's hash: from a table)
                 running = np.concatenate([np.zeros(1, dtype=np.uint64), np.cumsum(cells, dtype=np.uint64)])
                 hashes += running[csr.indptr[1:]] - running[csr.indptr[:-1]]
                 nonzero += np.diff(csr.indptr)
-                words = np.concatenate([[0], np.cumsum(self._is_word(block.names)[csr.indices], dtype=np.int64)])
-                word_nonzero += words[csr.indptr[1:]] - words[csr.indptr[:-1]]
+                is_word = self._is_word(block.names)
+                if is_word.all():  # (a vectorizer's matrix: every cell a word's)
+                    word_nonzero += np.diff(csr.indptr)
+                else:
+                    words = np.concatenate([[0], np.cumsum(is_word[csr.indices], dtype=np.int64)])
+                    word_nonzero += words[csr.indptr[1:]] - words[csr.indptr[:-1]]
             dense = [
                 (name, np.asarray(column.values))
                 for name, column in zip(chunk.names, chunk.columns)

@@ -45,3 +45,24 @@ def float_hashes(values: np.ndarray) -> np.ndarray:
     bits = values.view(np.uint64).copy()
     bits[np.isnan(values)] = CANONICAL_NAN
     return mix64(bits)
+
+
+#: Integers up to this magnitude are float64 values exactly (a table's levels are made as floats).
+EXACT_INTEGERS = 2**53
+
+
+def whole_hashes(values: np.ndarray) -> np.ndarray:
+    """``mix64`` of each value's float64 bits (so 3 and 3.0 agree); integers through a table of their span.
+
+    A vocabulary's counts are a few dozen distinct values over a hundred thousand entries: each
+    integer of their span is hashed once (``mix64``'s five passes over the span) and each entry
+    reads its hash from the table (one gather). Integers spanning more values than there are
+    entries or beyond float64's exact integers, and other values, are hashed one by one (a NaN by
+    its own bits: :func:`float_hashes` hashes every NaN alike).
+    """
+    if values.dtype.kind in "iu" and len(values):
+        low, high = int(values.min()), int(values.max())
+        if high - low < len(values) and -EXACT_INTEGERS <= low and high <= EXACT_INTEGERS:
+            table = mix64(np.arange(low, high + 1, dtype=np.int64).astype(np.float64).view(np.uint64))
+            return table[values.astype(np.intp, copy=False) - low]  # (as intp first: an int8's span overflows int8)
+    return mix64(np.ascontiguousarray(values, dtype=np.float64).view(np.uint64))

@@ -17,7 +17,7 @@ from nblint.core.resources import ProfileCaps
 from nblint.nbmath import Moments, merge_moments
 from nblint.profile.incidence import Incidence
 from nblint.readers import Names
-from nblint.readers.sparse import MOMENT_COLUMNS, columns_kept
+from nblint.readers.sparse import MOMENT_COLUMNS
 
 #: More complete 0/1 columns than this make a table *wide*: their co-occurrences are
 #: kept as a sparse matrix and they stay out of the co-moment (VIF) matrix, whose
@@ -240,7 +240,8 @@ def sparse_chunk_gram(
     moments = complete & ~zero_one if words is None else complete & ~zero_one & ~words
     z_idx = np.flatnonzero(moments) if int(moments.sum()) <= MOMENT_COLUMNS else np.zeros(0, dtype=np.int64)
     wide = len(b_idx) > wide_binary
-    B = columns_kept(X, complete & zero_one).tocsr()
+    empty = sparse.csr_matrix((n, 0), dtype=X.dtype)  # (no column: no slice, which visits every entry; weights)
+    B = (X[:, b_idx] if len(b_idx) else empty).tocsr()
     B.sort_indices()
     B = sparse.csr_matrix((np.ones(B.nnz, dtype=np.int64), B.indices, B.indptr), shape=B.shape)
     binary = tuple(map(names.__getitem__, b_idx.tolist()))  # (Python ints index a tuple fastest)

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from nblint.core.hashing import float_hashes, mix64, row_weights
+from nblint.core.hashing import float_hashes, mix64, row_weights, whole_hashes
 from nblint.core.records import Record
 from nblint.profile.gram import WIDE_BINARY, Gram, _cooccurrence_note, sparse_chunk_gram
 from nblint.profile.levels import DISTINCT_CAP, PackedLevels, column_bounds, smallest, value_hashes
@@ -133,6 +133,7 @@ def profile_block(chunk: Chunk, target: str | None, wide_binary: int | None, fin
             class_sum[:, zero_one] - class_sum[:, zero_one] ** 2 / np.maximum(class_n[:, zero_one], 1), 0.0
         )
     levels, sketches = _levels(values, cols, row_class, zeros, zero_one, integral, p, slots)
+    hashed = csc.data if csc.data.dtype.kind in "iu" else values  # (integers: hashed through a table of their span)
     numeric = NumericStats(
         block.names,
         np.full(p, block.integer_dtype),
@@ -146,7 +147,7 @@ def profile_block(chunk: Chunk, target: str | None, wide_binary: int | None, fin
         class_m2,
         levels,
         sketches,
-        _fingerprints(values, csc.indptr, rows + chunk.row_offset) if fingerprints else None,
+        _fingerprints(hashed, csc.indptr, rows + chunk.row_offset) if fingerprints else None,
     )
     gram = sparse_chunk_gram(
         X,
@@ -187,7 +188,7 @@ def _class_moments(values, cols, row_class, y, missing, p: int, slots: int):
     class_sum = per_class(clean)
     with np.errstate(invalid="ignore", divide="ignore"):
         class_mean = np.where(class_n > 0, class_sum / np.maximum(class_n, 1), 0.0)
-    deviation = clean - class_mean[row_class, cols]
+    deviation = clean - class_mean.T.ravel()[cell]  # (each entry's class mean: one gather by its cell)
     if present is not None:
         deviation[missing] = 0.0
     zeros = class_n - stored
@@ -339,7 +340,7 @@ def _levels(values, cols, row_class, zeros, zero_one, integral, p: int, slots: i
     """
 
     keep = ~np.isnan(values) & ~zero_one[cols]
-    v, c, k = values[keep], cols[keep].astype(np.int64), row_class[keep].astype(np.int64)
+    v, c, k = values[keep], cols[keep].astype(np.int64, copy=False), row_class[keep].astype(np.int64, copy=False)
     if np.any(v == 0):  # (stored zeros: a matrix that was not made canonical; count them with the zeros)
         return _levels_with_stored_zeros(values, cols, row_class, zeros, zero_one, integral, p, slots)
     v, c, k = _sorted_entries(c, v, k, slots, whole=bool(integral[~zero_one].all()) or None)
@@ -444,7 +445,7 @@ def _sorted_entries(
         value_bits = int(high - low).bit_length()
         if int(c.max()).bit_length() + value_bits + slot_bits <= 62:
             shift = np.int64(value_bits + slot_bits)
-            key = (c.astype(np.int64) << shift) | ((v - low).astype(np.int64) << np.int64(slot_bits)) | k
+            key = (c.astype(np.int64, copy=False) << shift) | ((v - low).astype(np.int64) << np.int64(slot_bits)) | k
             key.sort()
             offset = (key >> np.int64(slot_bits)) & np.int64((1 << value_bits) - 1)
             return offset.astype(np.float64) + low, key >> shift, key & np.int64((1 << slot_bits) - 1)
@@ -463,8 +464,12 @@ def _sorted_entries(
 
 
 def _fingerprints(values, indptr, rows) -> np.ndarray:
-    """Per column (CSC ``indptr``), ``sum over stored entries of h(value, row) - h(0, row)`` (uint64, wrapping)."""
-    value_hash = float_hashes(values)  # (every NaN alike)
+    """Per column (CSC ``indptr``), ``sum over stored entries of h(value, row) - h(0, row)`` (uint64, wrapping).
+
+    ``values``: floats, or the block's own integers (hashed as their floats, through a table of their span).
+    """
+    # (every NaN alike; integers hold none)
+    value_hash = whole_hashes(values) if values.dtype.kind in "iu" else float_hashes(values)
     zero = mix64(np.zeros(1, dtype=np.uint64))[0]
     # The row terms once per row of the block, not once per entry (a document has hundreds of words).
     first = int(rows.min()) if len(rows) else 0

@@ -237,22 +237,3 @@ def columns_taken(matrix, at: np.ndarray, copy: bool = True):
     renumber[at] = np.arange(len(at), dtype=matrix.indices.dtype)
     data, indptr = (matrix.data.copy(), matrix.indptr.copy()) if copy else (matrix.data, matrix.indptr)
     return sparse.csr_matrix((data, renumber[matrix.indices], indptr), shape=(matrix.shape[0], len(at)), copy=False)
-
-
-def columns_kept(matrix, kept: np.ndarray):
-    """``matrix[:, np.flatnonzero(kept)]`` of a CSR matrix, for a mask ``kept`` of its columns: its entries in them.
-
-    New column k is the k-th kept column; the entries keep their order within each row (sorted
-    rows stay sorted). One mask over the entries and one running count of it, read at the row
-    bounds: scipy's general column index (which allows repeated columns) counts each wanted
-    column's copies, then walks the entries again, at about five times the cost on a block of words.
-    """
-    if matrix.format != "csr":
-        return matrix[:, np.flatnonzero(kept)]
-    from scipy import sparse
-
-    at = kept[matrix.indices]
-    renumber = np.cumsum(kept, dtype=matrix.indices.dtype) - 1
-    before = np.concatenate([np.zeros(1, dtype=np.int64), np.cumsum(at, dtype=np.int64)])  # kept entries before each
-    shape = (matrix.shape[0], int(np.count_nonzero(kept)))
-    return sparse.csr_matrix((matrix.data[at], renumber[matrix.indices[at]], before[matrix.indptr]), shape=shape)
