@@ -104,7 +104,7 @@ def profile_block(chunk: Chunk, target: str | None, wide_binary: int | None, fin
     n, p = X.shape
     classes, y, class_count, target_missing = encode_target(chunk, target)
     slots = len(classes) + 1
-    csc = X.tocsc()
+    csc = X.tocsc() if block.by_column is None else block.by_column  # (the source's, where it made them)
     csc.sort_indices()
     values = csc.data.astype(np.float64)
     cols = np.repeat(np.arange(p), np.diff(csc.indptr))

@@ -62,8 +62,10 @@ class SparseSource(TableSource):
         csr = sparse.csr_matrix(matrix)  # shares the caller's arrays when it is CSR already
         if csr.dtype.kind not in "biuf":
             raise TypeError(f"a sparse matrix of {csr.dtype} values cannot be linted (expected numbers or booleans)")
+        #: The entries as CSC where putting them in canonical form made them (the profile reads them so).
+        self.by_column = None
         if not csr.has_canonical_format or not np.all(csr.data):
-            csr = canonical_copy(csr)  # never change the caller's matrix
+            csr, self.by_column = canonical_copies(csr)  # never change the caller's matrix
         self._empty_limits: tuple[str, ...] = ()
         filled = np.bincount(csr.indices, minlength=csr.shape[1]) > 0
         empty = len(filled) - int(filled.sum())
@@ -76,6 +78,7 @@ class SparseSource(TableSource):
             # No entry sits in an empty column: the entries stay as they are (shared, never changed), their
             # columns renumbered among those kept, in order (one gather over the entries, not a column slice).
             csr = columns_taken(csr, keep, copy=False)
+            self.by_column = None
             take = getattr(names, "take", None)  # (DefaultNames: the hash buckets' x{j} made in one map)
             names = take(keep) if take is not None else tuple(names[j] for j in keep.tolist())
             self.empty_columns = empty
@@ -168,12 +171,14 @@ class SparseSource(TableSource):
         for offset in range(0, self.n_rows, self.block_rows):
             length = min(self.block_rows, self.n_rows - offset)
             columns = (self._target_slice(offset, length),) if self.target is not None else ()
+            whole = length == self.n_rows  # (one block: the matrix itself, never changed, and its columns if made)
             block = SparseBlock(
                 self.features,
-                self.matrix[offset : offset + length],
+                self.matrix if whole else self.matrix[offset : offset + length],
                 self.matrix.dtype.kind in "biu",
                 self.binary,
                 words=self.word_mask,
+                by_column=self.by_column if whole else None,
             )
             yield Chunk(dense_names, columns, offset, length, sparse=block)
 
@@ -196,25 +201,30 @@ def slice_column(col: ColumnData, offset: int, length: int) -> ColumnData:
     return ColumnData(col.kind, col.values[offset:end], col.labels, col.integer_dtype, missing)
 
 
-def canonical_copy(csr):
-    """A copy of a CSR matrix in canonical form: each row's entries sorted by column, none twice, no stored zero.
+def canonical_copies(csr):
+    """A copy of a CSR matrix in canonical form (each row's entries sorted by column, none twice, no stored
+    zero), and the same entries as CSC (or None).
 
     A vectorizer's matrix comes with each row's entries in vocabulary order, not column order
     (its columns are renumbered in name order after counting). Two counting sorts, to CSC and
     back, put every row in column order in O(entries); scipy's own ``sort_indices`` sorts row by
     row, comparisons and all, at about twice the cost (3 ms against 1.5 ms of a 100,000-entry
-    matrix, 55 ms against 35 ms of 1.5 million). Entries that share a cell (rare: a CSR matrix
-    made by hand) are summed as scipy sums them, on a copy sorted by scipy.
+    matrix, 55 ms against 35 ms of 1.5 million). The CSC on the way is the profile's reading of
+    the matrix, kept (the arrays ``tocsc`` of the canonical copy gives). Entries that share a cell
+    (rare: a CSR matrix made by hand) are summed as scipy sums them, on a copy sorted by scipy, and
+    no CSC is kept.
     """
-    ordered = csr.tocsc().tocsr()
+    by_column = csr.tocsc()
+    ordered = by_column.tocsr()
     if ordered.has_canonical_format:  # (sorted, every column once: the same arrays a sort per row gives)
         ordered.indices = ordered.indices.astype(csr.indices.dtype, copy=False)
         ordered.indptr = ordered.indptr.astype(csr.indptr.dtype, copy=False)
+        by_column.eliminate_zeros()
     else:
-        ordered = csr.copy()
+        ordered, by_column = csr.copy(), None
         ordered.sum_duplicates()
     ordered.eliminate_zeros()
-    return ordered
+    return ordered, by_column
 
 
 def columns_taken(matrix, at: np.ndarray, copy: bool = True):
