@@ -237,3 +237,26 @@ def test_a_permutation_of_a_blocks_columns_is_scipys_column_slice_entry_for_entr
         assert got.shape == expected.shape
         for field in ("indptr", "indices", "data"):
             assert np.array_equal(getattr(got, field), getattr(expected, field))
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.integers(-(2**62), 2**62), max_size=40),
+    st.sampled_from([np.int8, np.int32, np.int64, np.uint8, np.uint64]),
+    st.lists(st.integers(0, 40), max_size=6),
+)
+def test_hashes_of_counts_and_their_sums_per_segment_are_the_plain_ones(values, dtype, cuts):
+    # core.hashing: counts are hashed through a table of their span (whole_hashes), and the order-free
+    # hashes are summed per row or column with one reduceat (segment_sums): each must be what hashing every
+    # value's float64 bits and a Python sum mod 2^64 of each segment give.
+    from nblint.core.hashing import mix64, segment_sums, whole_hashes
+
+    info = np.iinfo(dtype)
+    counts = np.array([min(max(v, info.min), int(info.max)) for v in values], dtype=dtype)
+    if len(counts) > 3:
+        counts[: len(counts) // 2] %= 7  # (small spans too: the table's path)
+    expected = mix64(counts.astype(np.float64).view(np.uint64))
+    assert np.array_equal(whole_hashes(counts), expected)
+    bounds = np.array([0] + sorted(min(c, len(counts)) for c in cuts) + [len(counts)])
+    sums = [sum(int(h) for h in expected[a:b]) % 2**64 for a, b in zip(bounds[:-1], bounds[1:])]
+    assert segment_sums(expected, bounds).tolist() == sums

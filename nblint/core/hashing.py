@@ -66,3 +66,20 @@ def whole_hashes(values: np.ndarray) -> np.ndarray:
             table = mix64(np.arange(low, high + 1, dtype=np.int64).astype(np.float64).view(np.uint64))
             return table[values.astype(np.intp, copy=False) - low]  # (as intp first: an int8's span overflows int8)
     return mix64(np.ascontiguousarray(values, dtype=np.float64).view(np.uint64))
+
+
+def segment_sums(terms: np.ndarray, bounds: np.ndarray) -> np.ndarray:
+    """Each segment's sum of uint64 ``terms``, wrapping: ``terms[bounds[k]:bounds[k + 1]]`` for each k.
+
+    How an order-free hash sums its terms per column or per row (CSR/CSC ``indptr``; ``bounds[-1]``
+    is ``len(terms)``). Sums mod 2^64 do not depend on their order, so one ``np.add.reduceat``
+    over the non-empty segments gives what a running sum's differences give, without the
+    running sum (a copy of the terms); an empty segment sums to 0.
+    """
+    bounds = np.asarray(bounds)
+    starts = bounds[:-1]
+    sums = np.zeros(len(starts), dtype=np.uint64)
+    filled = bounds[1:] > starts
+    if filled.any():  # (each non-empty segment ends where the next one starts: empty ones hold no term)
+        sums[filled] = np.add.reduceat(terms, starts[filled])
+    return sums

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from nblint.core.hashing import float_hashes, mix64, row_weights, whole_hashes
+from nblint.core.hashing import float_hashes, mix64, row_weights, segment_sums, whole_hashes
 from nblint.core.records import Record
 from nblint.profile.gram import WIDE_BINARY, Gram, _cooccurrence_note, sparse_chunk_gram
 from nblint.profile.levels import DISTINCT_CAP, PackedLevels, column_bounds, smallest, value_hashes
@@ -479,5 +479,4 @@ def _fingerprints(values, indptr, rows) -> np.ndarray:
     weight = row_weight[at]
     with np.errstate(over="ignore"):
         terms = mix64(value_hash ^ weight) - mix64(zero ^ row_weight)[at]
-        running = np.concatenate([np.zeros(1, dtype=np.uint64), np.cumsum(terms, dtype=np.uint64)])
-        return running[indptr[1:]] - running[indptr[:-1]]  # (each column's sum: entries come column by column)
+    return segment_sums(terms, indptr)  # (each column's sum: entries come column by column)

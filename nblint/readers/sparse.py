@@ -67,7 +67,13 @@ class SparseSource(TableSource):
         if not csr.has_canonical_format or not np.all(csr.data):
             csr, self.by_column = canonical_copies(csr)  # never change the caller's matrix
         self._empty_limits: tuple[str, ...] = ()
-        filled = np.bincount(csr.indices, minlength=csr.shape[1]) > 0
+        # Each column's stored entries (no stored zeros: its non-zero rows), read from the columns where they are made.
+        entries = (
+            np.bincount(csr.indices, minlength=csr.shape[1])
+            if self.by_column is None
+            else np.diff(self.by_column.indptr).astype(np.int64)
+        )
+        filled = entries > 0
         empty = len(filled) - int(filled.sum())
         #: All-zero columns left out of the matrix (each would be a candidate word: never negative, mostly 0).
         self.empty_columns = 0
@@ -78,7 +84,7 @@ class SparseSource(TableSource):
             # No entry sits in an empty column: the entries stay as they are (shared, never changed), their
             # columns renumbered among those kept, in order (one gather over the entries, not a column slice).
             csr = columns_taken(csr, keep, copy=False)
-            self.by_column = None
+            self.by_column, entries = None, entries[keep]
             take = getattr(names, "take", None)  # (DefaultNames: the hash buckets' x{j} made in one map)
             names = take(keep) if take is not None else tuple(names[j] for j in keep.tolist())
             self.empty_columns = empty
@@ -89,6 +95,7 @@ class SparseSource(TableSource):
         else:
             names = tuple(names)
         self.matrix = csr
+        self._entries = entries
         # Columns with a stored value other than 1 (NaN included) are not 0/1 anywhere: one
         # pass over the entries, so that no row block counts co-occurrences for them.
         other = (csr.data != 1) & (csr.data != 0)
@@ -119,7 +126,9 @@ class SparseSource(TableSource):
             from nblint.readers.words import matrix_words
 
             self._set_words(
-                matrix_words(self.matrix, self.binary, term_block, share, self.empty_columns, self.features)
+                matrix_words(
+                    self.matrix, self.binary, term_block, share, self.empty_columns, self.features, self._entries
+                )
             )
 
     def _set_words(self, mask: np.ndarray) -> None:
