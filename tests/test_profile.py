@@ -115,15 +115,25 @@ def test_missing_target_rows_are_counted_but_not_classed():
     st.lists(st.tuples(st.integers(0, 5000), st.integers(-60, 10**9), st.integers(0, 39)), max_size=300),
 )
 def test_a_sparse_block_sorts_its_entries_as_a_three_key_sort_would(slots, entries):
-    """The packed-integer sort of the level tables: by column, then value, then class slot."""
-    from nblint.profile.sparse import _sorted_entries
+    """The packed-integer sort of the level tables: by column, then value, then class slot, each distinct
+    triple once with its entries (the runs of a three-key sort), from the values as floats or as integers."""
+    from nblint.profile.sparse import _sorted_cells
 
     c = np.array([e[0] for e in entries], dtype=np.int64)
     v = np.array([float(e[1]) for e in entries])
     k = np.array([e[2] % slots for e in entries], dtype=np.int64)
+    expected = _three_key_runs(c, v, k)
+    assert [a.tolist() for a in _sorted_cells(c, v, k, slots, whole=True)] == expected
+    assert [a.tolist() for a in _sorted_cells(c, v.astype(np.int64), k, slots, whole=True)] == expected
+
+
+def _three_key_runs(c, v, k) -> list[list]:
+    """The oracle of the level tables' cells: a three-key sort, and the runs of equal (c, v, k) in it."""
     order = np.lexsort((k, v, c))
-    got = _sorted_entries(c, v, k, slots, whole=True)
-    assert [a.tolist() for a in got] == [v[order].tolist(), c[order].tolist(), k[order].tolist()]
+    runs: dict = {}
+    for triple in zip(c[order].tolist(), v[order].tolist(), k[order].tolist()):
+        runs[triple] = runs.get(triple, 0) + 1
+    return [[t[0] for t in runs], [t[1] for t in runs], [t[2] for t in runs], list(runs.values())]
 
 
 @settings(max_examples=200, deadline=None)
@@ -139,15 +149,13 @@ def test_a_sparse_block_sorts_its_entries_as_a_three_key_sort_would(slots, entri
     ),
 )
 def test_a_sparse_block_of_weights_sorts_its_entries_as_a_three_key_sort_would(slots, entries):
-    """Weights that are not whole (tf-idf) are packed by their rank: the same order as sorting by three keys."""
-    from nblint.profile.sparse import _sorted_entries
+    """Weights that are not whole (tf-idf) are packed by their rank: the same cells as sorting by three keys."""
+    from nblint.profile.sparse import _sorted_cells
 
     c = np.array([e[0] for e in entries], dtype=np.int64)
     v = np.array([e[1] for e in entries], dtype=np.float64)
     k = np.array([e[2] % slots for e in entries], dtype=np.int64)
-    order = np.lexsort((k, v, c))
-    got = _sorted_entries(c, v, k, slots)
-    assert [a.tolist() for a in got] == [v[order].tolist(), c[order].tolist(), k[order].tolist()]
+    assert [a.tolist() for a in _sorted_cells(c, v, k, slots)] == _three_key_runs(c, v, k)
 
 
 @settings(max_examples=100, deadline=None)
