@@ -134,7 +134,6 @@ def profile_block(chunk: Chunk, target: str | None, wide_binary: int | None, fin
         )
     own = csc.data if csc.data.dtype.kind in "iu" else None  # (a vectorizer's counts, as integers)
     levels, sketches = _levels(values, cols, row_class, zeros, zero_one, integral, p, slots, own)
-    hashed = values if own is None else own  # (integers: hashed through a table of their span)
     numeric = NumericStats(
         block.names,
         np.full(p, block.integer_dtype),
@@ -148,7 +147,7 @@ def profile_block(chunk: Chunk, target: str | None, wide_binary: int | None, fin
         class_m2,
         levels,
         sketches,
-        _fingerprints(hashed, csc.indptr, rows + chunk.row_offset) if fingerprints else None,
+        _fingerprints(values if own is None else own, csc.indptr, rows + chunk.row_offset) if fingerprints else None,
     )
     gram = sparse_chunk_gram(
         X,
@@ -337,9 +336,8 @@ def _levels(values, cols, row_class, zeros, zero_one, integral, p: int, slots: i
     runs of equal triples are the levels' non-empty class cells, the runs of equal pairs among
     them the levels. The level 0 of each column with zeros is its class counts of zeros, put in at
     its place among the column's levels (after the negative ones) rather than sorted as one
-    more entry per (class, column): a vocabulary has hundreds of thousands of those.
-    ``own``: the block's own integers beside their floats ``values`` (a vectorizer's counts),
-    read as they are: no float is made of each entry and turned back into an integer to sort it.
+    more entry per (class, column): a vocabulary has hundreds of thousands of those. ``own``: the
+    block's own integers beside their floats ``values`` (a vectorizer's counts), sorted as they are.
     """
     keep = ~zero_one[cols] if own is not None else ~np.isnan(values) & ~zero_one[cols]
     v = values[keep] if own is None else own[keep]
@@ -430,15 +428,12 @@ def _sorted_cells(
     """The distinct (column ``c``, value ``v``, class slot ``k``) of the entries, sorted by column, then value,
     then class slot, and the entries of each: ``(columns, values, slots, entries)``.
 
-    These are the levels' non-empty class cells, in (level, slot) order. Whole values (counts)
-    whose span fits are packed with their column and class slot into the bits of one integer,
-    ``c << (V + K) | (v - min) << K | k``, sorted as values (not arg-sorted); the runs of one key
-    are the cells, unpacked with shifts and masks: about five times faster than sorting by
-    three keys and gathering the three arrays, and the cells are unpacked, not the entries.
-    Other values are packed the same way by their rank among the distinct values (``-0.0`` and
-    ``0.0`` are one value: the caller keeps zeros out). ``whole``: the values are known to be
-    whole (else looked at). Integers ``v`` give their cells' values as integers; past float64's
-    exact integers they are read as floats, as the dense path reads them.
+    The levels' non-empty class cells, in (level, slot) order. Whole values (counts) whose span fits
+    are packed with their column and class slot into one integer, ``c << (V + K) | (v - min) << K | k``,
+    sorted as values (not arg-sorted); the runs of one key are the cells, unpacked with shifts and
+    masks (five times faster than a three-key sort and three gathers). Other values are packed by their
+    rank among the distinct values (``-0.0`` and ``0.0`` are one: the caller keeps zeros out). ``whole``:
+    the values are known to be whole. Integers past float64's exact ones are read as floats, as the dense path reads them.
     """
     if not len(v):
         return c, v, k, np.zeros(0, dtype=np.int64)
