@@ -101,7 +101,7 @@ class RowFingerprints:
                 block = chunk.sparse
                 csr = block.matrix
                 salts = self._salts(block.names)
-                cells = mix64(salts[csr.indices] + whole_hashes(csr.data))  # (a count's hash: from a table)
+                cells = mix64(salts[csr.indices] + whole_hashes(csr.data), in_place=True)  # (counts: from a table)
                 hashes += segment_sums(cells, csr.indptr)
                 nonzero += np.diff(csr.indptr)
                 is_word = self._is_word(block.names)

@@ -495,5 +495,5 @@ def _fingerprints(values, indptr, rows) -> np.ndarray:
     at = rows - first
     weight = row_weight[at]
     with np.errstate(over="ignore"):
-        terms = mix64(value_hash ^ weight) - mix64(zero ^ row_weight)[at]
+        terms = mix64(value_hash ^ weight, in_place=True) - mix64(zero ^ row_weight)[at]
     return segment_sums(terms, indptr)  # (each column's sum: entries come column by column)
