@@ -147,7 +147,7 @@ def profile_block(chunk: Chunk, target: str | None, wide_binary: int | None, fin
         class_m2,
         levels,
         sketches,
-        _fingerprints(values if own is None else own, csc.indptr, rows + chunk.row_offset) if fingerprints else None,
+        _fingerprints(values if own is None else own, csc.indptr, rows, chunk.row_offset) if fingerprints else None,
     )
     gram = sparse_chunk_gram(
         X,
@@ -480,19 +480,19 @@ def _runs(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return key[starts], np.diff(np.append(starts, len(key)))
 
 
-def _fingerprints(values, indptr, rows) -> np.ndarray:
+def _fingerprints(values, indptr, rows, offset: int) -> np.ndarray:
     """Per column (CSC ``indptr``), ``sum over stored entries of h(value, row) - h(0, row)`` (uint64, wrapping).
 
-    ``values``: floats, or the block's own integers (hashed as their floats, through a table of their span).
+    ``values``: floats, or the block's own integers (hashed as their floats, through a table of their span);
+    ``rows``: each entry's row in the block, whose first row is the table's row ``offset``.
     """
     # (every NaN alike; integers hold none)
     value_hash = whole_hashes(values) if values.dtype.kind in "iu" else float_hashes(values)
     zero = mix64(np.zeros(1, dtype=np.uint64))[0]
     # The row terms once per row of the block, not once per entry (a document has hundreds of words).
     first = int(rows.min()) if len(rows) else 0
-    block = np.arange(first, int(rows.max()) + 1 if len(rows) else first, dtype=np.int64)
-    row_weight = row_weights(block)
-    at = rows - first
+    row_weight = row_weights(np.arange(offset + first, offset + (int(rows.max()) + 1 if len(rows) else first)))
+    at = rows - first if first else rows
     weight = row_weight[at]
     with np.errstate(over="ignore"):
         terms = mix64(value_hash ^ weight, in_place=True) - mix64(zero ^ row_weight)[at]
