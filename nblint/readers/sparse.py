@@ -64,8 +64,9 @@ class SparseSource(TableSource):
             raise TypeError(f"a sparse matrix of {csr.dtype} values cannot be linted (expected numbers or booleans)")
         #: The entries as CSC where putting them in canonical form made them (the profile reads them so).
         self.by_column = None
-        if not csr.has_canonical_format or not np.all(csr.data):
-            csr, self.by_column = canonical_copies(csr)  # never change the caller's matrix
+        zeros = not np.all(csr.data)
+        if zeros or not csr.has_canonical_format:
+            csr, self.by_column = canonical_copies(csr, zeros)  # never change the caller's matrix
         self._empty_limits: tuple[str, ...] = ()
         # Each column's stored entries (no stored zeros: its non-zero rows), read from the columns where they are made.
         entries = (
@@ -210,9 +211,9 @@ def slice_column(col: ColumnData, offset: int, length: int) -> ColumnData:
     return ColumnData(col.kind, col.values[offset:end], col.labels, col.integer_dtype, missing)
 
 
-def canonical_copies(csr):
+def canonical_copies(csr, zeros: bool = True):
     """A copy of a CSR matrix in canonical form (each row's entries sorted by column, none twice, no stored
-    zero), and the same entries as CSC (or None).
+    zero), and the same entries as CSC (or None). ``zeros``: the matrix may store zeros (else none is looked for).
 
     A vectorizer's matrix comes with each row's entries in vocabulary order, not column order
     (its columns are renumbered in name order after counting). Two counting sorts, to CSC and
@@ -228,11 +229,14 @@ def canonical_copies(csr):
     if ordered.has_canonical_format:  # (sorted, every column once: the same arrays a sort per row gives)
         ordered.indices = ordered.indices.astype(csr.indices.dtype, copy=False)
         ordered.indptr = ordered.indptr.astype(csr.indptr.dtype, copy=False)
-        by_column.eliminate_zeros()
+        if zeros:
+            by_column.eliminate_zeros()
     else:
         ordered, by_column = csr.copy(), None
-        ordered.sum_duplicates()
-    ordered.eliminate_zeros()
+        ordered.sum_duplicates()  # (two entries of one cell may sum to 0)
+        zeros = True
+    if zeros:
+        ordered.eliminate_zeros()
     return ordered, by_column
 
 
