@@ -115,15 +115,25 @@ def test_missing_target_rows_are_counted_but_not_classed():
     st.lists(st.tuples(st.integers(0, 5000), st.integers(-60, 10**9), st.integers(0, 39)), max_size=300),
 )
 def test_a_sparse_block_sorts_its_entries_as_a_three_key_sort_would(slots, entries):
-    """The packed-integer sort of the level tables: by column, then value, then class slot."""
-    from nblint.profile.sparse import _sorted_entries
+    """The packed-integer sort of the level tables: by column, then value, then class slot, each distinct
+    triple once with its entries (the runs of a three-key sort), from the values as floats or as integers."""
+    from nblint.profile.sparse import _sorted_cells
 
     c = np.array([e[0] for e in entries], dtype=np.int64)
     v = np.array([float(e[1]) for e in entries])
     k = np.array([e[2] % slots for e in entries], dtype=np.int64)
+    expected = _three_key_runs(c, v, k)
+    assert [a.tolist() for a in _sorted_cells(c, v, k, slots, whole=True)] == expected
+    assert [a.tolist() for a in _sorted_cells(c, v.astype(np.int64), k, slots, whole=True)] == expected
+
+
+def _three_key_runs(c, v, k) -> list[list]:
+    """The oracle of the level tables' cells: a three-key sort, and the runs of equal (c, v, k) in it."""
     order = np.lexsort((k, v, c))
-    got = _sorted_entries(c, v, k, slots, whole=True)
-    assert [a.tolist() for a in got] == [v[order].tolist(), c[order].tolist(), k[order].tolist()]
+    runs: dict = {}
+    for triple in zip(c[order].tolist(), v[order].tolist(), k[order].tolist()):
+        runs[triple] = runs.get(triple, 0) + 1
+    return [[t[0] for t in runs], [t[1] for t in runs], [t[2] for t in runs], list(runs.values())]
 
 
 @settings(max_examples=200, deadline=None)
@@ -139,15 +149,13 @@ def test_a_sparse_block_sorts_its_entries_as_a_three_key_sort_would(slots, entri
     ),
 )
 def test_a_sparse_block_of_weights_sorts_its_entries_as_a_three_key_sort_would(slots, entries):
-    """Weights that are not whole (tf-idf) are packed by their rank: the same order as sorting by three keys."""
-    from nblint.profile.sparse import _sorted_entries
+    """Weights that are not whole (tf-idf) are packed by their rank: the same cells as sorting by three keys."""
+    from nblint.profile.sparse import _sorted_cells
 
     c = np.array([e[0] for e in entries], dtype=np.int64)
     v = np.array([e[1] for e in entries], dtype=np.float64)
     k = np.array([e[2] % slots for e in entries], dtype=np.int64)
-    order = np.lexsort((k, v, c))
-    got = _sorted_entries(c, v, k, slots)
-    assert [a.tolist() for a in got] == [v[order].tolist(), c[order].tolist(), k[order].tolist()]
+    assert [a.tolist() for a in _sorted_cells(c, v, k, slots)] == _three_key_runs(c, v, k)
 
 
 @settings(max_examples=100, deadline=None)
@@ -237,3 +245,26 @@ def test_a_permutation_of_a_blocks_columns_is_scipys_column_slice_entry_for_entr
         assert got.shape == expected.shape
         for field in ("indptr", "indices", "data"):
             assert np.array_equal(getattr(got, field), getattr(expected, field))
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.integers(-(2**62), 2**62), max_size=40),
+    st.sampled_from([np.int8, np.int32, np.int64, np.uint8, np.uint64]),
+    st.lists(st.integers(0, 40), max_size=6),
+)
+def test_hashes_of_counts_and_their_sums_per_segment_are_the_plain_ones(values, dtype, cuts):
+    # core.hashing: counts are hashed through a table of their span (whole_hashes), and the order-free
+    # hashes are summed per row or column with one reduceat (segment_sums): each must be what hashing every
+    # value's float64 bits and a Python sum mod 2^64 of each segment give.
+    from nblint.core.hashing import mix64, segment_sums, whole_hashes
+
+    info = np.iinfo(dtype)
+    counts = np.array([min(max(v, info.min), int(info.max)) for v in values], dtype=dtype)
+    if len(counts) > 3:
+        counts[: len(counts) // 2] %= 7  # (small spans too: the table's path)
+    expected = mix64(counts.astype(np.float64).view(np.uint64))
+    assert np.array_equal(whole_hashes(counts), expected)
+    bounds = np.array([0] + sorted(min(c, len(counts)) for c in cuts) + [len(counts)])
+    sums = [sum(int(h) for h in expected[a:b]) % 2**64 for a, b in zip(bounds[:-1], bounds[1:])]
+    assert segment_sums(expected, bounds).tolist() == sums

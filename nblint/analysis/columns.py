@@ -67,11 +67,15 @@ def column_kinds(ctx) -> Kinds:
     if declared:
         for k in np.flatnonzero(words).tolist():
             words[k] = declared_kind(names[k], declared) is None
-    terms = term_kinds(ctx.profile, np.flatnonzero(words))
+    at = np.flatnonzero(words)
+    terms = term_kinds(ctx.profile, at)
     # The words' places in table order (the kinds' order), then every other column's kind inferred.
     table = ctx.profile.names
     index = dict(zip(table, range(len(table))))  # (names are unique)
-    word_at = np.fromiter(map(index.__getitem__, terms.columns), dtype=np.intp, count=len(terms.columns))
+    if tuple(table[: len(names)]) == tuple(names):  # (a matrix's numeric columns lead its table, in order)
+        word_at = at.astype(np.intp, copy=False)
+    else:
+        word_at = np.fromiter(map(index.__getitem__, terms.columns), dtype=np.intp, count=len(terms.columns))
     chosen = infer_kinds(ctx.profile, groups, ctx.structure.code_columns, ctx.declared_kinds, word_at)
     return Kinds(index, chosen, word_at, terms)
 

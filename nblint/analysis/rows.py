@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from nblint.core.hashing import GOLDEN_GAMMA, mix64
+from nblint.core.hashing import EXACT_INTEGERS, GOLDEN_GAMMA, mix64, segment_sums, whole_hashes
 from nblint.core.records import Record
 from nblint.readers import name_mask
 
@@ -20,26 +20,22 @@ def _salts(names) -> np.ndarray:
     """The columns' salts: a 64-bit hash of each name, for every name at once (a vocabulary has thousands).
 
     Each code point is mixed with its position in its name, the mixed values are summed per name
-    (a running sum's differences at the names' bounds, wrapping), and the sum is mixed with the
-    name's length: no Python per name, and the same salt for a name wherever it is read.
+    (wrapping), and the sum is mixed with the name's length: no Python per name, and the same salt
+    for a name wherever it is read.
     """
     names = list(names)
     lengths = np.fromiter(map(len, names), dtype=np.int64, count=len(names))
     codes = np.frombuffer("".join(names).encode("utf-32-le", "surrogatepass"), dtype=np.uint32).astype(np.uint64)
-    ends = np.cumsum(lengths)
-    starts = ends - lengths
-    position = np.arange(len(codes), dtype=np.uint64) - np.repeat(starts, lengths).astype(np.uint64)
+    bounds = np.concatenate([np.zeros(1, dtype=np.int64), np.cumsum(lengths)])
+    position = np.arange(len(codes), dtype=np.uint64) - np.repeat(bounds[:-1], lengths).astype(np.uint64)
     with np.errstate(over="ignore"):
         cells = mix64(codes + position * np.uint64(GOLDEN_GAMMA))
-        running = np.concatenate([np.zeros(1, dtype=np.uint64), np.cumsum(cells, dtype=np.uint64)])
-        return mix64(running[ends] - running[starts] + lengths.astype(np.uint64) * np.uint64(GOLDEN_GAMMA))
+        return mix64(segment_sums(cells, bounds) + lengths.astype(np.uint64) * np.uint64(GOLDEN_GAMMA))
 
 
 #: An integer column whose values in a chunk span fewer than this many integers is hashed through a table
 #: of those values' cell hashes (:meth:`RowFingerprints._add_coded`) rather than cell by cell.
 MAX_CODED_VALUES = 1024
-#: Integers up to this magnitude are float64 values exactly (a table's levels are made as floats).
-EXACT_INTEGERS = 2**53
 
 
 def _value_bits(values: np.ndarray) -> np.ndarray:
@@ -85,9 +81,8 @@ class RowFingerprints:
         pass need not read these columns again. The row passes then skip them.
         """
         with np.errstate(over="ignore"):
-            cells = mix64(_salts(names)[matrix.indices] + mix64(_value_bits(matrix.data)))
-            running = np.concatenate([np.zeros(1, dtype=np.uint64), np.cumsum(cells, dtype=np.uint64)])
-            hashes = running[matrix.indptr[1:]] - running[matrix.indptr[:-1]]
+            cells = mix64(_salts(names)[matrix.indices] + whole_hashes(matrix.data))
+            hashes = segment_sums(cells, matrix.indptr)
         words = np.concatenate([[0], np.cumsum(self._is_word(names)[matrix.indices], dtype=np.int64)])
         self.held = (
             hashes,
@@ -106,12 +101,15 @@ class RowFingerprints:
                 block = chunk.sparse
                 csr = block.matrix
                 salts = self._salts(block.names)
-                cells = mix64(salts[csr.indices] + mix64(_value_bits(csr.data)))
-                running = np.concatenate([np.zeros(1, dtype=np.uint64), np.cumsum(cells, dtype=np.uint64)])
-                hashes += running[csr.indptr[1:]] - running[csr.indptr[:-1]]
+                cells = mix64(salts[csr.indices] + whole_hashes(csr.data), in_place=True)  # (counts: from a table)
+                hashes += segment_sums(cells, csr.indptr)
                 nonzero += np.diff(csr.indptr)
-                words = np.concatenate([[0], np.cumsum(self._is_word(block.names)[csr.indices], dtype=np.int64)])
-                word_nonzero += words[csr.indptr[1:]] - words[csr.indptr[:-1]]
+                is_word = self._is_word(block.names)
+                if is_word.all():  # (a vectorizer's matrix: every cell a word's)
+                    word_nonzero += np.diff(csr.indptr)
+                else:
+                    words = np.concatenate([[0], np.cumsum(is_word[csr.indices], dtype=np.int64)])
+                    word_nonzero += words[csr.indptr[1:]] - words[csr.indptr[:-1]]
             dense = [
                 (name, np.asarray(column.values))
                 for name, column in zip(chunk.names, chunk.columns)
@@ -166,9 +164,8 @@ class RowFingerprints:
         cell = values != 0
         rows, cols = np.nonzero(cell)
         cells = mix64(salts[cols] + mix64(_value_bits(values[rows, cols])))
-        running = np.concatenate([np.zeros(1, dtype=np.uint64), np.cumsum(cells, dtype=np.uint64)])
         bounds = np.concatenate([[0], np.cumsum(cell.sum(axis=1))])
-        hashes += running[bounds[1:]] - running[bounds[:-1]]
+        hashes += segment_sums(cells, bounds)
         nonzero += np.diff(bounds)
         if word_nonzero is not nonzero:
             word_nonzero += cell[:, self._is_word([name for name, _ in columns])].sum(axis=1)

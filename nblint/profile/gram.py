@@ -245,9 +245,12 @@ def sparse_chunk_gram(
     B.sort_indices()
     B = sparse.csr_matrix((np.ones(B.nnz, dtype=np.int64), B.indices, B.indptr), shape=B.shape)
     binary = tuple(map(names.__getitem__, b_idx.tolist()))  # (Python ints index a tuple fastest)
-    Z = (X[:, z_idx] if len(z_idx) else empty).astype(np.float64)
-    z_mean = np.asarray(Z.sum(axis=0)).ravel() / max(n, 1)
-    zz = (Z.T @ Z).toarray() - n * np.outer(z_mean, z_mean)
+    if len(z_idx):
+        Z = X[:, z_idx].astype(np.float64)
+        z_mean = np.asarray(Z.sum(axis=0)).ravel() / max(n, 1)
+        zz = (Z.T @ Z).toarray() - n * np.outer(z_mean, z_mean)
+    else:  # (a block of words takes no co-moments: scipy's sums and products of empty matrices cost a millisecond)
+        Z, z_mean, zz = None, np.zeros(0), np.zeros((0, 0))
     if wide:  # the incidence, not O = B^T B: a bag of words' pairs of words are hundreds of millions
         return Gram(tuple(map(names.__getitem__, z_idx.tolist())), n, z_mean, zz, binary, Incidence(B), True)
     O = (B.T.tocsr() @ B).tocsr()
@@ -259,7 +262,7 @@ def sparse_chunk_gram(
     mean[bpos], mean[zpos] = ones / max(n, 1), z_mean
     moments = np.empty((len(q_idx), len(z_idx)))
     moments[zpos] = zz
-    if len(b_idx):
+    if len(b_idx) and Z is not None:
         moments[bpos] = (B.T @ Z).toarray() - np.outer(ones, z_mean)
     q_names = tuple(map(names.__getitem__, q_idx.tolist()))
     return Gram(q_names, n, mean, moments, binary, np.triu(O.toarray()).astype(np.int64))

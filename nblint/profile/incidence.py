@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from nblint.core.hashing import row_weights
+from nblint.core.hashing import row_weights, segment_sums
 
 #: Words of 64 rows on which every column is first compared with the one asked about.
 HEAD_WORDS = 4
@@ -175,8 +175,7 @@ class Incidence:
         counts = np.diff(csc.indptr)
         with np.errstate(over="ignore"):
             mixed = row_weights(csc.indices)
-            running = np.concatenate([np.zeros(1, dtype=np.uint64), np.cumsum(mixed, dtype=np.uint64)])
-        hashes = running[csc.indptr[1:]] - running[csc.indptr[:-1]]
+        hashes = segment_sums(mixed, csc.indptr)
         varied = np.flatnonzero((counts > 0) & (counts < n))
         order = varied[np.lexsort((varied, hashes[varied], counts[varied]))]
         if not len(order):

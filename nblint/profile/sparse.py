@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from nblint.core.hashing import float_hashes, mix64, row_weights
+from nblint.core.hashing import EXACT_INTEGERS, float_hashes, mix64, row_weights, segment_sums, whole_hashes
 from nblint.core.records import Record
 from nblint.profile.gram import WIDE_BINARY, Gram, _cooccurrence_note, sparse_chunk_gram
 from nblint.profile.levels import DISTINCT_CAP, PackedLevels, column_bounds, smallest, value_hashes
@@ -104,7 +104,7 @@ def profile_block(chunk: Chunk, target: str | None, wide_binary: int | None, fin
     n, p = X.shape
     classes, y, class_count, target_missing = encode_target(chunk, target)
     slots = len(classes) + 1
-    csc = X.tocsc()
+    csc = X.tocsc() if block.by_column is None else block.by_column  # (the source's, where it made them)
     csc.sort_indices()
     values = csc.data.astype(np.float64)
     cols = np.repeat(np.arange(p), np.diff(csc.indptr))
@@ -132,7 +132,8 @@ def profile_block(chunk: Chunk, target: str | None, wide_binary: int | None, fin
         class_m2[:, zero_one] = np.maximum(
             class_sum[:, zero_one] - class_sum[:, zero_one] ** 2 / np.maximum(class_n[:, zero_one], 1), 0.0
         )
-    levels, sketches = _levels(values, cols, row_class, zeros, zero_one, integral, p, slots)
+    own = csc.data if csc.data.dtype.kind in "iu" else None  # (a vectorizer's counts, as integers)
+    levels, sketches = _levels(values, cols, row_class, zeros, zero_one, integral, p, slots, own)
     numeric = NumericStats(
         block.names,
         np.full(p, block.integer_dtype),
@@ -146,7 +147,7 @@ def profile_block(chunk: Chunk, target: str | None, wide_binary: int | None, fin
         class_m2,
         levels,
         sketches,
-        _fingerprints(values, csc.indptr, rows + chunk.row_offset) if fingerprints else None,
+        _fingerprints(values if own is None else own, csc.indptr, rows, chunk.row_offset) if fingerprints else None,
     )
     gram = sparse_chunk_gram(
         X,
@@ -187,7 +188,7 @@ def _class_moments(values, cols, row_class, y, missing, p: int, slots: int):
     class_sum = per_class(clean)
     with np.errstate(invalid="ignore", divide="ignore"):
         class_mean = np.where(class_n > 0, class_sum / np.maximum(class_n, 1), 0.0)
-    deviation = clean - class_mean[row_class, cols]
+    deviation = clean - class_mean.T.ravel()[cell]  # (each entry's class mean: one gather by its cell)
     if present is not None:
         deviation[missing] = 0.0
     zeros = class_n - stored
@@ -328,25 +329,28 @@ def _column_extremes(values: np.ndarray, indptr: np.ndarray, n: int) -> tuple[np
     return minimum, maximum
 
 
-def _levels(values, cols, row_class, zeros, zero_one, integral, p: int, slots: int):
+def _levels(values, cols, row_class, zeros, zero_one, integral, p: int, slots: int, own=None):
     """Contingency tables of the columns that are not 0/1: stored values, plus the level 0.
 
-    One sort of the stored entries by (column, value) (they come in column order, which the
-    stable sort keeps as runs): the runs of equal pairs are the levels, the runs of equal
-    (pair, class slot) their non-empty class cells. The level 0 of each column with zeros is its class counts of zeros, put in at
+    One sort of the stored entries by (column, value, class slot) (:func:`_sorted_cells`): the
+    runs of equal triples are the levels' non-empty class cells, the runs of equal pairs among
+    them the levels. The level 0 of each column with zeros is its class counts of zeros, put in at
     its place among the column's levels (after the negative ones) rather than sorted as one
-    more entry per (class, column): a vocabulary has hundreds of thousands of those.
+    more entry per (class, column): a vocabulary has hundreds of thousands of those. ``own``: the
+    block's own integers beside their floats ``values`` (a vectorizer's counts), sorted as they are.
     """
-
-    keep = ~np.isnan(values) & ~zero_one[cols]
-    v, c, k = values[keep], cols[keep].astype(np.int64), row_class[keep].astype(np.int64)
+    keep = ~zero_one[cols] if own is not None else ~np.isnan(values) & ~zero_one[cols]
+    v = values[keep] if own is None else own[keep]
+    c, k = cols[keep].astype(np.int64, copy=False), row_class[keep].astype(np.int64, copy=False)
     if np.any(v == 0):  # (stored zeros: a matrix that was not made canonical; count them with the zeros)
         return _levels_with_stored_zeros(values, cols, row_class, zeros, zero_one, integral, p, slots)
-    v, c, k = _sorted_entries(c, v, k, slots, whole=bool(integral[~zero_one].all()) or None)
-    new_pair = np.ones(len(v), dtype=bool)
-    new_pair[1:] = (c[1:] != c[:-1]) | (v[1:] != v[:-1])
+    cell_col, cell_value, cell_slot, cell_rows = _sorted_cells(
+        c, v, k, slots, whole=bool(integral[~zero_one].all()) or None
+    )
+    new_pair = np.ones(len(cell_col), dtype=bool)
+    new_pair[1:] = (cell_col[1:] != cell_col[:-1]) | (cell_value[1:] != cell_value[:-1])
     pair = np.cumsum(new_pair) - 1
-    pair_value, pair_col = v[new_pair], c[new_pair]
+    pair_value, pair_col = cell_value[new_pair].astype(np.float64, copy=False), cell_col[new_pair]
     # The level 0: before the first non-negative level of its column.
     zero_col = np.flatnonzero(~zero_one & (zeros != 0).any(axis=0))
     first = column_bounds(pair_col, p)  # (each column's first level)
@@ -355,14 +359,10 @@ def _levels(values, cols, row_class, zeros, zero_one, integral, p: int, slots: i
     # Each stored level's row once the zeros are in (``np.insert``'s places: the k-th zero level
     # goes to ``at[k] + k``). The class counts of the stored levels are kept by their non-empty
     # cells: a tf-idf or hashed block's levels are nearly its entries, each in a class or two, and a
-    # dense levels x slots table of them was most of its profile's time and memory. The entries come
-    # sorted by (column, value, class slot), so the cells are runs of one key, in (level, slot) order.
+    # dense levels x slots table of them was most of its profile's time and memory. The cells come
+    # sorted by (column, value, class slot): in (level, slot) order.
     row_of_pair = np.arange(len(pair_value)) + np.cumsum(np.bincount(at, minlength=len(pair_value) + 1))[:-1]
-    key = row_of_pair[pair] * slots + k
-    new_cell = np.ones(len(key), dtype=bool)
-    new_cell[1:] = key[1:] != key[:-1]
-    cell_key = key[new_cell]
-    cells = (cell_key // slots, cell_key % slots, np.diff(np.append(np.flatnonzero(new_cell), len(key))))
+    cells = (row_of_pair[pair], cell_slot, cell_rows)
     # The levels 0 are the columns' zeros per class slot, a block the profile has already.
     zero_block = (at + np.arange(len(zero_col)), zeros[:, zero_col])
     pair_value = np.insert(pair_value, at, 0.0)
@@ -422,32 +422,37 @@ def _by_column_then_value(c: np.ndarray, v: np.ndarray, whole: bool | None = Non
     return np.lexsort((v, c))
 
 
-def _sorted_entries(
+def _sorted_cells(
     c: np.ndarray, v: np.ndarray, k: np.ndarray, slots: int, whole: bool | None = None
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The entries (column ``c``, value ``v``, class slot ``k``) sorted by column, then value, then class slot.
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct (column ``c``, value ``v``, class slot ``k``) of the entries, sorted by column, then value,
+    then class slot, and the entries of each: ``(columns, values, slots, entries)``.
 
-    The levels need equal (column, value) pairs together, in order, and within a pair the
-    entries of one class slot together, in slot order (the runs are the table's cells). Whole
-    values (counts) whose span fits are packed with their column and class slot into the bits of one integer,
-    ``c << (V + K) | (v - min) << K | k``, sorted as values (not arg-sorted) and unpacked
-    with shifts and masks: about five times faster than sorting by two keys and gathering the
-    three arrays. Other values are packed the same way by their rank among the distinct values
-    (``-0.0`` and ``0.0`` are one value: the caller keeps zeros out). ``whole``: the values are
-    known to be whole (else looked at).
+    The levels' non-empty class cells, in (level, slot) order. Whole values (counts) whose span fits
+    are packed with their column and class slot into one integer, ``c << (V + K) | (v - min) << K | k``,
+    sorted as values (not arg-sorted); the runs of one key are the cells, unpacked with shifts and
+    masks (five times faster than a three-key sort and three gathers). Other values are packed by their
+    rank among the distinct values (``-0.0`` and ``0.0`` are one: the caller keeps zeros out). ``whole``:
+    the values are known to be whole. Integers past float64's exact ones are read as floats, as the dense path reads them.
     """
     if not len(v):
-        return v, c, k
+        return c, v, k, np.zeros(0, dtype=np.int64)
     slot_bits = (slots - 1).bit_length()
-    if whole or np.all(np.mod(v, 1) == 0):
-        low, high = float(v.min()), float(v.max())
+    slot_mask = np.int64((1 << slot_bits) - 1)
+    integers = v.dtype.kind in "iu"
+    if whole or integers or np.all(np.mod(v, 1) == 0):
+        low, high = v.min(), v.max()
+        if integers and not (-EXACT_INTEGERS <= low and high <= EXACT_INTEGERS):
+            v, low, high = v.astype(np.float64), float(low), float(high)  # (neighbours past 2^53 are one float)
         value_bits = int(high - low).bit_length()
         if int(c.max()).bit_length() + value_bits + slot_bits <= 62:
             shift = np.int64(value_bits + slot_bits)
-            key = (c.astype(np.int64) << shift) | ((v - low).astype(np.int64) << np.int64(slot_bits)) | k
+            offset = (v - low).astype(np.int64, copy=False)
+            key = (c.astype(np.int64, copy=False) << shift) | (offset << np.int64(slot_bits)) | k
             key.sort()
-            offset = (key >> np.int64(slot_bits)) & np.int64((1 << value_bits) - 1)
-            return offset.astype(np.float64) + low, key >> shift, key & np.int64((1 << slot_bits) - 1)
+            cell, entries = _runs(key)
+            offset = (cell >> np.int64(slot_bits)) & np.int64((1 << value_bits) - 1)
+            return cell >> shift, offset.astype(v.dtype, copy=False) + low, cell & slot_mask, entries
     # Other values (tf-idf weights) are packed by their rank among the distinct values: one sort
     # of the values and one of the integer keys, several times faster than a sort by two keys.
     distinct, rank = np.unique(v, return_inverse=True)
@@ -456,23 +461,39 @@ def _sorted_entries(
         shift = np.int64(rank_bits + slot_bits)
         key = (c.astype(np.int64) << shift) | (rank.astype(np.int64).ravel() << np.int64(slot_bits)) | k
         key.sort()
-        rank = (key >> np.int64(slot_bits)) & np.int64((1 << rank_bits) - 1)
-        return distinct[rank], key >> shift, key & np.int64((1 << slot_bits) - 1)
+        cell, entries = _runs(key)
+        rank = (cell >> np.int64(slot_bits)) & np.int64((1 << rank_bits) - 1)
+        return cell >> shift, distinct[rank], cell & slot_mask, entries
     order = np.lexsort((k, v, c))
-    return v[order], c[order], k[order]
+    c, v, k = c[order], v[order], k[order]
+    new = np.ones(len(v), dtype=bool)
+    new[1:] = (c[1:] != c[:-1]) | (v[1:] != v[:-1]) | (k[1:] != k[:-1])
+    starts = np.flatnonzero(new)
+    return c[starts], v[starts], k[starts], np.diff(np.append(starts, len(v)))
 
 
-def _fingerprints(values, indptr, rows) -> np.ndarray:
-    """Per column (CSC ``indptr``), ``sum over stored entries of h(value, row) - h(0, row)`` (uint64, wrapping)."""
-    value_hash = float_hashes(values)  # (every NaN alike)
+def _runs(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct values of a sorted array, and how many times each occurs."""
+    new = np.ones(len(key), dtype=bool)
+    new[1:] = key[1:] != key[:-1]
+    starts = np.flatnonzero(new)
+    return key[starts], np.diff(np.append(starts, len(key)))
+
+
+def _fingerprints(values, indptr, rows, offset: int) -> np.ndarray:
+    """Per column (CSC ``indptr``), ``sum over stored entries of h(value, row) - h(0, row)`` (uint64, wrapping).
+
+    ``values``: floats, or the block's own integers (hashed as their floats, through a table of their span);
+    ``rows``: each entry's row in the block, whose first row is the table's row ``offset``.
+    """
+    # (every NaN alike; integers hold none)
+    value_hash = whole_hashes(values) if values.dtype.kind in "iu" else float_hashes(values)
     zero = mix64(np.zeros(1, dtype=np.uint64))[0]
     # The row terms once per row of the block, not once per entry (a document has hundreds of words).
     first = int(rows.min()) if len(rows) else 0
-    block = np.arange(first, int(rows.max()) + 1 if len(rows) else first, dtype=np.int64)
-    row_weight = row_weights(block)
-    at = rows - first
+    row_weight = row_weights(np.arange(offset + first, offset + (int(rows.max()) + 1 if len(rows) else first)))
+    at = rows - first if first else rows
     weight = row_weight[at]
     with np.errstate(over="ignore"):
-        terms = mix64(value_hash ^ weight) - mix64(zero ^ row_weight)[at]
-        running = np.concatenate([np.zeros(1, dtype=np.uint64), np.cumsum(terms, dtype=np.uint64)])
-        return running[indptr[1:]] - running[indptr[:-1]]  # (each column's sum: entries come column by column)
+        terms = mix64(value_hash ^ weight, in_place=True) - mix64(zero ^ row_weight)[at]
+    return segment_sums(terms, indptr)  # (each column's sum: entries come column by column)

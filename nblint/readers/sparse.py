@@ -62,10 +62,19 @@ class SparseSource(TableSource):
         csr = sparse.csr_matrix(matrix)  # shares the caller's arrays when it is CSR already
         if csr.dtype.kind not in "biuf":
             raise TypeError(f"a sparse matrix of {csr.dtype} values cannot be linted (expected numbers or booleans)")
-        if not csr.has_canonical_format or not np.all(csr.data):
-            csr = canonical_copy(csr)  # never change the caller's matrix
+        #: The entries as CSC where putting them in canonical form made them (the profile reads them so).
+        self.by_column = None
+        zeros = not np.all(csr.data)
+        if zeros or not csr.has_canonical_format:
+            csr, self.by_column = canonical_copies(csr, zeros)  # never change the caller's matrix
         self._empty_limits: tuple[str, ...] = ()
-        filled = np.bincount(csr.indices, minlength=csr.shape[1]) > 0
+        # Each column's stored entries (no stored zeros: its non-zero rows), read from the columns where they are made.
+        entries = (
+            np.bincount(csr.indices, minlength=csr.shape[1])
+            if self.by_column is None
+            else np.diff(self.by_column.indptr).astype(np.int64)
+        )
+        filled = entries > 0
         empty = len(filled) - int(filled.sum())
         #: All-zero columns left out of the matrix (each would be a candidate word: never negative, mostly 0).
         self.empty_columns = 0
@@ -76,6 +85,7 @@ class SparseSource(TableSource):
             # No entry sits in an empty column: the entries stay as they are (shared, never changed), their
             # columns renumbered among those kept, in order (one gather over the entries, not a column slice).
             csr = columns_taken(csr, keep, copy=False)
+            self.by_column, entries = None, entries[keep]
             take = getattr(names, "take", None)  # (DefaultNames: the hash buckets' x{j} made in one map)
             names = take(keep) if take is not None else tuple(names[j] for j in keep.tolist())
             self.empty_columns = empty
@@ -86,6 +96,7 @@ class SparseSource(TableSource):
         else:
             names = tuple(names)
         self.matrix = csr
+        self._entries = entries
         # Columns with a stored value other than 1 (NaN included) are not 0/1 anywhere: one
         # pass over the entries, so that no row block counts co-occurrences for them.
         other = (csr.data != 1) & (csr.data != 0)
@@ -116,7 +127,9 @@ class SparseSource(TableSource):
             from nblint.readers.words import matrix_words
 
             self._set_words(
-                matrix_words(self.matrix, self.binary, term_block, share, self.empty_columns, self.features)
+                matrix_words(
+                    self.matrix, self.binary, term_block, share, self.empty_columns, self.features, self._entries
+                )
             )
 
     def _set_words(self, mask: np.ndarray) -> None:
@@ -168,12 +181,14 @@ class SparseSource(TableSource):
         for offset in range(0, self.n_rows, self.block_rows):
             length = min(self.block_rows, self.n_rows - offset)
             columns = (self._target_slice(offset, length),) if self.target is not None else ()
+            whole = length == self.n_rows  # (one block: the matrix itself, never changed, and its columns if made)
             block = SparseBlock(
                 self.features,
-                self.matrix[offset : offset + length],
+                self.matrix if whole else self.matrix[offset : offset + length],
                 self.matrix.dtype.kind in "biu",
                 self.binary,
                 words=self.word_mask,
+                by_column=self.by_column if whole else None,
             )
             yield Chunk(dense_names, columns, offset, length, sparse=block)
 
@@ -196,25 +211,33 @@ def slice_column(col: ColumnData, offset: int, length: int) -> ColumnData:
     return ColumnData(col.kind, col.values[offset:end], col.labels, col.integer_dtype, missing)
 
 
-def canonical_copy(csr):
-    """A copy of a CSR matrix in canonical form: each row's entries sorted by column, none twice, no stored zero.
+def canonical_copies(csr, zeros: bool = True):
+    """A copy of a CSR matrix in canonical form (each row's entries sorted by column, none twice, no stored
+    zero), and the same entries as CSC (or None). ``zeros``: the matrix may store zeros (else none is looked for).
 
     A vectorizer's matrix comes with each row's entries in vocabulary order, not column order
     (its columns are renumbered in name order after counting). Two counting sorts, to CSC and
     back, put every row in column order in O(entries); scipy's own ``sort_indices`` sorts row by
     row, comparisons and all, at about twice the cost (3 ms against 1.5 ms of a 100,000-entry
-    matrix, 55 ms against 35 ms of 1.5 million). Entries that share a cell (rare: a CSR matrix
-    made by hand) are summed as scipy sums them, on a copy sorted by scipy.
+    matrix, 55 ms against 35 ms of 1.5 million). The CSC on the way is the profile's reading of
+    the matrix, kept (the arrays ``tocsc`` of the canonical copy gives). Entries that share a cell
+    (rare: a CSR matrix made by hand) are summed as scipy sums them, on a copy sorted by scipy, and
+    no CSC is kept.
     """
-    ordered = csr.tocsc().tocsr()
+    by_column = csr.tocsc()
+    ordered = by_column.tocsr()
     if ordered.has_canonical_format:  # (sorted, every column once: the same arrays a sort per row gives)
         ordered.indices = ordered.indices.astype(csr.indices.dtype, copy=False)
         ordered.indptr = ordered.indptr.astype(csr.indptr.dtype, copy=False)
+        if zeros:
+            by_column.eliminate_zeros()
     else:
-        ordered = csr.copy()
-        ordered.sum_duplicates()
-    ordered.eliminate_zeros()
-    return ordered
+        ordered, by_column = csr.copy(), None
+        ordered.sum_duplicates()  # (two entries of one cell may sum to 0)
+        zeros = True
+    if zeros:
+        ordered.eliminate_zeros()
+    return ordered, by_column
 
 
 def columns_taken(matrix, at: np.ndarray, copy: bool = True):

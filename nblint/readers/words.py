@@ -176,7 +176,9 @@ def sign_hashed(csr, negative: np.ndarray) -> bool:
     return int((negative & ~positive).sum()) >= ONE_SIGN_SHARE * n_negative
 
 
-def matrix_words(csr, binary: np.ndarray, term_block: int, share: float, empty: int = 0, names=()) -> np.ndarray:
+def matrix_words(
+    csr, binary: np.ndarray, term_block: int, share: float, empty: int = 0, names=(), nonzero: np.ndarray | None = None
+) -> np.ndarray:
     """The columns of a ``scipy.sparse`` matrix (canonical CSR) that are a document-term block (a mask).
 
     A matrix given as such is one block: with at least ``term_block`` candidate columns
@@ -187,11 +189,12 @@ def matrix_words(csr, binary: np.ndarray, term_block: int, share: float, empty: 
     an indicator encoding (:func:`indicator_encoding`), or whose ``names`` say so
     (:func:`encoded_names`). A frequent column that outweighs its documents
     (:func:`outweighs_documents`: a length in characters stacked beside the counts) is not a
-    word. One pass over the stored entries.
+    word. One pass over the stored entries. ``nonzero``: each column's non-zero rows, if the source has them.
     """
     n, p = csr.shape
     words = np.zeros(p, dtype=bool)
-    nonzero = np.bincount(csr.indices, minlength=p)  # (no stored zeros: the source made it canonical)
+    if nonzero is None:
+        nonzero = np.bincount(csr.indices, minlength=p)  # (no stored zeros: the source made it canonical)
     below = csr.data < 0
     negative = np.bincount(csr.indices[below], minlength=p) > 0
     # A whole count with a negative cell is still a word (a corrupted count, a hashing vectorizer's sign):
@@ -242,8 +245,8 @@ def outweighs_documents(csr, candidates: np.ndarray, frequent: np.ndarray, nonze
         return np.zeros(p, dtype=bool)
     rows = np.repeat(np.arange(csr.shape[0]), np.diff(csr.indptr))
     magnitude = np.abs(csr.data)
-    in_block = candidates[csr.indices]
-    rest = np.bincount(rows[in_block], weights=magnitude[in_block], minlength=csr.shape[0])  # L_r
-    at = frequent[csr.indices]
-    above = magnitude[at] > rest[rows[at]]
-    return frequent & (2 * np.bincount(csr.indices[at][above], minlength=p) > nonzero)
+    # L_r: the other entries weigh 0 (the same sums, term by term, as over the block's entries alone).
+    rest = np.bincount(rows, weights=np.where(candidates[csr.indices], magnitude, 0.0), minlength=csr.shape[0])
+    at = np.flatnonzero(frequent[csr.indices])
+    above = at[magnitude[at] > rest[rows[at]]]
+    return frequent & (2 * np.bincount(csr.indices[above], minlength=p) > nonzero)
