@@ -222,6 +222,18 @@ def test_a_sparse_blocks_packed_levels_read_as_its_columns_tables_one_by_one(row
             if b and (row > 0).sum() == 1
         ]
         assert singles.get(j, []) == expected
+    # Merging two parts of a table moves each part's class slots among the union's classes (an increasing map,
+    # the missing-target slot last): every column at once, as each column's remap_levels would.
+    from nblint.profile.levels import remap_levels
+
+    union = classes + int(rng.integers(0, 4))
+    slot_map = np.append(np.sort(rng.choice(union, classes, replace=False)), union).astype(np.int64)
+    moved = levels.remapped(slot_map, union)
+    for j, lv in enumerate(tables):
+        alone = remap_levels(lv, slot_map, union)
+        assert (moved[j] is None) == (alone is None)
+        if alone is not None:
+            assert moved[j].keys == alone.keys and np.array_equal(moved[j].table, alone.table)
 
 
 @settings(max_examples=100, deadline=None)

@@ -172,6 +172,24 @@ class PackedLevels(Sequence):
             out[hit] = self.zero_counts[:, place[hit]].T
         return out
 
+    def remapped(self, slots: np.ndarray, n_classes: int) -> PackedLevels:
+        """These tables with class slot ``k`` moved to ``slots[k]`` among ``n_classes + 1`` (what merging two parts of
+        a table does to each column's :func:`remap_levels`, for every column at once).
+
+        ``slots`` is increasing (both parts' classes are sorted alike, the missing-target slot last), so the
+        cells stay ordered by level, then slot.
+        """
+        level, slot, rows = self.cells
+        return PackedLevels(
+            self.keys,
+            (level, slots[slot], rows),
+            n_classes + 1,
+            self.bounds,
+            self.known,
+            self.zero_level,
+            remap_rows(self.zero_counts, slots, n_classes),
+        )
+
     @property
     def table(self) -> np.ndarray:
         """The dense ``table[level, slot]`` of every level (levels x slots: prefer the readers below)."""

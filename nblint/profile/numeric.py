@@ -19,6 +19,7 @@ from nblint.profile.gram import WIDE_BINARY, chunk_gram
 from nblint.profile.levels import (
     DISTINCT_CAP,
     Levels,
+    PackedLevels,
     exact_key,
     merge_distinct,
     remap_levels,
@@ -50,7 +51,7 @@ class NumericStats:
         class_n: np.ndarray,
         class_mean: np.ndarray,
         class_m2: np.ndarray,
-        levels: list,
+        levels: list | PackedLevels,
         sketches: list | None = None,
         fingerprints: np.ndarray | None = None,
     ) -> None:
@@ -301,6 +302,13 @@ def _numeric_levels(
 
 
 def remap_numeric(s: NumericStats, slots, n_classes) -> NumericStats:
+    """``s`` with its class slots moved to ``slots`` among ``n_classes`` classes (and the missing-target slot).
+
+    A part of the table that saw every class has them in the same slots already (classes are sorted in
+    every part): it is returned as it is, not copied column by column (a vocabulary's level tables).
+    """
+    if len(slots) == n_classes + 1 and bool((np.asarray(slots) == np.arange(n_classes + 1)).all()):
+        return s
     return NumericStats(
         s.names,
         s.integer_dtype,
@@ -318,8 +326,10 @@ def remap_numeric(s: NumericStats, slots, n_classes) -> NumericStats:
     )
 
 
-def _remap_all_levels(s: NumericStats, slots, n_classes) -> list:
+def _remap_all_levels(s: NumericStats, slots, n_classes) -> list | PackedLevels:
     """Every column's levels with its class slots remapped (0/1 columns keep none: a vocabulary's are skipped)."""
+    if isinstance(s.levels, PackedLevels):
+        return s.levels.remapped(np.asarray(slots, dtype=np.int64), n_classes)  # (every column at once)
     levels = list(s.levels)
     for j in np.flatnonzero(~s.zero_one).tolist():
         levels[j] = remap_levels(levels[j], slots, n_classes)
