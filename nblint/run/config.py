@@ -135,32 +135,6 @@ class FileSettings:
         return selection_notes(load_rules(), self.select, self.ignore + self.ignored_for(path), self.preview)
 
 
-@dataclass
-class Overrides:
-    """Command-line settings; None means "not given" (the config decides)."""
-
-    target: str | None = None
-    text: str | None = None
-    model: str | None = None
-    alpha: float | None = None
-    select: list[str] | None = None
-    ignore: list[str] | None = None
-    fail_on: Severity | None = None
-    encoding: str | None = None
-    config: str | None = None
-    #: The sheet of an Excel workbook to read (default: the first).
-    sheet: str | None = None
-    #: Added to the select and ignore lists in force (the command line's, else the configuration's).
-    extend_select: list[str] | None = None
-    extend_ignore: list[str] | None = None
-    #: ``--preview``: run the rules in preview too.
-    preview: bool | None = None
-    #: ``--allow-outside-data``: read a data file a spec names outside its folder and the working directory.
-    allow_outside_data: bool = False
-    #: ``--test``: the test or serving table each checked table is compared with (:mod:`nblint.run.pairing`).
-    test: str | None = None
-
-
 #: The former name of :class:`FileSettings`, kept for code that imports it (``pandera``'s functions took it).
 Settings = FileSettings
 

@@ -14,10 +14,11 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Literal, TypedDict
 
 from nblint.core.errors import NblintError
-from nblint.run.config import FileSettings, Overrides
+from nblint.run.config import FileSettings
 
 if TYPE_CHECKING:
     from nblint.pipelines import ConfigFile, PipelineSpec
+    from nblint.run.overrides import Overrides
 
 
 class _Declared(TypedDict, total=False):

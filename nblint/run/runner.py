@@ -30,12 +30,13 @@ from nblint.engine import resolved_options, run_rules, shared_settings
 from nblint.engine.findings import Finding, Severity
 from nblint.profile.table import TableProfile
 from nblint.readers import TableSource
-from nblint.run.config import FileSettings, Overrides, find_config, load_config
+from nblint.run.config import FileSettings, find_config, load_config
 from nblint.run.tables import TestError, open_table, open_test
 
 if TYPE_CHECKING:
     from nblint.core.progress import ProgressBar
     from nblint.pipelines import ConfigFile, PipelineSpec
+    from nblint.run.overrides import Overrides
     from nblint.run.pairing import TestComparison
 
 
@@ -314,6 +315,7 @@ def lint_paths(
     RunResult
     """
     from nblint.run.declared import path_key, with_named_data  # (what specs declare: a run of paths only)
+    from nblint.run.overrides import Overrides  # (the command line's: an API check has none)
 
     run = _Run(overrides or Overrides(), stdin, jobs, bars, engine)
     files, unreadable, configs = run.files(paths)
