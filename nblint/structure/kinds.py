@@ -36,6 +36,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from nblint.structure.shapes import falls_from, frequencies, heaped, holes_in_the_middle, spread_evenly, unimodal
+
 #: Non-negative integer columns with more distinct values than this are magnitudes, never codes.
 MAX_CODE_LEVELS = 50
 #: Whole numbers with many values whose smallest value is at least this share of the largest
@@ -299,9 +301,6 @@ def _kind(profile, column: str, group, scale: float | None) -> ColumnKind:
         return ColumnKind(column, Kind.CATEGORICAL, "categorical", why, n_distinct)
     j = profile.numeric.names.index(column)
     numeric = profile.numeric
-    # (the shapes and moments of numeric columns: imported where one is read, a bag of words has none)
-    from nblint.structure.shapes import spread_evenly
-
     if not numeric.integral[j]:
         # A few values each seen on many rows are levels; a few values on a few rows say nothing.
         repeated = n_distinct is not None and present >= REPEATS * n_distinct
@@ -369,7 +368,7 @@ _READING = {
 
 
 def _continuous_why(profile, j: int) -> str:
-    from nblint.nbmath.moments import Moments, pooled_variance
+    from nblint.nbmath.moments import Moments, pooled_variance  # (a continuous column's: a bag of words has none)
 
     numeric = profile.numeric
     n = numeric.class_n[:, j].sum()
@@ -394,8 +393,6 @@ def _integer_kind(profile, column: str, j: int, n_distinct: float, scale: float 
     levels, a shared 0..H scale, flat or gappy frequencies (codes of a design), a
     Poisson-like or smooth shape (a magnitude), and only then the name.
     """
-    from nblint.structure.shapes import falls_from, frequencies, heaped, holes_in_the_middle, unimodal
-
     numeric = profile.numeric
     lo, hi = float(numeric.minimum[j]), float(numeric.maximum[j])
     k = int(n_distinct)
