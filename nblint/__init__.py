@@ -106,7 +106,12 @@ def check(data, y=None, *, target=None, model=None, feature_names=None, **kwargs
         The findings, with ``to_frame()``, ``to_json()``, ``to_html(path)`` and an
         HTML view in notebooks.
     """
-    from nblint.api.report import check as _check
+    from nblint.core.collector import collector_paused
+
+    # (a first call imports the API, the runner and the analyses: modules, classes and functions that live as
+    # long as the process, which the cyclic collector would otherwise walk again and again as they are made)
+    with collector_paused():
+        from nblint.api.report import check as _check
 
     return _check(data, y, target=target, model=model, feature_names=feature_names, **kwargs)
 

@@ -681,7 +681,8 @@ def test_a_uint64_target_past_2_63_has_its_two_classes(tmp_path):
     """In a CSV too: pyarrow infers float64 for integers past int64 (2^63 and 2^63 + 1 become one value)."""
     from nblint.profile.table import TableProfile
     from nblint.readers import DataFrameSource
-    from nblint.run.runner import Overrides, table_context
+    from nblint.run.overrides import Overrides
+    from nblint.run.runner import table_context
 
     n = 40
     cls = np.random.default_rng(0).integers(0, 2, n).astype(np.uint64)
@@ -704,7 +705,8 @@ def test_integers_past_int64_after_the_first_block_stay_exact(tmp_path, monkeypa
     A negative id anywhere makes it float64 (which only then merges neighbours past 2^53).
     """
     from nblint.readers.csvfile import CsvSource
-    from nblint.run.runner import Overrides, table_context
+    from nblint.run.overrides import Overrides
+    from nblint.run.runner import table_context
 
     monkeypatch.setattr(CsvSource, "PARSE_BLOCK", 1 << 10)  # many blocks: the big ids are far past the first
     small = np.arange(6000) % 2 + 1  # 24 kB: the first block (at least 1,000 rows) holds small ids only

@@ -24,7 +24,8 @@ from nblint.estimators.mixednb import MixedNB
 from nblint.estimators.recommend import recommended_features, recommended_kinds
 from nblint.impact.heldout import measure_heldout, rows_touched
 from nblint.readers.files import read_table
-from nblint.run.runner import Overrides, table_context
+from nblint.run.overrides import Overrides
+from nblint.run.runner import table_context
 
 
 def tables(seed: int, n_train: int = 240, n_test: int = 120, unseen: int = 0):

@@ -172,8 +172,6 @@ def _table(draw_columns, rows, rng):
     block_rows=st.integers(1, 40),
 )
 def test_a_sparse_matrix_gives_the_findings_of_the_same_dense_array(kinds, rows, seed, classes, model, block_rows):
-    from dataclasses import replace
-
     from scipy import sparse
 
     from nblint.api.report import _codes, _settings
@@ -190,7 +188,7 @@ def test_a_sparse_matrix_gives_the_findings_of_the_same_dense_array(kinds, rows,
     # Row blocks of any size (the profile merges them) give the same findings as one block.
     source, target = table_source(sparse.csr_matrix(X), y)
     source.block_rows = block_rows
-    settings_ = replace(_settings(model=model), target=target)
+    settings_ = _settings(model=model).replace(target=target)
     got = json.loads(render_json(lint_source(source, settings_, _codes(settings_))))
     assert _comparable_all(got) == _comparable_all(dense)
 

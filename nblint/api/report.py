@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Collection
-from dataclasses import replace
 
 from nblint.engine import load_rules, resolved_options, select_rules
 from nblint.engine.findings import Finding
@@ -102,7 +101,7 @@ def check(
     source, target = open_table(
         data, y, target=target, feature_names=feature_names, encoding=settings.encoding, words=words
     )
-    settings = replace(settings, target=target)
+    settings = settings.replace(target=target)
     paired = test_source(test, y_test, source, target, feature_names, settings.encoding, test_feature_names)
     # (the rules that may read a table, and its test table if one is given: no other family is imported)
     codes = _codes(settings, ("table",), test_table=paired is not None)
@@ -191,9 +190,9 @@ def check_pipeline(
     )
     if received.documents is not None:  # (NB209 says which of the vectorizer's steps made documents one)
         source.documents, source.recipe = received.documents, received.recipe
-    settings = replace(settings, target=target, model=spec.model if spec else None, alpha=spec.alpha if spec else None)
+    settings = settings.replace(target=target, model=spec.model if spec else None, alpha=spec.alpha if spec else None)
     if spec is not None and spec.estimator is not None:
-        settings = replace(settings, min_categories=spec.estimator.value("min_categories"))
+        settings = settings.replace(min_categories=spec.estimator.value("min_categories"))
     paired = None
     if X_test is not None:
         # The test rows as the model sees them: through the same steps, fitted (or cloned and fitted) on X.

@@ -34,7 +34,8 @@ def columns(path, target, output_format, config, encoding, sheet, pipeline, text
     import json
 
     from nblint.core.errors import NblintError
-    from nblint.run.runner import Overrides, beside_context, table_context
+    from nblint.run.overrides import Overrides
+    from nblint.run.runner import beside_context, table_context
 
     if text is not None:
         refuse_text_without_sklearn("local")

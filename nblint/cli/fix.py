@@ -41,7 +41,8 @@ def fix(path, output, mapping, config, encoding, force):
     from nblint.core.atomic import OutputExists
     from nblint.core.errors import NblintError
     from nblint.estimators import fix as fix_mod
-    from nblint.run.runner import Overrides, table_context
+    from nblint.run.overrides import Overrides
+    from nblint.run.runner import table_context
 
     try:
         fix_mod.output_format(output)

@@ -73,7 +73,8 @@ def impact(
     from nblint.core.errors import NblintError
     from nblint.estimators.explain import explain_weights
     from nblint.report import formats as reporters
-    from nblint.run.runner import Overrides, table_context
+    from nblint.run.overrides import Overrides
+    from nblint.run.runner import table_context
 
     if plot_path:
         _refuse_plot_before_measuring(plot_path, force)

@@ -172,7 +172,7 @@ def check(
     Exit status: 0 when nothing is at or above the fail level, 1 when something is,
     2 when an input or config could not be read (the other inputs are still linted).
     """
-    from nblint.run.runner import Overrides
+    from nblint.run.overrides import Overrides
 
     validate_selectors(select=select, ignore=ignore, extend_select=extend_select, extend_ignore=extend_ignore)
     refuse_output_over_input(output, paths)

@@ -55,7 +55,8 @@ def schema(path, target, model, select, ignore, output, config, encoding, new_ro
     levels, each measurement in_range of its training support, the target optional.
     """
     from nblint.core.errors import ConfigError, NblintError
-    from nblint.run.runner import Overrides, settings_for
+    from nblint.run.overrides import Overrides
+    from nblint.run.runner import settings_for
 
     validate_selectors(select=select, ignore=ignore)
     refuse_output_over_input(output, [path])

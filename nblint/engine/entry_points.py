@@ -66,6 +66,8 @@ def _normalize(name: str) -> str:
 
 def _group_entries(path: str, group: str) -> list[tuple[str, str]]:
     """The ``name = value`` lines of the ``[group]`` section of one ``entry_points.txt``."""
+    if not os.access(path, os.R_OK):  # (most distributions declare no entry point: a failed open raises, this does not)
+        return []
     try:
         with open(path, "rb") as handle:  # (bytes: only a file that names the group is decoded)
             data = handle.read()

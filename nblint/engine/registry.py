@@ -298,12 +298,14 @@ def _check_lives(rules: dict[str, type[Rule]], renamed: dict[str, str]) -> None:
 def _rules_in_package(package_name: str, wanted: Callable[[str], bool] | None = None) -> Iterator[type[Rule]]:
     """The rules of a package's modules, in module order, then definition order; ``wanted``: the modules to import
     (by name; its subpackages are imported anyway, to list their modules)."""
-    package = importlib.import_module(package_name)
-    modules = [package]
-    if hasattr(package, "__path__"):
-        for name, _ in walk_modules(package):
-            if wanted is None or wanted(name):
-                modules.append(importlib.import_module(name))
+    # (the collector paused: a pack's modules and rule classes live as long as the process, no cycles to find young)
+    with collector_paused():
+        package = importlib.import_module(package_name)
+        modules = [package]
+        if hasattr(package, "__path__"):
+            for name, _ in walk_modules(package):
+                if wanted is None or wanted(name):
+                    modules.append(importlib.import_module(name))
     for module in modules:
         for obj in list(vars(module).values()):  # (in definition order; inspect.getmembers sorts every name)
             if (

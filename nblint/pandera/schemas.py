@@ -141,7 +141,8 @@ def schema_for_new_rows(data, target: str | None = None, *, settings=None, suppo
         settings = settings or FileSettings(target=target)
         name = "new_rows"
     else:
-        from nblint.run.runner import Overrides, settings_for
+        from nblint.run.overrides import Overrides
+        from nblint.run.runner import settings_for
 
         settings = settings or settings_for(data, Overrides(target=target), {})
         name = _schema_name(data)

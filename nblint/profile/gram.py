@@ -14,7 +14,6 @@ import numpy as np
 
 from nblint.core.blas import dense_blas
 from nblint.core.resources import ProfileCaps
-from nblint.nbmath import Moments, merge_moments
 from nblint.profile.incidence import Incidence
 from nblint.readers import Names
 from nblint.readers.sparse import MOMENT_COLUMNS
@@ -374,6 +373,8 @@ def _merge_grams(a: Gram, b: Gram, in_place: bool = False) -> Gram | None:
     count matrix, sparing a fresh ``(b, b)`` array per merge while a table is
     profiled chunk after chunk.
     """
+    from nblint.nbmath import Moments, merge_moments  # (a merge's: a table read in one chunk has none)
+
     n = a.n + b.n
     if a.names == b.names and a.binary == b.binary and a.wide == b.wide:
         # The common case (every chunk has the same complete columns): no re-indexing.

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Sequence
-from typing import NamedTuple
 
 import numpy as np
 
 from nblint.core.hashing import mix64
+from nblint.core.records import Record
 
 #: Distinct values kept per column before it is marked "many" (continuous, identifiers).
 DISTINCT_CAP = 1000
@@ -43,7 +43,7 @@ class Levels:
         return np.zeros(self.table.shape[1], dtype=np.int64)
 
 
-class PairLevels(NamedTuple):
+class PairLevels(Record):
     """A contingency table of one discrete column kept by its non-empty cells (any number of levels).
 
     Past the cap the dense ``N[level, c]`` of :class:`Levels` would be levels x classes
@@ -57,12 +57,17 @@ class PairLevels(NamedTuple):
         The levels, in :func:`sort_key` order.
     level, klass, rows : ndarray of int64, (P,)
         Each non-empty cell's level (index into ``keys``), class and rows.
+
+    (Written out: a named tuple's class costs a fresh process ~0.15 ms to create; none reads this as a tuple.)
     """
 
-    keys: tuple
-    level: np.ndarray
-    klass: np.ndarray
-    rows: np.ndarray
+    __slots__ = ("keys", "level", "klass", "rows")
+
+    def __init__(self, keys: tuple, level: np.ndarray, klass: np.ndarray, rows: np.ndarray) -> None:
+        self.keys = keys
+        self.level = level
+        self.klass = klass
+        self.rows = rows
 
     @property
     def totals(self) -> np.ndarray:

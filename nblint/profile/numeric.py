@@ -14,7 +14,6 @@ import numpy as np
 
 from nblint.core.blas import dense_blas
 from nblint.core.resources import ProfileCaps
-from nblint.nbmath import Moments, merge_moments
 from nblint.profile.gram import WIDE_BINARY, chunk_gram
 from nblint.profile.levels import (
     DISTINCT_CAP,
@@ -349,6 +348,8 @@ def zero_one_levels(s: NumericStats, j: int) -> Levels:
 
 
 def merge_numeric(a: NumericStats, b: NumericStats, cap: int = DISTINCT_CAP) -> NumericStats:
+    from nblint.nbmath import Moments, merge_moments  # (a merge's: a table read in one chunk has none)
+
     n, mean, m2 = merge_moments(
         Moments(a.class_n, a.class_mean, a.class_m2), Moments(b.class_n, b.class_mean, b.class_m2)
     )

@@ -43,10 +43,10 @@ from __future__ import annotations
 import fnmatch
 import os
 import sys
-from dataclasses import dataclass, field, replace
 from typing import Any
 
 from nblint.core.errors import ConfigError, InputError
+from nblint.core.records import Record
 from nblint.core.runkeys import RUN_KEYS
 from nblint.engine import load_rules, select_rules, selection_notes, validate_codes
 from nblint.engine.findings import Severity
@@ -70,54 +70,123 @@ TOP_KEYS = {
 PER_FILE_KEYS = {"target", "model", "text", "test"}
 
 
-@dataclass
-class FileSettings:
+class FileSettings(Record):
     """A checked file's settings: the configuration's, with its per-file settings and the command line's applied.
 
     Not to be confused with a rule's option values (:attr:`nblint.engine.Rule.option_values`) or the
     analysis settings, the shared options the analyses read (:class:`nblint.engine.settings.AnalysisSettings`).
+    Equal, hashed and shown by their fields; :meth:`replace` makes a copy with some changed.
+
+    (Written out on :class:`~nblint.core.records.Record` rather than as a dataclass: its generated methods
+    cost a first check ~1 ms to exec.)
     """
 
-    target: str | None = None
-    #: A column of documents to lint as word counts (``--text``; :mod:`nblint.readers.text`).
-    text: str | None = None
-    #: The test (or serving) table the training table is compared with (``--test``; :mod:`nblint.run.pairing`).
-    test: str | None = None
-    #: The configuration file that names ``test`` (its path is then joined to the file's folder and
-    #: confined as a spec's ``data:`` is, :mod:`nblint.run.confine`); None: given on the command line.
-    test_named_by: str | None = None
-    #: The line of the spec that names ``test`` (a spec's ``test:``), for its error lines.
-    test_line: int | None = None
-    #: Columns whose encoder in the spec naming the table raises on an unseen level -> that encoder (NB601).
-    unknown_raises: dict[str, str] = field(default_factory=dict)
-    #: Columns whose encoder in that spec has a plan for unseen levels (known not to raise).
-    unknown_planned: frozenset[str] = frozenset()
-    #: A declared CategoricalNB's ``min_categories`` (a spec's or a live pipeline's), where one is known.
-    min_categories: Any = None
-    model: str | None = None
-    alpha: float | None = None
-    select: list[str] = field(default_factory=lambda: ["ALL"])
-    ignore: list[str] = field(default_factory=list)
-    #: Run the rules in preview too (``--preview``, ``preview = true``); a preview rule selected by its code runs anyway.
-    preview: bool = False
-    fail_on: Severity = Severity.WARNING
-    encoding: str = "utf-8"
-    #: Bytes a table's statistics may take (None: nblint.core.resources's default, a share of the machine's memory).
-    memory_budget: int | None = None
-    per_file_settings: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
-    per_file_ignores: list[tuple[str, list[str]]] = field(default_factory=list)
-    rule_options: dict[str, dict[str, Any]] = field(default_factory=dict)
-    #: Declared column kinds: column name or glob -> kind (``[tool.nblint.columns]``).
-    kinds: dict[str, str] = field(default_factory=dict)
-    root: str = "."
-    source: str | None = None  # the config file these came from
+    __slots__ = (
+        "target",
+        "text",
+        "test",
+        "test_named_by",
+        "test_line",
+        "unknown_raises",
+        "unknown_planned",
+        "min_categories",
+        "model",
+        "alpha",
+        "select",
+        "ignore",
+        "preview",
+        "fail_on",
+        "encoding",
+        "memory_budget",
+        "per_file_settings",
+        "per_file_ignores",
+        "rule_options",
+        "kinds",
+        "root",
+        "source",
+    )
+
+    def __init__(
+        self,
+        *,
+        target: str | None = None,
+        text: str | None = None,
+        test: str | None = None,
+        test_named_by: str | None = None,
+        test_line: int | None = None,
+        unknown_raises: dict[str, str] | None = None,
+        unknown_planned: frozenset[str] = frozenset(),
+        min_categories: Any = None,
+        model: str | None = None,
+        alpha: float | None = None,
+        select: list[str] | None = None,
+        ignore: list[str] | None = None,
+        preview: bool = False,
+        fail_on: Severity = Severity.WARNING,
+        encoding: str = "utf-8",
+        memory_budget: int | None = None,
+        per_file_settings: list[tuple[str, dict[str, Any]]] | None = None,
+        per_file_ignores: list[tuple[str, list[str]]] | None = None,
+        rule_options: dict[str, dict[str, Any]] | None = None,
+        kinds: dict[str, str] | None = None,
+        root: str = ".",
+        source: str | None = None,
+    ) -> None:
+        self.target = target
+        #: A column of documents to lint as word counts (``--text``; :mod:`nblint.readers.text`).
+        self.text = text
+        #: The test (or serving) table the training table is compared with (``--test``; :mod:`nblint.run.pairing`).
+        self.test = test
+        #: The configuration file that names ``test`` (its path is then joined to the file's folder and
+        #: confined as a spec's ``data:`` is, :mod:`nblint.run.confine`); None: given on the command line.
+        self.test_named_by = test_named_by
+        #: The line of the spec that names ``test`` (a spec's ``test:``), for its error lines.
+        self.test_line = test_line
+        #: Columns whose encoder in the spec naming the table raises on an unseen level -> that encoder (NB601).
+        self.unknown_raises: dict[str, str] = {} if unknown_raises is None else unknown_raises
+        #: Columns whose encoder in that spec has a plan for unseen levels (known not to raise).
+        self.unknown_planned = unknown_planned
+        #: A declared CategoricalNB's ``min_categories`` (a spec's or a live pipeline's), where one is known.
+        self.min_categories = min_categories
+        self.model = model
+        self.alpha = alpha
+        self.select: list[str] = ["ALL"] if select is None else select
+        self.ignore: list[str] = [] if ignore is None else ignore
+        #: Run the rules in preview too (``--preview``, ``preview = true``); a preview rule selected by its code runs anyway.
+        self.preview = preview
+        self.fail_on = fail_on
+        self.encoding = encoding
+        #: Bytes a table's statistics may take (None: nblint.core.resources's default, a share of the machine's memory).
+        self.memory_budget = memory_budget
+        self.per_file_settings: list[tuple[str, dict[str, Any]]] = (
+            [] if per_file_settings is None else per_file_settings
+        )
+        self.per_file_ignores: list[tuple[str, list[str]]] = [] if per_file_ignores is None else per_file_ignores
+        self.rule_options: dict[str, dict[str, Any]] = {} if rule_options is None else rule_options
+        #: Declared column kinds: column name or glob -> kind (``[tool.nblint.columns]``).
+        self.kinds: dict[str, str] = {} if kinds is None else kinds
+        self.root = root
+        self.source = source  # the config file these came from
+
+    def replace(self, **changes: Any) -> FileSettings:
+        """A copy with ``changes`` (field name -> value), the other fields shared, as :func:`dataclasses.replace` made.
+
+        Raises
+        ------
+        TypeError
+            Naming a change that is no field.
+        """
+        unknown = set(changes).difference(self.__slots__)
+        if unknown:
+            raise TypeError(f"FileSettings has no field {sorted(unknown)[0]!r}")
+        return FileSettings(**{name: changes.get(name, getattr(self, name)) for name in self.__slots__})
 
     def for_file(self, path: str) -> FileSettings:
         """Apply the per-file settings whose glob matches ``path``."""
-        resolved = replace(self)
+        resolved = self.replace()
         for pattern, values in self.per_file_settings:
             if _matches(pattern, path, self.root):
-                resolved = replace(resolved, **values)
+                resolved = resolved.replace(**values)
         return resolved
 
     def ignored_for(self, path: str) -> list[str]:
@@ -133,32 +202,6 @@ class FileSettings:
     def selection_notes(self, path: str) -> list[str]:
         """Warning lines for the renamed codes these settings name and the deprecated rules they run."""
         return selection_notes(load_rules(), self.select, self.ignore + self.ignored_for(path), self.preview)
-
-
-@dataclass
-class Overrides:
-    """Command-line settings; None means "not given" (the config decides)."""
-
-    target: str | None = None
-    text: str | None = None
-    model: str | None = None
-    alpha: float | None = None
-    select: list[str] | None = None
-    ignore: list[str] | None = None
-    fail_on: Severity | None = None
-    encoding: str | None = None
-    config: str | None = None
-    #: The sheet of an Excel workbook to read (default: the first).
-    sheet: str | None = None
-    #: Added to the select and ignore lists in force (the command line's, else the configuration's).
-    extend_select: list[str] | None = None
-    extend_ignore: list[str] | None = None
-    #: ``--preview``: run the rules in preview too.
-    preview: bool | None = None
-    #: ``--allow-outside-data``: read a data file a spec names outside its folder and the working directory.
-    allow_outside_data: bool = False
-    #: ``--test``: the test or serving table each checked table is compared with (:mod:`nblint.run.pairing`).
-    test: str | None = None
 
 
 #: The former name of :class:`FileSettings`, kept for code that imports it (``pandera``'s functions took it).

@@ -10,14 +10,14 @@ named files to the run, once each, and refuses those a spec may not name
 from __future__ import annotations
 
 import os
-from dataclasses import replace
 from typing import TYPE_CHECKING, Literal, TypedDict
 
 from nblint.core.errors import NblintError
-from nblint.run.config import FileSettings, Overrides
+from nblint.run.config import FileSettings
 
 if TYPE_CHECKING:
     from nblint.pipelines import ConfigFile, PipelineSpec
+    from nblint.run.overrides import Overrides
 
 
 class _Declared(TypedDict, total=False):
@@ -53,17 +53,17 @@ def declared_by_spec(
             )
     if changes.get("model") and settings.alpha is None and spec.alpha is not None:
         changes["alpha"] = spec.alpha
-    resolved = replace(settings, **changes)
+    resolved = settings.replace(**changes)
     if spec.test and settings.test is None:
         # The spec's test table, beside the spec, confined as its data is (open_test refuses it otherwise).
         test = os.path.normpath(os.path.join(os.path.dirname(spec.path), spec.test))
-        resolved = replace(resolved, test=test, test_named_by=spec.path, test_line=spec.test_line)
+        resolved = resolved.replace(test=test, test_named_by=spec.path, test_line=spec.test_line)
     if resolved.test:
         from nblint.run.pairing import strict_encoders
 
         minimum = spec.estimator.value("min_categories") if spec.estimator is not None else None
         raises, planned = strict_encoders(spec)
-        resolved = replace(resolved, unknown_raises=raises, unknown_planned=planned, min_categories=minimum)
+        resolved = resolved.replace(unknown_raises=raises, unknown_planned=planned, min_categories=minimum)
     return resolved
 
 

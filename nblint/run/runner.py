@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -30,12 +29,13 @@ from nblint.engine import resolved_options, run_rules, shared_settings
 from nblint.engine.findings import Finding, Severity
 from nblint.profile.table import TableProfile
 from nblint.readers import TableSource
-from nblint.run.config import FileSettings, Overrides, find_config, load_config
+from nblint.run.config import FileSettings, find_config, load_config
 from nblint.run.tables import TestError, open_table, open_test
 
 if TYPE_CHECKING:
     from nblint.core.progress import ProgressBar
     from nblint.pipelines import ConfigFile, PipelineSpec
+    from nblint.run.overrides import Overrides
     from nblint.run.pairing import TestComparison
 
 
@@ -98,10 +98,10 @@ def settings_for(path: str, overrides: Overrides, cache: dict) -> FileSettings:
     changes = {k: v for k, v in vars(overrides).items() if v is not None and k not in _RUN_ONLY and k not in extend}
     if overrides.test is not None:
         changes["test_named_by"], changes["test_line"] = None, None  # (given on the command line: read where it is)
-    resolved = replace(resolved, **changes)
+    resolved = resolved.replace(**changes)
     for option, key in extend.items():
         if getattr(overrides, option):
-            resolved = replace(resolved, **{key: getattr(resolved, key) + getattr(overrides, option)})
+            resolved = resolved.replace(**{key: getattr(resolved, key) + getattr(overrides, option)})
     return resolved
 
 
@@ -268,7 +268,7 @@ def beside_context(ctx: TableContext, jobs: int | None = None) -> TableContext |
     if beside is None:
         return None
     settings = FileSettings(target=ctx.target, model=ctx.model, alpha=ctx.alpha, kinds=ctx.declared_kinds)
-    return make_context(beside, replace(settings, rule_options=ctx.rule_options), jobs)
+    return make_context(beside, settings.replace(rule_options=ctx.rule_options), jobs)
 
 
 def lint_paths(
@@ -314,6 +314,7 @@ def lint_paths(
     RunResult
     """
     from nblint.run.declared import path_key, with_named_data  # (what specs declare: a run of paths only)
+    from nblint.run.overrides import Overrides  # (the command line's: an API check has none)
 
     run = _Run(overrides or Overrides(), stdin, jobs, bars, engine)
     files, unreadable, configs = run.files(paths)

@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import numpy as np
 
 from nblint.core.errors import ConfigError, InputError, NblintError
 from nblint.readers import TableSource
-from nblint.run.config import FileSettings, Overrides
+from nblint.run.config import FileSettings
+
+if TYPE_CHECKING:
+    from nblint.run.overrides import Overrides
 
 
 class TestError(NblintError):

@@ -17,12 +17,12 @@ its ones all fall in the rows the other members leave free.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from math import lgamma
 
+from nblint.core.records import Record
 
-@dataclass
-class Group:
+
+class Group(Record):
     """A set of mutually exclusive 0/1 columns that encode one variable.
 
     Attributes
@@ -38,14 +38,27 @@ class Group:
     evidence : dict
         Why the set was judged one variable (and, where another reading was as
         valid, ``ambiguous`` and the ``alternatives``).
+
+    (Written out: a dataclass costs a fresh process ~0.5 ms to create.)
     """
 
-    kind: str
-    members: list[str]
-    counts: list[int]
-    n_rows: int
-    stem: str | None = None
-    evidence: dict = field(default_factory=dict)
+    __slots__ = ("kind", "members", "counts", "n_rows", "stem", "evidence")
+
+    def __init__(
+        self,
+        kind: str,
+        members: list[str],
+        counts: list[int],
+        n_rows: int,
+        stem: str | None = None,
+        evidence: dict | None = None,
+    ) -> None:
+        self.kind = kind
+        self.members = members
+        self.counts = counts
+        self.n_rows = n_rows
+        self.stem = stem
+        self.evidence: dict = {} if evidence is None else evidence
 
     @property
     def reference_count(self) -> int:

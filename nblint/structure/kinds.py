@@ -36,7 +36,6 @@ from typing import NamedTuple
 
 import numpy as np
 
-from nblint.nbmath.moments import Moments, pooled_variance
 from nblint.structure.shapes import falls_from, frequencies, heaped, holes_in_the_middle, spread_evenly, unimodal
 
 #: Non-negative integer columns with more distinct values than this are magnitudes, never codes.
@@ -369,6 +368,8 @@ _READING = {
 
 
 def _continuous_why(profile, j: int) -> str:
+    from nblint.nbmath.moments import Moments, pooled_variance  # (a continuous column's: a bag of words has none)
+
     numeric = profile.numeric
     n = numeric.class_n[:, j].sum()
     per_class = Moments(numeric.class_n[:, j : j + 1], numeric.class_mean[:, j : j + 1], numeric.class_m2[:, j : j + 1])
