@@ -242,11 +242,11 @@ def _target_name(y, target: str | None, names) -> str:
             raise ValueError(f"X already has a column {target!r}; name the classes otherwise (target=...)")
         return target
     own = getattr(y, "name", None)
-    taken = frozenset(names)
-    if isinstance(own, str) and own and own not in taken:
+    # (a membership test each, never a set of the names: a hashed matrix's default names are 2^20, made as asked)
+    if isinstance(own, str) and own and own not in names:
         return own
     name, suffix = "y", 0
-    while name in taken:
+    while name in names:
         suffix += 1
         name = f"y_{suffix}"
     return name
