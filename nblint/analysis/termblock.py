@@ -115,20 +115,19 @@ class TermBlock:
         # In a dense file only the sparse columns are.
         if numeric.fingerprints is not None:
             return frozenset(numeric.names) - {target}  # (declared words returned above)
-        # A 2-D array given as such is one block, as a sparse matrix is (readers.words.matrix_words): its
-        # frequent words are words whatever their values ('the' in every long document, read as present).
+        common = 2 * nonzero > n_rows  # (set on more than half of the rows: not sparse candidates)
         if self.array:
-            frequent = np.flatnonzero((numeric.minimum >= 0) & (2 * nonzero > n_rows)).tolist()
-            sparse += [name for name in (numeric.names[j] for j in frequent) if name != target]
+            # A 2-D array given as such is one block, as a sparse matrix is (readers.words.matrix_words): its
+            # frequent words are words whatever their values ('the' in every long document, read as present).
+            frequent = common & (numeric.minimum >= 0)
+        elif (numeric.integral[at] & (numeric.maximum[at] > 1)).any():
+            # In a dense file, a frequent word of a block of counts is a count absent from some
+            # documents ('it' in 60 of 100, 'the' in 95): whole, from 0, not 0/1 (an indicator beside
+            # the words may be as frequent); only where the block's words are counts too.
+            frequent = common & (numeric.minimum == 0) & numeric.integral & (numeric.maximum > 1)
+        else:
             return frozenset(sparse)
-        # In a dense file, a frequent word of a block of counts is a count absent from some
-        # documents ('it' in 60 of 100, 'the' in 95): whole, from 0, not 0/1 (an indicator beside
-        # the words may be as frequent); only where the block's words are counts too.
-        if (numeric.integral[at] & (numeric.maximum[at] > 1)).any():
-            frequent = np.flatnonzero(
-                (numeric.minimum == 0) & numeric.integral & (numeric.maximum > 1) & (2 * nonzero > n_rows)
-            ).tolist()
-            sparse += [name for name in (numeric.names[j] for j in frequent) if name != target]
+        sparse += [name for name in (numeric.names[j] for j in np.flatnonzero(frequent).tolist()) if name != target]
         return frozenset(sparse)
 
     def _indicators(self, columns: list[str]) -> bool:
