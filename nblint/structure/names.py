@@ -187,7 +187,7 @@ def _count_family(stem: str, names: tuple[str, ...], enough: int | None = None) 
     # One scan of every name at once (a hashed matrix's x0 .. x{p-1} all carry ``x``): a match only where
     # a name begins, and at most one per name, since the stem and its separator hold no NUL. With a bound,
     # the scan stops at its match (the placeholders' stem: at the first few names).
-    pattern = r"(?<![^\x00])" + re.escape(stem) + r"[\[=_.:\s\d-]"
+    pattern = r"(?<![^\x00])" + re.escape(stem) + _STEM_END.pattern
     if enough is None:
         return len(re.findall(pattern, joined))
     return sum(1 for _ in islice(re.finditer(pattern, joined), enough))
